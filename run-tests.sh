@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every pinmx test: the Java suites (Maven) on the host, then the kernel module's
+# tests inside a VM on Debian 12's 6.1 and 6.12 kernels. Installs what it needs when run
+# as root. Exits non-zero if anything failed; the last line sums it up.
+set -uo pipefail
+source "$(dirname "$0")/scripts/lib.sh"
+cd "$PINMX_ROOT"
+pinmx_use_jdk
+echo "pinmx: JDK $JAVA_HOME"
+
+failed_steps=()
+java_passed=0 java_failed=0
+
+if pinmx_mvn -fae verify; then :; else failed_steps+=("java"); fi
+
+# Surefire's XML reports are the source of truth for the Java counts.
+for report in */target/surefire-reports/TEST-*.xml; do
+  [ -f "$report" ] || continue
+  head=$(grep -m1 -o '<testsuite [^>]*>' "$report")
+  attr() { sed -n "s/.* $1=\"\([0-9]*\)\".*/\1/p" <<<"$head"; }
+  tests=$(attr tests) failures=$(attr failures) errors=$(attr errors) skipped=$(attr skipped)
+  bad=$(( ${failures:-0} + ${errors:-0} ))
+  java_failed=$(( java_failed + bad ))
+  java_passed=$(( java_passed + ${tests:-0} - bad - ${skipped:-0} ))
+done
+echo "java: $java_passed passed, $java_failed failed"
+
+vm_passed=0 vm_failed=0
+for kernel in 6.1 6.12; do
+  log=$(mktemp)
+  if kmod/vm/run-tests.sh --kernel "$kernel" 2>&1 | tee "$log"; then :; else failed_steps+=("vm-$kernel"); fi
+  line=$(grep -E "^vm-$kernel: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
+  p=$(sed -n 's/.*: \([0-9]*\) passed.*/\1/p' <<<"$line")
+  f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+  if [ -z "$line" ]; then f=1 p=0; fi
+  vm_passed=$(( vm_passed + p )) vm_failed=$(( vm_failed + f ))
+  rm -f "$log"
+done
+
+total_failed=$(( java_failed + vm_failed ))
+if [ ${#failed_steps[@]} -gt 0 ] && [ "$total_failed" -eq 0 ]; then
+  # A step failed without a failing test (build error, VM hang): still a failure.
+  total_failed=${#failed_steps[@]}
+fi
+[ ${#failed_steps[@]} -gt 0 ] && echo "pinmx: failed steps: ${failed_steps[*]}"
+echo "all: $(( java_passed + vm_passed )) passed, $total_failed failed"
+[ ${#failed_steps[@]} -eq 0 ]

@@ -1,0 +1,52 @@
+# Shared by the top-level scripts: JDK discovery and package installation.
+# Sourced, not run.
+
+PINMX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Exports JAVA_HOME (a JDK >= 22) and puts it first on PATH, or exits with find-jdk's message.
+pinmx_use_jdk() {
+  JAVA_HOME=$("$PINMX_ROOT/scripts/find-jdk.sh") || exit 1
+  export JAVA_HOME
+  export PATH="$JAVA_HOME/bin:$PATH"
+}
+
+# Installs the Debian packages named in "$@" that are missing: apt-get as root, otherwise
+# a clear message naming them.
+pinmx_need_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "pinmx: missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})" >&2
+    exit 1
+  fi
+  echo "pinmx: installing ${missing[*]}" >&2
+  apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+}
+
+# mvn in batch mode with the chosen JDK; Maven itself comes from Debian when absent.
+pinmx_mvn() {
+  command -v mvn >/dev/null || pinmx_need_packages maven
+  mvn -B -ntp "$@"
+}
+
+# The JVM flags every pinmx JVM carries (FFM native access, Chronicle Map's opens); the
+# parent pom's <pinmx.jvm.opens> property is their one source.
+pinmx_jvm_flags() {
+  sed -n 's:.*<pinmx.jvm.opens>\(.*\)</pinmx.jvm.opens>.*:\1:p' "$PINMX_ROOT/pom.xml"
+}
+
+# Prints the runtime classpath of a module (its jar plus dependencies), building it first.
+pinmx_classpath() {
+  local module=$1 cpfile
+  cpfile=$(mktemp)
+  pinmx_mvn -q -DskipTests -pl "$module" -am install >&2 || exit 1
+  pinmx_mvn -q -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile" >&2 || exit 1
+  local jar
+  jar=$(ls "$PINMX_ROOT/$module"/target/*.jar | grep -v -e sources -e tests | head -n 1)
+  echo "$jar:$(cat "$cpfile")"
+  rm -f "$cpfile"
+}
