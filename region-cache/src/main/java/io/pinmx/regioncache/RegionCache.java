@@ -1,0 +1,611 @@
+package io.pinmx.regioncache;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Objects;
+
+/**
+ * LRU cache of declared regions keyed by their segment vector.
+ * <p>
+ * A request is a vector of native segments. It hits when a cached region has exactly the
+ * same vector, or, for a single segment, when a cached single-segment region contains it:
+ * the lease then carries the offset of the segment inside that region. Otherwise the
+ * vector is declared through the {@link RegionDeclarer} and cached.
+ * <p>
+ * Every held {@link RegionLease} counts as a use of its region; a region in use is never
+ * evicted nor undeclared. Recency is the time of the last release (or of the admission),
+ * and only idle regions sit in the LRU list, so eviction takes its tail in O(1).
+ * <p>
+ * Capacity is a region count and a number of declared bytes. A miss evicts least recently
+ * used idle regions until both fit. When every remaining region is in use, the request
+ * still proceeds: its region is admitted over capacity (counted) and the cache shrinks back
+ * as leases are released. A region larger than the byte capacity on its own is declared
+ * for its leases only and undeclared when the last one is released, without flushing the
+ * cache.
+ * <p>
+ * Thread-safe: one lock guards the indexes and counters; hits take it once for a binary
+ * search or a hash probe. Declares and undeclares run outside the lock. When two threads
+ * miss on the same vector at once, both declare and the loser undeclares its copy. An id is
+ * undeclared only after its region left the indexes, so the driver cannot hand it out again
+ * while a lookup could still find the old region.
+ * <p>
+ * A declare failure caches nothing and propagates unchanged. An undeclare failure
+ * propagates from the call that triggered it once every queued undeclare was attempted
+ * (later failures are suppressed into the first); the region is forgotten either way, and
+ * an {@code acquire} that fails so leaves its lease not held.
+ */
+public final class RegionCache implements AutoCloseable
+{
+    /** Most segments in one region, as in the driver contract. */
+    public static final int MAX_SEGMENTS = 256;
+
+    private static final int SINGLE_SEGMENT = -1;
+
+    private final RegionDeclarer declarer;
+    private final int maxRegions;
+    private final long maxDeclaredBytes;
+    private final Object lock = new Object();
+    private final ContainmentIndex singles = new ContainmentIndex();
+    private final VectorIndex vectors = new VectorIndex();
+
+    /** Most recently released idle region. */
+    private CachedRegion idleHead;
+    /** Least recently released idle region: the next to evict. */
+    private CachedRegion idleTail;
+    /** Regions waiting for their undeclare, linked through {@code undeclareNext}. */
+    private CachedRegion undeclareHead;
+
+    private long hits;
+    private long misses;
+    private long evictions;
+    private long invalidations;
+    private long overCapacityAdmissions;
+    private int declaredRegions;
+    private long declaredBytes;
+    private int inUseRegions;
+    private boolean closed;
+
+    /**
+     * @param declarer         declares and undeclares regions with the driver.
+     * @param maxRegions       most regions kept declared while idle ones can be evicted.
+     * @param maxDeclaredBytes most bytes kept declared while idle ones can be evicted.
+     */
+    public RegionCache(final RegionDeclarer declarer, final int maxRegions, final long maxDeclaredBytes)
+    {
+        this.declarer = Objects.requireNonNull(declarer, "declarer must not be null");
+        if (maxRegions < 1)
+        {
+            throw new IllegalArgumentException("maxRegions must be at least 1: " + maxRegions);
+        }
+        if (maxDeclaredBytes < 1)
+        {
+            throw new IllegalArgumentException("maxDeclaredBytes must be at least 1: " + maxDeclaredBytes);
+        }
+        this.maxRegions = maxRegions;
+        this.maxDeclaredBytes = maxDeclaredBytes;
+    }
+
+    public int maxRegions()
+    {
+        return maxRegions;
+    }
+
+    public long maxDeclaredBytes()
+    {
+        return maxDeclaredBytes;
+    }
+
+    /**
+     * Acquires a region covering one native segment: the smallest lookup, allocation-free on a hit.
+     *
+     * @param segment native segment of positive size.
+     * @param lease   the caller's lease, not held; holds the region id and offset on return.
+     * @throws IllegalArgumentException if the segment is null, not native or empty.
+     * @throws IllegalStateException    if the lease is already held or the cache is closed.
+     */
+    public void acquire(final MemorySegment segment, final RegionLease lease)
+    {
+        acquireSingle(segment, SINGLE_SEGMENT, lease);
+    }
+
+    /**
+     * Acquires the region declared for exactly this vector of native segments; a vector of
+     * one segment is looked up as {@link #acquire(MemorySegment, RegionLease)} does.
+     *
+     * @param segments the vector, in order; only the first {@code count} are used.
+     * @param count    number of segments, 1 to {@link #MAX_SEGMENTS}.
+     * @param lease    the caller's lease, not held; holds the region id on return.
+     * @throws IllegalArgumentException if count is out of range or a segment is null, not native or empty.
+     * @throws IllegalStateException    if the lease is already held or the cache is closed.
+     */
+    public void acquire(final MemorySegment[] segments, final int count, final RegionLease lease)
+    {
+        Objects.requireNonNull(segments, "segments must not be null");
+        if (count < 1 || count > MAX_SEGMENTS)
+        {
+            throw new IllegalArgumentException("count " + count + " is outside 1.." + MAX_SEGMENTS);
+        }
+        if (count > segments.length)
+        {
+            throw new IllegalArgumentException("count " + count + " exceeds segments.length " + segments.length);
+        }
+        if (1 == count)
+        {
+            acquireSingle(segments[0], 0, lease);
+            return;
+        }
+        checkLeaseFree(lease);
+        long hash = count;
+        long totalBytes = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final MemorySegment segment = segments[i];
+            final long address = checkedAddress(segment, i);
+            final long length = segment.byteSize();
+            totalBytes += length;
+            if (totalBytes < 0)
+            {
+                throw new IllegalArgumentException("segments[0.." + i + "] total more than Long.MAX_VALUE bytes");
+            }
+            hash = VectorIndex.mix(VectorIndex.mix(hash, address), length);
+        }
+        synchronized (lock)
+        {
+            checkOpen();
+            final CachedRegion region = vectors.find(hash, segments, count);
+            if (null != region)
+            {
+                hits++;
+                use(region);
+                lease.hold(this, region, 0);
+                return;
+            }
+            misses++;
+        }
+        final long[] addresses = new long[count];
+        final long[] lengths = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            addresses[i] = segments[i].address();
+            lengths[i] = segments[i].byteSize();
+        }
+        admit(new CachedRegion(addresses, lengths, count, hash), lease);
+    }
+
+    /**
+     * Ends a lease; the region becomes idle once its last lease is released.
+     *
+     * @throws IllegalStateException    if the lease is not held (double release, or a failed acquire).
+     * @throws IllegalArgumentException if the lease was acquired from another cache.
+     */
+    public void release(final RegionLease lease)
+    {
+        final CachedRegion region = lease.region;
+        if (null == region)
+        {
+            throw new IllegalStateException("lease is not held: already released, or never acquired");
+        }
+        if (lease.cache != this)
+        {
+            throw new IllegalArgumentException("lease of region " + region.regionId + " was acquired from another cache");
+        }
+        final CachedRegion pending;
+        synchronized (lock)
+        {
+            lease.clear();
+            if (0 == --region.inUseCount)
+            {
+                inUseRegions--;
+                if (region.dropped)
+                {
+                    retire(region);
+                }
+                else
+                {
+                    linkIdleHead(region);
+                    evictWhileOverCapacity();
+                }
+            }
+            if (null == undeclareHead)
+            {
+                return;
+            }
+            pending = takeUndeclareQueue();
+        }
+        undeclareAll(pending);
+    }
+
+    /**
+     * Drops every cached region with a segment overlapping {@code [address, address + length)},
+     * for callers that know the memory changed: idle ones are undeclared now, those in use at
+     * their last release; none is found by a later acquire. Scans every region.
+     *
+     * @return number of regions dropped.
+     * @throws IllegalArgumentException if the length is not positive or the range wraps.
+     */
+    public int invalidate(final long address, final long length)
+    {
+        if (length < 1)
+        {
+            throw new IllegalArgumentException("length must be positive: " + length);
+        }
+        if (address + length < address)
+        {
+            throw new IllegalArgumentException(
+                "address 0x" + Long.toHexString(address) + " + length " + length + " wraps around");
+        }
+        return dropOverlapping(address, address + length);
+    }
+
+    /**
+     * Drops every cached region, as {@link #invalidate} does for all memory.
+     *
+     * @return number of regions dropped.
+     */
+    public int clear()
+    {
+        return dropOverlapping(Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * Refuses further acquires and drops every region; regions still in use are undeclared
+     * at their last release. Idempotent.
+     */
+    public void close()
+    {
+        synchronized (lock)
+        {
+            closed = true;
+        }
+        clear();
+    }
+
+    public RegionCacheStatistics statistics()
+    {
+        synchronized (lock)
+        {
+            return new RegionCacheStatistics(
+                hits, misses, evictions, invalidations, overCapacityAdmissions,
+                declaredRegions, declaredBytes, inUseRegions);
+        }
+    }
+
+    private void acquireSingle(final MemorySegment segment, final int index, final RegionLease lease)
+    {
+        checkLeaseFree(lease);
+        final long address = checkedAddress(segment, index);
+        final long length = segment.byteSize();
+        final long end = address + length;
+        synchronized (lock)
+        {
+            checkOpen();
+            final CachedRegion region = singles.findContaining(address, end);
+            if (null != region)
+            {
+                hits++;
+                use(region);
+                lease.hold(this, region, address - region.start());
+                return;
+            }
+            misses++;
+        }
+        // Single-segment regions live in the containment index only, so they carry no vector hash.
+        admit(new CachedRegion(new long[]{ address }, new long[]{ length }, 1, 0), lease);
+    }
+
+    /** Declares outside the lock, then caches the region unless another thread cached the same meanwhile. */
+    private void admit(final CachedRegion region, final RegionLease lease)
+    {
+        region.regionId = declarer.declare(region.addresses, region.lengths, region.segmentCount);
+        final CachedRegion pending;
+        final boolean wasClosed;
+        synchronized (lock)
+        {
+            wasClosed = closed;
+            final CachedRegion existing = wasClosed ? null : findExisting(region);
+            if (wasClosed)
+            {
+                region.undeclareNext = undeclareHead;
+                undeclareHead = region;
+            }
+            else if (null != existing)
+            {
+                use(existing);
+                lease.hold(this, existing, region.start() - existing.start());
+                region.undeclareNext = undeclareHead;
+                undeclareHead = region;
+            }
+            else
+            {
+                insert(region);
+                lease.hold(this, region, 0);
+            }
+            pending = takeUndeclareQueue();
+        }
+        try
+        {
+            undeclareAll(pending);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (lease.isHeld())
+            {
+                try
+                {
+                    release(lease);
+                }
+                catch (final RuntimeException releaseFailure)
+                {
+                    ex.addSuppressed(releaseFailure);
+                }
+            }
+            throw ex;
+        }
+        if (wasClosed)
+        {
+            throw new IllegalStateException("region cache was closed while region " + region.regionId + " was declared");
+        }
+    }
+
+    private CachedRegion findExisting(final CachedRegion region)
+    {
+        if (1 == region.segmentCount)
+        {
+            return singles.findContaining(region.start(), region.end());
+        }
+        return vectors.findExact(region);
+    }
+
+    private void insert(final CachedRegion region)
+    {
+        region.inUseCount = 1;
+        inUseRegions++;
+        declaredRegions++;
+        declaredBytes += region.declaredBytes;
+        if (region.declaredBytes > maxDeclaredBytes)
+        {
+            region.dropped = true;
+            overCapacityAdmissions++;
+            return;
+        }
+        if (1 == region.segmentCount)
+        {
+            singles.insert(region);
+        }
+        else
+        {
+            vectors.insert(region);
+        }
+        evictWhileOverCapacity();
+        if (overCapacity())
+        {
+            overCapacityAdmissions++;
+        }
+    }
+
+    private boolean overCapacity()
+    {
+        return declaredRegions > maxRegions || declaredBytes > maxDeclaredBytes;
+    }
+
+    private void evictWhileOverCapacity()
+    {
+        while (null != idleTail && overCapacity())
+        {
+            final CachedRegion victim = idleTail;
+            unlinkIdle(victim);
+            removeFromIndex(victim);
+            victim.dropped = true;
+            retire(victim);
+            evictions++;
+        }
+    }
+
+    private int dropOverlapping(final long address, final long endExclusive)
+    {
+        final CachedRegion pending;
+        final int dropped;
+        synchronized (lock)
+        {
+            final ArrayList<CachedRegion> victims = new ArrayList<>();
+            for (int i = 0; i < singles.size(); i++)
+            {
+                final CachedRegion region = singles.regionAt(i);
+                if (region.overlaps(address, endExclusive))
+                {
+                    victims.add(region);
+                }
+            }
+            for (int bucket = 0; bucket < vectors.bucketCount(); bucket++)
+            {
+                for (CachedRegion region = vectors.bucketHead(bucket); null != region; region = region.bucketNext)
+                {
+                    if (region.overlaps(address, endExclusive))
+                    {
+                        victims.add(region);
+                    }
+                }
+            }
+            for (final CachedRegion region : victims)
+            {
+                removeFromIndex(region);
+                region.dropped = true;
+                invalidations++;
+                if (0 == region.inUseCount)
+                {
+                    unlinkIdle(region);
+                    retire(region);
+                }
+            }
+            dropped = victims.size();
+            pending = takeUndeclareQueue();
+        }
+        undeclareAll(pending);
+        return dropped;
+    }
+
+    private void use(final CachedRegion region)
+    {
+        if (0 == region.inUseCount++)
+        {
+            inUseRegions++;
+            unlinkIdle(region);
+        }
+    }
+
+    private void removeFromIndex(final CachedRegion region)
+    {
+        if (1 == region.segmentCount)
+        {
+            singles.remove(region);
+        }
+        else
+        {
+            vectors.remove(region);
+        }
+    }
+
+    /** Forgets a dropped idle region and queues its undeclare. */
+    private void retire(final CachedRegion region)
+    {
+        declaredRegions--;
+        declaredBytes -= region.declaredBytes;
+        region.undeclareNext = undeclareHead;
+        undeclareHead = region;
+    }
+
+    private CachedRegion takeUndeclareQueue()
+    {
+        final CachedRegion head = undeclareHead;
+        undeclareHead = null;
+        return head;
+    }
+
+    private void undeclareAll(final CachedRegion head)
+    {
+        RuntimeException failure = null;
+        CachedRegion region = head;
+        while (null != region)
+        {
+            final CachedRegion next = region.undeclareNext;
+            region.undeclareNext = null;
+            try
+            {
+                declarer.undeclare(region.regionId);
+            }
+            catch (final RuntimeException ex)
+            {
+                if (null == failure)
+                {
+                    failure = ex;
+                }
+                else
+                {
+                    failure.addSuppressed(ex);
+                }
+            }
+            region = next;
+        }
+        if (null != failure)
+        {
+            throw failure;
+        }
+    }
+
+    private void linkIdleHead(final CachedRegion region)
+    {
+        region.idlePrevious = null;
+        region.idleNext = idleHead;
+        if (null == idleHead)
+        {
+            idleTail = region;
+        }
+        else
+        {
+            idleHead.idlePrevious = region;
+        }
+        idleHead = region;
+        region.idleLinked = true;
+    }
+
+    private void unlinkIdle(final CachedRegion region)
+    {
+        if (!region.idleLinked)
+        {
+            return;
+        }
+        if (null == region.idlePrevious)
+        {
+            idleHead = region.idleNext;
+        }
+        else
+        {
+            region.idlePrevious.idleNext = region.idleNext;
+        }
+        if (null == region.idleNext)
+        {
+            idleTail = region.idlePrevious;
+        }
+        else
+        {
+            region.idleNext.idlePrevious = region.idlePrevious;
+        }
+        region.idlePrevious = null;
+        region.idleNext = null;
+        region.idleLinked = false;
+    }
+
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("region cache is closed");
+        }
+    }
+
+    private static void checkLeaseFree(final RegionLease lease)
+    {
+        Objects.requireNonNull(lease, "lease must not be null");
+        if (lease.isHeld())
+        {
+            throw new IllegalStateException(
+                "lease already holds region " + lease.regionId + ": release it before acquiring again");
+        }
+    }
+
+    /**
+     * Checks one requested segment and returns its address; names it only when it fails,
+     * so a valid request builds no string.
+     *
+     * @param index position in the vector, or {@link #SINGLE_SEGMENT} for the single-segment argument.
+     */
+    private static long checkedAddress(final MemorySegment segment, final int index)
+    {
+        if (null == segment)
+        {
+            throw new IllegalArgumentException(segmentName(index) + " is null");
+        }
+        if (!segment.isNative())
+        {
+            throw new IllegalArgumentException(
+                segmentName(index) + " is a heap segment: only native segments can be declared");
+        }
+        final long address = segment.address();
+        final long length = segment.byteSize();
+        if (length < 1)
+        {
+            throw new IllegalArgumentException(segmentName(index) + " is empty: a segment needs a positive size");
+        }
+        if (address + length < address)
+        {
+            throw new IllegalArgumentException(
+                segmentName(index) + " at 0x" + Long.toHexString(address) + " of " + length + " bytes wraps around");
+        }
+        return address;
+    }
+
+    private static String segmentName(final int index)
+    {
+        return SINGLE_SEGMENT == index ? "segment" : "segments[" + index + "]";
+    }
+}
