@@ -1,0 +1,157 @@
+package io.pinmx.regioncache;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import static io.pinmx.regioncache.RegionCacheTest.segment;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RegionCacheConcurrencyTest
+{
+    private static final int THREADS = 4;
+    private static final long PAGE_BYTES = 4096;
+    private static final int PAGES = 64;
+    private static final long BASE_ADDRESS = 0x7f00_0000_0000L;
+
+    /**
+     * Several threads acquire overlapping singles, sub-segments and vectors while one thread
+     * invalidates ranges, on a cache small enough to evict constantly. Every lease must name
+     * a region the driver still has declared and that covers the request; afterwards no use
+     * count leaks, the byte count matches the driver's, and close undeclares every id once.
+     */
+    @Test
+    void concurrentAcquiresEvictionsAndInvalidationsKeepTheCacheConsistent() throws Exception
+    {
+        final RecordingDeclarer declarer = new RecordingDeclarer();
+        final RegionCache cache = new RegionCache(declarer, 16, 24 * PAGE_BYTES);
+        final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicLong leases = new AtomicLong();
+        final CountDownLatch start = new CountDownLatch(1);
+        final ExecutorService executor = Executors.newFixedThreadPool(THREADS + 1);
+        try
+        {
+            final List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++)
+            {
+                final long seed = t;
+                workers.add(executor.submit(() -> acquireUntilStopped(cache, declarer, seed, start, stop, leases)));
+            }
+            workers.add(executor.submit(() -> invalidateUntilStopped(cache, start, stop)));
+            start.countDown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> leases.get() >= 200_000 || anyDone(workers));
+            stop.set(true);
+            for (final Future<?> worker : workers)
+            {
+                worker.get(30, TimeUnit.SECONDS);
+            }
+        }
+        finally
+        {
+            stop.set(true);
+            executor.shutdownNow();
+            assertTrue(executor.awaitTermination(30, TimeUnit.SECONDS));
+        }
+
+        final RegionCacheStatistics statistics = cache.statistics();
+        assertEquals(0, statistics.inUseRegions(), "no leaked use counts");
+        assertEquals(declarer.liveCount(), statistics.declaredRegions());
+        assertEquals(declarer.liveBytes(), statistics.declaredBytes());
+        assertTrue(statistics.evictions() > 0 && statistics.hits() > 0 && statistics.invalidations() > 0, statistics.toString());
+        assertTrue(statistics.declaredRegions() <= cache.maxRegions(), statistics.toString());
+        assertTrue(statistics.declaredBytes() <= cache.maxDeclaredBytes(), statistics.toString());
+
+        cache.close();
+        assertEquals(0, declarer.liveCount());
+        assertEquals(declarer.declareCount(), declarer.undeclaredIds().size(), "every declared id undeclared once");
+        assertEquals(List.of(), declarer.violations());
+    }
+
+    private static boolean anyDone(final List<Future<?>> workers)
+    {
+        return workers.stream().anyMatch(Future::isDone);
+    }
+
+    private static Void acquireUntilStopped(
+        final RegionCache cache,
+        final RecordingDeclarer declarer,
+        final long seed,
+        final CountDownLatch start,
+        final AtomicBoolean stop,
+        final AtomicLong leases) throws InterruptedException
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final RegionLease[] held = { new RegionLease(), new RegionLease(), new RegionLease() };
+        final MemorySegment[] vector = new MemorySegment[3];
+        start.await();
+        while (!stop.get())
+        {
+            for (final RegionLease lease : held)
+            {
+                final int kind = random.nextInt(3);
+                final long address = BASE_ADDRESS + PAGE_BYTES * random.nextInt(PAGES);
+                final long length;
+                if (kind == 2)
+                {
+                    for (int i = 0; i < vector.length; i++)
+                    {
+                        vector[i] = segment(BASE_ADDRESS + PAGE_BYTES * random.nextInt(8), PAGE_BYTES);
+                    }
+                    cache.acquire(vector, vector.length, lease);
+                    length = 0;
+                }
+                else
+                {
+                    length = kind == 0 ? PAGE_BYTES * (1 + random.nextInt(4)) : 1 + random.nextInt(100);
+                    cache.acquire(segment(address, length), lease);
+                }
+                final RecordingDeclarer.Declared declared = declarer.live(lease.regionId());
+                if (null == declared)
+                {
+                    throw new AssertionError("lease names region " + lease.regionId() + " which is not declared");
+                }
+                if (kind != 2)
+                {
+                    final long regionStart = declared.addresses()[0];
+                    if (declared.addresses().length != 1 || regionStart + lease.offset() != address ||
+                        lease.offset() + length > declared.lengths()[0])
+                    {
+                        throw new AssertionError("region " + lease.regionId() + " does not cover the request");
+                    }
+                }
+            }
+            for (final RegionLease lease : held)
+            {
+                cache.release(lease);
+            }
+            leases.addAndGet(held.length);
+        }
+        return null;
+    }
+
+    private static Void invalidateUntilStopped(
+        final RegionCache cache, final CountDownLatch start, final AtomicBoolean stop) throws InterruptedException
+    {
+        final SplittableRandom random = new SplittableRandom(99);
+        start.await();
+        while (!stop.get())
+        {
+            cache.invalidate(BASE_ADDRESS + PAGE_BYTES * random.nextInt(PAGES), PAGE_BYTES);
+            Thread.onSpinWait();
+        }
+        return null;
+    }
+}
