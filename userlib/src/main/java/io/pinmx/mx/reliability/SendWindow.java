@@ -1,0 +1,183 @@
+package io.pinmx.mx.reliability;
+
+/**
+ * The frames sent to one partner and not yet acknowledged, in sequence order. Each slot
+ * names the frame by its owner (the request) and the frame's index within it, so a frame
+ * is resent by re-encoding it from the request rather than by keeping a copy. Fixed
+ * capacity; no allocation. Not thread-safe; guarded by the endpoint's progress lock.
+ */
+public final class SendWindow
+{
+    /** Told about each frame an acknowledgement covers. */
+    @FunctionalInterface
+    public interface AckedHandler
+    {
+        void onAcked(Object owner, int frameIndex);
+    }
+
+    /** Told about each frame to send again. */
+    @FunctionalInterface
+    public interface ResendHandler
+    {
+        void onResend(int seq, Object owner, int frameIndex);
+    }
+
+    private final SequenceNumbers sequences;
+    private final Object[] owners;
+    private final int[] frameIndexes;
+    private final long[] sentAtNs;
+    private final int[] sendCounts;
+    private final int capacityMask;
+    private int nextSeq;
+    private int oldestSeq;
+    private int count;
+
+    /**
+     * @param capacity   frames in flight at most; a power of two below half the sequence space.
+     * @param initialSeq sequence number of the first frame.
+     */
+    public SendWindow(final SequenceNumbers sequences, final int capacity, final int initialSeq)
+    {
+        if (capacity < 1 || Integer.bitCount(capacity) != 1 || capacity >= sequences.halfSpace())
+        {
+            throw new IllegalArgumentException(
+                "send window capacity must be a power of two below " + sequences.halfSpace() + ", was " + capacity);
+        }
+        if (!sequences.isValid(initialSeq))
+        {
+            throw new IllegalArgumentException("initial sequence " + initialSeq + " outside the sequence space");
+        }
+        this.sequences = sequences;
+        owners = new Object[capacity];
+        frameIndexes = new int[capacity];
+        sentAtNs = new long[capacity];
+        sendCounts = new int[capacity];
+        capacityMask = capacity - 1;
+        nextSeq = initialSeq;
+        oldestSeq = initialSeq;
+    }
+
+    public boolean hasRoom()
+    {
+        return count <= capacityMask;
+    }
+
+    public boolean isEmpty()
+    {
+        return 0 == count;
+    }
+
+    public int inFlight()
+    {
+        return count;
+    }
+
+    /**
+     * @return the sequence number the next appended frame gets.
+     */
+    public int nextSeq()
+    {
+        return nextSeq;
+    }
+
+    /**
+     * Records a frame just sent.
+     *
+     * @return its sequence number.
+     * @throws IllegalStateException if the window is full.
+     */
+    public int append(final Object owner, final int frameIndex, final long nowNs)
+    {
+        if (!hasRoom())
+        {
+            throw new IllegalStateException("send window full: " + count + " frames unacknowledged from seq " + oldestSeq);
+        }
+        final int seq = nextSeq;
+        final int slot = seq & capacityMask;
+        owners[slot] = owner;
+        frameIndexes[slot] = frameIndex;
+        sentAtNs[slot] = nowNs;
+        sendCounts[slot] = 1;
+        nextSeq = sequences.next(seq);
+        count++;
+        return seq;
+    }
+
+    /**
+     * Applies a cumulative acknowledgement: every frame before {@code nextExpectedSeq} arrived.
+     * Stale or impossible values (not within what was sent) are ignored.
+     *
+     * @return how many frames it released.
+     */
+    public int acknowledge(final int nextExpectedSeq, final AckedHandler handler)
+    {
+        final int acked = sequences.distance(oldestSeq, nextExpectedSeq);
+        if (acked == 0 || acked > count)
+        {
+            return 0;
+        }
+        for (int i = 0; i < acked; i++)
+        {
+            final int slot = oldestSeq & capacityMask;
+            final Object owner = owners[slot];
+            owners[slot] = null;
+            oldestSeq = sequences.next(oldestSeq);
+            count--;
+            handler.onAcked(owner, frameIndexes[slot]);
+        }
+        return acked;
+    }
+
+    /**
+     * @return send time of the oldest unacknowledged frame; only meaningful when not empty.
+     */
+    public long oldestSentAtNs()
+    {
+        return sentAtNs[oldestSeq & capacityMask];
+    }
+
+    /**
+     * @return how many times the oldest unacknowledged frame was sent; 0 when empty.
+     */
+    public int oldestSendCount()
+    {
+        return 0 == count ? 0 : sendCounts[oldestSeq & capacityMask];
+    }
+
+    public int oldestSeq()
+    {
+        return oldestSeq;
+    }
+
+    /**
+     * Go-back-N: hands every unacknowledged frame, oldest first, to the handler and restamps it.
+     */
+    public void resendAll(final long nowNs, final ResendHandler handler)
+    {
+        int seq = oldestSeq;
+        for (int i = 0; i < count; i++)
+        {
+            final int slot = seq & capacityMask;
+            sentAtNs[slot] = nowNs;
+            sendCounts[slot]++;
+            handler.onResend(seq, owners[slot], frameIndexes[slot]);
+            seq = sequences.next(seq);
+        }
+    }
+
+    /**
+     * Forgets every frame (the partner failed); each owner is handed to the handler once per frame.
+     */
+    public void clear(final AckedHandler handler)
+    {
+        while (count > 0)
+        {
+            final int slot = oldestSeq & capacityMask;
+            final Object owner = owners[slot];
+            owners[slot] = null;
+            oldestSeq = sequences.next(oldestSeq);
+            count--;
+            handler.onAcked(owner, frameIndexes[slot]);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.pinmx.mx.reliability;
+
+import org.junit.jupiter.api.Test;
+
+import static io.pinmx.mx.reliability.ReceiveTracker.Classification.AHEAD;
+import static io.pinmx.mx.reliability.ReceiveTracker.Classification.DUPLICATE;
+import static io.pinmx.mx.reliability.ReceiveTracker.Classification.IN_ORDER;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReceiveTrackerTest
+{
+    private final SequenceNumbers seq = new SequenceNumbers(16);
+
+    @Test
+    void delayedAckFallsDueAfterTheDelay()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 500, 100);
+        assertFalse(t.isAckDue(0));
+        assertEquals(IN_ORDER, t.classify(0, 1_000));
+        t.accept(1_000);
+        assertFalse(t.isAckDue(1_499));
+        assertEquals(1_500, t.ackDeadlineNs());
+        assertTrue(t.isAckDue(1_500));
+        assertEquals(1, t.expectedSeq());
+        t.onAckSent();
+        assertFalse(t.isAckDue(10_000));
+        assertEquals(Long.MAX_VALUE, t.ackDeadlineNs());
+    }
+
+    @Test
+    void everyNthFrameIsAckedAtOnce()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 1_000_000, 3);
+        t.accept(0);
+        t.accept(0);
+        assertFalse(t.isAckDue(0));
+        t.accept(0);
+        assertTrue(t.isAckDue(0));
+    }
+
+    @Test
+    void duplicatesAndGapsAreNotAcceptedAndMakeTheAckUrgent()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0xFFFF, 1_000_000, 100);
+        t.accept(0);
+        assertEquals(0, t.expectedSeq(), "wrapped");
+        t.onAckSent();
+        assertEquals(DUPLICATE, t.classify(0xFFFF, 5));
+        assertTrue(t.isAckDue(5));
+        t.onAckSent();
+        assertEquals(AHEAD, t.classify(3, 6));
+        assertTrue(t.isAckDue(6));
+        assertEquals(0, t.expectedSeq(), "nothing accepted");
+    }
+
+    @Test
+    void aRefusedFrameIsNotAdvancedPast()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 7, 100, 100);
+        assertEquals(IN_ORDER, t.classify(7, 0));
+        t.refuse(0);
+        assertEquals(7, t.expectedSeq());
+        assertTrue(t.isAckDue(100));
+        assertEquals(IN_ORDER, t.classify(7, 200));
+    }
+}
