@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * pinmx user ABI: /dev/pinmx ioctls.
+ *
+ * Each open file of /dev/pinmx is one endpoint. An endpoint must say hello
+ * (PINMX_IOC_HELLO with PINMX_ABI_VERSION) before any ioctl other than
+ * PINMX_IOC_INFO and PINMX_IOC_COUNTERS; until then those fail with EBADFD.
+ *
+ * Every struct is made of fixed-width fields with explicit padding; every
+ * reserved or padding field must be zero on input (EINVAL otherwise) so it
+ * can carry meaning in a later ABI version.
+ *
+ * Ioctl numbers 0x01-0x1f belong to the pinning core. Numbers 0x20-0x3f are
+ * reserved for the networking part (interface attach, frame send, event ring
+ * mapped with mmap) announced by the PINMX_FEATURE_NET_* bits; a module
+ * that does not set those bits answers them with ENOTTY.
+ */
+#ifndef _UAPI_LINUX_PINMX_H
+#define _UAPI_LINUX_PINMX_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define PINMX_ABI_VERSION	1
+#define PINMX_IOC_MAGIC		0xB7
+
+/* most segments one region may be declared with. */
+#define PINMX_MAX_SEGMENTS	256
+/* most regions one endpoint may hold at once. */
+#define PINMX_MAX_REGIONS	4096
+
+/* Feature bits reported in pinmx_info.features. */
+#define PINMX_FEATURE_PIN_DECLARE	(1ULL << 0)	/* pin at declaration */
+#define PINMX_FEATURE_PIN_ON_DEMAND	(1ULL << 1)	/* pin on first use */
+#define PINMX_FEATURE_PIN_OVERLAPPED	(1ULL << 2)	/* progressive pinning */
+#define PINMX_FEATURE_LOCAL_COPY	(1ULL << 3)	/* region-to-region copy */
+#define PINMX_FEATURE_INVALIDATE	(1ULL << 4)	/* MMU-notifier unpinning */
+#define PINMX_FEATURE_BUDGET		(1ULL << 5)	/* global pinned-page budget */
+/* Reserved for the networking part; never set by this version. */
+#define PINMX_FEATURE_NET_IFACE		(1ULL << 16)
+#define PINMX_FEATURE_NET_SEND		(1ULL << 17)
+#define PINMX_FEATURE_NET_EVENT_RING	(1ULL << 18)
+#define PINMX_FEATURE_NET_PULL		(1ULL << 19)
+
+/**
+ * enum pinmx_pin_mode - when a region's pages get pinned
+ * @PINMX_PIN_DECLARE: all pages are pinned by PINMX_IOC_DECLARE; a page that
+ *	cannot be pinned fails the declaration.
+ * @PINMX_PIN_ON_DEMAND: pages are pinned when a copy or PINMX_IOC_PIN first
+ *	needs them, and only those.
+ * @PINMX_PIN_OVERLAPPED: the first use starts a worker that pins the whole
+ *	region from its start in chunks growing from chunk_min_pages to
+ *	chunk_max_pages; a copy proceeds over what is pinned and waits where it
+ *	reaches past the pinned length (counted as PINMX_CNT_OVERLAP_WAITS).
+ * @PINMX_PIN_NR_MODES: number of modes.
+ *
+ * In every mode pages may be unpinned at any time (invalidation, budget
+ * eviction, PINMX_IOC_UNPIN); the region stays declared and the next use
+ * pins again.
+ */
+enum pinmx_pin_mode {
+	PINMX_PIN_DECLARE	= 0,
+	PINMX_PIN_ON_DEMAND	= 1,
+	PINMX_PIN_OVERLAPPED	= 2,
+	PINMX_PIN_NR_MODES	= 3,
+};
+
+/**
+ * struct pinmx_info - PINMX_IOC_INFO: what this module offers
+ * @abi_version: PINMX_ABI_VERSION of the module.
+ * @pin_mode: this endpoint's pin mode (enum pinmx_pin_mode).
+ * @features: PINMX_FEATURE_* bits.
+ * @max_segments: PINMX_MAX_SEGMENTS.
+ * @max_regions: PINMX_MAX_REGIONS.
+ * @endpoint_id: node-wide id of this endpoint (0 before hello).
+ * @page_size: kernel page size in bytes.
+ * @chunk_min_pages: this endpoint's first overlapped chunk, in pages.
+ * @chunk_max_pages: this endpoint's largest overlapped chunk, in pages.
+ * @budget_pages: global pinned-page budget (module parameter).
+ * @reserved: zero.
+ */
+struct pinmx_info {
+	__u32 abi_version;
+	__u32 pin_mode;
+	__u64 features;
+	__u32 max_segments;
+	__u32 max_regions;
+	__u32 endpoint_id;
+	__u32 page_size;
+	__u32 chunk_min_pages;
+	__u32 chunk_max_pages;
+	__u64 budget_pages;
+	__u64 reserved[4];
+};
+
+/**
+ * struct pinmx_hello - PINMX_IOC_HELLO: bind the file to this ABI
+ * @abi_version: in: PINMX_ABI_VERSION the caller was built against; any
+ *	other value fails with EPROTONOSUPPORT. A second hello fails with
+ *	EALREADY.
+ * @endpoint_id: out: node-wide endpoint id.
+ * @reserved: zero.
+ */
+struct pinmx_hello {
+	__u32 abi_version;
+	__u32 endpoint_id;
+	__u64 reserved;
+};
+
+/**
+ * struct pinmx_segment - one contiguous piece of a region
+ * @vaddr: start address in the declaring process; any alignment.
+ * @len: length in bytes, not zero.
+ */
+struct pinmx_segment {
+	__u64 vaddr;
+	__u64 len;
+};
+
+/* pinmx_declare.flags */
+#define PINMX_DECLARE_WRITABLE	(1U << 0)	/* may be a copy destination */
+
+/**
+ * struct pinmx_declare - PINMX_IOC_DECLARE: declare a region
+ * @segments: in: user pointer to @nr_segments struct pinmx_segment.
+ * @nr_segments: in: 1..PINMX_MAX_SEGMENTS (E2BIG above, EINVAL for 0).
+ * @flags: in: PINMX_DECLARE_*.
+ * @region_id: out: id of the region within this endpoint (>= 1).
+ * @pad: zero.
+ * @length: out: total length in bytes (sum of the segment lengths).
+ *
+ * Region offsets run through the segments in order. Segments are checked
+ * for a null (EFAULT) or kernel-half (EFAULT) address, zero length (EINVAL)
+ * and wrap-around (EOVERFLOW); whether they are mapped is checked by the
+ * first use, which fails with EFAULT if not. The region is usable only by
+ * the process (mm) that declared it, except as the source of a copy by a
+ * holder of this endpoint's file (see struct pinmx_copy).
+ */
+struct pinmx_declare {
+	__u64 segments;
+	__u32 nr_segments;
+	__u32 flags;
+	__u32 region_id;
+	__u32 pad;
+	__u64 length;
+};
+
+/**
+ * struct pinmx_region_ref - PINMX_IOC_DESTROY: name a region
+ * @region_id: region to destroy; ENOENT if unknown, EACCES from another mm.
+ * @pad: zero.
+ */
+struct pinmx_region_ref {
+	__u32 region_id;
+	__u32 pad;
+};
+
+/**
+ * struct pinmx_range - PINMX_IOC_PIN / PINMX_IOC_UNPIN: a byte range
+ * @region_id: region of this endpoint.
+ * @pad: zero.
+ * @offset: start offset in the region.
+ * @len: length in bytes; not zero; offset + len must not pass the region's
+ *	end (EINVAL) nor wrap (EOVERFLOW).
+ *
+ * PIN pins every page touching the range now, whatever the pin mode; UNPIN
+ * drops the pins of those pages.
+ */
+struct pinmx_range {
+	__u32 region_id;
+	__u32 pad;
+	__u64 offset;
+	__u64 len;
+};
+
+/**
+ * struct pinmx_region_info - PINMX_IOC_REGION_INFO: state of one region
+ * @region_id: in: region of this endpoint.
+ * @nr_segments: out.
+ * @length: out: bytes.
+ * @nr_pages: out: pages the region touches.
+ * @pinned_pages: out: pages pinned now.
+ * @pin_mode: out: mode fixed at declaration.
+ * @flags: out: PINMX_DECLARE_* flags.
+ * @reserved: zero.
+ */
+struct pinmx_region_info {
+	__u32 region_id;
+	__u32 nr_segments;
+	__u64 length;
+	__u64 nr_pages;
+	__u64 pinned_pages;
+	__u32 pin_mode;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/**
+ * struct pinmx_copy - PINMX_IOC_COPY: copy between two regions of this host
+ * @src_fd: in: file descriptor of the source endpoint, or -1 for this
+ *	endpoint. Holding the source endpoint's file (inherited or passed over
+ *	a unix socket) is what grants read access to its regions; EBADF if it
+ *	is not an open /dev/pinmx file.
+ * @src_region: in: region of the source endpoint.
+ * @src_offset: in: byte offset in the source region.
+ * @dst_region: in: writable region of this endpoint declared by the calling
+ *	process (EACCES from another process, EPERM if not writable).
+ * @flags: zero.
+ * @dst_offset: in: byte offset in the destination region.
+ * @len: in: bytes to copy, not zero.
+ * @reserved: zero.
+ *
+ * Pages are pinned according to each region's pin mode; the copy runs in
+ * the caller's context. Both regions may be the same one.
+ */
+struct pinmx_copy {
+	__s32 src_fd;
+	__u32 src_region;
+	__u64 src_offset;
+	__u32 dst_region;
+	__u32 flags;
+	__u64 dst_offset;
+	__u64 len;
+	__u64 reserved;
+};
+
+/**
+ * struct pinmx_pin_mode_req - PINMX_IOC_SET_PIN_MODE: this endpoint's mode
+ * @pin_mode: enum pinmx_pin_mode, used by regions declared afterwards.
+ * @chunk_min_pages: first overlapped chunk; 0 for the module default.
+ * @chunk_max_pages: largest overlapped chunk; 0 for the module default;
+ *	at most 65536 and not below @chunk_min_pages (EINVAL).
+ * @pad: zero.
+ */
+struct pinmx_pin_mode_req {
+	__u32 pin_mode;
+	__u32 chunk_min_pages;
+	__u32 chunk_max_pages;
+	__u32 pad;
+};
+
+/**
+ * enum pinmx_counter - indices into pinmx_counters.value (module-wide)
+ * @PINMX_CNT_PIN_CALLS: pin_user_pages_fast calls.
+ * @PINMX_CNT_PAGES_PINNED_NOW: pages pinned at this moment.
+ * @PINMX_CNT_PAGES_PINNED_TOTAL: pages ever pinned.
+ * @PINMX_CNT_PAGES_UNPINNED: pages ever unpinned.
+ * @PINMX_CNT_INVALIDATIONS: notifier callbacks that unpinned pages.
+ * @PINMX_CNT_INVALIDATE_EAGAIN: non-blockable callbacks answered -EAGAIN.
+ * @PINMX_CNT_PIN_RETRIES: pins redone because an invalidation raced them.
+ * @PINMX_CNT_OVERLAP_WAITS: copies that waited for the overlapped worker.
+ * @PINMX_CNT_BUDGET_EVICTIONS: idle regions unpinned to respect the budget.
+ * @PINMX_CNT_COPIES: completed copies.
+ * @PINMX_CNT_COPY_BYTES: bytes copied.
+ * @PINMX_CNT_REGIONS_NOW: regions declared at this moment.
+ * @PINMX_CNT_ERR_FAULT: pins that failed on unmapped or forbidden memory.
+ * @PINMX_CNT_ERR_MEMLOCK: pins refused by RLIMIT_MEMLOCK.
+ * @PINMX_CNT_ERR_BUDGET: pins refused because nothing could be evicted.
+ * @PINMX_CNT_ERR_ACCESS: uses of a region from another process.
+ * @PINMX_CNT_ERR_INVAL: ioctls rejected for malformed input.
+ * @PINMX_CNT_ERR_NOENT: unknown region ids.
+ * @PINMX_CNT_NR: number of counters in use.
+ */
+enum pinmx_counter {
+	PINMX_CNT_PIN_CALLS,
+	PINMX_CNT_PAGES_PINNED_NOW,
+	PINMX_CNT_PAGES_PINNED_TOTAL,
+	PINMX_CNT_PAGES_UNPINNED,
+	PINMX_CNT_INVALIDATIONS,
+	PINMX_CNT_INVALIDATE_EAGAIN,
+	PINMX_CNT_PIN_RETRIES,
+	PINMX_CNT_OVERLAP_WAITS,
+	PINMX_CNT_BUDGET_EVICTIONS,
+	PINMX_CNT_COPIES,
+	PINMX_CNT_COPY_BYTES,
+	PINMX_CNT_REGIONS_NOW,
+	PINMX_CNT_ERR_FAULT,
+	PINMX_CNT_ERR_MEMLOCK,
+	PINMX_CNT_ERR_BUDGET,
+	PINMX_CNT_ERR_ACCESS,
+	PINMX_CNT_ERR_INVAL,
+	PINMX_CNT_ERR_NOENT,
+	PINMX_CNT_NR,
+};
+
+/* room in pinmx_counters.value, for later counters. */
+#define PINMX_COUNTERS_MAX	32
+
+/**
+ * struct pinmx_counters - PINMX_IOC_COUNTERS: module-wide counters
+ * @nr_counters: out: PINMX_CNT_NR; entries above it read as zero.
+ * @pad: zero.
+ * @value: out: indexed by enum pinmx_counter.
+ */
+struct pinmx_counters {
+	__u32 nr_counters;
+	__u32 pad;
+	__u64 value[PINMX_COUNTERS_MAX];
+};
+
+#define PINMX_IOC_INFO		_IOR(PINMX_IOC_MAGIC, 0x01, struct pinmx_info)
+#define PINMX_IOC_HELLO		_IOWR(PINMX_IOC_MAGIC, 0x02, struct pinmx_hello)
+#define PINMX_IOC_DECLARE	_IOWR(PINMX_IOC_MAGIC, 0x03, struct pinmx_declare)
+#define PINMX_IOC_DESTROY	_IOW(PINMX_IOC_MAGIC, 0x04, struct pinmx_region_ref)
+#define PINMX_IOC_PIN		_IOW(PINMX_IOC_MAGIC, 0x05, struct pinmx_range)
+#define PINMX_IOC_UNPIN		_IOW(PINMX_IOC_MAGIC, 0x06, struct pinmx_range)
+#define PINMX_IOC_REGION_INFO	_IOWR(PINMX_IOC_MAGIC, 0x07, struct pinmx_region_info)
+#define PINMX_IOC_COPY		_IOW(PINMX_IOC_MAGIC, 0x08, struct pinmx_copy)
+#define PINMX_IOC_SET_PIN_MODE	_IOW(PINMX_IOC_MAGIC, 0x09, struct pinmx_pin_mode_req)
+#define PINMX_IOC_COUNTERS	_IOR(PINMX_IOC_MAGIC, 0x0a, struct pinmx_counters)
+
+#endif /* _UAPI_LINUX_PINMX_H */

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Module-wide counters, read by PINMX_IOC_COUNTERS and debugfs. */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "pinmx.h"
+
+atomic64_t pinmx_counters[PINMX_CNT_NR];
+
+static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
+	[PINMX_CNT_PIN_CALLS]		= "pin_calls",
+	[PINMX_CNT_PAGES_PINNED_NOW]	= "pages_pinned_now",
+	[PINMX_CNT_PAGES_PINNED_TOTAL]	= "pages_pinned_total",
+	[PINMX_CNT_PAGES_UNPINNED]	= "pages_unpinned",
+	[PINMX_CNT_INVALIDATIONS]	= "invalidations",
+	[PINMX_CNT_INVALIDATE_EAGAIN]	= "invalidate_eagain",
+	[PINMX_CNT_PIN_RETRIES]		= "pin_retries",
+	[PINMX_CNT_OVERLAP_WAITS]	= "overlap_waits",
+	[PINMX_CNT_BUDGET_EVICTIONS]	= "budget_evictions",
+	[PINMX_CNT_COPIES]		= "copies",
+	[PINMX_CNT_COPY_BYTES]		= "copy_bytes",
+	[PINMX_CNT_REGIONS_NOW]		= "regions_now",
+	[PINMX_CNT_ERR_FAULT]		= "err_fault",
+	[PINMX_CNT_ERR_MEMLOCK]		= "err_memlock",
+	[PINMX_CNT_ERR_BUDGET]		= "err_budget",
+	[PINMX_CNT_ERR_ACCESS]		= "err_access",
+	[PINMX_CNT_ERR_INVAL]		= "err_inval",
+	[PINMX_CNT_ERR_NOENT]		= "err_noent",
+};
+
+static struct dentry *pinmx_debugfs_dir;
+
+static int pinmx_counters_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < PINMX_CNT_NR; i++)
+		seq_printf(m, "%s %lld\n", pinmx_counter_names[i],
+			   atomic64_read(&pinmx_counters[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pinmx_counters);
+
+void pinmx_debugfs_init(void)
+{
+	pinmx_debugfs_dir = debugfs_create_dir("pinmx", NULL);
+	debugfs_create_file("counters", 0444, pinmx_debugfs_dir, NULL,
+			    &pinmx_counters_fops);
+}
+
+void pinmx_debugfs_exit(void)
+{
+	debugfs_remove_recursive(pinmx_debugfs_dir);
+}

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regions: declaration, pinning (at declaration, on demand, overlapped),
+ * MMU-notifier invalidation and the global pinned-page budget.
+ *
+ * Pins are taken with the mmu_interval_notifier read_begin/retry pattern:
+ * pages are pinned into a scratch array without region->lock, then
+ * installed under it only if no invalidation ran meanwhile.
+ */
+#include <linux/bitmap.h>
+#include <linux/capability.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "pinmx.h"
+
+/* Protects pinmx_lru, kept least recently used first. */
+static DEFINE_SPINLOCK(pinmx_lru_lock);
+static LIST_HEAD(pinmx_lru);
+static atomic_long_t pinmx_pinned_pages = ATOMIC_LONG_INIT(0);
+static struct workqueue_struct *pinmx_wq;
+
+#define PINMX_EVICT_TRIES	8
+
+static unsigned long pinmx_seg_index(const struct pinmx_seg *seg, u64 off)
+{
+	return (seg->vaddr + off - seg->start) >> PAGE_SHIFT;
+}
+
+void pinmx_lru_touch(struct pinmx_region *region)
+{
+	spin_lock(&pinmx_lru_lock);
+	if (!list_empty(&region->lru))
+		list_move_tail(&region->lru, &pinmx_lru);
+	spin_unlock(&pinmx_lru_lock);
+}
+
+static void pinmx_uncharge(struct pinmx_region *region, unsigned long n)
+{
+	atomic64_sub(n, &region->mm->pinned_vm);
+	atomic_long_sub(n, &pinmx_pinned_pages);
+}
+
+static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
+				       unsigned long first, unsigned long last,
+				       bool in_notifier)
+{
+	struct pinmx_region *region = seg->region;
+	unsigned long i, n = 0;
+
+	lockdep_assert_held(&region->lock);
+	for (i = first; i < last; i++) {
+		struct page *page = seg->pages[i];
+		bool dirty = test_and_clear_bit(i, seg->dirty);
+
+		if (!page)
+			continue;
+		seg->pages[i] = NULL;
+		/*
+		 * Notifiers run with or without the page lock held, so they
+		 * cannot take it; region->lock keeps the mapping from going
+		 * away under us, as in ib_umem_odp_unmap_dma_pages().
+		 */
+		if (in_notifier) {
+			if (dirty)
+				set_page_dirty(page);
+			unpin_user_page(page);
+		} else {
+			unpin_user_pages_dirty_lock(&page, 1, dirty);
+		}
+		n++;
+	}
+	if (!n)
+		return 0;
+	if (first < seg->pinned_upto)
+		smp_store_release(&seg->pinned_upto, first);
+	region->nr_pinned -= n;
+	pinmx_uncharge(region, n);
+	pinmx_count(PINMX_CNT_PAGES_PINNED_NOW, -(long)n);
+	pinmx_count(PINMX_CNT_PAGES_UNPINNED, n);
+	return n;
+}
+
+static unsigned long pinmx_region_release_all(struct pinmx_region *region)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < region->nr_segs; i++)
+		n += pinmx_seg_release(&region->segs[i], 0,
+				       region->segs[i].npages, false);
+	return n;
+}
+
+/* Unpin the least recently used idle region; false if none could be. */
+static bool pinmx_evict_one(struct pinmx_region *self)
+{
+	int tries;
+
+	for (tries = 0; tries < PINMX_EVICT_TRIES; tries++) {
+		struct pinmx_region *victim = NULL, *r;
+		unsigned long n = 0;
+
+		spin_lock(&pinmx_lru_lock);
+		list_for_each_entry(r, &pinmx_lru, lru) {
+			if (r == self || !READ_ONCE(r->nr_pinned) ||
+			    atomic_read(&r->users) ||
+			    !kref_get_unless_zero(&r->kref))
+				continue;
+			victim = r;
+			list_move_tail(&r->lru, &pinmx_lru);
+			break;
+		}
+		spin_unlock(&pinmx_lru_lock);
+		if (!victim)
+			return false;
+		if (mutex_trylock(&victim->lock)) {
+			if (!atomic_read(&victim->users))
+				n = pinmx_region_release_all(victim);
+			mutex_unlock(&victim->lock);
+		}
+		pinmx_region_put(victim);
+		if (n) {
+			pinmx_count(PINMX_CNT_BUDGET_EVICTIONS, 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int pinmx_charge(struct pinmx_region *region, unsigned long n)
+{
+	s64 locked = atomic64_add_return(n, &region->mm->pinned_vm);
+
+	if (!region->can_lock && locked > region->lock_limit) {
+		atomic64_sub(n, &region->mm->pinned_vm);
+		pinmx_count(PINMX_CNT_ERR_MEMLOCK, 1);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (atomic_long_add_return(n, &pinmx_pinned_pages) <=
+		    READ_ONCE(pinmx_budget_pages))
+			return 0;
+		atomic_long_sub(n, &pinmx_pinned_pages);
+		if (!pinmx_evict_one(region))
+			break;
+	}
+	atomic64_sub(n, &region->mm->pinned_vm);
+	pinmx_count(PINMX_CNT_ERR_BUDGET, 1);
+	return -ENOSPC;
+}
+
+/* Install freshly pinned pages; returns how many were already there. */
+static unsigned long pinmx_seg_install(struct pinmx_seg *seg,
+				       unsigned long first, unsigned long n,
+				       struct page **pages)
+{
+	struct pinmx_region *region = seg->region;
+	unsigned long i, dup = 0, upto;
+
+	lockdep_assert_held(&region->lock);
+	for (i = 0; i < n; i++) {
+		if (seg->pages[first + i]) {
+			unpin_user_page(pages[i]);
+			dup++;
+			continue;
+		}
+		seg->pages[first + i] = pages[i];
+	}
+	region->nr_pinned += n - dup;
+	upto = seg->pinned_upto;
+	while (upto < seg->npages && seg->pages[upto])
+		upto++;
+	smp_store_release(&seg->pinned_upto, upto);
+	pinmx_count(PINMX_CNT_PAGES_PINNED_NOW, n - dup);
+	pinmx_count(PINMX_CNT_PAGES_PINNED_TOTAL, n - dup);
+	return dup;
+}
+
+/* Pin pages [first, first + n) of @seg; current->mm must be region->mm. */
+static int pinmx_seg_pin(struct pinmx_seg *seg, unsigned long first,
+			 unsigned long n)
+{
+	struct pinmx_region *region = seg->region;
+	unsigned int gup_flags = FOLL_LONGTERM;
+	unsigned long seq, dup;
+	struct page **pages;
+	long pinned;
+	int err;
+
+	if (region->writable)
+		gup_flags |= FOLL_WRITE;
+	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	err = pinmx_charge(region, n);
+	if (err)
+		goto out_free;
+again:
+	seq = mmu_interval_read_begin(&seg->notifier);
+	pinmx_count(PINMX_CNT_PIN_CALLS, 1);
+	pinned = pin_user_pages_fast(seg->start + first * PAGE_SIZE, n,
+				     gup_flags, pages);
+	if (pinned != n) {
+		if (pinned > 0)
+			unpin_user_pages(pages, pinned);
+		err = pinned < 0 ? pinned : -EFAULT;
+		pinmx_count(PINMX_CNT_ERR_FAULT, 1);
+		goto out_uncharge;
+	}
+	mutex_lock(&region->lock);
+	if (region->dead) {
+		err = -ENOENT;
+		goto out_unlock;
+	}
+	if (mmu_interval_read_retry(&seg->notifier, seq)) {
+		mutex_unlock(&region->lock);
+		unpin_user_pages(pages, n);
+		pinmx_count(PINMX_CNT_PIN_RETRIES, 1);
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			goto out_uncharge;
+		}
+		goto again;
+	}
+	dup = pinmx_seg_install(seg, first, n, pages);
+	mutex_unlock(&region->lock);
+	if (dup)
+		pinmx_uncharge(region, dup);
+	wake_up_all(&region->wq);
+	kvfree(pages);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&region->lock);
+	unpin_user_pages(pages, n);
+out_uncharge:
+	pinmx_uncharge(region, n);
+out_free:
+	kvfree(pages);
+	return err;
+}
+
+/* Find the next run of unpinned pages in [*pos, end), at most @max long. */
+static unsigned long pinmx_seg_next_missing(struct pinmx_seg *seg,
+					    unsigned long *pos,
+					    unsigned long end,
+					    unsigned long max)
+{
+	unsigned long i = *pos, n = 0;
+
+	mutex_lock(&seg->region->lock);
+	while (i < end && seg->pages[i])
+		i++;
+	while (i + n < end && n < max && !seg->pages[i + n])
+		n++;
+	mutex_unlock(&seg->region->lock);
+	*pos = i;
+	return n;
+}
+
+static int pinmx_seg_pin_missing(struct pinmx_seg *seg, unsigned long first,
+				 unsigned long last)
+{
+	unsigned long pos = first, n;
+	int err;
+
+	while ((n = pinmx_seg_next_missing(seg, &pos, last,
+					   PINMX_CHUNK_LIMIT))) {
+		err = pinmx_seg_pin(seg, pos, n);
+		if (err)
+			return err;
+		pos += n;
+	}
+	return 0;
+}
+
+/* A pin of another process's region, run by a worker that adopts its mm. */
+struct pinmx_remote_pin {
+	struct work_struct work;
+	struct pinmx_seg *seg;
+	unsigned long first;
+	unsigned long last;
+	int err;
+	struct completion done;
+};
+
+static void pinmx_remote_pin_fn(struct work_struct *work)
+{
+	struct pinmx_remote_pin *req =
+		container_of(work, struct pinmx_remote_pin, work);
+	struct mm_struct *mm = req->seg->region->mm;
+
+	req->err = -ESRCH;
+	if (mmget_not_zero(mm)) {
+		kthread_use_mm(mm);
+		req->err = pinmx_seg_pin_missing(req->seg, req->first,
+						 req->last);
+		kthread_unuse_mm(mm);
+		mmput(mm);
+	}
+	complete(&req->done);
+}
+
+static int pinmx_seg_pin_range(struct pinmx_seg *seg, unsigned long first,
+			       unsigned long last)
+{
+	struct pinmx_remote_pin req = {
+		.seg = seg, .first = first, .last = last,
+	};
+
+	if (current->mm == seg->region->mm)
+		return pinmx_seg_pin_missing(seg, first, last);
+	INIT_WORK_ONSTACK(&req.work, pinmx_remote_pin_fn);
+	init_completion(&req.done);
+	queue_work(pinmx_wq, &req.work);
+	wait_for_completion(&req.done);
+	destroy_work_on_stack(&req.work);
+	return req.err;
+}
+
+static int pinmx_region_pin_progressive(struct pinmx_region *region)
+{
+	unsigned long chunk = region->chunk_min;
+	unsigned int s;
+	int err;
+
+	for (s = 0; s < region->nr_segs; s++) {
+		struct pinmx_seg *seg = &region->segs[s];
+		unsigned long pos = 0, n;
+
+		while ((n = pinmx_seg_next_missing(seg, &pos, seg->npages,
+						   chunk))) {
+			if (READ_ONCE(region->dead))
+				return -ENOENT;
+			err = pinmx_seg_pin(seg, pos, n);
+			if (err)
+				return err;
+			pos += n;
+			chunk = min_t(unsigned long, chunk * 2,
+				      region->chunk_max);
+		}
+	}
+	return 0;
+}
+
+static void pinmx_pin_worker(struct work_struct *work)
+{
+	struct pinmx_region *region =
+		container_of(work, struct pinmx_region, pin_work);
+	int err = -ESRCH;
+
+	if (mmget_not_zero(region->mm)) {
+		kthread_use_mm(region->mm);
+		err = pinmx_region_pin_progressive(region);
+		kthread_unuse_mm(region->mm);
+		mmput(region->mm);
+	}
+	mutex_lock(&region->lock);
+	region->worker_running = false;
+	region->worker_err = err;
+	mutex_unlock(&region->lock);
+	wake_up_all(&region->wq);
+	pinmx_region_put_user(region);
+	pinmx_region_put(region);
+}
+
+static void pinmx_worker_kick_locked(struct pinmx_region *region)
+{
+	lockdep_assert_held(&region->lock);
+	region->worker_running = true;
+	region->worker_err = 0;
+	atomic_inc(&region->users);
+	kref_get(&region->kref);
+	queue_work(pinmx_wq, &region->pin_work);
+}
+
+static bool pinmx_seg_covered(struct pinmx_seg *seg, unsigned long last)
+{
+	return smp_load_acquire(&seg->pinned_upto) >= last;
+}
+
+/* Overlapped mode: let the worker pin, wait until it has passed @last. */
+static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
+				     unsigned long last)
+{
+	struct pinmx_region *region = seg->region;
+	bool kicked = false;
+	int err;
+
+	while (!pinmx_seg_covered(seg, last)) {
+		mutex_lock(&region->lock);
+		if (region->dead) {
+			mutex_unlock(&region->lock);
+			return -ENOENT;
+		}
+		if (!region->worker_running) {
+			if (kicked && region->worker_err) {
+				err = region->worker_err;
+				mutex_unlock(&region->lock);
+				return err;
+			}
+			pinmx_worker_kick_locked(region);
+			kicked = true;
+		}
+		mutex_unlock(&region->lock);
+		pinmx_count(PINMX_CNT_OVERLAP_WAITS, 1);
+		err = wait_event_killable(region->wq,
+					  pinmx_seg_covered(seg, last) ||
+					  !READ_ONCE(region->worker_running) ||
+					  READ_ONCE(region->dead));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct pinmx_seg *pinmx_region_find(struct pinmx_region *region, u64 offset)
+{
+	unsigned int lo = 0, hi = region->nr_segs - 1;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi + 1) / 2;
+
+		if (region->segs[mid].offset <= offset)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return &region->segs[lo];
+}
+
+/**
+ * pinmx_region_ensure - pin every page touching [offset, offset + len)
+ * @region: region with a user reference held.
+ * @offset: start byte within the region; the range is already validated.
+ * @len: bytes, not zero.
+ * @explicit: pin now whatever the mode (PINMX_IOC_PIN).
+ *
+ * Return: 0, or a negative errno from pinning.
+ */
+int pinmx_region_ensure(struct pinmx_region *region, u64 offset, u64 len,
+			bool explicit)
+{
+	struct pinmx_seg *seg = pinmx_region_find(region, offset);
+	struct pinmx_seg *end_seg = region->segs + region->nr_segs;
+	u64 end = offset + len;
+	int err = 0;
+
+	for (; seg < end_seg && seg->offset < end; seg++) {
+		u64 a = max(offset, seg->offset) - seg->offset;
+		u64 b = min(end, seg->offset + seg->len) - seg->offset;
+		unsigned long first = pinmx_seg_index(seg, a);
+		unsigned long last = pinmx_seg_index(seg, b - 1) + 1;
+
+		if (!explicit && region->mode == PINMX_PIN_OVERLAPPED)
+			err = pinmx_seg_wait_overlapped(seg, last);
+		else
+			err = pinmx_seg_pin_range(seg, first, last);
+		if (err)
+			break;
+	}
+	pinmx_lru_touch(region);
+	return err;
+}
+
+int pinmx_region_pin_all(struct pinmx_region *region)
+{
+	return pinmx_region_ensure(region, 0, region->length, true);
+}
+
+void pinmx_region_unpin_range(struct pinmx_region *region, u64 offset,
+			      u64 len)
+{
+	struct pinmx_seg *seg = pinmx_region_find(region, offset);
+	struct pinmx_seg *end_seg = region->segs + region->nr_segs;
+	u64 end = offset + len;
+
+	mutex_lock(&region->lock);
+	for (; seg < end_seg && seg->offset < end; seg++) {
+		u64 a = max(offset, seg->offset) - seg->offset;
+		u64 b = min(end, seg->offset + seg->len) - seg->offset;
+
+		pinmx_seg_release(seg, pinmx_seg_index(seg, a),
+				  pinmx_seg_index(seg, b - 1) + 1, false);
+	}
+	mutex_unlock(&region->lock);
+}
+
+static bool pinmx_invalidate(struct mmu_interval_notifier *mni,
+			     const struct mmu_notifier_range *range,
+			     unsigned long cur_seq)
+{
+	struct pinmx_seg *seg = container_of(mni, struct pinmx_seg, notifier);
+	struct pinmx_region *region = seg->region;
+	unsigned long seg_end = seg->start + (seg->npages << PAGE_SHIFT);
+	unsigned long first, last;
+
+	/* Taking the lock waits for the copies in flight over this region. */
+	if (mmu_notifier_range_blockable(range)) {
+		mutex_lock(&region->lock);
+	} else if (!mutex_trylock(&region->lock)) {
+		pinmx_count(PINMX_CNT_INVALIDATE_EAGAIN, 1);
+		return false;
+	}
+	mmu_interval_set_seq(mni, cur_seq);
+	first = (max(range->start, seg->start) - seg->start) >> PAGE_SHIFT;
+	last = (min(range->end, seg_end) - seg->start + PAGE_SIZE - 1) >>
+	       PAGE_SHIFT;
+	if (pinmx_seg_release(seg, first, last, true))
+		pinmx_count(PINMX_CNT_INVALIDATIONS, 1);
+	mutex_unlock(&region->lock);
+	return true;
+}
+
+static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
+	.invalidate = pinmx_invalidate,
+};
+
+static void pinmx_region_free(struct kref *kref)
+{
+	struct pinmx_region *region =
+		container_of(kref, struct pinmx_region, kref);
+	unsigned int i;
+
+	for (i = 0; i < region->nr_segs; i++) {
+		kvfree(region->segs[i].pages);
+		bitmap_free(region->segs[i].dirty);
+	}
+	mmdrop(region->mm);
+	kfree(region);
+}
+
+void pinmx_region_put(struct pinmx_region *region)
+{
+	kref_put(&region->kref, pinmx_region_free);
+}
+
+bool pinmx_region_get_user(struct pinmx_region *region)
+{
+	bool alive;
+
+	mutex_lock(&region->lock);
+	alive = !region->dead;
+	if (alive)
+		atomic_inc(&region->users);
+	mutex_unlock(&region->lock);
+	return alive;
+}
+
+void pinmx_region_put_user(struct pinmx_region *region)
+{
+	if (atomic_dec_and_test(&region->users))
+		wake_up_all(&region->wq);
+}
+
+static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
+			  const struct pinmx_segment *useg, u64 offset)
+{
+	int err;
+
+	seg->region = region;
+	seg->vaddr = useg->vaddr;
+	seg->len = useg->len;
+	seg->offset = offset;
+	seg->start = useg->vaddr & PAGE_MASK;
+	seg->npages = (PAGE_ALIGN(useg->vaddr + useg->len) - seg->start) >>
+		      PAGE_SHIFT;
+	seg->pages = kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
+	seg->dirty = bitmap_zalloc(seg->npages, GFP_KERNEL);
+	if (!seg->pages || !seg->dirty) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	err = mmu_interval_notifier_insert(&seg->notifier, region->mm,
+					   seg->start,
+					   seg->npages << PAGE_SHIFT,
+					   &pinmx_mn_ops);
+	if (err)
+		goto err_free;
+	return 0;
+
+err_free:
+	kvfree(seg->pages);
+	bitmap_free(seg->dirty);
+	return err;
+}
+
+/**
+ * pinmx_region_create - declare a region of the current process
+ * @ep: endpoint settings (pin mode, chunk bounds) to apply.
+ * @segs: validated segments.
+ * @nr: number of segments, 1..PINMX_MAX_SEGMENTS.
+ * @flags: PINMX_DECLARE_* flags.
+ *
+ * Return: the region holding one reference, or an ERR_PTR.
+ */
+struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
+					 const struct pinmx_segment *segs,
+					 unsigned int nr, u32 flags)
+{
+	struct pinmx_region *region;
+	u64 offset = 0;
+	int err;
+
+	region = kzalloc(struct_size(region, segs, nr), GFP_KERNEL);
+	if (!region)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&region->kref);
+	mutex_init(&region->lock);
+	init_waitqueue_head(&region->wq);
+	INIT_LIST_HEAD(&region->lru);
+	INIT_WORK(&region->pin_work, pinmx_pin_worker);
+	region->mm = current->mm;
+	mmgrab(region->mm);
+	region->mode = ep->mode;
+	region->chunk_min = ep->chunk_min;
+	region->chunk_max = ep->chunk_max;
+	region->flags = flags;
+	region->writable = flags & PINMX_DECLARE_WRITABLE;
+	region->can_lock = capable(CAP_IPC_LOCK);
+	region->lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+
+	for (; region->nr_segs < nr; region->nr_segs++) {
+		struct pinmx_seg *seg = &region->segs[region->nr_segs];
+
+		err = pinmx_seg_init(region, seg, &segs[region->nr_segs],
+				     offset);
+		if (err)
+			goto err_unwind;
+		offset += seg->len;
+		region->nr_pages += seg->npages;
+	}
+	region->length = offset;
+
+	spin_lock(&pinmx_lru_lock);
+	list_add_tail(&region->lru, &pinmx_lru);
+	spin_unlock(&pinmx_lru_lock);
+	pinmx_count(PINMX_CNT_REGIONS_NOW, 1);
+	return region;
+
+err_unwind:
+	while (region->nr_segs--) {
+		mmu_interval_notifier_remove(&region->segs[region->nr_segs].notifier);
+		kvfree(region->segs[region->nr_segs].pages);
+		bitmap_free(region->segs[region->nr_segs].dirty);
+	}
+	mmdrop(region->mm);
+	kfree(region);
+	return ERR_PTR(err);
+}
+
+/**
+ * pinmx_region_destroy - undeclare: wait for users, drop notifiers and pins
+ * @region: region already removed from its endpoint; its reference is put.
+ */
+void pinmx_region_destroy(struct pinmx_region *region)
+{
+	unsigned int i;
+
+	mutex_lock(&region->lock);
+	region->dead = true;
+	mutex_unlock(&region->lock);
+	wake_up_all(&region->wq);
+	wait_event(region->wq, !atomic_read(&region->users));
+
+	spin_lock(&pinmx_lru_lock);
+	list_del_init(&region->lru);
+	spin_unlock(&pinmx_lru_lock);
+	for (i = 0; i < region->nr_segs; i++)
+		mmu_interval_notifier_remove(&region->segs[i].notifier);
+	mutex_lock(&region->lock);
+	pinmx_region_release_all(region);
+	mutex_unlock(&region->lock);
+	pinmx_count(PINMX_CNT_REGIONS_NOW, -1);
+	pinmx_region_put(region);
+}
+
+int pinmx_region_init(void)
+{
+	pinmx_wq = alloc_workqueue("pinmx", WQ_UNBOUND, 0);
+	return pinmx_wq ? 0 : -ENOMEM;
+}
+
+void pinmx_region_exit(void)
+{
+	destroy_workqueue(pinmx_wq);
+}
