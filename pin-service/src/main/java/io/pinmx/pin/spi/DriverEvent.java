@@ -1,0 +1,196 @@
+package io.pinmx.pin.spi;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One event, as a mutable flyweight a provider fills and reuses: valid only during
+ * {@link EventHandler#onEvent(DriverEvent)}. A receive event points at the whole received frame
+ * (common header, kind part and payload) inside the provider's buffer; decode it in place with
+ * the {@link io.pinmx.pin.wire} flyweights at {@link #buffer()} and {@link #frameOffset()}.
+ * The fill methods are for providers only.
+ */
+public final class DriverEvent
+{
+    private EventType type;
+    private int peerIndex = -1;
+    private MemorySegment buffer = MemorySegment.NULL;
+    private long frameOffset;
+    private int frameLength;
+    private int pullHandle;
+    private long bytes;
+    private DriverError error;
+    private CharSequence errorMessage = "";
+
+    /**
+     * @return what happened.
+     */
+    public EventType type()
+    {
+        return type;
+    }
+
+    /**
+     * @return index of the peer board concerned, or -1 when none.
+     */
+    public int peerIndex()
+    {
+        return peerIndex;
+    }
+
+    /**
+     * @return the buffer holding a received frame; {@link MemorySegment#NULL} for other events.
+     */
+    public MemorySegment buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return offset of the received frame in {@link #buffer()}.
+     */
+    public long frameOffset()
+    {
+        return frameOffset;
+    }
+
+    /**
+     * @return length in bytes of the received frame (header, kind part and payload).
+     */
+    public int frameLength()
+    {
+        return frameLength;
+    }
+
+    /**
+     * Slice of the received frame. Allocates a segment view; hot paths wrap
+     * {@link #buffer()} at {@link #frameOffset()} instead.
+     *
+     * @return the frame, or an empty segment for events without one.
+     */
+    public MemorySegment frame()
+    {
+        return buffer.equals(MemorySegment.NULL) ? MemorySegment.NULL : buffer.asSlice(frameOffset, frameLength);
+    }
+
+    /**
+     * @return the caller's 32-bit pull handle for PULL_DONE / PULL_FAILED.
+     */
+    public int pullHandle()
+    {
+        return pullHandle;
+    }
+
+    /**
+     * @return bytes moved: pulled bytes for pull events, sent bytes for SEND_DONE, frame length
+     * for receives.
+     */
+    public long bytes()
+    {
+        return bytes;
+    }
+
+    /**
+     * @return why a pull failed, or null for other events.
+     */
+    public DriverError error()
+    {
+        return error;
+    }
+
+    /**
+     * @return message naming the cause of a failure (region, segment, address, errno); empty
+     * otherwise. Valid only during the call, like the event.
+     */
+    public CharSequence errorMessage()
+    {
+        return errorMessage;
+    }
+
+    /**
+     * Provider use: fill as a receive event.
+     *
+     * @param type        a RECV_ type.
+     * @param peerIndex   sending board.
+     * @param buffer      buffer holding the frame.
+     * @param frameOffset offset of the frame in the buffer.
+     * @param frameLength length of the frame.
+     * @return this.
+     */
+    public DriverEvent received(
+        final EventType type, final int peerIndex, final MemorySegment buffer, final long frameOffset, final int frameLength)
+    {
+        set(type, peerIndex, 0, frameLength, null, "");
+        this.buffer = buffer;
+        this.frameOffset = frameOffset;
+        this.frameLength = frameLength;
+        return this;
+    }
+
+    /**
+     * Provider use: fill as PULL_DONE.
+     *
+     * @param peerIndex  peer pulled from.
+     * @param pullHandle the caller's handle.
+     * @param bytes      bytes pulled.
+     * @return this.
+     */
+    public DriverEvent pullDone(final int peerIndex, final int pullHandle, final long bytes)
+    {
+        return set(EventType.PULL_DONE, peerIndex, pullHandle, bytes, null, "");
+    }
+
+    /**
+     * Provider use: fill as PULL_FAILED.
+     *
+     * @param peerIndex  peer pulled from.
+     * @param pullHandle the caller's handle.
+     * @param bytes      bytes that had arrived before the failure.
+     * @param error      classification.
+     * @param message    cause, naming region, segment, address, errno.
+     * @return this.
+     */
+    public DriverEvent pullFailed(
+        final int peerIndex, final int pullHandle, final long bytes, final DriverError error, final CharSequence message)
+    {
+        return set(EventType.PULL_FAILED, peerIndex, pullHandle, bytes, error, message);
+    }
+
+    /**
+     * Provider use: fill as SEND_DONE.
+     *
+     * @param peerIndex peer sent to.
+     * @param bytes     bytes sent.
+     * @return this.
+     */
+    public DriverEvent sendDone(final int peerIndex, final long bytes)
+    {
+        return set(EventType.SEND_DONE, peerIndex, 0, bytes, null, "");
+    }
+
+    private DriverEvent set(
+        final EventType type,
+        final int peerIndex,
+        final int pullHandle,
+        final long bytes,
+        final DriverError error,
+        final CharSequence errorMessage)
+    {
+        this.type = type;
+        this.peerIndex = peerIndex;
+        this.pullHandle = pullHandle;
+        this.bytes = bytes;
+        this.error = error;
+        this.errorMessage = errorMessage;
+        this.buffer = MemorySegment.NULL;
+        this.frameOffset = 0;
+        this.frameLength = 0;
+        return this;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "DriverEvent{" + type + ", peer=" + peerIndex + ", handle=" + pullHandle + ", bytes=" + bytes +
+            (null != error ? ", error=" + error + ": " + errorMessage : "") + "}";
+    }
+}

@@ -1,0 +1,22 @@
+package io.pinmx.pin.spi;
+
+/**
+ * What a provider can do, listed in {@link DriverInfo#features()}.
+ */
+public enum DriverFeature
+{
+    /** Frames travel in UDP datagrams. */
+    UDP,
+    /** Frames travel on Ethernet with EtherType 0x86DF. */
+    ETHERNET,
+    /** Eager frames between endpoints of one host go through shared-memory rings. */
+    SAME_HOST_SHM,
+    /** Pulls between endpoints of one host copy once, region to region. */
+    SAME_HOST_SINGLE_COPY_PULL,
+    /** Pages are pinned on demand and may be unpinned and re-pinned without telling user space. */
+    ON_DEMAND_PINNING,
+    /** Pinning overlaps communication; frames that outrun it are overlap misses. */
+    OVERLAPPED_PINNING,
+    /** Pulls are served by the driver without the serving application calling in. */
+    ASYNC_PULL_SERVING
+}

@@ -1,0 +1,158 @@
+package io.pinmx.pin.spi;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which endpoint to open and the provider's options. Each provider defines its options as one
+ * immutable type of its own (for example a record) and finds it with {@link #options(Class)}, so
+ * options are typed and no option names are spread around as strings.
+ */
+public final class EndpointConfig
+{
+    /** Highest board index. */
+    public static final int MAX_BOARD_INDEX = 255;
+
+    private final int boardIndex;
+    private final int endpointIndex;
+    private final Map<Class<?>, Object> options;
+
+    private EndpointConfig(final Builder builder)
+    {
+        boardIndex = builder.boardIndex;
+        endpointIndex = builder.endpointIndex;
+        options = Map.copyOf(builder.options);
+    }
+
+    /**
+     * @return a builder for board 0, endpoint 0 and no provider options.
+     */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /**
+     * @param boardIndex    board on this host.
+     * @param endpointIndex endpoint on the board.
+     * @return a config without provider options.
+     */
+    public static EndpointConfig of(final int boardIndex, final int endpointIndex)
+    {
+        return builder().boardIndex(boardIndex).endpointIndex(endpointIndex).build();
+    }
+
+    /**
+     * @return board on this host, 0..{@link #MAX_BOARD_INDEX}.
+     */
+    public int boardIndex()
+    {
+        return boardIndex;
+    }
+
+    /**
+     * @return endpoint on the board, 0..{@link EndpointAddress#MAX_ENDPOINT_INDEX}.
+     */
+    public int endpointIndex()
+    {
+        return endpointIndex;
+    }
+
+    /**
+     * @param type the provider's options type.
+     * @param <T>  options type.
+     * @return the options of that type, if given.
+     */
+    public <T> Optional<T> options(final Class<T> type)
+    {
+        return Optional.ofNullable(type.cast(options.get(type)));
+    }
+
+    /**
+     * @return a builder starting from this config.
+     */
+    public Builder toBuilder()
+    {
+        final Builder builder = new Builder().boardIndex(boardIndex).endpointIndex(endpointIndex);
+        builder.options.putAll(options);
+        return builder;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "EndpointConfig{board=" + boardIndex + ", endpoint=" + endpointIndex + ", options=" + options.values() + "}";
+    }
+
+    /**
+     * Mutable builder; {@link #build()} validates.
+     */
+    public static final class Builder
+    {
+        private int boardIndex;
+        private int endpointIndex;
+        private final Map<Class<?>, Object> options = new HashMap<>();
+
+        private Builder()
+        {
+        }
+
+        /**
+         * @param boardIndex board on this host.
+         * @return this.
+         */
+        public Builder boardIndex(final int boardIndex)
+        {
+            this.boardIndex = boardIndex;
+            return this;
+        }
+
+        /**
+         * @param endpointIndex endpoint on the board.
+         * @return this.
+         */
+        public Builder endpointIndex(final int endpointIndex)
+        {
+            this.endpointIndex = endpointIndex;
+            return this;
+        }
+
+        /**
+         * Set the provider options of type {@code type}, replacing earlier ones of the same type.
+         *
+         * @param type    key: the options type.
+         * @param options immutable options value.
+         * @param <T>     options type.
+         * @return this.
+         */
+        public <T> Builder options(final Class<T> type, final T options)
+        {
+            if (null == type || null == options)
+            {
+                throw new IllegalArgumentException("endpoint config: options type and value must not be null");
+            }
+            this.options.put(type, options);
+            return this;
+        }
+
+        /**
+         * @return the config.
+         * @throws IllegalArgumentException naming an index out of range.
+         */
+        public EndpointConfig build()
+        {
+            if (boardIndex < 0 || boardIndex > MAX_BOARD_INDEX)
+            {
+                throw new IllegalArgumentException(
+                    "endpoint config: board index " + boardIndex + " not in 0.." + MAX_BOARD_INDEX);
+            }
+            if (endpointIndex < 0 || endpointIndex > EndpointAddress.MAX_ENDPOINT_INDEX)
+            {
+                throw new IllegalArgumentException("endpoint config: endpoint index " + endpointIndex + " not in 0.." +
+                    EndpointAddress.MAX_ENDPOINT_INDEX);
+            }
+            return new EndpointConfig(this);
+        }
+    }
+}
