@@ -11,6 +11,9 @@ final class CachedRegion
     final int segmentCount;
     final long declaredBytes;
     final long hash;
+    /** First segment's start and exclusive end, copied out of the arrays for the containment hit path. */
+    final long start;
+    final long end;
     int regionId;
 
     /** Acquired and not yet released leases; an entry with a positive count is never undeclared. */
@@ -42,17 +45,8 @@ final class CachedRegion
             bytes += lengths[i];
         }
         this.declaredBytes = bytes;
-    }
-
-    long start()
-    {
-        return addresses[0];
-    }
-
-    /** Exclusive end of a single-segment region. */
-    long end()
-    {
-        return addresses[0] + lengths[0];
+        this.start = addresses[0];
+        this.end = addresses[0] + lengths[0];
     }
 
     boolean overlaps(final long address, final long endExclusive)

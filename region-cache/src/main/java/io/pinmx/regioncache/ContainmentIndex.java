@@ -54,14 +54,14 @@ final class ContainmentIndex
         {
             grow();
         }
-        final long start = region.start();
+        final long start = region.start;
         final int index = upperBound(start);
         final int tail = size - index;
         System.arraycopy(starts, index, starts, index + 1, tail);
         System.arraycopy(ends, index, ends, index + 1, tail);
         System.arraycopy(regions, index, regions, index + 1, tail);
         starts[index] = start;
-        ends[index] = region.end();
+        ends[index] = region.end;
         regions[index] = region;
         size++;
         recomputeFrom(index);
@@ -69,7 +69,7 @@ final class ContainmentIndex
 
     void remove(final CachedRegion region)
     {
-        final long start = region.start();
+        final long start = region.start;
         int index = lowerBound(start);
         while (index < size && regions[index] != region)
         {
@@ -110,24 +110,26 @@ final class ContainmentIndex
         }
     }
 
-    /** First index whose start is greater than {@code address}. */
+    /**
+     * First index whose start is greater than {@code address}. A fixed number of halvings
+     * with a conditional move instead of a taken-or-not branch: random lookups would
+     * mispredict about every other step.
+     */
     private int upperBound(final long address)
     {
-        int low = 0;
-        int high = size;
-        while (low < high)
+        if (0 == size)
         {
-            final int middle = (low + high) >>> 1;
-            if (starts[middle] <= address)
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
+            return 0;
         }
-        return low;
+        int base = 0;
+        int remaining = size;
+        while (remaining > 1)
+        {
+            final int half = remaining >>> 1;
+            base = starts[base + half] <= address ? base + half : base;
+            remaining -= half;
+        }
+        return starts[base] <= address ? base + 1 : base;
     }
 
     /** First index whose start is at least {@code address}. */

@@ -284,7 +284,7 @@ public final class RegionCache implements AutoCloseable
             {
                 hits++;
                 use(region);
-                lease.hold(this, region, address - region.start());
+                lease.hold(this, region, address - region.start);
                 return;
             }
             misses++;
@@ -311,7 +311,7 @@ public final class RegionCache implements AutoCloseable
             else if (null != existing)
             {
                 use(existing);
-                lease.hold(this, existing, region.start() - existing.start());
+                lease.hold(this, existing, region.start - existing.start);
                 region.undeclareNext = undeclareHead;
                 undeclareHead = region;
             }
@@ -351,7 +351,7 @@ public final class RegionCache implements AutoCloseable
     {
         if (1 == region.segmentCount)
         {
-            return singles.findContaining(region.start(), region.end());
+            return singles.findContaining(region.start, region.end);
         }
         return vectors.findExact(region);
     }

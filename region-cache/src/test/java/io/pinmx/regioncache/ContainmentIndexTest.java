@@ -40,12 +40,12 @@ class ContainmentIndexTest
             }
             final long address = random.nextLong(0, 12_000);
             final long end = address + random.nextLong(1, 500);
-            final boolean exists = present.stream().anyMatch(r -> r.start() <= address && r.end() >= end);
+            final boolean exists = present.stream().anyMatch(r -> r.start <= address && r.end >= end);
             final CachedRegion found = index.findContaining(address, end);
             if (exists)
             {
                 assertNotNull(found, "container of [" + address + ", " + end + ") at step " + step);
-                assertTrue(found.start() <= address && found.end() >= end, "found region contains the range");
+                assertTrue(found.start <= address && found.end >= end, "found region contains the range");
                 assertTrue(present.contains(found));
             }
             else
