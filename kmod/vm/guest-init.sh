@@ -1,0 +1,55 @@
+#!/bin/busybox sh
+# /init of the pinmx test VM (busybox, PID 1). Loads the 9p modules packed next to it,
+# mounts the host root read-only, builds the guest layout under it, chroots into it to
+# run guest-stage2.sh and prints the sentinel the host waits for, then powers off.
+# The kernel command line hands over pinmx_stage2, pinmx_env and pinmx_nonce.
+# shellcheck shell=sh
+
+/bin/busybox --install -s /bin
+export PATH=/bin
+
+say() { echo "# vm: $*"; }
+
+finish() {
+	echo "PINMX-VM-EXIT-${pinmx_nonce:-unset} $1"
+	sync
+	poweroff -f
+	# poweroff -f never returns; if it did, leaving PID 1 panics and qemu exits (-no-reboot).
+	exit "$1"
+}
+
+must() {
+	"$@" || { say "init: failed: $*"; finish 125; }
+}
+
+must mount -t proc proc /proc
+must mount -t sysfs sysfs /sys
+must mount -t devtmpfs devtmpfs /dev
+
+for ko in /modules/*.ko; do
+	[ -e "$ko" ] || continue
+	must insmod "$ko"
+done
+
+must mkdir -p /host
+# Read-only host root; cache=loose is safe because nothing writes through this mount and
+# it makes class loading and exec from 9p several times faster.
+must mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose host /host
+
+must mount -t proc proc /host/proc
+must mount -t sysfs sysfs /host/sys
+must mount -t debugfs debugfs /host/sys/kernel/debug
+must mount -t devtmpfs devtmpfs /host/dev
+must mkdir -p /host/dev/pts /host/dev/shm
+must mount -t devpts -o newinstance,ptmxmode=0666 devpts /host/dev/pts
+must mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm
+for d in /tmp /run /var/tmp; do
+	must mount -t tmpfs -o mode=1777 tmpfs "/host$d"
+done
+
+if [ -z "${pinmx_stage2:-}" ] || [ -z "${pinmx_env:-}" ]; then
+	say "init: pinmx_stage2 or pinmx_env missing from the kernel command line"
+	finish 125
+fi
+chroot /host /bin/bash "$pinmx_stage2" "$pinmx_env"
+finish $?
