@@ -1,0 +1,196 @@
+package io.pinmx.pin.user;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * An endpoint's shared-memory file, {@code <dir>/pinmx-udp-<port>} (dir is /dev/shm by default): a header
+ * naming its owner (pid, session id, UDP port), the endpoint's many-to-one {@link ShmFrameRing} of incoming
+ * eager frames, and its {@link RegionTable}. The owner creates and deletes it; a same-host peer maps it to send
+ * frames into the ring and to resolve region ids for single-copy pulls.
+ * <p>
+ * Header: magic (long), layout version (int), pid (int), session id (int), UDP port (int), ready flag (int,
+ * set last by the owner, cleared at close), ring capacity (int), max regions (int). Ring at
+ * {@link #RING_OFFSET}; region table after it, page aligned.
+ */
+final class EndpointFile implements AutoCloseable
+{
+    static final String FILE_PREFIX = "pinmx-udp-";
+
+    private static final long MAGIC = 0x50494E4D58455031L;
+    private static final int LAYOUT_VERSION = 1;
+    private static final long MAGIC_OFFSET = 0;
+    private static final long VERSION_OFFSET = 8;
+    private static final long PID_OFFSET = 12;
+    private static final long SESSION_OFFSET = 16;
+    private static final long PORT_OFFSET = 20;
+    private static final long READY_OFFSET = 24;
+    private static final long RING_CAPACITY_OFFSET = 28;
+    private static final long MAX_REGIONS_OFFSET = 32;
+    private static final long RING_OFFSET = 4096;
+    private static final long PAGE_BYTES = 4096;
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    private final Path path;
+    private final Arena arena;
+    private final MemorySegment mapped;
+    private final boolean owner;
+    private final int pid;
+    private final int sessionId;
+    private final ShmFrameRing ring;
+    private final RegionTable regions;
+
+    private EndpointFile(
+        final Path path, final Arena arena, final MemorySegment mapped, final boolean owner, final int ringCapacity,
+        final int maxRegions)
+    {
+        this.path = path;
+        this.arena = arena;
+        this.mapped = mapped;
+        this.owner = owner;
+        this.pid = mapped.get(ValueLayout.JAVA_INT, PID_OFFSET);
+        this.sessionId = mapped.get(ValueLayout.JAVA_INT, SESSION_OFFSET);
+        final long ringBytes = ShmFrameRing.areaBytes(ringCapacity);
+        this.ring = new ShmFrameRing(mapped.asSlice(RING_OFFSET, ringBytes));
+        this.regions = new RegionTable(
+            mapped.asSlice(tableOffset(ringCapacity), RegionTable.areaBytes(maxRegions)));
+    }
+
+    static Path pathFor(final Path directory, final int port)
+    {
+        return directory.resolve(FILE_PREFIX + port);
+    }
+
+    /** Create (replacing a stale file left by a dead owner: we hold the UDP port, so the name is ours). */
+    static EndpointFile create(
+        final Path directory, final int port, final int sessionId, final int ringCapacity, final int maxRegions)
+        throws IOException
+    {
+        final Path path = pathFor(directory, port);
+        final long size = tableOffset(ringCapacity) + RegionTable.areaBytes(maxRegions);
+        Files.deleteIfExists(path);
+        final Arena arena = Arena.ofShared();
+        try (FileChannel channel = FileChannel.open(
+            path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            final MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            mapped.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
+            mapped.set(ValueLayout.JAVA_INT, VERSION_OFFSET, LAYOUT_VERSION);
+            mapped.set(ValueLayout.JAVA_INT, PID_OFFSET, LinuxSyscalls.pid());
+            mapped.set(ValueLayout.JAVA_INT, SESSION_OFFSET, sessionId);
+            mapped.set(ValueLayout.JAVA_INT, PORT_OFFSET, port);
+            mapped.set(ValueLayout.JAVA_INT, RING_CAPACITY_OFFSET, ringCapacity);
+            mapped.set(ValueLayout.JAVA_INT, MAX_REGIONS_OFFSET, maxRegions);
+            final EndpointFile file = new EndpointFile(path, arena, mapped, true, ringCapacity, maxRegions);
+            INT.setVolatile(mapped, READY_OFFSET, 1);
+            return file;
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Map a same-host peer's file.
+     *
+     * @return null when there is none, it is not ready, or its owner process is gone.
+     */
+    static EndpointFile openPeer(final Path directory, final int port)
+    {
+        final Path path = pathFor(directory, port);
+        if (!Files.isRegularFile(path))
+        {
+            return null;
+        }
+        final Arena arena = Arena.ofShared();
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            if (channel.size() < RING_OFFSET)
+            {
+                arena.close();
+                return null;
+            }
+            final MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            final int ringCapacity = mapped.get(ValueLayout.JAVA_INT, RING_CAPACITY_OFFSET);
+            final int maxRegions = mapped.get(ValueLayout.JAVA_INT, MAX_REGIONS_OFFSET);
+            final boolean valid = mapped.get(ValueLayout.JAVA_LONG, MAGIC_OFFSET) == MAGIC &&
+                mapped.get(ValueLayout.JAVA_INT, VERSION_OFFSET) == LAYOUT_VERSION &&
+                (int)INT.getVolatile(mapped, READY_OFFSET) == 1 &&
+                mapped.get(ValueLayout.JAVA_INT, PORT_OFFSET) == port &&
+                ringCapacity > 0 && Integer.bitCount(ringCapacity) == 1 &&
+                maxRegions > 0 && maxRegions <= RegionTable.MAX_REGIONS &&
+                channel.size() >= tableOffset(ringCapacity) + RegionTable.areaBytes(maxRegions) &&
+                Files.exists(Path.of("/proc", Integer.toString(mapped.get(ValueLayout.JAVA_INT, PID_OFFSET))));
+            if (!valid)
+            {
+                arena.close();
+                return null;
+            }
+            return new EndpointFile(path, arena, mapped, false, ringCapacity, maxRegions);
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            arena.close();
+            return null;
+        }
+    }
+
+    int pid()
+    {
+        return pid;
+    }
+
+    int sessionId()
+    {
+        return sessionId;
+    }
+
+    ShmFrameRing ring()
+    {
+        return ring;
+    }
+
+    RegionTable regions()
+    {
+        return regions;
+    }
+
+    /** A peer's view: false once its owner closed the endpoint. */
+    boolean isLive()
+    {
+        return (int)INT.getVolatile(mapped, READY_OFFSET) == 1;
+    }
+
+    @Override
+    public void close()
+    {
+        if (owner)
+        {
+            INT.setVolatile(mapped, READY_OFFSET, 0);
+            try
+            {
+                Files.deleteIfExists(path);
+            }
+            catch (final IOException ignored)
+            {
+                // A leftover file is harmless: its ready flag is 0 and its pid will be gone.
+            }
+        }
+        arena.close();
+    }
+
+    private static long tableOffset(final int ringCapacity)
+    {
+        final long end = RING_OFFSET + ShmFrameRing.areaBytes(ringCapacity);
+        return (end + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES;
+    }
+}

@@ -1,0 +1,211 @@
+package io.pinmx.pin.user;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Many-to-one ring of MXoE frames in shared memory (one per receiving endpoint, in its /dev/shm file), in the
+ * style of Agrona's ManyToOneRingBuffer: producers in any process claim space by CAS on the tail, write the
+ * record, then publish it with a volatile store of its length; the single consumer reads records in order,
+ * zeroes them and advances the head. A zero length means "not yet published".
+ * <p>
+ * Layout: control block of {@link #CONTROL_BYTES} (tail, head and the consumer's parked flag on separate cache
+ * lines), then {@code capacity} bytes of records. Record: length (int, record header + frame bytes), type
+ * (int: frame or padding), sender's UDP port (int), sender's IPv4/IPv6 address length (int) and 16 address
+ * bytes, then the frame; records start 8-byte aligned.
+ */
+final class ShmFrameRing
+{
+    static final int CONTROL_BYTES = 192;
+    static final int RECORD_HEADER_BYTES = 32;
+    static final int ALIGNMENT = 8;
+
+    private static final long TAIL_OFFSET = 0;
+    private static final long HEAD_OFFSET = 64;
+    private static final long PARKED_OFFSET = 128;
+
+    private static final int TYPE_FRAME = 1;
+    private static final int TYPE_PADDING = 2;
+
+    private static final int LENGTH_OFFSET = 0;
+    private static final int TYPE_OFFSET = 4;
+    private static final int PORT_OFFSET = 8;
+    private static final int ADDRESS_LENGTH_OFFSET = 12;
+    private static final int ADDRESS_OFFSET = 16;
+
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    private final MemorySegment control;
+    private final MemorySegment buffer;
+    private final int capacity;
+    private final int mask;
+
+    /** Wraps an area of {@link #CONTROL_BYTES} + capacity bytes; capacity must be a power of two. */
+    ShmFrameRing(final MemorySegment area)
+    {
+        final long capacityBytes = area.byteSize() - CONTROL_BYTES;
+        if (capacityBytes <= 0 || Long.bitCount(capacityBytes) != 1 || capacityBytes > (1 << 30))
+        {
+            throw new IllegalArgumentException("ring capacity must be a power of two <= 1 GiB: " + capacityBytes);
+        }
+        this.control = area.asSlice(0, CONTROL_BYTES);
+        this.buffer = area.asSlice(CONTROL_BYTES);
+        this.capacity = (int)capacityBytes;
+        this.mask = capacity - 1;
+    }
+
+    static long areaBytes(final int capacity)
+    {
+        return CONTROL_BYTES + (long)capacity;
+    }
+
+    int capacity()
+    {
+        return capacity;
+    }
+
+    /** Largest frame one record can carry. */
+    int maxFrameBytes()
+    {
+        return capacity / 4 - RECORD_HEADER_BYTES;
+    }
+
+    /**
+     * Append one frame (header then payload).
+     *
+     * @return false if the ring has no room now (the caller retries or backs off).
+     */
+    boolean offer(
+        final MemorySegment header,
+        final MemorySegment payload,
+        final int senderPort,
+        final byte[] senderAddress)
+    {
+        final long frameBytes = header.byteSize() + payload.byteSize();
+        if (frameBytes > maxFrameBytes())
+        {
+            throw new IllegalArgumentException("frame of " + frameBytes + " bytes exceeds the shm ring's maximum of " +
+                maxFrameBytes());
+        }
+        final int recordLength = RECORD_HEADER_BYTES + (int)frameBytes;
+        final int required = align(recordLength);
+        final long at = claim(required);
+        if (at < 0)
+        {
+            return false;
+        }
+        buffer.set(ValueLayout.JAVA_INT, at + TYPE_OFFSET, TYPE_FRAME);
+        buffer.set(ValueLayout.JAVA_INT, at + PORT_OFFSET, senderPort);
+        buffer.set(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET, senderAddress.length);
+        MemorySegment.copy(senderAddress, 0, buffer, ValueLayout.JAVA_BYTE, at + ADDRESS_OFFSET, senderAddress.length);
+        MemorySegment.copy(header, 0, buffer, at + RECORD_HEADER_BYTES, header.byteSize());
+        if (payload.byteSize() > 0)
+        {
+            MemorySegment.copy(payload, 0, buffer, at + RECORD_HEADER_BYTES + header.byteSize(), payload.byteSize());
+        }
+        INT.setVolatile(buffer, at + LENGTH_OFFSET, recordLength);
+        return true;
+    }
+
+    /** Receives one record: the frame bytes are valid only during the call. */
+    interface FrameConsumer
+    {
+        void onFrame(MemorySegment frame, int senderPort, MemorySegment senderAddress);
+    }
+
+    /**
+     * Deliver up to {@code limit} published frames in order.
+     *
+     * @return frames delivered.
+     */
+    int drain(final FrameConsumer consumer, final int limit)
+    {
+        long head = (long)LONG.getVolatile(control, HEAD_OFFSET);
+        int delivered = 0;
+        while (delivered < limit)
+        {
+            final long at = head & mask;
+            final int recordLength = (int)INT.getVolatile(buffer, at + LENGTH_OFFSET);
+            if (recordLength <= 0)
+            {
+                break;
+            }
+            final int aligned = align(recordLength);
+            if (buffer.get(ValueLayout.JAVA_INT, at + TYPE_OFFSET) == TYPE_FRAME)
+            {
+                final int addressLength = buffer.get(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET);
+                consumer.onFrame(
+                    buffer.asSlice(at + RECORD_HEADER_BYTES, recordLength - RECORD_HEADER_BYTES),
+                    buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET),
+                    buffer.asSlice(at + ADDRESS_OFFSET, Math.min(Math.max(addressLength, 0), 16)));
+                delivered++;
+            }
+            buffer.asSlice(at, aligned).fill((byte)0);
+            head += aligned;
+            LONG.setRelease(control, HEAD_OFFSET, head);
+        }
+        return delivered;
+    }
+
+    boolean isEmpty()
+    {
+        final long head = (long)LONG.getVolatile(control, HEAD_OFFSET);
+        return (int)INT.getVolatile(buffer, (head & mask) + LENGTH_OFFSET) == 0;
+    }
+
+    /** Consumer: announce it is about to block (producers then ring the doorbell). Volatile: pairs with offer. */
+    void setConsumerParked(final boolean parked)
+    {
+        INT.setVolatile(control, PARKED_OFFSET, parked ? 1 : 0);
+    }
+
+    /** Producer, after offer: true if the consumer was parked and this caller must wake it (only one caller does). */
+    boolean claimWakeUp()
+    {
+        return (int)INT.getVolatile(control, PARKED_OFFSET) == 1 &&
+            INT.compareAndSet(control, PARKED_OFFSET, 1, 0);
+    }
+
+    private long claim(final int required)
+    {
+        while (true)
+        {
+            final long head = (long)LONG.getVolatile(control, HEAD_OFFSET);
+            final long tail = (long)LONG.getVolatile(control, TAIL_OFFSET);
+            final long free = capacity - (tail - head);
+            final int tailIndex = (int)(tail & mask);
+            final int toEnd = capacity - tailIndex;
+            if (required <= toEnd)
+            {
+                if (required > free)
+                {
+                    return -1;
+                }
+                if (LONG.compareAndSet(control, TAIL_OFFSET, tail, tail + required))
+                {
+                    return tailIndex;
+                }
+            }
+            else
+            {
+                if (toEnd + required > free)
+                {
+                    return -1;
+                }
+                if (LONG.compareAndSet(control, TAIL_OFFSET, tail, tail + toEnd + required))
+                {
+                    buffer.set(ValueLayout.JAVA_INT, tailIndex + TYPE_OFFSET, TYPE_PADDING);
+                    INT.setVolatile(buffer, (long)tailIndex + LENGTH_OFFSET, toEnd);
+                    return 0;
+                }
+            }
+        }
+    }
+
+    private static int align(final int length)
+    {
+        return (length + ALIGNMENT - 1) & -ALIGNMENT;
+    }
+}

@@ -1,0 +1,151 @@
+package io.pinmx.pin.user;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+
+/**
+ * Options of the user-space driver, given to {@code EndpointConfig.Builder.options(UserDriverOptions.class, ...)}.
+ *
+ * @param bindAddress           host address the board's endpoints bind to (and advertise).
+ * @param basePort              UDP port of endpoint 0 of the board; 0 = let the kernel choose this endpoint's port
+ *                              (the board's base port is then that port minus the endpoint index).
+ * @param progressThread        true: a progress thread per endpoint serves pulls while the application computes;
+ *                              false: progress happens only inside poll and await.
+ * @param sameHost              true: use shared-memory rings and process_vm_readv pulls for peers on this host;
+ *                              false: everything goes over UDP (as between hosts).
+ * @param shmDirectory          where endpoint files live (tmpfs).
+ * @param framePayloadBytes     payload bytes of one PULL_REPLY (and the largest MEDIUM_FRAG payload advertised).
+ * @param pullBlockFrames       PULL_REPLY frames requested by one PULL (at most 64).
+ * @param pullBlocksInFlight    PULL requests outstanding per pull.
+ * @param pullResendTimeoutNs   a PULL whose replies have not all arrived by then is sent again (missing frames only).
+ * @param pullMaxRetries        resends of one block before the pull fails with TIMEOUT.
+ * @param lossTxFraction        fraction of outgoing UDP frames dropped on purpose (tests), 0..1.
+ * @param lossRxFraction        fraction of incoming UDP frames dropped on purpose (tests), 0..1.
+ * @param lossSeed              seed of the deterministic loss sequence.
+ * @param shmRingBytes          capacity of the endpoint's incoming shared-memory ring (power of two).
+ * @param eventRingBytes        capacity of the endpoint's event queue (power of two).
+ * @param maxRegions            regions per endpoint (at most 1024).
+ */
+public record UserDriverOptions(
+    InetAddress bindAddress,
+    int basePort,
+    boolean progressThread,
+    boolean sameHost,
+    Path shmDirectory,
+    int framePayloadBytes,
+    int pullBlockFrames,
+    int pullBlocksInFlight,
+    long pullResendTimeoutNs,
+    int pullMaxRetries,
+    double lossTxFraction,
+    double lossRxFraction,
+    long lossSeed,
+    int shmRingBytes,
+    int eventRingBytes,
+    int maxRegions)
+{
+    /** Largest frame payload: the datagram must stay below 64 KiB with headers. */
+    public static final int MAX_FRAME_PAYLOAD_BYTES = 60 * 1024;
+
+    /**
+     * @throws IllegalArgumentException naming the first bad option.
+     */
+    public UserDriverOptions
+    {
+        if (bindAddress == null || shmDirectory == null)
+        {
+            throw new IllegalArgumentException("user driver options: bindAddress and shmDirectory are required");
+        }
+        if (basePort < 0 || basePort > 65535)
+        {
+            throw new IllegalArgumentException("user driver options: basePort " + basePort + " not in 0..65535");
+        }
+        if (framePayloadBytes < 256 || framePayloadBytes > MAX_FRAME_PAYLOAD_BYTES)
+        {
+            throw new IllegalArgumentException("user driver options: framePayloadBytes " + framePayloadBytes +
+                " not in 256.." + MAX_FRAME_PAYLOAD_BYTES);
+        }
+        if (pullBlockFrames < 1 || pullBlockFrames > 64 || pullBlocksInFlight < 1 || pullBlocksInFlight > 64)
+        {
+            throw new IllegalArgumentException("user driver options: pullBlockFrames " + pullBlockFrames +
+                " and pullBlocksInFlight " + pullBlocksInFlight + " must be in 1..64");
+        }
+        if (pullResendTimeoutNs < 1_000 || pullMaxRetries < 0)
+        {
+            throw new IllegalArgumentException("user driver options: pullResendTimeoutNs " + pullResendTimeoutNs +
+                " must be >= 1000 and pullMaxRetries " + pullMaxRetries + " >= 0");
+        }
+        if (!(lossTxFraction >= 0 && lossTxFraction <= 1 && lossRxFraction >= 0 && lossRxFraction <= 1))
+        {
+            throw new IllegalArgumentException("user driver options: loss fractions " + lossTxFraction + ", " +
+                lossRxFraction + " not in 0..1");
+        }
+        if (Integer.bitCount(shmRingBytes) != 1 || shmRingBytes < 64 * 1024 ||
+            Integer.bitCount(eventRingBytes) != 1 || eventRingBytes < 256 * 1024)
+        {
+            throw new IllegalArgumentException("user driver options: shmRingBytes " + shmRingBytes +
+                " (>= 64 KiB) and eventRingBytes " + eventRingBytes + " (>= 256 KiB) must be powers of two");
+        }
+        if (maxRegions < 1 || maxRegions > RegionTable.MAX_REGIONS)
+        {
+            throw new IllegalArgumentException("user driver options: maxRegions " + maxRegions + " not in 1.." +
+                RegionTable.MAX_REGIONS);
+        }
+    }
+
+    /** Loopback, kernel-chosen port, progress thread, same-host path on, 8 KiB frames, no loss. */
+    public static UserDriverOptions defaults()
+    {
+        return new UserDriverOptions(
+            InetAddress.getLoopbackAddress(), 0, true, true, Path.of("/dev/shm"), 8192, 32, 4,
+            20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20, RegionTable.MAX_REGIONS);
+    }
+
+    public UserDriverOptions withBind(final InetAddress address, final int port)
+    {
+        return new UserDriverOptions(address, port, progressThread, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+    }
+
+    public UserDriverOptions withProgressThread(final boolean enabled)
+    {
+        return new UserDriverOptions(bindAddress, basePort, enabled, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+    }
+
+    public UserDriverOptions withSameHost(final boolean enabled)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, enabled, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+    }
+
+    public UserDriverOptions withLoss(final double txFraction, final double rxFraction, final long seed)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, txFraction, rxFraction,
+            seed, shmRingBytes, eventRingBytes, maxRegions);
+    }
+
+    public UserDriverOptions withPullResend(final long resendTimeoutNs, final int maxRetries)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, resendTimeoutNs, maxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+    }
+
+    public UserDriverOptions withMaxRegions(final int regions)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, regions);
+    }
+
+    /** Bytes one PULL request asks for. */
+    public long pullBlockBytes()
+    {
+        return (long)pullBlockFrames * framePayloadBytes;
+    }
+}

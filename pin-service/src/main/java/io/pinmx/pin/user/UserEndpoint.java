@@ -1,0 +1,865 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.DriverInfo;
+import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.spi.EventHandler;
+import io.pinmx.pin.spi.EventType;
+import io.pinmx.pin.spi.PullSpec;
+import io.pinmx.pin.spi.RegionAccess;
+import io.pinmx.pin.wire.DropReason;
+import io.pinmx.pin.wire.FrameFlyweight;
+import io.pinmx.pin.wire.FrameKind;
+import io.pinmx.pin.wire.FrameReader;
+import io.pinmx.pin.wire.NackFrame;
+import io.pinmx.pin.wire.NackReason;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One open endpoint of the user-space driver. Application threads call the {@link DriverEndpoint} operations;
+ * the progress agent ({@link #doWork}) receives UDP datagrams and shared-memory frames, validates and dispatches
+ * them, runs the {@link PullEngine} and produces events. The agent runs on the endpoint's progress thread or, with
+ * {@code progressThread=false}, inside {@link #poll} and {@link #await}.
+ * <p>
+ * Idle: spin, then yield, then park in the UDP selector with the shared-memory ring flagged "parked" so a
+ * same-host sender rings the doorbell (a zero-length datagram); an application thread that starts a pull wakes
+ * the selector.
+ */
+final class UserEndpoint implements DriverEndpoint
+{
+    static final int SPIN_ITERATIONS = 2_000;
+    static final int YIELD_ITERATIONS = 100;
+    private static final long PARK_MAX_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long TIMER_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long SHM_FULL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long PEER_FILE_RECHECK_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final int RECEIVE_BATCH = 64;
+    private static final int MAX_KIND_PART_BYTES = 64;
+    private static final SecureRandom SESSION_IDS = new SecureRandom();
+
+    private final UserDriverOptions options;
+    private final DriverInfo info;
+    private final EndpointAddress address;
+    private final int endpointIndex;
+    private final int sessionId;
+    private final Arena arena;
+    private final UdpTransport udp;
+    private final EndpointFile file;
+    private final RegionTable regions;
+    private final PeerTable peers = new PeerTable();
+    private final DriverCounters counters = new DriverCounters();
+    private final EventRing events;
+    private final PullEngine pulls;
+    private final int maxFrameBytes;
+    private final byte[] hostBytes;
+
+    private final EndpointFile[] peerFileByPort = new EndpointFile[65536];
+    private final long[] peerFileCheckedNs = new long[65536];
+    private final InetAddress[] shmSenderHost = new InetAddress[65536];
+    private final byte[][] shmSenderBytes = new byte[65536][];
+    private final Object peerFileLock = new Object();
+    private final Object regionLock = new Object();
+    private final ReentrantLock agentLock = new ReentrantLock();
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final FrameFlyweight header = new FrameFlyweight();
+    private final NackFrame nack = new NackFrame();
+    private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
+    private final Thread progressThread;
+
+    private volatile boolean closed;
+    private volatile boolean agentParked;
+    private volatile Thread waiter;
+    private long nextTimerCheckNs;
+
+    private UserEndpoint(final int endpointIndex, final UserDriverOptions options, final DriverInfo info)
+        throws IOException
+    {
+        this.options = options;
+        this.info = info;
+        this.endpointIndex = endpointIndex;
+        int session;
+        do
+        {
+            session = SESSION_IDS.nextInt();
+        }
+        while (session == 0);
+        this.sessionId = session;
+        this.maxFrameBytes = FrameFlyweight.HEADER_BYTES + MAX_KIND_PART_BYTES + options.framePayloadBytes();
+        this.arena = Arena.ofShared();
+        UdpTransport transport = null;
+        EndpointFile endpointFile = null;
+        try
+        {
+            final int port = options.basePort() == 0 ? 0 : options.basePort() + endpointIndex;
+            if (port > 65535)
+            {
+                throw new DriverException(DriverError.BAD_ARGUMENT, "endpoint " + endpointIndex + " of base port " +
+                    options.basePort() + ": port " + port + " out of range");
+            }
+            transport = UdpTransport.open(options.bindAddress(), port, maxFrameBytes,
+                new LossInjector(options.lossTxFraction(), options.lossSeed()),
+                new LossInjector(options.lossRxFraction(), options.lossSeed() * 31 + 7));
+            final int basePort = transport.port() - endpointIndex;
+            if (basePort < 1)
+            {
+                throw new DriverException(DriverError.BAD_ARGUMENT, "endpoint " + endpointIndex + " got port " +
+                    transport.port() + ", below its index: give a basePort");
+            }
+            this.address = new EndpointAddress(BoardAddress.udp(options.bindAddress(), basePort), endpointIndex, session);
+            if (options.sameHost())
+            {
+                endpointFile = EndpointFile.create(options.shmDirectory(), transport.port(), session,
+                    options.shmRingBytes(), options.maxRegions());
+                this.regions = endpointFile.regions();
+                LinuxSyscalls.allowPeersToRead();
+            }
+            else
+            {
+                this.regions = new RegionTable(arena.allocate(RegionTable.areaBytes(options.maxRegions()), 64));
+            }
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            if (endpointFile != null)
+            {
+                endpointFile.close();
+            }
+            if (transport != null)
+            {
+                transport.close();
+            }
+            arena.close();
+            throw e;
+        }
+        this.udp = transport;
+        this.file = endpointFile;
+        this.hostBytes = options.bindAddress().getAddress();
+        this.events = new EventRing(arena, options.eventRingBytes());
+        this.pulls = new PullEngine(arena, options, udp, peers, this::peerFile, regions, counters, events,
+            endpointIndex, session);
+        if (options.progressThread())
+        {
+            progressThread = new Thread(this::runProgress, "pinmx-progress-" + address);
+            progressThread.setDaemon(true);
+            progressThread.start();
+        }
+        else
+        {
+            progressThread = null;
+        }
+    }
+
+    static UserEndpoint open(final int endpointIndex, final UserDriverOptions options, final DriverInfo info)
+    {
+        try
+        {
+            return new UserEndpoint(endpointIndex, options, info);
+        }
+        catch (final IOException e)
+        {
+            throw new DriverException(DriverError.SYSTEM, 0, "cannot open user-space endpoint " + endpointIndex +
+                " on " + options.bindAddress().getHostAddress() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public EndpointAddress address()
+    {
+        return address;
+    }
+
+    @Override
+    public DriverInfo info()
+    {
+        return info;
+    }
+
+    @Override
+    public int peerIndex(final BoardAddress board)
+    {
+        checkOpen("peerIndex");
+        if (board == null)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "peerIndex: board address is null");
+        }
+        try
+        {
+            return peers.indexOf(board);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, e.getMessage());
+        }
+        catch (final IllegalStateException e)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, e.getMessage());
+        }
+    }
+
+    @Override
+    public BoardAddress peer(final int peerIndex)
+    {
+        checkOpen("peer");
+        checkPeer(peerIndex);
+        return peers.board(peerIndex);
+    }
+
+    @Override
+    public int declareRegion(final MemorySegment[] segments, final int count, final int accessFlags)
+    {
+        checkOpen("declareRegion");
+        if (segments == null || count < 1 || count > RegionTable.MAX_SEGMENTS || count > segments.length)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment count " + count +
+                " not in 1.." + RegionTable.MAX_SEGMENTS + (segments == null ? " (array is null)" :
+                " and within the array of " + segments.length));
+        }
+        if (!RegionAccess.isValid(accessFlags))
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: access flags " +
+                RegionAccess.describe(accessFlags));
+        }
+        for (int i = 0; i < count; i++)
+        {
+            final MemorySegment segment = segments[i];
+            if (segment == null || !segment.isNative())
+            {
+                throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment " + i + " is " +
+                    (segment == null ? "null" : "a heap segment; only native segments can be declared"));
+            }
+        }
+        final int id;
+        synchronized (regionLock)
+        {
+            id = regions.declare(segments, count, accessFlags);
+        }
+        if (id == 0)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, "declareRegion: all " + regions.maxRegions() +
+                " regions of endpoint " + address + " are declared");
+        }
+        return id;
+    }
+
+    @Override
+    public void destroyRegion(final int regionId)
+    {
+        checkOpen("destroyRegion");
+        final boolean destroyed;
+        synchronized (regionLock)
+        {
+            destroyed = regions.destroy(regionId);
+        }
+        if (!destroyed)
+        {
+            throw new DriverException(DriverError.UNKNOWN_REGION, "destroyRegion: " +
+                RegionTable.describe(regionId) + " is not declared on endpoint " + address);
+        }
+    }
+
+    @Override
+    public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
+    {
+        checkOpen("send");
+        checkPeer(peerIndex);
+        if (frameHeader == null || frameHeader.byteSize() < FrameFlyweight.HEADER_BYTES)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
+                (frameHeader == null ? "null" : frameHeader.byteSize() + " bytes") + " is shorter than the " +
+                FrameFlyweight.HEADER_BYTES + "-byte common header");
+        }
+        final MemorySegment body = payload == null ? MemorySegment.NULL : payload;
+        final long frameBytes = frameHeader.byteSize() + body.byteSize();
+        final FrameKind kind = FrameKind.fromCode(frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
+        if (kind == null || kind == FrameKind.PULL || kind == FrameKind.PULL_REPLY)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": frame kind " +
+                (kind == null ? "code " + (frameHeader.get(ValueLayout.JAVA_BYTE, 0) & 0xFF) + " is unknown" :
+                kind + " is the driver's own (use startPull)"));
+        }
+        if (frameBytes > maxFrameBytes)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": frame of " +
+                frameBytes + " bytes exceeds " + maxFrameBytes + " (frame payload " + options.framePayloadBytes() + ")");
+        }
+        final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
+        final EndpointFile peerFile = options.sameHost() ? peerFile(peerIndex, dstEndpoint) : null;
+        if (peerFile != null)
+        {
+            sendShm(peerFile, peerIndex, dstEndpoint, frameHeader, body);
+        }
+        else
+        {
+            try
+            {
+                if (!udp.send(frameHeader, body, peers.socketAddress(peerIndex, dstEndpoint)))
+                {
+                    counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
+                    counters.increment(Counter.sent(kind));
+                    return;
+                }
+            }
+            catch (final IOException e)
+            {
+                throw new DriverException(DriverError.SYSTEM, 0, "send " + kind + " to peer " + peerIndex + " (" +
+                    peers.board(peerIndex) + " endpoint " + dstEndpoint + "): " + e.getMessage(), e);
+            }
+        }
+        counters.increment(Counter.sent(kind));
+    }
+
+    @Override
+    public void startPull(final PullSpec spec)
+    {
+        checkOpen("startPull");
+        if (spec == null)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "startPull: spec is null");
+        }
+        spec.validate();
+        checkPeer(spec.peerIndex());
+        final int code = regions.check(spec.localRegionId(), RegionTable.ACCESS_WRITE, spec.localOffset(), spec.length());
+        if (code == RegionTable.UNKNOWN_REGION)
+        {
+            throw new DriverException(DriverError.UNKNOWN_REGION, "startPull " + spec + ": local " +
+                RegionTable.describe(spec.localRegionId()) + " is not declared");
+        }
+        if (code == RegionTable.OUT_OF_RANGE)
+        {
+            throw new DriverException(DriverError.OUT_OF_RANGE, "startPull " + spec + ": local offset " +
+                spec.localOffset() + " + length " + spec.length() + " reaches past the end of " +
+                RegionTable.describe(spec.localRegionId()) + " (" + regions.regionBytes(spec.localRegionId()) + " bytes)");
+        }
+        if (code == RegionTable.ACCESS_DENIED)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "startPull " + spec + ": local " +
+                RegionTable.describe(spec.localRegionId()) + " was not declared WRITE");
+        }
+        pulls.submit(spec);
+        if (agentParked)
+        {
+            udp.wakeup();
+        }
+    }
+
+    @Override
+    public int poll(final EventHandler handler, final int limit)
+    {
+        checkOpen("poll");
+        if (handler == null || limit < 1)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "poll: handler must not be null and limit " + limit +
+                " must be >= 1");
+        }
+        if (progressThread == null && agentLock.tryLock())
+        {
+            try
+            {
+                doWork();
+            }
+            finally
+            {
+                agentLock.unlock();
+            }
+        }
+        pollLock.lock();
+        try
+        {
+            return events.poll(handler, limit);
+        }
+        finally
+        {
+            pollLock.unlock();
+        }
+    }
+
+    @Override
+    public boolean await(final long timeoutNs)
+    {
+        checkOpen("await");
+        final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
+        int idle = 0;
+        while (true)
+        {
+            if (progressThread == null && agentLock.tryLock())
+            {
+                try
+                {
+                    doWork();
+                }
+                finally
+                {
+                    agentLock.unlock();
+                }
+            }
+            if (!events.isEmpty())
+            {
+                return true;
+            }
+            checkOpen("await");
+            final long leftNs = deadlineNs - System.nanoTime();
+            if (leftNs <= 0)
+            {
+                return false;
+            }
+            if (idle < SPIN_ITERATIONS)
+            {
+                idle++;
+                Thread.onSpinWait();
+            }
+            else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
+            {
+                idle++;
+                Thread.yield();
+            }
+            else if (progressThread == null)
+            {
+                agentLock.lock();
+                try
+                {
+                    park(leftNs);
+                }
+                finally
+                {
+                    agentLock.unlock();
+                }
+            }
+            else
+            {
+                waiter = Thread.currentThread();
+                if (events.isEmpty())
+                {
+                    LockSupport.parkNanos(this, leftNs);
+                }
+                waiter = null;
+            }
+        }
+    }
+
+    @Override
+    public DriverCounters counters()
+    {
+        return counters;
+    }
+
+    @Override
+    public void close()
+    {
+        synchronized (this)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+        }
+        if (progressThread != null)
+        {
+            udp.wakeup();
+            try
+            {
+                progressThread.join(TimeUnit.SECONDS.toMillis(10));
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        agentLock.lock();
+        try
+        {
+            pulls.failAll("endpoint " + address + " closed");
+            synchronized (regionLock)
+            {
+                final int[] ids = new int[regions.maxRegions()];
+                final int n = regions.declaredIds(ids);
+                for (int i = 0; i < n; i++)
+                {
+                    regions.destroy(ids[i]);
+                }
+            }
+            synchronized (peerFileLock)
+            {
+                for (int port = 0; port < peerFileByPort.length; port++)
+                {
+                    if (peerFileByPort[port] != null)
+                    {
+                        peerFileByPort[port].close();
+                        peerFileByPort[port] = null;
+                    }
+                }
+            }
+            if (file != null)
+            {
+                file.close();
+            }
+            try
+            {
+                udp.close();
+            }
+            catch (final IOException ignored)
+            {
+                // Closing a datagram channel only fails if it is already closed.
+            }
+        }
+        finally
+        {
+            agentLock.unlock();
+        }
+        final Thread blocked = waiter;
+        if (blocked != null)
+        {
+            LockSupport.unpark(blocked);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "UserEndpoint{" + address + ", progress=" + (progressThread != null ? "thread" : "poll") + "}";
+    }
+
+    /** Agent: one duty cycle. @return work done (0 = idle). */
+    int doWork()
+    {
+        int work = pulls.startSubmitted();
+        work += receiveUdp();
+        if (file != null && events.hasRoomFor(maxFrameBytes))
+        {
+            work += file.ring().drain(shmConsumer, RECEIVE_BATCH);
+        }
+        if (pulls.hasActivePulls())
+        {
+            final long nowNs = System.nanoTime();
+            if (nowNs - nextTimerCheckNs >= 0)
+            {
+                nextTimerCheckNs = nowNs + TIMER_CHECK_INTERVAL_NS;
+                work += pulls.checkTimers(nowNs);
+            }
+        }
+        if (work > 0)
+        {
+            final Thread blocked = waiter;
+            if (blocked != null && !events.isEmpty())
+            {
+                LockSupport.unpark(blocked);
+            }
+        }
+        return work;
+    }
+
+    private void runProgress()
+    {
+        int idle = 0;
+        while (!closed)
+        {
+            if (doWork() > 0)
+            {
+                idle = 0;
+            }
+            else if (idle < SPIN_ITERATIONS)
+            {
+                idle++;
+                Thread.onSpinWait();
+            }
+            else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
+            {
+                idle++;
+                Thread.yield();
+            }
+            else
+            {
+                park(PARK_MAX_NS);
+                idle = 0;
+            }
+        }
+    }
+
+    /** Agent: block in the selector until a datagram, a doorbell, a wake-up or the next timer. */
+    private void park(final long maxNs)
+    {
+        final long timeoutNs = pulls.hasActivePulls() ?
+            Math.min(maxNs, options.pullResendTimeoutNs() / 2) : Math.min(maxNs, PARK_MAX_NS);
+        agentParked = true;
+        if (file != null)
+        {
+            file.ring().setConsumerParked(true);
+        }
+        try
+        {
+            if (!closed && !pulls.hasSubmissions() && (file == null || file.ring().isEmpty()))
+            {
+                udp.awaitReadable(timeoutNs);
+            }
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            if (!closed)
+            {
+                throw new IllegalStateException("progress agent of " + address + " cannot wait for input", e);
+            }
+        }
+        finally
+        {
+            if (file != null)
+            {
+                file.ring().setConsumerParked(false);
+            }
+            agentParked = false;
+        }
+    }
+
+    private int receiveUdp()
+    {
+        int received = 0;
+        try
+        {
+            while (received < RECEIVE_BATCH && events.hasRoomFor(maxFrameBytes))
+            {
+                final InetSocketAddress source = udp.receive();
+                if (source == null)
+                {
+                    break;
+                }
+                received++;
+                if (udp.receivedBytes() == 0)
+                {
+                    continue;
+                }
+                if (udp.dropReceived())
+                {
+                    counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
+                    continue;
+                }
+                onFrame(udp.received(), source.getAddress(), source.getPort());
+            }
+        }
+        catch (final IOException e)
+        {
+            // An ICMP error queued on the socket by an earlier send: nothing was received, keep going.
+            received++;
+        }
+        return received;
+    }
+
+    private void onShmFrame(final MemorySegment frame, final int senderPort, final MemorySegment senderAddress)
+    {
+        counters.increment(Counter.SHM_FRAMES_RECEIVED);
+        final InetAddress host = shmSender(senderPort & 0xFFFF, senderAddress);
+        if (host != null)
+        {
+            onFrame(frame, host, senderPort);
+        }
+        else
+        {
+            counters.increment(Counter.DROPPED_BAD_FIELD);
+        }
+    }
+
+    private InetAddress shmSender(final int port, final MemorySegment addressBytes)
+    {
+        final byte[] cachedBytes = shmSenderBytes[port];
+        if (cachedBytes != null && MemorySegment.mismatch(
+            MemorySegment.ofArray(cachedBytes), 0, cachedBytes.length, addressBytes, 0, addressBytes.byteSize()) == -1)
+        {
+            return shmSenderHost[port];
+        }
+        try
+        {
+            final byte[] bytes = addressBytes.toArray(ValueLayout.JAVA_BYTE);
+            final InetAddress host = InetAddress.getByAddress(bytes);
+            shmSenderHost[port] = host;
+            shmSenderBytes[port] = bytes;
+            return host;
+        }
+        catch (final UnknownHostException e)
+        {
+            return null;
+        }
+    }
+
+    private void onFrame(final MemorySegment frame, final InetAddress host, final int port)
+    {
+        final DropReason invalid = FrameReader.check(frame, 0, (int)frame.byteSize());
+        if (invalid != DropReason.NONE)
+        {
+            counters.increment(Counter.dropped(invalid));
+            return;
+        }
+        header.wrap(frame, 0);
+        final FrameKind kind = header.kind();
+        final int srcEndpoint = header.srcEndpoint();
+        final int basePort = port - srcEndpoint;
+        if (basePort < 1)
+        {
+            counters.increment(Counter.DROPPED_BAD_FIELD);
+            return;
+        }
+        int peer = peers.find(host, basePort);
+        if (peer < 0)
+        {
+            try
+            {
+                peer = peers.indexOf(BoardAddress.udp(host, basePort));
+            }
+            catch (final IllegalStateException e)
+            {
+                counters.increment(Counter.DROPPED_BAD_FIELD);
+                return;
+            }
+        }
+        final InetSocketAddress replyTo = peers.socketAddress(peer, srcEndpoint);
+        final DropReason misaddressed = FrameReader.checkAddressedTo(frame, 0, endpointIndex, sessionId);
+        if (misaddressed != DropReason.NONE)
+        {
+            counters.increment(Counter.dropped(misaddressed));
+            if (kind != FrameKind.NACK)
+            {
+                pulls.sendNack(frame, replyTo, misaddressed == DropReason.WRONG_ENDPOINT ?
+                    NackReason.BAD_ENDPOINT : NackReason.BAD_SESSION, 0, 0, 0, 0);
+            }
+            return;
+        }
+        counters.increment(Counter.received(kind));
+        final MemorySegment exact = frame.asSlice(0, header.frameLength());
+        switch (kind)
+        {
+            case PULL -> pulls.serve(exact, replyTo);
+            case PULL_REPLY -> pulls.onReply(exact, peer);
+            case NACK ->
+            {
+                if (nack.wrap(exact, 0).refusedKind() == FrameKind.PULL)
+                {
+                    pulls.onNack(exact);
+                }
+                else
+                {
+                    events.offerReceived(EventType.RECV_NACK, peer, exact);
+                }
+            }
+            default -> events.offerReceived(EventType.received(kind), peer, exact);
+        }
+    }
+
+    private void sendShm(
+        final EndpointFile peerFile, final int peerIndex, final int dstEndpoint, final MemorySegment frameHeader,
+        final MemorySegment payload)
+    {
+        final ShmFrameRing ring = peerFile.ring();
+        if (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
+        {
+            counters.increment(Counter.SHM_RING_FULL_WAITS);
+            final long deadlineNs = System.nanoTime() + SHM_FULL_TIMEOUT_NS;
+            int spins = 0;
+            while (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
+            {
+                if (!peerFile.isLive() || System.nanoTime() - deadlineNs > 0)
+                {
+                    throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peerIndex + " (" +
+                        peers.board(peerIndex) + " endpoint " + dstEndpoint + "): its shared-memory ring " +
+                        (peerFile.isLive() ? "stayed full for 1 s" : "was closed"));
+                }
+                if (++spins < SPIN_ITERATIONS)
+                {
+                    Thread.onSpinWait();
+                }
+                else
+                {
+                    Thread.yield();
+                }
+            }
+        }
+        counters.increment(Counter.SHM_FRAMES_SENT);
+        if (ring.claimWakeUp())
+        {
+            try
+            {
+                udp.sendDoorbell(peers.socketAddress(peerIndex, dstEndpoint));
+                counters.increment(Counter.DOORBELLS_SENT);
+            }
+            catch (final IOException e)
+            {
+                throw new DriverException(DriverError.SYSTEM, 0, "doorbell to peer " + peerIndex + " endpoint " +
+                    dstEndpoint + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */
+    private EndpointFile peerFile(final int peerIndex, final int dstEndpoint)
+    {
+        if (!peers.isSameHost(peerIndex))
+        {
+            return null;
+        }
+        final int port = peers.basePort(peerIndex) + dstEndpoint;
+        if (port > 65535)
+        {
+            return null;
+        }
+        final EndpointFile cached = peerFileByPort[port];
+        if (cached != null && cached.isLive())
+        {
+            return cached;
+        }
+        final long nowNs = System.nanoTime();
+        if (cached == null && peerFileCheckedNs[port] != 0 && nowNs - peerFileCheckedNs[port] < PEER_FILE_RECHECK_NS)
+        {
+            return null;
+        }
+        synchronized (peerFileLock)
+        {
+            if (closed)
+            {
+                return null;
+            }
+            final EndpointFile again = peerFileByPort[port];
+            if (again != null && again.isLive())
+            {
+                return again;
+            }
+            if (again != null)
+            {
+                again.close();
+                peerFileByPort[port] = null;
+            }
+            peerFileCheckedNs[port] = nowNs == 0 ? 1 : nowNs;
+            final EndpointFile found = port == udp.port() ? null : EndpointFile.openPeer(options.shmDirectory(), port);
+            peerFileByPort[port] = found;
+            return found;
+        }
+    }
+
+    private void checkPeer(final int peerIndex)
+    {
+        if (!peers.isValid(peerIndex))
+        {
+            throw new DriverException(DriverError.UNKNOWN_PEER, "peer index " + peerIndex +
+                " is not in the peer table of endpoint " + address);
+        }
+    }
+
+    private void checkOpen(final String operation)
+    {
+        if (closed)
+        {
+            throw new DriverException(DriverError.ENDPOINT_CLOSED, operation + ": endpoint " + address + " is closed");
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.pinmx.pin.user;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RegionTableTest
+{
+    @Test
+    void resolvesRangesAcrossSegmentsAndRejectsBadRanges()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final RegionTable table = new RegionTable(arena.allocate(RegionTable.areaBytes(4), 64));
+            final MemorySegment a = arena.allocate(100);
+            final MemorySegment b = arena.allocate(50);
+            final int id = table.declare(new MemorySegment[] {a, b}, 2, RegionTable.ACCESS_READ);
+            assertTrue(id > 0);
+            assertEquals(150, table.regionBytes(id));
+            final MemorySegment iov = arena.allocate(LinuxSyscalls.IOVEC_BYTES * RegionTable.MAX_SEGMENTS);
+            final int[] segments = new int[RegionTable.MAX_SEGMENTS];
+            assertEquals(2, table.resolve(id, RegionTable.ACCESS_READ, 90, 20, iov, segments));
+            assertEquals(a.address() + 90, iov.get(ValueLayout.JAVA_LONG, 0));
+            assertEquals(10, iov.get(ValueLayout.JAVA_LONG, 8));
+            assertEquals(b.address(), iov.get(ValueLayout.JAVA_LONG, 16));
+            assertEquals(10, iov.get(ValueLayout.JAVA_LONG, 24));
+            assertEquals(1, segments[1]);
+            assertEquals(RegionTable.OUT_OF_RANGE, table.resolve(id, RegionTable.ACCESS_READ, 100, 51, iov, segments));
+            assertEquals(RegionTable.OUT_OF_RANGE, table.resolve(id, RegionTable.ACCESS_READ, 151, 0, iov, segments));
+            assertEquals(RegionTable.OUT_OF_RANGE,
+                table.resolve(id, RegionTable.ACCESS_READ, 1, Long.MAX_VALUE, iov, segments));
+            assertEquals(RegionTable.ACCESS_DENIED, table.resolve(id, RegionTable.ACCESS_WRITE, 0, 1, iov, segments));
+            assertEquals(RegionTable.UNKNOWN_REGION, table.resolve(id + 1, RegionTable.ACCESS_READ, 0, 1, iov, segments));
+            assertEquals(RegionTable.UNKNOWN_REGION, table.resolve(-5, RegionTable.ACCESS_READ, 0, 1, iov, segments));
+        }
+    }
+
+    @Test
+    void reusedSlotGetsANewIdAndTheStaleIdNoLongerResolves()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final RegionTable table = new RegionTable(arena.allocate(RegionTable.areaBytes(1), 64));
+            final MemorySegment[] one = {arena.allocate(64)};
+            final int first = table.declare(one, 1, RegionTable.ACCESS_READ);
+            assertEquals(0, table.declare(one, 1, RegionTable.ACCESS_READ), "table of one slot is full");
+            assertTrue(table.destroy(first));
+            assertFalse(table.destroy(first), "double destroy");
+            final int second = table.declare(one, 1, RegionTable.ACCESS_READ);
+            assertNotEquals(first, second);
+            assertEquals(RegionTable.slotOfId(first), RegionTable.slotOfId(second));
+            assertEquals(RegionTable.UNKNOWN_REGION, table.regionBytes(first));
+            assertEquals(64, table.regionBytes(second));
+        }
+    }
+
+    @Test
+    void copierReportsTheFaultingSegmentOfAnUnmappedRegion()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final RegionTable table = new RegionTable(arena.allocate(RegionTable.areaBytes(2), 64));
+            final MemorySegment good = arena.allocate(4096);
+            good.fill((byte)5);
+            final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);
+            final int id = table.declare(new MemorySegment[] {good, unmapped}, 2, RegionTable.ACCESS_READ);
+            final VmCopier copier = new VmCopier(arena);
+            final MemorySegment staging = arena.allocate(8192);
+
+            assertEquals(1, copier.resolveRemote(table, id, RegionTable.ACCESS_READ, 0, 4096));
+            copier.localBuffer(staging.asSlice(0, 4096));
+            assertTrue(copier.transfer(LinuxSyscalls.pid(), false, 4096));
+            assertEquals(5, staging.get(ValueLayout.JAVA_BYTE, 4095));
+
+            assertEquals(2, copier.resolveRemote(table, id, RegionTable.ACCESS_READ, 0, 8192));
+            copier.localBuffer(staging);
+            assertFalse(copier.transfer(LinuxSyscalls.pid(), false, 8192));
+            assertEquals(LinuxSyscalls.EFAULT, copier.errno());
+            assertEquals(4096, copier.faultPosition());
+            assertEquals(1, copier.remoteFaultSegment());
+            assertEquals(0x10000, copier.remoteFaultAddress());
+            assertFalse(copier.remoteReadable(LinuxSyscalls.pid()));
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.pinmx.pin.user;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ShmFrameRingTest
+{
+    private static final byte[] ADDRESS = {127, 0, 0, 1};
+
+    @Test
+    void framesComeOutInOrderAcrossTheWrapWithSenderIdentity()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            final List<byte[]> received = new ArrayList<>();
+            final AtomicInteger port = new AtomicInteger();
+            int sent = 0;
+            for (int round = 0; round < 200; round++)
+            {
+                final int size = 1 + (round * 997) % 3000;
+                final MemorySegment header = filled(arena, 32, (byte)round);
+                final MemorySegment payload = filled(arena, size, (byte)(round + 1));
+                assertTrue(ring.offer(header, payload, 40000 + round, ADDRESS));
+                sent++;
+                if (round % 3 == 2)
+                {
+                    ring.drain((frame, senderPort, address) ->
+                    {
+                        received.add(frame.toArray(ValueLayout.JAVA_BYTE));
+                        port.set(senderPort);
+                        assertArrayEquals(ADDRESS, address.toArray(ValueLayout.JAVA_BYTE));
+                    }, 100);
+                }
+            }
+            ring.drain((frame, senderPort, address) -> received.add(frame.toArray(ValueLayout.JAVA_BYTE)), 100);
+            assertEquals(sent, received.size());
+            for (int round = 0; round < sent; round++)
+            {
+                final byte[] frame = received.get(round);
+                assertEquals(32 + 1 + (round * 997) % 3000, frame.length, "frame " + round);
+                assertEquals((byte)round, frame[0]);
+                assertEquals((byte)(round + 1), frame[frame.length - 1]);
+            }
+            assertTrue(ring.isEmpty());
+        }
+    }
+
+    @Test
+    void fullRingRefusesWithoutCorruptingWhatIsQueued()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            final MemorySegment header = filled(arena, 32, (byte)7);
+            final MemorySegment payload = filled(arena, 4000, (byte)9);
+            int accepted = 0;
+            while (ring.offer(header, payload, 1, ADDRESS))
+            {
+                accepted++;
+            }
+            assertEquals(64 * 1024 / 4064, accepted);
+            final AtomicInteger drained = new AtomicInteger();
+            ring.drain((frame, senderPort, address) ->
+            {
+                assertEquals(4032, frame.byteSize());
+                assertEquals(9, frame.get(ValueLayout.JAVA_BYTE, 4031));
+                drained.incrementAndGet();
+            }, 1000);
+            assertEquals(accepted, drained.get());
+            assertTrue(ring.offer(header, payload, 1, ADDRESS));
+        }
+    }
+
+    @Test
+    void oversizedFrameIsRejectedWithItsSize()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ring.offer(arena.allocate(32), arena.allocate(20000), 1, ADDRESS));
+            assertTrue(e.getMessage().contains("20032"), e.getMessage());
+            assertTrue(ring.isEmpty());
+        }
+    }
+
+    @Test
+    void concurrentProducersLoseNothing() throws InterruptedException
+    {
+        try (Arena arena = Arena.ofShared())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            final int perProducer = 20_000;
+            final Thread[] producers = new Thread[2];
+            for (int p = 0; p < producers.length; p++)
+            {
+                final int id = p;
+                producers[p] = new Thread(() ->
+                {
+                    try (Arena local = Arena.ofConfined())
+                    {
+                        final MemorySegment header = local.allocate(32);
+                        for (int i = 0; i < perProducer; i++)
+                        {
+                            header.set(ValueLayout.JAVA_INT, 0, i);
+                            while (!ring.offer(header, MemorySegment.NULL, id, ADDRESS))
+                            {
+                                Thread.onSpinWait();
+                            }
+                        }
+                    }
+                });
+                producers[p].start();
+            }
+            final int[] next = new int[producers.length];
+            final long deadlineNs = System.nanoTime() + 30_000_000_000L;
+            int total = 0;
+            while (total < perProducer * producers.length)
+            {
+                assertTrue(System.nanoTime() < deadlineNs, "consumer stalled at " + total);
+                total += ring.drain((frame, senderPort, address) ->
+                {
+                    assertEquals(next[senderPort], frame.get(ValueLayout.JAVA_INT, 0), "producer " + senderPort);
+                    next[senderPort]++;
+                }, 256);
+            }
+            for (final Thread producer : producers)
+            {
+                producer.join(10_000);
+                assertFalse(producer.isAlive());
+            }
+            assertEquals(perProducer, next[0]);
+            assertEquals(perProducer, next[1]);
+        }
+    }
+
+    @Test
+    void doorbellIsClaimedOnceAfterTheConsumerParks()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            assertFalse(ring.claimWakeUp());
+            ring.setConsumerParked(true);
+            assertTrue(ring.claimWakeUp());
+            assertFalse(ring.claimWakeUp());
+        }
+    }
+
+    private static MemorySegment filled(final Arena arena, final int bytes, final byte value)
+    {
+        final MemorySegment segment = arena.allocate(bytes);
+        segment.fill(value);
+        return segment;
+    }
+}
