@@ -29,11 +29,6 @@ final class ContainmentIndex
         return size;
     }
 
-    CachedRegion regionAt(final int index)
-    {
-        return regions[index];
-    }
-
     /**
      * @return the region reaching furthest among those starting at or before {@code address}
      *         if it covers up to {@code endExclusive}, else null.

@@ -23,8 +23,13 @@ import java.util.Objects;
  * for its leases only and undeclared when the last one is released, without flushing the
  * cache.
  * <p>
- * Thread-safe: one lock guards the indexes and counters; hits take it once for a binary
- * search or a hash probe. Declares and undeclares run outside the lock. When two threads
+ * Lookups never scan: every region is in a hash table keyed by its exact vector, and
+ * single-segment regions are also in an address-ordered index that finds a containing
+ * region in O(log n) whatever the overlaps (see {@link ContainmentIndex}).
+ * <p>
+ * Thread-safe: one lock guards the indexes and counters; a hit takes it once in acquire
+ * and once in release, for a hash probe (then a binary search if a single segment has no
+ * exact match) and a few link updates. Declares and undeclares run outside the lock. When two threads
  * miss on the same vector at once, both declare and the loser undeclares its copy. An id is
  * undeclared only after its region left the indexes, so the driver cannot hand it out again
  * while a lookup could still find the old region.
@@ -45,8 +50,10 @@ public final class RegionCache implements AutoCloseable
     private final int maxRegions;
     private final long maxDeclaredBytes;
     private final Object lock = new Object();
-    private final ContainmentIndex singles = new ContainmentIndex();
+    /** Every cached region by exact vector. */
     private final VectorIndex vectors = new VectorIndex();
+    /** Cached single-segment regions by address, for containment. */
+    private final ContainmentIndex singles = new ContainmentIndex();
 
     /** Most recently released idle region. */
     private CachedRegion idleHead;
@@ -276,10 +283,15 @@ public final class RegionCache implements AutoCloseable
         final long address = checkedAddress(segment, index);
         final long length = segment.byteSize();
         final long end = address + length;
+        final long hash = VectorIndex.hashSingle(address, length);
         synchronized (lock)
         {
             checkOpen();
-            final CachedRegion region = singles.findContaining(address, end);
+            CachedRegion region = vectors.findSingle(hash, address, end);
+            if (null == region)
+            {
+                region = singles.findContaining(address, end);
+            }
             if (null != region)
             {
                 hits++;
@@ -289,8 +301,7 @@ public final class RegionCache implements AutoCloseable
             }
             misses++;
         }
-        // Single-segment regions live in the containment index only, so they carry no vector hash.
-        admit(new CachedRegion(new long[]{ address }, new long[]{ length }, 1, 0), lease);
+        admit(new CachedRegion(new long[]{ address }, new long[]{ length }, 1, hash), lease);
     }
 
     /** Declares outside the lock, then caches the region unless another thread cached the same meanwhile. */
@@ -368,13 +379,10 @@ public final class RegionCache implements AutoCloseable
             overCapacityAdmissions++;
             return;
         }
+        vectors.insert(region);
         if (1 == region.segmentCount)
         {
             singles.insert(region);
-        }
-        else
-        {
-            vectors.insert(region);
         }
         evictWhileOverCapacity();
         if (overCapacity())
@@ -408,14 +416,6 @@ public final class RegionCache implements AutoCloseable
         synchronized (lock)
         {
             final ArrayList<CachedRegion> victims = new ArrayList<>();
-            for (int i = 0; i < singles.size(); i++)
-            {
-                final CachedRegion region = singles.regionAt(i);
-                if (region.overlaps(address, endExclusive))
-                {
-                    victims.add(region);
-                }
-            }
             for (int bucket = 0; bucket < vectors.bucketCount(); bucket++)
             {
                 for (CachedRegion region = vectors.bucketHead(bucket); null != region; region = region.bucketNext)
@@ -455,13 +455,10 @@ public final class RegionCache implements AutoCloseable
 
     private void removeFromIndex(final CachedRegion region)
     {
+        vectors.remove(region);
         if (1 == region.segmentCount)
         {
             singles.remove(region);
-        }
-        else
-        {
-            vectors.remove(region);
         }
     }
 

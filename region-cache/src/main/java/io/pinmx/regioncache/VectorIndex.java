@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * Multi-segment regions by exact segment vector: a chained hash table over the entries'
+ * Every cached region by its exact segment vector (a single segment is a vector of one): a chained hash table over the entries'
  * intrusive {@code bucketNext} links. The hash is computed from the addresses and lengths
  * themselves, so a lookup builds no key object. Guarded by the cache's lock.
  */
@@ -22,14 +22,9 @@ final class VectorIndex
         return h ^ (h >>> 29);
     }
 
-    static long hash(final long[] addresses, final long[] lengths, final int count)
+    static long hashSingle(final long address, final long length)
     {
-        long hash = count;
-        for (int i = 0; i < count; i++)
-        {
-            hash = mix(mix(hash, addresses[i]), lengths[i]);
-        }
-        return hash;
+        return mix(mix(1, address), length);
     }
 
     int bucketCount()
@@ -51,6 +46,23 @@ final class VectorIndex
         for (CachedRegion region = buckets[bucketOf(hash)]; null != region; region = region.bucketNext)
         {
             if (region.hash == hash && matches(region, segments, count))
+            {
+                return region;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param hash         {@link #hashSingle} of the requested segment.
+     * @param endExclusive the segment's address plus its length.
+     * @return the single-segment region declared for exactly this segment, else null.
+     */
+    CachedRegion findSingle(final long hash, final long address, final long endExclusive)
+    {
+        for (CachedRegion region = buckets[bucketOf(hash)]; null != region; region = region.bucketNext)
+        {
+            if (region.hash == hash && 1 == region.segmentCount && region.start == address && region.end == endExclusive)
             {
                 return region;
             }
