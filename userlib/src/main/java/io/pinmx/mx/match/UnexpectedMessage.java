@@ -27,7 +27,6 @@ public final class UnexpectedMessage
     int senderRegionId;
     long senderRegionOffset;
     int senderHandle;
-    boolean synchronous;
     UnexpectedMessage previous;
     UnexpectedMessage next;
     boolean queued;
@@ -81,17 +80,16 @@ public final class UnexpectedMessage
      *
      * @throws IllegalArgumentException naming the message and offsets when the fragment does not fit.
      */
-    public void append(final long offset, final MemorySegment fragment)
+    public void append(final long offset, final MemorySegment source, final long sourceOffset, final long fragmentBytes)
     {
-        final long fragmentBytes = fragment.byteSize();
-        if (Kind.EAGER != kind || offset != bytesArrived || offset + fragmentBytes > length)
+        if (Kind.EAGER != kind || offset != bytesArrived || fragmentBytes < 0 || offset + fragmentBytes > length)
         {
             throw new IllegalArgumentException(
                 "fragment at offset " + offset + " of " + fragmentBytes + " bytes does not continue " + this);
         }
         if (fragmentBytes > 0)
         {
-            MemorySegment.copy(fragment, 0, storage.segment(), offset, fragmentBytes);
+            MemorySegment.copy(source, sourceOffset, storage.segment(), offset, fragmentBytes);
         }
         bytesArrived += fragmentBytes;
     }
@@ -109,14 +107,6 @@ public final class UnexpectedMessage
     public int senderHandle()
     {
         return senderHandle;
-    }
-
-    /**
-     * @return true if the sender waits for the match (issend), so the receiver must tell it.
-     */
-    public boolean isSynchronous()
-    {
-        return synchronous;
     }
 
     public String toString()

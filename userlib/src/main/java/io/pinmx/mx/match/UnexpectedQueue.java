@@ -45,7 +45,7 @@ public final class UnexpectedQueue
      * @return the queued message, storage reserved for all of its bytes, or null if it does not fit now.
      * @throws IllegalArgumentException if the length is negative or larger than the pool's biggest buffer.
      */
-    public UnexpectedMessage tryAddEager(final int source, final long matchInfo, final long length, final boolean synchronous)
+    public UnexpectedMessage tryAddEager(final int source, final long matchInfo, final long length)
     {
         if (length < 0 || length > pool.maxBufferBytes())
         {
@@ -56,7 +56,7 @@ public final class UnexpectedQueue
         {
             return null;
         }
-        final UnexpectedMessage m = node(UnexpectedMessage.Kind.EAGER, source, matchInfo, length, synchronous);
+        final UnexpectedMessage m = node(UnexpectedMessage.Kind.EAGER, source, matchInfo, length);
         m.storage = 0 == length ? null : pool.acquire(length);
         storedEagerBytes += length;
         append(m);
@@ -70,7 +70,6 @@ public final class UnexpectedQueue
         final int source,
         final long matchInfo,
         final long length,
-        final boolean synchronous,
         final int senderRegionId,
         final long senderRegionOffset,
         final int senderHandle)
@@ -84,7 +83,7 @@ public final class UnexpectedQueue
         {
             return null;
         }
-        final UnexpectedMessage m = node(UnexpectedMessage.Kind.RENDEZVOUS, source, matchInfo, length, synchronous);
+        final UnexpectedMessage m = node(UnexpectedMessage.Kind.RENDEZVOUS, source, matchInfo, length);
         m.senderRegionId = senderRegionId;
         m.senderRegionOffset = senderRegionOffset;
         m.senderHandle = senderHandle;
@@ -179,7 +178,7 @@ public final class UnexpectedQueue
     }
 
     private UnexpectedMessage node(
-        final UnexpectedMessage.Kind kind, final int source, final long matchInfo, final long length, final boolean synchronous)
+        final UnexpectedMessage.Kind kind, final int source, final long matchInfo, final long length)
     {
         UnexpectedMessage m = freeNodes.pollFirst();
         if (null == m)
@@ -191,7 +190,6 @@ public final class UnexpectedQueue
         m.matchInfo = matchInfo;
         m.length = length;
         m.bytesArrived = 0;
-        m.synchronous = synchronous;
         m.senderRegionId = 0;
         m.senderRegionOffset = 0;
         m.senderHandle = 0;

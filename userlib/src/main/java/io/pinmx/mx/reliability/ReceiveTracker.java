@@ -78,6 +78,15 @@ public final class ReceiveTracker
     }
 
     /**
+     * The partner asked for an ack now (it is checking we are alive).
+     */
+    public void ackRequested(final long nowNs)
+    {
+        owe(nowNs);
+        ackUrgent = true;
+    }
+
+    /**
      * @return the cumulative ack value to send: every frame before it arrived.
      */
     public int expectedSeq()

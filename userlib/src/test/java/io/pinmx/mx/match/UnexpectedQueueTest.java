@@ -43,9 +43,9 @@ class UnexpectedQueueTest
     void matchesInArrivalOrderAcrossSourcesAndHonoursSourceAndMask()
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 16, 4096);
-        final UnexpectedMessage first = q.tryAddEager(1, 0x100L, 0, false);
-        final UnexpectedMessage second = q.tryAddEager(2, 0x101L, 0, false);
-        final UnexpectedMessage third = q.tryAddRendezvous(1, 0x102L, 1 << 20, true, 7, 64, 99);
+        final UnexpectedMessage first = q.tryAddEager(1, 0x100L, 0);
+        final UnexpectedMessage second = q.tryAddEager(2, 0x101L, 0);
+        final UnexpectedMessage third = q.tryAddRendezvous(1, 0x102L, 1 << 20, 7, 64, 99);
 
         assertSame(second, q.peek(2, 0L, MASK_ANY));
         assertSame(first, q.peek(ANY_SOURCE, 0x100L, 0xF00L));
@@ -55,7 +55,6 @@ class UnexpectedQueueTest
         assertEquals(7, third.senderRegionId());
         assertEquals(64, third.senderRegionOffset());
         assertEquals(99, third.senderHandle());
-        assertTrue(third.isSynchronous());
         assertSame(first, q.match(ANY_SOURCE, 0L, MASK_ANY));
         assertSame(second, q.match(ANY_SOURCE, 0L, MASK_ANY));
         assertNull(q.match(ANY_SOURCE, 0L, MASK_ANY));
@@ -65,7 +64,7 @@ class UnexpectedQueueTest
     void peekDoesNotRemove()
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 4, 4096);
-        final UnexpectedMessage m = q.tryAddEager(3, 5L, 10, false);
+        final UnexpectedMessage m = q.tryAddEager(3, 5L, 10);
         assertSame(m, q.peek(3, 5L, MASK_ALL));
         assertSame(m, q.peek(3, 5L, MASK_ALL));
         assertEquals(1, q.size());
@@ -76,10 +75,10 @@ class UnexpectedQueueTest
     void fragmentsAccumulateInOrderAndAreKeptByteForByte()
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 4, 4096);
-        final UnexpectedMessage m = q.tryAddEager(1, 1L, 300, false);
-        m.append(0, bytes(0, 100));
+        final UnexpectedMessage m = q.tryAddEager(1, 1L, 300);
+        m.append(0, bytes(0, 100), 0, 100);
         assertFalse(m.isComplete());
-        m.append(100, bytes(100, 200));
+        m.append(100, bytes(100, 200), 0, 200);
         assertTrue(m.isComplete());
         final MemorySegment data = m.data();
         assertEquals(300, data.byteSize());
@@ -93,11 +92,11 @@ class UnexpectedQueueTest
     void aFragmentThatDoesNotContinueOrOverrunsIsRefusedAndStoresNothing()
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 4, 4096);
-        final UnexpectedMessage m = q.tryAddEager(1, 1L, 100, false);
-        m.append(0, bytes(0, 50));
-        final IllegalArgumentException gap = assertThrows(IllegalArgumentException.class, () -> m.append(60, bytes(0, 10)));
+        final UnexpectedMessage m = q.tryAddEager(1, 1L, 100);
+        m.append(0, bytes(0, 50), 0, 50);
+        final IllegalArgumentException gap = assertThrows(IllegalArgumentException.class, () -> m.append(60, bytes(0, 10), 0, 10));
         assertTrue(gap.getMessage().contains("offset 60"), gap.getMessage());
-        final IllegalArgumentException overrun = assertThrows(IllegalArgumentException.class, () -> m.append(50, bytes(0, 51)));
+        final IllegalArgumentException overrun = assertThrows(IllegalArgumentException.class, () -> m.append(50, bytes(0, 51), 0, 51));
         assertTrue(overrun.getMessage().contains("length=100"), overrun.getMessage());
         assertEquals(50, m.bytesArrived());
     }
@@ -106,28 +105,28 @@ class UnexpectedQueueTest
     void boundedByCountAndBytesThenAcceptsAgainOnceReleased()
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 3, 1000);
-        final UnexpectedMessage a = q.tryAddEager(1, 1L, 600, false);
+        final UnexpectedMessage a = q.tryAddEager(1, 1L, 600);
         assertNotNull(a);
-        assertNull(q.tryAddEager(1, 2L, 401, false), "byte bound: 600 + 401 > 1000");
-        final UnexpectedMessage b = q.tryAddEager(1, 2L, 400, false);
+        assertNull(q.tryAddEager(1, 2L, 401), "byte bound: 600 + 401 > 1000");
+        final UnexpectedMessage b = q.tryAddEager(1, 2L, 400);
         assertNotNull(b);
         assertEquals(1000, q.storedEagerBytes());
-        assertNotNull(q.tryAddRendezvous(1, 3L, 1 << 26, false, 1, 0, 1), "rendezvous costs no stored bytes");
-        assertNull(q.tryAddRendezvous(1, 4L, 10, false, 1, 0, 2), "count bound reached");
-        assertNull(q.tryAddEager(1, 4L, 0, false), "count bound reached");
+        assertNotNull(q.tryAddRendezvous(1, 3L, 1 << 26, 1, 0, 1), "rendezvous costs no stored bytes");
+        assertNull(q.tryAddRendezvous(1, 4L, 10, 1, 0, 2), "count bound reached");
+        assertNull(q.tryAddEager(1, 4L, 0), "count bound reached");
 
         assertSame(a, q.match(1, 1L, MASK_ALL));
-        assertNull(q.tryAddEager(1, 4L, 0, false), "a matched message holds its budget until released");
+        assertNull(q.tryAddEager(1, 4L, 0), "a matched message holds its budget until released");
         q.release(a);
         assertEquals(400, q.storedEagerBytes());
-        assertNotNull(q.tryAddEager(1, 4L, 600, false));
+        assertNotNull(q.tryAddEager(1, 4L, 600));
     }
 
     @Test
     void releasingAQueuedMessageIsRefused()
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 3, 1000);
-        final UnexpectedMessage a = q.tryAddEager(1, 1L, 10, false);
+        final UnexpectedMessage a = q.tryAddEager(1, 1L, 10);
         assertThrows(IllegalStateException.class, () -> q.release(a));
         assertEquals(1, q.size());
     }
@@ -137,7 +136,7 @@ class UnexpectedQueueTest
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 3, 1 << 20);
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> q.tryAddEager(4, 0xABL, 40_000, false));
+            () -> q.tryAddEager(4, 0xABL, 40_000));
         assertTrue(e.getMessage().contains("from 4"), e.getMessage());
         assertTrue(e.getMessage().contains("0xab"), e.getMessage());
         assertTrue(e.getMessage().contains("40000"), e.getMessage());
@@ -148,9 +147,9 @@ class UnexpectedQueueTest
     void removeAllFromDropsOnlyThatSourceAndFreesItsBudget()
     {
         final UnexpectedQueue q = new UnexpectedQueue(pool, 8, 1000);
-        q.tryAddEager(1, 1L, 300, false);
-        final UnexpectedMessage keep = q.tryAddEager(2, 1L, 300, false);
-        q.tryAddRendezvous(1, 1L, 5000, false, 1, 0, 1);
+        q.tryAddEager(1, 1L, 300);
+        final UnexpectedMessage keep = q.tryAddEager(2, 1L, 300);
+        q.tryAddRendezvous(1, 1L, 5000, 1, 0, 1);
         assertEquals(2, q.removeAllFrom(1));
         assertEquals(1, q.size());
         assertEquals(300, q.storedEagerBytes());

@@ -65,4 +65,14 @@ class ReceiveTrackerTest
         assertTrue(t.isAckDue(100));
         assertEquals(IN_ORDER, t.classify(7, 200));
     }
+
+    @Test
+    void anAckRequestedByThePartnerIsDueAtOnce()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 1_000_000, 100);
+        assertFalse(t.isAckDue(0));
+        t.ackRequested(50);
+        assertTrue(t.isAckDue(50));
+        assertEquals(50, t.ackDeadlineNs());
+    }
 }

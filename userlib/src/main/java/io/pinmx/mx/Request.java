@@ -1,0 +1,157 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.buffer.PooledBuffer;
+import io.pinmx.mx.match.PostedReceive;
+import io.pinmx.regioncache.RegionLease;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A send or receive in flight. Requests come from the endpoint's pool: read the
+ * {@link #status()} once done, then {@link #release()} it. Using a request after its release
+ * is a caller bug and fails with an exception naming the request.
+ */
+public final class Request
+{
+    /** How the request's bytes travel. */
+    enum Kind
+    {
+        SEND_EAGER,
+        SEND_RENDEZVOUS,
+        RECEIVE
+    }
+
+    final Endpoint endpoint;
+    final int index;
+    int generation;
+    volatile RequestState state = RequestState.FREE;
+    Kind kind;
+    Partner partner;
+    long matchInfo;
+    boolean synchronous;
+    final SegmentVector vector = new SegmentVector();
+    final PostedReceive posted = new PostedReceive(this);
+    final RegionLease lease = new RegionLease();
+    final Status status = new Status();
+    /** Contiguous native bytes an eager send reads its frames from. */
+    MemorySegment sendData = MemorySegment.NULL;
+    PooledBuffer staging;
+    long messageLength;
+    int framesTotal;
+    int framesUnacked;
+    int firstSeq;
+    int senderHandle;
+    boolean notified;
+    /** The driver may still write into this request's buffer: keep lease and staging until its pull event. */
+    boolean pullInFlight;
+    boolean releaseWhenPullEnds;
+    boolean inCompletedQueue;
+    volatile Thread waiter;
+
+    Request(final Endpoint endpoint, final int index)
+    {
+        this.endpoint = endpoint;
+        this.index = index;
+    }
+
+    /**
+     * @return the 32-bit handle naming this use of the request on the wire (send and pull handles).
+     */
+    int handle()
+    {
+        return (generation << 16) | index;
+    }
+
+    public RequestState state()
+    {
+        return state;
+    }
+
+    /**
+     * @return true once completed, failed or cancelled; makes progress in {@link ProgressMode#CALLER} mode.
+     */
+    public boolean test()
+    {
+        if (state.isDone())
+        {
+            return true;
+        }
+        endpoint.progressFromCaller();
+        return state.isDone();
+    }
+
+    /**
+     * Waits until the request is done or the timeout passes.
+     *
+     * @return true if done.
+     */
+    public boolean await(final Duration timeout)
+    {
+        return endpoint.awaitRequest(this, timeout.toNanos());
+    }
+
+    /**
+     * Waits until done and throws if the request failed.
+     *
+     * @return the status.
+     * @throws MxException naming the cause if it failed, or the request and timeout if it did not finish.
+     */
+    public Status awaitOrThrow(final Duration timeout)
+    {
+        if (!await(timeout))
+        {
+            throw new MxException(this + " not done after " + timeout.toMillis() + " ms");
+        }
+        if (RequestState.FAILED == state)
+        {
+            throw new MxException(status.error);
+        }
+        return status;
+    }
+
+    /**
+     * @return the outcome; final once {@link #state()} is done.
+     */
+    public Status status()
+    {
+        return status;
+    }
+
+    /**
+     * Withdraws a receive that has not matched yet.
+     *
+     * @return true if it was withdrawn (now CANCELLED); false if it already matched or is a send.
+     */
+    public boolean cancel()
+    {
+        return endpoint.cancel(this);
+    }
+
+    /**
+     * Returns the request to the pool.
+     *
+     * @throws IllegalStateException if it is not done yet.
+     */
+    public void release()
+    {
+        endpoint.release(this);
+    }
+
+    void wake()
+    {
+        final Thread t = waiter;
+        if (null != t)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    public String toString()
+    {
+        return "request " + Integer.toHexString(handle()) + " (" + kind + ' ' + state + ", matchInfo 0x" +
+            Long.toHexString(matchInfo) + ", " + messageLength + " bytes" +
+            (null != partner ? ", " + partner.describe() : "") + ')';
+    }
+}

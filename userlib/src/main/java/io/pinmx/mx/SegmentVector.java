@@ -1,0 +1,164 @@
+package io.pinmx.mx;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The buffer of one request: one segment or a vector of up to {@link #MAX_SEGMENTS}, seen as
+ * one contiguous byte range. Copies in and out clip at the vector's end, which is how a
+ * short receive buffer truncates without writing past itself. Reused with its request.
+ */
+public final class SegmentVector
+{
+    /** Most segments in one request, as in the driver contract. */
+    public static final int MAX_SEGMENTS = 256;
+
+    private final MemorySegment[] segments = new MemorySegment[MAX_SEGMENTS];
+    private final MemorySegment[] nonEmpty = new MemorySegment[MAX_SEGMENTS];
+    private int count;
+    private int nonEmptyCount;
+    private long totalBytes;
+    private boolean allNative;
+
+    /**
+     * @throws IllegalArgumentException if the segment is null.
+     */
+    public SegmentVector set(final MemorySegment segment)
+    {
+        if (null == segment)
+        {
+            throw new IllegalArgumentException("buffer segment is null");
+        }
+        clear();
+        add(segment);
+        return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the count or the null segment's index.
+     */
+    public SegmentVector set(final MemorySegment[] vector, final int vectorCount)
+    {
+        if (null == vector || vectorCount < 1 || vectorCount > MAX_SEGMENTS || vectorCount > vector.length)
+        {
+            throw new IllegalArgumentException("segment vector of " + vectorCount + " segments (array of " +
+                (null == vector ? "null" : Integer.toString(vector.length)) + "): need 1.." + MAX_SEGMENTS);
+        }
+        for (int i = 0; i < vectorCount; i++)
+        {
+            if (null == vector[i])
+            {
+                throw new IllegalArgumentException("segment vector: segment " + i + " of " + vectorCount + " is null");
+            }
+        }
+        clear();
+        for (int i = 0; i < vectorCount; i++)
+        {
+            add(vector[i]);
+        }
+        return this;
+    }
+
+    public void clear()
+    {
+        for (int i = 0; i < count; i++)
+        {
+            segments[i] = null;
+        }
+        for (int i = 0; i < nonEmptyCount; i++)
+        {
+            nonEmpty[i] = null;
+        }
+        count = 0;
+        nonEmptyCount = 0;
+        totalBytes = 0;
+        allNative = true;
+    }
+
+    private void add(final MemorySegment segment)
+    {
+        segments[count++] = segment;
+        final long bytes = segment.byteSize();
+        if (bytes > 0)
+        {
+            nonEmpty[nonEmptyCount++] = segment;
+        }
+        totalBytes += bytes;
+        allNative &= segment.isNative();
+    }
+
+    public long totalBytes()
+    {
+        return totalBytes;
+    }
+
+    public int count()
+    {
+        return count;
+    }
+
+    public MemorySegment segment(final int index)
+    {
+        return segments[index];
+    }
+
+    /**
+     * @return true if every segment is native: the request can go zero-copy.
+     */
+    public boolean isAllNative()
+    {
+        return allNative;
+    }
+
+    /**
+     * @return the non-empty segments, as a region is declared (first {@link #nonEmptyCount()} valid).
+     */
+    public MemorySegment[] nonEmptySegments()
+    {
+        return nonEmpty;
+    }
+
+    public int nonEmptyCount()
+    {
+        return nonEmptyCount;
+    }
+
+    /**
+     * Copies bytes into the vector at a logical offset, clipped at its end.
+     *
+     * @return how many bytes were written.
+     */
+    public long copyIn(final long offset, final MemorySegment source, final long sourceOffset, final long length)
+    {
+        long written = 0;
+        long segmentStart = 0;
+        final long end = Math.min(offset + length, totalBytes);
+        for (int i = 0; i < nonEmptyCount && segmentStart < end; i++)
+        {
+            final MemorySegment s = nonEmpty[i];
+            final long segmentEnd = segmentStart + s.byteSize();
+            final long from = Math.max(offset, segmentStart);
+            final long to = Math.min(end, segmentEnd);
+            if (from < to)
+            {
+                MemorySegment.copy(source, sourceOffset + (from - offset), s, from - segmentStart, to - from);
+                written += to - from;
+            }
+            segmentStart = segmentEnd;
+        }
+        return written;
+    }
+
+    /**
+     * Gathers the whole vector into a contiguous destination at offset 0.
+     */
+    public void copyOut(final MemorySegment destination)
+    {
+        long at = 0;
+        for (int i = 0; i < nonEmptyCount; i++)
+        {
+            final MemorySegment s = nonEmpty[i];
+            MemorySegment.copy(s, 0, destination, at, s.byteSize());
+            at += s.byteSize();
+        }
+    }
+}
