@@ -20,8 +20,6 @@ final class CachedRegion
     int inUseCount;
     /** Out of the indexes (evicted, invalidated or cleared): no new lease, undeclare once idle. */
     boolean dropped;
-    /** Handed to the undeclare queue; set once, so the id is undeclared exactly once. */
-    boolean undeclareQueued;
 
     /** Idle list (least recently released at the tail); only entries with no lease are linked. */
     CachedRegion idlePrevious;

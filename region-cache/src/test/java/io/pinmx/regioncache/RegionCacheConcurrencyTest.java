@@ -123,7 +123,17 @@ class RegionCacheConcurrencyTest
                 {
                     throw new AssertionError("lease names region " + lease.regionId() + " which is not declared");
                 }
-                if (kind != 2)
+                if (kind == 2)
+                {
+                    for (int i = 0; i < vector.length; i++)
+                    {
+                        if (declared.addresses()[i] != vector[i].address() || declared.lengths()[i] != PAGE_BYTES)
+                        {
+                            throw new AssertionError("region " + lease.regionId() + " is not the requested vector");
+                        }
+                    }
+                }
+                else
                 {
                     final long regionStart = declared.addresses()[0];
                     if (declared.addresses().length != 1 || regionStart + lease.offset() != address ||
