@@ -369,7 +369,7 @@ if [ -n "$keep_log" ]; then
 fi
 
 count() { grep -aEc "$1" <<<"$log" || true; }
-exit_status=$(grep -aoE "$sentinel [0-9]+" <<<"$log" | tail -n 1 | cut -d' ' -f2)
+exit_status=$(grep -aoE "$sentinel [0-9]+" <<<"$log" | tail -n 1 | cut -d' ' -f2 || true)
 result=$(grep -aoE "PINMX-VM-RESULT-$nonce .*" <<<"$log" | tail -n 1 || true)
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$result"; }
 
@@ -378,7 +378,7 @@ case $mode in
 tests)
 	passed=$(count '^ok [0-9]+')
 	failed=$(count '^not ok [0-9]+')
-	plan=$(grep -aoE '^1\.\.[0-9]+' <<<"$log" | tail -n 1 | cut -d. -f3)
+	plan=$(grep -aoE '^1\.\.[0-9]+' <<<"$log" | tail -n 1 | cut -d. -f3 || true)
 	if [ -z "$plan" ]; then
 		[ -z "$result" ] || echo "# vm: the C tests printed no TAP plan (1..N)"
 		failed=$((failed + 1))
@@ -388,8 +388,8 @@ tests)
 	fi
 	;;
 java)
-	passed=$(grep -aoE '\[ *[0-9]+ tests successful *\]' <<<"$log" | tail -n 1 | tr -dc '0-9')
-	failed=$(grep -aoE '\[ *[0-9]+ tests failed *\]' <<<"$log" | tail -n 1 | tr -dc '0-9')
+	passed=$(grep -aoE '\[ *[0-9]+ tests successful *\]' <<<"$log" | tail -n 1 | tr -dc '0-9' || true)
+	failed=$(grep -aoE '\[ *[0-9]+ tests failed *\]' <<<"$log" | tail -n 1 | tr -dc '0-9' || true)
 	passed=${passed:-0} failed=${failed:-0}
 	;;
 cmd)
