@@ -1,0 +1,1036 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pinmx C tests. `pinmx-tests --list` prints the test names, `pinmx-tests
+ * NAME` runs one and exits 0 if it passed; run-guest-tests.sh turns that
+ * into TAP. Diagnostics are printed as TAP comments (lines starting "# ").
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pinmx_test.h"
+
+#define MiB	(1024UL * 1024)
+#define BUDGET_PARAM	"/sys/module/pinmx/parameters/budget_pages"
+
+static int test_abi_hello(void)
+{
+	struct pinmx_hello hello = { .abi_version = PINMX_ABI_VERSION + 1 };
+	struct pinmx_info info;
+	uint32_t id;
+	int fd, fd2;
+
+	fd = open("/dev/pinmx", O_RDWR);
+	CHECK(fd >= 0, "open /dev/pinmx: %s", strerror(errno));
+	CHECK_OK(ioctl(fd, PINMX_IOC_INFO, &info));
+	CHECK(info.abi_version == PINMX_ABI_VERSION, "abi %u", info.abi_version);
+	CHECK(info.page_size == PAGE, "page size %u", info.page_size);
+	CHECK(info.endpoint_id == 0, "id %u before hello", info.endpoint_id);
+	CHECK(info.max_segments == PINMX_MAX_SEGMENTS, "%u", info.max_segments);
+	CHECK((info.features & 0x3f) == 0x3f, "features %#llx",
+	      (unsigned long long)info.features);
+	CHECK(!(info.features & PINMX_FEATURE_NET_IFACE), "net bit set");
+	CHECK_ERRNO(pmx_declare1(fd, &info, sizeof(info), 0, &id), EBADFD);
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_HELLO, &hello), EPROTONOSUPPORT);
+	hello.abi_version = 0;
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_HELLO, &hello), EPROTONOSUPPORT);
+	hello.abi_version = PINMX_ABI_VERSION;
+	hello.reserved = 1;
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_HELLO, &hello), EINVAL);
+	hello.reserved = 0;
+	CHECK_OK(ioctl(fd, PINMX_IOC_HELLO, &hello));
+	CHECK(hello.endpoint_id > 0, "endpoint id %u", hello.endpoint_id);
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_HELLO, &hello), EALREADY);
+	CHECK_OK(ioctl(fd, PINMX_IOC_INFO, &info));
+	CHECK(info.endpoint_id == hello.endpoint_id, "info id %u",
+	      info.endpoint_id);
+	fd2 = pmx_open();
+	CHECK(fd2 >= 0, "second endpoint: %s", strerror(errno));
+	CHECK_OK(ioctl(fd2, PINMX_IOC_INFO, &info));
+	CHECK(info.endpoint_id != hello.endpoint_id, "ids not distinct");
+	close(fd2);
+	close(fd);
+	return 0;
+}
+
+static int test_declare_destroy(void)
+{
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	struct pinmx_region_info ri;
+	struct pinmx_segment segs[3];
+	char *buf = map_anon(8 * PAGE);
+	uint32_t id, n;
+	int fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+
+	CHECK(fd >= 0 && buf, "setup: %s", strerror(errno));
+	segs[0] = (struct pinmx_segment){ (uintptr_t)buf + 100, 50 };
+	segs[1] = (struct pinmx_segment){ (uintptr_t)buf + PAGE - 1, 2 };
+	segs[2] = (struct pinmx_segment){ (uintptr_t)buf + 3 * PAGE, 3 * PAGE };
+	CHECK_OK(pmx_declare(fd, segs, 3, 0, &id));
+	CHECK(id >= 1, "id %u", id);
+	CHECK_OK(pmx_region_info(fd, id, &ri));
+	CHECK(ri.nr_segments == 3 && ri.length == 50 + 2 + 3 * PAGE,
+	      "segments %u length %llu", ri.nr_segments,
+	      (unsigned long long)ri.length);
+	CHECK(ri.nr_pages == 1 + 2 + 3, "pages %llu",
+	      (unsigned long long)ri.nr_pages);
+	CHECK(ri.pinned_pages == 0, "pinned %llu at declare",
+	      (unsigned long long)ri.pinned_pages);
+	CHECK(ri.pin_mode == PINMX_PIN_ON_DEMAND, "mode %u", ri.pin_mode);
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0 + 1, "regions_now");
+	CHECK_OK(pmx_destroy(fd, id));
+	CHECK_ERRNO(pmx_region_info(fd, id, &ri), ENOENT);
+	CHECK_ERRNO(pmx_destroy(fd, id), ENOENT);
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0, "regions_now");
+
+	for (n = 0; n < PINMX_MAX_REGIONS; n++)
+		CHECK(!pmx_declare1(fd, buf, PAGE, 0, &id),
+		      "declare %u: %s", n, strerror(errno));
+	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, 0, &id), ENOSPC);
+	CHECK_OK(pmx_destroy(fd, id));
+	CHECK_OK(pmx_declare1(fd, buf, PAGE, 0, &id));
+	close(fd);
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0,
+	      "close left regions");
+	munmap(buf, 8 * PAGE);
+	return 0;
+}
+
+static int test_on_demand_pins_only_used(void)
+{
+	uint64_t now0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	size_t len = 16 * MiB;
+	char *src = map_anon(len), *dst = map_anon(len);
+	int fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	uint32_t s, d;
+
+	CHECK(fd >= 0 && src && dst, "setup: %s", strerror(errno));
+	fill(src, len, 7);
+	CHECK_OK(pmx_declare1(fd, src, len, 0, &s));
+	CHECK_OK(pmx_declare1(fd, dst, len, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_copy(fd, -1, s, 5 * MiB + 10, d, 3, 100));
+	CHECK(pmx_pinned(fd, s) == 1 && pmx_pinned(fd, d) == 1,
+	      "pinned %llu/%llu after a 100-byte copy",
+	      (unsigned long long)pmx_pinned(fd, s),
+	      (unsigned long long)pmx_pinned(fd, d));
+	CHECK(!memcmp(dst + 3, src + 5 * MiB + 10, 100), "content");
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == now0 + 2,
+	      "pages_pinned_now moved by %lld",
+	      (long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - now0));
+	CHECK_OK(pmx_copy(fd, -1, s, 8 * MiB - 50, d, 9 * MiB - 70, 100));
+	CHECK(pmx_pinned(fd, s) == 3 && pmx_pinned(fd, d) == 3,
+	      "pinned %llu/%llu after a page-crossing copy",
+	      (unsigned long long)pmx_pinned(fd, s),
+	      (unsigned long long)pmx_pinned(fd, d));
+	CHECK(!memcmp(dst + 9 * MiB - 70, src + 8 * MiB - 50, 100), "content");
+	CHECK(vm_pinned_kb() == 6 * 4, "VmPin %ld kB", vm_pinned_kb());
+	CHECK_OK(pmx_range(fd, PINMX_IOC_UNPIN, s, 0, len));
+	CHECK(pmx_pinned(fd, s) == 0, "unpin left %llu",
+	      (unsigned long long)pmx_pinned(fd, s));
+	CHECK_OK(pmx_range(fd, PINMX_IOC_PIN, s, MiB + 1, MiB));
+	CHECK(pmx_pinned(fd, s) == 257, "explicit pin %llu",
+	      (unsigned long long)pmx_pinned(fd, s));
+	close(fd);
+	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after close", vm_pinned_kb());
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == now0, "pinned_now");
+	return 0;
+}
+
+static int test_declare_mode(void)
+{
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	char *buf = map_anon(2 * MiB);
+	char *hole = map_anon(4 * PAGE);
+	struct pinmx_segment segs[2];
+	int fd = pmx_open_mode(PINMX_PIN_DECLARE);
+	uint32_t id;
+
+	CHECK(fd >= 0 && buf && hole, "setup: %s", strerror(errno));
+	CHECK_OK(pmx_declare1(fd, buf + 10, MiB, 0, &id));
+	CHECK(pmx_pinned(fd, id) == 257, "pinned %llu at declare",
+	      (unsigned long long)pmx_pinned(fd, id));
+	CHECK(vm_pinned_kb() == 257 * 4, "VmPin %ld kB", vm_pinned_kb());
+	munmap(hole + PAGE, PAGE);
+	segs[0] = (struct pinmx_segment){ (uintptr_t)buf, PAGE };
+	segs[1] = (struct pinmx_segment){ (uintptr_t)hole, 3 * PAGE };
+	CHECK_ERRNO(pmx_declare(fd, segs, 2, 0, &id), EFAULT);
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0 + 1,
+	      "failed declaration left a region");
+	CHECK(vm_pinned_kb() == 257 * 4, "VmPin %ld kB", vm_pinned_kb());
+	close(fd);
+	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after close", vm_pinned_kb());
+	return 0;
+}
+
+/* Copy @len bytes at unaligned edges through overlapped regions; check. */
+static int overlapped_case(int fd, size_t len, size_t soff, size_t doff)
+{
+	size_t smap = len + soff + 2 * PAGE, dmap = len + doff + 2 * PAGE;
+	char *sbase = map_anon(smap), *dbase = map_anon(dmap);
+	char *src = sbase + PAGE + soff, *dst = dbase + PAGE + doff;
+	struct pinmx_region_info ri;
+	uint32_t s, d;
+	size_t bad;
+
+	CHECK(sbase && dbase, "mmap %zu: %s", len, strerror(errno));
+	fill(src, len, (uint32_t)len);
+	memset(dbase, 0xa5, dmap);
+	CHECK_OK(pmx_declare1(fd, src, len, 0, &s));
+	CHECK_OK(pmx_declare1(fd, dst, len, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, len));
+	bad = mismatch(dst, len, (uint32_t)len);
+	CHECK(bad == len, "len %zu: byte %zu differs", len, bad);
+	CHECK((uint8_t)dst[-1] == 0xa5 && (uint8_t)dst[len] == 0xa5,
+	      "len %zu: wrote outside the destination", len);
+	CHECK_OK(pmx_region_info(fd, s, &ri));
+	CHECK(ri.pinned_pages == ri.nr_pages, "len %zu: %llu of %llu pinned",
+	      len, (unsigned long long)ri.pinned_pages,
+	      (unsigned long long)ri.nr_pages);
+	CHECK_OK(pmx_destroy(fd, s));
+	CHECK_OK(pmx_destroy(fd, d));
+	munmap(sbase, smap);
+	munmap(dbase, dmap);
+	return 0;
+}
+
+static int test_overlapped_copy_sizes(void)
+{
+	static const size_t sizes[][3] = {
+		{ PAGE, 0, 0 }, { PAGE, 1, 4095 }, { 3 * PAGE + 17, 123, 7 },
+		{ 64 * 1024 - 1, 4095, 1 }, { MiB + 4095, 2048, 3000 },
+		{ 16 * MiB + 123, 5, 4000 }, { 64 * MiB, 1, 4095 },
+	};
+	uint64_t waits0 = pmx_counter(PINMX_CNT_OVERLAP_WAITS);
+	int fd = pmx_open();
+	size_t i;
+
+	CHECK(fd >= 0, "open: %s", strerror(errno));
+	CHECK_OK(pmx_set_mode(fd, PINMX_PIN_OVERLAPPED, 4, 512));
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (overlapped_case(fd, sizes[i][0], sizes[i][1], sizes[i][2]))
+			return 1;
+	CHECK(pmx_counter(PINMX_CNT_OVERLAP_WAITS) > waits0,
+	      "no copy ever waited for the overlapped worker");
+	close(fd);
+	return 0;
+}
+
+static int test_multi_segment_copy(void)
+{
+	static const size_t slen[] = { 1, 4095, 4097, 70000, 3, 200000 };
+	static const size_t dlen[] = { 10000, 1, 100000, 168195 };
+	struct pinmx_segment ss[6], ds[4];
+	size_t total = 0, dtotal = 0, i, off;
+	char *expect, *got;
+	uint32_t s, d;
+	int fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+
+	CHECK(fd >= 0, "open: %s", strerror(errno));
+	for (i = 0; i < 6; i++)
+		total += slen[i];
+	for (i = 0; i < 4; i++)
+		dtotal += dlen[i];
+	CHECK(total == dtotal, "test tables disagree: %zu %zu", total, dtotal);
+	expect = malloc(total);
+	got = malloc(total);
+	CHECK(expect && got, "malloc");
+	fill(expect, total, 99);
+	for (i = 0, off = 0; i < 6; i++) {
+		char *m = map_anon(slen[i] + 2 * PAGE);
+
+		CHECK(m, "mmap");
+		memcpy(m + 1 + i * 300, expect + off, slen[i]);
+		ss[i] = (struct pinmx_segment){ (uintptr_t)m + 1 + i * 300,
+						slen[i] };
+		off += slen[i];
+	}
+	for (i = 0; i < 4; i++) {
+		char *m = map_anon(dlen[i] + 2 * PAGE);
+
+		CHECK(m, "mmap");
+		ds[i] = (struct pinmx_segment){ (uintptr_t)m + 4093 - i, dlen[i] };
+	}
+	CHECK_OK(pmx_declare(fd, ss, 6, 0, &s));
+	CHECK_OK(pmx_declare(fd, ds, 4, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, total));
+	for (i = 0, off = 0; i < 4; i++) {
+		memcpy(got + off, (void *)(uintptr_t)ds[i].vaddr, dlen[i]);
+		off += dlen[i];
+	}
+	CHECK(!memcmp(got, expect, total), "vector copy content");
+	memset((void *)(uintptr_t)ds[2].vaddr, 0, dlen[2]);
+	CHECK_OK(pmx_copy(fd, -1, s, 5000, d, 10001, 100000));
+	CHECK(!memcmp((void *)(uintptr_t)ds[2].vaddr, expect + 5000, 100000),
+	      "sliced copy content");
+	close(fd);
+	free(expect);
+	free(got);
+	return 0;
+}
+
+/*
+ * Registration-cache battery: a region over @len bytes at @addr, copied
+ * to a destination region before and after @event changed the memory
+ * behind the address; the second copy must see @seed2's content.
+ */
+struct cache_case {
+	int fd;
+	uint32_t src, dst;
+	char *dst_buf;
+	size_t len;
+	uint64_t inval0;
+};
+
+static int cache_setup(struct cache_case *c, void *addr, size_t len,
+		       uint32_t seed)
+{
+	c->len = len;
+	c->fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	c->dst_buf = map_anon(len);
+	CHECK(c->fd >= 0 && c->dst_buf, "setup: %s", strerror(errno));
+	fill(addr, len, seed);
+	CHECK_OK(pmx_declare1(c->fd, addr, len, 0, &c->src));
+	CHECK_OK(pmx_declare1(c->fd, c->dst_buf, len, PINMX_DECLARE_WRITABLE,
+			      &c->dst));
+	CHECK_OK(pmx_copy(c->fd, -1, c->src, 0, c->dst, 0, len));
+	CHECK(mismatch(c->dst_buf, len, seed) == len, "first copy content");
+	c->inval0 = pmx_counter(PINMX_CNT_INVALIDATIONS);
+	return 0;
+}
+
+static int cache_check(struct cache_case *c, uint32_t seed)
+{
+	size_t bad;
+
+	CHECK(pmx_counter(PINMX_CNT_INVALIDATIONS) > c->inval0,
+	      "invalidation counter did not move");
+	CHECK_OK(pmx_copy(c->fd, -1, c->src, 0, c->dst, 0, c->len));
+	bad = mismatch(c->dst_buf, c->len, seed);
+	CHECK(bad == c->len, "stale content at byte %zu", bad);
+	close(c->fd);
+	munmap(c->dst_buf, c->len);
+	return 0;
+}
+
+static int test_cache_free_malloc(void)
+{
+	size_t len = 512 * 1024;
+	struct cache_case c;
+	uintptr_t old;
+	char *p, *q;
+
+	CHECK(mallopt(M_MMAP_THRESHOLD, 64 * 1024), "mallopt");
+	p = malloc(len);
+	CHECK(p, "malloc");
+	if (cache_setup(&c, p, len, 1))
+		return 1;
+	old = (uintptr_t)p;
+	free(p);
+	q = malloc(len);
+	CHECK((uintptr_t)q == old, "malloc did not reuse the address (%p vs %#lx)",
+	      q, (unsigned long)old);
+	fill(q, len, 2);
+	return cache_check(&c, 2);
+}
+
+static int test_cache_munmap_mmap_fixed(void)
+{
+	size_t len = 256 * 1024;
+	char *p = map_anon(len);
+	struct cache_case c;
+
+	CHECK(p, "mmap");
+	if (cache_setup(&c, p, len, 3))
+		return 1;
+	CHECK_OK(munmap(p, len));
+	CHECK(mmap(p, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p,
+	      "mmap fixed: %s", strerror(errno));
+	fill(p, len, 4);
+	return cache_check(&c, 4);
+}
+
+static int test_cache_mremap(void)
+{
+	size_t len = 256 * 1024;
+	char *p = map_anon(len), *target = map_anon(len), *moved;
+	struct cache_case c;
+
+	CHECK(p && target, "mmap");
+	if (cache_setup(&c, p, len, 5))
+		return 1;
+	moved = mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, target);
+	CHECK(moved == target, "mremap: %s", strerror(errno));
+	CHECK(mismatch(moved, len, 5) == len, "mremap lost the data");
+	CHECK(mmap(p, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p,
+	      "mmap fixed: %s", strerror(errno));
+	fill(p, len, 6);
+	return cache_check(&c, 6);
+}
+
+static int test_cache_madv_dontneed(void)
+{
+	size_t len = 256 * 1024, i;
+	char *p = map_anon(len);
+	struct cache_case c;
+
+	CHECK(p, "mmap");
+	if (cache_setup(&c, p, len, 7))
+		return 1;
+	CHECK_OK(madvise(p, len, MADV_DONTNEED));
+	CHECK(pmx_counter(PINMX_CNT_INVALIDATIONS) > c.inval0,
+	      "MADV_DONTNEED did not invalidate");
+	CHECK_OK(pmx_copy(c.fd, -1, c.src, 0, c.dst, 0, len));
+	for (i = 0; i < len; i++)
+		CHECK(!c.dst_buf[i], "byte %zu not zero after MADV_DONTNEED", i);
+	/*
+	 * Writing may or may not replace the page re-pinned above (the kernel
+	 * may have unshared it for the long-term pin), so only the content
+	 * is checked here.
+	 */
+	fill(p, len, 8);
+	CHECK_OK(pmx_copy(c.fd, -1, c.src, 0, c.dst, 0, len));
+	CHECK(mismatch(c.dst_buf, len, 8) == len, "stale content after write");
+	close(c.fd);
+	munmap(c.dst_buf, len);
+	return 0;
+}
+
+static int test_cache_fork_child_writes(void)
+{
+	size_t len = 256 * 1024;
+	char *p = map_anon(len);
+	struct cache_case c;
+	int status;
+	pid_t pid;
+
+	CHECK(p, "mmap");
+	if (cache_setup(&c, p, len, 9))
+		return 1;
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (!pid) {
+		fill(p, len, 10);
+		_exit(mismatch(p, len, 10) == len ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      !WEXITSTATUS(status), "child failed");
+	CHECK(mismatch(p, len, 9) == len, "parent memory changed by child");
+	CHECK(pmx_counter(PINMX_CNT_INVALIDATIONS) > c.inval0,
+	      "fork did not invalidate");
+	CHECK_OK(pmx_copy(c.fd, -1, c.src, 0, c.dst, 0, len));
+	CHECK(mismatch(c.dst_buf, len, 9) == len,
+	      "region shows the child's data");
+	/* The parent's later writes must reach the region too. */
+	fill(p, len, 11);
+	return cache_check(&c, 11);
+}
+
+/* Run @fn in a child process; its exit status is the test result. */
+static int in_child(int (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	CHECK(pid >= 0, "fork");
+	if (!pid) {
+		fflush(stdout);
+		_exit(fn());
+	}
+	CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
+	CHECK(WIFEXITED(status), "child died: status %#x", status);
+	return WEXITSTATUS(status);
+}
+
+static int memlock_child(void)
+{
+	struct rlimit rl = { 64 * 1024, 64 * 1024 };
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	uint64_t memlock0 = pmx_counter(PINMX_CNT_ERR_MEMLOCK);
+	char *src = map_anon(MiB), *dst = map_anon(MiB);
+	uint32_t s, d;
+	int fd;
+
+	CHECK(src && dst, "mmap");
+	fill(src, MiB, 12);
+	CHECK_OK(setrlimit(RLIMIT_MEMLOCK, &rl));
+	CHECK_OK(setresuid(65534, 65534, 65534));
+	fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	CHECK(fd >= 0, "open as nobody: %s", strerror(errno));
+	CHECK_OK(pmx_declare1(fd, src, MiB, 0, &s));
+	CHECK_OK(pmx_declare1(fd, dst, MiB, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_ERRNO(pmx_copy(fd, -1, s, 0, d, 0, MiB), ENOMEM);
+	CHECK(pmx_counter(PINMX_CNT_ERR_MEMLOCK) > memlock0, "err_memlock");
+	CHECK_OK(pmx_range(fd, PINMX_IOC_UNPIN, s, 0, MiB));
+	CHECK_OK(pmx_range(fd, PINMX_IOC_UNPIN, d, 0, MiB));
+	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after unpin", vm_pinned_kb());
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, 32 * 1024));
+	CHECK(vm_pinned_kb() == 64, "VmPin %ld kB", vm_pinned_kb());
+	CHECK(!memcmp(src, dst, 32 * 1024), "content under the limit");
+	CHECK_ERRNO(pmx_range(fd, PINMX_IOC_PIN, s, 0, MiB), ENOMEM);
+	CHECK(vm_pinned_kb() == 64, "failed pin leaked: VmPin %ld kB",
+	      vm_pinned_kb());
+	CHECK_OK(pmx_set_mode(fd, PINMX_PIN_DECLARE, 0, 0));
+	CHECK_ERRNO(pmx_declare1(fd, src, MiB, 0, &s), ENOMEM);
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0 + 2,
+	      "refused declaration left a region");
+	close(fd);
+	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after close", vm_pinned_kb());
+	return 0;
+}
+
+static int test_rlimit_memlock(void)
+{
+	struct rlimit rl = { 16 * 1024, 16 * 1024 };
+	char *src = map_anon(MiB), *dst = map_anon(MiB);
+	uint32_t s, d;
+	int fd;
+
+	if (in_child(memlock_child))
+		return 1;
+	/* CAP_IPC_LOCK lifts the limit. */
+	CHECK(src && dst, "mmap");
+	CHECK_OK(setrlimit(RLIMIT_MEMLOCK, &rl));
+	fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	CHECK(fd >= 0, "open");
+	CHECK_OK(pmx_declare1(fd, src, MiB, 0, &s));
+	CHECK_OK(pmx_declare1(fd, dst, MiB, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, MiB));
+	close(fd);
+	return 0;
+}
+
+static int write_budget(unsigned long pages)
+{
+	FILE *f = fopen(BUDGET_PARAM, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%lu\n", pages) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static unsigned long read_budget(void)
+{
+	FILE *f = fopen(BUDGET_PARAM, "r");
+	unsigned long pages = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return pages;
+}
+
+static int budget_body(void)
+{
+	size_t len = 512 * 1024;
+	char *a = map_anon(len), *b = map_anon(len), *dst = map_anon(len);
+	uint64_t ev0 = pmx_counter(PINMX_CNT_BUDGET_EVICTIONS);
+	uint64_t eb0 = pmx_counter(PINMX_CNT_ERR_BUDGET);
+	int fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	uint32_t ra, rb, rd;
+
+	CHECK(fd >= 0 && a && b && dst, "setup");
+	fill(a, len, 20);
+	fill(b, len, 21);
+	CHECK_OK(pmx_declare1(fd, a, len, 0, &ra));
+	CHECK_OK(pmx_declare1(fd, b, len, 0, &rb));
+	CHECK_OK(pmx_declare1(fd, dst, len, PINMX_DECLARE_WRITABLE, &rd));
+	CHECK_OK(write_budget(300));
+	CHECK_OK(pmx_copy(fd, -1, ra, 0, rd, 0, len));
+	CHECK(pmx_pinned(fd, ra) == 128 && pmx_pinned(fd, rd) == 128, "pins");
+	CHECK_OK(pmx_copy(fd, -1, rb, 0, rd, 0, len));
+	CHECK(pmx_counter(PINMX_CNT_BUDGET_EVICTIONS) > ev0, "no eviction");
+	CHECK(pmx_pinned(fd, ra) == 0, "LRU region A kept %llu pages",
+	      (unsigned long long)pmx_pinned(fd, ra));
+	CHECK(pmx_pinned(fd, rb) == 128, "B not pinned");
+	CHECK(mismatch(dst, len, 21) == len, "content after eviction");
+	CHECK_OK(pmx_copy(fd, -1, ra, 0, rd, 0, len));
+	CHECK(pmx_pinned(fd, rb) == 0 && pmx_pinned(fd, ra) == 128,
+	      "A re-pinned, B evicted");
+	CHECK(mismatch(dst, len, 20) == len, "content after re-pin");
+	CHECK_OK(write_budget(100));
+	CHECK_ERRNO(pmx_copy(fd, -1, rb, 0, rd, 0, len), ENOSPC);
+	CHECK(pmx_counter(PINMX_CNT_ERR_BUDGET) > eb0, "err_budget");
+	CHECK(pmx_pinned(fd, rb) == 0, "refused pin leaked");
+	close(fd);
+	return 0;
+}
+
+static int test_budget_eviction(void)
+{
+	unsigned long old = read_budget();
+	int r;
+
+	CHECK(old > 0, "cannot read %s", BUDGET_PARAM);
+	r = budget_body();
+	CHECK_OK(write_budget(old));
+	return r;
+}
+
+static int test_bad_declare(void)
+{
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	static struct pinmx_segment many[PINMX_MAX_SEGMENTS + 1];
+	char *buf = map_anon(4 * PAGE), *raw = malloc(64);
+	struct pinmx_segment seg, *useg;
+	struct pinmx_declare req;
+	int fd = pmx_open();
+	uint32_t id;
+	size_t i;
+
+	CHECK(fd >= 0 && buf && raw, "setup");
+	CHECK_ERRNO(pmx_declare(fd, NULL, 1, 0, &id), EFAULT);
+	CHECK_ERRNO(pmx_declare(fd, (void *)8, 1, 0, &id), EFAULT);
+	CHECK_ERRNO(pmx_declare(fd, &seg, 0, 0, &id), EINVAL);
+	for (i = 0; i <= PINMX_MAX_SEGMENTS; i++)
+		many[i] = (struct pinmx_segment){ (uintptr_t)buf, 1 };
+	CHECK_ERRNO(pmx_declare(fd, many, PINMX_MAX_SEGMENTS + 1, 0, &id),
+		    E2BIG);
+	CHECK_OK(pmx_declare(fd, many, PINMX_MAX_SEGMENTS, 0, &id));
+	CHECK_ERRNO(pmx_declare1(fd, buf, 0, 0, &id), EINVAL);
+	CHECK_ERRNO(pmx_declare1(fd, NULL, PAGE, 0, &id), EFAULT);
+	CHECK_ERRNO(pmx_declare1(fd, buf, UINT64_MAX - 10, 0, &id), EOVERFLOW);
+	CHECK_ERRNO(pmx_declare1(fd, (void *)0xffff888000000000ul, PAGE, 0,
+				 &id), EFAULT);
+	CHECK_ERRNO(pmx_declare1(fd, (void *)0x7ffffffff000ul, 2 * PAGE, 0,
+				 &id), EFAULT);
+	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, 2, &id), EINVAL);
+	seg = (struct pinmx_segment){ (uintptr_t)buf, PAGE };
+	req = (struct pinmx_declare){ .segments = (uintptr_t)&seg,
+				      .nr_segments = 1, .pad = 1 };
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_DECLARE, &req), EINVAL);
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_DECLARE, NULL), EFAULT);
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0 + 1,
+	      "rejected declarations left regions");
+	/* Unaligned user pointers and addresses are valid input. */
+	useg = (struct pinmx_segment *)(raw + 3);
+	memcpy(useg, &(struct pinmx_segment){ (uintptr_t)buf + 3, 5000 },
+	       sizeof(*useg));
+	CHECK_OK(pmx_declare(fd, useg, 1, 0, &id));
+	close(fd);
+	free(raw);
+	return 0;
+}
+
+static int test_unmapped_segments(void)
+{
+	uint64_t fault0 = pmx_counter(PINMX_CNT_ERR_FAULT);
+	char *buf = map_anon(8 * PAGE), *dst = map_anon(8 * PAGE);
+	char *ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	struct pinmx_segment segs[2];
+	uint32_t s, d, gap, r, none;
+	int fd = pmx_open_mode(PINMX_PIN_ON_DEMAND), fdo;
+
+	CHECK(fd >= 0 && buf && dst && ro != MAP_FAILED, "setup");
+	fill(buf, 4 * PAGE, 30);
+	CHECK_OK(munmap(buf + 4 * PAGE, 4 * PAGE));
+	CHECK_OK(mprotect(buf + 2 * PAGE, PAGE, PROT_NONE));
+	CHECK_OK(pmx_declare1(fd, dst, 8 * PAGE, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_declare1(fd, buf + 4 * PAGE, 4 * PAGE, 0, &gap));
+	CHECK_ERRNO(pmx_copy(fd, -1, gap, 0, d, 0, PAGE), EFAULT);
+	CHECK_ERRNO(pmx_range(fd, PINMX_IOC_PIN, gap, 0, PAGE), EFAULT);
+	CHECK_OK(pmx_declare1(fd, buf + 2 * PAGE, PAGE, 0, &none));
+	CHECK_ERRNO(pmx_copy(fd, -1, none, 0, d, 0, 10), EFAULT);
+	CHECK_OK(pmx_declare1(fd, ro, PAGE, PINMX_DECLARE_WRITABLE, &r));
+	CHECK_ERRNO(pmx_copy(fd, -1, d, 0, r, 0, 10), EFAULT);
+	/* A good segment followed by an unmapped one. */
+	segs[0] = (struct pinmx_segment){ (uintptr_t)buf, 2 * PAGE };
+	segs[1] = (struct pinmx_segment){ (uintptr_t)buf + 5 * PAGE, PAGE };
+	CHECK_OK(pmx_declare(fd, segs, 2, 0, &s));
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, 2 * PAGE));
+	CHECK(!memcmp(dst, buf, 2 * PAGE), "content of the mapped part");
+	CHECK_ERRNO(pmx_copy(fd, -1, s, PAGE, d, 0, 2 * PAGE), EFAULT);
+	CHECK(pmx_pinned(fd, s) == 2, "pinned %llu",
+	      (unsigned long long)pmx_pinned(fd, s));
+	CHECK(pmx_counter(PINMX_CNT_ERR_FAULT) > fault0, "err_fault");
+	CHECK(vm_pinned_kb() == 4 * 4, "VmPin %ld kB", vm_pinned_kb());
+	/* The overlapped worker reports the fault to the waiting copy. */
+	fdo = pmx_open_mode(PINMX_PIN_OVERLAPPED);
+	CHECK(fdo >= 0, "open");
+	CHECK_OK(pmx_declare(fdo, segs, 2, 0, &s));
+	CHECK_OK(pmx_declare1(fdo, dst, 8 * PAGE, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_copy(fdo, -1, s, 10, d, 0, PAGE));
+	CHECK_ERRNO(pmx_copy(fdo, -1, s, 0, d, 0, 3 * PAGE), EFAULT);
+	close(fdo);
+	close(fd);
+	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after close", vm_pinned_kb());
+	return 0;
+}
+
+static int test_bad_ids_ranges_fds(void)
+{
+	char *buf = map_anon(4 * PAGE);
+	struct pinmx_pin_mode_req mode = { .pin_mode = 3 };
+	struct pinmx_copy cp = { .src_fd = -1 };
+	struct pinmx_region_info ri;
+	int fd = pmx_open(), null_fd = open("/dev/null", O_RDWR);
+	uint32_t s, d;
+
+	CHECK(fd >= 0 && null_fd >= 0 && buf, "setup");
+	CHECK_OK(pmx_declare1(fd, buf, 2 * PAGE, 0, &s));
+	CHECK_OK(pmx_declare1(fd, buf + 2 * PAGE, 2 * PAGE,
+			      PINMX_DECLARE_WRITABLE, &d));
+	CHECK_ERRNO(pmx_destroy(fd, 12345), ENOENT);
+	CHECK_ERRNO(pmx_destroy(fd, 0), ENOENT);
+	CHECK_ERRNO(pmx_region_info(fd, 777, &ri), ENOENT);
+	CHECK_ERRNO(pmx_range(fd, PINMX_IOC_PIN, 999, 0, 1), ENOENT);
+	CHECK_ERRNO(pmx_copy(fd, -1, 999, 0, d, 0, 1), ENOENT);
+	CHECK_ERRNO(pmx_copy(fd, -1, s, 0, 999, 0, 1), ENOENT);
+	CHECK_ERRNO(pmx_copy(fd, 9999, s, 0, d, 0, 1), EBADF);
+	CHECK_ERRNO(pmx_copy(fd, null_fd, s, 0, d, 0, 1), EBADF);
+	CHECK_ERRNO(pmx_copy(fd, -2, s, 0, d, 0, 1), EINVAL);
+	CHECK_ERRNO(pmx_copy(fd, -1, s, 0, d, 0, 0), EINVAL);
+	CHECK_ERRNO(pmx_copy(fd, -1, s, 1, d, 0, 2 * PAGE), ERANGE);
+	CHECK_ERRNO(pmx_copy(fd, -1, s, 0, d, 2 * PAGE, 1), ERANGE);
+	CHECK_ERRNO(pmx_copy(fd, -1, s, UINT64_MAX, d, 0, 2), EOVERFLOW);
+	CHECK_ERRNO(pmx_copy(fd, -1, d, 0, s, 0, 1), EPERM);
+	CHECK_ERRNO(pmx_copy(fd, -1, d, 0, d, 100, 200), EINVAL);
+	fill(buf + 2 * PAGE, 100, 40);
+	CHECK_OK(pmx_copy(fd, -1, d, 0, d, PAGE, 100));
+	CHECK(mismatch(buf + 3 * PAGE, 100, 40) == 100, "same-region copy");
+	CHECK_ERRNO(pmx_range(fd, PINMX_IOC_PIN, s, 0, 0), EINVAL);
+	CHECK_ERRNO(pmx_range(fd, PINMX_IOC_UNPIN, s, 2 * PAGE, 1), ERANGE);
+	CHECK_ERRNO(pmx_range(fd, PINMX_IOC_PIN, s, 2, UINT64_MAX), EOVERFLOW);
+	cp.src_region = s;
+	cp.dst_region = d;
+	cp.len = 1;
+	cp.reserved = 1;
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_COPY, &cp), EINVAL);
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_SET_PIN_MODE, &mode), EINVAL);
+	mode = (struct pinmx_pin_mode_req){ .chunk_min_pages = 9,
+					    .chunk_max_pages = 8 };
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_SET_PIN_MODE, &mode), EINVAL);
+	mode = (struct pinmx_pin_mode_req){ .chunk_max_pages = 65537 };
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_SET_PIN_MODE, &mode), EINVAL);
+	CHECK_ERRNO(ioctl(fd, _IOW(PINMX_IOC_MAGIC, 0x20, uint64_t), buf),
+		    ENOTTY);
+	CHECK_ERRNO(ioctl(fd, _IOW(PINMX_IOC_MAGIC, 0x04, uint64_t[2]), buf),
+		    ENOTTY);
+	CHECK_ERRNO(ioctl(fd, _IOR('T', 0x01, int), buf), ENOTTY);
+	close(null_fd);
+	close(fd);
+	return 0;
+}
+
+static int other_process_child(int pfd, uint32_t src, uint32_t src_ov,
+			       uint32_t pdst, const char *expect, size_t len)
+{
+	uint64_t acc0 = pmx_counter(PINMX_CNT_ERR_ACCESS);
+	struct pinmx_region_info ri;
+	char *mine = map_anon(len);
+	int fd = pmx_open();
+	uint32_t d;
+
+	CHECK(fd >= 0 && mine, "setup");
+	CHECK_ERRNO(pmx_range(pfd, PINMX_IOC_PIN, src, 0, PAGE), EACCES);
+	CHECK_ERRNO(pmx_range(pfd, PINMX_IOC_UNPIN, src, 0, PAGE), EACCES);
+	CHECK_ERRNO(pmx_destroy(pfd, src), EACCES);
+	CHECK_ERRNO(pmx_region_info(pfd, src, &ri), EACCES);
+	CHECK_ERRNO(pmx_copy(pfd, -1, src, 0, pdst, 0, PAGE), EACCES);
+	CHECK(pmx_counter(PINMX_CNT_ERR_ACCESS) >= acc0 + 5, "err_access");
+	CHECK_OK(pmx_declare1(fd, mine, len, PINMX_DECLARE_WRITABLE, &d));
+	/* A region of this endpoint is not reachable with another's id space. */
+	CHECK_ERRNO(pmx_copy(fd, -1, src + 100, 0, d, 0, PAGE), ENOENT);
+	/* Holding the peer's file grants reading its regions. */
+	CHECK_OK(pmx_copy(fd, pfd, src, 0, d, 0, len));
+	CHECK(!memcmp(mine, expect, len), "cross-process on-demand copy");
+	memset(mine, 0, len);
+	CHECK_OK(pmx_copy(fd, pfd, src_ov, 0, d, 0, len));
+	CHECK(!memcmp(mine, expect, len), "cross-process overlapped copy");
+	close(fd);
+	return 0;
+}
+
+static int test_other_process_region(void)
+{
+	size_t len = 2 * MiB;
+	char *buf = map_anon(len), *dst = map_anon(len);
+	int fd = pmx_open_mode(PINMX_PIN_ON_DEMAND), status;
+	uint32_t src, src_ov, pdst;
+	pid_t pid;
+
+	CHECK(fd >= 0 && buf && dst, "setup");
+	fill(buf, len, 50);
+	CHECK_OK(pmx_declare1(fd, buf, len, 0, &src));
+	CHECK_OK(pmx_declare1(fd, dst, len, PINMX_DECLARE_WRITABLE, &pdst));
+	CHECK_OK(pmx_set_mode(fd, PINMX_PIN_OVERLAPPED, 2, 64));
+	CHECK_OK(pmx_declare1(fd, buf, len, 0, &src_ov));
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (!pid)
+		_exit(other_process_child(fd, src, src_ov, pdst, buf, len));
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status),
+	      "child died");
+	CHECK(!WEXITSTATUS(status), "child checks failed");
+	CHECK(pmx_pinned(fd, src) == 512, "parent region pinned by the peer: %llu",
+	      (unsigned long long)pmx_pinned(fd, src));
+	CHECK_OK(pmx_copy(fd, -1, src, 0, pdst, 0, len));
+	CHECK(mismatch(dst, len, 50) == len, "parent copy after the child");
+	close(fd);
+	return 0;
+}
+
+static int exit_child(void)
+{
+	char *src = map_anon(4 * MiB), *dst = map_anon(4 * MiB);
+	int fd = pmx_open_mode(PINMX_PIN_OVERLAPPED);
+	uint32_t s, d;
+
+	CHECK(fd >= 0 && src && dst, "setup");
+	fill(src, 4 * MiB, 60);
+	CHECK_OK(pmx_declare1(fd, src, 4 * MiB, 0, &s));
+	CHECK_OK(pmx_declare1(fd, dst, 4 * MiB, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, 4 * MiB));
+	CHECK(vm_pinned_kb() == 2 * 4096, "VmPin %ld kB", vm_pinned_kb());
+	return 0;	/* exits with the endpoint open and the pages pinned */
+}
+
+static int test_close_and_exit_release(void)
+{
+	uint64_t now0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	uint64_t deadline;
+	char *buf = map_anon(MiB);
+	int fd = pmx_open_mode(PINMX_PIN_DECLARE);
+	uint32_t id;
+
+	CHECK(fd >= 0 && buf, "setup");
+	CHECK_OK(pmx_declare1(fd, buf, MiB, 0, &id));
+	CHECK(vm_pinned_kb() == 1024, "VmPin %ld kB", vm_pinned_kb());
+	close(fd);
+	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after close", vm_pinned_kb());
+	if (in_child(exit_child))
+		return 1;
+	deadline = now_ns() + 10 * 1000000000ull;
+	while (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != now0 &&
+	       now_ns() < deadline)
+		usleep(10000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == now0,
+	      "exit left %lld pages pinned",
+	      (long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - now0));
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0, "regions left");
+	return 0;
+}
+
+struct churn {
+	char *buf;
+	size_t len;
+	volatile int stop;
+	long rounds;
+};
+
+static void *churn_thread(void *arg)
+{
+	struct churn *c = arg;
+
+	while (!c->stop) {
+		madvise(c->buf, c->len / 2, MADV_DONTNEED);
+		fill(c->buf, c->len / 2, 70);
+		c->rounds++;
+	}
+	return NULL;
+}
+
+/* Copies race invalidations; no errors, and the final state is exact. */
+static int test_invalidate_during_copy(void)
+{
+	size_t len = 2 * MiB;
+	struct churn c = { .buf = map_anon(len), .len = len };
+	char *dst = map_anon(len), *ref = map_anon(len / 2);
+	uint64_t inval0 = pmx_counter(PINMX_CNT_INVALIDATIONS);
+	uint64_t deadline = now_ns() + 3 * 1000000000ull;
+	int fd = pmx_open_mode(PINMX_PIN_OVERLAPPED);
+	pthread_t t;
+	uint32_t s, d;
+	long copies = 0;
+
+	CHECK(fd >= 0 && c.buf && dst && ref, "setup");
+	fill(c.buf, len, 70);
+	memcpy(ref, c.buf + len / 2, len / 2);
+	CHECK_OK(pmx_declare1(fd, c.buf, len, 0, &s));
+	CHECK_OK(pmx_declare1(fd, dst, len, PINMX_DECLARE_WRITABLE, &d));
+	CHECK(!pthread_create(&t, NULL, churn_thread, &c), "thread");
+	while (now_ns() < deadline) {
+		if (pmx_copy(fd, -1, s, 0, d, 0, len)) {
+			c.stop = 1;
+			pthread_join(t, NULL);
+			CHECK(0, "copy %ld failed: %s", copies, strerror(errno));
+		}
+		copies++;
+		CHECK(!memcmp(dst + len / 2, ref, len / 2),
+		      "copy %ld: the untouched half differs", copies);
+	}
+	c.stop = 1;
+	pthread_join(t, NULL);
+	printf("# %ld copies raced %ld invalidation rounds\n", copies, c.rounds);
+	CHECK(c.rounds > 0 && copies > 0, "no race happened");
+	CHECK(pmx_counter(PINMX_CNT_INVALIDATIONS) > inval0, "no invalidation");
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, len));
+	CHECK(mismatch(dst, len / 2, 70) == len / 2, "final content");
+	close(fd);
+	return 0;
+}
+
+static const int fuzz_errnos[] = {
+	ENOTTY, EINVAL, EFAULT, EBADFD, E2BIG, EOVERFLOW, ENOENT, EBADF,
+	EPERM, ERANGE, EPROTONOSUPPORT, EALREADY, EACCES, ENOSPC, ENOMEM,
+};
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static int fuzz_errno_known(int e)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fuzz_errnos) / sizeof(fuzz_errnos[0]); i++)
+		if (fuzz_errnos[i] == e)
+			return 1;
+	return 0;
+}
+
+/* A random ioctl number: mostly ours with a random nr, size and direction. */
+static unsigned long fuzz_cmd(void)
+{
+	uint64_t r = rng();
+
+	switch (r & 3) {
+	case 0:
+		return (uint32_t)(r >> 8);
+	default:
+		return _IOC((r >> 8) & 3, PINMX_IOC_MAGIC, (r >> 16) & 0x3f,
+			    (r >> 24) % 600);
+	}
+}
+
+static int test_fuzz_ioctls(void)
+{
+	size_t len = 64 * 1024, i, ok = 0, failed = 0;
+	char *canary = map_anon(4 * PAGE), *copy = map_anon(4 * PAGE);
+	unsigned char *arena = malloc(len);
+	int fds[2] = { pmx_open(), open("/dev/pinmx", O_RDWR) };
+	uint32_t s, d;
+
+	CHECK(fds[0] >= 0 && fds[1] >= 0 && canary && copy && arena, "setup");
+	fill(canary, 4 * PAGE, 80);
+	CHECK_OK(pmx_declare1(fds[0], canary, 4 * PAGE, 0, &s));
+	CHECK_OK(pmx_declare1(fds[0], copy, 4 * PAGE, PINMX_DECLARE_WRITABLE,
+			      &d));
+	for (i = 0; i < len; i += 8)
+		*(uint64_t *)(arena + i) = rng();
+	for (i = 0; i < 100000; i++) {
+		unsigned long cmd = fuzz_cmd();
+		uint64_t r = rng();
+		void *arg;
+		long ret;
+
+		*(uint64_t *)(arena + (r % (len / 8)) * 8) = rng();
+		switch ((r >> 40) & 7) {
+		case 0:
+			arg = NULL;
+			break;
+		case 1:
+			arg = (void *)(uintptr_t)rng();
+			break;
+		default:
+			arg = arena + ((r >> 20) % (len - 1024));
+			break;
+		}
+		ret = ioctl(fds[i & 1], cmd, arg);
+		if (ret == 0) {
+			ok++;
+			continue;
+		}
+		CHECK(ret == -1 && fuzz_errno_known(errno),
+		      "ioctl %#lx returned %ld errno %d (%s)", cmd, ret, errno,
+		      strerror(errno));
+		failed++;
+	}
+	printf("# 100000 random ioctls: %zu succeeded, %zu failed with an errno\n",
+	       ok, failed);
+	CHECK_OK(pmx_copy(fds[0], -1, s, 0, d, 0, 4 * PAGE));
+	CHECK(mismatch(copy, 4 * PAGE, 80) == 4 * PAGE,
+	      "canary region corrupted by the fuzz loop");
+	close(fds[0]);
+	close(fds[1]);
+	free(arena);
+	return 0;
+}
+
+/* Prints the default pin mode of a new endpoint, for the parameter test. */
+static int print_default_mode(void)
+{
+	struct pinmx_info info;
+	int fd = open("/dev/pinmx", O_RDWR);
+
+	CHECK(fd >= 0 && !ioctl(fd, PINMX_IOC_INFO, &info), "info");
+	printf("%u\n", info.pin_mode);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(void);
+} tests[] = {
+	{ "abi_hello", test_abi_hello },
+	{ "declare_destroy", test_declare_destroy },
+	{ "on_demand_pins_only_used", test_on_demand_pins_only_used },
+	{ "declare_mode", test_declare_mode },
+	{ "overlapped_copy_sizes", test_overlapped_copy_sizes },
+	{ "multi_segment_copy", test_multi_segment_copy },
+	{ "cache_free_malloc", test_cache_free_malloc },
+	{ "cache_munmap_mmap_fixed", test_cache_munmap_mmap_fixed },
+	{ "cache_mremap", test_cache_mremap },
+	{ "cache_madv_dontneed", test_cache_madv_dontneed },
+	{ "cache_fork_child_writes", test_cache_fork_child_writes },
+	{ "rlimit_memlock", test_rlimit_memlock },
+	{ "budget_eviction", test_budget_eviction },
+	{ "bad_declare", test_bad_declare },
+	{ "unmapped_segments", test_unmapped_segments },
+	{ "bad_ids_ranges_fds", test_bad_ids_ranges_fds },
+	{ "other_process_region", test_other_process_region },
+	{ "close_and_exit_release", test_close_and_exit_release },
+	{ "invalidate_during_copy", test_invalidate_during_copy },
+	{ "fuzz_ioctls", test_fuzz_ioctls },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--default-mode"))
+		return print_default_mode();
+	for (i = 0; argc == 2 && i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(argv[1], tests[i].name))
+			return tests[i].fn() ? 1 : 0;
+	fprintf(stderr, "usage: %s --list | --default-mode | TEST\n", argv[0]);
+	return 2;
+}
