@@ -1,0 +1,10 @@
+/**
+ * Node-wide state shared by the processes of one host: the peer table (host name to boards) and
+ * the counters each endpoint publishes. Each store is an interface with an in-memory
+ * implementation for tests and a Chronicle Map implementation over a persisted file under
+ * /dev/shm/pinmx. Nothing here is on the message path: drivers read the peer table when a peer
+ * is first used and publish counters from time to time.
+ * <p>
+ * May call the JDK, Chronicle Map and {@link io.pinmx.pin.spi} value types.
+ */
+package io.pinmx.pin.node;

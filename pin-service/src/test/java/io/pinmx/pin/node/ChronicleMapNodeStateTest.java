@@ -1,0 +1,73 @@
+package io.pinmx.pin.node;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.Counter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two real JVMs share the peer table and the counter store through their persisted files.
+ */
+class ChronicleMapNodeStateTest
+{
+    @TempDir
+    Path directory;
+
+    @Test
+    void aSecondJvmSeesOurEntriesAndWeSeeItsEntries() throws Exception
+    {
+        final Path peersFile = directory.resolve("peers.dat");
+        final Path countersFile = directory.resolve("counters.dat");
+        final Path log = directory.resolve("child.log");
+        try (ChronicleMapPeerTable peers = ChronicleMapPeerTable.open(peersFile);
+            ChronicleMapCounterStore store = ChronicleMapCounterStore.open(countersFile))
+        {
+            final Process child = ChildJvm.start(log, NodeStateChild.class,
+                peersFile.toString(), countersFile.toString(), "child-host", "parent-host");
+            try
+            {
+                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> peers.get("child-host").isPresent() || !child.isAlive());
+                assertEquals(Optional.of(BoardAddress.parse("udp:127.0.0.2:41000")), peers.board("child-host", 1),
+                    () -> "child output: " + read(log));
+                final PublishedCounters published = store.get("udp:127.0.0.2:41000/1").orElseThrow();
+                assertEquals(64L << 20, published.get(Counter.PULL_BYTES));
+                assertEquals(1, published.get(Counter.DROPPED_WRONG_SESSION));
+                assertEquals(child.pid(), published.pid());
+
+                peers.put("parent-host", 0, BoardAddress.parse("eth:02:00:00:00:00:09"));
+                assertTrue(child.waitFor(90, TimeUnit.SECONDS), () -> "child still running: " + read(log));
+                assertEquals(0, child.exitValue(), () -> "child output: " + read(log));
+                assertTrue(read(log).contains("SAW eth:02:00:00:00:00:09"), () -> "child output: " + read(log));
+                assertFalse(published.publisherAlive());
+            }
+            finally
+            {
+                child.destroyForcibly();
+                child.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static String read(final Path log)
+    {
+        try
+        {
+            return Files.readString(log);
+        }
+        catch (final Exception ex)
+        {
+            return "(no log: " + ex + ")";
+        }
+    }
+}
