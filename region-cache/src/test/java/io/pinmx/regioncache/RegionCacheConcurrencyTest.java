@@ -5,11 +5,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -18,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import static io.pinmx.regioncache.RegionCacheTest.segment;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RegionCacheConcurrencyTest
@@ -78,6 +84,108 @@ class RegionCacheConcurrencyTest
         assertEquals(0, declarer.liveCount());
         assertEquals(declarer.declareCount(), declarer.undeclaredIds().size(), "every declared id undeclared once");
         assertEquals(List.of(), declarer.violations());
+    }
+
+    /**
+     * Forwards to a recording declarer once every party passed the barrier twice: on entering
+     * declare and again before going on, so two declares overlap, or a test thread can act
+     * while a declare is under way.
+     */
+    private static RegionDeclarer declaringTogether(final RecordingDeclarer declarer, final CyclicBarrier barrier)
+    {
+        return new RegionDeclarer()
+        {
+            public int declare(final long[] addresses, final long[] lengths, final int count)
+            {
+                try
+                {
+                    barrier.await(30, TimeUnit.SECONDS);
+                    barrier.await(30, TimeUnit.SECONDS);
+                }
+                catch (final InterruptedException | BrokenBarrierException | TimeoutException ex)
+                {
+                    throw new IllegalStateException("declare barrier", ex);
+                }
+                return declarer.declare(addresses, lengths, count);
+            }
+
+            public void undeclare(final int regionId)
+            {
+                declarer.undeclare(regionId);
+            }
+        };
+    }
+
+    @Test
+    void twoMissesOnTheSameVectorShareOneRegionAndTheLoserIsUndeclared() throws Exception
+    {
+        final RecordingDeclarer declarer = new RecordingDeclarer();
+        final RegionCache cache = new RegionCache(declaringTogether(declarer, new CyclicBarrier(2)), 8, Long.MAX_VALUE);
+        final RegionLease first = new RegionLease();
+        final RegionLease second = new RegionLease();
+        final ExecutorService executor = Executors.newFixedThreadPool(2);
+        try
+        {
+            final Future<?> a = executor.submit(() -> cache.acquire(
+                new MemorySegment[]{ segment(BASE_ADDRESS, 64), segment(BASE_ADDRESS + PAGE_BYTES, 64) }, 2, first));
+            final Future<?> b = executor.submit(() -> cache.acquire(
+                new MemorySegment[]{ segment(BASE_ADDRESS, 64), segment(BASE_ADDRESS + PAGE_BYTES, 64) }, 2, second));
+            a.get(30, TimeUnit.SECONDS);
+            b.get(30, TimeUnit.SECONDS);
+        }
+        finally
+        {
+            executor.shutdownNow();
+        }
+
+        assertEquals(first.regionId(), second.regionId());
+        assertEquals(2, declarer.declareCount());
+        assertEquals(1, declarer.undeclaredIds().size());
+        assertTrue(declarer.isLive(first.regionId()));
+        RegionCacheStatistics statistics = cache.statistics();
+        assertEquals(1, statistics.declaredRegions());
+        assertEquals(1, statistics.inUseRegions());
+        assertEquals(2, statistics.misses());
+
+        cache.release(first);
+        assertEquals(1, cache.statistics().inUseRegions(), "still held by the second lease");
+        cache.release(second);
+        statistics = cache.statistics();
+        assertEquals(0, statistics.inUseRegions());
+        assertEquals(1, statistics.declaredRegions());
+        cache.close();
+        assertEquals(declarer.declareCount(), declarer.undeclaredIds().size());
+        assertEquals(List.of(), declarer.violations());
+    }
+
+    @Test
+    void closeDuringADeclareUndeclaresTheNewRegionAndFailsTheAcquire() throws Exception
+    {
+        final RecordingDeclarer declarer = new RecordingDeclarer();
+        final CyclicBarrier barrier = new CyclicBarrier(2);
+        final RegionCache cache = new RegionCache(declaringTogether(declarer, barrier), 8, Long.MAX_VALUE);
+        final RegionLease lease = new RegionLease();
+        final ExecutorService executor = Executors.newSingleThreadExecutor();
+        try
+        {
+            final Future<?> acquire = executor.submit(() -> cache.acquire(segment(BASE_ADDRESS, 64), lease));
+            barrier.await(30, TimeUnit.SECONDS);
+            cache.close();
+            barrier.await(30, TimeUnit.SECONDS);
+            final ExecutionException failure =
+                assertThrows(ExecutionException.class, () -> acquire.get(30, TimeUnit.SECONDS));
+            assertTrue(failure.getCause().getMessage().contains("closed while region 0 was declared"),
+                failure.getCause().getMessage());
+        }
+        finally
+        {
+            executor.shutdownNow();
+        }
+
+        assertFalse(lease.isHeld());
+        assertEquals(1, declarer.declareCount());
+        assertEquals(List.of(0), declarer.undeclaredIds());
+        assertEquals(0, cache.statistics().declaredRegions());
     }
 
     private static boolean anyDone(final List<Future<?>> workers)
