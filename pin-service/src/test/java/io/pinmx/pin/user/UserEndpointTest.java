@@ -1,0 +1,417 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.spi.EventType;
+import io.pinmx.pin.spi.PullSpec;
+import io.pinmx.pin.spi.RegionAccess;
+import io.pinmx.pin.wire.FrameFlyweight;
+import io.pinmx.pin.wire.FrameKind;
+import io.pinmx.pin.wire.NackFrame;
+import io.pinmx.pin.wire.NackReason;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.function.Executable;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Two endpoints of the user-space driver in this JVM; the multi-process cases are in {@link TwoProcessTest}. */
+class UserEndpointTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Arena arena = Arena.ofShared();
+
+    @AfterEach
+    void closeAll() throws Exception
+    {
+        for (int i = resources.size() - 1; i >= 0; i--)
+        {
+            resources.get(i).close();
+        }
+        arena.close();
+    }
+
+    private DriverEndpoint open(final UserDriverOptions options)
+    {
+        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder()
+            .endpointIndex(0).options(UserDriverOptions.class, options).build());
+        resources.add(endpoint);
+        return endpoint;
+    }
+
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
+    void everyLibraryFrameKindArrivesIntact(final boolean sameHost)
+    {
+        final DriverEndpoint a = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final DriverEndpoint b = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final int bAtA = a.peerIndex(b.address().board());
+        final MemorySegment header = arena.allocate(128);
+        final MemorySegment payload = arena.allocate(4000);
+        final EventLog log = new EventLog();
+        int tag = 100;
+        for (final FrameKind kind : TestFrames.LIBRARY_KINDS)
+        {
+            final int headerBytes = TestFrames.encodeHeader(header, kind, 0, 0, b.address().sessionId(),
+                a.address().sessionId(), tag);
+            final MemorySegment body = payload.asSlice(0, TestFrames.payloadBytes(kind));
+            Patterns.fill(body, tag);
+            a.send(bAtA, header.asSlice(0, headerBytes), body);
+            final int expectedTag = tag;
+            final EventLog.Seen seen = log.awaitEvent(b, TIMEOUT, s -> s.seq() == expectedTag);
+            assertEquals(EventType.received(kind), seen.type());
+            assertEquals(kind.code(), seen.kindCode());
+            assertEquals(a.address().sessionId(), seen.srcSession());
+            assertEquals(headerBytes + body.byteSize(), seen.frame().length);
+            assertArrayEquals(body.toArray(ValueLayout.JAVA_BYTE),
+                MemorySegment.ofArray(seen.frame()).asSlice(headerBytes).toArray(ValueLayout.JAVA_BYTE), kind.name());
+            assertEquals(b.peerIndex(a.address().board()), seen.peer());
+            tag++;
+        }
+        assertEquals(1, b.counters().get(Counter.FRAMES_RECEIVED_MEDIUM_FRAG));
+        assertEquals(1, a.counters().get(Counter.FRAMES_SENT_RNDV));
+        assertEquals(sameHost ? TestFrames.LIBRARY_KINDS.size() : 0, a.counters().get(Counter.SHM_FRAMES_SENT));
+        assertEquals(sameHost ? TestFrames.LIBRARY_KINDS.size() : 0, b.counters().get(Counter.SHM_FRAMES_RECEIVED));
+    }
+
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
+    void pullCopiesAVectorRegionByteForByte(final boolean sameHost)
+    {
+        final DriverEndpoint server = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final MemorySegment[] source = {arena.allocate(3 << 20), arena.allocate(12345), arena.allocate(5 << 20)};
+        long total = 0;
+        for (int i = 0; i < source.length; i++)
+        {
+            Patterns.fill(source[i], i * 1000L);
+            total += source[i].byteSize();
+        }
+        final int sourceId = server.declareRegion(source, source.length, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(total + 100);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        final PullSpec spec = new PullSpec().peerIndex(puller.peerIndex(server.address().board()))
+            .remoteEndpointIndex(0).remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId)
+            .remoteOffset(0).localRegionId(targetId).localOffset(100).length(total).pullHandle(77);
+        puller.startPull(spec);
+        final EventLog.Seen done = new EventLog().awaitPull(puller, TIMEOUT, 77);
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        assertEquals(total, done.bytes());
+        long at = 100;
+        for (final MemorySegment segment : source)
+        {
+            assertEquals(-1, MemorySegment.mismatch(segment, 0, segment.byteSize(), target, at, at + segment.byteSize()));
+            at += segment.byteSize();
+        }
+        assertEquals(sameHost ? 1 : 0, puller.counters().get(Counter.PULL_SINGLE_COPY));
+        assertEquals(sameHost ? 0 : 1, puller.counters().get(Counter.PULL_FRAMES_RECEIVED) > 0 ? 1 : 0);
+        assertEquals(total, puller.counters().get(Counter.PULL_BYTES));
+    }
+
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
+    void unmappedSegmentFailsOnlyThePullThatTouchesItNamingTheSegment(final boolean sameHost)
+    {
+        final DriverEndpoint server = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final MemorySegment good = arena.allocate(64 * 1024);
+        Patterns.fill(good, 5);
+        final long unmappedAddress = 0x10000;
+        final MemorySegment unmapped = MemorySegment.ofAddress(unmappedAddress).reinterpret(64 * 1024);
+        final int sourceId = server.declareRegion(new MemorySegment[] {good, unmapped}, 2, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(128 * 1024);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        final int peer = puller.peerIndex(server.address().board());
+        final PullSpec spec = new PullSpec().peerIndex(peer).remoteEndpointIndex(0)
+            .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId);
+        puller.startPull(spec.remoteOffset(0).localOffset(0).length(128 * 1024).pullHandle(1));
+        puller.startPull(spec.remoteOffset(0).localOffset(0).length(64 * 1024).pullHandle(2));
+        final EventLog log = new EventLog();
+        final EventLog.Seen failed = log.awaitPull(puller, TIMEOUT, 1);
+        final EventLog.Seen done = log.awaitPull(puller, TIMEOUT, 2);
+        assertEquals(EventType.PULL_FAILED, failed.type());
+        assertEquals(DriverError.SEGMENT_FAULT, failed.error());
+        assertTrue(failed.message().contains("segment 1 at 0x10000") && failed.message().contains("EFAULT") &&
+            failed.message().contains("slot " + RegionTable.slotOfId(sourceId)), failed.message());
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        assertEquals(-1, MemorySegment.mismatch(good, 0, good.byteSize(), target, 0, good.byteSize()));
+    }
+
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
+    void remoteUnknownStaleAndOutOfRangeRegionsFailThePull(final boolean sameHost)
+    {
+        final DriverEndpoint server = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final MemorySegment source = arena.allocate(10_000);
+        final int staleId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        server.destroyRegion(staleId);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        assertEquals(RegionTable.slotOfId(staleId), RegionTable.slotOfId(sourceId), "slot reused");
+        final MemorySegment target = arena.allocate(20_000);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        final PullSpec spec = new PullSpec().peerIndex(puller.peerIndex(server.address().board()))
+            .remoteEndpointIndex(0).remoteSessionId(server.address().sessionId()).localRegionId(targetId);
+        final EventLog log = new EventLog();
+
+        puller.startPull(spec.remoteRegionId(staleId).remoteOffset(0).length(100).pullHandle(10));
+        final EventLog.Seen stale = log.awaitPull(puller, TIMEOUT, 10);
+        assertEquals(DriverError.UNKNOWN_REGION, stale.error(), stale.message());
+        assertTrue(stale.message().contains("region " + staleId), stale.message());
+
+        puller.startPull(spec.remoteRegionId(sourceId).remoteOffset(9_000).length(1_001).pullHandle(11));
+        final EventLog.Seen range = log.awaitPull(puller, TIMEOUT, 11);
+        assertEquals(DriverError.OUT_OF_RANGE, range.error(), range.message());
+
+        puller.startPull(spec.remoteRegionId(sourceId).remoteOffset(9_000).length(1_000).pullHandle(12));
+        assertEquals(EventType.PULL_DONE, log.awaitPull(puller, TIMEOUT, 12).type());
+        if (!sameHost)
+        {
+            assertEquals(2, server.counters().get(Counter.NACKS_SENT));
+        }
+    }
+
+    @Test
+    void localBadArgumentsThrowNamingWhatIsWrongAndChangeNothing()
+    {
+        final DriverEndpoint endpoint = open(UserDriverOptions.defaults().withMaxRegions(2));
+        final MemorySegment native1 = arena.allocate(1000);
+        final int id = endpoint.declareRegion(new MemorySegment[] {native1}, 1, RegionAccess.READ_WRITE);
+
+        expect(DriverError.BAD_ARGUMENT, "segment 0 is a heap segment",
+            () -> endpoint.declareRegion(new MemorySegment[] {MemorySegment.ofArray(new byte[10])}, 1, RegionAccess.READ));
+        expect(DriverError.BAD_ARGUMENT, "segment count 257",
+            () -> endpoint.declareRegion(new MemorySegment[257], 257, RegionAccess.READ));
+        expect(DriverError.BAD_ARGUMENT, "access flags invalid 0x4",
+            () -> endpoint.declareRegion(new MemorySegment[] {native1}, 1, 4));
+        endpoint.declareRegion(new MemorySegment[] {native1}, 1, RegionAccess.READ);
+        expect(DriverError.NO_RESOURCES, "all 2 regions",
+            () -> endpoint.declareRegion(new MemorySegment[] {native1}, 1, RegionAccess.READ));
+        expect(DriverError.UNKNOWN_REGION, "region 12345", () -> endpoint.destroyRegion(12345));
+
+        final int peer = endpoint.peerIndex(endpoint.address().board());
+        final PullSpec spec = new PullSpec().peerIndex(peer).remoteEndpointIndex(0)
+            .remoteSessionId(endpoint.address().sessionId()).remoteRegionId(id).localRegionId(id).length(10);
+        expect(DriverError.OUT_OF_RANGE, "local offset 995 + length 10",
+            () -> endpoint.startPull(spec.localOffset(995)));
+        expect(DriverError.UNKNOWN_REGION, "local region 999",
+            () -> endpoint.startPull(spec.localOffset(0).localRegionId(999)));
+        expect(DriverError.UNKNOWN_PEER, "peer index 9", () -> endpoint.startPull(spec.localRegionId(id).peerIndex(9)));
+        expect(DriverError.UNKNOWN_PEER, "peer index 3",
+            () -> endpoint.send(3, arena.allocate(FrameFlyweight.HEADER_BYTES), MemorySegment.NULL));
+        expect(DriverError.BAD_ARGUMENT, "shorter than the 32-byte common header",
+            () -> endpoint.send(peer, arena.allocate(8), MemorySegment.NULL));
+        assertEquals(0, endpoint.counters().get(Counter.PULLS_STARTED));
+        endpoint.destroyRegion(id);
+        expect(DriverError.UNKNOWN_REGION, "region " + id, () -> endpoint.destroyRegion(id));
+    }
+
+    @Test
+    void closedEndpointRefusesEveryOperation()
+    {
+        final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
+        final MemorySegment segment = arena.allocate(100);
+        final int id = endpoint.declareRegion(new MemorySegment[] {segment}, 1, RegionAccess.READ);
+        final int peer = endpoint.peerIndex(endpoint.address().board());
+        endpoint.close();
+        endpoint.close();
+        final String closed = "is closed";
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.declareRegion(new MemorySegment[] {segment}, 1, 1));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.destroyRegion(id));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.send(peer, arena.allocate(64), MemorySegment.NULL));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.startPull(new PullSpec()));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.poll(e -> { }, 1));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.await(1_000));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.peerIndex(endpoint.address().board()));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.peer(peer));
+        assertFalse(java.nio.file.Files.exists(EndpointFile.pathFor(java.nio.file.Path.of("/dev/shm"),
+            endpoint.address().board().basePort())), "endpoint file removed");
+    }
+
+    @Test
+    void malformedFramesAreDroppedCountedAndMisaddressedOnesNacked() throws Exception
+    {
+        final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
+        final InetSocketAddress target = endpoint.address().board().endpointSocketAddress(0);
+        try (DatagramChannel raw = DatagramChannel.open())
+        {
+            raw.bind(new InetSocketAddress("127.0.0.1", 0));
+            final MemorySegment frame = arena.allocate(256);
+            final ByteBuffer buffer = frame.asByteBuffer();
+
+            raw.send(buffer.clear().limit(5), target);
+
+            TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 1);
+            frame.set(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET, (byte)99);
+            raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
+
+            TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 2);
+            raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 10), target);
+
+            TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 3);
+            new FrameFlyweight().wrap(frame, 0).version(7);
+            raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
+
+            TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId() ^ 1, 42, 4);
+            raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
+
+            TestFrames.encodeHeader(frame, FrameKind.TINY, 3, 0, endpoint.address().sessionId(), 42, 5);
+            raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
+
+            TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 6);
+            raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
+
+            final EventLog log = new EventLog();
+            final EventLog.Seen good = log.awaitEvent(endpoint, TIMEOUT, s -> s.type() == EventType.RECV_TINY);
+            assertEquals(6, good.seq(), "only the well-formed frame is delivered");
+            await().atMost(TIMEOUT).until(() -> endpoint.counters().get(Counter.NACKS_SENT) == 2);
+            assertEquals(1, endpoint.counters().get(Counter.DROPPED_SHORT));
+            assertEquals(1, endpoint.counters().get(Counter.DROPPED_UNKNOWN_KIND));
+            assertEquals(1, endpoint.counters().get(Counter.DROPPED_BAD_LENGTH));
+            assertEquals(1, endpoint.counters().get(Counter.DROPPED_BAD_VERSION));
+            assertEquals(1, endpoint.counters().get(Counter.DROPPED_WRONG_SESSION));
+            assertEquals(1, endpoint.counters().get(Counter.DROPPED_WRONG_ENDPOINT));
+            assertEquals(1, log.all().size());
+
+            final ByteBuffer reply = ByteBuffer.allocateDirect(512);
+            final List<Integer> reasons = new ArrayList<>();
+            raw.configureBlocking(false);
+            await().atMost(TIMEOUT).until(() ->
+            {
+                reply.clear();
+                if (raw.receive(reply) != null)
+                {
+                    final NackFrame nack = new NackFrame().wrap(MemorySegment.ofBuffer(reply.flip()), 0);
+                    assertEquals(FrameKind.NACK, nack.kind());
+                    assertEquals(42, nack.dstSession());
+                    reasons.add(nack.reasonCode());
+                }
+                return reasons.size() == 2;
+            });
+            assertTrue(reasons.contains(NackReason.BAD_SESSION.code()) && reasons.contains(NackReason.BAD_ENDPOINT.code()),
+                reasons.toString());
+        }
+    }
+
+    @Test
+    void pullCompletesByteExactUnderTenPercentLossBothWays()
+    {
+        final UserDriverOptions lossy = UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(5_000_000L, 50);
+        final DriverEndpoint server = open(lossy.withLoss(0.10, 0.10, 11));
+        final DriverEndpoint puller = open(lossy.withLoss(0.10, 0.10, 23));
+        final MemorySegment source = arena.allocate(8 << 20);
+        Patterns.fill(source, 99);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(8 << 20);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        puller.startPull(new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+            .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
+            .length(source.byteSize()).pullHandle(5));
+        final EventLog.Seen done = new EventLog().awaitPull(puller, Duration.ofSeconds(60), 5);
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        assertEquals(Patterns.crc(source), Patterns.crc(target));
+        assertTrue(puller.counters().get(Counter.PULL_REQUESTS_RESENT) > 0);
+        assertTrue(puller.counters().get(Counter.DROPPED_LOSS_INJECTED_RX) > 0);
+        assertTrue(server.counters().get(Counter.DROPPED_LOSS_INJECTED_TX) > 0);
+    }
+
+    @Test
+    void pullToAClosedPeerFailsWithTimeoutAfterBoundedRetries()
+    {
+        final UserDriverOptions fast = UserDriverOptions.defaults().withSameHost(false).withPullResend(2_000_000L, 3);
+        final DriverEndpoint server = open(fast);
+        final DriverEndpoint puller = open(fast);
+        final MemorySegment source = arena.allocate(1 << 20);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final int targetId = puller.declareRegion(new MemorySegment[] {arena.allocate(1 << 20)}, 1, RegionAccess.WRITE);
+        final PullSpec spec = new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+            .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
+            .length(source.byteSize()).pullHandle(9);
+        server.close();
+        puller.startPull(spec);
+        final EventLog.Seen failed = new EventLog().awaitPull(puller, TIMEOUT, 9);
+        assertEquals(DriverError.TIMEOUT, failed.error(), failed.message());
+        assertTrue(failed.message().contains("after 4 requests"), failed.message());
+        assertTrue(puller.counters().get(Counter.PULL_REQUESTS_RESENT) >= 3);
+    }
+
+    @Test
+    void pollDrivenEndpointsMakeProgressInsidePollAndAwait()
+    {
+        final UserDriverOptions pollOnly = UserDriverOptions.defaults().withProgressThread(false);
+        final DriverEndpoint server = open(pollOnly.withSameHost(false));
+        final DriverEndpoint puller = open(pollOnly.withSameHost(false));
+        assertTrue(puller.info().chosenBecause().contains("only inside poll/await"), puller.info().chosenBecause());
+        final MemorySegment source = arena.allocate(1 << 20);
+        Patterns.fill(source, 3);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(1 << 20);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        puller.startPull(new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+            .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
+            .length(source.byteSize()).pullHandle(4));
+        final EventLog log = new EventLog();
+        final Thread serverPoller = new Thread(() ->
+        {
+            while (!Thread.currentThread().isInterrupted())
+            {
+                server.await(1_000_000);
+                server.poll(e -> { }, 16);
+            }
+        });
+        serverPoller.start();
+        try
+        {
+            final EventLog.Seen done = log.awaitPull(puller, TIMEOUT, 4);
+            assertEquals(EventType.PULL_DONE, done.type(), done.message());
+            assertEquals(-1, source.mismatch(target));
+        }
+        finally
+        {
+            serverPoller.interrupt();
+            await().atMost(TIMEOUT).until(() -> !serverPoller.isAlive());
+        }
+        assertTrue(server.counters().get(Counter.PULLS_SERVED) > 0);
+    }
+
+    @Test
+    void infoSaysWhatTheProviderIsAndThatItNeverPins()
+    {
+        final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
+        assertTrue(endpoint.info().chosenBecause().startsWith(UserDriver.DESCRIPTION));
+        assertFalse(endpoint.info().pinsMemory());
+        assertEquals(256, endpoint.info().maxSegments());
+        assertNotEquals(0, endpoint.address().sessionId());
+    }
+
+    private static void expect(final DriverError kind, final String messagePart, final Executable call)
+    {
+        final DriverException e = assertThrows(DriverException.class, call);
+        assertEquals(kind, e.kind(), e.getMessage());
+        assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should contain '" + messagePart + "'");
+    }
+}
