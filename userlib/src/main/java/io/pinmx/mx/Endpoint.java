@@ -223,6 +223,7 @@ public final class Endpoint implements AutoCloseable
     {
         checkOpen();
         final int peerIndex = driver.peerIndex(remote.board());
+        final long deadline = System.nanoTime() + timeout.toNanos();
         final Partner partner;
         lock.lock();
         try
@@ -232,6 +233,14 @@ public final class Endpoint implements AutoCloseable
             if (null != existing && PartnerState.FAILED != existing.state)
             {
                 partner = existing;
+                if (PartnerState.CONNECTED == partner.state)
+                {
+                    if (partner.keyVerified && partner.verifiedKey == applicationKey)
+                    {
+                        return partner;
+                    }
+                    startVerify(partner, applicationKey);
+                }
             }
             else
             {
@@ -249,15 +258,88 @@ public final class Endpoint implements AutoCloseable
         while (true)
         {
             final PartnerState state = partner.state;
-            if (PartnerState.CONNECTED == state)
-            {
-                return partner;
-            }
             if (PartnerState.FAILED == state)
             {
                 throw new MxException(partner.failure);
             }
+            if (PartnerState.CONNECTED == state)
+            {
+                final int verified = verifyOutcome(partner, applicationKey, deadline, timeout);
+                if (verified == ConnectStatus.OK.code())
+                {
+                    return partner;
+                }
+                if (verified >= 0)
+                {
+                    throw new MxException("connect to " + partner.describe() + " refused: " +
+                        ConnectStatus.fromCode(verified) + (ConnectStatus.BAD_KEY.code() == verified ?
+                        " (application key 0x" + Integer.toHexString(applicationKey) + " is not the endpoint's)" : ""));
+                }
+            }
             idleWait(MAX_IDLE_WAIT_NS);
+        }
+    }
+
+    /**
+     * A session the partner opened to us has not checked our key: ask it, without disturbing the session.
+     */
+    private void startVerify(final Partner p, final int applicationKey)
+    {
+        if (p.verifying && p.connectKey == applicationKey)
+        {
+            return;
+        }
+        p.connectKey = applicationKey;
+        p.connectSeq = nonZeroRandom();
+        p.verifying = true;
+        p.verifyStatusCode = -1;
+        sendConnectRequest(p);
+    }
+
+    /**
+     * @return the verify reply's status code, or -1 while none came (resending meanwhile).
+     * @throws MxException when the deadline passes.
+     */
+    private int verifyOutcome(final Partner p, final int applicationKey, final long deadline, final Duration timeout)
+    {
+        lock.lock();
+        try
+        {
+            nowNs = clock.nanoTime();
+            if (!p.verifying)
+            {
+                if (p.keyVerified && p.verifiedKey == applicationKey)
+                {
+                    return ConnectStatus.OK.code();
+                }
+                startVerify(p, applicationKey);
+            }
+            final int code = p.verifyStatusCode;
+            if (code >= 0)
+            {
+                p.verifying = false;
+                if (ConnectStatus.OK.code() == code)
+                {
+                    p.keyVerified = true;
+                    p.verifiedKey = applicationKey;
+                }
+                return code;
+            }
+            if (System.nanoTime() - deadline >= 0)
+            {
+                p.verifying = false;
+                throw new MxException("connect to " + p.describe() + " timed out: no CONNECT_REPLY within " +
+                    timeout.toMillis() + " ms");
+            }
+            if (nowNs - p.connectSentNs >= options.connectResendNs)
+            {
+                sendConnectRequest(p);
+            }
+            return -1;
+        }
+        finally
+        {
+            lock.unlock();
         }
     }
 
@@ -985,6 +1067,7 @@ public final class Endpoint implements AutoCloseable
     private void establish(final Partner p, final int remoteSessionId, final int remoteInitialSeq)
     {
         p.remoteSessionId = remoteSessionId;
+        p.remoteInitialSeq = remoteInitialSeq;
         p.window = new SendWindow(sequences, options.sendWindowFrames, p.sendInitialSeq);
         p.tracker = new ReceiveTracker(sequences, remoteInitialSeq, options.ackDelayNs, options.ackEveryFrames);
         p.lastHeardNs = nowNs;
@@ -1698,8 +1781,9 @@ public final class Endpoint implements AutoCloseable
         }
         Partner p = partnerAt(peerIndex, remoteEndpoint);
         if (null != p && PartnerState.CONNECTED == p.state && p.remoteSessionId == remoteSession &&
-            p.acceptedConnectSeq == connectSeq)
+            (p.acceptedConnectSeq == connectSeq || p.remoteInitialSeq == remoteInitialSeq))
         {
+            p.acceptedConnectSeq = connectSeq;
             sendConnectReply(peerIndex, remoteEndpoint, remoteSession, connectSeq, p.sendInitialSeq, ConnectStatus.OK);
             return;
         }
@@ -1725,6 +1809,11 @@ public final class Endpoint implements AutoCloseable
     {
         connectIn.wrap(buffer, offset);
         final Partner p = partnerAt(peerIndex, connectIn.srcEndpoint());
+        if (null != p && PartnerState.CONNECTED == p.state && p.verifying && p.connectSeq == connectIn.connectSeq())
+        {
+            p.verifyStatusCode = connectIn.statusCode();
+            return;
+        }
         if (null == p || PartnerState.CONNECTING != p.state || p.connectSeq != connectIn.connectSeq())
         {
             droppedFrames++;
@@ -1744,6 +1833,8 @@ public final class Endpoint implements AutoCloseable
             return;
         }
         establish(p, connectIn.srcSession(), connectIn.initialSeq());
+        p.keyVerified = true;
+        p.verifiedKey = p.connectKey;
         pump(p);
     }
 

@@ -20,7 +20,7 @@ public final class Partner
     private final EndpointAddress address;
     final int peerIndex;
     final int remoteEndpointIndex;
-    final int connectSeq;
+    int connectSeq;
     volatile PartnerState state = PartnerState.CONNECTING;
     volatile String failure;
     int remoteSessionId;
@@ -43,6 +43,13 @@ public final class Partner
     int connectKey;
     /** Connect sequence of the CONNECT_REQUEST this session was accepted from; a new one means a new connection. */
     int acceptedConnectSeq;
+    int remoteInitialSeq;
+    /** Our key was accepted by the partner (we connected, not only it to us). */
+    boolean keyVerified;
+    int verifiedKey;
+    /** A CONNECT_REQUEST checking our key on a live session is out; the reply's status code lands here. */
+    boolean verifying;
+    volatile int verifyStatusCode = -1;
     /** Rendezvous sends waiting for NOTIFY plus pulls in flight: reasons to expect to hear from the partner. */
     int outstandingRendezvous;
     String lastSendError;

@@ -1,0 +1,139 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.user.UserDriverOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two endpoints in one JVM over the user-space driver: the quickest full-stack check of each
+ * protocol path. The two-process tests cover the same paths between real JVMs.
+ */
+class EndpointLoopbackTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final int KEY = 0x5EED;
+
+    private final Arena arena = Arena.ofShared();
+    private Endpoint a;
+    private Endpoint b;
+    private Partner aToB;
+
+    @BeforeEach
+    void open()
+    {
+        a = TestEndpoints.open(TestEndpoints.options(1, KEY, UserDriverOptions.defaults()).build());
+        b = TestEndpoints.open(TestEndpoints.options(2, KEY, UserDriverOptions.defaults()).build());
+        aToB = a.connect(b.address(), KEY, TIMEOUT);
+    }
+
+    @AfterEach
+    void close()
+    {
+        a.close();
+        b.close();
+        arena.close();
+    }
+
+    private MemorySegment pattern(final long length, final int seed)
+    {
+        final MemorySegment s = arena.allocate(Math.max(1, length)).asSlice(0, length);
+        for (long i = 0; i < length; i++)
+        {
+            s.set(ValueLayout.JAVA_BYTE, i, (byte)(i * 31 + seed));
+        }
+        return s;
+    }
+
+    private static void assertPattern(final MemorySegment s, final long length, final int seed)
+    {
+        for (long i = 0; i < length; i++)
+        {
+            if (s.get(ValueLayout.JAVA_BYTE, i) != (byte)(i * 31 + seed))
+            {
+                throw new AssertionError("byte " + i + " of " + length + " differs");
+            }
+        }
+    }
+
+    @Test
+    void everySizeClassArrivesIntact()
+    {
+        final long[] sizes = {0, 1, 32, 33, 128, 129, 32 * 1024 - 1, 32 * 1024, 32 * 1024 + 1, 1 << 20};
+        for (final long size : sizes)
+        {
+            final MemorySegment out = pattern(size, (int)size);
+            final MemorySegment in = arena.allocate(Math.max(1, size)).asSlice(0, size);
+            final Request recv = b.irecv(MatchInfo.ANY_SOURCE, size, MatchInfo.MASK_ALL, in);
+            final Request send = a.isend(aToB, size, out);
+            final Status rs = recv.awaitOrThrow(TIMEOUT);
+            send.awaitOrThrow(TIMEOUT);
+            assertEquals(size, rs.messageLength(), "size " + size);
+            assertEquals(size, rs.bytesTransferred(), "size " + size);
+            assertFalse(rs.truncated());
+            assertEquals(size, rs.matchInfo());
+            assertPattern(in, size, (int)size);
+            recv.release();
+            send.release();
+        }
+    }
+
+    @Test
+    void unexpectedEagerAndRendezvousMessagesWaitForTheirReceive()
+    {
+        final MemorySegment small = pattern(100, 1);
+        final MemorySegment large = pattern(200_000, 2);
+        final Request s1 = a.isend(aToB, 1, small);
+        final Request s2 = a.isend(aToB, 2, large);
+        final Status probe = new Status();
+        assertTrue(b.probe(MatchInfo.ANY_SOURCE, 2, MatchInfo.MASK_ALL, probe, TIMEOUT));
+        assertEquals(200_000, probe.messageLength());
+        final MemorySegment in2 = arena.allocate(200_000);
+        final MemorySegment in1 = arena.allocate(100);
+        final Request r2 = b.irecv(MatchInfo.ANY_SOURCE, 2, MatchInfo.MASK_ALL, in2);
+        final Request r1 = b.irecv(MatchInfo.ANY_SOURCE, 1, MatchInfo.MASK_ALL, in1);
+        r1.awaitOrThrow(TIMEOUT);
+        r2.awaitOrThrow(TIMEOUT);
+        s1.awaitOrThrow(TIMEOUT);
+        s2.awaitOrThrow(TIMEOUT);
+        assertPattern(in1, 100, 1);
+        assertPattern(in2, 200_000, 2);
+    }
+
+    @Test
+    void wrongKeyIsRefusedClearly()
+    {
+        final MxException e = assertThrows(MxException.class, () -> b.connect(a.address(), KEY + 1, TIMEOUT));
+        assertTrue(e.getMessage().contains("BAD_KEY"), e.getMessage());
+        assertTrue(e.getMessage().contains("0x" + Integer.toHexString(KEY + 1)), e.getMessage());
+        final Endpoint c = TestEndpoints.open(TestEndpoints.options(3, KEY, UserDriverOptions.defaults()).build());
+        try
+        {
+            final MxException fresh = assertThrows(MxException.class, () -> c.connect(a.address(), KEY + 1, TIMEOUT));
+            assertTrue(fresh.getMessage().contains("BAD_KEY"), fresh.getMessage());
+            final Partner cToA = c.connect(a.address(), KEY, TIMEOUT);
+            c.send(cToA, 7, pattern(10, 7), TIMEOUT);
+            final MemorySegment in = arena.allocate(10);
+            final Status st = new Status();
+            a.recv(MatchInfo.ANY_SOURCE, 7, MatchInfo.MASK_ALL, in, st, TIMEOUT);
+            assertPattern(in, 10, 7);
+        }
+        finally
+        {
+            c.close();
+        }
+        final Partner bToA = b.connect(a.address(), KEY, TIMEOUT);
+        assertEquals(io.pinmx.mx.reliability.PartnerState.CONNECTED, bToA.state());
+    }
+}
