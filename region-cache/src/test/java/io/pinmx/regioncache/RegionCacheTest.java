@@ -2,10 +2,13 @@ package io.pinmx.regioncache;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -22,7 +25,7 @@ class RegionCacheTest
     @AfterEach
     void declarerSawNoMisuse()
     {
-        assertEquals(java.util.List.of(), declarer.violations());
+        assertEquals(List.of(), declarer.violations());
     }
 
     /** A native segment at a chosen address; the cache never touches the memory. */
@@ -35,6 +38,15 @@ class RegionCacheTest
     {
         final RegionLease lease = new RegionLease();
         cache.acquire(segment, lease);
+        final int regionId = lease.regionId();
+        cache.release(lease);
+        return regionId;
+    }
+
+    private static int acquireAndRelease(final RegionCache cache, final MemorySegment[] vector)
+    {
+        final RegionLease lease = new RegionLease();
+        cache.acquire(vector, vector.length, lease);
         final int regionId = lease.regionId();
         cache.release(lease);
         return regionId;
@@ -81,7 +93,7 @@ class RegionCacheTest
 
         acquireAndRelease(cache, segment(0x40000, 100));
 
-        assertEquals(java.util.List.of(b), declarer.undeclaredIds());
+        assertEquals(List.of(b), declarer.undeclaredIds());
         assertTrue(declarer.isLive(a));
         assertEquals(a, acquireAndRelease(cache, segment(0x10000, 100)));
         assertEquals(4, declarer.declareCount());
@@ -100,7 +112,7 @@ class RegionCacheTest
         acquireAndRelease(cache, segment(0x30000, 100));
 
         assertTrue(declarer.isLive(oldest.regionId()));
-        assertEquals(java.util.List.of(b), declarer.undeclaredIds());
+        assertEquals(List.of(b), declarer.undeclaredIds());
         cache.release(oldest);
         assertConsistent(cache);
     }
@@ -126,7 +138,7 @@ class RegionCacheTest
         statistics = cache.statistics();
         assertEquals(2, statistics.declaredRegions());
         assertEquals(1, statistics.evictions());
-        assertEquals(java.util.List.of(0), declarer.undeclaredIds());
+        assertEquals(List.of(0), declarer.undeclaredIds());
         cache.release(second);
         cache.release(third);
         assertEquals(2, cache.statistics().declaredRegions());
@@ -142,7 +154,7 @@ class RegionCacheTest
 
         acquireAndRelease(cache, segment(0x30000, 3_000));
 
-        assertEquals(java.util.List.of(a), declarer.undeclaredIds());
+        assertEquals(List.of(a), declarer.undeclaredIds());
         assertTrue(declarer.isLive(b));
         assertEquals(7_000, cache.statistics().declaredBytes());
         assertConsistent(cache);
@@ -251,8 +263,8 @@ class RegionCacheTest
         cache.release(lease);
 
         final RecordingDeclarer.Declared declared = declarer.live(regionId);
-        assertTrue(java.util.Arrays.equals(new long[]{ 0x10000, 0x30000, 0x20000 }, declared.addresses()));
-        assertTrue(java.util.Arrays.equals(new long[]{ 100, 200, 50 }, declared.lengths()));
+        assertArrayEquals(new long[]{ 0x10000, 0x30000, 0x20000 }, declared.addresses());
+        assertArrayEquals(new long[]{ 100, 200, 50 }, declared.lengths());
         assertEquals(5, declarer.declareCount());
         assertEquals(1, cache.statistics().hits());
         assertConsistent(cache);
@@ -285,7 +297,7 @@ class RegionCacheTest
 
         assertEquals(2, cache.invalidate(0x11000, 0x2000));
 
-        assertEquals(java.util.List.of(overlapping), declarer.undeclaredIds());
+        assertEquals(List.of(overlapping), declarer.undeclaredIds());
         assertTrue(declarer.isLive(vector), "in use: undeclared at its release");
         assertEquals(before, acquireAndRelease(cache, segment(0x10000, 0x1000)));
         assertEquals(after, acquireAndRelease(cache, segment(0x13000, 0x1000)));
@@ -338,15 +350,6 @@ class RegionCacheTest
         acquireAndRelease(cache, segment(0x10000, 0x100));
         assertEquals(3, declarer.declareCount());
         assertConsistent(cache);
-    }
-
-    private static int acquireAndRelease(final RegionCache cache, final MemorySegment[] vector)
-    {
-        final RegionLease lease = new RegionLease();
-        cache.acquire(vector, vector.length, lease);
-        final int regionId = lease.regionId();
-        cache.release(lease);
-        return regionId;
     }
 
     @Test
@@ -475,7 +478,7 @@ class RegionCacheTest
         assertConsistent(cache);
     }
 
-    private static void assertMessage(final String expected, final org.junit.jupiter.api.function.Executable call)
+    private static void assertMessage(final String expected, final Executable call)
     {
         final RuntimeException thrown = assertThrows(RuntimeException.class, call);
         assertTrue(thrown.getMessage().contains(expected), "expected '" + expected + "' in: " + thrown.getMessage());
