@@ -28,7 +28,8 @@ class RegionCacheTest
         assertEquals(List.of(), declarer.violations());
     }
 
-    /** A native segment at a chosen address; the cache never touches the memory. */
+    /** A native segment at a chosen address: safe because neither the cache nor the tests touch the memory. */
+    @SuppressWarnings("restricted")
     static MemorySegment segment(final long address, final long length)
     {
         return MemorySegment.ofAddress(address).reinterpret(length);
