@@ -1,0 +1,171 @@
+package io.pinmx.pin.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pinmx.pin.node.ChronicleMapCounterStore;
+import io.pinmx.pin.node.ChronicleMapPeerTable;
+import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.PinDriver;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PinmxAdminTest
+{
+    @TempDir
+    Path directory;
+
+    private String out = "";
+    private String err = "";
+
+    private int run(final String... args)
+    {
+        final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+        final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+        final List<String> full = Stream.concat(Stream.of(
+            "--peers-file", peersFile().toString(), "--counters-file", countersFile().toString()), Stream.of(args)).toList();
+        final int status = PinmxAdmin.run(full.toArray(String[]::new),
+            new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+        out = outBytes.toString(StandardCharsets.UTF_8);
+        err = errBytes.toString(StandardCharsets.UTF_8);
+        return status;
+    }
+
+    private Path peersFile()
+    {
+        return directory.resolve("peers.dat");
+    }
+
+    private Path countersFile()
+    {
+        return directory.resolve("counters.dat");
+    }
+
+    private void assertUsage(final String expectedMessage, final String... args)
+    {
+        assertEquals(PinmxAdmin.EXIT_USAGE, run(args), out);
+        assertTrue(err.contains(expectedMessage), err);
+        assertTrue(err.contains("usage: pinmx-admin"), err);
+        assertEquals("", out);
+    }
+
+    @Test
+    void badCommandLinesExitTwoNamingTheProblemAndTouchNoFile()
+    {
+        assertUsage("missing command");
+        assertUsage("unknown command 'frobnicate'", "frobnicate");
+        assertUsage("unknown option '--verbose'", "--verbose", "info");
+        assertUsage("unexpected argument 'x' after 'info'", "info", "x");
+        assertUsage("unknown peers action 'list-all'", "peers", "list-all");
+        assertUsage("peers add: expected HOST BOARD_ADDRESS [BOARD_INDEX], got 'node-a'", "peers", "add", "node-a");
+        assertUsage("board address 'tcp:1.2.3.4:5'", "peers", "add", "node-a", "tcp:1.2.3.4:5");
+        assertUsage("port 70000 not in 1..65535", "peers", "add", "node-a", "udp:1.2.3.4:70000");
+        assertUsage("host name 'bad/host'", "peers", "add", "bad/host", "udp:1.2.3.4:4000");
+        assertUsage("board index 'x' is not a number", "peers", "add", "node-a", "udp:1.2.3.4:4000", "x");
+        assertUsage("board index 256 not in 0..255", "peers", "add", "node-a", "udp:1.2.3.4:4000", "256");
+        assertUsage("peers remove: expected HOST [BOARD_INDEX], got nothing", "peers", "remove");
+        assertUsage("counters: unexpected argument 'b'", "counters", "a", "b");
+        assertFalse(Files.exists(peersFile()));
+        assertFalse(Files.exists(countersFile()));
+
+        final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+        assertEquals(PinmxAdmin.EXIT_USAGE, PinmxAdmin.run(new String[]{ "--peers-file" },
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(errBytes, true, StandardCharsets.UTF_8)));
+        assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("--peers-file needs a value"));
+    }
+
+    @Test
+    void peersAddListAndRemoveThroughTheSharedFile()
+    {
+        assertEquals(0, run("peers"));
+        assertTrue(out.contains("no peers in " + peersFile()), out);
+
+        assertEquals(0, run("peers", "add", "node-a", "udp:10.0.0.1:40000"));
+        assertEquals("added node-a 0 udp:10.0.0.1:40000\n", out);
+        assertEquals(0, run("peers", "add", "node-a", "eth:02:00:00:00:00:01"));
+        assertEquals("added node-a 1 eth:02:00:00:00:00:01\n", out);
+        assertEquals(0, run("peers", "add", "node-b", "udp:10.0.0.2:40000", "7"));
+        assertEquals(0, run("peers"));
+        assertEquals("""
+            node-a 0 udp:10.0.0.1:40000
+            node-a 1 eth:02:00:00:00:00:01
+            node-b 7 udp:10.0.0.2:40000
+            """, out);
+
+        try (ChronicleMapPeerTable table = ChronicleMapPeerTable.open(peersFile()))
+        {
+            assertEquals(Optional.of(BoardAddress.parse("udp:10.0.0.2:40000")), table.board("node-b", 7));
+        }
+
+        assertEquals(0, run("peers", "remove", "node-a", "0"));
+        assertEquals("removed node-a 0\n", out);
+        assertEquals(PinmxAdmin.EXIT_FAILED, run("peers", "remove", "node-a", "0"));
+        assertTrue(err.contains("no board 0 of host node-a in " + peersFile()), err);
+        assertEquals(0, run("peers", "remove", "node-b"));
+        assertEquals(PinmxAdmin.EXIT_FAILED, run("peers", "remove", "node-b"));
+        assertTrue(err.contains("no host node-b in"), err);
+        assertFalse(err.contains("usage:"), err);
+        assertEquals(0, run("peers"));
+        assertEquals("node-a 1 eth:02:00:00:00:00:01\n", out);
+    }
+
+    @Test
+    void countersPrintsPublishedSnapshots()
+    {
+        assertEquals(0, run("counters"));
+        assertTrue(out.contains("no counters published in " + countersFile()), out);
+
+        final DriverCounters counters = new DriverCounters();
+        counters.add(Counter.PULL_BYTES, 67_108_864);
+        counters.increment(Counter.DROPPED_BAD_LENGTH);
+        try (ChronicleMapCounterStore store = ChronicleMapCounterStore.open(countersFile()))
+        {
+            store.publish("udp:10.0.0.1:40000/3", counters);
+        }
+        assertEquals(0, run("counters"));
+        final List<String> lines = out.lines().toList();
+        assertTrue(lines.get(0).startsWith("udp:10.0.0.1:40000/3 pid " + ProcessHandle.current().pid() + " (running)"),
+            out);
+        assertEquals(List.of("  DROPPED_BAD_LENGTH 1", "  PULL_BYTES 67108864"), lines.subList(1, lines.size()));
+
+        assertEquals(0, run("counters", "udp:10.0.0.1:40000/3", "--all"));
+        assertEquals(1 + Counter.values().length, out.lines().count());
+        assertTrue(out.contains("  PULLS_FAILED 0"), out);
+
+        assertEquals(PinmxAdmin.EXIT_FAILED, run("counters", "udp:10.0.0.1:40000/4"));
+        assertTrue(err.contains("no counters published by endpoint udp:10.0.0.1:40000/4"), err);
+    }
+
+    @Test
+    void infoListsTheRegisteredProvidersAndTheNodeFiles()
+    {
+        assertEquals(0, run("info"));
+        final long providers = ServiceLoader.load(PinDriver.class).stream().count();
+        if (providers == 0)
+        {
+            assertTrue(out.contains("no driver providers on the class path"), out);
+        }
+        else
+        {
+            assertEquals(providers, out.lines().filter(line -> line.startsWith("provider ")).count(), out);
+            assertTrue(out.contains("  pins memory: "), out);
+        }
+        assertTrue(out.contains("peer table: " + peersFile() + " (absent)"), out);
+        assertTrue(out.contains("counters: " + countersFile() + " (absent)"), out);
+        assertEquals(0, run("--help"));
+        assertTrue(out.startsWith("usage: pinmx-admin"), out);
+    }
+}
