@@ -53,15 +53,16 @@ final class EventRing
     }
 
     /** Producer: a received frame. @return false if full (the agent stops taking input until poll drains). */
-    boolean offerReceived(final EventType type, final int peer, final MemorySegment frame)
+    boolean offerReceived(
+        final EventType type, final int peer, final MemorySegment frameBuffer, final long offset, final int length)
     {
-        final long at = claim(HEADER_BYTES + (int)frame.byteSize());
+        final long at = claim(HEADER_BYTES + length);
         if (at < 0)
         {
             return false;
         }
-        MemorySegment.copy(frame, 0, buffer, at + HEADER_BYTES, frame.byteSize());
-        return commit(at, HEADER_BYTES + (int)frame.byteSize(), type, peer, 0, frame.byteSize(), null, -1);
+        MemorySegment.copy(frameBuffer, offset, buffer, at + HEADER_BYTES, length);
+        return commit(at, HEADER_BYTES + length, type, peer, 0, length, null, -1);
     }
 
     /** Producer: a completion. */

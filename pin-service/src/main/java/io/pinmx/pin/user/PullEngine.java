@@ -93,6 +93,9 @@ final class PullEngine
     private final int[][] blockRetries;
 
     private final MemorySegment frame;
+    private final MemorySegment pullHeader;
+    private final MemorySegment replyHeader;
+    private final MemorySegment nackHeader;
     private final MemorySegment staging;
     private final PullFrame pull = new PullFrame();
     private final PullReplyFrame reply = new PullReplyFrame();
@@ -123,6 +126,9 @@ final class PullEngine
         this.framePayloadBytes = options.framePayloadBytes();
         this.blocksInFlight = options.pullBlocksInFlight();
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
+        this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
+        this.replyHeader = frame.asSlice(0, FrameKind.PULL_REPLY.headerBytes());
+        this.nackHeader = frame.asSlice(0, FrameKind.NACK.headerBytes());
         this.staging = arena.allocate(64L * framePayloadBytes, 64);
         this.blockOffset = new long[MAX_PULLS][blocksInFlight];
         this.blockLength = new int[MAX_PULLS][blocksInFlight];
@@ -318,7 +324,7 @@ final class PullEngine
             sessionId, 0, 0);
         pull.encode(wireHandle(slot), remoteRegion[slot], remoteOffset[slot] + pullOffset, pullOffset, bytes,
             (int)(pullOffset / framePayloadBytes), framePayloadBytes);
-        sendFrame(frame.asSlice(0, FrameKind.PULL.headerBytes()), MemorySegment.NULL,
+        sendFrame(pullHeader, MemorySegment.NULL, 0, 0,
             peers.socketAddress(peer[slot], remoteEndpoint[slot]), FrameKind.PULL);
     }
 
@@ -365,9 +371,9 @@ final class PullEngine
     }
 
     /** Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us). */
-    void onReply(final MemorySegment buffer, final int sourcePeer)
+    void onReply(final MemorySegment buffer, final long frameOffset, final int sourcePeer)
     {
-        reply.wrap(buffer, 0);
+        reply.wrap(buffer, frameOffset);
         final int wire = reply.pullHandle();
         final int slot = wire & (MAX_PULLS - 1);
         if (state[slot] != ACTIVE || wire != wireHandle(slot) || sourcePeer != peer[slot] ||
@@ -400,7 +406,7 @@ final class PullEngine
             failOnRegion(slot, localCount, false);
             return;
         }
-        copier.localBuffer(buffer.asSlice(FrameKind.PULL_REPLY.headerBytes(), payloadBytes));
+        copier.localBuffer(buffer.address() + frameOffset + FrameKind.PULL_REPLY.headerBytes(), payloadBytes);
         if (!copier.transfer(LinuxSyscalls.pid(), true, payloadBytes))
         {
             fail(slot, DriverError.SEGMENT_FAULT, "pull " + handle[slot] + ": local " +
@@ -428,9 +434,9 @@ final class PullEngine
     }
 
     /** Agent: a NACK refusing one of our PULLs. */
-    void onNack(final MemorySegment buffer)
+    void onNack(final MemorySegment buffer, final long frameOffset)
     {
-        nack.wrap(buffer, 0);
+        nack.wrap(buffer, frameOffset);
         final int wire = nack.refusedHandle();
         final int slot = wire & (MAX_PULLS - 1);
         if (state[slot] != ACTIVE || wire != wireHandle(slot))
@@ -455,9 +461,9 @@ final class PullEngine
     }
 
     /** Agent: serve a PULL (already checked by FrameReader and addressed to us). */
-    void serve(final MemorySegment buffer, final InetSocketAddress replyTo)
+    void serve(final MemorySegment buffer, final long frameOffset, final InetSocketAddress replyTo)
     {
-        pull.wrap(buffer, 0);
+        pull.wrap(buffer, frameOffset);
         final int regionId = pull.regionId();
         final long regionOffset = pull.regionOffset();
         final long blockBytes = pull.blockLength();
@@ -471,13 +477,13 @@ final class PullEngine
         {
             final NackReason reason = count == RegionTable.OUT_OF_RANGE ? NackReason.OUT_OF_RANGE : NackReason.UNKNOWN_REGION;
             counters.increment(count == RegionTable.OUT_OF_RANGE ? Counter.DROPPED_OUT_OF_RANGE : Counter.DROPPED_UNKNOWN_REGION);
-            sendNack(buffer, replyTo, reason, regionId, 0, regionOffset, 0);
+            sendNack(buffer, frameOffset, replyTo, reason, regionId, 0, regionOffset, 0);
             return;
         }
-        copier.localBuffer(staging.asSlice(0, blockBytes));
+        copier.localBuffer(staging.address(), blockBytes);
         if (!copier.transfer(LinuxSyscalls.pid(), false, blockBytes))
         {
-            sendNack(buffer, replyTo, NackReason.SEGMENT_FAULT, regionId, copier.remoteFaultSegment(),
+            sendNack(buffer, frameOffset, replyTo, NackReason.SEGMENT_FAULT, regionId, copier.remoteFaultSegment(),
                 copier.remoteFaultAddress(), copier.errno());
             return;
         }
@@ -495,17 +501,16 @@ final class PullEngine
             reply.wrap(frame, 0).encodeHeader(FrameKind.PULL_REPLY, pullerEndpoint, endpointIndex, pullerSession,
                 sessionId, 0, bytes);
             reply.encode(pullerHandle, firstFrame + k, pullOffset + at);
-            sendFrame(frame.asSlice(0, FrameKind.PULL_REPLY.headerBytes()), staging.asSlice(at, bytes), replyTo,
-                FrameKind.PULL_REPLY);
+            sendFrame(replyHeader, staging, at, bytes, replyTo, FrameKind.PULL_REPLY);
         }
     }
 
     /** Agent: NACK a frame that is not for us (wrong endpoint or session) or a PULL we refuse. */
     void sendNack(
-        final MemorySegment refused, final InetSocketAddress replyTo, final NackReason reason, final int regionId,
-        final int segmentIndex, final long address, final int errno)
+        final MemorySegment refused, final long frameOffset, final InetSocketAddress replyTo, final NackReason reason,
+        final int regionId, final int segmentIndex, final long address, final int errno)
     {
-        final FrameFlyweight header = pull.wrap(refused, 0);
+        final FrameFlyweight header = pull.wrap(refused, frameOffset);
         final FrameKind refusedKind = header.kind();
         final int refusedHandle = refusedKind == FrameKind.PULL ? pull.pullHandle() : 0;
         final int dstEndpoint = header.srcEndpoint();
@@ -513,7 +518,7 @@ final class PullEngine
         final int refusedSeq = header.seq();
         nack.wrap(frame, 0).encodeHeader(FrameKind.NACK, dstEndpoint, endpointIndex, dstSession, sessionId, 0, 0);
         nack.encode(reason, refusedKind, refusedSeq, refusedHandle, regionId, segmentIndex, address, errno);
-        if (sendFrame(frame.asSlice(0, FrameKind.NACK.headerBytes()), MemorySegment.NULL, replyTo, FrameKind.NACK))
+        if (sendFrame(nackHeader, MemorySegment.NULL, 0, 0, replyTo, FrameKind.NACK))
         {
             counters.increment(Counter.NACKS_SENT);
         }
@@ -543,11 +548,12 @@ final class PullEngine
     }
 
     private boolean sendFrame(
-        final MemorySegment header, final MemorySegment payload, final InetSocketAddress to, final FrameKind kind)
+        final MemorySegment header, final MemorySegment payload, final long payloadOffset, final int payloadBytes,
+        final InetSocketAddress to, final FrameKind kind)
     {
         try
         {
-            if (udp.send(header, payload, to))
+            if (udp.send(header, payload, payloadOffset, payloadBytes, to))
             {
                 counters.increment(Counter.sent(kind));
                 if (kind == FrameKind.PULL_REPLY)

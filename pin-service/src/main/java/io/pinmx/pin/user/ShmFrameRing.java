@@ -112,7 +112,8 @@ final class ShmFrameRing
     /** Receives one record: the frame bytes are valid only during the call. */
     interface FrameConsumer
     {
-        void onFrame(MemorySegment frame, int senderPort, MemorySegment senderAddress);
+        void onFrame(MemorySegment buffer, long frameOffset, int frameLength, int senderPort, long addressOffset,
+            int addressLength);
     }
 
     /**
@@ -136,10 +137,9 @@ final class ShmFrameRing
             if (buffer.get(ValueLayout.JAVA_INT, at + TYPE_OFFSET) == TYPE_FRAME)
             {
                 final int addressLength = buffer.get(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET);
-                consumer.onFrame(
-                    buffer.asSlice(at + RECORD_HEADER_BYTES, recordLength - RECORD_HEADER_BYTES),
-                    buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET),
-                    buffer.asSlice(at + ADDRESS_OFFSET, Math.min(Math.max(addressLength, 0), 16)));
+                consumer.onFrame(buffer, at + RECORD_HEADER_BYTES, recordLength - RECORD_HEADER_BYTES,
+                    buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET), at + ADDRESS_OFFSET,
+                    Math.min(Math.max(addressLength, 0), 16));
                 delivered++;
             }
             buffer.asSlice(at, aligned).fill((byte)0);

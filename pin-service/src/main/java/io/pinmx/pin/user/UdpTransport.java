@@ -90,8 +90,15 @@ final class UdpTransport implements AutoCloseable
      */
     boolean send(final MemorySegment header, final MemorySegment payload, final SocketAddress to) throws IOException
     {
+        return send(header, payload, 0, payload.byteSize(), to);
+    }
+
+    /** Send header + {@code payloadBytes} of {@code payload} from {@code payloadOffset} as one datagram. */
+    boolean send(
+        final MemorySegment header, final MemorySegment payload, final long payloadOffset, final long payloadBytes,
+        final SocketAddress to) throws IOException
+    {
         final long headerBytes = header.byteSize();
-        final long payloadBytes = payload.byteSize();
         if (headerBytes + payloadBytes > sendBuffer.capacity())
         {
             throw new IllegalArgumentException("frame of " + (headerBytes + payloadBytes) +
@@ -107,7 +114,7 @@ final class UdpTransport implements AutoCloseable
             MemorySegment.copy(header, 0, sendSegment, 0, headerBytes);
             if (payloadBytes > 0)
             {
-                MemorySegment.copy(payload, 0, sendSegment, headerBytes, payloadBytes);
+                MemorySegment.copy(payload, payloadOffset, sendSegment, headerBytes, payloadBytes);
             }
             sendBuffer.clear().limit((int)(headerBytes + payloadBytes));
             channel.send(sendBuffer, to);
@@ -150,10 +157,10 @@ final class UdpTransport implements AutoCloseable
         return receiveBuffer.position();
     }
 
-    /** The datagram last received, valid until the next receive. */
-    MemorySegment received()
+    /** The buffer holding the datagram last received (from offset 0), valid until the next receive. */
+    MemorySegment receivedBuffer()
     {
-        return receiveSegment.asSlice(0, receiveBuffer.position());
+        return receiveSegment;
     }
 
     /** True if the last received datagram is to be dropped by loss injection. */

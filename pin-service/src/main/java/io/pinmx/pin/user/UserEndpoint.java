@@ -647,7 +647,7 @@ final class UserEndpoint implements DriverEndpoint
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
                     continue;
                 }
-                onFrame(udp.received(), source.getAddress(), source.getPort());
+                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source.getAddress(), source.getPort());
             }
         }
         catch (final IOException e)
@@ -658,13 +658,15 @@ final class UserEndpoint implements DriverEndpoint
         return received;
     }
 
-    private void onShmFrame(final MemorySegment frame, final int senderPort, final MemorySegment senderAddress)
+    private void onShmFrame(
+        final MemorySegment buffer, final long frameOffset, final int frameLength, final int senderPort,
+        final long addressOffset, final int addressLength)
     {
         counters.increment(Counter.SHM_FRAMES_RECEIVED);
-        final InetAddress host = shmSender(senderPort & 0xFFFF, senderAddress);
+        final InetAddress host = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
         if (host != null)
         {
-            onFrame(frame, host, senderPort);
+            onFrame(buffer, frameOffset, frameLength, host, senderPort);
         }
         else
         {
@@ -672,17 +674,18 @@ final class UserEndpoint implements DriverEndpoint
         }
     }
 
-    private InetAddress shmSender(final int port, final MemorySegment addressBytes)
+    private InetAddress shmSender(
+        final int port, final MemorySegment buffer, final long addressOffset, final int addressLength)
     {
         final byte[] cachedBytes = shmSenderBytes[port];
-        if (cachedBytes != null && MemorySegment.mismatch(
-            MemorySegment.ofArray(cachedBytes), 0, cachedBytes.length, addressBytes, 0, addressBytes.byteSize()) == -1)
+        if (cachedBytes != null && sameBytes(cachedBytes, buffer, addressOffset, addressLength))
         {
             return shmSenderHost[port];
         }
         try
         {
-            final byte[] bytes = addressBytes.toArray(ValueLayout.JAVA_BYTE);
+            final byte[] bytes = new byte[addressLength];
+            MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, addressOffset, bytes, 0, addressLength);
             final InetAddress host = InetAddress.getByAddress(bytes);
             shmSenderHost[port] = host;
             shmSenderBytes[port] = bytes;
@@ -694,15 +697,32 @@ final class UserEndpoint implements DriverEndpoint
         }
     }
 
-    private void onFrame(final MemorySegment frame, final InetAddress host, final int port)
+    private static boolean sameBytes(final byte[] bytes, final MemorySegment buffer, final long offset, final int length)
     {
-        final DropReason invalid = FrameReader.check(frame, 0, (int)frame.byteSize());
+        if (bytes.length != length)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (bytes[i] != buffer.get(ValueLayout.JAVA_BYTE, offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void onFrame(
+        final MemorySegment frame, final long offset, final int length, final InetAddress host, final int port)
+    {
+        final DropReason invalid = FrameReader.check(frame, offset, length);
         if (invalid != DropReason.NONE)
         {
             counters.increment(Counter.dropped(invalid));
             return;
         }
-        header.wrap(frame, 0);
+        header.wrap(frame, offset);
         final FrameKind kind = header.kind();
         final int srcEndpoint = header.srcEndpoint();
         final int basePort = port - srcEndpoint;
@@ -725,35 +745,34 @@ final class UserEndpoint implements DriverEndpoint
             }
         }
         final InetSocketAddress replyTo = peers.socketAddress(peer, srcEndpoint);
-        final DropReason misaddressed = FrameReader.checkAddressedTo(frame, 0, endpointIndex, sessionId);
+        final DropReason misaddressed = FrameReader.checkAddressedTo(frame, offset, endpointIndex, sessionId);
         if (misaddressed != DropReason.NONE)
         {
             counters.increment(Counter.dropped(misaddressed));
             if (kind != FrameKind.NACK)
             {
-                pulls.sendNack(frame, replyTo, misaddressed == DropReason.WRONG_ENDPOINT ?
+                pulls.sendNack(frame, offset, replyTo, misaddressed == DropReason.WRONG_ENDPOINT ?
                     NackReason.BAD_ENDPOINT : NackReason.BAD_SESSION, 0, 0, 0, 0);
             }
             return;
         }
         counters.increment(Counter.received(kind));
-        final MemorySegment exact = frame.asSlice(0, header.frameLength());
         switch (kind)
         {
-            case PULL -> pulls.serve(exact, replyTo);
-            case PULL_REPLY -> pulls.onReply(exact, peer);
+            case PULL -> pulls.serve(frame, offset, replyTo);
+            case PULL_REPLY -> pulls.onReply(frame, offset, peer);
             case NACK ->
             {
-                if (nack.wrap(exact, 0).refusedKind() == FrameKind.PULL)
+                if (nack.wrap(frame, offset).refusedKind() == FrameKind.PULL)
                 {
-                    pulls.onNack(exact);
+                    pulls.onNack(frame, offset);
                 }
                 else
                 {
-                    events.offerReceived(EventType.RECV_NACK, peer, exact);
+                    events.offerReceived(EventType.RECV_NACK, peer, frame, offset, header.frameLength());
                 }
             }
-            default -> events.offerReceived(EventType.received(kind), peer, exact);
+            default -> events.offerReceived(EventType.received(kind), peer, frame, offset, header.frameLength());
         }
     }
 

@@ -53,10 +53,10 @@ final class VmCopier
         return remoteCount;
     }
 
-    /** The local side is one plain buffer (a frame payload or a staging buffer). */
-    void localBuffer(final MemorySegment buffer)
+    /** The local side is one plain buffer (a frame payload or a staging buffer) of this process. */
+    void localBuffer(final long address, final long bytes)
     {
-        LinuxSyscalls.putIovec(local, 0, buffer.address(), buffer.byteSize());
+        LinuxSyscalls.putIovec(local, 0, address, bytes);
         localSegments[0] = -1;
         localCount = 1;
     }

@@ -75,12 +75,12 @@ class RegionTableTest
             final MemorySegment staging = arena.allocate(8192);
 
             assertEquals(1, copier.resolveRemote(table, id, RegionTable.ACCESS_READ, 0, 4096));
-            copier.localBuffer(staging.asSlice(0, 4096));
+            copier.localBuffer(staging.address(), 4096);
             assertTrue(copier.transfer(LinuxSyscalls.pid(), false, 4096));
             assertEquals(5, staging.get(ValueLayout.JAVA_BYTE, 4095));
 
             assertEquals(2, copier.resolveRemote(table, id, RegionTable.ACCESS_READ, 0, 8192));
-            copier.localBuffer(staging);
+            copier.localBuffer(staging.address(), staging.byteSize());
             assertFalse(copier.transfer(LinuxSyscalls.pid(), false, 8192));
             assertEquals(LinuxSyscalls.EFAULT, copier.errno());
             assertEquals(4096, copier.faultPosition());

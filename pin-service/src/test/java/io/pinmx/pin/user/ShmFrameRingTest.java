@@ -37,15 +37,18 @@ class ShmFrameRingTest
                 sent++;
                 if (round % 3 == 2)
                 {
-                    ring.drain((frame, senderPort, address) ->
+                    ring.drain((buffer, offset, length, senderPort, addressOffset, addressLength) ->
                     {
-                        received.add(frame.toArray(ValueLayout.JAVA_BYTE));
+                        received.add(buffer.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE));
                         port.set(senderPort);
-                        assertArrayEquals(ADDRESS, address.toArray(ValueLayout.JAVA_BYTE));
+                        assertArrayEquals(ADDRESS,
+                            buffer.asSlice(addressOffset, addressLength).toArray(ValueLayout.JAVA_BYTE));
                     }, 100);
                 }
             }
-            ring.drain((frame, senderPort, address) -> received.add(frame.toArray(ValueLayout.JAVA_BYTE)), 100);
+            ring.drain((buffer, offset, length, senderPort, addressOffset, addressLength) ->
+                received.add(buffer.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE)), 100);
+            assertEquals(40000 + 197, port.get(), "sender port of the last frame drained inside the loop");
             assertEquals(sent, received.size());
             for (int round = 0; round < sent; round++)
             {
@@ -73,10 +76,10 @@ class ShmFrameRingTest
             }
             assertEquals(64 * 1024 / 4064, accepted);
             final AtomicInteger drained = new AtomicInteger();
-            ring.drain((frame, senderPort, address) ->
+            ring.drain((buffer, offset, length, senderPort, addressOffset, addressLength) ->
             {
-                assertEquals(4032, frame.byteSize());
-                assertEquals(9, frame.get(ValueLayout.JAVA_BYTE, 4031));
+                assertEquals(4032, length);
+                assertEquals(9, buffer.get(ValueLayout.JAVA_BYTE, offset + 4031));
                 drained.incrementAndGet();
             }, 1000);
             assertEquals(accepted, drained.get());
@@ -131,9 +134,10 @@ class ShmFrameRingTest
             while (total < perProducer * producers.length)
             {
                 assertTrue(System.nanoTime() < deadlineNs, "consumer stalled at " + total);
-                total += ring.drain((frame, senderPort, address) ->
+                total += ring.drain((buffer, offset, length, senderPort, addressOffset, addressLength) ->
                 {
-                    assertEquals(next[senderPort], frame.get(ValueLayout.JAVA_INT, 0), "producer " + senderPort);
+                    assertEquals(next[senderPort], buffer.get(ValueLayout.JAVA_INT_UNALIGNED, offset),
+                        "producer " + senderPort);
                     next[senderPort]++;
                 }, 256);
             }
