@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pinmx benchmark, run inside the test VM with pinmx.ko loaded.
+ *
+ * 1. Pin cost per page, 4 KiB .. 64 MiB: pinmx PIN+UNPIN of a declared
+ *    region and pinmx declare(pin at declaration)+destroy, next to io_uring
+ *    IORING_REGISTER_BUFFERS+UNREGISTER of the same buffer, same boot.
+ * 2. Copy throughput region to region: pin per copy (declare pinning all,
+ *    copy, destroy), cached declared region (pinned once, reused), and
+ *    overlapped pinning per copy (declare, copy while the worker pins,
+ *    destroy). Ratios are against pin per copy measured in the same run.
+ *
+ * Timings under TCG are not absolute; read the ratios.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../tests/pinmx_test.h"
+
+#define KiB	1024UL
+#define MiB	(1024UL * 1024)
+
+static const size_t pin_sizes[] = {
+	4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, MiB, 4 * MiB, 16 * MiB, 64 * MiB,
+};
+static const size_t copy_sizes[] = { 64 * KiB, MiB, 4 * MiB, 16 * MiB };
+
+static void die(const char *what)
+{
+	fprintf(stderr, "pinmx-bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static char *map_touched(size_t len)
+{
+	char *p = map_anon(len);
+
+	if (!p)
+		die("mmap");
+	memset(p, 1, len);
+	return p;
+}
+
+/* Repetitions so one cell handles about 128 MiB, between 3 and 1000. */
+static unsigned int reps_for(size_t len)
+{
+	size_t r = 128 * MiB / len;
+
+	return r < 3 ? 3 : r > 1000 ? 1000 : (unsigned int)r;
+}
+
+/*
+ * The methods of one row run interleaved, one repetition of each in turn,
+ * so drift in the shared host's load hits them alike.
+ */
+struct pin_row {
+	int fd, fd_decl;
+	struct io_uring *ring;
+	char *buf;
+	size_t len;
+	uint32_t id;
+	uint64_t ns[3];
+};
+
+static int pin_round(struct pin_row *row)
+{
+	struct iovec iov = { .iov_base = row->buf, .iov_len = row->len };
+	uint64_t t0 = now_ns(), t1, t2;
+	uint32_t id;
+	int r;
+
+	if (pmx_range(row->fd, PINMX_IOC_PIN, row->id, 0, row->len) ||
+	    pmx_range(row->fd, PINMX_IOC_UNPIN, row->id, 0, row->len))
+		die("pin/unpin");
+	t1 = now_ns();
+	if (pmx_declare1(row->fd_decl, row->buf, row->len, 0, &id) ||
+	    pmx_destroy(row->fd_decl, id))
+		die("declare/destroy");
+	t2 = now_ns();
+	row->ns[0] += t1 - t0;
+	row->ns[1] += t2 - t1;
+	if (!row->ring)
+		return 0;
+	r = io_uring_register_buffers(row->ring, &iov, 1);
+	if (r < 0) {
+		printf("# io_uring_register_buffers: %s\n", strerror(-r));
+		return -1;
+	}
+	io_uring_unregister_buffers(row->ring);
+	row->ns[2] += now_ns() - t2;
+	return 0;
+}
+
+static void bench_pin_cost(void)
+{
+	struct io_uring ring;
+	struct pin_row row = {
+		.fd = pmx_open_mode(PINMX_PIN_ON_DEMAND),
+		.fd_decl = pmx_open_mode(PINMX_PIN_DECLARE),
+	};
+	size_t i;
+
+	if (row.fd < 0 || row.fd_decl < 0)
+		die("open /dev/pinmx");
+	row.ring = io_uring_queue_init(4, &ring, 0) ? NULL : &ring;
+	printf("# pin cost per 4 KiB page, ns, methods interleaved; ratio = pinmx / io_uring\n");
+	printf("%10s %6s %5s %11s %15s %15s %9s %10s\n", "bytes", "pages",
+	       "reps", "pin+unpin", "declare+destroy", "uring reg+unreg",
+	       "pin/uring", "decl/uring");
+	for (i = 0; i < sizeof(pin_sizes) / sizeof(pin_sizes[0]); i++) {
+		unsigned int r, reps = reps_for(pin_sizes[i]) / 8 + 3;
+		double pages = (double)(pin_sizes[i] / PAGE);
+
+		row.len = pin_sizes[i];
+		row.buf = map_touched(row.len);
+		memset(row.ns, 0, sizeof(row.ns));
+		if (pmx_declare1(row.fd, row.buf, row.len, 0, &row.id))
+			die("declare");
+		if (pin_round(&row))	/* warm-up */
+			row.ring = NULL;
+		memset(row.ns, 0, sizeof(row.ns));
+		for (r = 0; r < reps; r++)
+			if (pin_round(&row))
+				row.ring = NULL;
+		pmx_destroy(row.fd, row.id);
+		munmap(row.buf, row.len);
+		if (row.ring)
+			printf("%10zu %6.0f %5u %11.0f %15.0f %15.0f %9.3f %10.3f\n",
+			       row.len, pages, reps, row.ns[0] / reps / pages,
+			       row.ns[1] / reps / pages,
+			       row.ns[2] / reps / pages,
+			       (double)row.ns[0] / row.ns[2],
+			       (double)row.ns[1] / row.ns[2]);
+		else
+			printf("%10zu %6.0f %5u %11.0f %15.0f %15s %9s %10s\n",
+			       row.len, pages, reps, row.ns[0] / reps / pages,
+			       row.ns[1] / reps / pages, "n/a", "n/a", "n/a");
+	}
+	if (row.ring)
+		io_uring_queue_exit(row.ring);
+	close(row.fd);
+	close(row.fd_decl);
+}
+
+/* One copy through freshly declared regions of endpoint @fd's mode. */
+static void copy_fresh(int fd, char *src, char *dst, size_t len)
+{
+	uint32_t s, d;
+
+	if (pmx_declare1(fd, src, len, 0, &s) ||
+	    pmx_declare1(fd, dst, len, PINMX_DECLARE_WRITABLE, &d) ||
+	    pmx_copy(fd, -1, s, 0, d, 0, len))
+		die("declare/copy");
+	pmx_destroy(fd, s);
+	pmx_destroy(fd, d);
+}
+
+static double mbps(size_t len, unsigned int reps, uint64_t ns)
+{
+	return (double)len * reps / ns * 1e3;
+}
+
+static void bench_copy(void)
+{
+	int per_copy = pmx_open_mode(PINMX_PIN_DECLARE);
+	int cached = pmx_open_mode(PINMX_PIN_DECLARE);
+	int overlapped = pmx_open_mode(PINMX_PIN_OVERLAPPED);
+	size_t i;
+
+	if (per_copy < 0 || cached < 0 || overlapped < 0)
+		die("open /dev/pinmx");
+	printf("\n# region-to-region copy, MB/s (1e6 B/s), methods interleaved; ratio vs pin per copy\n");
+	printf("%10s %5s %10s %10s %11s %9s %10s\n", "bytes", "reps",
+	       "pin/copy", "cached", "overlapped", "cached/x", "overlap/x");
+	for (i = 0; i < sizeof(copy_sizes) / sizeof(copy_sizes[0]); i++) {
+		size_t len = copy_sizes[i];
+		unsigned int r, reps = reps_for(len) / 4 + 3;
+		char *src = map_touched(len), *dst = map_touched(len);
+		uint64_t ns[3] = { 0 }, t0, t1, t2;
+		uint32_t s, d;
+
+		if (pmx_declare1(cached, src, len, 0, &s) ||
+		    pmx_declare1(cached, dst, len, PINMX_DECLARE_WRITABLE, &d))
+			die("declare");
+		copy_fresh(per_copy, src, dst, len);	/* warm-up */
+		copy_fresh(overlapped, src, dst, len);
+		for (r = 0; r < reps; r++) {
+			t0 = now_ns();
+			copy_fresh(per_copy, src, dst, len);
+			t1 = now_ns();
+			if (pmx_copy(cached, -1, s, 0, d, 0, len))
+				die("copy");
+			t2 = now_ns();
+			copy_fresh(overlapped, src, dst, len);
+			ns[0] += t1 - t0;
+			ns[1] += t2 - t1;
+			ns[2] += now_ns() - t2;
+		}
+		pmx_destroy(cached, s);
+		pmx_destroy(cached, d);
+		printf("%10zu %5u %10.0f %10.0f %11.0f %9.2f %10.2f\n", len, reps,
+		       mbps(len, reps, ns[0]), mbps(len, reps, ns[1]),
+		       mbps(len, reps, ns[2]), (double)ns[0] / ns[1],
+		       (double)ns[0] / ns[2]);
+		munmap(src, len);
+		munmap(dst, len);
+	}
+	close(per_copy);
+	close(cached);
+	close(overlapped);
+}
+
+int main(void)
+{
+	struct pinmx_counters cnt;
+	int fd = pmx_open();
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (fd < 0)
+		die("open /dev/pinmx (is pinmx.ko loaded?)");
+	close(fd);
+	bench_pin_cost();
+	bench_copy();
+	fd = open("/dev/pinmx", O_RDWR);
+	if (fd >= 0 && !ioctl(fd, PINMX_IOC_COUNTERS, &cnt))
+		printf("\n# overlap waits during the run: %llu\n",
+		       (unsigned long long)cnt.value[PINMX_CNT_OVERLAP_WAITS]);
+	return 0;
+}
