@@ -60,6 +60,7 @@ public final class Endpoint implements AutoCloseable
     private static final int SPIN_ITERATIONS = 200;
     private static final int YIELD_ITERATIONS = 50;
     private static final long MAX_IDLE_WAIT_NS = 1_000_000L;
+    private static final long MIN_IDLE_WAIT_NS = 10_000L;
     private static final int HEADER_BUFFER_BYTES = 256;
     private static final long STAGING_MAX_BYTES = 1L << 30;
 
@@ -190,6 +191,46 @@ public final class Endpoint implements AutoCloseable
         try
         {
             return droppedFrames;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return native bytes the staging and unexpected-message pool has allocated (it reuses them).
+     */
+    public long pooledBufferBytes()
+    {
+        return pool.allocatedBytes();
+    }
+
+    /**
+     * @return messages waiting in the unexpected queue.
+     */
+    public int unexpectedMessages()
+    {
+        lock.lock();
+        try
+        {
+            return unexpected.size();
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return eager bytes held for unexpected messages (bounded by {@code unexpectedMaxBytes}).
+     */
+    public long unexpectedBytes()
+    {
+        lock.lock();
+        try
+        {
+            return unexpected.storedEagerBytes();
         }
         finally
         {
@@ -910,7 +951,7 @@ public final class Endpoint implements AutoCloseable
         {
             try
             {
-                driver.await(Math.min(maxNs, options.ackDelayNs > 0 ? options.ackDelayNs : maxNs));
+                driver.await(Math.min(maxNs, idleWaitNs()));
             }
             finally
             {
@@ -1367,9 +1408,51 @@ public final class Endpoint implements AutoCloseable
             }
             else
             {
-                driver.await(Math.min(MAX_IDLE_WAIT_NS, Math.max(options.ackDelayNs, 50_000L)));
+                driver.await(idleWaitNs());
             }
         }
+    }
+
+    /**
+     * @return how long progress may sleep before a timer (ack, resend, keepalive, connect) falls due.
+     */
+    private long idleWaitNs()
+    {
+        if (!lock.tryLock())
+        {
+            return MIN_IDLE_WAIT_NS;
+        }
+        try
+        {
+            final long now = clock.nanoTime();
+            long next = now + MAX_IDLE_WAIT_NS;
+            for (int i = 0, n = partners.size(); i < n; i++)
+            {
+                final Partner p = partners.get(i);
+                if (PartnerState.CONNECTING == p.state || p.verifying)
+                {
+                    next = Math.min(next, p.connectSentNs + options.connectResendNs);
+                }
+                if (PartnerState.CONNECTED == p.state)
+                {
+                    next = Math.min(next, Math.min(resendTimer.deadlineNs(p.window), p.tracker.ackDeadlineNs()));
+                    if (isWaitingOn(p))
+                    {
+                        next = Math.min(next, Math.max(p.lastHeardNs, p.lastKeepaliveNs) + options.keepaliveIntervalNs);
+                    }
+                }
+            }
+            return Math.max(MIN_IDLE_WAIT_NS, next - now);
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    private static boolean isWaitingOn(final Partner p)
+    {
+        return !p.window.isEmpty() || p.outstandingRendezvous > 0 || null != p.incomingRequest;
     }
 
     /**
@@ -1429,7 +1512,7 @@ public final class Endpoint implements AutoCloseable
 
     private void partnerTimers(final Partner p)
     {
-        final boolean waiting = !p.window.isEmpty() || p.outstandingRendezvous > 0 || null != p.incomingRequest;
+        final boolean waiting = isWaitingOn(p);
         final long silentNs = nowNs - p.lastHeardNs;
         if (waiting && silentNs > options.peerTimeoutNs())
         {

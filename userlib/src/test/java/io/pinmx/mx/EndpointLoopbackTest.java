@@ -136,4 +136,61 @@ class EndpointLoopbackTest
         final Partner bToA = b.connect(a.address(), KEY, TIMEOUT);
         assertEquals(io.pinmx.mx.reliability.PartnerState.CONNECTED, bToA.state());
     }
+
+    @Test
+    void badInputIsRefusedWithTheCulpritNamedAndNothingChanges()
+    {
+        final MemorySegment buf = arena.allocate(16);
+        final IllegalArgumentException mask = assertThrows(IllegalArgumentException.class,
+            () -> b.irecv(MatchInfo.ANY_SOURCE, 0xF0L, 0x0FL, buf));
+        assertTrue(mask.getMessage().contains("0xf0") && mask.getMessage().contains("0xf"), mask.getMessage());
+        final IllegalArgumentException source = assertThrows(IllegalArgumentException.class,
+            () -> b.irecv(42, 0, MatchInfo.MASK_ANY, buf));
+        assertTrue(source.getMessage().contains("42"), source.getMessage());
+        final MemorySegment[] tooMany = new MemorySegment[257];
+        java.util.Arrays.fill(tooMany, buf);
+        final IllegalArgumentException vector = assertThrows(IllegalArgumentException.class,
+            () -> a.isend(aToB, 1, tooMany, 257));
+        assertTrue(vector.getMessage().contains("257"), vector.getMessage());
+        final MemorySegment[] withNull = {buf, null};
+        final IllegalArgumentException nullSegment = assertThrows(IllegalArgumentException.class,
+            () -> b.irecv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ANY, withNull, 2));
+        assertTrue(nullSegment.getMessage().contains("segment 1"), nullSegment.getMessage());
+
+        final Request pending = b.irecv(MatchInfo.ANY_SOURCE, 5, MatchInfo.MASK_ALL, buf);
+        final IllegalStateException early = assertThrows(IllegalStateException.class, pending::release);
+        assertTrue(early.getMessage().contains("not done"), early.getMessage());
+        assertTrue(pending.cancel());
+        pending.release();
+        final IllegalStateException twice = assertThrows(IllegalStateException.class, pending::release);
+        assertTrue(twice.getMessage().contains("already released"), twice.getMessage());
+
+        final Request ok = b.irecv(MatchInfo.ANY_SOURCE, 6, MatchInfo.MASK_ALL, buf);
+        a.send(aToB, 6, pattern(16, 6), TIMEOUT);
+        ok.awaitOrThrow(TIMEOUT);
+        assertPattern(buf, 16, 6);
+        ok.release();
+    }
+
+    @Test
+    void peekAndWaitAnyReportCompletedRequests()
+    {
+        assertEquals(null, b.peek());
+        final MemorySegment in1 = arena.allocate(8);
+        final MemorySegment in2 = arena.allocate(8);
+        final Request r1 = b.irecv(MatchInfo.ANY_SOURCE, 1, MatchInfo.MASK_ALL, in1);
+        final Request r2 = b.irecv(MatchInfo.ANY_SOURCE, 2, MatchInfo.MASK_ALL, in2);
+        final Request[] both = {r1, r2};
+        assertEquals(-1, b.waitAny(both, 2, Duration.ofMillis(50)), "nothing sent yet");
+        a.send(aToB, 2, pattern(8, 2), TIMEOUT);
+        assertEquals(1, b.waitAny(both, 2, TIMEOUT));
+        org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> b.peek() == r2);
+        assertEquals(r2, b.peek(), "peek leaves the request in place");
+        r2.release();
+        assertEquals(null, b.peek());
+        a.send(aToB, 1, pattern(8, 1), TIMEOUT);
+        r1.awaitOrThrow(TIMEOUT);
+        assertEquals(r1, b.peek());
+        r1.release();
+    }
 }

@@ -351,6 +351,86 @@ class TwoProcessTest
         }
     }
 
+    @Test
+    void callerDrivenProgressWithoutAProgressThread() throws Exception
+    {
+        local = TestEndpoints.open(TestEndpoints.options(0, KEY, UserDriverOptions.defaults())
+            .progressMode(ProgressMode.CALLER)
+            .build());
+        final long[] sizes = {0, 33, 129, 32 * 1024 + 1, MIB};
+        try (PeerProcess peer = PeerProcess.start(1, KEY, true, 0, 20, 250))
+        {
+            final Partner partner = local.connect(peer.address, KEY, TIMEOUT);
+            peer.send("ECHO " + sizes.length);
+            final MemorySegment in = arena.allocate(MIB);
+            for (int i = 0; i < sizes.length; i++)
+            {
+                final Request recv = local.irecv(partner.id(), i, MatchInfo.MASK_ALL, in.asSlice(0, sizes[i]));
+                final Request send = local.isend(partner, i, patterned(sizes[i], i));
+                final Request[] both = {send, recv};
+                final int first = local.waitAny(both, 2, TIMEOUT);
+                assertTrue(first >= 0, "neither the send nor the receive completed within the timeout");
+                both[first].awaitOrThrow(TIMEOUT);
+                both[1 - first].awaitOrThrow(TIMEOUT);
+                send.release();
+                recv.release();
+                assertEquals(-1, Patterns.firstMismatch(in, sizes[i], i), "size " + sizes[i]);
+            }
+            peer.awaitLine("ECHO_DONE", LINE_TIMEOUT_MS);
+        }
+    }
+
+    @Test
+    void aFullUnexpectedQueueHoldsTheSenderBackAndLosesNothing() throws Exception
+    {
+        final int bound = 3;
+        final int count = 150;
+        local = TestEndpoints.open(TestEndpoints.options(0, KEY, UserDriverOptions.defaults())
+            .unexpectedMaxMessages(bound)
+            .build());
+        try (PeerProcess peer = PeerProcess.start(1, KEY, true, 0, 20, 250))
+        {
+            peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
+            peer.send("STREAM 0 " + count);
+            org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> local.unexpectedMessages() == bound);
+            final MemorySegment in = arena.allocate(128 * 1024);
+            final Status s = new Status();
+            for (int i = 0; i < count; i++)
+            {
+                assertTrue(local.unexpectedMessages() <= bound, "unexpected queue above its bound");
+                local.recv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ANY, in, s, TIMEOUT);
+                assertEquals(i, s.matchInfo(), "message order");
+                assertEquals(-1, Patterns.firstMismatch(in, Patterns.mixedSize(i), i), "message " + i);
+            }
+            peer.awaitLine("STREAM_DONE " + count, LINE_TIMEOUT_MS);
+            assertEquals(0, local.unexpectedMessages());
+        }
+    }
+
+    @Test
+    void senderKilledWhileWePullFailsOurReceiveClearly() throws Exception
+    {
+        final long resendTimeoutMs = 20;
+        final int maxResends = 50;
+        openLocal(false, 0.05, resendTimeoutMs, maxResends);
+        final long limitMs = resendTimeoutMs * (maxResends + 1);
+        try (PeerProcess peer = PeerProcess.start(1, KEY, false, 0.05, resendTimeoutMs, maxResends))
+        {
+            peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
+            final Request recv = local.irecv(MatchInfo.ANY_SOURCE, 1, MatchInfo.MASK_ALL, arena.allocate(64 * MIB));
+            peer.command("SEND 0 1 " + 64 * MIB + " 1 eager 1", "POSTED", LINE_TIMEOUT_MS);
+            org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> RequestState.PULLING == recv.state());
+            peer.kill();
+            final long killedAt = System.nanoTime();
+            assertTrue(recv.await(Duration.ofMillis(limitMs * 3)), "receive failed within the peer timeout");
+            final long tookMs = (System.nanoTime() - killedAt) / 1_000_000;
+            assertEquals(RequestState.FAILED, recv.state(), recv.status().toString());
+            assertTrue(recv.status().error().contains(peer.address.board().toString()), recv.status().error());
+            assertTrue(tookMs <= limitMs * 3, "failed after " + tookMs + " ms, limit " + limitMs);
+            recv.release();
+        }
+    }
+
     private static void assertAllZero(final MemorySegment s)
     {
         for (long i = 0; i < s.byteSize(); i++)

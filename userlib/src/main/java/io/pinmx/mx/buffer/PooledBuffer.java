@@ -36,11 +36,6 @@ public final class PooledBuffer
         return segment;
     }
 
-    public long capacity()
-    {
-        return capacitySegment.byteSize();
-    }
-
     public String toString()
     {
         return "PooledBuffer{capacity=" + capacitySegment.byteSize() + ", inUse=" + inUse + '}';

@@ -61,11 +61,6 @@ public final class PostedReceive
         return owner;
     }
 
-    public boolean isQueued()
-    {
-        return queued;
-    }
-
     public boolean accepts(final int messageSource, final long messageMatchInfo)
     {
         return MatchInfo.sourceMatches(source, messageSource) && MatchInfo.matches(matchInfo, matchMask, messageMatchInfo);

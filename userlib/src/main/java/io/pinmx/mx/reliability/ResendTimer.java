@@ -46,22 +46,4 @@ public final class ResendTimer
     {
         return window.isEmpty() ? Long.MAX_VALUE : window.oldestSentAtNs() + resendTimeoutNs;
     }
-
-    public long resendTimeoutNs()
-    {
-        return resendTimeoutNs;
-    }
-
-    public int maxResends()
-    {
-        return maxResends;
-    }
-
-    /**
-     * @return the longest time from first send to giving up, for error messages.
-     */
-    public long giveUpAfterNs()
-    {
-        return resendTimeoutNs * (maxResends + 1L);
-    }
 }

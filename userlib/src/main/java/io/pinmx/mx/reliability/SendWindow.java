@@ -73,14 +73,6 @@ public final class SendWindow
     }
 
     /**
-     * @return the sequence number the next appended frame gets.
-     */
-    public int nextSeq()
-    {
-        return nextSeq;
-    }
-
-    /**
      * Records a frame just sent.
      *
      * @return its sequence number.

@@ -27,11 +27,6 @@ public final class SequenceNumbers
         return (seq + 1) & mask;
     }
 
-    public int add(final int seq, final int count)
-    {
-        return (seq + count) & mask;
-    }
-
     /**
      * @return how far {@code to} is ahead of {@code from}, in 0..space-1.
      */

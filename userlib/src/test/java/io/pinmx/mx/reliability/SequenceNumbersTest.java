@@ -14,7 +14,6 @@ class SequenceNumbersTest
     {
         final SequenceNumbers s = new SequenceNumbers(16);
         assertEquals(0, s.next(0xFFFF));
-        assertEquals(3, s.add(0xFFFE, 5));
         assertTrue(s.isBefore(0xFFFE, 2));
         assertFalse(s.isBefore(2, 0xFFFE));
         assertFalse(s.isBefore(7, 7));
