@@ -37,10 +37,12 @@ class ChronicleMapNodeStateTest
             try
             {
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> peers.get("child-host").isPresent() || !child.isAlive());
+                    .until(() -> (peers.get("child-host").isPresent() && store.get("udp:127.0.0.2:41000/1").isPresent()) ||
+                        !child.isAlive());
                 assertEquals(Optional.of(BoardAddress.parse("udp:127.0.0.2:41000")), peers.board("child-host", 1),
                     () -> "child output: " + read(log));
-                final PublishedCounters published = store.get("udp:127.0.0.2:41000/1").orElseThrow();
+                final PublishedCounters published = store.get("udp:127.0.0.2:41000/1")
+                    .orElseThrow(() -> new AssertionError("no counters from the child: " + read(log)));
                 assertEquals(64L << 20, published.get(Counter.PULL_BYTES));
                 assertEquals(1, published.get(Counter.DROPPED_WRONG_SESSION));
                 assertEquals(child.pid(), published.pid());
