@@ -8,8 +8,9 @@ import java.util.Arrays;
  * <p>
  * Among the regions starting at or before an address (a prefix of the order), the one
  * reaching furthest is the best container: if it does not cover the request, none does.
- * The prefix maximum is recomputed from the changed position on insert and remove, an
- * O(n) array shift like the insertion itself; only misses, evictions and invalidations pay it.
+ * Insert and remove shift the arrays (one memory move each) and then repair the running
+ * maximum only as far as it changes, which for regions that do not nest is one or two
+ * entries. Only misses, evictions and invalidations pay that.
  * <p>
  * Guarded by the cache's lock.
  */
@@ -18,10 +19,10 @@ final class ContainmentIndex
     private static final int INITIAL_CAPACITY = 64;
 
     private long[] starts = new long[INITIAL_CAPACITY];
-    private long[] ends = new long[INITIAL_CAPACITY];
     private CachedRegion[] regions = new CachedRegion[INITIAL_CAPACITY];
+    /** Greatest end among regions[0..i], and the first region reaching it. */
     private long[] prefixMaxEnds = new long[INITIAL_CAPACITY];
-    private int[] prefixMaxIndices = new int[INITIAL_CAPACITY];
+    private CachedRegion[] prefixMaxRegions = new CachedRegion[INITIAL_CAPACITY];
     private int size;
 
     int size()
@@ -40,7 +41,7 @@ final class ContainmentIndex
         {
             return null;
         }
-        return regions[prefixMaxIndices[last]];
+        return prefixMaxRegions[last];
     }
 
     void insert(final CachedRegion region)
@@ -49,23 +50,21 @@ final class ContainmentIndex
         {
             grow();
         }
-        final long start = region.start;
-        final int index = upperBound(start);
+        final int index = upperBound(region.start);
         final int tail = size - index;
         System.arraycopy(starts, index, starts, index + 1, tail);
-        System.arraycopy(ends, index, ends, index + 1, tail);
         System.arraycopy(regions, index, regions, index + 1, tail);
-        starts[index] = start;
-        ends[index] = region.end;
+        System.arraycopy(prefixMaxEnds, index, prefixMaxEnds, index + 1, tail);
+        System.arraycopy(prefixMaxRegions, index, prefixMaxRegions, index + 1, tail);
+        starts[index] = region.start;
         regions[index] = region;
         size++;
-        recomputeFrom(index);
+        repairFrom(index, true);
     }
 
     void remove(final CachedRegion region)
     {
-        final long start = region.start;
-        int index = lowerBound(start);
+        int index = lowerBound(region.start);
         while (index < size && regions[index] != region)
         {
             index++;
@@ -74,34 +73,46 @@ final class ContainmentIndex
         {
             throw new IllegalStateException("region " + region.regionId + " is not in the containment index");
         }
-        removeAt(index);
-    }
-
-    private void removeAt(final int index)
-    {
         final int tail = size - index - 1;
         System.arraycopy(starts, index + 1, starts, index, tail);
-        System.arraycopy(ends, index + 1, ends, index, tail);
         System.arraycopy(regions, index + 1, regions, index, tail);
+        System.arraycopy(prefixMaxEnds, index + 1, prefixMaxEnds, index, tail);
+        System.arraycopy(prefixMaxRegions, index + 1, prefixMaxRegions, index, tail);
         size--;
         regions[size] = null;
-        recomputeFrom(index);
+        prefixMaxRegions[size] = null;
+        repairFrom(index, false);
     }
 
-    private void recomputeFrom(final int index)
+    /**
+     * Recomputes the running maximum from {@code index}. Past the changed position, the
+     * entries still hold the maximum of the old order; once a recomputed entry equals the
+     * stored one (same end, same region), every later one does too, so the repair stops.
+     */
+    private void repairFrom(final int index, final boolean changedEntryIsNew)
     {
         for (int i = index; i < size; i++)
         {
-            if (0 == i || ends[i] > prefixMaxEnds[i - 1])
+            final long end = regions[i].end;
+            final long maxEnd;
+            final CachedRegion maxRegion;
+            if (0 == i || end > prefixMaxEnds[i - 1])
             {
-                prefixMaxEnds[i] = ends[i];
-                prefixMaxIndices[i] = i;
+                maxEnd = end;
+                maxRegion = regions[i];
             }
             else
             {
-                prefixMaxEnds[i] = prefixMaxEnds[i - 1];
-                prefixMaxIndices[i] = prefixMaxIndices[i - 1];
+                maxEnd = prefixMaxEnds[i - 1];
+                maxRegion = prefixMaxRegions[i - 1];
             }
+            final boolean atChangedEntry = changedEntryIsNew && i == index;
+            if (!atChangedEntry && maxEnd == prefixMaxEnds[i] && maxRegion == prefixMaxRegions[i])
+            {
+                return;
+            }
+            prefixMaxEnds[i] = maxEnd;
+            prefixMaxRegions[i] = maxRegion;
         }
     }
 
@@ -151,9 +162,8 @@ final class ContainmentIndex
     {
         final int capacity = starts.length * 2;
         starts = Arrays.copyOf(starts, capacity);
-        ends = Arrays.copyOf(ends, capacity);
         regions = Arrays.copyOf(regions, capacity);
         prefixMaxEnds = Arrays.copyOf(prefixMaxEnds, capacity);
-        prefixMaxIndices = Arrays.copyOf(prefixMaxIndices, capacity);
+        prefixMaxRegions = Arrays.copyOf(prefixMaxRegions, capacity);
     }
 }

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -19,18 +21,22 @@ class ContainmentIndexTest
         return new CachedRegion(new long[]{ address }, new long[]{ length }, 1, 0);
     }
 
-    /** Heavily overlapping random intervals, checked against a scan of all of them. */
-    @Test
-    void findsAContainerWheneverOneExistsUnderRandomInsertsAndRemoves()
+    /**
+     * Random intervals, from rarely to heavily overlapping, checked against a scan of all of
+     * them after every insert or remove.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = { 20, 400, 4_000 })
+    void findsAContainerWheneverOneExistsUnderRandomInsertsAndRemoves(final long maxLength)
     {
-        final SplittableRandom random = new SplittableRandom(42);
+        final SplittableRandom random = new SplittableRandom(maxLength);
         final ContainmentIndex index = new ContainmentIndex();
         final List<CachedRegion> present = new ArrayList<>();
         for (int step = 0; step < 20_000; step++)
         {
             if (present.size() < 300 && (present.isEmpty() || random.nextInt(3) > 0))
             {
-                final CachedRegion region = region(random.nextLong(0, 10_000), random.nextLong(1, 2_000));
+                final CachedRegion region = region(random.nextLong(0, 10_000), random.nextLong(1, maxLength));
                 index.insert(region);
                 present.add(region);
             }
@@ -39,7 +45,7 @@ class ContainmentIndexTest
                 index.remove(present.remove(random.nextInt(present.size())));
             }
             final long address = random.nextLong(0, 12_000);
-            final long end = address + random.nextLong(1, 500);
+            final long end = address + random.nextLong(1, maxLength);
             final boolean exists = present.stream().anyMatch(r -> r.start <= address && r.end >= end);
             final CachedRegion found = index.findContaining(address, end);
             if (exists)
