@@ -193,4 +193,42 @@ class EndpointLoopbackTest
         assertEquals(r1, b.peek());
         r1.release();
     }
+
+    @Test
+    void aReopenedPeerRefusesTheOldSessionAndOnlyThatPartnerFails()
+    {
+        final Endpoint c = TestEndpoints.open(TestEndpoints.options(3, KEY, UserDriverOptions.defaults()).build());
+        try
+        {
+            final Partner aToC = a.connect(c.address(), KEY, TIMEOUT);
+            final int basePort = b.address().board().basePort();
+            b.close();
+            b = TestEndpoints.open(TestEndpoints.options(2, KEY,
+                UserDriverOptions.defaults().withBind(java.net.InetAddress.getLoopbackAddress(), basePort)).build());
+            final Request stale = a.isend(aToB, 1, pattern(8, 1));
+            assertTrue(stale.await(TIMEOUT));
+            assertEquals(RequestState.FAILED, stale.state());
+            assertTrue(stale.status().error().contains("BAD_SESSION"), stale.status().error());
+            stale.release();
+            assertEquals(io.pinmx.mx.reliability.PartnerState.FAILED, aToB.state());
+
+            final MemorySegment in = arena.allocate(8);
+            final Request other = c.irecv(MatchInfo.ANY_SOURCE, 2, MatchInfo.MASK_ALL, in);
+            a.send(aToC, 2, pattern(8, 2), TIMEOUT);
+            other.awaitOrThrow(TIMEOUT);
+            other.release();
+            assertPattern(in, 8, 2);
+
+            final Partner again = a.connect(b.address(), KEY, TIMEOUT);
+            final Request fresh = b.irecv(MatchInfo.ANY_SOURCE, 3, MatchInfo.MASK_ALL, in);
+            a.send(again, 3, pattern(8, 3), TIMEOUT);
+            fresh.awaitOrThrow(TIMEOUT);
+            fresh.release();
+            assertPattern(in, 8, 3);
+        }
+        finally
+        {
+            c.close();
+        }
+    }
 }
