@@ -37,6 +37,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class PullEngine
 {
     static final int MAX_PULLS = 256;
+    /** errno a refusal of a region not declared READ carries in its NACK. */
+    private static final int EACCES = 13;
     private static final int SLOT_BITS = 8;
 
     private static final int FREE = 0;
@@ -448,7 +450,8 @@ final class PullEngine
         switch (reason)
         {
             case UNKNOWN_REGION -> fail(slot, DriverError.UNKNOWN_REGION, prefix + "remote " +
-                RegionTable.describe(nack.regionId()) + " is not declared (NACK UNKNOWN_REGION)");
+                RegionTable.describe(nack.regionId()) + (nack.errno() == EACCES ? " was not declared READ" :
+                " is not declared") + " (NACK UNKNOWN_REGION)");
             case OUT_OF_RANGE -> fail(slot, DriverError.OUT_OF_RANGE, prefix + "remote offset " +
                 nack.address() + " + length reaches past the end of " + RegionTable.describe(nack.regionId()) +
                 " (NACK OUT_OF_RANGE)");
@@ -467,7 +470,8 @@ final class PullEngine
         final int regionId = pull.regionId();
         final long regionOffset = pull.regionOffset();
         final long blockBytes = pull.blockLength();
-        if (pull.replyPayloadBytes() != framePayloadBytes || blockBytes > staging.byteSize())
+        final long replyBytes = pull.replyPayloadBytes();
+        if (replyBytes > framePayloadBytes || blockBytes > staging.byteSize())
         {
             counters.increment(Counter.DROPPED_BAD_FIELD);
             return;
@@ -475,9 +479,10 @@ final class PullEngine
         final int count = copier.resolveRemote(regions, regionId, RegionTable.ACCESS_READ, regionOffset, blockBytes);
         if (count < 0)
         {
-            final NackReason reason = count == RegionTable.OUT_OF_RANGE ? NackReason.OUT_OF_RANGE : NackReason.UNKNOWN_REGION;
-            counters.increment(count == RegionTable.OUT_OF_RANGE ? Counter.DROPPED_OUT_OF_RANGE : Counter.DROPPED_UNKNOWN_REGION);
-            sendNack(buffer, frameOffset, replyTo, reason, regionId, 0, regionOffset, 0);
+            final boolean outOfRange = count == RegionTable.OUT_OF_RANGE;
+            counters.increment(outOfRange ? Counter.DROPPED_OUT_OF_RANGE : Counter.DROPPED_UNKNOWN_REGION);
+            sendNack(buffer, frameOffset, replyTo, outOfRange ? NackReason.OUT_OF_RANGE : NackReason.UNKNOWN_REGION,
+                regionId, 0, regionOffset, count == RegionTable.ACCESS_DENIED ? EACCES : 0);
             return;
         }
         copier.localBuffer(staging.address(), blockBytes);
@@ -496,8 +501,8 @@ final class PullEngine
         final int pullerSession = pull.srcSession();
         for (int k = 0; k < frames; k++)
         {
-            final long at = (long)k * framePayloadBytes;
-            final int bytes = (int)Math.min(framePayloadBytes, blockBytes - at);
+            final long at = k * replyBytes;
+            final int bytes = (int)Math.min(replyBytes, blockBytes - at);
             reply.wrap(frame, 0).encodeHeader(FrameKind.PULL_REPLY, pullerEndpoint, endpointIndex, pullerSession,
                 sessionId, 0, bytes);
             reply.encode(pullerHandle, firstFrame + k, pullOffset + at);
@@ -597,8 +602,8 @@ final class PullEngine
             case RegionTable.UNKNOWN_REGION -> fail(slot, DriverError.UNKNOWN_REGION, prefix + " is not declared");
             case RegionTable.OUT_OF_RANGE -> fail(slot, DriverError.OUT_OF_RANGE, prefix + ": offset " + offset +
                 " + length " + length[slot] + " reaches past its end");
-            default -> fail(slot, DriverError.BAD_ARGUMENT, prefix + " was not declared " +
-                (remote ? "READ" : "WRITE"));
+            default -> fail(slot, remote ? DriverError.UNKNOWN_REGION : DriverError.BAD_ARGUMENT, prefix +
+                " was not declared " + (remote ? "READ" : "WRITE"));
         }
     }
 

@@ -83,6 +83,7 @@ final class UserEndpoint implements DriverEndpoint
     private final Thread progressThread;
 
     private volatile boolean closed;
+    private volatile Throwable progressFailure;
     private volatile boolean agentParked;
     private volatile Thread waiter;
     private long nextTimerCheckNs;
@@ -566,6 +567,23 @@ final class UserEndpoint implements DriverEndpoint
 
     private void runProgress()
     {
+        try
+        {
+            progressLoop();
+        }
+        catch (final Throwable t)
+        {
+            progressFailure = t;
+            final Thread blocked = waiter;
+            if (blocked != null)
+            {
+                LockSupport.unpark(blocked);
+            }
+        }
+    }
+
+    private void progressLoop()
+    {
         int idle = 0;
         while (!closed)
         {
@@ -879,6 +897,12 @@ final class UserEndpoint implements DriverEndpoint
         if (closed)
         {
             throw new DriverException(DriverError.ENDPOINT_CLOSED, operation + ": endpoint " + address + " is closed");
+        }
+        final Throwable failure = progressFailure;
+        if (failure != null)
+        {
+            throw new DriverException(DriverError.SYSTEM, 0, operation + ": the progress thread of endpoint " + address +
+                " died: " + failure, failure);
         }
     }
 }
