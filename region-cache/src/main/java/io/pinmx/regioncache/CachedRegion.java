@@ -11,7 +11,7 @@ final class CachedRegion
     final int segmentCount;
     final long declaredBytes;
     final long hash;
-    /** First segment's start and exclusive end, copied out of the arrays for the containment hit path. */
+    /** First segment's start and exclusive end, copied out of the arrays so single-segment lookups stay on this object. */
     final long start;
     final long end;
     int regionId;

@@ -29,8 +29,8 @@ import java.util.Objects;
  * <p>
  * Thread-safe: one lock guards the indexes and counters; a hit takes it once in acquire
  * and once in release, for a hash probe (then a binary search if a single segment has no
- * exact match) and a few link updates. Declares and undeclares run outside the lock. When two threads
- * miss on the same vector at once, both declare and the loser undeclares its copy. An id is
+ * exact match) and a few link updates. Declares and undeclares run outside the lock. When
+ * two threads miss on the same vector at once, both declare and the loser undeclares its copy. An id is
  * undeclared only after its region left the indexes, so the driver cannot hand it out again
  * while a lookup could still find the old region.
  * <p>
@@ -142,7 +142,7 @@ public final class RegionCache implements AutoCloseable
             return;
         }
         checkLeaseFree(lease);
-        long hash = count;
+        long hash = VectorIndex.hashStart(count);
         long totalBytes = 0;
         for (int i = 0; i < count; i++)
         {
@@ -154,7 +154,7 @@ public final class RegionCache implements AutoCloseable
             {
                 throw new IllegalArgumentException("segments[0.." + i + "] total more than Long.MAX_VALUE bytes");
             }
-            hash = VectorIndex.mix(VectorIndex.mix(hash, address), length);
+            hash = VectorIndex.hashSegment(hash, address, length);
         }
         synchronized (lock)
         {

@@ -65,6 +65,7 @@ public final class RegionLease
         }
     }
 
+    @Override
     public String toString()
     {
         return null == region ?

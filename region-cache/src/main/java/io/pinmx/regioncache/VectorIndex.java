@@ -4,9 +4,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * Every cached region by its exact segment vector (a single segment is a vector of one): a chained hash table over the entries'
- * intrusive {@code bucketNext} links. The hash is computed from the addresses and lengths
- * themselves, so a lookup builds no key object. Guarded by the cache's lock.
+ * Every cached region by its exact segment vector (a single segment is a vector of one):
+ * a chained hash table over the entries' intrusive {@code bucketNext} links. The hash is
+ * folded from the addresses and lengths themselves, so a lookup builds no key object.
+ * Guarded by the cache's lock.
  */
 final class VectorIndex
 {
@@ -16,15 +17,29 @@ final class VectorIndex
     private CachedRegion[] buckets = new CachedRegion[INITIAL_BUCKETS];
     private int size;
 
-    static long mix(final long hash, final long value)
+    /**
+     * The hash of a vector is {@code hashStart(count)} folded with each segment in order by
+     * {@link #hashSegment}.
+     */
+    static long hashStart(final int segmentCount)
     {
-        final long h = (hash ^ value) * GOLDEN_GAMMA;
-        return h ^ (h >>> 29);
+        return segmentCount;
+    }
+
+    static long hashSegment(final long hash, final long address, final long length)
+    {
+        return mix(mix(hash, address), length);
     }
 
     static long hashSingle(final long address, final long length)
     {
-        return mix(mix(1, address), length);
+        return hashSegment(hashStart(1), address, length);
+    }
+
+    private static long mix(final long hash, final long value)
+    {
+        final long h = (hash ^ value) * GOLDEN_GAMMA;
+        return h ^ (h >>> 29);
     }
 
     int bucketCount()
@@ -38,7 +53,7 @@ final class VectorIndex
     }
 
     /**
-     * @param hash     {@link #hash} of the requested vector, as computed from the segments.
+     * @param hash the requested vector's hash (see {@link #hashStart}).
      * @return the region declared for exactly this vector, else null.
      */
     CachedRegion find(final long hash, final MemorySegment[] segments, final int count)
