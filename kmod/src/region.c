@@ -384,9 +384,14 @@ static bool pinmx_seg_covered(struct pinmx_seg *seg, unsigned long last)
 	return smp_load_acquire(&seg->pinned_upto) >= last;
 }
 
-/* Overlapped mode: let the worker pin, wait until it has passed @last. */
+/*
+ * Overlapped mode: a need of at most chunk_min missing pages, with no
+ * worker running, is pinned in line (a handoff would cost more than the
+ * pin); otherwise the worker pins the region from its start and the copy
+ * waits until it has passed @last.
+ */
 static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
-				     unsigned long last)
+				     unsigned long first, unsigned long last)
 {
 	struct pinmx_region *region = seg->region;
 	bool kicked = false;
@@ -397,6 +402,12 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 		if (region->dead) {
 			mutex_unlock(&region->lock);
 			return -ENOENT;
+		}
+		if (!region->worker_running &&
+		    current->mm == region->mm &&
+		    last - max(first, seg->pinned_upto) <= region->chunk_min) {
+			mutex_unlock(&region->lock);
+			return pinmx_seg_pin_missing(seg, first, last);
 		}
 		if (!region->worker_running) {
 			if (kicked && region->worker_err) {
@@ -458,7 +469,7 @@ int pinmx_region_ensure(struct pinmx_region *region, u64 offset, u64 len,
 		unsigned long last = pinmx_seg_index(seg, b - 1) + 1;
 
 		if (!explicit && region->mode == PINMX_PIN_OVERLAPPED)
-			err = pinmx_seg_wait_overlapped(seg, last);
+			err = pinmx_seg_wait_overlapped(seg, first, last);
 		else
 			err = pinmx_seg_pin_range(seg, first, last);
 		if (err)

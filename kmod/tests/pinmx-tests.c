@@ -658,13 +658,16 @@ static int test_unmapped_segments(void)
 	      (unsigned long long)pmx_pinned(fd, s));
 	CHECK(pmx_counter(PINMX_CNT_ERR_FAULT) > fault0, "err_fault");
 	CHECK(vm_pinned_kb() == 4 * 4, "VmPin %ld kB", vm_pinned_kb());
-	/* The overlapped worker reports the fault to the waiting copy. */
-	fdo = pmx_open_mode(PINMX_PIN_OVERLAPPED);
+	/* Overlapped: in-line pins and the worker both report the fault. */
+	fdo = pmx_open();
 	CHECK(fdo >= 0, "open");
+	CHECK_OK(pmx_set_mode(fdo, PINMX_PIN_OVERLAPPED, 1, 4));
 	CHECK_OK(pmx_declare(fdo, segs, 2, 0, &s));
 	CHECK_OK(pmx_declare1(fdo, dst, 8 * PAGE, PINMX_DECLARE_WRITABLE, &d));
-	CHECK_OK(pmx_copy(fdo, -1, s, 10, d, 0, PAGE));
+	CHECK_OK(pmx_copy(fdo, -1, s, 10, d, 0, 10));
 	CHECK_ERRNO(pmx_copy(fdo, -1, s, 0, d, 0, 3 * PAGE), EFAULT);
+	CHECK_OK(pmx_declare1(fdo, buf + 4 * PAGE, 4 * PAGE, 0, &gap));
+	CHECK_ERRNO(pmx_copy(fdo, -1, gap, 0, d, 0, 4 * PAGE), EFAULT);
 	close(fdo);
 	close(fd);
 	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after close", vm_pinned_kb());
