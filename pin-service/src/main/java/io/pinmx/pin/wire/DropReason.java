@@ -1,7 +1,7 @@
 package io.pinmx.pin.wire;
 
 /**
- * Why a received frame is dropped. {@link #NONE} means the frame is valid. The first six are
+ * Why a received frame is dropped. {@link #NONE} means the frame is valid. SHORT to OUT_OF_RANGE are
  * decided by {@link FrameReader#check} from the bytes alone; the last three by the receiving
  * endpoint from its own state.
  */
