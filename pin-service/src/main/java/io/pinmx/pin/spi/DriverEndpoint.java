@@ -4,7 +4,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * An open endpoint of a provider. Operations throw {@link DriverException} naming what was
- * wrong; after {@link #close()} every operation throws {@link DriverError#ENDPOINT_CLOSED}.
+ * wrong; after {@link #close()} every operation but {@code close}, {@code address}, {@code info}
+ * and {@code counters} throws {@link DriverError#ENDPOINT_CLOSED}.
  * {@link #poll} and {@link #await} are called by one thread at a time; sends, pulls and region
  * operations may come from any thread.
  */
@@ -97,7 +98,7 @@ public interface DriverEndpoint extends AutoCloseable
     DriverCounters counters();
 
     /**
-     * Release every region and pending pull; pending pulls complete as failed.
+     * Release every region and pending pull; pending pulls complete as failed. Idempotent.
      */
     @Override
     void close();
