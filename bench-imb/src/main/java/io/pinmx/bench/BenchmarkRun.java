@@ -1,0 +1,202 @@
+package io.pinmx.bench;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one benchmark program on every rank: parse the options, join the job, measure each size over the
+ * chosen transport (rank 0 prints each line as soon as it is measured), then, when asked, the same sizes
+ * and repetitions over the TCP baseline, the ratio lines, the memory-copy limit and the plot.
+ */
+public final class BenchmarkRun
+{
+    public static final int EXIT_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+    private static final String RULE = "#----------------------------------------------------------------";
+
+    private final Benchmark benchmark;
+    private final BenchOptions options;
+    private final Job job;
+    private final Map<String, String> env;
+    private final PrintStream out;
+
+    private BenchmarkRun(
+        final Benchmark benchmark, final BenchOptions options, final Job job, final Map<String, String> env,
+        final PrintStream out)
+    {
+        this.benchmark = benchmark;
+        this.options = options;
+        this.job = job;
+        this.env = env;
+        this.out = out;
+    }
+
+    /**
+     * @return the process exit status: 0, {@link #EXIT_FAILED} or {@link #EXIT_USAGE}.
+     */
+    public static int run(
+        final Benchmark benchmark, final String[] args, final Map<String, String> env, final PrintStream out,
+        final PrintStream err)
+    {
+        final BenchOptions options;
+        try
+        {
+            options = BenchOptions.parse(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println(benchmark.name() + ": " + ex.getMessage());
+            err.println(benchmark.name() + " " + BenchOptions.USAGE);
+            return EXIT_USAGE;
+        }
+        try (Job job = Job.join(env))
+        {
+            if (job.size() < benchmark.minRanks())
+            {
+                err.println(benchmark.name() + ": needs at least " + benchmark.minRanks() + " ranks, the job has " +
+                    job.size() + " (bin/pinmx-run -np " + benchmark.minRanks() + " " + benchmark.name() + ")");
+                return EXIT_USAGE;
+            }
+            new BenchmarkRun(benchmark, options, job, env, out).run();
+            return 0;
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println(benchmark.name() + ": " + ex.getMessage());
+            return EXIT_FAILED;
+        }
+    }
+
+    private void run()
+    {
+        final boolean root = 0 == job.rank();
+        if (root)
+        {
+            printHeader();
+        }
+        final List<Measurement> measured = measureOver(options.transport());
+        if (!options.hasBaseline())
+        {
+            return;
+        }
+        final List<Measurement> baseline = measureOver(options.baseline());
+        if (!root)
+        {
+            return;
+        }
+        out.println(RULE);
+        out.println("# same-run ratios, " + options.transport() + " against " + options.baseline() +
+            " (latency below 1 and bandwidth above 1 favour " + options.transport() + ")");
+        final List<Ratio> ratios = ratios(options.transport(), measured, options.baseline(), baseline);
+        for (final Ratio r : ratios)
+        {
+            out.println(r.line());
+        }
+        final double memcpy = MemcpyBandwidth.measure(MemcpyBandwidth.DEFAULT_BYTES);
+        out.printf("# memcpy (MemorySegment.copy, 1 thread, %d B, same run): %.2f Mbytes/sec%n",
+            MemcpyBandwidth.DEFAULT_BYTES, memcpy);
+        for (final Measurement m : measured)
+        {
+            if (MemcpyBandwidth.DEFAULT_BYTES == m.bytes() && Ratio.defined(m.mbytesPerSec(), memcpy))
+            {
+                out.println(new Ratio(Ratio.BANDWIDTH, m.bytes(), options.transport(), "memcpy",
+                    m.mbytesPerSec() / memcpy).line());
+            }
+        }
+        if (null != options.plot())
+        {
+            ResultPlot.write(options.plot(), benchmark.name(), options.transport(), measured, options.baseline(), baseline);
+            out.println("# plot: " + options.plot().toAbsolutePath());
+        }
+        out.flush();
+    }
+
+    private void printHeader()
+    {
+        out.println("#------------------------------------------------------------");
+        out.println("#    pinmx benchmarks, IMB/OSU style (io.pinmx.bench)");
+        out.println("#------------------------------------------------------------");
+        out.println("# Date                  : " + Instant.now());
+        out.println("# Processes             : " + job.size() + " (one JVM each)");
+        out.println("# Message sizes         : 0 and 2^" + options.minLog() + "..2^" + options.maxLog() + " bytes");
+        if (benchmark instanceof ImbBenchmark)
+        {
+            out.println("# Repetitions           : max(1, min(" + options.repetitions().perSample() + ", " +
+                options.repetitions().overallVolumeBytes() + " B / size)) after " + Benchmark.WARMUP_ITERATIONS +
+                " untimed (IMB's rule)");
+        }
+        out.println("# Mbytes/sec            : 10^6 bytes per second");
+        out.println("# Baseline              : " + (options.hasBaseline() ?
+            options.baseline() + ", same run, same sizes and repetitions" : "none (--baseline tcp)"));
+        out.flush();
+    }
+
+    private List<Measurement> measureOver(final String transportName)
+    {
+        final int[] sizes = options.sizes();
+        final List<Measurement> results = new ArrayList<>(sizes.length);
+        try (Transport transport = Transports.open(transportName, job, env);
+            MessageBuffers buffers = new MessageBuffers(sizes[sizes.length - 1]))
+        {
+            if (0 == job.rank())
+            {
+                out.println(RULE);
+                out.println("# Benchmarking " + benchmark.name() + " over " + transport.name());
+                out.println("# #processes = " + job.size());
+                out.println("# progress: " + transport.progress());
+                out.println(RULE);
+                out.println(benchmark.layout().header());
+                out.flush();
+            }
+            benchmark.warmUp(transport, job, buffers, Math.max(1, sizes[1]), Benchmark.JIT_WARMUP_REPETITIONS);
+            for (final int bytes : sizes)
+            {
+                final Measurement m = benchmark.measure(transport, job, buffers, options, bytes);
+                if (null != m)
+                {
+                    results.add(m);
+                    out.println(benchmark.layout().format(m));
+                    out.flush();
+                }
+            }
+            job.barrier();
+        }
+        return results;
+    }
+
+    /**
+     * @return a latency ratio and a bandwidth ratio per size both runs measured, where both are defined.
+     */
+    static List<Ratio> ratios(
+        final String measuredName, final List<Measurement> measured, final String baselineName,
+        final List<Measurement> baseline)
+    {
+        final List<Ratio> latency = new ArrayList<>();
+        final List<Ratio> bandwidth = new ArrayList<>();
+        for (final Measurement m : measured)
+        {
+            for (final Measurement b : baseline)
+            {
+                if (b.bytes() != m.bytes())
+                {
+                    continue;
+                }
+                if (Ratio.defined(m.latencyUsec(), b.latencyUsec()))
+                {
+                    latency.add(new Ratio(Ratio.LATENCY, m.bytes(), measuredName, baselineName,
+                        m.latencyUsec() / b.latencyUsec()));
+                }
+                if (Ratio.defined(m.mbytesPerSec(), b.mbytesPerSec()))
+                {
+                    bandwidth.add(new Ratio(Ratio.BANDWIDTH, m.bytes(), measuredName, baselineName,
+                        m.mbytesPerSec() / b.mbytesPerSec()));
+                }
+            }
+        }
+        latency.addAll(bandwidth);
+        return latency;
+    }
+}

@@ -1,0 +1,73 @@
+package io.pinmx.bench;
+
+/**
+ * The shape IMB gives every benchmark: warm-up, barrier, a timed loop of repetitions on the ranks taking
+ * part, the per-repetition times gathered to rank 0, and throughput from the slowest rank's time.
+ */
+abstract class ImbBenchmark implements Benchmark
+{
+    private static final double NANOS_PER_USEC = 1000.0;
+
+    /**
+     * @return how many of the job's ranks take part (the others wait at the barriers).
+     */
+    abstract int participants(Job job);
+
+    /**
+     * @return timed messages per repetition: 2 for a round trip reported as half of it, else 1.
+     */
+    abstract int timesPerRepetition();
+
+    /**
+     * @return bytes counted per repetition and per {@code bytes} of message size, as IMB counts them.
+     */
+    abstract int throughputFactor();
+
+    abstract void loop(Transport transport, Job job, MessageBuffers buffers, int bytes, int repetitions);
+
+    @Override
+    public void warmUp(
+        final Transport transport, final Job job, final MessageBuffers buffers, final int bytes, final int repetitions)
+    {
+        if (job.rank() < participants(job))
+        {
+            loop(transport, job, buffers, bytes, repetitions);
+        }
+        job.barrier();
+    }
+
+    @Override
+    public int repetitions(final BenchOptions options, final int bytes)
+    {
+        return options.repetitions().forSize(bytes);
+    }
+
+    @Override
+    public Measurement measure(
+        final Transport transport, final Job job, final MessageBuffers buffers, final BenchOptions options, final int bytes)
+    {
+        final int repetitions = repetitions(options, bytes);
+        final int participants = participants(job);
+        final boolean active = job.rank() < participants;
+        if (active)
+        {
+            loop(transport, job, buffers, bytes, WARMUP_ITERATIONS);
+        }
+        job.barrier();
+        final long startNs = System.nanoTime();
+        if (active)
+        {
+            loop(transport, job, buffers, bytes, repetitions);
+        }
+        final long elapsedNs = System.nanoTime() - startNs;
+        final double usec = elapsedNs / NANOS_PER_USEC / repetitions / timesPerRepetition();
+        final double[] all = job.gather(usec);
+        if (0 != job.rank())
+        {
+            return null;
+        }
+        final double[] s = Benchmark.spread(all, participants);
+        final double mbytesPerSec = (double)throughputFactor() * bytes / s[1];
+        return new Measurement(bytes, repetitions, s[0], s[1], s[2], mbytesPerSec);
+    }
+}

@@ -1,0 +1,59 @@
+package io.pinmx.bench;
+
+import java.util.Map;
+
+/**
+ * This process's rank and the job's size, read from the variables of whichever launcher started it:
+ * pinmx-run (PINMX_RANK, PINMX_SIZE), Slurm (SLURM_PROCID, SLURM_NTASKS) or PMI (PMI_RANK, PMI_SIZE),
+ * in that order of preference.
+ */
+public record JobRank(int rank, int size)
+{
+    private static final String[][] LAUNCHER_VARIABLES =
+    {
+        {"PINMX_RANK", "PINMX_SIZE"},
+        {"SLURM_PROCID", "SLURM_NTASKS"},
+        {"PMI_RANK", "PMI_SIZE"},
+    };
+
+    public JobRank
+    {
+        if (size < 1 || rank < 0 || rank >= size)
+        {
+            throw new IllegalArgumentException("rank " + rank + " of size " + size + " is not a rank in 0.." + (size - 1));
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the variable that is missing or not a number.
+     */
+    public static JobRank fromEnvironment(final Map<String, String> env)
+    {
+        for (final String[] pair : LAUNCHER_VARIABLES)
+        {
+            if (null != env.get(pair[0]))
+            {
+                return new JobRank(integer(env, pair[0]), integer(env, pair[1]));
+            }
+        }
+        throw new IllegalArgumentException("no rank in the environment: start with bin/pinmx-run (PINMX_RANK/PINMX_SIZE), " +
+            "or under Slurm (SLURM_PROCID/SLURM_NTASKS) or PMI (PMI_RANK/PMI_SIZE)");
+    }
+
+    private static int integer(final Map<String, String> env, final String name)
+    {
+        final String value = env.get(name);
+        if (null == value)
+        {
+            throw new IllegalArgumentException(name + " is not set");
+        }
+        try
+        {
+            return Integer.parseInt(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(name + "=" + value + " is not an integer");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.pinmx.bench;
+
+/**
+ * IMB PingPing: ranks 0 and 1 send to each other at the same time and each waits for both its send and
+ * its receive; t is one such step and Mbytes/sec is bytes / t. Ranks beyond 1 wait.
+ */
+public final class PingPing extends ImbBenchmark
+{
+    public static void main(final String[] args)
+    {
+        System.exit(BenchmarkRun.run(new PingPing(), args, System.getenv(), System.out, System.err));
+    }
+
+    @Override
+    public String name()
+    {
+        return "PingPing";
+    }
+
+    @Override
+    public int minRanks()
+    {
+        return 2;
+    }
+
+    @Override
+    public TableLayout layout()
+    {
+        return TableLayout.IMB_TIME;
+    }
+
+    @Override
+    int participants(final Job job)
+    {
+        return 2;
+    }
+
+    @Override
+    int timesPerRepetition()
+    {
+        return 1;
+    }
+
+    @Override
+    int throughputFactor()
+    {
+        return 1;
+    }
+
+    @Override
+    void loop(final Transport transport, final Job job, final MessageBuffers buffers, final int bytes, final int repetitions)
+    {
+        final int peer = 1 - job.rank();
+        for (int i = 0; i < repetitions; i++)
+        {
+            transport.postSend(peer, buffers.send, bytes);
+            transport.postRecv(peer, buffers.recvLeft, bytes);
+            transport.awaitPosted();
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.pinmx.bench;
+
+/**
+ * IMB Sendrecv: the ranks form a ring and each sends to its right neighbour while receiving from its left;
+ * t_min, t_max and t_avg are over the ranks and Mbytes/sec is 2 * bytes / t_max (a message each way).
+ */
+public final class Sendrecv extends ImbBenchmark
+{
+    public static void main(final String[] args)
+    {
+        System.exit(BenchmarkRun.run(new Sendrecv(), args, System.getenv(), System.out, System.err));
+    }
+
+    @Override
+    public String name()
+    {
+        return "Sendrecv";
+    }
+
+    @Override
+    public int minRanks()
+    {
+        return 2;
+    }
+
+    @Override
+    public TableLayout layout()
+    {
+        return TableLayout.IMB_MIN_MAX_AVG;
+    }
+
+    @Override
+    int participants(final Job job)
+    {
+        return job.size();
+    }
+
+    @Override
+    int timesPerRepetition()
+    {
+        return 1;
+    }
+
+    @Override
+    int throughputFactor()
+    {
+        return 2;
+    }
+
+    @Override
+    void loop(final Transport transport, final Job job, final MessageBuffers buffers, final int bytes, final int repetitions)
+    {
+        final int right = (job.rank() + 1) % job.size();
+        final int left = (job.rank() + job.size() - 1) % job.size();
+        for (int i = 0; i < repetitions; i++)
+        {
+            transport.postSend(right, buffers.send, bytes);
+            transport.postRecv(left, buffers.recvLeft, bytes);
+            transport.awaitPosted();
+        }
+    }
+}

@@ -1,0 +1,348 @@
+package io.pinmx.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The baseline: plain Java TCP, one blocking {@link SocketChannel} with TCP_NODELAY per pair of ranks.
+ * Each message is a 4-byte length header and the payload, written with one gathering write and read with
+ * one scattering read. Posted operations switch their channels to non-blocking mode and busy-poll them
+ * until all are done, so that traffic in both directions cannot deadlock on full socket buffers.
+ */
+public final class TcpTransport implements Transport
+{
+    private static final int HEADER_BYTES = 4;
+    private static final int MAX_POSTED = 256;
+    private static final int BLOCKING_SLOT = 0;
+
+    private final int rank;
+    private final SocketChannel[] channels;
+    private final SegmentViews views = new SegmentViews(MAX_POSTED + 1);
+    private final ByteBuffer[] blockingPair = new ByteBuffer[2];
+    private final ByteBuffer blockingHeader = ByteBuffer.allocateDirect(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+
+    private final int[] postedPeer = new int[MAX_POSTED];
+    private final boolean[] postedIsSend = new boolean[MAX_POSTED];
+    private final int[] postedBytes = new int[MAX_POSTED];
+    private final boolean[] postedDone = new boolean[MAX_POSTED];
+    private final ByteBuffer[][] postedPairs = new ByteBuffer[MAX_POSTED][2];
+    private final ByteBuffer[] postedHeaders = new ByteBuffer[MAX_POSTED];
+    private final boolean[] sendBusy;
+    private final boolean[] recvBusy;
+    private int postedCount;
+
+    private TcpTransport(final int rank, final SocketChannel[] channels)
+    {
+        this.rank = rank;
+        this.channels = channels;
+        sendBusy = new boolean[channels.length];
+        recvBusy = new boolean[channels.length];
+        blockingPair[0] = blockingHeader;
+        for (int i = 0; i < MAX_POSTED; i++)
+        {
+            postedHeaders[i] = ByteBuffer.allocateDirect(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            postedPairs[i][0] = postedHeaders[i];
+        }
+    }
+
+    /**
+     * Connects every pair of ranks: each rank listens on an ephemeral port of PINMX_BOOTSTRAP_HOST
+     * (default 127.0.0.1), the addresses are all-gathered, and each rank connects to the lower ranks.
+     */
+    public static TcpTransport open(final Job job, final String host)
+    {
+        final SocketChannel[] channels = new SocketChannel[job.size()];
+        try (ServerSocketChannel listener = ServerSocketChannel.open())
+        {
+            listener.bind(new InetSocketAddress(host, 0), job.size());
+            final InetSocketAddress local = (InetSocketAddress)listener.getLocalAddress();
+            final List<byte[]> addresses = job.allGather(
+                (local.getHostString() + ":" + local.getPort()).getBytes(StandardCharsets.US_ASCII));
+            final ByteBuffer hello = ByteBuffer.allocate(4);
+            for (int peer = 0; peer < job.rank(); peer++)
+            {
+                final String address = new String(addresses.get(peer), StandardCharsets.US_ASCII);
+                final int colon = address.lastIndexOf(':');
+                final SocketChannel channel = SocketChannel.open(
+                    new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))));
+                hello.clear();
+                hello.putInt(job.rank()).flip();
+                writeFully(channel, hello);
+                channels[peer] = channel;
+            }
+            for (int accepted = job.rank() + 1; accepted < job.size(); accepted++)
+            {
+                final SocketChannel channel = listener.accept();
+                hello.clear();
+                while (hello.hasRemaining())
+                {
+                    if (channel.read(hello) < 0)
+                    {
+                        throw new IOException("a rank closed its connection before saying which it was");
+                    }
+                }
+                final int peer = hello.flip().getInt();
+                if (peer <= job.rank() || peer >= job.size() || null != channels[peer])
+                {
+                    throw new IOException("unexpected hello from rank " + peer);
+                }
+                channels[peer] = channel;
+            }
+            for (final SocketChannel channel : channels)
+            {
+                if (null != channel)
+                {
+                    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                }
+            }
+            job.barrier();
+            return new TcpTransport(job.rank(), channels);
+        }
+        catch (final IOException ex)
+        {
+            closeAll(channels);
+            throw new UncheckedIOException("tcp transport: rank " + job.rank() + " could not connect: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public String name()
+    {
+        return "tcp";
+    }
+
+    @Override
+    public String progress()
+    {
+        return "tcp: blocking SocketChannel reads and writes (TCP_NODELAY), 1 thread per process; " +
+            "posted batches poll non-blocking channels, yielding when idle";
+    }
+
+    @Override
+    public void send(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        final SocketChannel channel = channel(peer);
+        blockingHeader.clear();
+        blockingHeader.putInt(0, bytes);
+        blockingPair[1] = views.view(buffer, BLOCKING_SLOT, bytes);
+        try
+        {
+            while (blockingPair[1].hasRemaining() || blockingHeader.hasRemaining())
+            {
+                channel.write(blockingPair);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw failed("send of " + bytes + " B to", peer, ex);
+        }
+    }
+
+    @Override
+    public void recv(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        final SocketChannel channel = channel(peer);
+        blockingHeader.clear();
+        blockingPair[1] = views.view(buffer, BLOCKING_SLOT, bytes);
+        try
+        {
+            while (blockingPair[1].hasRemaining() || blockingHeader.hasRemaining())
+            {
+                if (channel.read(blockingPair) < 0)
+                {
+                    throw new IOException("connection closed");
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw failed("receive of " + bytes + " B from", peer, ex);
+        }
+        checkLength(peer, blockingHeader, bytes);
+    }
+
+    @Override
+    public void postSend(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        post(peer, buffer, bytes, true);
+    }
+
+    @Override
+    public void postRecv(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        post(peer, buffer, bytes, false);
+    }
+
+    private void post(final int peer, final MemorySegment buffer, final int bytes, final boolean isSend)
+    {
+        channel(peer);
+        if (postedCount == MAX_POSTED)
+        {
+            throw new IllegalStateException("more than " + MAX_POSTED + " operations posted at once");
+        }
+        final int i = postedCount++;
+        postedPeer[i] = peer;
+        postedIsSend[i] = isSend;
+        postedBytes[i] = bytes;
+        postedDone[i] = false;
+        postedHeaders[i].clear();
+        if (isSend)
+        {
+            postedHeaders[i].putInt(0, bytes);
+        }
+        postedPairs[i][1] = views.view(buffer, BLOCKING_SLOT + 1 + i, bytes);
+    }
+
+    @Override
+    public void awaitPosted()
+    {
+        try
+        {
+            setBlocking(false);
+            int remaining = postedCount;
+            while (remaining > 0)
+            {
+                final int before = remaining;
+                Arrays.fill(sendBusy, false);
+                Arrays.fill(recvBusy, false);
+                for (int i = 0; i < postedCount; i++)
+                {
+                    if (postedDone[i])
+                    {
+                        continue;
+                    }
+                    final int peer = postedPeer[i];
+                    final boolean[] busy = postedIsSend[i] ? sendBusy : recvBusy;
+                    if (busy[peer])
+                    {
+                        continue;
+                    }
+                    if (advance(i))
+                    {
+                        postedDone[i] = true;
+                        remaining--;
+                    }
+                    else
+                    {
+                        busy[peer] = true;
+                    }
+                }
+                if (remaining == before)
+                {
+                    // Nothing moved: give the core to the peer that has to move it (2 cores, several ranks).
+                    Thread.yield();
+                }
+            }
+            setBlocking(true);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("tcp transport: rank " + rank + " posted operations failed: " + ex.getMessage(), ex);
+        }
+        finally
+        {
+            postedCount = 0;
+        }
+    }
+
+    private boolean advance(final int i) throws IOException
+    {
+        final SocketChannel channel = channels[postedPeer[i]];
+        final ByteBuffer[] pair = postedPairs[i];
+        if (postedIsSend[i])
+        {
+            channel.write(pair);
+        }
+        else if (channel.read(pair) < 0)
+        {
+            throw new IOException("rank " + postedPeer[i] + " closed its connection");
+        }
+        if (pair[0].hasRemaining() || pair[1].hasRemaining())
+        {
+            return false;
+        }
+        if (!postedIsSend[i])
+        {
+            checkLength(postedPeer[i], pair[0], postedBytes[i]);
+        }
+        return true;
+    }
+
+    private void setBlocking(final boolean blocking) throws IOException
+    {
+        for (final SocketChannel channel : channels)
+        {
+            if (null != channel)
+            {
+                channel.configureBlocking(blocking);
+            }
+        }
+    }
+
+    private SocketChannel channel(final int peer)
+    {
+        if (peer < 0 || peer >= channels.length || null == channels[peer])
+        {
+            throw new IllegalArgumentException("peer " + peer + " is not another rank of this job of " + channels.length);
+        }
+        return channels[peer];
+    }
+
+    private void checkLength(final int peer, final ByteBuffer header, final int expectedBytes)
+    {
+        final int sent = header.getInt(0);
+        if (sent != expectedBytes)
+        {
+            throw new IllegalStateException("tcp transport: rank " + peer + " sent a message of " + sent +
+                " B where rank " + rank + " expected " + expectedBytes + " B");
+        }
+    }
+
+    private UncheckedIOException failed(final String what, final int peer, final IOException ex)
+    {
+        return new UncheckedIOException("tcp transport: rank " + rank + " " + what + " rank " + peer + " failed: " +
+            ex.getMessage(), ex);
+    }
+
+    private static void writeFully(final SocketChannel channel, final ByteBuffer buffer) throws IOException
+    {
+        while (buffer.hasRemaining())
+        {
+            channel.write(buffer);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        closeAll(channels);
+    }
+
+    private static void closeAll(final SocketChannel[] channels)
+    {
+        for (final SocketChannel channel : channels)
+        {
+            if (null != channel)
+            {
+                try
+                {
+                    channel.close();
+                }
+                catch (final IOException ignored)
+                {
+                    // closing on the way out: nothing left to tell
+                }
+            }
+        }
+    }
+}
