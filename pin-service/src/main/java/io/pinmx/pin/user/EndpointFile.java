@@ -164,6 +164,12 @@ final class EndpointFile implements AutoCloseable
         return regions;
     }
 
+    /** True while the owner process exists (a killed owner never clears its ready flag). */
+    boolean ownerAlive()
+    {
+        return Files.exists(Path.of("/proc", Integer.toString(pid)));
+    }
+
     /** A peer's view: false once its owner closed the endpoint. */
     boolean isLive()
     {

@@ -24,8 +24,6 @@ final class LinuxSyscalls
 
     /** Bytes of one struct iovec { void *iov_base; size_t iov_len; }. */
     static final long IOVEC_BYTES = 16;
-    /** Kernel limit on iovecs per process_vm_readv side (UIO_MAXIOV). */
-    static final int IOV_MAX = 1024;
 
     private static final int PR_SET_PTRACER = 0x59616d61;
     private static final long PR_SET_PTRACER_ANY = -1L;

@@ -16,11 +16,6 @@ final class LossInjector
         this.state = seed == 0 ? 0x9E3779B97F4A7C15L : seed;
     }
 
-    boolean isActive()
-    {
-        return threshold != 0;
-    }
-
     /** True if the next frame must be dropped. */
     boolean drop()
     {

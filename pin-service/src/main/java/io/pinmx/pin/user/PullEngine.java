@@ -48,7 +48,7 @@ final class PullEngine
     /** Where the engine finds a same-host peer endpoint's file, or null. */
     interface PeerFiles
     {
-        EndpointFile find(int peer, int endpointIndex);
+        EndpointFile find(int peer, int endpointIndex, int sessionId);
     }
 
     private final UserDriverOptions options;
@@ -225,7 +225,7 @@ final class PullEngine
             complete(slot);
             return;
         }
-        final EndpointFile peerFile = options.sameHost() ? peerFiles.find(peer[slot], remoteEndpoint[slot]) : null;
+        final EndpointFile peerFile = options.sameHost() ? peerFiles.find(peer[slot], remoteEndpoint[slot], remoteSession[slot]) : null;
         if (peerFile != null && singleCopy(slot, peerFile))
         {
             return;

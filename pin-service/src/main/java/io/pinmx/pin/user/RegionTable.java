@@ -44,7 +44,6 @@ final class RegionTable
 
     private final MemorySegment table;
     private final int maxRegions;
-    private int declared;
 
     RegionTable(final MemorySegment table)
     {
@@ -64,11 +63,6 @@ final class RegionTable
     int maxRegions()
     {
         return maxRegions;
-    }
-
-    int declaredCount()
-    {
-        return declared;
     }
 
     /**
@@ -103,7 +97,6 @@ final class RegionTable
             table.set(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET, total);
             INT.setVolatile(table, entry + ID_OFFSET, id);
             LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
-            declared++;
             return id;
         }
         return 0;
@@ -127,7 +120,6 @@ final class RegionTable
         INT.setVolatile(table, entry + ID_OFFSET, 0);
         table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, 0);
         LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
-        declared--;
         return true;
     }
 

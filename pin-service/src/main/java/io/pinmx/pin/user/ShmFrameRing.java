@@ -61,11 +61,6 @@ final class ShmFrameRing
         return CONTROL_BYTES + (long)capacity;
     }
 
-    int capacity()
-    {
-        return capacity;
-    }
-
     /** Largest frame one record can carry. */
     int maxFrameBytes()
     {

@@ -78,11 +78,6 @@ final class UdpTransport implements AutoCloseable
         return port;
     }
 
-    int maxFrameBytes()
-    {
-        return sendBuffer.capacity();
-    }
-
     /**
      * Send header + payload as one datagram.
      *

@@ -26,7 +26,10 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteOrder;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -52,6 +55,7 @@ final class UserEndpoint implements DriverEndpoint
     private static final int RECEIVE_BATCH = 64;
     private static final int MAX_KIND_PART_BYTES = 64;
     private static final SecureRandom SESSION_IDS = new SecureRandom();
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final UserDriverOptions options;
     private final DriverInfo info;
@@ -73,6 +77,7 @@ final class UserEndpoint implements DriverEndpoint
     private final long[] peerFileCheckedNs = new long[65536];
     private final InetAddress[] shmSenderHost = new InetAddress[65536];
     private final byte[][] shmSenderBytes = new byte[65536][];
+    private final List<EndpointFile> retiredPeerFiles = new ArrayList<>();
     private final Object peerFileLock = new Object();
     private final Object regionLock = new Object();
     private final ReentrantLock agentLock = new ReentrantLock();
@@ -300,7 +305,8 @@ final class UserEndpoint implements DriverEndpoint
                 frameBytes + " bytes exceeds " + maxFrameBytes + " (frame payload " + options.framePayloadBytes() + ")");
         }
         final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
-        final EndpointFile peerFile = options.sameHost() ? peerFile(peerIndex, dstEndpoint) : null;
+        final EndpointFile peerFile = options.sameHost() ? peerFile(peerIndex, dstEndpoint,
+            frameHeader.get(U32, FrameFlyweight.DST_SESSION_OFFSET)) : null;
         if (peerFile != null)
         {
             sendShm(peerFile, peerIndex, dstEndpoint, frameHeader, body);
@@ -505,6 +511,8 @@ final class UserEndpoint implements DriverEndpoint
                         peerFileByPort[port] = null;
                     }
                 }
+                retiredPeerFiles.forEach(EndpointFile::close);
+                retiredPeerFiles.clear();
             }
             if (file != null)
             {
@@ -806,11 +814,12 @@ final class UserEndpoint implements DriverEndpoint
             int spins = 0;
             while (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
             {
-                if (!peerFile.isLive() || System.nanoTime() - deadlineNs > 0)
+                if (!peerFile.isLive() || !peerFile.ownerAlive() || System.nanoTime() - deadlineNs > 0)
                 {
                     throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peerIndex + " (" +
                         peers.board(peerIndex) + " endpoint " + dstEndpoint + "): its shared-memory ring " +
-                        (peerFile.isLive() ? "stayed full for 1 s" : "was closed"));
+                        (!peerFile.isLive() ? "was closed" : !peerFile.ownerAlive() ?
+                            "belongs to process " + peerFile.pid() + ", which is gone" : "stayed full for 1 s"));
                 }
                 if (++spins < SPIN_ITERATIONS)
                 {
@@ -838,27 +847,33 @@ final class UserEndpoint implements DriverEndpoint
         }
     }
 
-    /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */
-    private EndpointFile peerFile(final int peerIndex, final int dstEndpoint)
+    /**
+     * The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). A mapping whose owner
+     * has gone, or whose session is not the one addressed, is looked up again (at most every 200 ms): the port
+     * may have a new owner. Replaced mappings are kept until close, as another thread may still be using them.
+     */
+    private EndpointFile peerFile(final int peerIndex, final int dstEndpoint, final int dstSession)
     {
         if (!peers.isSameHost(peerIndex))
         {
             return null;
         }
         final int port = peers.basePort(peerIndex) + dstEndpoint;
-        if (port > 65535)
+        if (port > 65535 || port == udp.port())
         {
             return null;
         }
         final EndpointFile cached = peerFileByPort[port];
-        if (cached != null && cached.isLive())
+        if (cached != null && cached.isLive() && cached.sessionId() == dstSession)
         {
             return cached;
         }
         final long nowNs = System.nanoTime();
-        if (cached == null && peerFileCheckedNs[port] != 0 && nowNs - peerFileCheckedNs[port] < PEER_FILE_RECHECK_NS)
+        final boolean recentlyChecked =
+            peerFileCheckedNs[port] != 0 && nowNs - peerFileCheckedNs[port] < PEER_FILE_RECHECK_NS;
+        if (recentlyChecked)
         {
-            return null;
+            return cached != null && cached.isLive() ? cached : null;
         }
         synchronized (peerFileLock)
         {
@@ -866,18 +881,22 @@ final class UserEndpoint implements DriverEndpoint
             {
                 return null;
             }
-            final EndpointFile again = peerFileByPort[port];
-            if (again != null && again.isLive())
-            {
-                return again;
-            }
-            if (again != null)
-            {
-                again.close();
-                peerFileByPort[port] = null;
-            }
+            final EndpointFile current = peerFileByPort[port];
             peerFileCheckedNs[port] = nowNs == 0 ? 1 : nowNs;
-            final EndpointFile found = port == udp.port() ? null : EndpointFile.openPeer(options.shmDirectory(), port);
+            EndpointFile found = EndpointFile.openPeer(options.shmDirectory(), port);
+            if (current != null)
+            {
+                if (found != null && found.pid() == current.pid() && found.sessionId() == current.sessionId() &&
+                    current.isLive())
+                {
+                    found.close();
+                    found = current;
+                }
+                else
+                {
+                    retiredPeerFiles.add(current);
+                }
+            }
             peerFileByPort[port] = found;
             return found;
         }

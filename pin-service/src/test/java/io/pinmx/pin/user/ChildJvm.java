@@ -85,6 +85,16 @@ final class ChildJvm implements AutoCloseable
         }
     }
 
+    /** Kill the child now (SIGKILL) and wait until it is gone. */
+    void kill() throws InterruptedException
+    {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS))
+        {
+            throw new AssertionError("child " + process.pid() + " still alive 30 s after SIGKILL");
+        }
+    }
+
     @Override
     public void close()
     {

@@ -110,4 +110,49 @@ class TwoProcessTest
             child.send("quit");
         }
     }
+
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
+    void pullFromAKilledProcessFailsWithAClearErrorAndTheEndpointCarriesOn(final boolean sameHost) throws Exception
+    {
+        final UserDriverOptions options = UserDriverOptions.defaults().withSameHost(sameHost)
+            .withPullResend(100_000_000L, 5);
+        try (ChildJvm child = ChildJvm.start(PeerProcess.class, Boolean.toString(sameHost));
+             Arena arena = Arena.ofShared();
+             DriverEndpoint local = new UserDriver("multi-process test").open(EndpointConfig.builder()
+                 .options(UserDriverOptions.class, options).build());
+             DriverEndpoint other = new UserDriver("multi-process test").open(EndpointConfig.builder()
+                 .options(UserDriverOptions.class, options).build()))
+        {
+            final String[] address = child.awaitLine("ADDRESS ", LINE_TIMEOUT_MS).split(" ");
+            final int peer = local.peerIndex(BoardAddress.parse(address[0]));
+            child.send("region 1048576 3");
+            final String[] region = child.awaitLine("REGION ", LINE_TIMEOUT_MS).split(" ");
+            final MemorySegment target = arena.allocate(1 << 20, 4096);
+            final int targetId = local.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+            final PullSpec spec = new PullSpec().peerIndex(peer).remoteEndpointIndex(Integer.parseInt(address[1]))
+                .remoteSessionId(Integer.parseUnsignedInt(address[2], 16)).remoteRegionId(Integer.parseInt(region[0]))
+                .localRegionId(targetId).length(1 << 20);
+            final EventLog log = new EventLog();
+            local.startPull(spec.pullHandle(1));
+            final EventLog.Seen first = log.awaitPull(local, TIMEOUT, 1);
+            assertEquals(EventType.PULL_DONE, first.type(), first.message());
+
+            child.kill();
+            local.startPull(spec.pullHandle(2));
+            final EventLog.Seen failed = log.awaitPull(local, TIMEOUT, 2);
+            assertEquals(sameHost ? DriverError.PEER_UNREACHABLE : DriverError.TIMEOUT, failed.error(), failed.message());
+            assertTrue(failed.message().contains(sameHost ? "is gone (ESRCH" : "after 6 requests"), failed.message());
+
+            final MemorySegment source = arena.allocate(1 << 20, 4096);
+            Patterns.fill(source, 8);
+            final int sourceId = other.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+            local.startPull(new PullSpec().peerIndex(local.peerIndex(other.address().board())).remoteEndpointIndex(0)
+                .remoteSessionId(other.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
+                .length(1 << 20).pullHandle(3));
+            final EventLog.Seen last = log.awaitPull(local, TIMEOUT, 3);
+            assertEquals(EventType.PULL_DONE, last.type(), last.message());
+            assertEquals(Patterns.crc(source), Patterns.crc(target));
+        }
+    }
 }
