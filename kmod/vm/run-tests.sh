@@ -246,6 +246,8 @@ fi
 
 # --- what the guest runs -----------------------------------------------------------------
 
+run_dir=$(mktemp -d "$work/run.XXXXXX")
+chmod 755 "$run_dir"
 java_home=""
 case $mode in
 tests)
@@ -291,7 +293,28 @@ java)
 		cp_entries+=("${deps[@]}")
 	done
 	[ ${#roots[@]} -gt 0 ] || die "--java: none of $java_modules has compiled tests (target/test-classes)"
-	classpath=$(printf '%s\n' "$launcher" "${cp_entries[@]}" | awk 'NF && !seen[$0]++' | paste -sd:)
+	# The guest runs a snapshot of everything built in the repo: a Maven run of someone else
+	# on the host must not swap classes under the JVM in the guest.
+	snapshot() {
+		local e=$1
+		case $e in
+		"$repo"/*)
+			local copy_of=$run_dir/snapshot/${e#"$repo"/}
+			if [ ! -e "$copy_of" ]; then
+				mkdir -p "$(dirname "$copy_of")"
+				cp -a "$e" "$copy_of"
+			fi
+			echo "$copy_of"
+			;;
+		*) echo "$e" ;;
+		esac
+	}
+	for i in "${!roots[@]}"; do roots[i]=$(snapshot "${roots[i]}"); done
+	snapshot_entries=()
+	for e in "${cp_entries[@]}"; do
+		[ -e "$e" ] && snapshot_entries+=("$(snapshot "$e")")
+	done
+	classpath=$(printf '%s\n' "$launcher" "${snapshot_entries[@]}" | awk 'NF && !seen[$0]++' | paste -sd:)
 	read -ra jvm_flags <<<"$(pinmx_jvm_flags)"
 	# jdk.console=java.base: the default JLine console runs stty, and the guest has no tty.
 	run=("$java_home/bin/java" "${jvm_flags[@]}" -Djava.io.tmpdir=/tmp -Djdk.console=java.base -cp "$classpath"
@@ -300,8 +323,6 @@ java)
 	;;
 esac
 
-run_dir=$(mktemp -d "$work/run.XXXXXX")
-chmod 755 "$run_dir"
 nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 {
 	printf 'PINMX_NONCE=%q\n' "$nonce"
