@@ -78,6 +78,7 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
 		.budget_pages = READ_ONCE(pinmx_budget_pages),
+		.max_region_bytes = PINMX_MAX_REGION_BYTES,
 	};
 
 	mutex_lock(&ep->lock);
@@ -193,6 +194,7 @@ static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 	struct pinmx_region *region;
 	struct pinmx_declare req;
 	unsigned int i;
+	u64 total;
 	int err;
 	u32 id;
 
@@ -208,10 +210,16 @@ static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 			   array_size(req.nr_segments, sizeof(*segs)));
 	if (IS_ERR(segs))
 		return PTR_ERR(segs);
-	for (i = 0; i < req.nr_segments; i++) {
+	for (i = 0, total = 0; i < req.nr_segments; i++) {
 		err = pinmx_check_segment(&segs[i]);
 		if (err)
 			goto out_free;
+		/* Bounds the page arrays allocated for the region. */
+		total += segs[i].len;
+		if (total > PINMX_MAX_REGION_BYTES) {
+			err = -EFBIG;
+			goto out_free;
+		}
 	}
 	mutex_lock(&ep->lock);
 	region = pinmx_region_create(ep, segs, req.nr_segments, req.flags);
@@ -452,6 +460,7 @@ static void pinmx_count_error(long err)
 	case -EOVERFLOW:
 	case -ERANGE:
 	case -E2BIG:
+	case -EFBIG:
 		pinmx_count(PINMX_CNT_ERR_INVAL, 1);
 		break;
 	case -ENOENT:

@@ -7,7 +7,6 @@
  * pages are pinned into a scratch array without region->lock, then
  * installed under it only if no invalidation ran meanwhile.
  */
-#include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/completion.h>
 #include <linux/kthread.h>
@@ -540,7 +539,7 @@ static void pinmx_region_free(struct kref *kref)
 
 	for (i = 0; i < region->nr_segs; i++) {
 		kvfree(region->segs[i].pages);
-		bitmap_free(region->segs[i].dirty);
+		kvfree(region->segs[i].dirty);
 	}
 	mmdrop(region->mm);
 	kfree(region);
@@ -582,7 +581,8 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 	seg->npages = (PAGE_ALIGN(useg->vaddr + useg->len) - seg->start) >>
 		      PAGE_SHIFT;
 	seg->pages = kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
-	seg->dirty = bitmap_zalloc(seg->npages, GFP_KERNEL);
+	seg->dirty = kvcalloc(BITS_TO_LONGS(seg->npages), sizeof(long),
+			      GFP_KERNEL);
 	if (!seg->pages || !seg->dirty) {
 		err = -ENOMEM;
 		goto err_free;
@@ -597,7 +597,7 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 
 err_free:
 	kvfree(seg->pages);
-	bitmap_free(seg->dirty);
+	kvfree(seg->dirty);
 	return err;
 }
 
@@ -658,7 +658,7 @@ err_unwind:
 	while (region->nr_segs--) {
 		mmu_interval_notifier_remove(&region->segs[region->nr_segs].notifier);
 		kvfree(region->segs[region->nr_segs].pages);
-		bitmap_free(region->segs[region->nr_segs].dirty);
+		kvfree(region->segs[region->nr_segs].dirty);
 	}
 	mmdrop(region->mm);
 	kfree(region);

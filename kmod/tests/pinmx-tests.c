@@ -35,6 +35,8 @@ static int test_abi_hello(void)
 	CHECK(info.page_size == PAGE, "page size %u", info.page_size);
 	CHECK(info.endpoint_id == 0, "id %u before hello", info.endpoint_id);
 	CHECK(info.max_segments == PINMX_MAX_SEGMENTS, "%u", info.max_segments);
+	CHECK(info.max_region_bytes == PINMX_MAX_REGION_BYTES, "%llu",
+	      (unsigned long long)info.max_region_bytes);
 	CHECK((info.features & 0x3f) == 0x3f, "features %#llx",
 	      (unsigned long long)info.features);
 	CHECK(!(info.features & PINMX_FEATURE_NET_IFACE), "net bit set");
@@ -608,12 +610,22 @@ static int test_bad_declare(void)
 	CHECK_ERRNO(pmx_declare1(fd, (void *)0x7ffffffff000ul, 2 * PAGE, 0,
 				 &id), EFAULT);
 	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, 2, &id), EINVAL);
+	CHECK_ERRNO(pmx_declare1(fd, buf, PINMX_MAX_REGION_BYTES + 1, 0, &id),
+		    EFBIG);
+	CHECK_ERRNO(pmx_declare1(fd, (void *)0x1000, 1ULL << 46, 0, &id), EFBIG);
+	for (i = 0; i < 4; i++)
+		many[i] = (struct pinmx_segment){ 0x1000,
+						  PINMX_MAX_REGION_BYTES / 4 };
+	many[4] = (struct pinmx_segment){ (uintptr_t)buf, 1 };
+	CHECK_ERRNO(pmx_declare(fd, many, 5, 0, &id), EFBIG);
+	/* The largest region is accepted; declaring maps nothing. */
+	CHECK_OK(pmx_declare(fd, many, 4, 0, &id));
 	seg = (struct pinmx_segment){ (uintptr_t)buf, PAGE };
 	req = (struct pinmx_declare){ .segments = (uintptr_t)&seg,
 				      .nr_segments = 1, .pad = 1 };
 	CHECK_ERRNO(ioctl(fd, PINMX_IOC_DECLARE, &req), EINVAL);
 	CHECK_ERRNO(ioctl(fd, PINMX_IOC_DECLARE, NULL), EFAULT);
-	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0 + 1,
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0 + 2,
 	      "rejected declarations left regions");
 	/* Unaligned user pointers and addresses are valid input. */
 	useg = (struct pinmx_segment *)(raw + 3);
@@ -892,6 +904,7 @@ static int test_invalidate_during_copy(void)
 static const int fuzz_errnos[] = {
 	ENOTTY, EINVAL, EFAULT, EBADFD, E2BIG, EOVERFLOW, ENOENT, EBADF,
 	EPERM, ERANGE, EPROTONOSUPPORT, EALREADY, EACCES, ENOSPC, ENOMEM,
+	EFBIG,
 };
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -28,6 +28,8 @@
 #define PINMX_MAX_SEGMENTS	256
 /* most regions one endpoint may hold at once. */
 #define PINMX_MAX_REGIONS	4096
+/* largest total length of one region, in bytes (16 GiB). */
+#define PINMX_MAX_REGION_BYTES	(1ULL << 34)
 
 /* Feature bits reported in pinmx_info.features. */
 #define PINMX_FEATURE_PIN_DECLARE	(1ULL << 0)	/* pin at declaration */
@@ -77,6 +79,7 @@ enum pinmx_pin_mode {
  * @chunk_min_pages: this endpoint's first overlapped chunk, in pages.
  * @chunk_max_pages: this endpoint's largest overlapped chunk, in pages.
  * @budget_pages: global pinned-page budget (module parameter).
+ * @max_region_bytes: PINMX_MAX_REGION_BYTES.
  * @reserved: zero.
  */
 struct pinmx_info {
@@ -90,7 +93,8 @@ struct pinmx_info {
 	__u32 chunk_min_pages;
 	__u32 chunk_max_pages;
 	__u64 budget_pages;
-	__u64 reserved[4];
+	__u64 max_region_bytes;
+	__u64 reserved[3];
 };
 
 /**
@@ -131,7 +135,8 @@ struct pinmx_segment {
  *
  * Region offsets run through the segments in order. Segments are checked
  * for a null (EFAULT) or kernel-half (EFAULT) address, zero length (EINVAL)
- * and wrap-around (EOVERFLOW); whether they are mapped is checked by the
+ * and wrap-around (EOVERFLOW), and the region for a total length above
+ * PINMX_MAX_REGION_BYTES (EFBIG); whether they are mapped is checked by the
  * first use, which fails with EFAULT if not. The region is usable only by
  * the process (mm) that declared it, except as the source of a copy by a
  * holder of this endpoint's file (see struct pinmx_copy).
