@@ -73,10 +73,11 @@ kernel_packages() {
 		return
 	fi
 	local image
-	image=$(apt-cache pkgnames linux-image-6.12. | grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' | sort -V | tail -n 1)
+	newest_612() { apt-cache pkgnames linux-image-6.12. | grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' | sort -V | tail -n 1 || true; }
+	image=$(newest_612)
 	if [ -z "$image" ] && [ "$(id -u)" -eq 0 ]; then
 		apt-get update -q >/dev/null
-		image=$(apt-cache pkgnames linux-image-6.12. | grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' | sort -V | tail -n 1)
+		image=$(newest_612)
 	fi
 	[ -n "$image" ] || die "apt knows no linux-image-6.12.*+deb12-amd64 package (is bookworm-updates/security in sources.list?)"
 	echo "$image" "linux-headers-${image#linux-image-}"
@@ -84,7 +85,8 @@ kernel_packages() {
 
 release=$(installed_release)
 if [ -z "$release" ]; then
-	read -ra kpkgs <<<"$(kernel_packages)"
+	kpkgs_line=$(kernel_packages)
+	read -ra kpkgs <<<"$kpkgs_line"
 	if [ "$(id -u)" -ne 0 ]; then
 		die "no installed $series kernel with modules and headers; as root run: apt-get install ${kpkgs[*]}"
 	fi
