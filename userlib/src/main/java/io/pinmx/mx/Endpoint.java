@@ -13,6 +13,7 @@ import io.pinmx.mx.reliability.ResendTimer;
 import io.pinmx.mx.reliability.SendWindow;
 import io.pinmx.mx.reliability.SequenceNumbers;
 import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverEvent;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
@@ -979,6 +980,7 @@ public final class Endpoint implements AutoCloseable
         r.framesUnacked = 0;
         r.notified = false;
         r.pullInFlight = false;
+        r.pullRetries = 0;
         r.releaseWhenPullEnds = false;
         return r;
     }
@@ -1551,9 +1553,8 @@ public final class Endpoint implements AutoCloseable
     {
         switch (e.type())
         {
-            case PULL_DONE -> onPullEnded(e.pullHandle(), e.bytes(), null);
-            case PULL_FAILED -> onPullEnded(e.pullHandle(), e.bytes(),
-                "pull failed: " + e.error() + ": " + e.errorMessage());
+            case PULL_DONE -> onPullEnded(e.pullHandle(), e.bytes(), null, null);
+            case PULL_FAILED -> onPullEnded(e.pullHandle(), e.bytes(), e.error(), e.errorMessage());
             case SEND_DONE ->
             {
             }
@@ -1768,16 +1769,10 @@ public final class Endpoint implements AutoCloseable
                 r.staging = stagingFor(pullBytes, r);
                 regionCache.acquire(r.staging.segment(), r.lease);
             }
-            pullSpec.peerIndex(p.peerIndex)
-                .remoteEndpointIndex(p.remoteEndpointIndex)
-                .remoteSessionId(p.remoteSessionId)
-                .remoteRegionId(remoteRegionId)
-                .remoteOffset(remoteOffset)
-                .localRegionId(r.lease.regionId())
-                .localOffset(r.lease.offset())
-                .length(pullBytes)
-                .pullHandle(r.handle());
-            driver.startPull(pullSpec);
+            r.remoteRegionId = remoteRegionId;
+            r.remoteOffset = remoteOffset;
+            r.pullBytes = pullBytes;
+            startPull(r, p);
         }
         catch (final RuntimeException ex)
         {
@@ -1790,7 +1785,44 @@ public final class Endpoint implements AutoCloseable
         moveTo(r, RequestState.PULLING);
     }
 
-    private void onPullEnded(final int handle, final long bytes, final String error)
+    private void startPull(final Request r, final Partner p)
+    {
+        pullSpec.peerIndex(p.peerIndex)
+            .remoteEndpointIndex(p.remoteEndpointIndex)
+            .remoteSessionId(p.remoteSessionId)
+            .remoteRegionId(r.remoteRegionId)
+            .remoteOffset(r.remoteOffset)
+            .localRegionId(r.lease.regionId())
+            .localOffset(r.lease.offset())
+            .length(r.pullBytes)
+            .pullHandle(r.handle());
+        driver.startPull(pullSpec);
+    }
+
+    /**
+     * A pull that timed out while the partner is still connected is only slow (loss, a
+     * descheduled peer): pull again rather than fail. A partner that went silent is failed
+     * by the keepalive timer, which fails the request with it.
+     */
+    private boolean retryPull(final Request r, final DriverError error)
+    {
+        final Partner p = r.partner;
+        if (DriverError.TIMEOUT != error || RequestState.PULLING != r.state || PartnerState.CONNECTED != p.state)
+        {
+            return false;
+        }
+        try
+        {
+            startPull(r, p);
+            return true;
+        }
+        catch (final RuntimeException ex)
+        {
+            return false;
+        }
+    }
+
+    private void onPullEnded(final int handle, final long bytes, final DriverError errorKind, final CharSequence errorMessage)
     {
         final Request r = requestFor(handle);
         if (null == r || !r.pullInFlight)
@@ -1798,6 +1830,13 @@ public final class Endpoint implements AutoCloseable
             droppedFrames++;
             return;
         }
+        if (null != errorKind && retryPull(r, errorKind))
+        {
+            r.pullRetries++;
+            return;
+        }
+        final String error = null == errorKind ? null : "pull failed: " + errorKind + ": " + errorMessage +
+            (r.pullRetries > 0 ? " (after " + r.pullRetries + " earlier pull timeouts)" : "");
         r.pullInFlight = false;
         final Partner p = r.partner;
         p.outstandingRendezvous--;

@@ -43,6 +43,10 @@ public final class Request
     int framesUnacked;
     int firstSeq;
     int senderHandle;
+    int remoteRegionId;
+    long remoteOffset;
+    long pullBytes;
+    int pullRetries;
     boolean notified;
     /** The driver may still write into this request's buffer: keep lease and staging until its pull event. */
     boolean pullInFlight;

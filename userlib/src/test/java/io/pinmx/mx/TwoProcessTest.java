@@ -419,7 +419,9 @@ class TwoProcessTest
             peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
             final Request recv = local.irecv(MatchInfo.ANY_SOURCE, 1, MatchInfo.MASK_ALL, arena.allocate(64 * MIB));
             peer.command("SEND 0 1 " + 64 * MIB + " 1 eager 1", "POSTED", LINE_TIMEOUT_MS);
-            org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> RequestState.PULLING == recv.state());
+            org.awaitility.Awaitility.await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(1))
+                .until(() -> RequestState.POSTED != recv.state());
+            assertEquals(RequestState.PULLING, recv.state(), "64 MiB at 5% loss over UDP is still being pulled");
             peer.kill();
             final long killedAt = System.nanoTime();
             assertTrue(recv.await(Duration.ofMillis(limitMs * 3)), "receive failed within the peer timeout");
