@@ -47,6 +47,12 @@ for d in /tmp /run /var/tmp; do
 	must mount -t tmpfs -o mode=1777 tmpfs "/host$d"
 done
 
+# The kernel's own module requests (ip link add ... type veth, tc ... netem) run the
+# modprobe helper in this root, not in the chroot: send them to the host's modprobe.
+must printf '#!/bin/sh\nexec chroot /host /sbin/modprobe "$@"\n' >/bin/modprobe-host
+must chmod 755 /bin/modprobe-host
+must sh -c 'echo /bin/modprobe-host >/proc/sys/kernel/modprobe'
+
 if [ -z "${pinmx_stage2:-}" ] || [ -z "${pinmx_env:-}" ]; then
 	say "init: pinmx_stage2 or pinmx_env missing from the kernel command line"
 	finish 125
