@@ -98,6 +98,7 @@ public final class Endpoint implements AutoCloseable
     private final NotifyFrame notifyOut = new NotifyFrame();
     private final AckFrame ackOut = new AckFrame();
     private final ConnectFrame connectOut = new ConnectFrame();
+    private final FrameFlyweight headerOut = new FrameFlyweight();
     private final FrameFlyweight frameIn = new FrameFlyweight();
     private final EagerFrame eagerIn = new EagerFrame();
     private final MediumFragFrame mediumIn = new MediumFragFrame();
@@ -1259,11 +1260,11 @@ public final class Endpoint implements AutoCloseable
      */
     private void transmit(final Partner p, final FrameKind kind, final MemorySegment payload, final boolean resend)
     {
-        frameIn.wrap(headerBuffer, 0);
-        frameIn.ackSeq(p.tracker.expectedSeq());
+        headerOut.wrap(headerBuffer, 0);
+        headerOut.ackSeq(p.tracker.expectedSeq());
         if (resend)
         {
-            frameIn.flags(frameIn.flags() | FrameFlyweight.FLAG_RESENT);
+            headerOut.flags(headerOut.flags() | FrameFlyweight.FLAG_RESENT);
         }
         try
         {
