@@ -59,14 +59,31 @@ static unsigned int reps_for(size_t len)
  * The methods of one row run interleaved, one repetition of each in turn,
  * so drift in the shared host's load hits them alike.
  */
+#define MAX_REPS	1024
+
 struct pin_row {
 	int fd, fd_decl;
 	struct io_uring *ring;
 	char *buf;
 	size_t len;
 	uint32_t id;
-	uint64_t ns[3];
+	unsigned int rep;
+	uint64_t ns[3][MAX_REPS];
 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median of @n samples: robust against the shared host's load spikes. */
+static double median(uint64_t *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? (double)v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
 
 static int pin_round(struct pin_row *row)
 {
@@ -83,8 +100,8 @@ static int pin_round(struct pin_row *row)
 	    pmx_destroy(row->fd_decl, id))
 		die("declare/destroy");
 	t2 = now_ns();
-	row->ns[0] += t1 - t0;
-	row->ns[1] += t2 - t1;
+	row->ns[0][row->rep] = t1 - t0;
+	row->ns[1][row->rep] = t2 - t1;
 	if (!row->ring)
 		return 0;
 	r = io_uring_register_buffers(row->ring, &iov, 1);
@@ -93,54 +110,57 @@ static int pin_round(struct pin_row *row)
 		return -1;
 	}
 	io_uring_unregister_buffers(row->ring);
-	row->ns[2] += now_ns() - t2;
+	row->ns[2][row->rep] = now_ns() - t2;
 	return 0;
 }
 
 static void bench_pin_cost(void)
 {
+	static struct pin_row row;
 	struct io_uring ring;
-	struct pin_row row = {
-		.fd = pmx_open_mode(PINMX_PIN_ON_DEMAND),
-		.fd_decl = pmx_open_mode(PINMX_PIN_DECLARE),
-	};
 	size_t i;
 
+	row.fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	row.fd_decl = pmx_open_mode(PINMX_PIN_DECLARE);
 	if (row.fd < 0 || row.fd_decl < 0)
 		die("open /dev/pinmx");
 	row.ring = io_uring_queue_init(4, &ring, 0) ? NULL : &ring;
-	printf("# pin cost per 4 KiB page, ns, methods interleaved; ratio = pinmx / io_uring\n");
+	printf("# pin cost per 4 KiB page, ns, median of interleaved repetitions; ratio = pinmx / io_uring\n");
 	printf("%10s %6s %5s %11s %15s %15s %9s %10s\n", "bytes", "pages",
 	       "reps", "pin+unpin", "declare+destroy", "uring reg+unreg",
 	       "pin/uring", "decl/uring");
 	for (i = 0; i < sizeof(pin_sizes) / sizeof(pin_sizes[0]); i++) {
-		unsigned int r, reps = reps_for(pin_sizes[i]) / 8 + 3;
+		unsigned int r, reps = reps_for(pin_sizes[i]) / 8 + 5;
 		double pages = (double)(pin_sizes[i] / PAGE);
+
+		double pin, decl, ur;
 
 		row.len = pin_sizes[i];
 		row.buf = map_touched(row.len);
-		memset(row.ns, 0, sizeof(row.ns));
 		if (pmx_declare1(row.fd, row.buf, row.len, 0, &row.id))
 			die("declare");
+		row.rep = 0;
 		if (pin_round(&row))	/* warm-up */
 			row.ring = NULL;
-		memset(row.ns, 0, sizeof(row.ns));
-		for (r = 0; r < reps; r++)
+		for (r = 0; r < reps; r++) {
+			row.rep = r;
 			if (pin_round(&row))
 				row.ring = NULL;
+		}
 		pmx_destroy(row.fd, row.id);
 		munmap(row.buf, row.len);
-		if (row.ring)
+		pin = median(row.ns[0], reps) / pages;
+		decl = median(row.ns[1], reps) / pages;
+		if (row.ring) {
+			ur = median(row.ns[2], reps) / pages;
 			printf("%10zu %6.0f %5u %11.0f %15.0f %15.0f %9.3f %10.3f\n",
-			       row.len, pages, reps, row.ns[0] / reps / pages,
-			       row.ns[1] / reps / pages,
-			       row.ns[2] / reps / pages,
-			       (double)row.ns[0] / row.ns[2],
-			       (double)row.ns[1] / row.ns[2]);
-		else
+			       row.len, pages, reps, pin, decl, ur, pin / ur,
+			       decl / ur);
+		} else {
 			printf("%10zu %6.0f %5u %11.0f %15.0f %15s %9s %10s\n",
-			       row.len, pages, reps, row.ns[0] / reps / pages,
-			       row.ns[1] / reps / pages, "n/a", "n/a", "n/a");
+			       row.len, pages, reps, pin, decl, "n/a", "n/a",
+			       "n/a");
+		}
 	}
 	if (row.ring)
 		io_uring_queue_exit(row.ring);
@@ -161,9 +181,9 @@ static void copy_fresh(int fd, char *src, char *dst, size_t len)
 	pmx_destroy(fd, d);
 }
 
-static double mbps(size_t len, unsigned int reps, uint64_t ns)
+static double mbps(size_t len, double ns)
 {
-	return (double)len * reps / ns * 1e3;
+	return (double)len / ns * 1e3;
 }
 
 static void bench_copy(void)
@@ -175,14 +195,16 @@ static void bench_copy(void)
 
 	if (per_copy < 0 || cached < 0 || overlapped < 0)
 		die("open /dev/pinmx");
-	printf("\n# region-to-region copy, MB/s (1e6 B/s), methods interleaved; ratio vs pin per copy\n");
+	printf("\n# region-to-region copy, MB/s (1e6 B/s), median of interleaved repetitions; ratio = speed-up vs pin per copy\n");
 	printf("%10s %5s %10s %10s %11s %9s %10s\n", "bytes", "reps",
 	       "pin/copy", "cached", "overlapped", "cached/x", "overlap/x");
 	for (i = 0; i < sizeof(copy_sizes) / sizeof(copy_sizes[0]); i++) {
 		size_t len = copy_sizes[i];
-		unsigned int r, reps = reps_for(len) / 4 + 3;
+		unsigned int r, reps = reps_for(len) / 4 + 5;
 		char *src = map_touched(len), *dst = map_touched(len);
-		uint64_t ns[3] = { 0 }, t0, t1, t2;
+		static uint64_t ns[3][MAX_REPS];
+		double a, b, c;
+		uint64_t t0, t1, t2;
 		uint32_t s, d;
 
 		if (pmx_declare1(cached, src, len, 0, &s) ||
@@ -198,16 +220,17 @@ static void bench_copy(void)
 				die("copy");
 			t2 = now_ns();
 			copy_fresh(overlapped, src, dst, len);
-			ns[0] += t1 - t0;
-			ns[1] += t2 - t1;
-			ns[2] += now_ns() - t2;
+			ns[0][r] = t1 - t0;
+			ns[1][r] = t2 - t1;
+			ns[2][r] = now_ns() - t2;
 		}
+		a = median(ns[0], reps);
+		b = median(ns[1], reps);
+		c = median(ns[2], reps);
 		pmx_destroy(cached, s);
 		pmx_destroy(cached, d);
 		printf("%10zu %5u %10.0f %10.0f %11.0f %9.2f %10.2f\n", len, reps,
-		       mbps(len, reps, ns[0]), mbps(len, reps, ns[1]),
-		       mbps(len, reps, ns[2]), (double)ns[0] / ns[1],
-		       (double)ns[0] / ns[2]);
+		       mbps(len, a), mbps(len, b), mbps(len, c), a / b, a / c);
 		munmap(src, len);
 		munmap(dst, len);
 	}
