@@ -87,7 +87,10 @@ final class PullEngine
     private final int[] active = new int[MAX_PULLS];
     private int activeCount;
 
-    /** Per pull, per block in flight: pull offset of the block (-1 = unused), length, received-frame mask. */
+    /**
+     * Per pull, per block in flight: pull offset of the block (-1 = unused), length, received-frame mask, time of
+     * the last request or reply (a block still receiving replies is not late), requests resent.
+     */
     private final long[][] blockOffset;
     private final int[][] blockLength;
     private final long[][] blockReceived;
@@ -339,7 +342,8 @@ final class PullEngine
             final int slot = active[i];
             for (int b = 0; b < blocksInFlight; b++)
             {
-                if (blockOffset[slot][b] < 0 || nowNs - blockSentNs[slot][b] < options.pullResendTimeoutNs())
+                if (blockOffset[slot][b] < 0 ||
+                    nowNs - blockSentNs[slot][b] < options.pullResendTimeoutNs() << Math.min(blockRetries[slot][b], 4))
                 {
                     continue;
                 }
@@ -418,6 +422,7 @@ final class PullEngine
             return;
         }
         blockReceived[slot][b] |= 1L << bit;
+        blockSentNs[slot][b] = System.nanoTime();
         final int frames = PullFrame.frameCount(blockLength[slot][b], framePayloadBytes);
         if (Long.bitCount(blockReceived[slot][b]) == frames)
         {
@@ -558,7 +563,8 @@ final class PullEngine
     {
         try
         {
-            if (udp.send(header, payload, payloadOffset, payloadBytes, to))
+            final int status = udp.send(header, payload, payloadOffset, payloadBytes, to);
+            if (status == UdpTransport.SENT)
             {
                 counters.increment(Counter.sent(kind));
                 if (kind == FrameKind.PULL_REPLY)
@@ -567,7 +573,10 @@ final class PullEngine
                 }
                 return true;
             }
-            counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
+            if (status == UdpTransport.LOSS_INJECTED)
+            {
+                counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
+            }
             return false;
         }
         catch (final IOException e)

@@ -22,7 +22,13 @@ import java.util.concurrent.locks.ReentrantLock;
 final class UdpTransport implements AutoCloseable
 {
     private static final int SOCKET_BUFFER_BYTES = 8 << 20;
+    static final int SENT = 0;
+    static final int LOSS_INJECTED = 1;
+    static final int SEND_BUFFER_FULL = 2;
+
     private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
+    /** A full socket send buffer drains in microseconds on a live link; after this many yields the frame is lost. */
+    private static final int SEND_FULL_SPINS = 1_000;
 
     private final DatagramChannel channel;
     private final Selector selector;
@@ -81,15 +87,15 @@ final class UdpTransport implements AutoCloseable
     /**
      * Send header + payload as one datagram.
      *
-     * @return false if loss injection dropped it.
+     * @return {@link #SENT}, {@link #LOSS_INJECTED} or {@link #SEND_BUFFER_FULL}.
      */
-    boolean send(final MemorySegment header, final MemorySegment payload, final SocketAddress to) throws IOException
+    int send(final MemorySegment header, final MemorySegment payload, final SocketAddress to) throws IOException
     {
         return send(header, payload, 0, payload.byteSize(), to);
     }
 
     /** Send header + {@code payloadBytes} of {@code payload} from {@code payloadOffset} as one datagram. */
-    boolean send(
+    int send(
         final MemorySegment header, final MemorySegment payload, final long payloadOffset, final long payloadBytes,
         final SocketAddress to) throws IOException
     {
@@ -104,7 +110,7 @@ final class UdpTransport implements AutoCloseable
         {
             if (txLoss.drop())
             {
-                return false;
+                return LOSS_INJECTED;
             }
             MemorySegment.copy(header, 0, sendSegment, 0, headerBytes);
             if (payloadBytes > 0)
@@ -112,8 +118,16 @@ final class UdpTransport implements AutoCloseable
                 MemorySegment.copy(payload, payloadOffset, sendSegment, headerBytes, payloadBytes);
             }
             sendBuffer.clear().limit((int)(headerBytes + payloadBytes));
-            channel.send(sendBuffer, to);
-            return true;
+            int spins = 0;
+            while (channel.send(sendBuffer, to) == 0)
+            {
+                if (++spins > SEND_FULL_SPINS)
+                {
+                    return SEND_BUFFER_FULL;
+                }
+                Thread.yield();
+            }
+            return SENT;
         }
         finally
         {

@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * @param framePayloadBytes     payload bytes of one PULL_REPLY (and the largest MEDIUM_FRAG payload advertised).
  * @param pullBlockFrames       PULL_REPLY frames requested by one PULL (at most 64).
  * @param pullBlocksInFlight    PULL requests outstanding per pull.
- * @param pullResendTimeoutNs   a PULL whose replies have not all arrived by then is sent again (missing frames only).
+ * @param pullResendTimeoutNs   a block with no request or reply for this long is requested again (missing frames
+ *                              only); the wait doubles after each resend, up to 16 times this.
  * @param pullMaxRetries        resends of one block before the pull fails with TIMEOUT.
  * @param lossTxFraction        fraction of outgoing UDP frames dropped on purpose (tests), 0..1.
  * @param lossRxFraction        fraction of incoming UDP frames dropped on purpose (tests), 0..1.

@@ -315,11 +315,16 @@ final class UserEndpoint implements DriverEndpoint
         {
             try
             {
-                if (!udp.send(frameHeader, body, peers.socketAddress(peerIndex, dstEndpoint)))
+                final int status = udp.send(frameHeader, body, peers.socketAddress(peerIndex, dstEndpoint));
+                if (status == UdpTransport.LOSS_INJECTED)
                 {
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
-                    counters.increment(Counter.sent(kind));
-                    return;
+                }
+                else if (status == UdpTransport.SEND_BUFFER_FULL)
+                {
+                    throw new DriverException(DriverError.NO_RESOURCES, "send " + kind + " to peer " + peerIndex +
+                        " (" + peers.board(peerIndex) + " endpoint " + dstEndpoint +
+                        "): the UDP socket's send buffer stayed full");
                 }
             }
             catch (final IOException e)
