@@ -19,8 +19,7 @@ public final class Transports
         return switch (name)
         {
             case "tcp" -> TcpTransport.open(job, env.getOrDefault(BootstrapAddress.HOST_VARIABLE, "127.0.0.1"));
-            case "pinmx" -> throw new IllegalArgumentException("--transport pinmx: the endpoint library (userlib, " +
-                "io.pinmx.mx) is not built into bench-imb yet; run with --transport tcp");
+            case "pinmx" -> PinmxTransport.open(job, env);
             default -> throw new IllegalArgumentException("--transport " + name + ": expected pinmx or tcp");
         };
     }

@@ -1,0 +1,208 @@
+package io.pinmx.bench;
+
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.Partner;
+import io.pinmx.mx.ProgressMode;
+import io.pinmx.mx.Request;
+import io.pinmx.mx.Status;
+import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.user.UserDriver;
+import io.pinmx.pin.user.UserDriverOptions;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * pinmx itself: one endpoint of the endpoint library (io.pinmx.mx) per rank, connected to every other rank,
+ * all messages with match info 0 matched exactly by source (so in send order). PINMX_DRIVER chooses the
+ * driver (only "user", the user-space driver, exists in pin-service so far).
+ * <p>
+ * Progress is driven by the library's progress thread, which also polls the driver (the driver runs no
+ * thread of its own): an eager send completes only when its ack comes back, so a rank must keep answering
+ * while the benchmark thread waits at a barrier of the job's control plane, which caller-driven progress
+ * cannot do.
+ */
+public final class PinmxTransport implements Transport
+{
+    public static final String DRIVER_VARIABLE = "PINMX_DRIVER";
+    private static final int APPLICATION_KEY = 0x706d7862;
+    private static final long MATCH_INFO = 0;
+    private static final long MATCH_ALL_BITS = -1L;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration MESSAGE_TIMEOUT = Duration.ofSeconds(120);
+    private static final int MAX_POSTED = 256;
+
+    private final int rank;
+    private final Endpoint endpoint;
+    private final Partner[] partners;
+    private final String progress;
+    private final SegmentSlices slices = new SegmentSlices();
+    private final Status status = new Status();
+    private final Request[] posted = new Request[MAX_POSTED];
+    private final int[] postedBytes = new int[MAX_POSTED];
+    private int postedCount;
+
+    private PinmxTransport(final int rank, final Endpoint endpoint, final Partner[] partners, final String progress)
+    {
+        this.rank = rank;
+        this.endpoint = endpoint;
+        this.partners = partners;
+        this.progress = progress;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming PINMX_DRIVER if it asks for a driver that cannot run here.
+     */
+    public static PinmxTransport open(final Job job, final Map<String, String> env)
+    {
+        final String driver = env.getOrDefault(DRIVER_VARIABLE, "user");
+        if (!"user".equals(driver))
+        {
+            throw new IllegalArgumentException(DRIVER_VARIABLE + "=" + driver + ": pin-service has no kernel binding " +
+                "yet; only the user-space driver (--driver user) can run pinmx here");
+        }
+        final UserDriverOptions driverOptions = UserDriverOptions.defaults().withProgressThread(false);
+        final EndpointOptions options = EndpointOptions.builder()
+            .driverConfig(EndpointConfig.builder()
+                .boardIndex(0)
+                .endpointIndex(job.rank() % (EndpointAddress.MAX_ENDPOINT_INDEX + 1))
+                .options(UserDriverOptions.class, driverOptions)
+                .build())
+            .applicationKey(APPLICATION_KEY)
+            .progressMode(ProgressMode.THREAD)
+            .build();
+        final Endpoint endpoint = Endpoint.open(new UserDriver(), options);
+        try
+        {
+            final EndpointAddress local = endpoint.address();
+            final List<byte[]> addresses = job.allGather(
+                (local.board() + " " + local.endpointIndex()).getBytes(StandardCharsets.US_ASCII));
+            final Partner[] partners = new Partner[job.size()];
+            for (int peer = 0; peer < job.size(); peer++)
+            {
+                if (peer != job.rank())
+                {
+                    partners[peer] = endpoint.connect(remote(addresses.get(peer)), APPLICATION_KEY, CONNECT_TIMEOUT);
+                }
+            }
+            job.barrier();
+            final String description = "pinmx: " + driver + " driver, " + endpoint.options().driverConfig() +
+                "; 2 threads per process: the benchmark thread (waits spin, then park) and the library's progress " +
+                "thread (polls the driver, backs off to parking when idle)";
+            return new PinmxTransport(job.rank(), endpoint, partners, description);
+        }
+        catch (final RuntimeException ex)
+        {
+            endpoint.close();
+            throw ex;
+        }
+    }
+
+    private static EndpointAddress remote(final byte[] published)
+    {
+        final String[] parts = new String(published, StandardCharsets.US_ASCII).split(" ");
+        return new EndpointAddress(BoardAddress.parse(parts[0]), Integer.parseInt(parts[1]), 0);
+    }
+
+    @Override
+    public String name()
+    {
+        return "pinmx";
+    }
+
+    @Override
+    public String progress()
+    {
+        return progress;
+    }
+
+    @Override
+    public void send(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        endpoint.send(partner(peer), MATCH_INFO, slices.prefix(buffer, bytes), MESSAGE_TIMEOUT);
+    }
+
+    @Override
+    public void recv(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        endpoint.recv(partner(peer).id(), MATCH_INFO, MATCH_ALL_BITS, slices.prefix(buffer, bytes), status, MESSAGE_TIMEOUT);
+        checkLength(peer, status, bytes);
+    }
+
+    @Override
+    public void postSend(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        checkRoom();
+        postedBytes[postedCount] = -1;
+        posted[postedCount++] = endpoint.isend(partner(peer), MATCH_INFO, slices.prefix(buffer, bytes));
+    }
+
+    @Override
+    public void postRecv(final int peer, final MemorySegment buffer, final int bytes)
+    {
+        checkRoom();
+        postedBytes[postedCount] = bytes;
+        posted[postedCount++] = endpoint.irecv(partner(peer).id(), MATCH_INFO, MATCH_ALL_BITS, slices.prefix(buffer, bytes));
+    }
+
+    @Override
+    public void awaitPosted()
+    {
+        try
+        {
+            for (int i = 0; i < postedCount; i++)
+            {
+                final Request request = posted[i];
+                final Status done = request.awaitOrThrow(MESSAGE_TIMEOUT);
+                if (postedBytes[i] >= 0)
+                {
+                    checkLength(request.status().source(), done, postedBytes[i]);
+                }
+                request.release();
+                posted[i] = null;
+            }
+        }
+        finally
+        {
+            postedCount = 0;
+        }
+    }
+
+    private void checkRoom()
+    {
+        if (postedCount == MAX_POSTED)
+        {
+            throw new IllegalStateException("more than " + MAX_POSTED + " operations posted at once");
+        }
+    }
+
+    private void checkLength(final int source, final Status done, final int expectedBytes)
+    {
+        if (done.messageLength() != expectedBytes)
+        {
+            throw new IllegalStateException("pinmx transport: rank " + rank + " expected " + expectedBytes +
+                " B and got a message of " + done.messageLength() + " B from partner " + source);
+        }
+    }
+
+    private Partner partner(final int peer)
+    {
+        if (peer < 0 || peer >= partners.length || null == partners[peer])
+        {
+            throw new IllegalArgumentException("peer " + peer + " is not another rank of this job of " + partners.length);
+        }
+        return partners[peer];
+    }
+
+    @Override
+    public void close()
+    {
+        endpoint.close();
+    }
+}
