@@ -49,6 +49,8 @@ final class UserEndpoint implements DriverEndpoint
     static final int SPIN_ITERATIONS = 2_000;
     static final int YIELD_ITERATIONS = 100;
     private static final long PARK_MAX_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
+    private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long TIMER_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long SHM_FULL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long PEER_FILE_RECHECK_NS = TimeUnit.MILLISECONDS.toNanos(200);
@@ -393,6 +395,7 @@ final class UserEndpoint implements DriverEndpoint
         pollLock.lock();
         try
         {
+            checkOpen("poll");
             return events.poll(handler, limit);
         }
         finally
@@ -457,7 +460,7 @@ final class UserEndpoint implements DriverEndpoint
                 waiter = Thread.currentThread();
                 if (events.isEmpty())
                 {
-                    LockSupport.parkNanos(this, leftNs);
+                    LockSupport.parkNanos(this, Math.min(leftNs, AWAIT_PARK_SLICE_NS));
                 }
                 waiter = null;
             }
@@ -535,6 +538,15 @@ final class UserEndpoint implements DriverEndpoint
         finally
         {
             agentLock.unlock();
+        }
+        pollLock.lock();
+        try
+        {
+            arena.close();
+        }
+        finally
+        {
+            pollLock.unlock();
         }
         final Thread blocked = waiter;
         if (blocked != null)
