@@ -1,0 +1,68 @@
+package io.pinmx.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchOptionsTest
+{
+    @Test
+    void defaultsAreImbs()
+    {
+        final BenchOptions o = BenchOptions.parse(new String[0]);
+        final int[] sizes = o.sizes();
+        assertEquals(24, sizes.length);
+        assertEquals(0, sizes[0]);
+        assertEquals(1, sizes[1]);
+        assertEquals(4194304, sizes[23]);
+        assertEquals(Repetitions.IMB_DEFAULT, o.repetitions());
+        assertEquals("pinmx", o.transport());
+        assertFalse(o.hasBaseline());
+    }
+
+    @Test
+    void msglogChoosesTheSizesAfterZero()
+    {
+        assertArrayEquals(new int[] {0, 8, 16, 32}, BenchOptions.parse(new String[] {"-msglog", "3:5"}).sizes());
+        assertArrayEquals(new int[] {0, 1, 2}, BenchOptions.parse(new String[] {"-msglog", "1"}).sizes());
+    }
+
+    @Test
+    void allOptionsTogether()
+    {
+        final BenchOptions o = BenchOptions.parse(new String[] {
+            "--transport", "tcp", "--baseline", "tcp", "--plot", "out.svg", "-iter", "50", "-window", "16"});
+        assertEquals("tcp", o.transport());
+        assertTrue(o.hasBaseline());
+        assertEquals(Path.of("out.svg"), o.plot());
+        assertTrue(o.iterGiven());
+        assertEquals(50, o.repetitions().perSample());
+        assertEquals(16, o.window());
+    }
+
+    @Test
+    void errorsNameTheArgument()
+    {
+        assertMessage("unknown argument '--fast'", "--fast");
+        assertMessage("-msglog needs a value", "-msglog");
+        assertMessage("-msglog 5:3: need 0 <= a <= b <= 30", "-msglog", "5:3");
+        assertMessage("-msglog 0:31: need 0 <= a <= b <= 30", "-msglog", "0:31");
+        assertMessage("-msglog a:b: 'a' is not an integer", "-msglog", "a:b");
+        assertMessage("--baseline udp: expected one of tcp, none", "--baseline", "udp");
+        assertMessage("--transport mpi: expected one of pinmx, tcp", "--transport", "mpi");
+        assertMessage("--plot out.jpg: the file must end in .png or .svg", "--baseline", "tcp", "--plot", "out.jpg");
+        assertMessage("--plot draws the run against its baseline: add --baseline tcp", "--plot", "out.png");
+        assertMessage("-window 0: need 1..128", "-window", "0");
+    }
+
+    private static void assertMessage(final String expected, final String... args)
+    {
+        assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(args)).getMessage());
+    }
+}
