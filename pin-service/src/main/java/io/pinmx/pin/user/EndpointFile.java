@@ -5,7 +5,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -75,6 +78,7 @@ final class EndpointFile implements AutoCloseable
     {
         final Path path = pathFor(directory, port);
         final long size = tableOffset(ringCapacity) + RegionTable.areaBytes(maxRegions);
+        removeFilesOfDeadOwners(directory);
         Files.deleteIfExists(path);
         final Arena arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(
@@ -179,6 +183,10 @@ final class EndpointFile implements AutoCloseable
     @Override
     public void close()
     {
+        if (!arena.scope().isAlive())
+        {
+            return;
+        }
         if (owner)
         {
             INT.setVolatile(mapped, READY_OFFSET, 0);
@@ -192,6 +200,31 @@ final class EndpointFile implements AutoCloseable
             }
         }
         arena.close();
+    }
+
+    /** Files left by killed processes (they never ran close) would hold tmpfs memory until reboot. */
+    private static void removeFilesOfDeadOwners(final Path directory) throws IOException
+    {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, FILE_PREFIX + "*"))
+        {
+            final ByteBuffer header = ByteBuffer.allocate((int)PID_OFFSET + 4).order(ByteOrder.nativeOrder());
+            for (final Path file : files)
+            {
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+                {
+                    header.clear();
+                    if (channel.read(header, 0) == header.capacity() && header.getLong(0) == MAGIC &&
+                        !Files.exists(Path.of("/proc", Integer.toString(header.getInt((int)PID_OFFSET)))))
+                    {
+                        Files.deleteIfExists(file);
+                    }
+                }
+                catch (final IOException e)
+                {
+                    // Another process removed or replaced it meanwhile: nothing to clean.
+                }
+            }
+        }
     }
 
     private static long tableOffset(final int ringCapacity)

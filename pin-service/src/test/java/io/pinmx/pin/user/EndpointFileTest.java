@@ -1,0 +1,68 @@
+package io.pinmx.pin.user;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class EndpointFileTest
+{
+    @TempDir
+    Path directory;
+
+    @Test
+    void peerSeesOwnerSessionUntilCloseAndFilesOfDeadOwnersAreRemoved() throws IOException
+    {
+        final Path deadOwner = EndpointFile.pathFor(directory, 1111);
+        Files.write(deadOwner, header(unusedPid()));
+        final Path foreign = directory.resolve(EndpointFile.FILE_PREFIX + "2222");
+        Files.write(foreign, new byte[] {1, 2, 3});
+
+        try (EndpointFile owner = EndpointFile.create(directory, 3333, 0xABCD, 1 << 16, 4))
+        {
+            assertFalse(Files.exists(deadOwner), "file of a dead process removed");
+            assertTrue(Files.exists(foreign), "a file that is not ours is left alone");
+            final EndpointFile peer = EndpointFile.openPeer(directory, 3333);
+            assertNotNull(peer);
+            try (peer)
+            {
+                assertEquals(0xABCD, peer.sessionId());
+                assertEquals(LinuxSyscalls.pid(), peer.pid());
+                assertTrue(peer.isLive() && peer.ownerAlive());
+                owner.close();
+                assertFalse(peer.isLive(), "owner's close is visible through an existing mapping");
+            }
+            assertNull(EndpointFile.openPeer(directory, 3333), "file gone after close");
+        }
+        assertNull(EndpointFile.openPeer(directory, 4444), "no file, no peer");
+    }
+
+    private static byte[] header(final int pid)
+    {
+        final ByteBuffer buffer = ByteBuffer.allocate(4096).order(ByteOrder.nativeOrder());
+        buffer.putLong(0, 0x50494E4D58455031L);
+        buffer.putInt(8, 1);
+        buffer.putInt(12, pid);
+        return buffer.array();
+    }
+
+    private static int unusedPid()
+    {
+        int pid = 4_000_000;
+        while (Files.exists(Path.of("/proc", Integer.toString(pid))))
+        {
+            pid--;
+        }
+        return pid;
+    }
+}
