@@ -1525,6 +1525,8 @@ public final class Endpoint implements AutoCloseable
                 (null != p.lastSendError ? "; last send error: " + p.lastSendError : ""));
             return;
         }
+        // Retries past maxResends from a partner that still answers mean it is holding us back
+        // (full unexpected queue): keep resending; a silent one was failed just above.
         switch (resendTimer.check(p.window, nowNs))
         {
             case RESEND, GIVE_UP ->
