@@ -162,13 +162,13 @@ public final class TcpTransport implements Transport
                 {
                     throw new IOException("connection closed");
                 }
+                checkLength(peer, blockingHeader, bytes);
             }
         }
         catch (final IOException ex)
         {
             throw failed("receive of " + bytes + " B from", peer, ex);
         }
-        checkLength(peer, blockingHeader, bytes);
     }
 
     @Override
@@ -267,15 +267,11 @@ public final class TcpTransport implements Transport
         {
             throw new IOException("rank " + postedPeer[i] + " closed its connection");
         }
-        if (pair[0].hasRemaining() || pair[1].hasRemaining())
-        {
-            return false;
-        }
         if (!postedIsSend[i])
         {
             checkLength(postedPeer[i], pair[0], postedBytes[i]);
         }
-        return true;
+        return !pair[0].hasRemaining() && !pair[1].hasRemaining();
     }
 
     private void setBlocking(final boolean blocking) throws IOException
@@ -298,8 +294,15 @@ public final class TcpTransport implements Transport
         return channels[peer];
     }
 
+    /**
+     * Checks a received header as soon as it is complete, before its payload is awaited.
+     */
     private void checkLength(final int peer, final ByteBuffer header, final int expectedBytes)
     {
+        if (header.hasRemaining())
+        {
+            return;
+        }
         final int sent = header.getInt(0);
         if (sent != expectedBytes)
         {

@@ -1,0 +1,123 @@
+package io.pinmx.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JobTest
+{
+    private static final long FUTURE_DEADLINE_S = 30;
+
+    @TempDir
+    Path dir;
+
+    private Map<String, String> env(final int rank, final int size, final long timeoutMs)
+    {
+        return Map.of("PINMX_RANK", Integer.toString(rank), "PINMX_SIZE", Integer.toString(size),
+            "PINMX_BOOTSTRAP", "file:" + dir.resolve("bootstrap"), "PINMX_BOOTSTRAP_TIMEOUT_MS", Long.toString(timeoutMs));
+    }
+
+    @Test
+    void threeRanksAllGatherBarrierAndGather() throws Exception
+    {
+        final int size = 3;
+        final ExecutorService pool = Executors.newFixedThreadPool(size);
+        try
+        {
+            final List<Future<Object[]>> results = new ArrayList<>();
+            for (int r = size - 1; r >= 0; r--)
+            {
+                final int rank = r;
+                results.add(0, pool.submit(() ->
+                {
+                    try (Job job = Job.join(env(rank, size, 20_000)))
+                    {
+                        final List<byte[]> all = job.allGather(("rank" + rank).getBytes(StandardCharsets.US_ASCII));
+                        job.barrier();
+                        return new Object[] {all, job.gather(rank * 1.5)};
+                    }
+                }));
+            }
+            for (int r = 0; r < size; r++)
+            {
+                final Object[] got = results.get(r).get(FUTURE_DEADLINE_S, TimeUnit.SECONDS);
+                @SuppressWarnings("unchecked") final List<byte[]> all = (List<byte[]>)got[0];
+                assertEquals(size, all.size());
+                for (int peer = 0; peer < size; peer++)
+                {
+                    assertEquals("rank" + peer, new String(all.get(peer), StandardCharsets.US_ASCII));
+                }
+                assertArrayEquals(0 == r ? new double[] {0, 1.5, 3.0} : new double[0], (double[])got[1]);
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void rankZeroNamesTheRanksThatNeverCame()
+    {
+        final IllegalStateException ex = assertTimeoutPreemptively(Duration.ofSeconds(FUTURE_DEADLINE_S),
+            () -> assertThrows(IllegalStateException.class, () -> Job.join(env(0, 3, 300))));
+        assertTrue(ex.getMessage().contains("heard from 0 of 2 other ranks within 300 ms; missing ranks [1, 2]"),
+            ex.getMessage());
+    }
+
+    @Test
+    void aRankWithoutRankZerosAddressGivesUpAtTheDeadline()
+    {
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> Job.join(env(1, 2, 200)));
+        assertTrue(ex.getMessage().startsWith("bootstrap: rank 1 found no address of rank 0 in file:"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("within 200 ms (PINMX_BOOTSTRAP_TIMEOUT_MS)"), ex.getMessage());
+    }
+
+    @Test
+    void aRankThatCannotConnectGivesUpAtTheDeadline() throws Exception
+    {
+        final int closedPort;
+        try (ServerSocket s = new ServerSocket(0))
+        {
+            closedPort = s.getLocalPort();
+        }
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> Job.join(Map.of(
+            "PINMX_RANK", "1", "PINMX_SIZE", "2", "PINMX_BOOTSTRAP", "127.0.0.1:" + closedPort,
+            "PINMX_BOOTSTRAP_TIMEOUT_MS", "300")));
+        assertEquals("bootstrap: rank 1 could not reach rank 0 at /127.0.0.1:" + closedPort +
+            " within 300 ms (PINMX_BOOTSTRAP_TIMEOUT_MS)", ex.getMessage());
+    }
+
+    @Test
+    void badBootstrapSettingsAreNamed()
+    {
+        assertEquals("PINMX_BOOTSTRAP=localhost is neither host:port nor file:PATH",
+            assertThrows(IllegalArgumentException.class, () -> Job.join(Map.of(
+                "PINMX_RANK", "1", "PINMX_SIZE", "2", "PINMX_BOOTSTRAP", "localhost"))).getMessage());
+        assertEquals("PINMX_BOOTSTRAP=host:99999: port 99999 is not in 1..65535",
+            assertThrows(IllegalArgumentException.class, () -> Job.join(Map.of(
+                "PINMX_RANK", "1", "PINMX_SIZE", "2", "PINMX_BOOTSTRAP", "host:99999"))).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Job.join(Map.of(
+            "PINMX_RANK", "1", "PINMX_SIZE", "2"))).getMessage().startsWith("PINMX_BOOTSTRAP is not set"));
+        assertEquals("PINMX_BOOTSTRAP_TIMEOUT_MS=soon is not a positive number of milliseconds",
+            assertThrows(IllegalArgumentException.class, () -> Job.join(Map.of(
+                "PINMX_RANK", "1", "PINMX_SIZE", "2", "PINMX_BOOTSTRAP_TIMEOUT_MS", "soon"))).getMessage());
+    }
+}
