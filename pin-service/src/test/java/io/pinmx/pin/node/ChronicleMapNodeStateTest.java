@@ -72,4 +72,38 @@ class ChronicleMapNodeStateTest
             return "(no log: " + ex + ")";
         }
     }
+
+    @Test
+    void concurrentUpdatesOfOneHostFromTwoJvmsKeepEveryBoard() throws Exception
+    {
+        final Path peersFile = directory.resolve("peers.dat");
+        final Path goFile = directory.resolve("go");
+        final Path log = directory.resolve("writer.log");
+        try (ChronicleMapPeerTable peers = ChronicleMapPeerTable.open(peersFile))
+        {
+            final Process child = ChildJvm.start(log, PeerWriterChild.class, peersFile.toString(), goFile.toString(), "1");
+            try
+            {
+                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> read(log).contains("READY") || !child.isAlive());
+                Files.createFile(goFile);
+                PeerWriterChild.writeBoards(peers, 0);
+                assertTrue(child.waitFor(90, TimeUnit.SECONDS), () -> "child still running: " + read(log));
+                assertEquals(0, child.exitValue(), () -> "child output: " + read(log));
+            }
+            finally
+            {
+                child.destroyForcibly();
+                child.waitFor(30, TimeUnit.SECONDS);
+            }
+            assertEquals(PeerWriterChild.HOSTS, peers.list().size());
+            for (final HostBoards host : peers.list())
+            {
+                assertEquals(PeerWriterChild.BOARDS, host.boards().size(), host.host() + " lost boards");
+                final int hostIndex = Integer.parseInt(host.host().substring("host-".length()));
+                assertEquals(PeerWriterChild.address(hostIndex, PeerWriterChild.BOARDS - 1), host.boards().get(PeerWriterChild.BOARDS - 1));
+                assertEquals(PeerWriterChild.address(hostIndex, 0), host.boards().get(0));
+            }
+        }
+    }
 }
