@@ -25,7 +25,8 @@ usage: kmod/vm/run-tests.sh [--kernel 6.1|6.12] [--module-params "..."]
   --keep-log FILE  save the guest's whole serial console log to FILE
 environment: PINMX_BUILD (build dir, default <repo>/build), PINMX_KMOD_SRC (module source,
 default <repo>/kmod), PINMX_VM_MEM (guest RAM, default 4G), PINMX_VM_SMP (guest CPUs, default 2),
-PINMX_VM_TCG_THREAD (single: all vCPUs on one host thread, the default; multi: one each)
+PINMX_VM_TCG_THREAD (single: all vCPUs on one host thread, the default; multi: one each),
+PINMX_VM_JAVA_OPTS (guest JVM options for --java, default "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
 EOF
 }
 
@@ -318,8 +319,12 @@ java)
 	done
 	classpath=$(printf '%s\n' "$launcher" "${snapshot_entries[@]}" | awk 'NF && !seen[$0]++' | paste -sd:)
 	read -ra jvm_flags <<<"$(pinmx_jvm_flags)"
+	# Under TCG, C2 compilations and parallel GC threads cost more than they return: C1 and
+	# the serial GC halved region-cache's test time in the guest. PINMX_VM_JAVA_OPTS overrides.
+	read -ra guest_jvm_opts <<<"${PINMX_VM_JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 	# jdk.console=java.base: the default JLine console runs stty, and the guest has no tty.
-	run=("$java_home/bin/java" "${jvm_flags[@]}" -Djava.io.tmpdir=/tmp -Djdk.console=java.base -cp "$classpath"
+	run=("$java_home/bin/java" "${jvm_flags[@]}" "${guest_jvm_opts[@]}" -Djava.io.tmpdir=/tmp
+		-Djdk.console=java.base -cp "$classpath"
 		org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors
 		--details=tree --details-theme=ascii --fail-if-no-tests --scan-class-path="$(IFS=:; echo "${roots[*]}")")
 	;;
