@@ -1,0 +1,186 @@
+package io.pinmx.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * bin/pinmx-run starting real JVMs, over the TCP transport (pinmx needs nothing more than the launcher gives).
+ */
+class LauncherTest
+{
+    private static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
+    private static final long RUN_DEADLINE_S = 180;
+
+    @TempDir
+    Path dir;
+
+    private record Outcome(int exit, String out, String err)
+    {
+    }
+
+    private Process start(final Map<String, String> extraEnv, final String... args) throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(LAUNCHER.toString());
+        command.addAll(List.of(args));
+        final ProcessBuilder pb = new ProcessBuilder(command)
+            .redirectOutput(dir.resolve("out").toFile())
+            .redirectError(dir.resolve("err").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
+        pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
+        pb.environment().putAll(extraEnv);
+        return pb.start();
+    }
+
+    private Outcome finish(final Process p) throws Exception
+    {
+        if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
+        {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            fail("pinmx-run did not finish within " + RUN_DEADLINE_S + " s");
+        }
+        return new Outcome(p.exitValue(), Files.readString(dir.resolve("out")), Files.readString(dir.resolve("err")));
+    }
+
+    private Outcome run(final String... args) throws Exception
+    {
+        return finish(start(Map.of(), args));
+    }
+
+    @Test
+    void twoRanksRunPingPongWithTheBaselineRatiosAndAPlot() throws Exception
+    {
+        final Path plot = dir.resolve("pingpong.svg");
+        final Outcome o = run("-np", "2", "PingPong", "--transport", "tcp", "--baseline", "tcp",
+            "-msglog", "0:3", "-iter", "20", "--plot", plot.toString());
+        assertEquals(0, o.exit(), o.err());
+        final List<Measurement> rows = o.out().lines().map(TableLayout.IMB_TIME::parse).filter(Objects::nonNull).toList();
+        assertEquals(List.of(0L, 1L, 2L, 4L, 8L, 0L, 1L, 2L, 4L, 8L), rows.stream().map(Measurement::bytes).toList());
+        assertTrue(rows.stream().allMatch(m -> 20 == m.repetitions() && m.latencyUsec() > 0), o.out());
+        final List<Ratio> ratios = o.out().lines().map(Ratio::parse).filter(Objects::nonNull).toList();
+        assertEquals(5, ratios.stream().filter(r -> Ratio.LATENCY.equals(r.metric())).count(), o.out());
+        assertEquals(4, ratios.stream().filter(r -> Ratio.BANDWIDTH.equals(r.metric())).count(), o.out());
+        assertTrue(ratios.stream().allMatch(r -> "tcp".equals(r.measured()) && "tcp".equals(r.baseline()) && r.value() > 0));
+        assertTrue(o.out().contains("# progress: tcp: blocking SocketChannel"), o.out());
+        assertTrue(o.out().contains("# memcpy (MemorySegment.copy, 1 thread, 4194304 B, same run): "), o.out());
+        assertTrue(Files.readString(plot).contains("<svg"), "plot is not an SVG");
+    }
+
+    @Test
+    void threeRanksRunSendrecvWithMinMaxAvgColumns() throws Exception
+    {
+        final Outcome o = run("-np", "3", "Sendrecv", "--transport", "tcp", "-msglog", "0:2", "-iter", "10");
+        assertEquals(0, o.exit(), o.err());
+        final List<Measurement> rows =
+            o.out().lines().map(TableLayout.IMB_MIN_MAX_AVG::parse).filter(Objects::nonNull).toList();
+        assertEquals(List.of(0L, 1L, 2L, 4L), rows.stream().map(Measurement::bytes).toList());
+        assertTrue(rows.stream().allMatch(m -> m.tMinUsec() <= m.tAvgUsec() && m.tAvgUsec() <= m.tMaxUsec()), o.out());
+        assertTrue(o.out().contains("# #processes = 3"), o.out());
+    }
+
+    @Test
+    void launcherArgumentErrorsNameTheArgument() throws Exception
+    {
+        assertUsage("pinmx-run: -np 'x': expected a positive number of processes", "-np", "x", "PingPong");
+        assertUsage("pinmx-run: unknown PROGRAM 'Nonsense'", "-np", "2", "Nonsense");
+        assertUsage("pinmx-run: --driver 'gpu': expected user or kernel", "-np", "2", "--driver", "gpu", "PingPong");
+        assertUsage("pinmx-run: no PROGRAM given", "-np", "2");
+        assertUsage("pinmx-run: -np N is required outside Slurm and PMI", "PingPong");
+        assertUsage("pinmx-run: --timeout '0s': expected a positive number of seconds", "-np", "2", "--timeout", "0s", "PingPong");
+    }
+
+    private void assertUsage(final String message, final String... args) throws Exception
+    {
+        final Outcome o = run(args);
+        assertEquals(2, o.exit(), o.err());
+        assertTrue(o.err().startsWith(message + "\nusage: pinmx-run"), o.err());
+    }
+
+    @Test
+    void everyRankReportsABadBenchmarkArgumentAndTheJobFails() throws Exception
+    {
+        final Outcome o = run("-np", "2", "PingPong", "--transport", "tcp", "--bogus");
+        assertEquals(2, o.exit(), o.err());
+        assertTrue(o.err().contains("[rank 0] PingPong: unknown argument '--bogus'"), o.err());
+        assertTrue(o.err().contains("[rank 1] PingPong: unknown argument '--bogus'"), o.err());
+    }
+
+    @Test
+    void oneRankFailingStopsTheOthersAndSetsTheExitStatus() throws Exception
+    {
+        final Outcome o = run("-np", "3", LauncherFixture.class.getName(), "fail-rank-1");
+        assertEquals(3, o.exit(), o.err());
+        assertTrue(o.err().contains("[rank 1] rank 1 failing on purpose"), o.err());
+        assertTrue(o.err().contains("pinmx-run: rank 1 exited with status 3; stopping the others"), o.err());
+    }
+
+    @Test
+    void interruptingTheLauncherKillsEveryRank() throws Exception
+    {
+        final Process p = start(Map.of(), "-np", "2", LauncherFixture.class.getName(), "block");
+        await().atMost(Duration.ofSeconds(RUN_DEADLINE_S)).until(() ->
+            Files.readString(dir.resolve("out")).contains("ready 0") && Files.readString(dir.resolve("err")).contains("ready 1"));
+        final List<ProcessHandle> ranks = p.descendants()
+            .filter(h -> h.info().command().map(c -> c.endsWith("/java")).orElse(false)).toList();
+        assertEquals(2, ranks.size(), "rank JVMs under the launcher");
+        p.destroy();
+        assertTrue(p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS), "launcher did not stop");
+        assertEquals(143, p.exitValue());
+        await().atMost(Duration.ofSeconds(30)).until(() -> ranks.stream().noneMatch(ProcessHandle::isAlive));
+        assertTrue(Files.readString(dir.resolve("err")).contains("pinmx-run: interrupted, stopping 2 ranks"));
+    }
+
+    @Test
+    void underPmiEachLauncherStartsOneRankAndTheyMeet() throws Exception
+    {
+        final Path bootstrap = dir.resolve("pmi-bootstrap");
+        final List<Process> launchers = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++)
+        {
+            final Map<String, String> env = new HashMap<>();
+            env.put("PMI_RANK", Integer.toString(rank));
+            env.put("PMI_SIZE", "2");
+            env.put("PINMX_BOOTSTRAP", "file:" + bootstrap);
+            final List<String> command = List.of(LAUNCHER.toString(), LauncherFixture.class.getName(), "join");
+            final ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out" + rank).toFile())
+                .redirectError(dir.resolve("err" + rank).toFile());
+            pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
+            pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
+            pb.environment().putAll(env);
+            launchers.add(pb.start());
+        }
+        for (int rank = 0; rank < 2; rank++)
+        {
+            final Process p = launchers.get(rank);
+            assertTrue(p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS), "rank " + rank + " did not finish");
+            assertEquals(0, p.exitValue(), Files.readString(dir.resolve("err" + rank)));
+            assertEquals("rank " + rank + " of 2 saw 0 1", Files.readString(dir.resolve("out" + rank)).trim());
+        }
+    }
+
+    @Test
+    void underPmiWithoutABootstrapAddressTheLauncherSaysWhatToSet() throws Exception
+    {
+        final Outcome o = finish(start(Map.of("PMI_RANK", "0", "PMI_SIZE", "2"), LauncherFixture.class.getName(), "join"));
+        assertEquals(2, o.exit(), o.err());
+        assertEquals("pinmx-run: under pmi, set PINMX_BOOTSTRAP=host:port (where rank 0 listens)", o.err().trim());
+    }
+}
