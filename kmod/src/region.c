@@ -427,9 +427,13 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 		}
 		if (!region->worker_running) {
 			if (kicked && region->worker_err) {
-				err = region->worker_err;
+				/*
+				 * The worker stops at the first page it cannot
+				 * pin, maybe in another segment: pin our own
+				 * range to get its own answer.
+				 */
 				mutex_unlock(&region->lock);
-				return err;
+				return pinmx_seg_pin_range(seg, first, last);
 			}
 			pinmx_worker_kick_locked(region);
 			kicked = true;

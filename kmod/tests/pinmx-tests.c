@@ -680,6 +680,12 @@ static int test_unmapped_segments(void)
 	CHECK_ERRNO(pmx_copy(fdo, -1, s, 0, d, 0, 3 * PAGE), EFAULT);
 	CHECK_OK(pmx_declare1(fdo, buf + 4 * PAGE, 4 * PAGE, 0, &gap));
 	CHECK_ERRNO(pmx_copy(fdo, -1, gap, 0, d, 0, 4 * PAGE), EFAULT);
+	/* A fault in the first segment does not fail a use of the second. */
+	segs[0] = (struct pinmx_segment){ (uintptr_t)buf + 5 * PAGE, PAGE };
+	segs[1] = (struct pinmx_segment){ (uintptr_t)buf, 2 * PAGE };
+	CHECK_OK(pmx_declare(fdo, segs, 2, 0, &s));
+	CHECK_OK(pmx_copy(fdo, -1, s, PAGE, d, 0, 2 * PAGE));
+	CHECK(!memcmp(dst, buf, 2 * PAGE), "content behind a faulting segment");
 	close(fdo);
 	close(fd);
 	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB after close", vm_pinned_kb());
