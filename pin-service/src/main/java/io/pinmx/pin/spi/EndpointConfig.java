@@ -69,16 +69,6 @@ public final class EndpointConfig
         return Optional.ofNullable(type.cast(options.get(type)));
     }
 
-    /**
-     * @return a builder starting from this config.
-     */
-    public Builder toBuilder()
-    {
-        final Builder builder = new Builder().boardIndex(boardIndex).endpointIndex(endpointIndex);
-        builder.options.putAll(options);
-        return builder;
-    }
-
     @Override
     public String toString()
     {

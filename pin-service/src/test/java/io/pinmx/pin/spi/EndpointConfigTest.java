@@ -1,7 +1,6 @@
 package io.pinmx.pin.spi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,11 +26,13 @@ class EndpointConfigTest
         assertEquals(Optional.of(new ExampleOptions(8192)), config.options(ExampleOptions.class));
         assertEquals(Optional.empty(), config.options(String.class));
 
-        final EndpointConfig copy = config.toBuilder().endpointIndex(1).build();
-        assertEquals(1, copy.endpointIndex());
-        assertEquals(2, copy.boardIndex());
-        assertEquals(Optional.of(new ExampleOptions(8192)), copy.options(ExampleOptions.class));
-        assertNotEquals(config.endpointIndex(), copy.endpointIndex());
+        final EndpointConfig replaced = EndpointConfig.builder()
+            .options(ExampleOptions.class, new ExampleOptions(1))
+            .options(ExampleOptions.class, new ExampleOptions(2))
+            .build();
+        assertEquals(Optional.of(new ExampleOptions(2)), replaced.options(ExampleOptions.class));
+        assertEquals(0, replaced.boardIndex());
+        assertEquals(0, replaced.endpointIndex());
     }
 
     @Test
