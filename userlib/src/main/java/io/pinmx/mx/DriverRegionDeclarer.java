@@ -19,6 +19,10 @@ final class DriverRegionDeclarer implements RegionDeclarer
         this.driver = driver;
     }
 
+    /**
+     * The addresses come from live segments the cache was given, so re-sizing raw addresses is safe here.
+     */
+    @SuppressWarnings("restricted")
     public int declare(final long[] addresses, final long[] lengths, final int count)
     {
         final MemorySegment[] segments = new MemorySegment[count];

@@ -106,10 +106,17 @@ final class PeerProcess implements AutoCloseable
         return awaitLine(replyPrefix, timeoutMs);
     }
 
-    void kill() throws InterruptedException
+    void kill()
     {
         process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        try
+        {
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     long pid()
@@ -133,15 +140,23 @@ final class PeerProcess implements AutoCloseable
         }
     }
 
-    public void close() throws InterruptedException
+    public void close()
     {
         if (process.isAlive())
         {
             send("EXIT");
-            if (!process.waitFor(5, TimeUnit.SECONDS))
+            try
             {
-                kill();
+                if (process.waitFor(5, TimeUnit.SECONDS))
+                {
+                    return;
+                }
             }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            kill();
         }
     }
 }

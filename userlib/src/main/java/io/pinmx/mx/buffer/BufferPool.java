@@ -24,7 +24,7 @@ public final class BufferPool implements AutoCloseable
     /**
      * @param maxBufferBytes largest buffer handed out; rounded up to a power of two.
      */
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public BufferPool(final long maxBufferBytes)
     {
         if (maxBufferBytes <= 0 || maxBufferBytes > (1L << 40))
