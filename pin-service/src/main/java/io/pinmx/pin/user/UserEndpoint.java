@@ -48,7 +48,7 @@ final class UserEndpoint implements DriverEndpoint
 {
     static final int SPIN_ITERATIONS = 2_000;
     static final int YIELD_ITERATIONS = 100;
-    private static final long PARK_MAX_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long PARK_MAX_NS = TimeUnit.SECONDS.toNanos(1);
     /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
     private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long TIMER_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);

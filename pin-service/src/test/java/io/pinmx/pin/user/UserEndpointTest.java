@@ -405,6 +405,49 @@ class UserEndpointTest
     }
 
     @Test
+    void parkedReceiverIsWokenByOneDoorbellAndASpinningOneByNone()
+    {
+        final DriverEndpoint sender = open(UserDriverOptions.defaults());
+        final DriverEndpoint receiver = open(UserDriverOptions.defaults());
+        final int peer = sender.peerIndex(receiver.address().board());
+        final MemorySegment header = arena.allocate(64);
+        final int headerBytes = TestFrames.encodeHeader(header, FrameKind.ACK, 0, 0, receiver.address().sessionId(),
+            sender.address().sessionId(), 1);
+        final String progressThread = "pinmx-progress-" + receiver.address();
+        final EventLog log = new EventLog();
+        int sent = 0;
+        while (sent < 5 && sender.counters().get(Counter.DOORBELLS_SENT) == 0)
+        {
+            // The agent wakes from its selector once a second and spins a little: rarely the frame lands then.
+            await().atMost(TIMEOUT).until(() -> isParkedInSelector(progressThread));
+            final int tag = ++sent;
+            new FrameFlyweight().wrap(header, 0).seq(tag);
+            sender.send(peer, header.asSlice(0, headerBytes), MemorySegment.NULL);
+            log.awaitEvent(receiver, TIMEOUT, s -> s.type() == EventType.RECV_ACK && s.seq() == tag);
+        }
+        assertEquals(1, sender.counters().get(Counter.DOORBELLS_SENT));
+        assertEquals(sent, sender.counters().get(Counter.SHM_FRAMES_SENT));
+
+        final DriverEndpoint polled = open(UserDriverOptions.defaults().withProgressThread(false));
+        final int polledPeer = sender.peerIndex(polled.address().board());
+        final int polledHeaderBytes = TestFrames.encodeHeader(header, FrameKind.ACK, 0, 0,
+            polled.address().sessionId(), sender.address().sessionId(), 100);
+        sender.send(polledPeer, header.asSlice(0, polledHeaderBytes), MemorySegment.NULL);
+        log.awaitEvent(polled, TIMEOUT, s -> s.type() == EventType.RECV_ACK && s.seq() == 100);
+        assertEquals(sent + 1, sender.counters().get(Counter.SHM_FRAMES_SENT));
+        assertEquals(1, sender.counters().get(Counter.DOORBELLS_SENT), "a receiver that only polls never parks");
+    }
+
+    private static boolean isParkedInSelector(final String threadName)
+    {
+        return Thread.getAllStackTraces().entrySet().stream()
+            .filter(e -> e.getKey().getName().equals(threadName))
+            .anyMatch(e -> java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getMethodName().equals("awaitReadable")) &&
+                java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().contains("Selector") ||
+                    f.getClassName().contains("EPoll")));
+    }
+
+    @Test
     void infoSaysWhatTheProviderIsAndThatItNeverPins()
     {
         final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
