@@ -47,6 +47,7 @@ public final class PinmxAdmin
                                                      BOARD_ADDRESS is udp:IP:BASE_PORT or eth:XX:XX:XX:XX:XX:XX
           peers remove HOST [BOARD_INDEX]            remove a host, or one board of it
           counters [ENDPOINT] [--all]                published counters, non-zero ones unless --all
+          counters prune                             forget counters published by processes no longer running
         files default to /dev/shm/pinmx/{peers,counters}.dat (system properties pinmx.peers.file, pinmx.counters.file)
         """;
 
@@ -289,6 +290,12 @@ public final class PinmxAdmin
 
     private int counters(final Deque<String> args)
     {
+        if ("prune".equals(args.peekFirst()))
+        {
+            args.removeFirst();
+            noMoreArguments(args, "counters prune");
+            return pruneCounters();
+        }
         boolean all = false;
         String endpoint = null;
         for (final String arg : args)
@@ -327,6 +334,24 @@ public final class PinmxAdmin
             {
                 printCounters(snapshot, all);
             }
+            return EXIT_OK;
+        }
+    }
+
+    private int pruneCounters()
+    {
+        try (CounterStore store = ChronicleMapCounterStore.open(countersFile))
+        {
+            int pruned = 0;
+            for (final PublishedCounters snapshot : store.list())
+            {
+                if (!snapshot.publisherAlive() && store.remove(snapshot.endpoint()))
+                {
+                    out.println("pruned " + snapshot.endpoint() + " (pid " + snapshot.pid() + " gone)");
+                    pruned++;
+                }
+            }
+            out.println("pruned " + pruned + " of the counters in " + countersFile);
             return EXIT_OK;
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.ChronicleMapPeerTable;
+import io.pinmx.pin.node.PublishedCounters;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -147,6 +149,25 @@ class PinmxAdminTest
 
         assertEquals(PinmxAdmin.EXIT_FAILED, run("counters", "udp:10.0.0.1:40000/4"));
         assertTrue(err.contains("no counters published by endpoint udp:10.0.0.1:40000/4"), err);
+    }
+
+    @Test
+    void pruneForgetsCountersOfProcessesThatAreGone() throws Exception
+    {
+        final Process gone = new ProcessBuilder("true").start();
+        assertTrue(gone.waitFor(30, TimeUnit.SECONDS));
+        try (ChronicleMapCounterStore store = ChronicleMapCounterStore.open(countersFile()))
+        {
+            store.publish(new PublishedCounters("udp:10.0.0.1:40000/1", gone.pid(), 1, new long[DriverCounters.size()]));
+            store.publish("udp:10.0.0.1:40000/2", new DriverCounters());
+        }
+        assertEquals(0, run("counters", "prune"));
+        assertTrue(out.contains("pruned udp:10.0.0.1:40000/1 (pid " + gone.pid() + " gone)"), out);
+        assertTrue(out.contains("pruned 1 of the counters in " + countersFile()), out);
+        assertEquals(0, run("counters"));
+        assertTrue(out.startsWith("udp:10.0.0.1:40000/2 pid "), out);
+        assertFalse(out.contains("40000/1"), out);
+        assertUsage("unexpected argument 'now' after 'counters prune'", "counters", "prune", "now");
     }
 
     @Test
