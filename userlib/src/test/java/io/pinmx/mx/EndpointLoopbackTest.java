@@ -231,4 +231,22 @@ class EndpointLoopbackTest
             c.close();
         }
     }
+
+    @Test
+    void connectingToNobodyTimesOutNamingTheAddress()
+    {
+        final io.pinmx.pin.spi.EndpointAddress nobody =
+            new io.pinmx.pin.spi.EndpointAddress(a.address().board(), 9, 0);
+        final long start = System.nanoTime();
+        final MxException e = assertThrows(MxException.class, () -> b.connect(nobody, KEY, Duration.ofMillis(300)));
+        final long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(e.getMessage().contains("timed out"), e.getMessage());
+        assertTrue(e.getMessage().contains(a.address().board() + "/9"), e.getMessage());
+        assertTrue(tookMs >= 300 && tookMs < 10_000, "took " + tookMs + " ms");
+        final MemorySegment in = arena.allocate(4);
+        final Request still = b.irecv(MatchInfo.ANY_SOURCE, 1, MatchInfo.MASK_ALL, in);
+        a.send(aToB, 1, pattern(4, 1), TIMEOUT);
+        still.awaitOrThrow(TIMEOUT);
+        still.release();
+    }
 }
