@@ -907,6 +907,62 @@ static int test_invalidate_during_copy(void)
 	return 0;
 }
 
+/* A peer copying out of a region while its owner unpins and destroys it. */
+static int peer_copy_child(int pfd, uint32_t src, size_t len, int ready_fd)
+{
+	char *mine = map_anon(len);
+	int fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	uint64_t deadline = now_ns() + 60 * 1000000000ull;
+	long copies = 0;
+	uint32_t d;
+
+	CHECK(fd >= 0 && mine, "setup");
+	CHECK_OK(pmx_declare1(fd, mine, len, PINMX_DECLARE_WRITABLE, &d));
+	while (now_ns() < deadline) {
+		if (pmx_copy(fd, pfd, src, 0, d, 0, len)) {
+			CHECK(errno == ENOENT, "copy %ld failed: %s", copies,
+			      strerror(errno));
+			printf("# peer made %ld copies before the destroy\n",
+			       copies);
+			return 0;
+		}
+		CHECK(mismatch(mine, len, 90) == len, "copy %ld content", copies);
+		if (!copies++)
+			CHECK(write(ready_fd, "r", 1) == 1, "pipe");
+	}
+	CHECK(0, "the destroyed region stayed readable");
+	return 1;
+}
+
+static int test_destroy_during_peer_copy(void)
+{
+	size_t len = 8 * MiB;
+	char *buf = map_anon(len), c;
+	int fd = pmx_open(), pipefd[2], status, i;
+	uint32_t src;
+	pid_t pid;
+
+	CHECK(fd >= 0 && buf && !pipe(pipefd), "setup");
+	CHECK_OK(pmx_set_mode(fd, PINMX_PIN_OVERLAPPED, 1, 8));
+	fill(buf, len, 90);
+	CHECK_OK(pmx_declare1(fd, buf, len, 0, &src));
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (!pid)
+		_exit(peer_copy_child(fd, src, len, pipefd[1]));
+	CHECK(read(pipefd[0], &c, 1) == 1, "child never copied");
+	for (i = 0; i < 20; i++)
+		CHECK_OK(pmx_range(fd, PINMX_IOC_UNPIN, src, 0, len));
+	CHECK_OK(pmx_destroy(fd, src));
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status),
+	      "child died");
+	CHECK(!WEXITSTATUS(status), "child checks failed");
+	close(fd);
+	CHECK(vm_pinned_kb() == 0, "VmPin %ld kB", vm_pinned_kb());
+	return 0;
+}
+
 static const int fuzz_errnos[] = {
 	ENOTTY, EINVAL, EFAULT, EBADFD, E2BIG, EOVERFLOW, ENOENT, EBADF,
 	EPERM, ERANGE, EPROTONOSUPPORT, EALREADY, EACCES, ENOSPC, ENOMEM,
@@ -1035,6 +1091,7 @@ static const struct {
 	{ "other_process_region", test_other_process_region },
 	{ "close_and_exit_release", test_close_and_exit_release },
 	{ "invalidate_during_copy", test_invalidate_during_copy },
+	{ "destroy_during_peer_copy", test_destroy_during_peer_copy },
 	{ "fuzz_ioctls", test_fuzz_ioctls },
 };
 
