@@ -48,21 +48,22 @@ static void pinmx_uncharge(struct pinmx_region *region, unsigned long n)
 /*
  * Unpin a run of pages sharing one dirty state; runs let the core unpin a
  * large folio with one atomic operation instead of one per page.
+ *
+ * While the notifiers are live, reclaim or migration may hold a page lock
+ * and wait in our notifier for region->lock, so taking a page lock under
+ * region->lock could deadlock: dirty without it, as ib_umem_odp does; the
+ * mapping cannot go away meanwhile because its invalidation waits for
+ * region->lock. @notifiers_gone (destroy) allows set_page_dirty_lock().
  */
 static void pinmx_unpin_run(struct page **pages, unsigned long n, bool dirty,
-			    bool in_notifier)
+			    bool notifiers_gone)
 {
 	unsigned long i;
 
-	if (!in_notifier) {
+	if (notifiers_gone) {
 		unpin_user_pages_dirty_lock(pages, n, dirty);
 		return;
 	}
-	/*
-	 * Notifiers run with or without the page lock held, so they cannot
-	 * take it; region->lock keeps the mapping from going away under us,
-	 * as in ib_umem_odp_unmap_dma_pages().
-	 */
 	for (i = 0; dirty && i < n; i++)
 		set_page_dirty(pages[i]);
 	unpin_user_pages(pages, n);
@@ -70,7 +71,7 @@ static void pinmx_unpin_run(struct page **pages, unsigned long n, bool dirty,
 
 static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
 				       unsigned long first, unsigned long last,
-				       bool in_notifier)
+				       bool notifiers_gone)
 {
 	struct pinmx_region *region = seg->region;
 	unsigned long i, j, n = 0;
@@ -85,7 +86,7 @@ static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
 		while (j < last && seg->pages[j] &&
 		       test_bit(j, seg->dirty) == dirty)
 			j++;
-		pinmx_unpin_run(&seg->pages[i], j - i, dirty, in_notifier);
+		pinmx_unpin_run(&seg->pages[i], j - i, dirty, notifiers_gone);
 		memset(&seg->pages[i], 0, (j - i) * sizeof(*seg->pages));
 		bitmap_clear(seg->dirty, i, j - i);
 		n += j - i;
@@ -101,14 +102,15 @@ static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
 	return n;
 }
 
-static unsigned long pinmx_region_release_all(struct pinmx_region *region)
+static unsigned long pinmx_region_release_all(struct pinmx_region *region,
+					      bool notifiers_gone)
 {
 	unsigned long n = 0;
 	unsigned int i;
 
 	for (i = 0; i < region->nr_segs; i++)
 		n += pinmx_seg_release(&region->segs[i], 0,
-				       region->segs[i].npages, false);
+				       region->segs[i].npages, notifiers_gone);
 	return n;
 }
 
@@ -136,7 +138,7 @@ static bool pinmx_evict_one(struct pinmx_region *self)
 			return false;
 		if (mutex_trylock(&victim->lock)) {
 			if (!atomic_read(&victim->users))
-				n = pinmx_region_release_all(victim);
+				n = pinmx_region_release_all(victim, false);
 			mutex_unlock(&victim->lock);
 		}
 		pinmx_region_put(victim);
@@ -542,7 +544,7 @@ static bool pinmx_invalidate(struct mmu_interval_notifier *mni,
 	first = (max(range->start, seg->start) - seg->start) >> PAGE_SHIFT;
 	last = (min(range->end, seg_end) - seg->start + PAGE_SIZE - 1) >>
 	       PAGE_SHIFT;
-	if (pinmx_seg_release(seg, first, last, true))
+	if (pinmx_seg_release(seg, first, last, false))
 		pinmx_count(PINMX_CNT_INVALIDATIONS, 1);
 	mutex_unlock(&region->lock);
 	return true;
@@ -706,7 +708,7 @@ void pinmx_region_destroy(struct pinmx_region *region)
 	for (i = 0; i < region->nr_segs; i++)
 		mmu_interval_notifier_remove(&region->segs[i].notifier);
 	mutex_lock(&region->lock);
-	pinmx_region_release_all(region);
+	pinmx_region_release_all(region, true);
 	mutex_unlock(&region->lock);
 	pinmx_count(PINMX_CNT_REGIONS_NOW, -1);
 	pinmx_region_put(region);
