@@ -6,7 +6,6 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -15,28 +14,22 @@ import java.util.List;
 
 /**
  * The baseline: plain Java TCP, one blocking {@link SocketChannel} with TCP_NODELAY per pair of ranks.
- * Each message is a 4-byte length header and the payload, written with one gathering write and read with
- * one scattering read. Posted operations switch their channels to non-blocking mode and busy-poll them
+ * Each message is a {@link TcpMessage}: a 4-byte length header and the payload. Posted operations switch their channels to non-blocking mode and busy-poll them
  * until all are done, so that traffic in both directions cannot deadlock on full socket buffers.
  */
 public final class TcpTransport implements Transport
 {
-    private static final int HEADER_BYTES = 4;
     private static final int MAX_POSTED = 256;
     private static final int BLOCKING_SLOT = 0;
 
     private final int rank;
     private final SocketChannel[] channels;
     private final SegmentViews views = new SegmentViews(MAX_POSTED + 1);
-    private final ByteBuffer[] blockingPair = new ByteBuffer[2];
-    private final ByteBuffer blockingHeader = ByteBuffer.allocateDirect(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-
+    private final TcpMessage blocking = new TcpMessage(views, BLOCKING_SLOT);
+    private final TcpMessage[] postedMessages = new TcpMessage[MAX_POSTED];
     private final int[] postedPeer = new int[MAX_POSTED];
     private final boolean[] postedIsSend = new boolean[MAX_POSTED];
-    private final int[] postedBytes = new int[MAX_POSTED];
     private final boolean[] postedDone = new boolean[MAX_POSTED];
-    private final ByteBuffer[][] postedPairs = new ByteBuffer[MAX_POSTED][2];
-    private final ByteBuffer[] postedHeaders = new ByteBuffer[MAX_POSTED];
     private final boolean[] sendBusy;
     private final boolean[] recvBusy;
     private int postedCount;
@@ -47,12 +40,6 @@ public final class TcpTransport implements Transport
         this.channels = channels;
         sendBusy = new boolean[channels.length];
         recvBusy = new boolean[channels.length];
-        blockingPair[0] = blockingHeader;
-        for (int i = 0; i < MAX_POSTED; i++)
-        {
-            postedHeaders[i] = ByteBuffer.allocateDirect(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-            postedPairs[i][0] = postedHeaders[i];
-        }
     }
 
     /**
@@ -132,14 +119,12 @@ public final class TcpTransport implements Transport
     public void send(final int peer, final MemorySegment buffer, final int bytes)
     {
         final SocketChannel channel = channel(peer);
-        blockingHeader.clear();
-        blockingHeader.putInt(0, bytes);
-        blockingPair[1] = views.view(buffer, BLOCKING_SLOT, bytes);
+        blocking.beginSend(buffer, bytes);
         try
         {
-            while (blockingPair[1].hasRemaining() || blockingHeader.hasRemaining())
+            while (!blocking.advanceSend(channel))
             {
-                channel.write(blockingPair);
+                Thread.onSpinWait();
             }
         }
         catch (final IOException ex)
@@ -152,17 +137,12 @@ public final class TcpTransport implements Transport
     public void recv(final int peer, final MemorySegment buffer, final int bytes)
     {
         final SocketChannel channel = channel(peer);
-        blockingHeader.clear();
-        blockingPair[1] = views.view(buffer, BLOCKING_SLOT, bytes);
+        blocking.beginReceive(buffer, bytes);
         try
         {
-            while (blockingPair[1].hasRemaining() || blockingHeader.hasRemaining())
+            while (!blocking.advanceReceive(channel, peer, rank))
             {
-                if (channel.read(blockingPair) < 0)
-                {
-                    throw new IOException("connection closed");
-                }
-                checkLength(peer, blockingHeader, bytes);
+                Thread.onSpinWait();
             }
         }
         catch (final IOException ex)
@@ -174,16 +154,16 @@ public final class TcpTransport implements Transport
     @Override
     public void postSend(final int peer, final MemorySegment buffer, final int bytes)
     {
-        post(peer, buffer, bytes, true);
+        post(peer, true).beginSend(buffer, bytes);
     }
 
     @Override
     public void postRecv(final int peer, final MemorySegment buffer, final int bytes)
     {
-        post(peer, buffer, bytes, false);
+        post(peer, false).beginReceive(buffer, bytes);
     }
 
-    private void post(final int peer, final MemorySegment buffer, final int bytes, final boolean isSend)
+    private TcpMessage post(final int peer, final boolean isSend)
     {
         channel(peer);
         if (postedCount == MAX_POSTED)
@@ -193,14 +173,14 @@ public final class TcpTransport implements Transport
         final int i = postedCount++;
         postedPeer[i] = peer;
         postedIsSend[i] = isSend;
-        postedBytes[i] = bytes;
         postedDone[i] = false;
-        postedHeaders[i].clear();
-        if (isSend)
+        TcpMessage message = postedMessages[i];
+        if (null == message)
         {
-            postedHeaders[i].putInt(0, bytes);
+            message = new TcpMessage(views, BLOCKING_SLOT + 1 + i);
+            postedMessages[i] = message;
         }
-        postedPairs[i][1] = views.view(buffer, BLOCKING_SLOT + 1 + i, bytes);
+        return message;
     }
 
     @Override
@@ -227,7 +207,10 @@ public final class TcpTransport implements Transport
                     {
                         continue;
                     }
-                    if (advance(i))
+                    final boolean done = postedIsSend[i] ?
+                        postedMessages[i].advanceSend(channels[peer]) :
+                        postedMessages[i].advanceReceive(channels[peer], peer, rank);
+                    if (done)
                     {
                         postedDone[i] = true;
                         remaining--;
@@ -255,25 +238,6 @@ public final class TcpTransport implements Transport
         }
     }
 
-    private boolean advance(final int i) throws IOException
-    {
-        final SocketChannel channel = channels[postedPeer[i]];
-        final ByteBuffer[] pair = postedPairs[i];
-        if (postedIsSend[i])
-        {
-            channel.write(pair);
-        }
-        else if (channel.read(pair) < 0)
-        {
-            throw new IOException("rank " + postedPeer[i] + " closed its connection");
-        }
-        if (!postedIsSend[i])
-        {
-            checkLength(postedPeer[i], pair[0], postedBytes[i]);
-        }
-        return !pair[0].hasRemaining() && !pair[1].hasRemaining();
-    }
-
     private void setBlocking(final boolean blocking) throws IOException
     {
         for (final SocketChannel channel : channels)
@@ -292,23 +256,6 @@ public final class TcpTransport implements Transport
             throw new IllegalArgumentException("peer " + peer + " is not another rank of this job of " + channels.length);
         }
         return channels[peer];
-    }
-
-    /**
-     * Checks a received header as soon as it is complete, before its payload is awaited.
-     */
-    private void checkLength(final int peer, final ByteBuffer header, final int expectedBytes)
-    {
-        if (header.hasRemaining())
-        {
-            return;
-        }
-        final int sent = header.getInt(0);
-        if (sent != expectedBytes)
-        {
-            throw new IllegalStateException("tcp transport: rank " + peer + " sent a message of " + sent +
-                " B where rank " + rank + " expected " + expectedBytes + " B");
-        }
     }
 
     private UncheckedIOException failed(final String what, final int peer, final IOException ex)

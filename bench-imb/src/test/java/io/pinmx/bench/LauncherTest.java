@@ -84,6 +84,19 @@ class LauncherTest
     }
 
     @Test
+    void pinmxRunsOverTheEndpointLibraryAgainstTheTcpBaseline() throws Exception
+    {
+        final Outcome o = run("-np", "2", "--driver", "user", "PingPong", "--baseline", "tcp", "-msglog", "0:16", "-iter", "20");
+        assertEquals(0, o.exit(), o.err());
+        assertTrue(o.out().contains("# Benchmarking PingPong over pinmx"), o.out());
+        assertTrue(o.out().contains("# progress: pinmx: user driver"), o.out());
+        final List<Ratio> ratios = o.out().lines().map(Ratio::parse).filter(Objects::nonNull).toList();
+        assertEquals(18, ratios.stream().filter(r -> Ratio.LATENCY.equals(r.metric())).count(), o.out());
+        assertEquals(17, ratios.stream().filter(r -> Ratio.BANDWIDTH.equals(r.metric())).count(), o.out());
+        assertTrue(ratios.stream().allMatch(r -> "pinmx".equals(r.measured()) && "tcp".equals(r.baseline())), o.out());
+    }
+
+    @Test
     void threeRanksRunSendrecvWithMinMaxAvgColumns() throws Exception
     {
         final Outcome o = run("-np", "3", "Sendrecv", "--transport", "tcp", "-msglog", "0:2", "-iter", "10");
