@@ -24,6 +24,7 @@ final class EventRing
     private static final int HEADER_BYTES = 32;
     private static final int PADDING = -1;
     private static final int MESSAGE_SLOTS = 1024;
+    private static final long COMPLETION_RESERVE_BYTES = (long)PullEngine.MAX_PULLS * HEADER_BYTES;
     private static final EventType[] TYPES = EventType.values();
     private static final DriverError[] ERRORS = DriverError.values();
 
@@ -45,11 +46,14 @@ final class EventRing
         this.buffer = arena.allocate(capacity, 64);
     }
 
-    /** Producer: room for a record carrying {@code frameBytes}? */
-    boolean hasRoomFor(final int frameBytes)
+    /**
+     * Producer: how many received frames of up to {@code frameBytes} can be queued now, keeping room for one
+     * wrap-around pad and for a completion of every pull slot, so a completion is never refused.
+     */
+    int framesThatFit(final int frameBytes)
     {
-        final long required = align(HEADER_BYTES + frameBytes) * 2L;
-        return capacity - (tail.getPlain() - head.getAcquire()) >= required;
+        final long free = capacity - (tail.getPlain() - head.getAcquire()) - COMPLETION_RESERVE_BYTES;
+        return (int)Math.max(0, free / align(HEADER_BYTES + frameBytes) - 1);
     }
 
     /** Producer: a received frame. @return false if full (the agent stops taking input until poll drains). */

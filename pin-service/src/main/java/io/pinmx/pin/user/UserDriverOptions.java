@@ -137,6 +137,13 @@ public record UserDriverOptions(
             lossSeed, shmRingBytes, eventRingBytes, maxRegions);
     }
 
+    public UserDriverOptions withRingBytes(final int shmRing, final int eventRing)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRing, eventRing, maxRegions);
+    }
+
     public UserDriverOptions withMaxRegions(final int regions)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,

@@ -566,9 +566,13 @@ final class UserEndpoint implements DriverEndpoint
     {
         int work = pulls.startSubmitted();
         work += receiveUdp();
-        if (file != null && events.hasRoomFor(maxFrameBytes))
+        if (file != null)
         {
-            work += file.ring().drain(shmConsumer, RECEIVE_BATCH);
+            final int fit = Math.min(RECEIVE_BATCH, events.framesThatFit(maxFrameBytes));
+            if (fit > 0)
+            {
+                work += file.ring().drain(shmConsumer, fit);
+            }
         }
         if (pulls.hasActivePulls())
         {
@@ -673,7 +677,8 @@ final class UserEndpoint implements DriverEndpoint
         int received = 0;
         try
         {
-            while (received < RECEIVE_BATCH && events.hasRoomFor(maxFrameBytes))
+            final int fit = Math.min(RECEIVE_BATCH, events.framesThatFit(maxFrameBytes));
+            while (received < fit)
             {
                 final InetSocketAddress source = udp.receive();
                 if (source == null)
@@ -706,6 +711,11 @@ final class UserEndpoint implements DriverEndpoint
         final long addressOffset, final int addressLength)
     {
         counters.increment(Counter.SHM_FRAMES_RECEIVED);
+        if (frameLength > maxFrameBytes)
+        {
+            counters.increment(Counter.DROPPED_BAD_LENGTH);
+            return;
+        }
         final InetAddress host = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
         if (host != null)
         {

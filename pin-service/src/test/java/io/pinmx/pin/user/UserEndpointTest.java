@@ -448,6 +448,37 @@ class UserEndpointTest
     }
 
     @Test
+    void framesWaitInTheRingWhileTheApplicationDoesNotPollAndNoneIsLost()
+    {
+        // 200 frames of 4 KiB: five times what the 256 KiB event queue holds; the rest must wait in the ring.
+        final DriverEndpoint sender = open(UserDriverOptions.defaults());
+        final DriverEndpoint receiver = open(UserDriverOptions.defaults().withRingBytes(1 << 20, 256 << 10)
+            .withProgressThread(false));
+        final int peer = sender.peerIndex(receiver.address().board());
+        final MemorySegment header = arena.allocate(64);
+        final MemorySegment payload = arena.allocate(TestFrames.payloadBytes(FrameKind.MEDIUM_FRAG));
+        final int frames = 200;
+        for (int i = 0; i < frames; i++)
+        {
+            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.MEDIUM_FRAG, 0, 0,
+                receiver.address().sessionId(), sender.address().sessionId(), i);
+            sender.send(peer, header.asSlice(0, headerBytes), payload);
+        }
+        final int[] next = {0};
+        await().atMost(TIMEOUT).until(() ->
+        {
+            receiver.poll(event ->
+            {
+                assertEquals(next[0], new FrameFlyweight().wrap(event.frame(), 0).seq(), "frames in order");
+                next[0]++;
+            }, 5);
+            return next[0] == frames;
+        });
+        assertEquals(frames, receiver.counters().get(Counter.SHM_FRAMES_RECEIVED));
+        assertEquals(frames, receiver.counters().get(Counter.FRAMES_RECEIVED_MEDIUM_FRAG));
+    }
+
+    @Test
     void infoSaysWhatTheProviderIsAndThatItNeverPins()
     {
         final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
