@@ -6,6 +6,7 @@ import io.pinmx.pin.spi.DriverEvent;
 import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.spi.RegionAccess;
@@ -34,14 +35,21 @@ import java.util.zip.CRC32;
  * <p>
  * Usage: {@code FramePingPong [--iterations N] [--pull-bytes B] [--pulls N] [--path shm|udp]
  * [--progress poll|thread]}. With {@code poll} (default) each process has exactly one thread spinning in
- * {@code poll}, two spinning threads on two cores; with {@code thread} the progress threads spin briefly, then park.
+ * {@code poll} (yielding after a run of empty polls), two spinning threads on two cores; with {@code thread} the
+ * progress threads spin briefly, then park, and the application threads await.
  * Pull bandwidth is printed with a same-run single-thread memory copy of the same size as its baseline.
  */
 public final class FramePingPong
 {
     private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(30);
 
+    private static final int EMPTY_POLLS_BEFORE_YIELD = 64;
+
     private final DriverEndpoint endpoint;
+    private final boolean threaded;
+    private final EventHandler echoHandler = this::echo;
+    private final EventHandler pingHandler = this::onEvent;
+    private int emptyPolls;
     private final MemorySegment frame;
     private final EagerFrame tiny = new EagerFrame();
     private final FrameFlyweight received = new FrameFlyweight();
@@ -53,6 +61,7 @@ public final class FramePingPong
     private FramePingPong(final DriverEndpoint endpoint, final Arena arena)
     {
         this.endpoint = endpoint;
+        this.threaded = endpoint.info().has(DriverFeature.ASYNC_PULL_SERVING);
         this.frame = arena.allocate(FrameKind.TINY.headerBytes() + 8L, 8);
     }
 
@@ -125,8 +134,8 @@ public final class FramePingPong
                 "same-host shared-memory rings for frames, one process_vm_readv per pull" :
                 "UDP datagrams for frames, PULL/PULL_REPLY over UDP for pulls"));
             System.out.println("progress: " + (progress.equals("poll") ?
-                "no progress threads; the application thread of each process busy-polls the endpoint " +
-                    "(2 spinning threads, 2 cores)" :
+                "no progress threads; the application thread of each process busy-polls the endpoint, " +
+                    "yielding after 64 empty polls (2 spinning threads, 2 cores)" :
                 "a progress thread per endpoint (spin, yield, then park); the application thread awaits events"));
 
             pingPong(peer, peerSession, Math.min(1_000, iterations));
@@ -206,11 +215,7 @@ public final class FramePingPong
 
     private void progress(final long deadlineNs, final String what)
     {
-        if (endpoint.info().has(DriverFeature.ASYNC_PULL_SERVING))
-        {
-            endpoint.await(TimeUnit.MILLISECONDS.toNanos(100));
-        }
-        endpoint.poll(this::onEvent, 16);
+        pollOnce(pingHandler);
         if (System.nanoTime() - deadlineNs > 0)
         {
             throw new IllegalStateException("no " + what + " within 30 s");
@@ -243,14 +248,29 @@ public final class FramePingPong
         System.out.println("READY " + endpoint.address().board() + " " +
             Integer.toHexString(endpoint.address().sessionId()) + " " + regionId + " " + crc(region));
         System.out.flush();
-        final boolean threaded = endpoint.info().has(DriverFeature.ASYNC_PULL_SERVING);
         while (!Thread.currentThread().isInterrupted())
         {
-            if (threaded)
-            {
-                endpoint.await(TimeUnit.MILLISECONDS.toNanos(100));
-            }
-            endpoint.poll(this::echo, 16);
+            pollOnce(echoHandler);
+        }
+    }
+
+    /**
+     * With progress threads the application awaits (the driver spins, then parks); without, it busy-polls and
+     * yields after a run of empty polls so that, with more runnable threads than cores, the peer gets the CPU.
+     */
+    private void pollOnce(final EventHandler handler)
+    {
+        if (threaded)
+        {
+            endpoint.await(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        if (endpoint.poll(handler, 16) > 0)
+        {
+            emptyPolls = 0;
+        }
+        else if (++emptyPolls > EMPTY_POLLS_BEFORE_YIELD)
+        {
+            Thread.yield();
         }
     }
 
