@@ -47,6 +47,8 @@ for d in /tmp /run /var/tmp; do
 	must mount -t tmpfs -o mode=1777 tmpfs "/host$d"
 done
 
+must ip link set lo up
+
 # The kernel's own module requests (ip link add ... type veth, tc ... netem) run the
 # modprobe helper in this root, not in the chroot: send them to the host's modprobe.
 must printf '#!/bin/sh\nexec chroot /host /sbin/modprobe "$@"\n' >/bin/modprobe-host

@@ -287,15 +287,6 @@ java)
 			-DoutputDirectory="$build_root/vm/java") >"$mvn_log" 2>&1 \
 			|| { cat "$mvn_log"; die "could not fetch junit-platform-console-standalone $launcher_version"; }
 	fi
-	cp_entries=() roots=()
-	for m in "${mods[@]}"; do
-		t=$repo/$m/target
-		if [ -d "$t/test-classes" ]; then roots+=("$t/test-classes"); cp_entries+=("$t/test-classes"); fi
-		cp_entries+=("$t/classes")
-		IFS=: read -ra deps <<<"$(cat "$t/pinmx-vm.classpath")"
-		cp_entries+=("${deps[@]}")
-	done
-	[ ${#roots[@]} -gt 0 ] || die "--java: none of $java_modules has compiled tests (target/test-classes)"
 	# The guest runs a snapshot of everything built in the repo: a Maven run of someone else
 	# on the host must not swap classes under the JVM in the guest.
 	snapshot() {
@@ -312,21 +303,42 @@ java)
 		*) echo "$e" ;;
 		esac
 	}
-	for i in "${!roots[@]}"; do roots[i]=$(snapshot "${roots[i]}"); done
-	snapshot_entries=()
-	for e in "${cp_entries[@]}"; do
-		[ -e "$e" ] && snapshot_entries+=("$(snapshot "$e")")
-	done
-	classpath=$(printf '%s\n' "$launcher" "${snapshot_entries[@]}" | awk 'NF && !seen[$0]++' | paste -sd:)
 	read -ra jvm_flags <<<"$(pinmx_jvm_flags)"
 	# Under TCG, C2 compilations and parallel GC threads cost more than they return: C1 and
 	# the serial GC halved region-cache's test time in the guest. PINMX_VM_JAVA_OPTS overrides.
 	read -ra guest_jvm_opts <<<"${PINMX_VM_JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
-	# jdk.console=java.base: the default JLine console runs stty, and the guest has no tty.
-	run=("$java_home/bin/java" "${jvm_flags[@]}" "${guest_jvm_opts[@]}" -Djava.io.tmpdir=/tmp
-		-Djdk.console=java.base -cp "$classpath"
-		org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors
-		--details=tree --details-theme=ascii --fail-if-no-tests --scan-class-path="$(IFS=:; echo "${roots[*]}")")
+	# One launcher per module, run from the module's directory as Surefire does (tests may
+	# read files relative to it); the script fails if any of them failed.
+	script=$run_dir/java-tests.sh
+	echo 'status=0' >"$script"
+	for m in "${mods[@]}"; do
+		t=$repo/$m/target
+		if [ ! -d "$t/test-classes" ]; then
+			echo "# vm: $m has no compiled tests (target/test-classes); skipped"
+			continue
+		fi
+		IFS=: read -ra deps <<<"$(cat "$t/pinmx-vm.classpath")"
+		entries=("$launcher")
+		for e in "$t/test-classes" "$t/classes" "${deps[@]}"; do
+			[ -e "$e" ] && entries+=("$(snapshot "$e")")
+		done
+		classpath=$(printf '%s\n' "${entries[@]}" | awk 'NF && !seen[$0]++' | paste -sd:)
+		# jdk.console=java.base: the default JLine console runs stty, and the guest has no tty.
+		launch=("$java_home/bin/java" "${jvm_flags[@]}" "${guest_jvm_opts[@]}" -Djava.io.tmpdir=/tmp
+			-Djdk.console=java.base -cp "$classpath"
+			org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors
+			--details=tree --details-theme=ascii --fail-if-no-tests
+			--scan-class-path="$(snapshot "$t/test-classes")")
+		{
+			printf 'echo %q\n' "# vm: JUnit tests of $m"
+			printf 'cd %q || status=1\n' "$repo/$m"
+			printf '%q ' "${launch[@]}"
+			printf '|| status=1\n'
+		} >>"$script"
+	done
+	echo "exit \$status" >>"$script"
+	grep -q ConsoleLauncher "$script" || die "--java: none of $java_modules has compiled tests (target/test-classes)"
+	run=(bash "$script")
 	;;
 esac
 
@@ -423,9 +435,9 @@ tests)
 	fi
 	;;
 java)
-	passed=$(grep -aoE '\[ *[0-9]+ tests successful *\]' <<<"$log" | tail -n 1 | tr -dc '0-9' || true)
-	failed=$(grep -aoE '\[ *[0-9]+ tests failed *\]' <<<"$log" | tail -n 1 | tr -dc '0-9' || true)
-	passed=${passed:-0} failed=${failed:-0}
+	# One summary per module: add them up.
+	passed=$(grep -aoE '\[ *[0-9]+ tests successful *\]' <<<"$log" | tr -dc '0-9\n' | awk '{n += $1} END {print n + 0}')
+	failed=$(grep -aoE '\[ *[0-9]+ tests failed *\]' <<<"$log" | tr -dc '0-9\n' | awk '{n += $1} END {print n + 0}')
 	;;
 cmd)
 	[ "$(field cmd)" = 0 ] && passed=1
