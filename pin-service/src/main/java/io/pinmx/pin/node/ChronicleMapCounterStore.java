@@ -1,6 +1,7 @@
 package io.pinmx.pin.node;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,14 +20,14 @@ public final class ChronicleMapCounterStore implements CounterStore
     private final ChronicleMap<CharSequence, CharSequence> map;
     private final Path file;
 
-    private ChronicleMapCounterStore(final Path file)
+    private ChronicleMapCounterStore(final Path file, final Duration openTimeout)
     {
         this.file = file;
         this.map = NodeFiles.openMap(file, "pinmx-counters", MAX_ENDPOINTS, "udp:192.168.100.200:40000/12",
             "pid=1234567;at=1795000000000;FRAMES_SENT_TINY=123456789;FRAMES_RECEIVED_TINY=123456789;" +
             "FRAMES_SENT_MEDIUM_FRAG=1234567;FRAMES_RECEIVED_MEDIUM_FRAG=1234567;FRAMES_SENT_PULL=123456;" +
             "FRAMES_RECEIVED_PULL_REPLY=12345678;PULLS_STARTED=12345;PULLS_DONE=12345;PULL_BYTES=123456789012;" +
-            "FRAMES_SENT_ACK=1234567;FRAMES_RECEIVED_ACK=1234567;PULL_FRAMES_RECEIVED=12345678");
+            "FRAMES_SENT_ACK=1234567;FRAMES_RECEIVED_ACK=1234567;PULL_FRAMES_RECEIVED=12345678", openTimeout);
     }
 
     /**
@@ -35,7 +36,17 @@ public final class ChronicleMapCounterStore implements CounterStore
      */
     public static ChronicleMapCounterStore open(final Path file)
     {
-        return new ChronicleMapCounterStore(file);
+        return open(file, NodeFiles.OPEN_TIMEOUT);
+    }
+
+    /**
+     * @param file        the persisted file; created with its directory if absent.
+     * @param openTimeout longest wait for the file to open.
+     * @return the store.
+     */
+    public static ChronicleMapCounterStore open(final Path file, final Duration openTimeout)
+    {
+        return new ChronicleMapCounterStore(file, openTimeout);
     }
 
     /**

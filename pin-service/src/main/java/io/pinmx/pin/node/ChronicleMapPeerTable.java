@@ -2,6 +2,7 @@ package io.pinmx.pin.node;
 
 import io.pinmx.pin.spi.BoardAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,11 +23,11 @@ public final class ChronicleMapPeerTable implements PeerTable
     private final ChronicleMap<CharSequence, CharSequence> map;
     private final Path file;
 
-    private ChronicleMapPeerTable(final Path file)
+    private ChronicleMapPeerTable(final Path file, final Duration openTimeout)
     {
         this.file = file;
         this.map = NodeFiles.openMap(file, "pinmx-peers", MAX_HOSTS, "node-0042.cluster.example.org",
-            "0=udp:192.168.100.200:40000;1=eth:02:00:00:00:00:01");
+            "0=udp:192.168.100.200:40000;1=eth:02:00:00:00:00:01", openTimeout);
     }
 
     /**
@@ -35,7 +36,17 @@ public final class ChronicleMapPeerTable implements PeerTable
      */
     public static ChronicleMapPeerTable open(final Path file)
     {
-        return new ChronicleMapPeerTable(file);
+        return open(file, NodeFiles.OPEN_TIMEOUT);
+    }
+
+    /**
+     * @param file        the persisted file; created with its directory if absent.
+     * @param openTimeout longest wait for the file to open.
+     * @return the table.
+     */
+    public static ChronicleMapPeerTable open(final Path file, final Duration openTimeout)
+    {
+        return new ChronicleMapPeerTable(file, openTimeout);
     }
 
     /**

@@ -1,10 +1,17 @@
 package io.pinmx.pin.node;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ChronicleMapBuilder;
 
 /**
  * Where the node-wide files live and how they are opened. Every process of the host must agree
@@ -17,6 +24,8 @@ public final class NodeFiles
     public static final String PEERS_FILE_PROPERTY = "pinmx.peers.file";
     /** System property overriding the published counters file. */
     public static final String COUNTERS_FILE_PROPERTY = "pinmx.counters.file";
+    /** Longest wait for a node file to open: first use in a JVM generates and compiles Chronicle code. */
+    public static final Duration OPEN_TIMEOUT = Duration.ofSeconds(60);
     /** Default directory of node-wide files: tmpfs, shared by the host's processes, gone at reboot. */
     public static final Path DEFAULT_DIRECTORY = Path.of("/dev/shm/pinmx");
 
@@ -42,19 +51,28 @@ public final class NodeFiles
 
     /**
      * Open (creating if absent) a string-to-string Chronicle Map persisted to {@code file}; other
-     * processes opening the same file share its entries.
+     * processes opening the same file share its entries. Chronicle waits forever for a file whose
+     * header never becomes ready (not a Chronicle Map file, or its creator died while writing it),
+     * so the open runs on a daemon thread and gives up after {@code timeout}.
      *
      * @param file         persisted file.
      * @param name         map name, for Chronicle's diagnostics.
      * @param entries      most entries.
      * @param averageKey   a typical key, for sizing.
      * @param averageValue a typical value, for sizing.
+     * @param timeout      longest wait for the file to open.
      * @return the map.
-     * @throws UncheckedIOException naming the file when it cannot be created or mapped.
+     * @throws UncheckedIOException naming the file when it cannot be created, mapped or opened in time.
      */
     static ChronicleMap<CharSequence, CharSequence> openMap(
-        final Path file, final String name, final long entries, final String averageKey, final String averageValue)
+        final Path file,
+        final String name,
+        final long entries,
+        final String averageKey,
+        final String averageValue,
+        final Duration timeout)
     {
+        final CompletableFuture<ChronicleMap<CharSequence, CharSequence>> opening = new CompletableFuture<>();
         try
         {
             final Path parent = file.toAbsolutePath().getParent();
@@ -62,17 +80,46 @@ public final class NodeFiles
             {
                 Files.createDirectories(parent);
             }
-            return ChronicleMap.of(CharSequence.class, CharSequence.class)
-                .name(name)
-                .entries(entries)
-                .averageKey(averageKey)
-                .averageValue(averageValue)
-                .maxBloatFactor(4.0)
-                .createPersistedTo(file.toFile());
+            final ChronicleMapBuilder<CharSequence, CharSequence> builder =
+                ChronicleMap.of(CharSequence.class, CharSequence.class)
+                    .name(name)
+                    .entries(entries)
+                    .averageKey(averageKey)
+                    .averageValue(averageValue)
+                    .maxBloatFactor(4.0);
+            Thread.ofPlatform().daemon().name("pinmx-open-" + name).start(() ->
+            {
+                try
+                {
+                    opening.complete(builder.createPersistedTo(file.toFile()));
+                }
+                catch (final Throwable ex)
+                {
+                    opening.completeExceptionally(ex);
+                }
+            });
+            return opening.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        catch (final TimeoutException ex)
+        {
+            opening.thenAccept(ChronicleMap::close);
+            throw new UncheckedIOException(new IOException("timed out after " + timeout.toMillis() + " ms opening " + name +
+                " file " + file + ": not a Chronicle Map file, or its creator died while initialising it; remove it"));
+        }
+        catch (final ExecutionException ex)
+        {
+            final Throwable cause = ex.getCause();
+            throw new UncheckedIOException("cannot open " + name + " file " + file + ": " + cause,
+                cause instanceof IOException io ? io : new IOException(cause));
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot open " + name + " file " + file + ": " + ex.getMessage(), ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new InterruptedIOException("interrupted opening " + name + " file " + file));
         }
     }
 }
