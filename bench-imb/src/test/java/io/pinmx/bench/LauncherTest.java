@@ -2,13 +2,14 @@ package io.pinmx.bench;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -160,24 +161,24 @@ class LauncherTest
         assertTrue(Files.readString(dir.resolve("err")).contains("pinmx-run: interrupted, stopping 2 ranks"));
     }
 
-    @Test
-    void underPmiEachLauncherStartsOneRankAndTheyMeet() throws Exception
+    @ParameterizedTest
+    @CsvSource({"PMI_RANK,PMI_SIZE", "SLURM_PROCID,SLURM_NTASKS"})
+    void underAnExistingLauncherEachTaskStartsOneRankAndTheyMeet(final String rankVariable, final String sizeVariable)
+        throws Exception
     {
-        final Path bootstrap = dir.resolve("pmi-bootstrap");
+        final Path bootstrap = dir.resolve("bootstrap-" + rankVariable);
         final List<Process> launchers = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++)
         {
-            final Map<String, String> env = new HashMap<>();
-            env.put("PMI_RANK", Integer.toString(rank));
-            env.put("PMI_SIZE", "2");
-            env.put("PINMX_BOOTSTRAP", "file:" + bootstrap);
             final List<String> command = List.of(LAUNCHER.toString(), LauncherFixture.class.getName(), "join");
             final ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(dir.resolve("out" + rank).toFile())
                 .redirectError(dir.resolve("err" + rank).toFile());
             pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
             pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
-            pb.environment().putAll(env);
+            pb.environment().put(rankVariable, Integer.toString(rank));
+            pb.environment().put(sizeVariable, "2");
+            pb.environment().put("PINMX_BOOTSTRAP", "file:" + bootstrap);
             launchers.add(pb.start());
         }
         for (int rank = 0; rank < 2; rank++)
