@@ -31,6 +31,7 @@ import io.pinmx.pin.wire.MediumFragFrame;
 import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 import io.pinmx.pin.wire.NotifyFrame;
+import io.pinmx.pin.wire.NotifyStatus;
 import io.pinmx.pin.wire.RndvFrame;
 import io.pinmx.regioncache.RegionCache;
 
@@ -980,6 +981,7 @@ public final class Endpoint implements AutoCloseable
         r.framesTotal = 0;
         r.framesUnacked = 0;
         r.notified = false;
+        r.notifyStatus = NotifyStatus.OK;
         r.pullInFlight = false;
         r.pullRetries = 0;
         r.releaseWhenPullEnds = false;
@@ -1237,7 +1239,7 @@ public final class Endpoint implements AutoCloseable
         notifyOut.wrap(headerBuffer, 0);
         notifyOut.encodeHeader(FrameKind.NOTIFY, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId,
             localSessionId, seq, 0);
-        notifyOut.encode(n.sendHandle, n.bytesPulled);
+        notifyOut.encode(n.sendHandle, n.status, n.bytesPulled);
         transmit(p, FrameKind.NOTIFY, emptyPayload, resend);
     }
 
@@ -1364,11 +1366,19 @@ public final class Endpoint implements AutoCloseable
         else if (r.notified)
         {
             r.partner.outstandingRendezvous--;
-            complete(r);
+            if (r.notifyStatus.isSuccess())
+            {
+                complete(r);
+            }
+            else
+            {
+                fail(r, "receiver " + r.partner.describe() + " failed to pull the message: " + r.notifyStatus +
+                    " after " + r.status.bytesTransferred + " of " + r.messageLength + " bytes");
+            }
         }
     }
 
-    private void queueNotice(final Partner p, final int senderHandle, final long bytesPulled)
+    private void queueNotice(final Partner p, final int senderHandle, final NotifyStatus status, final long bytesPulled)
     {
         if (PartnerState.CONNECTED != p.state)
         {
@@ -1380,6 +1390,7 @@ public final class Endpoint implements AutoCloseable
             n = new Notice();
         }
         n.sendHandle = senderHandle;
+        n.status = status;
         n.bytesPulled = bytesPulled;
         p.pendingFrames.addLast(n);
         pump(p);
@@ -1758,7 +1769,7 @@ public final class Endpoint implements AutoCloseable
         if (0 == pullBytes)
         {
             complete(r);
-            queueNotice(p, senderHandle, 0);
+            queueNotice(p, senderHandle, length > 0 ? NotifyStatus.TRUNCATED : NotifyStatus.OK, 0);
             return;
         }
         try
@@ -1780,7 +1791,7 @@ public final class Endpoint implements AutoCloseable
         catch (final RuntimeException ex)
         {
             fail(r, "could not start the pull of " + pullBytes + " bytes from " + p.describe() + ": " + ex.getMessage());
-            queueNotice(p, senderHandle, 0);
+            queueNotice(p, senderHandle, NotifyStatus.NO_RESOURCES, 0);
             return;
         }
         r.pullInFlight = true;
@@ -1859,7 +1870,9 @@ public final class Endpoint implements AutoCloseable
                 fail(r, "pull of " + r.messageLength + " bytes from " + p.describe() + " failed after " + bytes +
                     " bytes: " + error);
             }
-            queueNotice(p, r.senderHandle, bytes);
+            final NotifyStatus status = null != error ? notifyStatusFor(errorKind) :
+                bytes < r.messageLength ? NotifyStatus.TRUNCATED : NotifyStatus.OK;
+            queueNotice(p, r.senderHandle, status, bytes);
         }
         else
         {
@@ -1872,6 +1885,19 @@ public final class Endpoint implements AutoCloseable
         }
     }
 
+    private static NotifyStatus notifyStatusFor(final DriverError error)
+    {
+        return switch (error)
+        {
+            case SEGMENT_FAULT -> NotifyStatus.SEGMENT_FAULT;
+            case UNKNOWN_REGION -> NotifyStatus.UNKNOWN_REGION;
+            case OUT_OF_RANGE -> NotifyStatus.OUT_OF_RANGE;
+            case TIMEOUT -> NotifyStatus.TIMEOUT;
+            case NO_RESOURCES -> NotifyStatus.NO_RESOURCES;
+            default -> NotifyStatus.PULL_FAILED;
+        };
+    }
+
     private boolean onNotify(final Partner p, final MemorySegment buffer, final long offset)
     {
         notifyIn.wrap(buffer, offset);
@@ -1882,6 +1908,7 @@ public final class Endpoint implements AutoCloseable
             return true;
         }
         r.notified = true;
+        r.notifyStatus = notifyIn.status();
         r.status.bytesTransferred = notifyIn.bytesPulled();
         maybeCompleteSend(r);
         return true;

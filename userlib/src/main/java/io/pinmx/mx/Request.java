@@ -2,6 +2,7 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.buffer.PooledBuffer;
 import io.pinmx.mx.match.PostedReceive;
+import io.pinmx.pin.wire.NotifyStatus;
 import io.pinmx.regioncache.RegionLease;
 
 import java.lang.foreign.MemorySegment;
@@ -48,6 +49,8 @@ public final class Request
     long pullBytes;
     int pullRetries;
     boolean notified;
+    /** The receiver's outcome from NOTIFY: anything but OK/TRUNCATED fails the send. */
+    NotifyStatus notifyStatus;
     /** The driver may still write into this request's buffer: keep lease and staging until its pull event. */
     boolean pullInFlight;
     boolean releaseWhenPullEnds;

@@ -90,6 +90,38 @@ class EndpointLoopbackTest
     }
 
     @Test
+    void aFailedPullFailsBothSidesNamingThePeerAndTheCause()
+    {
+        // a declared segment that is not mapped: the declare succeeds (as in Open-MX), the pull faults
+        final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);
+        final MemorySegment head = pattern(40_000, 7);
+        final long length = head.byteSize() + unmapped.byteSize();
+        final MemorySegment in = arena.allocate(length);
+        final Request recv = b.irecv(MatchInfo.ANY_SOURCE, 9, MatchInfo.MASK_ALL, in);
+        final Request send = a.isend(aToB, 9, new MemorySegment[]{ head, unmapped }, 2);
+
+        final MxException receiverError = assertThrows(MxException.class, () -> recv.awaitOrThrow(TIMEOUT));
+        assertTrue(receiverError.getMessage().contains("SEGMENT_FAULT"), receiverError.getMessage());
+        final MxException senderError = assertThrows(MxException.class, () -> send.awaitOrThrow(TIMEOUT));
+        assertTrue(senderError.getMessage().contains("receiver " + aToB.describe() + " failed to pull the message: " +
+            "SEGMENT_FAULT"), senderError.getMessage());
+        assertEquals(RequestState.FAILED, send.state());
+        recv.release();
+        send.release();
+
+        // the partner carries on, and a truncated rendezvous is no error for the sender
+        final MemorySegment out = pattern(100_000, 3);
+        final MemorySegment shortIn = arena.allocate(50_000);
+        final Request shortRecv = b.irecv(MatchInfo.ANY_SOURCE, 10, MatchInfo.MASK_ALL, shortIn);
+        final Request shortSend = a.isend(aToB, 10, out);
+        assertTrue(shortRecv.awaitOrThrow(TIMEOUT).truncated());
+        assertEquals(50_000, shortSend.awaitOrThrow(TIMEOUT).bytesTransferred(), "the sender learns the bytes pulled");
+        assertPattern(shortIn, 50_000, 3);
+        shortRecv.release();
+        shortSend.release();
+    }
+
+    @Test
     void unexpectedEagerAndRendezvousMessagesWaitForTheirReceive()
     {
         final MemorySegment small = pattern(100, 1);

@@ -85,11 +85,19 @@ public final class FrameReader
                 buffer.get(U64, offset + RndvFrame.MESSAGE_LENGTH_OFFSET)) ? DropReason.NONE : DropReason.OUT_OF_RANGE;
             case PULL -> checkPull(buffer, offset);
             case PULL_REPLY -> checkPullReply(buffer, offset, payloadBytes);
-            case NOTIFY -> buffer.get(U64, offset + NotifyFrame.BYTES_PULLED_OFFSET) >= 0 ?
-                DropReason.NONE : DropReason.OUT_OF_RANGE;
+            case NOTIFY -> checkNotify(buffer, offset);
             case ACK -> DropReason.NONE;
             case NACK -> checkNack(buffer, offset);
         };
+    }
+
+    private static DropReason checkNotify(final MemorySegment buffer, final long offset)
+    {
+        if (null == NotifyStatus.fromCode(buffer.get(U32, offset + NotifyFrame.STATUS_OFFSET)))
+        {
+            return DropReason.BAD_FIELD;
+        }
+        return buffer.get(U64, offset + NotifyFrame.BYTES_PULLED_OFFSET) >= 0 ? DropReason.NONE : DropReason.OUT_OF_RANGE;
     }
 
     private static DropReason checkConnect(final FrameKind kind, final MemorySegment buffer, final long offset)

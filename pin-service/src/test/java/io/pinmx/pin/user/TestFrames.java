@@ -10,6 +10,7 @@ import io.pinmx.pin.wire.MediumFragFrame;
 import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 import io.pinmx.pin.wire.NotifyFrame;
+import io.pinmx.pin.wire.NotifyStatus;
 import io.pinmx.pin.wire.RndvFrame;
 
 import java.lang.foreign.MemorySegment;
@@ -60,7 +61,7 @@ final class TestFrames
             case TINY, SMALL -> new EagerFrame().wrap(buffer, 0).encode(0x1000L + tag, payload);
             case MEDIUM_FRAG -> new MediumFragFrame().wrap(buffer, 0).encode(0x2000L + tag, 3 * payload, payload, 1, 3, tag);
             case RNDV -> new RndvFrame().wrap(buffer, 0).encode(0x3000L + tag, 1L << 26, 5, 0, tag);
-            case NOTIFY -> new NotifyFrame().wrap(buffer, 0).encode(tag, 1L << 26);
+            case NOTIFY -> new NotifyFrame().wrap(buffer, 0).encode(tag, NotifyStatus.OK, 1L << 26);
             case ACK -> new AckFrame().wrap(buffer, 0).encode(tag);
             case NACK -> new NackFrame().wrap(buffer, 0).encode(NackReason.BAD_SESSION, FrameKind.TINY, tag, 0, 0, 0, 0, 0);
             default -> throw new IllegalArgumentException("not a library frame kind: " + kind);

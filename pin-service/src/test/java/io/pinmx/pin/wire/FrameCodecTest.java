@@ -12,6 +12,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -222,15 +223,22 @@ class FrameCodecTest
     }
 
     @Test
-    void notifyRoundTrip()
+    void notifyRoundTripForEveryStatus()
     {
         final NotifyFrame frame = new NotifyFrame();
-        final int length = encodeHeader(frame, FrameKind.NOTIFY, 0);
-        frame.encode(0xABCD_EF01, BEYOND_4_GIB);
-        assertCommonHeader(frame, FrameKind.NOTIFY, 0);
-        assertEquals(0xABCD_EF01, frame.sendHandle());
-        assertEquals(BEYOND_4_GIB, frame.bytesPulled());
-        assertValid(length);
+        for (final NotifyStatus status : NotifyStatus.values())
+        {
+            final int length = encodeHeader(frame, FrameKind.NOTIFY, 0);
+            frame.encode(0xABCD_EF01, status, BEYOND_4_GIB);
+            assertCommonHeader(frame, FrameKind.NOTIFY, 0);
+            assertEquals(0xABCD_EF01, frame.sendHandle());
+            assertSame(status, frame.status());
+            assertEquals(BEYOND_4_GIB, frame.bytesPulled());
+            assertValid(length);
+        }
+        assertEquals(List.of(NotifyStatus.OK, NotifyStatus.TRUNCATED),
+            Arrays.stream(NotifyStatus.values()).filter(NotifyStatus::isSuccess).toList(),
+            "only OK and TRUNCATED complete the sender successfully");
     }
 
     @Test

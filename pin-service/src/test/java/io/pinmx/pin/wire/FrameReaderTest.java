@@ -216,8 +216,20 @@ class FrameReaderTest
     void notifyBytesPulledMustFit63Bits()
     {
         final int length = header(new NotifyFrame(), FrameKind.NOTIFY, 0);
-        new NotifyFrame().wrap(buffer, 0).encode(1, -1L);
+        new NotifyFrame().wrap(buffer, 0).encode(1, NotifyStatus.OK, -1L);
         assertEquals(DropReason.OUT_OF_RANGE, check(length));
+    }
+
+    @Test
+    void notifyStatusMustBeKnown()
+    {
+        final int length = header(new NotifyFrame(), FrameKind.NOTIFY, 0);
+        new NotifyFrame().wrap(buffer, 0).encode(1, NotifyStatus.NO_RESOURCES, 10);
+        assertEquals(DropReason.NONE, check(length));
+        buffer.set(U32, NotifyFrame.STATUS_OFFSET, NotifyStatus.values().length);
+        assertEquals(DropReason.BAD_FIELD, check(length), "first status code past the known ones");
+        buffer.set(U32, NotifyFrame.STATUS_OFFSET, -1);
+        assertEquals(DropReason.BAD_FIELD, check(length), "status 0xffffffff (negative as an int)");
     }
 
     @Test

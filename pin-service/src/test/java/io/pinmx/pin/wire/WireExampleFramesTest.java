@@ -74,7 +74,7 @@ class WireExampleFramesTest
         frames.put("PULL_REPLY", buffer);
         final NotifyFrame notify = new NotifyFrame();
         buffer = frame(notify, FrameKind.NOTIFY, none);
-        notify.encode(0xBEEF, 64L << 20);
+        notify.encode(0xBEEF, NotifyStatus.TRUNCATED, 16L << 20);
         frames.put("NOTIFY", buffer);
         final AckFrame ack = new AckFrame();
         buffer = frame(ack, FrameKind.ACK, none);
