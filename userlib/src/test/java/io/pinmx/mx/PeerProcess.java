@@ -1,5 +1,6 @@
 package io.pinmx.mx;
 
+import io.pinmx.pin.node.NodeFiles;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.EndpointAddress;
 
@@ -55,6 +56,8 @@ final class PeerProcess implements AutoCloseable
                 command.add(arg);
             }
         }
+        // the parent's counters file came from surefire's system properties, not from its command line
+        command.add("-D" + NodeFiles.COUNTERS_FILE_PROPERTY + "=" + NodeFiles.countersFile());
         command.add("-Xmx1g");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

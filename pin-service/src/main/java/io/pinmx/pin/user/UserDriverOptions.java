@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.node.NodeFiles;
 import java.net.InetAddress;
 import java.nio.file.Path;
 
@@ -26,6 +27,8 @@ import java.nio.file.Path;
  * @param shmRingBytes          capacity of the endpoint's incoming shared-memory ring (power of two).
  * @param eventRingBytes        capacity of the endpoint's event queue (power of two).
  * @param maxRegions            regions per endpoint (at most 1024).
+ * @param countersFile          node-wide counters file each endpoint publishes its counters to (from its
+ *                              progress agent when idle, at most every 100 ms, and at close); null: not published.
  */
 public record UserDriverOptions(
     InetAddress bindAddress,
@@ -43,7 +46,8 @@ public record UserDriverOptions(
     long lossSeed,
     int shmRingBytes,
     int eventRingBytes,
-    int maxRegions)
+    int maxRegions,
+    Path countersFile)
 {
     /** Largest frame payload: the datagram must stay below 64 KiB with headers. */
     public static final int MAX_FRAME_PAYLOAD_BYTES = 60 * 1024;
@@ -94,61 +98,75 @@ public record UserDriverOptions(
         }
     }
 
-    /** Loopback, kernel-chosen port, progress thread, same-host path on, 8 KiB frames, no loss. */
+    /**
+     * Loopback, kernel-chosen port, progress thread, same-host path on, 8 KiB frames, no loss, counters
+     * published to {@link NodeFiles#countersFile()}.
+     */
     public static UserDriverOptions defaults()
     {
         return new UserDriverOptions(
             InetAddress.getLoopbackAddress(), 0, true, true, Path.of("/dev/shm"), 8192, 32, 4,
-            20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20, RegionTable.MAX_REGIONS);
+            20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20, RegionTable.MAX_REGIONS, NodeFiles.countersFile());
+    }
+
+    /**
+     * @param file node-wide counters file to publish to; null: do not publish.
+     * @return these options with that counters file.
+     */
+    public UserDriverOptions withCountersFile(final Path file)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, file);
     }
 
     public UserDriverOptions withBind(final InetAddress address, final int port)
     {
         return new UserDriverOptions(address, port, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
     }
 
     public UserDriverOptions withProgressThread(final boolean enabled)
     {
         return new UserDriverOptions(bindAddress, basePort, enabled, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
     }
 
     public UserDriverOptions withSameHost(final boolean enabled)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, enabled, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
     }
 
     public UserDriverOptions withLoss(final double txFraction, final double rxFraction, final long seed)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, txFraction, rxFraction,
-            seed, shmRingBytes, eventRingBytes, maxRegions);
+            seed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
     }
 
     public UserDriverOptions withPullResend(final long resendTimeoutNs, final int maxRetries)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, resendTimeoutNs, maxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
     }
 
     public UserDriverOptions withRingBytes(final int shmRing, final int eventRing)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRing, eventRing, maxRegions);
+            lossSeed, shmRing, eventRing, maxRegions, countersFile);
     }
 
     public UserDriverOptions withMaxRegions(final int regions)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, regions);
+            lossSeed, shmRingBytes, eventRingBytes, regions, countersFile);
     }
 
     /** Bytes one PULL request asks for. */

@@ -88,6 +88,8 @@ final class UserEndpoint implements DriverEndpoint
     private final NackFrame nack = new NackFrame();
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
     private final Thread progressThread;
+    /** Null when counters are not published; used by the progress agent only. */
+    private final CounterPublisher counterPublisher;
 
     private volatile boolean closed;
     private volatile Throwable progressFailure;
@@ -161,6 +163,8 @@ final class UserEndpoint implements DriverEndpoint
         this.events = new EventRing(arena, options.eventRingBytes());
         this.pulls = new PullEngine(arena, options, udp, peers, this::peerFile, regions, counters, events,
             endpointIndex, session);
+        this.counterPublisher = null == options.countersFile() ? null :
+            CounterPublisher.open(options.countersFile(), address, counters);
         if (options.progressThread())
         {
             progressThread = new Thread(this::runProgress, "pinmx-progress-" + address);
@@ -448,6 +452,7 @@ final class UserEndpoint implements DriverEndpoint
                 agentLock.lock();
                 try
                 {
+                    publishCountersIfDue();
                     park(leftNs);
                 }
                 finally
@@ -500,6 +505,10 @@ final class UserEndpoint implements DriverEndpoint
         try
         {
             pulls.failAll("endpoint " + address + " closed");
+            if (null != counterPublisher)
+            {
+                counterPublisher.close();
+            }
             synchronized (regionLock)
             {
                 final int[] ids = new int[regions.maxRegions()];
@@ -632,10 +641,28 @@ final class UserEndpoint implements DriverEndpoint
             }
             else
             {
+                publishCountersIfDue();
                 park(PARK_MAX_NS);
                 idle = 0;
             }
         }
+    }
+
+    /** Agent, idle: the publisher bounds the rate, so the idle path can ask every time. */
+    private void publishCountersIfDue()
+    {
+        if (null != counterPublisher)
+        {
+            counterPublisher.publishIfDue(System.nanoTime());
+        }
+    }
+
+    /**
+     * @return the name this endpoint publishes its counters under, or null when it does not publish.
+     */
+    public String publishedCountersName()
+    {
+        return null == counterPublisher ? null : counterPublisher.name();
     }
 
     /** Agent: block in the selector until a datagram, a doorbell, a wake-up or the next timer. */

@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.node.NodeFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -47,6 +48,8 @@ final class ChildJvm implements AutoCloseable
                 command.add(arg);
             }
         }
+        // the parent's counters file came from surefire's system properties, not from its command line
+        command.add("-D" + NodeFiles.COUNTERS_FILE_PROPERTY + "=" + NodeFiles.countersFile());
         command.add("-Xmx512m");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -1,5 +1,7 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.node.ChronicleMapCounterStore;
+import io.pinmx.pin.node.CounterStore;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
@@ -14,6 +16,7 @@ import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.function.Executable;
@@ -24,8 +27,10 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.awaitility.Awaitility.await;
@@ -33,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -486,6 +492,54 @@ class UserEndpointTest
         assertFalse(endpoint.info().pinsMemory());
         assertEquals(256, endpoint.info().maxSegments());
         assertNotEquals(0, endpoint.address().sessionId());
+    }
+
+    @Test
+    void countersArePublishedToTheNodeStoreAndMatchTheEndpointsOwn(@TempDir final Path dir)
+    {
+        final Path file = dir.resolve("counters.dat");
+        final UserDriverOptions options = UserDriverOptions.defaults().withCountersFile(file);
+        final UserEndpoint a = (UserEndpoint)open(options);
+        final UserEndpoint b = (UserEndpoint)open(options);
+        assertNull(((UserEndpoint)open(options.withCountersFile(null))).publishedCountersName(), "publishing is optional");
+        final String aName = a.publishedCountersName();
+        assertTrue(aName.contains("/pid" + ProcessHandle.current().pid() + "/") &&
+            aName.endsWith("/" + a.address().board() + "/0"), aName);
+        assertNotEquals(aName, b.publishedCountersName(), "each endpoint under its own name");
+
+        final int bAtA = a.peerIndex(b.address().board());
+        final MemorySegment header = arena.allocate(128);
+        final MemorySegment body = arena.allocate(TestFrames.payloadBytes(FrameKind.TINY));
+        final EventLog log = new EventLog();
+        for (int tag = 1; tag <= 3; tag++)
+        {
+            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.TINY, 0, 0, b.address().sessionId(),
+                a.address().sessionId(), tag);
+            a.send(bAtA, header.asSlice(0, headerBytes), body);
+            final int expectedTag = tag;
+            log.awaitEvent(b, TIMEOUT, seen -> seen.seq() == expectedTag);
+        }
+        try (CounterStore store = ChronicleMapCounterStore.open(file))
+        {
+            for (final UserEndpoint endpoint : List.of(a, b))
+            {
+                await("counters of " + endpoint.publishedCountersName() + " in the store").atMost(TIMEOUT)
+                    .until(() -> store.get(endpoint.publishedCountersName())
+                        .map(published -> Arrays.equals(endpoint.counters().snapshot(), published.values()))
+                        .orElse(false));
+            }
+            assertEquals(3, store.get(aName).orElseThrow().get(Counter.FRAMES_SENT_TINY));
+            assertEquals(3, store.get(b.publishedCountersName()).orElseThrow().get(Counter.FRAMES_RECEIVED_TINY));
+
+            // the last counters are published at close, whatever the rate limit
+            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.TINY, 0, 0, b.address().sessionId(),
+                a.address().sessionId(), 4);
+            a.send(bAtA, header.asSlice(0, headerBytes), body);
+            final long[] last = a.counters().snapshot();
+            a.close();
+            assertArrayEquals(last, store.get(aName).orElseThrow().values());
+            assertEquals(4, store.get(aName).orElseThrow().get(Counter.FRAMES_SENT_TINY));
+        }
     }
 
     private static void expect(final DriverError kind, final String messagePart, final Executable call)

@@ -1,0 +1,163 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.node.ChronicleMapCounterStore;
+import io.pinmx.pin.node.CounterStore;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.EndpointAddress;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Publishes one endpoint's counters to the node-wide {@link CounterStore} so {@code pinmx-admin counters}
+ * shows live endpoints. Called by the endpoint's progress agent only when idle, at most every
+ * {@link #INTERVAL_NS}, and once at close. The endpoints of a process share one open store per file
+ * (opening a Chronicle Map costs far more than an endpoint).
+ */
+final class CounterPublisher
+{
+    /** Least time between two publications of one endpoint. */
+    static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** A node file that does not open in this time (not a Chronicle Map file) is not waited for longer. */
+    private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(10);
+    private static final System.Logger LOG = System.getLogger(CounterPublisher.class.getName());
+    private static final Map<Path, SharedStore> STORES = new HashMap<>();
+
+    private final SharedStore shared;
+    private final String name;
+    private final DriverCounters counters;
+    private long nextPublishNs;
+    private boolean failed;
+
+    private CounterPublisher(final SharedStore shared, final String name, final DriverCounters counters)
+    {
+        this.shared = shared;
+        this.name = name;
+        this.counters = counters;
+    }
+
+    /**
+     * @param file     the node's counters file.
+     * @param address  the endpoint's address.
+     * @param counters its live counters.
+     * @return the publisher, or null (logged) when the store cannot be opened: counters are for
+     * monitoring and must not stop the endpoint from opening.
+     */
+    static CounterPublisher open(final Path file, final EndpointAddress address, final DriverCounters counters)
+    {
+        final SharedStore shared;
+        synchronized (STORES)
+        {
+            SharedStore s = STORES.get(file);
+            if (null == s)
+            {
+                try
+                {
+                    s = new SharedStore(file, ChronicleMapCounterStore.open(file, OPEN_TIMEOUT));
+                }
+                catch (final RuntimeException ex)
+                {
+                    LOG.log(System.Logger.Level.WARNING, "endpoint " + address + ": counters not published, cannot open " +
+                        file + ": " + ex.getMessage());
+                    return null;
+                }
+                STORES.put(file, s);
+            }
+            s.users++;
+            shared = s;
+        }
+        return new CounterPublisher(shared, nameOf(address), counters);
+    }
+
+    /**
+     * @param address an endpoint address.
+     * @return its name in the store: host, pid, board and endpoint index.
+     */
+    static String nameOf(final EndpointAddress address)
+    {
+        String host;
+        try
+        {
+            host = InetAddress.getLocalHost().getHostName();
+        }
+        catch (final UnknownHostException ex)
+        {
+            host = "unknown-host";
+        }
+        return host + "/pid" + ProcessHandle.current().pid() + "/" + address.board() + "/" + address.endpointIndex();
+    }
+
+    /**
+     * @return the endpoint's name in the store.
+     */
+    String name()
+    {
+        return name;
+    }
+
+    /**
+     * Publish when the last publication is at least {@link #INTERVAL_NS} old.
+     *
+     * @param nowNs {@link System#nanoTime()}.
+     */
+    void publishIfDue(final long nowNs)
+    {
+        if (nowNs - nextPublishNs >= 0)
+        {
+            nextPublishNs = nowNs + INTERVAL_NS;
+            publish();
+        }
+    }
+
+    /**
+     * Publish the final counters and release the shared store.
+     */
+    void close()
+    {
+        publish();
+        synchronized (STORES)
+        {
+            if (--shared.users == 0)
+            {
+                STORES.remove(shared.file);
+                shared.store.close();
+            }
+        }
+    }
+
+    private void publish()
+    {
+        if (failed)
+        {
+            return;
+        }
+        try
+        {
+            shared.store.publish(name, counters);
+        }
+        catch (final RuntimeException ex)
+        {
+            // one warning, not one per 100 ms: the endpoint carries on unmonitored
+            failed = true;
+            LOG.log(System.Logger.Level.WARNING, "endpoint " + name + ": publishing counters to " + shared.file +
+                " failed, no longer published: " + ex);
+        }
+    }
+
+    private static final class SharedStore
+    {
+        final Path file;
+        final CounterStore store;
+        int users;
+
+        SharedStore(final Path file, final CounterStore store)
+        {
+            this.file = file;
+            this.store = store;
+        }
+    }
+}
