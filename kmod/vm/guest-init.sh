@@ -2,7 +2,7 @@
 # /init of the pinmx test VM (busybox, PID 1). Loads the 9p modules packed next to it,
 # mounts the host root read-only, builds the guest layout under it, chroots into it to
 # run guest-stage2.sh and prints the sentinel the host waits for, then powers off.
-# The kernel command line hands over pinmx_stage2, pinmx_env and pinmx_nonce.
+# The kernel command line hands over pinmx_stage2, pinmx_env, pinmx_nonce and pinmx_keep.
 # shellcheck shell=sh
 
 /bin/busybox --install -s /bin
@@ -43,8 +43,23 @@ must mount -t devtmpfs devtmpfs /host/dev
 must mkdir -p /host/dev/pts /host/dev/shm
 must mount -t devpts -o newinstance,ptmxmode=0666 devpts /host/dev/pts
 must mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm
+# The host's copies of these directories stay reachable under /orig so that the trees the
+# run needs (pinmx_keep: the repo and its build dir, e.g. a CI clone under /tmp) can be
+# bound back in on top of the guest's empty tmpfs.
 for d in /tmp /run /var/tmp; do
+	must mkdir -p "/orig$d"
+	must mount --bind "/host$d" "/orig$d"
 	must mount -t tmpfs -o mode=1777 tmpfs "/host$d"
+done
+for keep in $(echo "${pinmx_keep:-}" | tr ':' ' '); do
+	for d in /tmp /run /var/tmp; do
+		case "$keep" in
+		"$d"/*)
+			must mkdir -p "/host$keep"
+			must mount --bind "/orig$keep" "/host$keep"
+			;;
+		esac
+	done
 done
 
 must ip link set lo up

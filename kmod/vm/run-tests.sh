@@ -105,12 +105,14 @@ echo "# vm: kernel $release"
 # --- build directory ------------------------------------------------------------------
 
 build_root=${PINMX_BUILD:-$repo/build}
+mkdir -p "$build_root"
+build_root=$(cd "$build_root" && pwd)
 kmod_src=${PINMX_KMOD_SRC:-$repo/kmod}
 work=$build_root/vm/$release
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 # Paths travel on the kernel command line and are word-split in the guest.
-for p in "$work" "$vm_dir" "$repo"; do
+for p in "$work" "$vm_dir" "$repo" "$build_root"; do
 	[[ $p =~ ^[A-Za-z0-9._/+-]+$ ]] || die "path '$p' has characters the guest command line cannot carry; set PINMX_BUILD to a plain path"
 done
 
@@ -365,7 +367,7 @@ share=local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=rema
 qemu=(qemu-system-x86_64 -accel "tcg,thread=${PINMX_VM_TCG_THREAD:-single}" -cpu max -smp "${PINMX_VM_SMP:-2}" -m "${PINMX_VM_MEM:-4G}"
 	-nodefaults -display none -no-reboot
 	-kernel "$vmlinux" -initrd "$initramfs"
-	-append "console=ttyS0 panic=-1 quiet pinmx_stage2=$vm_dir/guest-stage2.sh pinmx_env=$run_dir/env pinmx_nonce=$nonce"
+	-append "console=ttyS0 panic=-1 quiet pinmx_stage2=$vm_dir/guest-stage2.sh pinmx_env=$run_dir/env pinmx_nonce=$nonce pinmx_keep=$repo:$build_root"
 	-virtfs "$share")
 
 if [ "$mode" = shell ]; then
