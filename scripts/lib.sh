@@ -30,7 +30,13 @@ pinmx_need_packages() {
 # mvn in batch mode with the chosen JDK; Maven itself comes from Debian when absent.
 pinmx_mvn() {
   command -v mvn >/dev/null || pinmx_need_packages maven
-  mvn -B -ntp "$@"
+  # Maven's own Guava warns about sun.misc.Unsafe on JDK >= 23; the flag that silences it
+  # does not exist on 22.
+  local opts=${MAVEN_OPTS:-}
+  if "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1; then
+    opts="$opts --sun-misc-unsafe-memory-access=allow"
+  fi
+  MAVEN_OPTS=$opts mvn -B -ntp -Dstyle.color=never "$@"
 }
 
 # The JVM flags every pinmx JVM carries (FFM native access, Chronicle Map's opens); the
