@@ -37,6 +37,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class PullEngine
 {
     static final int MAX_PULLS = 256;
+    /** Most PULL_REPLY frames of one served block (the most pullBlockFrames allows). */
+    private static final int STAGING_FRAMES = 64;
     /** errno a refusal of a region not declared READ carries in its NACK. */
     private static final int EACCES = 13;
     private static final int SLOT_BITS = 8;
@@ -134,7 +136,7 @@ final class PullEngine
         this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
         this.replyHeader = frame.asSlice(0, FrameKind.PULL_REPLY.headerBytes());
         this.nackHeader = frame.asSlice(0, FrameKind.NACK.headerBytes());
-        this.staging = arena.allocate(64L * framePayloadBytes, 64);
+        this.staging = arena.allocate((long)STAGING_FRAMES * framePayloadBytes, 64);
         this.blockOffset = new long[MAX_PULLS][blocksInFlight];
         this.blockLength = new int[MAX_PULLS][blocksInFlight];
         this.blockReceived = new long[MAX_PULLS][blocksInFlight];
@@ -463,6 +465,10 @@ final class PullEngine
             case SEGMENT_FAULT -> fail(slot, DriverError.SEGMENT_FAULT, prefix + "remote " +
                 RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
                 Long.toHexString(nack.address()) + ": not mapped (" + LinuxSyscalls.errnoName(nack.errno()) + ")");
+            case BAD_FIELD -> fail(slot, DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
+                framePayloadBytes + "-byte replies in blocks of " + options.pullBlockBytes() + " bytes: its limit is " +
+                nack.address() + "-byte replies, " + STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
+                "give both ends the same framePayloadBytes");
             case BAD_ENDPOINT, BAD_SESSION -> fail(slot, DriverError.PEER_UNREACHABLE, prefix +
                 "the peer refused the request (NACK " + reason + ")");
         }
@@ -478,7 +484,9 @@ final class PullEngine
         final long replyBytes = pull.replyPayloadBytes();
         if (replyBytes > framePayloadBytes || blockBytes > staging.byteSize())
         {
+            // answered, not only dropped: the puller would resend the same request until its retries ran out
             counters.increment(Counter.DROPPED_BAD_FIELD);
+            sendNack(buffer, frameOffset, replyTo, NackReason.BAD_FIELD, regionId, 0, framePayloadBytes, 0);
             return;
         }
         final int count = copier.resolveRemote(regions, regionId, RegionTable.ACCESS_READ, regionOffset, blockBytes);

@@ -162,6 +162,13 @@ public record UserDriverOptions(
             lossSeed, shmRing, eventRing, maxRegions, countersFile);
     }
 
+    public UserDriverOptions withFramePayloadBytes(final int bytes)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, bytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
+    }
+
     public UserDriverOptions withMaxRegions(final int regions)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,

@@ -21,7 +21,10 @@ public final class NackFrame extends FrameFlyweight
     public static final int REFUSED_HANDLE_OFFSET = HEADER_BYTES + 8;
     /** u32 region id of a refused PULL, else 0. */
     public static final int REGION_ID_OFFSET = HEADER_BYTES + 12;
-    /** u64 faulting address (SEGMENT_FAULT) or refused region offset (OUT_OF_RANGE), else 0. */
+    /**
+     * u64 faulting address (SEGMENT_FAULT), refused region offset (OUT_OF_RANGE) or the serving driver's
+     * reply payload limit (BAD_FIELD), else 0.
+     */
     public static final int ADDRESS_OFFSET = HEADER_BYTES + 16;
     /** u32 errno of the failure on the serving side (SEGMENT_FAULT: 14, EFAULT), else 0. */
     public static final int ERRNO_OFFSET = HEADER_BYTES + 24;
@@ -46,7 +49,7 @@ public final class NackFrame extends FrameFlyweight
      * @param refusedHandle pull handle of a refused PULL, else 0.
      * @param regionId      region id of a refused PULL, else 0.
      * @param segmentIndex  faulting segment index, else 0.
-     * @param address       faulting address or refused offset, else 0.
+     * @param address       faulting address, refused offset or reply payload limit, else 0.
      * @param errno         serving side's errno, else 0.
      * @return this.
      */

@@ -14,7 +14,9 @@ public enum NackReason
     /** A PULL reached past the end of the region, or the region lacks READ access. */
     OUT_OF_RANGE(4),
     /** Serving a PULL hit an unmapped page of a declared segment (EFAULT). */
-    SEGMENT_FAULT(5);
+    SEGMENT_FAULT(5),
+    /** A PULL asked for replies larger than the serving driver's link limit (carried in the address field). */
+    BAD_FIELD(6);
 
     private static final NackReason[] BY_CODE = new NackReason[256];
 

@@ -495,6 +495,29 @@ class UserEndpointTest
     }
 
     @Test
+    void pullAskingForLargerRepliesThanTheServerSendsFailsAtOnceNamingBothSizes()
+    {
+        // a resend timeout far longer than the test's wait: only the NACK can end this pull in time
+        final UserDriverOptions udp = UserDriverOptions.defaults().withSameHost(false).withPullResend(60_000_000_000L, 20);
+        final DriverEndpoint server = open(udp.withFramePayloadBytes(4096));
+        final DriverEndpoint puller = open(udp.withFramePayloadBytes(8192));
+        final MemorySegment source = arena.allocate(1 << 20);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final int targetId = puller.declareRegion(new MemorySegment[] {arena.allocate(1 << 20)}, 1, RegionAccess.WRITE);
+        puller.startPull(new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+            .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
+            .length(source.byteSize()).pullHandle(11));
+        final EventLog.Seen failed = new EventLog().awaitPull(puller, TIMEOUT, 11);
+        assertEquals(EventType.PULL_FAILED, failed.type(), failed.message());
+        assertEquals(DriverError.BAD_ARGUMENT, failed.error(), failed.message());
+        assertTrue(failed.message().contains("8192-byte replies") && failed.message().contains("its limit is 4096-byte replies") &&
+            failed.message().contains("NACK BAD_FIELD"), failed.message());
+        assertEquals(0, puller.counters().get(Counter.PULL_REQUESTS_RESENT), "refused at once, not resent");
+        assertTrue(server.counters().get(Counter.NACKS_SENT) >= 1);
+        assertTrue(server.counters().get(Counter.DROPPED_BAD_FIELD) >= 1);
+    }
+
+    @Test
     void countersArePublishedToTheNodeStoreAndMatchTheEndpointsOwn(@TempDir final Path dir)
     {
         final Path file = dir.resolve("counters.dat");
