@@ -35,6 +35,15 @@ public final class BenchmarkRun
     }
 
     /**
+     * The whole of a benchmark program's {@code main}: runs it with this process's arguments, environment and
+     * standard streams, then exits with {@link #run}'s status.
+     */
+    static void runAndExit(final Benchmark benchmark, final String[] args)
+    {
+        System.exit(run(benchmark, args, System.getenv(), System.out, System.err));
+    }
+
+    /**
      * @return the process exit status: 0, {@link #EXIT_FAILED} or {@link #EXIT_USAGE}.
      */
     public static int run(

@@ -4,24 +4,68 @@ package io.pinmx.bench;
  * The shape IMB gives every benchmark: warm-up, barrier, a timed loop of repetitions on the ranks taking
  * part, the per-repetition times gathered to rank 0, and throughput from the slowest rank's time.
  */
-abstract class ImbBenchmark implements Benchmark
+abstract class ImbBenchmark extends FixedBenchmark
 {
     private static final double NANOS_PER_USEC = 1000.0;
 
     /**
+     * Which of the job's ranks take part in the timed loop; the others wait at the barriers.
+     */
+    enum Participants
+    {
+        /** Ranks 0 and 1. */
+        TWO,
+        /** Every rank of the job. */
+        ALL
+    }
+
+    /**
+     * The fixed facts of one IMB benchmark.
+     *
+     * @param name               the benchmark's name, as IMB and bin/pinmx-run spell it.
+     * @param minRanks           the fewest ranks the job may have.
+     * @param layout             the table it prints.
+     * @param participants       which ranks take part.
+     * @param timesPerRepetition timed messages per repetition: 2 for a round trip reported as half of it, else 1.
+     * @param throughputFactor   bytes counted per repetition and per {@code bytes} of message size, as IMB counts them.
+     */
+    record Facts(
+        String name, int minRanks, TableLayout layout, Participants participants, int timesPerRepetition,
+        int throughputFactor)
+    {
+    }
+
+    private final Facts facts;
+
+    ImbBenchmark(final Facts facts)
+    {
+        super(facts.name(), facts.minRanks(), facts.layout());
+        this.facts = facts;
+    }
+
+    /**
      * @return how many of the job's ranks take part (the others wait at the barriers).
      */
-    abstract int participants(Job job);
+    final int participants(final Job job)
+    {
+        return Participants.ALL == facts.participants() ? job.size() : 2;
+    }
 
     /**
      * @return timed messages per repetition: 2 for a round trip reported as half of it, else 1.
      */
-    abstract int timesPerRepetition();
+    final int timesPerRepetition()
+    {
+        return facts.timesPerRepetition();
+    }
 
     /**
      * @return bytes counted per repetition and per {@code bytes} of message size, as IMB counts them.
      */
-    abstract int throughputFactor();
+    final int throughputFactor()
+    {
+        return facts.throughputFactor();
+    }
 
     abstract void loop(Transport transport, Job job, MessageBuffers buffers, int bytes, int repetitions);
 

@@ -5,7 +5,7 @@ package io.pinmx.bench;
  * answers with a 4-byte ack; bandwidth is window * bytes per step over the timed steps (100 up to 8 KiB,
  * 20 above, after 10 or 2 untimed ones; {@code -iter n} sets the timed count).
  */
-public final class OsuBandwidth implements Benchmark
+public final class OsuBandwidth extends FixedBenchmark
 {
     private static final int SMALL_ITERATIONS = 100;
     private static final int LARGE_ITERATIONS = 20;
@@ -13,27 +13,14 @@ public final class OsuBandwidth implements Benchmark
     private static final int LARGE_SKIP = 2;
     private static final int ACK_BYTES = 4;
 
+    public OsuBandwidth()
+    {
+        super("osu_bw", 2, TableLayout.OSU_BANDWIDTH);
+    }
+
     public static void main(final String[] args)
     {
-        System.exit(BenchmarkRun.run(new OsuBandwidth(), args, System.getenv(), System.out, System.err));
-    }
-
-    @Override
-    public String name()
-    {
-        return "osu_bw";
-    }
-
-    @Override
-    public int minRanks()
-    {
-        return 2;
-    }
-
-    @Override
-    public TableLayout layout()
-    {
-        return TableLayout.OSU_BANDWIDTH;
+        BenchmarkRun.runAndExit(new OsuBandwidth(), args);
     }
 
     @Override

@@ -4,7 +4,7 @@ package io.pinmx.bench;
  * OSU osu_latency: ping-pong between ranks 0 and 1 with OSU's iteration counts (10000 up to 8 KiB, 1000
  * above, after 100 or 10 untimed ones; {@code -iter n} sets the timed count); latency is half the round trip.
  */
-public final class OsuLatency implements Benchmark
+public final class OsuLatency extends FixedBenchmark
 {
     static final int LARGE_MESSAGE_BYTES = 8192;
     private static final int SMALL_ITERATIONS = 10_000;
@@ -12,27 +12,14 @@ public final class OsuLatency implements Benchmark
     private static final int SMALL_SKIP = 100;
     private static final int LARGE_SKIP = 10;
 
+    public OsuLatency()
+    {
+        super("osu_latency", 2, TableLayout.OSU_LATENCY);
+    }
+
     public static void main(final String[] args)
     {
-        System.exit(BenchmarkRun.run(new OsuLatency(), args, System.getenv(), System.out, System.err));
-    }
-
-    @Override
-    public String name()
-    {
-        return "osu_latency";
-    }
-
-    @Override
-    public int minRanks()
-    {
-        return 2;
-    }
-
-    @Override
-    public TableLayout layout()
-    {
-        return TableLayout.OSU_LATENCY;
+        BenchmarkRun.runAndExit(new OsuLatency(), args);
     }
 
     @Override

@@ -6,45 +6,14 @@ package io.pinmx.bench;
  */
 public final class PingPing extends ImbBenchmark
 {
+    public PingPing()
+    {
+        super(new Facts("PingPing", 2, TableLayout.IMB_TIME, Participants.TWO, 1, 1));
+    }
+
     public static void main(final String[] args)
     {
-        System.exit(BenchmarkRun.run(new PingPing(), args, System.getenv(), System.out, System.err));
-    }
-
-    @Override
-    public String name()
-    {
-        return "PingPing";
-    }
-
-    @Override
-    public int minRanks()
-    {
-        return 2;
-    }
-
-    @Override
-    public TableLayout layout()
-    {
-        return TableLayout.IMB_TIME;
-    }
-
-    @Override
-    int participants(final Job job)
-    {
-        return 2;
-    }
-
-    @Override
-    int timesPerRepetition()
-    {
-        return 1;
-    }
-
-    @Override
-    int throughputFactor()
-    {
-        return 1;
+        BenchmarkRun.runAndExit(new PingPing(), args);
     }
 
     @Override

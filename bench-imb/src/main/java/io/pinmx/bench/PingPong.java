@@ -6,45 +6,14 @@ package io.pinmx.bench;
  */
 public final class PingPong extends ImbBenchmark
 {
+    public PingPong()
+    {
+        super(new Facts("PingPong", 2, TableLayout.IMB_TIME, Participants.TWO, 2, 1));
+    }
+
     public static void main(final String[] args)
     {
-        System.exit(BenchmarkRun.run(new PingPong(), args, System.getenv(), System.out, System.err));
-    }
-
-    @Override
-    public String name()
-    {
-        return "PingPong";
-    }
-
-    @Override
-    public int minRanks()
-    {
-        return 2;
-    }
-
-    @Override
-    public TableLayout layout()
-    {
-        return TableLayout.IMB_TIME;
-    }
-
-    @Override
-    int participants(final Job job)
-    {
-        return 2;
-    }
-
-    @Override
-    int timesPerRepetition()
-    {
-        return 2;
-    }
-
-    @Override
-    int throughputFactor()
-    {
-        return 1;
+        BenchmarkRun.runAndExit(new PingPong(), args);
     }
 
     @Override

@@ -6,45 +6,14 @@ package io.pinmx.bench;
  */
 public final class Sendrecv extends ImbBenchmark
 {
+    public Sendrecv()
+    {
+        super(new Facts("Sendrecv", 2, TableLayout.IMB_MIN_MAX_AVG, Participants.ALL, 1, 2));
+    }
+
     public static void main(final String[] args)
     {
-        System.exit(BenchmarkRun.run(new Sendrecv(), args, System.getenv(), System.out, System.err));
-    }
-
-    @Override
-    public String name()
-    {
-        return "Sendrecv";
-    }
-
-    @Override
-    public int minRanks()
-    {
-        return 2;
-    }
-
-    @Override
-    public TableLayout layout()
-    {
-        return TableLayout.IMB_MIN_MAX_AVG;
-    }
-
-    @Override
-    int participants(final Job job)
-    {
-        return job.size();
-    }
-
-    @Override
-    int timesPerRepetition()
-    {
-        return 1;
-    }
-
-    @Override
-    int throughputFactor()
-    {
-        return 2;
+        BenchmarkRun.runAndExit(new Sendrecv(), args);
     }
 
     @Override
