@@ -23,6 +23,7 @@ class TcpAllocationTest
 {
     private static final int REPETITIONS = 2_000;
     private static final int WARM_PASSES = 3;
+    private static final int MEASURED_PASSES = 3;
 
     @TempDir
     Path dir;
@@ -66,12 +67,20 @@ class TcpAllocationTest
                     pingPong.loop(transport, job, buffers, bytes, REPETITIONS);
                     pingPing.loop(transport, job, buffers, bytes, REPETITIONS);
                 }
-                job.barrier();
-                final long before = threads.getCurrentThreadAllocatedBytes();
-                pingPong.loop(transport, job, buffers, bytes, REPETITIONS);
-                pingPing.loop(transport, job, buffers, bytes, REPETITIONS);
-                total += threads.getCurrentThreadAllocatedBytes() - before;
-                job.barrier();
+                // A deoptimisation mid-pass can allocate a few bytes once; an allocation per message
+                // would show in every pass, so the quietest of several passes is what counts. Both
+                // ranks run every pass to stay in step.
+                long quietest = Long.MAX_VALUE;
+                for (int pass = 0; pass < MEASURED_PASSES; pass++)
+                {
+                    job.barrier();
+                    final long before = threads.getCurrentThreadAllocatedBytes();
+                    pingPong.loop(transport, job, buffers, bytes, REPETITIONS);
+                    pingPing.loop(transport, job, buffers, bytes, REPETITIONS);
+                    quietest = Math.min(quietest, threads.getCurrentThreadAllocatedBytes() - before);
+                    job.barrier();
+                }
+                total += quietest;
             }
             return total;
         }
