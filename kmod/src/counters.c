@@ -26,6 +26,18 @@ static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
 	[PINMX_CNT_ERR_ACCESS]		= "err_access",
 	[PINMX_CNT_ERR_INVAL]		= "err_inval",
 	[PINMX_CNT_ERR_NOENT]		= "err_noent",
+	[PINMX_CNT_TX_FRAMES]		= "tx_frames",
+	[PINMX_CNT_RX_FRAMES]		= "rx_frames",
+	[PINMX_CNT_RX_NOT_ATTACHED]	= "rx_drop_not_attached",
+	[PINMX_CNT_RX_SHORT]		= "rx_drop_short",
+	[PINMX_CNT_RX_BAD_VERSION]	= "rx_drop_bad_version",
+	[PINMX_CNT_RX_UNKNOWN_KIND]	= "rx_drop_unknown_kind",
+	[PINMX_CNT_RX_BAD_LENGTH]	= "rx_drop_bad_length",
+	[PINMX_CNT_RX_BAD_FIELD]	= "rx_drop_bad_field",
+	[PINMX_CNT_RX_OUT_OF_RANGE]	= "rx_drop_out_of_range",
+	[PINMX_CNT_RX_WRONG_ENDPOINT]	= "rx_drop_wrong_endpoint",
+	[PINMX_CNT_RX_WRONG_SESSION]	= "rx_drop_wrong_session",
+	[PINMX_CNT_RX_RING_FULL]	= "rx_drop_ring_full",
 };
 
 static struct dentry *pinmx_debugfs_dir;

@@ -8,6 +8,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/poll.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -44,6 +45,7 @@ static int pinmx_open(struct inode *inode, struct file *file)
 	ep->mode = pinmx_default_mode;
 	ep->chunk_min = pinmx_chunk_min_pages;
 	ep->chunk_max = pinmx_chunk_max_pages;
+	pinmx_net_endpoint_init(ep);
 	file->private_data = ep;
 	return 0;
 }
@@ -59,6 +61,7 @@ static int pinmx_release(struct inode *inode, struct file *file)
 		pinmx_region_destroy(region);
 	}
 	xa_destroy(&ep->regions);
+	pinmx_net_release(ep);
 	if (ep->id)
 		ida_free(&pinmx_endpoint_ida, ep->id);
 	kfree(ep);
@@ -73,7 +76,9 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 			    PINMX_FEATURE_PIN_ON_DEMAND |
 			    PINMX_FEATURE_PIN_OVERLAPPED |
 			    PINMX_FEATURE_LOCAL_COPY |
-			    PINMX_FEATURE_INVALIDATE | PINMX_FEATURE_BUDGET,
+			    PINMX_FEATURE_INVALIDATE | PINMX_FEATURE_BUDGET |
+			    PINMX_FEATURE_NET_IFACE | PINMX_FEATURE_NET_SEND |
+			    PINMX_FEATURE_NET_EVENT_RING,
 		.max_segments = PINMX_MAX_SEGMENTS,
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
@@ -448,6 +453,12 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_copy(ep, uarg);
 	case PINMX_IOC_SET_PIN_MODE:
 		return pinmx_ioc_set_pin_mode(ep, uarg);
+	case PINMX_IOC_ATTACH:
+		return pinmx_ioc_attach(uarg);
+	case PINMX_IOC_BIND:
+		return pinmx_ioc_bind(ep, uarg);
+	case PINMX_IOC_SEND:
+		return pinmx_ioc_send(ep, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -498,10 +509,22 @@ static long pinmx_ioctl(struct file *file, unsigned int cmd,
 	return err;
 }
 
+static int pinmx_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return pinmx_net_mmap(file->private_data, vma);
+}
+
+static __poll_t pinmx_poll(struct file *file, poll_table *wait)
+{
+	return pinmx_net_poll(file->private_data, file, wait);
+}
+
 static const struct file_operations pinmx_fops = {
 	.owner = THIS_MODULE,
 	.open = pinmx_open,
 	.release = pinmx_release,
+	.mmap = pinmx_mmap,
+	.poll = pinmx_poll,
 	.unlocked_ioctl = pinmx_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
@@ -535,11 +558,16 @@ static int __init pinmx_init(void)
 	if (err)
 		return err;
 	pinmx_debugfs_init();
-	err = misc_register(&pinmx_misc);
+	err = pinmx_net_init();
 	if (err)
 		goto err_debugfs;
+	err = misc_register(&pinmx_misc);
+	if (err)
+		goto err_net;
 	return 0;
 
+err_net:
+	pinmx_net_exit();
 err_debugfs:
 	pinmx_debugfs_exit();
 	pinmx_region_exit();
@@ -549,6 +577,7 @@ err_debugfs:
 static void __exit pinmx_exit(void)
 {
 	misc_deregister(&pinmx_misc);
+	pinmx_net_exit();
 	pinmx_debugfs_exit();
 	pinmx_region_exit();
 }

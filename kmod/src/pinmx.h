@@ -7,6 +7,8 @@
 #include <linux/list.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -14,6 +16,8 @@
 #include "../include/uapi/pinmx.h"
 
 struct pinmx_region;
+struct pinmx_iface;
+struct poll_table_struct;
 
 /**
  * struct pinmx_seg - one declared segment and its pins
@@ -106,6 +110,16 @@ struct pinmx_region {
  * @mode: pin mode for regions declared from now on.
  * @chunk_min: overlapped chunk bounds for those regions, in pages.
  * @chunk_max: see @chunk_min.
+ * @iface: interface the endpoint is bound to; set under RTNL, cleared
+ *	under RTNL when the interface goes away, read under RCU by send.
+ * @index: endpoint index on @iface, fixed at bind.
+ * @session: session id drawn at bind.
+ * @ring: event ring (vmalloc_user), NULL before bind; published with
+ *	smp_store_release() and never changed until release.
+ * @ring_lock: serializes the producers (receive softirqs on any CPU)
+ *	writing slots and @ring_prod.
+ * @ring_prod: kernel's own copy of the producer index; under @ring_lock.
+ * @ring_wq: poll() waiters, woken for each event.
  */
 struct pinmx_endpoint {
 	struct mutex lock;
@@ -114,6 +128,13 @@ struct pinmx_endpoint {
 	u32 mode;
 	unsigned int chunk_min;
 	unsigned int chunk_max;
+	struct pinmx_iface __rcu *iface;
+	u8 index;
+	u32 session;
+	void *ring;
+	spinlock_t ring_lock;
+	u32 ring_prod;
+	wait_queue_head_t ring_wq;
 };
 
 /* module parameters */
@@ -152,6 +173,18 @@ struct pinmx_seg *pinmx_region_find(struct pinmx_region *region, u64 offset);
 void pinmx_lru_touch(struct pinmx_region *region);
 int pinmx_region_init(void);
 void pinmx_region_exit(void);
+
+/* net.c */
+int pinmx_net_init(void);
+void pinmx_net_exit(void);
+void pinmx_net_endpoint_init(struct pinmx_endpoint *ep);
+void pinmx_net_release(struct pinmx_endpoint *ep);
+long pinmx_ioc_attach(void __user *uarg);
+long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg);
+long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg);
+int pinmx_net_mmap(struct pinmx_endpoint *ep, struct vm_area_struct *vma);
+__poll_t pinmx_net_poll(struct pinmx_endpoint *ep, struct file *file,
+			struct poll_table_struct *wait);
 
 /* copy.c */
 int pinmx_copy(struct pinmx_region *src, u64 src_off,

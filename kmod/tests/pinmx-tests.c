@@ -5,7 +5,12 @@
  * into TAP. Diagnostics are printed as TAP comments (lines starting "# ").
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
@@ -39,7 +44,13 @@ static int test_abi_hello(void)
 	      (unsigned long long)info.max_region_bytes);
 	CHECK((info.features & 0x3f) == 0x3f, "features %#llx",
 	      (unsigned long long)info.features);
-	CHECK(!(info.features & PINMX_FEATURE_NET_IFACE), "net bit set");
+	CHECK((info.features & (PINMX_FEATURE_NET_IFACE |
+				PINMX_FEATURE_NET_SEND |
+				PINMX_FEATURE_NET_EVENT_RING)) ==
+	      (PINMX_FEATURE_NET_IFACE | PINMX_FEATURE_NET_SEND |
+	       PINMX_FEATURE_NET_EVENT_RING) &&
+	      !(info.features & PINMX_FEATURE_NET_PULL),
+	      "net features %#llx", (unsigned long long)info.features);
 	CHECK_ERRNO(pmx_declare1(fd, &info, sizeof(info), 0, &id), EBADFD);
 	CHECK_ERRNO(ioctl(fd, PINMX_IOC_HELLO, &hello), EPROTONOSUPPORT);
 	hello.abi_version = 0;
@@ -966,7 +977,8 @@ static int test_destroy_during_peer_copy(void)
 static const int fuzz_errnos[] = {
 	ENOTTY, EINVAL, EFAULT, EBADFD, E2BIG, EOVERFLOW, ENOENT, EBADF,
 	EPERM, ERANGE, EPROTONOSUPPORT, EALREADY, EACCES, ENOSPC, ENOMEM,
-	EFBIG,
+	EFBIG, ENODEV, EADDRINUSE, ENOTCONN, EMSGSIZE, EPROTOTYPE, ENETDOWN,
+	ENOBUFS,
 };
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -1057,6 +1069,342 @@ static int test_fuzz_ioctls(void)
 	return 0;
 }
 
+/* An endpoint bound to lo with its event ring mapped. */
+struct net_ep {
+	int fd;
+	uint8_t index;
+	uint32_t session;
+	struct pinmx_ring_ctl *ring;
+};
+
+static int net_ep_open(struct net_ep *ep, uint8_t index)
+{
+	struct pinmx_attach at = { .ifname = "lo" };
+	struct pinmx_bind b = { .ifname = "lo", .index = index };
+
+	ep->fd = pmx_open();
+	CHECK(ep->fd >= 0, "open: %s", strerror(errno));
+	CHECK_OK(ioctl(ep->fd, PINMX_IOC_ATTACH, &at));
+	CHECK_ERRNO(mmap(NULL, PINMX_RING_BYTES, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, ep->fd, 0) == MAP_FAILED ? -1 : 0,
+		    ENOTCONN);
+	CHECK_OK(ioctl(ep->fd, PINMX_IOC_BIND, &b));
+	CHECK(b.session != 0 && b.ifindex == at.ifindex, "session %u ifindex %u",
+	      b.session, b.ifindex);
+	CHECK_ERRNO(ioctl(ep->fd, PINMX_IOC_BIND, &b), EALREADY);
+	ep->index = index;
+	ep->session = b.session;
+	ep->ring = mmap(NULL, PINMX_RING_BYTES, PROT_READ | PROT_WRITE,
+			MAP_SHARED, ep->fd, 0);
+	CHECK(ep->ring != MAP_FAILED, "mmap ring: %s", strerror(errno));
+	return 0;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+/* Common header of a frame of @kind from @src to @dst. */
+static void mxoe_header(uint8_t *h, uint8_t kind, const struct net_ep *src,
+			uint8_t dst_index, uint32_t dst_session, uint32_t plen)
+{
+	memset(h, 0, 72);
+	h[0] = kind;
+	h[1] = PINMX_MXOE_VERSION;
+	h[4] = dst_index;
+	h[5] = src->index;
+	put32(h + 8, dst_session);
+	put32(h + 12, src->session);
+	put32(h + 16, 10);
+	put32(h + 24, plen);
+}
+
+static int net_send(const struct net_ep *src, const uint8_t *h,
+		    uint32_t hlen, const void *payload, uint32_t plen)
+{
+	struct pinmx_send req = {
+		.header = (uintptr_t)h, .header_len = hlen,
+		.payload = (uintptr_t)payload, .payload_len = plen,
+	};
+
+	return ioctl(src->fd, PINMX_IOC_SEND, &req);
+}
+
+/* Waits for the next event of @ep; returns its slot or NULL. */
+static const struct pinmx_event *net_next(struct net_ep *ep, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = ep->fd, .events = POLLIN };
+	uint32_t cons = ep->ring->consumer;
+
+	if (__atomic_load_n(&ep->ring->producer, __ATOMIC_ACQUIRE) == cons &&
+	    poll(&pfd, 1, timeout_ms) != 1)
+		return NULL;
+	if (__atomic_load_n(&ep->ring->producer, __ATOMIC_ACQUIRE) == cons)
+		return NULL;
+	return (const void *)((char *)ep->ring + PINMX_RING_CTL_BYTES +
+			      (cons % PINMX_RING_SLOTS) * PINMX_RING_SLOT_BYTES);
+}
+
+static void net_consume(struct net_ep *ep)
+{
+	__atomic_store_n(&ep->ring->consumer, ep->ring->consumer + 1,
+			 __ATOMIC_RELEASE);
+}
+
+/* Sends one eager frame of @kind from @a to @b and checks what b receives. */
+static int net_eager_case(struct net_ep *a, struct net_ep *b, uint8_t kind,
+			  uint32_t hlen, uint32_t plen, uint32_t seed)
+{
+	uint8_t h[72], payload[1500];
+	const struct pinmx_event *ev;
+	const uint8_t *f;
+
+	mxoe_header(h, kind, a, b->index, b->session, plen);
+	put32(h + 40, plen);
+	if (kind == PINMX_KIND_MEDIUM_FRAG) {
+		h[51] = 1;	/* frag count 1, index 0, offset 0 */
+		put32(h + 52, 10);
+	}
+	fill(payload, plen, seed);
+	CHECK_OK(net_send(a, h, hlen, payload, plen));
+	ev = net_next(b, 2000);
+	CHECK(ev, "kind %u plen %u: no event", kind, plen);
+	f = (const uint8_t *)(ev + 1);
+	CHECK(ev->type == PINMX_EVENT_FRAME, "type %u", ev->type);
+	CHECK(ev->frame_len == (hlen + plen < 46 ? 46 : hlen + plen),
+	      "kind %u plen %u: frame_len %u", kind, plen, ev->frame_len);
+	CHECK(!memcmp(f, h, hlen), "kind %u plen %u: header differs", kind,
+	      plen);
+	CHECK(mismatch(f + hlen, plen, seed) == plen,
+	      "kind %u plen %u: payload byte %zu differs", kind, plen,
+	      mismatch(f + hlen, plen, seed));
+	net_consume(b);
+	return 0;
+}
+
+static int test_net_lo_eager_two_endpoints(void)
+{
+	static const uint32_t tiny[] = { 0, 1, 31, 32 };
+	static const uint32_t small[] = { 0, 33, 100, 128 };
+	static const uint32_t medium[] = { 1, 129, 1000, 1444 };
+	uint64_t rx0 = pmx_counter(PINMX_CNT_RX_FRAMES);
+	struct net_ep a, b;
+	uint8_t h[72];
+	size_t i;
+
+	if (net_ep_open(&a, 1) || net_ep_open(&b, 2))
+		return 1;
+	for (i = 0; i < 4; i++) {
+		if (net_eager_case(&a, &b, PINMX_KIND_TINY, 48, tiny[i], i) ||
+		    net_eager_case(&b, &a, PINMX_KIND_TINY, 48, tiny[i], i) ||
+		    net_eager_case(&a, &b, PINMX_KIND_SMALL, 48, small[i], i) ||
+		    net_eager_case(&b, &a, PINMX_KIND_MEDIUM_FRAG, 56,
+				   medium[i], i))
+			return 1;
+	}
+	/* An ACK is 40 bytes, padded to 46. */
+	mxoe_header(h, PINMX_KIND_ACK, &a, b.index, b.session, 0);
+	CHECK_OK(net_send(&a, h, 40, NULL, 0));
+	CHECK(net_next(&b, 2000) && net_next(&b, 0)->frame_len == 46,
+	      "ACK not received padded");
+	net_consume(&b);
+	CHECK(pmx_counter(PINMX_CNT_RX_FRAMES) - rx0 == 17, "rx_frames +%llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_RX_FRAMES) - rx0));
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
+static int test_net_send_rejects_bad_headers(void)
+{
+	uint8_t h[72], payload[2000] = { 0 };
+	struct net_ep a, b;
+	struct pinmx_send req = { 0 };
+	int fd = pmx_open();
+
+	CHECK(fd >= 0, "open");
+	req.header = (uintptr_t)h;
+	req.header_len = 48;
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_SEND, &req), ENOTCONN);
+	if (net_ep_open(&a, 3) || net_ep_open(&b, 4))
+		return 1;
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_BIND, &(struct pinmx_bind){
+		.ifname = "lo", .index = 3 }), EADDRINUSE);
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_BIND, &(struct pinmx_bind){
+		.ifname = "lo", .index = 256 }), EINVAL);
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_BIND, &(struct pinmx_bind){
+		.ifname = "nosuch0" }), ENODEV);
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_ATTACH, &(struct pinmx_attach){
+		.ifname = "nosuch0" }), ENODEV);
+	mxoe_header(h, PINMX_KIND_TINY, &a, b.index, b.session, 4);
+	put32(h + 40, 4);
+	CHECK_ERRNO(net_send(&a, h, 56, payload, 4), EINVAL);
+	CHECK_ERRNO(net_send(&a, h, 48, payload, 5), EINVAL);
+	put32(h + 40, 5);
+	CHECK_ERRNO(net_send(&a, h, 48, payload, 4), EINVAL);
+	put32(h + 40, 4);
+	h[1] = 2;
+	CHECK_ERRNO(net_send(&a, h, 48, payload, 4), EINVAL);
+	h[1] = 1;
+	put32(h + 12, a.session + 1);
+	CHECK_ERRNO(net_send(&a, h, 48, payload, 4), EINVAL);
+	put32(h + 12, a.session);
+	h[5] = 9;
+	CHECK_ERRNO(net_send(&a, h, 48, payload, 4), EINVAL);
+	h[5] = a.index;
+	CHECK_ERRNO(net_send(&a, h, 48, (void *)8, 4), EFAULT);
+	mxoe_header(h, PINMX_KIND_PULL, &a, b.index, b.session, 0);
+	CHECK_ERRNO(net_send(&a, h, 72, NULL, 0), EPROTOTYPE);
+	mxoe_header(h, PINMX_KIND_MEDIUM_FRAG, &a, b.index, b.session, 1445);
+	put32(h + 40, 1445);
+	h[51] = 1;
+	CHECK_ERRNO(net_send(&a, h, 56, payload, 1445), EMSGSIZE);
+	mxoe_header(h, 12, &a, b.index, b.session, 0);
+	CHECK_ERRNO(net_send(&a, h, 48, NULL, 0), EINVAL);
+	CHECK(!net_next(&b, 100), "a rejected frame was delivered");
+	close(a.fd);
+	close(b.fd);
+	close(fd);
+	return 0;
+}
+
+/* Raw AF_PACKET socket on lo sending Ethernet frames of our EtherType. */
+static int raw_open(int *ifindex)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+
+	*ifindex = if_nametoindex("lo");
+	return fd;
+}
+
+static int raw_send(int fd, int ifindex, const uint8_t *f, size_t len)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET, .sll_ifindex = ifindex,
+		.sll_halen = 6,
+	};
+	uint8_t frame[2100] = { 0 };
+
+	frame[12] = PINMX_ETH_P_MXOE >> 8;
+	frame[13] = PINMX_ETH_P_MXOE & 0xff;
+	memcpy(frame + 14, f, len);
+	return sendto(fd, frame, 14 + len, 0, (struct sockaddr *)&sll,
+		      sizeof(sll)) == (ssize_t)(14 + len) ? 0 : -1;
+}
+
+static uint64_t rx_all(void)
+{
+	uint64_t n = 0;
+	int c;
+
+	for (c = PINMX_CNT_RX_FRAMES; c <= PINMX_CNT_RX_RING_FULL; c++)
+		n += pmx_counter(c);
+	return n;
+}
+
+/* Sends @f raw and checks that exactly counter @c rose by one. */
+static int malformed_case(int fd, int ifindex, const uint8_t *f, size_t len,
+			  int c, const char *what)
+{
+	uint64_t all0 = rx_all(), c0 = pmx_counter(c);
+	int i;
+
+	CHECK_OK(raw_send(fd, ifindex, f, len));
+	for (i = 0; i < 200 && rx_all() == all0; i++)
+		usleep(5000);
+	CHECK(pmx_counter(c) == c0 + 1 && rx_all() == all0 + 1,
+	      "%s: counter %d +%llu, all +%llu", what, c,
+	      (unsigned long long)(pmx_counter(c) - c0),
+	      (unsigned long long)(rx_all() - all0));
+	return 0;
+}
+
+static int test_net_malformed_frames_dropped_counted(void)
+{
+	uint8_t f[1600], good[72];
+	uint64_t all0, n;
+	struct net_ep a, b;
+	int fd, ifindex, i;
+
+	if (net_ep_open(&a, 5) || net_ep_open(&b, 6))
+		return 1;
+	fd = raw_open(&ifindex);
+	CHECK(fd >= 0 && ifindex > 0, "raw socket: %s", strerror(errno));
+	mxoe_header(good, PINMX_KIND_TINY, &a, b.index, b.session, 3);
+	put32(good + 40, 3);
+	memcpy(f, good, 48);
+	memcpy(f + 48, "abc", 3);
+	if (malformed_case(fd, ifindex, f, 51, PINMX_CNT_RX_FRAMES, "valid"))
+		return 1;
+	CHECK(net_next(&b, 1000) && !memcmp(net_next(&b, 0) + 1, f, 51),
+	      "valid raw frame not in the ring");
+	net_consume(&b);
+#define BAD(len, counter, what, ...)					\
+	do {								\
+		memcpy(f, good, 48);					\
+		memcpy(f + 48, "abc", 3);				\
+		__VA_ARGS__;						\
+		if (malformed_case(fd, ifindex, f, len, counter, what))	\
+			return 1;					\
+	} while (0)
+	BAD(20, PINMX_CNT_RX_SHORT, "truncated common header");
+	BAD(51, PINMX_CNT_RX_BAD_VERSION, "version 2", f[1] = 2);
+	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 0", f[0] = 0);
+	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 12", f[0] = 12);
+	BAD(40, PINMX_CNT_RX_SHORT, "truncated TINY header");
+	BAD(66, PINMX_CNT_RX_SHORT, "truncated PULL header", f[0] = 7);
+	BAD(51, PINMX_CNT_RX_BAD_LENGTH, "payload past frame", put32(f + 24, 4));
+	BAD(51, PINMX_CNT_RX_BAD_LENGTH, "payload length 2^32-1",
+	    put32(f + 24, 0xffffffff));
+	BAD(60, PINMX_CNT_RX_BAD_LENGTH, "trailing bytes");
+	BAD(51, PINMX_CNT_RX_BAD_LENGTH, "message length", put32(f + 40, 2));
+	BAD(90, PINMX_CNT_RX_BAD_LENGTH, "TINY above 32", put32(f + 24, 42);
+	    put32(f + 40, 42));
+	BAD(51, PINMX_CNT_RX_WRONG_SESSION, "wrong session",
+	    put32(f + 8, b.session + 1));
+	BAD(51, PINMX_CNT_RX_WRONG_ENDPOINT, "wrong endpoint", f[4] = 200);
+	BAD(57, PINMX_CNT_RX_BAD_FIELD, "MEDIUM frag count 0", f[0] = 5;
+	    put32(f + 24, 1); memset(f + 32, 0, 24); put32(f + 40, 1));
+	BAD(57, PINMX_CNT_RX_OUT_OF_RANGE, "MEDIUM past message", f[0] = 5;
+	    put32(f + 24, 1); memset(f + 32, 0, 24); f[51] = 1;
+	    put32(f + 40, 1); put32(f + 44, 1));
+	BAD(64, PINMX_CNT_RX_OUT_OF_RANGE, "RNDV length 2^63", f[0] = 6;
+	    put32(f + 24, 0); memset(f + 32, 0, 32); f[40] = 0x80);
+	BAD(48, PINMX_CNT_RX_BAD_FIELD, "NOTIFY status 8", f[0] = 9;
+	    put32(f + 24, 0); memset(f + 32, 0, 16); put32(f + 36, 8));
+	BAD(48, PINMX_CNT_RX_BAD_FIELD, "CONNECT_REQUEST status 1", f[0] = 1;
+	    put32(f + 24, 0); put32(f + 8, 0); memset(f + 32, 0, 16);
+	    f[44] = 1);
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "PULL frame count", f[0] = 7;
+	    put32(f + 24, 0); memset(f + 32, 0, 40); put32(f + 56, 100);
+	    put32(f + 68, 10); f[65] = 9);
+#undef BAD
+	all0 = rx_all();
+	for (i = 0; i < 2000; i++) {
+		size_t len = rng() % 1600;
+
+		for (n = 0; n < len; n++)
+			f[n] = rng();
+		if (i & 1)
+			f[1] = 1;	/* get past the version check */
+		CHECK_OK(raw_send(fd, ifindex, f, len));
+	}
+	for (i = 0; i < 400 && rx_all() < all0 + 2000; i++)
+		usleep(5000);
+	n = rx_all() - all0;
+	printf("# 2000 random frames: %llu counted\n", (unsigned long long)n);
+	CHECK(n == 2000, "%llu of 2000 random frames counted",
+	      (unsigned long long)n);
+	close(fd);
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
 /* Prints the default pin mode of a new endpoint, for the parameter test. */
 static int print_default_mode(void)
 {
@@ -1093,6 +1441,11 @@ static const struct {
 	{ "invalidate_during_copy", test_invalidate_during_copy },
 	{ "destroy_during_peer_copy", test_destroy_during_peer_copy },
 	{ "fuzz_ioctls", test_fuzz_ioctls },
+	{ "net_lo_eager_tiny_small_medium_two_endpoints",
+	  test_net_lo_eager_two_endpoints },
+	{ "net_send_rejects_bad_headers", test_net_send_rejects_bad_headers },
+	{ "net_malformed_frames_dropped_counted",
+	  test_net_malformed_frames_dropped_counted },
 };
 
 int main(int argc, char **argv)

@@ -39,6 +39,12 @@ module_params() {
 		echo "# insmod accepted chunk_min_pages > chunk_max_pages"
 		return 1
 	fi
+	if insmod "$PINMX_KO" ifnames=lo,nosuch0 2>/dev/null; then
+		echo "# insmod accepted ifnames=lo,nosuch0"
+		return 1
+	fi
+	mode=$(reload ifnames=lo) || return 1
+	[ "$mode" = 2 ] || { echo "# ifnames=lo reported mode $mode"; return 1; }
 	mode=$(reload pin_mode=1) || return 1
 	[ "$mode" = 1 ] || { echo "# pin_mode=1 reported mode $mode"; return 1; }
 	mode=$(reload) || return 1

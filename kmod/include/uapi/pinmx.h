@@ -10,10 +10,14 @@
  * reserved or padding field must be zero on input (EINVAL otherwise) so it
  * can carry meaning in a later ABI version.
  *
- * Ioctl numbers 0x01-0x1f belong to the pinning core. Numbers 0x20-0x3f are
- * reserved for the networking part (interface attach, frame send, event ring
- * mapped with mmap) announced by the PINMX_FEATURE_NET_* bits; a module
- * that does not set those bits answers them with ENOTTY.
+ * Ioctl numbers 0x01-0x1f belong to the pinning core. Numbers 0x20-0x3f
+ * belong to the networking part (interface attach, endpoint bind, frame
+ * send, event ring mapped with mmap), announced by the PINMX_FEATURE_NET_*
+ * bits; a module that does not set a bit answers its ioctls with ENOTTY.
+ *
+ * Networking carries MXoE frames (docs/wire-protocol.md) in Ethernet frames
+ * of EtherType PINMX_ETH_P_MXOE. Frames are sent by PINMX_IOC_SEND and
+ * received into the endpoint's event ring (struct pinmx_ring_ctl).
  */
 #ifndef _UAPI_LINUX_PINMX_H
 #define _UAPI_LINUX_PINMX_H
@@ -38,11 +42,55 @@
 #define PINMX_FEATURE_LOCAL_COPY	(1ULL << 3)	/* region-to-region copy */
 #define PINMX_FEATURE_INVALIDATE	(1ULL << 4)	/* MMU-notifier unpinning */
 #define PINMX_FEATURE_BUDGET		(1ULL << 5)	/* global pinned-page budget */
-/* Reserved for the networking part; never set by this version. */
+/* PINMX_IOC_ATTACH and PINMX_IOC_BIND */
 #define PINMX_FEATURE_NET_IFACE		(1ULL << 16)
+/* PINMX_IOC_SEND of eager and control frames */
 #define PINMX_FEATURE_NET_SEND		(1ULL << 17)
+/* received frames in the mmap'ed event ring; poll() */
 #define PINMX_FEATURE_NET_EVENT_RING	(1ULL << 18)
+/* Reserved for the pull engine; never set by this version. */
 #define PINMX_FEATURE_NET_PULL		(1ULL << 19)
+
+/* EtherType of MXoE frames. */
+#define PINMX_ETH_P_MXOE	0x86DF
+/* MXoE protocol version (common header byte 1). */
+#define PINMX_MXOE_VERSION	1
+/* bytes of the MXoE common header. */
+#define PINMX_MXOE_COMMON_BYTES	32
+/* shorter MXoE frames are padded by Ethernet to this length. */
+#define PINMX_MXOE_MIN_BYTES	46
+/* largest MXoE frame (header + payload) sent or received: the link limit. */
+#define PINMX_MXOE_MAX_BYTES	1500
+
+/**
+ * enum pinmx_frame_kind - MXoE frame kind codes (common header byte 0)
+ * @PINMX_KIND_CONNECT_REQUEST: 48-byte header, no payload.
+ * @PINMX_KIND_CONNECT_REPLY: 48-byte header, no payload.
+ * @PINMX_KIND_TINY: 48-byte header, 0..32 payload bytes.
+ * @PINMX_KIND_SMALL: 48-byte header, 0..128 payload bytes.
+ * @PINMX_KIND_MEDIUM_FRAG: 56-byte header, 1..link limit payload bytes.
+ * @PINMX_KIND_RNDV: 64-byte header, no payload.
+ * @PINMX_KIND_PULL: 72-byte header, no payload.
+ * @PINMX_KIND_PULL_REPLY: 48-byte header, 1..link limit payload bytes.
+ * @PINMX_KIND_NOTIFY: 48-byte header, no payload.
+ * @PINMX_KIND_ACK: 40-byte header, no payload.
+ * @PINMX_KIND_NACK: 64-byte header, no payload.
+ * @PINMX_KIND_MAX: highest kind code.
+ */
+enum pinmx_frame_kind {
+	PINMX_KIND_CONNECT_REQUEST	= 1,
+	PINMX_KIND_CONNECT_REPLY	= 2,
+	PINMX_KIND_TINY			= 3,
+	PINMX_KIND_SMALL		= 4,
+	PINMX_KIND_MEDIUM_FRAG		= 5,
+	PINMX_KIND_RNDV			= 6,
+	PINMX_KIND_PULL			= 7,
+	PINMX_KIND_PULL_REPLY		= 8,
+	PINMX_KIND_NOTIFY		= 9,
+	PINMX_KIND_ACK			= 10,
+	PINMX_KIND_NACK			= 11,
+	PINMX_KIND_MAX			= 11,
+};
 
 /**
  * enum pinmx_pin_mode - when a region's pages get pinned
@@ -264,6 +312,22 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_ERR_ACCESS: uses of a region from another process.
  * @PINMX_CNT_ERR_INVAL: ioctls rejected for malformed input.
  * @PINMX_CNT_ERR_NOENT: unknown region ids.
+ * @PINMX_CNT_TX_FRAMES: MXoE frames sent.
+ * @PINMX_CNT_RX_FRAMES: MXoE frames put in an event ring.
+ * @PINMX_CNT_RX_NOT_ATTACHED: frames dropped: interface not attached.
+ * @PINMX_CNT_RX_SHORT: frames dropped: shorter than their header [SHORT].
+ * @PINMX_CNT_RX_BAD_VERSION: frames dropped: version not 1 [BAD_VERSION].
+ * @PINMX_CNT_RX_UNKNOWN_KIND: frames dropped: kind not 1..11 [UNKNOWN_KIND].
+ * @PINMX_CNT_RX_BAD_LENGTH: frames dropped: payload length inconsistent
+ *	with the frame, the kind or the link limit [BAD_LENGTH].
+ * @PINMX_CNT_RX_BAD_FIELD: frames dropped: invalid field [BAD_FIELD].
+ * @PINMX_CNT_RX_OUT_OF_RANGE: frames dropped: offset or length out of
+ *	range [OUT_OF_RANGE].
+ * @PINMX_CNT_RX_WRONG_ENDPOINT: frames dropped: no endpoint bound to the
+ *	destination index on the interface [WRONG_ENDPOINT].
+ * @PINMX_CNT_RX_WRONG_SESSION: frames dropped: destination session is not
+ *	the endpoint's [WRONG_SESSION].
+ * @PINMX_CNT_RX_RING_FULL: frames dropped: the event ring was full.
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -285,6 +349,18 @@ enum pinmx_counter {
 	PINMX_CNT_ERR_ACCESS,
 	PINMX_CNT_ERR_INVAL,
 	PINMX_CNT_ERR_NOENT,
+	PINMX_CNT_TX_FRAMES,
+	PINMX_CNT_RX_FRAMES,
+	PINMX_CNT_RX_NOT_ATTACHED,
+	PINMX_CNT_RX_SHORT,
+	PINMX_CNT_RX_BAD_VERSION,
+	PINMX_CNT_RX_UNKNOWN_KIND,
+	PINMX_CNT_RX_BAD_LENGTH,
+	PINMX_CNT_RX_BAD_FIELD,
+	PINMX_CNT_RX_OUT_OF_RANGE,
+	PINMX_CNT_RX_WRONG_ENDPOINT,
+	PINMX_CNT_RX_WRONG_SESSION,
+	PINMX_CNT_RX_RING_FULL,
 	PINMX_CNT_NR,
 };
 
@@ -303,6 +379,142 @@ struct pinmx_counters {
 	__u64 value[PINMX_COUNTERS_MAX];
 };
 
+/* length of an interface name, with its NUL (IFNAMSIZ). */
+#define PINMX_IFNAMSIZ	16
+
+/**
+ * struct pinmx_attach - PINMX_IOC_ATTACH: carry MXoE on an interface
+ * @ifname: in: NUL-terminated interface name in the caller's network
+ *	namespace; ENODEV if none, EINVAL if not terminated. Attaching an
+ *	attached interface succeeds. Needs CAP_NET_ADMIN (EPERM). The module
+ *	parameter ifnames= attaches a comma-separated list of interfaces of
+ *	the initial namespace at load. An interface stays attached until it
+ *	is unregistered or the module is unloaded; ``lo`` is allowed.
+ * @ifindex: out: interface index in its namespace.
+ * @mtu: out: MTU of the interface now.
+ * @reserved: zero.
+ */
+struct pinmx_attach {
+	char ifname[PINMX_IFNAMSIZ];
+	__u32 ifindex;
+	__u32 mtu;
+	__u64 reserved;
+};
+
+/**
+ * struct pinmx_bind - PINMX_IOC_BIND: make this endpoint addressable
+ * @ifname: in: NUL-terminated name of an attached interface of the
+ *	caller's network namespace (ENODEV otherwise).
+ * @index: in: endpoint index on that interface, 0..255 (EINVAL above);
+ *	EADDRINUSE if another endpoint holds it. An endpoint binds once
+ *	(EALREADY) and stays bound until its file is released.
+ * @pad: zero.
+ * @session: out: random non-zero session id drawn for this endpoint;
+ *	received frames must carry it as dst session (except
+ *	CONNECT_REQUEST), sent frames as src session.
+ * @mac: out: the interface's MAC address, the endpoint's peer address.
+ * @pad2: zero.
+ * @ifindex: out: interface index.
+ * @reserved: zero.
+ *
+ * Binding allocates the endpoint's event ring (see struct pinmx_ring_ctl).
+ */
+struct pinmx_bind {
+	char ifname[PINMX_IFNAMSIZ];
+	__u32 index;
+	__u32 pad;
+	__u32 session;
+	__u8 mac[6];
+	__u16 pad2;
+	__u32 ifindex;
+	__u32 reserved;
+};
+
+/**
+ * struct pinmx_send - PINMX_IOC_SEND: send one eager or control frame
+ * @header: in: user pointer to the encoded MXoE header (common header and
+ *	kind part, big-endian as on the wire).
+ * @payload: in: user pointer to @payload_len bytes; ignored when zero.
+ * @header_len: in: must be the header bytes of the header's kind.
+ * @payload_len: in: must equal the header's payload length field.
+ * @dst_mac: in: destination MAC address.
+ * @pad: zero.
+ * @reserved: zero.
+ *
+ * The endpoint must be bound (ENOTCONN). Kinds CONNECT_REQUEST,
+ * CONNECT_REPLY, TINY, SMALL, MEDIUM_FRAG, RNDV, NOTIFY, ACK and NACK may
+ * be sent (PULL and PULL_REPLY belong to the pull engine: EPROTOTYPE); the
+ * header's src endpoint and src session must be the endpoint's index and
+ * session, and the frame must pass the receiver checks 1-7 of the wire
+ * protocol (EINVAL otherwise). A frame above PINMX_MXOE_MAX_BYTES or the
+ * interface MTU fails with EMSGSIZE. Frames shorter than
+ * PINMX_MXOE_MIN_BYTES are padded with zeros.
+ */
+struct pinmx_send {
+	__u64 header;
+	__u64 payload;
+	__u32 header_len;
+	__u32 payload_len;
+	__u8 dst_mac[6];
+	__u16 pad;
+	__u32 reserved;
+};
+
+/* Event types of struct pinmx_event. */
+#define PINMX_EVENT_FRAME	1	/* a received MXoE frame */
+
+/**
+ * struct pinmx_event - head of one event ring slot
+ * @type: PINMX_EVENT_*.
+ * @frame_len: PINMX_EVENT_FRAME: bytes of the MXoE frame that follow the
+ *	head (the Ethernet payload, padding included).
+ * @ifindex: interface the frame came in on.
+ * @src_mac: the frame's Ethernet source address.
+ * @pad: zero.
+ *
+ * The frame bytes follow the head in the slot, as received (big-endian).
+ */
+struct pinmx_event {
+	__u32 type;
+	__u32 frame_len;
+	__u32 ifindex;
+	__u8 src_mac[6];
+	__u8 pad[2];
+};
+
+/* slots in an event ring; a power of two. */
+#define PINMX_RING_SLOTS	256
+/* bytes of one slot: struct pinmx_event, then up to PINMX_MXOE_MAX_BYTES. */
+#define PINMX_RING_SLOT_BYTES	2048
+/* bytes before the first slot: struct pinmx_ring_ctl and padding. */
+#define PINMX_RING_CTL_BYTES	4096
+/* length to mmap at offset 0 of a bound endpoint's file. */
+#define PINMX_RING_BYTES	(PINMX_RING_CTL_BYTES + \
+				 PINMX_RING_SLOTS * PINMX_RING_SLOT_BYTES)
+
+/**
+ * struct pinmx_ring_ctl - start of the mmap'ed event ring
+ * @producer: events ever written by the kernel. The kernel writes slot
+ *	producer % PINMX_RING_SLOTS, then publishes producer + 1 with release
+ *	ordering; user space reads it with acquire ordering before the slot.
+ * @pad: keeps @consumer on its own cache line.
+ * @consumer: events ever consumed, written by user space with release
+ *	ordering after it is done with a slot; the kernel never writes it
+ *	and reads it with acquire ordering. A slot is free when
+ *	producer - consumer < PINMX_RING_SLOTS; an event that finds the ring
+ *	full is dropped and counted (PINMX_CNT_RX_RING_FULL).
+ *
+ * Slot i starts at PINMX_RING_CTL_BYTES + i * PINMX_RING_SLOT_BYTES.
+ * poll() reports POLLIN while producer != consumer. The mapping is shared
+ * and must be exactly PINMX_RING_BYTES at offset 0 (EINVAL), of a bound
+ * endpoint (ENOTCONN).
+ */
+struct pinmx_ring_ctl {
+	__u32 producer;
+	__u32 pad[15];
+	__u32 consumer;
+};
+
 #define PINMX_IOC_INFO		_IOR(PINMX_IOC_MAGIC, 0x01, struct pinmx_info)
 #define PINMX_IOC_HELLO		_IOWR(PINMX_IOC_MAGIC, 0x02, struct pinmx_hello)
 #define PINMX_IOC_DECLARE	_IOWR(PINMX_IOC_MAGIC, 0x03, struct pinmx_declare)
@@ -313,5 +525,8 @@ struct pinmx_counters {
 #define PINMX_IOC_COPY		_IOW(PINMX_IOC_MAGIC, 0x08, struct pinmx_copy)
 #define PINMX_IOC_SET_PIN_MODE	_IOW(PINMX_IOC_MAGIC, 0x09, struct pinmx_pin_mode_req)
 #define PINMX_IOC_COUNTERS	_IOR(PINMX_IOC_MAGIC, 0x0a, struct pinmx_counters)
+#define PINMX_IOC_ATTACH	_IOWR(PINMX_IOC_MAGIC, 0x20, struct pinmx_attach)
+#define PINMX_IOC_BIND		_IOWR(PINMX_IOC_MAGIC, 0x21, struct pinmx_bind)
+#define PINMX_IOC_SEND		_IOW(PINMX_IOC_MAGIC, 0x22, struct pinmx_send)
 
 #endif /* _UAPI_LINUX_PINMX_H */

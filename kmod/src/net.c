@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pinmx networking: MXoE frames (docs/wire-protocol.md) over Ethernet.
+ * Attached interfaces, endpoint binding, the receive checks, the event
+ * ring shared with user space and the send ioctl.
+ *
+ * The list of attached interfaces, their endpoint tables and the endpoints'
+ * bindings are changed under RTNL (which also keeps net devices from going
+ * away under attach and bind) and read under RCU by the receive softirq
+ * and the send ioctl.
+ */
+#include <linux/etherdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/poll.h>
+#include <linux/random.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <net/net_namespace.h>
+
+#include "pinmx.h"
+
+#define PINMX_NR_EP_INDEX	256
+#define PINMX_MXOE_MAX_HEADER	72
+#define PINMX_U63_LIMIT		(1ULL << 63)
+
+static char *pinmx_ifnames;
+module_param_named(ifnames, pinmx_ifnames, charp, 0444);
+MODULE_PARM_DESC(ifnames, "comma-separated interfaces to attach at load (lo allowed)");
+
+/**
+ * struct pinmx_iface - an interface carrying MXoE
+ * @node: place in pinmx_ifaces.
+ * @dev: the device; no reference is held: the entry is removed by the
+ *	NETDEV_UNREGISTER notifier before the device can be freed.
+ * @eps: endpoint bound to each index, or NULL.
+ * @rcu: frees the entry after readers are done.
+ */
+struct pinmx_iface {
+	struct list_head node;
+	struct net_device *dev;
+	struct pinmx_endpoint __rcu *eps[PINMX_NR_EP_INDEX];
+	struct rcu_head rcu;
+};
+
+static LIST_HEAD(pinmx_ifaces);
+
+/* Header bytes (common + kind part) per kind; 0 for unknown kinds. */
+static const u8 pinmx_header_bytes[PINMX_KIND_MAX + 1] = {
+	[PINMX_KIND_CONNECT_REQUEST]	= 48,
+	[PINMX_KIND_CONNECT_REPLY]	= 48,
+	[PINMX_KIND_TINY]		= 48,
+	[PINMX_KIND_SMALL]		= 48,
+	[PINMX_KIND_MEDIUM_FRAG]	= 56,
+	[PINMX_KIND_RNDV]		= 64,
+	[PINMX_KIND_PULL]		= 72,
+	[PINMX_KIND_PULL_REPLY]		= 48,
+	[PINMX_KIND_NOTIFY]		= 48,
+	[PINMX_KIND_ACK]		= 40,
+	[PINMX_KIND_NACK]		= 64,
+};
+
+/* Payload limit per kind; U32_MAX: only the link limit applies. */
+static const u32 pinmx_payload_limit[PINMX_KIND_MAX + 1] = {
+	[PINMX_KIND_TINY]		= 32,
+	[PINMX_KIND_SMALL]		= 128,
+	[PINMX_KIND_MEDIUM_FRAG]	= U32_MAX,
+	[PINMX_KIND_PULL_REPLY]		= U32_MAX,
+};
+
+static u16 pinmx_rd16(const u8 *p)
+{
+	return (p[0] << 8) | p[1];
+}
+
+static u32 pinmx_rd32(const u8 *p)
+{
+	__be32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be32_to_cpu(v);
+}
+
+static u64 pinmx_rd64(const u8 *p)
+{
+	__be64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64_to_cpu(v);
+}
+
+/* Is @a + @b below 2^63, with both below 2^63? */
+static bool pinmx_u63_sum_ok(u64 a, u64 b)
+{
+	return a < PINMX_U63_LIMIT && b < PINMX_U63_LIMIT &&
+	       a + b < PINMX_U63_LIMIT;
+}
+
+static int pinmx_check_medium(const u8 *f, u32 plen)
+{
+	u16 count = pinmx_rd16(f + 50);
+
+	if (!plen)
+		return PINMX_CNT_RX_BAD_LENGTH;
+	if (!count)
+		return PINMX_CNT_RX_BAD_FIELD;
+	if (pinmx_rd16(f + 48) >= count)
+		return PINMX_CNT_RX_OUT_OF_RANGE;
+	if ((u64)pinmx_rd32(f + 44) + plen > pinmx_rd32(f + 40))
+		return PINMX_CNT_RX_OUT_OF_RANGE;
+	return 0;
+}
+
+static int pinmx_check_pull(const u8 *f)
+{
+	u32 block = pinmx_rd32(f + 56), per = pinmx_rd32(f + 68);
+
+	if (!block || !per)
+		return PINMX_CNT_RX_BAD_FIELD;
+	if (pinmx_rd16(f + 64) != DIV_ROUND_UP((u64)block, per))
+		return PINMX_CNT_RX_BAD_FIELD;
+	if (!pinmx_u63_sum_ok(pinmx_rd64(f + 40), block) ||
+	    !pinmx_u63_sum_ok(pinmx_rd64(f + 48), block))
+		return PINMX_CNT_RX_OUT_OF_RANGE;
+	return 0;
+}
+
+/* Receiver check 7: kind-specific fields of a frame with a whole header. */
+static int pinmx_check_kind(const u8 *f, u32 plen)
+{
+	switch (f[0]) {
+	case PINMX_KIND_CONNECT_REQUEST:
+	case PINMX_KIND_CONNECT_REPLY:
+		if (!pinmx_rd32(f + 12) || f[44] > 2 ||
+		    (f[0] == PINMX_KIND_CONNECT_REQUEST && f[44]))
+			return PINMX_CNT_RX_BAD_FIELD;
+		return 0;
+	case PINMX_KIND_TINY:
+	case PINMX_KIND_SMALL:
+		return pinmx_rd32(f + 40) != plen ? PINMX_CNT_RX_BAD_LENGTH : 0;
+	case PINMX_KIND_MEDIUM_FRAG:
+		return pinmx_check_medium(f, plen);
+	case PINMX_KIND_RNDV:
+		return pinmx_u63_sum_ok(pinmx_rd64(f + 40), pinmx_rd64(f + 48)) ?
+		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
+	case PINMX_KIND_PULL:
+		return pinmx_check_pull(f);
+	case PINMX_KIND_PULL_REPLY:
+		if (!plen)
+			return PINMX_CNT_RX_BAD_LENGTH;
+		return pinmx_u63_sum_ok(pinmx_rd64(f + 40), plen) ?
+		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
+	case PINMX_KIND_NOTIFY:
+		if (pinmx_rd32(f + 36) > 7)
+			return PINMX_CNT_RX_BAD_FIELD;
+		return pinmx_rd64(f + 40) < PINMX_U63_LIMIT ?
+		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
+	case PINMX_KIND_NACK:
+		if (!f[32] || f[32] > 6 || !f[33] || f[33] > PINMX_KIND_MAX)
+			return PINMX_CNT_RX_BAD_FIELD;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Receiver checks 1-7 of the wire protocol on a frame of @received bytes
+ * whose first min(@received, PINMX_MXOE_MAX_HEADER) bytes are at @f.
+ * Returns 0 or the drop counter of the first failed check.
+ */
+static int pinmx_frame_check(const u8 *f, u32 received)
+{
+	u64 declared;
+	u32 plen;
+	u8 kind;
+
+	if (received < PINMX_MXOE_COMMON_BYTES)
+		return PINMX_CNT_RX_SHORT;
+	if (f[1] != PINMX_MXOE_VERSION)
+		return PINMX_CNT_RX_BAD_VERSION;
+	kind = f[0];
+	if (!kind || kind > PINMX_KIND_MAX)
+		return PINMX_CNT_RX_UNKNOWN_KIND;
+	if (received < pinmx_header_bytes[kind])
+		return PINMX_CNT_RX_SHORT;
+	plen = pinmx_rd32(f + 24);
+	declared = (u64)pinmx_header_bytes[kind] + plen;
+	if (declared > received ||
+	    (declared < received && received > PINMX_MXOE_MIN_BYTES))
+		return PINMX_CNT_RX_BAD_LENGTH;
+	if (plen > pinmx_payload_limit[kind] ||
+	    declared > PINMX_MXOE_MAX_BYTES)
+		return PINMX_CNT_RX_BAD_LENGTH;
+	return pinmx_check_kind(f, plen);
+}
+
+static struct pinmx_iface *pinmx_iface_find(const struct net_device *dev)
+{
+	struct pinmx_iface *iface;
+
+	list_for_each_entry_rcu(iface, &pinmx_ifaces, node, lockdep_rtnl_is_held())
+		if (iface->dev == dev)
+			return iface;
+	return NULL;
+}
+
+/* Copy the frame into the next slot of @ep's ring; 0 or a drop counter. */
+static int pinmx_ring_push(struct pinmx_endpoint *ep, struct sk_buff *skb,
+			   u32 len)
+{
+	struct pinmx_ring_ctl *ctl = ep->ring;
+	struct pinmx_event *ev;
+	u32 prod;
+
+	spin_lock(&ep->ring_lock);
+	prod = ep->ring_prod;
+	if (prod - smp_load_acquire(&ctl->consumer) >= PINMX_RING_SLOTS) {
+		spin_unlock(&ep->ring_lock);
+		return PINMX_CNT_RX_RING_FULL;
+	}
+	ev = ep->ring + PINMX_RING_CTL_BYTES +
+	     (prod % PINMX_RING_SLOTS) * PINMX_RING_SLOT_BYTES;
+	ev->type = PINMX_EVENT_FRAME;
+	ev->frame_len = len;
+	ev->ifindex = skb->dev->ifindex;
+	memcpy(ev->src_mac, eth_hdr(skb)->h_source, ETH_ALEN);
+	memset(ev->pad, 0, sizeof(ev->pad));
+	/* Cannot fail: @len is skb->len. */
+	skb_copy_bits(skb, 0, ev + 1, len);
+	ep->ring_prod = prod + 1;
+	smp_store_release(&ctl->producer, prod + 1);
+	spin_unlock(&ep->ring_lock);
+	wake_up_interruptible_poll(&ep->ring_wq, EPOLLIN | EPOLLRDNORM);
+	return 0;
+}
+
+/* Checks 1-8 and delivery; 0 or the drop counter. Under RCU. */
+static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
+{
+	u8 hdr[PINMX_MXOE_MAX_HEADER];
+	struct pinmx_endpoint *ep;
+	struct pinmx_iface *iface;
+	u32 len = skb->len;
+	int drop;
+
+	iface = pinmx_iface_find(dev);
+	if (!iface)
+		return PINMX_CNT_RX_NOT_ATTACHED;
+	if (skb_copy_bits(skb, 0, hdr, min_t(u32, len, sizeof(hdr))))
+		return PINMX_CNT_RX_SHORT;
+	drop = pinmx_frame_check(hdr, len);
+	if (drop)
+		return drop;
+	ep = rcu_dereference(iface->eps[hdr[4]]);
+	if (!ep)
+		return PINMX_CNT_RX_WRONG_ENDPOINT;
+	if (hdr[0] != PINMX_KIND_CONNECT_REQUEST &&
+	    pinmx_rd32(hdr + 8) != ep->session)
+		return PINMX_CNT_RX_WRONG_SESSION;
+	return pinmx_ring_push(ep, skb, len);
+}
+
+static int pinmx_rcv(struct sk_buff *skb, struct net_device *dev,
+		     struct packet_type *pt, struct net_device *orig_dev)
+{
+	int drop;
+
+	if (skb->pkt_type == PACKET_OTHERHOST) {
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	drop = pinmx_rcv_frame(skb, dev);
+	if (drop) {
+		pinmx_count(drop, 1);
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	pinmx_count(PINMX_CNT_RX_FRAMES, 1);
+	consume_skb(skb);
+	return NET_RX_SUCCESS;
+}
+
+static struct packet_type pinmx_packet_type __read_mostly = {
+	.type = cpu_to_be16(PINMX_ETH_P_MXOE),
+	.func = pinmx_rcv,
+};
+
+/* Attach @dev; under RTNL. */
+static int pinmx_iface_attach(struct net_device *dev)
+{
+	struct pinmx_iface *iface;
+
+	if (dev->addr_len != ETH_ALEN || dev->hard_header_len != ETH_HLEN)
+		return -EINVAL;
+	if (pinmx_iface_find(dev))
+		return 0;
+	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
+	if (!iface)
+		return -ENOMEM;
+	iface->dev = dev;
+	list_add_tail_rcu(&iface->node, &pinmx_ifaces);
+	return 0;
+}
+
+/* Detach @dev and unbind its endpoints; under RTNL. */
+static void pinmx_iface_detach(struct pinmx_iface *iface)
+{
+	struct pinmx_endpoint *ep;
+	int i;
+
+	list_del_rcu(&iface->node);
+	for (i = 0; i < PINMX_NR_EP_INDEX; i++) {
+		ep = rtnl_dereference(iface->eps[i]);
+		if (ep)
+			RCU_INIT_POINTER(ep->iface, NULL);
+	}
+	kfree_rcu(iface, rcu);
+}
+
+static int pinmx_netdev_event(struct notifier_block *nb, unsigned long event,
+			      void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct pinmx_iface *iface;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	iface = pinmx_iface_find(dev);
+	if (iface)
+		pinmx_iface_detach(iface);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pinmx_netdev_nb = {
+	.notifier_call = pinmx_netdev_event,
+};
+
+/* Attach an interface of @net by name; under RTNL. */
+static int pinmx_attach_name(struct net *net, const char *name,
+			     struct net_device **devp)
+{
+	struct net_device *dev = __dev_get_by_name(net, name);
+	int err;
+
+	if (!dev)
+		return -ENODEV;
+	err = pinmx_iface_attach(dev);
+	if (!err && devp)
+		*devp = dev;
+	return err;
+}
+
+long pinmx_ioc_attach(void __user *uarg)
+{
+	struct net_device *dev;
+	struct pinmx_attach req;
+	int err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.reserved || !memchr(req.ifname, 0, sizeof(req.ifname)))
+		return -EINVAL;
+	if (!capable(CAP_NET_ADMIN))
+		return -EPERM;
+	rtnl_lock();
+	err = pinmx_attach_name(current->nsproxy->net_ns, req.ifname, &dev);
+	if (!err) {
+		req.ifindex = dev->ifindex;
+		req.mtu = dev->mtu;
+	}
+	rtnl_unlock();
+	if (err)
+		return err;
+	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+}
+
+/* Attached interface of @net called @name; under RTNL. */
+static struct pinmx_iface *pinmx_iface_by_name(struct net *net,
+					       const char *name)
+{
+	struct pinmx_iface *iface;
+
+	list_for_each_entry(iface, &pinmx_ifaces, node)
+		if (net_eq(dev_net(iface->dev), net) &&
+		    !strcmp(iface->dev->name, name))
+			return iface;
+	return NULL;
+}
+
+/* Bind @ep to @req->index of the named interface; under RTNL. */
+static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
+			     struct pinmx_bind *req)
+{
+	struct pinmx_iface *iface;
+	u32 session;
+
+	if (ep->ring)
+		return -EALREADY;
+	iface = pinmx_iface_by_name(current->nsproxy->net_ns, req->ifname);
+	if (!iface)
+		return -ENODEV;
+	if (rtnl_dereference(iface->eps[req->index]))
+		return -EADDRINUSE;
+	do {
+		session = get_random_u32();
+	} while (!session);
+	ep->index = req->index;
+	ep->session = session;
+	smp_store_release(&ep->ring, ring);
+	rcu_assign_pointer(ep->iface, iface);
+	rcu_assign_pointer(iface->eps[req->index], ep);
+	req->session = session;
+	memcpy(req->mac, iface->dev->dev_addr, ETH_ALEN);
+	req->ifindex = iface->dev->ifindex;
+	return 0;
+}
+
+long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_bind req;
+	void *ring;
+	int err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.pad || req.pad2 || req.reserved ||
+	    req.index >= PINMX_NR_EP_INDEX ||
+	    !memchr(req.ifname, 0, sizeof(req.ifname)))
+		return -EINVAL;
+	ring = vmalloc_user(PINMX_RING_BYTES);
+	if (!ring)
+		return -ENOMEM;
+	rtnl_lock();
+	err = pinmx_bind_locked(ep, ring, &req);
+	rtnl_unlock();
+	if (err) {
+		vfree(ring);
+		return err;
+	}
+	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+}
+
+/* The device @ep is bound to, with a reference; ERR_PTR if none. */
+static struct net_device *pinmx_ep_dev_get(struct pinmx_endpoint *ep)
+{
+	struct net_device *dev = ERR_PTR(-ENETDOWN);
+	struct pinmx_iface *iface;
+
+	if (!smp_load_acquire(&ep->ring))
+		return ERR_PTR(-ENOTCONN);
+	rcu_read_lock();
+	iface = rcu_dereference(ep->iface);
+	if (iface) {
+		dev = iface->dev;
+		dev_hold(dev);
+	}
+	rcu_read_unlock();
+	return dev;
+}
+
+/* Checks a header to send from @ep: kind, length, identity, checks 1-7. */
+static int pinmx_send_check(struct pinmx_endpoint *ep, const u8 *f,
+			    u32 header_len, u32 frame_len)
+{
+	u8 kind = f[0];
+
+	if (!kind || kind > PINMX_KIND_MAX ||
+	    header_len != pinmx_header_bytes[kind])
+		return -EINVAL;
+	if (kind == PINMX_KIND_PULL || kind == PINMX_KIND_PULL_REPLY)
+		return -EPROTOTYPE;
+	if (f[5] != ep->index || pinmx_rd32(f + 12) != ep->session)
+		return -EINVAL;
+	return pinmx_frame_check(f, frame_len) ? -EINVAL : 0;
+}
+
+/* Builds the frame of @req in a new skb for @dev; ERR_PTR on failure. */
+static struct sk_buff *pinmx_send_build(struct pinmx_endpoint *ep,
+					struct net_device *dev,
+					const struct pinmx_send *req)
+{
+	u32 len = req->header_len + req->payload_len;
+	u32 padded = max_t(u32, len, PINMX_MXOE_MIN_BYTES);
+	struct sk_buff *skb;
+	int hlen = LL_RESERVED_SPACE(dev);
+	u8 *f;
+	int err;
+
+	if (len > READ_ONCE(dev->mtu))
+		return ERR_PTR(-EMSGSIZE);
+	skb = alloc_skb(hlen + padded + dev->needed_tailroom, GFP_KERNEL);
+	if (!skb)
+		return ERR_PTR(-ENOMEM);
+	skb_reserve(skb, hlen);
+	skb_reset_network_header(skb);
+	f = skb_put_zero(skb, padded);
+	err = -EFAULT;
+	if (copy_from_user(f, u64_to_user_ptr(req->header), req->header_len))
+		goto err_free;
+	if (req->payload_len &&
+	    copy_from_user(f + req->header_len, u64_to_user_ptr(req->payload),
+			   req->payload_len))
+		goto err_free;
+	err = -EINVAL;
+	if (pinmx_rd32(f + 24) != req->payload_len)
+		goto err_free;
+	err = pinmx_send_check(ep, f, req->header_len, padded);
+	if (err)
+		goto err_free;
+	skb->dev = dev;
+	skb->protocol = htons(PINMX_ETH_P_MXOE);
+	err = -EINVAL;
+	if (dev_hard_header(skb, dev, PINMX_ETH_P_MXOE, req->dst_mac, NULL,
+			    skb->len) < 0)
+		goto err_free;
+	return skb;
+
+err_free:
+	kfree_skb(skb);
+	return ERR_PTR(err);
+}
+
+long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct net_device *dev;
+	struct pinmx_send req;
+	struct sk_buff *skb;
+	int err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.pad || req.reserved)
+		return -EINVAL;
+	if (req.header_len < PINMX_MXOE_COMMON_BYTES ||
+	    req.header_len > PINMX_MXOE_MAX_HEADER)
+		return -EINVAL;
+	if (req.payload_len > PINMX_MXOE_MAX_BYTES - req.header_len)
+		return -EMSGSIZE;
+	dev = pinmx_ep_dev_get(ep);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	err = -ENETDOWN;
+	if (!(dev->flags & IFF_UP))
+		goto out_put;
+	skb = pinmx_send_build(ep, dev, &req);
+	err = PTR_ERR_OR_ZERO(skb);
+	if (err)
+		goto out_put;
+	err = dev_queue_xmit(skb);
+	if (err > 0)
+		err = net_xmit_errno(err);
+	if (!err)
+		pinmx_count(PINMX_CNT_TX_FRAMES, 1);
+out_put:
+	dev_put(dev);
+	return err;
+}
+
+int pinmx_net_mmap(struct pinmx_endpoint *ep, struct vm_area_struct *vma)
+{
+	void *ring = smp_load_acquire(&ep->ring);
+
+	if (!ring)
+		return -ENOTCONN;
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PINMX_RING_BYTES ||
+	    !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	return remap_vmalloc_range(vma, ring, 0);
+}
+
+__poll_t pinmx_net_poll(struct pinmx_endpoint *ep, struct file *file,
+			struct poll_table_struct *wait)
+{
+	struct pinmx_ring_ctl *ctl = smp_load_acquire(&ep->ring);
+
+	poll_wait(file, &ep->ring_wq, wait);
+	if (ctl && READ_ONCE(ep->ring_prod) != READ_ONCE(ctl->consumer))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+void pinmx_net_endpoint_init(struct pinmx_endpoint *ep)
+{
+	spin_lock_init(&ep->ring_lock);
+	init_waitqueue_head(&ep->ring_wq);
+}
+
+void pinmx_net_release(struct pinmx_endpoint *ep)
+{
+	struct pinmx_iface *iface;
+
+	if (!ep->ring)
+		return;
+	rtnl_lock();
+	iface = rtnl_dereference(ep->iface);
+	if (iface)
+		RCU_INIT_POINTER(iface->eps[ep->index], NULL);
+	rtnl_unlock();
+	/* Receive softirqs may still be writing into the ring. */
+	synchronize_net();
+	vfree(ep->ring);
+}
+
+/* Attaches the interfaces named by the ifnames= parameter; under RTNL. */
+static int pinmx_attach_param(void)
+{
+	char *names, *cur, *name;
+	int err = 0;
+
+	if (!pinmx_ifnames || !*pinmx_ifnames)
+		return 0;
+	names = kstrdup(pinmx_ifnames, GFP_KERNEL);
+	if (!names)
+		return -ENOMEM;
+	cur = names;
+	while (!err && (name = strsep(&cur, ",")))
+		if (*name)
+			err = pinmx_attach_name(&init_net, name, NULL);
+	kfree(names);
+	if (err)
+		pr_err("pinmx: cannot attach ifnames=%s: %d\n", pinmx_ifnames,
+		       err);
+	return err;
+}
+
+static void pinmx_detach_all(void)
+{
+	struct pinmx_iface *iface, *next;
+
+	rtnl_lock();
+	list_for_each_entry_safe(iface, next, &pinmx_ifaces, node)
+		pinmx_iface_detach(iface);
+	rtnl_unlock();
+}
+
+int pinmx_net_init(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&pinmx_netdev_nb);
+	if (err)
+		return err;
+	rtnl_lock();
+	err = pinmx_attach_param();
+	rtnl_unlock();
+	if (err)
+		goto err_detach;
+	dev_add_pack(&pinmx_packet_type);
+	return 0;
+
+err_detach:
+	pinmx_detach_all();
+	unregister_netdevice_notifier(&pinmx_netdev_nb);
+	return err;
+}
+
+void pinmx_net_exit(void)
+{
+	dev_remove_pack(&pinmx_packet_type);
+	pinmx_detach_all();
+	unregister_netdevice_notifier(&pinmx_netdev_nb);
+	/* kfree_rcu() of the interfaces must not outlive the module. */
+	rcu_barrier();
+}
