@@ -233,7 +233,7 @@ static int pinmx_ring_push(struct pinmx_endpoint *ep, struct sk_buff *skb,
 	memset(ev->pad, 0, sizeof(ev->pad));
 	/* Cannot fail: @len is skb->len. */
 	skb_copy_bits(skb, 0, ev + 1, len);
-	ep->ring_prod = prod + 1;
+	WRITE_ONCE(ep->ring_prod, prod + 1);
 	smp_store_release(&ctl->producer, prod + 1);
 	spin_unlock(&ep->ring_lock);
 	wake_up_interruptible_poll(&ep->ring_wq, EPOLLIN | EPOLLRDNORM);
