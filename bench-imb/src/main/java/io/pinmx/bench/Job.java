@@ -34,6 +34,7 @@ public final class Job implements AutoCloseable
     private final Socket[] sockets;
     private final DataInputStream[] in;
     private final DataOutputStream[] out;
+    private Runnable progressHook;
 
     private Job(final JobRank rank, final ServerSocket listener, final Socket[] sockets) throws IOException
     {
@@ -237,6 +238,7 @@ public final class Job implements AutoCloseable
                 all.add(mine);
                 for (int r = 1; r < size(); r++)
                 {
+                    awaitReadable(r);
                     final byte[] theirs = new byte[in[r].readInt()];
                     in[r].readFully(theirs);
                     all.add(theirs);
@@ -257,6 +259,7 @@ public final class Job implements AutoCloseable
                 out[0].writeInt(mine.length);
                 out[0].write(mine);
                 out[0].flush();
+                awaitReadable(0);
                 final int n = in[0].readInt();
                 for (int r = 0; r < n; r++)
                 {
@@ -275,6 +278,37 @@ public final class Job implements AutoCloseable
             throw new UncheckedIOException("job: rank " + rank() + " control connection failed: " + ex.getMessage(), ex);
         }
         return all;
+    }
+
+    /**
+     * Sets what to run, over and over, while this rank waits for a peer's control message (null: block in the
+     * read). A transport whose progress is driven by its caller supplies one, so that a rank waiting here still
+     * answers its peers (acks), and so that the wait spins instead of sleeping.
+     */
+    public void progressHook(final Runnable hook)
+    {
+        progressHook = hook;
+    }
+
+    /**
+     * Before a blocking read from rank {@code r}: with a progress hook, run it until bytes are there to read.
+     */
+    private void awaitReadable(final int r) throws IOException
+    {
+        final Runnable hook = progressHook;
+        if (null == hook)
+        {
+            return;
+        }
+        while (0 == in[r].available())
+        {
+            if (sockets[r].isClosed())
+            {
+                return;
+            }
+            hook.run();
+            Thread.onSpinWait();
+        }
     }
 
     public void barrier()
@@ -299,6 +333,7 @@ public final class Job implements AutoCloseable
             all[0] = mine;
             for (int r = 1; r < size(); r++)
             {
+                awaitReadable(r);
                 all[r] = in[r].readDouble();
             }
             return all;

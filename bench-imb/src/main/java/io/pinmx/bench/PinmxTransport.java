@@ -2,6 +2,7 @@ package io.pinmx.bench;
 
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
@@ -23,10 +24,12 @@ import java.util.Map;
  * all messages with match info 0 matched exactly by source (so in send order). PINMX_DRIVER chooses the
  * driver (only "user", the user-space driver, exists in pin-service so far).
  * <p>
- * Progress is driven by the library's progress thread, which also polls the driver (the driver runs no
- * thread of its own): an eager send completes only when its ack comes back, so a rank must keep answering
- * while the benchmark thread waits at a barrier of the job's control plane, which caller-driven progress
- * cannot do.
+ * Progress is driven by the caller ({@link ProgressMode#CALLER}): no progress thread, the driver runs none
+ * either, so the benchmark thread is the only thread of the process that works. It waits for a request by
+ * polling it ({@link Request#test()}, one round of progress each) without ever parking. An eager send
+ * completes only when its ack comes back, so the peer must keep making progress while it waits anywhere
+ * else: the transport gives the job a progress hook, and the job's control plane (barriers, gathers) polls
+ * the endpoint while it waits for a peer's control message.
  */
 public final class PinmxTransport implements Transport
 {
@@ -37,20 +40,23 @@ public final class PinmxTransport implements Transport
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration MESSAGE_TIMEOUT = Duration.ofSeconds(120);
     private static final int MAX_POSTED = 256;
+    /** Acks owed are sent after this long if no data rides back first (library default 200 us). */
+    private static final long ACK_DELAY_NS = 0;
 
+    private final Job job;
     private final int rank;
     private final Endpoint endpoint;
     private final Partner[] partners;
     private final String progress;
     private final SegmentSlices slices = new SegmentSlices();
-    private final Status status = new Status();
     private final Request[] posted = new Request[MAX_POSTED];
     private final int[] postedBytes = new int[MAX_POSTED];
     private int postedCount;
 
-    private PinmxTransport(final int rank, final Endpoint endpoint, final Partner[] partners, final String progress)
+    private PinmxTransport(final Job job, final Endpoint endpoint, final Partner[] partners, final String progress)
     {
-        this.rank = rank;
+        this.job = job;
+        this.rank = job.rank();
         this.endpoint = endpoint;
         this.partners = partners;
         this.progress = progress;
@@ -75,9 +81,12 @@ public final class PinmxTransport implements Transport
                 .options(UserDriverOptions.class, driverOptions)
                 .build())
             .applicationKey(APPLICATION_KEY)
-            .progressMode(ProgressMode.THREAD)
+            .progressMode(ProgressMode.CALLER)
+            .ackDelayNs(ACK_DELAY_NS)
             .build();
         final Endpoint endpoint = Endpoint.open(new UserDriver(), options);
+        final Status probed = new Status();
+        job.progressHook(() -> endpoint.iprobe(MatchInfo.ANY_SOURCE, MATCH_INFO, MATCH_ALL_BITS, probed));
         try
         {
             final EndpointAddress local = endpoint.address();
@@ -93,12 +102,13 @@ public final class PinmxTransport implements Transport
             }
             job.barrier();
             final String description = "pinmx: " + driver + " driver, " + endpoint.options().driverConfig() +
-                "; 2 threads per process: the benchmark thread (waits spin, then park) and the library's progress " +
-                "thread (polls the driver, backs off to parking when idle)";
-            return new PinmxTransport(job.rank(), endpoint, partners, description);
+                "; caller-driven progress, 1 thread per process: the benchmark thread polls the endpoint (busy, " +
+                "never parks), also while it waits at the job's barriers";
+            return new PinmxTransport(job, endpoint, partners, description);
         }
         catch (final RuntimeException ex)
         {
+            job.progressHook(null);
             endpoint.close();
             throw ex;
         }
@@ -125,14 +135,42 @@ public final class PinmxTransport implements Transport
     @Override
     public void send(final int peer, final MemorySegment buffer, final int bytes)
     {
-        endpoint.send(partner(peer), MATCH_INFO, slices.prefix(buffer, bytes), MESSAGE_TIMEOUT);
+        final Request request = endpoint.isend(partner(peer), MATCH_INFO, slices.prefix(buffer, bytes));
+        poll(request);
+        request.awaitOrThrow(MESSAGE_TIMEOUT);
+        request.release();
     }
 
     @Override
     public void recv(final int peer, final MemorySegment buffer, final int bytes)
     {
-        endpoint.recv(partner(peer).id(), MATCH_INFO, MATCH_ALL_BITS, slices.prefix(buffer, bytes), status, MESSAGE_TIMEOUT);
-        checkLength(peer, status, bytes);
+        final Request request = endpoint.irecv(partner(peer).id(), MATCH_INFO, MATCH_ALL_BITS, slices.prefix(buffer, bytes));
+        poll(request);
+        final Status done = request.awaitOrThrow(MESSAGE_TIMEOUT);
+        checkLength(peer, done, bytes);
+        request.release();
+    }
+
+    /**
+     * Polls the request (each test is one round of progress) until it is done, busy, never parking; gives up
+     * after MESSAGE_TIMEOUT and leaves the request for awaitOrThrow to report.
+     */
+    private static void poll(final Request request)
+    {
+        if (request.test())
+        {
+            return;
+        }
+        final long deadline = System.nanoTime() + MESSAGE_TIMEOUT.toNanos();
+        int spins = 0;
+        while (!request.test())
+        {
+            Thread.onSpinWait();
+            if (0 == (++spins & 0xFFFF) && System.nanoTime() - deadline > 0)
+            {
+                return;
+            }
+        }
     }
 
     @Override
@@ -159,6 +197,7 @@ public final class PinmxTransport implements Transport
             for (int i = 0; i < postedCount; i++)
             {
                 final Request request = posted[i];
+                poll(request);
                 final Status done = request.awaitOrThrow(MESSAGE_TIMEOUT);
                 if (postedBytes[i] >= 0)
                 {
@@ -203,6 +242,7 @@ public final class PinmxTransport implements Transport
     @Override
     public void close()
     {
+        job.progressHook(null);
         endpoint.close();
     }
 }
