@@ -38,6 +38,22 @@ static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
 	[PINMX_CNT_RX_WRONG_ENDPOINT]	= "rx_drop_wrong_endpoint",
 	[PINMX_CNT_RX_WRONG_SESSION]	= "rx_drop_wrong_session",
 	[PINMX_CNT_RX_RING_FULL]	= "rx_drop_ring_full",
+	[PINMX_CNT_PULLS_STARTED]	= "pulls_started",
+	[PINMX_CNT_PULLS_DONE]		= "pulls_done",
+	[PINMX_CNT_PULLS_FAILED]	= "pulls_failed",
+	[PINMX_CNT_PULL_BYTES]		= "pull_bytes",
+	[PINMX_CNT_PULLS_LOCAL]		= "pulls_local",
+	[PINMX_CNT_PULL_REQUESTS]	= "pull_requests",
+	[PINMX_CNT_PULL_RESENDS]	= "pull_resends",
+	[PINMX_CNT_PULL_TIMEOUTS]	= "pull_timeouts",
+	[PINMX_CNT_PULL_REPLIES_SENT]	= "pull_replies_sent",
+	[PINMX_CNT_PULL_REPLIES_RECEIVED] = "pull_replies_received",
+	[PINMX_CNT_PULL_DUPLICATES]	= "pull_duplicates",
+	[PINMX_CNT_PULL_BAD_REPLY]	= "pull_bad_reply",
+	[PINMX_CNT_OVERLAP_MISSES]	= "overlap_misses",
+	[PINMX_CNT_SERVE_MISSES]	= "serve_misses",
+	[PINMX_CNT_NACKS_SENT]		= "nacks_sent",
+	[PINMX_CNT_TX_ERRORS]		= "tx_errors",
 };
 
 static struct dentry *pinmx_debugfs_dir;

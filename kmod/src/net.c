@@ -418,6 +418,7 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 	req->session = session;
 	memcpy(req->mac, iface->dev->dev_addr, ETH_ALEN);
 	req->ifindex = iface->dev->ifindex;
+	req->mtu = READ_ONCE(iface->dev->mtu);
 	return 0;
 }
 
@@ -429,7 +430,7 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.pad || req.pad2 || req.reserved ||
+	if (req.pad || req.pad2 ||
 	    req.index >= PINMX_NR_EP_INDEX ||
 	    !memchr(req.ifname, 0, sizeof(req.ifname)))
 		return -EINVAL;

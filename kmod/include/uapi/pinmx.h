@@ -17,7 +17,15 @@
  *
  * Networking carries MXoE frames (docs/wire-protocol.md) in Ethernet frames
  * of EtherType PINMX_ETH_P_MXOE. Frames are sent by PINMX_IOC_SEND and
- * received into the endpoint's event ring (struct pinmx_ring_ctl).
+ * received into the endpoint's event ring (struct pinmx_ring_ctl); eager
+ * payloads land in the ring slots with their headers. PINMX_IOC_PULL starts
+ * a pull that the module runs by itself (PULL and PULL_REPLY frames never
+ * reach user space); its end arrives as a PINMX_EVENT_PULL_* event. PULLs
+ * from peers are served in the receive softirq straight from the pinned
+ * pages of the named region, without the serving process doing anything.
+ *
+ * ABI version 2: the pull engine, the wait ioctl, 64 counters, the MTU in
+ * struct pinmx_bind.
  */
 #ifndef _UAPI_LINUX_PINMX_H
 #define _UAPI_LINUX_PINMX_H
@@ -25,7 +33,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PINMX_ABI_VERSION	1
+#define PINMX_ABI_VERSION	2
 #define PINMX_IOC_MAGIC		0xB7
 
 /* most segments one region may be declared with. */
@@ -48,8 +56,12 @@
 #define PINMX_FEATURE_NET_SEND		(1ULL << 17)
 /* received frames in the mmap'ed event ring; poll() */
 #define PINMX_FEATURE_NET_EVENT_RING	(1ULL << 18)
-/* Reserved for the pull engine; never set by this version. */
+/* PINMX_IOC_PULL, PULLs served in softirq, PINMX_EVENT_PULL_* events */
 #define PINMX_FEATURE_NET_PULL		(1ULL << 19)
+/* PINMX_IOC_WAIT */
+#define PINMX_FEATURE_NET_WAIT		(1ULL << 20)
+/* pulls between endpoints of one interface copy region to region */
+#define PINMX_FEATURE_NET_LOCAL_PULL	(1ULL << 21)
 
 /* EtherType of MXoE frames. */
 #define PINMX_ETH_P_MXOE	0x86DF
@@ -328,6 +340,30 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_RX_WRONG_SESSION: frames dropped: destination session is not
  *	the endpoint's [WRONG_SESSION].
  * @PINMX_CNT_RX_RING_FULL: frames dropped: the event ring was full.
+ * @PINMX_CNT_PULLS_STARTED: PINMX_IOC_PULL calls that started a pull.
+ * @PINMX_CNT_PULLS_DONE: pulls that ended with PINMX_EVENT_PULL_DONE.
+ * @PINMX_CNT_PULLS_FAILED: pulls that ended with PINMX_EVENT_PULL_FAILED.
+ * @PINMX_CNT_PULL_BYTES: bytes written into local regions by pulls.
+ * @PINMX_CNT_PULLS_LOCAL: pulls done as a region-to-region copy between
+ *	endpoints of one interface, without frames.
+ * @PINMX_CNT_PULL_REQUESTS: PULL frames sent, resends included.
+ * @PINMX_CNT_PULL_RESENDS: PULL frames sent again after a timeout.
+ * @PINMX_CNT_PULL_TIMEOUTS: pulls failed after the last resend.
+ * @PINMX_CNT_PULL_REPLIES_SENT: PULL_REPLY frames served.
+ * @PINMX_CNT_PULL_REPLIES_RECEIVED: PULL_REPLY frames written into a
+ *	local region.
+ * @PINMX_CNT_PULL_DUPLICATES: PULL_REPLY frames dropped: unknown or
+ *	finished pull, other peer, or frame already received
+ *	[PULL_DUPLICATE_FRAMES].
+ * @PINMX_CNT_PULL_BAD_REPLY: PULL_REPLY frames dropped: offset, index or
+ *	length not matching their block [BAD_FIELD].
+ * @PINMX_CNT_OVERLAP_MISSES: PULL_REPLY frames dropped because the local
+ *	pages were not pinned yet (overlapped pinning) [OVERLAP_MISSES].
+ * @PINMX_CNT_SERVE_MISSES: PULL requests (or their tails) left unserved
+ *	because the served pages were not pinned yet; the puller resends.
+ * @PINMX_CNT_NACKS_SENT: NACK frames sent by the module.
+ * @PINMX_CNT_TX_ERRORS: frames the module could not send from softirq
+ *	(no memory, interface down or gone, queue full).
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -361,11 +397,27 @@ enum pinmx_counter {
 	PINMX_CNT_RX_WRONG_ENDPOINT,
 	PINMX_CNT_RX_WRONG_SESSION,
 	PINMX_CNT_RX_RING_FULL,
+	PINMX_CNT_PULLS_STARTED,
+	PINMX_CNT_PULLS_DONE,
+	PINMX_CNT_PULLS_FAILED,
+	PINMX_CNT_PULL_BYTES,
+	PINMX_CNT_PULLS_LOCAL,
+	PINMX_CNT_PULL_REQUESTS,
+	PINMX_CNT_PULL_RESENDS,
+	PINMX_CNT_PULL_TIMEOUTS,
+	PINMX_CNT_PULL_REPLIES_SENT,
+	PINMX_CNT_PULL_REPLIES_RECEIVED,
+	PINMX_CNT_PULL_DUPLICATES,
+	PINMX_CNT_PULL_BAD_REPLY,
+	PINMX_CNT_OVERLAP_MISSES,
+	PINMX_CNT_SERVE_MISSES,
+	PINMX_CNT_NACKS_SENT,
+	PINMX_CNT_TX_ERRORS,
 	PINMX_CNT_NR,
 };
 
 /* room in pinmx_counters.value, for later counters. */
-#define PINMX_COUNTERS_MAX	32
+#define PINMX_COUNTERS_MAX	64
 
 /**
  * struct pinmx_counters - PINMX_IOC_COUNTERS: module-wide counters
@@ -415,7 +467,9 @@ struct pinmx_attach {
  * @mac: out: the interface's MAC address, the endpoint's peer address.
  * @pad2: zero.
  * @ifindex: out: interface index.
- * @reserved: zero.
+ * @mtu: out: MTU of the interface at bind time. Frames are limited to
+ *	min(@mtu, PINMX_MXOE_MAX_BYTES) bytes: a MEDIUM_FRAG carries at most
+ *	that minus 56 payload bytes, a PULL_REPLY that minus 48.
  *
  * Binding allocates the endpoint's event ring (see struct pinmx_ring_ctl).
  */
@@ -427,7 +481,7 @@ struct pinmx_bind {
 	__u8 mac[6];
 	__u16 pad2;
 	__u32 ifindex;
-	__u32 reserved;
+	__u32 mtu;
 };
 
 /**
@@ -449,6 +503,13 @@ struct pinmx_bind {
  * protocol (EINVAL otherwise). A frame above PINMX_MXOE_MAX_BYTES or the
  * interface MTU fails with EMSGSIZE. Frames shorter than
  * PINMX_MXOE_MIN_BYTES are padded with zeros.
+ *
+ * Sending a RNDV starts pinning the region it names (if it is a region of
+ * this endpoint declared by the caller), after the frame is on its way: in
+ * overlapped mode the worker is kicked and the ioctl returns; in the other
+ * modes the message's range is pinned before the ioctl returns. A PULL
+ * that finds pages not pinned yet is left unserved
+ * (PINMX_CNT_SERVE_MISSES) and the puller asks again.
  */
 struct pinmx_send {
 	__u64 header;
@@ -457,19 +518,22 @@ struct pinmx_send {
 	__u32 payload_len;
 	__u8 dst_mac[6];
 	__u16 pad;
-	__u32 reserved;
+	__u64 reserved;
 };
 
 /* Event types of struct pinmx_event. */
 #define PINMX_EVENT_FRAME	1	/* a received MXoE frame */
+#define PINMX_EVENT_PULL_DONE	2	/* struct pinmx_pull_event follows */
+#define PINMX_EVENT_PULL_FAILED	3	/* struct pinmx_pull_event follows */
 
 /**
  * struct pinmx_event - head of one event ring slot
  * @type: PINMX_EVENT_*.
- * @frame_len: PINMX_EVENT_FRAME: bytes of the MXoE frame that follow the
- *	head (the Ethernet payload, padding included).
- * @ifindex: interface the frame came in on.
- * @src_mac: the frame's Ethernet source address.
+ * @frame_len: bytes that follow the head: PINMX_EVENT_FRAME: the MXoE
+ *	frame (the Ethernet payload, padding included); PINMX_EVENT_PULL_*:
+ *	sizeof(struct pinmx_pull_event).
+ * @ifindex: interface the frame came in on, or the pull ran on.
+ * @src_mac: the frame's Ethernet source address, or the pull's peer.
  * @pad: zero.
  *
  * The frame bytes follow the head in the slot, as received (big-endian).
@@ -480,6 +544,57 @@ struct pinmx_event {
 	__u32 ifindex;
 	__u8 src_mac[6];
 	__u8 pad[2];
+};
+
+/**
+ * enum pinmx_pull_status - how a pull ended (the NOTIFY status codes)
+ * @PINMX_PULL_OK: every byte is in the local region.
+ * @PINMX_PULL_FAILED: another cause: the peer answered NACK BAD_ENDPOINT
+ *	or BAD_SESSION (gone or restarted), the interface went away, or the
+ *	endpoint was closed.
+ * @PINMX_PULL_SEGMENT_FAULT: a page could not be pinned; @local says on
+ *	which side, @segment and @address where, @error the errno.
+ * @PINMX_PULL_UNKNOWN_REGION: the remote region id is unknown to the peer,
+ *	or the local region was destroyed during the pull (@local set).
+ * @PINMX_PULL_OUT_OF_RANGE: the remote range passes the remote region's
+ *	end (@address: the refused offset).
+ * @PINMX_PULL_TIMEOUT: a block stayed incomplete after the last resend.
+ * @PINMX_PULL_NO_RESOURCES: the peer refused the request's shape (NACK
+ *	BAD_FIELD, @address: its reply payload limit).
+ */
+enum pinmx_pull_status {
+	PINMX_PULL_OK			= 0,
+	PINMX_PULL_FAILED		= 2,
+	PINMX_PULL_SEGMENT_FAULT	= 3,
+	PINMX_PULL_UNKNOWN_REGION	= 4,
+	PINMX_PULL_OUT_OF_RANGE		= 5,
+	PINMX_PULL_TIMEOUT		= 6,
+	PINMX_PULL_NO_RESOURCES		= 7,
+};
+
+/**
+ * struct pinmx_pull_event - end of a pull, after the head of its slot
+ * @handle: the caller's handle from struct pinmx_pull.
+ * @status: enum pinmx_pull_status.
+ * @bytes: bytes written into the local region (all of them when OK;
+ *	those of completed blocks otherwise).
+ * @error: positive errno of the failure (EFAULT, ETIMEDOUT, ...), 0 if OK.
+ * @nack_reason: the peer's NACK reason code (wire protocol) when a NACK
+ *	ended the pull, else 0.
+ * @local: 1 when the failure is on this side (local region), else 0.
+ * @segment: SEGMENT_FAULT: index of the faulting segment in its region.
+ * @address: SEGMENT_FAULT: faulting address; OUT_OF_RANGE: the refused
+ *	region offset; NO_RESOURCES: the peer's limit; else 0.
+ */
+struct pinmx_pull_event {
+	__u32 handle;
+	__u32 status;
+	__u64 bytes;
+	__s32 error;
+	__u8 nack_reason;
+	__u8 local;
+	__u16 segment;
+	__u64 address;
 };
 
 /* slots in an event ring; a power of two. */
@@ -515,6 +630,79 @@ struct pinmx_ring_ctl {
 	__u32 consumer;
 };
 
+/* pinmx_pull.flags: always use frames, even to an endpoint of this host. */
+#define PINMX_PULL_WIRE		(1U << 0)
+
+/* PULL_REPLY frames one PULL may ask for (NACK BAD_FIELD above). */
+#define PINMX_PULL_MAX_BLOCK_FRAMES	64
+/* pulls one endpoint may run at once (EBUSY above). */
+#define PINMX_MAX_PULLS		1024
+
+/**
+ * struct pinmx_pull - PINMX_IOC_PULL: pull from a peer's region
+ * @peer_mac: in: the serving endpoint's interface address.
+ * @peer_endpoint: in: the serving endpoint's index.
+ * @flags: in: PINMX_PULL_*.
+ * @peer_session: in: the serving endpoint's session id.
+ * @remote_region: in: region id at the serving endpoint (from its RNDV).
+ * @local_region: in: writable region of this endpoint declared by the
+ *	caller (ENOENT, EACCES, EPERM as for PINMX_IOC_COPY).
+ * @handle: in: the caller's handle, echoed by the end event.
+ * @remote_offset: in: offset in the remote region; below 2^63 with
+ *	@length (EOVERFLOW).
+ * @local_offset: in: offset in the local region; the range must lie
+ *	within it (ERANGE, EOVERFLOW).
+ * @length: in: bytes; 0 completes at once with PINMX_EVENT_PULL_DONE.
+ * @reserved: zero.
+ *
+ * The endpoint must be bound (ENOTCONN) to an interface that is up
+ * (ENETDOWN); at most PINMX_MAX_PULLS pulls run at once (EBUSY). The
+ * ioctl sends the first PULL requests, then starts pinning the local range
+ * as the region's mode says (overlapped: kicks the worker and returns;
+ * otherwise pins the range first, an unpinnable page failing the ioctl
+ * with EFAULT), and returns; replies are written into the local region in
+ * softirq as they arrive. A reply whose local pages are not pinned yet is
+ * dropped (PINMX_CNT_OVERLAP_MISSES) and asked for again. A block that
+ * sees no reply for the resend timeout (module parameter pull_resend_ms,
+ * doubling up to 16x) is asked for again, at most pull_max_retries times;
+ * then the pull fails with TIMEOUT.
+ *
+ * When the peer is an endpoint bound to the same interface of this host
+ * (same MAC address) and @flags lacks PINMX_PULL_WIRE, the pull is one
+ * region-to-region copy in the ioctl (as PINMX_IOC_COPY; counted as
+ * PINMX_CNT_PULLS_LOCAL) and its end event is in the ring when the ioctl
+ * returns. Every other outcome is reported by the event, never by the
+ * ioctl's return value, once the ioctl has returned 0.
+ */
+struct pinmx_pull {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 flags;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 local_region;
+	__u32 handle;
+	__u64 remote_offset;
+	__u64 local_offset;
+	__u64 length;
+	__u64 reserved;
+};
+
+/**
+ * struct pinmx_wait - PINMX_IOC_WAIT: sleep until the event ring has events
+ * @timeout_ns: in: longest wait; 0 only looks, U64_MAX waits forever.
+ * @ready: out: events waiting in the ring (0 when the timeout passed).
+ * @pad: zero.
+ *
+ * The endpoint must be bound (ENOTCONN). A signal ends the wait with
+ * EINTR. Cheaper than poll() for one file: no poll table.
+ */
+struct pinmx_wait {
+	__u64 timeout_ns;
+	__u32 ready;
+	__u32 pad;
+};
+
 #define PINMX_IOC_INFO		_IOR(PINMX_IOC_MAGIC, 0x01, struct pinmx_info)
 #define PINMX_IOC_HELLO		_IOWR(PINMX_IOC_MAGIC, 0x02, struct pinmx_hello)
 #define PINMX_IOC_DECLARE	_IOWR(PINMX_IOC_MAGIC, 0x03, struct pinmx_declare)
@@ -528,5 +716,7 @@ struct pinmx_ring_ctl {
 #define PINMX_IOC_ATTACH	_IOWR(PINMX_IOC_MAGIC, 0x20, struct pinmx_attach)
 #define PINMX_IOC_BIND		_IOWR(PINMX_IOC_MAGIC, 0x21, struct pinmx_bind)
 #define PINMX_IOC_SEND		_IOW(PINMX_IOC_MAGIC, 0x22, struct pinmx_send)
+#define PINMX_IOC_PULL		_IOW(PINMX_IOC_MAGIC, 0x23, struct pinmx_pull)
+#define PINMX_IOC_WAIT		_IOWR(PINMX_IOC_MAGIC, 0x24, struct pinmx_wait)
 
 #endif /* _UAPI_LINUX_PINMX_H */
