@@ -19,8 +19,8 @@ import java.nio.file.StandardOpenOption;
  * eager frames, and its {@link RegionTable}. The owner creates and deletes it; a same-host peer maps it to send
  * frames into the ring and to resolve region ids for single-copy pulls.
  * <p>
- * Header: magic (long), layout version (int), pid (int), session id (int), UDP port (int), ready flag (int,
- * set last by the owner, cleared at close), ring capacity (int), max regions (int). Ring at
+ * Header: magic (long, written after the pid), layout version (int), pid (int), session id (int), UDP port
+ * (int), ready flag (int, set last by the owner, cleared at close), ring capacity (int), max regions (int). Ring at
  * {@link #RING_OFFSET}; region table after it, page aligned.
  */
 final class EndpointFile implements AutoCloseable
@@ -40,6 +40,7 @@ final class EndpointFile implements AutoCloseable
     private static final long RING_OFFSET = 4096;
     private static final long PAGE_BYTES = 4096;
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final Path path;
     private final Arena arena;
@@ -85,13 +86,15 @@ final class EndpointFile implements AutoCloseable
             path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE))
         {
             final MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-            mapped.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
             mapped.set(ValueLayout.JAVA_INT, VERSION_OFFSET, LAYOUT_VERSION);
             mapped.set(ValueLayout.JAVA_INT, PID_OFFSET, LinuxSyscalls.pid());
             mapped.set(ValueLayout.JAVA_INT, SESSION_OFFSET, sessionId);
             mapped.set(ValueLayout.JAVA_INT, PORT_OFFSET, port);
             mapped.set(ValueLayout.JAVA_INT, RING_CAPACITY_OFFSET, ringCapacity);
             mapped.set(ValueLayout.JAVA_INT, MAX_REGIONS_OFFSET, maxRegions);
+            // Magic after the pid: another endpoint starting at the same moment scans for files of dead owners,
+            // and a magic next to a pid not yet written (0) would read as dead and have this file deleted.
+            LONG.setVolatile(mapped, MAGIC_OFFSET, MAGIC);
             final EndpointFile file = new EndpointFile(path, arena, mapped, true, ringCapacity, maxRegions);
             INT.setVolatile(mapped, READY_OFFSET, 1);
             return file;
@@ -213,8 +216,9 @@ final class EndpointFile implements AutoCloseable
                 try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
                 {
                     header.clear();
-                    if (channel.read(header, 0) == header.capacity() && header.getLong(0) == MAGIC &&
-                        !Files.exists(Path.of("/proc", Integer.toString(header.getInt((int)PID_OFFSET)))))
+                    final boolean complete = channel.read(header, 0) == header.capacity() &&
+                        header.getLong(0) == MAGIC && header.getInt((int)PID_OFFSET) > 0;
+                    if (complete && !Files.exists(Path.of("/proc", Integer.toString(header.getInt((int)PID_OFFSET)))))
                     {
                         Files.deleteIfExists(file);
                     }

@@ -27,11 +27,14 @@ class EndpointFileTest
         Files.write(deadOwner, header(unusedPid()));
         final Path foreign = directory.resolve(EndpointFile.FILE_PREFIX + "2222");
         Files.write(foreign, new byte[] {1, 2, 3});
+        final Path beingCreated = EndpointFile.pathFor(directory, 5555);
+        Files.write(beingCreated, header(0));
 
         try (EndpointFile owner = EndpointFile.create(directory, 3333, 0xABCD, 1 << 16, 4))
         {
             assertFalse(Files.exists(deadOwner), "file of a dead process removed");
             assertTrue(Files.exists(foreign), "a file that is not ours is left alone");
+            assertTrue(Files.exists(beingCreated), "a file whose owner has not written its pid yet is left alone");
             final EndpointFile peer = EndpointFile.openPeer(directory, 3333);
             assertNotNull(peer);
             try (peer)
