@@ -1,0 +1,669 @@
+package io.pinmx.pin.kernel;
+
+import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.DriverFeature;
+import io.pinmx.pin.spi.DriverInfo;
+import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.spi.EventHandler;
+import io.pinmx.pin.spi.PullSpec;
+import io.pinmx.pin.spi.RegionAccess;
+import io.pinmx.pin.wire.FrameFlyweight;
+import io.pinmx.pin.wire.FrameKind;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * One open endpoint of the kernel provider: one open file of /dev/pinmx, said hello to, bound to an interface and
+ * endpoint index, with its event ring mapped. Every operation is one ioctl (declare, destroy, send, pull, wait)
+ * or a read of the mapped ring (poll); the module runs the pull engine, so there is no progress thread.
+ * <p>
+ * Lifecycle: OPEN until {@link #close()}, then CLOSED. Operations hold the read side of a {@link StampedLock};
+ * close takes the write side, so the ring is unmapped and the file descriptor closed only when no operation is
+ * inside them (a closed descriptor number could otherwise be reused by another open under a racing ioctl).
+ * Blocking waits are sliced to {@link #WAIT_SLICE_NS} so close never waits long.
+ */
+public final class KernelEndpoint implements DriverEndpoint
+{
+    /** Provider name in {@link DriverInfo}. */
+    public static final String NAME = "kernel";
+    static final int SPIN_ITERATIONS = 2_000;
+    static final int YIELD_ITERATIONS = 100;
+    static final long WAIT_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long NET_FEATURES =
+        PinmxAbi.FEATURE_NET_IFACE | PinmxAbi.FEATURE_NET_SEND | PinmxAbi.FEATURE_NET_EVENT_RING;
+    private static final int MEDIUM_FRAG_HEADER_BYTES = FrameKind.MEDIUM_FRAG.headerBytes();
+    private static final int PULL_REPLY_HEADER_BYTES = FrameKind.PULL_REPLY.headerBytes();
+
+    private final PinmxDevice device;
+    private final String interfaceName;
+    private final long features;
+    private final int maxRegions;
+    private final EndpointAddress address;
+    private final DriverInfo info;
+    private final MemorySegment ring;
+    private final KernelEventRing events;
+    private final MacPeerTable peers = new MacPeerTable();
+    private final DriverCounters counters = new DriverCounters();
+    private final StampedLock lifecycle = new StampedLock();
+    private volatile boolean closed;
+
+    private KernelEndpoint(
+        final PinmxDevice device, final KernelDriverOptions options, final long features, final int maxSegments,
+        final int maxRegions, final BoardAddress board, final int index, final int session, final int mtu,
+        final MemorySegment ring, final String chosenBecause)
+    {
+        this.device = device;
+        this.interfaceName = options.interfaceName();
+        this.features = features;
+        this.maxRegions = maxRegions;
+        this.address = new EndpointAddress(board, index, session);
+        this.ring = ring;
+        this.events = new KernelEventRing(ring, peers, counters);
+        final int linkBytes = Math.min(mtu, PinmxAbi.MXOE_MAX_BYTES);
+        this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " + mtu +
+            "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " + chosenBecause,
+            true, maxSegments, maxRegions, EndpointAddress.MAX_ENDPOINT_INDEX + 1,
+            linkBytes - MEDIUM_FRAG_HEADER_BYTES, linkBytes - PULL_REPLY_HEADER_BYTES, featuresOf(features));
+    }
+
+    /**
+     * Open the device, say hello, set the pin mode, bind (attaching the interface first if allowed and needed)
+     * and map the event ring; undoes what was done if a step fails.
+     *
+     * @throws DriverException naming the device, the step and the errno.
+     */
+    static KernelEndpoint open(final int endpointIndex, final KernelDriverOptions options, final String chosenBecause)
+    {
+        final PinmxDevice device = PinmxDevice.open(options.device());
+        final IoctlScratch scratch = IoctlScratch.get();
+        long mapped = LinuxCalls.MAP_FAILED;
+        try
+        {
+            final MemorySegment moduleInfo = device.info(scratch);
+            final long features = moduleInfo.get(ValueLayout.JAVA_LONG, PinmxAbi.INFO_FEATURES);
+            final int maxSegments = moduleInfo.get(ValueLayout.JAVA_INT, PinmxAbi.INFO_MAX_SEGMENTS);
+            final int maxRegions = moduleInfo.get(ValueLayout.JAVA_INT, PinmxAbi.INFO_MAX_REGIONS);
+            if ((features & NET_FEATURES) != NET_FEATURES)
+            {
+                throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOTTY, options.device() +
+                    ": pinmx.ko has features " + PinmxAbi.describeFeatures(features) + " but endpoints need " +
+                    PinmxAbi.describeFeatures(NET_FEATURES), null);
+            }
+            device.hello(scratch, options.abiVersion());
+            if (options.pinMode() >= 0)
+            {
+                final MemorySegment mode = scratch.struct(PinmxAbi.PIN_MODE_REQ.byteSize());
+                mode.set(ValueLayout.JAVA_INT, PinmxAbi.PIN_MODE_REQ_PIN_MODE, options.pinMode());
+                device.check(scratch, PinmxAbi.IOC_SET_PIN_MODE, mode, "PINMX_IOC_SET_PIN_MODE",
+                    "pin mode " + options.pinMode());
+            }
+            final MemorySegment bind = bind(device, scratch, options, endpointIndex);
+            final int session = bind.get(ValueLayout.JAVA_INT, PinmxAbi.BIND_SESSION);
+            final int mtu = bind.get(ValueLayout.JAVA_INT, PinmxAbi.BIND_MTU);
+            final byte[] mac = bind.asSlice(PinmxAbi.BIND_MAC, BoardAddress.MAC_BYTES).toArray(ValueLayout.JAVA_BYTE);
+            mapped = LinuxCalls.mmap(scratch.captureState, 0, PinmxAbi.RING_BYTES,
+                LinuxCalls.PROT_READ | LinuxCalls.PROT_WRITE, LinuxCalls.MAP_SHARED, device.fd(), 0);
+            if (mapped == LinuxCalls.MAP_FAILED)
+            {
+                final int errno = LinuxCalls.errno(scratch.captureState);
+                throw new DriverException(DriverError.SYSTEM, errno, "mmap of the event ring (" + PinmxAbi.RING_BYTES +
+                    " bytes) of " + options.device() + " endpoint " + endpointIndex + " failed: " +
+                    Errno.describe(errno), null);
+            }
+            return new KernelEndpoint(device, options, features, maxSegments, maxRegions, BoardAddress.ethernet(mac),
+                endpointIndex, session, mtu, MemorySegment.ofAddress(mapped).reinterpret(PinmxAbi.RING_BYTES),
+                chosenBecause);
+        }
+        catch (final RuntimeException e)
+        {
+            if (mapped != LinuxCalls.MAP_FAILED)
+            {
+                LinuxCalls.munmap(scratch.captureState, mapped, PinmxAbi.RING_BYTES);
+            }
+            device.close();
+            throw e;
+        }
+    }
+
+    private static MemorySegment bind(
+        final PinmxDevice device, final IoctlScratch scratch, final KernelDriverOptions options, final int index)
+    {
+        final String what = "interface " + options.interfaceName() + " endpoint index " + index;
+        MemorySegment bind = bindRequest(scratch, options.interfaceName(), index);
+        int rc = device.ioctl(scratch, PinmxAbi.IOC_BIND, bind);
+        if (rc == -Errno.ENODEV && options.attach())
+        {
+            final MemorySegment attach = scratch.struct(PinmxAbi.ATTACH.byteSize());
+            putName(attach, PinmxAbi.ATTACH_IFNAME, options.interfaceName());
+            device.check(scratch, PinmxAbi.IOC_ATTACH, attach, "PINMX_IOC_ATTACH",
+                "interface " + options.interfaceName() + ", needs CAP_NET_ADMIN");
+            bind = bindRequest(scratch, options.interfaceName(), index);
+            rc = device.ioctl(scratch, PinmxAbi.IOC_BIND, bind);
+        }
+        if (rc == -Errno.EADDRINUSE)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, Errno.EADDRINUSE, "PINMX_IOC_BIND on " +
+                device.path() + ": " + what + " is held by another endpoint: " + Errno.describe(Errno.EADDRINUSE), null);
+        }
+        if (rc != 0)
+        {
+            throw device.failure(-rc, "PINMX_IOC_BIND", what +
+                (rc == -Errno.ENODEV ? " (interface missing or not attached)" : ""));
+        }
+        return bind;
+    }
+
+    private static MemorySegment bindRequest(final IoctlScratch scratch, final String interfaceName, final int index)
+    {
+        final MemorySegment bind = scratch.struct(PinmxAbi.BIND.byteSize());
+        putName(bind, PinmxAbi.BIND_IFNAME, interfaceName);
+        bind.set(ValueLayout.JAVA_INT, PinmxAbi.BIND_INDEX, index);
+        return bind;
+    }
+
+    private static void putName(final MemorySegment struct, final long offset, final String name)
+    {
+        final byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
+        MemorySegment.copy(bytes, 0, struct, ValueLayout.JAVA_BYTE, offset, bytes.length);
+    }
+
+    private static Set<DriverFeature> featuresOf(final long features)
+    {
+        final Set<DriverFeature> set = EnumSet.of(DriverFeature.ETHERNET);
+        if ((features & PinmxAbi.FEATURE_PIN_ON_DEMAND) != 0 && (features & PinmxAbi.FEATURE_INVALIDATE) != 0)
+        {
+            set.add(DriverFeature.ON_DEMAND_PINNING);
+        }
+        if ((features & PinmxAbi.FEATURE_PIN_OVERLAPPED) != 0)
+        {
+            set.add(DriverFeature.OVERLAPPED_PINNING);
+        }
+        if ((features & PinmxAbi.FEATURE_NET_PULL) != 0)
+        {
+            set.add(DriverFeature.ASYNC_PULL_SERVING);
+        }
+        if ((features & PinmxAbi.FEATURE_NET_LOCAL_PULL) != 0)
+        {
+            set.add(DriverFeature.SAME_HOST_SINGLE_COPY_PULL);
+        }
+        return set;
+    }
+
+    /**
+     * @param feature a PinmxAbi.FEATURE_* bit.
+     * @return true when the module announced it.
+     */
+    public boolean hasModuleFeature(final long feature)
+    {
+        return (features & feature) == feature;
+    }
+
+    @Override
+    public EndpointAddress address()
+    {
+        return address;
+    }
+
+    @Override
+    public DriverInfo info()
+    {
+        return info;
+    }
+
+    @Override
+    public int peerIndex(final BoardAddress board)
+    {
+        checkOpen("peerIndex");
+        if (null == board || board.kind() != BoardAddress.Kind.ETHERNET)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "peerIndex: the kernel driver reaches eth: boards " +
+                "only, not " + board);
+        }
+        try
+        {
+            return peers.indexOf(MacPeerTable.macOf(board));
+        }
+        catch (final IllegalStateException e)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, e.getMessage());
+        }
+    }
+
+    @Override
+    public BoardAddress peer(final int peerIndex)
+    {
+        checkOpen("peer");
+        checkPeer(peerIndex);
+        return peers.board(peerIndex);
+    }
+
+    @Override
+    public int declareRegion(final MemorySegment[] segments, final int count, final int accessFlags)
+    {
+        if (null == segments || count < 1 || count > PinmxAbi.MAX_SEGMENTS || count > segments.length)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment count " + count +
+                " not in 1.." + PinmxAbi.MAX_SEGMENTS + (null == segments ? " (array is null)" :
+                " and within the array of " + segments.length));
+        }
+        if (!RegionAccess.isValid(accessFlags))
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: access flags " +
+                RegionAccess.describe(accessFlags));
+        }
+        final IoctlScratch scratch = IoctlScratch.get();
+        for (int i = 0; i < count; i++)
+        {
+            final MemorySegment segment = segments[i];
+            if (null == segment || !segment.isNative())
+            {
+                throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment " + i + " is " +
+                    (null == segment ? "null" : "a heap segment; only native segments can be declared"));
+            }
+            final long at = i * PinmxAbi.SEGMENT.byteSize();
+            scratch.segments.set(ValueLayout.JAVA_LONG, at + PinmxAbi.SEGMENT_VADDR, segment.address());
+            scratch.segments.set(ValueLayout.JAVA_LONG, at + PinmxAbi.SEGMENT_LEN, segment.byteSize());
+        }
+        final MemorySegment declare = scratch.struct(PinmxAbi.DECLARE.byteSize());
+        declare.set(ValueLayout.JAVA_LONG, PinmxAbi.DECLARE_SEGMENTS, scratch.segments.address());
+        declare.set(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_NR_SEGMENTS, count);
+        declare.set(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_FLAGS,
+            (accessFlags & RegionAccess.WRITE) != 0 ? PinmxAbi.DECLARE_WRITABLE : 0);
+        final long stamp = enter("declareRegion");
+        final int rc;
+        try
+        {
+            rc = device.ioctl(scratch, PinmxAbi.IOC_DECLARE, declare);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+        if (rc == -Errno.ENOSPC)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOSPC, "declareRegion: endpoint " + address +
+                " holds its " + maxRegions + " regions already (" + Errno.describe(Errno.ENOSPC) + ")", null);
+        }
+        if (rc != 0)
+        {
+            throw device.failure(-rc, "PINMX_IOC_DECLARE", count + " segments, first at 0x" +
+                Long.toHexString(segments[0].address()) + ", " + RegionAccess.describe(accessFlags));
+        }
+        return declare.get(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_REGION_ID);
+    }
+
+    @Override
+    public void destroyRegion(final int regionId)
+    {
+        final IoctlScratch scratch = IoctlScratch.get();
+        final MemorySegment ref = scratch.struct(PinmxAbi.REGION_REF.byteSize());
+        ref.set(ValueLayout.JAVA_INT, PinmxAbi.REGION_REF_REGION_ID, regionId);
+        final long stamp = enter("destroyRegion");
+        final int rc;
+        try
+        {
+            rc = device.ioctl(scratch, PinmxAbi.IOC_DESTROY, ref);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+        if (rc == -Errno.ENOENT)
+        {
+            throw new DriverException(DriverError.UNKNOWN_REGION, Errno.ENOENT, "destroyRegion: region " + regionId +
+                " is not declared on endpoint " + address, null);
+        }
+        if (rc != 0)
+        {
+            throw device.failure(-rc, "PINMX_IOC_DESTROY", "region " + regionId);
+        }
+    }
+
+    /**
+     * @param regionId a region of this endpoint.
+     * @return pages of the region pinned now (PINMX_IOC_REGION_INFO).
+     */
+    public long pinnedPages(final int regionId)
+    {
+        final IoctlScratch scratch = IoctlScratch.get();
+        final MemorySegment query = scratch.struct(PinmxAbi.REGION_INFO.byteSize());
+        query.set(ValueLayout.JAVA_INT, PinmxAbi.REGION_INFO_REGION_ID, regionId);
+        final long stamp = enter("pinnedPages");
+        try
+        {
+            device.check(scratch, PinmxAbi.IOC_REGION_INFO, query, "PINMX_IOC_REGION_INFO", "region " + regionId);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+        return query.get(ValueLayout.JAVA_LONG, PinmxAbi.REGION_INFO_PINNED_PAGES);
+    }
+
+    /**
+     * Read the module-wide counters (PINMX_IOC_COUNTERS), indexed by {@link KernelCounter#ordinal()}.
+     *
+     * @param into at least {@link PinmxAbi#COUNTERS_MAX} longs.
+     * @return {@code into}.
+     */
+    public long[] moduleCounters(final long[] into)
+    {
+        final IoctlScratch scratch = IoctlScratch.get();
+        final MemorySegment values = scratch.struct(PinmxAbi.COUNTERS.byteSize());
+        final long stamp = enter("moduleCounters");
+        try
+        {
+            device.check(scratch, PinmxAbi.IOC_COUNTERS, values, "PINMX_IOC_COUNTERS", "module counters");
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+        MemorySegment.copy(values, ValueLayout.JAVA_LONG, PinmxAbi.COUNTERS_VALUE, into, 0, PinmxAbi.COUNTERS_MAX);
+        return into;
+    }
+
+    @Override
+    public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
+    {
+        checkPeer(peerIndex);
+        if (null == frameHeader || frameHeader.byteSize() < FrameFlyweight.HEADER_BYTES)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
+                (null == frameHeader ? "null" : frameHeader.byteSize() + " bytes") + " is shorter than the " +
+                FrameFlyweight.HEADER_BYTES + "-byte common header");
+        }
+        final MemorySegment body = null == payload ? MemorySegment.NULL : payload;
+        final long frameBytes = frameHeader.byteSize() + body.byteSize();
+        final FrameKind kind = FrameKind.fromCode(frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
+        if (null == kind || frameBytes > PinmxAbi.MXOE_MAX_BYTES)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": " +
+                (null == kind ? "unknown frame kind code " + (frameHeader.get(ValueLayout.JAVA_BYTE, 0) & 0xFF) :
+                kind + " frame of " + frameBytes + " bytes exceeds the link limit of " + PinmxAbi.MXOE_MAX_BYTES));
+        }
+        final IoctlScratch scratch = IoctlScratch.get();
+        final MemorySegment send = scratch.send;
+        send.set(ValueLayout.JAVA_LONG, PinmxAbi.SEND_HEADER, nativeAddress(frameHeader, scratch.stagedHeader));
+        send.set(ValueLayout.JAVA_LONG, PinmxAbi.SEND_PAYLOAD,
+            body.byteSize() == 0 ? 0 : nativeAddress(body, scratch.stagedPayload));
+        send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_HEADER_LEN, (int)frameHeader.byteSize());
+        send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_PAYLOAD_LEN, (int)body.byteSize());
+        putMac(send, PinmxAbi.SEND_DST_MAC, peers.mac(peerIndex));
+        final long stamp = enter("send");
+        final int rc;
+        try
+        {
+            rc = device.ioctl(scratch, PinmxAbi.IOC_SEND, send);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+        if (rc != 0)
+        {
+            throw device.failure(-rc, "PINMX_IOC_SEND", kind + " of " + frameBytes + " bytes to peer " + peerIndex +
+                " (" + peers.board(peerIndex) + " endpoint " +
+                (frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF) + ")" +
+                (rc == -Errno.EINVAL ? "; the module checks the header as a receiver would" : ""));
+        }
+        counters.increment(Counter.sent(kind));
+    }
+
+    @Override
+    public void startPull(final PullSpec spec)
+    {
+        if (null == spec)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "startPull: spec is null");
+        }
+        spec.validate();
+        checkPeer(spec.peerIndex());
+        if ((features & PinmxAbi.FEATURE_NET_PULL) == 0)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOTTY, "startPull " + spec + ": pinmx.ko on " +
+                device.path() + " has no pull engine (features " + PinmxAbi.describeFeatures(features) +
+                " lack NET_PULL)", null);
+        }
+        final IoctlScratch scratch = IoctlScratch.get();
+        final MemorySegment pull = scratch.pull;
+        putMac(pull, PinmxAbi.PULL_PEER_MAC, peers.mac(spec.peerIndex()));
+        pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_PEER_ENDPOINT, (byte)spec.remoteEndpointIndex());
+        pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_FLAGS, (byte)0);
+        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_PEER_SESSION, spec.remoteSessionId());
+        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_REMOTE_REGION, spec.remoteRegionId());
+        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_LOCAL_REGION, spec.localRegionId());
+        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_HANDLE, spec.pullHandle());
+        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_OFFSET, spec.remoteOffset());
+        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LOCAL_OFFSET, spec.localOffset());
+        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LENGTH, spec.length());
+        final long stamp = enter("startPull");
+        final int rc;
+        try
+        {
+            rc = device.ioctl(scratch, PinmxAbi.IOC_PULL, pull);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+        if (rc != 0)
+        {
+            throw pullFailure(-rc, spec);
+        }
+        counters.increment(Counter.PULLS_STARTED);
+    }
+
+    private DriverException pullFailure(final int errno, final PullSpec spec)
+    {
+        final String cause = switch (errno)
+        {
+            case Errno.ENOENT -> "local region " + spec.localRegionId() + " is not declared";
+            case Errno.EACCES -> "local region " + spec.localRegionId() + " was declared by another process";
+            case Errno.EPERM -> "local region " + spec.localRegionId() + " was not declared WRITE";
+            case Errno.ERANGE -> "local offset " + spec.localOffset() + " + length " + spec.length() +
+                " reaches past the end of local region " + spec.localRegionId();
+            case Errno.EFAULT -> "local region " + spec.localRegionId() + " has a page that cannot be pinned";
+            case Errno.EBUSY -> PinmxAbi.MAX_PULLS + " pulls are running already";
+            default -> "refused";
+        };
+        final DriverError kind = switch (errno)
+        {
+            case Errno.EPERM -> DriverError.BAD_ARGUMENT;
+            case Errno.ENETDOWN, Errno.ENOTCONN -> DriverError.PEER_UNREACHABLE;
+            default -> PinmxDevice.kindOf(errno);
+        };
+        return new DriverException(kind, errno, "PINMX_IOC_PULL on " + device.path() + " (" + spec + "): " + cause +
+            ": " + Errno.describe(errno), null);
+    }
+
+    @Override
+    public int poll(final EventHandler handler, final int limit)
+    {
+        if (null == handler || limit < 1)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "poll: handler must not be null and limit " + limit +
+                " must be >= 1");
+        }
+        final long stamp = enter("poll");
+        try
+        {
+            return events.poll(handler, limit);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Spin on the mapped producer index (no system call), then yield, then sleep in the kernel (PINMX_IOC_WAIT
+     * when the module has it, poll(2) otherwise) in slices of at most {@link #WAIT_SLICE_NS}.
+     */
+    @Override
+    public boolean await(final long timeoutNs)
+    {
+        final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
+        int idle = 0;
+        while (true)
+        {
+            final long stamp = enter("await");
+            try
+            {
+                if (events.hasEvents())
+                {
+                    return true;
+                }
+                final long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0)
+                {
+                    return false;
+                }
+                if (idle < SPIN_ITERATIONS)
+                {
+                    idle++;
+                    Thread.onSpinWait();
+                }
+                else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
+                {
+                    idle++;
+                    Thread.yield();
+                }
+                else
+                {
+                    sleepInKernel(Math.min(leftNs, WAIT_SLICE_NS));
+                }
+            }
+            finally
+            {
+                lifecycle.unlockRead(stamp);
+            }
+        }
+    }
+
+    private void sleepInKernel(final long timeoutNs)
+    {
+        final IoctlScratch scratch = IoctlScratch.get();
+        final int rc;
+        if ((features & PinmxAbi.FEATURE_NET_WAIT) != 0)
+        {
+            scratch.wait.set(ValueLayout.JAVA_LONG, PinmxAbi.WAIT_TIMEOUT_NS, timeoutNs);
+            rc = device.ioctl(scratch, PinmxAbi.IOC_WAIT, scratch.wait);
+        }
+        else
+        {
+            scratch.pollFd.set(ValueLayout.JAVA_INT, 0, device.fd());
+            scratch.pollFd.set(ValueLayout.JAVA_SHORT, 4, LinuxCalls.POLLIN);
+            scratch.pollFd.set(ValueLayout.JAVA_SHORT, 6, (short)0);
+            final int timeoutMs = (int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs + 999_999));
+            rc = LinuxCalls.poll(scratch.captureState, scratch.pollFd, timeoutMs) >= 0 ? 0 :
+                -LinuxCalls.errno(scratch.captureState);
+        }
+        if (rc != 0 && rc != -Errno.EINTR)
+        {
+            throw device.failure(-rc, (features & PinmxAbi.FEATURE_NET_WAIT) != 0 ? "PINMX_IOC_WAIT" : "poll",
+                "await on endpoint " + address);
+        }
+    }
+
+    @Override
+    public DriverCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * Unmaps the ring and closes the file; the module then fails the pulls still running, whose events can no
+     * longer be polled, so they are counted as failed here.
+     */
+    @Override
+    public void close()
+    {
+        synchronized (this)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+        }
+        final long stamp = lifecycle.writeLock();
+        try
+        {
+            final long unfinished = counters.get(Counter.PULLS_STARTED) - counters.get(Counter.PULLS_DONE) -
+                counters.get(Counter.PULLS_FAILED);
+            counters.add(Counter.PULLS_FAILED, Math.max(0, unfinished));
+            LinuxCalls.munmap(IoctlScratch.get().captureState, ring.address(), PinmxAbi.RING_BYTES);
+            device.close();
+        }
+        finally
+        {
+            lifecycle.unlockWrite(stamp);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "KernelEndpoint{" + address + " on " + interfaceName + " via " + device.path() + "}";
+    }
+
+    private long enter(final String operation)
+    {
+        final long stamp = lifecycle.readLock();
+        if (closed)
+        {
+            lifecycle.unlockRead(stamp);
+            throw new DriverException(DriverError.ENDPOINT_CLOSED, operation + ": endpoint " + address + " (" +
+                device.path() + ") is closed");
+        }
+        return stamp;
+    }
+
+    private void checkPeer(final int peerIndex)
+    {
+        if (!peers.isValid(peerIndex))
+        {
+            throw new DriverException(DriverError.UNKNOWN_PEER, "peer index " + peerIndex +
+                " is not in the peer table of endpoint " + address);
+        }
+    }
+
+    private void checkOpen(final String operation)
+    {
+        if (closed)
+        {
+            throw new DriverException(DriverError.ENDPOINT_CLOSED, operation + ": endpoint " + address + " (" +
+                device.path() + ") is closed");
+        }
+    }
+
+    private static long nativeAddress(final MemorySegment segment, final MemorySegment staging)
+    {
+        if (segment.isNative())
+        {
+            return segment.address();
+        }
+        MemorySegment.copy(segment, 0, staging, 0, segment.byteSize());
+        return staging.address();
+    }
+
+    private static void putMac(final MemorySegment struct, final long offset, final long mac)
+    {
+        for (int i = 0; i < BoardAddress.MAC_BYTES; i++)
+        {
+            struct.set(ValueLayout.JAVA_BYTE, offset + i, (byte)(mac >>> (8 * (BoardAddress.MAC_BYTES - 1 - i))));
+        }
+    }
+}
