@@ -1,0 +1,47 @@
+package io.pinmx.kerneltests;
+
+import io.pinmx.pin.kernel.KernelDriver;
+import io.pinmx.pin.kernel.KernelDriverOptions;
+import io.pinmx.pin.kernel.KernelEndpoint;
+import io.pinmx.pin.kernel.PinmxAbi;
+import io.pinmx.pin.spi.EndpointConfig;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Assumptions and endpoint factories shared by the tests: a test that needs /dev/pinmx (or a module feature) is
+ * skipped with the reason, never passed silently, where it is missing.
+ */
+final class KernelDevices
+{
+    private KernelDevices()
+    {
+    }
+
+    /** Skips the calling test unless /dev/pinmx exists and speaks this library's ABI version. */
+    static KernelDriver requireDevice()
+    {
+        final KernelDriver.Probe probe = KernelDriver.probe(KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION);
+        assumeTrue(probe.usable(), () -> "needs a usable /dev/pinmx (run in the VM: kmod/vm/run-tests.sh --java " +
+            "kernel-tests): " + probe.reason());
+        return new KernelDriver("test: " + probe.reason());
+    }
+
+    /** Skips the calling test unless the module runs pulls (PINMX_FEATURE_NET_PULL). */
+    static void requirePulls(final KernelEndpoint endpoint)
+    {
+        assumeTrue(endpoint.hasModuleFeature(PinmxAbi.FEATURE_NET_PULL), () -> "pinmx.ko lacks " +
+            "PINMX_FEATURE_NET_PULL (no pull engine yet): " + endpoint.info().chosenBecause());
+    }
+
+    /** Endpoint {@code index} on {@code lo} with the default kernel options. */
+    static EndpointConfig config(final int index)
+    {
+        return config(index, KernelDriverOptions.defaults());
+    }
+
+    static EndpointConfig config(final int index, final KernelDriverOptions options)
+    {
+        return EndpointConfig.builder().endpointIndex(index).options(KernelDriverOptions.class, options).build();
+    }
+}
