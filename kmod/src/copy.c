@@ -15,41 +15,6 @@
 /* Bytes copied per lock hold: bounds how long an invalidation waits. */
 #define PINMX_COPY_BATCH	(64UL * PAGE_SIZE)
 
-/* A position in a region: segment and byte offset within it. */
-struct pinmx_cursor {
-	struct pinmx_seg *seg;
-	u64 off;
-};
-
-static void pinmx_cursor_init(struct pinmx_cursor *c,
-			      struct pinmx_region *region, u64 offset)
-{
-	c->seg = pinmx_region_find(region, offset);
-	c->off = offset - c->seg->offset;
-}
-
-static void pinmx_cursor_advance(struct pinmx_cursor *c, u64 n)
-{
-	c->off += n;
-	if (c->off == c->seg->len) {
-		c->seg++;
-		c->off = 0;
-	}
-}
-
-/* Bytes the cursor can go before crossing a page or segment end. */
-static u64 pinmx_cursor_span(const struct pinmx_cursor *c)
-{
-	u64 addr = c->seg->vaddr + c->off;
-
-	return min(c->seg->len - c->off, PAGE_SIZE - offset_in_page(addr));
-}
-
-static unsigned long pinmx_cursor_index(const struct pinmx_cursor *c)
-{
-	return (c->seg->vaddr + c->off - c->seg->start) >> PAGE_SHIFT;
-}
-
 static void pinmx_lock_pair(struct pinmx_region *a, struct pinmx_region *b)
 {
 	if (a == b) {
@@ -102,7 +67,7 @@ static int pinmx_copy_batch(struct pinmx_region *src, u64 src_off,
 		kunmap_local(to);
 		kunmap_local(from);
 		flush_dcache_page(dp);
-		__set_bit(di, d.seg->dirty);
+		set_bit(di, d.seg->dirty);
 		pinmx_cursor_advance(&s, n);
 		pinmx_cursor_advance(&d, n);
 		len -= n;
@@ -119,11 +84,13 @@ out:
  * @dst: writable destination region, user reference held.
  * @dst_off: validated offset in @dst.
  * @len: bytes, not zero; the ranges are validated and do not overlap.
+ * @failed: if not NULL, set to the region whose pages could not be pinned.
  *
  * Return: 0 or a negative errno; on error part of the range may be copied.
  */
 int pinmx_copy(struct pinmx_region *src, u64 src_off,
-	       struct pinmx_region *dst, u64 dst_off, u64 len)
+	       struct pinmx_region *dst, u64 dst_off, u64 len,
+	       struct pinmx_region **failed)
 {
 	u64 done = 0;
 	int err;
@@ -132,8 +99,13 @@ int pinmx_copy(struct pinmx_region *src, u64 src_off,
 		u64 n = min(len - done, PINMX_COPY_BATCH);
 
 		err = pinmx_region_ensure(src, src_off + done, n, false);
-		if (!err)
+		if (err && failed)
+			*failed = src;
+		if (!err) {
 			err = pinmx_region_ensure(dst, dst_off + done, n, false);
+			if (err && failed)
+				*failed = dst;
+		}
 		if (!err)
 			err = pinmx_copy_batch(src, src_off + done, dst,
 					       dst_off + done, n);

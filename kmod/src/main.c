@@ -42,6 +42,7 @@ static int pinmx_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&ep->lock);
 	xa_init_flags(&ep->regions, XA_FLAGS_ALLOC1);
+	xa_init_flags(&ep->pulls, XA_FLAGS_ALLOC1);
 	ep->mode = pinmx_default_mode;
 	ep->chunk_min = pinmx_chunk_min_pages;
 	ep->chunk_max = pinmx_chunk_max_pages;
@@ -56,12 +57,13 @@ static int pinmx_release(struct inode *inode, struct file *file)
 	struct pinmx_region *region;
 	unsigned long id;
 
+	/* Unreachable from the network first, then no pull runs on a region. */
+	pinmx_net_release(ep);
 	xa_for_each(&ep->regions, id, region) {
 		xa_erase(&ep->regions, id);
 		pinmx_region_destroy(region);
 	}
 	xa_destroy(&ep->regions);
-	pinmx_net_release(ep);
 	if (ep->id)
 		ida_free(&pinmx_endpoint_ida, ep->id);
 	kfree(ep);
@@ -78,7 +80,9 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 			    PINMX_FEATURE_LOCAL_COPY |
 			    PINMX_FEATURE_INVALIDATE | PINMX_FEATURE_BUDGET |
 			    PINMX_FEATURE_NET_IFACE | PINMX_FEATURE_NET_SEND |
-			    PINMX_FEATURE_NET_EVENT_RING,
+			    PINMX_FEATURE_NET_EVENT_RING |
+			    PINMX_FEATURE_NET_PULL | PINMX_FEATURE_NET_WAIT |
+			    PINMX_FEATURE_NET_LOCAL_PULL,
 		.max_segments = PINMX_MAX_SEGMENTS,
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
@@ -138,7 +142,7 @@ static int pinmx_check_segment(const struct pinmx_segment *seg)
 }
 
 /* Look a region up and take a user reference; @own: caller must own it. */
-static struct pinmx_region *pinmx_get_region(struct pinmx_endpoint *ep,
+struct pinmx_region *pinmx_get_region(struct pinmx_endpoint *ep,
 					     u32 id, bool own)
 {
 	struct pinmx_region *region;
@@ -358,7 +362,7 @@ static long pinmx_do_copy(struct pinmx_endpoint *src_ep,
 		err = -EINVAL;
 	if (!err)
 		err = pinmx_copy(src, req->src_offset, dst, req->dst_offset,
-				 req->len);
+				 req->len, NULL);
 out_dst:
 	pinmx_region_put_user(dst);
 out_src:
@@ -459,6 +463,10 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_bind(ep, uarg);
 	case PINMX_IOC_SEND:
 		return pinmx_ioc_send(ep, uarg);
+	case PINMX_IOC_PULL:
+		return pinmx_ioc_pull(ep, uarg);
+	case PINMX_IOC_WAIT:
+		return pinmx_ioc_wait(ep, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -558,9 +566,12 @@ static int __init pinmx_init(void)
 	if (err)
 		return err;
 	pinmx_debugfs_init();
-	err = pinmx_net_init();
+	err = pinmx_pull_init();
 	if (err)
 		goto err_debugfs;
+	err = pinmx_net_init();
+	if (err)
+		goto err_pull;
 	err = misc_register(&pinmx_misc);
 	if (err)
 		goto err_net;
@@ -568,6 +579,8 @@ static int __init pinmx_init(void)
 
 err_net:
 	pinmx_net_exit();
+err_pull:
+	pinmx_pull_exit();
 err_debugfs:
 	pinmx_debugfs_exit();
 	pinmx_region_exit();
@@ -578,6 +591,7 @@ static void __exit pinmx_exit(void)
 {
 	misc_deregister(&pinmx_misc);
 	pinmx_net_exit();
+	pinmx_pull_exit();
 	pinmx_debugfs_exit();
 	pinmx_region_exit();
 }

@@ -2,7 +2,9 @@
 /*
  * pinmx networking: MXoE frames (docs/wire-protocol.md) over Ethernet.
  * Attached interfaces, endpoint binding, the receive checks, the event
- * ring shared with user space and the send ioctl.
+ * ring shared with user space, the send and wait ioctls, and the frame
+ * helpers of the pull engine (pull.c), to which PULL, PULL_REPLY and
+ * NACKs refusing a PULL are handed.
  *
  * The list of attached interfaces, their endpoint tables and the endpoints'
  * bindings are changed under RTNL (which also keeps net devices from going
@@ -73,27 +75,6 @@ static const u32 pinmx_payload_limit[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_PULL_REPLY]		= U32_MAX,
 };
 
-static u16 pinmx_rd16(const u8 *p)
-{
-	return (p[0] << 8) | p[1];
-}
-
-static u32 pinmx_rd32(const u8 *p)
-{
-	__be32 v;
-
-	memcpy(&v, p, sizeof(v));
-	return be32_to_cpu(v);
-}
-
-static u64 pinmx_rd64(const u8 *p)
-{
-	__be64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return be64_to_cpu(v);
-}
-
 /* Is @a + @b below 2^63, with both below 2^63? */
 static bool pinmx_u63_sum_ok(u64 a, u64 b)
 {
@@ -103,29 +84,29 @@ static bool pinmx_u63_sum_ok(u64 a, u64 b)
 
 static int pinmx_check_medium(const u8 *f, u32 plen)
 {
-	u16 count = pinmx_rd16(f + 50);
+	u16 count = pinmx_get_be16(f + 50);
 
 	if (!plen)
 		return PINMX_CNT_RX_BAD_LENGTH;
 	if (!count)
 		return PINMX_CNT_RX_BAD_FIELD;
-	if (pinmx_rd16(f + 48) >= count)
+	if (pinmx_get_be16(f + 48) >= count)
 		return PINMX_CNT_RX_OUT_OF_RANGE;
-	if ((u64)pinmx_rd32(f + 44) + plen > pinmx_rd32(f + 40))
+	if ((u64)pinmx_get_be32(f + 44) + plen > pinmx_get_be32(f + 40))
 		return PINMX_CNT_RX_OUT_OF_RANGE;
 	return 0;
 }
 
 static int pinmx_check_pull(const u8 *f)
 {
-	u32 block = pinmx_rd32(f + 56), per = pinmx_rd32(f + 68);
+	u32 block = pinmx_get_be32(f + 56), per = pinmx_get_be32(f + 68);
 
 	if (!block || !per)
 		return PINMX_CNT_RX_BAD_FIELD;
-	if (pinmx_rd16(f + 64) != DIV_ROUND_UP((u64)block, per))
+	if (pinmx_get_be16(f + 64) != DIV_ROUND_UP((u64)block, per))
 		return PINMX_CNT_RX_BAD_FIELD;
-	if (!pinmx_u63_sum_ok(pinmx_rd64(f + 40), block) ||
-	    !pinmx_u63_sum_ok(pinmx_rd64(f + 48), block))
+	if (!pinmx_u63_sum_ok(pinmx_get_be64(f + 40), block) ||
+	    !pinmx_u63_sum_ok(pinmx_get_be64(f + 48), block))
 		return PINMX_CNT_RX_OUT_OF_RANGE;
 	return 0;
 }
@@ -136,29 +117,29 @@ static int pinmx_check_kind(const u8 *f, u32 plen)
 	switch (f[0]) {
 	case PINMX_KIND_CONNECT_REQUEST:
 	case PINMX_KIND_CONNECT_REPLY:
-		if (!pinmx_rd32(f + 12) || f[44] > 2 ||
+		if (!pinmx_get_be32(f + 12) || f[44] > 2 ||
 		    (f[0] == PINMX_KIND_CONNECT_REQUEST && f[44]))
 			return PINMX_CNT_RX_BAD_FIELD;
 		return 0;
 	case PINMX_KIND_TINY:
 	case PINMX_KIND_SMALL:
-		return pinmx_rd32(f + 40) != plen ? PINMX_CNT_RX_BAD_LENGTH : 0;
+		return pinmx_get_be32(f + 40) != plen ? PINMX_CNT_RX_BAD_LENGTH : 0;
 	case PINMX_KIND_MEDIUM_FRAG:
 		return pinmx_check_medium(f, plen);
 	case PINMX_KIND_RNDV:
-		return pinmx_u63_sum_ok(pinmx_rd64(f + 40), pinmx_rd64(f + 48)) ?
+		return pinmx_u63_sum_ok(pinmx_get_be64(f + 40), pinmx_get_be64(f + 48)) ?
 		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
 	case PINMX_KIND_PULL:
 		return pinmx_check_pull(f);
 	case PINMX_KIND_PULL_REPLY:
 		if (!plen)
 			return PINMX_CNT_RX_BAD_LENGTH;
-		return pinmx_u63_sum_ok(pinmx_rd64(f + 40), plen) ?
+		return pinmx_u63_sum_ok(pinmx_get_be64(f + 40), plen) ?
 		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
 	case PINMX_KIND_NOTIFY:
-		if (pinmx_rd32(f + 36) > 7)
+		if (pinmx_get_be32(f + 36) > 7)
 			return PINMX_CNT_RX_BAD_FIELD;
-		return pinmx_rd64(f + 40) < PINMX_U63_LIMIT ?
+		return pinmx_get_be64(f + 40) < PINMX_U63_LIMIT ?
 		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
 	case PINMX_KIND_NACK:
 		if (!f[32] || f[32] > 6 || !f[33] || f[33] > PINMX_KIND_MAX)
@@ -189,7 +170,7 @@ static int pinmx_frame_check(const u8 *f, u32 received)
 		return PINMX_CNT_RX_UNKNOWN_KIND;
 	if (received < pinmx_header_bytes[kind])
 		return PINMX_CNT_RX_SHORT;
-	plen = pinmx_rd32(f + 24);
+	plen = pinmx_get_be32(f + 24);
 	declared = (u64)pinmx_header_bytes[kind] + plen;
 	if (declared > received ||
 	    (declared < received && received > PINMX_MXOE_MIN_BYTES))
@@ -210,34 +191,210 @@ static struct pinmx_iface *pinmx_iface_find(const struct net_device *dev)
 	return NULL;
 }
 
-/* Copy the frame into the next slot of @ep's ring; 0 or a drop counter. */
-static int pinmx_ring_push(struct pinmx_endpoint *ep, struct sk_buff *skb,
-			   u32 len)
+/*
+ * Fill the next slot of @ep's ring with a head and @len bytes from @data or
+ * @skb; 0 or a drop counter. Producers are softirqs and ioctls: _bh.
+ */
+static int pinmx_ring_push(struct pinmx_endpoint *ep, u32 type, u32 ifindex,
+			   const u8 *mac, const void *data,
+			   const struct sk_buff *skb, u32 len)
 {
 	struct pinmx_ring_ctl *ctl = ep->ring;
 	struct pinmx_event *ev;
 	u32 prod;
 
-	spin_lock(&ep->ring_lock);
+	spin_lock_bh(&ep->ring_lock);
 	prod = ep->ring_prod;
 	if (prod - smp_load_acquire(&ctl->consumer) >= PINMX_RING_SLOTS) {
-		spin_unlock(&ep->ring_lock);
+		spin_unlock_bh(&ep->ring_lock);
 		return PINMX_CNT_RX_RING_FULL;
 	}
 	ev = ep->ring + PINMX_RING_CTL_BYTES +
 	     (prod % PINMX_RING_SLOTS) * PINMX_RING_SLOT_BYTES;
-	ev->type = PINMX_EVENT_FRAME;
+	ev->type = type;
 	ev->frame_len = len;
-	ev->ifindex = skb->dev->ifindex;
-	memcpy(ev->src_mac, eth_hdr(skb)->h_source, ETH_ALEN);
+	ev->ifindex = ifindex;
+	memcpy(ev->src_mac, mac, ETH_ALEN);
 	memset(ev->pad, 0, sizeof(ev->pad));
-	/* Cannot fail: @len is skb->len. */
-	skb_copy_bits(skb, 0, ev + 1, len);
+	if (skb)
+		/* Cannot fail: @len is skb->len. */
+		skb_copy_bits(skb, 0, ev + 1, len);
+	else
+		memcpy(ev + 1, data, len);
 	WRITE_ONCE(ep->ring_prod, prod + 1);
 	smp_store_release(&ctl->producer, prod + 1);
-	spin_unlock(&ep->ring_lock);
+	spin_unlock_bh(&ep->ring_lock);
 	wake_up_interruptible_poll(&ep->ring_wq, EPOLLIN | EPOLLRDNORM);
 	return 0;
+}
+
+/**
+ * pinmx_ring_push_event - put a pull end event in @ep's ring
+ * @ep: bound endpoint.
+ * @type: PINMX_EVENT_PULL_*.
+ * @mac: the pull's peer.
+ * @data: struct pinmx_pull_event.
+ * @len: its size.
+ *
+ * Return: 0, or -ENOSPC when the ring is full (nothing counted).
+ */
+int pinmx_ring_push_event(struct pinmx_endpoint *ep, u32 type,
+			  const u8 *mac, const void *data, u32 len)
+{
+	struct net_device *dev;
+	u32 ifindex = 0;
+
+	rcu_read_lock();
+	dev = pinmx_ep_dev_rcu(ep);
+	if (dev)
+		ifindex = dev->ifindex;
+	rcu_read_unlock();
+	return pinmx_ring_push(ep, type, ifindex, mac, data, NULL, len) ?
+	       -ENOSPC : 0;
+}
+
+u32 pinmx_link_bytes(const struct net_device *dev)
+{
+	return min_t(u32, READ_ONCE(dev->mtu), PINMX_MXOE_MAX_BYTES);
+}
+
+/* Write a common header with seq, ack and flags zero. */
+void pinmx_mxoe_header(u8 *f, u8 kind, u8 dst_ep, u8 src_ep, u32 dst_session,
+		       u32 src_session, u32 payload_len)
+{
+	memset(f, 0, PINMX_MXOE_COMMON_BYTES);
+	f[0] = kind;
+	f[1] = PINMX_MXOE_VERSION;
+	f[4] = dst_ep;
+	f[5] = src_ep;
+	pinmx_put_be32(dst_session, f + 8);
+	pinmx_put_be32(src_session, f + 12);
+	pinmx_put_be32(payload_len, f + 24);
+}
+
+/**
+ * pinmx_frame_alloc - a zeroed MXoE frame of @len bytes for @dev, atomic
+ * @dev: interface it will go out on.
+ * @len: MXoE frame bytes; padded to PINMX_MXOE_MIN_BYTES.
+ *
+ * Return: the skb with skb->data at the MXoE frame, or NULL (counted).
+ */
+struct sk_buff *pinmx_frame_alloc(struct net_device *dev, u32 len)
+{
+	u32 padded = max_t(u32, len, PINMX_MXOE_MIN_BYTES);
+	int hlen = LL_RESERVED_SPACE(dev);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(hlen + padded + dev->needed_tailroom, GFP_ATOMIC);
+	if (!skb) {
+		pinmx_count(PINMX_CNT_TX_ERRORS, 1);
+		return NULL;
+	}
+	skb_reserve(skb, hlen);
+	skb_reset_network_header(skb);
+	skb_put_zero(skb, padded);
+	return skb;
+}
+
+/* Add the Ethernet header and queue @skb on @txq; frees it on failure. */
+void pinmx_frame_queue(struct sk_buff_head *txq, struct sk_buff *skb,
+		       struct net_device *dev, const u8 *dst_mac)
+{
+	skb->dev = dev;
+	skb->protocol = htons(PINMX_ETH_P_MXOE);
+	if (dev_hard_header(skb, dev, PINMX_ETH_P_MXOE, dst_mac, NULL,
+			    skb->len) < 0) {
+		pinmx_count(PINMX_CNT_TX_ERRORS, 1);
+		kfree_skb(skb);
+		return;
+	}
+	__skb_queue_tail(txq, skb);
+}
+
+/*
+ * Send what pinmx_frame_queue() queued, after the caller dropped its
+ * spinlocks (a qdisc may hold frames and run later, never re-entering).
+ */
+void pinmx_frame_xmit(struct sk_buff_head *txq)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(txq))) {
+		int err = dev_queue_xmit(skb);
+
+		if (err > 0)
+			err = net_xmit_errno(err);
+		pinmx_count(err ? PINMX_CNT_TX_ERRORS : PINMX_CNT_TX_FRAMES, 1);
+	}
+}
+
+/* Device @ep is bound to, or NULL; under RCU. */
+struct net_device *pinmx_ep_dev_rcu(struct pinmx_endpoint *ep)
+{
+	struct pinmx_iface *iface = rcu_dereference(ep->iface);
+
+	return iface ? iface->dev : NULL;
+}
+
+/* Endpoint bound to @index of @ep's interface, or NULL; under RCU. */
+struct pinmx_endpoint *pinmx_iface_peer_rcu(struct pinmx_endpoint *ep,
+					    u8 index)
+{
+	struct pinmx_iface *iface = rcu_dereference(ep->iface);
+
+	return iface ? rcu_dereference(iface->eps[index]) : NULL;
+}
+
+/*
+ * Answer a frame refused by the addressing check with a NACK from the
+ * destination it named; never a NACK to a NACK.
+ */
+static void pinmx_nack_refused(struct sk_buff *skb, struct net_device *dev,
+			       const u8 *f, u8 reason)
+{
+	u32 session = pinmx_get_be32(f + 8);
+	struct sk_buff_head txq;
+	struct sk_buff *nack;
+	u8 *n;
+
+	if (f[0] == PINMX_KIND_NACK || !session)
+		return;
+	nack = pinmx_frame_alloc(dev, 64);
+	if (!nack)
+		return;
+	n = nack->data;
+	pinmx_mxoe_header(n, PINMX_KIND_NACK, f[5], f[4],
+			  pinmx_get_be32(f + 12), session, 0);
+	n[32] = reason;
+	n[33] = f[0];
+	pinmx_put_be32(pinmx_get_be32(f + 16), n + 36);
+	if (f[0] == PINMX_KIND_PULL) {
+		pinmx_put_be32(pinmx_get_be32(f + 32), n + 40);
+		pinmx_put_be32(pinmx_get_be32(f + 36), n + 44);
+	}
+	pinmx_count(PINMX_CNT_NACKS_SENT, 1);
+	__skb_queue_head_init(&txq);
+	pinmx_frame_queue(&txq, nack, dev, eth_hdr(skb)->h_source);
+	pinmx_frame_xmit(&txq);
+}
+
+/* Hand a frame for @ep to the pull engine or the ring; 0 or a counter. */
+static int pinmx_deliver(struct pinmx_endpoint *ep, struct sk_buff *skb,
+			 struct net_device *dev, const u8 *hdr, u32 len)
+{
+	switch (hdr[0]) {
+	case PINMX_KIND_PULL:
+		pinmx_serve_pull(ep, hdr, eth_hdr(skb)->h_source, dev);
+		return 0;
+	case PINMX_KIND_PULL_REPLY:
+		return pinmx_pull_reply(ep, skb, hdr, dev);
+	case PINMX_KIND_NACK:
+		if (hdr[33] == PINMX_KIND_PULL)
+			return pinmx_pull_nack(ep, hdr);
+		break;
+	}
+	return pinmx_ring_push(ep, PINMX_EVENT_FRAME, skb->dev->ifindex,
+			       eth_hdr(skb)->h_source, NULL, skb, len);
 }
 
 /* Checks 1-8 and delivery; 0 or the drop counter. Under RCU. */
@@ -258,12 +415,18 @@ static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
 	if (drop)
 		return drop;
 	ep = rcu_dereference(iface->eps[hdr[4]]);
-	if (!ep)
+	if (!ep) {
+		/* A puller must learn at once that its server is gone. */
+		if (hdr[0] == PINMX_KIND_PULL)
+			pinmx_nack_refused(skb, dev, hdr, 1);
 		return PINMX_CNT_RX_WRONG_ENDPOINT;
+	}
 	if (hdr[0] != PINMX_KIND_CONNECT_REQUEST &&
-	    pinmx_rd32(hdr + 8) != ep->session)
+	    pinmx_get_be32(hdr + 8) != ep->session) {
+		pinmx_nack_refused(skb, dev, hdr, 2);
 		return PINMX_CNT_RX_WRONG_SESSION;
-	return pinmx_ring_push(ep, skb, len);
+	}
+	return pinmx_deliver(ep, skb, dev, hdr, len);
 }
 
 static int pinmx_rcv(struct sk_buff *skb, struct net_device *dev,
@@ -476,7 +639,7 @@ static int pinmx_send_check(struct pinmx_endpoint *ep, const u8 *f,
 		return -EINVAL;
 	if (kind == PINMX_KIND_PULL || kind == PINMX_KIND_PULL_REPLY)
 		return -EPROTOTYPE;
-	if (f[5] != ep->index || pinmx_rd32(f + 12) != ep->session)
+	if (f[5] != ep->index || pinmx_get_be32(f + 12) != ep->session)
 		return -EINVAL;
 	return pinmx_frame_check(f, frame_len) ? -EINVAL : 0;
 }
@@ -509,7 +672,7 @@ static struct sk_buff *pinmx_send_build(struct pinmx_endpoint *ep,
 			   req->payload_len))
 		goto err_free;
 	err = -EINVAL;
-	if (pinmx_rd32(f + 24) != req->payload_len)
+	if (pinmx_get_be32(f + 24) != req->payload_len)
 		goto err_free;
 	err = pinmx_send_check(ep, f, req->header_len, padded);
 	if (err)
@@ -527,11 +690,39 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/* What a RNDV asks of its region: id, offset, length. */
+struct pinmx_rndv_ref {
+	u32 region;
+	u64 offset;
+	u64 len;
+};
+
+/*
+ * A RNDV is on its way: pin what the peer will pull, overlapped with the
+ * frame's flight. Errors are the pull's to report (NACK SEGMENT_FAULT).
+ */
+static void pinmx_rndv_sent(struct pinmx_endpoint *ep,
+			    const struct pinmx_rndv_ref *ref)
+{
+	struct pinmx_region *region = pinmx_get_region(ep, ref->region, true);
+
+	if (IS_ERR(region))
+		return;
+	if (region->mode == PINMX_PIN_OVERLAPPED)
+		pinmx_region_kick(region);
+	else if (ref->len && ref->offset + ref->len <= region->length)
+		pinmx_region_ensure(region, ref->offset, ref->len, false);
+	pinmx_region_put_user(region);
+}
+
 long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
 {
+	struct pinmx_rndv_ref rndv = { };
 	struct net_device *dev;
 	struct pinmx_send req;
 	struct sk_buff *skb;
+	bool is_rndv;
+	u8 *f;
 	int err;
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
@@ -553,6 +744,13 @@ long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
 	err = PTR_ERR_OR_ZERO(skb);
 	if (err)
 		goto out_put;
+	f = skb_network_header(skb);
+	is_rndv = f[0] == PINMX_KIND_RNDV;
+	if (is_rndv) {
+		rndv.len = pinmx_get_be64(f + 40);
+		rndv.offset = pinmx_get_be64(f + 48);
+		rndv.region = pinmx_get_be32(f + 56);
+	}
 	err = dev_queue_xmit(skb);
 	if (err > 0)
 		err = net_xmit_errno(err);
@@ -560,7 +758,42 @@ long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
 		pinmx_count(PINMX_CNT_TX_FRAMES, 1);
 out_put:
 	dev_put(dev);
+	if (!err && is_rndv)
+		pinmx_rndv_sent(ep, &rndv);
 	return err;
+}
+
+/* Events waiting in @ep's ring; the consumer index is the user's. */
+static u32 pinmx_ring_ready(struct pinmx_endpoint *ep)
+{
+	struct pinmx_ring_ctl *ctl = ep->ring;
+
+	return min_t(u32, READ_ONCE(ep->ring_prod) - READ_ONCE(ctl->consumer),
+		     PINMX_RING_SLOTS);
+}
+
+long pinmx_ioc_wait(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_wait req;
+	long err = 0;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.pad)
+		return -EINVAL;
+	if (!smp_load_acquire(&ep->ring))
+		return -ENOTCONN;
+	if (req.timeout_ns == U64_MAX)
+		err = wait_event_interruptible(ep->ring_wq,
+					       pinmx_ring_ready(ep));
+	else if (req.timeout_ns)
+		err = wait_event_interruptible_hrtimeout(ep->ring_wq,
+				pinmx_ring_ready(ep),
+				ns_to_ktime(min_t(u64, req.timeout_ns, KTIME_MAX)));
+	if (err == -ERESTARTSYS)
+		return -EINTR;
+	req.ready = pinmx_ring_ready(ep);
+	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
 
 int pinmx_net_mmap(struct pinmx_endpoint *ep, struct vm_area_struct *vma)
@@ -603,8 +836,9 @@ void pinmx_net_release(struct pinmx_endpoint *ep)
 	if (iface)
 		RCU_INIT_POINTER(iface->eps[ep->index], NULL);
 	rtnl_unlock();
-	/* Receive softirqs may still be writing into the ring. */
+	/* Receive softirqs may still be using the endpoint. */
 	synchronize_net();
+	pinmx_pulls_release(ep);
 	vfree(ep->ring);
 }
 

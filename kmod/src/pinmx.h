@@ -5,6 +5,7 @@
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -18,6 +19,23 @@
 struct pinmx_region;
 struct pinmx_iface;
 struct poll_table_struct;
+struct sk_buff;
+struct sk_buff_head;
+struct net_device;
+
+/**
+ * struct pinmx_fault - where pinning a range failed
+ * @err: negative errno, 0 when nothing is recorded.
+ * @segment: index of the segment in its region.
+ * @address: first user address of the range asked of that segment.
+ * @offset: region offset of that address.
+ */
+struct pinmx_fault {
+	int err;
+	u16 segment;
+	u64 address;
+	u64 offset;
+};
 
 /**
  * struct pinmx_seg - one declared segment and its pins
@@ -28,8 +46,11 @@ struct poll_table_struct;
  * @offset: offset of the segment's first byte within the region.
  * @start: @vaddr rounded down to a page.
  * @npages: pages touched by the segment.
- * @pages: pinned page per index, NULL if not pinned; under region->lock.
- * @dirty: bitmap of pages written by copies since pinned; under region->lock.
+ * @pages: pinned page per index, NULL if not pinned; changed under both
+ *	region->lock and region->pages_lock, read under either.
+ * @dirty: bitmap of pages written since pinned (atomic bit operations:
+ *	copies set bits under region->lock, the pull engine under
+ *	pages_lock; cleared under both).
  * @pinned_upto: pages pinned contiguously from index 0; written with
  *	smp_store_release() under region->lock, read with smp_load_acquire()
  *	by waiters that hold no lock.
@@ -53,11 +74,22 @@ struct pinmx_seg {
  * @lock: serializes changes of the page arrays (pin install, unpin,
  *	invalidation) with the copies reading them: a copy holds it while it
  *	touches pinned pages, so an invalidation waits for copies in flight.
+ * @pages_lock: the same for the softirq pull engine, which cannot sleep:
+ *	taken (inside @lock) to change page pointers and @dead, held by the
+ *	engine while it copies a frame from or into pinned pages. Also
+ *	guards @want_start, @want_end, @want_queued, @fault and @fault_end.
  * @users: ioctls and workers using the region; destroy waits for zero.
  * @wq: woken when pins are published, the worker stops or @users drops.
  * @mm: declaring mm (mmgrab'ed); the only mm the region is usable from.
  * @lru: place in the global LRU, under pinmx_lru_lock.
  * @pin_work: overlapped pinning worker.
+ * @net_pin_work: pins what the pull engine found missing.
+ * @free_work: frees the region a grace period after the last reference.
+ * @want_start: start of the range the pull engine wants pinned.
+ * @want_end: its end; @want_start >= @want_end when none.
+ * @want_queued: @net_pin_work is queued and holds a reference.
+ * @fault: the last pin failure of @net_pin_work, reported once.
+ * @fault_end: end of the range that failed.
  * @id: id within the endpoint.
  * @mode: pin mode fixed at declaration.
  * @flags: PINMX_DECLARE_* flags.
@@ -78,11 +110,19 @@ struct pinmx_seg {
 struct pinmx_region {
 	struct kref kref;
 	struct mutex lock;
+	spinlock_t pages_lock;
 	atomic_t users;
 	wait_queue_head_t wq;
 	struct mm_struct *mm;
 	struct list_head lru;
 	struct work_struct pin_work;
+	struct work_struct net_pin_work;
+	struct rcu_work free_work;
+	u64 want_start;
+	u64 want_end;
+	bool want_queued;
+	struct pinmx_fault fault;
+	u64 fault_end;
 	u32 id;
 	u32 mode;
 	u32 flags;
@@ -103,9 +143,13 @@ struct pinmx_region {
 
 /**
  * struct pinmx_endpoint - one open file of /dev/pinmx
- * @lock: serializes region id allocation, lookup and destroy, and the
- *	endpoint settings below.
- * @regions: id -> struct pinmx_region.
+ * @lock: serializes region id allocation, lookup and destroy, the pull
+ *	table's insertions and removals, and the endpoint settings below.
+ * @regions: id -> struct pinmx_region; read under RCU by the softirq.
+ * @pulls: wire pull handle -> struct pinmx_pull; read under RCU by the
+ *	softirq.
+ * @pull_next: next handle to try (cyclic allocation).
+ * @nr_pulls: pulls in @pulls.
  * @id: node-wide endpoint id, 0 before hello.
  * @mode: pin mode for regions declared from now on.
  * @chunk_min: overlapped chunk bounds for those regions, in pages.
@@ -124,6 +168,9 @@ struct pinmx_region {
 struct pinmx_endpoint {
 	struct mutex lock;
 	struct xarray regions;
+	struct xarray pulls;
+	u32 pull_next;
+	unsigned int nr_pulls;
 	u32 id;
 	u32 mode;
 	unsigned int chunk_min;
@@ -136,6 +183,85 @@ struct pinmx_endpoint {
 	u32 ring_prod;
 	wait_queue_head_t ring_wq;
 };
+
+/* A position in a region: segment and byte offset within it. */
+struct pinmx_cursor {
+	struct pinmx_seg *seg;
+	u64 off;
+};
+
+struct pinmx_seg *pinmx_region_find(struct pinmx_region *region, u64 offset);
+
+static inline void pinmx_cursor_init(struct pinmx_cursor *c,
+				     struct pinmx_region *region, u64 offset)
+{
+	c->seg = pinmx_region_find(region, offset);
+	c->off = offset - c->seg->offset;
+}
+
+static inline void pinmx_cursor_advance(struct pinmx_cursor *c, u64 n)
+{
+	c->off += n;
+	if (c->off == c->seg->len) {
+		c->seg++;
+		c->off = 0;
+	}
+}
+
+/* Bytes the cursor can go before crossing a page or segment end. */
+static inline u64 pinmx_cursor_span(const struct pinmx_cursor *c)
+{
+	u64 addr = c->seg->vaddr + c->off;
+
+	return min(c->seg->len - c->off, PAGE_SIZE - offset_in_page(addr));
+}
+
+static inline unsigned long pinmx_cursor_index(const struct pinmx_cursor *c)
+{
+	return (c->seg->vaddr + c->off - c->seg->start) >> PAGE_SHIFT;
+}
+
+/* Big-endian fields of MXoE frames, at any alignment. */
+static inline u16 pinmx_get_be16(const u8 *p)
+{
+	return (p[0] << 8) | p[1];
+}
+
+static inline u32 pinmx_get_be32(const u8 *p)
+{
+	__be32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be32_to_cpu(v);
+}
+
+static inline u64 pinmx_get_be64(const u8 *p)
+{
+	__be64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64_to_cpu(v);
+}
+
+static inline void pinmx_put_be16(u16 x, u8 *p)
+{
+	p[0] = x >> 8;
+	p[1] = x;
+}
+
+static inline void pinmx_put_be32(u32 x, u8 *p)
+{
+	__be32 v = cpu_to_be32(x);
+
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void pinmx_put_be64(u64 x, u8 *p)
+{
+	__be64 v = cpu_to_be64(x);
+
+	memcpy(p, &v, sizeof(v));
+}
 
 /* module parameters */
 extern unsigned int pinmx_default_mode;
@@ -167,14 +293,42 @@ void pinmx_region_put_user(struct pinmx_region *region);
 int pinmx_region_pin_all(struct pinmx_region *region);
 int pinmx_region_ensure(struct pinmx_region *region, u64 offset, u64 len,
 			bool explicit);
+int pinmx_region_ensure_fault(struct pinmx_region *region, u64 offset,
+			      u64 len, bool explicit, struct pinmx_fault *fault);
+void pinmx_region_kick(struct pinmx_region *region);
+void pinmx_region_want_pinned(struct pinmx_region *region, u64 offset,
+			      u64 len);
+bool pinmx_region_take_fault(struct pinmx_region *region, u64 offset,
+			     struct pinmx_fault *fault);
+int pinmx_region_read(struct pinmx_region *region, u64 offset, void *buf,
+		      u64 len, u64 *miss);
+int pinmx_region_write_skb(struct pinmx_region *region, u64 offset,
+			   const struct sk_buff *skb, int skb_off, u64 len,
+			   u64 *miss);
 void pinmx_region_unpin_range(struct pinmx_region *region, u64 offset,
 			      u64 len);
-struct pinmx_seg *pinmx_region_find(struct pinmx_region *region, u64 offset);
 void pinmx_lru_touch(struct pinmx_region *region);
 int pinmx_region_init(void);
 void pinmx_region_exit(void);
 
+/* main.c */
+struct pinmx_region *pinmx_get_region(struct pinmx_endpoint *ep, u32 id,
+				      bool own);
+
 /* net.c */
+u32 pinmx_link_bytes(const struct net_device *dev);
+void pinmx_mxoe_header(u8 *f, u8 kind, u8 dst_ep, u8 src_ep, u32 dst_session,
+		       u32 src_session, u32 payload_len);
+struct sk_buff *pinmx_frame_alloc(struct net_device *dev, u32 len);
+void pinmx_frame_queue(struct sk_buff_head *txq, struct sk_buff *skb,
+		       struct net_device *dev, const u8 *dst_mac);
+void pinmx_frame_xmit(struct sk_buff_head *txq);
+int pinmx_ring_push_event(struct pinmx_endpoint *ep, u32 type,
+			  const u8 *mac, const void *data, u32 len);
+struct net_device *pinmx_ep_dev_rcu(struct pinmx_endpoint *ep);
+struct pinmx_endpoint *pinmx_iface_peer_rcu(struct pinmx_endpoint *ep,
+					    u8 index);
+long pinmx_ioc_wait(struct pinmx_endpoint *ep, void __user *uarg);
 int pinmx_net_init(void);
 void pinmx_net_exit(void);
 void pinmx_net_endpoint_init(struct pinmx_endpoint *ep);
@@ -186,8 +340,20 @@ int pinmx_net_mmap(struct pinmx_endpoint *ep, struct vm_area_struct *vma);
 __poll_t pinmx_net_poll(struct pinmx_endpoint *ep, struct file *file,
 			struct poll_table_struct *wait);
 
+/* pull.c */
+int pinmx_pull_init(void);
+void pinmx_pull_exit(void);
+long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg);
+void pinmx_pulls_release(struct pinmx_endpoint *ep);
+int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
+		     const u8 *f, struct net_device *dev);
+int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f);
+void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
+		      const u8 *src_mac, struct net_device *dev);
+
 /* copy.c */
 int pinmx_copy(struct pinmx_region *src, u64 src_off,
-	       struct pinmx_region *dst, u64 dst_off, u64 len);
+	       struct pinmx_region *dst, u64 dst_off, u64 len,
+	       struct pinmx_region **failed);
 
 #endif /* PINMX_INTERNAL_H */

@@ -10,8 +10,12 @@
 #include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/highmem.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/skbuff.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -25,6 +29,12 @@ static atomic_long_t pinmx_pinned_pages = ATOMIC_LONG_INIT(0);
 static struct workqueue_struct *pinmx_wq;
 
 #define PINMX_EVICT_TRIES	8
+/* Pages taken out of a page array per pages_lock hold when unpinning. */
+#define PINMX_UNPIN_BATCH	32
+
+static unsigned int pinmx_pin_delay_us;
+module_param_named(pin_delay_us, pinmx_pin_delay_us, uint, 0644);
+MODULE_PARM_DESC(pin_delay_us, "sleep before every pin call, microseconds (tests force overlap misses with it)");
 
 static unsigned long pinmx_seg_index(const struct pinmx_seg *seg, u64 off)
 {
@@ -69,37 +79,59 @@ static void pinmx_unpin_run(struct page **pages, unsigned long n, bool dirty,
 	unpin_user_pages(pages, n);
 }
 
+/*
+ * Take up to PINMX_UNPIN_BATCH pinned pages sharing one dirty state out of
+ * the page array, from *pos on. The softirq pull engine reads the array
+ * under pages_lock, so once the pointers are gone no copy can start on
+ * those pages, and taking the lock waited for any copy in flight.
+ */
+static unsigned long pinmx_seg_take(struct pinmx_seg *seg, unsigned long *pos,
+				    unsigned long last, struct page **batch,
+				    bool *dirty)
+{
+	struct pinmx_region *region = seg->region;
+	unsigned long i = *pos, n = 0;
+
+	spin_lock_bh(&region->pages_lock);
+	while (i < last && !seg->pages[i])
+		i++;
+	if (i < last)
+		*dirty = test_bit(i, seg->dirty);
+	while (i < last && n < PINMX_UNPIN_BATCH && seg->pages[i] &&
+	       test_bit(i, seg->dirty) == *dirty) {
+		batch[n++] = seg->pages[i];
+		seg->pages[i] = NULL;
+		clear_bit(i, seg->dirty);
+		i++;
+	}
+	spin_unlock_bh(&region->pages_lock);
+	*pos = i;
+	return n;
+}
+
 static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
 				       unsigned long first, unsigned long last,
 				       bool notifiers_gone)
 {
 	struct pinmx_region *region = seg->region;
-	unsigned long i, j, n = 0;
+	struct page *batch[PINMX_UNPIN_BATCH];
+	unsigned long pos = first, n, total = 0;
+	bool dirty;
 
 	lockdep_assert_held(&region->lock);
-	for (i = first; i < last; i = j) {
-		bool dirty = test_bit(i, seg->dirty);
-
-		j = i + 1;
-		if (!seg->pages[i])
-			continue;
-		while (j < last && seg->pages[j] &&
-		       test_bit(j, seg->dirty) == dirty)
-			j++;
-		pinmx_unpin_run(&seg->pages[i], j - i, dirty, notifiers_gone);
-		memset(&seg->pages[i], 0, (j - i) * sizeof(*seg->pages));
-		bitmap_clear(seg->dirty, i, j - i);
-		n += j - i;
+	while ((n = pinmx_seg_take(seg, &pos, last, batch, &dirty))) {
+		pinmx_unpin_run(batch, n, dirty, notifiers_gone);
+		total += n;
 	}
-	if (!n)
+	if (!total)
 		return 0;
 	if (first < seg->pinned_upto)
 		smp_store_release(&seg->pinned_upto, first);
-	region->nr_pinned -= n;
-	pinmx_uncharge(region, n);
-	pinmx_count(PINMX_CNT_PAGES_PINNED_NOW, -(long)n);
-	pinmx_count(PINMX_CNT_PAGES_UNPINNED, n);
-	return n;
+	region->nr_pinned -= total;
+	pinmx_uncharge(region, total);
+	pinmx_count(PINMX_CNT_PAGES_PINNED_NOW, -(long)total);
+	pinmx_count(PINMX_CNT_PAGES_UNPINNED, total);
+	return total;
 }
 
 static unsigned long pinmx_region_release_all(struct pinmx_region *region,
@@ -181,6 +213,7 @@ static unsigned long pinmx_seg_install(struct pinmx_seg *seg,
 	unsigned long i, dup = 0, upto;
 
 	lockdep_assert_held(&region->lock);
+	spin_lock_bh(&region->pages_lock);
 	for (i = 0; i < n; i++) {
 		if (seg->pages[first + i]) {
 			unpin_user_page(pages[i]);
@@ -189,6 +222,7 @@ static unsigned long pinmx_seg_install(struct pinmx_seg *seg,
 		}
 		seg->pages[first + i] = pages[i];
 	}
+	spin_unlock_bh(&region->pages_lock);
 	region->nr_pinned += n - dup;
 	upto = seg->pinned_upto;
 	while (upto < seg->npages && seg->pages[upto])
@@ -219,6 +253,8 @@ static int pinmx_seg_pin(struct pinmx_seg *seg, unsigned long first,
 	if (err)
 		goto out_free;
 again:
+	if (READ_ONCE(pinmx_pin_delay_us))
+		fsleep(READ_ONCE(pinmx_pin_delay_us));
 	seq = mmu_interval_read_begin(&seg->notifier);
 	pinmx_count(PINMX_CNT_PIN_CALLS, 1);
 	pinned = pin_user_pages_fast(seg->start + first * PAGE_SIZE, n,
@@ -452,6 +488,214 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 	return 0;
 }
 
+/**
+ * pinmx_region_kick - start the overlapped worker unless it runs or is done
+ * @region: region with a user reference held; process context.
+ */
+void pinmx_region_kick(struct pinmx_region *region)
+{
+	mutex_lock(&region->lock);
+	if (!region->dead && !region->worker_running &&
+	    region->nr_pinned < region->nr_pages)
+		pinmx_worker_kick_locked(region);
+	mutex_unlock(&region->lock);
+}
+
+/*
+ * Pins what the network path asked for (pinmx_region_want_pinned) in the
+ * declaring process's mm, and records a failure for the frames that find
+ * the pages still missing.
+ */
+static void pinmx_net_pin_worker(struct work_struct *work)
+{
+	struct pinmx_region *region =
+		container_of(work, struct pinmx_region, net_pin_work);
+	struct pinmx_fault fault = { .err = -ESRCH };
+	u64 start, end;
+	int err = -ESRCH;
+
+	spin_lock_bh(&region->pages_lock);
+	start = region->want_start;
+	end = region->want_end;
+	region->want_start = U64_MAX;
+	region->want_end = 0;
+	region->want_queued = false;
+	spin_unlock_bh(&region->pages_lock);
+	if (start >= end || !pinmx_region_get_user(region))
+		goto out_put;
+	if (mmget_not_zero(region->mm)) {
+		kthread_use_mm(region->mm);
+		err = pinmx_region_ensure_fault(region, start, end - start,
+						true, &fault);
+		kthread_unuse_mm(region->mm);
+		mmput(region->mm);
+	}
+	if (err && err != -ENOENT) {
+		if (fault.err == -ESRCH) {
+			fault.segment = 0;
+			fault.address = region->segs[0].vaddr;
+			fault.offset = start;
+		}
+		fault.err = err;
+		spin_lock_bh(&region->pages_lock);
+		region->fault = fault;
+		region->fault_end = end;
+		spin_unlock_bh(&region->pages_lock);
+	}
+	pinmx_region_put_user(region);
+out_put:
+	pinmx_region_put(region);
+}
+
+/**
+ * pinmx_region_want_pinned - ask for [offset, offset + len) to be pinned
+ * @region: region found under RCU or referenced; any context.
+ * @offset: start byte, within the region.
+ * @len: bytes, not zero, within the region.
+ *
+ * Called by the pull engine when a frame found pages not pinned: a work
+ * item pins the range in the declaring process's mm. Requests made before
+ * it runs are merged into one range.
+ */
+void pinmx_region_want_pinned(struct pinmx_region *region, u64 offset,
+			      u64 len)
+{
+	bool queue;
+
+	spin_lock_bh(&region->pages_lock);
+	region->want_start = min(region->want_start, offset);
+	region->want_end = max(region->want_end, offset + len);
+	queue = !region->want_queued && !region->dead;
+	if (queue)
+		region->want_queued = true;
+	spin_unlock_bh(&region->pages_lock);
+	if (!queue)
+		return;
+	if (!kref_get_unless_zero(&region->kref))
+		return;
+	if (!queue_work(pinmx_wq, &region->net_pin_work))
+		pinmx_region_put(region);
+}
+
+/**
+ * pinmx_region_take_fault - consume a recorded pin failure of the network path
+ * @region: region found under RCU or referenced; any context.
+ * @offset: region offset of a byte found not pinned.
+ * @fault: filled when a failure covering @offset was recorded.
+ *
+ * A failure is reported once: the next miss asks to pin again, so a page
+ * mapped meanwhile is found.
+ *
+ * Return: true if @fault was filled.
+ */
+bool pinmx_region_take_fault(struct pinmx_region *region, u64 offset,
+			     struct pinmx_fault *fault)
+{
+	bool hit;
+
+	spin_lock_bh(&region->pages_lock);
+	hit = region->fault.err && offset >= region->fault.offset &&
+	      offset < region->fault_end;
+	if (hit) {
+		*fault = region->fault;
+		region->fault.err = 0;
+	}
+	spin_unlock_bh(&region->pages_lock);
+	return hit;
+}
+
+/*
+ * Copy between the pinned pages of [offset, offset + len) and @buf or @skb,
+ * holding pages_lock so that no unpin can free a page under the copy.
+ * Everything is checked before anything is copied.
+ */
+static int pinmx_region_io(struct pinmx_region *region, u64 offset, u64 len,
+			   void *buf, const struct sk_buff *skb, int skb_off,
+			   u64 *miss)
+{
+	struct pinmx_cursor c;
+	u64 left;
+	int err = 0;
+
+	spin_lock_bh(&region->pages_lock);
+	if (region->dead) {
+		err = -ENOENT;
+		goto out;
+	}
+	pinmx_cursor_init(&c, region, offset);
+	for (left = len; left; ) {
+		u64 n = min(left, pinmx_cursor_span(&c));
+
+		if (!c.seg->pages[pinmx_cursor_index(&c)]) {
+			*miss = offset + len - left;
+			err = -EAGAIN;
+			goto out;
+		}
+		pinmx_cursor_advance(&c, n);
+		left -= n;
+	}
+	pinmx_cursor_init(&c, region, offset);
+	for (left = len; left; ) {
+		u64 n = min(left, pinmx_cursor_span(&c));
+		unsigned long idx = pinmx_cursor_index(&c);
+		struct page *page = c.seg->pages[idx];
+		void *addr = kmap_local_page(page) +
+			     offset_in_page(c.seg->vaddr + c.off);
+
+		if (skb) {
+			/* Cannot fail: the caller checked the skb's length. */
+			skb_copy_bits(skb, skb_off, addr, n);
+			skb_off += n;
+			flush_dcache_page(page);
+			set_bit(idx, c.seg->dirty);
+		} else {
+			memcpy(buf, addr, n);
+			buf += n;
+		}
+		kunmap_local(addr);
+		pinmx_cursor_advance(&c, n);
+		left -= n;
+	}
+out:
+	spin_unlock_bh(&region->pages_lock);
+	return err;
+}
+
+/**
+ * pinmx_region_read - copy pinned bytes out of a region, in any context
+ * @region: region found under RCU or referenced.
+ * @offset: start byte; the range is within the region.
+ * @buf: destination.
+ * @len: bytes.
+ * @miss: set to the offset of the first byte not pinned on -EAGAIN.
+ *
+ * Return: 0; -EAGAIN if a page is not pinned (nothing copied); -ENOENT if
+ * the region is destroyed.
+ */
+int pinmx_region_read(struct pinmx_region *region, u64 offset, void *buf,
+		      u64 len, u64 *miss)
+{
+	return pinmx_region_io(region, offset, len, buf, NULL, 0, miss);
+}
+
+/**
+ * pinmx_region_write_skb - copy skb bytes into pinned pages of a region
+ * @region: writable region, referenced.
+ * @offset: start byte; the range is within the region.
+ * @skb: source.
+ * @skb_off: offset in @skb; @skb holds @len bytes from there.
+ * @len: bytes.
+ * @miss: as for pinmx_region_read().
+ *
+ * Return: as for pinmx_region_read().
+ */
+int pinmx_region_write_skb(struct pinmx_region *region, u64 offset,
+			   const struct sk_buff *skb, int skb_off, u64 len,
+			   u64 *miss)
+{
+	return pinmx_region_io(region, offset, len, NULL, skb, skb_off, miss);
+}
+
 struct pinmx_seg *pinmx_region_find(struct pinmx_region *region, u64 offset)
 {
 	unsigned int lo = 0, hi = region->nr_segs - 1;
@@ -479,6 +723,23 @@ struct pinmx_seg *pinmx_region_find(struct pinmx_region *region, u64 offset)
 int pinmx_region_ensure(struct pinmx_region *region, u64 offset, u64 len,
 			bool explicit)
 {
+	return pinmx_region_ensure_fault(region, offset, len, explicit, NULL);
+}
+
+/**
+ * pinmx_region_ensure_fault - pinmx_region_ensure() saying where it failed
+ * @region: as for pinmx_region_ensure().
+ * @offset: as for pinmx_region_ensure().
+ * @len: as for pinmx_region_ensure().
+ * @explicit: as for pinmx_region_ensure().
+ * @fault: if not NULL, filled on failure: the segment whose pin failed
+ *	and the first address of the range asked of it.
+ *
+ * Return: 0, or a negative errno from pinning.
+ */
+int pinmx_region_ensure_fault(struct pinmx_region *region, u64 offset,
+			      u64 len, bool explicit, struct pinmx_fault *fault)
+{
 	struct pinmx_seg *seg = pinmx_region_find(region, offset);
 	struct pinmx_seg *end_seg = region->segs + region->nr_segs;
 	u64 end = offset + len;
@@ -494,8 +755,15 @@ int pinmx_region_ensure(struct pinmx_region *region, u64 offset, u64 len,
 			err = pinmx_seg_wait_overlapped(seg, first, last);
 		else
 			err = pinmx_seg_pin_range(seg, first, last);
-		if (err)
+		if (err) {
+			if (fault) {
+				fault->err = err;
+				fault->segment = seg - region->segs;
+				fault->address = seg->vaddr + a;
+				fault->offset = seg->offset + a;
+			}
 			break;
+		}
 	}
 	pinmx_lru_touch(region);
 	return err;
@@ -554,10 +822,10 @@ static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
 	.invalidate = pinmx_invalidate,
 };
 
-static void pinmx_region_free(struct kref *kref)
+static void pinmx_region_free_fn(struct work_struct *work)
 {
 	struct pinmx_region *region =
-		container_of(kref, struct pinmx_region, kref);
+		container_of(to_rcu_work(work), struct pinmx_region, free_work);
 	unsigned int i;
 
 	for (i = 0; i < region->nr_segs; i++) {
@@ -566,6 +834,16 @@ static void pinmx_region_free(struct kref *kref)
 	}
 	mmdrop(region->mm);
 	kfree(region);
+}
+
+/* The receive softirq finds regions under RCU: free after a grace period. */
+static void pinmx_region_free(struct kref *kref)
+{
+	struct pinmx_region *region =
+		container_of(kref, struct pinmx_region, kref);
+
+	INIT_RCU_WORK(&region->free_work, pinmx_region_free_fn);
+	queue_rcu_work(pinmx_wq, &region->free_work);
 }
 
 void pinmx_region_put(struct pinmx_region *region)
@@ -646,6 +924,9 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&region->kref);
 	mutex_init(&region->lock);
+	spin_lock_init(&region->pages_lock);
+	INIT_WORK(&region->net_pin_work, pinmx_net_pin_worker);
+	region->want_start = U64_MAX;
 	init_waitqueue_head(&region->wq);
 	INIT_LIST_HEAD(&region->lru);
 	INIT_WORK(&region->pin_work, pinmx_pin_worker);
@@ -697,7 +978,9 @@ void pinmx_region_destroy(struct pinmx_region *region)
 	unsigned int i;
 
 	mutex_lock(&region->lock);
+	spin_lock_bh(&region->pages_lock);
 	region->dead = true;
+	spin_unlock_bh(&region->pages_lock);
 	mutex_unlock(&region->lock);
 	wake_up_all(&region->wq);
 	wait_event(region->wq, !atomic_read(&region->users));
@@ -722,5 +1005,7 @@ int pinmx_region_init(void)
 
 void pinmx_region_exit(void)
 {
+	/* call_rcu() callbacks queue the last frees on pinmx_wq. */
+	rcu_barrier();
 	destroy_workqueue(pinmx_wq);
 }

@@ -4,11 +4,15 @@
 # Exits non-zero if any test failed.
 set -uo pipefail
 
-bin=${1:?usage: run-guest-tests.sh BINDIR}/pinmx-tests
+bindir=${1:?usage: run-guest-tests.sh BINDIR}
+bin=$bindir/pinmx-tests
+net_bin=$bindir/pinmx-net-tests
 per_test_timeout=${PINMX_TEST_TIMEOUT:-240}
 n=0 failed=0
 names=$("$bin" --list) || { echo "# $bin --list failed"; exit 1; }
 read -ra names <<<"$(echo $names)"
+net_names=$("$net_bin" --list) || { echo "# $net_bin --list failed"; exit 1; }
+read -ra net_names <<<"$(echo $net_names)"
 bad_log='\bWARNING\b|\bBUG\b|\bOops\b|Call Trace|general protection'
 
 report() {	# report STATUS NAME
@@ -69,14 +73,21 @@ unload_clean() {
 	insmod "$PINMX_KO"
 }
 
-echo "1..$((${#names[@]} + 3))"
-for name in "${names[@]}"; do
-	start=$SECONDS
-	timeout -k 5 "$per_test_timeout" "$bin" "$name"
+run_test() {	# run_test BINARY NAME
+	local start=$SECONDS status
+	timeout -k 5 "$per_test_timeout" "$1" "$2"
 	status=$?
-	[ "$status" -eq 124 ] && echo "# $name: timed out after ${per_test_timeout}s"
-	echo "# $name: $((SECONDS - start))s"
-	report "$status" "$name"
+	[ "$status" -eq 124 ] && echo "# $2: timed out after ${per_test_timeout}s"
+	echo "# $2: $((SECONDS - start))s"
+	report "$status" "$2"
+}
+
+echo "1..$((${#names[@]} + ${#net_names[@]} + 3))"
+for name in "${names[@]}"; do
+	run_test "$bin" "$name"
+done
+for name in "${net_names[@]}"; do
+	run_test "$net_bin" "$name"
 done
 counters_debugfs
 report $? "counters_debugfs"

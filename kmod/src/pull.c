@@ -1,0 +1,927 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pull engine (docs/wire-protocol.md, PULL and PULL_REPLY).
+ *
+ * Puller: PINMX_IOC_PULL asks for the pull in blocks of PULL_REPLY frames,
+ * several blocks in flight; the receive softirq writes each reply into the
+ * pinned pages of the local region, asks for the next block when one is
+ * complete and reports the end in the event ring; a timer asks again for
+ * blocks that stall, and gives up after bounded retries.
+ *
+ * Server: a PULL is answered in the receive softirq with PULL_REPLY frames
+ * read straight from the pinned pages of the named region, or a NACK.
+ *
+ * Pages not pinned yet (overlapped pinning, or unpinned by an
+ * invalidation) make a frame an overlap miss: it is dropped, a work item
+ * pins the range, and the puller's resend recovers.
+ */
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
+#include <linux/uaccess.h>
+
+#include "pinmx.h"
+
+#define PINMX_PULL_MAX_BLOCKS	16
+#define PINMX_PULL_MAX_BACKOFF	4	/* resend timeout grows up to 16x */
+#define PINMX_PULL_HEADER	72
+#define PINMX_REPLY_HEADER	48
+#define PINMX_NACK_HEADER	64
+#define PINMX_U63_LIMIT		(1ULL << 63)
+
+/* NACK reasons of the wire protocol. */
+enum {
+	PINMX_NACK_BAD_ENDPOINT = 1,
+	PINMX_NACK_BAD_SESSION = 2,
+	PINMX_NACK_UNKNOWN_REGION = 3,
+	PINMX_NACK_OUT_OF_RANGE = 4,
+	PINMX_NACK_SEGMENT_FAULT = 5,
+	PINMX_NACK_BAD_FIELD = 6,
+};
+
+static unsigned int pinmx_pull_block_frames = 32;
+module_param_named(pull_block_frames, pinmx_pull_block_frames, uint, 0644);
+MODULE_PARM_DESC(pull_block_frames, "PULL_REPLY frames per PULL request, 1..64");
+
+static unsigned int pinmx_pull_blocks = 8;
+module_param_named(pull_blocks, pinmx_pull_blocks, uint, 0644);
+MODULE_PARM_DESC(pull_blocks, "blocks of one pull in flight, 1..16");
+
+static unsigned int pinmx_pull_resend_ms = 50;
+module_param_named(pull_resend_ms, pinmx_pull_resend_ms, uint, 0644);
+MODULE_PARM_DESC(pull_resend_ms, "a block without replies for this long is asked for again (doubling up to 16x)");
+
+static unsigned int pinmx_pull_max_retries = 8;
+module_param_named(pull_max_retries, pinmx_pull_max_retries, uint, 0644);
+MODULE_PARM_DESC(pull_max_retries, "resends of one block before the pull fails with TIMEOUT");
+
+/**
+ * struct pinmx_pull_block - one block of a pull in flight
+ * @offset: pull offset of the block's first byte.
+ * @len: bytes in the block.
+ * @first_frame: frame index of its first reply.
+ * @nframes: replies in the block.
+ * @retries: resends so far.
+ * @missing: bit k set while reply k has not been written.
+ * @active: the block is asked for and not complete.
+ * @touched: jiffies of the last request or reply.
+ */
+struct pinmx_pull_block {
+	u64 offset;
+	u32 len;
+	u32 first_frame;
+	u16 nframes;
+	u16 retries;
+	u64 missing;
+	bool active;
+	unsigned long touched;
+};
+
+/**
+ * struct pinmx_pull_state - one pull run by the engine
+ * @ep: endpoint running it; outlives the pull (release cancels pulls).
+ * @lock: guards everything below that changes: taken by the receive
+ *	softirq (replies, NACKs), the resend timer and the starting ioctl.
+ * @timer: resend timer; also retries an end event the ring had no room for.
+ * @end_work: removes the ended pull from @ep->pulls and frees it.
+ * @rcu: the softirq finds pulls under RCU.
+ * @local: local region, with a reference.
+ * @id: wire pull handle (index in @ep->pulls).
+ * @handle: the caller's handle.
+ * @peer_mac: serving interface.
+ * @peer_index: serving endpoint index.
+ * @peer_session: serving endpoint session.
+ * @remote_region: region id at the server.
+ * @remote_offset: offset of the pull in the remote region.
+ * @local_offset: offset of the pull in @local.
+ * @length: bytes to pull.
+ * @reply_bytes: payload of each reply but a block's last.
+ * @block_frames: replies per block.
+ * @nblocks: blocks in flight at most.
+ * @resend: resend timeout in jiffies, before backoff.
+ * @max_retries: resends of one block before TIMEOUT.
+ * @next_offset: pull offset of the next block to ask for.
+ * @bytes: bytes written into @local.
+ * @ended: the end is decided; nothing but @event_pending changes after.
+ * @event_pending: the end event waits for room in the ring.
+ * @end: the end event.
+ * @blocks: blocks in flight.
+ */
+struct pinmx_pull_state {
+	struct pinmx_endpoint *ep;
+	spinlock_t lock;
+	struct timer_list timer;
+	struct work_struct end_work;
+	struct rcu_head rcu;
+	struct pinmx_region *local;
+	u32 id;
+	u32 handle;
+	u8 peer_mac[ETH_ALEN];
+	u8 peer_index;
+	u32 peer_session;
+	u32 remote_region;
+	u64 remote_offset;
+	u64 local_offset;
+	u64 length;
+	u32 reply_bytes;
+	u32 block_frames;
+	unsigned int nblocks;
+	unsigned long resend;
+	unsigned int max_retries;
+	u64 next_offset;
+	u64 bytes;
+	bool ended;
+	bool event_pending;
+	struct pinmx_pull_event end;
+	struct pinmx_pull_block blocks[PINMX_PULL_MAX_BLOCKS];
+};
+
+static struct workqueue_struct *pinmx_pull_wq;
+
+/* Payload bytes of a PULL_REPLY on @dev. */
+static u32 pinmx_reply_limit(const struct net_device *dev)
+{
+	return pinmx_link_bytes(dev) - PINMX_REPLY_HEADER;
+}
+
+static int pinmx_push_end(struct pinmx_pull_state *pull)
+{
+	return pinmx_ring_push_event(pull->ep, pull->end.status ?
+				     PINMX_EVENT_PULL_FAILED :
+				     PINMX_EVENT_PULL_DONE,
+				     pull->peer_mac, &pull->end,
+				     sizeof(pull->end));
+}
+
+/* Decide the end of @pull and report it; under pull->lock. */
+static void pinmx_pull_end(struct pinmx_pull_state *pull, u32 status, int error,
+			   const struct pinmx_fault *where, bool local)
+{
+	lockdep_assert_held(&pull->lock);
+	if (pull->ended)
+		return;
+	pull->ended = true;
+	pull->end.handle = pull->handle;
+	pull->end.status = status;
+	pull->end.bytes = pull->bytes;
+	pull->end.error = -error;
+	pull->end.local = local;
+	if (where) {
+		pull->end.segment = where->segment;
+		pull->end.address = where->address;
+	}
+	pinmx_count(status ? PINMX_CNT_PULLS_FAILED : PINMX_CNT_PULLS_DONE, 1);
+	if (pinmx_push_end(pull)) {
+		/* The timer tries again as the application drains the ring. */
+		pull->event_pending = true;
+		mod_timer(&pull->timer, jiffies + 1);
+		return;
+	}
+	queue_work(pinmx_pull_wq, &pull->end_work);
+}
+
+/* Queue a PULL for frames [k0, k1] of @blk; under pull->lock, RCU. */
+static void pinmx_pull_request(struct pinmx_pull_state *pull,
+			       struct pinmx_pull_block *blk, unsigned int k0,
+			       unsigned int k1, struct net_device *dev,
+			       struct sk_buff_head *txq)
+{
+	struct pinmx_endpoint *ep = pull->ep;
+	u64 start = (u64)k0 * pull->reply_bytes;
+	u64 end = min_t(u64, (u64)(k1 + 1) * pull->reply_bytes, blk->len);
+	struct sk_buff *skb;
+	u8 *f;
+
+	blk->touched = jiffies;
+	skb = pinmx_frame_alloc(dev, PINMX_PULL_HEADER);
+	if (!skb)
+		return;
+	f = skb->data;
+	pinmx_mxoe_header(f, PINMX_KIND_PULL, pull->peer_index, ep->index,
+			  pull->peer_session, ep->session, 0);
+	pinmx_put_be32(pull->id, f + 32);
+	pinmx_put_be32(pull->remote_region, f + 36);
+	pinmx_put_be64(pull->remote_offset + blk->offset + start, f + 40);
+	pinmx_put_be64(blk->offset + start, f + 48);
+	pinmx_put_be32(end - start, f + 56);
+	pinmx_put_be32(blk->first_frame + k0, f + 60);
+	pinmx_put_be16(k1 - k0 + 1, f + 64);
+	pinmx_put_be32(pull->reply_bytes, f + 68);
+	pinmx_count(PINMX_CNT_PULL_REQUESTS, 1);
+	pinmx_frame_queue(txq, skb, dev, pull->peer_mac);
+}
+
+/* Ask for the next block into @blk if any is left; under pull->lock. */
+static void pinmx_pull_next_block(struct pinmx_pull_state *pull,
+				  struct pinmx_pull_block *blk,
+				  struct net_device *dev,
+				  struct sk_buff_head *txq)
+{
+	u64 block_bytes = (u64)pull->block_frames * pull->reply_bytes;
+
+	if (pull->next_offset >= pull->length)
+		return;
+	blk->offset = pull->next_offset;
+	blk->len = min_t(u64, block_bytes, pull->length - blk->offset);
+	blk->first_frame = div_u64(blk->offset, pull->reply_bytes);
+	blk->nframes = DIV_ROUND_UP(blk->len, pull->reply_bytes);
+	blk->missing = blk->nframes == 64 ? ~0ULL : BIT_ULL(blk->nframes) - 1;
+	blk->retries = 0;
+	blk->active = true;
+	pull->next_offset += blk->len;
+	pinmx_pull_request(pull, blk, 0, blk->nframes - 1, dev, txq);
+}
+
+static struct pinmx_pull_block *pinmx_pull_block_of(struct pinmx_pull_state *pull,
+						    u32 frame)
+{
+	unsigned int i;
+
+	for (i = 0; i < pull->nblocks; i++) {
+		struct pinmx_pull_block *blk = &pull->blocks[i];
+
+		if (blk->active && frame - blk->first_frame < blk->nframes)
+			return blk;
+	}
+	return NULL;
+}
+
+/* Write one reply of @pull; returns 0 or the drop counter. Under locks. */
+static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *skb,
+				 const u8 *f, struct net_device *dev,
+				 struct sk_buff_head *txq)
+{
+	u32 frame = pinmx_get_be32(f + 36);
+	u64 poff = pinmx_get_be64(f + 40);
+	u32 plen = pinmx_get_be32(f + 24);
+	struct pinmx_pull_block *blk;
+	struct pinmx_fault fault;
+	unsigned int k;
+	u64 expect, miss;
+	int err;
+
+	if (pull->ended || pinmx_get_be32(f + 12) != pull->peer_session ||
+	    f[5] != pull->peer_index)
+		return PINMX_CNT_PULL_DUPLICATES;
+	blk = pinmx_pull_block_of(pull, frame);
+	if (!blk)
+		return PINMX_CNT_PULL_DUPLICATES;
+	k = frame - blk->first_frame;
+	if (!(blk->missing & BIT_ULL(k)))
+		return PINMX_CNT_PULL_DUPLICATES;
+	expect = (u64)k * pull->reply_bytes;
+	if (poff != blk->offset + expect ||
+	    plen != min_t(u64, pull->reply_bytes, blk->len - expect))
+		return PINMX_CNT_PULL_BAD_REPLY;
+	err = pinmx_region_write_skb(pull->local, pull->local_offset + poff,
+				     skb, PINMX_REPLY_HEADER, plen, &miss);
+	if (err == -ENOENT) {
+		pinmx_pull_end(pull, PINMX_PULL_UNKNOWN_REGION, -ENOENT, NULL,
+			       true);
+		return PINMX_CNT_PULL_DUPLICATES;
+	}
+	if (err) {
+		if (pinmx_region_take_fault(pull->local, miss, &fault)) {
+			pinmx_pull_end(pull, PINMX_PULL_SEGMENT_FAULT, fault.err,
+				       &fault, true);
+			return PINMX_CNT_PULL_DUPLICATES;
+		}
+		pinmx_region_want_pinned(pull->local,
+					 pull->local_offset + blk->offset,
+					 blk->len);
+		return PINMX_CNT_OVERLAP_MISSES;
+	}
+	blk->missing &= ~BIT_ULL(k);
+	blk->touched = jiffies;
+	pull->bytes += plen;
+	pinmx_count(PINMX_CNT_PULL_BYTES, plen);
+	if (!blk->missing) {
+		blk->active = false;
+		pinmx_pull_next_block(pull, blk, dev, txq);
+	}
+	if (pull->bytes == pull->length)
+		pinmx_pull_end(pull, PINMX_PULL_OK, 0, NULL, false);
+	return 0;
+}
+
+/**
+ * pinmx_pull_reply - a PULL_REPLY for @ep arrived; receive softirq, RCU
+ * @ep: addressed endpoint.
+ * @skb: the frame (MXoE header at offset 0), checked.
+ * @f: its first bytes (the 48-byte header).
+ * @dev: the interface it came in on.
+ *
+ * Return: 0 if written, else the counter to count the drop with.
+ */
+int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
+		     const u8 *f, struct net_device *dev)
+{
+	struct pinmx_pull_state *pull = xa_load(&ep->pulls, pinmx_get_be32(f + 32));
+	struct sk_buff_head txq;
+	int drop;
+
+	if (!pull)
+		return PINMX_CNT_PULL_DUPLICATES;
+	__skb_queue_head_init(&txq);
+	spin_lock(&pull->lock);
+	drop = pinmx_pull_take_reply(pull, skb, f, dev, &txq);
+	spin_unlock(&pull->lock);
+	pinmx_frame_xmit(&txq);
+	if (!drop)
+		pinmx_count(PINMX_CNT_PULL_REPLIES_RECEIVED, 1);
+	return drop;
+}
+
+/* enum pinmx_pull_status and errno for a NACK reason. */
+static void pinmx_nack_status(u8 reason, u32 *status, int *err)
+{
+	switch (reason) {
+	case PINMX_NACK_UNKNOWN_REGION:
+		*status = PINMX_PULL_UNKNOWN_REGION;
+		*err = -ENOENT;
+		break;
+	case PINMX_NACK_OUT_OF_RANGE:
+		*status = PINMX_PULL_OUT_OF_RANGE;
+		*err = -ERANGE;
+		break;
+	case PINMX_NACK_SEGMENT_FAULT:
+		*status = PINMX_PULL_SEGMENT_FAULT;
+		*err = -EFAULT;
+		break;
+	case PINMX_NACK_BAD_FIELD:
+		*status = PINMX_PULL_NO_RESOURCES;
+		*err = -EMSGSIZE;
+		break;
+	case PINMX_NACK_BAD_SESSION:
+		*status = PINMX_PULL_FAILED;
+		*err = -ECONNRESET;
+		break;
+	default:
+		*status = PINMX_PULL_FAILED;
+		*err = -ECONNREFUSED;
+		break;
+	}
+}
+
+/**
+ * pinmx_pull_nack - a NACK refusing one of @ep's PULLs; softirq, RCU
+ * @ep: addressed endpoint.
+ * @f: the checked 64-byte NACK.
+ *
+ * Return: 0 if it ended a pull, else the counter to count the drop with.
+ */
+int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f)
+{
+	struct pinmx_pull_state *pull = xa_load(&ep->pulls, pinmx_get_be32(f + 40));
+	struct pinmx_fault where = {
+		.segment = pinmx_get_be16(f + 34),
+		.address = pinmx_get_be64(f + 48),
+	};
+	u32 status, nerr = pinmx_get_be32(f + 56);
+	int err;
+
+	if (!pull)
+		return PINMX_CNT_PULL_DUPLICATES;
+	pinmx_nack_status(f[32], &status, &err);
+	if (nerr && nerr < MAX_ERRNO)
+		err = -(int)nerr;
+	spin_lock(&pull->lock);
+	if (pull->ended || pinmx_get_be32(f + 12) != pull->peer_session ||
+	    f[5] != pull->peer_index) {
+		spin_unlock(&pull->lock);
+		return PINMX_CNT_PULL_DUPLICATES;
+	}
+	pull->end.nack_reason = f[32];
+	pinmx_pull_end(pull, status, err, &where, false);
+	spin_unlock(&pull->lock);
+	return 0;
+}
+
+/* Resend stalled blocks; fail the pull when one ran out of retries. */
+static void pinmx_pull_resend(struct pinmx_pull_state *pull, struct net_device *dev,
+			      struct sk_buff_head *txq)
+{
+	unsigned long now = jiffies;
+	unsigned int i;
+
+	for (i = 0; i < pull->nblocks && !pull->ended; i++) {
+		struct pinmx_pull_block *blk = &pull->blocks[i];
+		unsigned int shift = min_t(unsigned int, blk->retries,
+					   PINMX_PULL_MAX_BACKOFF);
+
+		if (!blk->active ||
+		    time_before(now, blk->touched + (pull->resend << shift)))
+			continue;
+		if (blk->retries >= pull->max_retries) {
+			pinmx_count(PINMX_CNT_PULL_TIMEOUTS, 1);
+			pinmx_pull_end(pull, PINMX_PULL_TIMEOUT, -ETIMEDOUT,
+				       NULL, false);
+			return;
+		}
+		blk->retries++;
+		pinmx_count(PINMX_CNT_PULL_RESENDS, 1);
+		/* Only the range from the first to the last missing reply. */
+		pinmx_pull_request(pull, blk, __ffs64(blk->missing),
+				   fls64(blk->missing) - 1, dev, txq);
+	}
+}
+
+static void pinmx_pull_timer(struct timer_list *t)
+{
+	struct pinmx_pull_state *pull = from_timer(pull, t, timer);
+	struct net_device *dev;
+	struct sk_buff_head txq;
+
+	__skb_queue_head_init(&txq);
+	rcu_read_lock();
+	spin_lock(&pull->lock);
+	if (pull->event_pending) {
+		if (!pinmx_push_end(pull)) {
+			pull->event_pending = false;
+			queue_work(pinmx_pull_wq, &pull->end_work);
+		} else {
+			mod_timer(&pull->timer, jiffies + pull->resend);
+		}
+		goto out;
+	}
+	if (pull->ended)
+		goto out;
+	dev = pinmx_ep_dev_rcu(pull->ep);
+	if (!dev) {
+		pinmx_pull_end(pull, PINMX_PULL_FAILED, -ENETDOWN, NULL, true);
+		goto out;
+	}
+	pinmx_pull_resend(pull, dev, &txq);
+	if (!pull->ended)
+		mod_timer(&pull->timer, jiffies + pull->resend);
+out:
+	spin_unlock(&pull->lock);
+	pinmx_frame_xmit(&txq);
+	rcu_read_unlock();
+}
+
+static void pinmx_pull_free(struct pinmx_pull_state *pull)
+{
+	del_timer_sync(&pull->timer);
+	pinmx_region_put(pull->local);
+	kfree_rcu(pull, rcu);
+}
+
+/* Whoever takes a pull out of ep->pulls frees it. */
+static void pinmx_pull_end_work(struct work_struct *work)
+{
+	struct pinmx_pull_state *pull =
+		container_of(work, struct pinmx_pull_state, end_work);
+	struct pinmx_endpoint *ep = pull->ep;
+	bool mine;
+
+	mutex_lock(&ep->lock);
+	mine = xa_erase(&ep->pulls, pull->id) == pull;
+	if (mine)
+		ep->nr_pulls--;
+	mutex_unlock(&ep->lock);
+	if (mine)
+		pinmx_pull_free(pull);
+}
+
+/**
+ * pinmx_pulls_release - end and free every pull of a closing endpoint
+ * @ep: endpoint no longer reachable by the receive softirq.
+ */
+void pinmx_pulls_release(struct pinmx_endpoint *ep)
+{
+	struct pinmx_pull_state *pull;
+	unsigned long id;
+	LIST_HEAD(gone);
+
+	for (;;) {
+		mutex_lock(&ep->lock);
+		pull = NULL;
+		xa_for_each(&ep->pulls, id, pull) {
+			xa_erase(&ep->pulls, id);
+			ep->nr_pulls--;
+			break;
+		}
+		mutex_unlock(&ep->lock);
+		if (!pull)
+			break;
+		spin_lock_bh(&pull->lock);
+		if (!pull->ended)
+			pinmx_count(PINMX_CNT_PULLS_FAILED, 1);
+		pull->event_pending = false;
+		pull->ended = true;
+		spin_unlock_bh(&pull->lock);
+		cancel_work_sync(&pull->end_work);
+		pinmx_pull_free(pull);
+	}
+	xa_destroy(&ep->pulls);
+}
+
+/* Push an end event for a pull that never ran on the wire. */
+static int pinmx_pull_report(struct pinmx_endpoint *ep,
+			     const struct pinmx_pull *req, u32 status, int err,
+			     u64 bytes, bool local, const struct pinmx_fault *where)
+{
+	struct pinmx_pull_event ev = {
+		.handle = req->handle,
+		.status = status,
+		.bytes = bytes,
+		.error = -err,
+		.local = local,
+	};
+
+	if (where) {
+		ev.segment = where->segment;
+		ev.address = where->address;
+	}
+	if (pinmx_ring_push_event(ep, status ? PINMX_EVENT_PULL_FAILED :
+				  PINMX_EVENT_PULL_DONE, req->peer_mac,
+				  &ev, sizeof(ev)))
+		return -ENOBUFS;
+	pinmx_count(PINMX_CNT_PULLS_STARTED, 1);
+	pinmx_count(status ? PINMX_CNT_PULLS_FAILED : PINMX_CNT_PULLS_DONE, 1);
+	pinmx_count(PINMX_CNT_PULL_BYTES, bytes);
+	return 0;
+}
+
+/*
+ * The serving endpoint is on this interface: take a reference on its
+ * region. ERR_PTR(-ECONNREFUSED) if there is no such endpoint,
+ * -ECONNRESET for another session, -ENOENT for an unknown region.
+ */
+static struct pinmx_region *pinmx_local_peer_region(struct pinmx_endpoint *ep,
+						    const struct pinmx_pull *req)
+{
+	struct pinmx_region *region = ERR_PTR(-ECONNREFUSED);
+	struct pinmx_endpoint *peer;
+
+	rcu_read_lock();
+	peer = pinmx_iface_peer_rcu(ep, req->peer_endpoint);
+	if (peer && READ_ONCE(peer->session) != req->peer_session)
+		region = ERR_PTR(-ECONNRESET);
+	else if (peer) {
+		region = xa_load(&peer->regions, req->remote_region);
+		if (!region || !kref_get_unless_zero(&region->kref))
+			region = ERR_PTR(-ENOENT);
+	}
+	rcu_read_unlock();
+	return region;
+}
+
+/* A pull from an endpoint of the same interface: one region copy. */
+static int pinmx_pull_local(struct pinmx_endpoint *ep,
+			    const struct pinmx_pull *req,
+			    struct pinmx_region *dst)
+{
+	struct pinmx_region *src = pinmx_local_peer_region(ep, req);
+	struct pinmx_region *failed = NULL;
+	struct pinmx_fault where = { };
+	int err;
+
+	if (IS_ERR(src)) {
+		err = PTR_ERR(src);
+		return pinmx_pull_report(ep, req, err == -ENOENT ?
+					 PINMX_PULL_UNKNOWN_REGION :
+					 PINMX_PULL_FAILED, err, 0, false,
+					 NULL);
+	}
+	err = -ENOENT;
+	if (!pinmx_region_get_user(src))
+		goto out_put;
+	err = -ERANGE;
+	if (req->remote_offset + req->length <= src->length)
+		err = pinmx_copy(src, req->remote_offset, dst,
+				 req->local_offset, req->length, &failed);
+	pinmx_region_put_user(src);
+out_put:
+	pinmx_region_put(src);
+	if (!err) {
+		pinmx_count(PINMX_CNT_PULLS_LOCAL, 1);
+		return pinmx_pull_report(ep, req, PINMX_PULL_OK, 0,
+					 req->length, false, NULL);
+	}
+	if (err == -ERANGE) {
+		where.address = req->remote_offset;
+		return pinmx_pull_report(ep, req, PINMX_PULL_OUT_OF_RANGE, err,
+					 0, false, &where);
+	}
+	if (err == -ENOENT)
+		return pinmx_pull_report(ep, req, PINMX_PULL_UNKNOWN_REGION,
+					 err, 0, false, NULL);
+	if (err == -EFAULT)
+		return pinmx_pull_report(ep, req, PINMX_PULL_SEGMENT_FAULT,
+					 err, 0, failed == dst, NULL);
+	return err;
+}
+
+static bool pinmx_pull_is_local(struct pinmx_endpoint *ep,
+				const struct pinmx_pull *req)
+{
+	struct net_device *dev;
+	bool local;
+
+	if (req->flags & PINMX_PULL_WIRE)
+		return false;
+	rcu_read_lock();
+	dev = pinmx_ep_dev_rcu(ep);
+	local = dev && ether_addr_equal(dev->dev_addr, req->peer_mac);
+	rcu_read_unlock();
+	return local;
+}
+
+static struct pinmx_pull_state *pinmx_pull_alloc(struct pinmx_endpoint *ep,
+					   const struct pinmx_pull *req,
+					   struct pinmx_region *local)
+{
+	struct pinmx_pull_state *pull = kzalloc(sizeof(*pull), GFP_KERNEL);
+
+	if (!pull)
+		return NULL;
+	pull->ep = ep;
+	spin_lock_init(&pull->lock);
+	timer_setup(&pull->timer, pinmx_pull_timer, 0);
+	INIT_WORK(&pull->end_work, pinmx_pull_end_work);
+	kref_get(&local->kref);
+	pull->local = local;
+	pull->handle = req->handle;
+	memcpy(pull->peer_mac, req->peer_mac, ETH_ALEN);
+	pull->peer_index = req->peer_endpoint;
+	pull->peer_session = req->peer_session;
+	pull->remote_region = req->remote_region;
+	pull->remote_offset = req->remote_offset;
+	pull->local_offset = req->local_offset;
+	pull->length = req->length;
+	pull->block_frames = clamp_t(unsigned int,
+				     READ_ONCE(pinmx_pull_block_frames), 1,
+				     PINMX_PULL_MAX_BLOCK_FRAMES);
+	pull->nblocks = clamp_t(unsigned int, READ_ONCE(pinmx_pull_blocks), 1,
+				PINMX_PULL_MAX_BLOCKS);
+	pull->resend = max(1UL, msecs_to_jiffies(READ_ONCE(pinmx_pull_resend_ms)));
+	pull->max_retries = READ_ONCE(pinmx_pull_max_retries);
+	return pull;
+}
+
+static int pinmx_pull_publish(struct pinmx_endpoint *ep,
+			      struct pinmx_pull_state *pull)
+{
+	int err;
+
+	mutex_lock(&ep->lock);
+	err = -EBUSY;
+	if (ep->nr_pulls < PINMX_MAX_PULLS)
+		err = xa_alloc_cyclic(&ep->pulls, &pull->id, pull,
+				      XA_LIMIT(1, INT_MAX), &ep->pull_next,
+				      GFP_KERNEL);
+	if (err >= 0) {
+		ep->nr_pulls++;
+		err = 0;
+	}
+	mutex_unlock(&ep->lock);
+	return err;
+}
+
+/* Ask for the first blocks; 0 or -ENETDOWN (nothing sent). */
+static int pinmx_pull_launch(struct pinmx_pull_state *pull)
+{
+	struct net_device *dev;
+	struct sk_buff_head txq;
+	unsigned int i;
+	int err = 0;
+
+	__skb_queue_head_init(&txq);
+	rcu_read_lock();
+	dev = pinmx_ep_dev_rcu(pull->ep);
+	if (!dev || !(dev->flags & IFF_UP)) {
+		err = -ENETDOWN;
+		goto out;
+	}
+	spin_lock_bh(&pull->lock);
+	pull->reply_bytes = pinmx_reply_limit(dev);
+	for (i = 0; i < pull->nblocks; i++)
+		pinmx_pull_next_block(pull, &pull->blocks[i], dev, &txq);
+	mod_timer(&pull->timer, jiffies + pull->resend);
+	spin_unlock_bh(&pull->lock);
+	pinmx_count(PINMX_CNT_PULLS_STARTED, 1);
+	local_bh_disable();
+	pinmx_frame_xmit(&txq);
+	local_bh_enable();
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+static int pinmx_pull_check(const struct pinmx_pull *req)
+{
+	u64 end;
+
+	if (req->reserved || (req->flags & ~PINMX_PULL_WIRE))
+		return -EINVAL;
+	if (check_add_overflow(req->remote_offset, req->length, &end) ||
+	    end >= PINMX_U63_LIMIT)
+		return -EOVERFLOW;
+	if (check_add_overflow(req->local_offset, req->length, &end))
+		return -EOVERFLOW;
+	return 0;
+}
+
+static int pinmx_pull_start(struct pinmx_endpoint *ep,
+			    const struct pinmx_pull *req,
+			    struct pinmx_region *local)
+{
+	struct pinmx_pull_state *pull;
+	int err;
+
+	if (!local->writable)
+		return -EPERM;
+	if (req->local_offset + req->length > local->length)
+		return -ERANGE;
+	if (!req->length)
+		return pinmx_pull_report(ep, req, PINMX_PULL_OK, 0, 0, false,
+					 NULL);
+	if (pinmx_pull_is_local(ep, req))
+		return pinmx_pull_local(ep, req, local);
+	if (local->mode != PINMX_PIN_OVERLAPPED) {
+		err = pinmx_region_ensure(local, req->local_offset, req->length,
+					  false);
+		if (err)
+			return err;
+	}
+	pull = pinmx_pull_alloc(ep, req, local);
+	if (!pull)
+		return -ENOMEM;
+	err = pinmx_pull_publish(ep, pull);
+	if (err) {
+		pinmx_pull_free(pull);
+		return err;
+	}
+	err = pinmx_pull_launch(pull);
+	if (err) {
+		spin_lock_bh(&pull->lock);
+		pull->ended = true;
+		spin_unlock_bh(&pull->lock);
+		pinmx_pull_end_work(&pull->end_work);
+		return err;
+	}
+	/* Overlap: the requests are on their way while the worker pins. */
+	if (local->mode == PINMX_PIN_OVERLAPPED)
+		pinmx_region_kick(local);
+	return 0;
+}
+
+long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_region *local;
+	struct pinmx_pull req;
+	int err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	err = pinmx_pull_check(&req);
+	if (err)
+		return err;
+	if (!smp_load_acquire(&ep->ring))
+		return -ENOTCONN;
+	local = pinmx_get_region(ep, req.local_region, true);
+	if (IS_ERR(local))
+		return PTR_ERR(local);
+	err = pinmx_pull_start(ep, &req, local);
+	pinmx_region_put_user(local);
+	return err;
+}
+
+/* Queue a NACK refusing the PULL @f from @src_mac; softirq, RCU. */
+static void pinmx_serve_nack(struct pinmx_endpoint *ep, const u8 *f,
+			     const u8 *src_mac, struct net_device *dev,
+			     u8 reason, const struct pinmx_fault *where,
+			     struct sk_buff_head *txq)
+{
+	struct sk_buff *skb = pinmx_frame_alloc(dev, PINMX_NACK_HEADER);
+	u8 *n;
+
+	if (!skb)
+		return;
+	n = skb->data;
+	pinmx_mxoe_header(n, PINMX_KIND_NACK, f[5], ep->index,
+			  pinmx_get_be32(f + 12), ep->session, 0);
+	n[32] = reason;
+	n[33] = PINMX_KIND_PULL;
+	pinmx_put_be32(pinmx_get_be32(f + 32), n + 40);
+	pinmx_put_be32(pinmx_get_be32(f + 36), n + 44);
+	if (where) {
+		pinmx_put_be16(where->segment, n + 34);
+		pinmx_put_be64(where->address, n + 48);
+		pinmx_put_be32(-where->err, n + 56);
+	}
+	pinmx_count(PINMX_CNT_NACKS_SENT, 1);
+	pinmx_frame_queue(txq, skb, dev, src_mac);
+}
+
+/* Queue the replies to a PULL for @region; stops at the first miss. */
+static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
+				const u8 *src_mac, struct net_device *dev,
+				struct pinmx_region *region,
+				struct sk_buff_head *txq)
+{
+	u64 roff = pinmx_get_be64(f + 40);
+	u64 poff = pinmx_get_be64(f + 48);
+	u32 blen = pinmx_get_be32(f + 56);
+	u32 first = pinmx_get_be32(f + 60);
+	u16 count = pinmx_get_be16(f + 64);
+	u32 per = pinmx_get_be32(f + 68);
+	struct pinmx_fault fault;
+	unsigned int k;
+
+	for (k = 0; k < count; k++) {
+		u32 n = min_t(u32, per, blen - k * per);
+		struct sk_buff *skb;
+		u64 miss;
+		int err;
+
+		skb = pinmx_frame_alloc(dev, PINMX_REPLY_HEADER + n);
+		if (!skb)
+			return;
+		err = pinmx_region_read(region, roff + (u64)k * per,
+					skb->data + PINMX_REPLY_HEADER, n,
+					&miss);
+		if (err) {
+			kfree_skb(skb);
+			if (err == -ENOENT) {
+				pinmx_serve_nack(ep, f, src_mac, dev,
+						 PINMX_NACK_UNKNOWN_REGION,
+						 NULL, txq);
+			} else if (pinmx_region_take_fault(region, miss,
+							   &fault)) {
+				pinmx_serve_nack(ep, f, src_mac, dev,
+						 PINMX_NACK_SEGMENT_FAULT,
+						 &fault, txq);
+			} else {
+				pinmx_count(PINMX_CNT_SERVE_MISSES, 1);
+				pinmx_region_want_pinned(region, miss,
+							 roff + blen - miss);
+			}
+			return;
+		}
+		pinmx_mxoe_header(skb->data, PINMX_KIND_PULL_REPLY, f[5],
+				  ep->index, pinmx_get_be32(f + 12),
+				  ep->session, n);
+		pinmx_put_be32(pinmx_get_be32(f + 32), skb->data + 32);
+		pinmx_put_be32(first + k, skb->data + 36);
+		pinmx_put_be64(poff + (u64)k * per, skb->data + 40);
+		pinmx_count(PINMX_CNT_PULL_REPLIES_SENT, 1);
+		pinmx_frame_queue(txq, skb, dev, src_mac);
+	}
+}
+
+/**
+ * pinmx_serve_pull - answer a PULL addressed to @ep; receive softirq, RCU
+ * @ep: addressed endpoint (session checked).
+ * @f: the checked 72-byte PULL.
+ * @src_mac: the puller's interface.
+ * @dev: the interface it came in on, where the answers go.
+ */
+void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
+		      const u8 *src_mac, struct net_device *dev)
+{
+	struct pinmx_region *region = xa_load(&ep->regions,
+					      pinmx_get_be32(f + 36));
+	u64 roff = pinmx_get_be64(f + 40);
+	u32 blen = pinmx_get_be32(f + 56);
+	struct pinmx_fault where = { };
+	struct sk_buff_head txq;
+
+	__skb_queue_head_init(&txq);
+	if (pinmx_get_be32(f + 68) > pinmx_reply_limit(dev) ||
+	    pinmx_get_be16(f + 64) > PINMX_PULL_MAX_BLOCK_FRAMES) {
+		pinmx_count(PINMX_CNT_RX_BAD_FIELD, 1);
+		where.address = pinmx_reply_limit(dev);
+		pinmx_serve_nack(ep, f, src_mac, dev, PINMX_NACK_BAD_FIELD,
+				 &where, &txq);
+	} else if (!region || READ_ONCE(region->dead)) {
+		pinmx_serve_nack(ep, f, src_mac, dev, PINMX_NACK_UNKNOWN_REGION,
+				 NULL, &txq);
+	} else if (roff + blen > region->length) {
+		where.address = roff;
+		pinmx_serve_nack(ep, f, src_mac, dev, PINMX_NACK_OUT_OF_RANGE,
+				 &where, &txq);
+	} else {
+		pinmx_serve_replies(ep, f, src_mac, dev, region, &txq);
+	}
+	pinmx_frame_xmit(&txq);
+}
+
+int pinmx_pull_init(void)
+{
+	pinmx_pull_wq = alloc_workqueue("pinmx_pull", 0, 0);
+	return pinmx_pull_wq ? 0 : -ENOMEM;
+}
+
+void pinmx_pull_exit(void)
+{
+	/* kfree_rcu() of the pulls must not outlive the module. */
+	rcu_barrier();
+	destroy_workqueue(pinmx_pull_wq);
+}

@@ -1,0 +1,1012 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pinmx networking tests with two processes: eager and rendezvous/pull
+ * transfers checked byte for byte over lo and over a veth pair joining two
+ * network namespaces (optionally with netem loss), forced overlap misses,
+ * a peer killed in the middle of a pull, and malformed pull frames.
+ *
+ * Each process opens its own endpoint, attaches and binds in its own
+ * network namespace, and tells the other its address over a socketpair.
+ * The sender of a message is the pull server: PULLs are answered by the
+ * module in softirq while the sender waits for the NOTIFY.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pinmx_test.h"
+
+#define MiB		(1024UL * 1024)
+#define EAGER_MAX	32768U		/* rendezvous threshold */
+#define FRAG_BYTES	1444U		/* MEDIUM_FRAG payload at 1500 */
+#define PARAMS		"/sys/module/pinmx/parameters/"
+#define NS_A		"pmxa"
+#define NS_B		"pmxb"
+
+/* This process's endpoint and the peer's address. */
+struct node {
+	int fd;
+	uint8_t index;
+	uint32_t session;
+	uint8_t mac[6];
+	struct pinmx_ring_ctl *ring;
+	uint8_t peer_mac[6];
+	uint8_t peer_index;
+	uint32_t peer_session;
+	uint32_t pull_flags;
+};
+
+/* What a process tells its peer about its endpoint. */
+struct hello_msg {
+	uint8_t mac[6];
+	uint8_t index;
+	uint8_t pad;
+	uint32_t session;
+};
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, v);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
+static int write_param(const char *name, const char *value)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), PARAMS "%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int run(const char *cmd)
+{
+	int status = system(cmd);
+
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+static int setup_veth(void)
+{
+	run("ip netns del " NS_A " 2>/dev/null; ip netns del " NS_B " 2>/dev/null");
+	return run("ip netns add " NS_A " && ip netns add " NS_B " && "
+		   "ip link add vpa netns " NS_A " type veth peer name vpb netns " NS_B " && "
+		   "ip -n " NS_A " link set vpa up && ip -n " NS_B " link set vpb up && "
+		   "ip -n " NS_A " link set lo up && ip -n " NS_B " link set lo up");
+}
+
+static void teardown_veth(void)
+{
+	run("ip netns del " NS_A " 2>/dev/null; ip netns del " NS_B " 2>/dev/null");
+}
+
+static int enter_netns(const char *name)
+{
+	char path[64];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "/var/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = setns(fd, CLONE_NEWNET);
+	close(fd);
+	return r;
+}
+
+/* Open, attach @ifname, bind @index, map the ring, swap addresses on @sock. */
+static int node_open(struct node *n, const char *ifname, uint8_t index,
+		     int sock)
+{
+	struct pinmx_attach at = { 0 };
+	struct pinmx_bind b = { 0 };
+	struct hello_msg me = { 0 }, peer;
+
+	snprintf(at.ifname, sizeof(at.ifname), "%s", ifname);
+	snprintf(b.ifname, sizeof(b.ifname), "%s", ifname);
+	b.index = index;
+	n->fd = pmx_open();
+	CHECK(n->fd >= 0, "open: %s", strerror(errno));
+	CHECK_OK(ioctl(n->fd, PINMX_IOC_ATTACH, &at));
+	CHECK_OK(ioctl(n->fd, PINMX_IOC_BIND, &b));
+	CHECK(b.mtu >= 1500, "%s mtu %u", ifname, b.mtu);
+	n->index = index;
+	n->session = b.session;
+	memcpy(n->mac, b.mac, 6);
+	n->ring = mmap(NULL, PINMX_RING_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, n->fd, 0);
+	CHECK(n->ring != MAP_FAILED, "mmap ring: %s", strerror(errno));
+	memcpy(me.mac, n->mac, 6);
+	me.index = index;
+	me.session = n->session;
+	CHECK(write(sock, &me, sizeof(me)) == sizeof(me), "hello write");
+	CHECK(read(sock, &peer, sizeof(peer)) == sizeof(peer), "hello read");
+	memcpy(n->peer_mac, peer.mac, 6);
+	n->peer_index = peer.index;
+	n->peer_session = peer.session;
+	return 0;
+}
+
+/* Next event, waiting up to @timeout_ms with PINMX_IOC_WAIT; NULL if none. */
+static const struct pinmx_event *node_next(struct node *n, int timeout_ms)
+{
+	struct pinmx_wait w = { .timeout_ns = timeout_ms * 1000000ULL };
+	uint32_t cons = n->ring->consumer;
+
+	if (__atomic_load_n(&n->ring->producer, __ATOMIC_ACQUIRE) == cons &&
+	    (ioctl(n->fd, PINMX_IOC_WAIT, &w) || !w.ready))
+		return NULL;
+	return (const void *)((char *)n->ring + PINMX_RING_CTL_BYTES +
+			      (cons % PINMX_RING_SLOTS) * PINMX_RING_SLOT_BYTES);
+}
+
+/* The ring mapping holds the file: unmap it so close releases the endpoint. */
+static void node_close(struct node *n)
+{
+	if (n->ring && n->ring != MAP_FAILED)
+		munmap(n->ring, PINMX_RING_BYTES);
+	if (n->fd > 0)
+		close(n->fd);
+}
+
+static void node_consume(struct node *n)
+{
+	__atomic_store_n(&n->ring->consumer, n->ring->consumer + 1,
+			 __ATOMIC_RELEASE);
+}
+
+static void header(const struct node *n, uint8_t *h, uint8_t kind,
+		   uint32_t plen)
+{
+	memset(h, 0, 72);
+	h[0] = kind;
+	h[1] = PINMX_MXOE_VERSION;
+	h[4] = n->peer_index;
+	h[5] = n->index;
+	put32(h + 8, n->peer_session);
+	put32(h + 12, n->session);
+	put32(h + 24, plen);
+}
+
+static int node_send(const struct node *n, const uint8_t *h, uint32_t hlen,
+		     const void *payload, uint32_t plen)
+{
+	struct pinmx_send req = {
+		.header = (uintptr_t)h, .header_len = hlen,
+		.payload = (uintptr_t)payload, .payload_len = plen,
+	};
+
+	memcpy(req.dst_mac, n->peer_mac, 6);
+	return ioctl(n->fd, PINMX_IOC_SEND, &req);
+}
+
+/* Eager: TINY for 0 bytes, else MEDIUM_FRAG fragments. */
+static int send_eager(const struct node *n, const uint8_t *buf, uint32_t len)
+{
+	uint16_t count = len ? (len + FRAG_BYTES - 1) / FRAG_BYTES : 0;
+	uint8_t h[72];
+	uint16_t i;
+
+	if (!len) {
+		header(n, h, PINMX_KIND_TINY, 0);
+		return node_send(n, h, 48, NULL, 0);
+	}
+	for (i = 0; i < count; i++) {
+		uint32_t off = i * FRAG_BYTES;
+		uint32_t plen = len - off < FRAG_BYTES ? len - off : FRAG_BYTES;
+
+		header(n, h, PINMX_KIND_MEDIUM_FRAG, plen);
+		put32(h + 40, len);
+		put32(h + 44, off);
+		put16(h + 48, i);
+		put16(h + 50, count);
+		if (node_send(n, h, 56, buf + off, plen))
+			return -1;
+	}
+	return 0;
+}
+
+static int send_notify(const struct node *n, uint32_t handle, uint32_t status,
+		       uint64_t bytes)
+{
+	uint8_t h[72];
+
+	header(n, h, PINMX_KIND_NOTIFY, 0);
+	put32(h + 32, handle);
+	put32(h + 36, status);
+	put64(h + 40, bytes);
+	return node_send(n, h, 48, NULL, 0);
+}
+
+/* Waits for a frame event of @kind, skipping none; returns its frame. */
+static const uint8_t *expect_frame(struct node *n, uint8_t kind, int ms)
+{
+	const struct pinmx_event *ev = node_next(n, ms);
+	const uint8_t *f;
+
+	if (!ev) {
+		printf("# no event (waiting for kind %u)\n", kind);
+		return NULL;
+	}
+	f = (const uint8_t *)(ev + 1);
+	if (ev->type != PINMX_EVENT_FRAME || f[0] != kind) {
+		printf("# event type %u kind %u, expected frame kind %u\n",
+		       ev->type, f[0], kind);
+		return NULL;
+	}
+	return f;
+}
+
+/*
+ * Sender side of one message: eager or RNDV of a region over @buf, then the
+ * receiver's NOTIFY. The buffer's pages are served by the module.
+ */
+static int send_message(struct node *n, uint8_t *buf, uint64_t len,
+			uint32_t seed, uint32_t notify_ms)
+{
+	uint32_t region;
+	const uint8_t *f;
+	uint8_t h[72];
+
+	fill(buf, len, seed);
+	if (len <= EAGER_MAX) {
+		CHECK_OK(send_eager(n, buf, len));
+	} else {
+		CHECK_OK(pmx_declare1(n->fd, buf, len, 0, &region));
+		header(n, h, PINMX_KIND_RNDV, 0);
+		put64(h + 40, len);
+		put32(h + 56, region);
+		put32(h + 60, seed);
+		CHECK_OK(node_send(n, h, 64, NULL, 0));
+	}
+	f = expect_frame(n, PINMX_KIND_NOTIFY, notify_ms);
+	CHECK(f, "len %llu: no NOTIFY", (unsigned long long)len);
+	CHECK(get32(f + 32) == seed && get32(f + 36) == 0 &&
+	      get64(f + 40) == len, "len %llu: NOTIFY handle %u status %u bytes %llu",
+	      (unsigned long long)len, get32(f + 32), get32(f + 36),
+	      (unsigned long long)get64(f + 40));
+	node_consume(n);
+	if (len > EAGER_MAX)
+		CHECK_OK(pmx_destroy(n->fd, region));
+	return 0;
+}
+
+/* Receives fragments of an eager message of @len into @buf. */
+static int recv_eager(struct node *n, uint8_t *buf, uint64_t len)
+{
+	uint64_t got = 0;
+	const uint8_t *f;
+
+	if (!len) {
+		f = expect_frame(n, PINMX_KIND_TINY, 5000);
+		CHECK(f && get32(f + 24) == 0, "no empty TINY");
+		node_consume(n);
+		return 0;
+	}
+	while (got < len) {
+		f = expect_frame(n, PINMX_KIND_MEDIUM_FRAG, 5000);
+		CHECK(f && get32(f + 40) == len, "fragment of %llu bytes missing",
+		      (unsigned long long)len);
+		memcpy(buf + get32(f + 44), f + 56, get32(f + 24));
+		got += get32(f + 24);
+		node_consume(n);
+	}
+	return 0;
+}
+
+/* Pulls the RNDV's region into @buf; returns the end event or NULL. */
+static const struct pinmx_pull_event *pull_rndv(struct node *n,
+						const uint8_t *rndv,
+						uint8_t *buf, uint64_t len,
+						int wait_ms)
+{
+	struct pinmx_pull req = {
+		.peer_endpoint = n->peer_index, .flags = n->pull_flags,
+		.peer_session = n->peer_session,
+		.remote_region = get32(rndv + 56),
+		.remote_offset = get64(rndv + 48), .length = len,
+		.handle = get32(rndv + 60),
+	};
+	const struct pinmx_event *ev;
+	uint32_t region;
+
+	memcpy(req.peer_mac, n->peer_mac, 6);
+	if (pmx_declare1(n->fd, buf, len, PINMX_DECLARE_WRITABLE, &region) ||
+	    (req.local_region = region,
+	     ioctl(n->fd, PINMX_IOC_PULL, &req))) {
+		printf("# declare/pull: %s\n", strerror(errno));
+		return NULL;
+	}
+	node_consume(n);
+	ev = node_next(n, wait_ms);
+	if (!ev || (ev->type != PINMX_EVENT_PULL_DONE &&
+		    ev->type != PINMX_EVENT_PULL_FAILED)) {
+		printf("# no pull end event\n");
+		return NULL;
+	}
+	pmx_destroy(n->fd, region);
+	return (const struct pinmx_pull_event *)(ev + 1);
+}
+
+static int recv_message(struct node *n, uint8_t *buf, uint64_t len,
+			uint32_t seed, int wait_ms)
+{
+	const struct pinmx_pull_event *pe;
+	const uint8_t *f;
+
+	memset(buf, 0, len);
+	if (len <= EAGER_MAX) {
+		if (recv_eager(n, buf, len))
+			return 1;
+	} else {
+		f = expect_frame(n, PINMX_KIND_RNDV, 5000);
+		CHECK(f && get64(f + 40) == len, "len %llu: no RNDV",
+		      (unsigned long long)len);
+		pe = pull_rndv(n, f, buf, len, wait_ms);
+		CHECK(pe, "len %llu: pull did not end", (unsigned long long)len);
+		CHECK(pe->status == PINMX_PULL_OK && pe->bytes == len &&
+		      pe->handle == seed,
+		      "len %llu: status %u error %d bytes %llu handle %u",
+		      (unsigned long long)len, pe->status, pe->error,
+		      (unsigned long long)pe->bytes, pe->handle);
+		node_consume(n);
+	}
+	CHECK(mismatch(buf, len, seed) == len, "len %llu: byte %zu differs",
+	      (unsigned long long)len, mismatch(buf, len, seed));
+	CHECK_OK(send_notify(n, seed, 0, len));
+	return 0;
+}
+
+/* Sizes of the transfer tests: eager, both sides of the threshold, pulls. */
+static const uint64_t sizes[] = {
+	0, 1, 32, 128, 1444, 1445, 4096, 32768, 32769, 100000, MiB + 3,
+	16 * MiB, 64 * MiB,
+};
+
+/* How a two-process test runs: where each side lives and what it does. */
+struct pair_cfg {
+	const char *ifname_a, *ifname_b;
+	const char *ns_a, *ns_b;	/* NULL: stay in this namespace */
+	uint32_t pull_flags;
+	bool sender_killed;		/* the receiver kills the sender */
+	int (*sender)(struct node *n, void *arg);
+	int (*receiver)(struct node *n, void *arg, pid_t sender);
+	void *arg;
+};
+
+static int sender_all_sizes(struct node *n, void *arg)
+{
+	uint64_t max = *(uint64_t *)arg;
+	uint8_t *buf = map_anon(max ? max : 1);
+	size_t i;
+
+	CHECK(buf, "map %llu", (unsigned long long)max);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i] <= max &&
+		    send_message(n, buf, sizes[i], 1000 + i, 120000))
+			return 1;
+	return 0;
+}
+
+static int receiver_all_sizes(struct node *n, void *arg, pid_t sender)
+{
+	uint64_t max = *(uint64_t *)arg;
+	uint8_t *buf = map_anon(max ? max : 1);
+	size_t i;
+
+	(void)sender;
+	CHECK(buf, "map %llu", (unsigned long long)max);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t t0 = now_ns();
+
+		if (sizes[i] > max)
+			continue;
+		if (recv_message(n, buf, sizes[i], 1000 + i, 120000))
+			return 1;
+		if (sizes[i] >= MiB)
+			printf("# %llu B checked in %.1f ms\n",
+			       (unsigned long long)sizes[i],
+			       (now_ns() - t0) / 1e6);
+	}
+	return 0;
+}
+
+/* Runs the sender in a child and the receiver here; 0 if both passed. */
+static int run_pair(const struct pair_cfg *cfg)
+{
+	int sv[2], status, r;
+	struct node n = { 0 };
+	pid_t child;
+
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	child = fork();
+	CHECK(child >= 0, "fork");
+	if (!child) {
+		close(sv[0]);
+		if (cfg->ns_a && enter_netns(cfg->ns_a))
+			_exit(3);
+		if (node_open(&n, cfg->ifname_a, 11, sv[1]))
+			_exit(4);
+		_exit(cfg->sender(&n, cfg->arg) ? 1 : 0);
+	}
+	close(sv[1]);
+	r = 1;
+	if ((!cfg->ns_b || !enter_netns(cfg->ns_b)) &&
+	    !node_open(&n, cfg->ifname_b, 12, sv[0])) {
+		n.pull_flags = cfg->pull_flags;
+		r = cfg->receiver(&n, cfg->arg, child);
+	}
+	if (r)
+		kill(child, SIGKILL);
+	CHECK(waitpid(child, &status, 0) == child, "waitpid");
+	close(sv[0]);
+	node_close(&n);
+	CHECK(!r, "receiver failed");
+	CHECK(cfg->sender_killed ? WIFSIGNALED(status) :
+	      WIFEXITED(status) && !WEXITSTATUS(status),
+	      "sender exited with status %#x", status);
+	return 0;
+}
+
+static int transfer_sizes(const char *a, const char *b, const char *ns_a,
+			  const char *ns_b, uint32_t flags, uint64_t max)
+{
+	uint64_t pulls0 = pmx_counter(PINMX_CNT_PULLS_DONE);
+	uint64_t local0 = pmx_counter(PINMX_CNT_PULLS_LOCAL);
+	uint64_t replies0 = pmx_counter(PINMX_CNT_PULL_REPLIES_RECEIVED);
+	struct pair_cfg cfg = {
+		.ifname_a = a, .ifname_b = b, .ns_a = ns_a, .ns_b = ns_b,
+		.pull_flags = flags, .sender = sender_all_sizes,
+		.receiver = receiver_all_sizes, .arg = &max,
+	};
+	uint64_t npulls = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		npulls += sizes[i] > EAGER_MAX && sizes[i] <= max;
+	if (run_pair(&cfg))
+		return 1;
+	CHECK(pmx_counter(PINMX_CNT_PULLS_DONE) - pulls0 == npulls,
+	      "pulls done +%llu, expected %llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PULLS_DONE) - pulls0),
+	      (unsigned long long)npulls);
+	if (ns_a || (flags & PINMX_PULL_WIRE)) {
+		CHECK(pmx_counter(PINMX_CNT_PULLS_LOCAL) == local0,
+		      "a wire pull was done locally");
+		CHECK(pmx_counter(PINMX_CNT_PULL_REPLIES_RECEIVED) > replies0,
+		      "no PULL_REPLY frames");
+	} else {
+		CHECK(pmx_counter(PINMX_CNT_PULLS_LOCAL) - local0 == npulls,
+		      "same-interface pulls not done region to region");
+	}
+	return 0;
+}
+
+static int test_lo_transfers_wire(void)
+{
+	return transfer_sizes("lo", "lo", NULL, NULL, PINMX_PULL_WIRE, 64 * MiB);
+}
+
+static int test_lo_transfers_local_copy(void)
+{
+	return transfer_sizes("lo", "lo", NULL, NULL, 0, 64 * MiB);
+}
+
+static int test_veth_transfers(void)
+{
+	int r;
+
+	CHECK_OK(setup_veth());
+	r = transfer_sizes("vpa", "vpb", NS_A, NS_B, 0, 64 * MiB);
+	teardown_veth();
+	return r;
+}
+
+static int test_veth_netem_loss_transfers(void)
+{
+	uint64_t resends0 = pmx_counter(PINMX_CNT_PULL_RESENDS);
+	int r;
+
+	CHECK_OK(setup_veth());
+	CHECK_OK(run("ip netns exec " NS_A " tc qdisc add dev vpa root netem loss 1% && "
+		     "ip netns exec " NS_B " tc qdisc add dev vpb root netem loss 1%"));
+	CHECK_OK(write_param("pull_resend_ms", "10"));
+	r = transfer_sizes("vpa", "vpb", NS_A, NS_B, 0, 16 * MiB);
+	write_param("pull_resend_ms", "50");
+	teardown_veth();
+	if (r)
+		return r;
+	printf("# pull resends under 1%% loss: %llu\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PULL_RESENDS) - resends0));
+	CHECK(pmx_counter(PINMX_CNT_PULL_RESENDS) > resends0,
+	      "no resend under 1%% loss");
+	return 0;
+}
+
+/*
+ * Pinning slowed on purpose: replies reach pages not pinned yet and are
+ * dropped as overlap misses, requests find served pages not pinned; the
+ * resends recover and the data is right.
+ */
+static int test_overlap_miss_slow_pinning(void)
+{
+	uint64_t miss0 = pmx_counter(PINMX_CNT_OVERLAP_MISSES);
+	uint64_t serve0 = pmx_counter(PINMX_CNT_SERVE_MISSES);
+	uint64_t max = 4 * MiB;
+	struct pair_cfg cfg = {
+		.ifname_a = "lo", .ifname_b = "lo",
+		.pull_flags = PINMX_PULL_WIRE, .sender = sender_all_sizes,
+		.receiver = receiver_all_sizes, .arg = &max,
+	};
+	int r;
+
+	CHECK_OK(write_param("pin_delay_us", "20000"));
+	CHECK_OK(write_param("pull_resend_ms", "10"));
+	r = run_pair(&cfg);
+	write_param("pin_delay_us", "0");
+	write_param("pull_resend_ms", "50");
+	if (r)
+		return r;
+	printf("# overlap misses %llu, serve misses %llu\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_OVERLAP_MISSES) - miss0),
+	       (unsigned long long)(pmx_counter(PINMX_CNT_SERVE_MISSES) - serve0));
+	CHECK(pmx_counter(PINMX_CNT_OVERLAP_MISSES) > miss0,
+	      "no overlap miss with slow pinning");
+	CHECK(pmx_counter(PINMX_CNT_SERVE_MISSES) > serve0,
+	      "no serve miss with slow pinning");
+	return 0;
+}
+
+/* The sender declares 64 MiB, sends its RNDV, then waits to be killed. */
+static int sender_then_idle(struct node *n, void *arg)
+{
+	uint64_t len = 64 * MiB;
+	uint8_t *buf = map_anon(len);
+	uint32_t region;
+	uint8_t h[72];
+
+	(void)arg;
+	CHECK(buf, "map");
+	fill(buf, len, 7);
+	CHECK_OK(pmx_declare1(n->fd, buf, len, 0, &region));
+	header(n, h, PINMX_KIND_RNDV, 0);
+	put64(h + 40, len);
+	put32(h + 56, region);
+	put32(h + 60, 7);
+	CHECK_OK(node_send(n, h, 64, NULL, 0));
+	for (;;)
+		pause();
+}
+
+/* Starts pulling, kills the sender once bytes flow, expects a failure. */
+static int receiver_kills_sender(struct node *n, void *arg, pid_t sender)
+{
+	uint64_t len = 64 * MiB, bytes0 = pmx_counter(PINMX_CNT_PULL_BYTES);
+	uint8_t *buf = map_anon(len);
+	struct pinmx_pull req = {
+		.peer_endpoint = n->peer_index, .flags = PINMX_PULL_WIRE,
+		.peer_session = n->peer_session, .length = len, .handle = 7,
+	};
+	const struct pinmx_pull_event *pe;
+	const struct pinmx_event *ev;
+	const uint8_t *f;
+	uint64_t t0;
+	int i;
+
+	(void)arg;
+	CHECK(buf, "map");
+	f = expect_frame(n, PINMX_KIND_RNDV, 5000);
+	CHECK(f, "no RNDV");
+	req.remote_region = get32(f + 56);
+	memcpy(req.peer_mac, n->peer_mac, 6);
+	CHECK_OK(pmx_declare1(n->fd, buf, len, PINMX_DECLARE_WRITABLE,
+			      &req.local_region));
+	CHECK_OK(ioctl(n->fd, PINMX_IOC_PULL, &req));
+	node_consume(n);
+	for (i = 0; i < 2000 && pmx_counter(PINMX_CNT_PULL_BYTES) < bytes0 + MiB; i++)
+		usleep(1000);
+	CHECK(!node_next(n, 0), "pull ended before the kill");
+	kill(sender, SIGKILL);
+	t0 = now_ns();
+	ev = node_next(n, 30000);
+	CHECK(ev && ev->type == PINMX_EVENT_PULL_FAILED, "no PULL_FAILED");
+	pe = (const struct pinmx_pull_event *)(ev + 1);
+	printf("# PULL_FAILED after %.0f ms: status %u error %d nack %u bytes %llu\n",
+	       (now_ns() - t0) / 1e6, pe->status, pe->error, pe->nack_reason,
+	       (unsigned long long)pe->bytes);
+	CHECK(pe->handle == 7 && pe->bytes < len && pe->local == 0 &&
+	      (pe->status == PINMX_PULL_FAILED || pe->status == PINMX_PULL_TIMEOUT),
+	      "handle %u status %u local %u", pe->handle, pe->status, pe->local);
+	node_consume(n);
+	return 0;
+}
+
+/* The sender serves 64 MiB; the puller is killed in the middle. */
+static int sender_outlives_puller(struct node *n, void *arg)
+{
+	uint64_t len = 64 * MiB;
+	uint8_t *buf = map_anon(len);
+	uint32_t region;
+	uint8_t h[72];
+	char c;
+
+	(void)arg;
+	CHECK(buf, "map");
+	fill(buf, len, 8);
+	CHECK_OK(pmx_declare1(n->fd, buf, len, 0, &region));
+	header(n, h, PINMX_KIND_RNDV, 0);
+	put64(h + 40, len);
+	put32(h + 56, region);
+	put32(h + 60, 8);
+	CHECK_OK(node_send(n, h, 64, NULL, 0));
+	/* Told to stop by the test once the puller is dead. */
+	CHECK(read(STDIN_FILENO, &c, 1) >= 0, "read");
+	return 0;
+}
+
+/*
+ * A process killed in the middle of a pull: (1) the server: the puller gets
+ * PULL_FAILED (NACK BAD_ENDPOINT, or TIMEOUT); (2) the puller: its pins go
+ * with it. Afterwards no page is pinned and no region is left.
+ */
+static int test_killed_peer_mid_pull(void)
+{
+	uint64_t pinned0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	struct pair_cfg cfg = {
+		.ifname_a = "lo", .ifname_b = "lo",
+		.sender = sender_then_idle, .receiver = receiver_kills_sender,
+		.sender_killed = true,
+	};
+	int pipefd[2], status, i;
+	pid_t server, puller;
+
+	if (run_pair(&cfg))
+		return 1;
+	for (i = 0; i < 2000 && pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0; i++)
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0 &&
+	      pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0,
+	      "server killed: %llu pages, %llu regions left",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - pinned0),
+	      (unsigned long long)(pmx_counter(PINMX_CNT_REGIONS_NOW) - regions0));
+
+	/* (2): fork the server with a pipe as stdin, run the puller in a child. */
+	CHECK_OK(pipe(pipefd));
+	{
+		int sv[2];
+		uint64_t bytes0 = pmx_counter(PINMX_CNT_PULL_BYTES);
+
+		CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+		server = fork();
+		CHECK(server >= 0, "fork");
+		if (!server) {
+			struct node n = { 0 };
+
+			dup2(pipefd[0], STDIN_FILENO);
+			close(pipefd[1]);
+			close(sv[0]);
+			if (node_open(&n, "lo", 13, sv[1]))
+				_exit(4);
+			_exit(sender_outlives_puller(&n, NULL) ? 1 : 0);
+		}
+		puller = fork();
+		CHECK(puller >= 0, "fork");
+		if (!puller) {
+			struct node n = { 0 };
+			uint64_t len = 64 * MiB;
+			uint8_t *buf = map_anon(len);
+			const uint8_t *f;
+			struct pinmx_pull req = { .flags = PINMX_PULL_WIRE,
+						  .length = len, .handle = 8 };
+
+			close(sv[1]);
+			if (!buf || node_open(&n, "lo", 14, sv[0]))
+				_exit(4);
+			f = expect_frame(&n, PINMX_KIND_RNDV, 5000);
+			if (!f)
+				_exit(5);
+			memcpy(req.peer_mac, n.peer_mac, 6);
+			req.peer_endpoint = n.peer_index;
+			req.peer_session = n.peer_session;
+			req.remote_region = get32(f + 56);
+			if (pmx_declare1(n.fd, buf, len, PINMX_DECLARE_WRITABLE,
+					 &req.local_region) ||
+			    ioctl(n.fd, PINMX_IOC_PULL, &req))
+				_exit(6);
+			for (;;)
+				pause();
+		}
+		close(sv[0]);
+		close(sv[1]);
+		for (i = 0; i < 5000 && pmx_counter(PINMX_CNT_PULL_BYTES) < bytes0 + MiB; i++)
+			usleep(1000);
+		CHECK(pmx_counter(PINMX_CNT_PULL_BYTES) < bytes0 + 64 * MiB,
+		      "pull finished before the kill");
+		kill(puller, SIGKILL);
+		CHECK(waitpid(puller, &status, 0) == puller && WIFSIGNALED(status),
+		      "puller status %#x", status);
+		close(pipefd[1]);
+		CHECK(waitpid(server, &status, 0) == server &&
+		      WIFEXITED(status) && !WEXITSTATUS(status),
+		      "server status %#x", status);
+		close(pipefd[0]);
+	}
+	for (i = 0; i < 2000 && pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0; i++)
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0 &&
+	      pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0,
+	      "puller killed: %llu pages, %llu regions left",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - pinned0),
+	      (unsigned long long)(pmx_counter(PINMX_CNT_REGIONS_NOW) - regions0));
+	return 0;
+}
+
+static int node_pull(struct node *n, uint32_t remote, uint64_t roff,
+		     uint32_t local, uint64_t loff, uint64_t len,
+		     uint32_t flags)
+{
+	struct pinmx_pull req = {
+		.peer_endpoint = n->peer_index, .flags = flags,
+		.peer_session = n->peer_session, .remote_region = remote,
+		.local_region = local, .remote_offset = roff,
+		.local_offset = loff, .length = len, .handle = 99,
+	};
+
+	memcpy(req.peer_mac, n->peer_mac, 6);
+	return ioctl(n->fd, PINMX_IOC_PULL, &req);
+}
+
+/* Waits for the end of a pull; 0 and *pe filled, or 1. */
+static int pull_end(struct node *n, struct pinmx_pull_event *pe)
+{
+	const struct pinmx_event *ev = node_next(n, 20000);
+
+	CHECK(ev && (ev->type == PINMX_EVENT_PULL_DONE ||
+		     ev->type == PINMX_EVENT_PULL_FAILED), "no pull end");
+	memcpy(pe, ev + 1, sizeof(*pe));
+	node_consume(n);
+	return 0;
+}
+
+/* Sender for the error cases: a 64 KiB region with a hole, then waits. */
+static int sender_error_regions(struct node *n, void *arg)
+{
+	uint8_t *buf = map_anon(16 * PAGE);
+	struct pinmx_segment segs[2];
+	uint32_t ids[2];
+	char c;
+
+	(void)arg;
+	CHECK(buf, "map");
+	fill(buf, 16 * PAGE, 3);
+	CHECK_OK(pmx_declare1(n->fd, buf, 8 * PAGE, 0, &ids[0]));
+	/* Segment 1 is unmapped: declaration succeeds, serving fails. */
+	CHECK_OK(munmap(buf + 12 * PAGE, 4 * PAGE));
+	segs[0] = (struct pinmx_segment){ (uintptr_t)buf, 4 * PAGE };
+	segs[1] = (struct pinmx_segment){ (uintptr_t)buf + 12 * PAGE, 4 * PAGE };
+	CHECK_OK(pmx_declare(n->fd, segs, 2, 0, &ids[1]));
+	CHECK(write(STDOUT_FILENO, ids, sizeof(ids)) == sizeof(ids), "ids");
+	CHECK(read(STDIN_FILENO, &c, 1) >= 0, "read");
+	return 0;
+}
+
+/*
+ * Every way a pull can be refused reaches the puller as a PULL_FAILED with
+ * the right status, and bad requests fail the ioctl with an errno.
+ */
+static int test_pull_errors_reported(void)
+{
+	uint8_t *buf = map_anon(16 * PAGE);
+	struct pinmx_pull_event pe;
+	struct pinmx_pull bad;
+	int in[2], out[2], sv[2], status;
+	uint32_t ids[2], local, ro;
+	struct node n = { 0 };
+	pid_t server;
+
+	CHECK(buf, "map");
+	CHECK_OK(pipe(in));
+	CHECK_OK(pipe(out));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	server = fork();
+	CHECK(server >= 0, "fork");
+	if (!server) {
+		struct node s = { 0 };
+
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		close(in[1]);
+		close(sv[0]);
+		if (node_open(&s, "lo", 21, sv[1]))
+			_exit(4);
+		_exit(sender_error_regions(&s, NULL) ? 1 : 0);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(sv[1]);
+	if (node_open(&n, "lo", 22, sv[0]))
+		goto fail;
+	CHECK(read(out[0], ids, sizeof(ids)) == sizeof(ids), "server ids");
+	CHECK_OK(pmx_declare1(n.fd, buf, 16 * PAGE, PINMX_DECLARE_WRITABLE, &local));
+	CHECK_OK(pmx_declare1(n.fd, buf, PAGE, 0, &ro));
+
+	/* ioctl errors: nothing starts. */
+	CHECK_ERRNO(node_pull(&n, ids[0], 0, ro, 0, PAGE, PINMX_PULL_WIRE), EPERM);
+	CHECK_ERRNO(node_pull(&n, ids[0], 0, 999, 0, PAGE, PINMX_PULL_WIRE), ENOENT);
+	CHECK_ERRNO(node_pull(&n, ids[0], 0, local, 15 * PAGE, 2 * PAGE, 0), ERANGE);
+	CHECK_ERRNO(node_pull(&n, ids[0], 1ULL << 63, local, 0, PAGE, 0), EOVERFLOW);
+	CHECK_ERRNO(node_pull(&n, ids[0], 0, local, 0, PAGE, 0x80), EINVAL);
+	memset(&bad, 0, sizeof(bad));
+	bad.local_region = local;
+	bad.length = PAGE;
+	bad.reserved = 1;
+	CHECK_ERRNO(ioctl(n.fd, PINMX_IOC_PULL, &bad), EINVAL);
+
+	/* Empty pull: done at once. */
+	CHECK_OK(node_pull(&n, ids[0], 0, local, 0, 0, PINMX_PULL_WIRE));
+	if (pull_end(&n, &pe))
+		goto fail;
+	CHECK(pe.status == PINMX_PULL_OK && pe.bytes == 0, "empty pull %u", pe.status);
+
+	/* Refusals by the server, over the wire and region to region. */
+	for (uint32_t flags = 0; flags <= PINMX_PULL_WIRE; flags += PINMX_PULL_WIRE) {
+		CHECK_OK(node_pull(&n, 12345, 0, local, 0, PAGE, flags));
+		if (pull_end(&n, &pe))
+			goto fail;
+		CHECK(pe.status == PINMX_PULL_UNKNOWN_REGION && !pe.local,
+		      "flags %u unknown region: status %u", flags, pe.status);
+		CHECK_OK(node_pull(&n, ids[0], 7 * PAGE, local, 0, 2 * PAGE, flags));
+		if (pull_end(&n, &pe))
+			goto fail;
+		CHECK(pe.status == PINMX_PULL_OUT_OF_RANGE && pe.bytes == 0,
+		      "flags %u out of range: status %u", flags, pe.status);
+		CHECK_OK(node_pull(&n, ids[1], 0, local, 0, 8 * PAGE, flags));
+		if (pull_end(&n, &pe))
+			goto fail;
+		CHECK(pe.status == PINMX_PULL_SEGMENT_FAULT && pe.error == EFAULT &&
+		      !pe.local, "flags %u hole: status %u error %d local %u",
+		      flags, pe.status, pe.error, pe.local);
+		if (flags)
+			CHECK(pe.segment == 1 && pe.nack_reason == 5,
+			      "hole: segment %u nack %u", pe.segment, pe.nack_reason);
+	}
+	/* Wrong session: NACK BAD_SESSION. */
+	n.peer_session++;
+	CHECK_OK(node_pull(&n, ids[0], 0, local, 0, PAGE, PINMX_PULL_WIRE));
+	if (pull_end(&n, &pe))
+		goto fail;
+	CHECK(pe.status == PINMX_PULL_FAILED && pe.nack_reason == 2,
+	      "stale session: status %u nack %u", pe.status, pe.nack_reason);
+	n.peer_session--;
+	/* The good region still pulls right. */
+	CHECK_OK(node_pull(&n, ids[0], 0, local, 0, 8 * PAGE, PINMX_PULL_WIRE));
+	if (pull_end(&n, &pe))
+		goto fail;
+	CHECK(pe.status == PINMX_PULL_OK && mismatch(buf, 8 * PAGE, 3) == 8 * PAGE,
+	      "good pull after errors: status %u", pe.status);
+	close(in[1]);
+	CHECK(waitpid(server, &status, 0) == server && WIFEXITED(status) &&
+	      !WEXITSTATUS(status), "server status %#x", status);
+	/* Server gone: NACK BAD_ENDPOINT. */
+	CHECK_OK(node_pull(&n, ids[0], 0, local, 0, PAGE, PINMX_PULL_WIRE));
+	if (pull_end(&n, &pe))
+		return 1;
+	CHECK(pe.status == PINMX_PULL_FAILED && pe.nack_reason == 1,
+	      "server gone: status %u nack %u", pe.status, pe.nack_reason);
+	node_close(&n);
+	return 0;
+fail:
+	kill(server, SIGKILL);
+	waitpid(server, &status, 0);
+	return 1;
+}
+
+static int test_wait_ioctl(void)
+{
+	struct pinmx_wait w = { .timeout_ns = 50000000 };
+	int sv[2], fd = pmx_open();
+	struct node n = { 0 };
+	uint64_t t0;
+
+	CHECK(fd >= 0, "open");
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_WAIT, &w), ENOTCONN);
+	close(fd);
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	/* Talk to ourselves: the peer address is our own. */
+	if (fork() == 0) {
+		struct hello_msg h;
+
+		if (read(sv[1], &h, sizeof(h)) == sizeof(h))
+			(void)!write(sv[1], &h, sizeof(h));
+		_exit(0);
+	}
+	if (node_open(&n, "lo", 30, sv[0]))
+		return 1;
+	wait(NULL);
+	t0 = now_ns();
+	CHECK_OK(ioctl(n.fd, PINMX_IOC_WAIT, &w));
+	CHECK(w.ready == 0 && now_ns() - t0 >= 40000000ULL,
+	      "ready %u after %llu ns", w.ready, (unsigned long long)(now_ns() - t0));
+	w.pad = 1;
+	CHECK_ERRNO(ioctl(n.fd, PINMX_IOC_WAIT, &w), EINVAL);
+	w.pad = 0;
+	CHECK_OK(send_notify(&n, 1, 0, 0));
+	w.timeout_ns = UINT64_MAX;
+	CHECK_OK(ioctl(n.fd, PINMX_IOC_WAIT, &w));
+	CHECK(w.ready == 1, "ready %u", w.ready);
+	node_close(&n);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(void);
+} tests[] = {
+	{ "net_wait_ioctl", test_wait_ioctl },
+	{ "net_lo_eager_and_pull_0B_to_64MiB_wire", test_lo_transfers_wire },
+	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
+	  test_lo_transfers_local_copy },
+	{ "net_veth_netns_eager_and_pull_0B_to_64MiB", test_veth_transfers },
+	{ "net_veth_netem_loss_1pct_eager_and_pull_to_16MiB",
+	  test_veth_netem_loss_transfers },
+	{ "net_overlap_miss_slow_pinning_data_right",
+	  test_overlap_miss_slow_pinning },
+	{ "net_killed_peer_mid_pull_error_event_pins_released",
+	  test_killed_peer_mid_pull },
+	{ "net_pull_errors_reported", test_pull_errors_reported },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	for (i = 0; argc == 2 && i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(argv[1], tests[i].name))
+			return tests[i].fn() ? 1 : 0;
+	fprintf(stderr, "usage: %s --list | TEST\n", argv[0]);
+	return 2;
+}
