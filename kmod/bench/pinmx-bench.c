@@ -10,6 +10,10 @@
  *    overlapped pinning per copy (declare, copy while the worker pins,
  *    destroy). Ratios are against pin per copy measured in the same run.
  *
+ * 3. Pull throughput between two endpoints on lo: PULL/PULL_REPLY frames
+ *    through the network stack (PINMX_PULL_WIRE) against the same-interface
+ *    bypass (one region-to-region copy), both regions declared once.
+ *
  * Timings under TCG are not absolute; read the ratios.
  */
 #define _GNU_SOURCE
@@ -239,6 +243,104 @@ static void bench_copy(void)
 	close(overlapped);
 }
 
+/* An endpoint bound to lo with its event ring mapped. */
+struct bench_ep {
+	int fd;
+	struct pinmx_bind bind;
+	struct pinmx_ring_ctl *ring;
+};
+
+static void bench_ep_open(struct bench_ep *ep, uint32_t index)
+{
+	struct pinmx_attach at = { .ifname = "lo" };
+
+	ep->fd = pmx_open();
+	memset(&ep->bind, 0, sizeof(ep->bind));
+	strcpy(ep->bind.ifname, "lo");
+	ep->bind.index = index;
+	if (ep->fd < 0 || ioctl(ep->fd, PINMX_IOC_ATTACH, &at) ||
+	    ioctl(ep->fd, PINMX_IOC_BIND, &ep->bind))
+		die("endpoint on lo");
+	ep->ring = mmap(NULL, PINMX_RING_BYTES, PROT_READ | PROT_WRITE,
+			MAP_SHARED, ep->fd, 0);
+	if (ep->ring == MAP_FAILED)
+		die("mmap ring");
+}
+
+/* Pull @len bytes of @src's region into @dst's, wait for the end event. */
+static void pull_once(struct bench_ep *dst, uint32_t dregion,
+		      const struct bench_ep *src, uint32_t sregion, size_t len,
+		      uint32_t flags)
+{
+	struct pinmx_pull req = {
+		.peer_endpoint = src->bind.index, .flags = flags,
+		.peer_session = src->bind.session, .remote_region = sregion,
+		.local_region = dregion, .length = len,
+	};
+	struct pinmx_wait w = { .timeout_ns = 60000000000ULL };
+	const struct pinmx_event *ev;
+	uint32_t cons = dst->ring->consumer;
+
+	memcpy(req.peer_mac, src->bind.mac, 6);
+	if (ioctl(dst->fd, PINMX_IOC_PULL, &req))
+		die("pull");
+	while (__atomic_load_n(&dst->ring->producer, __ATOMIC_ACQUIRE) == cons)
+		if (ioctl(dst->fd, PINMX_IOC_WAIT, &w) || !w.ready)
+			die("wait for the pull's end");
+	ev = (const void *)((char *)dst->ring + PINMX_RING_CTL_BYTES +
+			    (cons % PINMX_RING_SLOTS) * PINMX_RING_SLOT_BYTES);
+	if (ev->type != PINMX_EVENT_PULL_DONE)
+		die("pull failed");
+	__atomic_store_n(&dst->ring->consumer, cons + 1, __ATOMIC_RELEASE);
+}
+
+static void bench_pull(void)
+{
+	struct bench_ep a, b;
+	size_t i;
+
+	bench_ep_open(&a, 201);
+	bench_ep_open(&b, 202);
+	printf("\n# pull on lo, MB/s, median of interleaved repetitions, regions declared once; ratio = bypass vs frames\n");
+	printf("%10s %5s %10s %10s %9s\n", "bytes", "reps", "frames", "bypass",
+	       "bypass/x");
+	for (i = 0; i < sizeof(copy_sizes) / sizeof(copy_sizes[0]); i++) {
+		size_t len = copy_sizes[i];
+		unsigned int r, reps = reps_for(len) / 4 + 5;
+		char *src = map_touched(len), *dst = map_touched(len);
+		static uint64_t ns[2][MAX_REPS];
+		double wire, local;
+		uint64_t t0, t1;
+		uint32_t s, d;
+
+		if (pmx_declare1(a.fd, src, len, 0, &s) ||
+		    pmx_declare1(b.fd, dst, len, PINMX_DECLARE_WRITABLE, &d))
+			die("declare");
+		pull_once(&b, d, &a, s, len, PINMX_PULL_WIRE);	/* warm-up */
+		pull_once(&b, d, &a, s, len, 0);
+		for (r = 0; r < reps; r++) {
+			t0 = now_ns();
+			pull_once(&b, d, &a, s, len, PINMX_PULL_WIRE);
+			t1 = now_ns();
+			pull_once(&b, d, &a, s, len, 0);
+			ns[0][r] = t1 - t0;
+			ns[1][r] = now_ns() - t1;
+		}
+		wire = median(ns[0], reps);
+		local = median(ns[1], reps);
+		printf("%10zu %5u %10.0f %10.0f %9.2f\n", len, reps,
+		       mbps(len, wire), mbps(len, local), wire / local);
+		pmx_destroy(a.fd, s);
+		pmx_destroy(b.fd, d);
+		munmap(src, len);
+		munmap(dst, len);
+	}
+	munmap(a.ring, PINMX_RING_BYTES);
+	munmap(b.ring, PINMX_RING_BYTES);
+	close(a.fd);
+	close(b.fd);
+}
+
 int main(void)
 {
 	struct pinmx_counters cnt;
@@ -250,6 +352,7 @@ int main(void)
 	close(fd);
 	bench_pin_cost();
 	bench_copy();
+	bench_pull();
 	fd = open("/dev/pinmx", O_RDWR);
 	if (fd >= 0 && !ioctl(fd, PINMX_IOC_COUNTERS, &cnt))
 		printf("\n# overlap waits during the run: %llu\n",

@@ -273,36 +273,81 @@ static const uint8_t *expect_frame(struct node *n, uint8_t kind, int ms)
 	return f;
 }
 
+/* A transfer test's sizes and whether control frames may be lost. */
+struct xfer_cfg {
+	uint64_t max;
+	bool lossy;	/* netem: pulls only, RNDV resent until NOTIFY */
+};
+
+static int ms_left(uint64_t deadline)
+{
+	uint64_t now = now_ns();
+
+	return now >= deadline ? 0 : (int)((deadline - now) / 1000000) + 1;
+}
+
+/*
+ * Waits for the NOTIFY of @seed until @deadline; stale NOTIFYs (answers to
+ * resent RNDVs of earlier messages) are skipped. 1: none came; -1: error.
+ */
+static int wait_notify(struct node *n, uint32_t seed, uint64_t len,
+		       uint64_t deadline)
+{
+	const struct pinmx_event *ev;
+	const uint8_t *f;
+
+	while ((ev = node_next(n, ms_left(deadline)))) {
+		f = (const uint8_t *)(ev + 1);
+		CHECK(ev->type == PINMX_EVENT_FRAME && f[0] == PINMX_KIND_NOTIFY,
+		      "event %u kind %u while waiting for NOTIFY", ev->type,
+		      f[0]);
+		if (get32(f + 32) != seed) {
+			node_consume(n);
+			continue;
+		}
+		CHECK(get32(f + 36) == 0 && get64(f + 40) == len,
+		      "len %llu: NOTIFY status %u bytes %llu",
+		      (unsigned long long)len, get32(f + 36),
+		      (unsigned long long)get64(f + 40));
+		node_consume(n);
+		return 0;
+	}
+	return 1;
+}
+
 /*
  * Sender side of one message: eager or RNDV of a region over @buf, then the
- * receiver's NOTIFY. The buffer's pages are served by the module.
+ * receiver's NOTIFY. The buffer's pages are served by the module. Under
+ * loss the RNDV goes again until the NOTIFY comes.
  */
 static int send_message(struct node *n, uint8_t *buf, uint64_t len,
-			uint32_t seed, uint32_t notify_ms)
+			uint32_t seed, const struct xfer_cfg *cfg)
 {
-	uint32_t region;
-	const uint8_t *f;
+	uint64_t wait_ns = cfg->lossy ? 300000000ULL : 120000000000ULL;
+	uint32_t region = 0;
 	uint8_t h[72];
+	int tries, r = 1;
 
 	fill(buf, len, seed);
-	if (len <= EAGER_MAX) {
-		CHECK_OK(send_eager(n, buf, len));
-	} else {
-		CHECK_OK(pmx_declare1(n->fd, buf, len, 0, &region));
-		header(n, h, PINMX_KIND_RNDV, 0);
-		put64(h + 40, len);
-		put32(h + 56, region);
-		put32(h + 60, seed);
-		CHECK_OK(node_send(n, h, 64, NULL, 0));
-	}
-	f = expect_frame(n, PINMX_KIND_NOTIFY, notify_ms);
-	CHECK(f, "len %llu: no NOTIFY", (unsigned long long)len);
-	CHECK(get32(f + 32) == seed && get32(f + 36) == 0 &&
-	      get64(f + 40) == len, "len %llu: NOTIFY handle %u status %u bytes %llu",
-	      (unsigned long long)len, get32(f + 32), get32(f + 36),
-	      (unsigned long long)get64(f + 40));
-	node_consume(n);
 	if (len > EAGER_MAX)
+		CHECK_OK(pmx_declare1(n->fd, buf, len, 0, &region));
+	for (tries = 0; r == 1 && tries < 200; tries++) {
+		if (len <= EAGER_MAX) {
+			CHECK_OK(send_eager(n, buf, len));
+		} else {
+			header(n, h, PINMX_KIND_RNDV, 0);
+			put64(h + 40, len);
+			put32(h + 56, region);
+			put32(h + 60, seed);
+			CHECK_OK(node_send(n, h, 64, NULL, 0));
+		}
+		r = wait_notify(n, seed, len, now_ns() + wait_ns);
+		if (r < 0 || !cfg->lossy)
+			break;
+	}
+	CHECK(r == 0, "len %llu: no NOTIFY after %d tries",
+	      (unsigned long long)len, tries);
+	if (region)
 		CHECK_OK(pmx_destroy(n->fd, region));
 	return 0;
 }
@@ -330,44 +375,85 @@ static int recv_eager(struct node *n, uint8_t *buf, uint64_t len)
 	return 0;
 }
 
-/* Pulls the RNDV's region into @buf; returns the end event or NULL. */
-static const struct pinmx_pull_event *pull_rndv(struct node *n,
-						const uint8_t *rndv,
-						uint8_t *buf, uint64_t len,
-						int wait_ms)
+/*
+ * A RNDV of an earlier message came again (its NOTIFY was lost): answer
+ * it again. Returns true if @f was such a RNDV, consumed.
+ */
+static bool renotify_stale(struct node *n, const uint8_t *f, uint32_t seed)
 {
+	if (f[0] != PINMX_KIND_RNDV || get32(f + 60) >= seed)
+		return false;
+	send_notify(n, get32(f + 60), 0, get64(f + 40));
+	node_consume(n);
+	return true;
+}
+
+/* Next RNDV of @seed; stale ones are answered again. NULL if none. */
+static const uint8_t *expect_rndv(struct node *n, uint32_t seed)
+{
+	uint64_t deadline = now_ns() + 10000000000ULL;
+	const struct pinmx_event *ev;
+	const uint8_t *f;
+
+	while ((ev = node_next(n, ms_left(deadline)))) {
+		f = (const uint8_t *)(ev + 1);
+		if (ev->type != PINMX_EVENT_FRAME)
+			break;
+		if (renotify_stale(n, f, seed))
+			continue;
+		if (f[0] == PINMX_KIND_RNDV && get32(f + 60) == seed)
+			return f;
+		break;
+	}
+	printf("# no RNDV %u\n", seed);
+	return NULL;
+}
+
+/*
+ * Pulls the RNDV's region into @buf and returns the end event (consumed,
+ * copied to @pe), or 1. RNDVs resent meanwhile are skipped or answered.
+ */
+static int pull_rndv(struct node *n, const uint8_t *rndv, uint8_t *buf,
+		     uint64_t len, int wait_ms, struct pinmx_pull_event *pe)
+{
+	uint32_t seed = get32(rndv + 60);
 	struct pinmx_pull req = {
 		.peer_endpoint = n->peer_index, .flags = n->pull_flags,
 		.peer_session = n->peer_session,
 		.remote_region = get32(rndv + 56),
 		.remote_offset = get64(rndv + 48), .length = len,
-		.handle = get32(rndv + 60),
+		.handle = seed,
 	};
+	uint64_t deadline = now_ns() + wait_ms * 1000000ULL;
 	const struct pinmx_event *ev;
+	const uint8_t *f;
 	uint32_t region;
 
 	memcpy(req.peer_mac, n->peer_mac, 6);
-	if (pmx_declare1(n->fd, buf, len, PINMX_DECLARE_WRITABLE, &region) ||
-	    (req.local_region = region,
-	     ioctl(n->fd, PINMX_IOC_PULL, &req))) {
-		printf("# declare/pull: %s\n", strerror(errno));
-		return NULL;
-	}
+	CHECK_OK(pmx_declare1(n->fd, buf, len, PINMX_DECLARE_WRITABLE, &region));
+	req.local_region = region;
+	CHECK_OK(ioctl(n->fd, PINMX_IOC_PULL, &req));
 	node_consume(n);
-	ev = node_next(n, wait_ms);
-	if (!ev || (ev->type != PINMX_EVENT_PULL_DONE &&
-		    ev->type != PINMX_EVENT_PULL_FAILED)) {
-		printf("# no pull end event\n");
-		return NULL;
+	while ((ev = node_next(n, ms_left(deadline)))) {
+		f = (const uint8_t *)(ev + 1);
+		if (ev->type == PINMX_EVENT_PULL_DONE ||
+		    ev->type == PINMX_EVENT_PULL_FAILED) {
+			memcpy(pe, f, sizeof(*pe));
+			node_consume(n);
+			CHECK_OK(pmx_destroy(n->fd, region));
+			return 0;
+		}
+		CHECK(f[0] == PINMX_KIND_RNDV, "kind %u during a pull", f[0]);
+		if (!renotify_stale(n, f, seed))
+			node_consume(n);
 	}
-	pmx_destroy(n->fd, region);
-	return (const struct pinmx_pull_event *)(ev + 1);
+	CHECK(0, "len %llu: no pull end event", (unsigned long long)len);
 }
 
 static int recv_message(struct node *n, uint8_t *buf, uint64_t len,
 			uint32_t seed, int wait_ms)
 {
-	const struct pinmx_pull_event *pe;
+	struct pinmx_pull_event pe;
 	const uint8_t *f;
 
 	memset(buf, 0, len);
@@ -375,17 +461,16 @@ static int recv_message(struct node *n, uint8_t *buf, uint64_t len,
 		if (recv_eager(n, buf, len))
 			return 1;
 	} else {
-		f = expect_frame(n, PINMX_KIND_RNDV, 5000);
+		f = expect_rndv(n, seed);
 		CHECK(f && get64(f + 40) == len, "len %llu: no RNDV",
 		      (unsigned long long)len);
-		pe = pull_rndv(n, f, buf, len, wait_ms);
-		CHECK(pe, "len %llu: pull did not end", (unsigned long long)len);
-		CHECK(pe->status == PINMX_PULL_OK && pe->bytes == len &&
-		      pe->handle == seed,
+		if (pull_rndv(n, f, buf, len, wait_ms, &pe))
+			return 1;
+		CHECK(pe.status == PINMX_PULL_OK && pe.bytes == len &&
+		      pe.handle == seed,
 		      "len %llu: status %u error %d bytes %llu handle %u",
-		      (unsigned long long)len, pe->status, pe->error,
-		      (unsigned long long)pe->bytes, pe->handle);
-		node_consume(n);
+		      (unsigned long long)len, pe.status, pe.error,
+		      (unsigned long long)pe.bytes, pe.handle);
 	}
 	CHECK(mismatch(buf, len, seed) == len, "len %llu: byte %zu differs",
 	      (unsigned long long)len, mismatch(buf, len, seed));
@@ -410,32 +495,37 @@ struct pair_cfg {
 	void *arg;
 };
 
+static bool size_runs(const struct xfer_cfg *cfg, uint64_t len)
+{
+	return len <= cfg->max && (!cfg->lossy || len > EAGER_MAX);
+}
+
 static int sender_all_sizes(struct node *n, void *arg)
 {
-	uint64_t max = *(uint64_t *)arg;
-	uint8_t *buf = map_anon(max ? max : 1);
+	const struct xfer_cfg *cfg = arg;
+	uint8_t *buf = map_anon(cfg->max);
 	size_t i;
 
-	CHECK(buf, "map %llu", (unsigned long long)max);
+	CHECK(buf, "map %llu", (unsigned long long)cfg->max);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (sizes[i] <= max &&
-		    send_message(n, buf, sizes[i], 1000 + i, 120000))
+		if (size_runs(cfg, sizes[i]) &&
+		    send_message(n, buf, sizes[i], 1000 + i, cfg))
 			return 1;
 	return 0;
 }
 
 static int receiver_all_sizes(struct node *n, void *arg, pid_t sender)
 {
-	uint64_t max = *(uint64_t *)arg;
-	uint8_t *buf = map_anon(max ? max : 1);
+	const struct xfer_cfg *cfg = arg;
+	uint8_t *buf = map_anon(cfg->max);
 	size_t i;
 
 	(void)sender;
-	CHECK(buf, "map %llu", (unsigned long long)max);
+	CHECK(buf, "map %llu", (unsigned long long)cfg->max);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t t0 = now_ns();
 
-		if (sizes[i] > max)
+		if (!size_runs(cfg, sizes[i]))
 			continue;
 		if (recv_message(n, buf, sizes[i], 1000 + i, 120000))
 			return 1;
@@ -485,15 +575,17 @@ static int run_pair(const struct pair_cfg *cfg)
 }
 
 static int transfer_sizes(const char *a, const char *b, const char *ns_a,
-			  const char *ns_b, uint32_t flags, uint64_t max)
+			  const char *ns_b, uint32_t flags, uint64_t max,
+			  bool lossy)
 {
+	struct xfer_cfg xfer = { .max = max, .lossy = lossy };
 	uint64_t pulls0 = pmx_counter(PINMX_CNT_PULLS_DONE);
 	uint64_t local0 = pmx_counter(PINMX_CNT_PULLS_LOCAL);
 	uint64_t replies0 = pmx_counter(PINMX_CNT_PULL_REPLIES_RECEIVED);
 	struct pair_cfg cfg = {
 		.ifname_a = a, .ifname_b = b, .ns_a = ns_a, .ns_b = ns_b,
 		.pull_flags = flags, .sender = sender_all_sizes,
-		.receiver = receiver_all_sizes, .arg = &max,
+		.receiver = receiver_all_sizes, .arg = &xfer,
 	};
 	uint64_t npulls = 0;
 	size_t i;
@@ -520,12 +612,13 @@ static int transfer_sizes(const char *a, const char *b, const char *ns_a,
 
 static int test_lo_transfers_wire(void)
 {
-	return transfer_sizes("lo", "lo", NULL, NULL, PINMX_PULL_WIRE, 64 * MiB);
+	return transfer_sizes("lo", "lo", NULL, NULL, PINMX_PULL_WIRE, 64 * MiB,
+			      false);
 }
 
 static int test_lo_transfers_local_copy(void)
 {
-	return transfer_sizes("lo", "lo", NULL, NULL, 0, 64 * MiB);
+	return transfer_sizes("lo", "lo", NULL, NULL, 0, 64 * MiB, false);
 }
 
 static int test_veth_transfers(void)
@@ -533,7 +626,7 @@ static int test_veth_transfers(void)
 	int r;
 
 	CHECK_OK(setup_veth());
-	r = transfer_sizes("vpa", "vpb", NS_A, NS_B, 0, 64 * MiB);
+	r = transfer_sizes("vpa", "vpb", NS_A, NS_B, 0, 64 * MiB, false);
 	teardown_veth();
 	return r;
 }
@@ -547,7 +640,7 @@ static int test_veth_netem_loss_transfers(void)
 	CHECK_OK(run("ip netns exec " NS_A " tc qdisc add dev vpa root netem loss 1% && "
 		     "ip netns exec " NS_B " tc qdisc add dev vpb root netem loss 1%"));
 	CHECK_OK(write_param("pull_resend_ms", "10"));
-	r = transfer_sizes("vpa", "vpb", NS_A, NS_B, 0, 16 * MiB);
+	r = transfer_sizes("vpa", "vpb", NS_A, NS_B, 0, 16 * MiB, true);
 	write_param("pull_resend_ms", "50");
 	teardown_veth();
 	if (r)
@@ -568,11 +661,11 @@ static int test_overlap_miss_slow_pinning(void)
 {
 	uint64_t miss0 = pmx_counter(PINMX_CNT_OVERLAP_MISSES);
 	uint64_t serve0 = pmx_counter(PINMX_CNT_SERVE_MISSES);
-	uint64_t max = 4 * MiB;
+	struct xfer_cfg xfer = { .max = 4 * MiB };
 	struct pair_cfg cfg = {
 		.ifname_a = "lo", .ifname_b = "lo",
 		.pull_flags = PINMX_PULL_WIRE, .sender = sender_all_sizes,
-		.receiver = receiver_all_sizes, .arg = &max,
+		.receiver = receiver_all_sizes, .arg = &xfer,
 	};
 	int r;
 
@@ -699,7 +792,8 @@ static int test_killed_peer_mid_pull(void)
 
 	if (run_pair(&cfg))
 		return 1;
-	for (i = 0; i < 2000 && pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0; i++)
+	for (i = 0; i < 5000 && (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 ||
+				 pmx_counter(PINMX_CNT_REGIONS_NOW) != regions0); i++)
 		usleep(1000);
 	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0 &&
 	      pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0,
@@ -768,7 +862,8 @@ static int test_killed_peer_mid_pull(void)
 		      "server status %#x", status);
 		close(pipefd[0]);
 	}
-	for (i = 0; i < 2000 && pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0; i++)
+	for (i = 0; i < 5000 && (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 ||
+				 pmx_counter(PINMX_CNT_REGIONS_NOW) != regions0); i++)
 		usleep(1000);
 	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0 &&
 	      pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0,
@@ -984,7 +1079,7 @@ static const struct {
 	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
 	  test_lo_transfers_local_copy },
 	{ "net_veth_netns_eager_and_pull_0B_to_64MiB", test_veth_transfers },
-	{ "net_veth_netem_loss_1pct_eager_and_pull_to_16MiB",
+	{ "net_veth_netem_loss_1pct_pull_32KiB_to_16MiB",
 	  test_veth_netem_loss_transfers },
 	{ "net_overlap_miss_slow_pinning_data_right",
 	  test_overlap_miss_slow_pinning },

@@ -325,7 +325,8 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_ERR_INVAL: ioctls rejected for malformed input.
  * @PINMX_CNT_ERR_NOENT: unknown region ids.
  * @PINMX_CNT_TX_FRAMES: MXoE frames sent.
- * @PINMX_CNT_RX_FRAMES: MXoE frames put in an event ring.
+ * @PINMX_CNT_RX_FRAMES: MXoE frames accepted: put in an event ring, or
+ *	taken by the pull engine (PULL, PULL_REPLY, NACK refusing a PULL).
  * @PINMX_CNT_RX_NOT_ATTACHED: frames dropped: interface not attached.
  * @PINMX_CNT_RX_SHORT: frames dropped: shorter than their header [SHORT].
  * @PINMX_CNT_RX_BAD_VERSION: frames dropped: version not 1 [BAD_VERSION].
@@ -336,9 +337,11 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_RX_OUT_OF_RANGE: frames dropped: offset or length out of
  *	range [OUT_OF_RANGE].
  * @PINMX_CNT_RX_WRONG_ENDPOINT: frames dropped: no endpoint bound to the
- *	destination index on the interface [WRONG_ENDPOINT].
+ *	destination index on the interface [WRONG_ENDPOINT]; a PULL is
+ *	answered with NACK BAD_ENDPOINT so its puller fails at once.
  * @PINMX_CNT_RX_WRONG_SESSION: frames dropped: destination session is not
- *	the endpoint's [WRONG_SESSION].
+ *	the endpoint's [WRONG_SESSION]; answered with NACK BAD_SESSION
+ *	(never a NACK to a NACK).
  * @PINMX_CNT_RX_RING_FULL: frames dropped: the event ring was full.
  * @PINMX_CNT_PULLS_STARTED: PINMX_IOC_PULL calls that started a pull.
  * @PINMX_CNT_PULLS_DONE: pulls that ended with PINMX_EVENT_PULL_DONE.
@@ -656,23 +659,29 @@ struct pinmx_ring_ctl {
  * @reserved: zero.
  *
  * The endpoint must be bound (ENOTCONN) to an interface that is up
- * (ENETDOWN); at most PINMX_MAX_PULLS pulls run at once (EBUSY). The
- * ioctl sends the first PULL requests, then starts pinning the local range
- * as the region's mode says (overlapped: kicks the worker and returns;
- * otherwise pins the range first, an unpinnable page failing the ioctl
- * with EFAULT), and returns; replies are written into the local region in
- * softirq as they arrive. A reply whose local pages are not pinned yet is
- * dropped (PINMX_CNT_OVERLAP_MISSES) and asked for again. A block that
- * sees no reply for the resend timeout (module parameter pull_resend_ms,
- * doubling up to 16x) is asked for again, at most pull_max_retries times;
- * then the pull fails with TIMEOUT.
+ * (ENETDOWN); at most PINMX_MAX_PULLS pulls run at once (EBUSY). Unless
+ * the local region is overlapped, its range is pinned first (an
+ * unpinnable page fails the ioctl with EFAULT, nothing is sent). Then the
+ * first PULL requests go out; an overlapped region's worker is kicked only
+ * after them, so pinning overlaps their flight; and the ioctl returns.
+ * Replies are written into the local region in softirq as they arrive. A
+ * reply whose local pages are not pinned yet is dropped
+ * (PINMX_CNT_OVERLAP_MISSES), the range is pinned by a work item, and the
+ * block is asked for again. A block that sees no reply for the resend
+ * timeout (module parameter pull_resend_ms, doubling up to 16x) is asked
+ * for again from its first to its last missing reply, at most
+ * pull_max_retries times; then the pull fails with TIMEOUT. Blocks are
+ * pull_block_frames replies of min(MTU, PINMX_MXOE_MAX_BYTES) - 48 bytes,
+ * pull_blocks of them in flight.
  *
  * When the peer is an endpoint bound to the same interface of this host
  * (same MAC address) and @flags lacks PINMX_PULL_WIRE, the pull is one
  * region-to-region copy in the ioctl (as PINMX_IOC_COPY; counted as
  * PINMX_CNT_PULLS_LOCAL) and its end event is in the ring when the ioctl
  * returns. Every other outcome is reported by the event, never by the
- * ioctl's return value, once the ioctl has returned 0.
+ * ioctl's return value, once the ioctl has returned 0. A pull that ends
+ * inside the ioctl (zero length, same interface) fails it with ENOBUFS
+ * when the event ring has no free slot for its end event.
  */
 struct pinmx_pull {
 	__u8 peer_mac[6];
