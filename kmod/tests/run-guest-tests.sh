@@ -15,12 +15,13 @@ net_names=$("$net_bin" --list) || { echo "# $net_bin --list failed"; exit 1; }
 read -ra net_names <<<"$(echo $net_names)"
 bad_log='\bWARNING\b|\bBUG\b|\bOops\b|Call Trace|general protection'
 
+# TAP descriptions are the test names in words ("net veth netem loss ...").
 report() {	# report STATUS NAME
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
+		echo "ok $n - ${2//_/ }"
 	else
-		echo "not ok $n - $2"
+		echo "not ok $n - ${2//_/ }"
 		failed=$((failed + 1))
 	fi
 }
