@@ -405,7 +405,7 @@ public final class KernelEndpoint implements DriverEndpoint
         final int rc;
         try
         {
-            rc = device.ioctl(scratch, PinmxAbi.IOC_SEND, send);
+            rc = device.ioctlHot(scratch, PinmxAbi.IOC_SEND, send);
         }
         finally
         {
@@ -452,7 +452,7 @@ public final class KernelEndpoint implements DriverEndpoint
         final int rc;
         try
         {
-            rc = device.ioctl(scratch, PinmxAbi.IOC_PULL, pull);
+            rc = device.ioctlHot(scratch, PinmxAbi.IOC_PULL, pull);
         }
         finally
         {
@@ -559,7 +559,7 @@ public final class KernelEndpoint implements DriverEndpoint
         if ((features & PinmxAbi.FEATURE_NET_WAIT) != 0)
         {
             scratch.wait.set(ValueLayout.JAVA_LONG, PinmxAbi.WAIT_TIMEOUT_NS, timeoutNs);
-            rc = device.ioctl(scratch, PinmxAbi.IOC_WAIT, scratch.wait);
+            rc = device.ioctlHot(scratch, PinmxAbi.IOC_WAIT, scratch.wait);
         }
         else
         {

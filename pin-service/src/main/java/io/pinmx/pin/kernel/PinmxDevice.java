@@ -73,6 +73,24 @@ final class PinmxDevice
     }
 
     /**
+     * For the per-message ioctls (send, pull, wait): an allocation-free call, and only when it fails a second,
+     * errno-capturing one. Sound because these ioctls check their input before acting, so a failed call changed
+     * nothing; the second call either fails the same way (its errno is the answer) or succeeds (the operation
+     * happened once). The one exception, a PULL whose local range cannot be pinned (EFAULT after its first
+     * requests went out), only repeats those requests, whose replies the module drops as for an unknown pull.
+     *
+     * @return 0, or -errno.
+     */
+    int ioctlHot(final IoctlScratch scratch, final int request, final MemorySegment argument)
+    {
+        if (LinuxCalls.ioctlFast(fd, request, argument) >= 0)
+        {
+            return 0;
+        }
+        return ioctl(scratch, request, argument);
+    }
+
+    /**
      * Run an ioctl and throw if it fails.
      *
      * @param name    the ioctl's name for the message, e.g. "PINMX_IOC_BIND".
