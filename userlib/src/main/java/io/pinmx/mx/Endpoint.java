@@ -1230,7 +1230,7 @@ public final class Endpoint implements AutoCloseable
             mediumOut.encodeHeader(FrameKind.MEDIUM_FRAG, p.remoteEndpointIndex, localEndpointIndex,
                 p.remoteSessionId, localSessionId, seq, bytes);
             mediumOut.encode(r.matchInfo, (int)length, (int)offset, frameIndex, r.framesTotal, r.firstSeq);
-            transmit(p, FrameKind.MEDIUM_FRAG, r.sendData.asSlice(offset, bytes), resend);
+            transmit(p, FrameKind.MEDIUM_FRAG, r.fragments.view(r.sendData, frameIndex, offset, bytes), resend);
         }
     }
 

@@ -38,6 +38,7 @@ public final class Request
     final Status status = new Status();
     /** Contiguous native bytes an eager send reads its frames from. */
     MemorySegment sendData = MemorySegment.NULL;
+    final FragmentViews fragments = new FragmentViews();
     PooledBuffer staging;
     long messageLength;
     int framesTotal;

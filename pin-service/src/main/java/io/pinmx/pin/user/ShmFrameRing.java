@@ -39,6 +39,12 @@ final class ShmFrameRing
 
     private final MemorySegment control;
     private final MemorySegment buffer;
+    /**
+     * Zeroes the consumer copies over each consumed record (a slice to fill would allocate per record); as large
+     * as the largest record or padding. Made on the first drain: only the receiving endpoint consumes, while
+     * every sender maps the ring too.
+     */
+    private MemorySegment zeroes;
     private final int capacity;
     private final int mask;
 
@@ -118,6 +124,10 @@ final class ShmFrameRing
      */
     int drain(final FrameConsumer consumer, final int limit)
     {
+        if (null == zeroes)
+        {
+            zeroes = MemorySegment.ofArray(new long[capacity / 4 / Long.BYTES]);
+        }
         long head = (long)LONG.getVolatile(control, HEAD_OFFSET);
         int delivered = 0;
         while (delivered < limit)
@@ -137,7 +147,7 @@ final class ShmFrameRing
                     Math.min(Math.max(addressLength, 0), 16));
                 delivered++;
             }
-            buffer.asSlice(at, aligned).fill((byte)0);
+            MemorySegment.copy(zeroes, 0, buffer, at, aligned);
             head += aligned;
             LONG.setRelease(control, HEAD_OFFSET, head);
         }

@@ -21,7 +21,12 @@ public final class PooledBuffer
     void use(final long bytes)
     {
         inUse = true;
-        segment = capacitySegment.asSlice(0, bytes);
+        // A buffer is mostly borrowed again for the same length (a benchmark, an application's fixed message
+        // size): keep the view then, so the message path allocates nothing.
+        if (null == segment || segment.byteSize() != bytes)
+        {
+            segment = capacitySegment.asSlice(0, bytes);
+        }
     }
 
     /**
