@@ -28,6 +28,8 @@ public final class Job implements AutoCloseable
     private static final long DEFAULT_TIMEOUT_MS = 30_000;
     private static final int HELLO_MAGIC = 0x706d7862;
     private static final long CONNECT_RETRY_MS = 10;
+    /** Power of two: runs of the progress hook between two yields of the core while a control message is awaited. */
+    private static final int HOOK_RUNS_PER_YIELD = 64;
 
     private final JobRank rank;
     private final ServerSocket listener;
@@ -300,6 +302,7 @@ public final class Job implements AutoCloseable
         {
             return;
         }
+        int polls = 0;
         while (0 == in[r].available())
         {
             if (sockets[r].isClosed())
@@ -307,7 +310,15 @@ public final class Job implements AutoCloseable
                 return;
             }
             hook.run();
-            Thread.onSpinWait();
+            // Hand the core to any other runnable thread now and then (see PinmxTransport.poll).
+            if (0 == (++polls & (HOOK_RUNS_PER_YIELD - 1)))
+            {
+                Thread.yield();
+            }
+            else
+            {
+                Thread.onSpinWait();
+            }
         }
     }
 

@@ -34,12 +34,16 @@ import java.util.Map;
 public final class PinmxTransport implements Transport
 {
     public static final String DRIVER_VARIABLE = "PINMX_DRIVER";
+    /** "core" (default): bind the benchmark thread to one CPU per rank while this transport is open; "none": don't. */
+    public static final String BIND_VARIABLE = "PINMX_BIND";
     private static final int APPLICATION_KEY = 0x706d7862;
     private static final long MATCH_INFO = 0;
     private static final long MATCH_ALL_BITS = -1L;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration MESSAGE_TIMEOUT = Duration.ofSeconds(120);
     private static final int MAX_POSTED = 256;
+    /** Power of two: empty polls of a waiting request between two yields of the core. */
+    static final int POLLS_PER_YIELD = 64;
     /** Acks owed are sent after this long if no data rides back first (library default 200 us). */
     private static final long ACK_DELAY_NS = 0;
 
@@ -48,18 +52,21 @@ public final class PinmxTransport implements Transport
     private final Endpoint endpoint;
     private final Partner[] partners;
     private final String progress;
+    private final CpuBinding binding;
     private final SegmentSlices slices = new SegmentSlices();
     private final Request[] posted = new Request[MAX_POSTED];
     private final int[] postedBytes = new int[MAX_POSTED];
     private int postedCount;
 
-    private PinmxTransport(final Job job, final Endpoint endpoint, final Partner[] partners, final String progress)
+    private PinmxTransport(
+        final Job job, final Endpoint endpoint, final Partner[] partners, final String progress, final CpuBinding binding)
     {
         this.job = job;
         this.rank = job.rank();
         this.endpoint = endpoint;
         this.partners = partners;
         this.progress = progress;
+        this.binding = binding;
     }
 
     /**
@@ -73,6 +80,11 @@ public final class PinmxTransport implements Transport
             throw new IllegalArgumentException(DRIVER_VARIABLE + "=" + driver + ": pin-service has no kernel binding " +
                 "yet; only the user-space driver (--driver user) can run pinmx here");
         }
+        final String bind = env.getOrDefault(BIND_VARIABLE, "core");
+        if (!"core".equals(bind) && !"none".equals(bind))
+        {
+            throw new IllegalArgumentException(BIND_VARIABLE + "=" + bind + ": expected core or none");
+        }
         final UserDriverOptions driverOptions = UserDriverOptions.defaults().withProgressThread(false);
         final EndpointOptions options = EndpointOptions.builder()
             .driverConfig(EndpointConfig.builder()
@@ -84,7 +96,21 @@ public final class PinmxTransport implements Transport
             .progressMode(ProgressMode.CALLER)
             .ackDelayNs(ACK_DELAY_NS)
             .build();
-        final Endpoint endpoint = Endpoint.open(new UserDriver(), options);
+        final boolean bindToCore = "core".equals(bind) && job.size() <= CpuBinding.allowedCpusOfThisThread();
+        final CpuBinding binding = bindToCore ? CpuBinding.bindCurrentThread(job.rank()) : null;
+        final Endpoint endpoint;
+        try
+        {
+            endpoint = Endpoint.open(new UserDriver(), options);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (null != binding)
+            {
+                binding.close();
+            }
+            throw ex;
+        }
         final Status probed = new Status();
         job.progressHook(() -> endpoint.iprobe(MatchInfo.ANY_SOURCE, MATCH_INFO, MATCH_ALL_BITS, probed));
         try
@@ -103,13 +129,22 @@ public final class PinmxTransport implements Transport
             job.barrier();
             final String description = "pinmx: " + driver + " driver, " + endpoint.options().driverConfig() +
                 "; caller-driven progress, 1 thread per process: the benchmark thread polls the endpoint (busy, " +
-                "never parks), also while it waits at the job's barriers";
-            return new PinmxTransport(job, endpoint, partners, description);
+                "never parks, yields the core every " + POLLS_PER_YIELD + " empty polls), also while it waits at " +
+                "the job's barriers; " + (null != binding ?
+                    "that thread is bound to CPU " + binding.cpu() + " (rank " + job.rank() + " of " + job.size() +
+                    ", " + binding.allowedCpus() + " CPUs allowed; " + BIND_VARIABLE + "=none leaves it unbound)" :
+                    "that thread is not bound to a CPU (" + ("none".equals(bind) ? BIND_VARIABLE + "=none" :
+                        job.size() + " ranks, " + CpuBinding.allowedCpusOfThisThread() + " CPUs allowed") + ")");
+            return new PinmxTransport(job, endpoint, partners, description, binding);
         }
         catch (final RuntimeException ex)
         {
             job.progressHook(null);
             endpoint.close();
+            if (null != binding)
+            {
+                binding.close();
+            }
             throw ex;
         }
     }
@@ -153,22 +188,32 @@ public final class PinmxTransport implements Transport
 
     /**
      * Polls the request (each test is one round of progress) until it is done, busy, never parking; gives up
-     * after MESSAGE_TIMEOUT and leaves the request for awaitOrThrow to report.
+     * after MESSAGE_TIMEOUT and leaves the request for awaitOrThrow to report. Yields every
+     * {@link #POLLS_PER_YIELD} polls: on 2 cores with 2 spinning ranks, a third runnable thread (the JIT, the GC,
+     * another process) would otherwise take a core from a spinner for a whole scheduler slice (milliseconds, seen
+     * as half round trips of 4-16 ms), while a yield hands it the core at once and costs well under a microsecond.
      */
-    private static void poll(final Request request)
+    static void poll(final Request request)
     {
         if (request.test())
         {
             return;
         }
         final long deadline = System.nanoTime() + MESSAGE_TIMEOUT.toNanos();
-        int spins = 0;
+        int polls = 0;
         while (!request.test())
         {
-            Thread.onSpinWait();
-            if (0 == (++spins & 0xFFFF) && System.nanoTime() - deadline > 0)
+            if (0 == (++polls & (POLLS_PER_YIELD - 1)))
             {
-                return;
+                Thread.yield();
+                if (0 == (polls & 0xFFFF) && System.nanoTime() - deadline > 0)
+                {
+                    return;
+                }
+            }
+            else
+            {
+                Thread.onSpinWait();
             }
         }
     }
@@ -243,6 +288,16 @@ public final class PinmxTransport implements Transport
     public void close()
     {
         job.progressHook(null);
-        endpoint.close();
+        try
+        {
+            endpoint.close();
+        }
+        finally
+        {
+            if (null != binding)
+            {
+                binding.close();
+            }
+        }
     }
 }
