@@ -19,9 +19,13 @@ import io.pinmx.pin.wire.EagerFrame;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 import io.pinmx.pin.wire.MediumFragFrame;
+import io.pinmx.pin.wire.NackFrame;
+import io.pinmx.pin.wire.NackReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -198,6 +202,9 @@ class KernelEndpointTest
         final long[] after = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
         final int wrongSession = KernelCounter.RX_WRONG_SESSION.ordinal();
         assertEquals(1, after[wrongSession] - before[wrongSession], "PINMX_CNT_RX_WRONG_SESSION");
+        final Received nack = pollUntil(a, 1).getFirst();
+        assertEquals(EventType.RECV_NACK, nack.type(), "the module answers a wrong session with a NACK");
+        assertEquals(NackReason.BAD_SESSION, new NackFrame().wrap(MemorySegment.ofArray(nack.frame()), 0).reason());
     }
 
     @Test
@@ -290,72 +297,120 @@ class KernelEndpointTest
             "failed: EFAULT"), fault.getMessage());
     }
 
-    @Test
-    void aPullCopiesARemoteRegionAndReportsDoneWithTheCallersHandle()
+    /** Reopens {@code a} so its pulls go as frames ({@code onWire}) or as the module's same-interface copy. */
+    private void reopenPuller(final boolean onWire, final int pinMode)
+    {
+        a.close();
+        a = (KernelEndpoint)driver.open(KernelDevices.config(1,
+            KernelDriverOptions.defaults().withPullsOnWire(onWire).withPinMode(pinMode)));
+        aToB = a.peerIndex(b.address().board());
+    }
+
+    private PullSpec pullFromB(final int remote, final int local, final int length, final int handle)
+    {
+        return new PullSpec().peerIndex(aToB).remoteEndpointIndex(b.address().endpointIndex())
+            .remoteSessionId(b.address().sessionId()).remoteRegionId(remote).localRegionId(local).length(length)
+            .pullHandle(handle);
+    }
+
+    @ParameterizedTest(name = "on the wire: {0}")
+    @ValueSource(booleans = {false, true})
+    void aPullCopiesARemoteRegionAndReportsDoneWithTheCallersHandle(final boolean onWire)
     {
         KernelDevices.requirePulls(a);
-        final int length = 100_000;
+        reopenPuller(onWire, -1);
+        final int length = 300_000;
         final MemorySegment source = pattern(length, 5);
         final MemorySegment target = arena.allocate(length);
+        final long[] before = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
         final int remote = b.declareRegion(new MemorySegment[]{source}, 1, RegionAccess.READ);
         final int local = a.declareRegion(new MemorySegment[]{target}, 1, RegionAccess.WRITE);
-        a.startPull(new PullSpec().peerIndex(aToB).remoteEndpointIndex(2).remoteSessionId(b.address().sessionId())
-            .remoteRegionId(remote).localRegionId(local).length(length).pullHandle(0x1234));
+        a.startPull(pullFromB(remote, local, length, 0x1234));
         final Received done = pollUntil(a, 1).getFirst();
         assertEquals(EventType.PULL_DONE, done.type(), done.message());
         assertEquals(0x1234, done.pullHandle());
         assertEquals(length, done.bytes());
         assertEquals(-1, source.mismatch(target), "pulled bytes equal the source");
+        final long[] after = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
+        final int replies = KernelCounter.PULL_REPLIES_RECEIVED.ordinal();
+        final int copies = KernelCounter.PULLS_LOCAL.ordinal();
+        assertEquals(onWire ? 0 : 1, after[copies] - before[copies], "same-interface copies");
+        assertTrue(onWire == after[replies] - before[replies] >= length / a.info().pullReplyPayloadBytes(),
+            "PULL_REPLY frames written: " + (after[replies] - before[replies]));
+        assertEquals(1, a.counters().get(Counter.PULLS_DONE));
+        assertEquals(length, a.counters().get(Counter.PULL_BYTES));
     }
 
-    @Test
-    void aPullFromAnUnmappedRemoteSegmentFailsNamingTheSegment()
+    @ParameterizedTest(name = "on the wire: {0}")
+    @ValueSource(booleans = {false, true})
+    void aPullFromAnUnmappedRemoteSegmentFailsNamingTheRemoteSide(final boolean onWire)
     {
         KernelDevices.requirePulls(a);
+        reopenPuller(onWire, -1);
         final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);
         final int remote = b.declareRegion(new MemorySegment[]{pattern(4096, 1), unmapped}, 2, RegionAccess.READ);
         final int local = a.declareRegion(new MemorySegment[]{arena.allocate(8192)}, 1, RegionAccess.WRITE);
-        a.startPull(new PullSpec().peerIndex(aToB).remoteEndpointIndex(2).remoteSessionId(b.address().sessionId())
-            .remoteRegionId(remote).localRegionId(local).length(8192).pullHandle(7));
+        a.startPull(pullFromB(remote, local, 8192, 7));
         final Received failed = pollUntil(a, 1).getFirst();
         assertEquals(EventType.PULL_FAILED, failed.type());
+        assertEquals(7, failed.pullHandle());
         assertEquals(DriverError.SEGMENT_FAULT, failed.error(), failed.message());
-        assertTrue(failed.message().contains("remote region segment 1 at 0x10000"), failed.message());
+        assertTrue(failed.message().contains("EFAULT"), failed.message());
+        // The serving side's NACK names the segment; the module's same-interface copy does not say where.
+        assertTrue(failed.message().contains(onWire ? "remote region segment 1 at 0x10000" :
+            "remote region, segment not reported"), failed.message());
+        assertEquals(1, a.counters().get(Counter.PULLS_FAILED));
     }
 
-    /**
-     * The header leaves open whether a same-host pull (done in the ioctl) reports an unpinnable local page by the
-     * ioctl's EFAULT or by its end event; either must name the local region and the fault.
-     */
-    @Test
-    void aPullIntoAnUnmappedLocalSegmentFailsNamingTheLocalRegion()
+    /** A local range is pinned before anything is sent, so the wire pull fails in the ioctl; the copy in its event. */
+    @ParameterizedTest(name = "on the wire: {0}")
+    @ValueSource(booleans = {false, true})
+    void aPullIntoAnUnmappedLocalSegmentFailsNamingTheLocalRegion(final boolean onWire)
     {
         KernelDevices.requirePulls(a);
-        a.close();
-        a = (KernelEndpoint)driver.open(KernelDevices.config(1,
-            KernelDriverOptions.defaults().withPinMode(PinmxAbi.PIN_ON_DEMAND)));
+        reopenPuller(onWire, PinmxAbi.PIN_ON_DEMAND);
         final int remote = b.declareRegion(new MemorySegment[]{pattern(4096, 1)}, 1, RegionAccess.READ);
         final int local = a.declareRegion(new MemorySegment[]{MemorySegment.ofAddress(0x10000).reinterpret(4096)}, 1,
             RegionAccess.WRITE);
-        final int peer = a.peerIndex(b.address().board());
-        final PullSpec spec = new PullSpec().peerIndex(peer).remoteEndpointIndex(2)
-            .remoteSessionId(b.address().sessionId()).remoteRegionId(remote).localRegionId(local).length(4096)
-            .pullHandle(9);
-        try
+        if (onWire)
         {
-            a.startPull(spec);
-        }
-        catch (final DriverException e)
-        {
+            final DriverException e = assertThrows(DriverException.class,
+                () -> a.startPull(pullFromB(remote, local, 4096, 9)));
             assertEquals(DriverError.SEGMENT_FAULT, e.kind(), e.getMessage());
             assertEquals(14, e.errno());
             assertTrue(e.getMessage().contains("local region " + local + " has a page that cannot be pinned: EFAULT"),
                 e.getMessage());
-            return;
+            assertEquals(0, a.counters().get(Counter.PULLS_STARTED));
         }
-        final Received failed = pollUntil(a, 1).getFirst();
-        assertEquals(EventType.PULL_FAILED, failed.type());
-        assertEquals(DriverError.SEGMENT_FAULT, failed.error(), failed.message());
-        assertTrue(failed.message().contains("local region segment 0 at 0x10000"), failed.message());
+        else
+        {
+            a.startPull(pullFromB(remote, local, 4096, 9));
+            final Received failed = pollUntil(a, 1).getFirst();
+            assertEquals(EventType.PULL_FAILED, failed.type());
+            assertEquals(DriverError.SEGMENT_FAULT, failed.error(), failed.message());
+            assertTrue(failed.message().contains("local region") && failed.message().contains("EFAULT"),
+                failed.message());
+        }
+    }
+
+    @Test
+    void aPullFromAnUnknownRemoteRegionOrPastItsEndFailsSaying()
+    {
+        KernelDevices.requirePulls(a);
+        reopenPuller(true, -1);
+        final int remote = b.declareRegion(new MemorySegment[]{pattern(4096, 1)}, 1, RegionAccess.READ);
+        final int local = a.declareRegion(new MemorySegment[]{arena.allocate(8192)}, 1, RegionAccess.WRITE);
+        a.startPull(pullFromB(remote + 100, local, 4096, 1));
+        final Received unknown = pollUntil(a, 1).getFirst();
+        assertEquals(DriverError.UNKNOWN_REGION, unknown.error(), unknown.message());
+        assertTrue(unknown.message().contains("the remote region id is unknown to the peer"), unknown.message());
+        a.startPull(pullFromB(remote, local, 8192, 2));
+        final Received past = pollUntil(a, 1).getFirst();
+        assertEquals(DriverError.OUT_OF_RANGE, past.error(), past.message());
+        final DriverException localPast = assertThrows(DriverException.class,
+            () -> a.startPull(pullFromB(remote, local, 8193, 3)));
+        assertEquals(DriverError.OUT_OF_RANGE, localPast.kind(), localPast.getMessage());
+        assertTrue(localPast.getMessage().contains("reaches past the end of local region " + local + ": ERANGE"),
+            localPast.getMessage());
     }
 }

@@ -28,6 +28,7 @@ public final class Errno
     public static final int EPROTONOSUPPORT = 93;
     public static final int EADDRINUSE = 98;
     public static final int ENETDOWN = 100;
+    public static final int ENOBUFS = 105;
     public static final int ENOTCONN = 107;
     public static final int ETIMEDOUT = 110;
     public static final int EALREADY = 114;
@@ -64,6 +65,7 @@ public final class Errno
         NAMES[EPROTONOSUPPORT] = "EPROTONOSUPPORT";
         NAMES[EADDRINUSE] = "EADDRINUSE";
         NAMES[ENETDOWN] = "ENETDOWN";
+        NAMES[ENOBUFS] = "ENOBUFS";
         NAMES[ENOTCONN] = "ENOTCONN";
         NAMES[ETIMEDOUT] = "ETIMEDOUT";
         NAMES[EALREADY] = "EALREADY";

@@ -13,8 +13,12 @@ import java.nio.file.Path;
  *                      for the module's default ({@code pin_mode} parameter).
  * @param abiVersion    the ABI version said in PINMX_IOC_HELLO: {@link PinmxAbi#ABI_VERSION}; tests give another
  *                      to see how a mismatched module is reported.
+ * @param pullsOnWire   true: every pull goes as PULL / PULL_REPLY frames (PINMX_PULL_WIRE), even from an endpoint
+ *                      on the same interface, which the module otherwise serves with one region-to-region copy;
+ *                      for tests and measurements of the frame path.
  */
-public record KernelDriverOptions(Path device, String interfaceName, boolean attach, int pinMode, int abiVersion)
+public record KernelDriverOptions(
+    Path device, String interfaceName, boolean attach, int pinMode, int abiVersion, boolean pullsOnWire)
 {
     /** Where pinmx.ko's misc device appears. */
     public static final Path DEFAULT_DEVICE = Path.of("/dev/pinmx");
@@ -41,30 +45,36 @@ public record KernelDriverOptions(Path device, String interfaceName, boolean att
     }
 
     /**
-     * /dev/pinmx, interface {@code lo}, attach if needed, the module's pin mode, this library's ABI version.
+     * /dev/pinmx, interface {@code lo}, attach if needed, the module's pin mode, this library's ABI version,
+     * same-interface pulls as one copy.
      */
     public static KernelDriverOptions defaults()
     {
-        return new KernelDriverOptions(DEFAULT_DEVICE, "lo", true, -1, PinmxAbi.ABI_VERSION);
+        return new KernelDriverOptions(DEFAULT_DEVICE, "lo", true, -1, PinmxAbi.ABI_VERSION, false);
     }
 
     public KernelDriverOptions withInterface(final String name)
     {
-        return new KernelDriverOptions(device, name, attach, pinMode, abiVersion);
+        return new KernelDriverOptions(device, name, attach, pinMode, abiVersion, pullsOnWire);
     }
 
     public KernelDriverOptions withDevice(final Path path)
     {
-        return new KernelDriverOptions(path, interfaceName, attach, pinMode, abiVersion);
+        return new KernelDriverOptions(path, interfaceName, attach, pinMode, abiVersion, pullsOnWire);
     }
 
     public KernelDriverOptions withPinMode(final int mode)
     {
-        return new KernelDriverOptions(device, interfaceName, attach, mode, abiVersion);
+        return new KernelDriverOptions(device, interfaceName, attach, mode, abiVersion, pullsOnWire);
     }
 
     public KernelDriverOptions withAbiVersion(final int version)
     {
-        return new KernelDriverOptions(device, interfaceName, attach, pinMode, version);
+        return new KernelDriverOptions(device, interfaceName, attach, pinMode, version, pullsOnWire);
+    }
+
+    public KernelDriverOptions withPullsOnWire(final boolean onWire)
+    {
+        return new KernelDriverOptions(device, interfaceName, attach, pinMode, abiVersion, onWire);
     }
 }

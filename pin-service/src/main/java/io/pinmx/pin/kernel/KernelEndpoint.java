@@ -47,6 +47,7 @@ public final class KernelEndpoint implements DriverEndpoint
 
     private final PinmxDevice device;
     private final String interfaceName;
+    private final byte pullFlags;
     private final long features;
     private final int maxRegions;
     private final EndpointAddress address;
@@ -65,6 +66,7 @@ public final class KernelEndpoint implements DriverEndpoint
     {
         this.device = device;
         this.interfaceName = options.interfaceName();
+        this.pullFlags = (byte)(options.pullsOnWire() ? PinmxAbi.PULL_WIRE : 0);
         this.features = features;
         this.maxRegions = maxRegions;
         this.address = new EndpointAddress(board, index, session);
@@ -440,7 +442,7 @@ public final class KernelEndpoint implements DriverEndpoint
         final MemorySegment pull = scratch.pull;
         putMac(pull, PinmxAbi.PULL_PEER_MAC, peers.mac(spec.peerIndex()));
         pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_PEER_ENDPOINT, (byte)spec.remoteEndpointIndex());
-        pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_FLAGS, (byte)0);
+        pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_FLAGS, pullFlags);
         pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_PEER_SESSION, spec.remoteSessionId());
         pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_REMOTE_REGION, spec.remoteRegionId());
         pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_LOCAL_REGION, spec.localRegionId());
@@ -476,6 +478,7 @@ public final class KernelEndpoint implements DriverEndpoint
                 " reaches past the end of local region " + spec.localRegionId();
             case Errno.EFAULT -> "local region " + spec.localRegionId() + " has a page that cannot be pinned";
             case Errno.EBUSY -> PinmxAbi.MAX_PULLS + " pulls are running already";
+            case Errno.ENOBUFS -> "the pull ended in the ioctl and the event ring has no free slot for its end event";
             default -> "refused";
         };
         final DriverError kind = switch (errno)

@@ -76,8 +76,8 @@ final class PinmxDevice
      * For the per-message ioctls (send, pull, wait): an allocation-free call, and only when it fails a second,
      * errno-capturing one. Sound because these ioctls check their input before acting, so a failed call changed
      * nothing; the second call either fails the same way (its errno is the answer) or succeeds (the operation
-     * happened once). The one exception, a PULL whose local range cannot be pinned (EFAULT after its first
-     * requests went out), only repeats those requests, whose replies the module drops as for an unknown pull.
+     * happened once). PINMX_IOC_PULL pins a non-overlapped local range before it sends anything, so even its
+     * EFAULT leaves nothing behind.
      *
      * @return 0, or -errno.
      */
@@ -171,7 +171,7 @@ final class PinmxDevice
             case Errno.ENOENT -> DriverError.UNKNOWN_REGION;
             case Errno.ERANGE, Errno.EOVERFLOW -> DriverError.OUT_OF_RANGE;
             case Errno.EFAULT -> DriverError.SEGMENT_FAULT;
-            case Errno.ENOMEM, Errno.ENOSPC, Errno.EBUSY, Errno.EADDRINUSE -> DriverError.NO_RESOURCES;
+            case Errno.ENOMEM, Errno.ENOSPC, Errno.EBUSY, Errno.EADDRINUSE, Errno.ENOBUFS -> DriverError.NO_RESOURCES;
             case Errno.EINVAL, Errno.E2BIG, Errno.EFBIG, Errno.EMSGSIZE, Errno.EPROTOTYPE, Errno.EACCES ->
                 DriverError.BAD_ARGUMENT;
             case Errno.EBADF -> DriverError.ENDPOINT_CLOSED;
