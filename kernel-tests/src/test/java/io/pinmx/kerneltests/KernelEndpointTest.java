@@ -277,6 +277,24 @@ class KernelEndpointTest
     }
 
     @Test
+    void closingFromInsideAnEventHandlerIsRefusedInsteadOfDeadlocking()
+    {
+        a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId(), 1, 1), pattern(1, 1));
+        final List<DriverException> refused = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (refused.isEmpty() && System.nanoTime() - deadlineNs < 0)
+        {
+            b.await(deadlineNs - System.nanoTime());
+            b.poll(e -> refused.add(assertThrows(DriverException.class, b::close)), 1);
+        }
+        assertEquals(1, refused.size(), "an event arrived");
+        assertTrue(refused.getFirst().getMessage().contains("from inside its own event handler"),
+            refused.getFirst().getMessage());
+        b.close();
+        assertThrows(DriverException.class, () -> b.poll(e -> { }, 1), "closed after poll returned");
+    }
+
+    @Test
     void regionsAreDeclaredWithoutTouchingPagesAndBadSegmentsNameTheErrno()
     {
         final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);

@@ -8,11 +8,14 @@ import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
 import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.pin.kernel.KernelDriver;
+import io.pinmx.pin.kernel.KernelDriverOptions;
 import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -44,15 +47,29 @@ class KernelMessagingTest
     void open()
     {
         driver = KernelDevices.requireDevice();
-        a = open(1);
-        b = open(2);
+        openPair(KernelDriverOptions.defaults());
+    }
+
+    private void openPair(final KernelDriverOptions options)
+    {
+        if (null != a)
+        {
+            a.close();
+            b.close();
+        }
+        a = Endpoint.open(driver, EndpointOptions.builder().driverConfig(KernelDevices.config(1, options))
+            .applicationKey(KEY).build());
+        b = Endpoint.open(driver, EndpointOptions.builder().driverConfig(KernelDevices.config(2, options))
+            .applicationKey(KEY).build());
         aToB = a.connect(b.address(), KEY, TIMEOUT);
     }
 
-    private Endpoint open(final int index)
+    private void requirePulls()
     {
-        return Endpoint.open(driver, EndpointOptions.builder().driverConfig(KernelDevices.config(index))
-            .applicationKey(KEY).build());
+        try (KernelEndpoint probe = (KernelEndpoint)driver.open(KernelDevices.config(3)))
+        {
+            KernelDevices.requirePulls(probe);
+        }
     }
 
     @AfterEach
@@ -114,17 +131,84 @@ class KernelMessagingTest
         }
     }
 
-    @Test
-    void rendezvousSizesArriveIntactThroughTheModulesPullEngine()
+    @ParameterizedTest(name = "pulls on the wire: {0}")
+    @ValueSource(booleans = {false, true})
+    void rendezvousSizesArriveIntactThroughTheModulesPullEngine(final boolean onWire)
     {
-        try (KernelEndpoint probe = (KernelEndpoint)driver.open(KernelDevices.config(3)))
-        {
-            KernelDevices.requirePulls(probe);
-        }
+        requirePulls();
+        openPair(KernelDriverOptions.defaults().withPullsOnWire(onWire));
         for (final long size : new long[]{32 * 1024 + 1, 200_000, 4 << 20})
         {
             exchange(size, (int)size);
         }
+    }
+
+    @Test
+    void vectorsOf256SegmentsOnEitherSideArriveIntact()
+    {
+        requirePulls();
+        final int segments = 256;
+        final int segmentBytes = 4096;
+        final MemorySegment whole = pattern((long)segments * segmentBytes, 9);
+        final MemorySegment[] vector = new MemorySegment[segments];
+        for (int i = 0; i < segments; i++)
+        {
+            vector[i] = arena.allocate(segmentBytes);
+            vector[i].copyFrom(whole.asSlice((long)i * segmentBytes, segmentBytes));
+        }
+        final MemorySegment in = arena.allocate(whole.byteSize());
+        final Request recv = b.irecv(MatchInfo.ANY_SOURCE, 5, MatchInfo.MASK_ALL, in);
+        final Request send = a.isend(aToB, 5, vector, segments);
+        recv.awaitOrThrow(TIMEOUT);
+        send.awaitOrThrow(TIMEOUT);
+        assertEquals(-1, whole.mismatch(in), "256-segment send into one buffer");
+        recv.release();
+        send.release();
+
+        final MemorySegment[] into = new MemorySegment[segments];
+        for (int i = 0; i < segments; i++)
+        {
+            into[i] = arena.allocate(segmentBytes);
+        }
+        final Request scatter = b.irecv(MatchInfo.ANY_SOURCE, 6, MatchInfo.MASK_ALL, into, segments);
+        final Request gathered = a.isend(aToB, 6, whole);
+        scatter.awaitOrThrow(TIMEOUT);
+        gathered.awaitOrThrow(TIMEOUT);
+        for (int i = 0; i < segments; i++)
+        {
+            assertEquals(-1, whole.asSlice((long)i * segmentBytes, segmentBytes).mismatch(into[i]), "segment " + i);
+        }
+        scatter.release();
+        gathered.release();
+    }
+
+    @Test
+    void aFailedPullFailsBothSidesNamingThePeerAndTheCause()
+    {
+        requirePulls();
+        // a declared segment that is not mapped: the declaration succeeds, the pull faults
+        final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);
+        final MemorySegment head = pattern(40_000, 7);
+        final MemorySegment in = arena.allocate(head.byteSize() + unmapped.byteSize());
+        final Request recv = b.irecv(MatchInfo.ANY_SOURCE, 9, MatchInfo.MASK_ALL, in);
+        final Request send = a.isend(aToB, 9, new MemorySegment[]{head, unmapped}, 2);
+        final MxException receiverError = assertThrows(MxException.class, () -> recv.awaitOrThrow(TIMEOUT));
+        assertTrue(receiverError.getMessage().contains("SEGMENT_FAULT"), receiverError.getMessage());
+        final MxException senderError = assertThrows(MxException.class, () -> send.awaitOrThrow(TIMEOUT));
+        assertTrue(senderError.getMessage().contains("(" + b.address().board() + "/2 session ") &&
+            senderError.getMessage().contains(" failed to pull the message: SEGMENT_FAULT"), senderError.getMessage());
+        recv.release();
+        send.release();
+
+        // the partner carries on, and a truncated rendezvous is no error for the sender
+        final MemorySegment shortIn = arena.allocate(50_000);
+        final Request shortRecv = b.irecv(MatchInfo.ANY_SOURCE, 10, MatchInfo.MASK_ALL, shortIn);
+        final Request shortSend = a.isend(aToB, 10, pattern(100_000, 3));
+        assertTrue(shortRecv.awaitOrThrow(TIMEOUT).truncated());
+        assertEquals(50_000, shortSend.awaitOrThrow(TIMEOUT).bytesTransferred(), "the sender learns the bytes pulled");
+        assertPattern(shortIn, 50_000, 3);
+        shortRecv.release();
+        shortSend.release();
     }
 
     @Test

@@ -31,7 +31,8 @@ import java.util.concurrent.locks.StampedLock;
  * Lifecycle: OPEN until {@link #close()}, then CLOSED. Operations hold the read side of a {@link StampedLock};
  * close takes the write side, so the ring is unmapped and the file descriptor closed only when no operation is
  * inside them (a closed descriptor number could otherwise be reused by another open under a racing ioctl).
- * Blocking waits are sliced to {@link #WAIT_SLICE_NS} so close never waits long.
+ * Blocking waits are sliced to {@link #WAIT_SLICE_NS} so close never waits long. The lock is not reentrant:
+ * close from inside an event handler would wait for its own poll, so it is refused there.
  */
 public final class KernelEndpoint implements DriverEndpoint
 {
@@ -593,6 +594,11 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void close()
     {
+        if (events.isDelivering())
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "close of endpoint " + address +
+                " from inside its own event handler; close after poll returns");
+        }
         synchronized (this)
         {
             if (closed)

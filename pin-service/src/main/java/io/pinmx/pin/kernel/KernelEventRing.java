@@ -36,6 +36,11 @@ final class KernelEventRing
     private final MacPeerTable peers;
     private final DriverCounters counters;
     private final DriverEvent event = new DriverEvent();
+    /**
+     * The thread inside {@link #poll}'s handler, or null. Plain: only that thread's own reads matter, and a stale
+     * value seen by another thread is never that thread.
+     */
+    private Thread delivering;
 
     /**
      * @param ring     the PINMX_RING_BYTES mapping.
@@ -47,6 +52,12 @@ final class KernelEventRing
         this.ring = ring;
         this.peers = peers;
         this.counters = counters;
+    }
+
+    /** @return true when the calling thread is inside an event handler of {@link #poll}. */
+    boolean isDelivering()
+    {
+        return delivering == Thread.currentThread();
     }
 
     /** @return true when the kernel has produced events not consumed yet. */
@@ -74,11 +85,13 @@ final class KernelEventRing
                 if (fill(slot))
                 {
                     delivered++;
+                    delivering = Thread.currentThread();
                     handler.onEvent(event);
                 }
             }
             finally
             {
+                delivering = null;
                 consumer++;
                 INT.setRelease(ring, PinmxAbi.RING_CTL_CONSUMER, consumer);
             }
