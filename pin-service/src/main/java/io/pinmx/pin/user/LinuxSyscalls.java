@@ -13,7 +13,8 @@ import java.lang.invoke.VarHandle;
 /**
  * FFM downcalls to the few Linux calls the user-space driver needs: process_vm_readv/writev (single-copy
  * same-host pulls, and safe access to possibly unmapped memory of this process), getpid, prctl and strerror.
- * errno is captured with the call so it cannot be clobbered by the JVM in between.
+ * errno is captured with the call so it cannot be clobbered by the JVM in between (for process_vm_readv/writev,
+ * with a repeat of a call that failed).
  */
 final class LinuxSyscalls
 {
@@ -32,16 +33,16 @@ final class LinuxSyscalls
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-    private static final MethodHandle PROCESS_VM_READV = downcall(
-        "process_vm_readv",
-        FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
-        true);
-    private static final MethodHandle PROCESS_VM_WRITEV = downcall(
-        "process_vm_writev",
-        FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
-        true);
+    private static final FunctionDescriptor PROCESS_VM_RW = FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+        ValueLayout.JAVA_LONG);
+    // Each process_vm_* call is made first without errno capture, which allocates 40 bytes per call on JDK 25
+    // (PinmxAllocationTest: 19 B per rendezvous message), and again with capture only when it failed: a call
+    // that returns -1 moved no byte, so repeating it changes nothing and reports its errno.
+    private static final MethodHandle PROCESS_VM_READV = downcall("process_vm_readv", PROCESS_VM_RW, false);
+    private static final MethodHandle PROCESS_VM_READV_ERRNO = downcall("process_vm_readv", PROCESS_VM_RW, true);
+    private static final MethodHandle PROCESS_VM_WRITEV = downcall("process_vm_writev", PROCESS_VM_RW, false);
+    private static final MethodHandle PROCESS_VM_WRITEV_ERRNO = downcall("process_vm_writev", PROCESS_VM_RW, true);
     private static final MethodHandle GETPID = downcall("getpid", FunctionDescriptor.of(ValueLayout.JAVA_INT), false);
     private static final MethodHandle PRCTL = downcall(
         "prctl",
@@ -103,8 +104,14 @@ final class LinuxSyscalls
         try
         {
             final long rc = (long)PROCESS_VM_READV.invokeExact(
+                pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
+            if (rc >= 0)
+            {
+                return rc;
+            }
+            final long again = (long)PROCESS_VM_READV_ERRNO.invokeExact(
                 captureState, pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
-            return rc >= 0 ? rc : -errno(captureState);
+            return again >= 0 ? again : -errno(captureState);
         }
         catch (final Throwable t)
         {
@@ -128,8 +135,14 @@ final class LinuxSyscalls
         try
         {
             final long rc = (long)PROCESS_VM_WRITEV.invokeExact(
+                pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
+            if (rc >= 0)
+            {
+                return rc;
+            }
+            final long again = (long)PROCESS_VM_WRITEV_ERRNO.invokeExact(
                 captureState, pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
-            return rc >= 0 ? rc : -errno(captureState);
+            return again >= 0 ? again : -errno(captureState);
         }
         catch (final Throwable t)
         {
