@@ -150,16 +150,15 @@ public final class BenchmarkRun
         try (Transport transport = Transports.open(transportName, job, env);
             MessageBuffers buffers = new MessageBuffers(sizes[sizes.length - 1]))
         {
-            final int rounds = JitWarmUp.run(benchmark, transport, job, buffers, sizes);
+            final JitWarmUp.Outcome warmUp = JitWarmUp.run(benchmark, transport, job, buffers, sizes);
             if (0 == job.rank())
             {
                 out.println(RULE);
                 out.println("# Benchmarking " + benchmark.name() + " over " + transport.name());
                 out.println("# #processes = " + job.size());
                 out.println("# progress: " + transport.progress());
-                out.println("# JIT warm-up (untimed): " + Benchmark.JIT_WARMUP_REPETITIONS + " repetitions of " +
-                    sizes[1] + " B, then " + rounds + " round(s) of every size, until no rank's JIT compiled " +
-                    "anything for " + JitWarmUp.QUIET_ROUNDS + " rounds (at most " + JitWarmUp.MAX_ROUNDS + ")");
+                out.println("# JIT warm-up: " + Benchmark.JIT_WARMUP_REPETITIONS + " repetitions of " + sizes[1] +
+                    " B, then " + warmUp.describe());
                 out.println(RULE);
                 out.println(benchmark.layout().header());
                 out.flush();

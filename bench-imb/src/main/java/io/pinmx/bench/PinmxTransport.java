@@ -85,7 +85,11 @@ public final class PinmxTransport implements Transport
         {
             throw new IllegalArgumentException(BIND_VARIABLE + "=" + bind + ": expected core or none");
         }
-        final UserDriverOptions driverOptions = UserDriverOptions.defaults().withProgressThread(false);
+        // No node-wide counter publication: a poll-driven endpoint would publish only at close anyway, and
+        // opening the Chronicle Map compiles generated code at run time, which kept this host's C2 compiler busy
+        // for seconds (5 s of C2 CPU in one 2-rank run, measured with perf sched) while sizes were being timed.
+        final UserDriverOptions driverOptions = UserDriverOptions.defaults().withProgressThread(false)
+            .withCountersFile(null);
         final EndpointOptions options = EndpointOptions.builder()
             .driverConfig(EndpointConfig.builder()
                 .boardIndex(0)

@@ -27,6 +27,20 @@ class BufferPoolTest
     }
 
     @Test
+    void aBufferBorrowedAgainForTheSameLengthKeepsItsView()
+    {
+        try (BufferPool pool = new BufferPool(1 << 20))
+        {
+            final PooledBuffer a = pool.acquire(1000);
+            final java.lang.foreign.MemorySegment view = a.segment();
+            pool.release(a);
+            assertSame(view, pool.acquire(1000).segment(), "same length: same view, nothing allocated");
+            pool.release(a);
+            assertEquals(900, pool.acquire(900).segment().byteSize(), "another length: a view of that length");
+        }
+    }
+
+    @Test
     void outOfRangeRequestsAndDoubleReleaseAreRefused()
     {
         try (BufferPool pool = new BufferPool(4096))
