@@ -6,7 +6,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * The physical limit for a transport that copies each byte once: single-thread
  * {@link MemorySegment#copy(MemorySegment, long, MemorySegment, long, long)} bandwidth between two native
- * buffers, measured in the same run as the benchmark it is compared with.
+ * buffers of the same kind as the benchmark's ({@link HugePageMemory}), measured in the same run as the benchmark
+ * it is compared with.
  */
 public final class MemcpyBandwidth
 {
@@ -26,8 +27,8 @@ public final class MemcpyBandwidth
     {
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment from = arena.allocate(bytes, 4096);
-            final MemorySegment to = arena.allocate(bytes, 4096);
+            final MemorySegment from = HugePageMemory.allocate(arena, bytes);
+            final MemorySegment to = HugePageMemory.allocate(arena, bytes);
             from.fill((byte)0x5a);
             to.fill((byte)0);
             for (int i = 0; i < WARMUP_COPIES; i++)

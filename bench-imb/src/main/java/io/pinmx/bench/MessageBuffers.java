@@ -6,6 +6,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * The native buffers of one benchmark run, sized for its largest message and touched once up front so
  * that page faults stay out of the timed loops: one to send from and one per direction to receive into.
+ * They are {@link HugePageMemory} (transparent huge pages where the kernel offers them), as is the memcpy
+ * baseline's, so every transport and the baseline see the same kind of memory.
  */
 public final class MessageBuffers implements AutoCloseable
 {
@@ -20,9 +22,9 @@ public final class MessageBuffers implements AutoCloseable
     public MessageBuffers(final int maxBytes)
     {
         final long bytes = Math.max(MIN_BYTES, maxBytes);
-        send = arena.allocate(bytes, 4096);
-        recvLeft = arena.allocate(bytes, 4096);
-        recvRight = arena.allocate(bytes, 4096);
+        send = HugePageMemory.allocate(arena, bytes);
+        recvLeft = HugePageMemory.allocate(arena, bytes);
+        recvRight = HugePageMemory.allocate(arena, bytes);
         send.fill((byte)0x5a);
         recvLeft.fill((byte)0);
         recvRight.fill((byte)0);
