@@ -7,10 +7,12 @@ import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
+import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriver;
+import io.pinmx.pin.spi.PinDriver;
 import io.pinmx.pin.user.UserDriverOptions;
 
 import java.lang.foreign.MemorySegment;
@@ -21,8 +23,8 @@ import java.util.Map;
 
 /**
  * pinmx itself: one endpoint of the endpoint library (io.pinmx.mx) per rank, connected to every other rank,
- * all messages with match info 0 matched exactly by source (so in send order). PINMX_DRIVER chooses the
- * driver (only "user", the user-space driver, exists in pin-service so far).
+ * all messages with match info 0 matched exactly by source (so in send order). PINMX_DRIVER (user, kernel or
+ * auto; default user) chooses the driver through pin-service's DriverSelector; the kernel one binds to lo.
  * <p>
  * Progress is driven by the caller ({@link ProgressMode#CALLER}): no progress thread, the driver runs none
  * either, so the benchmark thread is the only thread of the process that works. It waits for a request by
@@ -75,10 +77,14 @@ public final class PinmxTransport implements Transport
     public static PinmxTransport open(final Job job, final Map<String, String> env)
     {
         final String driver = env.getOrDefault(DRIVER_VARIABLE, "user");
-        if (!"user".equals(driver))
+        final PinDriver pinDriver;
+        try
         {
-            throw new IllegalArgumentException(DRIVER_VARIABLE + "=" + driver + ": pin-service has no kernel binding " +
-                "yet; only the user-space driver (--driver user) can run pinmx here");
+            pinDriver = DriverSelector.select(driver, DRIVER_VARIABLE + "=" + driver);
+        }
+        catch (final DriverException ex)
+        {
+            throw new IllegalArgumentException(ex.getMessage(), ex);
         }
         final String bind = env.getOrDefault(BIND_VARIABLE, "core");
         if (!"core".equals(bind) && !"none".equals(bind))
@@ -105,7 +111,7 @@ public final class PinmxTransport implements Transport
         final Endpoint endpoint;
         try
         {
-            endpoint = Endpoint.open(new UserDriver(), options);
+            endpoint = Endpoint.open(pinDriver, options);
         }
         catch (final RuntimeException ex)
         {

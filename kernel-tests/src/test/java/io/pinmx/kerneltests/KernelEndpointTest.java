@@ -270,7 +270,8 @@ class KernelEndpointTest
         for (final DriverException e : refusals)
         {
             assertEquals(DriverError.ENDPOINT_CLOSED, e.kind(), e.getMessage());
-            assertTrue(e.getMessage().contains("(/dev/pinmx) is closed"), e.getMessage());
+            assertEquals(9, e.errno(), e.getMessage());
+            assertTrue(e.getMessage().contains("(/dev/pinmx) is closed: EBADF"), e.getMessage());
         }
         assertEquals(0, a.counters().get(Counter.sent(FrameKind.TINY)), "counters stay readable");
         assertEquals("kernel", a.info().providerName());

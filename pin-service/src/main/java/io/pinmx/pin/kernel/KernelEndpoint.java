@@ -634,8 +634,7 @@ public final class KernelEndpoint implements DriverEndpoint
         if (closed)
         {
             lifecycle.unlockRead(stamp);
-            throw new DriverException(DriverError.ENDPOINT_CLOSED, operation + ": endpoint " + address + " (" +
-                device.path() + ") is closed");
+            throw closedFailure(operation);
         }
         return stamp;
     }
@@ -653,9 +652,15 @@ public final class KernelEndpoint implements DriverEndpoint
     {
         if (closed)
         {
-            throw new DriverException(DriverError.ENDPOINT_CLOSED, operation + ": endpoint " + address + " (" +
-                device.path() + ") is closed");
+            throw closedFailure(operation);
         }
+    }
+
+    /** Its file is closed, so the errno is the one an ioctl on it would get. */
+    private DriverException closedFailure(final String operation)
+    {
+        return new DriverException(DriverError.ENDPOINT_CLOSED, Errno.EBADF, operation + ": endpoint " + address +
+            " (" + device.path() + ") is closed: " + Errno.describe(Errno.EBADF), null);
     }
 
     private static long nativeAddress(final MemorySegment segment, final MemorySegment staging)

@@ -40,8 +40,17 @@ public final class DriverSelector
         final String variable = System.getenv(VARIABLE);
         final String forcedBy = null != property ? "-D" + PROPERTY + "=" + property :
             null != variable ? VARIABLE + "=" + variable : null;
-        return select(null != property ? property : variable, forcedBy, KernelDriverOptions.DEFAULT_DEVICE,
-            PinmxAbi.ABI_VERSION);
+        return select(null != property ? property : variable, forcedBy);
+    }
+
+    /**
+     * @param choice   {@code kernel}, {@code user}, {@code auto} or null (auto).
+     * @param forcedBy how the choice was given, for the reason ("PINMX_DRIVER=user"), or null.
+     * @return the provider for that choice on /dev/pinmx and this library's ABI version.
+     */
+    public static PinDriver select(final String choice, final String forcedBy)
+    {
+        return select(choice, forcedBy, KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION);
     }
 
     /**
