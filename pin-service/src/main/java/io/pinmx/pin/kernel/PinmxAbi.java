@@ -156,11 +156,9 @@ public final class PinmxAbi
     public static final int IOC_WAIT = iowr(0x24, WAIT);
 
     static final long INFO_ABI_VERSION = offset(INFO, "abi_version");
-    static final long INFO_PIN_MODE = offset(INFO, "pin_mode");
     static final long INFO_FEATURES = offset(INFO, "features");
     static final long INFO_MAX_SEGMENTS = offset(INFO, "max_segments");
     static final long INFO_MAX_REGIONS = offset(INFO, "max_regions");
-    static final long INFO_PAGE_SIZE = offset(INFO, "page_size");
     static final long HELLO_ABI_VERSION = offset(HELLO, "abi_version");
     static final long HELLO_ENDPOINT_ID = offset(HELLO, "endpoint_id");
     static final long SEGMENT_VADDR = offset(SEGMENT, "vaddr");
@@ -171,18 +169,14 @@ public final class PinmxAbi
     static final long DECLARE_REGION_ID = offset(DECLARE, "region_id");
     static final long REGION_REF_REGION_ID = offset(REGION_REF, "region_id");
     static final long REGION_INFO_REGION_ID = offset(REGION_INFO, "region_id");
-    static final long REGION_INFO_LENGTH = offset(REGION_INFO, "length");
-    static final long REGION_INFO_NR_PAGES = offset(REGION_INFO, "nr_pages");
     static final long REGION_INFO_PINNED_PAGES = offset(REGION_INFO, "pinned_pages");
     static final long PIN_MODE_REQ_PIN_MODE = offset(PIN_MODE_REQ, "pin_mode");
-    static final long COUNTERS_NR_COUNTERS = offset(COUNTERS, "nr_counters");
     static final long COUNTERS_VALUE = offset(COUNTERS, "value");
     static final long ATTACH_IFNAME = offset(ATTACH, "ifname");
     static final long BIND_IFNAME = offset(BIND, "ifname");
     static final long BIND_INDEX = offset(BIND, "index");
     static final long BIND_SESSION = offset(BIND, "session");
     static final long BIND_MAC = offset(BIND, "mac");
-    static final long BIND_IFINDEX = offset(BIND, "ifindex");
     static final long BIND_MTU = offset(BIND, "mtu");
     static final long SEND_HEADER = offset(SEND, "header");
     static final long SEND_PAYLOAD = offset(SEND, "payload");
@@ -213,7 +207,6 @@ public final class PinmxAbi
     static final long PULL_LOCAL_OFFSET = offset(PULL, "local_offset");
     static final long PULL_LENGTH = offset(PULL, "length");
     static final long WAIT_TIMEOUT_NS = offset(WAIT, "timeout_ns");
-    static final long WAIT_READY = offset(WAIT, "ready");
 
     private static final int IOC_WRITE = 1;
     private static final int IOC_READ = 2;
