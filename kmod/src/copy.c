@@ -84,27 +84,31 @@ out:
  * @dst: writable destination region, user reference held.
  * @dst_off: validated offset in @dst.
  * @len: bytes, not zero; the ranges are validated and do not overlap.
- * @failed: if not NULL, set to the region whose pages could not be pinned.
+ * @fault: if not NULL, filled when pinning failed: the region that failed
+ *	and where.
  *
  * Return: 0 or a negative errno; on error part of the range may be copied.
  */
 int pinmx_copy(struct pinmx_region *src, u64 src_off,
 	       struct pinmx_region *dst, u64 dst_off, u64 len,
-	       struct pinmx_region **failed)
+	       struct pinmx_copy_fault *fault)
 {
+	struct pinmx_fault *where = fault ? &fault->where : NULL;
 	u64 done = 0;
 	int err;
 
 	while (done < len) {
 		u64 n = min(len - done, PINMX_COPY_BATCH);
 
-		err = pinmx_region_ensure(src, src_off + done, n, false);
-		if (err && failed)
-			*failed = src;
+		err = pinmx_region_ensure_fault(src, src_off + done, n, false,
+						where);
+		if (err && fault)
+			fault->region = src;
 		if (!err) {
-			err = pinmx_region_ensure(dst, dst_off + done, n, false);
-			if (err && failed)
-				*failed = dst;
+			err = pinmx_region_ensure_fault(dst, dst_off + done, n,
+							false, where);
+			if (err && fault)
+				fault->region = dst;
 		}
 		if (!err)
 			err = pinmx_copy_batch(src, src_off + done, dst,

@@ -216,6 +216,7 @@ static int pinmx_ring_push(struct pinmx_endpoint *ep, u32 type, u32 ifindex,
 	ev->ifindex = ifindex;
 	memcpy(ev->src_mac, mac, ETH_ALEN);
 	memset(ev->pad, 0, sizeof(ev->pad));
+	ev->reserved = 0;
 	if (skb)
 		/* Cannot fail: @len is skb->len. */
 		skb_copy_bits(skb, 0, ev + 1, len);

@@ -352,8 +352,15 @@ void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
 		      const u8 *src_mac, struct net_device *dev);
 
 /* copy.c */
+
+/* Which region of a copy could not be pinned, and where. */
+struct pinmx_copy_fault {
+	struct pinmx_region *region;
+	struct pinmx_fault where;
+};
+
 int pinmx_copy(struct pinmx_region *src, u64 src_off,
 	       struct pinmx_region *dst, u64 dst_off, u64 len,
-	       struct pinmx_region **failed);
+	       struct pinmx_copy_fault *fault);
 
 #endif /* PINMX_INTERNAL_H */

@@ -578,8 +578,8 @@ static int pinmx_pull_local(struct pinmx_endpoint *ep,
 			    struct pinmx_region *dst)
 {
 	struct pinmx_region *src = pinmx_local_peer_region(ep, req);
-	struct pinmx_region *failed = NULL;
-	struct pinmx_fault where = { };
+	struct pinmx_copy_fault fault = { };
+	struct pinmx_fault range = { };
 	int err;
 
 	if (IS_ERR(src)) {
@@ -595,27 +595,29 @@ static int pinmx_pull_local(struct pinmx_endpoint *ep,
 	err = -ERANGE;
 	if (req->remote_offset + req->length <= src->length)
 		err = pinmx_copy(src, req->remote_offset, dst,
-				 req->local_offset, req->length, &failed);
+				 req->local_offset, req->length, &fault);
 	pinmx_region_put_user(src);
 out_put:
 	pinmx_region_put(src);
-	if (!err) {
+	switch (err) {
+	case 0:
 		pinmx_count(PINMX_CNT_PULLS_LOCAL, 1);
 		return pinmx_pull_report(ep, req, PINMX_PULL_OK, 0,
 					 req->length, false, NULL);
-	}
-	if (err == -ERANGE) {
-		where.address = req->remote_offset;
+	case -ERANGE:
+		range.address = req->remote_offset;
 		return pinmx_pull_report(ep, req, PINMX_PULL_OUT_OF_RANGE, err,
-					 0, false, &where);
-	}
-	if (err == -ENOENT)
+					 0, false, &range);
+	case -ENOENT:
 		return pinmx_pull_report(ep, req, PINMX_PULL_UNKNOWN_REGION,
 					 err, 0, false, NULL);
-	if (err == -EFAULT)
+	case -EFAULT:
 		return pinmx_pull_report(ep, req, PINMX_PULL_SEGMENT_FAULT,
-					 err, 0, failed == dst, NULL);
-	return err;
+					 err, 0, fault.region == dst,
+					 &fault.where);
+	default:
+		return err;
+	}
 }
 
 static bool pinmx_pull_is_local(struct pinmx_endpoint *ep,
@@ -742,14 +744,14 @@ static int pinmx_pull_start(struct pinmx_endpoint *ep,
 	if (!req->length)
 		return pinmx_pull_report(ep, req, PINMX_PULL_OK, 0, 0, false,
 					 NULL);
-	if (pinmx_pull_is_local(ep, req))
-		return pinmx_pull_local(ep, req, local);
 	if (local->mode != PINMX_PIN_OVERLAPPED) {
 		err = pinmx_region_ensure(local, req->local_offset, req->length,
 					  false);
 		if (err)
 			return err;
 	}
+	if (pinmx_pull_is_local(ep, req))
+		return pinmx_pull_local(ep, req, local);
 	pull = pinmx_pull_alloc(ep, req, local);
 	if (!pull)
 		return -ENOMEM;

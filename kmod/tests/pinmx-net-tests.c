@@ -905,18 +905,22 @@ static int sender_error_regions(struct node *n, void *arg)
 {
 	uint8_t *buf = map_anon(16 * PAGE);
 	struct pinmx_segment segs[2];
-	uint32_t ids[2];
+	uint64_t ids[3];	/* two region ids, the hole's address */
+	uint32_t id;
 	char c;
 
 	(void)arg;
 	CHECK(buf, "map");
 	fill(buf, 16 * PAGE, 3);
-	CHECK_OK(pmx_declare1(n->fd, buf, 8 * PAGE, 0, &ids[0]));
+	CHECK_OK(pmx_declare1(n->fd, buf, 8 * PAGE, 0, &id));
+	ids[0] = id;
 	/* Segment 1 is unmapped: declaration succeeds, serving fails. */
 	CHECK_OK(munmap(buf + 12 * PAGE, 4 * PAGE));
 	segs[0] = (struct pinmx_segment){ (uintptr_t)buf, 4 * PAGE };
 	segs[1] = (struct pinmx_segment){ (uintptr_t)buf + 12 * PAGE, 4 * PAGE };
-	CHECK_OK(pmx_declare(n->fd, segs, 2, 0, &ids[1]));
+	CHECK_OK(pmx_declare(n->fd, segs, 2, 0, &id));
+	ids[1] = id;
+	ids[2] = segs[1].vaddr;
 	CHECK(write(STDOUT_FILENO, ids, sizeof(ids)) == sizeof(ids), "ids");
 	CHECK(read(STDIN_FILENO, &c, 1) >= 0, "read");
 	return 0;
@@ -932,7 +936,8 @@ static int test_pull_errors_reported(void)
 	struct pinmx_pull_event pe;
 	struct pinmx_pull bad;
 	int in[2], out[2], sv[2], status;
-	uint32_t ids[2], local, ro;
+	uint64_t ids[3];
+	uint32_t local, ro;
 	struct node n = { 0 };
 	pid_t server;
 
@@ -998,9 +1003,12 @@ static int test_pull_errors_reported(void)
 		CHECK(pe.status == PINMX_PULL_SEGMENT_FAULT && pe.error == EFAULT &&
 		      !pe.local, "flags %u hole: status %u error %d local %u",
 		      flags, pe.status, pe.error, pe.local);
-		if (flags)
-			CHECK(pe.segment == 1 && pe.nack_reason == 5,
-			      "hole: segment %u nack %u", pe.segment, pe.nack_reason);
+		CHECK(pe.segment == 1 &&
+		      pe.address == ids[2] &&
+		      pe.nack_reason == (flags ? 5 : 0),
+		      "flags %u hole: segment %u address %#llx nack %u", flags,
+		      pe.segment, (unsigned long long)pe.address,
+		      pe.nack_reason);
 	}
 	/* Wrong session: NACK BAD_SESSION. */
 	n.peer_session++;

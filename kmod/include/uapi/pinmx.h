@@ -507,6 +507,8 @@ struct pinmx_bind {
  * interface MTU fails with EMSGSIZE. Frames shorter than
  * PINMX_MXOE_MIN_BYTES are padded with zeros.
  *
+ * A SEND that fails sent nothing, so it may be repeated as it was.
+ *
  * Sending a RNDV starts pinning the region it names (if it is a region of
  * this endpoint declared by the caller), after the frame is on its way: in
  * overlapped mode the worker is kicked and the ioctl returns; in the other
@@ -538,8 +540,10 @@ struct pinmx_send {
  * @ifindex: interface the frame came in on, or the pull ran on.
  * @src_mac: the frame's Ethernet source address, or the pull's peer.
  * @pad: zero.
+ * @reserved: zero; keeps what follows the head 8-byte aligned.
  *
- * The frame bytes follow the head in the slot, as received (big-endian).
+ * The frame bytes or the pull event follow the head in the slot; frames
+ * as received (big-endian).
  */
 struct pinmx_event {
 	__u32 type;
@@ -547,6 +551,7 @@ struct pinmx_event {
 	__u32 ifindex;
 	__u8 src_mac[6];
 	__u8 pad[2];
+	__u32 reserved;
 };
 
 /**
@@ -660,8 +665,8 @@ struct pinmx_ring_ctl {
  *
  * The endpoint must be bound (ENOTCONN) to an interface that is up
  * (ENETDOWN); at most PINMX_MAX_PULLS pulls run at once (EBUSY). Unless
- * the local region is overlapped, its range is pinned first (an
- * unpinnable page fails the ioctl with EFAULT, nothing is sent). Then the
+ * the local region is overlapped, its range is pinned first, whatever the
+ * path (an unpinnable page fails the ioctl with EFAULT, nothing is sent). Then the
  * first PULL requests go out; an overlapped region's worker is kicked only
  * after them, so pinning overlaps their flight; and the ioctl returns.
  * Replies are written into the local region in softirq as they arrive. A
@@ -679,9 +684,11 @@ struct pinmx_ring_ctl {
  * region-to-region copy in the ioctl (as PINMX_IOC_COPY; counted as
  * PINMX_CNT_PULLS_LOCAL) and its end event is in the ring when the ioctl
  * returns. Every other outcome is reported by the event, never by the
- * ioctl's return value, once the ioctl has returned 0. A pull that ends
- * inside the ioctl (zero length, same interface) fails it with ENOBUFS
- * when the event ring has no free slot for its end event.
+ * ioctl's return value, once the ioctl has returned 0; a PULL that fails
+ * started nothing. A pull that ends inside the ioctl (zero length, same
+ * interface) fails it with ENOBUFS when the event ring has no free slot
+ * for its end event. A SEGMENT_FAULT event names the segment and the
+ * first address of the range asked of it, on either path.
  */
 struct pinmx_pull {
 	__u8 peer_mac[6];
@@ -704,7 +711,8 @@ struct pinmx_pull {
  * @pad: zero.
  *
  * The endpoint must be bound (ENOTCONN). A signal ends the wait with
- * EINTR. Cheaper than poll() for one file: no poll table.
+ * EINTR; a failed WAIT changed nothing. Cheaper than poll() for one
+ * file: no poll table.
  */
 struct pinmx_wait {
 	__u64 timeout_ns;

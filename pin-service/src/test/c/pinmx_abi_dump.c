@@ -40,7 +40,7 @@ int main(void)
 	S(pinmx_send); F(pinmx_send, header); F(pinmx_send, payload); F(pinmx_send, header_len);
 	F(pinmx_send, payload_len); F(pinmx_send, dst_mac); F(pinmx_send, pad); F(pinmx_send, reserved);
 	S(pinmx_event); F(pinmx_event, type); F(pinmx_event, frame_len); F(pinmx_event, ifindex);
-	F(pinmx_event, src_mac); F(pinmx_event, pad);
+	F(pinmx_event, src_mac); F(pinmx_event, pad); F(pinmx_event, reserved);
 	S(pinmx_pull_event); F(pinmx_pull_event, handle); F(pinmx_pull_event, status); F(pinmx_pull_event, bytes);
 	F(pinmx_pull_event, error); F(pinmx_pull_event, nack_reason); F(pinmx_pull_event, local);
 	F(pinmx_pull_event, segment); F(pinmx_pull_event, address);

@@ -197,10 +197,8 @@ final class KernelEventRing
             .append(peers.board(peer)).append(": ");
         switch (status)
         {
-            // Address 0 cannot be declared, so it means the module did not say where.
-            case PinmxAbi.PULL_SEGMENT_FAULT -> (0 == address ? text.append(side).append(", segment not reported") :
-                text.append(side).append(" segment ").append(segment).append(" at 0x")
-                    .append(Long.toHexString(address))).append(": not pinnable");
+            case PinmxAbi.PULL_SEGMENT_FAULT -> text.append(side).append(" segment ").append(segment).append(" at 0x")
+                .append(Long.toHexString(address)).append(": not pinnable");
             case PinmxAbi.PULL_UNKNOWN_REGION -> text.append(local ? "the local region was destroyed" :
                 "the remote region id is unknown to the peer");
             case PinmxAbi.PULL_OUT_OF_RANGE -> text.append("remote offset ").append(address)

@@ -121,7 +121,8 @@ public final class PinmxAbi
         MemoryLayout.sequenceLayout(6, U8).withName("dst_mac"), U16.withName("pad"), U64.withName("reserved"));
     public static final StructLayout EVENT = struct("pinmx_event",
         U32.withName("type"), U32.withName("frame_len"), U32.withName("ifindex"),
-        MemoryLayout.sequenceLayout(6, U8).withName("src_mac"), MemoryLayout.sequenceLayout(2, U8).withName("pad"));
+        MemoryLayout.sequenceLayout(6, U8).withName("src_mac"), MemoryLayout.sequenceLayout(2, U8).withName("pad"),
+        U32.withName("reserved"));
     public static final StructLayout PULL_EVENT = struct("pinmx_pull_event",
         U32.withName("handle"), U32.withName("status"), U64.withName("bytes"), U32.withName("error"),
         U8.withName("nack_reason"), U8.withName("local"), U16.withName("segment"), U64.withName("address"));
