@@ -774,6 +774,28 @@ static int sender_outlives_puller(struct node *n, void *arg)
 }
 
 /*
+ * Forks a serving process: endpoint @index on lo, address swapped over
+ * @sock, stdin from the pipe @in (end of file tells it to stop; its write
+ * end @in_w is closed in the child), stdout to @out unless negative.
+ */
+static pid_t fork_server(int in, int in_w, int out, int sock, uint8_t index,
+			 int (*serve)(struct node *n, void *arg))
+{
+	struct node n = { 0 };
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	dup2(in, STDIN_FILENO);
+	close(in_w);
+	if (out >= 0)
+		dup2(out, STDOUT_FILENO);
+	if (node_open(&n, "lo", index, sock))
+		_exit(4);
+	_exit(serve(&n, NULL) ? 1 : 0);
+}
+
+/*
  * A process killed in the middle of a pull: (1) the server: the puller gets
  * PULL_FAILED (NACK BAD_ENDPOINT, or TIMEOUT); (2) the puller: its pins go
  * with it. Afterwards no page is pinned and no region is left.
@@ -808,18 +830,9 @@ static int test_killed_peer_mid_pull(void)
 		uint64_t bytes0 = pmx_counter(PINMX_CNT_PULL_BYTES);
 
 		CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-		server = fork();
+		server = fork_server(pipefd[0], pipefd[1], -1, sv[1], 13,
+				     sender_outlives_puller);
 		CHECK(server >= 0, "fork");
-		if (!server) {
-			struct node n = { 0 };
-
-			dup2(pipefd[0], STDIN_FILENO);
-			close(pipefd[1]);
-			close(sv[0]);
-			if (node_open(&n, "lo", 13, sv[1]))
-				_exit(4);
-			_exit(sender_outlives_puller(&n, NULL) ? 1 : 0);
-		}
 		puller = fork();
 		CHECK(puller >= 0, "fork");
 		if (!puller) {
@@ -945,19 +958,9 @@ static int test_pull_errors_reported(void)
 	CHECK_OK(pipe(in));
 	CHECK_OK(pipe(out));
 	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	server = fork();
+	server = fork_server(in[0], in[1], out[1], sv[1], 21,
+			     sender_error_regions);
 	CHECK(server >= 0, "fork");
-	if (!server) {
-		struct node s = { 0 };
-
-		dup2(in[0], STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		close(in[1]);
-		close(sv[0]);
-		if (node_open(&s, "lo", 21, sv[1]))
-			_exit(4);
-		_exit(sender_error_regions(&s, NULL) ? 1 : 0);
-	}
 	close(in[0]);
 	close(out[1]);
 	close(sv[1]);
