@@ -7,9 +7,13 @@ import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
+import io.pinmx.pin.kernel.KernelDriverOptions;
+import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.PinDriver;
@@ -38,6 +42,13 @@ public final class PinmxTransport implements Transport
     public static final String DRIVER_VARIABLE = "PINMX_DRIVER";
     /** "core" (default): bind the benchmark thread to one CPU per rank while this transport is open; "none": don't. */
     public static final String BIND_VARIABLE = "PINMX_BIND";
+    /**
+     * Milliseconds a partner may stay silent while this rank waits on it before the endpoint gives it up (library
+     * default 5000). Runs in the TCG guest need more: a rank there can be silent for over 5 s in JIT warm-up.
+     */
+    public static final String PEER_TIMEOUT_VARIABLE = "PINMX_PEER_TIMEOUT_MS";
+    /** Resend interval of unacknowledged frames (the library's default); the peer timeout is a multiple of it. */
+    private static final long RESEND_TIMEOUT_NS = 20_000_000L;
     private static final int APPLICATION_KEY = 0x706d7862;
     private static final long MATCH_INFO = 0;
     private static final long MATCH_ALL_BITS = -1L;
@@ -55,13 +66,15 @@ public final class PinmxTransport implements Transport
     private final Partner[] partners;
     private final String progress;
     private final CpuBinding binding;
+    private final DriverEndpoint driverEndpoint;
     private final SegmentSlices slices = new SegmentSlices();
     private final Request[] posted = new Request[MAX_POSTED];
     private final int[] postedBytes = new int[MAX_POSTED];
     private int postedCount;
 
     private PinmxTransport(
-        final Job job, final Endpoint endpoint, final Partner[] partners, final String progress, final CpuBinding binding)
+        final Job job, final Endpoint endpoint, final Partner[] partners, final String progress, final CpuBinding binding,
+        final DriverEndpoint driverEndpoint)
     {
         this.job = job;
         this.rank = job.rank();
@@ -69,6 +82,23 @@ public final class PinmxTransport implements Transport
         this.partners = partners;
         this.progress = progress;
         this.binding = binding;
+        this.driverEndpoint = driverEndpoint;
+    }
+
+    /**
+     * How an endpoint differs from the library's defaults beyond what the environment chooses.
+     *
+     * @param kernelOptions        options of the kernel provider (pin mode, pulls on the wire), used when
+     *                             PINMX_DRIVER picks it.
+     * @param regionCacheMaxBytes  region cache capacity in declared bytes; 0 turns the cache off.
+     */
+    public record Tuning(KernelDriverOptions kernelOptions, long regionCacheMaxBytes)
+    {
+        /** The kernel provider's and the library's defaults. */
+        public static Tuning defaults()
+        {
+            return new Tuning(KernelDriverOptions.defaults(), EndpointOptions.builder().build().regionCacheMaxBytes());
+        }
     }
 
     /**
@@ -76,16 +106,43 @@ public final class PinmxTransport implements Transport
      */
     public static PinmxTransport open(final Job job, final Map<String, String> env)
     {
+        return open(job, env, Tuning.defaults());
+    }
+
+    /**
+     * @throws IllegalArgumentException naming PINMX_DRIVER if it asks for a driver that cannot run here, or
+     *                                  PINMX_PEER_TIMEOUT_MS if it is not a positive number.
+     */
+    public static PinmxTransport open(final Job job, final Map<String, String> env, final Tuning tuning)
+    {
         final String driver = env.getOrDefault(DRIVER_VARIABLE, "user");
-        final PinDriver pinDriver;
+        final PinDriver selected;
         try
         {
-            pinDriver = DriverSelector.select(driver, DRIVER_VARIABLE + "=" + driver);
+            selected = DriverSelector.select(driver, DRIVER_VARIABLE + "=" + driver);
         }
         catch (final DriverException ex)
         {
             throw new IllegalArgumentException(ex.getMessage(), ex);
         }
+        // Keeps the provider's endpoint itself (not wrapped) so module counters can be read through it.
+        final DriverEndpoint[] opened = new DriverEndpoint[1];
+        final PinDriver pinDriver = new PinDriver()
+        {
+            @Override
+            public DriverInfo info()
+            {
+                return selected.info();
+            }
+
+            @Override
+            public DriverEndpoint open(final EndpointConfig config)
+            {
+                opened[0] = selected.open(config);
+                return opened[0];
+            }
+        };
+        final long peerTimeoutMs = peerTimeoutMs(env);
         final String bind = env.getOrDefault(BIND_VARIABLE, "core");
         if (!"core".equals(bind) && !"none".equals(bind))
         {
@@ -101,10 +158,14 @@ public final class PinmxTransport implements Transport
                 .boardIndex(0)
                 .endpointIndex(job.rank() % (EndpointAddress.MAX_ENDPOINT_INDEX + 1))
                 .options(UserDriverOptions.class, driverOptions)
+                .options(KernelDriverOptions.class, tuning.kernelOptions())
                 .build())
             .applicationKey(APPLICATION_KEY)
             .progressMode(ProgressMode.CALLER)
             .ackDelayNs(ACK_DELAY_NS)
+            .resendTimeoutNs(RESEND_TIMEOUT_NS)
+            .maxResends((int)Math.max(0, (peerTimeoutMs * 1_000_000L + RESEND_TIMEOUT_NS - 1) / RESEND_TIMEOUT_NS - 1))
+            .regionCacheMaxBytes(tuning.regionCacheMaxBytes())
             .build();
         final boolean bindToCore = "core".equals(bind) && job.size() <= CpuBinding.allowedCpusOfThisThread();
         final CpuBinding binding = bindToCore ? CpuBinding.bindCurrentThread(job.rank()) : null;
@@ -140,12 +201,13 @@ public final class PinmxTransport implements Transport
             final String description = "pinmx: " + driver + " driver, " + endpoint.options().driverConfig() +
                 "; caller-driven progress, 1 thread per process: the benchmark thread polls the endpoint (busy, " +
                 "never parks, yields the core every " + POLLS_PER_YIELD + " empty polls), also while it waits at " +
-                "the job's barriers; " + (null != binding ?
+                "the job's barriers; peer timeout " + options.peerTimeoutNs() / 1_000_000 + " ms (" +
+                PEER_TIMEOUT_VARIABLE + "); " + (null != binding ?
                     "that thread is bound to CPU " + binding.cpu() + " (rank " + job.rank() + " of " + job.size() +
                     ", " + binding.allowedCpus() + " CPUs allowed; " + BIND_VARIABLE + "=none leaves it unbound)" :
                     "that thread is not bound to a CPU (" + ("none".equals(bind) ? BIND_VARIABLE + "=none" :
                         job.size() + " ranks, " + CpuBinding.allowedCpusOfThisThread() + " CPUs allowed") + ")");
-            return new PinmxTransport(job, endpoint, partners, description, binding);
+            return new PinmxTransport(job, endpoint, partners, description, binding, opened[0]);
         }
         catch (final RuntimeException ex)
         {
@@ -157,6 +219,41 @@ public final class PinmxTransport implements Transport
             }
             throw ex;
         }
+    }
+
+    static long peerTimeoutMs(final Map<String, String> env)
+    {
+        final String value = env.getOrDefault(PEER_TIMEOUT_VARIABLE, "5000");
+        try
+        {
+            final long ms = Long.parseLong(value);
+            if (ms > 0 && ms <= Integer.MAX_VALUE)
+            {
+                return ms;
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // named below
+        }
+        throw new IllegalArgumentException(PEER_TIMEOUT_VARIABLE + "=" + value + ": expected milliseconds, 1.." +
+            Integer.MAX_VALUE);
+    }
+
+    /**
+     * Reads pinmx.ko's module-wide counters (both ranks of a one-host job) through this rank's kernel endpoint.
+     *
+     * @param into at least 64 longs, indexed by {@link io.pinmx.pin.kernel.KernelCounter#ordinal()}.
+     * @return false, leaving {@code into} alone, when the endpoint is not the kernel provider's.
+     */
+    public boolean moduleCounters(final long[] into)
+    {
+        if (driverEndpoint instanceof KernelEndpoint kernel)
+        {
+            kernel.moduleCounters(into);
+            return true;
+        }
+        return false;
     }
 
     private static EndpointAddress remote(final byte[] published)

@@ -21,7 +21,8 @@ import java.util.Objects;
  * still proceeds: its region is admitted over capacity (counted) and the cache shrinks back
  * as leases are released. A region larger than the byte capacity on its own is declared
  * for its leases only and undeclared when the last one is released, without flushing the
- * cache.
+ * cache. A byte capacity of 0 therefore caches nothing: every acquire declares, and the
+ * last release of its lease undeclares (declare and destroy per use).
  * <p>
  * Lookups never scan: every region is in a hash table keyed by its exact vector, and
  * single-segment regions are also in an address-ordered index that finds a containing
@@ -75,7 +76,7 @@ public final class RegionCache implements AutoCloseable
     /**
      * @param declarer         declares and undeclares regions with the driver.
      * @param maxRegions       most regions kept declared while idle ones can be evicted.
-     * @param maxDeclaredBytes most bytes kept declared while idle ones can be evicted.
+     * @param maxDeclaredBytes most bytes kept declared while idle ones can be evicted; 0 caches nothing.
      */
     public RegionCache(final RegionDeclarer declarer, final int maxRegions, final long maxDeclaredBytes)
     {
@@ -84,9 +85,9 @@ public final class RegionCache implements AutoCloseable
         {
             throw new IllegalArgumentException("maxRegions must be at least 1: " + maxRegions);
         }
-        if (maxDeclaredBytes < 1)
+        if (maxDeclaredBytes < 0)
         {
-            throw new IllegalArgumentException("maxDeclaredBytes must be at least 1: " + maxDeclaredBytes);
+            throw new IllegalArgumentException("maxDeclaredBytes must be at least 0: " + maxDeclaredBytes);
         }
         this.maxRegions = maxRegions;
         this.maxDeclaredBytes = maxDeclaredBytes;

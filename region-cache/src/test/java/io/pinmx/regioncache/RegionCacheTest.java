@@ -182,6 +182,28 @@ class RegionCacheTest
     }
 
     @Test
+    void zeroByteCapacityDeclaresForEveryUseAndUndeclaresAtItsLastRelease()
+    {
+        final RegionCache cache = new RegionCache(declarer, 100, 0);
+        final RegionLease first = new RegionLease();
+        final RegionLease second = new RegionLease();
+
+        cache.acquire(segment(0x10000, 4_096), first);
+        cache.acquire(segment(0x10000, 4_096), second);
+        assertEquals(2, declarer.liveCount());
+        cache.release(first);
+        cache.release(second);
+        acquireAndRelease(cache, segment(0x10000, 4_096));
+
+        assertEquals(3, declarer.declareCount());
+        assertEquals(0, declarer.liveCount());
+        final RegionCacheStatistics statistics = cache.statistics();
+        assertEquals(0, statistics.hits());
+        assertEquals(3, statistics.misses());
+        assertConsistent(cache);
+    }
+
+    @Test
     void containedSegmentHitsWithItsOffset()
     {
         final RegionCache cache = new RegionCache(declarer, 8, UNLIMITED_BYTES);
@@ -416,7 +438,7 @@ class RegionCacheTest
         assertMessage("length must be positive: 0", () -> cache.invalidate(0x1000, 0));
         assertMessage("wraps around", () -> cache.invalidate(Long.MAX_VALUE - 10, 100));
         assertMessage("maxRegions must be at least 1: 0", () -> new RegionCache(declarer, 0, 1));
-        assertMessage("maxDeclaredBytes must be at least 1: -1", () -> new RegionCache(declarer, 1, -1));
+        assertMessage("maxDeclaredBytes must be at least 0: -1", () -> new RegionCache(declarer, 1, -1));
 
         assertFalse(lease.isHeld());
         assertEquals(0, declarer.declareCount());

@@ -82,6 +82,14 @@ public final class EndpointOptions
     }
 
     /**
+     * @return the region cache capacity in declared bytes; 0: no caching.
+     */
+    public long regionCacheMaxBytes()
+    {
+        return regionCacheMaxBytes;
+    }
+
+    /**
      * @return the longest a partner may stay silent, or an unacknowledged frame wait, before it is given up.
      */
     public long peerTimeoutNs()
@@ -245,7 +253,11 @@ public final class EndpointOptions
             return this;
         }
 
-        /** Region cache capacity in declared bytes; default 1 GiB. */
+        /**
+         * Region cache capacity in declared bytes; default 1 GiB. 0 turns the cache off: every rendezvous
+         * declares its buffer's region and destroys it when the request ends (with a driver that pins at
+         * declaration, Open-MX's pin once per communication).
+         */
         public Builder regionCacheMaxBytes(final long regionCacheMaxBytes)
         {
             this.regionCacheMaxBytes = regionCacheMaxBytes;
@@ -282,7 +294,7 @@ public final class EndpointOptions
                 ">= rendezvousThresholdBytes, so one eager message always fits");
             check(maxRequests >= 1 && maxRequests <= 1 << 16, "maxRequests", maxRequests, "1..65536");
             check(regionCacheMaxRegions >= 1, "regionCacheMaxRegions", regionCacheMaxRegions, ">= 1");
-            check(regionCacheMaxBytes >= 1, "regionCacheMaxBytes", regionCacheMaxBytes, ">= 1");
+            check(regionCacheMaxBytes >= 0, "regionCacheMaxBytes", regionCacheMaxBytes, ">= 0 (0: no caching)");
             return new EndpointOptions(this);
         }
 
