@@ -16,6 +16,9 @@
 
 #include "../include/uapi/pinmx.h"
 
+/* bytes of a PULL frame (common header and kind part). */
+#define PINMX_PULL_FRAME_BYTES	72
+
 struct pinmx_region;
 struct pinmx_iface;
 struct poll_table_struct;
@@ -90,6 +93,11 @@ struct pinmx_seg {
  * @want_queued: @net_pin_work is queued and holds a reference.
  * @fault: the last pin failure of @net_pin_work, reported once.
  * @fault_end: end of the range that failed.
+ * @ep: declaring endpoint; valid while the region is not destroyed.
+ * @deferred: a PULL left unserved for pages not pinned, served again by
+ *	@net_pin_work once they are (the latest one only).
+ * @deferred_mac: its puller's interface address.
+ * @deferred_ifindex: the interface it came in on; 0 when none.
  * @id: id within the endpoint.
  * @mode: pin mode fixed at declaration.
  * @flags: PINMX_DECLARE_* flags.
@@ -123,6 +131,10 @@ struct pinmx_region {
 	bool want_queued;
 	struct pinmx_fault fault;
 	u64 fault_end;
+	struct pinmx_endpoint *ep;
+	u8 deferred[PINMX_PULL_FRAME_BYTES];
+	u8 deferred_mac[6];
+	int deferred_ifindex;
 	u32 id;
 	u32 mode;
 	u32 flags;
@@ -298,10 +310,13 @@ int pinmx_region_ensure_fault(struct pinmx_region *region, u64 offset,
 void pinmx_region_kick(struct pinmx_region *region);
 void pinmx_region_want_pinned(struct pinmx_region *region, u64 offset,
 			      u64 len);
+void pinmx_region_defer_pull(struct pinmx_region *region, const u8 *pull,
+			     const u8 *mac, int ifindex);
 bool pinmx_region_take_fault(struct pinmx_region *region, u64 offset,
 			     struct pinmx_fault *fault);
 int pinmx_region_read(struct pinmx_region *region, u64 offset, void *buf,
 		      u64 len, u64 *miss);
+bool pinmx_region_pinned(struct pinmx_region *region, u64 offset, u64 len);
 int pinmx_region_write_skb(struct pinmx_region *region, u64 offset,
 			   const struct sk_buff *skb, int skb_off, u64 len,
 			   u64 *miss);
@@ -350,6 +365,7 @@ int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
 int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f);
 void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
 		      const u8 *src_mac, struct net_device *dev);
+void pinmx_serve_deferred(struct pinmx_region *region);
 
 /* copy.c */
 

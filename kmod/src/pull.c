@@ -28,7 +28,7 @@
 
 #define PINMX_PULL_MAX_BLOCKS	16
 #define PINMX_PULL_MAX_BACKOFF	4	/* resend timeout grows up to 16x */
-#define PINMX_PULL_HEADER	72
+#define PINMX_PULL_HEADER	PINMX_PULL_FRAME_BYTES
 #define PINMX_REPLY_HEADER	48
 #define PINMX_NACK_HEADER	64
 #define PINMX_U63_LIMIT		(1ULL << 63)
@@ -68,6 +68,8 @@ MODULE_PARM_DESC(pull_max_retries, "resends of one block before the pull fails w
  * @retries: resends so far.
  * @missing: bit k set while reply k has not been written.
  * @active: the block is asked for and not complete.
+ * @pin_wait: a reply was an overlap miss: ask again as soon as the local
+ *	pages are pinned rather than after the resend timeout.
  * @touched: jiffies of the last request or reply.
  */
 struct pinmx_pull_block {
@@ -78,6 +80,7 @@ struct pinmx_pull_block {
 	u16 retries;
 	u64 missing;
 	bool active;
+	bool pin_wait;
 	unsigned long touched;
 };
 
@@ -232,6 +235,7 @@ static void pinmx_pull_next_block(struct pinmx_pull_state *pull,
 	blk->missing = blk->nframes == 64 ? ~0ULL : BIT_ULL(blk->nframes) - 1;
 	blk->retries = 0;
 	blk->active = true;
+	blk->pin_wait = false;
 	pull->next_offset += blk->len;
 	pinmx_pull_request(pull, blk, 0, blk->nframes - 1, dev, txq);
 }
@@ -293,6 +297,11 @@ static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *
 		pinmx_region_want_pinned(pull->local,
 					 pull->local_offset + blk->offset,
 					 blk->len);
+		if (!blk->pin_wait) {
+			blk->pin_wait = true;
+			if (time_after(pull->timer.expires, jiffies + 1))
+				mod_timer(&pull->timer, jiffies + 1);
+		}
 		return PINMX_CNT_OVERLAP_MISSES;
 	}
 	blk->missing &= ~BIT_ULL(k);
@@ -401,6 +410,45 @@ int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f)
 	return 0;
 }
 
+/*
+ * A block whose replies missed the local pages is asked for again as soon
+ * as they are pinned, without spending a retry: no reply was lost. One
+ * still waiting at its resend timeout goes back to the normal resend (a
+ * pin failure or a destroyed region then ends the pull on its replies).
+ * Returns true while a block waits for its pages.
+ */
+static bool pinmx_pull_pin_waits(struct pinmx_pull_state *pull,
+				 struct net_device *dev,
+				 struct sk_buff_head *txq)
+{
+	unsigned long now = jiffies;
+	bool waiting = false;
+	unsigned int i;
+
+	for (i = 0; i < pull->nblocks; i++) {
+		struct pinmx_pull_block *blk = &pull->blocks[i];
+		unsigned int shift = min_t(unsigned int, blk->retries,
+					   PINMX_PULL_MAX_BACKOFF);
+
+		if (!blk->active || !blk->pin_wait)
+			continue;
+		if (pinmx_region_pinned(pull->local,
+					pull->local_offset + blk->offset,
+					blk->len)) {
+			blk->pin_wait = false;
+			pinmx_count(PINMX_CNT_PULL_RESENDS, 1);
+			pinmx_pull_request(pull, blk, __ffs64(blk->missing),
+					   fls64(blk->missing) - 1, dev, txq);
+		} else if (time_after_eq(now, blk->touched +
+					 (pull->resend << shift))) {
+			blk->pin_wait = false;
+		} else {
+			waiting = true;
+		}
+	}
+	return waiting;
+}
+
 /* Resend stalled blocks; fail the pull when one ran out of retries. */
 static void pinmx_pull_resend(struct pinmx_pull_state *pull, struct net_device *dev,
 			      struct sk_buff_head *txq)
@@ -413,7 +461,7 @@ static void pinmx_pull_resend(struct pinmx_pull_state *pull, struct net_device *
 		unsigned int shift = min_t(unsigned int, blk->retries,
 					   PINMX_PULL_MAX_BACKOFF);
 
-		if (!blk->active ||
+		if (!blk->active || blk->pin_wait ||
 		    time_before(now, blk->touched + (pull->resend << shift)))
 			continue;
 		if (blk->retries >= pull->max_retries) {
@@ -435,6 +483,7 @@ static void pinmx_pull_timer(struct timer_list *t)
 	struct pinmx_pull_state *pull = from_timer(pull, t, timer);
 	struct net_device *dev;
 	struct sk_buff_head txq;
+	bool waiting;
 
 	__skb_queue_head_init(&txq);
 	rcu_read_lock();
@@ -455,9 +504,10 @@ static void pinmx_pull_timer(struct timer_list *t)
 		pinmx_pull_end(pull, PINMX_PULL_FAILED, -ENETDOWN, NULL, true);
 		goto out;
 	}
+	waiting = pinmx_pull_pin_waits(pull, dev, &txq);
 	pinmx_pull_resend(pull, dev, &txq);
 	if (!pull->ended)
-		mod_timer(&pull->timer, jiffies + pull->resend);
+		mod_timer(&pull->timer, jiffies + (waiting ? 1 : pull->resend));
 out:
 	spin_unlock(&pull->lock);
 	pinmx_frame_xmit(&txq);
@@ -862,6 +912,9 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
 						 &fault, txq);
 			} else {
 				pinmx_count(PINMX_CNT_SERVE_MISSES, 1);
+				/* Answered in full once pinned, no resend. */
+				pinmx_region_defer_pull(region, f, src_mac,
+							dev->ifindex);
 				pinmx_region_want_pinned(region, miss,
 							 roff + blen - miss);
 			}
@@ -876,6 +929,36 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
 		pinmx_count(PINMX_CNT_PULL_REPLIES_SENT, 1);
 		pinmx_frame_queue(txq, skb, dev, src_mac);
 	}
+}
+
+/**
+ * pinmx_serve_deferred - serve the PULL that found a region's pages missing
+ * @region: region whose pages were just pinned, with a user reference (so
+ *	its endpoint is alive); process context.
+ *
+ * Answers as the receive softirq would have, so the puller needs no resend.
+ */
+void pinmx_serve_deferred(struct pinmx_region *region)
+{
+	u8 pull[PINMX_PULL_FRAME_BYTES], mac[ETH_ALEN];
+	struct net_device *dev;
+	int ifindex;
+
+	spin_lock_bh(&region->pages_lock);
+	ifindex = region->deferred_ifindex;
+	region->deferred_ifindex = 0;
+	memcpy(pull, region->deferred, sizeof(pull));
+	memcpy(mac, region->deferred_mac, sizeof(mac));
+	spin_unlock_bh(&region->pages_lock);
+	if (!ifindex)
+		return;
+	rcu_read_lock();
+	local_bh_disable();
+	dev = pinmx_ep_dev_rcu(region->ep);
+	if (dev && dev->ifindex == ifindex)
+		pinmx_serve_pull(region->ep, pull, mac, dev);
+	local_bh_enable();
+	rcu_read_unlock();
 }
 
 /**

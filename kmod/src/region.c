@@ -501,6 +501,25 @@ void pinmx_region_kick(struct pinmx_region *region)
 	mutex_unlock(&region->lock);
 }
 
+/**
+ * pinmx_region_defer_pull - keep a PULL to serve once its pages are pinned
+ * @region: region the PULL names, found under RCU; softirq.
+ * @pull: the checked PULL frame.
+ * @mac: its puller's interface address.
+ * @ifindex: the interface it came in on.
+ *
+ * Call before pinmx_region_want_pinned(); a later PULL replaces this one.
+ */
+void pinmx_region_defer_pull(struct pinmx_region *region, const u8 *pull,
+			     const u8 *mac, int ifindex)
+{
+	spin_lock_bh(&region->pages_lock);
+	memcpy(region->deferred, pull, PINMX_PULL_FRAME_BYTES);
+	memcpy(region->deferred_mac, mac, sizeof(region->deferred_mac));
+	region->deferred_ifindex = ifindex;
+	spin_unlock_bh(&region->pages_lock);
+}
+
 /*
  * Pins what the network path asked for (pinmx_region_want_pinned) in the
  * declaring process's mm, and records a failure for the frames that find
@@ -530,6 +549,8 @@ static void pinmx_net_pin_worker(struct work_struct *work)
 		kthread_unuse_mm(region->mm);
 		mmput(region->mm);
 	}
+	if (!err)
+		pinmx_serve_deferred(region);
 	if (err && err != -ENOENT) {
 		if (fault.err == -ESRCH) {
 			fault.segment = 0;
@@ -607,7 +628,8 @@ bool pinmx_region_take_fault(struct pinmx_region *region, u64 offset,
 /*
  * Copy between the pinned pages of [offset, offset + len) and @buf or @skb,
  * holding pages_lock so that no unpin can free a page under the copy.
- * Everything is checked before anything is copied.
+ * Everything is checked before anything is copied; with neither @buf nor
+ * @skb, only checked.
  */
 static int pinmx_region_io(struct pinmx_region *region, u64 offset, u64 len,
 			   void *buf, const struct sk_buff *skb, int skb_off,
@@ -634,6 +656,8 @@ static int pinmx_region_io(struct pinmx_region *region, u64 offset, u64 len,
 		pinmx_cursor_advance(&c, n);
 		left -= n;
 	}
+	if (!buf && !skb)
+		goto out;
 	pinmx_cursor_init(&c, region, offset);
 	for (left = len; left; ) {
 		u64 n = min(left, pinmx_cursor_span(&c));
@@ -676,6 +700,21 @@ int pinmx_region_read(struct pinmx_region *region, u64 offset, void *buf,
 		      u64 len, u64 *miss)
 {
 	return pinmx_region_io(region, offset, len, buf, NULL, 0, miss);
+}
+
+/**
+ * pinmx_region_pinned - are all pages of a range pinned now? Any context.
+ * @region: region found under RCU or referenced.
+ * @offset: start byte; the range is within the region.
+ * @len: bytes.
+ *
+ * Return: true if every page is pinned and the region alive.
+ */
+bool pinmx_region_pinned(struct pinmx_region *region, u64 offset, u64 len)
+{
+	u64 miss;
+
+	return !pinmx_region_io(region, offset, len, NULL, NULL, 0, &miss);
 }
 
 /**
@@ -932,6 +971,7 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	INIT_WORK(&region->pin_work, pinmx_pin_worker);
 	region->mm = current->mm;
 	mmgrab(region->mm);
+	region->ep = ep;
 	region->mode = ep->mode;
 	region->chunk_min = ep->chunk_min;
 	region->chunk_max = ep->chunk_max;
