@@ -18,7 +18,7 @@ snapshot=$root/build/bench-pinning-cp
 rm -rf "$snapshot" && mkdir -p "$snapshot"
 IFS=: read -ra jars <<< "$cp"
 cp "${jars[@]}" "$snapshot/"
-# The guest's devtmpfs has no /dev/fd, which bin/pinmx-run's process substitutions need; the guest is
-# slow enough under TCG that a rank is silent for over 5 s in JIT warm-up, hence the longer peer timeout.
+# The guest is slow enough under TCG that a rank is silent for over 5 s in JIT warm-up, hence the longer
+# peer timeout.
 exec "$root/kmod/vm/run-tests.sh" --kernel "$kernel" --timeout 1200 --cmd \
-  "[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd; PINMX_CLASSPATH=\$(ls -d $snapshot/*.jar | tr '\\n' ':') bin/pinmx-run -np 2 --driver kernel --peer-timeout 60 PinningPingPong $*"
+  "PINMX_CLASSPATH=\$(ls -d $snapshot/*.jar | tr '\\n' ':') bin/pinmx-run -np 2 --driver kernel --peer-timeout 60 PinningPingPong $*"

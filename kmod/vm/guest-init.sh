@@ -43,6 +43,8 @@ must mount -t devtmpfs devtmpfs /host/dev
 must mkdir -p /host/dev/pts /host/dev/shm
 must mount -t devpts -o newinstance,ptmxmode=0666 devpts /host/dev/pts
 must mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm
+# devtmpfs has no /dev/fd; bash process substitution (bin/pinmx-run) needs it.
+must ln -s /proc/self/fd /host/dev/fd
 # The host's copies of these directories stay reachable under /orig so that the trees the
 # run needs (pinmx_keep: the repo and its build dir, e.g. a CI clone under /tmp) can be
 # bound back in on top of the guest's empty tmpfs.
