@@ -283,16 +283,7 @@ public final class KernelEndpoint implements DriverEndpoint
         declare.set(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_NR_SEGMENTS, count);
         declare.set(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_FLAGS,
             (accessFlags & RegionAccess.WRITE) != 0 ? PinmxAbi.DECLARE_WRITABLE : 0);
-        final long stamp = enter("declareRegion");
-        final int rc;
-        try
-        {
-            rc = device.ioctl(scratch, PinmxAbi.IOC_DECLARE, declare);
-        }
-        finally
-        {
-            lifecycle.unlockRead(stamp);
-        }
+        final int rc = ioctl("declareRegion", scratch, PinmxAbi.IOC_DECLARE, declare);
         if (rc == -Errno.ENOSPC)
         {
             throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOSPC, "declareRegion: endpoint " + address +
@@ -312,16 +303,7 @@ public final class KernelEndpoint implements DriverEndpoint
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment ref = scratch.struct(PinmxAbi.REGION_REF.byteSize());
         ref.set(ValueLayout.JAVA_INT, PinmxAbi.REGION_REF_REGION_ID, regionId);
-        final long stamp = enter("destroyRegion");
-        final int rc;
-        try
-        {
-            rc = device.ioctl(scratch, PinmxAbi.IOC_DESTROY, ref);
-        }
-        finally
-        {
-            lifecycle.unlockRead(stamp);
-        }
+        final int rc = ioctl("destroyRegion", scratch, PinmxAbi.IOC_DESTROY, ref);
         if (rc == -Errno.ENOENT)
         {
             throw new DriverException(DriverError.UNKNOWN_REGION, Errno.ENOENT, "destroyRegion: region " + regionId +
@@ -342,14 +324,10 @@ public final class KernelEndpoint implements DriverEndpoint
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment query = scratch.struct(PinmxAbi.REGION_INFO.byteSize());
         query.set(ValueLayout.JAVA_INT, PinmxAbi.REGION_INFO_REGION_ID, regionId);
-        final long stamp = enter("pinnedPages");
-        try
+        final int rc = ioctl("pinnedPages", scratch, PinmxAbi.IOC_REGION_INFO, query);
+        if (rc != 0)
         {
-            device.check(scratch, PinmxAbi.IOC_REGION_INFO, query, "PINMX_IOC_REGION_INFO", "region " + regionId);
-        }
-        finally
-        {
-            lifecycle.unlockRead(stamp);
+            throw device.failure(-rc, "PINMX_IOC_REGION_INFO", "region " + regionId);
         }
         return query.get(ValueLayout.JAVA_LONG, PinmxAbi.REGION_INFO_PINNED_PAGES);
     }
@@ -364,14 +342,10 @@ public final class KernelEndpoint implements DriverEndpoint
     {
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment values = scratch.struct(PinmxAbi.COUNTERS.byteSize());
-        final long stamp = enter("moduleCounters");
-        try
+        final int rc = ioctl("moduleCounters", scratch, PinmxAbi.IOC_COUNTERS, values);
+        if (rc != 0)
         {
-            device.check(scratch, PinmxAbi.IOC_COUNTERS, values, "PINMX_IOC_COUNTERS", "module counters");
-        }
-        finally
-        {
-            lifecycle.unlockRead(stamp);
+            throw device.failure(-rc, "PINMX_IOC_COUNTERS", "module counters");
         }
         MemorySegment.copy(values, ValueLayout.JAVA_LONG, PinmxAbi.COUNTERS_VALUE, into, 0, PinmxAbi.COUNTERS_MAX);
         return into;
@@ -404,16 +378,7 @@ public final class KernelEndpoint implements DriverEndpoint
         send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_HEADER_LEN, (int)frameHeader.byteSize());
         send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_PAYLOAD_LEN, (int)body.byteSize());
         putMac(send, PinmxAbi.SEND_DST_MAC, peers.mac(peerIndex));
-        final long stamp = enter("send");
-        final int rc;
-        try
-        {
-            rc = device.ioctlHot(scratch, PinmxAbi.IOC_SEND, send);
-        }
-        finally
-        {
-            lifecycle.unlockRead(stamp);
-        }
+        final int rc = ioctlHot("send", scratch, PinmxAbi.IOC_SEND, send);
         if (rc != 0)
         {
             throw device.failure(-rc, "PINMX_IOC_SEND", kind + " of " + frameBytes + " bytes to peer " + peerIndex +
@@ -451,16 +416,7 @@ public final class KernelEndpoint implements DriverEndpoint
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_OFFSET, spec.remoteOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LOCAL_OFFSET, spec.localOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LENGTH, spec.length());
-        final long stamp = enter("startPull");
-        final int rc;
-        try
-        {
-            rc = device.ioctlHot(scratch, PinmxAbi.IOC_PULL, pull);
-        }
-        finally
-        {
-            lifecycle.unlockRead(stamp);
-        }
+        final int rc = ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
         if (rc != 0)
         {
             throw pullFailure(-rc, spec);
@@ -626,6 +582,40 @@ public final class KernelEndpoint implements DriverEndpoint
     public String toString()
     {
         return "KernelEndpoint{" + address + " on " + interfaceName + " via " + device.path() + "}";
+    }
+
+    /**
+     * One ioctl inside the read side of the lifecycle lock, so close cannot close the descriptor under it.
+     *
+     * @return 0 or a negative errno.
+     */
+    private int ioctl(
+        final String operation, final IoctlScratch scratch, final int request, final MemorySegment struct)
+    {
+        final long stamp = enter(operation);
+        try
+        {
+            return device.ioctl(scratch, request, struct);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+    }
+
+    /** As {@link #ioctl} for the per-message ioctls: {@link PinmxDevice#ioctlHot}, allocation-free when it succeeds. */
+    private int ioctlHot(
+        final String operation, final IoctlScratch scratch, final int request, final MemorySegment struct)
+    {
+        final long stamp = enter(operation);
+        try
+        {
+            return device.ioctlHot(scratch, request, struct);
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
     }
 
     private long enter(final String operation)
