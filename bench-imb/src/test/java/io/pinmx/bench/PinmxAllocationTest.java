@@ -3,7 +3,6 @@ package io.pinmx.bench;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -22,8 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PinmxAllocationTest
 {
     private static final int REPETITIONS = 1_000;
-    private static final int WARM_PASSES = 3;
-    private static final int MEASURED_PASSES = 3;
     private static final int[] SIZES = {8, 256, 16384, 65536};
 
     @TempDir
@@ -59,37 +56,17 @@ class PinmxAllocationTest
 
     private long[] allocatedInLoops(final int rank)
     {
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final Map<String, String> env = Map.of("PINMX_RANK", Integer.toString(rank), "PINMX_SIZE", "2",
             "PINMX_BOOTSTRAP", "file:" + dir.resolve("bootstrap"), PinmxTransport.BIND_VARIABLE, "none");
         try (Job job = Job.join(env);
             Transport transport = PinmxTransport.open(job, env);
             MessageBuffers buffers = new MessageBuffers(SIZES[SIZES.length - 1]))
         {
-            final PingPong pingPong = new PingPong();
-            final PingPing pingPing = new PingPing();
+            final LoopAllocation allocation = new LoopAllocation(transport, job, buffers);
             final long[] quietestBySize = new long[SIZES.length];
             for (int s = 0; s < SIZES.length; s++)
             {
-                final int bytes = SIZES[s];
-                for (int warm = 0; warm < WARM_PASSES; warm++)
-                {
-                    pingPong.loop(transport, job, buffers, bytes, REPETITIONS);
-                    pingPing.loop(transport, job, buffers, bytes, REPETITIONS);
-                }
-                // As in TcpAllocationTest: the quietest of several passes counts (a deoptimisation can allocate
-                // once; an allocation per message shows in every pass); both ranks run every pass.
-                long quietest = Long.MAX_VALUE;
-                for (int pass = 0; pass < MEASURED_PASSES; pass++)
-                {
-                    job.barrier();
-                    final long before = threads.getCurrentThreadAllocatedBytes();
-                    pingPong.loop(transport, job, buffers, bytes, REPETITIONS);
-                    pingPing.loop(transport, job, buffers, bytes, REPETITIONS);
-                    quietest = Math.min(quietest, threads.getCurrentThreadAllocatedBytes() - before);
-                    job.barrier();
-                }
-                quietestBySize[s] = quietest;
+                quietestBySize[s] = allocation.quietestPass(SIZES[s], REPETITIONS);
             }
             return quietestBySize;
         }

@@ -3,9 +3,6 @@ package io.pinmx.bench;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -22,8 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class TcpAllocationTest
 {
     private static final int REPETITIONS = 2_000;
-    private static final int WARM_PASSES = 3;
-    private static final int MEASURED_PASSES = 3;
 
     @TempDir
     Path dir;
@@ -51,36 +46,16 @@ class TcpAllocationTest
 
     private long allocatedInLoops(final int rank)
     {
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         try (Job job = Job.join(Map.of("PINMX_RANK", Integer.toString(rank), "PINMX_SIZE", "2",
             "PINMX_BOOTSTRAP", "file:" + dir.resolve("bootstrap")));
             Transport transport = TcpTransport.open(job, "127.0.0.1");
             MessageBuffers buffers = new MessageBuffers(65536))
         {
-            final PingPong pingPong = new PingPong();
-            final PingPing pingPing = new PingPing();
+            final LoopAllocation allocation = new LoopAllocation(transport, job, buffers);
             long total = 0;
             for (final int bytes : new int[] {8, 65536})
             {
-                for (int warm = 0; warm < WARM_PASSES; warm++)
-                {
-                    pingPong.loop(transport, job, buffers, bytes, REPETITIONS);
-                    pingPing.loop(transport, job, buffers, bytes, REPETITIONS);
-                }
-                // A deoptimisation mid-pass can allocate a few bytes once; an allocation per message
-                // would show in every pass, so the quietest of several passes is what counts. Both
-                // ranks run every pass to stay in step.
-                long quietest = Long.MAX_VALUE;
-                for (int pass = 0; pass < MEASURED_PASSES; pass++)
-                {
-                    job.barrier();
-                    final long before = threads.getCurrentThreadAllocatedBytes();
-                    pingPong.loop(transport, job, buffers, bytes, REPETITIONS);
-                    pingPing.loop(transport, job, buffers, bytes, REPETITIONS);
-                    quietest = Math.min(quietest, threads.getCurrentThreadAllocatedBytes() - before);
-                    job.barrier();
-                }
-                total += quietest;
+                total += allocation.quietestPass(bytes, REPETITIONS);
             }
             return total;
         }
