@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.pinmx.kerneltests.Patterns.pattern;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,16 +98,6 @@ class KernelEndpointTest
         return received;
     }
 
-    private MemorySegment pattern(final int length, final int seed)
-    {
-        final MemorySegment s = arena.allocate(Math.max(1, length)).asSlice(0, length);
-        for (int i = 0; i < length; i++)
-        {
-            s.set(ValueLayout.JAVA_BYTE, i, (byte)(i * 31 + seed));
-        }
-        return s;
-    }
-
     private MemorySegment eagerHeader(final FrameKind kind, final int dstSession, final int payload, final long match)
     {
         final MemorySegment header = arena.allocate(kind.headerBytes());
@@ -136,7 +127,7 @@ class KernelEndpointTest
         final int[] sizes = {32, 128, medium};
         for (int i = 0; i < kinds.length; i++)
         {
-            a.send(aToB, eagerHeader(kinds[i], b.address().sessionId(), sizes[i], i), pattern(sizes[i], i));
+            a.send(aToB, eagerHeader(kinds[i], b.address().sessionId(), sizes[i], i), pattern(arena, sizes[i], i));
         }
         final List<Received> received = pollUntil(b, kinds.length);
         for (int i = 0; i < kinds.length; i++)
@@ -148,7 +139,8 @@ class KernelEndpointTest
             assertEquals(kinds[i].headerBytes() + sizes[i], r.frame().length, "frame length without padding");
             final byte[] payload = new byte[sizes[i]];
             System.arraycopy(r.frame(), kinds[i].headerBytes(), payload, 0, sizes[i]);
-            assertArrayEquals(pattern(sizes[i], i).toArray(ValueLayout.JAVA_BYTE), payload, kinds[i] + " payload");
+            assertArrayEquals(pattern(arena, sizes[i], i).toArray(ValueLayout.JAVA_BYTE), payload,
+                kinds[i] + " payload");
             assertEquals(1, b.counters().get(Counter.received(kinds[i])));
             assertEquals(1, a.counters().get(Counter.sent(kinds[i])));
         }
@@ -165,7 +157,7 @@ class KernelEndpointTest
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
         final MemorySegment header = eagerHeader(FrameKind.SMALL, b.address().sessionId(), 100, 1);
-        final MemorySegment payload = pattern(100, 1);
+        final MemorySegment payload = pattern(arena, 100, 1);
         final long[] received = new long[1];
         final io.pinmx.pin.spi.EventHandler handler = e -> received[0] += e.frameLength();
         final int frames = 2_000;
@@ -195,8 +187,8 @@ class KernelEndpointTest
     void framesForAnotherSessionAreDroppedAndCountedByTheModule()
     {
         final long[] before = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
-        a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId() + 1, 4, 1), pattern(4, 1));
-        a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId(), 4, 2), pattern(4, 2));
+        a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId() + 1, 4, 1), pattern(arena, 4, 1));
+        a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId(), 4, 2), pattern(arena, 4, 2));
         final List<Received> received = pollUntil(b, 1);
         assertEquals(EventType.RECV_TINY, received.getFirst().type(), "only the frame with the right session");
         final long[] after = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
@@ -214,7 +206,7 @@ class KernelEndpointTest
         assertFalse(b.await(TimeUnit.MILLISECONDS.toNanos(200)));
         assertTrue(System.nanoTime() - startNs >= TimeUnit.MILLISECONDS.toNanos(200), "waited the whole timeout");
         final Thread sender = Thread.ofPlatform().start(() ->
-            a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId(), 1, 1), pattern(1, 1)));
+            a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId(), 1, 1), pattern(arena, 1, 1)));
         assertTrue(b.await(TIMEOUT_NS), "woken by the frame");
         assertEquals(1, b.poll(e -> { }, 8));
         assertTrue(sender.join(java.time.Duration.ofNanos(TIMEOUT_NS)));
@@ -257,7 +249,7 @@ class KernelEndpointTest
     @Test
     void aClosedEndpointRefusesEveryOperationNamingTheDevice()
     {
-        final MemorySegment buffer = pattern(64, 1);
+        final MemorySegment buffer = pattern(arena, 64, 1);
         final MemorySegment header = eagerHeader(FrameKind.TINY, b.address().sessionId(), 4, 1);
         a.close();
         a.close();
@@ -280,7 +272,7 @@ class KernelEndpointTest
     @Test
     void closingFromInsideAnEventHandlerIsRefusedInsteadOfDeadlocking()
     {
-        a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId(), 1, 1), pattern(1, 1));
+        a.send(aToB, eagerHeader(FrameKind.TINY, b.address().sessionId(), 1, 1), pattern(arena, 1, 1));
         final List<DriverException> refused = new ArrayList<>();
         final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
         while (refused.isEmpty() && System.nanoTime() - deadlineNs < 0)
@@ -299,7 +291,7 @@ class KernelEndpointTest
     void regionsAreDeclaredWithoutTouchingPagesAndBadSegmentsNameTheErrno()
     {
         final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);
-        final int id = a.declareRegion(new MemorySegment[]{pattern(100, 1), unmapped}, 2, RegionAccess.READ);
+        final int id = a.declareRegion(new MemorySegment[]{pattern(arena, 100, 1), unmapped}, 2, RegionAccess.READ);
         assertTrue(id >= 1, "region id " + id);
         a.destroyRegion(id);
         final DriverException gone = assertThrows(DriverException.class, () -> a.destroyRegion(id));
@@ -339,7 +331,7 @@ class KernelEndpointTest
         KernelDevices.requirePulls(a);
         reopenPuller(onWire, -1);
         final int length = 300_000;
-        final MemorySegment source = pattern(length, 5);
+        final MemorySegment source = pattern(arena, length, 5);
         final MemorySegment target = arena.allocate(length);
         final long[] before = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
         final int remote = b.declareRegion(new MemorySegment[]{source}, 1, RegionAccess.READ);
@@ -367,7 +359,8 @@ class KernelEndpointTest
         KernelDevices.requirePulls(a);
         reopenPuller(onWire, -1);
         final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);
-        final int remote = b.declareRegion(new MemorySegment[]{pattern(4096, 1), unmapped}, 2, RegionAccess.READ);
+        final int remote =
+            b.declareRegion(new MemorySegment[]{pattern(arena, 4096, 1), unmapped}, 2, RegionAccess.READ);
         final int local = a.declareRegion(new MemorySegment[]{arena.allocate(8192)}, 1, RegionAccess.WRITE);
         a.startPull(pullFromB(remote, local, 8192, 7));
         final Received failed = pollUntil(a, 1).getFirst();
@@ -386,7 +379,7 @@ class KernelEndpointTest
     {
         KernelDevices.requirePulls(a);
         reopenPuller(onWire, PinmxAbi.PIN_ON_DEMAND);
-        final int remote = b.declareRegion(new MemorySegment[]{pattern(4096, 1)}, 1, RegionAccess.READ);
+        final int remote = b.declareRegion(new MemorySegment[]{pattern(arena, 4096, 1)}, 1, RegionAccess.READ);
         final int local = a.declareRegion(new MemorySegment[]{MemorySegment.ofAddress(0x10000).reinterpret(4096)}, 1,
             RegionAccess.WRITE);
         final DriverException e = assertThrows(DriverException.class,
@@ -403,7 +396,7 @@ class KernelEndpointTest
     {
         KernelDevices.requirePulls(a);
         reopenPuller(true, -1);
-        final int remote = b.declareRegion(new MemorySegment[]{pattern(4096, 1)}, 1, RegionAccess.READ);
+        final int remote = b.declareRegion(new MemorySegment[]{pattern(arena, 4096, 1)}, 1, RegionAccess.READ);
         final int local = a.declareRegion(new MemorySegment[]{arena.allocate(8192)}, 1, RegionAccess.WRITE);
         a.startPull(pullFromB(remote + 100, local, 4096, 1));
         final Received unknown = pollUntil(a, 1).getFirst();

@@ -19,9 +19,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 
+import static io.pinmx.kerneltests.Patterns.assertPattern;
+import static io.pinmx.kerneltests.Patterns.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -83,30 +84,9 @@ class KernelMessagingTest
         arena.close();
     }
 
-    private MemorySegment pattern(final long length, final int seed)
-    {
-        final MemorySegment s = arena.allocate(Math.max(1, length)).asSlice(0, length);
-        for (long i = 0; i < length; i++)
-        {
-            s.set(ValueLayout.JAVA_BYTE, i, (byte)(i * 31 + seed));
-        }
-        return s;
-    }
-
-    private static void assertPattern(final MemorySegment s, final long length, final int seed)
-    {
-        for (long i = 0; i < length; i++)
-        {
-            if (s.get(ValueLayout.JAVA_BYTE, i) != (byte)(i * 31 + seed))
-            {
-                throw new AssertionError("byte " + i + " of " + length + " differs");
-            }
-        }
-    }
-
     private void exchange(final long size, final int seed)
     {
-        final MemorySegment out = pattern(size, seed);
+        final MemorySegment out = pattern(arena, size, seed);
         final MemorySegment in = arena.allocate(Math.max(1, size)).asSlice(0, size);
         final Request recv = b.irecv(MatchInfo.ANY_SOURCE, size, MatchInfo.MASK_ALL, in);
         final Request send = a.isend(aToB, size, out);
@@ -149,7 +129,7 @@ class KernelMessagingTest
         requirePulls();
         final int segments = 256;
         final int segmentBytes = 4096;
-        final MemorySegment whole = pattern((long)segments * segmentBytes, 9);
+        final MemorySegment whole = pattern(arena, (long)segments * segmentBytes, 9);
         final MemorySegment[] vector = new MemorySegment[segments];
         for (int i = 0; i < segments; i++)
         {
@@ -188,7 +168,7 @@ class KernelMessagingTest
         requirePulls();
         // a declared segment that is not mapped: the declaration succeeds, the pull faults
         final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(4096);
-        final MemorySegment head = pattern(40_000, 7);
+        final MemorySegment head = pattern(arena, 40_000, 7);
         final MemorySegment in = arena.allocate(head.byteSize() + unmapped.byteSize());
         final Request recv = b.irecv(MatchInfo.ANY_SOURCE, 9, MatchInfo.MASK_ALL, in);
         final Request send = a.isend(aToB, 9, new MemorySegment[]{head, unmapped}, 2);
@@ -203,7 +183,7 @@ class KernelMessagingTest
         // the partner carries on, and a truncated rendezvous is no error for the sender
         final MemorySegment shortIn = arena.allocate(50_000);
         final Request shortRecv = b.irecv(MatchInfo.ANY_SOURCE, 10, MatchInfo.MASK_ALL, shortIn);
-        final Request shortSend = a.isend(aToB, 10, pattern(100_000, 3));
+        final Request shortSend = a.isend(aToB, 10, pattern(arena, 100_000, 3));
         assertTrue(shortRecv.awaitOrThrow(TIMEOUT).truncated());
         assertEquals(50_000, shortSend.awaitOrThrow(TIMEOUT).bytesTransferred(), "the sender learns the bytes pulled");
         assertPattern(shortIn, 50_000, 3);
@@ -221,7 +201,7 @@ class KernelMessagingTest
         {
             final int size = sizes[i % sizes.length];
             final Request recv = b.irecv(MatchInfo.ANY_SOURCE, 42, MatchInfo.MASK_ALL, in.asSlice(0, size));
-            final Request send = a.isend(aToB, 42, pattern(size, i));
+            final Request send = a.isend(aToB, 42, pattern(arena, size, i));
             recv.awaitOrThrow(TIMEOUT);
             send.awaitOrThrow(TIMEOUT);
             assertPattern(in, size, i);
@@ -233,8 +213,8 @@ class KernelMessagingTest
     @Test
     void unexpectedEagerMessagesWaitForTheirReceive()
     {
-        final Request s1 = a.isend(aToB, 1, pattern(100, 1));
-        final Request s2 = a.isend(aToB, 2, pattern(20_000, 2));
+        final Request s1 = a.isend(aToB, 1, pattern(arena, 100, 1));
+        final Request s2 = a.isend(aToB, 2, pattern(arena, 20_000, 2));
         final Status probe = new Status();
         assertTrue(b.probe(MatchInfo.ANY_SOURCE, 2, MatchInfo.MASK_ALL, probe, TIMEOUT));
         assertEquals(20_000, probe.messageLength());
@@ -256,7 +236,7 @@ class KernelMessagingTest
         final MemorySegment in = arena.allocate(1000);
         in.fill((byte)0x5A);
         final Request recv = b.irecv(MatchInfo.ANY_SOURCE, 3, MatchInfo.MASK_ALL, in.asSlice(0, 600));
-        a.send(aToB, 3, pattern(5000, 3), TIMEOUT);
+        a.send(aToB, 3, pattern(arena, 5000, 3), TIMEOUT);
         final Status st = recv.awaitOrThrow(TIMEOUT);
         assertTrue(st.truncated());
         assertEquals(5000, st.messageLength());
@@ -274,7 +254,7 @@ class KernelMessagingTest
         final Partner bToA = b.connect(a.address(), KEY, TIMEOUT);
         final MemorySegment in = arena.allocate(10);
         final Request recv = a.irecv(MatchInfo.ANY_SOURCE, 7, MatchInfo.MASK_ALL, in);
-        b.send(bToA, 7, pattern(10, 7), TIMEOUT);
+        b.send(bToA, 7, pattern(arena, 10, 7), TIMEOUT);
         recv.awaitOrThrow(TIMEOUT);
         assertPattern(in, 10, 7);
         recv.release();
