@@ -686,23 +686,31 @@ static int test_overlap_miss_slow_pinning(void)
 	return 0;
 }
 
-/* The sender declares 64 MiB, sends its RNDV, then waits to be killed. */
-static int sender_then_idle(struct node *n, void *arg)
+/* Declares 64 MiB filled with @seed and sends its RNDV (handle @seed). */
+static int offer_64mib(struct node *n, uint32_t seed)
 {
 	uint64_t len = 64 * MiB;
 	uint8_t *buf = map_anon(len);
 	uint32_t region;
 	uint8_t h[72];
 
-	(void)arg;
 	CHECK(buf, "map");
-	fill(buf, len, 7);
+	fill(buf, len, seed);
 	CHECK_OK(pmx_declare1(n->fd, buf, len, 0, &region));
 	header(n, h, PINMX_KIND_RNDV, 0);
 	put64(h + 40, len);
 	put32(h + 56, region);
-	put32(h + 60, 7);
+	put32(h + 60, seed);
 	CHECK_OK(node_send(n, h, 64, NULL, 0));
+	return 0;
+}
+
+/* The sender offers 64 MiB, then waits to be killed. */
+static int sender_then_idle(struct node *n, void *arg)
+{
+	(void)arg;
+	if (offer_64mib(n, 7))
+		return 1;
 	for (;;)
 		pause();
 }
@@ -753,21 +761,11 @@ static int receiver_kills_sender(struct node *n, void *arg, pid_t sender)
 /* The sender serves 64 MiB; the puller is killed in the middle. */
 static int sender_outlives_puller(struct node *n, void *arg)
 {
-	uint64_t len = 64 * MiB;
-	uint8_t *buf = map_anon(len);
-	uint32_t region;
-	uint8_t h[72];
 	char c;
 
 	(void)arg;
-	CHECK(buf, "map");
-	fill(buf, len, 8);
-	CHECK_OK(pmx_declare1(n->fd, buf, len, 0, &region));
-	header(n, h, PINMX_KIND_RNDV, 0);
-	put64(h + 40, len);
-	put32(h + 56, region);
-	put32(h + 60, 8);
-	CHECK_OK(node_send(n, h, 64, NULL, 0));
+	if (offer_64mib(n, 8))
+		return 1;
 	/* Told to stop by the test once the puller is dead. */
 	CHECK(read(STDIN_FILENO, &c, 1) >= 0, "read");
 	return 0;
