@@ -347,25 +347,40 @@ struct pinmx_endpoint *pinmx_iface_peer_rcu(struct pinmx_endpoint *ep,
 }
 
 /*
- * Answer a frame refused by the addressing check with a NACK from the
- * destination it named; never a NACK to a NACK.
+ * Header of an answer to frame @f (PULL_REPLY, NACK): from the endpoint
+ * and session @f was addressed to, back to its sender.
  */
-static void pinmx_nack_refused(struct sk_buff *skb, struct net_device *dev,
-			       const u8 *f, u8 reason)
+void pinmx_answer_header(u8 *n, u8 kind, const u8 *f, u32 payload_len)
 {
-	u32 session = pinmx_get_be32(f + 8);
-	struct sk_buff_head txq;
+	pinmx_mxoe_header(n, kind, f[5], f[4], pinmx_get_be32(f + 12),
+			  pinmx_get_be32(f + 8), payload_len);
+}
+
+/**
+ * pinmx_nack_queue - queue a NACK refusing frame @f; softirq, RCU
+ * @txq: where the NACK is queued for pinmx_frame_xmit().
+ * @dev: interface @f came in on.
+ * @f: the refused frame's header, checked.
+ * @src_mac: its sender's interface address.
+ * @reason: enum pinmx_nack_reason.
+ * @where: segment, address and errno to report, or NULL.
+ *
+ * Never a NACK to a NACK, nor to a frame that named no session.
+ */
+void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
+		      const u8 *f, const u8 *src_mac, u8 reason,
+		      const struct pinmx_fault *where)
+{
 	struct sk_buff *nack;
 	u8 *n;
 
-	if (f[0] == PINMX_KIND_NACK || !session)
+	if (f[0] == PINMX_KIND_NACK || !pinmx_get_be32(f + 8))
 		return;
-	nack = pinmx_frame_alloc(dev, 64);
+	nack = pinmx_frame_alloc(dev, PINMX_NACK_FRAME_BYTES);
 	if (!nack)
 		return;
 	n = nack->data;
-	pinmx_mxoe_header(n, PINMX_KIND_NACK, f[5], f[4],
-			  pinmx_get_be32(f + 12), session, 0);
+	pinmx_answer_header(n, PINMX_KIND_NACK, f, 0);
 	n[32] = reason;
 	n[33] = f[0];
 	pinmx_put_be32(pinmx_get_be32(f + 16), n + 36);
@@ -373,9 +388,23 @@ static void pinmx_nack_refused(struct sk_buff *skb, struct net_device *dev,
 		pinmx_put_be32(pinmx_get_be32(f + 32), n + 40);
 		pinmx_put_be32(pinmx_get_be32(f + 36), n + 44);
 	}
+	if (where) {
+		pinmx_put_be16(where->segment, n + 34);
+		pinmx_put_be64(where->address, n + 48);
+		pinmx_put_be32(-where->err, n + 56);
+	}
 	pinmx_count(PINMX_CNT_NACKS_SENT, 1);
+	pinmx_frame_queue(txq, nack, dev, src_mac);
+}
+
+/* Answer a frame refused by the addressing check with a NACK. */
+static void pinmx_nack_refused(struct sk_buff *skb, struct net_device *dev,
+			       const u8 *f, u8 reason)
+{
+	struct sk_buff_head txq;
+
 	__skb_queue_head_init(&txq);
-	pinmx_frame_queue(&txq, nack, dev, eth_hdr(skb)->h_source);
+	pinmx_nack_queue(&txq, dev, f, eth_hdr(skb)->h_source, reason, NULL);
 	pinmx_frame_xmit(&txq);
 }
 
@@ -419,12 +448,13 @@ static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
 	if (!ep) {
 		/* A puller must learn at once that its server is gone. */
 		if (hdr[0] == PINMX_KIND_PULL)
-			pinmx_nack_refused(skb, dev, hdr, 1);
+			pinmx_nack_refused(skb, dev, hdr,
+					   PINMX_NACK_BAD_ENDPOINT);
 		return PINMX_CNT_RX_WRONG_ENDPOINT;
 	}
 	if (hdr[0] != PINMX_KIND_CONNECT_REQUEST &&
 	    pinmx_get_be32(hdr + 8) != ep->session) {
-		pinmx_nack_refused(skb, dev, hdr, 2);
+		pinmx_nack_refused(skb, dev, hdr, PINMX_NACK_BAD_SESSION);
 		return PINMX_CNT_RX_WRONG_SESSION;
 	}
 	return pinmx_deliver(ep, skb, dev, hdr, len);
@@ -815,7 +845,7 @@ __poll_t pinmx_net_poll(struct pinmx_endpoint *ep, struct file *file,
 	struct pinmx_ring_ctl *ctl = smp_load_acquire(&ep->ring);
 
 	poll_wait(file, &ep->ring_wq, wait);
-	if (ctl && READ_ONCE(ep->ring_prod) != READ_ONCE(ctl->consumer))
+	if (ctl && pinmx_ring_ready(ep))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }

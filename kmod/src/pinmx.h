@@ -18,6 +18,18 @@
 
 /* bytes of a PULL frame (common header and kind part). */
 #define PINMX_PULL_FRAME_BYTES	72
+/* bytes of a NACK frame. */
+#define PINMX_NACK_FRAME_BYTES	64
+
+/* NACK reasons of the wire protocol (docs/wire-protocol.md). */
+enum pinmx_nack_reason {
+	PINMX_NACK_BAD_ENDPOINT = 1,
+	PINMX_NACK_BAD_SESSION = 2,
+	PINMX_NACK_UNKNOWN_REGION = 3,
+	PINMX_NACK_OUT_OF_RANGE = 4,
+	PINMX_NACK_SEGMENT_FAULT = 5,
+	PINMX_NACK_BAD_FIELD = 6,
+};
 
 struct pinmx_region;
 struct pinmx_iface;
@@ -334,6 +346,10 @@ struct pinmx_region *pinmx_get_region(struct pinmx_endpoint *ep, u32 id,
 u32 pinmx_link_bytes(const struct net_device *dev);
 void pinmx_mxoe_header(u8 *f, u8 kind, u8 dst_ep, u8 src_ep, u32 dst_session,
 		       u32 src_session, u32 payload_len);
+void pinmx_answer_header(u8 *n, u8 kind, const u8 *f, u32 payload_len);
+void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
+		      const u8 *f, const u8 *src_mac, u8 reason,
+		      const struct pinmx_fault *where);
 struct sk_buff *pinmx_frame_alloc(struct net_device *dev, u32 len);
 void pinmx_frame_queue(struct sk_buff_head *txq, struct sk_buff *skb,
 		       struct net_device *dev, const u8 *dst_mac);

@@ -30,18 +30,7 @@
 #define PINMX_PULL_MAX_BACKOFF	4	/* resend timeout grows up to 16x */
 #define PINMX_PULL_HEADER	PINMX_PULL_FRAME_BYTES
 #define PINMX_REPLY_HEADER	48
-#define PINMX_NACK_HEADER	64
 #define PINMX_U63_LIMIT		(1ULL << 63)
-
-/* NACK reasons of the wire protocol. */
-enum {
-	PINMX_NACK_BAD_ENDPOINT = 1,
-	PINMX_NACK_BAD_SESSION = 2,
-	PINMX_NACK_UNKNOWN_REGION = 3,
-	PINMX_NACK_OUT_OF_RANGE = 4,
-	PINMX_NACK_SEGMENT_FAULT = 5,
-	PINMX_NACK_BAD_FIELD = 6,
-};
 
 static unsigned int pinmx_pull_block_frames = 32;
 module_param_named(pull_block_frames, pinmx_pull_block_frames, uint, 0644);
@@ -151,13 +140,34 @@ static u32 pinmx_reply_limit(const struct net_device *dev)
 	return pinmx_link_bytes(dev) - PINMX_REPLY_HEADER;
 }
 
+/* Fill the end event of a pull; @where may be NULL. */
+static void pinmx_pull_event_fill(struct pinmx_pull_event *ev, u32 handle,
+				  u32 status, int error, u64 bytes, bool local,
+				  const struct pinmx_fault *where)
+{
+	ev->handle = handle;
+	ev->status = status;
+	ev->bytes = bytes;
+	ev->error = -error;
+	ev->local = local;
+	if (where) {
+		ev->segment = where->segment;
+		ev->address = where->address;
+	}
+}
+
+/* Put an end event in @ep's ring; -ENOSPC when it is full. */
+static int pinmx_pull_event_push(struct pinmx_endpoint *ep, const u8 *mac,
+				 const struct pinmx_pull_event *ev)
+{
+	return pinmx_ring_push_event(ep, ev->status ? PINMX_EVENT_PULL_FAILED :
+				     PINMX_EVENT_PULL_DONE, mac, ev,
+				     sizeof(*ev));
+}
+
 static int pinmx_push_end(struct pinmx_pull_state *pull)
 {
-	return pinmx_ring_push_event(pull->ep, pull->end.status ?
-				     PINMX_EVENT_PULL_FAILED :
-				     PINMX_EVENT_PULL_DONE,
-				     pull->peer_mac, &pull->end,
-				     sizeof(pull->end));
+	return pinmx_pull_event_push(pull->ep, pull->peer_mac, &pull->end);
 }
 
 /* Decide the end of @pull and report it; under pull->lock. */
@@ -168,15 +178,8 @@ static void pinmx_pull_end(struct pinmx_pull_state *pull, u32 status, int error,
 	if (pull->ended)
 		return;
 	pull->ended = true;
-	pull->end.handle = pull->handle;
-	pull->end.status = status;
-	pull->end.bytes = pull->bytes;
-	pull->end.error = -error;
-	pull->end.local = local;
-	if (where) {
-		pull->end.segment = where->segment;
-		pull->end.address = where->address;
-	}
+	pinmx_pull_event_fill(&pull->end, pull->handle, status, error,
+			      pull->bytes, local, where);
 	pinmx_count(status ? PINMX_CNT_PULLS_FAILED : PINMX_CNT_PULLS_DONE, 1);
 	if (pinmx_push_end(pull)) {
 		/* The timer tries again as the application drains the ring. */
@@ -254,6 +257,13 @@ static struct pinmx_pull_block *pinmx_pull_block_of(struct pinmx_pull_state *pul
 	return NULL;
 }
 
+/* Is frame @f from @pull's server, and @pull still running? Under its lock. */
+static bool pinmx_pull_hears(const struct pinmx_pull_state *pull, const u8 *f)
+{
+	return !pull->ended && pinmx_get_be32(f + 12) == pull->peer_session &&
+	       f[5] == pull->peer_index;
+}
+
 /* Write one reply of @pull; returns 0 or the drop counter. Under locks. */
 static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *skb,
 				 const u8 *f, struct net_device *dev,
@@ -268,8 +278,7 @@ static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *
 	u64 expect, miss;
 	int err;
 
-	if (pull->ended || pinmx_get_be32(f + 12) != pull->peer_session ||
-	    f[5] != pull->peer_index)
+	if (!pinmx_pull_hears(pull, f))
 		return PINMX_CNT_PULL_DUPLICATES;
 	blk = pinmx_pull_block_of(pull, frame);
 	if (!blk)
@@ -399,8 +408,7 @@ int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f)
 	if (nerr && nerr < MAX_ERRNO)
 		err = -(int)nerr;
 	spin_lock(&pull->lock);
-	if (pull->ended || pinmx_get_be32(f + 12) != pull->peer_session ||
-	    f[5] != pull->peer_index) {
+	if (!pinmx_pull_hears(pull, f)) {
 		spin_unlock(&pull->lock);
 		return PINMX_CNT_PULL_DUPLICATES;
 	}
@@ -408,6 +416,28 @@ int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f)
 	pinmx_pull_end(pull, status, err, &where, false);
 	spin_unlock(&pull->lock);
 	return 0;
+}
+
+/* Has @blk gone its resend timeout (with backoff) without a reply? */
+static bool pinmx_block_due(const struct pinmx_pull_state *pull,
+			    const struct pinmx_pull_block *blk,
+			    unsigned long now)
+{
+	unsigned int shift = min_t(unsigned int, blk->retries,
+				   PINMX_PULL_MAX_BACKOFF);
+
+	return time_after_eq(now, blk->touched + (pull->resend << shift));
+}
+
+/* Ask again for @blk, from its first to its last missing reply. */
+static void pinmx_pull_ask_missing(struct pinmx_pull_state *pull,
+				   struct pinmx_pull_block *blk,
+				   struct net_device *dev,
+				   struct sk_buff_head *txq)
+{
+	pinmx_count(PINMX_CNT_PULL_RESENDS, 1);
+	pinmx_pull_request(pull, blk, __ffs64(blk->missing),
+			   fls64(blk->missing) - 1, dev, txq);
 }
 
 /*
@@ -427,8 +457,6 @@ static bool pinmx_pull_pin_waits(struct pinmx_pull_state *pull,
 
 	for (i = 0; i < pull->nblocks; i++) {
 		struct pinmx_pull_block *blk = &pull->blocks[i];
-		unsigned int shift = min_t(unsigned int, blk->retries,
-					   PINMX_PULL_MAX_BACKOFF);
 
 		if (!blk->active || !blk->pin_wait)
 			continue;
@@ -436,11 +464,8 @@ static bool pinmx_pull_pin_waits(struct pinmx_pull_state *pull,
 					pull->local_offset + blk->offset,
 					blk->len)) {
 			blk->pin_wait = false;
-			pinmx_count(PINMX_CNT_PULL_RESENDS, 1);
-			pinmx_pull_request(pull, blk, __ffs64(blk->missing),
-					   fls64(blk->missing) - 1, dev, txq);
-		} else if (time_after_eq(now, blk->touched +
-					 (pull->resend << shift))) {
+			pinmx_pull_ask_missing(pull, blk, dev, txq);
+		} else if (pinmx_block_due(pull, blk, now)) {
 			blk->pin_wait = false;
 		} else {
 			waiting = true;
@@ -458,11 +483,9 @@ static void pinmx_pull_resend(struct pinmx_pull_state *pull, struct net_device *
 
 	for (i = 0; i < pull->nblocks && !pull->ended; i++) {
 		struct pinmx_pull_block *blk = &pull->blocks[i];
-		unsigned int shift = min_t(unsigned int, blk->retries,
-					   PINMX_PULL_MAX_BACKOFF);
 
 		if (!blk->active || blk->pin_wait ||
-		    time_before(now, blk->touched + (pull->resend << shift)))
+		    !pinmx_block_due(pull, blk, now))
 			continue;
 		if (blk->retries >= pull->max_retries) {
 			pinmx_count(PINMX_CNT_PULL_TIMEOUTS, 1);
@@ -471,10 +494,7 @@ static void pinmx_pull_resend(struct pinmx_pull_state *pull, struct net_device *
 			return;
 		}
 		blk->retries++;
-		pinmx_count(PINMX_CNT_PULL_RESENDS, 1);
-		/* Only the range from the first to the last missing reply. */
-		pinmx_pull_request(pull, blk, __ffs64(blk->missing),
-				   fls64(blk->missing) - 1, dev, txq);
+		pinmx_pull_ask_missing(pull, blk, dev, txq);
 	}
 }
 
@@ -546,7 +566,6 @@ void pinmx_pulls_release(struct pinmx_endpoint *ep)
 {
 	struct pinmx_pull_state *pull;
 	unsigned long id;
-	LIST_HEAD(gone);
 
 	for (;;) {
 		mutex_lock(&ep->lock);
@@ -576,21 +595,11 @@ static int pinmx_pull_report(struct pinmx_endpoint *ep,
 			     const struct pinmx_pull *req, u32 status, int err,
 			     u64 bytes, bool local, const struct pinmx_fault *where)
 {
-	struct pinmx_pull_event ev = {
-		.handle = req->handle,
-		.status = status,
-		.bytes = bytes,
-		.error = -err,
-		.local = local,
-	};
+	struct pinmx_pull_event ev = { };
 
-	if (where) {
-		ev.segment = where->segment;
-		ev.address = where->address;
-	}
-	if (pinmx_ring_push_event(ep, status ? PINMX_EVENT_PULL_FAILED :
-				  PINMX_EVENT_PULL_DONE, req->peer_mac,
-				  &ev, sizeof(ev)))
+	pinmx_pull_event_fill(&ev, req->handle, status, err, bytes, local,
+			      where);
+	if (pinmx_pull_event_push(ep, req->peer_mac, &ev))
 		return -ENOBUFS;
 	pinmx_count(PINMX_CNT_PULLS_STARTED, 1);
 	pinmx_count(status ? PINMX_CNT_PULLS_FAILED : PINMX_CNT_PULLS_DONE, 1);
@@ -845,36 +854,9 @@ long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg)
 	return err;
 }
 
-/* Queue a NACK refusing the PULL @f from @src_mac; softirq, RCU. */
-static void pinmx_serve_nack(struct pinmx_endpoint *ep, const u8 *f,
-			     const u8 *src_mac, struct net_device *dev,
-			     u8 reason, const struct pinmx_fault *where,
-			     struct sk_buff_head *txq)
-{
-	struct sk_buff *skb = pinmx_frame_alloc(dev, PINMX_NACK_HEADER);
-	u8 *n;
-
-	if (!skb)
-		return;
-	n = skb->data;
-	pinmx_mxoe_header(n, PINMX_KIND_NACK, f[5], ep->index,
-			  pinmx_get_be32(f + 12), ep->session, 0);
-	n[32] = reason;
-	n[33] = PINMX_KIND_PULL;
-	pinmx_put_be32(pinmx_get_be32(f + 32), n + 40);
-	pinmx_put_be32(pinmx_get_be32(f + 36), n + 44);
-	if (where) {
-		pinmx_put_be16(where->segment, n + 34);
-		pinmx_put_be64(where->address, n + 48);
-		pinmx_put_be32(-where->err, n + 56);
-	}
-	pinmx_count(PINMX_CNT_NACKS_SENT, 1);
-	pinmx_frame_queue(txq, skb, dev, src_mac);
-}
-
 /* Queue the replies to a PULL for @region; stops at the first miss. */
-static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
-				const u8 *src_mac, struct net_device *dev,
+static void pinmx_serve_replies(const u8 *f, const u8 *src_mac,
+				struct net_device *dev,
 				struct pinmx_region *region,
 				struct sk_buff_head *txq)
 {
@@ -902,14 +884,14 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
 		if (err) {
 			kfree_skb(skb);
 			if (err == -ENOENT) {
-				pinmx_serve_nack(ep, f, src_mac, dev,
+				pinmx_nack_queue(txq, dev, f, src_mac,
 						 PINMX_NACK_UNKNOWN_REGION,
-						 NULL, txq);
+						 NULL);
 			} else if (pinmx_region_take_fault(region, miss,
 							   &fault)) {
-				pinmx_serve_nack(ep, f, src_mac, dev,
+				pinmx_nack_queue(txq, dev, f, src_mac,
 						 PINMX_NACK_SEGMENT_FAULT,
-						 &fault, txq);
+						 &fault);
 			} else {
 				pinmx_count(PINMX_CNT_SERVE_MISSES, 1);
 				/* Answered in full once pinned, no resend. */
@@ -920,9 +902,7 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
 			}
 			return;
 		}
-		pinmx_mxoe_header(skb->data, PINMX_KIND_PULL_REPLY, f[5],
-				  ep->index, pinmx_get_be32(f + 12),
-				  ep->session, n);
+		pinmx_answer_header(skb->data, PINMX_KIND_PULL_REPLY, f, n);
 		pinmx_put_be32(pinmx_get_be32(f + 32), skb->data + 32);
 		pinmx_put_be32(first + k, skb->data + 36);
 		pinmx_put_be64(poff + (u64)k * per, skb->data + 40);
@@ -983,17 +963,17 @@ void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
 	    pinmx_get_be16(f + 64) > PINMX_PULL_MAX_BLOCK_FRAMES) {
 		pinmx_count(PINMX_CNT_RX_BAD_FIELD, 1);
 		where.address = pinmx_reply_limit(dev);
-		pinmx_serve_nack(ep, f, src_mac, dev, PINMX_NACK_BAD_FIELD,
-				 &where, &txq);
+		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_BAD_FIELD,
+				 &where);
 	} else if (!region || READ_ONCE(region->dead)) {
-		pinmx_serve_nack(ep, f, src_mac, dev, PINMX_NACK_UNKNOWN_REGION,
-				 NULL, &txq);
+		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_UNKNOWN_REGION,
+				 NULL);
 	} else if (roff + blen > region->length) {
 		where.address = roff;
-		pinmx_serve_nack(ep, f, src_mac, dev, PINMX_NACK_OUT_OF_RANGE,
-				 &where, &txq);
+		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_OUT_OF_RANGE,
+				 &where);
 	} else {
-		pinmx_serve_replies(ep, f, src_mac, dev, region, &txq);
+		pinmx_serve_replies(f, src_mac, dev, region, &txq);
 	}
 	pinmx_frame_xmit(&txq);
 }

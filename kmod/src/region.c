@@ -333,6 +333,24 @@ static int pinmx_seg_pin_missing(struct pinmx_seg *seg, unsigned long first,
 	return 0;
 }
 
+/*
+ * Workers pin in the declaring process's mm: adopt it for the pin, unless
+ * the process is gone. Pair with pinmx_leave_mm().
+ */
+static bool pinmx_enter_mm(struct mm_struct *mm)
+{
+	if (!mmget_not_zero(mm))
+		return false;
+	kthread_use_mm(mm);
+	return true;
+}
+
+static void pinmx_leave_mm(struct mm_struct *mm)
+{
+	kthread_unuse_mm(mm);
+	mmput(mm);
+}
+
 /* A pin of another process's region, run by a worker that adopts its mm. */
 struct pinmx_remote_pin {
 	struct work_struct work;
@@ -350,12 +368,10 @@ static void pinmx_remote_pin_fn(struct work_struct *work)
 	struct mm_struct *mm = req->seg->region->mm;
 
 	req->err = -ESRCH;
-	if (mmget_not_zero(mm)) {
-		kthread_use_mm(mm);
+	if (pinmx_enter_mm(mm)) {
 		req->err = pinmx_seg_pin_missing(req->seg, req->first,
 						 req->last);
-		kthread_unuse_mm(mm);
-		mmput(mm);
+		pinmx_leave_mm(mm);
 	}
 	complete(&req->done);
 }
@@ -408,11 +424,9 @@ static void pinmx_pin_worker(struct work_struct *work)
 		container_of(work, struct pinmx_region, pin_work);
 	int err = -ESRCH;
 
-	if (mmget_not_zero(region->mm)) {
-		kthread_use_mm(region->mm);
+	if (pinmx_enter_mm(region->mm)) {
 		err = pinmx_region_pin_progressive(region);
-		kthread_unuse_mm(region->mm);
-		mmput(region->mm);
+		pinmx_leave_mm(region->mm);
 	}
 	mutex_lock(&region->lock);
 	region->worker_running = false;
@@ -542,12 +556,10 @@ static void pinmx_net_pin_worker(struct work_struct *work)
 	spin_unlock_bh(&region->pages_lock);
 	if (start >= end || !pinmx_region_get_user(region))
 		goto out_put;
-	if (mmget_not_zero(region->mm)) {
-		kthread_use_mm(region->mm);
+	if (pinmx_enter_mm(region->mm)) {
 		err = pinmx_region_ensure_fault(region, start, end - start,
 						true, &fault);
-		kthread_unuse_mm(region->mm);
-		mmput(region->mm);
+		pinmx_leave_mm(region->mm);
 	}
 	if (!err)
 		pinmx_serve_deferred(region);
