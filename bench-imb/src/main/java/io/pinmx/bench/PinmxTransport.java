@@ -39,7 +39,8 @@ import java.util.Map;
  */
 public final class PinmxTransport implements Transport
 {
-    public static final String DRIVER_VARIABLE = "PINMX_DRIVER";
+    /** The selector's variable (user, kernel or auto); unset means user here. */
+    public static final String DRIVER_VARIABLE = DriverSelector.VARIABLE;
     /** "core" (default): bind the benchmark thread to one CPU per rank while this transport is open; "none": don't. */
     public static final String BIND_VARIABLE = "PINMX_BIND";
     /**
