@@ -99,6 +99,7 @@ public final class Endpoint implements AutoCloseable
     private final NotifyFrame notifyOut = new NotifyFrame();
     private final AckFrame ackOut = new AckFrame();
     private final ConnectFrame connectOut = new ConnectFrame();
+    private final NackFrame nackOut = new NackFrame();
     private final FrameFlyweight headerOut = new FrameFlyweight();
     private final FrameFlyweight frameIn = new FrameFlyweight();
     private final EagerFrame eagerIn = new EagerFrame();
@@ -1300,6 +1301,15 @@ public final class Endpoint implements AutoCloseable
         sendUnsequenced(peerIndex, FrameKind.CONNECT_REPLY);
     }
 
+    private void sendNack(
+        final int peerIndex, final int remoteEndpoint, final int remoteSession, final FrameKind refusedKind, final int refusedSeq)
+    {
+        nackOut.wrap(headerBuffer, 0);
+        nackOut.encodeHeader(FrameKind.NACK, remoteEndpoint, localEndpointIndex, remoteSession, localSessionId, 0, 0);
+        nackOut.encode(NackReason.BAD_SESSION, refusedKind, refusedSeq, 0, 0, 0, 0, 0);
+        sendUnsequenced(peerIndex, FrameKind.NACK);
+    }
+
     private void sendUnsequenced(final int peerIndex, final FrameKind kind)
     {
         try
@@ -1452,7 +1462,9 @@ public final class Endpoint implements AutoCloseable
                     next = Math.min(next, Math.min(resendTimer.deadlineNs(p.window), p.tracker.ackDeadlineNs()));
                     if (isWaitingOn(p))
                     {
-                        next = Math.min(next, Math.max(p.lastHeardNs, p.lastKeepaliveNs) + options.keepaliveIntervalNs);
+                        final long silentSinceNs = p.silentSinceNs(true, now);
+                        next = Math.min(next, (p.lastKeepaliveNs - silentSinceNs >= 0 ? p.lastKeepaliveNs : silentSinceNs) +
+                            options.keepaliveIntervalNs);
                     }
                 }
             }
@@ -1527,13 +1539,16 @@ public final class Endpoint implements AutoCloseable
     private void partnerTimers(final Partner p)
     {
         final boolean waiting = isWaitingOn(p);
-        final long silentNs = nowNs - p.lastHeardNs;
+        final long silentNs = nowNs - p.silentSinceNs(waiting, nowNs);
         if (waiting && silentNs > options.peerTimeoutNs())
         {
             failPartner(p, p.describe() + " unreachable: nothing heard for " + silentNs / 1_000_000 +
                 " ms (limit " + options.peerTimeoutNs() / 1_000_000 + " ms) with " + p.window.inFlight() +
                 " frames unacknowledged from seq " + p.window.oldestSeq() +
                 (null != p.lastSendError ? "; last send error: " + p.lastSendError : ""));
+            // It may be alive and only unable to answer for now: tell it, so that its receives from
+            // us fail instead of waiting for a connection we have given up.
+            sendNack(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId, FrameKind.ACK, 0);
             return;
         }
         // Retries past maxResends from a partner that still answers mean it is holding us back
@@ -1599,6 +1614,11 @@ public final class Endpoint implements AutoCloseable
                 if (null == p || PartnerState.CONNECTED != p.state || p.remoteSessionId != frameIn.srcSession())
                 {
                     droppedFrames++;
+                    if (null != p && PartnerState.FAILED == p.state && p.remoteSessionId == frameIn.srcSession())
+                    {
+                        // A partner still using a connection we failed learns it now, whatever it sends.
+                        sendNack(peerIndex, frameIn.srcEndpoint(), frameIn.srcSession(), kind, frameIn.seq());
+                    }
                     return;
                 }
                 p.lastHeardNs = nowNs;
@@ -2001,7 +2021,7 @@ public final class Endpoint implements AutoCloseable
         }
         final NackReason reason = nackIn.reason();
         failPartner(p, p.describe() + " refused our " + nackIn.refusedKind() + " frame seq " + nackIn.refusedSeq() +
-            ": " + reason + (NackReason.BAD_SESSION == reason ? " (the remote endpoint was closed or reopened)" :
+            ": " + reason + (NackReason.BAD_SESSION == reason ? " (the remote endpoint was closed or reopened, or gave this connection up)" :
             NackReason.BAD_ENDPOINT == reason ? " (no such endpoint is open on that board)" : ""));
     }
 

@@ -36,6 +36,10 @@ public final class Partner
     UnexpectedMessage incomingUnexpected;
     int incomingMessageSeq;
     long lastHeardNs;
+    /** True from the moment the timers saw something pending with the partner until they see nothing pending. */
+    boolean waiting;
+    /** When {@link #waiting} last became true: silence before it is an idle partner, not a dead one. */
+    long waitingSinceNs;
     long lastKeepaliveNs;
     long connectSentNs;
     long connectDeadlineNs;
@@ -90,6 +94,22 @@ public final class Partner
     public String failure()
     {
         return failure;
+    }
+
+    /**
+     * Starts or stops the silence clock: silence counts only while we wait on the partner.
+     *
+     * @return when the partner's current silence began: the later of the last frame heard and
+     *         the moment it became busy.
+     */
+    long silentSinceNs(final boolean waitingNow, final long nowNs)
+    {
+        if (waitingNow && !waiting)
+        {
+            waitingSinceNs = nowNs;
+        }
+        waiting = waitingNow;
+        return lastHeardNs - waitingSinceNs >= 0 ? lastHeardNs : waitingSinceNs;
     }
 
     void moveTo(final PartnerState next)

@@ -78,6 +78,7 @@ public final class PeerMain
                     case "WAIT_SENDS" -> waitSends();
                     case "ECHO" -> echo(Integer.parseInt(w[1]));
                     case "RECV" -> recv(w);
+                    case "RECV_FROM" -> recvFrom(w);
                     case "STREAM" -> stream(w);
                     case "EXIT" ->
                     {
@@ -186,6 +187,27 @@ public final class PeerMain
             buffer, s, TIMEOUT);
         say("RECEIVED " + Long.toHexString(s.matchInfo()) + " " + s.messageLength() + " " + s.bytesTransferred() + " " +
             s.truncated() + " " + Patterns.crc(buffer, s.bytesTransferred()));
+    }
+
+    /**
+     * RECV_FROM partnerSlot matchHex capacity: one blocking receive naming the partner, answered with
+     * RECEIVED_FROM and its match info, or RECV_FAILED and the error (a failure is this command's answer,
+     * not an ERROR).
+     */
+    private void recvFrom(final String[] w)
+    {
+        final Partner p = partners.get(Integer.parseInt(w[1]));
+        final long capacity = Long.parseLong(w[3]);
+        final Request r = endpoint.irecv(p.id(), Long.parseUnsignedLong(w[2], 16), MatchInfo.MASK_ALL,
+            arena.allocate(Math.max(1, capacity)).asSlice(0, capacity));
+        if (!r.await(TIMEOUT))
+        {
+            say("RECV_TIMEOUT after " + TIMEOUT);
+            return;
+        }
+        final Status s = r.status();
+        say(s.isError() ? "RECV_FAILED " + s.error().replace('\n', ' ') : "RECEIVED_FROM " + Long.toHexString(s.matchInfo()));
+        r.release();
     }
 
     /** STREAM partnerSlot count: sends messages of mixed sizes, match info i, contents seeded by i. */

@@ -1,0 +1,224 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.mx.reliability.PartnerState;
+import io.pinmx.pin.user.UserDriverOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Liveness against real pauses: two processes that stop talking for many peer timeouts stay
+ * connected and lose nothing, and a partner that really is given up learns it even though it was
+ * only frozen. The peer timeout here is {@value #RESEND_MS} ms x ({@value #MAX_RESENDS} + 1).
+ */
+class PartnerPauseTest
+{
+    private static final long RESEND_MS = 50;
+    private static final int MAX_RESENDS = 4;
+    private static final long PEER_TIMEOUT_MS = RESEND_MS * (MAX_RESENDS + 1);
+    private static final int KEY = 0x5A5A;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final long LINE_TIMEOUT_MS = 60_000;
+    /** Sizes of each burst: tiny, medium (fragments) and rendezvous (pull + notify). */
+    private static final long[] BURST_BYTES = {8, 20_000, 100_000};
+    /** Pause length in peer timeouts, and how many pauses of that length (alternating who speaks first). */
+    private static final int[][] PAUSES = {{2, 6}, {5, 4}, {20, 2}};
+
+    private final Arena arena = Arena.ofShared();
+    private Endpoint local;
+
+    @AfterEach
+    void close()
+    {
+        if (null != local)
+        {
+            local.close();
+        }
+        arena.close();
+    }
+
+    @Test
+    void pausesOfManyPeerTimeoutsLoseNothingOverSharedMemory() throws Exception
+    {
+        pausesLoseNothing(true);
+    }
+
+    @Test
+    void pausesOfManyPeerTimeoutsLoseNothingOverUdp() throws Exception
+    {
+        pausesLoseNothing(false);
+    }
+
+    @Test
+    void aFrozenPartnerGivenUpLearnsItOverSharedMemory() throws Exception
+    {
+        frozenPartnerLearnsIt(true);
+    }
+
+    @Test
+    void aFrozenPartnerGivenUpLearnsItOverUdp() throws Exception
+    {
+        frozenPartnerLearnsIt(false);
+    }
+
+    private Endpoint openLocal(final boolean sameHost)
+    {
+        local = TestEndpoints.open(TestEndpoints.options(0, KEY, UserDriverOptions.defaults().withSameHost(sameHost))
+            .resendTimeoutNs(TimeUnit.MILLISECONDS.toNanos(RESEND_MS))
+            .maxResends(MAX_RESENDS)
+            .build());
+        return local;
+    }
+
+    private String localBoard()
+    {
+        return local.address().board() + " " + local.address().endpointIndex();
+    }
+
+    /**
+     * Bursts of every size class in both directions, separated by pauses of 2, 5 and 20 peer timeouts;
+     * after each pause one side speaks first (alternating), and every message arrives exactly once, in order,
+     * byte-exact, with no send failing.
+     */
+    private void pausesLoseNothing(final boolean sameHost) throws Exception
+    {
+        openLocal(sameHost);
+        try (PeerProcess peer = PeerProcess.start(1, KEY, sameHost, 0, RESEND_MS, MAX_RESENDS))
+        {
+            peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
+            final Partner partner = firstMessageFromPeer(peer);
+            int burst = 1;
+            for (final int[] pause : PAUSES)
+            {
+                for (int i = 0; i < pause[1]; i++)
+                {
+                    // The pause is the scenario under test (both processes idle), not a wait for a result.
+                    Thread.sleep(pause[0] * PEER_TIMEOUT_MS);
+                    final String context = "after pause " + (i + 1) + " of " + pause[0] + "x the peer timeout";
+                    if (0 == i % 2)
+                    {
+                        burstToPeer(peer, partner, burst++, context);
+                        burstFromPeer(peer, burst++, context);
+                    }
+                    else
+                    {
+                        burstFromPeer(peer, burst++, context);
+                        burstToPeer(peer, partner, burst++, context);
+                    }
+                }
+            }
+            assertFalse(local.iprobe(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ANY, new Status()),
+                "a message arrived twice");
+            assertEquals(PartnerState.CONNECTED, partner.state(), "partner after all pauses: " + partner);
+        }
+    }
+
+    /** The peer connected to us; its first burst names the partner it is to us. */
+    private Partner firstMessageFromPeer(final PeerProcess peer) throws InterruptedException
+    {
+        final Status s = new Status();
+        peer.command("SEND 0 " + Long.toHexString(match(0, 0)) + " 8 0 eager 1", "POSTED", LINE_TIMEOUT_MS);
+        local.recv(MatchInfo.ANY_SOURCE, match(0, 0), MatchInfo.MASK_ALL, arena.allocate(8), s, TIMEOUT);
+        assertEquals("SENDS COMPLETED", peer.command("WAIT_SENDS", "SENDS", LINE_TIMEOUT_MS));
+        return local.partner(s.source());
+    }
+
+    private static long match(final int burst, final int message)
+    {
+        return (long)burst << 8 | message;
+    }
+
+    private void burstToPeer(final PeerProcess peer, final Partner partner, final int burst, final String context)
+        throws InterruptedException
+    {
+        final Request[] sends = new Request[BURST_BYTES.length];
+        for (int m = 0; m < BURST_BYTES.length; m++)
+        {
+            final MemorySegment data = arena.allocate(BURST_BYTES[m]);
+            Patterns.fill(data, match(burst, m));
+            sends[m] = local.isend(partner, match(burst, m), data);
+        }
+        for (int m = 0; m < BURST_BYTES.length; m++)
+        {
+            // Any match info: the peer reports what came next, so a duplicate or a reordering shows.
+            final String[] got = peer.command("RECV 0 0 " + BURST_BYTES[m], "RECEIVED", LINE_TIMEOUT_MS).split(" ");
+            assertEquals(Long.toHexString(match(burst, m)), got[1], "message " + m + " of burst " + burst + " " + context);
+            assertEquals(Long.toString(BURST_BYTES[m]), got[3], "bytes of message " + m + " of burst " + burst);
+            final MemorySegment expected = arena.allocate(BURST_BYTES[m]);
+            Patterns.fill(expected, match(burst, m));
+            assertEquals(Long.toString(Patterns.crc(expected, BURST_BYTES[m])), got[5], "contents of message " + m);
+        }
+        for (final Request send : sends)
+        {
+            final Status s = send.awaitOrThrow(TIMEOUT);
+            assertFalse(s.isError(), context + ": " + s);
+            send.release();
+        }
+    }
+
+    private void burstFromPeer(final PeerProcess peer, final int burst, final String context) throws InterruptedException
+    {
+        for (int m = 0; m < BURST_BYTES.length; m++)
+        {
+            peer.command("SEND 0 " + Long.toHexString(match(burst, m)) + " " + BURST_BYTES[m] + " " + match(burst, m) +
+                " eager 1", "POSTED", LINE_TIMEOUT_MS);
+        }
+        final MemorySegment in = arena.allocate(BURST_BYTES[BURST_BYTES.length - 1]);
+        final Status s = new Status();
+        for (int m = 0; m < BURST_BYTES.length; m++)
+        {
+            local.recv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ANY, in, s, TIMEOUT);
+            assertEquals(match(burst, m), s.matchInfo(), "message " + m + " of burst " + burst + " " + context);
+            assertEquals(BURST_BYTES[m], s.bytesTransferred());
+            assertEquals(-1, Patterns.firstMismatch(in, BURST_BYTES[m], match(burst, m)), "contents of message " + m);
+        }
+        assertEquals("SENDS COMPLETED COMPLETED COMPLETED", peer.command("WAIT_SENDS", "SENDS", LINE_TIMEOUT_MS),
+            "the peer's sends " + context);
+    }
+
+    /**
+     * The peer is frozen (SIGSTOP) with a receive posted from us while our send to it waits for an ack: we give
+     * it up after the peer timeout. Thawed, it must learn that at once: its receive fails naming the cause.
+     */
+    private void frozenPartnerLearnsIt(final boolean sameHost) throws Exception
+    {
+        openLocal(sameHost);
+        try (PeerProcess peer = PeerProcess.start(1, KEY, sameHost, 0, RESEND_MS, MAX_RESENDS))
+        {
+            peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
+            final Partner partner = firstMessageFromPeer(peer);
+            peer.send("RECV_FROM 0 77 64");
+            signal(peer, "STOP");
+            try
+            {
+                final Request send = local.isend(partner, 1, arena.allocate(8));
+                assertTrue(send.await(Duration.ofMillis(PEER_TIMEOUT_MS * 20)), "send to a frozen partner ended");
+                assertTrue(send.status().isError(), send.status().toString());
+                assertTrue(send.status().error().contains("unreachable"), send.status().error());
+                send.release();
+            }
+            finally
+            {
+                signal(peer, "CONT");
+            }
+            final String failed = peer.awaitLine("RECV_FAILED", LINE_TIMEOUT_MS);
+            assertTrue(failed.contains("BAD_SESSION") && failed.contains(local.address().board().toString()), failed);
+        }
+    }
+
+    private static void signal(final PeerProcess peer, final String signal) throws IOException, InterruptedException
+    {
+        final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(peer.pid())).inheritIO().start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && 0 == kill.exitValue(), "kill -" + signal + " " + peer.pid());
+    }
+}
