@@ -589,6 +589,7 @@ static struct pinmx_iface *pinmx_iface_by_name(struct net *net,
 
 /* Bind @ep to @req->index of the named interface; under RTNL. */
 static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
+			     struct pinmx_pull_server *server,
 			     struct pinmx_bind *req)
 {
 	struct pinmx_iface *iface;
@@ -606,6 +607,7 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 	} while (!session);
 	ep->index = req->index;
 	ep->session = session;
+	ep->server = server;
 	smp_store_release(&ep->ring, ring);
 	rcu_assign_pointer(ep->iface, iface);
 	rcu_assign_pointer(iface->eps[req->index], ep);
@@ -618,6 +620,7 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 
 long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 {
+	struct pinmx_pull_server *server;
 	struct pinmx_bind req;
 	void *ring;
 	int err;
@@ -629,16 +632,22 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 	    !memchr(req.ifname, 0, sizeof(req.ifname)))
 		return -EINVAL;
 	ring = vmalloc_user(PINMX_RING_BYTES);
-	if (!ring)
-		return -ENOMEM;
+	server = pinmx_pull_server_alloc(ep);
+	err = -ENOMEM;
+	if (!ring || !server)
+		goto err_free;
 	rtnl_lock();
-	err = pinmx_bind_locked(ep, ring, &req);
+	err = pinmx_bind_locked(ep, ring, server, &req);
 	rtnl_unlock();
-	if (err) {
-		vfree(ring);
-		return err;
-	}
+	if (err)
+		goto err_free;
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+
+err_free:
+	if (server)
+		pinmx_pull_server_free(server);
+	vfree(ring);
+	return err;
 }
 
 /* The device @ep is bound to, with a reference; ERR_PTR if none. */
@@ -869,6 +878,7 @@ void pinmx_net_release(struct pinmx_endpoint *ep)
 	rtnl_unlock();
 	/* Receive softirqs may still be using the endpoint. */
 	synchronize_net();
+	pinmx_pull_server_free(ep->server);
 	pinmx_pulls_release(ep);
 	vfree(ep->ring);
 }
