@@ -1,4 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pinmx.ko internal structures, their locks and the functions the source
+ * files offer each other.
+ *
+ * Lock order, outermost first; a lock is taken only under locks above it:
+ *
+ *   ep->lock			mutex: region ids, the pull table, settings
+ *   region->lock		mutex: page arrays against copies; two regions
+ *				in address order (copy.c)
+ *   pull->lock			spinlock: one pull's state (receive softirq,
+ *				resend timer, PULL ioctl, pin answers)
+ *   server->lock		spinlock, _bh: the PULLs the server keeps
+ *   region->pages_lock		spinlock, _bh: page pointers against the pull
+ *				engine; the asynchronous pin's waits
+ *   ep->ring_lock		spinlock, _bh: event ring producers
+ *
+ * RTNL (attach, bind, detach) and pinmx_lru_lock are taken with none of
+ * these held. MMU-notifier invalidations take region->lock under the mm's
+ * locks, so nothing pins or faults pages while holding region->lock.
+ * Answers of the asynchronous pin run with no lock held; they take
+ * pull->lock or server->lock, then pages_lock to ask again.
+ */
 #ifndef PINMX_INTERNAL_H
 #define PINMX_INTERNAL_H
 
@@ -15,21 +37,7 @@
 #include <linux/xarray.h>
 
 #include "../include/uapi/pinmx.h"
-
-/* bytes of a PULL frame (common header and kind part). */
-#define PINMX_PULL_FRAME_BYTES	72
-/* bytes of a NACK frame. */
-#define PINMX_NACK_FRAME_BYTES	64
-
-/* NACK reasons of the wire protocol (docs/wire-protocol.md). */
-enum pinmx_nack_reason {
-	PINMX_NACK_BAD_ENDPOINT = 1,
-	PINMX_NACK_BAD_SESSION = 2,
-	PINMX_NACK_UNKNOWN_REGION = 3,
-	PINMX_NACK_OUT_OF_RANGE = 4,
-	PINMX_NACK_SEGMENT_FAULT = 5,
-	PINMX_NACK_BAD_FIELD = 6,
-};
+#include "wire.h"
 
 struct pinmx_region;
 struct pinmx_pull_server;
@@ -273,48 +281,6 @@ static inline unsigned long pinmx_cursor_index(const struct pinmx_cursor *c)
 	return (c->seg->vaddr + c->off - c->seg->start) >> PAGE_SHIFT;
 }
 
-/* Big-endian fields of MXoE frames, at any alignment. */
-static inline u16 pinmx_get_be16(const u8 *p)
-{
-	return (p[0] << 8) | p[1];
-}
-
-static inline u32 pinmx_get_be32(const u8 *p)
-{
-	__be32 v;
-
-	memcpy(&v, p, sizeof(v));
-	return be32_to_cpu(v);
-}
-
-static inline u64 pinmx_get_be64(const u8 *p)
-{
-	__be64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return be64_to_cpu(v);
-}
-
-static inline void pinmx_put_be16(u16 x, u8 *p)
-{
-	p[0] = x >> 8;
-	p[1] = x;
-}
-
-static inline void pinmx_put_be32(u32 x, u8 *p)
-{
-	__be32 v = cpu_to_be32(x);
-
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void pinmx_put_be64(u64 x, u8 *p)
-{
-	__be64 v = cpu_to_be64(x);
-
-	memcpy(p, &v, sizeof(v));
-}
-
 /* module parameters */
 extern unsigned int pinmx_default_mode;
 extern unsigned int pinmx_chunk_min_pages;
@@ -371,12 +337,13 @@ struct pinmx_region *pinmx_get_region(struct pinmx_endpoint *ep, u32 id,
 
 /* net.c */
 u32 pinmx_link_bytes(const struct net_device *dev);
-void pinmx_mxoe_header(u8 *f, u8 kind, u8 dst_ep, u8 src_ep, u32 dst_session,
-		       u32 src_session, u32 payload_len);
-void pinmx_answer_header(u8 *n, u8 kind, const u8 *f, u32 payload_len);
+void pinmx_mxoe_header(struct pinmx_wire_hdr *h, u8 kind, u8 dst_ep, u8 src_ep,
+		       u32 dst_session, u32 src_session, u32 payload_len);
+void pinmx_answer_header(struct pinmx_wire_hdr *n, u8 kind,
+			 const struct pinmx_wire_hdr *f, u32 payload_len);
 void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
-		      const u8 *f, const u8 *src_mac, u8 reason,
-		      const struct pinmx_fault *where);
+		      const struct pinmx_wire_hdr *f, const u8 *src_mac,
+		      u8 reason, const struct pinmx_fault *where);
 struct sk_buff *pinmx_frame_alloc(struct net_device *dev, u32 len);
 void pinmx_frame_queue(struct sk_buff_head *txq, struct sk_buff *skb,
 		       struct net_device *dev, const u8 *dst_mac);
@@ -404,9 +371,10 @@ void pinmx_pull_exit(void);
 long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg);
 void pinmx_pulls_release(struct pinmx_endpoint *ep);
 int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
-		     const u8 *f, struct net_device *dev);
-int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f);
-void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
+		     const struct pinmx_wire_pull_reply *f,
+		     struct net_device *dev);
+int pinmx_pull_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
+void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f,
 		      const u8 *src_mac, struct net_device *dev);
 struct pinmx_pull_server *pinmx_pull_server_alloc(struct pinmx_endpoint *ep);
 void pinmx_pull_server_free(struct pinmx_pull_server *server);

@@ -32,9 +32,6 @@
 
 #define PINMX_PULL_MAX_BLOCKS	16
 #define PINMX_PULL_MAX_BACKOFF	4	/* resend timeout grows up to 16x */
-#define PINMX_PULL_HEADER	PINMX_PULL_FRAME_BYTES
-#define PINMX_REPLY_HEADER	48
-#define PINMX_U63_LIMIT		(1ULL << 63)
 
 static unsigned int pinmx_pull_block_frames = 32;
 module_param_named(pull_block_frames, pinmx_pull_block_frames, uint, 0644);
@@ -155,7 +152,7 @@ struct pinmx_serve_slot {
 	struct pinmx_pin_wait wait;
 	struct pinmx_pull_server *server;
 	struct pinmx_region *region;
-	u8 pull[PINMX_PULL_FRAME_BYTES];
+	struct pinmx_wire_pull pull;
 	u8 mac[ETH_ALEN];
 	int ifindex;
 };
@@ -181,7 +178,7 @@ static struct workqueue_struct *pinmx_pull_wq;
 /* Payload bytes of a PULL_REPLY on @dev. */
 static u32 pinmx_reply_limit(const struct net_device *dev)
 {
-	return pinmx_link_bytes(dev) - PINMX_REPLY_HEADER;
+	return pinmx_link_bytes(dev) - sizeof(struct pinmx_wire_pull_reply);
 }
 
 /* Fill the end event of a pull; @where may be NULL. */
@@ -243,24 +240,24 @@ static void pinmx_pull_request(struct pinmx_pull_state *pull,
 	struct pinmx_endpoint *ep = pull->ep;
 	u64 start = (u64)k0 * pull->reply_bytes;
 	u64 end = min_t(u64, (u64)(k1 + 1) * pull->reply_bytes, blk->len);
+	struct pinmx_wire_pull *f;
 	struct sk_buff *skb;
-	u8 *f;
 
 	blk->touched = jiffies;
-	skb = pinmx_frame_alloc(dev, PINMX_PULL_HEADER);
+	skb = pinmx_frame_alloc(dev, sizeof(*f));
 	if (!skb)
 		return;
-	f = skb->data;
-	pinmx_mxoe_header(f, PINMX_KIND_PULL, pull->peer_index, ep->index,
+	f = (struct pinmx_wire_pull *)skb->data;
+	pinmx_mxoe_header(&f->hdr, PINMX_KIND_PULL, pull->peer_index, ep->index,
 			  pull->peer_session, ep->session, 0);
-	pinmx_put_be32(pull->id, f + 32);
-	pinmx_put_be32(pull->remote_region, f + 36);
-	pinmx_put_be64(pull->remote_offset + blk->offset + start, f + 40);
-	pinmx_put_be64(blk->offset + start, f + 48);
-	pinmx_put_be32(end - start, f + 56);
-	pinmx_put_be32(blk->first_frame + k0, f + 60);
-	pinmx_put_be16(k1 - k0 + 1, f + 64);
-	pinmx_put_be32(pull->reply_bytes, f + 68);
+	f->handle = cpu_to_be32(pull->id);
+	f->region_id = cpu_to_be32(pull->remote_region);
+	f->region_offset = cpu_to_be64(pull->remote_offset + blk->offset + start);
+	f->pull_offset = cpu_to_be64(blk->offset + start);
+	f->block_len = cpu_to_be32(end - start);
+	f->first_frame = cpu_to_be32(blk->first_frame + k0);
+	f->frame_count = cpu_to_be16(k1 - k0 + 1);
+	f->reply_bytes = cpu_to_be32(pull->reply_bytes);
 	pinmx_count(PINMX_CNT_PULL_REQUESTS, 1);
 	pinmx_frame_queue(txq, skb, dev, pull->peer_mac);
 }
@@ -302,26 +299,27 @@ static struct pinmx_pull_block *pinmx_pull_block_of(struct pinmx_pull_state *pul
 }
 
 /* Is frame @f from @pull's server, and @pull still running? Under its lock. */
-static bool pinmx_pull_hears(const struct pinmx_pull_state *pull, const u8 *f)
+static bool pinmx_pull_hears(const struct pinmx_pull_state *pull,
+			     const struct pinmx_wire_hdr *f)
 {
-	return !pull->ended && pinmx_get_be32(f + 12) == pull->peer_session &&
-	       f[5] == pull->peer_index;
+	return !pull->ended && be32_to_cpu(f->src_session) == pull->peer_session &&
+	       f->src_ep == pull->peer_index;
 }
 
 /* Write one reply of @pull; returns 0 or the drop counter. Under locks. */
 static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *skb,
-				 const u8 *f, struct net_device *dev,
-				 struct sk_buff_head *txq)
+				 const struct pinmx_wire_pull_reply *f,
+				 struct net_device *dev, struct sk_buff_head *txq)
 {
-	u32 frame = pinmx_get_be32(f + 36);
-	u64 poff = pinmx_get_be64(f + 40);
-	u32 plen = pinmx_get_be32(f + 24);
+	u32 frame = be32_to_cpu(f->frame_index);
+	u64 poff = be64_to_cpu(f->pull_offset);
+	u32 plen = be32_to_cpu(f->hdr.payload_len);
 	struct pinmx_pull_block *blk;
 	unsigned int k;
 	u64 expect, miss;
 	int err;
 
-	if (!pinmx_pull_hears(pull, f))
+	if (!pinmx_pull_hears(pull, &f->hdr))
 		return PINMX_CNT_PULL_DUPLICATES;
 	blk = pinmx_pull_block_of(pull, frame);
 	if (!blk)
@@ -334,7 +332,7 @@ static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *
 	    plen != min_t(u64, pull->reply_bytes, blk->len - expect))
 		return PINMX_CNT_PULL_BAD_REPLY;
 	err = pinmx_region_write_skb(pull->local, pull->local_offset + poff,
-				     skb, PINMX_REPLY_HEADER, plen, &miss);
+				     skb, sizeof(*f), plen, &miss);
 	if (err == -EAGAIN) {
 		err = pinmx_region_pin_async(pull->local, &pull->pin_wait,
 					     pull->local_offset + blk->offset,
@@ -366,15 +364,17 @@ static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *
  * pinmx_pull_reply - a PULL_REPLY for @ep arrived; receive softirq, RCU
  * @ep: addressed endpoint.
  * @skb: the frame (MXoE header at offset 0), checked.
- * @f: its first bytes (the 48-byte header).
+ * @f: its header.
  * @dev: the interface it came in on.
  *
  * Return: 0 if written, else the counter to count the drop with.
  */
 int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
-		     const u8 *f, struct net_device *dev)
+		     const struct pinmx_wire_pull_reply *f,
+		     struct net_device *dev)
 {
-	struct pinmx_pull_state *pull = xa_load(&ep->pulls, pinmx_get_be32(f + 32));
+	struct pinmx_pull_state *pull = xa_load(&ep->pulls,
+						be32_to_cpu(f->handle));
 	struct sk_buff_head txq;
 	int drop;
 
@@ -424,31 +424,32 @@ static void pinmx_nack_status(u8 reason, u32 *status, int *err)
 /**
  * pinmx_pull_nack - a NACK refusing one of @ep's PULLs; softirq, RCU
  * @ep: addressed endpoint.
- * @f: the checked 64-byte NACK.
+ * @f: the checked NACK.
  *
  * Return: 0 if it ended a pull, else the counter to count the drop with.
  */
-int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f)
+int pinmx_pull_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f)
 {
-	struct pinmx_pull_state *pull = xa_load(&ep->pulls, pinmx_get_be32(f + 40));
+	struct pinmx_pull_state *pull = xa_load(&ep->pulls,
+						be32_to_cpu(f->refused_handle));
 	struct pinmx_fault where = {
-		.segment = pinmx_get_be16(f + 34),
-		.address = pinmx_get_be64(f + 48),
+		.segment = be16_to_cpu(f->segment),
+		.address = be64_to_cpu(f->address),
 	};
-	u32 status, nerr = pinmx_get_be32(f + 56);
+	u32 status, nerr = be32_to_cpu(f->error);
 	int err;
 
 	if (!pull)
 		return PINMX_CNT_PULL_DUPLICATES;
-	pinmx_nack_status(f[32], &status, &err);
+	pinmx_nack_status(f->reason, &status, &err);
 	if (nerr && nerr < MAX_ERRNO)
 		err = -(int)nerr;
 	spin_lock(&pull->lock);
-	if (!pinmx_pull_hears(pull, f)) {
+	if (!pinmx_pull_hears(pull, &f->hdr)) {
 		spin_unlock(&pull->lock);
 		return PINMX_CNT_PULL_DUPLICATES;
 	}
-	pull->end.nack_reason = f[32];
+	pull->end.nack_reason = f->reason;
 	pinmx_pull_end(pull, status, err, &where, false);
 	spin_unlock(&pull->lock);
 	return 0;
@@ -932,7 +933,8 @@ static struct pinmx_serve_slot *pinmx_serve_slot_find(struct pinmx_pull_server *
  * Return: 0 (kept or left), or -ENOENT if the region is destroyed.
  */
 static int pinmx_serve_defer(struct pinmx_endpoint *ep,
-			     struct pinmx_region *region, const u8 *f,
+			     struct pinmx_region *region,
+			     const struct pinmx_wire_pull *f,
 			     const u8 *src_mac, struct net_device *dev,
 			     u64 miss, u64 len)
 {
@@ -951,7 +953,7 @@ static int pinmx_serve_defer(struct pinmx_endpoint *ep,
 		}
 		slot->region = region;
 	}
-	memcpy(slot->pull, f, PINMX_PULL_FRAME_BYTES);
+	slot->pull = *f;
 	memcpy(slot->mac, src_mac, ETH_ALEN);
 	slot->ifindex = dev->ifindex;
 	err = pinmx_region_pin_async(region, &slot->wait, miss, len);
@@ -970,17 +972,18 @@ out:
  * exited (the serving side is gone, as for an endpoint closed).
  */
 static void pinmx_serve_refuse(struct sk_buff_head *txq,
-			       struct net_device *dev, const u8 *f,
-			       const u8 *mac, const struct pinmx_fault *where)
+			       struct net_device *dev,
+			       const struct pinmx_wire_pull *f, const u8 *mac,
+			       const struct pinmx_fault *where)
 {
 	struct pinmx_fault gone = { .err = -ESRCH };
 
 	if (where->err == -ESRCH)
-		pinmx_nack_queue(txq, dev, f, mac, PINMX_NACK_BAD_ENDPOINT,
-				 &gone);
+		pinmx_nack_queue(txq, dev, &f->hdr, mac,
+				 PINMX_NACK_BAD_ENDPOINT, &gone);
 	else
-		pinmx_nack_queue(txq, dev, f, mac, PINMX_NACK_SEGMENT_FAULT,
-				 where);
+		pinmx_nack_queue(txq, dev, &f->hdr, mac,
+				 PINMX_NACK_SEGMENT_FAULT, where);
 }
 
 /*
@@ -995,8 +998,9 @@ static void pinmx_serve_pinned(struct pinmx_pin_wait *w, int err,
 	struct pinmx_serve_slot *slot =
 		container_of(w, struct pinmx_serve_slot, wait);
 	struct pinmx_pull_server *server = slot->server;
-	u8 pull[PINMX_PULL_FRAME_BYTES], mac[ETH_ALEN];
+	struct pinmx_wire_pull pull;
 	struct pinmx_region *region;
+	u8 mac[ETH_ALEN];
 	struct net_device *dev;
 	struct sk_buff_head txq;
 	int ifindex;
@@ -1008,7 +1012,7 @@ static void pinmx_serve_pinned(struct pinmx_pin_wait *w, int err,
 		spin_unlock_bh(&server->lock);
 		return;
 	}
-	memcpy(pull, slot->pull, sizeof(pull));
+	pull = slot->pull;
 	memcpy(mac, slot->mac, sizeof(mac));
 	ifindex = slot->ifindex;
 	slot->region = NULL;
@@ -1021,9 +1025,9 @@ static void pinmx_serve_pinned(struct pinmx_pin_wait *w, int err,
 	dev = pinmx_ep_dev_rcu(server->ep);
 	if (dev && dev->ifindex == ifindex) {
 		if (err)
-			pinmx_serve_refuse(&txq, dev, pull, mac, where);
+			pinmx_serve_refuse(&txq, dev, &pull, mac, where);
 		else
-			pinmx_serve_pull(server->ep, pull, mac, dev);
+			pinmx_serve_pull(server->ep, &pull, mac, dev);
 	}
 	pinmx_frame_xmit(&txq);
 	local_bh_enable();
@@ -1089,31 +1093,32 @@ void pinmx_pull_server_free(struct pinmx_pull_server *server)
 }
 
 /* Queue the replies to a PULL for @region; stops at the first miss. */
-static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
-				const u8 *src_mac,
-				struct net_device *dev,
+static void pinmx_serve_replies(struct pinmx_endpoint *ep,
+				const struct pinmx_wire_pull *f,
+				const u8 *src_mac, struct net_device *dev,
 				struct pinmx_region *region,
 				struct sk_buff_head *txq)
 {
-	u64 roff = pinmx_get_be64(f + 40);
-	u64 poff = pinmx_get_be64(f + 48);
-	u32 blen = pinmx_get_be32(f + 56);
-	u32 first = pinmx_get_be32(f + 60);
-	u16 count = pinmx_get_be16(f + 64);
-	u32 per = pinmx_get_be32(f + 68);
+	u64 roff = be64_to_cpu(f->region_offset);
+	u64 poff = be64_to_cpu(f->pull_offset);
+	u32 blen = be32_to_cpu(f->block_len);
+	u32 first = be32_to_cpu(f->first_frame);
+	u16 count = be16_to_cpu(f->frame_count);
+	u32 per = be32_to_cpu(f->reply_bytes);
 	unsigned int k;
 
 	for (k = 0; k < count; k++) {
 		u32 n = min_t(u32, per, blen - k * per);
+		struct pinmx_wire_pull_reply *r;
 		struct sk_buff *skb;
 		u64 miss;
 		int err;
 
-		skb = pinmx_frame_alloc(dev, PINMX_REPLY_HEADER + n);
+		skb = pinmx_frame_alloc(dev, sizeof(*r) + n);
 		if (!skb)
 			return;
-		err = pinmx_region_read(region, roff + (u64)k * per,
-					skb->data + PINMX_REPLY_HEADER, n,
+		r = (struct pinmx_wire_pull_reply *)skb->data;
+		err = pinmx_region_read(region, roff + (u64)k * per, r + 1, n,
 					&miss);
 		if (err) {
 			kfree_skb(skb);
@@ -1125,15 +1130,15 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
 							roff + blen - miss);
 			}
 			if (err == -ENOENT)
-				pinmx_nack_queue(txq, dev, f, src_mac,
+				pinmx_nack_queue(txq, dev, &f->hdr, src_mac,
 						 PINMX_NACK_UNKNOWN_REGION,
 						 NULL);
 			return;
 		}
-		pinmx_answer_header(skb->data, PINMX_KIND_PULL_REPLY, f, n);
-		pinmx_put_be32(pinmx_get_be32(f + 32), skb->data + 32);
-		pinmx_put_be32(first + k, skb->data + 36);
-		pinmx_put_be64(poff + (u64)k * per, skb->data + 40);
+		pinmx_answer_header(&r->hdr, PINMX_KIND_PULL_REPLY, &f->hdr, n);
+		r->handle = f->handle;
+		r->frame_index = cpu_to_be32(first + k);
+		r->pull_offset = cpu_to_be64(poff + (u64)k * per);
 		pinmx_count(PINMX_CNT_PULL_REPLIES_SENT, 1);
 		pinmx_frame_queue(txq, skb, dev, src_mac);
 	}
@@ -1142,34 +1147,34 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep, const u8 *f,
 /**
  * pinmx_serve_pull - answer a PULL addressed to @ep; receive softirq, RCU
  * @ep: addressed endpoint (session checked).
- * @f: the checked 72-byte PULL.
+ * @f: the checked PULL.
  * @src_mac: the puller's interface.
  * @dev: the interface it came in on, where the answers go.
  */
-void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
+void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f,
 		      const u8 *src_mac, struct net_device *dev)
 {
 	struct pinmx_region *region = xa_load(&ep->regions,
-					      pinmx_get_be32(f + 36));
-	u64 roff = pinmx_get_be64(f + 40);
-	u32 blen = pinmx_get_be32(f + 56);
+					      be32_to_cpu(f->region_id));
+	u64 roff = be64_to_cpu(f->region_offset);
+	u32 blen = be32_to_cpu(f->block_len);
 	struct pinmx_fault where = { };
 	struct sk_buff_head txq;
 
 	__skb_queue_head_init(&txq);
-	if (pinmx_get_be32(f + 68) > pinmx_reply_limit(dev) ||
-	    pinmx_get_be16(f + 64) > PINMX_PULL_MAX_BLOCK_FRAMES) {
+	if (be32_to_cpu(f->reply_bytes) > pinmx_reply_limit(dev) ||
+	    be16_to_cpu(f->frame_count) > PINMX_PULL_MAX_BLOCK_FRAMES) {
 		pinmx_count(PINMX_CNT_RX_BAD_FIELD, 1);
 		where.address = pinmx_reply_limit(dev);
-		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_BAD_FIELD,
-				 &where);
+		pinmx_nack_queue(&txq, dev, &f->hdr, src_mac,
+				 PINMX_NACK_BAD_FIELD, &where);
 	} else if (!region || READ_ONCE(region->dead)) {
-		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_UNKNOWN_REGION,
-				 NULL);
+		pinmx_nack_queue(&txq, dev, &f->hdr, src_mac,
+				 PINMX_NACK_UNKNOWN_REGION, NULL);
 	} else if (roff + blen > region->length) {
 		where.address = roff;
-		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_OUT_OF_RANGE,
-				 &where);
+		pinmx_nack_queue(&txq, dev, &f->hdr, src_mac,
+				 PINMX_NACK_OUT_OF_RANGE, &where);
 	} else {
 		pinmx_serve_replies(ep, f, src_mac, dev, region, &txq);
 	}
