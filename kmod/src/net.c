@@ -28,8 +28,6 @@
 #include "pinmx.h"
 
 #define PINMX_NR_EP_INDEX	256
-#define PINMX_MXOE_MAX_HEADER	72
-#define PINMX_U63_LIMIT		(1ULL << 63)
 
 static char *pinmx_ifnames;
 module_param_named(ifnames, pinmx_ifnames, charp, 0444);
@@ -54,23 +52,23 @@ static LIST_HEAD(pinmx_ifaces);
 
 /* Header bytes (common + kind part) per kind; 0 for unknown kinds. */
 static const u8 pinmx_header_bytes[PINMX_KIND_MAX + 1] = {
-	[PINMX_KIND_CONNECT_REQUEST]	= 48,
-	[PINMX_KIND_CONNECT_REPLY]	= 48,
-	[PINMX_KIND_TINY]		= 48,
-	[PINMX_KIND_SMALL]		= 48,
-	[PINMX_KIND_MEDIUM_FRAG]	= 56,
-	[PINMX_KIND_RNDV]		= 64,
-	[PINMX_KIND_PULL]		= 72,
-	[PINMX_KIND_PULL_REPLY]		= 48,
-	[PINMX_KIND_NOTIFY]		= 48,
-	[PINMX_KIND_ACK]		= 40,
-	[PINMX_KIND_NACK]		= 64,
+	[PINMX_KIND_CONNECT_REQUEST]	= sizeof(struct pinmx_wire_connect),
+	[PINMX_KIND_CONNECT_REPLY]	= sizeof(struct pinmx_wire_connect),
+	[PINMX_KIND_TINY]		= sizeof(struct pinmx_wire_eager),
+	[PINMX_KIND_SMALL]		= sizeof(struct pinmx_wire_eager),
+	[PINMX_KIND_MEDIUM_FRAG]	= sizeof(struct pinmx_wire_medium),
+	[PINMX_KIND_RNDV]		= sizeof(struct pinmx_wire_rndv),
+	[PINMX_KIND_PULL]		= sizeof(struct pinmx_wire_pull),
+	[PINMX_KIND_PULL_REPLY]		= sizeof(struct pinmx_wire_pull_reply),
+	[PINMX_KIND_NOTIFY]		= sizeof(struct pinmx_wire_notify),
+	[PINMX_KIND_ACK]		= sizeof(struct pinmx_wire_ack),
+	[PINMX_KIND_NACK]		= sizeof(struct pinmx_wire_nack),
 };
 
 /* Payload limit per kind; U32_MAX: only the link limit applies. */
 static const u32 pinmx_payload_limit[PINMX_KIND_MAX + 1] = {
-	[PINMX_KIND_TINY]		= 32,
-	[PINMX_KIND_SMALL]		= 128,
+	[PINMX_KIND_TINY]		= PINMX_TINY_MAX_BYTES,
+	[PINMX_KIND_SMALL]		= PINMX_SMALL_MAX_BYTES,
 	[PINMX_KIND_MEDIUM_FRAG]	= U32_MAX,
 	[PINMX_KIND_PULL_REPLY]		= U32_MAX,
 };
@@ -82,69 +80,88 @@ static bool pinmx_u63_sum_ok(u64 a, u64 b)
 	       a + b < PINMX_U63_LIMIT;
 }
 
-static int pinmx_check_medium(const u8 *f, u32 plen)
+static int pinmx_check_connect(const struct pinmx_wire_connect *c)
 {
-	u16 count = pinmx_get_be16(f + 50);
+	if (!c->hdr.src_session || c->status > PINMX_CONNECT_STATUS_MAX ||
+	    (c->hdr.kind == PINMX_KIND_CONNECT_REQUEST &&
+	     c->status != PINMX_CONNECT_OK))
+		return PINMX_CNT_RX_BAD_FIELD;
+	return 0;
+}
+
+static int pinmx_check_medium(const struct pinmx_wire_medium *m, u32 plen)
+{
+	u16 count = be16_to_cpu(m->frag_count);
 
 	if (!plen)
 		return PINMX_CNT_RX_BAD_LENGTH;
 	if (!count)
 		return PINMX_CNT_RX_BAD_FIELD;
-	if (pinmx_get_be16(f + 48) >= count)
+	if (be16_to_cpu(m->frag_index) >= count)
 		return PINMX_CNT_RX_OUT_OF_RANGE;
-	if ((u64)pinmx_get_be32(f + 44) + plen > pinmx_get_be32(f + 40))
+	if ((u64)be32_to_cpu(m->frag_offset) + plen > be32_to_cpu(m->msg_len))
 		return PINMX_CNT_RX_OUT_OF_RANGE;
 	return 0;
 }
 
-static int pinmx_check_pull(const u8 *f)
+static int pinmx_check_pull(const struct pinmx_wire_pull *p)
 {
-	u32 block = pinmx_get_be32(f + 56), per = pinmx_get_be32(f + 68);
+	u32 block = be32_to_cpu(p->block_len), per = be32_to_cpu(p->reply_bytes);
 
 	if (!block || !per)
 		return PINMX_CNT_RX_BAD_FIELD;
-	if (pinmx_get_be16(f + 64) != DIV_ROUND_UP((u64)block, per))
+	if (be16_to_cpu(p->frame_count) != DIV_ROUND_UP((u64)block, per))
 		return PINMX_CNT_RX_BAD_FIELD;
-	if (!pinmx_u63_sum_ok(pinmx_get_be64(f + 40), block) ||
-	    !pinmx_u63_sum_ok(pinmx_get_be64(f + 48), block))
+	if (!pinmx_u63_sum_ok(be64_to_cpu(p->region_offset), block) ||
+	    !pinmx_u63_sum_ok(be64_to_cpu(p->pull_offset), block))
 		return PINMX_CNT_RX_OUT_OF_RANGE;
+	return 0;
+}
+
+static int pinmx_check_notify(const struct pinmx_wire_notify *n)
+{
+	if (be32_to_cpu(n->status) > PINMX_NOTIFY_STATUS_MAX)
+		return PINMX_CNT_RX_BAD_FIELD;
+	return be64_to_cpu(n->bytes_pulled) < PINMX_U63_LIMIT ?
+	       0 : PINMX_CNT_RX_OUT_OF_RANGE;
+}
+
+static int pinmx_check_nack(const struct pinmx_wire_nack *n)
+{
+	if (!n->reason || n->reason > PINMX_NACK_REASON_MAX ||
+	    !n->refused_kind || n->refused_kind > PINMX_KIND_MAX)
+		return PINMX_CNT_RX_BAD_FIELD;
 	return 0;
 }
 
 /* Receiver check 7: kind-specific fields of a frame with a whole header. */
-static int pinmx_check_kind(const u8 *f, u32 plen)
+static int pinmx_check_kind(const union pinmx_wire_frame *f, u32 plen)
 {
-	switch (f[0]) {
+	switch (f->hdr.kind) {
 	case PINMX_KIND_CONNECT_REQUEST:
 	case PINMX_KIND_CONNECT_REPLY:
-		if (!pinmx_get_be32(f + 12) || f[44] > 2 ||
-		    (f[0] == PINMX_KIND_CONNECT_REQUEST && f[44]))
-			return PINMX_CNT_RX_BAD_FIELD;
-		return 0;
+		return pinmx_check_connect(&f->connect);
 	case PINMX_KIND_TINY:
 	case PINMX_KIND_SMALL:
-		return pinmx_get_be32(f + 40) != plen ? PINMX_CNT_RX_BAD_LENGTH : 0;
+		return be32_to_cpu(f->eager.msg_len) != plen ?
+		       PINMX_CNT_RX_BAD_LENGTH : 0;
 	case PINMX_KIND_MEDIUM_FRAG:
-		return pinmx_check_medium(f, plen);
+		return pinmx_check_medium(&f->medium, plen);
 	case PINMX_KIND_RNDV:
-		return pinmx_u63_sum_ok(pinmx_get_be64(f + 40), pinmx_get_be64(f + 48)) ?
+		return pinmx_u63_sum_ok(be64_to_cpu(f->rndv.msg_len),
+					be64_to_cpu(f->rndv.region_offset)) ?
 		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
 	case PINMX_KIND_PULL:
-		return pinmx_check_pull(f);
+		return pinmx_check_pull(&f->pull);
 	case PINMX_KIND_PULL_REPLY:
 		if (!plen)
 			return PINMX_CNT_RX_BAD_LENGTH;
-		return pinmx_u63_sum_ok(pinmx_get_be64(f + 40), plen) ?
+		return pinmx_u63_sum_ok(be64_to_cpu(f->reply.pull_offset), plen) ?
 		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
 	case PINMX_KIND_NOTIFY:
-		if (pinmx_get_be32(f + 36) > 7)
-			return PINMX_CNT_RX_BAD_FIELD;
-		return pinmx_get_be64(f + 40) < PINMX_U63_LIMIT ?
-		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
+		return pinmx_check_notify(&f->notify);
 	case PINMX_KIND_NACK:
-		if (!f[32] || f[32] > 6 || !f[33] || f[33] > PINMX_KIND_MAX)
-			return PINMX_CNT_RX_BAD_FIELD;
-		return 0;
+		return pinmx_check_nack(&f->nack);
 	default:
 		return 0;
 	}
@@ -152,10 +169,10 @@ static int pinmx_check_kind(const u8 *f, u32 plen)
 
 /*
  * Receiver checks 1-7 of the wire protocol on a frame of @received bytes
- * whose first min(@received, PINMX_MXOE_MAX_HEADER) bytes are at @f.
+ * whose first min(@received, PINMX_WIRE_MAX_HEADER) bytes are at @f.
  * Returns 0 or the drop counter of the first failed check.
  */
-static int pinmx_frame_check(const u8 *f, u32 received)
+static int pinmx_frame_check(const union pinmx_wire_frame *f, u32 received)
 {
 	u64 declared;
 	u32 plen;
@@ -163,14 +180,14 @@ static int pinmx_frame_check(const u8 *f, u32 received)
 
 	if (received < PINMX_MXOE_COMMON_BYTES)
 		return PINMX_CNT_RX_SHORT;
-	if (f[1] != PINMX_MXOE_VERSION)
+	if (f->hdr.version != PINMX_MXOE_VERSION)
 		return PINMX_CNT_RX_BAD_VERSION;
-	kind = f[0];
+	kind = f->hdr.kind;
 	if (!kind || kind > PINMX_KIND_MAX)
 		return PINMX_CNT_RX_UNKNOWN_KIND;
 	if (received < pinmx_header_bytes[kind])
 		return PINMX_CNT_RX_SHORT;
-	plen = pinmx_get_be32(f + 24);
+	plen = be32_to_cpu(f->hdr.payload_len);
 	declared = (u64)pinmx_header_bytes[kind] + plen;
 	if (declared > received ||
 	    (declared < received && received > PINMX_MXOE_MIN_BYTES))
@@ -260,17 +277,17 @@ u32 pinmx_link_bytes(const struct net_device *dev)
 }
 
 /* Write a common header with seq, ack and flags zero. */
-void pinmx_mxoe_header(u8 *f, u8 kind, u8 dst_ep, u8 src_ep, u32 dst_session,
-		       u32 src_session, u32 payload_len)
+void pinmx_mxoe_header(struct pinmx_wire_hdr *h, u8 kind, u8 dst_ep, u8 src_ep,
+		       u32 dst_session, u32 src_session, u32 payload_len)
 {
-	memset(f, 0, PINMX_MXOE_COMMON_BYTES);
-	f[0] = kind;
-	f[1] = PINMX_MXOE_VERSION;
-	f[4] = dst_ep;
-	f[5] = src_ep;
-	pinmx_put_be32(dst_session, f + 8);
-	pinmx_put_be32(src_session, f + 12);
-	pinmx_put_be32(payload_len, f + 24);
+	memset(h, 0, sizeof(*h));
+	h->kind = kind;
+	h->version = PINMX_MXOE_VERSION;
+	h->dst_ep = dst_ep;
+	h->src_ep = src_ep;
+	h->dst_session = cpu_to_be32(dst_session);
+	h->src_session = cpu_to_be32(src_session);
+	h->payload_len = cpu_to_be32(payload_len);
 }
 
 /**
@@ -350,17 +367,19 @@ struct pinmx_endpoint *pinmx_iface_peer_rcu(struct pinmx_endpoint *ep,
  * Header of an answer to frame @f (PULL_REPLY, NACK): from the endpoint
  * and session @f was addressed to, back to its sender.
  */
-void pinmx_answer_header(u8 *n, u8 kind, const u8 *f, u32 payload_len)
+void pinmx_answer_header(struct pinmx_wire_hdr *n, u8 kind,
+			 const struct pinmx_wire_hdr *f, u32 payload_len)
 {
-	pinmx_mxoe_header(n, kind, f[5], f[4], pinmx_get_be32(f + 12),
-			  pinmx_get_be32(f + 8), payload_len);
+	pinmx_mxoe_header(n, kind, f->src_ep, f->dst_ep,
+			  be32_to_cpu(f->src_session),
+			  be32_to_cpu(f->dst_session), payload_len);
 }
 
 /**
  * pinmx_nack_queue - queue a NACK refusing frame @f; softirq, RCU
  * @txq: where the NACK is queued for pinmx_frame_xmit().
  * @dev: interface @f came in on.
- * @f: the refused frame's header, checked.
+ * @f: the refused frame's header, checked; a whole PULL if it is one.
  * @src_mac: its sender's interface address.
  * @reason: enum pinmx_nack_reason.
  * @where: segment, address and errno to report, or NULL.
@@ -368,30 +387,33 @@ void pinmx_answer_header(u8 *n, u8 kind, const u8 *f, u32 payload_len)
  * Never a NACK to a NACK, nor to a frame that named no session.
  */
 void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
-		      const u8 *f, const u8 *src_mac, u8 reason,
-		      const struct pinmx_fault *where)
+		      const struct pinmx_wire_hdr *f, const u8 *src_mac,
+		      u8 reason, const struct pinmx_fault *where)
 {
+	struct pinmx_wire_nack *n;
 	struct sk_buff *nack;
-	u8 *n;
 
-	if (f[0] == PINMX_KIND_NACK || !pinmx_get_be32(f + 8))
+	if (f->kind == PINMX_KIND_NACK || !f->dst_session)
 		return;
-	nack = pinmx_frame_alloc(dev, PINMX_NACK_FRAME_BYTES);
+	nack = pinmx_frame_alloc(dev, sizeof(*n));
 	if (!nack)
 		return;
-	n = nack->data;
-	pinmx_answer_header(n, PINMX_KIND_NACK, f, 0);
-	n[32] = reason;
-	n[33] = f[0];
-	pinmx_put_be32(pinmx_get_be32(f + 16), n + 36);
-	if (f[0] == PINMX_KIND_PULL) {
-		pinmx_put_be32(pinmx_get_be32(f + 32), n + 40);
-		pinmx_put_be32(pinmx_get_be32(f + 36), n + 44);
+	n = (struct pinmx_wire_nack *)nack->data;
+	pinmx_answer_header(&n->hdr, PINMX_KIND_NACK, f, 0);
+	n->reason = reason;
+	n->refused_kind = f->kind;
+	n->refused_seq = f->seq;
+	if (f->kind == PINMX_KIND_PULL) {
+		const struct pinmx_wire_pull *pull =
+			container_of(f, struct pinmx_wire_pull, hdr);
+
+		n->refused_handle = pull->handle;
+		n->region_id = pull->region_id;
 	}
 	if (where) {
-		pinmx_put_be16(where->segment, n + 34);
-		pinmx_put_be64(where->address, n + 48);
-		pinmx_put_be32(-where->err, n + 56);
+		n->segment = cpu_to_be16(where->segment);
+		n->address = cpu_to_be64(where->address);
+		n->error = cpu_to_be32(-where->err);
 	}
 	pinmx_count(PINMX_CNT_NACKS_SENT, 1);
 	pinmx_frame_queue(txq, nack, dev, src_mac);
@@ -399,7 +421,7 @@ void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
 
 /* Answer a frame refused by the addressing check with a NACK. */
 static void pinmx_nack_refused(struct sk_buff *skb, struct net_device *dev,
-			       const u8 *f, u8 reason)
+			       const struct pinmx_wire_hdr *f, u8 reason)
 {
 	struct sk_buff_head txq;
 
@@ -410,17 +432,18 @@ static void pinmx_nack_refused(struct sk_buff *skb, struct net_device *dev,
 
 /* Hand a frame for @ep to the pull engine or the ring; 0 or a counter. */
 static int pinmx_deliver(struct pinmx_endpoint *ep, struct sk_buff *skb,
-			 struct net_device *dev, const u8 *hdr, u32 len)
+			 struct net_device *dev,
+			 const union pinmx_wire_frame *f, u32 len)
 {
-	switch (hdr[0]) {
+	switch (f->hdr.kind) {
 	case PINMX_KIND_PULL:
-		pinmx_serve_pull(ep, hdr, eth_hdr(skb)->h_source, dev);
+		pinmx_serve_pull(ep, &f->pull, eth_hdr(skb)->h_source, dev);
 		return 0;
 	case PINMX_KIND_PULL_REPLY:
-		return pinmx_pull_reply(ep, skb, hdr, dev);
+		return pinmx_pull_reply(ep, skb, &f->reply, dev);
 	case PINMX_KIND_NACK:
-		if (hdr[33] == PINMX_KIND_PULL)
-			return pinmx_pull_nack(ep, hdr);
+		if (f->nack.refused_kind == PINMX_KIND_PULL)
+			return pinmx_pull_nack(ep, &f->nack);
 		break;
 	}
 	return pinmx_ring_push(ep, PINMX_EVENT_FRAME, skb->dev->ifindex,
@@ -430,7 +453,7 @@ static int pinmx_deliver(struct pinmx_endpoint *ep, struct sk_buff *skb,
 /* Checks 1-8 and delivery; 0 or the drop counter. Under RCU. */
 static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
 {
-	u8 hdr[PINMX_MXOE_MAX_HEADER];
+	union pinmx_wire_frame f;
 	struct pinmx_endpoint *ep;
 	struct pinmx_iface *iface;
 	u32 len = skb->len;
@@ -439,25 +462,25 @@ static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
 	iface = pinmx_iface_find(dev);
 	if (!iface)
 		return PINMX_CNT_RX_NOT_ATTACHED;
-	if (skb_copy_bits(skb, 0, hdr, min_t(u32, len, sizeof(hdr))))
+	if (skb_copy_bits(skb, 0, &f, min_t(u32, len, sizeof(f))))
 		return PINMX_CNT_RX_SHORT;
-	drop = pinmx_frame_check(hdr, len);
+	drop = pinmx_frame_check(&f, len);
 	if (drop)
 		return drop;
-	ep = rcu_dereference(iface->eps[hdr[4]]);
+	ep = rcu_dereference(iface->eps[f.hdr.dst_ep]);
 	if (!ep) {
 		/* A puller must learn at once that its server is gone. */
-		if (hdr[0] == PINMX_KIND_PULL)
-			pinmx_nack_refused(skb, dev, hdr,
+		if (f.hdr.kind == PINMX_KIND_PULL)
+			pinmx_nack_refused(skb, dev, &f.hdr,
 					   PINMX_NACK_BAD_ENDPOINT);
 		return PINMX_CNT_RX_WRONG_ENDPOINT;
 	}
-	if (hdr[0] != PINMX_KIND_CONNECT_REQUEST &&
-	    pinmx_get_be32(hdr + 8) != ep->session) {
-		pinmx_nack_refused(skb, dev, hdr, PINMX_NACK_BAD_SESSION);
+	if (f.hdr.kind != PINMX_KIND_CONNECT_REQUEST &&
+	    be32_to_cpu(f.hdr.dst_session) != ep->session) {
+		pinmx_nack_refused(skb, dev, &f.hdr, PINMX_NACK_BAD_SESSION);
 		return PINMX_CNT_RX_WRONG_SESSION;
 	}
-	return pinmx_deliver(ep, skb, dev, hdr, len);
+	return pinmx_deliver(ep, skb, dev, &f, len);
 }
 
 static int pinmx_rcv(struct sk_buff *skb, struct net_device *dev,
@@ -589,6 +612,7 @@ static struct pinmx_iface *pinmx_iface_by_name(struct net *net,
 
 /* Bind @ep to @req->index of the named interface; under RTNL. */
 static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
+			     struct pinmx_pull_server *server,
 			     struct pinmx_bind *req)
 {
 	struct pinmx_iface *iface;
@@ -606,6 +630,7 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 	} while (!session);
 	ep->index = req->index;
 	ep->session = session;
+	ep->server = server;
 	smp_store_release(&ep->ring, ring);
 	rcu_assign_pointer(ep->iface, iface);
 	rcu_assign_pointer(iface->eps[req->index], ep);
@@ -618,6 +643,7 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 
 long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 {
+	struct pinmx_pull_server *server;
 	struct pinmx_bind req;
 	void *ring;
 	int err;
@@ -629,16 +655,22 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 	    !memchr(req.ifname, 0, sizeof(req.ifname)))
 		return -EINVAL;
 	ring = vmalloc_user(PINMX_RING_BYTES);
-	if (!ring)
-		return -ENOMEM;
+	server = pinmx_pull_server_alloc(ep);
+	err = -ENOMEM;
+	if (!ring || !server)
+		goto err_free;
 	rtnl_lock();
-	err = pinmx_bind_locked(ep, ring, &req);
+	err = pinmx_bind_locked(ep, ring, server, &req);
 	rtnl_unlock();
-	if (err) {
-		vfree(ring);
-		return err;
-	}
+	if (err)
+		goto err_free;
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
+
+err_free:
+	if (server)
+		pinmx_pull_server_free(server);
+	vfree(ring);
+	return err;
 }
 
 /* The device @ep is bound to, with a reference; ERR_PTR if none. */
@@ -660,17 +692,19 @@ static struct net_device *pinmx_ep_dev_get(struct pinmx_endpoint *ep)
 }
 
 /* Checks a header to send from @ep: kind, length, identity, checks 1-7. */
-static int pinmx_send_check(struct pinmx_endpoint *ep, const u8 *f,
-			    u32 header_len, u32 frame_len)
+static int pinmx_send_check(struct pinmx_endpoint *ep,
+			    const union pinmx_wire_frame *f, u32 header_len,
+			    u32 frame_len)
 {
-	u8 kind = f[0];
+	u8 kind = f->hdr.kind;
 
 	if (!kind || kind > PINMX_KIND_MAX ||
 	    header_len != pinmx_header_bytes[kind])
 		return -EINVAL;
 	if (kind == PINMX_KIND_PULL || kind == PINMX_KIND_PULL_REPLY)
 		return -EPROTOTYPE;
-	if (f[5] != ep->index || pinmx_get_be32(f + 12) != ep->session)
+	if (f->hdr.src_ep != ep->index ||
+	    be32_to_cpu(f->hdr.src_session) != ep->session)
 		return -EINVAL;
 	return pinmx_frame_check(f, frame_len) ? -EINVAL : 0;
 }
@@ -684,7 +718,7 @@ static struct sk_buff *pinmx_send_build(struct pinmx_endpoint *ep,
 	u32 padded = max_t(u32, len, PINMX_MXOE_MIN_BYTES);
 	struct sk_buff *skb;
 	int hlen = LL_RESERVED_SPACE(dev);
-	u8 *f;
+	union pinmx_wire_frame *f;
 	int err;
 
 	if (len > READ_ONCE(dev->mtu))
@@ -699,11 +733,11 @@ static struct sk_buff *pinmx_send_build(struct pinmx_endpoint *ep,
 	if (copy_from_user(f, u64_to_user_ptr(req->header), req->header_len))
 		goto err_free;
 	if (req->payload_len &&
-	    copy_from_user(f + req->header_len, u64_to_user_ptr(req->payload),
-			   req->payload_len))
+	    copy_from_user((u8 *)f + req->header_len,
+			   u64_to_user_ptr(req->payload), req->payload_len))
 		goto err_free;
 	err = -EINVAL;
-	if (pinmx_get_be32(f + 24) != req->payload_len)
+	if (be32_to_cpu(f->hdr.payload_len) != req->payload_len)
 		goto err_free;
 	err = pinmx_send_check(ep, f, req->header_len, padded);
 	if (err)
@@ -751,9 +785,9 @@ long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
 	struct pinmx_rndv_ref rndv = { };
 	struct net_device *dev;
 	struct pinmx_send req;
+	const struct pinmx_wire_rndv *f;
 	struct sk_buff *skb;
 	bool is_rndv;
-	u8 *f;
 	int err;
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
@@ -761,7 +795,7 @@ long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
 	if (req.pad || req.reserved)
 		return -EINVAL;
 	if (req.header_len < PINMX_MXOE_COMMON_BYTES ||
-	    req.header_len > PINMX_MXOE_MAX_HEADER)
+	    req.header_len > PINMX_WIRE_MAX_HEADER)
 		return -EINVAL;
 	if (req.payload_len > PINMX_MXOE_MAX_BYTES - req.header_len)
 		return -EMSGSIZE;
@@ -775,12 +809,12 @@ long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
 	err = PTR_ERR_OR_ZERO(skb);
 	if (err)
 		goto out_put;
-	f = skb_network_header(skb);
-	is_rndv = f[0] == PINMX_KIND_RNDV;
+	f = (const struct pinmx_wire_rndv *)skb_network_header(skb);
+	is_rndv = f->hdr.kind == PINMX_KIND_RNDV;
 	if (is_rndv) {
-		rndv.len = pinmx_get_be64(f + 40);
-		rndv.offset = pinmx_get_be64(f + 48);
-		rndv.region = pinmx_get_be32(f + 56);
+		rndv.len = be64_to_cpu(f->msg_len);
+		rndv.offset = be64_to_cpu(f->region_offset);
+		rndv.region = be32_to_cpu(f->region_id);
 	}
 	err = dev_queue_xmit(skb);
 	if (err > 0)
@@ -869,6 +903,7 @@ void pinmx_net_release(struct pinmx_endpoint *ep)
 	rtnl_unlock();
 	/* Receive softirqs may still be using the endpoint. */
 	synchronize_net();
+	pinmx_pull_server_free(ep->server);
 	pinmx_pulls_release(ep);
 	vfree(ep->ring);
 }

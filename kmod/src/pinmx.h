@@ -1,4 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pinmx.ko internal structures, their locks and the functions the source
+ * files offer each other.
+ *
+ * Lock order, outermost first; a lock is taken only under locks above it:
+ *
+ *   ep->lock			mutex: region ids, the pull table, settings
+ *   region->lock		mutex: page arrays against copies; two regions
+ *				in address order (copy.c)
+ *   pull->lock			spinlock: one pull's state (receive softirq,
+ *				resend timer, PULL ioctl, pin answers)
+ *   server->lock		spinlock, _bh: the PULLs the server keeps
+ *   region->pages_lock		spinlock, _bh: page pointers against the pull
+ *				engine; the asynchronous pin's waits
+ *   ep->ring_lock		spinlock, _bh: event ring producers
+ *
+ * RTNL (attach, bind, detach) and pinmx_lru_lock are taken with none of
+ * these held. MMU-notifier invalidations take region->lock under the mm's
+ * locks, so nothing pins or faults pages while holding region->lock.
+ * Answers of the asynchronous pin run with no lock held; they take
+ * pull->lock or server->lock, then pages_lock to ask again.
+ */
 #ifndef PINMX_INTERNAL_H
 #define PINMX_INTERNAL_H
 
@@ -15,23 +37,10 @@
 #include <linux/xarray.h>
 
 #include "../include/uapi/pinmx.h"
-
-/* bytes of a PULL frame (common header and kind part). */
-#define PINMX_PULL_FRAME_BYTES	72
-/* bytes of a NACK frame. */
-#define PINMX_NACK_FRAME_BYTES	64
-
-/* NACK reasons of the wire protocol (docs/wire-protocol.md). */
-enum pinmx_nack_reason {
-	PINMX_NACK_BAD_ENDPOINT = 1,
-	PINMX_NACK_BAD_SESSION = 2,
-	PINMX_NACK_UNKNOWN_REGION = 3,
-	PINMX_NACK_OUT_OF_RANGE = 4,
-	PINMX_NACK_SEGMENT_FAULT = 5,
-	PINMX_NACK_BAD_FIELD = 6,
-};
+#include "wire.h"
 
 struct pinmx_region;
+struct pinmx_pull_server;
 struct pinmx_iface;
 struct poll_table_struct;
 struct sk_buff;
@@ -40,17 +49,45 @@ struct net_device;
 
 /**
  * struct pinmx_fault - where pinning a range failed
- * @err: negative errno, 0 when nothing is recorded.
+ * @err: negative errno, 0 when nothing failed.
  * @segment: index of the segment in its region.
  * @address: first user address of the range asked of that segment.
- * @offset: region offset of that address.
  */
 struct pinmx_fault {
 	int err;
 	u16 segment;
 	u64 address;
-	u64 offset;
 };
+
+struct pinmx_pin_wait;
+
+/* Answer to an asynchronous pin; @where is filled when @err is not 0. */
+typedef void (*pinmx_pin_done_fn)(struct pinmx_pin_wait *w, int err,
+				  const struct pinmx_fault *where);
+
+/**
+ * struct pinmx_pin_wait - one wait for an asynchronous pin of a region range
+ * @node: place in region->pin_waits while waiting, else empty; under
+ *	region->pages_lock.
+ * @offset: region offset of the range to answer for.
+ * @len: its bytes; the range widens when asked again before the answer.
+ * @gen: the run of the region's pin worker that answers it.
+ * @done: called once per answer, in process context, no lock held.
+ */
+struct pinmx_pin_wait {
+	struct list_head node;
+	u64 offset;
+	u64 len;
+	u64 gen;
+	pinmx_pin_done_fn done;
+};
+
+static inline void pinmx_pin_wait_init(struct pinmx_pin_wait *w,
+				       pinmx_pin_done_fn done)
+{
+	INIT_LIST_HEAD(&w->node);
+	w->done = done;
+}
 
 /**
  * struct pinmx_seg - one declared segment and its pins
@@ -92,24 +129,22 @@ struct pinmx_seg {
  * @pages_lock: the same for the softirq pull engine, which cannot sleep:
  *	taken (inside @lock) to change page pointers and @dead, held by the
  *	engine while it copies a frame from or into pinned pages. Also
- *	guards @want_start, @want_end, @want_queued, @fault and @fault_end.
+ *	guards @want_start, @want_end, @want_queued, @pin_waits, @pin_gen
+ *	and @pin_calling.
  * @users: ioctls and workers using the region; destroy waits for zero.
  * @wq: woken when pins are published, the worker stops or @users drops.
  * @mm: declaring mm (mmgrab'ed); the only mm the region is usable from.
  * @lru: place in the global LRU, under pinmx_lru_lock.
  * @pin_work: overlapped pinning worker.
- * @net_pin_work: pins what the pull engine found missing.
+ * @pin_async_work: the asynchronous pin (pinmx_region_pin_async()).
  * @free_work: frees the region a grace period after the last reference.
  * @want_start: start of the range the pull engine wants pinned.
  * @want_end: its end; @want_start >= @want_end when none.
- * @want_queued: @net_pin_work is queued and holds a reference.
- * @fault: the last pin failure of @net_pin_work, reported once.
- * @fault_end: end of the range that failed.
+ * @want_queued: @pin_async_work is queued and holds a reference.
+ * @pin_waits: struct pinmx_pin_wait waiting for an answer.
+ * @pin_gen: runs of @pin_async_work started.
+ * @pin_calling: the wait whose callback runs now, or NULL.
  * @ep: declaring endpoint; valid while the region is not destroyed.
- * @deferred: a PULL left unserved for pages not pinned, served again by
- *	@net_pin_work once they are (the latest one only).
- * @deferred_mac: its puller's interface address.
- * @deferred_ifindex: the interface it came in on; 0 when none.
  * @id: id within the endpoint.
  * @mode: pin mode fixed at declaration.
  * @flags: PINMX_DECLARE_* flags.
@@ -136,17 +171,15 @@ struct pinmx_region {
 	struct mm_struct *mm;
 	struct list_head lru;
 	struct work_struct pin_work;
-	struct work_struct net_pin_work;
+	struct work_struct pin_async_work;
 	struct rcu_work free_work;
 	u64 want_start;
 	u64 want_end;
 	bool want_queued;
-	struct pinmx_fault fault;
-	u64 fault_end;
+	struct list_head pin_waits;
+	u64 pin_gen;
+	struct pinmx_pin_wait *pin_calling;
 	struct pinmx_endpoint *ep;
-	u8 deferred[PINMX_PULL_FRAME_BYTES];
-	u8 deferred_mac[6];
-	int deferred_ifindex;
 	u32 id;
 	u32 mode;
 	u32 flags;
@@ -188,6 +221,8 @@ struct pinmx_region {
  *	writing slots and @ring_prod.
  * @ring_prod: kernel's own copy of the producer index; under @ring_lock.
  * @ring_wq: poll() waiters, woken for each event.
+ * @server: the pull server's state (PULLs waiting for pins), allocated at
+ *	bind, like @ring.
  */
 struct pinmx_endpoint {
 	struct mutex lock;
@@ -206,6 +241,7 @@ struct pinmx_endpoint {
 	spinlock_t ring_lock;
 	u32 ring_prod;
 	wait_queue_head_t ring_wq;
+	struct pinmx_pull_server *server;
 };
 
 /* A position in a region: segment and byte offset within it. */
@@ -245,48 +281,6 @@ static inline unsigned long pinmx_cursor_index(const struct pinmx_cursor *c)
 	return (c->seg->vaddr + c->off - c->seg->start) >> PAGE_SHIFT;
 }
 
-/* Big-endian fields of MXoE frames, at any alignment. */
-static inline u16 pinmx_get_be16(const u8 *p)
-{
-	return (p[0] << 8) | p[1];
-}
-
-static inline u32 pinmx_get_be32(const u8 *p)
-{
-	__be32 v;
-
-	memcpy(&v, p, sizeof(v));
-	return be32_to_cpu(v);
-}
-
-static inline u64 pinmx_get_be64(const u8 *p)
-{
-	__be64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return be64_to_cpu(v);
-}
-
-static inline void pinmx_put_be16(u16 x, u8 *p)
-{
-	p[0] = x >> 8;
-	p[1] = x;
-}
-
-static inline void pinmx_put_be32(u32 x, u8 *p)
-{
-	__be32 v = cpu_to_be32(x);
-
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void pinmx_put_be64(u64 x, u8 *p)
-{
-	__be64 v = cpu_to_be64(x);
-
-	memcpy(p, &v, sizeof(v));
-}
-
 /* module parameters */
 extern unsigned int pinmx_default_mode;
 extern unsigned int pinmx_chunk_min_pages;
@@ -320,12 +314,11 @@ int pinmx_region_ensure(struct pinmx_region *region, u64 offset, u64 len,
 int pinmx_region_ensure_fault(struct pinmx_region *region, u64 offset,
 			      u64 len, bool explicit, struct pinmx_fault *fault);
 void pinmx_region_kick(struct pinmx_region *region);
-void pinmx_region_want_pinned(struct pinmx_region *region, u64 offset,
-			      u64 len);
-void pinmx_region_defer_pull(struct pinmx_region *region, const u8 *pull,
-			     const u8 *mac, int ifindex);
-bool pinmx_region_take_fault(struct pinmx_region *region, u64 offset,
-			     struct pinmx_fault *fault);
+int pinmx_region_pin_async(struct pinmx_region *region,
+			   struct pinmx_pin_wait *w, u64 offset, u64 len);
+bool pinmx_pin_wait_queued(const struct pinmx_pin_wait *w);
+void pinmx_region_pin_cancel(struct pinmx_region *region,
+			     struct pinmx_pin_wait *w);
 int pinmx_region_read(struct pinmx_region *region, u64 offset, void *buf,
 		      u64 len, u64 *miss);
 bool pinmx_region_pinned(struct pinmx_region *region, u64 offset, u64 len);
@@ -344,12 +337,13 @@ struct pinmx_region *pinmx_get_region(struct pinmx_endpoint *ep, u32 id,
 
 /* net.c */
 u32 pinmx_link_bytes(const struct net_device *dev);
-void pinmx_mxoe_header(u8 *f, u8 kind, u8 dst_ep, u8 src_ep, u32 dst_session,
-		       u32 src_session, u32 payload_len);
-void pinmx_answer_header(u8 *n, u8 kind, const u8 *f, u32 payload_len);
+void pinmx_mxoe_header(struct pinmx_wire_hdr *h, u8 kind, u8 dst_ep, u8 src_ep,
+		       u32 dst_session, u32 src_session, u32 payload_len);
+void pinmx_answer_header(struct pinmx_wire_hdr *n, u8 kind,
+			 const struct pinmx_wire_hdr *f, u32 payload_len);
 void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
-		      const u8 *f, const u8 *src_mac, u8 reason,
-		      const struct pinmx_fault *where);
+		      const struct pinmx_wire_hdr *f, const u8 *src_mac,
+		      u8 reason, const struct pinmx_fault *where);
 struct sk_buff *pinmx_frame_alloc(struct net_device *dev, u32 len);
 void pinmx_frame_queue(struct sk_buff_head *txq, struct sk_buff *skb,
 		       struct net_device *dev, const u8 *dst_mac);
@@ -377,11 +371,13 @@ void pinmx_pull_exit(void);
 long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg);
 void pinmx_pulls_release(struct pinmx_endpoint *ep);
 int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
-		     const u8 *f, struct net_device *dev);
-int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f);
-void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
+		     const struct pinmx_wire_pull_reply *f,
+		     struct net_device *dev);
+int pinmx_pull_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
+void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f,
 		      const u8 *src_mac, struct net_device *dev);
-void pinmx_serve_deferred(struct pinmx_region *region);
+struct pinmx_pull_server *pinmx_pull_server_alloc(struct pinmx_endpoint *ep);
+void pinmx_pull_server_free(struct pinmx_pull_server *server);
 
 /* copy.c */
 

@@ -12,8 +12,12 @@
  * read straight from the pinned pages of the named region, or a NACK.
  *
  * Pages not pinned yet (overlapped pinning, or unpinned by an
- * invalidation) make a frame an overlap miss: it is dropped, a work item
- * pins the range, and the puller's resend recovers.
+ * invalidation) make a frame an overlap miss: it is dropped and the range
+ * is pinned asynchronously (pinmx_region_pin_async()). Its answer asks the
+ * puller's waiting blocks again at once, or serves the PULL the server
+ * kept; a pin that fails ends the pull, or is answered with NACK
+ * SEGMENT_FAULT. Failures are never remembered: each is the answer of a
+ * pin tried after the request it refuses.
  */
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
@@ -28,9 +32,6 @@
 
 #define PINMX_PULL_MAX_BLOCKS	16
 #define PINMX_PULL_MAX_BACKOFF	4	/* resend timeout grows up to 16x */
-#define PINMX_PULL_HEADER	PINMX_PULL_FRAME_BYTES
-#define PINMX_REPLY_HEADER	48
-#define PINMX_U63_LIMIT		(1ULL << 63)
 
 static unsigned int pinmx_pull_block_frames = 32;
 module_param_named(pull_block_frames, pinmx_pull_block_frames, uint, 0644);
@@ -57,8 +58,8 @@ MODULE_PARM_DESC(pull_max_retries, "resends of one block before the pull fails w
  * @retries: resends so far.
  * @missing: bit k set while reply k has not been written.
  * @active: the block is asked for and not complete.
- * @pin_wait: a reply was an overlap miss: ask again as soon as the local
- *	pages are pinned rather than after the resend timeout.
+ * @pin_wait: a reply was an overlap miss: asked again when the pull's
+ *	asynchronous pin answers, or by the resend timeout if that is first.
  * @touched: jiffies of the last request or reply.
  */
 struct pinmx_pull_block {
@@ -101,6 +102,8 @@ struct pinmx_pull_block {
  * @ended: the end is decided; nothing but @event_pending changes after.
  * @event_pending: the end event waits for room in the ring.
  * @end: the end event.
+ * @pin_wait: asynchronous pin of the local pages overlap misses found
+ *	missing; asked for under @lock.
  * @blocks: blocks in flight.
  */
 struct pinmx_pull_state {
@@ -129,7 +132,45 @@ struct pinmx_pull_state {
 	bool ended;
 	bool event_pending;
 	struct pinmx_pull_event end;
+	struct pinmx_pin_wait pin_wait;
 	struct pinmx_pull_block blocks[PINMX_PULL_MAX_BLOCKS];
+};
+
+/* PULLs one endpoint keeps while their pages are pinned, one per region. */
+#define PINMX_SERVE_SLOTS	16
+
+/**
+ * struct pinmx_serve_slot - a PULL left unserved until its pages are pinned
+ * @wait: the asynchronous pin of the pages it found missing.
+ * @server: the server it belongs to.
+ * @region: the region it names, with a reference; NULL when free.
+ * @pull: the PULL (the latest one for @region).
+ * @mac: its puller's interface address.
+ * @ifindex: the interface it came in on.
+ */
+struct pinmx_serve_slot {
+	struct pinmx_pin_wait wait;
+	struct pinmx_pull_server *server;
+	struct pinmx_region *region;
+	struct pinmx_wire_pull pull;
+	u8 mac[ETH_ALEN];
+	int ifindex;
+};
+
+/**
+ * struct pinmx_pull_server - the serving side of one bound endpoint
+ * @ep: the endpoint.
+ * @lock: guards @closing and the slots' @region, @pull, @mac, @ifindex,
+ *	and asks for their waits: taken by the receive softirq, the
+ *	callbacks of the asynchronous pins and the release.
+ * @closing: the endpoint is being released: no slot is taken any more.
+ * @slots: PULLs waiting for pins.
+ */
+struct pinmx_pull_server {
+	struct pinmx_endpoint *ep;
+	spinlock_t lock;
+	bool closing;
+	struct pinmx_serve_slot slots[PINMX_SERVE_SLOTS];
 };
 
 static struct workqueue_struct *pinmx_pull_wq;
@@ -137,7 +178,7 @@ static struct workqueue_struct *pinmx_pull_wq;
 /* Payload bytes of a PULL_REPLY on @dev. */
 static u32 pinmx_reply_limit(const struct net_device *dev)
 {
-	return pinmx_link_bytes(dev) - PINMX_REPLY_HEADER;
+	return pinmx_link_bytes(dev) - sizeof(struct pinmx_wire_pull_reply);
 }
 
 /* Fill the end event of a pull; @where may be NULL. */
@@ -199,24 +240,24 @@ static void pinmx_pull_request(struct pinmx_pull_state *pull,
 	struct pinmx_endpoint *ep = pull->ep;
 	u64 start = (u64)k0 * pull->reply_bytes;
 	u64 end = min_t(u64, (u64)(k1 + 1) * pull->reply_bytes, blk->len);
+	struct pinmx_wire_pull *f;
 	struct sk_buff *skb;
-	u8 *f;
 
 	blk->touched = jiffies;
-	skb = pinmx_frame_alloc(dev, PINMX_PULL_HEADER);
+	skb = pinmx_frame_alloc(dev, sizeof(*f));
 	if (!skb)
 		return;
-	f = skb->data;
-	pinmx_mxoe_header(f, PINMX_KIND_PULL, pull->peer_index, ep->index,
+	f = (struct pinmx_wire_pull *)skb->data;
+	pinmx_mxoe_header(&f->hdr, PINMX_KIND_PULL, pull->peer_index, ep->index,
 			  pull->peer_session, ep->session, 0);
-	pinmx_put_be32(pull->id, f + 32);
-	pinmx_put_be32(pull->remote_region, f + 36);
-	pinmx_put_be64(pull->remote_offset + blk->offset + start, f + 40);
-	pinmx_put_be64(blk->offset + start, f + 48);
-	pinmx_put_be32(end - start, f + 56);
-	pinmx_put_be32(blk->first_frame + k0, f + 60);
-	pinmx_put_be16(k1 - k0 + 1, f + 64);
-	pinmx_put_be32(pull->reply_bytes, f + 68);
+	f->handle = cpu_to_be32(pull->id);
+	f->region_id = cpu_to_be32(pull->remote_region);
+	f->region_offset = cpu_to_be64(pull->remote_offset + blk->offset + start);
+	f->pull_offset = cpu_to_be64(blk->offset + start);
+	f->block_len = cpu_to_be32(end - start);
+	f->first_frame = cpu_to_be32(blk->first_frame + k0);
+	f->frame_count = cpu_to_be16(k1 - k0 + 1);
+	f->reply_bytes = cpu_to_be32(pull->reply_bytes);
 	pinmx_count(PINMX_CNT_PULL_REQUESTS, 1);
 	pinmx_frame_queue(txq, skb, dev, pull->peer_mac);
 }
@@ -258,27 +299,27 @@ static struct pinmx_pull_block *pinmx_pull_block_of(struct pinmx_pull_state *pul
 }
 
 /* Is frame @f from @pull's server, and @pull still running? Under its lock. */
-static bool pinmx_pull_hears(const struct pinmx_pull_state *pull, const u8 *f)
+static bool pinmx_pull_hears(const struct pinmx_pull_state *pull,
+			     const struct pinmx_wire_hdr *f)
 {
-	return !pull->ended && pinmx_get_be32(f + 12) == pull->peer_session &&
-	       f[5] == pull->peer_index;
+	return !pull->ended && be32_to_cpu(f->src_session) == pull->peer_session &&
+	       f->src_ep == pull->peer_index;
 }
 
 /* Write one reply of @pull; returns 0 or the drop counter. Under locks. */
 static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *skb,
-				 const u8 *f, struct net_device *dev,
-				 struct sk_buff_head *txq)
+				 const struct pinmx_wire_pull_reply *f,
+				 struct net_device *dev, struct sk_buff_head *txq)
 {
-	u32 frame = pinmx_get_be32(f + 36);
-	u64 poff = pinmx_get_be64(f + 40);
-	u32 plen = pinmx_get_be32(f + 24);
+	u32 frame = be32_to_cpu(f->frame_index);
+	u64 poff = be64_to_cpu(f->pull_offset);
+	u32 plen = be32_to_cpu(f->hdr.payload_len);
 	struct pinmx_pull_block *blk;
-	struct pinmx_fault fault;
 	unsigned int k;
 	u64 expect, miss;
 	int err;
 
-	if (!pinmx_pull_hears(pull, f))
+	if (!pinmx_pull_hears(pull, &f->hdr))
 		return PINMX_CNT_PULL_DUPLICATES;
 	blk = pinmx_pull_block_of(pull, frame);
 	if (!blk)
@@ -291,27 +332,20 @@ static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *
 	    plen != min_t(u64, pull->reply_bytes, blk->len - expect))
 		return PINMX_CNT_PULL_BAD_REPLY;
 	err = pinmx_region_write_skb(pull->local, pull->local_offset + poff,
-				     skb, PINMX_REPLY_HEADER, plen, &miss);
-	if (err == -ENOENT) {
-		pinmx_pull_end(pull, PINMX_PULL_UNKNOWN_REGION, -ENOENT, NULL,
-			       true);
-		return PINMX_CNT_PULL_DUPLICATES;
+				     skb, sizeof(*f), plen, &miss);
+	if (err == -EAGAIN) {
+		err = pinmx_region_pin_async(pull->local, &pull->pin_wait,
+					     pull->local_offset + blk->offset,
+					     blk->len);
+		if (!err) {
+			blk->pin_wait = true;
+			return PINMX_CNT_OVERLAP_MISSES;
+		}
 	}
 	if (err) {
-		if (pinmx_region_take_fault(pull->local, miss, &fault)) {
-			pinmx_pull_end(pull, PINMX_PULL_SEGMENT_FAULT, fault.err,
-				       &fault, true);
-			return PINMX_CNT_PULL_DUPLICATES;
-		}
-		pinmx_region_want_pinned(pull->local,
-					 pull->local_offset + blk->offset,
-					 blk->len);
-		if (!blk->pin_wait) {
-			blk->pin_wait = true;
-			if (time_after(pull->timer.expires, jiffies + 1))
-				mod_timer(&pull->timer, jiffies + 1);
-		}
-		return PINMX_CNT_OVERLAP_MISSES;
+		/* -ENOENT: the local region was destroyed. */
+		pinmx_pull_end(pull, PINMX_PULL_UNKNOWN_REGION, err, NULL, true);
+		return PINMX_CNT_PULL_DUPLICATES;
 	}
 	blk->missing &= ~BIT_ULL(k);
 	blk->touched = jiffies;
@@ -330,15 +364,17 @@ static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *
  * pinmx_pull_reply - a PULL_REPLY for @ep arrived; receive softirq, RCU
  * @ep: addressed endpoint.
  * @skb: the frame (MXoE header at offset 0), checked.
- * @f: its first bytes (the 48-byte header).
+ * @f: its header.
  * @dev: the interface it came in on.
  *
  * Return: 0 if written, else the counter to count the drop with.
  */
 int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
-		     const u8 *f, struct net_device *dev)
+		     const struct pinmx_wire_pull_reply *f,
+		     struct net_device *dev)
 {
-	struct pinmx_pull_state *pull = xa_load(&ep->pulls, pinmx_get_be32(f + 32));
+	struct pinmx_pull_state *pull = xa_load(&ep->pulls,
+						be32_to_cpu(f->handle));
 	struct sk_buff_head txq;
 	int drop;
 
@@ -388,31 +424,32 @@ static void pinmx_nack_status(u8 reason, u32 *status, int *err)
 /**
  * pinmx_pull_nack - a NACK refusing one of @ep's PULLs; softirq, RCU
  * @ep: addressed endpoint.
- * @f: the checked 64-byte NACK.
+ * @f: the checked NACK.
  *
  * Return: 0 if it ended a pull, else the counter to count the drop with.
  */
-int pinmx_pull_nack(struct pinmx_endpoint *ep, const u8 *f)
+int pinmx_pull_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f)
 {
-	struct pinmx_pull_state *pull = xa_load(&ep->pulls, pinmx_get_be32(f + 40));
+	struct pinmx_pull_state *pull = xa_load(&ep->pulls,
+						be32_to_cpu(f->refused_handle));
 	struct pinmx_fault where = {
-		.segment = pinmx_get_be16(f + 34),
-		.address = pinmx_get_be64(f + 48),
+		.segment = be16_to_cpu(f->segment),
+		.address = be64_to_cpu(f->address),
 	};
-	u32 status, nerr = pinmx_get_be32(f + 56);
+	u32 status, nerr = be32_to_cpu(f->error);
 	int err;
 
 	if (!pull)
 		return PINMX_CNT_PULL_DUPLICATES;
-	pinmx_nack_status(f[32], &status, &err);
+	pinmx_nack_status(f->reason, &status, &err);
 	if (nerr && nerr < MAX_ERRNO)
 		err = -(int)nerr;
 	spin_lock(&pull->lock);
-	if (!pinmx_pull_hears(pull, f)) {
+	if (!pinmx_pull_hears(pull, &f->hdr)) {
 		spin_unlock(&pull->lock);
 		return PINMX_CNT_PULL_DUPLICATES;
 	}
-	pull->end.nack_reason = f[32];
+	pull->end.nack_reason = f->reason;
 	pinmx_pull_end(pull, status, err, &where, false);
 	spin_unlock(&pull->lock);
 	return 0;
@@ -441,37 +478,46 @@ static void pinmx_pull_ask_missing(struct pinmx_pull_state *pull,
 }
 
 /*
- * A block whose replies missed the local pages is asked for again as soon
- * as they are pinned, without spending a retry: no reply was lost. One
- * still waiting at its resend timeout goes back to the normal resend (a
- * pin failure or a destroyed region then ends the pull on its replies).
- * Returns true while a block waits for its pages.
+ * The local pages overlap misses found missing are pinned (or not): ask
+ * the blocks that waited for them again at once, without spending a
+ * retry since no reply was lost, or end the pull with the failure.
  */
-static bool pinmx_pull_pin_waits(struct pinmx_pull_state *pull,
-				 struct net_device *dev,
-				 struct sk_buff_head *txq)
+static void pinmx_pull_pinned(struct pinmx_pin_wait *w, int err,
+			      const struct pinmx_fault *where)
 {
-	unsigned long now = jiffies;
-	bool waiting = false;
+	struct pinmx_pull_state *pull =
+		container_of(w, struct pinmx_pull_state, pin_wait);
+	struct net_device *dev;
+	struct sk_buff_head txq;
 	unsigned int i;
 
-	for (i = 0; i < pull->nblocks; i++) {
+	__skb_queue_head_init(&txq);
+	rcu_read_lock();
+	spin_lock_bh(&pull->lock);
+	/* Asked again since this answer's pin started: a later one comes. */
+	if (pull->ended || pinmx_pin_wait_queued(w))
+		goto out;
+	if (err) {
+		pinmx_pull_end(pull, err == -ENOENT ? PINMX_PULL_UNKNOWN_REGION :
+			       PINMX_PULL_SEGMENT_FAULT, err,
+			       err == -ENOENT ? NULL : where, true);
+		goto out;
+	}
+	dev = pinmx_ep_dev_rcu(pull->ep);
+	for (i = 0; dev && i < pull->nblocks; i++) {
 		struct pinmx_pull_block *blk = &pull->blocks[i];
 
-		if (!blk->active || !blk->pin_wait)
-			continue;
-		if (pinmx_region_pinned(pull->local,
-					pull->local_offset + blk->offset,
-					blk->len)) {
+		if (blk->active && blk->pin_wait) {
 			blk->pin_wait = false;
-			pinmx_pull_ask_missing(pull, blk, dev, txq);
-		} else if (pinmx_block_due(pull, blk, now)) {
-			blk->pin_wait = false;
-		} else {
-			waiting = true;
+			pinmx_pull_ask_missing(pull, blk, dev, &txq);
 		}
 	}
-	return waiting;
+out:
+	spin_unlock_bh(&pull->lock);
+	local_bh_disable();
+	pinmx_frame_xmit(&txq);
+	local_bh_enable();
+	rcu_read_unlock();
 }
 
 /* Resend stalled blocks; fail the pull when one ran out of retries. */
@@ -484,9 +530,10 @@ static void pinmx_pull_resend(struct pinmx_pull_state *pull, struct net_device *
 	for (i = 0; i < pull->nblocks && !pull->ended; i++) {
 		struct pinmx_pull_block *blk = &pull->blocks[i];
 
-		if (!blk->active || blk->pin_wait ||
-		    !pinmx_block_due(pull, blk, now))
+		/* A block still waiting for its pages goes back to resends. */
+		if (!blk->active || !pinmx_block_due(pull, blk, now))
 			continue;
+		blk->pin_wait = false;
 		if (blk->retries >= pull->max_retries) {
 			pinmx_count(PINMX_CNT_PULL_TIMEOUTS, 1);
 			pinmx_pull_end(pull, PINMX_PULL_TIMEOUT, -ETIMEDOUT,
@@ -503,7 +550,6 @@ static void pinmx_pull_timer(struct timer_list *t)
 	struct pinmx_pull_state *pull = from_timer(pull, t, timer);
 	struct net_device *dev;
 	struct sk_buff_head txq;
-	bool waiting;
 
 	__skb_queue_head_init(&txq);
 	rcu_read_lock();
@@ -524,10 +570,9 @@ static void pinmx_pull_timer(struct timer_list *t)
 		pinmx_pull_end(pull, PINMX_PULL_FAILED, -ENETDOWN, NULL, true);
 		goto out;
 	}
-	waiting = pinmx_pull_pin_waits(pull, dev, &txq);
 	pinmx_pull_resend(pull, dev, &txq);
 	if (!pull->ended)
-		mod_timer(&pull->timer, jiffies + (waiting ? 1 : pull->resend));
+		mod_timer(&pull->timer, jiffies + pull->resend);
 out:
 	spin_unlock(&pull->lock);
 	pinmx_frame_xmit(&txq);
@@ -536,6 +581,7 @@ out:
 
 static void pinmx_pull_free(struct pinmx_pull_state *pull)
 {
+	pinmx_region_pin_cancel(pull->local, &pull->pin_wait);
 	del_timer_sync(&pull->timer);
 	pinmx_region_put(pull->local);
 	kfree_rcu(pull, rcu);
@@ -670,12 +716,19 @@ out_put:
 	case -ENOENT:
 		return pinmx_pull_report(ep, req, PINMX_PULL_UNKNOWN_REGION,
 					 err, 0, false, NULL);
-	case -EFAULT:
+	case -EINTR:
+	case -ERESTARTSYS:
+		/* A fatal signal: the caller is going away. */
+		return err;
+	case -ESRCH:
+		/* The serving region's process has exited: the peer is gone. */
+		return pinmx_pull_report(ep, req, PINMX_PULL_FAILED, err, 0,
+					 false, NULL);
+	default:
+		/* A pin failed, as a wire pull's NACK would report it. */
 		return pinmx_pull_report(ep, req, PINMX_PULL_SEGMENT_FAULT,
 					 err, 0, fault.region == dst,
 					 &fault.where);
-	default:
-		return err;
 	}
 }
 
@@ -706,6 +759,7 @@ static struct pinmx_pull_state *pinmx_pull_alloc(struct pinmx_endpoint *ep,
 	spin_lock_init(&pull->lock);
 	timer_setup(&pull->timer, pinmx_pull_timer, 0);
 	INIT_WORK(&pull->end_work, pinmx_pull_end_work);
+	pinmx_pin_wait_init(&pull->pin_wait, pinmx_pull_pinned);
 	kref_get(&local->kref);
 	pull->local = local;
 	pull->handle = req->handle;
@@ -854,126 +908,275 @@ long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg)
 	return err;
 }
 
+/* Free slot, or the one already waiting for @region; under server->lock. */
+static struct pinmx_serve_slot *pinmx_serve_slot_find(struct pinmx_pull_server *server,
+						      struct pinmx_region *region)
+{
+	struct pinmx_serve_slot *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < PINMX_SERVE_SLOTS; i++) {
+		struct pinmx_serve_slot *slot = &server->slots[i];
+
+		if (slot->region == region)
+			return slot;
+		if (!slot->region && !free)
+			free = slot;
+	}
+	return free;
+}
+
+/*
+ * Keep PULL @f, which found region offset @miss not pinned, until
+ * [@miss, @miss + @len) is pinned; softirq or a pin callback, RCU.
+ * Without a slot the PULL is left to the puller's resend.
+ * Return: 0 (kept or left), or -ENOENT if the region is destroyed.
+ */
+static int pinmx_serve_defer(struct pinmx_endpoint *ep,
+			     struct pinmx_region *region,
+			     const struct pinmx_wire_pull *f,
+			     const u8 *src_mac, struct net_device *dev,
+			     u64 miss, u64 len)
+{
+	struct pinmx_pull_server *server = ep->server;
+	struct pinmx_serve_slot *slot;
+	int err = 0;
+
+	spin_lock_bh(&server->lock);
+	slot = server->closing ? NULL : pinmx_serve_slot_find(server, region);
+	if (!slot)
+		goto out;
+	if (!slot->region) {
+		if (!kref_get_unless_zero(&region->kref)) {
+			err = -ENOENT;
+			goto out;
+		}
+		slot->region = region;
+	}
+	slot->pull = *f;
+	memcpy(slot->mac, src_mac, ETH_ALEN);
+	slot->ifindex = dev->ifindex;
+	err = pinmx_region_pin_async(region, &slot->wait, miss, len);
+	if (err && !pinmx_pin_wait_queued(&slot->wait)) {
+		slot->region = NULL;
+		pinmx_region_put(region);
+	}
+out:
+	spin_unlock_bh(&server->lock);
+	return err;
+}
+
+/*
+ * Refuse PULL @f whose pages could not be pinned: NACK SEGMENT_FAULT naming
+ * where, or NACK BAD_ENDPOINT with ESRCH when the region's process has
+ * exited (the serving side is gone, as for an endpoint closed).
+ */
+static void pinmx_serve_refuse(struct sk_buff_head *txq,
+			       struct net_device *dev,
+			       const struct pinmx_wire_pull *f, const u8 *mac,
+			       const struct pinmx_fault *where)
+{
+	struct pinmx_fault gone = { .err = -ESRCH };
+
+	if (where->err == -ESRCH)
+		pinmx_nack_queue(txq, dev, &f->hdr, mac,
+				 PINMX_NACK_BAD_ENDPOINT, &gone);
+	else
+		pinmx_nack_queue(txq, dev, &f->hdr, mac,
+				 PINMX_NACK_SEGMENT_FAULT, where);
+}
+
+/*
+ * The pages a kept PULL found missing are pinned (or not): serve it as the
+ * receive softirq would have, or refuse it naming where this pin failed.
+ * Runs while the region has a user (pin worker), so its endpoint is
+ * alive; a destroyed region just frees the slot.
+ */
+static void pinmx_serve_pinned(struct pinmx_pin_wait *w, int err,
+			       const struct pinmx_fault *where)
+{
+	struct pinmx_serve_slot *slot =
+		container_of(w, struct pinmx_serve_slot, wait);
+	struct pinmx_pull_server *server = slot->server;
+	struct pinmx_wire_pull pull;
+	struct pinmx_region *region;
+	u8 mac[ETH_ALEN];
+	struct net_device *dev;
+	struct sk_buff_head txq;
+	int ifindex;
+
+	spin_lock_bh(&server->lock);
+	region = slot->region;
+	/* Asked again since this answer's pin started: a later one comes. */
+	if (!region || pinmx_pin_wait_queued(w)) {
+		spin_unlock_bh(&server->lock);
+		return;
+	}
+	pull = slot->pull;
+	memcpy(mac, slot->mac, sizeof(mac));
+	ifindex = slot->ifindex;
+	slot->region = NULL;
+	spin_unlock_bh(&server->lock);
+	if (err == -ENOENT)
+		goto out_put;
+	__skb_queue_head_init(&txq);
+	rcu_read_lock();
+	local_bh_disable();
+	dev = pinmx_ep_dev_rcu(server->ep);
+	if (dev && dev->ifindex == ifindex) {
+		if (err)
+			pinmx_serve_refuse(&txq, dev, &pull, mac, where);
+		else
+			pinmx_serve_pull(server->ep, &pull, mac, dev);
+	}
+	pinmx_frame_xmit(&txq);
+	local_bh_enable();
+	rcu_read_unlock();
+out_put:
+	pinmx_region_put(region);
+}
+
+/**
+ * pinmx_pull_server_alloc - the serving side of an endpoint being bound
+ * @ep: the endpoint.
+ *
+ * Return: the server, or NULL without memory.
+ */
+struct pinmx_pull_server *pinmx_pull_server_alloc(struct pinmx_endpoint *ep)
+{
+	struct pinmx_pull_server *server = kzalloc(sizeof(*server), GFP_KERNEL);
+	unsigned int i;
+
+	if (!server)
+		return NULL;
+	server->ep = ep;
+	spin_lock_init(&server->lock);
+	for (i = 0; i < PINMX_SERVE_SLOTS; i++) {
+		server->slots[i].server = server;
+		pinmx_pin_wait_init(&server->slots[i].wait, pinmx_serve_pinned);
+	}
+	return server;
+}
+
+/**
+ * pinmx_pull_server_free - drop the PULLs kept by a closing endpoint
+ * @server: server of an endpoint no longer reachable by the softirq.
+ */
+void pinmx_pull_server_free(struct pinmx_pull_server *server)
+{
+	unsigned int i;
+
+	spin_lock_bh(&server->lock);
+	server->closing = true;
+	spin_unlock_bh(&server->lock);
+	for (i = 0; i < PINMX_SERVE_SLOTS; i++) {
+		struct pinmx_serve_slot *slot = &server->slots[i];
+		struct pinmx_region *region;
+
+		spin_lock_bh(&server->lock);
+		region = slot->region;
+		if (region)
+			kref_get(&region->kref);
+		spin_unlock_bh(&server->lock);
+		if (!region)
+			continue;
+		pinmx_region_pin_cancel(region, &slot->wait);
+		spin_lock_bh(&server->lock);
+		if (slot->region == region) {
+			slot->region = NULL;
+			pinmx_region_put(region);
+		}
+		spin_unlock_bh(&server->lock);
+		pinmx_region_put(region);
+	}
+	kfree(server);
+}
+
 /* Queue the replies to a PULL for @region; stops at the first miss. */
-static void pinmx_serve_replies(const u8 *f, const u8 *src_mac,
-				struct net_device *dev,
+static void pinmx_serve_replies(struct pinmx_endpoint *ep,
+				const struct pinmx_wire_pull *f,
+				const u8 *src_mac, struct net_device *dev,
 				struct pinmx_region *region,
 				struct sk_buff_head *txq)
 {
-	u64 roff = pinmx_get_be64(f + 40);
-	u64 poff = pinmx_get_be64(f + 48);
-	u32 blen = pinmx_get_be32(f + 56);
-	u32 first = pinmx_get_be32(f + 60);
-	u16 count = pinmx_get_be16(f + 64);
-	u32 per = pinmx_get_be32(f + 68);
-	struct pinmx_fault fault;
+	u64 roff = be64_to_cpu(f->region_offset);
+	u64 poff = be64_to_cpu(f->pull_offset);
+	u32 blen = be32_to_cpu(f->block_len);
+	u32 first = be32_to_cpu(f->first_frame);
+	u16 count = be16_to_cpu(f->frame_count);
+	u32 per = be32_to_cpu(f->reply_bytes);
 	unsigned int k;
 
 	for (k = 0; k < count; k++) {
 		u32 n = min_t(u32, per, blen - k * per);
+		struct pinmx_wire_pull_reply *r;
 		struct sk_buff *skb;
 		u64 miss;
 		int err;
 
-		skb = pinmx_frame_alloc(dev, PINMX_REPLY_HEADER + n);
+		skb = pinmx_frame_alloc(dev, sizeof(*r) + n);
 		if (!skb)
 			return;
-		err = pinmx_region_read(region, roff + (u64)k * per,
-					skb->data + PINMX_REPLY_HEADER, n,
+		r = (struct pinmx_wire_pull_reply *)skb->data;
+		err = pinmx_region_read(region, roff + (u64)k * per, r + 1, n,
 					&miss);
 		if (err) {
 			kfree_skb(skb);
-			if (err == -ENOENT) {
-				pinmx_nack_queue(txq, dev, f, src_mac,
-						 PINMX_NACK_UNKNOWN_REGION,
-						 NULL);
-			} else if (pinmx_region_take_fault(region, miss,
-							   &fault)) {
-				pinmx_nack_queue(txq, dev, f, src_mac,
-						 PINMX_NACK_SEGMENT_FAULT,
-						 &fault);
-			} else {
+			if (err == -EAGAIN) {
 				pinmx_count(PINMX_CNT_SERVE_MISSES, 1);
 				/* Answered in full once pinned, no resend. */
-				pinmx_region_defer_pull(region, f, src_mac,
-							dev->ifindex);
-				pinmx_region_want_pinned(region, miss,
-							 roff + blen - miss);
+				err = pinmx_serve_defer(ep, region, f, src_mac,
+							dev, miss,
+							roff + blen - miss);
 			}
+			if (err == -ENOENT)
+				pinmx_nack_queue(txq, dev, &f->hdr, src_mac,
+						 PINMX_NACK_UNKNOWN_REGION,
+						 NULL);
 			return;
 		}
-		pinmx_answer_header(skb->data, PINMX_KIND_PULL_REPLY, f, n);
-		pinmx_put_be32(pinmx_get_be32(f + 32), skb->data + 32);
-		pinmx_put_be32(first + k, skb->data + 36);
-		pinmx_put_be64(poff + (u64)k * per, skb->data + 40);
+		pinmx_answer_header(&r->hdr, PINMX_KIND_PULL_REPLY, &f->hdr, n);
+		r->handle = f->handle;
+		r->frame_index = cpu_to_be32(first + k);
+		r->pull_offset = cpu_to_be64(poff + (u64)k * per);
 		pinmx_count(PINMX_CNT_PULL_REPLIES_SENT, 1);
 		pinmx_frame_queue(txq, skb, dev, src_mac);
 	}
 }
 
 /**
- * pinmx_serve_deferred - serve the PULL that found a region's pages missing
- * @region: region whose pages were just pinned, with a user reference (so
- *	its endpoint is alive); process context.
- *
- * Answers as the receive softirq would have, so the puller needs no resend.
- */
-void pinmx_serve_deferred(struct pinmx_region *region)
-{
-	u8 pull[PINMX_PULL_FRAME_BYTES], mac[ETH_ALEN];
-	struct net_device *dev;
-	int ifindex;
-
-	spin_lock_bh(&region->pages_lock);
-	ifindex = region->deferred_ifindex;
-	region->deferred_ifindex = 0;
-	memcpy(pull, region->deferred, sizeof(pull));
-	memcpy(mac, region->deferred_mac, sizeof(mac));
-	spin_unlock_bh(&region->pages_lock);
-	if (!ifindex)
-		return;
-	rcu_read_lock();
-	local_bh_disable();
-	dev = pinmx_ep_dev_rcu(region->ep);
-	if (dev && dev->ifindex == ifindex)
-		pinmx_serve_pull(region->ep, pull, mac, dev);
-	local_bh_enable();
-	rcu_read_unlock();
-}
-
-/**
  * pinmx_serve_pull - answer a PULL addressed to @ep; receive softirq, RCU
  * @ep: addressed endpoint (session checked).
- * @f: the checked 72-byte PULL.
+ * @f: the checked PULL.
  * @src_mac: the puller's interface.
  * @dev: the interface it came in on, where the answers go.
  */
-void pinmx_serve_pull(struct pinmx_endpoint *ep, const u8 *f,
+void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f,
 		      const u8 *src_mac, struct net_device *dev)
 {
 	struct pinmx_region *region = xa_load(&ep->regions,
-					      pinmx_get_be32(f + 36));
-	u64 roff = pinmx_get_be64(f + 40);
-	u32 blen = pinmx_get_be32(f + 56);
+					      be32_to_cpu(f->region_id));
+	u64 roff = be64_to_cpu(f->region_offset);
+	u32 blen = be32_to_cpu(f->block_len);
 	struct pinmx_fault where = { };
 	struct sk_buff_head txq;
 
 	__skb_queue_head_init(&txq);
-	if (pinmx_get_be32(f + 68) > pinmx_reply_limit(dev) ||
-	    pinmx_get_be16(f + 64) > PINMX_PULL_MAX_BLOCK_FRAMES) {
+	if (be32_to_cpu(f->reply_bytes) > pinmx_reply_limit(dev) ||
+	    be16_to_cpu(f->frame_count) > PINMX_PULL_MAX_BLOCK_FRAMES) {
 		pinmx_count(PINMX_CNT_RX_BAD_FIELD, 1);
 		where.address = pinmx_reply_limit(dev);
-		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_BAD_FIELD,
-				 &where);
+		pinmx_nack_queue(&txq, dev, &f->hdr, src_mac,
+				 PINMX_NACK_BAD_FIELD, &where);
 	} else if (!region || READ_ONCE(region->dead)) {
-		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_UNKNOWN_REGION,
-				 NULL);
+		pinmx_nack_queue(&txq, dev, &f->hdr, src_mac,
+				 PINMX_NACK_UNKNOWN_REGION, NULL);
 	} else if (roff + blen > region->length) {
 		where.address = roff;
-		pinmx_nack_queue(&txq, dev, f, src_mac, PINMX_NACK_OUT_OF_RANGE,
-				 &where);
+		pinmx_nack_queue(&txq, dev, &f->hdr, src_mac,
+				 PINMX_NACK_OUT_OF_RANGE, &where);
 	} else {
-		pinmx_serve_replies(f, src_mac, dev, region, &txq);
+		pinmx_serve_replies(ep, f, src_mac, dev, region, &txq);
 	}
 	pinmx_frame_xmit(&txq);
 }

@@ -515,37 +515,100 @@ void pinmx_region_kick(struct pinmx_region *region)
 	mutex_unlock(&region->lock);
 }
 
-/**
- * pinmx_region_defer_pull - keep a PULL to serve once its pages are pinned
- * @region: region the PULL names, found under RCU; softirq.
- * @pull: the checked PULL frame.
- * @mac: its puller's interface address.
- * @ifindex: the interface it came in on.
- *
- * Call before pinmx_region_want_pinned(); a later PULL replaces this one.
+/*
+ * Where a pin of region offset @offset failed when it could not even be
+ * tried (the declaring process is gone): its segment and address.
  */
-void pinmx_region_defer_pull(struct pinmx_region *region, const u8 *pull,
-			     const u8 *mac, int ifindex)
+static void pinmx_region_fault_at(struct pinmx_region *region, u64 offset,
+				  int err, struct pinmx_fault *where)
 {
-	spin_lock_bh(&region->pages_lock);
-	memcpy(region->deferred, pull, PINMX_PULL_FRAME_BYTES);
-	memcpy(region->deferred_mac, mac, sizeof(region->deferred_mac));
-	region->deferred_ifindex = ifindex;
-	spin_unlock_bh(&region->pages_lock);
+	struct pinmx_seg *seg = pinmx_region_find(region, offset);
+
+	where->err = err;
+	where->segment = seg - region->segs;
+	where->address = seg->vaddr + (offset - seg->offset);
 }
 
 /*
- * Pins what the network path asked for (pinmx_region_want_pinned) in the
- * declaring process's mm, and records a failure for the frames that find
- * the pages still missing.
+ * The answer to one wait of a run that ended with @err: a wait whose own
+ * range is pinned succeeded; any other is pinned on its own (@in_mm) so
+ * that its failure names its own range, not the first failure of the run.
  */
-static void pinmx_net_pin_worker(struct work_struct *work)
+static void pinmx_pin_answer_one(struct pinmx_region *region,
+				 struct pinmx_pin_wait *w, u64 offset, u64 len,
+				 int err, bool in_mm)
+{
+	struct pinmx_fault where = { };
+
+	if (err && err != -ENOENT) {
+		if (pinmx_region_pinned(region, offset, len))
+			err = 0;
+		else if (in_mm)
+			err = pinmx_region_ensure_fault(region, offset, len,
+							true, &where);
+		else
+			pinmx_region_fault_at(region, offset, err, &where);
+	}
+	w->done(w, err, &where);
+}
+
+/* Next wait answered by run @gen (every one once the region is dead). */
+static struct pinmx_pin_wait *pinmx_pin_next_answered(struct pinmx_region *region,
+						      u64 gen)
+{
+	struct pinmx_pin_wait *w;
+
+	lockdep_assert_held(&region->pages_lock);
+	list_for_each_entry(w, &region->pin_waits, node)
+		if (w->gen <= gen || region->dead)
+			return w;
+	return NULL;
+}
+
+/*
+ * Answer the waits run @gen covers, one at a time and without locks held,
+ * so a callback may ask again; pinmx_region_pin_cancel() waits for the
+ * callback in progress through @pin_calling.
+ */
+static void pinmx_pin_answer(struct pinmx_region *region, u64 gen, int err,
+			     bool in_mm)
+{
+	struct pinmx_pin_wait *w;
+	u64 offset, len;
+
+	for (;;) {
+		spin_lock_bh(&region->pages_lock);
+		w = pinmx_pin_next_answered(region, gen);
+		if (w) {
+			list_del_init(&w->node);
+			region->pin_calling = w;
+			offset = w->offset;
+			len = w->len;
+		}
+		spin_unlock_bh(&region->pages_lock);
+		if (!w)
+			return;
+		pinmx_pin_answer_one(region, w, offset, len, err, in_mm);
+		spin_lock_bh(&region->pages_lock);
+		region->pin_calling = NULL;
+		spin_unlock_bh(&region->pages_lock);
+		wake_up_all(&region->wq);
+	}
+}
+
+/*
+ * One run of the asynchronous pin: pins the merged range asked for since
+ * the last run, in the declaring process's mm, then answers the waits
+ * registered before the run started. Every answer, failures included,
+ * comes from a pin tried after the wait was last asked for, so a refusal
+ * reflects the mapping at the time of the request.
+ */
+static void pinmx_pin_async_worker(struct work_struct *work)
 {
 	struct pinmx_region *region =
-		container_of(work, struct pinmx_region, net_pin_work);
-	struct pinmx_fault fault = { .err = -ESRCH };
-	u64 start, end;
-	int err = -ESRCH;
+		container_of(work, struct pinmx_region, pin_async_work);
+	u64 start, end, gen;
+	int err;
 
 	spin_lock_bh(&region->pages_lock);
 	start = region->want_start;
@@ -553,27 +616,19 @@ static void pinmx_net_pin_worker(struct work_struct *work)
 	region->want_start = U64_MAX;
 	region->want_end = 0;
 	region->want_queued = false;
+	gen = ++region->pin_gen;
 	spin_unlock_bh(&region->pages_lock);
-	if (start >= end || !pinmx_region_get_user(region))
+	if (!pinmx_region_get_user(region)) {
+		pinmx_pin_answer(region, gen, -ENOENT, false);
 		goto out_put;
-	if (pinmx_enter_mm(region->mm)) {
-		err = pinmx_region_ensure_fault(region, start, end - start,
-						true, &fault);
-		pinmx_leave_mm(region->mm);
 	}
-	if (!err)
-		pinmx_serve_deferred(region);
-	if (err && err != -ENOENT) {
-		if (fault.err == -ESRCH) {
-			fault.segment = 0;
-			fault.address = region->segs[0].vaddr;
-			fault.offset = start;
-		}
-		fault.err = err;
-		spin_lock_bh(&region->pages_lock);
-		region->fault = fault;
-		region->fault_end = end;
-		spin_unlock_bh(&region->pages_lock);
+	if (pinmx_enter_mm(region->mm)) {
+		err = start < end ? pinmx_region_ensure(region, start,
+							end - start, true) : 0;
+		pinmx_pin_answer(region, gen, err, true);
+		pinmx_leave_mm(region->mm);
+	} else {
+		pinmx_pin_answer(region, gen, -ESRCH, false);
 	}
 	pinmx_region_put_user(region);
 out_put:
@@ -581,60 +636,82 @@ out_put:
 }
 
 /**
- * pinmx_region_want_pinned - ask for [offset, offset + len) to be pinned
+ * pinmx_region_pin_async - pin a range in the background and say when done
  * @region: region found under RCU or referenced; any context.
+ * @w: the wait; initialised with pinmx_pin_wait_init(). Its owner serializes
+ *	its calls for @w (and its check of pinmx_pin_wait_queued()).
  * @offset: start byte, within the region.
  * @len: bytes, not zero, within the region.
  *
- * Called by the pull engine when a frame found pages not pinned: a work
- * item pins the range in the declaring process's mm. Requests made before
- * it runs are merged into one range.
+ * A work item pins the range in the declaring process's mm and then calls
+ * @w->done once, in process context, with 0, or the errno and where the
+ * range of @w could not be pinned, or -ENOENT if the region was destroyed.
+ * Asking again for a @w still waiting widens its range, and its answer
+ * then comes from a pin started after this call.
+ *
+ * Return: 0, or -ENOENT if the region is destroyed (@w is not queued).
  */
-void pinmx_region_want_pinned(struct pinmx_region *region, u64 offset,
-			      u64 len)
+int pinmx_region_pin_async(struct pinmx_region *region,
+			   struct pinmx_pin_wait *w, u64 offset, u64 len)
 {
 	bool queue;
 
 	spin_lock_bh(&region->pages_lock);
+	if (region->dead) {
+		spin_unlock_bh(&region->pages_lock);
+		return -ENOENT;
+	}
+	if (list_empty(&w->node)) {
+		w->offset = offset;
+		w->len = len;
+		list_add_tail(&w->node, &region->pin_waits);
+	} else {
+		u64 end = max(w->offset + w->len, offset + len);
+
+		w->offset = min(w->offset, offset);
+		w->len = end - w->offset;
+	}
+	w->gen = region->pin_gen + 1;
 	region->want_start = min(region->want_start, offset);
 	region->want_end = max(region->want_end, offset + len);
-	queue = !region->want_queued && !region->dead;
-	if (queue)
+	queue = !region->want_queued;
+	if (queue) {
 		region->want_queued = true;
+		/* Not dead: the endpoint still holds its reference. */
+		kref_get(&region->kref);
+	}
 	spin_unlock_bh(&region->pages_lock);
-	if (!queue)
-		return;
-	if (!kref_get_unless_zero(&region->kref))
-		return;
-	if (!queue_work(pinmx_wq, &region->net_pin_work))
+	if (queue && !queue_work(pinmx_wq, &region->pin_async_work))
 		pinmx_region_put(region);
+	return 0;
 }
 
 /**
- * pinmx_region_take_fault - consume a recorded pin failure of the network path
- * @region: region found under RCU or referenced; any context.
- * @offset: region offset of a byte found not pinned.
- * @fault: filled when a failure covering @offset was recorded.
+ * pinmx_pin_wait_queued - is @w waiting for an answer?
+ * @w: the wait; stable only under the lock its owner asks for it with.
  *
- * A failure is reported once: the next miss asks to pin again, so a page
- * mapped meanwhile is found.
- *
- * Return: true if @fault was filled.
+ * A callback that finds its wait queued again was asked again since the
+ * run it answers started: a later answer will come.
  */
-bool pinmx_region_take_fault(struct pinmx_region *region, u64 offset,
-			     struct pinmx_fault *fault)
+bool pinmx_pin_wait_queued(const struct pinmx_pin_wait *w)
 {
-	bool hit;
+	return !list_empty(&w->node);
+}
 
+/**
+ * pinmx_region_pin_cancel - withdraw a wait; process context
+ * @region: region @w was asked of, referenced.
+ * @w: the wait; its owner no longer asks for it.
+ *
+ * On return @w->done is not running and will not be called.
+ */
+void pinmx_region_pin_cancel(struct pinmx_region *region,
+			     struct pinmx_pin_wait *w)
+{
 	spin_lock_bh(&region->pages_lock);
-	hit = region->fault.err && offset >= region->fault.offset &&
-	      offset < region->fault_end;
-	if (hit) {
-		*fault = region->fault;
-		region->fault.err = 0;
-	}
+	list_del_init(&w->node);
 	spin_unlock_bh(&region->pages_lock);
-	return hit;
+	wait_event(region->wq, READ_ONCE(region->pin_calling) != w);
 }
 
 /*
@@ -811,7 +888,6 @@ int pinmx_region_ensure_fault(struct pinmx_region *region, u64 offset,
 				fault->err = err;
 				fault->segment = seg - region->segs;
 				fault->address = seg->vaddr + a;
-				fault->offset = seg->offset + a;
 			}
 			break;
 		}
@@ -976,7 +1052,8 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	kref_init(&region->kref);
 	mutex_init(&region->lock);
 	spin_lock_init(&region->pages_lock);
-	INIT_WORK(&region->net_pin_work, pinmx_net_pin_worker);
+	INIT_WORK(&region->pin_async_work, pinmx_pin_async_worker);
+	INIT_LIST_HEAD(&region->pin_waits);
 	region->want_start = U64_MAX;
 	init_waitqueue_head(&region->wq);
 	INIT_LIST_HEAD(&region->lru);

@@ -3,7 +3,8 @@
  * pinmx networking tests with two processes: eager and rendezvous/pull
  * transfers checked byte for byte over lo and over a veth pair joining two
  * network namespaces (optionally with netem loss), forced overlap misses,
- * a peer killed in the middle of a pull, and malformed pull frames.
+ * a peer killed in the middle of a pull, every pull refusal, refusals
+ * that end when the memory is fixed, and a server whose process exited.
  *
  * Each process opens its own endpoint, attaches and binds in its own
  * network namespace, and tells the other its address over a socketpair.
@@ -130,13 +131,11 @@ static int enter_netns(const char *name)
 	return r;
 }
 
-/* Open, attach @ifname, bind @index, map the ring, swap addresses on @sock. */
-static int node_open(struct node *n, const char *ifname, uint8_t index,
-		     int sock)
+/* Open, attach @ifname, bind @index, map the ring. */
+static int node_bind(struct node *n, const char *ifname, uint8_t index)
 {
 	struct pinmx_attach at = { 0 };
 	struct pinmx_bind b = { 0 };
-	struct hello_msg me = { 0 }, peer;
 
 	snprintf(at.ifname, sizeof(at.ifname), "%s", ifname);
 	snprintf(b.ifname, sizeof(b.ifname), "%s", ifname);
@@ -152,6 +151,25 @@ static int node_open(struct node *n, const char *ifname, uint8_t index,
 	n->ring = mmap(NULL, PINMX_RING_BYTES, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, n->fd, 0);
 	CHECK(n->ring != MAP_FAILED, "mmap ring: %s", strerror(errno));
+	return 0;
+}
+
+/* Make @peer the peer of @n. */
+static void node_link(struct node *n, const struct node *peer)
+{
+	memcpy(n->peer_mac, peer->mac, 6);
+	n->peer_index = peer->index;
+	n->peer_session = peer->session;
+}
+
+/* node_bind(), then swap addresses with the peer process on @sock. */
+static int node_open(struct node *n, const char *ifname, uint8_t index,
+		     int sock)
+{
+	struct hello_msg me = { 0 }, peer;
+
+	if (node_bind(n, ifname, index))
+		return 1;
 	memcpy(me.mac, n->mac, 6);
 	me.index = index;
 	me.session = n->session;
@@ -1042,6 +1060,304 @@ fail:
 	return 1;
 }
 
+/*
+ * A served region whose memory the test breaks (a wire pull over it must
+ * fail SEGMENT_FAULT) and fixes again with new data (the next wire pull
+ * must bring exactly that data): a refusal reflects the mapping at the
+ * time of the pull, never an old failure.
+ */
+struct refault {
+	struct pinmx_segment segs[3];
+	unsigned int nr_segs;
+	uint64_t len;		/* region bytes */
+	unsigned int bad_seg;	/* segment holding the broken range */
+	uint8_t *bad;		/* the broken range */
+	size_t bad_len;
+	int memfd;
+	int (*brk)(struct refault *r);
+	int (*fix)(struct refault *r);
+};
+
+#define REFAULT_ROUNDS	20
+
+static int refault_protect(struct refault *r)
+{
+	return mprotect(r->bad, r->bad_len, PROT_NONE);
+}
+
+static int refault_unprotect(struct refault *r)
+{
+	return mprotect(r->bad, r->bad_len, PROT_READ | PROT_WRITE);
+}
+
+static int refault_shrink(struct refault *r)
+{
+	return ftruncate(r->memfd, r->len - r->bad_len);
+}
+
+static int refault_grow(struct refault *r)
+{
+	return ftruncate(r->memfd, r->len);
+}
+
+static int refault_punch(struct refault *r)
+{
+	return munmap(r->bad, r->bad_len);
+}
+
+static int refault_refill(struct refault *r)
+{
+	void *p = mmap(r->bad, r->bad_len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+	return p == r->bad ? 0 : -1;
+}
+
+/* One segment, its second quarter made PROT_NONE. */
+static int refault_mprotect_setup(struct refault *r)
+{
+	uint8_t *buf = map_anon(MiB);
+
+	CHECK(buf, "map");
+	r->segs[0] = (struct pinmx_segment){ (uintptr_t)buf, MiB };
+	r->nr_segs = 1;
+	r->bad = buf + MiB / 4;
+	r->bad_len = MiB / 4;
+	r->brk = refault_protect;
+	r->fix = refault_unprotect;
+	return 0;
+}
+
+/* A memfd mapped shared, truncated to half and grown back. */
+static int refault_memfd_setup(struct refault *r)
+{
+	uint8_t *buf;
+
+	r->memfd = memfd_create("pinmx-refault", MFD_CLOEXEC);
+	CHECK(r->memfd >= 0, "memfd_create: %s", strerror(errno));
+	CHECK_OK(ftruncate(r->memfd, MiB));
+	buf = mmap(NULL, MiB, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd, 0);
+	CHECK(buf != MAP_FAILED, "mmap memfd: %s", strerror(errno));
+	r->segs[0] = (struct pinmx_segment){ (uintptr_t)buf, MiB };
+	r->nr_segs = 1;
+	r->bad = buf + MiB / 2;
+	r->bad_len = MiB / 2;
+	r->brk = refault_shrink;
+	r->fix = refault_grow;
+	return 0;
+}
+
+/* Three segments with gaps between them; a hole in the middle one. */
+static int refault_hole_setup(struct refault *r)
+{
+	size_t seg = 384 * 1024;
+	uint8_t *buf = map_anon(5 * seg);
+	unsigned int i;
+
+	CHECK(buf, "map");
+	for (i = 0; i < 3; i++)
+		r->segs[i] = (struct pinmx_segment){ (uintptr_t)buf + 2 * i * seg,
+						     seg };
+	r->nr_segs = 3;
+	r->bad_seg = 1;
+	r->bad = buf + 2 * seg + seg / 3 / PAGE * PAGE;
+	r->bad_len = seg / 3 / PAGE * PAGE;
+	r->brk = refault_punch;
+	r->fix = refault_refill;
+	return 0;
+}
+
+/* Writes new data, seed @seed + segment index, into every segment. */
+static void refault_write(struct refault *r, uint32_t seed)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_segs; i++)
+		fill((void *)(uintptr_t)r->segs[i].vaddr, r->segs[i].len,
+		     seed + i);
+}
+
+/* Is @dst exactly what refault_write(@seed) wrote? */
+static int refault_check(struct refault *r, const uint8_t *dst, uint32_t seed)
+{
+	uint64_t off = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_segs; i++) {
+		size_t bad = mismatch(dst + off, r->segs[i].len, seed + i);
+
+		CHECK(bad == r->segs[i].len, "seed %u: byte %llu differs",
+		      seed, (unsigned long long)(off + bad));
+		off += r->segs[i].len;
+	}
+	return 0;
+}
+
+static int refault_rounds(struct refault *r, const char *what)
+{
+	struct node srv = { 0 }, pul = { 0 };
+	struct pinmx_pull_event pe;
+	uint32_t remote, local;
+	uint8_t *dst;
+	unsigned int round;
+
+	r->len = 0;
+	for (round = 0; round < r->nr_segs; round++)
+		r->len += r->segs[round].len;
+	dst = map_anon(r->len);
+	CHECK(dst, "map");
+	if (node_bind(&srv, "lo", 50) || node_bind(&pul, "lo", 51))
+		return 1;
+	node_link(&pul, &srv);
+	refault_write(r, 1);
+	CHECK_OK(pmx_declare(srv.fd, r->segs, r->nr_segs, 0, &remote));
+	CHECK_OK(pmx_declare1(pul.fd, dst, r->len, PINMX_DECLARE_WRITABLE,
+			      &local));
+	CHECK_OK(node_pull(&pul, remote, 0, local, 0, r->len, PINMX_PULL_WIRE));
+	if (pull_end(&pul, &pe))
+		return 1;
+	CHECK(pe.status == PINMX_PULL_OK, "%s: first pull: status %u",
+	      what, pe.status);
+	if (refault_check(r, dst, 1))
+		return 1;
+	for (round = 0; round < REFAULT_ROUNDS; round++) {
+		uint32_t seed = 100 + 4 * round;
+		uint64_t seg_start = r->segs[r->bad_seg].vaddr;
+
+		CHECK_OK(r->brk(r));
+		CHECK_OK(node_pull(&pul, remote, 0, local, 0, r->len,
+				   PINMX_PULL_WIRE));
+		if (pull_end(&pul, &pe))
+			return 1;
+		CHECK(pe.status == PINMX_PULL_SEGMENT_FAULT &&
+		      pe.error == EFAULT && !pe.local && pe.nack_reason == 5,
+		      "%s round %u broken: status %u error %d local %u nack %u",
+		      what, round, pe.status, pe.error, pe.local,
+		      pe.nack_reason);
+		CHECK(pe.segment == r->bad_seg && pe.address >= seg_start &&
+		      pe.address < (uintptr_t)r->bad + r->bad_len,
+		      "%s round %u broken: segment %u address %#llx", what,
+		      round, pe.segment, (unsigned long long)pe.address);
+
+		CHECK_OK(r->fix(r));
+		refault_write(r, seed);
+		memset(dst, 0, r->len);
+		CHECK_OK(node_pull(&pul, remote, 0, local, 0, r->len,
+				   PINMX_PULL_WIRE));
+		if (pull_end(&pul, &pe))
+			return 1;
+		CHECK(pe.status == PINMX_PULL_OK && pe.bytes == r->len,
+		      "%s round %u fixed: status %u error %d nack %u bytes %llu",
+		      what, round, pe.status, pe.error, pe.nack_reason,
+		      (unsigned long long)pe.bytes);
+		if (refault_check(r, dst, seed))
+			return 1;
+	}
+	node_close(&pul);
+	node_close(&srv);
+	return 0;
+}
+
+static int test_refault_mprotect(void)
+{
+	struct refault r = { .memfd = -1 };
+
+	return refault_mprotect_setup(&r) || refault_rounds(&r, "mprotect");
+}
+
+static int test_refault_memfd_truncate(void)
+{
+	struct refault r = { .memfd = -1 };
+
+	return refault_memfd_setup(&r) || refault_rounds(&r, "memfd");
+}
+
+static int test_refault_hole_mmap_fixed(void)
+{
+	struct refault r = { .memfd = -1 };
+
+	return refault_hole_setup(&r) || refault_rounds(&r, "hole");
+}
+
+/*
+ * The server declares 256 KiB, leaves its endpoint to a child and exits:
+ * its region's pages can no longer be pinned.
+ */
+static int sender_exits_child_holds(struct node *n, void *arg)
+{
+	uint8_t *buf = map_anon(64 * PAGE);
+	uint32_t id;
+	char c;
+
+	(void)arg;
+	CHECK(buf, "map");
+	fill(buf, 64 * PAGE, 5);
+	CHECK_OK(pmx_declare1(n->fd, buf, 64 * PAGE, 0, &id));
+	CHECK(write(STDOUT_FILENO, &id, sizeof(id)) == sizeof(id), "id");
+	if (fork() == 0) {
+		/* Holds the endpoint until the test closes stdin. */
+		while (read(STDIN_FILENO, &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	return 0;
+}
+
+/*
+ * A pull from a region whose declaring process has exited (its endpoint
+ * still open elsewhere) ends, on the same-interface path as by frames
+ * (NACK BAD_ENDPOINT), with a PULL_FAILED event carrying ESRCH: the peer
+ * is gone. The PULL ioctl itself succeeds.
+ */
+static int test_pull_from_exited_process(void)
+{
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	uint8_t *dst = map_anon(64 * PAGE);
+	struct pinmx_pull_event pe;
+	int in[2], out[2], sv[2], status, i;
+	struct node n = { 0 };
+	uint32_t remote, local;
+	pid_t server;
+
+	CHECK(dst, "map");
+	CHECK_OK(pipe(in));
+	CHECK_OK(pipe(out));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	server = fork_server(in[0], in[1], out[1], sv[1], 40,
+			     sender_exits_child_holds);
+	CHECK(server >= 0, "fork");
+	close(in[0]);
+	close(out[1]);
+	close(sv[1]);
+	if (node_open(&n, "lo", 41, sv[0]))
+		return 1;
+	CHECK(read(out[0], &remote, sizeof(remote)) == sizeof(remote),
+	      "server region id");
+	CHECK(waitpid(server, &status, 0) == server && WIFEXITED(status) &&
+	      !WEXITSTATUS(status), "server status %#x", status);
+	CHECK_OK(pmx_declare1(n.fd, dst, 64 * PAGE, PINMX_DECLARE_WRITABLE,
+			      &local));
+	for (uint32_t flags = 0; flags <= PINMX_PULL_WIRE; flags += PINMX_PULL_WIRE) {
+		CHECK_OK(node_pull(&n, remote, 0, local, 0, 64 * PAGE, flags));
+		if (pull_end(&n, &pe))
+			return 1;
+		CHECK(pe.status == PINMX_PULL_FAILED && pe.error == ESRCH &&
+		      !pe.local && pe.bytes == 0 &&
+		      pe.nack_reason == (flags ? 1 : 0),
+		      "flags %u: status %u error %d local %u bytes %llu nack %u",
+		      flags, pe.status, pe.error, pe.local,
+		      (unsigned long long)pe.bytes, pe.nack_reason);
+	}
+	close(in[1]);
+	node_close(&n);
+	for (i = 0; i < 5000 && pmx_counter(PINMX_CNT_REGIONS_NOW) != regions0; i++)
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0,
+	      "%llu regions left",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_REGIONS_NOW) - regions0));
+	return 0;
+}
+
 static int test_wait_ioctl(void)
 {
 	struct pinmx_wait w = { .timeout_ns = 50000000 };
@@ -1095,6 +1411,14 @@ static const struct {
 	{ "net_killed_peer_mid_pull_error_event_pins_released",
 	  test_killed_peer_mid_pull },
 	{ "net_pull_errors_reported", test_pull_errors_reported },
+	{ "net_refault_mprotect_20_rounds_new_data_exact",
+	  test_refault_mprotect },
+	{ "net_refault_memfd_truncate_20_rounds_new_data_exact",
+	  test_refault_memfd_truncate },
+	{ "net_refault_hole_mmap_fixed_20_rounds_new_data_exact",
+	  test_refault_hole_mmap_fixed },
+	{ "net_pull_from_exited_process_esrch_event",
+	  test_pull_from_exited_process },
 };
 
 int main(int argc, char **argv)

@@ -558,10 +558,13 @@ struct pinmx_event {
  * enum pinmx_pull_status - how a pull ended (the NOTIFY status codes)
  * @PINMX_PULL_OK: every byte is in the local region.
  * @PINMX_PULL_FAILED: another cause: the peer answered NACK BAD_ENDPOINT
- *	or BAD_SESSION (gone or restarted), the interface went away, or the
- *	endpoint was closed.
+ *	or BAD_SESSION (gone or restarted), the interface went away, the
+ *	endpoint was closed, or the process that declared the remote region
+ *	has exited while its endpoint stays open (@error ESRCH, on both paths).
  * @PINMX_PULL_SEGMENT_FAULT: a page could not be pinned; @local says on
- *	which side, @segment and @address where, @error the errno.
+ *	which side, @segment and @address where, @error the errno. Decided
+ *	by a pin tried during this pull: memory fixed since an earlier
+ *	failure is pulled.
  * @PINMX_PULL_UNKNOWN_REGION: the remote region id is unknown to the peer,
  *	or the local region was destroyed during the pull (@local set).
  * @PINMX_PULL_OUT_OF_RANGE: the remote range passes the remote region's
