@@ -21,6 +21,18 @@ final class LoopAllocation
         this.buffers = buffers;
     }
 
+    private boolean quietEverywhere(final boolean quietHere)
+    {
+        for (final byte[] quiet : job.allGather(new byte[] {(byte)(quietHere ? 1 : 0)}))
+        {
+            if (0 == quiet[0])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * @return null if no steady allocation showed in the measured passes of both loops, otherwise what showed.
      */
@@ -30,6 +42,6 @@ final class LoopAllocation
         {
             pingPong.loop(transport, job, buffers, bytes, repetitions);
             pingPing.loop(transport, job, buffers, bytes, repetitions);
-        }, job::barrier));
+        }, job::barrier, this::quietEverywhere));
     }
 }

@@ -7,46 +7,67 @@ import java.util.Arrays;
 
 /**
  * What a repeated piece of work allocates on the calling thread, pass by pass once warm, and whether that is a
- * steady allocation. Every measured pass counts: an allocation every few thousand messages shows in most passes,
- * while the JIT's noise (a deoptimisation re-materialising a few scalar-replaced objects) shows in one pass at
- * most, and small. Steady therefore means: any pass above {@link #ONE_OFF_BYTES}, or more than one pass
- * allocating at all.
+ * steady allocation.
+ * <p>
+ * Warm means: at least {@link #MIN_WARM_PASSES} passes, then passes until one allocated nothing on every rank (at
+ * most {@link #MAX_WARM_PASSES}): C2 compiles and deoptimisations go on for a few passes after the first ones, each
+ * re-materialising a few scalar-replaced objects (56-416 B in a pass, seen in the first 3 passes after 3 warm-up
+ * passes at 8 B). Then every one of {@link #MEASURED_PASSES} passes counts: an allocation every few thousand
+ * messages shows in most of them, while a late one-off JIT event shows in one pass at most, and small. Steady
+ * therefore means: any measured pass above {@link #ONE_OFF_BYTES}, or more than one measured pass allocating at all.
  */
 final class PassAllocation
 {
-    static final int WARM_PASSES = 3;
-    static final int MEASURED_PASSES = 8;
+    static final int MIN_WARM_PASSES = 3;
+    static final int MAX_WARM_PASSES = 30;
+    static final int MEASURED_PASSES = 16;
     /** The most a one-off JIT event may allocate in a pass. */
     static final long ONE_OFF_BYTES = 512;
 
     private static final ThreadMXBean THREADS = (ThreadMXBean)ManagementFactory.getThreadMXBean();
+
+    /** Whether a warm-up pass allocated nothing on every rank; every rank calls it after every warm-up pass. */
+    @FunctionalInterface
+    interface QuietEverywhere
+    {
+        boolean quietEverywhere(boolean quietHere);
+    }
 
     private PassAllocation()
     {
     }
 
     /**
-     * Runs {@code pass} {@link #WARM_PASSES} times, then {@link #MEASURED_PASSES} times measured, each measured pass
-     * between two runs of {@code fence} (ranks stay in step; its own allocation is not counted).
+     * Warms up, then runs {@code pass} {@link #MEASURED_PASSES} times measured, each measured pass between two runs of
+     * {@code fence} (ranks stay in step; its own allocation is not counted).
      *
      * @return bytes allocated by the calling thread in each measured pass.
      */
-    static long[] measure(final Runnable pass, final Runnable fence)
+    static long[] measure(final Runnable pass, final Runnable fence, final QuietEverywhere quiet)
     {
-        for (int warm = 0; warm < WARM_PASSES; warm++)
+        for (int warm = 1; warm <= MAX_WARM_PASSES; warm++)
         {
-            pass.run();
+            final long allocated = allocatedBy(pass);
+            if (warm >= MIN_WARM_PASSES && quiet.quietEverywhere(0 == allocated))
+            {
+                break;
+            }
         }
         final long[] allocated = new long[MEASURED_PASSES];
         for (int i = 0; i < MEASURED_PASSES; i++)
         {
             fence.run();
-            final long before = THREADS.getCurrentThreadAllocatedBytes();
-            pass.run();
-            allocated[i] = THREADS.getCurrentThreadAllocatedBytes() - before;
+            allocated[i] = allocatedBy(pass);
             fence.run();
         }
         return allocated;
+    }
+
+    private static long allocatedBy(final Runnable pass)
+    {
+        final long before = THREADS.getCurrentThreadAllocatedBytes();
+        pass.run();
+        return THREADS.getCurrentThreadAllocatedBytes() - before;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.pinmx.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -16,6 +18,7 @@ class PassAllocationTest
     void oneSmallOneOffIsNoise()
     {
         assertNull(PassAllocation.steadyAllocation(new long[] {0, 0, 400, 0, 0, 0, 0, 0}));
+        assertNull(PassAllocation.steadyAllocation(new long[] {0, 0, 0, 0, 0, 0, 0, 512}));
         assertNull(PassAllocation.steadyAllocation(new long[8]));
     }
 
@@ -41,7 +44,7 @@ class PassAllocationTest
                     sink = new long[1];
                 }
             }
-        }, () -> { });
-        assertNotNull(PassAllocation.steadyAllocation(passes), java.util.Arrays.toString(passes));
+        }, () -> { }, quietHere -> quietHere);
+        assertNotNull(PassAllocation.steadyAllocation(passes), Arrays.toString(passes));
     }
 }
