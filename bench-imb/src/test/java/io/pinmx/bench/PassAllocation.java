@@ -9,17 +9,17 @@ import java.util.Arrays;
  * What a repeated piece of work allocates on the calling thread, pass by pass once warm, and whether that is a
  * steady allocation.
  * <p>
- * Warm means: at least {@link #MIN_WARM_PASSES} passes, then passes until one allocated nothing on every rank (at
- * most {@link #MAX_WARM_PASSES}): C2 compiles and deoptimisations go on for a few passes after the first ones, each
- * re-materialising a few scalar-replaced objects (56-416 B in a pass, seen in the first 3 passes after 3 warm-up
- * passes at 8 B). Then every one of {@link #MEASURED_PASSES} passes counts: an allocation every few thousand
+ * Warm means: passes until {@link #QUIET_WARM_PASSES} in a row allocated nothing on every rank (at most
+ * {@link #MAX_WARM_PASSES}): C2 compiles and deoptimisations go on for a while after the first passes, each
+ * re-materialising a few scalar-replaced objects (56-416 B in a pass: seen in the first 3 passes after 3 warm-up
+ * passes at 8 B, and in 2 of 16 passes after a single quiet one). Then every one of {@link #MEASURED_PASSES} passes counts: an allocation every few thousand
  * messages shows in most of them, while a late one-off JIT event shows in one pass at most, and small. Steady
  * therefore means: any measured pass above {@link #ONE_OFF_BYTES}, or more than one measured pass allocating at all.
  */
 final class PassAllocation
 {
-    static final int MIN_WARM_PASSES = 3;
-    static final int MAX_WARM_PASSES = 30;
+    static final int QUIET_WARM_PASSES = 3;
+    static final int MAX_WARM_PASSES = 40;
     static final int MEASURED_PASSES = 16;
     /** The most a one-off JIT event may allocate in a pass. */
     static final long ONE_OFF_BYTES = 512;
@@ -45,13 +45,10 @@ final class PassAllocation
      */
     static long[] measure(final Runnable pass, final Runnable fence, final QuietEverywhere quiet)
     {
-        for (int warm = 1; warm <= MAX_WARM_PASSES; warm++)
+        int quietInARow = 0;
+        for (int warm = 0; warm < MAX_WARM_PASSES && quietInARow < QUIET_WARM_PASSES; warm++)
         {
-            final long allocated = allocatedBy(pass);
-            if (warm >= MIN_WARM_PASSES && quiet.quietEverywhere(0 == allocated))
-            {
-                break;
-            }
+            quietInARow = quiet.quietEverywhere(0 == allocatedBy(pass)) ? quietInARow + 1 : 0;
         }
         final long[] allocated = new long[MEASURED_PASSES];
         for (int i = 0; i < MEASURED_PASSES; i++)
