@@ -110,6 +110,16 @@ class LauncherTest
     }
 
     @Test
+    void aMainClassOfTheJobModuleRunsOnTheBenchClasspath() throws Exception
+    {
+        final Outcome o = finish(start(Map.of("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat")),
+            "-np", "2", "io.pinmx.job.example.RankRing"));
+        assertEquals(0, o.exit(), o.err());
+        assertEquals("rank 0 of 2 got 1 from rank 1", o.out().trim(), o.err());
+        assertTrue(o.err().contains("[rank 1] rank 1 of 2 got 0 from rank 0"), o.err());
+    }
+
+    @Test
     void launcherArgumentErrorsNameTheArgument() throws Exception
     {
         assertUsage("pinmx-run: -np 'x': expected a positive number of processes", "-np", "x", "PingPong");

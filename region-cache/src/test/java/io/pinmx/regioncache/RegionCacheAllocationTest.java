@@ -2,6 +2,7 @@ package io.pinmx.regioncache;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 
 import com.sun.management.ThreadMXBean;
 import org.junit.jupiter.api.Test;
@@ -11,11 +12,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Hits allocate nothing: the JVM counts the bytes each thread allocates. */
+/** Hits allocate nothing: the JVM counts the bytes each thread allocates, pass by pass once warm. */
 class RegionCacheAllocationTest
 {
     private static final int REGIONS = 64;
-    private static final int ROUNDS = 100_000;
+    private static final int ROUNDS_PER_PASS = 20_000;
+    private static final int WARM_PASSES = 5;
+    private static final int MEASURED_PASSES = 10;
+    /** The most a one-off JIT event may allocate in a pass. */
+    private static final long ONE_OFF_BYTES = 512;
 
     @Test
     void hitsAllocateNothing()
@@ -39,15 +44,27 @@ class RegionCacheAllocationTest
         }
         final long missesBefore = cache.statistics().misses();
 
-        hit(cache, singles, inside, vectors, lease, ROUNDS);
-        final long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
-        final long checksum = hit(cache, singles, inside, vectors, lease, ROUNDS);
-        final long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+        for (int warm = 0; warm < WARM_PASSES; warm++)
+        {
+            hit(cache, singles, inside, vectors, lease, ROUNDS_PER_PASS);
+        }
+        final long[] allocated = new long[MEASURED_PASSES];
+        long checksum = 0;
+        int allocatingPasses = 0;
+        for (int pass = 0; pass < MEASURED_PASSES; pass++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            checksum += hit(cache, singles, inside, vectors, lease, ROUNDS_PER_PASS);
+            allocated[pass] = threads.getCurrentThreadAllocatedBytes() - before;
+            allocatingPasses += allocated[pass] > 0 ? 1 : 0;
+        }
 
-        // One object per hit would be at least 16 bytes a hit; what remains is the JIT
-        // swapping compiled code in (a few hundred bytes once).
-        final long hits = 3L * ROUNDS;
-        assertTrue(allocated < hits, allocated + " bytes allocated by " + hits + " hits (checksum " + checksum + ")");
+        // Every pass counts: one object per few thousand hits shows in most passes, while the JIT swapping
+        // compiled code in can allocate a few hundred bytes once, in one pass.
+        final String passes = Arrays.toString(allocated) + " bytes allocated by passes of " + 3L * ROUNDS_PER_PASS +
+            " hits (checksum " + checksum + ")";
+        assertTrue(allocatingPasses <= 1, passes);
+        assertTrue(Arrays.stream(allocated).allMatch(bytes -> bytes <= ONE_OFF_BYTES), passes);
         assertEquals(missesBefore, cache.statistics().misses());
     }
 
