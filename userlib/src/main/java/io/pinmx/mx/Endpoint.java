@@ -89,7 +89,7 @@ public final class Endpoint implements AutoCloseable
         this.outbound = new OutboundQueue(now, sender, requests);
         this.partners = new PartnerTable(address.toString(), now, requests, matchQueue, unexpected, outbound);
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
-        this.rendezvous = new Rendezvous(lock, driver, regionCache, requests, partners, outbound);
+        this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);
         this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, outbound, sender,
             matchQueue, unexpected, pool);
         this.poster = new RequestPoster(lock, clock, now, options, mediumFragmentBytes, requests, partners, outbound,

@@ -1,11 +1,13 @@
 package io.pinmx.mx;
 
+import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.wire.NotifyFrame;
 import io.pinmx.pin.wire.NotifyStatus;
 import io.pinmx.regioncache.RegionCache;
+import org.agrona.concurrent.CachedNanoClock;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
@@ -71,6 +73,8 @@ final class Rendezvous
     }
 
     private final ReentrantLock lock;
+    private final NanoClock clock;
+    private final CachedNanoClock now;
     private final DriverEndpoint driver;
     private final RegionCache regionCache;
     private final RequestPool requests;
@@ -83,10 +87,13 @@ final class Rendezvous
     private final NotifyFrame notifyIn = new NotifyFrame();
 
     Rendezvous(
-        final ReentrantLock lock, final DriverEndpoint driver, final RegionCache regionCache, final RequestPool requests,
-        final PartnerTable partners, final OutboundQueue outbound)
+        final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
+        final RegionCache regionCache, final RequestPool requests, final PartnerTable partners,
+        final OutboundQueue outbound)
     {
         this.lock = lock;
+        this.clock = clock;
+        this.now = now;
         this.driver = driver;
         this.regionCache = regionCache;
         this.requests = requests;
@@ -196,6 +203,7 @@ final class Rendezvous
             lock.lock();
             try
             {
+                now.update(clock.nanoTime());
                 declared(r, failure);
             }
             finally

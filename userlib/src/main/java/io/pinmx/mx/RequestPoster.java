@@ -54,6 +54,10 @@ final class RequestPoster
         this.pool = pool;
     }
 
+    /**
+     * An eager send is described and queued in one hold of the lock; a rendezvous send lets
+     * the lock go while it declares its buffer.
+     */
     Request postSend(
         final Partner p,
         final long matchInfo,
@@ -68,6 +72,20 @@ final class RequestPoster
         {
             checkConnected(p, matchInfo);
             r = requests.allocate();
+            try
+            {
+                describe(r, p, matchInfo, single, vector, count, synchronous);
+                if (!synchronous && r.messageLength <= options.rendezvousThresholdBytes)
+                {
+                    prepareEager(r, r.messageLength);
+                    return queue(p, r);
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                discard(r);
+                throw ex;
+            }
         }
         finally
         {
@@ -75,39 +93,14 @@ final class RequestPoster
         }
         try
         {
-            if (null != single)
-            {
-                r.vector.set(single);
-            }
-            else
-            {
-                r.vector.set(vector, count);
-            }
-            final long length = r.vector.totalBytes();
-            r.partner = p;
-            r.matchInfo = matchInfo;
-            r.messageLength = length;
-            r.synchronous = synchronous;
-            r.status.source = p.id();
-            r.status.matchInfo = matchInfo;
-            r.status.messageLength = length;
-            if (!synchronous && length <= options.rendezvousThresholdBytes)
-            {
-                prepareEager(r, length);
-            }
-            else
-            {
-                rendezvous.declareSend(r, length);
-            }
+            rendezvous.declareSend(r, r.messageLength);
         }
         catch (final RuntimeException ex)
         {
             lock.lock();
             try
             {
-                requests.releaseResources(r);
-                r.vector.clear();
-                requests.free(r);
+                discard(r);
             }
             finally
             {
@@ -118,26 +111,63 @@ final class RequestPoster
         lock.lock();
         try
         {
-            now.update(clock.nanoTime());
-            r.framesUnacked = r.framesTotal;
-            RequestPool.moveTo(r, RequestState.QUEUED);
-            if (!p.isConnected())
-            {
-                requests.fail(r, "send to " + p.describe() + ": partner is " + p.state() + ": " + p.failure);
-                return r;
-            }
-            if (Request.Kind.SEND_RENDEZVOUS == r.kind)
-            {
-                p.outstandingRendezvous++;
-            }
-            outbound.enqueue(p, r);
-            partners.pump(p);
-            return r;
+            return queue(p, r);
         }
         finally
         {
             lock.unlock();
         }
+    }
+
+    private static void describe(
+        final Request r, final Partner p, final long matchInfo, final MemorySegment single,
+        final MemorySegment[] vector, final int count, final boolean synchronous)
+    {
+        if (null != single)
+        {
+            r.vector.set(single);
+        }
+        else
+        {
+            r.vector.set(vector, count);
+        }
+        final long length = r.vector.totalBytes();
+        r.partner = p;
+        r.matchInfo = matchInfo;
+        r.messageLength = length;
+        r.synchronous = synchronous;
+        r.status.source = p.id();
+        r.status.matchInfo = matchInfo;
+        r.status.messageLength = length;
+    }
+
+    private void discard(final Request r)
+    {
+        requests.releaseResources(r);
+        r.vector.clear();
+        requests.free(r);
+    }
+
+    /**
+     * Queues the described send to its partner (failing it if the partner failed meanwhile) and sends what fits.
+     */
+    private Request queue(final Partner p, final Request r)
+    {
+        now.update(clock.nanoTime());
+        r.framesUnacked = r.framesTotal;
+        RequestPool.moveTo(r, RequestState.QUEUED);
+        if (!p.isConnected())
+        {
+            requests.fail(r, "send to " + p.describe() + ": partner is " + p.state() + ": " + p.failure);
+            return r;
+        }
+        if (Request.Kind.SEND_RENDEZVOUS == r.kind)
+        {
+            p.outstandingRendezvous++;
+        }
+        outbound.enqueue(p, r);
+        partners.pump(p);
+        return r;
     }
 
     private void checkConnected(final Partner p, final long matchInfo)
