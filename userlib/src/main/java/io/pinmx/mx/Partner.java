@@ -1,6 +1,5 @@
 package io.pinmx.mx;
 
-import io.pinmx.mx.match.UnexpectedMessage;
 import io.pinmx.mx.reliability.PartnerState;
 import io.pinmx.mx.reliability.ReceiveTracker;
 import io.pinmx.mx.reliability.SendWindow;
@@ -10,9 +9,10 @@ import java.util.ArrayDeque;
 
 /**
  * One remote endpoint this endpoint talks to: its address and session, and the reliability
- * state of the session (send window, receive tracker, frames waiting for window room). The
- * {@link #id()} is what receives name as their source. Mutable fields are guarded by the
- * endpoint's progress lock.
+ * state of the session (send window, receive tracker, frames waiting for window room, the
+ * medium message arriving from it). The {@link #id()} is what receives name as their source.
+ * Mutable fields are guarded by the endpoint's progress lock; the {@link PartnerTable} owns
+ * the partners and the {@link Connector} moves their {@link ConnectionState}.
  */
 public final class Partner
 {
@@ -21,7 +21,7 @@ public final class Partner
     final int peerIndex;
     final int remoteEndpointIndex;
     int connectSeq;
-    volatile PartnerState state = PartnerState.CONNECTING;
+    volatile ConnectionState connection = ConnectionState.CONNECTING;
     volatile String failure;
     int remoteSessionId;
     int sendInitialSeq;
@@ -31,10 +31,8 @@ public final class Partner
     final ArrayDeque<Object> pendingFrames = new ArrayDeque<>();
     /** Index of the next frame to send of the head of {@link #pendingFrames}. */
     int headNextFrame;
-    /** Where fragments of the medium message now arriving go: a request or an unexpected message. */
-    Request incomingRequest;
-    UnexpectedMessage incomingUnexpected;
-    int incomingMessageSeq;
+    /** Where fragments of the medium message now arriving go. */
+    final MediumReassembly incoming = new MediumReassembly();
     long lastHeardNs;
     /** True from the moment the timers saw something pending with the partner until they see nothing pending. */
     boolean waiting;
@@ -48,15 +46,16 @@ public final class Partner
     /** Connect sequence of the CONNECT_REQUEST this session was accepted from; a new one means a new connection. */
     int acceptedConnectSeq;
     int remoteInitialSeq;
-    /** Our key was accepted by the partner (we connected, not only it to us). */
-    boolean keyVerified;
+    /** The key the partner accepted from us, valid in {@link ConnectionState#VERIFIED}. */
     int verifiedKey;
-    /** A CONNECT_REQUEST checking our key on a live session is out; the reply's status code lands here. */
-    boolean verifying;
-    volatile int verifyStatusCode = -1;
-    /** Rendezvous sends waiting for NOTIFY plus pulls in flight: reasons to expect to hear from the partner. */
+    /** The status code with which the partner refused the last key check ({@link #connectKey}); -1 when none. */
+    int keyRefusalCode = -1;
+    /** Rendezvous sends waiting for NOTIFY plus receives being declared or pulled: reasons to expect to hear from the partner. */
     int outstandingRendezvous;
+    /** The last transient send error (kept for the timeout message; the frame is resent). */
     String lastSendError;
+    /** A send the driver refused outright (not transient): the sequence stream to the partner is broken. */
+    String sendPathBroken;
 
     Partner(final int id, final EndpointAddress address, final int peerIndex, final int connectSeq)
     {
@@ -85,7 +84,12 @@ public final class Partner
 
     public PartnerState state()
     {
-        return state;
+        return connection.partnerState();
+    }
+
+    boolean isConnected()
+    {
+        return connection.isConnected();
     }
 
     /**
@@ -112,9 +116,13 @@ public final class Partner
         return lastHeardNs - waitingSinceNs >= 0 ? lastHeardNs : waitingSinceNs;
     }
 
-    void moveTo(final PartnerState next)
+    void moveTo(final ConnectionState next)
     {
-        state = state.moveTo(next);
+        if (!connection.canMoveTo(next))
+        {
+            throw new IllegalStateException(describe() + " cannot move from " + connection + " to " + next);
+        }
+        connection = next;
     }
 
     String describe()
@@ -125,6 +133,6 @@ public final class Partner
 
     public String toString()
     {
-        return describe() + ' ' + state;
+        return describe() + ' ' + connection;
     }
 }

@@ -49,13 +49,13 @@ public final class Request
     long remoteOffset;
     long pullBytes;
     int pullRetries;
-    boolean notified;
+    Rendezvous.SendState rendezvousSend = Rendezvous.SendState.NONE;
     /** The receiver's outcome from NOTIFY: anything but OK/TRUNCATED fails the send. */
     NotifyStatus notifyStatus;
-    /** The driver may still write into this request's buffer: keep lease and staging until its pull event. */
-    boolean pullInFlight;
-    boolean releaseWhenPullEnds;
-    boolean inCompletedQueue;
+    Rendezvous.ReceiveState rendezvousReceive = Rendezvous.ReceiveState.NONE;
+    /** Links in the {@link RequestPool}'s completion queue. */
+    Request completedPrev;
+    Request completedNext;
     volatile Thread waiter;
 
     Request(final Endpoint endpoint, final int index)

@@ -2,6 +2,7 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.user.UserDriverOptions;
 
@@ -80,6 +81,9 @@ public final class PeerMain
                     case "RECV" -> recv(w);
                     case "RECV_FROM" -> recvFrom(w);
                     case "STREAM" -> stream(w);
+                    case "STATS" -> say("STATS resent " + endpoint.resentFrames() + " lossTx " +
+                        endpoint.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_TX) + " lossRx " +
+                        endpoint.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_RX));
                     case "EXIT" ->
                     {
                         endpoint.close();

@@ -1,6 +1,7 @@
 package io.pinmx.mx;
 
 import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.user.UserDriverOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -304,6 +305,16 @@ class TwoProcessTest
             }
             peer.awaitLine("STREAM_DONE " + count, LINE_TIMEOUT_MS);
             assertFalse(local.iprobe(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ANY, s), "a message arrived twice");
+            // The loss really happened on both ends and the sender really recovered by resending.
+            final String[] stats = peer.command("STATS", "STATS", LINE_TIMEOUT_MS).split(" ");
+            final long peerResent = Long.parseLong(stats[2]);
+            final long peerLoss = Long.parseLong(stats[4]) + Long.parseLong(stats[6]);
+            final long localLoss = local.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_TX) +
+                local.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_RX);
+            assertTrue(localLoss > 0, "no loss injected by the receiving driver at " + loss);
+            assertTrue(peerLoss > 0, "no loss injected by the sending driver at " + loss);
+            assertTrue(peerResent > 0, "the sender resent nothing although " + (localLoss + peerLoss) +
+                " frames were lost");
         }
     }
 

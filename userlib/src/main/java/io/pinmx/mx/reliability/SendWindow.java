@@ -15,11 +15,18 @@ public final class SendWindow
         void onAcked(Object owner, int frameIndex);
     }
 
-    /** Told about each frame to send again. */
+    /** Told about each frame to send again, with the caller's context (the partner). */
     @FunctionalInterface
-    public interface ResendHandler
+    public interface ResendHandler<C>
     {
-        void onResend(int seq, Object owner, int frameIndex);
+        void onResend(C context, int seq, Object owner, int frameIndex);
+    }
+
+    /** Told about each frame forgotten unacknowledged, with the caller's context (the reason). */
+    @FunctionalInterface
+    public interface ClearedHandler<C>
+    {
+        void onCleared(C context, Object owner, int frameIndex);
     }
 
     private final SequenceNumbers sequences;
@@ -144,7 +151,7 @@ public final class SendWindow
     /**
      * Go-back-N: hands every unacknowledged frame, oldest first, to the handler and restamps it.
      */
-    public void resendAll(final long nowNs, final ResendHandler handler)
+    public <C> void resendAll(final long nowNs, final ResendHandler<C> handler, final C context)
     {
         int seq = oldestSeq;
         for (int i = 0; i < count; i++)
@@ -152,7 +159,7 @@ public final class SendWindow
             final int slot = seq & capacityMask;
             sentAtNs[slot] = nowNs;
             sendCounts[slot]++;
-            handler.onResend(seq, owners[slot], frameIndexes[slot]);
+            handler.onResend(context, seq, owners[slot], frameIndexes[slot]);
             seq = sequences.next(seq);
         }
     }
@@ -160,7 +167,7 @@ public final class SendWindow
     /**
      * Forgets every frame (the partner failed); each owner is handed to the handler once per frame.
      */
-    public void clear(final AckedHandler handler)
+    public <C> void clear(final ClearedHandler<C> handler, final C context)
     {
         while (count > 0)
         {
@@ -169,7 +176,7 @@ public final class SendWindow
             owners[slot] = null;
             oldestSeq = sequences.next(oldestSeq);
             count--;
-            handler.onAcked(owner, frameIndexes[slot]);
+            handler.onCleared(context, owner, frameIndexes[slot]);
         }
     }
 }

@@ -22,10 +22,10 @@ class ResendTimerTest
         assertEquals(WAIT, timer.check(w, 999));
         assertEquals(1_000, timer.deadlineNs(w));
         assertEquals(RESEND, timer.check(w, 1_000));
-        w.resendAll(1_000, (s, o, i) -> { });
+        w.resendAll(1_000, (c, s, o, i) -> { }, null);
         assertEquals(WAIT, timer.check(w, 1_999));
         assertEquals(RESEND, timer.check(w, 2_000));
-        w.resendAll(2_000, (s, o, i) -> { });
+        w.resendAll(2_000, (c, s, o, i) -> { }, null);
         assertEquals(GIVE_UP, timer.check(w, 3_000), "first send plus two resends all timed out");
     }
 

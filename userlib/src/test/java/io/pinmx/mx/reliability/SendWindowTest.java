@@ -65,7 +65,7 @@ class SendWindowTest
         w.append("a", 0, 100);
         w.append("b", 0, 110);
         final List<String> resent = new ArrayList<>();
-        w.resendAll(500, (s, o, i) -> resent.add(s + ":" + o.toString() + i));
+        w.resendAll(500, (c, s, o, i) -> resent.add(s + ":" + o.toString() + i), null);
         assertEquals(List.of("0:a0", "1:b0"), resent);
         assertEquals(2, w.oldestSendCount());
         assertEquals(500, w.oldestSentAtNs());
@@ -77,7 +77,7 @@ class SendWindowTest
         final SendWindow w = new SendWindow(seq, 4, 0);
         w.append("a", 0, 0);
         w.append("b", 3, 0);
-        w.clear((o, i) -> acked.add(o.toString() + i));
+        w.clear((c, o, i) -> acked.add(o.toString() + i), null);
         assertEquals(List.of("a0", "b3"), acked);
         assertTrue(w.isEmpty());
         assertEquals(0, w.oldestSendCount());

@@ -1,0 +1,265 @@
+package io.pinmx.mx;
+
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.wire.AckFrame;
+import io.pinmx.pin.wire.ConnectFrame;
+import io.pinmx.pin.wire.ConnectStatus;
+import io.pinmx.pin.wire.EagerFrame;
+import io.pinmx.pin.wire.FrameFlyweight;
+import io.pinmx.pin.wire.FrameKind;
+import io.pinmx.pin.wire.MediumFragFrame;
+import io.pinmx.pin.wire.NackFrame;
+import io.pinmx.pin.wire.NackReason;
+import io.pinmx.pin.wire.NotifyFrame;
+import io.pinmx.pin.wire.RndvFrame;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Owns the outgoing side of the wire: one reused native header buffer with a flyweight per
+ * frame kind, the encoding of every frame the library sends, the partner's ack piggy-backed
+ * on each, the hand-off to {@link DriverEndpoint#send} and what a refused send means.
+ * <p>
+ * Send errors, by {@link io.pinmx.pin.spi.DriverError}: NO_RESOURCES (ring or socket buffer
+ * full), SYSTEM (a send syscall failed, e.g. ENOBUFS), PEER_UNREACHABLE (the peer's ring stayed
+ * full or went away) and TIMEOUT are transient: a sequenced frame stays in the send window and
+ * is resent, the error is kept for the partner's timeout message, nothing counts as dropped.
+ * Anything else (BAD_ARGUMENT such as a frame too large for the peer's ring, ENDPOINT_CLOSED,
+ * UNKNOWN_PEER, or a non-driver exception) can never succeed on resend: the partner's sequence
+ * stream is broken, so the sender marks it ({@link Partner#sendPathBroken}) and the caller
+ * fails the partner, and with it the request, at once with the cause. A refused connect reply
+ * or NACK has no request to fail: it is counted in {@link #failedSends()}.
+ * Guarded by the endpoint lock.
+ */
+final class FrameSender
+{
+    private static final int HEADER_BUFFER_BYTES = 256;
+
+    private final DriverEndpoint driver;
+    private final EndpointOptions options;
+    private final int localEndpointIndex;
+    private final int localSessionId;
+    private final int mediumFragmentBytes;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment headerBuffer = arena.allocate(HEADER_BUFFER_BYTES, 8);
+    private final MemorySegment[] headerViews = new MemorySegment[FrameKind.MAX_CODE + 1];
+    private final MemorySegment emptyPayload = headerBuffer.asSlice(0, 0);
+    private final EagerFrame eagerOut = new EagerFrame();
+    private final MediumFragFrame mediumOut = new MediumFragFrame();
+    private final RndvFrame rndvOut = new RndvFrame();
+    private final NotifyFrame notifyOut = new NotifyFrame();
+    private final AckFrame ackOut = new AckFrame();
+    private final ConnectFrame connectOut = new ConnectFrame();
+    private final NackFrame nackOut = new NackFrame();
+    private final FrameFlyweight headerOut = new FrameFlyweight();
+    private long resentFrames;
+    private long failedSends;
+
+    FrameSender(
+        final DriverEndpoint driver, final EndpointAddress local, final EndpointOptions options,
+        final int mediumFragmentBytes)
+    {
+        this.driver = driver;
+        this.options = options;
+        this.localEndpointIndex = local.endpointIndex();
+        this.localSessionId = local.sessionId();
+        this.mediumFragmentBytes = mediumFragmentBytes;
+        for (final FrameKind kind : FrameKind.values())
+        {
+            headerViews[kind.code()] = headerBuffer.asSlice(0, kind.headerBytes());
+        }
+    }
+
+    /**
+     * @return sequenced frames sent again after no ack came in time (go-back-N resends).
+     */
+    long resentFrames()
+    {
+        return resentFrames;
+    }
+
+    /**
+     * @return unsequenced frames (connect replies, NACKs) the driver refused outright.
+     */
+    long failedSends()
+    {
+        return failedSends;
+    }
+
+    /**
+     * Frame {@code frameIndex} of a send: RNDV, one TINY/SMALL, or a MEDIUM_FRAG.
+     */
+    void sendRequestFrame(final Partner p, final Request r, final int frameIndex, final int seq, final boolean resend)
+    {
+        final long length = r.messageLength;
+        if (Request.Kind.SEND_RENDEZVOUS == r.kind)
+        {
+            rndvOut.wrap(headerBuffer, 0);
+            rndvOut.encodeHeader(FrameKind.RNDV, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId,
+                localSessionId, seq, 0);
+            rndvOut.encode(r.matchInfo, length, r.lease.isHeld() ? r.lease.regionId() : 0,
+                r.lease.isHeld() ? r.lease.offset() : 0, r.handle());
+            transmit(p, FrameKind.RNDV, emptyPayload, resend);
+        }
+        else if (1 == r.framesTotal && length <= options.smallMaxBytes)
+        {
+            final FrameKind kind = length <= options.tinyMaxBytes ? FrameKind.TINY : FrameKind.SMALL;
+            eagerOut.wrap(headerBuffer, 0);
+            eagerOut.encodeHeader(kind, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId, localSessionId,
+                seq, (int)length);
+            eagerOut.encode(r.matchInfo, (int)length);
+            transmit(p, kind, 0 == length ? emptyPayload : r.sendData, resend);
+        }
+        else
+        {
+            final long offset = (long)frameIndex * mediumFragmentBytes;
+            final int bytes = (int)Math.min(mediumFragmentBytes, length - offset);
+            mediumOut.wrap(headerBuffer, 0);
+            mediumOut.encodeHeader(FrameKind.MEDIUM_FRAG, p.remoteEndpointIndex, localEndpointIndex,
+                p.remoteSessionId, localSessionId, seq, bytes);
+            mediumOut.encode(r.matchInfo, (int)length, (int)offset, frameIndex, r.framesTotal, r.firstSeq);
+            transmit(p, FrameKind.MEDIUM_FRAG, r.fragments.view(r.sendData, frameIndex, offset, bytes), resend);
+        }
+    }
+
+    void sendNotice(final Partner p, final Notice n, final int seq, final boolean resend)
+    {
+        notifyOut.wrap(headerBuffer, 0);
+        notifyOut.encodeHeader(FrameKind.NOTIFY, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId,
+            localSessionId, seq, 0);
+        notifyOut.encode(n.sendHandle, n.status, n.bytesPulled);
+        transmit(p, FrameKind.NOTIFY, emptyPayload, resend);
+    }
+
+    void sendAck(final Partner p, final boolean requestAck)
+    {
+        ackOut.wrap(headerBuffer, 0);
+        ackOut.encodeHeader(FrameKind.ACK, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId,
+            localSessionId, 0, 0);
+        ackOut.encode(p.tracker.expectedSeq());
+        if (requestAck)
+        {
+            ackOut.flags(FrameFlyweight.FLAG_ACK_REQUESTED);
+        }
+        transmit(p, FrameKind.ACK, emptyPayload, false);
+    }
+
+    /**
+     * Piggy-backs the partner's ack on the frame and hands it to the driver.
+     */
+    private void transmit(final Partner p, final FrameKind kind, final MemorySegment payload, final boolean resend)
+    {
+        headerOut.wrap(headerBuffer, 0);
+        headerOut.ackSeq(p.tracker.expectedSeq());
+        if (resend)
+        {
+            headerOut.flags(headerOut.flags() | FrameFlyweight.FLAG_RESENT);
+            resentFrames++;
+        }
+        try
+        {
+            driver.send(p.peerIndex, headerViews[kind.code()], payload);
+            p.tracker.onAckSent();
+        }
+        catch (final RuntimeException ex)
+        {
+            if (isTransient(ex))
+            {
+                p.lastSendError = ex.getMessage();
+            }
+            else if (null == p.sendPathBroken)
+            {
+                p.sendPathBroken = "the driver refused our " + kind + " frame: " + ex.getMessage();
+            }
+        }
+    }
+
+    /**
+     * Sends the partner's CONNECT_REQUEST (a new connection or a key check); a refusal that
+     * cannot pass on resend marks the partner's send path broken.
+     */
+    void sendConnectRequest(final Partner p, final long nowNs)
+    {
+        connectOut.wrap(headerBuffer, 0);
+        connectOut.encodeHeader(FrameKind.CONNECT_REQUEST, p.remoteEndpointIndex, localEndpointIndex, 0,
+            localSessionId, 0, 0);
+        connectOut.encode(p.connectKey, p.connectSeq, p.sendInitialSeq, ConnectStatus.OK);
+        p.connectSentNs = nowNs;
+        try
+        {
+            driver.send(p.peerIndex, headerViews[FrameKind.CONNECT_REQUEST.code()], emptyPayload);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (isTransient(ex))
+            {
+                p.lastSendError = ex.getMessage();
+            }
+            else if (null == p.sendPathBroken)
+            {
+                p.sendPathBroken = "the driver refused our CONNECT_REQUEST: " + ex.getMessage();
+            }
+        }
+    }
+
+    void sendConnectReply(
+        final int peerIndex, final int remoteEndpoint, final int remoteSession, final int connectSeq,
+        final int initialSeq, final ConnectStatus status)
+    {
+        connectOut.wrap(headerBuffer, 0);
+        connectOut.encodeHeader(FrameKind.CONNECT_REPLY, remoteEndpoint, localEndpointIndex, remoteSession,
+            localSessionId, 0, 0);
+        connectOut.encode(0, connectSeq, initialSeq, status);
+        sendUnsequenced(peerIndex, FrameKind.CONNECT_REPLY);
+    }
+
+    /**
+     * Tells a peer we do not (or no longer) hold the session its frame named.
+     */
+    void sendNack(
+        final int peerIndex, final int remoteEndpoint, final int remoteSession, final FrameKind refusedKind,
+        final int refusedSeq)
+    {
+        nackOut.wrap(headerBuffer, 0);
+        nackOut.encodeHeader(FrameKind.NACK, remoteEndpoint, localEndpointIndex, remoteSession, localSessionId, 0, 0);
+        nackOut.encode(NackReason.BAD_SESSION, refusedKind, refusedSeq, 0, 0, 0, 0, 0);
+        sendUnsequenced(peerIndex, FrameKind.NACK);
+    }
+
+    /**
+     * Replies and NACKs are answers the peer asks again for (it resends its request or frame), so
+     * a failed one is only counted.
+     */
+    private void sendUnsequenced(final int peerIndex, final FrameKind kind)
+    {
+        try
+        {
+            driver.send(peerIndex, headerViews[kind.code()], emptyPayload);
+        }
+        catch (final RuntimeException ex)
+        {
+            failedSends++;
+        }
+    }
+
+    static boolean isTransient(final RuntimeException ex)
+    {
+        if (!(ex instanceof DriverException de))
+        {
+            return false;
+        }
+        return switch (de.kind())
+        {
+            case NO_RESOURCES, SYSTEM, PEER_UNREACHABLE, TIMEOUT -> true;
+            default -> false;
+        };
+    }
+
+    void close()
+    {
+        arena.close();
+    }
+}

@@ -1,0 +1,200 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.reliability.SendWindow;
+import io.pinmx.pin.wire.NotifyStatus;
+import org.agrona.concurrent.CachedNanoClock;
+
+import java.util.ArrayDeque;
+
+/**
+ * Owns what goes out to each partner in sequence: the partner's queue of sends and NOTIFYs
+ * waiting for window room, moving them into the send window (which assigns sequence numbers),
+ * the pooled {@link Notice}s, go-back-N resends, and the completion of a send once its frames
+ * are acknowledged (and, for a rendezvous, once the receiver's NOTIFY came). Guarded by the
+ * endpoint lock.
+ */
+final class OutboundQueue
+{
+    private final CachedNanoClock now;
+    private final FrameSender sender;
+    private final RequestPool requests;
+    private final ArrayDeque<Notice> freeNotices = new ArrayDeque<>();
+    private final SendWindow.AckedHandler ackedHandler = this::onFrameAcked;
+    private final SendWindow.ClearedHandler<String> abandonedHandler = this::onFrameAbandoned;
+    private final SendWindow.ResendHandler<Partner> resendHandler = this::onResend;
+
+    OutboundQueue(final CachedNanoClock now, final FrameSender sender, final RequestPool requests)
+    {
+        this.now = now;
+        this.sender = sender;
+        this.requests = requests;
+    }
+
+    SendWindow.AckedHandler ackedHandler()
+    {
+        return ackedHandler;
+    }
+
+    /**
+     * Queues a QUEUED send behind the partner's earlier frames.
+     */
+    void enqueue(final Partner p, final Request r)
+    {
+        p.pendingFrames.addLast(r);
+    }
+
+    /**
+     * Moves queued frames into the window while it has room and the partner is connected.
+     */
+    void pump(final Partner p)
+    {
+        final long nowNs = now.nanoTime();
+        while (p.isConnected() && p.window.hasRoom() && null == p.sendPathBroken)
+        {
+            final Object head = p.pendingFrames.peekFirst();
+            if (null == head)
+            {
+                return;
+            }
+            if (head instanceof Request r)
+            {
+                if (RequestState.QUEUED == r.state)
+                {
+                    RequestPool.moveTo(r, RequestState.SENDING);
+                }
+                final int frameIndex = p.headNextFrame;
+                final int seq = p.window.append(r, frameIndex, nowNs);
+                if (0 == frameIndex)
+                {
+                    r.firstSeq = seq;
+                }
+                sender.sendRequestFrame(p, r, frameIndex, seq, false);
+                if (++p.headNextFrame == r.framesTotal)
+                {
+                    p.pendingFrames.pollFirst();
+                    p.headNextFrame = 0;
+                }
+            }
+            else
+            {
+                final Notice n = (Notice)head;
+                p.pendingFrames.pollFirst();
+                sender.sendNotice(p, n, p.window.append(n, 0, nowNs), false);
+            }
+        }
+    }
+
+    /**
+     * Queues a NOTIFY telling a rendezvous sender how its message's pull ended (dropped when the
+     * partner is no longer connected: its send failed with it).
+     */
+    void queueNotice(final Partner p, final int senderHandle, final NotifyStatus status, final long bytesPulled)
+    {
+        if (!p.isConnected())
+        {
+            return;
+        }
+        Notice n = freeNotices.pollFirst();
+        if (null == n)
+        {
+            n = new Notice();
+        }
+        n.sendHandle = senderHandle;
+        n.status = status;
+        n.bytesPulled = bytesPulled;
+        p.pendingFrames.addLast(n);
+    }
+
+    /**
+     * Go-back-N: sends every unacknowledged frame to the partner again.
+     */
+    void resendAll(final Partner p)
+    {
+        p.window.resendAll(now.nanoTime(), resendHandler, p);
+    }
+
+    /**
+     * Forgets every frame to the failed partner; their sends fail with the reason.
+     */
+    void abandonAll(final Partner p, final String reason)
+    {
+        if (null != p.window)
+        {
+            p.window.clear(abandonedHandler, reason);
+        }
+        Object pending;
+        while (null != (pending = p.pendingFrames.pollFirst()))
+        {
+            onFrameAbandoned(reason, pending, 0);
+        }
+        p.headNextFrame = 0;
+    }
+
+    /**
+     * Completes a send whose frames are all acknowledged: at once when eager, on NOTIFY when rendezvous.
+     */
+    void maybeCompleteSend(final Request r)
+    {
+        if (RequestState.SENDING != r.state || r.framesUnacked != 0)
+        {
+            return;
+        }
+        if (Request.Kind.SEND_EAGER == r.kind)
+        {
+            r.status.bytesTransferred = r.messageLength;
+            requests.complete(r);
+        }
+        else if (Rendezvous.SendState.NOTIFIED == r.rendezvousSend)
+        {
+            r.partner.outstandingRendezvous--;
+            if (r.notifyStatus.isSuccess())
+            {
+                requests.complete(r);
+            }
+            else
+            {
+                requests.fail(r, "receiver " + r.partner.describe() + " failed to pull the message: " + r.notifyStatus +
+                    " after " + r.status.bytesTransferred + " of " + r.messageLength + " bytes");
+            }
+        }
+    }
+
+    private void onResend(final Partner p, final int seq, final Object owner, final int frameIndex)
+    {
+        if (owner instanceof Request r)
+        {
+            sender.sendRequestFrame(p, r, frameIndex, seq, true);
+        }
+        else
+        {
+            sender.sendNotice(p, (Notice)owner, seq, true);
+        }
+    }
+
+    private void onFrameAcked(final Object owner, final int frameIndex)
+    {
+        if (owner instanceof Request r)
+        {
+            if (--r.framesUnacked == 0)
+            {
+                maybeCompleteSend(r);
+            }
+        }
+        else
+        {
+            freeNotices.addFirst((Notice)owner);
+        }
+    }
+
+    private void onFrameAbandoned(final String reason, final Object owner, final int frameIndex)
+    {
+        if (owner instanceof Request r)
+        {
+            requests.fail(r, reason);
+        }
+        else
+        {
+            freeNotices.addFirst((Notice)owner);
+        }
+    }
+}

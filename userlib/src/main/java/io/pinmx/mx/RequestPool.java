@@ -1,0 +1,262 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.buffer.BufferPool;
+import io.pinmx.mx.buffer.PooledBuffer;
+import io.pinmx.pin.wire.NotifyStatus;
+import io.pinmx.regioncache.RegionCache;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Owns the endpoint's requests: the preallocated pool with its free list, the wire handles
+ * naming them, their terminal moves (complete, fail, cancel, release) with the buffers and
+ * region leases they hold, and the completion queue {@code peek} reads (an intrusive list in
+ * completion order, so nothing allocates). Guarded by the endpoint lock.
+ */
+final class RequestPool
+{
+    private final Request[] requests;
+    private final int[] free;
+    private int freeCount;
+    private final RegionCache regionCache;
+    private final BufferPool buffers;
+    private final String endpointName;
+    private Request completedHead;
+    private Request completedTail;
+
+    RequestPool(
+        final Endpoint endpoint, final int maxRequests, final RegionCache regionCache, final BufferPool buffers,
+        final String endpointName)
+    {
+        this.regionCache = regionCache;
+        this.buffers = buffers;
+        this.endpointName = endpointName;
+        requests = new Request[maxRequests];
+        free = new int[maxRequests];
+        for (int i = maxRequests - 1; i >= 0; i--)
+        {
+            requests[i] = new Request(endpoint, i);
+            free[freeCount++] = i;
+        }
+    }
+
+    int size()
+    {
+        return requests.length;
+    }
+
+    Request at(final int index)
+    {
+        return requests[index];
+    }
+
+    /**
+     * @throws MxException when every request is in use.
+     */
+    Request allocate()
+    {
+        if (0 == freeCount)
+        {
+            throw new MxException("endpoint " + endpointName + ": all " + requests.length +
+                " requests are in use (release completed requests, or raise maxRequests)");
+        }
+        final Request r = requests[free[--freeCount]];
+        r.generation = (r.generation + 1) & 0x7FFF;
+        r.status.reset();
+        r.staging = null;
+        r.framesTotal = 0;
+        r.framesUnacked = 0;
+        r.rendezvousSend = Rendezvous.SendState.NONE;
+        r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
+        r.notifyStatus = NotifyStatus.OK;
+        r.pullRetries = 0;
+        return r;
+    }
+
+    /**
+     * Returns a request that never left FREE (its posting failed) to the free list.
+     */
+    void free(final Request r)
+    {
+        free[freeCount++] = r.index;
+    }
+
+    /**
+     * @return the live request this wire handle names, or null (stale or unknown handle).
+     */
+    Request byHandle(final int handle)
+    {
+        final int index = handle & 0xFFFF;
+        if (index >= requests.length)
+        {
+            return null;
+        }
+        final Request r = requests[index];
+        return r.handle() == handle && RequestState.FREE != r.state ? r : null;
+    }
+
+    static void moveTo(final Request r, final RequestState next)
+    {
+        if (!r.state.canMoveTo(next))
+        {
+            throw new IllegalStateException(r + " cannot move from " + r.state + " to " + next);
+        }
+        r.state = next;
+    }
+
+    void complete(final Request r)
+    {
+        releaseResources(r);
+        moveTo(r, RequestState.COMPLETED);
+        noteDone(r);
+    }
+
+    /**
+     * Fails the request with the reason unless it is done already. A request whose buffer a
+     * declare or the driver may still use keeps its lease and staging until that ends.
+     */
+    void fail(final Request r, final String reason)
+    {
+        if (r.state.isDone())
+        {
+            return;
+        }
+        if (!r.rendezvousReceive.holdsBuffer())
+        {
+            releaseResources(r);
+        }
+        r.status.error = r + ": " + reason;
+        moveTo(r, RequestState.FAILED);
+        noteDone(r);
+    }
+
+    void cancelled(final Request r)
+    {
+        moveTo(r, RequestState.CANCELLED);
+        noteDone(r);
+    }
+
+    /**
+     * The owner is done with the request: recycle it, or, while a declare or pull still uses
+     * its buffer, leave that to the end of the pull.
+     *
+     * @throws IllegalStateException if it was released already or is not done yet.
+     */
+    void release(final Request r)
+    {
+        checkLive(r);
+        if (!r.state.isDone())
+        {
+            throw new IllegalStateException("release of " + r + ": not done yet (test, wait or cancel it first)");
+        }
+        unlinkCompleted(r);
+        if (r.rendezvousReceive.holdsBuffer())
+        {
+            r.rendezvousReceive = r.rendezvousReceive.released();
+            return;
+        }
+        recycle(r);
+    }
+
+    void recycle(final Request r)
+    {
+        moveTo(r, RequestState.FREE);
+        r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
+        r.vector.clear();
+        r.partner = null;
+        r.sendData = MemorySegment.NULL;
+        free(r);
+    }
+
+    /**
+     * @throws IllegalStateException naming the request if its owner released it already.
+     */
+    void checkLive(final Request r)
+    {
+        if (RequestState.FREE == r.state || r.rendezvousReceive.isReleased())
+        {
+            throw new IllegalStateException("request " + Integer.toHexString(r.handle()) + " was already released");
+        }
+    }
+
+    void releaseResources(final Request r)
+    {
+        if (r.lease.isHeld())
+        {
+            regionCache.release(r.lease);
+        }
+        if (null != r.staging)
+        {
+            buffers.release(r.staging);
+            r.staging = null;
+        }
+    }
+
+    /**
+     * @throws MxException naming the request when a heap buffer is too large to stage.
+     */
+    PooledBuffer stagingFor(final long length, final Request r)
+    {
+        if (length > buffers.maxBufferBytes())
+        {
+            throw new MxException(r + ": heap buffer of " + length + " bytes exceeds the staging limit of " +
+                buffers.maxBufferBytes() + " bytes; use a native segment");
+        }
+        return buffers.acquire(length);
+    }
+
+    /**
+     * @return the oldest completed request not yet released, or null.
+     */
+    Request oldestCompleted()
+    {
+        return completedHead;
+    }
+
+    private void noteDone(final Request r)
+    {
+        if (null == r.completedPrev && completedHead != r)
+        {
+            r.completedNext = null;
+            if (null == completedTail)
+            {
+                completedHead = r;
+            }
+            else
+            {
+                completedTail.completedNext = r;
+                r.completedPrev = completedTail;
+            }
+            completedTail = r;
+        }
+        r.wake();
+    }
+
+    private void unlinkCompleted(final Request r)
+    {
+        if (null == r.completedPrev && completedHead != r)
+        {
+            return;
+        }
+        final Request prev = r.completedPrev;
+        final Request next = r.completedNext;
+        if (null == prev)
+        {
+            completedHead = next;
+        }
+        else
+        {
+            prev.completedNext = next;
+        }
+        if (null == next)
+        {
+            completedTail = prev;
+        }
+        else
+        {
+            next.completedPrev = prev;
+        }
+        r.completedPrev = null;
+        r.completedNext = null;
+    }
+}
