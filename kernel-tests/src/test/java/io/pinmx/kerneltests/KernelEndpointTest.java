@@ -63,7 +63,7 @@ class KernelEndpointTest
         driver = KernelDevices.requireDevice();
         a = (KernelEndpoint)driver.open(KernelDevices.config(1));
         b = (KernelEndpoint)driver.open(KernelDevices.config(2));
-        aToB = a.peerIndex(b.address().board());
+        aToB = a.acquirePeer(b.address().board());
     }
 
     @AfterEach
@@ -314,7 +314,7 @@ class KernelEndpointTest
         a.close();
         a = (KernelEndpoint)driver.open(KernelDevices.config(1,
             KernelDriverOptions.defaults().withPullsOnWire(onWire).withPinMode(pinMode)));
-        aToB = a.peerIndex(b.address().board());
+        aToB = a.acquirePeer(b.address().board());
     }
 
     private PullSpec pullFromB(final int remote, final int local, final int length, final int handle)

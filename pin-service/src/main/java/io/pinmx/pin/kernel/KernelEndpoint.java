@@ -55,8 +55,8 @@ public final class KernelEndpoint implements DriverEndpoint
     private final DriverInfo info;
     private final MemorySegment ring;
     private final KernelEventRing events;
-    private final MacPeerTable peers = new MacPeerTable();
     private final DriverCounters counters = new DriverCounters();
+    private final MacPeerTable peers = new MacPeerTable(counters);
     private final StampedLock lifecycle = new StampedLock();
     private volatile boolean closed;
 
@@ -225,30 +225,45 @@ public final class KernelEndpoint implements DriverEndpoint
     }
 
     @Override
-    public int peerIndex(final BoardAddress board)
+    public int acquirePeer(final BoardAddress board)
     {
-        checkOpen("peerIndex");
+        checkOpen("acquirePeer");
         if (null == board || board.kind() != BoardAddress.Kind.ETHERNET)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "peerIndex: the kernel driver reaches eth: boards " +
+            throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: the kernel driver reaches eth: boards " +
                 "only, not " + board);
         }
-        try
+        final MacPeer peer = peers.acquire(MacPeer.macOf(board));
+        if (null == peer)
         {
-            return peers.indexOf(MacPeerTable.macOf(board));
+            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + address +
+                ": " + peers.describeFull());
         }
-        catch (final IllegalStateException e)
+        return peer.index();
+    }
+
+    @Override
+    public void retainPeer(final int peerIndex)
+    {
+        checkOpen("retainPeer");
+        if (null == peers.retain(peerIndex))
         {
-            throw new DriverException(DriverError.NO_RESOURCES, e.getMessage());
+            throw unknownPeer("retainPeer", peerIndex);
         }
+    }
+
+    @Override
+    public void releasePeer(final int peerIndex)
+    {
+        checkOpen("releasePeer");
+        peers.release(peerIndex, address);
     }
 
     @Override
     public BoardAddress peer(final int peerIndex)
     {
         checkOpen("peer");
-        checkPeer(peerIndex);
-        return peers.board(peerIndex);
+        return peer("peer", peerIndex).board();
     }
 
     @Override
@@ -354,7 +369,7 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
-        checkPeer(peerIndex);
+        final MacPeer peer = peer("send", peerIndex);
         if (null == frameHeader || frameHeader.byteSize() < FrameFlyweight.HEADER_BYTES)
         {
             throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
@@ -377,12 +392,12 @@ public final class KernelEndpoint implements DriverEndpoint
             body.byteSize() == 0 ? 0 : nativeAddress(body, scratch.stagedPayload));
         send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_HEADER_LEN, (int)frameHeader.byteSize());
         send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_PAYLOAD_LEN, (int)body.byteSize());
-        putMac(send, PinmxAbi.SEND_DST_MAC, peers.mac(peerIndex));
+        putMac(send, PinmxAbi.SEND_DST_MAC, peer.mac());
         final int rc = ioctlHot("send", scratch, PinmxAbi.IOC_SEND, send);
         if (rc != 0)
         {
             throw device.failure(-rc, "PINMX_IOC_SEND", kind + " of " + frameBytes + " bytes to peer " + peerIndex +
-                " (" + peers.board(peerIndex) + " endpoint " +
+                " (" + peer.board() + " endpoint " +
                 (frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF) + ")" +
                 (rc == -Errno.EINVAL ? "; the module checks the header as a receiver would" : ""));
         }
@@ -397,16 +412,41 @@ public final class KernelEndpoint implements DriverEndpoint
             throw new DriverException(DriverError.BAD_ARGUMENT, "startPull: spec is null");
         }
         spec.validate();
-        checkPeer(spec.peerIndex());
         if ((features & PinmxAbi.FEATURE_NET_PULL) == 0)
         {
             throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOTTY, "startPull " + spec + ": pinmx.ko on " +
                 device.path() + " has no pull engine (features " + PinmxAbi.describeFeatures(features) +
                 " lack NET_PULL)", null);
         }
+        final MacPeer peer = peers.hold(spec.peerIndex());
+        if (null == peer)
+        {
+            throw unknownPeer("startPull", spec.peerIndex());
+        }
+        final int rc;
+        try
+        {
+            rc = ioctlPull(spec, peer);
+        }
+        catch (final RuntimeException e)
+        {
+            peers.releaseHold(peer);
+            throw e;
+        }
+        if (rc != 0)
+        {
+            peers.releaseHold(peer);
+            throw pullFailure(-rc, spec);
+        }
+        counters.increment(Counter.PULLS_STARTED);
+    }
+
+    /** The pull's hold on its peer is released when its end event has been delivered. */
+    private int ioctlPull(final PullSpec spec, final MacPeer peer)
+    {
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment pull = scratch.pull;
-        putMac(pull, PinmxAbi.PULL_PEER_MAC, peers.mac(spec.peerIndex()));
+        putMac(pull, PinmxAbi.PULL_PEER_MAC, peer.mac());
         pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_PEER_ENDPOINT, (byte)spec.remoteEndpointIndex());
         pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_FLAGS, pullFlags);
         pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_PEER_SESSION, spec.remoteSessionId());
@@ -416,12 +456,7 @@ public final class KernelEndpoint implements DriverEndpoint
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_OFFSET, spec.remoteOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LOCAL_OFFSET, spec.localOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LENGTH, spec.length());
-        final int rc = ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
-        if (rc != 0)
-        {
-            throw pullFailure(-rc, spec);
-        }
-        counters.increment(Counter.PULLS_STARTED);
+        return ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
     }
 
     private DriverException pullFailure(final int errno, final PullSpec spec)
@@ -629,13 +664,20 @@ public final class KernelEndpoint implements DriverEndpoint
         return stamp;
     }
 
-    private void checkPeer(final int peerIndex)
+    private MacPeer peer(final String operation, final int peerIndex)
     {
-        if (!peers.isValid(peerIndex))
+        final MacPeer peer = peers.entry(peerIndex);
+        if (null == peer)
         {
-            throw new DriverException(DriverError.UNKNOWN_PEER, "peer index " + peerIndex +
-                " is not in the peer table of endpoint " + address);
+            throw unknownPeer(operation, peerIndex);
         }
+        return peer;
+    }
+
+    private DriverException unknownPeer(final String operation, final int peerIndex)
+    {
+        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
+            " is not in the peer table of endpoint " + address + peers.describeIndex(peerIndex));
     }
 
     private void checkOpen(final String operation)

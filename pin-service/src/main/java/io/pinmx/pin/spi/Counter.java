@@ -107,7 +107,11 @@ public enum Counter
     /** Times a sender waited because a shared-memory ring was full. */
     SHM_RING_FULL_WAITS,
     /** Wake-ups sent to a parked same-host receiver. */
-    DOORBELLS_SENT;
+    DOORBELLS_SENT,
+    /** Frames from a new peer dropped because every peer-table entry was referenced or held. */
+    DROPPED_PEER_TABLE_FULL,
+    /** Idle peer-table entries reclaimed (least recently used first) to make room for a new peer. */
+    PEERS_RECLAIMED;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

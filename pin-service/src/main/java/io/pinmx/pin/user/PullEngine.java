@@ -16,6 +16,7 @@ import io.pinmx.pin.wire.PullReplyFrame;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -50,7 +51,7 @@ final class PullEngine
     /** Where the engine finds a same-host peer endpoint's file, or null. */
     interface PeerFiles
     {
-        EndpointFile find(int peer, int endpointIndex, int sessionId);
+        EndpointFile find(UdpPeer peer, int endpointIndex, int sessionId);
     }
 
     private final UserDriverOptions options;
@@ -76,7 +77,8 @@ final class PullEngine
     private final int[] state = new int[MAX_PULLS];
     private final int[] generation = new int[MAX_PULLS];
     private final int[] handle = new int[MAX_PULLS];
-    private final int[] peer = new int[MAX_PULLS];
+    /** The peer each pull reaches, held from submit until its completion event has been delivered. */
+    private final UdpPeer[] peer = new UdpPeer[MAX_PULLS];
     private final int[] remoteEndpoint = new int[MAX_PULLS];
     private final int[] remoteSession = new int[MAX_PULLS];
     private final int[] remoteRegion = new int[MAX_PULLS];
@@ -150,7 +152,7 @@ final class PullEngine
     }
 
     /** Application thread: queue a validated pull for the agent. */
-    void submit(final PullSpec spec)
+    void submit(final PullSpec spec, final UdpPeer from)
     {
         submitLock.lock();
         try
@@ -163,7 +165,7 @@ final class PullEngine
             final int slot = freeSlots[--freeCount];
             generation[slot] = (generation[slot] + 1) & 0xFFFFFF;
             handle[slot] = spec.pullHandle();
-            peer[slot] = spec.peerIndex();
+            peer[slot] = from;
             remoteEndpoint[slot] = spec.remoteEndpointIndex();
             remoteSession[slot] = spec.remoteSessionId();
             remoteRegion[slot] = spec.remoteRegionId();
@@ -332,7 +334,7 @@ final class PullEngine
         pull.encode(wireHandle(slot), remoteRegion[slot], remoteOffset[slot] + pullOffset, pullOffset, bytes,
             (int)(pullOffset / framePayloadBytes), framePayloadBytes);
         sendFrame(pullHeader, MemorySegment.NULL, 0, 0,
-            peers.socketAddress(peer[slot], remoteEndpoint[slot]), FrameKind.PULL);
+            peer[slot].socketAddress(remoteEndpoint[slot]), FrameKind.PULL);
     }
 
     /** Agent: resend late blocks, fail pulls out of retries. @return work done. */
@@ -379,12 +381,12 @@ final class PullEngine
     }
 
     /** Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us). */
-    void onReply(final MemorySegment buffer, final long frameOffset, final int sourcePeer)
+    void onReply(final MemorySegment buffer, final long frameOffset, final InetAddress host, final int basePort)
     {
         reply.wrap(buffer, frameOffset);
         final int wire = reply.pullHandle();
         final int slot = wire & (MAX_PULLS - 1);
-        if (state[slot] != ACTIVE || wire != wireHandle(slot) || sourcePeer != peer[slot] ||
+        if (state[slot] != ACTIVE || wire != wireHandle(slot) || !peer[slot].is(host, basePort) ||
             reply.srcSession() != remoteSession[slot])
         {
             counters.increment(Counter.PULL_DUPLICATE_FRAMES);
@@ -624,17 +626,25 @@ final class PullEngine
         }
     }
 
+    /** The pull's hold on its peer passes to the completion event; poll releases it after delivery. */
     private void complete(final int slot)
     {
         counters.increment(Counter.PULLS_DONE);
-        events.offerCompletion(EventType.PULL_DONE, peer[slot], handle[slot], length[slot], null, null);
+        if (!events.offerCompletion(EventType.PULL_DONE, peer[slot].index(), handle[slot], length[slot], null, null))
+        {
+            peers.releaseHold(peer[slot]);
+        }
         release(slot);
     }
 
     private void fail(final int slot, final DriverError error, final String message)
     {
         counters.increment(Counter.PULLS_FAILED);
-        events.offerCompletion(EventType.PULL_FAILED, peer[slot], handle[slot], bytesDone[slot], error, message);
+        if (!events.offerCompletion(EventType.PULL_FAILED, peer[slot].index(), handle[slot], bytesDone[slot], error,
+            message))
+        {
+            peers.releaseHold(peer[slot]);
+        }
         release(slot);
     }
 
@@ -652,6 +662,7 @@ final class PullEngine
             }
         }
         state[slot] = FREE;
+        peer[slot] = null;
         generation[slot] = (generation[slot] + 1) & 0xFFFFFF;
         submitLock.lock();
         try
@@ -671,6 +682,6 @@ final class PullEngine
 
     private String describePeer(final int slot)
     {
-        return "peer " + peer[slot] + " (" + peers.board(peer[slot]) + " endpoint " + remoteEndpoint[slot] + ")";
+        return "peer " + peer[slot].index() + " (" + peer[slot].board() + " endpoint " + remoteEndpoint[slot] + ")";
     }
 }

@@ -68,8 +68,8 @@ final class UserEndpoint implements DriverEndpoint
     private final UdpTransport udp;
     private final EndpointFile file;
     private final RegionTable regions;
-    private final PeerTable peers = new PeerTable();
     private final DriverCounters counters = new DriverCounters();
+    private final PeerTable peers = new PeerTable(counters);
     private final EventRing events;
     private final PullEngine pulls;
     private final int maxFrameBytes;
@@ -77,7 +77,7 @@ final class UserEndpoint implements DriverEndpoint
 
     private final EndpointFile[] peerFileByPort = new EndpointFile[65536];
     private final long[] peerFileCheckedNs = new long[65536];
-    private final InetAddress[] shmSenderHost = new InetAddress[65536];
+    private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[65536];
     private final byte[][] shmSenderBytes = new byte[65536][];
     private final List<EndpointFile> retiredPeerFiles = new ArrayList<>();
     private final Object peerFileLock = new Object();
@@ -160,7 +160,7 @@ final class UserEndpoint implements DriverEndpoint
         this.udp = transport;
         this.file = endpointFile;
         this.hostBytes = options.bindAddress().getAddress();
-        this.events = new EventRing(arena, options.eventRingBytes());
+        this.events = new EventRing(arena, options.eventRingBytes(), peers);
         this.pulls = new PullEngine(arena, options, udp, peers, this::peerFile, regions, counters, events,
             endpointIndex, session);
         this.counterPublisher = null == options.countersFile() ? null :
@@ -203,33 +203,44 @@ final class UserEndpoint implements DriverEndpoint
     }
 
     @Override
-    public int peerIndex(final BoardAddress board)
+    public int acquirePeer(final BoardAddress board)
     {
-        checkOpen("peerIndex");
+        checkOpen("acquirePeer");
         if (board == null)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "peerIndex: board address is null");
+            throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: board address is null");
         }
-        try
+        final UdpPeer peer = peers.acquire(board);
+        if (peer == null)
         {
-            return peers.indexOf(board);
+            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + address +
+                ": " + peers.describeFull());
         }
-        catch (final IllegalArgumentException e)
+        return peer.index();
+    }
+
+    @Override
+    public void retainPeer(final int peerIndex)
+    {
+        checkOpen("retainPeer");
+        if (peers.retain(peerIndex) == null)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, e.getMessage());
+            throw unknownPeer("retainPeer", peerIndex);
         }
-        catch (final IllegalStateException e)
-        {
-            throw new DriverException(DriverError.NO_RESOURCES, e.getMessage());
-        }
+    }
+
+    @Override
+    public void releasePeer(final int peerIndex)
+    {
+        checkOpen("releasePeer");
+        peers.release(peerIndex, address);
     }
 
     @Override
     public BoardAddress peer(final int peerIndex)
     {
         checkOpen("peer");
-        checkPeer(peerIndex);
-        return peers.board(peerIndex);
+        return peer("peer", peerIndex).board();
     }
 
     @Override
@@ -289,7 +300,7 @@ final class UserEndpoint implements DriverEndpoint
     public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
         checkOpen("send");
-        checkPeer(peerIndex);
+        final UdpPeer peer = peer("send", peerIndex);
         if (frameHeader == null || frameHeader.byteSize() < FrameFlyweight.HEADER_BYTES)
         {
             throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
@@ -311,17 +322,17 @@ final class UserEndpoint implements DriverEndpoint
                 frameBytes + " bytes exceeds " + maxFrameBytes + " (frame payload " + options.framePayloadBytes() + ")");
         }
         final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
-        final EndpointFile peerFile = options.sameHost() ? peerFile(peerIndex, dstEndpoint,
+        final EndpointFile peerFile = options.sameHost() ? peerFile(peer, dstEndpoint,
             frameHeader.get(U32, FrameFlyweight.DST_SESSION_OFFSET)) : null;
         if (peerFile != null)
         {
-            sendShm(peerFile, peerIndex, dstEndpoint, frameHeader, body);
+            sendShm(peerFile, peer, dstEndpoint, frameHeader, body);
         }
         else
         {
             try
             {
-                final int status = udp.send(frameHeader, body, peers.socketAddress(peerIndex, dstEndpoint));
+                final int status = udp.send(frameHeader, body, peer.socketAddress(dstEndpoint));
                 if (status == UdpTransport.LOSS_INJECTED)
                 {
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
@@ -329,14 +340,14 @@ final class UserEndpoint implements DriverEndpoint
                 else if (status == UdpTransport.SEND_BUFFER_FULL)
                 {
                     throw new DriverException(DriverError.NO_RESOURCES, "send " + kind + " to peer " + peerIndex +
-                        " (" + peers.board(peerIndex) + " endpoint " + dstEndpoint +
+                        " (" + peer.board() + " endpoint " + dstEndpoint +
                         "): the UDP socket's send buffer stayed full");
                 }
             }
             catch (final IOException e)
             {
                 throw new DriverException(DriverError.SYSTEM, 0, "send " + kind + " to peer " + peerIndex + " (" +
-                    peers.board(peerIndex) + " endpoint " + dstEndpoint + "): " + e.getMessage(), e);
+                    peer.board() + " endpoint " + dstEndpoint + "): " + e.getMessage(), e);
             }
         }
         counters.increment(Counter.sent(kind));
@@ -351,7 +362,29 @@ final class UserEndpoint implements DriverEndpoint
             throw new DriverException(DriverError.BAD_ARGUMENT, "startPull: spec is null");
         }
         spec.validate();
-        checkPeer(spec.peerIndex());
+        final UdpPeer peer = peers.hold(spec.peerIndex());
+        if (peer == null)
+        {
+            throw unknownPeer("startPull", spec.peerIndex());
+        }
+        try
+        {
+            checkLocalRegion(spec);
+            pulls.submit(spec, peer);
+        }
+        catch (final RuntimeException e)
+        {
+            peers.releaseHold(peer);
+            throw e;
+        }
+        if (agentParked)
+        {
+            udp.wakeup();
+        }
+    }
+
+    private void checkLocalRegion(final PullSpec spec)
+    {
         final int code = regions.check(spec.localRegionId(), RegionTable.ACCESS_WRITE, spec.localOffset(), spec.length());
         if (code == RegionTable.UNKNOWN_REGION)
         {
@@ -368,11 +401,6 @@ final class UserEndpoint implements DriverEndpoint
         {
             throw new DriverException(DriverError.BAD_ARGUMENT, "startPull " + spec + ": local " +
                 RegionTable.describe(spec.localRegionId()) + " was not declared WRITE");
-        }
-        pulls.submit(spec);
-        if (agentParked)
-        {
-            udp.wakeup();
         }
     }
 
@@ -722,7 +750,7 @@ final class UserEndpoint implements DriverEndpoint
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
                     continue;
                 }
-                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source.getAddress(), source.getPort());
+                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source);
             }
         }
         catch (final IOException e)
@@ -743,10 +771,10 @@ final class UserEndpoint implements DriverEndpoint
             counters.increment(Counter.DROPPED_BAD_LENGTH);
             return;
         }
-        final InetAddress host = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
-        if (host != null)
+        final InetSocketAddress source = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
+        if (source != null)
         {
-            onFrame(buffer, frameOffset, frameLength, host, senderPort);
+            onFrame(buffer, frameOffset, frameLength, source);
         }
         else
         {
@@ -754,22 +782,23 @@ final class UserEndpoint implements DriverEndpoint
         }
     }
 
-    private InetAddress shmSender(
+    /** The sender of a ring record as a socket address, cached per port so steady traffic allocates nothing. */
+    private InetSocketAddress shmSender(
         final int port, final MemorySegment buffer, final long addressOffset, final int addressLength)
     {
         final byte[] cachedBytes = shmSenderBytes[port];
         if (cachedBytes != null && sameBytes(cachedBytes, buffer, addressOffset, addressLength))
         {
-            return shmSenderHost[port];
+            return shmSenderAddress[port];
         }
         try
         {
             final byte[] bytes = new byte[addressLength];
             MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, addressOffset, bytes, 0, addressLength);
-            final InetAddress host = InetAddress.getByAddress(bytes);
-            shmSenderHost[port] = host;
+            final InetSocketAddress source = new InetSocketAddress(InetAddress.getByAddress(bytes), port);
+            shmSenderAddress[port] = source;
             shmSenderBytes[port] = bytes;
-            return host;
+            return source;
         }
         catch (final UnknownHostException e)
         {
@@ -793,8 +822,12 @@ final class UserEndpoint implements DriverEndpoint
         return true;
     }
 
-    private void onFrame(
-        final MemorySegment frame, final long offset, final int length, final InetAddress host, final int port)
+    /**
+     * Agent: check a received frame and dispatch it. Only a frame that becomes an event takes a peer-table entry
+     * (held until poll delivers it): a misaddressed frame is answered at its source address, PULLs are served there,
+     * and PULL_REPLYs are matched against the pull's own peer, so strangers cost no lasting state.
+     */
+    private void onFrame(final MemorySegment frame, final long offset, final int length, final InetSocketAddress source)
     {
         final DropReason invalid = FrameReader.check(frame, offset, length);
         if (invalid != DropReason.NONE)
@@ -804,34 +837,19 @@ final class UserEndpoint implements DriverEndpoint
         }
         header.wrap(frame, offset);
         final FrameKind kind = header.kind();
-        final int srcEndpoint = header.srcEndpoint();
-        final int basePort = port - srcEndpoint;
+        final int basePort = source.getPort() - header.srcEndpoint();
         if (basePort < 1)
         {
             counters.increment(Counter.DROPPED_BAD_FIELD);
             return;
         }
-        int peer = peers.find(host, basePort);
-        if (peer < 0)
-        {
-            try
-            {
-                peer = peers.indexOf(BoardAddress.udp(host, basePort));
-            }
-            catch (final IllegalStateException e)
-            {
-                counters.increment(Counter.DROPPED_BAD_FIELD);
-                return;
-            }
-        }
-        final InetSocketAddress replyTo = peers.socketAddress(peer, srcEndpoint);
         final DropReason misaddressed = FrameReader.checkAddressedTo(frame, offset, endpointIndex, sessionId);
         if (misaddressed != DropReason.NONE)
         {
             counters.increment(Counter.dropped(misaddressed));
             if (kind != FrameKind.NACK)
             {
-                pulls.sendNack(frame, offset, replyTo, misaddressed == DropReason.WRONG_ENDPOINT ?
+                pulls.sendNack(frame, offset, source, misaddressed == DropReason.WRONG_ENDPOINT ?
                     NackReason.BAD_ENDPOINT : NackReason.BAD_SESSION, 0, 0, 0, 0);
             }
             return;
@@ -839,8 +857,8 @@ final class UserEndpoint implements DriverEndpoint
         counters.increment(Counter.received(kind));
         switch (kind)
         {
-            case PULL -> pulls.serve(frame, offset, replyTo);
-            case PULL_REPLY -> pulls.onReply(frame, offset, peer);
+            case PULL -> pulls.serve(frame, offset, source);
+            case PULL_REPLY -> pulls.onReply(frame, offset, source.getAddress(), basePort);
             case NACK ->
             {
                 if (nack.wrap(frame, offset).refusedKind() == FrameKind.PULL)
@@ -849,15 +867,30 @@ final class UserEndpoint implements DriverEndpoint
                 }
                 else
                 {
-                    events.offerReceived(EventType.RECV_NACK, peer, frame, offset, header.frameLength());
+                    queueReceived(EventType.RECV_NACK, frame, offset, source.getAddress(), basePort);
                 }
             }
-            default -> events.offerReceived(EventType.received(kind), peer, frame, offset, header.frameLength());
+            default -> queueReceived(EventType.received(kind), frame, offset, source.getAddress(), basePort);
+        }
+    }
+
+    private void queueReceived(
+        final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort)
+    {
+        final UdpPeer peer = peers.holdSource(host, basePort);
+        if (peer == null)
+        {
+            counters.increment(Counter.DROPPED_PEER_TABLE_FULL);
+            return;
+        }
+        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength()))
+        {
+            peers.releaseHold(peer);
         }
     }
 
     private void sendShm(
-        final EndpointFile peerFile, final int peerIndex, final int dstEndpoint, final MemorySegment frameHeader,
+        final EndpointFile peerFile, final UdpPeer peer, final int dstEndpoint, final MemorySegment frameHeader,
         final MemorySegment payload)
     {
         final ShmFrameRing ring = peerFile.ring();
@@ -870,8 +903,8 @@ final class UserEndpoint implements DriverEndpoint
             {
                 if (!peerFile.isLive() || !peerFile.ownerAlive() || System.nanoTime() - deadlineNs > 0)
                 {
-                    throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peerIndex + " (" +
-                        peers.board(peerIndex) + " endpoint " + dstEndpoint + "): its shared-memory ring " +
+                    throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peer.index() + " (" +
+                        peer.board() + " endpoint " + dstEndpoint + "): its shared-memory ring " +
                         (!peerFile.isLive() ? "was closed" : !peerFile.ownerAlive() ?
                             "belongs to process " + peerFile.pid() + ", which is gone" : "stayed full for 1 s"));
                 }
@@ -890,12 +923,12 @@ final class UserEndpoint implements DriverEndpoint
         {
             try
             {
-                udp.sendDoorbell(peers.socketAddress(peerIndex, dstEndpoint));
+                udp.sendDoorbell(peer.socketAddress(dstEndpoint));
                 counters.increment(Counter.DOORBELLS_SENT);
             }
             catch (final IOException e)
             {
-                throw new DriverException(DriverError.SYSTEM, 0, "doorbell to peer " + peerIndex + " endpoint " +
+                throw new DriverException(DriverError.SYSTEM, 0, "doorbell to peer " + peer.index() + " endpoint " +
                     dstEndpoint + ": " + e.getMessage(), e);
             }
         }
@@ -906,13 +939,13 @@ final class UserEndpoint implements DriverEndpoint
      * has gone, or whose session is not the one addressed, is looked up again (at most every 200 ms): the port
      * may have a new owner. Replaced mappings are kept until close, as another thread may still be using them.
      */
-    private EndpointFile peerFile(final int peerIndex, final int dstEndpoint, final int dstSession)
+    private EndpointFile peerFile(final UdpPeer peer, final int dstEndpoint, final int dstSession)
     {
-        if (!peers.isSameHost(peerIndex))
+        if (!peer.isSameHost())
         {
             return null;
         }
-        final int port = peers.basePort(peerIndex) + dstEndpoint;
+        final int port = peer.basePort() + dstEndpoint;
         if (port > 65535 || port == udp.port())
         {
             return null;
@@ -956,13 +989,26 @@ final class UserEndpoint implements DriverEndpoint
         }
     }
 
-    private void checkPeer(final int peerIndex)
+    private UdpPeer peer(final String operation, final int peerIndex)
     {
-        if (!peers.isValid(peerIndex))
+        final UdpPeer peer = peers.entry(peerIndex);
+        if (peer == null)
         {
-            throw new DriverException(DriverError.UNKNOWN_PEER, "peer index " + peerIndex +
-                " is not in the peer table of endpoint " + address);
+            throw unknownPeer(operation, peerIndex);
         }
+        return peer;
+    }
+
+    private DriverException unknownPeer(final String operation, final int peerIndex)
+    {
+        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
+            " is not in the peer table of endpoint " + address + peers.describeIndex(peerIndex));
+    }
+
+    /** @return entries in the peer table (referenced, held or reclaimable), for tests. */
+    int peerTableSize()
+    {
+        return peers.size();
     }
 
     private void checkOpen(final String operation)
