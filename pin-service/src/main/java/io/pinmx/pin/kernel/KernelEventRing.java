@@ -1,5 +1,6 @@
 package io.pinmx.pin.kernel;
 
+import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverError;

@@ -7,8 +7,7 @@
  * makes ioctls and reads the ring, so it has no threads.
  * <p>
  * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
- * providers share), {@link io.pinmx.pin.wire} (frame kinds and
- * header offsets), the JDK, and libc (open, close, ioctl, mmap, munmap, poll, strerror) through FFM downcalls in
- * {@code LinuxCalls}.
+ * providers share: peer registry, argument checks, idle strategy, and libc through
+ * {@link io.pinmx.pin.provider.Libc}), {@link io.pinmx.pin.wire} (frame kinds and header offsets) and the JDK.
  */
 package io.pinmx.pin.kernel;

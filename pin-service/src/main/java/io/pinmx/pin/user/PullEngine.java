@@ -1,5 +1,7 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverError;
@@ -280,14 +282,14 @@ final class PullEngine
             return true;
         }
         final int errno = copier.errno();
-        if (errno == LinuxSyscalls.EPERM && copier.faultPosition() == 0)
+        if (errno == Errno.EPERM && copier.faultPosition() == 0)
         {
             return false;
         }
-        if (errno == LinuxSyscalls.ESRCH)
+        if (errno == Errno.ESRCH)
         {
             fail(slot, DriverError.PEER_UNREACHABLE, "pull " + handle[slot] + " from " + describePeer(slot) +
-                ": process " + peerFile.pid() + " is gone (" + LinuxSyscalls.errnoName(errno) + ")");
+                ": process " + peerFile.pid() + " is gone (" + Errno.describe(errno) + ")");
             return true;
         }
         if (!copier.remoteReadable(peerFile.pid()))
@@ -295,13 +297,13 @@ final class PullEngine
             fail(slot, DriverError.SEGMENT_FAULT, "pull " + handle[slot] + " from " + describePeer(slot) +
                 ": remote " + RegionTable.describe(remoteRegion[slot]) + " segment " + copier.remoteFaultSegment() +
                 " at 0x" + Long.toHexString(copier.remoteFaultAddress()) + ": not mapped (" +
-                LinuxSyscalls.errnoName(errno) + ")");
+                Errno.describe(errno) + ")");
         }
         else
         {
             fail(slot, DriverError.SEGMENT_FAULT, "pull " + handle[slot] + ": local " +
                 RegionTable.describe(localRegion[slot]) + " segment " + copier.localFaultSegment() + " at 0x" +
-                Long.toHexString(copier.localFaultAddress()) + ": not mapped (" + LinuxSyscalls.errnoName(errno) + ")");
+                Long.toHexString(copier.localFaultAddress()) + ": not mapped (" + Errno.describe(errno) + ")");
         }
         return true;
     }
@@ -417,12 +419,12 @@ final class PullEngine
             return;
         }
         copier.localBuffer(buffer.address() + frameOffset + FrameKind.PULL_REPLY.headerBytes(), payloadBytes);
-        if (!copier.transfer(LinuxSyscalls.pid(), true, payloadBytes))
+        if (!copier.transfer(Libc.pid(), true, payloadBytes))
         {
             fail(slot, DriverError.SEGMENT_FAULT, "pull " + handle[slot] + ": local " +
                 RegionTable.describe(localRegion[slot]) + " segment " + copier.remoteFaultSegment() + " at 0x" +
                 Long.toHexString(copier.remoteFaultAddress()) + ": not mapped (" +
-                LinuxSyscalls.errnoName(copier.errno()) + ")");
+                Errno.describe(copier.errno()) + ")");
             return;
         }
         blockReceived[slot][b] |= 1L << bit;
@@ -466,7 +468,7 @@ final class PullEngine
                 " (NACK OUT_OF_RANGE)");
             case SEGMENT_FAULT -> fail(slot, DriverError.SEGMENT_FAULT, prefix + "remote " +
                 RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
-                Long.toHexString(nack.address()) + ": not mapped (" + LinuxSyscalls.errnoName(nack.errno()) + ")");
+                Long.toHexString(nack.address()) + ": not mapped (" + Errno.describe(nack.errno()) + ")");
             case BAD_FIELD -> fail(slot, DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
                 framePayloadBytes + "-byte replies in blocks of " + options.pullBlockBytes() + " bytes: its limit is " +
                 nack.address() + "-byte replies, " + STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
@@ -501,7 +503,7 @@ final class PullEngine
             return;
         }
         copier.localBuffer(staging.address(), blockBytes);
-        if (!copier.transfer(LinuxSyscalls.pid(), false, blockBytes))
+        if (!copier.transfer(Libc.pid(), false, blockBytes))
         {
             sendNack(buffer, frameOffset, replyTo, NackReason.SEGMENT_FAULT, regionId, copier.remoteFaultSegment(),
                 copier.remoteFaultAddress(), copier.errno());
@@ -544,20 +546,19 @@ final class PullEngine
         }
     }
 
-    /** Close: every pull not yet complete fails. */
-    void failAll(final String why)
+    /** Close: every pull not yet complete is abandoned; no end event can be polled any more. */
+    void abandonAll()
     {
         for (int i = activeCount - 1; i >= 0; i--)
         {
-            fail(active[i], DriverError.ENDPOINT_CLOSED, "pull " + handle[active[i]] + ": " + why);
+            abandon(active[i]);
         }
         submitLock.lock();
         try
         {
             while (submittedCount > 0)
             {
-                final int slot = submitted[--submittedCount];
-                fail(slot, DriverError.ENDPOINT_CLOSED, "pull " + handle[slot] + ": " + why);
+                abandon(submitted[--submittedCount]);
             }
             hasSubmissions = false;
         }
@@ -645,6 +646,13 @@ final class PullEngine
         {
             peers.releaseHold(peer[slot]);
         }
+        release(slot);
+    }
+
+    private void abandon(final int slot)
+    {
+        counters.increment(Counter.PULLS_ABANDONED);
+        peers.releaseHold(peer[slot]);
         release(slot);
     }
 

@@ -1,5 +1,9 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.AwaitLoop;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.ContractChecks;
+import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -11,7 +15,6 @@ import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PullSpec;
-import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.wire.DropReason;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
@@ -46,8 +49,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class UserEndpoint implements DriverEndpoint
 {
-    static final int SPIN_ITERATIONS = 2_000;
-    static final int YIELD_ITERATIONS = 100;
     private static final long PARK_MAX_NS = TimeUnit.SECONDS.toNanos(1);
     /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
     private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -87,6 +88,9 @@ final class UserEndpoint implements DriverEndpoint
     private final FrameFlyweight header = new FrameFlyweight();
     private final NackFrame nack = new NackFrame();
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
+    private final AwaitLoop awaitLoop = new AwaitLoop(this::eventReady, this::blockAwaiting);
+    /** The send limit as a message names it, built once so a send allocates nothing. */
+    private final String frameLimitText;
     private final Thread progressThread;
     /** Null when counters are not published; used by the progress agent only. */
     private final CounterPublisher counterPublisher;
@@ -111,6 +115,7 @@ final class UserEndpoint implements DriverEndpoint
         while (session == 0);
         this.sessionId = session;
         this.maxFrameBytes = FrameFlyweight.HEADER_BYTES + MAX_KIND_PART_BYTES + options.framePayloadBytes();
+        this.frameLimitText = "frame payload " + options.framePayloadBytes();
         this.arena = Arena.ofShared();
         UdpTransport transport = null;
         EndpointFile endpointFile = null;
@@ -137,7 +142,7 @@ final class UserEndpoint implements DriverEndpoint
                 endpointFile = EndpointFile.create(options.shmDirectory(), transport.port(), session,
                     options.shmRingBytes(), options.maxRegions());
                 this.regions = endpointFile.regions();
-                LinuxSyscalls.allowPeersToRead();
+                Libc.allowPeersToRead();
             }
             else
             {
@@ -247,26 +252,7 @@ final class UserEndpoint implements DriverEndpoint
     public int declareRegion(final MemorySegment[] segments, final int count, final int accessFlags)
     {
         checkOpen("declareRegion");
-        if (segments == null || count < 1 || count > RegionTable.MAX_SEGMENTS || count > segments.length)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment count " + count +
-                " not in 1.." + RegionTable.MAX_SEGMENTS + (segments == null ? " (array is null)" :
-                " and within the array of " + segments.length));
-        }
-        if (!RegionAccess.isValid(accessFlags))
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: access flags " +
-                RegionAccess.describe(accessFlags));
-        }
-        for (int i = 0; i < count; i++)
-        {
-            final MemorySegment segment = segments[i];
-            if (segment == null || !segment.isNative())
-            {
-                throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment " + i + " is " +
-                    (segment == null ? "null" : "a heap segment; only native segments can be declared"));
-            }
-        }
+        ContractChecks.declare(segments, count, RegionTable.MAX_SEGMENTS, accessFlags);
         final int id;
         synchronized (regionLock)
         {
@@ -301,26 +287,8 @@ final class UserEndpoint implements DriverEndpoint
     {
         checkOpen("send");
         final UdpPeer peer = peer("send", peerIndex);
-        if (frameHeader == null || frameHeader.byteSize() < FrameFlyweight.HEADER_BYTES)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
-                (frameHeader == null ? "null" : frameHeader.byteSize() + " bytes") + " is shorter than the " +
-                FrameFlyweight.HEADER_BYTES + "-byte common header");
-        }
+        final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, maxFrameBytes, frameLimitText);
         final MemorySegment body = payload == null ? MemorySegment.NULL : payload;
-        final long frameBytes = frameHeader.byteSize() + body.byteSize();
-        final FrameKind kind = FrameKind.fromCode(frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
-        if (kind == null || kind == FrameKind.PULL || kind == FrameKind.PULL_REPLY)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": frame kind " +
-                (kind == null ? "code " + (frameHeader.get(ValueLayout.JAVA_BYTE, 0) & 0xFF) + " is unknown" :
-                kind + " is the driver's own (use startPull)"));
-        }
-        if (frameBytes > maxFrameBytes)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": frame of " +
-                frameBytes + " bytes exceeds " + maxFrameBytes + " (frame payload " + options.framePayloadBytes() + ")");
-        }
         final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
         final EndpointFile peerFile = options.sameHost() ? peerFile(peer, dstEndpoint,
             frameHeader.get(U32, FrameFlyweight.DST_SESSION_OFFSET)) : null;
@@ -357,11 +325,7 @@ final class UserEndpoint implements DriverEndpoint
     public void startPull(final PullSpec spec)
     {
         checkOpen("startPull");
-        if (spec == null)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "startPull: spec is null");
-        }
-        spec.validate();
+        ContractChecks.pull(spec);
         final UdpPeer peer = peers.hold(spec.peerIndex());
         if (peer == null)
         {
@@ -408,22 +372,8 @@ final class UserEndpoint implements DriverEndpoint
     public int poll(final EventHandler handler, final int limit)
     {
         checkOpen("poll");
-        if (handler == null || limit < 1)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "poll: handler must not be null and limit " + limit +
-                " must be >= 1");
-        }
-        if (progressThread == null && agentLock.tryLock())
-        {
-            try
-            {
-                doWork();
-            }
-            finally
-            {
-                agentLock.unlock();
-            }
-        }
+        ContractChecks.poll(handler, limit);
+        runAgentIfIdle();
         pollLock.lock();
         try
         {
@@ -440,62 +390,60 @@ final class UserEndpoint implements DriverEndpoint
     public boolean await(final long timeoutNs)
     {
         checkOpen("await");
-        final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
-        int idle = 0;
-        while (true)
+        return awaitLoop.await(timeoutNs);
+    }
+
+    /** Await: ready when an event is queued; without a progress thread the caller runs the agent first. */
+    private boolean eventReady()
+    {
+        runAgentIfIdle();
+        if (!events.isEmpty())
         {
-            if (progressThread == null && agentLock.tryLock())
+            return true;
+        }
+        checkOpen("await");
+        return false;
+    }
+
+    /** Await, after spinning and yielding: run the agent parked in the selector, or park until it unparks us. */
+    private void blockAwaiting(final long leftNs)
+    {
+        if (progressThread == null)
+        {
+            agentLock.lock();
+            try
             {
-                try
-                {
-                    doWork();
-                }
-                finally
-                {
-                    agentLock.unlock();
-                }
+                publishCountersIfDue();
+                park(leftNs);
             }
-            if (!events.isEmpty())
+            finally
             {
-                return true;
+                agentLock.unlock();
             }
-            checkOpen("await");
-            final long leftNs = deadlineNs - System.nanoTime();
-            if (leftNs <= 0)
+        }
+        else
+        {
+            waiter = Thread.currentThread();
+            if (events.isEmpty())
             {
-                return false;
+                LockSupport.parkNanos(this, Math.min(leftNs, AWAIT_PARK_SLICE_NS));
             }
-            if (idle < SPIN_ITERATIONS)
+            waiter = null;
+        }
+    }
+
+    /** Without a progress thread, poll and await run the agent, unless another caller is running it. */
+    private void runAgentIfIdle()
+    {
+        if (progressThread == null && agentLock.tryLock())
+        {
+            try
             {
-                idle++;
-                Thread.onSpinWait();
+                doWork();
             }
-            else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
+            finally
             {
-                idle++;
-                Thread.yield();
-            }
-            else if (progressThread == null)
-            {
-                agentLock.lock();
-                try
-                {
-                    publishCountersIfDue();
-                    park(leftNs);
-                }
-                finally
-                {
-                    agentLock.unlock();
-                }
-            }
-            else
-            {
-                waiter = Thread.currentThread();
-                if (events.isEmpty())
-                {
-                    LockSupport.parkNanos(this, Math.min(leftNs, AWAIT_PARK_SLICE_NS));
-                }
-                waiter = null;
+                agentLock.unlock();
             }
         }
     }
@@ -532,7 +480,7 @@ final class UserEndpoint implements DriverEndpoint
         agentLock.lock();
         try
         {
-            pulls.failAll("endpoint " + address + " closed");
+            pulls.abandonAll();
             if (null != counterPublisher)
             {
                 counterPublisher.close();
@@ -650,29 +598,15 @@ final class UserEndpoint implements DriverEndpoint
 
     private void progressLoop()
     {
-        int idle = 0;
-        while (!closed)
-        {
-            if (doWork() > 0)
-            {
-                idle = 0;
-            }
-            else if (idle < SPIN_ITERATIONS)
-            {
-                idle++;
-                Thread.onSpinWait();
-            }
-            else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
-            {
-                idle++;
-                Thread.yield();
-            }
-            else
+        final BackoffThenBlockIdleStrategy idle = new BackoffThenBlockIdleStrategy(BackoffThenBlockIdleStrategy.SPINS,
+            BackoffThenBlockIdleStrategy.YIELDS, true, () ->
             {
                 publishCountersIfDue();
                 park(PARK_MAX_NS);
-                idle = 0;
-            }
+            });
+        while (!closed)
+        {
+            idle.idle(doWork());
         }
     }
 
@@ -898,7 +832,8 @@ final class UserEndpoint implements DriverEndpoint
         {
             counters.increment(Counter.SHM_RING_FULL_WAITS);
             final long deadlineNs = System.nanoTime() + SHM_FULL_TIMEOUT_NS;
-            int spins = 0;
+            final BackoffThenBlockIdleStrategy idle =
+                new BackoffThenBlockIdleStrategy(BackoffThenBlockIdleStrategy.SPINS, 0, false, Thread::yield);
             while (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
             {
                 if (!peerFile.isLive() || !peerFile.ownerAlive() || System.nanoTime() - deadlineNs > 0)
@@ -908,14 +843,7 @@ final class UserEndpoint implements DriverEndpoint
                         (!peerFile.isLive() ? "was closed" : !peerFile.ownerAlive() ?
                             "belongs to process " + peerFile.pid() + ", which is gone" : "stayed full for 1 s"));
                 }
-                if (++spins < SPIN_ITERATIONS)
-                {
-                    Thread.onSpinWait();
-                }
-                else
-                {
-                    Thread.yield();
-                }
+                idle.idle();
             }
         }
         counters.increment(Counter.SHM_FRAMES_SENT);

@@ -7,7 +7,7 @@
  * (both sides) and progress thread. Never pins memory.
  * <p>
  * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
- * providers share), {@link io.pinmx.pin.wire} (frame layouts and validation), the JDK, and libc through FFM
- * downcalls in {@code LinuxSyscalls}.
+ * providers share: peer registry, argument checks, idle strategy, and libc through
+ * {@link io.pinmx.pin.provider.Libc}), {@link io.pinmx.pin.wire} (frame layouts and validation) and the JDK.
  */
 package io.pinmx.pin.user;

@@ -16,10 +16,10 @@ import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.function.Executable;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -239,6 +239,28 @@ class UserEndpointTest
         assertEquals(0, endpoint.counters().get(Counter.PULLS_STARTED));
         endpoint.destroyRegion(id);
         expect(DriverError.UNKNOWN_REGION, "region " + id, () -> endpoint.destroyRegion(id));
+    }
+
+    @Test
+    void pullsUnfinishedAtCloseAreCountedAsAbandonedNotFailed() throws Exception
+    {
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(java.util.concurrent.TimeUnit.SECONDS.toNanos(30), 1));
+        try (java.net.DatagramSocket silent = new java.net.DatagramSocket(
+            new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0)))
+        {
+            final int peer = puller.acquirePeer(io.pinmx.pin.spi.BoardAddress.udp(
+                java.net.InetAddress.getLoopbackAddress(), silent.getLocalPort()));
+            final int local = puller.declareRegion(new MemorySegment[] {arena.allocate(1 << 20)}, 1, RegionAccess.WRITE);
+            puller.startPull(new PullSpec().peerIndex(peer).remoteEndpointIndex(0).remoteSessionId(1234)
+                .remoteRegionId(1).localRegionId(local).length(1 << 20).pullHandle(5));
+            await().atMost(TIMEOUT).until(() -> puller.counters().get(Counter.FRAMES_SENT_PULL) > 0);
+            puller.close();
+        }
+        assertEquals(1, puller.counters().get(Counter.PULLS_STARTED));
+        assertEquals(1, puller.counters().get(Counter.PULLS_ABANDONED));
+        assertEquals(0, puller.counters().get(Counter.PULLS_FAILED));
+        assertEquals(0, puller.counters().get(Counter.PULLS_DONE));
     }
 
     @Test
