@@ -31,8 +31,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteOrder;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -46,6 +44,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * Idle: spin, then yield, then park in the UDP selector with the shared-memory ring flagged "parked" so a
  * same-host sender rings the doorbell (a zero-length datagram); an application thread that starts a pull wakes
  * the selector.
+ * <p>
+ * Locks, each with one purpose (documented at its field): this object's monitor (close runs once),
+ * {@code regionLock} (region table writers), {@code agentLock} (who runs the agent without a progress thread),
+ * {@code pollLock} (the event ring's consumer vs close), and the peer-file cache's own; the peer table and the
+ * pull engine own theirs. Only close nests them: inside agentLock it takes the pull engine's, regionLock and the
+ * peer-file cache's in turn; pollLock it takes after releasing agentLock.
  */
 final class UserEndpoint implements DriverEndpoint
 {
@@ -54,7 +58,6 @@ final class UserEndpoint implements DriverEndpoint
     private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long TIMER_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long SHM_FULL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
-    private static final long PEER_FILE_RECHECK_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final int RECEIVE_BATCH = 64;
     private static final int MAX_KIND_PART_BYTES = 64;
     private static final SecureRandom SESSION_IDS = new SecureRandom();
@@ -76,14 +79,24 @@ final class UserEndpoint implements DriverEndpoint
     private final int maxFrameBytes;
     private final byte[] hostBytes;
 
-    private final EndpointFile[] peerFileByPort = new EndpointFile[65536];
-    private final long[] peerFileCheckedNs = new long[65536];
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[65536];
     private final byte[][] shmSenderBytes = new byte[65536][];
-    private final List<EndpointFile> retiredPeerFiles = new ArrayList<>();
-    private final Object peerFileLock = new Object();
+    /** Null without the same-host path. */
+    private final PeerFileCache peerFiles;
+    /**
+     * Serialises writers of the region table (declareRegion, destroyRegion and close, from application threads);
+     * readers (the agent serving pulls, same-host pullers in other processes) go by the table's seqlock instead.
+     */
     private final Object regionLock = new Object();
+    /**
+     * Held by whoever runs the agent ({@link #doWork}) without a progress thread (a thread in poll or await), so
+     * one runs it at a time; close takes it to tear the transport down once no caller is inside the agent.
+     */
     private final ReentrantLock agentLock = new ReentrantLock();
+    /**
+     * Held while events are consumed (poll, the event ring's single consumer), so close frees the ring's memory
+     * only once no handler is reading a frame in place.
+     */
     private final ReentrantLock pollLock = new ReentrantLock();
     private final FrameFlyweight header = new FrameFlyweight();
     private final NackFrame nack = new NackFrame();
@@ -166,6 +179,7 @@ final class UserEndpoint implements DriverEndpoint
         this.file = endpointFile;
         this.hostBytes = options.bindAddress().getAddress();
         this.events = new EventRing(arena, options.eventRingBytes(), peers);
+        this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), udp.port()) : null;
         this.pulls = new PullEngine(arena, options, udp, peers, this::peerFile, regions, counters, events,
             endpointIndex, session);
         this.counterPublisher = null == options.countersFile() ? null :
@@ -457,6 +471,7 @@ final class UserEndpoint implements DriverEndpoint
     @Override
     public void close()
     {
+        // this object's monitor only makes close run once
         synchronized (this)
         {
             if (closed)
@@ -494,18 +509,9 @@ final class UserEndpoint implements DriverEndpoint
                     regions.destroy(ids[i]);
                 }
             }
-            synchronized (peerFileLock)
+            if (peerFiles != null)
             {
-                for (int port = 0; port < peerFileByPort.length; port++)
-                {
-                    if (peerFileByPort[port] != null)
-                    {
-                        peerFileByPort[port].close();
-                        peerFileByPort[port] = null;
-                    }
-                }
-                retiredPeerFiles.forEach(EndpointFile::close);
-                retiredPeerFiles.clear();
+                peerFiles.close();
             }
             if (file != null)
             {
@@ -862,59 +868,10 @@ final class UserEndpoint implements DriverEndpoint
         }
     }
 
-    /**
-     * The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). A mapping whose owner
-     * has gone, or whose session is not the one addressed, is looked up again (at most every 200 ms): the port
-     * may have a new owner. Replaced mappings are kept until close, as another thread may still be using them.
-     */
+    /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */
     private EndpointFile peerFile(final UdpPeer peer, final int dstEndpoint, final int dstSession)
     {
-        if (!peer.isSameHost())
-        {
-            return null;
-        }
-        final int port = peer.basePort() + dstEndpoint;
-        if (port > 65535 || port == udp.port())
-        {
-            return null;
-        }
-        final EndpointFile cached = peerFileByPort[port];
-        if (cached != null && cached.isLive() && cached.sessionId() == dstSession)
-        {
-            return cached;
-        }
-        final long nowNs = System.nanoTime();
-        final boolean recentlyChecked =
-            peerFileCheckedNs[port] != 0 && nowNs - peerFileCheckedNs[port] < PEER_FILE_RECHECK_NS;
-        if (recentlyChecked)
-        {
-            return cached != null && cached.isLive() ? cached : null;
-        }
-        synchronized (peerFileLock)
-        {
-            if (closed)
-            {
-                return null;
-            }
-            final EndpointFile current = peerFileByPort[port];
-            peerFileCheckedNs[port] = nowNs == 0 ? 1 : nowNs;
-            EndpointFile found = EndpointFile.openPeer(options.shmDirectory(), port);
-            if (current != null)
-            {
-                if (found != null && found.pid() == current.pid() && found.sessionId() == current.sessionId() &&
-                    current.isLive())
-                {
-                    found.close();
-                    found = current;
-                }
-                else
-                {
-                    retiredPeerFiles.add(current);
-                }
-            }
-            peerFileByPort[port] = found;
-            return found;
-        }
+        return peer.isSameHost() && peerFiles != null ? peerFiles.find(peer.basePort() + dstEndpoint, dstSession) : null;
     }
 
     private UdpPeer peer(final String operation, final int peerIndex)
