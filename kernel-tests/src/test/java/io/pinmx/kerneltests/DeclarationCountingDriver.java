@@ -67,9 +67,21 @@ final class DeclarationCountingDriver implements PinDriver
             }
 
             @Override
-            public int peerIndex(final BoardAddress board)
+            public int acquirePeer(final BoardAddress board)
             {
-                return endpoint.peerIndex(board);
+                return endpoint.acquirePeer(board);
+            }
+
+            @Override
+            public void retainPeer(final int peerIndex)
+            {
+                endpoint.retainPeer(peerIndex);
+            }
+
+            @Override
+            public void releasePeer(final int peerIndex)
+            {
+                endpoint.releasePeer(peerIndex);
             }
 
             @Override

@@ -63,7 +63,7 @@ class KernelEndpointTest
         driver = KernelDevices.requireDevice();
         a = (KernelEndpoint)driver.open(KernelDevices.config(1));
         b = (KernelEndpoint)driver.open(KernelDevices.config(2));
-        aToB = a.peerIndex(b.address().board());
+        aToB = a.acquirePeer(b.address().board());
     }
 
     @AfterEach
@@ -148,8 +148,8 @@ class KernelEndpointTest
 
     /**
      * Send and receive allocate nothing per frame: the ioctl arguments live in per-thread native scratch and the
-     * received frame is handed over in its ring slot. The quietest of three measured passes counts, so a one-off
-     * (class loading, a compilation) does not fail it while a per-frame allocation shows in every pass.
+     * received frame is handed over in its ring slot. After one warm-up pass every pass counts: a one-off (class
+     * loading, a compilation) may show in one pass, but an allocation every few thousand frames shows in several.
      */
     @Test
     void sendingAndPollingAllocateNothingPerFrame()
@@ -161,8 +161,9 @@ class KernelEndpointTest
         final long[] received = new long[1];
         final io.pinmx.pin.spi.EventHandler handler = e -> received[0] += e.frameLength();
         final int frames = 2_000;
-        long quietest = Long.MAX_VALUE;
-        for (int pass = 0; pass < 4; pass++)
+        final int passes = 8;
+        final long[] allocated = new long[passes];
+        for (int pass = -1; pass < passes; pass++)
         {
             final long before = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < frames; i++)
@@ -173,14 +174,31 @@ class KernelEndpointTest
                     Thread.onSpinWait();
                 }
             }
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            if (pass > 0)
+            final long bytes = threads.getCurrentThreadAllocatedBytes() - before;
+            if (pass >= 0)
             {
-                quietest = Math.min(quietest, allocated);
+                allocated[pass] = bytes;
             }
         }
-        assertEquals(4L * frames * (FrameKind.SMALL.headerBytes() + 100), received[0]);
-        assertTrue(quietest < frames, "allocated " + quietest + " bytes for " + frames + " sends and receives");
+        assertEquals((passes + 1L) * frames * (FrameKind.SMALL.headerBytes() + 100), received[0]);
+        final long passesAllocating = java.util.Arrays.stream(allocated).filter(bytes -> bytes > 0).count();
+        assertTrue(passesAllocating <= 1 && java.util.Arrays.stream(allocated).sum() < 1024,
+            "bytes allocated per pass of " + frames + " sends and receives: " + java.util.Arrays.toString(allocated));
+    }
+
+    /** A started pull whose end event was not polled before close is counted as abandoned, not as failed. */
+    @Test
+    void aPullUnfinishedAtCloseIsCountedAsAbandoned()
+    {
+        KernelDevices.requirePulls(a);
+        final int remote = b.declareRegion(new MemorySegment[]{pattern(arena, 1 << 20, 3)}, 1, RegionAccess.READ);
+        final int local = a.declareRegion(new MemorySegment[]{arena.allocate(1 << 20)}, 1, RegionAccess.WRITE);
+        a.startPull(pullFromB(remote, local, 1 << 20, 9));
+        a.close();
+        assertEquals(1, a.counters().get(Counter.PULLS_STARTED));
+        assertEquals(1, a.counters().get(Counter.PULLS_ABANDONED));
+        assertEquals(0, a.counters().get(Counter.PULLS_FAILED));
+        assertEquals(0, a.counters().get(Counter.PULLS_DONE));
     }
 
     @Test
@@ -314,7 +332,7 @@ class KernelEndpointTest
         a.close();
         a = (KernelEndpoint)driver.open(KernelDevices.config(1,
             KernelDriverOptions.defaults().withPullsOnWire(onWire).withPinMode(pinMode)));
-        aToB = a.peerIndex(b.address().board());
+        aToB = a.acquirePeer(b.address().board());
     }
 
     private PullSpec pullFromB(final int remote, final int local, final int length, final int handle)

@@ -7,8 +7,8 @@ import io.pinmx.mx.Request;
 import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.pin.kernel.KernelCounter;
 import io.pinmx.pin.kernel.KernelEndpoint;
-import io.pinmx.pin.kernel.LinuxCalls;
 import io.pinmx.pin.kernel.PinmxAbi;
+import io.pinmx.pin.provider.Libc;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -36,7 +36,7 @@ class RegistrationCacheTest
     void aBufferRemappedAtTheSameAddressHitsTheCacheAndTheModuleRepinsItsNewPages()
     {
         final DeclarationCountingDriver sender = new DeclarationCountingDriver(KernelDevices.requireDevice());
-        final MemorySegment captureState = LinuxCalls.allocateCaptureState(Arena.global());
+        final MemorySegment captureState = Libc.allocateCaptureState(Arena.global());
         try (Endpoint a = Endpoint.open(sender, options(1));
              Endpoint b = Endpoint.open(KernelDevices.requireDevice(), options(2));
              Arena receiveArena = Arena.ofShared())
@@ -46,12 +46,12 @@ class RegistrationCacheTest
             final Partner aToB = a.connect(b.address(), KEY, TIMEOUT);
             final MemorySegment in = receiveArena.allocate(BYTES);
 
-            final long address = LinuxCalls.mmap(captureState, 0, BYTES, LinuxCalls.PROT_READ | LinuxCalls.PROT_WRITE,
-                LinuxCalls.MAP_PRIVATE | LinuxCalls.MAP_ANONYMOUS, -1, 0);
-            assertNotEquals(LinuxCalls.MAP_FAILED, address, "mmap: errno " + LinuxCalls.errno(captureState));
+            final long address = Libc.mmap(captureState, 0, BYTES, Libc.PROT_READ | Libc.PROT_WRITE,
+                Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS, -1, 0);
+            assertNotEquals(Libc.MAP_FAILED, address, "mmap: errno " + Libc.errno(captureState));
             final Arena first = Arena.ofShared();
             final MemorySegment buffer = MemorySegment.ofAddress(address).reinterpret(BYTES, first,
-                s -> LinuxCalls.munmap(LinuxCalls.allocateCaptureState(Arena.ofAuto()), s.address(), BYTES));
+                s -> Libc.munmap(Libc.allocateCaptureState(Arena.ofAuto()), s.address(), BYTES));
             fill(buffer, 1);
             transfer(a, b, aToB, buffer, in);
             assertFilled(in, 1);
@@ -59,13 +59,13 @@ class RegistrationCacheTest
 
             final long[] before = kernel.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
             first.close();
-            final long again = LinuxCalls.mmap(captureState, address, BYTES, LinuxCalls.PROT_READ | LinuxCalls.PROT_WRITE,
-                LinuxCalls.MAP_PRIVATE | LinuxCalls.MAP_ANONYMOUS | LinuxCalls.MAP_FIXED, -1, 0);
-            assertEquals(address, again, "mmap MAP_FIXED: errno " + LinuxCalls.errno(captureState));
+            final long again = Libc.mmap(captureState, address, BYTES, Libc.PROT_READ | Libc.PROT_WRITE,
+                Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS | Libc.MAP_FIXED, -1, 0);
+            assertEquals(address, again, "mmap MAP_FIXED: errno " + Libc.errno(captureState));
             try (Arena second = Arena.ofShared())
             {
                 final MemorySegment remapped = MemorySegment.ofAddress(address).reinterpret(BYTES, second,
-                    s -> LinuxCalls.munmap(LinuxCalls.allocateCaptureState(Arena.ofAuto()), s.address(), BYTES));
+                    s -> Libc.munmap(Libc.allocateCaptureState(Arena.ofAuto()), s.address(), BYTES));
                 fill(remapped, 2);
                 transfer(a, b, aToB, remapped, in);
                 assertFilled(in, 2);

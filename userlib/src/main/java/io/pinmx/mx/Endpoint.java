@@ -247,7 +247,7 @@ public final class Endpoint implements AutoCloseable
     public Partner connect(final EndpointAddress remote, final int applicationKey, final Duration timeout)
     {
         checkOpen();
-        final int peerIndex = driver.peerIndex(remote.board());
+        final int peerIndex = driver.acquirePeer(remote.board());
         final long deadline = System.nanoTime() + timeout.toNanos();
         final Partner partner;
         lock.lock();

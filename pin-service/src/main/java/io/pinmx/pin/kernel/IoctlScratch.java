@@ -1,5 +1,7 @@
 package io.pinmx.pin.kernel;
 
+import io.pinmx.pin.provider.Libc;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -28,10 +30,10 @@ final class IoctlScratch
     private IoctlScratch()
     {
         final Arena arena = Arena.ofAuto();
-        captureState = LinuxCalls.allocateCaptureState(arena);
+        captureState = Libc.allocateCaptureState(arena);
         struct = arena.allocate(STRUCT_BYTES, 64);
         segments = arena.allocate(PinmxAbi.SEGMENT.byteSize() * PinmxAbi.MAX_SEGMENTS, 64);
-        pollFd = arena.allocate(LinuxCalls.POLLFD_BYTES, 8);
+        pollFd = arena.allocate(Libc.POLLFD_BYTES, 8);
         send = arena.allocate(PinmxAbi.SEND);
         pull = arena.allocate(PinmxAbi.PULL);
         wait = arena.allocate(PinmxAbi.WAIT);

@@ -1,5 +1,9 @@
 package io.pinmx.pin.kernel;
 
+import io.pinmx.pin.provider.AwaitLoop;
+import io.pinmx.pin.provider.ContractChecks;
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -38,8 +42,6 @@ public final class KernelEndpoint implements DriverEndpoint
 {
     /** Provider name in {@link DriverInfo}. */
     public static final String NAME = "kernel";
-    static final int SPIN_ITERATIONS = 2_000;
-    static final int YIELD_ITERATIONS = 100;
     static final long WAIT_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long NET_FEATURES =
         PinmxAbi.FEATURE_NET_IFACE | PinmxAbi.FEATURE_NET_SEND | PinmxAbi.FEATURE_NET_EVENT_RING;
@@ -55,9 +57,10 @@ public final class KernelEndpoint implements DriverEndpoint
     private final DriverInfo info;
     private final MemorySegment ring;
     private final KernelEventRing events;
-    private final MacPeerTable peers = new MacPeerTable();
     private final DriverCounters counters = new DriverCounters();
+    private final MacPeerTable peers = new MacPeerTable(counters);
     private final StampedLock lifecycle = new StampedLock();
+    private final AwaitLoop awaitLoop = new AwaitLoop(this::eventReady, this::blockAwaiting);
     private volatile boolean closed;
 
     private KernelEndpoint(
@@ -90,7 +93,7 @@ public final class KernelEndpoint implements DriverEndpoint
     {
         final PinmxDevice device = PinmxDevice.open(options.device());
         final IoctlScratch scratch = IoctlScratch.get();
-        long mapped = LinuxCalls.MAP_FAILED;
+        long mapped = Libc.MAP_FAILED;
         try
         {
             final MemorySegment moduleInfo = device.info(scratch);
@@ -115,11 +118,11 @@ public final class KernelEndpoint implements DriverEndpoint
             final int session = bind.get(ValueLayout.JAVA_INT, PinmxAbi.BIND_SESSION);
             final int mtu = bind.get(ValueLayout.JAVA_INT, PinmxAbi.BIND_MTU);
             final byte[] mac = bind.asSlice(PinmxAbi.BIND_MAC, BoardAddress.MAC_BYTES).toArray(ValueLayout.JAVA_BYTE);
-            mapped = LinuxCalls.mmap(scratch.captureState, 0, PinmxAbi.RING_BYTES,
-                LinuxCalls.PROT_READ | LinuxCalls.PROT_WRITE, LinuxCalls.MAP_SHARED, device.fd(), 0);
-            if (mapped == LinuxCalls.MAP_FAILED)
+            mapped = Libc.mmap(scratch.captureState, 0, PinmxAbi.RING_BYTES,
+                Libc.PROT_READ | Libc.PROT_WRITE, Libc.MAP_SHARED, device.fd(), 0);
+            if (mapped == Libc.MAP_FAILED)
             {
-                final int errno = LinuxCalls.errno(scratch.captureState);
+                final int errno = Libc.errno(scratch.captureState);
                 throw new DriverException(DriverError.SYSTEM, errno, "mmap of the event ring (" + PinmxAbi.RING_BYTES +
                     " bytes) of " + options.device() + " endpoint " + endpointIndex + " failed: " +
                     Errno.describe(errno), null);
@@ -130,9 +133,9 @@ public final class KernelEndpoint implements DriverEndpoint
         }
         catch (final RuntimeException e)
         {
-            if (mapped != LinuxCalls.MAP_FAILED)
+            if (mapped != Libc.MAP_FAILED)
             {
-                LinuxCalls.munmap(scratch.captureState, mapped, PinmxAbi.RING_BYTES);
+                Libc.munmap(scratch.captureState, mapped, PinmxAbi.RING_BYTES);
             }
             device.close();
             throw e;
@@ -225,55 +228,55 @@ public final class KernelEndpoint implements DriverEndpoint
     }
 
     @Override
-    public int peerIndex(final BoardAddress board)
+    public int acquirePeer(final BoardAddress board)
     {
-        checkOpen("peerIndex");
+        checkOpen("acquirePeer");
         if (null == board || board.kind() != BoardAddress.Kind.ETHERNET)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "peerIndex: the kernel driver reaches eth: boards " +
+            throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: the kernel driver reaches eth: boards " +
                 "only, not " + board);
         }
-        try
+        final MacPeer peer = peers.acquire(MacPeer.macOf(board));
+        if (null == peer)
         {
-            return peers.indexOf(MacPeerTable.macOf(board));
+            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + address +
+                ": " + peers.describeFull());
         }
-        catch (final IllegalStateException e)
+        return peer.index();
+    }
+
+    @Override
+    public void retainPeer(final int peerIndex)
+    {
+        checkOpen("retainPeer");
+        if (null == peers.retain(peerIndex))
         {
-            throw new DriverException(DriverError.NO_RESOURCES, e.getMessage());
+            throw unknownPeer("retainPeer", peerIndex);
         }
+    }
+
+    @Override
+    public void releasePeer(final int peerIndex)
+    {
+        checkOpen("releasePeer");
+        peers.release(peerIndex, address);
     }
 
     @Override
     public BoardAddress peer(final int peerIndex)
     {
         checkOpen("peer");
-        checkPeer(peerIndex);
-        return peers.board(peerIndex);
+        return peer("peer", peerIndex).board();
     }
 
     @Override
     public int declareRegion(final MemorySegment[] segments, final int count, final int accessFlags)
     {
-        if (null == segments || count < 1 || count > PinmxAbi.MAX_SEGMENTS || count > segments.length)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment count " + count +
-                " not in 1.." + PinmxAbi.MAX_SEGMENTS + (null == segments ? " (array is null)" :
-                " and within the array of " + segments.length));
-        }
-        if (!RegionAccess.isValid(accessFlags))
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: access flags " +
-                RegionAccess.describe(accessFlags));
-        }
+        ContractChecks.declare(segments, count, PinmxAbi.MAX_SEGMENTS, accessFlags);
         final IoctlScratch scratch = IoctlScratch.get();
         for (int i = 0; i < count; i++)
         {
             final MemorySegment segment = segments[i];
-            if (null == segment || !segment.isNative())
-            {
-                throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment " + i + " is " +
-                    (null == segment ? "null" : "a heap segment; only native segments can be declared"));
-            }
             final long at = i * PinmxAbi.SEGMENT.byteSize();
             scratch.segments.set(ValueLayout.JAVA_LONG, at + PinmxAbi.SEGMENT_VADDR, segment.address());
             scratch.segments.set(ValueLayout.JAVA_LONG, at + PinmxAbi.SEGMENT_LEN, segment.byteSize());
@@ -354,22 +357,11 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
-        checkPeer(peerIndex);
-        if (null == frameHeader || frameHeader.byteSize() < FrameFlyweight.HEADER_BYTES)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
-                (null == frameHeader ? "null" : frameHeader.byteSize() + " bytes") + " is shorter than the " +
-                FrameFlyweight.HEADER_BYTES + "-byte common header");
-        }
+        final MacPeer peer = peer("send", peerIndex);
+        final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, PinmxAbi.MXOE_MAX_BYTES,
+            "the link limit");
         final MemorySegment body = null == payload ? MemorySegment.NULL : payload;
         final long frameBytes = frameHeader.byteSize() + body.byteSize();
-        final FrameKind kind = FrameKind.fromCode(frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
-        if (null == kind || frameBytes > PinmxAbi.MXOE_MAX_BYTES)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": " +
-                (null == kind ? "unknown frame kind code " + (frameHeader.get(ValueLayout.JAVA_BYTE, 0) & 0xFF) :
-                kind + " frame of " + frameBytes + " bytes exceeds the link limit of " + PinmxAbi.MXOE_MAX_BYTES));
-        }
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment send = scratch.send;
         send.set(ValueLayout.JAVA_LONG, PinmxAbi.SEND_HEADER, nativeAddress(frameHeader, scratch.stagedHeader));
@@ -377,12 +369,12 @@ public final class KernelEndpoint implements DriverEndpoint
             body.byteSize() == 0 ? 0 : nativeAddress(body, scratch.stagedPayload));
         send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_HEADER_LEN, (int)frameHeader.byteSize());
         send.set(ValueLayout.JAVA_INT, PinmxAbi.SEND_PAYLOAD_LEN, (int)body.byteSize());
-        putMac(send, PinmxAbi.SEND_DST_MAC, peers.mac(peerIndex));
+        putMac(send, PinmxAbi.SEND_DST_MAC, peer.mac());
         final int rc = ioctlHot("send", scratch, PinmxAbi.IOC_SEND, send);
         if (rc != 0)
         {
             throw device.failure(-rc, "PINMX_IOC_SEND", kind + " of " + frameBytes + " bytes to peer " + peerIndex +
-                " (" + peers.board(peerIndex) + " endpoint " +
+                " (" + peer.board() + " endpoint " +
                 (frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF) + ")" +
                 (rc == -Errno.EINVAL ? "; the module checks the header as a receiver would" : ""));
         }
@@ -392,21 +384,42 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void startPull(final PullSpec spec)
     {
-        if (null == spec)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "startPull: spec is null");
-        }
-        spec.validate();
-        checkPeer(spec.peerIndex());
+        ContractChecks.pull(spec);
         if ((features & PinmxAbi.FEATURE_NET_PULL) == 0)
         {
             throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOTTY, "startPull " + spec + ": pinmx.ko on " +
                 device.path() + " has no pull engine (features " + PinmxAbi.describeFeatures(features) +
                 " lack NET_PULL)", null);
         }
+        final MacPeer peer = peers.hold(spec.peerIndex());
+        if (null == peer)
+        {
+            throw unknownPeer("startPull", spec.peerIndex());
+        }
+        final int rc;
+        try
+        {
+            rc = ioctlPull(spec, peer);
+        }
+        catch (final RuntimeException e)
+        {
+            peers.releaseHold(peer);
+            throw e;
+        }
+        if (rc != 0)
+        {
+            peers.releaseHold(peer);
+            throw pullFailure(-rc, spec);
+        }
+        counters.increment(Counter.PULLS_STARTED);
+    }
+
+    /** The pull's hold on its peer is released when its end event has been delivered. */
+    private int ioctlPull(final PullSpec spec, final MacPeer peer)
+    {
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment pull = scratch.pull;
-        putMac(pull, PinmxAbi.PULL_PEER_MAC, peers.mac(spec.peerIndex()));
+        putMac(pull, PinmxAbi.PULL_PEER_MAC, peer.mac());
         pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_PEER_ENDPOINT, (byte)spec.remoteEndpointIndex());
         pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_FLAGS, pullFlags);
         pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_PEER_SESSION, spec.remoteSessionId());
@@ -416,12 +429,7 @@ public final class KernelEndpoint implements DriverEndpoint
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_OFFSET, spec.remoteOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LOCAL_OFFSET, spec.localOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LENGTH, spec.length());
-        final int rc = ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
-        if (rc != 0)
-        {
-            throw pullFailure(-rc, spec);
-        }
-        counters.increment(Counter.PULLS_STARTED);
+        return ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
     }
 
     private DriverException pullFailure(final int errno, final PullSpec spec)
@@ -451,11 +459,7 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public int poll(final EventHandler handler, final int limit)
     {
-        if (null == handler || limit < 1)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "poll: handler must not be null and limit " + limit +
-                " must be >= 1");
-        }
+        ContractChecks.poll(handler, limit);
         final long stamp = enter("poll");
         try
         {
@@ -474,41 +478,32 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public boolean await(final long timeoutNs)
     {
-        final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
-        int idle = 0;
-        while (true)
+        return awaitLoop.await(timeoutNs);
+    }
+
+    private boolean eventReady()
+    {
+        final long stamp = enter("await");
+        try
         {
-            final long stamp = enter("await");
-            try
-            {
-                if (events.hasEvents())
-                {
-                    return true;
-                }
-                final long leftNs = deadlineNs - System.nanoTime();
-                if (leftNs <= 0)
-                {
-                    return false;
-                }
-                if (idle < SPIN_ITERATIONS)
-                {
-                    idle++;
-                    Thread.onSpinWait();
-                }
-                else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
-                {
-                    idle++;
-                    Thread.yield();
-                }
-                else
-                {
-                    sleepInKernel(Math.min(leftNs, WAIT_SLICE_NS));
-                }
-            }
-            finally
-            {
-                lifecycle.unlockRead(stamp);
-            }
+            return events.hasEvents();
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
+        }
+    }
+
+    private void blockAwaiting(final long leftNs)
+    {
+        final long stamp = enter("await");
+        try
+        {
+            sleepInKernel(Math.min(leftNs, WAIT_SLICE_NS));
+        }
+        finally
+        {
+            lifecycle.unlockRead(stamp);
         }
     }
 
@@ -524,11 +519,11 @@ public final class KernelEndpoint implements DriverEndpoint
         else
         {
             scratch.pollFd.set(ValueLayout.JAVA_INT, 0, device.fd());
-            scratch.pollFd.set(ValueLayout.JAVA_SHORT, 4, LinuxCalls.POLLIN);
+            scratch.pollFd.set(ValueLayout.JAVA_SHORT, 4, Libc.POLLIN);
             scratch.pollFd.set(ValueLayout.JAVA_SHORT, 6, (short)0);
             final int timeoutMs = (int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs + 999_999));
-            rc = LinuxCalls.poll(scratch.captureState, scratch.pollFd, timeoutMs) >= 0 ? 0 :
-                -LinuxCalls.errno(scratch.captureState);
+            rc = Libc.poll(scratch.captureState, scratch.pollFd, timeoutMs) >= 0 ? 0 :
+                -Libc.errno(scratch.captureState);
         }
         if (rc != 0 && rc != -Errno.EINTR)
         {
@@ -544,8 +539,8 @@ public final class KernelEndpoint implements DriverEndpoint
     }
 
     /**
-     * Unmaps the ring and closes the file; the module then fails the pulls still running, whose events can no
-     * longer be polled, so they are counted as failed here.
+     * Unmaps the ring and closes the file; the module then ends the pulls still running, whose end events can no
+     * longer be polled: started pulls whose end was not polled are counted as abandoned.
      */
     @Override
     public void close()
@@ -568,8 +563,8 @@ public final class KernelEndpoint implements DriverEndpoint
         {
             final long unfinished = counters.get(Counter.PULLS_STARTED) - counters.get(Counter.PULLS_DONE) -
                 counters.get(Counter.PULLS_FAILED);
-            counters.add(Counter.PULLS_FAILED, Math.max(0, unfinished));
-            LinuxCalls.munmap(IoctlScratch.get().captureState, ring.address(), PinmxAbi.RING_BYTES);
+            counters.add(Counter.PULLS_ABANDONED, Math.max(0, unfinished));
+            Libc.munmap(IoctlScratch.get().captureState, ring.address(), PinmxAbi.RING_BYTES);
             device.close();
         }
         finally
@@ -629,13 +624,20 @@ public final class KernelEndpoint implements DriverEndpoint
         return stamp;
     }
 
-    private void checkPeer(final int peerIndex)
+    private MacPeer peer(final String operation, final int peerIndex)
     {
-        if (!peers.isValid(peerIndex))
+        final MacPeer peer = peers.entry(peerIndex);
+        if (null == peer)
         {
-            throw new DriverException(DriverError.UNKNOWN_PEER, "peer index " + peerIndex +
-                " is not in the peer table of endpoint " + address);
+            throw unknownPeer(operation, peerIndex);
         }
+        return peer;
+    }
+
+    private DriverException unknownPeer(final String operation, final int peerIndex)
+    {
+        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
+            " is not in the peer table of endpoint " + address + peers.describeIndex(peerIndex));
     }
 
     private void checkOpen(final String operation)

@@ -1,5 +1,6 @@
 package io.pinmx.pin.kernel;
 
+import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverError;
@@ -41,10 +42,14 @@ final class KernelEventRing
      * value seen by another thread is never that thread.
      */
     private Thread delivering;
+    /** The entry held for the event being delivered (null when none), released once its handler returned. */
+    private MacPeer heldPeer;
+    /** Whether the event ends a pull, whose own hold on the peer is released with it. */
+    private boolean endsPull;
 
     /**
      * @param ring     the PINMX_RING_BYTES mapping.
-     * @param peers    the endpoint's peers; a frame from a new MAC adds it.
+     * @param peers    the endpoint's peers; a frame from a new MAC adds it, and each event holds its entry.
      * @param counters the endpoint's counters (frames received per kind, pulls done/failed, pull bytes).
      */
     KernelEventRing(final MemorySegment ring, final MacPeerTable peers, final DriverCounters counters)
@@ -92,6 +97,7 @@ final class KernelEventRing
             finally
             {
                 delivering = null;
+                releasePeer();
                 consumer++;
                 INT.setRelease(ring, PinmxAbi.RING_CTL_CONSUMER, consumer);
             }
@@ -99,15 +105,38 @@ final class KernelEventRing
         return delivered;
     }
 
+    private void releasePeer()
+    {
+        final MacPeer peer = heldPeer;
+        if (null != peer)
+        {
+            heldPeer = null;
+            peers.releaseHold(peer);
+            if (endsPull)
+            {
+                endsPull = false;
+                peers.releaseHold(peer);
+            }
+        }
+    }
+
     /** @return true when the slot became an event; false when it was dropped (counted). */
     private boolean fill(final long slot)
     {
         final int type = ring.get(ValueLayout.JAVA_INT, slot + PinmxAbi.EVENT_TYPE);
-        final int peer = peerOf(slot);
+        final MacPeer source = peers.holdSource(sourceMac(slot));
+        if (null == source)
+        {
+            counters.increment(Counter.DROPPED_PEER_TABLE_FULL);
+            return false;
+        }
+        heldPeer = source;
+        final int peer = source.index();
         if (type == PinmxAbi.EVENT_FRAME)
         {
             return fillFrame(slot, peer);
         }
+        endsPull = type == PinmxAbi.EVENT_PULL_FAILED || type == PinmxAbi.EVENT_PULL_DONE;
         final long body = slot + HEAD_BYTES;
         final int handle = ring.get(U32_UNALIGNED, body + PinmxAbi.PULL_EVENT_HANDLE);
         final long bytes = ring.get(U64_UNALIGNED, body + PinmxAbi.PULL_EVENT_BYTES);
@@ -154,15 +183,14 @@ final class KernelEventRing
         return true;
     }
 
-    private int peerOf(final long slot)
+    private long sourceMac(final long slot)
     {
         long mac = 0;
         for (int i = 0; i < 6; i++)
         {
             mac = mac << 8 | (ring.get(ValueLayout.JAVA_BYTE, slot + PinmxAbi.EVENT_SRC_MAC + i) & 0xFF);
         }
-        final int known = peers.find(mac);
-        return known >= 0 ? known : peers.indexOf(mac);
+        return mac;
     }
 
     private DriverError errorOf(final int status, final long body)
@@ -194,7 +222,7 @@ final class KernelEventRing
         final int nack = ring.get(ValueLayout.JAVA_BYTE, body + PinmxAbi.PULL_EVENT_NACK_REASON) & 0xFF;
         final String side = local ? "local region" : "remote region";
         final StringBuilder text = new StringBuilder("pull ").append(handle).append(" from ")
-            .append(peers.board(peer)).append(": ");
+            .append(peers.entry(peer).board()).append(": ");
         switch (status)
         {
             case PinmxAbi.PULL_SEGMENT_FAULT -> text.append(side).append(" segment ").append(segment).append(" at 0x")

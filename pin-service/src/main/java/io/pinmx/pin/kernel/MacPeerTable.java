@@ -1,112 +1,101 @@
 package io.pinmx.pin.kernel;
 
-import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.provider.PeerRegistry;
+import io.pinmx.pin.spi.DriverCounters;
 
 /**
- * One endpoint's peers on an Ethernet link: MAC address (as the low 48 bits of a long) to small index and back.
- * Adding is serialised; finding the index of an event's source MAC is an open-addressing probe that allocates
- * nothing, safe against a concurrent add because a slot is published (volatile count) only once filled.
+ * One kernel endpoint's peers, keyed by MAC address, in a {@link PeerRegistry}. The module delivers only frames
+ * addressed to the endpoint (right index, and right session or a CONNECT_REQUEST), so entries come from the
+ * library ({@link #acquire}, {@link #retain}) and from the sources of delivered frames, each held while its event
+ * is in the handler; a pull holds its peer from the PINMX_IOC_PULL until its end event has been delivered.
  */
 final class MacPeerTable
 {
-    static final int MAX_PEERS = 4096;
-    private static final int HASH_SLOTS = MAX_PEERS * 2;
-    /** Marks a used hash slot, so the all-zero MAC of {@code lo} is a valid key. */
-    private static final long USED = 1L << 48;
+    private final PeerRegistry<MacPeer> registry;
 
-    private final long[] macs = new long[MAX_PEERS];
-    private final BoardAddress[] boards = new BoardAddress[MAX_PEERS];
-    private final long[] slotKeys = new long[HASH_SLOTS];
-    private final int[] slotIndexes = new int[HASH_SLOTS];
-    private volatile int count;
-
-    /** @return the index of the board with this MAC, added on first use. */
-    synchronized int indexOf(final long mac)
+    MacPeerTable(final DriverCounters counters)
     {
-        final int existing = find(mac);
-        if (existing >= 0)
-        {
-            return existing;
-        }
-        final int index = count;
-        if (index == MAX_PEERS)
-        {
-            throw new IllegalStateException("peer table full (" + MAX_PEERS + " peers) adding " + toBoard(mac));
-        }
-        macs[index] = mac;
-        boards[index] = toBoard(mac);
-        int slot = hash(mac);
-        while (slotKeys[slot] != 0)
-        {
-            slot = (slot + 1) & (HASH_SLOTS - 1);
-        }
-        slotIndexes[slot] = index;
-        slotKeys[slot] = mac | USED;
-        count = index + 1;
-        return index;
+        this.registry = new PeerRegistry<>(counters);
     }
 
-    /** @return the index of the board with this MAC, or -1. */
-    int find(final long mac)
+    /** @return the entry with one library reference, or null when the table is full. */
+    MacPeer acquire(final long mac)
     {
-        final int known = count;
-        final long key = mac | USED;
-        int slot = hash(mac);
-        while (true)
+        return registry.findOrAdd(MacPeer.keyHash(mac), peer -> peer.mac() == mac, index -> new MacPeer(index, mac),
+            PeerRegistry.Use.REFERENCE);
+    }
+
+    /** @return the entry with one more library reference, or null when the index is not current. */
+    MacPeer retain(final int peerIndex)
+    {
+        return registry.retain(peerIndex);
+    }
+
+    void release(final int peerIndex, final Object owner)
+    {
+        registry.release(peerIndex, "releasePeer", owner);
+    }
+
+    /** Lock-free: the entry an index names, or null when it is not current. */
+    MacPeer entry(final int peerIndex)
+    {
+        return registry.entry(peerIndex);
+    }
+
+    /** Lock-free: the entry an index names, held until {@link #releaseHold}, or null when it is not current. */
+    MacPeer hold(final int peerIndex)
+    {
+        final MacPeer peer = registry.entry(peerIndex);
+        return null != peer && registry.hold(peer) ? peer : null;
+    }
+
+    /**
+     * Poll: the entry of an event's source MAC, held until {@link #releaseHold}; added when new.
+     *
+     * @return the entry, or null when every slot is referenced or held.
+     */
+    MacPeer holdSource(final long mac)
+    {
+        final int keyHash = MacPeer.keyHash(mac);
+        for (int probe = PeerRegistry.firstProbe(keyHash); ; probe = PeerRegistry.nextProbe(probe))
         {
-            final long slotKey = slotKeys[slot];
-            if (slotKey == 0)
+            final MacPeer peer = registry.probed(probe);
+            if (null == peer)
             {
-                return -1;
+                break;
             }
-            if (slotKey == key && slotIndexes[slot] < known)
+            if (peer.mac() == mac && registry.hold(peer))
             {
-                return slotIndexes[slot];
+                registry.touch(peer);
+                return peer;
             }
-            slot = (slot + 1) & (HASH_SLOTS - 1);
         }
+        return registry.findOrAdd(keyHash, peer -> peer.mac() == mac, index -> new MacPeer(index, mac),
+            PeerRegistry.Use.HOLD);
     }
 
-    boolean isValid(final int index)
+    void releaseHold(final MacPeer peer)
     {
-        return index >= 0 && index < count;
+        registry.releaseHold(peer);
     }
 
-    long mac(final int index)
+    String describeIndex(final int peerIndex)
     {
-        return macs[index];
+        return registry.describeIndex(peerIndex);
     }
 
-    BoardAddress board(final int index)
+    String describeFull()
     {
-        return boards[index];
+        return registry.describeFull();
     }
 
-    /** @return the MAC of an Ethernet board as the low 48 bits of a long, first byte highest. */
-    static long macOf(final BoardAddress board)
+    int size()
     {
-        final byte[] bytes = board.mac();
-        long mac = 0;
-        for (final byte b : bytes)
-        {
-            mac = mac << 8 | (b & 0xFF);
-        }
-        return mac;
+        return registry.size();
     }
 
-    static BoardAddress toBoard(final long mac)
+    int inUse()
     {
-        final byte[] bytes = new byte[BoardAddress.MAC_BYTES];
-        for (int i = 0; i < bytes.length; i++)
-        {
-            bytes[i] = (byte)(mac >>> (8 * (bytes.length - 1 - i)));
-        }
-        return BoardAddress.ethernet(bytes);
-    }
-
-    private static int hash(final long mac)
-    {
-        final long h = mac * 0x9E3779B97F4A7C15L;
-        return (int)(h >>> 40) & (HASH_SLOTS - 1);
+        return registry.inUse();
     }
 }

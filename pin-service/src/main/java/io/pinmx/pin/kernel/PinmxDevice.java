@@ -1,5 +1,7 @@
 package io.pinmx.pin.kernel;
 
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
 
@@ -37,12 +39,12 @@ final class PinmxDevice
         final int fd;
         try (Arena arena = Arena.ofConfined())
         {
-            fd = LinuxCalls.open(scratch.captureState, arena.allocateFrom(path.toString()),
-                LinuxCalls.O_RDWR | LinuxCalls.O_CLOEXEC);
+            fd = Libc.open(scratch.captureState, arena.allocateFrom(path.toString()),
+                Libc.O_RDWR | Libc.O_CLOEXEC);
         }
         if (fd < 0)
         {
-            final int errno = LinuxCalls.errno(scratch.captureState);
+            final int errno = Libc.errno(scratch.captureState);
             throw new DriverException(errno == Errno.ENOENT ? DriverError.NO_RESOURCES : DriverError.SYSTEM, errno,
                 "cannot open " + path + ": " + Errno.describe(errno) +
                 (errno == Errno.ENOENT ? " (is pinmx.ko loaded?)" : ""), null);
@@ -65,11 +67,11 @@ final class PinmxDevice
      */
     int ioctl(final IoctlScratch scratch, final int request, final MemorySegment argument)
     {
-        if (LinuxCalls.ioctl(scratch.captureState, fd, request, argument) == 0)
+        if (Libc.ioctl(scratch.captureState, fd, request, argument) == 0)
         {
             return 0;
         }
-        return -LinuxCalls.errno(scratch.captureState);
+        return -Libc.errno(scratch.captureState);
     }
 
     /**
@@ -83,7 +85,7 @@ final class PinmxDevice
      */
     int ioctlHot(final IoctlScratch scratch, final int request, final MemorySegment argument)
     {
-        if (LinuxCalls.ioctlFast(fd, request, argument) >= 0)
+        if (Libc.ioctlFast(fd, request, argument) >= 0)
         {
             return 0;
         }
@@ -156,7 +158,7 @@ final class PinmxDevice
         if (!closed)
         {
             closed = true;
-            LinuxCalls.close(IoctlScratch.get().captureState, fd);
+            Libc.close(IoctlScratch.get().captureState, fd);
         }
     }
 

@@ -6,8 +6,8 @@
  * put them), and its peer table of MAC addresses. The module runs pinning and the pull engine; this package only
  * makes ioctls and reads the ring, so it has no threads.
  * <p>
- * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.wire} (frame kinds and
- * header offsets), the JDK, and libc (open, close, ioctl, mmap, munmap, poll, strerror) through FFM downcalls in
- * {@code LinuxCalls}.
+ * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
+ * providers share: peer registry, argument checks, idle strategy, and libc through
+ * {@link io.pinmx.pin.provider.Libc}), {@link io.pinmx.pin.wire} (frame kinds and header offsets) and the JDK.
  */
 package io.pinmx.pin.kernel;

@@ -82,7 +82,7 @@ public enum Counter
     PULLS_STARTED,
     /** Pulls completed. */
     PULLS_DONE,
-    /** Pulls failed. */
+    /** Pulls failed (their PULL_FAILED event was produced for poll). */
     PULLS_FAILED,
     /** Bytes written into local regions by completed pull frames. */
     PULL_BYTES,
@@ -107,7 +107,13 @@ public enum Counter
     /** Times a sender waited because a shared-memory ring was full. */
     SHM_RING_FULL_WAITS,
     /** Wake-ups sent to a parked same-host receiver. */
-    DOORBELLS_SENT;
+    DOORBELLS_SENT,
+    /** Frames from a new peer dropped because every peer-table entry was referenced or held. */
+    DROPPED_PEER_TABLE_FULL,
+    /** Idle peer-table entries reclaimed (least recently used first) to make room for a new peer. */
+    PEERS_RECLAIMED,
+    /** Pulls still unfinished when the endpoint closed: no end event was or can be polled for them. */
+    PULLS_ABANDONED;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

@@ -22,15 +22,45 @@ public interface DriverEndpoint extends AutoCloseable
     DriverInfo info();
 
     /**
+     * The peer index of a board, with one reference held by the caller; the entry is created when needed. This is
+     * what the library calls when it connects out. The index stays valid while the caller holds a reference.
+     * <p>
+     * Peer entries: an entry with no reference is still usable, but once no queued event or pull in flight names it
+     * the driver may reclaim it (least recently used first) when a new peer needs room. A peer index carries its
+     * slot's generation, so the index of a reclaimed entry is refused ({@link DriverError#UNKNOWN_PEER}), never
+     * taken for the slot's next peer.
+     *
      * @param board a remote (or local) board.
-     * @return its peer index, added on first use.
+     * @return its peer index.
+     * @throws DriverException {@link DriverError#BAD_ARGUMENT} for a board this provider cannot reach,
+     *                         {@link DriverError#NO_RESOURCES} when every entry is referenced or held (the message
+     *                         says how many of each).
      */
-    int peerIndex(BoardAddress board);
+    int acquirePeer(BoardAddress board);
 
     /**
-     * @param peerIndex a peer index returned by {@link #peerIndex(BoardAddress)} or carried by an event.
+     * One more reference to a peer index, typically one carried by the event being handled (called inside the
+     * {@link EventHandler}, during {@link #poll}, where the event keeps the entry alive), e.g. an incoming
+     * CONNECT_REQUEST the library accepts.
+     *
+     * @param peerIndex a peer index.
+     * @throws DriverException {@link DriverError#UNKNOWN_PEER} naming the index when it is not in the table.
+     */
+    void retainPeer(int peerIndex);
+
+    /**
+     * Drop one reference taken by {@link #acquirePeer} or {@link #retainPeer} (the library's partner is gone).
+     *
+     * @param peerIndex a peer index.
+     * @throws DriverException {@link DriverError#BAD_ARGUMENT} naming the index when it is not in the table or
+     *                         holds no reference.
+     */
+    void releasePeer(int peerIndex);
+
+    /**
+     * @param peerIndex a peer index returned by {@link #acquirePeer(BoardAddress)} or carried by an event.
      * @return the board.
-     * @throws DriverException {@link DriverError#UNKNOWN_PEER} for an unknown index.
+     * @throws DriverException {@link DriverError#UNKNOWN_PEER} for an unknown or reclaimed index.
      */
     BoardAddress peer(int peerIndex);
 

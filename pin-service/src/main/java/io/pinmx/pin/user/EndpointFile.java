@@ -1,5 +1,7 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Libc;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -87,7 +89,7 @@ final class EndpointFile implements AutoCloseable
         {
             final MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
             mapped.set(ValueLayout.JAVA_INT, VERSION_OFFSET, LAYOUT_VERSION);
-            mapped.set(ValueLayout.JAVA_INT, PID_OFFSET, LinuxSyscalls.pid());
+            mapped.set(ValueLayout.JAVA_INT, PID_OFFSET, Libc.pid());
             mapped.set(ValueLayout.JAVA_INT, SESSION_OFFSET, sessionId);
             mapped.set(ValueLayout.JAVA_INT, PORT_OFFSET, port);
             mapped.set(ValueLayout.JAVA_INT, RING_CAPACITY_OFFSET, ringCapacity);

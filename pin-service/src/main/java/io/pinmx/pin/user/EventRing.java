@@ -34,10 +34,16 @@ final class EventRing
     private final AtomicLong tail = new AtomicLong();
     private final String[] messages = new String[MESSAGE_SLOTS];
     private final DriverEvent event = new DriverEvent();
+    private final PeerTable peers;
     private int nextMessageSlot;
 
-    EventRing(final Arena arena, final int capacity)
+    /**
+     * @param peers whose holds the delivered events release: every event with a peer holds that peer's entry from
+     *              the moment it is queued until its handler returns.
+     */
+    EventRing(final Arena arena, final int capacity, final PeerTable peers)
     {
+        this.peers = peers;
         if (Integer.bitCount(capacity) != 1)
         {
             throw new IllegalArgumentException("event ring capacity must be a power of two: " + capacity);
@@ -137,6 +143,7 @@ final class EventRing
                 }
                 finally
                 {
+                    peers.releaseHold(peer);
                     h += align(length);
                     head.setRelease(h);
                 }

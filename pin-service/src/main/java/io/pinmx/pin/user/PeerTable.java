@@ -1,133 +1,131 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 
 /**
- * One endpoint's peers: board address to small index and back, plus per (peer, endpoint) the UDP socket address
- * and whether the board is on this host. Adding is serialised; looking up a datagram's source by
- * (address, base port) is an open-addressing probe that allocates nothing.
+ * One user-space endpoint's peers, keyed by (IP address, base port), in a {@link PeerRegistry}. The library takes
+ * references ({@link #acquire}, {@link #retain}, {@link #release}); the agent holds the entry of every frame it
+ * queues as an event until poll has delivered it, and a pull holds its peer until its completion is delivered. A
+ * frame that does not become an event (misaddressed, PULL, PULL_REPLY, a NACK of a PULL) never creates an entry.
  */
 final class PeerTable
 {
-    static final int MAX_PEERS = 4096;
-    private static final int HASH_SLOTS = MAX_PEERS * 2;
+    private final PeerRegistry<UdpPeer> registry;
 
-    private final BoardAddress[] boards = new BoardAddress[MAX_PEERS];
-    private final InetAddress[] hosts = new InetAddress[MAX_PEERS];
-    private final int[] basePorts = new int[MAX_PEERS];
-    private final boolean[] sameHost = new boolean[MAX_PEERS];
-    private final InetSocketAddress[][] endpointAddresses = new InetSocketAddress[MAX_PEERS][];
-    private final int[] hashToIndexPlusOne = new int[HASH_SLOTS];
-    private volatile int count;
+    PeerTable(final DriverCounters counters)
+    {
+        this.registry = new PeerRegistry<>(counters);
+    }
 
-    /** Index of {@code board}, added on first use. */
-    synchronized int indexOf(final BoardAddress board)
+    /** Application thread: the entry for {@code board} with one library reference; null when the table is full. */
+    UdpPeer acquire(final BoardAddress board)
     {
         if (board.kind() != BoardAddress.Kind.UDP)
         {
-            throw new IllegalArgumentException("peer " + board + ": the user-space driver only reaches udp: boards");
+            throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: peer " + board +
+                ": the user-space driver only reaches udp: boards");
         }
-        final int existing = find(board.inetAddress(), board.basePort());
-        if (existing >= 0)
-        {
-            return existing;
-        }
-        final int index = count;
-        if (index == MAX_PEERS)
-        {
-            throw new IllegalStateException("peer table full (" + MAX_PEERS + " peers) adding " + board);
-        }
-        boards[index] = board;
-        hosts[index] = board.inetAddress();
-        basePorts[index] = board.basePort();
-        sameHost[index] = isLocalAddress(board.inetAddress());
-        endpointAddresses[index] = new InetSocketAddress[256];
-        int slot = hash(board.inetAddress(), board.basePort());
-        while (hashToIndexPlusOne[slot] != 0)
-        {
-            slot = (slot + 1) & (HASH_SLOTS - 1);
-        }
-        hashToIndexPlusOne[slot] = index + 1;
-        count = index + 1;
-        return index;
+        final InetAddress host = board.inetAddress();
+        final int basePort = board.basePort();
+        return registry.findOrAdd(UdpPeer.keyHash(host, basePort), peer -> peer.is(host, basePort),
+            index -> new UdpPeer(index, board), PeerRegistry.Use.REFERENCE);
     }
 
-    /** Index of the board that sent from {@code host} with this base port, or -1 if unknown. */
-    int find(final InetAddress host, final int basePort)
+    /** @return the entry with one more library reference, or null when the index is not current. */
+    UdpPeer retain(final int peerIndex)
     {
-        int slot = hash(host, basePort);
-        while (true)
+        return registry.retain(peerIndex);
+    }
+
+    void release(final int peerIndex, final Object owner)
+    {
+        registry.release(peerIndex, "releasePeer", owner);
+    }
+
+    /** Lock-free: the entry an index names, or null when it is not current. */
+    UdpPeer entry(final int peerIndex)
+    {
+        return registry.entry(peerIndex);
+    }
+
+    /** Lock-free: the entry an index names, held until {@link #releaseHold}, or null when it is not current. */
+    UdpPeer hold(final int peerIndex)
+    {
+        final UdpPeer peer = registry.entry(peerIndex);
+        return null != peer && registry.hold(peer) ? peer : null;
+    }
+
+    /**
+     * Agent: the entry of a frame's source, held for the event the frame becomes; added when new.
+     *
+     * @return the entry, or null when every slot is referenced or held.
+     */
+    UdpPeer holdSource(final InetAddress host, final int basePort)
+    {
+        final int keyHash = UdpPeer.keyHash(host, basePort);
+        for (int probe = PeerRegistry.firstProbe(keyHash); ; probe = PeerRegistry.nextProbe(probe))
         {
-            final int indexPlusOne = hashToIndexPlusOne[slot];
-            if (indexPlusOne == 0)
+            final UdpPeer peer = registry.probed(probe);
+            if (null == peer)
             {
-                return -1;
+                break;
             }
-            final int index = indexPlusOne - 1;
-            if (index < count && basePorts[index] == basePort && hosts[index].equals(host))
+            if (peer.keyHash() == keyHash && peer.is(host, basePort) && registry.hold(peer))
             {
-                return index;
+                registry.touch(peer);
+                return peer;
             }
-            slot = (slot + 1) & (HASH_SLOTS - 1);
         }
+        return registry.findOrAdd(keyHash, peer -> peer.is(host, basePort),
+            index -> new UdpPeer(index, BoardAddress.udp(host, basePort)), PeerRegistry.Use.HOLD);
     }
 
-    boolean isValid(final int index)
+    void releaseHold(final UdpPeer peer)
     {
-        return index >= 0 && index < count;
+        registry.releaseHold(peer);
     }
 
-    BoardAddress board(final int index)
+    /** Poll: the event naming this index has been delivered. */
+    void releaseHold(final int peerIndex)
     {
-        return boards[index];
-    }
-
-    boolean isSameHost(final int index)
-    {
-        return sameHost[index];
-    }
-
-    int basePort(final int index)
-    {
-        return basePorts[index];
-    }
-
-    InetSocketAddress socketAddress(final int index, final int endpointIndex)
-    {
-        final InetSocketAddress[] cache = endpointAddresses[index];
-        InetSocketAddress address = cache[endpointIndex];
-        if (address == null)
+        final UdpPeer peer = registry.entry(peerIndex);
+        if (null != peer)
         {
-            address = boards[index].endpointSocketAddress(endpointIndex);
-            cache[endpointIndex] = address;
-        }
-        return address;
-    }
-
-    static boolean isLocalAddress(final InetAddress address)
-    {
-        if (address.isLoopbackAddress() || address.isAnyLocalAddress())
-        {
-            return true;
-        }
-        try
-        {
-            return NetworkInterface.getByInetAddress(address) != null;
-        }
-        catch (final SocketException e)
-        {
-            return false;
+            registry.releaseHold(peer);
         }
     }
 
-    private static int hash(final InetAddress host, final int basePort)
+    /** @return why an index is refused (reclaimed slot), or "". */
+    String describeIndex(final int peerIndex)
     {
-        final int h = host.hashCode() * 31 + basePort;
-        return (h ^ (h >>> 16)) & (HASH_SLOTS - 1);
+        return registry.describeIndex(peerIndex);
+    }
+
+    String describeFull()
+    {
+        return registry.describeFull();
+    }
+
+    /** @return entries present, for tests and diagnostics. */
+    int size()
+    {
+        return registry.size();
+    }
+
+    /** @return entries referenced or held, for tests and diagnostics. */
+    int inUse()
+    {
+        return registry.inUse();
+    }
+
+    long reclaimed()
+    {
+        return registry.reclaimed();
     }
 }

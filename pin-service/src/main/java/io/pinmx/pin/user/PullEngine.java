@@ -1,5 +1,7 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverError;
@@ -16,6 +18,7 @@ import io.pinmx.pin.wire.PullReplyFrame;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -50,7 +53,7 @@ final class PullEngine
     /** Where the engine finds a same-host peer endpoint's file, or null. */
     interface PeerFiles
     {
-        EndpointFile find(int peer, int endpointIndex, int sessionId);
+        EndpointFile find(UdpPeer peer, int endpointIndex, int sessionId);
     }
 
     private final UserDriverOptions options;
@@ -76,7 +79,8 @@ final class PullEngine
     private final int[] state = new int[MAX_PULLS];
     private final int[] generation = new int[MAX_PULLS];
     private final int[] handle = new int[MAX_PULLS];
-    private final int[] peer = new int[MAX_PULLS];
+    /** The peer each pull reaches, held from submit until its completion event has been delivered. */
+    private final UdpPeer[] peer = new UdpPeer[MAX_PULLS];
     private final int[] remoteEndpoint = new int[MAX_PULLS];
     private final int[] remoteSession = new int[MAX_PULLS];
     private final int[] remoteRegion = new int[MAX_PULLS];
@@ -150,7 +154,7 @@ final class PullEngine
     }
 
     /** Application thread: queue a validated pull for the agent. */
-    void submit(final PullSpec spec)
+    void submit(final PullSpec spec, final UdpPeer from)
     {
         submitLock.lock();
         try
@@ -163,7 +167,7 @@ final class PullEngine
             final int slot = freeSlots[--freeCount];
             generation[slot] = (generation[slot] + 1) & 0xFFFFFF;
             handle[slot] = spec.pullHandle();
-            peer[slot] = spec.peerIndex();
+            peer[slot] = from;
             remoteEndpoint[slot] = spec.remoteEndpointIndex();
             remoteSession[slot] = spec.remoteSessionId();
             remoteRegion[slot] = spec.remoteRegionId();
@@ -278,14 +282,14 @@ final class PullEngine
             return true;
         }
         final int errno = copier.errno();
-        if (errno == LinuxSyscalls.EPERM && copier.faultPosition() == 0)
+        if (errno == Errno.EPERM && copier.faultPosition() == 0)
         {
             return false;
         }
-        if (errno == LinuxSyscalls.ESRCH)
+        if (errno == Errno.ESRCH)
         {
             fail(slot, DriverError.PEER_UNREACHABLE, "pull " + handle[slot] + " from " + describePeer(slot) +
-                ": process " + peerFile.pid() + " is gone (" + LinuxSyscalls.errnoName(errno) + ")");
+                ": process " + peerFile.pid() + " is gone (" + Errno.describe(errno) + ")");
             return true;
         }
         if (!copier.remoteReadable(peerFile.pid()))
@@ -293,13 +297,13 @@ final class PullEngine
             fail(slot, DriverError.SEGMENT_FAULT, "pull " + handle[slot] + " from " + describePeer(slot) +
                 ": remote " + RegionTable.describe(remoteRegion[slot]) + " segment " + copier.remoteFaultSegment() +
                 " at 0x" + Long.toHexString(copier.remoteFaultAddress()) + ": not mapped (" +
-                LinuxSyscalls.errnoName(errno) + ")");
+                Errno.describe(errno) + ")");
         }
         else
         {
             fail(slot, DriverError.SEGMENT_FAULT, "pull " + handle[slot] + ": local " +
                 RegionTable.describe(localRegion[slot]) + " segment " + copier.localFaultSegment() + " at 0x" +
-                Long.toHexString(copier.localFaultAddress()) + ": not mapped (" + LinuxSyscalls.errnoName(errno) + ")");
+                Long.toHexString(copier.localFaultAddress()) + ": not mapped (" + Errno.describe(errno) + ")");
         }
         return true;
     }
@@ -332,7 +336,7 @@ final class PullEngine
         pull.encode(wireHandle(slot), remoteRegion[slot], remoteOffset[slot] + pullOffset, pullOffset, bytes,
             (int)(pullOffset / framePayloadBytes), framePayloadBytes);
         sendFrame(pullHeader, MemorySegment.NULL, 0, 0,
-            peers.socketAddress(peer[slot], remoteEndpoint[slot]), FrameKind.PULL);
+            peer[slot].socketAddress(remoteEndpoint[slot]), FrameKind.PULL);
     }
 
     /** Agent: resend late blocks, fail pulls out of retries. @return work done. */
@@ -379,12 +383,12 @@ final class PullEngine
     }
 
     /** Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us). */
-    void onReply(final MemorySegment buffer, final long frameOffset, final int sourcePeer)
+    void onReply(final MemorySegment buffer, final long frameOffset, final InetAddress host, final int basePort)
     {
         reply.wrap(buffer, frameOffset);
         final int wire = reply.pullHandle();
         final int slot = wire & (MAX_PULLS - 1);
-        if (state[slot] != ACTIVE || wire != wireHandle(slot) || sourcePeer != peer[slot] ||
+        if (state[slot] != ACTIVE || wire != wireHandle(slot) || !peer[slot].is(host, basePort) ||
             reply.srcSession() != remoteSession[slot])
         {
             counters.increment(Counter.PULL_DUPLICATE_FRAMES);
@@ -415,12 +419,12 @@ final class PullEngine
             return;
         }
         copier.localBuffer(buffer.address() + frameOffset + FrameKind.PULL_REPLY.headerBytes(), payloadBytes);
-        if (!copier.transfer(LinuxSyscalls.pid(), true, payloadBytes))
+        if (!copier.transfer(Libc.pid(), true, payloadBytes))
         {
             fail(slot, DriverError.SEGMENT_FAULT, "pull " + handle[slot] + ": local " +
                 RegionTable.describe(localRegion[slot]) + " segment " + copier.remoteFaultSegment() + " at 0x" +
                 Long.toHexString(copier.remoteFaultAddress()) + ": not mapped (" +
-                LinuxSyscalls.errnoName(copier.errno()) + ")");
+                Errno.describe(copier.errno()) + ")");
             return;
         }
         blockReceived[slot][b] |= 1L << bit;
@@ -464,7 +468,7 @@ final class PullEngine
                 " (NACK OUT_OF_RANGE)");
             case SEGMENT_FAULT -> fail(slot, DriverError.SEGMENT_FAULT, prefix + "remote " +
                 RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
-                Long.toHexString(nack.address()) + ": not mapped (" + LinuxSyscalls.errnoName(nack.errno()) + ")");
+                Long.toHexString(nack.address()) + ": not mapped (" + Errno.describe(nack.errno()) + ")");
             case BAD_FIELD -> fail(slot, DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
                 framePayloadBytes + "-byte replies in blocks of " + options.pullBlockBytes() + " bytes: its limit is " +
                 nack.address() + "-byte replies, " + STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
@@ -499,7 +503,7 @@ final class PullEngine
             return;
         }
         copier.localBuffer(staging.address(), blockBytes);
-        if (!copier.transfer(LinuxSyscalls.pid(), false, blockBytes))
+        if (!copier.transfer(Libc.pid(), false, blockBytes))
         {
             sendNack(buffer, frameOffset, replyTo, NackReason.SEGMENT_FAULT, regionId, copier.remoteFaultSegment(),
                 copier.remoteFaultAddress(), copier.errno());
@@ -542,20 +546,19 @@ final class PullEngine
         }
     }
 
-    /** Close: every pull not yet complete fails. */
-    void failAll(final String why)
+    /** Close: every pull not yet complete is abandoned; no end event can be polled any more. */
+    void abandonAll()
     {
         for (int i = activeCount - 1; i >= 0; i--)
         {
-            fail(active[i], DriverError.ENDPOINT_CLOSED, "pull " + handle[active[i]] + ": " + why);
+            abandon(active[i]);
         }
         submitLock.lock();
         try
         {
             while (submittedCount > 0)
             {
-                final int slot = submitted[--submittedCount];
-                fail(slot, DriverError.ENDPOINT_CLOSED, "pull " + handle[slot] + ": " + why);
+                abandon(submitted[--submittedCount]);
             }
             hasSubmissions = false;
         }
@@ -624,17 +627,32 @@ final class PullEngine
         }
     }
 
+    /** The pull's hold on its peer passes to the completion event; poll releases it after delivery. */
     private void complete(final int slot)
     {
         counters.increment(Counter.PULLS_DONE);
-        events.offerCompletion(EventType.PULL_DONE, peer[slot], handle[slot], length[slot], null, null);
+        if (!events.offerCompletion(EventType.PULL_DONE, peer[slot].index(), handle[slot], length[slot], null, null))
+        {
+            peers.releaseHold(peer[slot]);
+        }
         release(slot);
     }
 
     private void fail(final int slot, final DriverError error, final String message)
     {
         counters.increment(Counter.PULLS_FAILED);
-        events.offerCompletion(EventType.PULL_FAILED, peer[slot], handle[slot], bytesDone[slot], error, message);
+        if (!events.offerCompletion(EventType.PULL_FAILED, peer[slot].index(), handle[slot], bytesDone[slot], error,
+            message))
+        {
+            peers.releaseHold(peer[slot]);
+        }
+        release(slot);
+    }
+
+    private void abandon(final int slot)
+    {
+        counters.increment(Counter.PULLS_ABANDONED);
+        peers.releaseHold(peer[slot]);
         release(slot);
     }
 
@@ -652,6 +670,7 @@ final class PullEngine
             }
         }
         state[slot] = FREE;
+        peer[slot] = null;
         generation[slot] = (generation[slot] + 1) & 0xFFFFFF;
         submitLock.lock();
         try
@@ -671,6 +690,6 @@ final class PullEngine
 
     private String describePeer(final int slot)
     {
-        return "peer " + peer[slot] + " (" + peers.board(peer[slot]) + " endpoint " + remoteEndpoint[slot] + ")";
+        return "peer " + peer[slot].index() + " (" + peer[slot].board() + " endpoint " + remoteEndpoint[slot] + ")";
     }
 }

@@ -1,5 +1,7 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Libc;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -244,7 +246,7 @@ final class RegionTable
             final long to = Math.min(end, segmentEnd);
             if (to > from)
             {
-                LinuxSyscalls.putIovec(iov, n, address + (from - segmentStart), to - from);
+                Libc.putIovec(iov, n, address + (from - segmentStart), to - from);
                 segmentIndex[n] = i;
                 n++;
             }

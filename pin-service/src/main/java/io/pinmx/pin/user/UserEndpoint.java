@@ -1,5 +1,9 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.AwaitLoop;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.ContractChecks;
+import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -11,7 +15,6 @@ import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PullSpec;
-import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.wire.DropReason;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
@@ -28,8 +31,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteOrder;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -43,17 +44,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * Idle: spin, then yield, then park in the UDP selector with the shared-memory ring flagged "parked" so a
  * same-host sender rings the doorbell (a zero-length datagram); an application thread that starts a pull wakes
  * the selector.
+ * <p>
+ * Locks, each with one purpose (documented at its field): this object's monitor (close runs once),
+ * {@code regionLock} (region table writers), {@code agentLock} (who runs the agent without a progress thread),
+ * {@code pollLock} (the event ring's consumer vs close), and the peer-file cache's own; the peer table and the
+ * pull engine own theirs. Only close nests them: inside agentLock it takes the pull engine's, regionLock and the
+ * peer-file cache's in turn; pollLock it takes after releasing agentLock.
  */
 final class UserEndpoint implements DriverEndpoint
 {
-    static final int SPIN_ITERATIONS = 2_000;
-    static final int YIELD_ITERATIONS = 100;
     private static final long PARK_MAX_NS = TimeUnit.SECONDS.toNanos(1);
     /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
     private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long TIMER_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long SHM_FULL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
-    private static final long PEER_FILE_RECHECK_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final int RECEIVE_BATCH = 64;
     private static final int MAX_KIND_PART_BYTES = 64;
     private static final SecureRandom SESSION_IDS = new SecureRandom();
@@ -68,25 +72,38 @@ final class UserEndpoint implements DriverEndpoint
     private final UdpTransport udp;
     private final EndpointFile file;
     private final RegionTable regions;
-    private final PeerTable peers = new PeerTable();
     private final DriverCounters counters = new DriverCounters();
+    private final PeerTable peers = new PeerTable(counters);
     private final EventRing events;
     private final PullEngine pulls;
     private final int maxFrameBytes;
     private final byte[] hostBytes;
 
-    private final EndpointFile[] peerFileByPort = new EndpointFile[65536];
-    private final long[] peerFileCheckedNs = new long[65536];
-    private final InetAddress[] shmSenderHost = new InetAddress[65536];
+    private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[65536];
     private final byte[][] shmSenderBytes = new byte[65536][];
-    private final List<EndpointFile> retiredPeerFiles = new ArrayList<>();
-    private final Object peerFileLock = new Object();
+    /** Null without the same-host path. */
+    private final PeerFileCache peerFiles;
+    /**
+     * Serialises writers of the region table (declareRegion, destroyRegion and close, from application threads);
+     * readers (the agent serving pulls, same-host pullers in other processes) go by the table's seqlock instead.
+     */
     private final Object regionLock = new Object();
+    /**
+     * Held by whoever runs the agent ({@link #doWork}) without a progress thread (a thread in poll or await), so
+     * one runs it at a time; close takes it to tear the transport down once no caller is inside the agent.
+     */
     private final ReentrantLock agentLock = new ReentrantLock();
+    /**
+     * Held while events are consumed (poll, the event ring's single consumer), so close frees the ring's memory
+     * only once no handler is reading a frame in place.
+     */
     private final ReentrantLock pollLock = new ReentrantLock();
     private final FrameFlyweight header = new FrameFlyweight();
     private final NackFrame nack = new NackFrame();
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
+    private final AwaitLoop awaitLoop = new AwaitLoop(this::eventReady, this::blockAwaiting);
+    /** The send limit as a message names it, built once so a send allocates nothing. */
+    private final String frameLimitText;
     private final Thread progressThread;
     /** Null when counters are not published; used by the progress agent only. */
     private final CounterPublisher counterPublisher;
@@ -111,6 +128,7 @@ final class UserEndpoint implements DriverEndpoint
         while (session == 0);
         this.sessionId = session;
         this.maxFrameBytes = FrameFlyweight.HEADER_BYTES + MAX_KIND_PART_BYTES + options.framePayloadBytes();
+        this.frameLimitText = "frame payload " + options.framePayloadBytes();
         this.arena = Arena.ofShared();
         UdpTransport transport = null;
         EndpointFile endpointFile = null;
@@ -137,7 +155,7 @@ final class UserEndpoint implements DriverEndpoint
                 endpointFile = EndpointFile.create(options.shmDirectory(), transport.port(), session,
                     options.shmRingBytes(), options.maxRegions());
                 this.regions = endpointFile.regions();
-                LinuxSyscalls.allowPeersToRead();
+                Libc.allowPeersToRead();
             }
             else
             {
@@ -160,7 +178,8 @@ final class UserEndpoint implements DriverEndpoint
         this.udp = transport;
         this.file = endpointFile;
         this.hostBytes = options.bindAddress().getAddress();
-        this.events = new EventRing(arena, options.eventRingBytes());
+        this.events = new EventRing(arena, options.eventRingBytes(), peers);
+        this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), udp.port()) : null;
         this.pulls = new PullEngine(arena, options, udp, peers, this::peerFile, regions, counters, events,
             endpointIndex, session);
         this.counterPublisher = null == options.countersFile() ? null :
@@ -203,59 +222,51 @@ final class UserEndpoint implements DriverEndpoint
     }
 
     @Override
-    public int peerIndex(final BoardAddress board)
+    public int acquirePeer(final BoardAddress board)
     {
-        checkOpen("peerIndex");
+        checkOpen("acquirePeer");
         if (board == null)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "peerIndex: board address is null");
+            throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: board address is null");
         }
-        try
+        final UdpPeer peer = peers.acquire(board);
+        if (peer == null)
         {
-            return peers.indexOf(board);
+            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + address +
+                ": " + peers.describeFull());
         }
-        catch (final IllegalArgumentException e)
+        return peer.index();
+    }
+
+    @Override
+    public void retainPeer(final int peerIndex)
+    {
+        checkOpen("retainPeer");
+        if (peers.retain(peerIndex) == null)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, e.getMessage());
+            throw unknownPeer("retainPeer", peerIndex);
         }
-        catch (final IllegalStateException e)
-        {
-            throw new DriverException(DriverError.NO_RESOURCES, e.getMessage());
-        }
+    }
+
+    @Override
+    public void releasePeer(final int peerIndex)
+    {
+        checkOpen("releasePeer");
+        peers.release(peerIndex, address);
     }
 
     @Override
     public BoardAddress peer(final int peerIndex)
     {
         checkOpen("peer");
-        checkPeer(peerIndex);
-        return peers.board(peerIndex);
+        return peer("peer", peerIndex).board();
     }
 
     @Override
     public int declareRegion(final MemorySegment[] segments, final int count, final int accessFlags)
     {
         checkOpen("declareRegion");
-        if (segments == null || count < 1 || count > RegionTable.MAX_SEGMENTS || count > segments.length)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment count " + count +
-                " not in 1.." + RegionTable.MAX_SEGMENTS + (segments == null ? " (array is null)" :
-                " and within the array of " + segments.length));
-        }
-        if (!RegionAccess.isValid(accessFlags))
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: access flags " +
-                RegionAccess.describe(accessFlags));
-        }
-        for (int i = 0; i < count; i++)
-        {
-            final MemorySegment segment = segments[i];
-            if (segment == null || !segment.isNative())
-            {
-                throw new DriverException(DriverError.BAD_ARGUMENT, "declareRegion: segment " + i + " is " +
-                    (segment == null ? "null" : "a heap segment; only native segments can be declared"));
-            }
-        }
+        ContractChecks.declare(segments, count, RegionTable.MAX_SEGMENTS, accessFlags);
         final int id;
         synchronized (regionLock)
         {
@@ -289,39 +300,21 @@ final class UserEndpoint implements DriverEndpoint
     public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
         checkOpen("send");
-        checkPeer(peerIndex);
-        if (frameHeader == null || frameHeader.byteSize() < FrameFlyweight.HEADER_BYTES)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
-                (frameHeader == null ? "null" : frameHeader.byteSize() + " bytes") + " is shorter than the " +
-                FrameFlyweight.HEADER_BYTES + "-byte common header");
-        }
+        final UdpPeer peer = peer("send", peerIndex);
+        final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, maxFrameBytes, frameLimitText);
         final MemorySegment body = payload == null ? MemorySegment.NULL : payload;
-        final long frameBytes = frameHeader.byteSize() + body.byteSize();
-        final FrameKind kind = FrameKind.fromCode(frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
-        if (kind == null || kind == FrameKind.PULL || kind == FrameKind.PULL_REPLY)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": frame kind " +
-                (kind == null ? "code " + (frameHeader.get(ValueLayout.JAVA_BYTE, 0) & 0xFF) + " is unknown" :
-                kind + " is the driver's own (use startPull)"));
-        }
-        if (frameBytes > maxFrameBytes)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": frame of " +
-                frameBytes + " bytes exceeds " + maxFrameBytes + " (frame payload " + options.framePayloadBytes() + ")");
-        }
         final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
-        final EndpointFile peerFile = options.sameHost() ? peerFile(peerIndex, dstEndpoint,
+        final EndpointFile peerFile = options.sameHost() ? peerFile(peer, dstEndpoint,
             frameHeader.get(U32, FrameFlyweight.DST_SESSION_OFFSET)) : null;
         if (peerFile != null)
         {
-            sendShm(peerFile, peerIndex, dstEndpoint, frameHeader, body);
+            sendShm(peerFile, peer, dstEndpoint, frameHeader, body);
         }
         else
         {
             try
             {
-                final int status = udp.send(frameHeader, body, peers.socketAddress(peerIndex, dstEndpoint));
+                final int status = udp.send(frameHeader, body, peer.socketAddress(dstEndpoint));
                 if (status == UdpTransport.LOSS_INJECTED)
                 {
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
@@ -329,14 +322,14 @@ final class UserEndpoint implements DriverEndpoint
                 else if (status == UdpTransport.SEND_BUFFER_FULL)
                 {
                     throw new DriverException(DriverError.NO_RESOURCES, "send " + kind + " to peer " + peerIndex +
-                        " (" + peers.board(peerIndex) + " endpoint " + dstEndpoint +
+                        " (" + peer.board() + " endpoint " + dstEndpoint +
                         "): the UDP socket's send buffer stayed full");
                 }
             }
             catch (final IOException e)
             {
                 throw new DriverException(DriverError.SYSTEM, 0, "send " + kind + " to peer " + peerIndex + " (" +
-                    peers.board(peerIndex) + " endpoint " + dstEndpoint + "): " + e.getMessage(), e);
+                    peer.board() + " endpoint " + dstEndpoint + "): " + e.getMessage(), e);
             }
         }
         counters.increment(Counter.sent(kind));
@@ -346,12 +339,30 @@ final class UserEndpoint implements DriverEndpoint
     public void startPull(final PullSpec spec)
     {
         checkOpen("startPull");
-        if (spec == null)
+        ContractChecks.pull(spec);
+        final UdpPeer peer = peers.hold(spec.peerIndex());
+        if (peer == null)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "startPull: spec is null");
+            throw unknownPeer("startPull", spec.peerIndex());
         }
-        spec.validate();
-        checkPeer(spec.peerIndex());
+        try
+        {
+            checkLocalRegion(spec);
+            pulls.submit(spec, peer);
+        }
+        catch (final RuntimeException e)
+        {
+            peers.releaseHold(peer);
+            throw e;
+        }
+        if (agentParked)
+        {
+            udp.wakeup();
+        }
+    }
+
+    private void checkLocalRegion(final PullSpec spec)
+    {
         final int code = regions.check(spec.localRegionId(), RegionTable.ACCESS_WRITE, spec.localOffset(), spec.length());
         if (code == RegionTable.UNKNOWN_REGION)
         {
@@ -369,33 +380,14 @@ final class UserEndpoint implements DriverEndpoint
             throw new DriverException(DriverError.BAD_ARGUMENT, "startPull " + spec + ": local " +
                 RegionTable.describe(spec.localRegionId()) + " was not declared WRITE");
         }
-        pulls.submit(spec);
-        if (agentParked)
-        {
-            udp.wakeup();
-        }
     }
 
     @Override
     public int poll(final EventHandler handler, final int limit)
     {
         checkOpen("poll");
-        if (handler == null || limit < 1)
-        {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "poll: handler must not be null and limit " + limit +
-                " must be >= 1");
-        }
-        if (progressThread == null && agentLock.tryLock())
-        {
-            try
-            {
-                doWork();
-            }
-            finally
-            {
-                agentLock.unlock();
-            }
-        }
+        ContractChecks.poll(handler, limit);
+        runAgentIfIdle();
         pollLock.lock();
         try
         {
@@ -412,62 +404,60 @@ final class UserEndpoint implements DriverEndpoint
     public boolean await(final long timeoutNs)
     {
         checkOpen("await");
-        final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
-        int idle = 0;
-        while (true)
+        return awaitLoop.await(timeoutNs);
+    }
+
+    /** Await: ready when an event is queued; without a progress thread the caller runs the agent first. */
+    private boolean eventReady()
+    {
+        runAgentIfIdle();
+        if (!events.isEmpty())
         {
-            if (progressThread == null && agentLock.tryLock())
+            return true;
+        }
+        checkOpen("await");
+        return false;
+    }
+
+    /** Await, after spinning and yielding: run the agent parked in the selector, or park until it unparks us. */
+    private void blockAwaiting(final long leftNs)
+    {
+        if (progressThread == null)
+        {
+            agentLock.lock();
+            try
             {
-                try
-                {
-                    doWork();
-                }
-                finally
-                {
-                    agentLock.unlock();
-                }
+                publishCountersIfDue();
+                park(leftNs);
             }
-            if (!events.isEmpty())
+            finally
             {
-                return true;
+                agentLock.unlock();
             }
-            checkOpen("await");
-            final long leftNs = deadlineNs - System.nanoTime();
-            if (leftNs <= 0)
+        }
+        else
+        {
+            waiter = Thread.currentThread();
+            if (events.isEmpty())
             {
-                return false;
+                LockSupport.parkNanos(this, Math.min(leftNs, AWAIT_PARK_SLICE_NS));
             }
-            if (idle < SPIN_ITERATIONS)
+            waiter = null;
+        }
+    }
+
+    /** Without a progress thread, poll and await run the agent, unless another caller is running it. */
+    private void runAgentIfIdle()
+    {
+        if (progressThread == null && agentLock.tryLock())
+        {
+            try
             {
-                idle++;
-                Thread.onSpinWait();
+                doWork();
             }
-            else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
+            finally
             {
-                idle++;
-                Thread.yield();
-            }
-            else if (progressThread == null)
-            {
-                agentLock.lock();
-                try
-                {
-                    publishCountersIfDue();
-                    park(leftNs);
-                }
-                finally
-                {
-                    agentLock.unlock();
-                }
-            }
-            else
-            {
-                waiter = Thread.currentThread();
-                if (events.isEmpty())
-                {
-                    LockSupport.parkNanos(this, Math.min(leftNs, AWAIT_PARK_SLICE_NS));
-                }
-                waiter = null;
+                agentLock.unlock();
             }
         }
     }
@@ -481,6 +471,7 @@ final class UserEndpoint implements DriverEndpoint
     @Override
     public void close()
     {
+        // this object's monitor only makes close run once
         synchronized (this)
         {
             if (closed)
@@ -504,7 +495,7 @@ final class UserEndpoint implements DriverEndpoint
         agentLock.lock();
         try
         {
-            pulls.failAll("endpoint " + address + " closed");
+            pulls.abandonAll();
             if (null != counterPublisher)
             {
                 counterPublisher.close();
@@ -518,18 +509,9 @@ final class UserEndpoint implements DriverEndpoint
                     regions.destroy(ids[i]);
                 }
             }
-            synchronized (peerFileLock)
+            if (peerFiles != null)
             {
-                for (int port = 0; port < peerFileByPort.length; port++)
-                {
-                    if (peerFileByPort[port] != null)
-                    {
-                        peerFileByPort[port].close();
-                        peerFileByPort[port] = null;
-                    }
-                }
-                retiredPeerFiles.forEach(EndpointFile::close);
-                retiredPeerFiles.clear();
+                peerFiles.close();
             }
             if (file != null)
             {
@@ -622,29 +604,15 @@ final class UserEndpoint implements DriverEndpoint
 
     private void progressLoop()
     {
-        int idle = 0;
-        while (!closed)
-        {
-            if (doWork() > 0)
-            {
-                idle = 0;
-            }
-            else if (idle < SPIN_ITERATIONS)
-            {
-                idle++;
-                Thread.onSpinWait();
-            }
-            else if (idle < SPIN_ITERATIONS + YIELD_ITERATIONS)
-            {
-                idle++;
-                Thread.yield();
-            }
-            else
+        final BackoffThenBlockIdleStrategy idle = new BackoffThenBlockIdleStrategy(BackoffThenBlockIdleStrategy.SPINS,
+            BackoffThenBlockIdleStrategy.YIELDS, true, () ->
             {
                 publishCountersIfDue();
                 park(PARK_MAX_NS);
-                idle = 0;
-            }
+            });
+        while (!closed)
+        {
+            idle.idle(doWork());
         }
     }
 
@@ -722,7 +690,7 @@ final class UserEndpoint implements DriverEndpoint
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
                     continue;
                 }
-                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source.getAddress(), source.getPort());
+                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source);
             }
         }
         catch (final IOException e)
@@ -743,10 +711,10 @@ final class UserEndpoint implements DriverEndpoint
             counters.increment(Counter.DROPPED_BAD_LENGTH);
             return;
         }
-        final InetAddress host = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
-        if (host != null)
+        final InetSocketAddress source = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
+        if (source != null)
         {
-            onFrame(buffer, frameOffset, frameLength, host, senderPort);
+            onFrame(buffer, frameOffset, frameLength, source);
         }
         else
         {
@@ -754,22 +722,23 @@ final class UserEndpoint implements DriverEndpoint
         }
     }
 
-    private InetAddress shmSender(
+    /** The sender of a ring record as a socket address, cached per port so steady traffic allocates nothing. */
+    private InetSocketAddress shmSender(
         final int port, final MemorySegment buffer, final long addressOffset, final int addressLength)
     {
         final byte[] cachedBytes = shmSenderBytes[port];
         if (cachedBytes != null && sameBytes(cachedBytes, buffer, addressOffset, addressLength))
         {
-            return shmSenderHost[port];
+            return shmSenderAddress[port];
         }
         try
         {
             final byte[] bytes = new byte[addressLength];
             MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, addressOffset, bytes, 0, addressLength);
-            final InetAddress host = InetAddress.getByAddress(bytes);
-            shmSenderHost[port] = host;
+            final InetSocketAddress source = new InetSocketAddress(InetAddress.getByAddress(bytes), port);
+            shmSenderAddress[port] = source;
             shmSenderBytes[port] = bytes;
-            return host;
+            return source;
         }
         catch (final UnknownHostException e)
         {
@@ -793,8 +762,12 @@ final class UserEndpoint implements DriverEndpoint
         return true;
     }
 
-    private void onFrame(
-        final MemorySegment frame, final long offset, final int length, final InetAddress host, final int port)
+    /**
+     * Agent: check a received frame and dispatch it. Only a frame that becomes an event takes a peer-table entry
+     * (held until poll delivers it): a misaddressed frame is answered at its source address, PULLs are served there,
+     * and PULL_REPLYs are matched against the pull's own peer, so strangers cost no lasting state.
+     */
+    private void onFrame(final MemorySegment frame, final long offset, final int length, final InetSocketAddress source)
     {
         final DropReason invalid = FrameReader.check(frame, offset, length);
         if (invalid != DropReason.NONE)
@@ -804,34 +777,19 @@ final class UserEndpoint implements DriverEndpoint
         }
         header.wrap(frame, offset);
         final FrameKind kind = header.kind();
-        final int srcEndpoint = header.srcEndpoint();
-        final int basePort = port - srcEndpoint;
+        final int basePort = source.getPort() - header.srcEndpoint();
         if (basePort < 1)
         {
             counters.increment(Counter.DROPPED_BAD_FIELD);
             return;
         }
-        int peer = peers.find(host, basePort);
-        if (peer < 0)
-        {
-            try
-            {
-                peer = peers.indexOf(BoardAddress.udp(host, basePort));
-            }
-            catch (final IllegalStateException e)
-            {
-                counters.increment(Counter.DROPPED_BAD_FIELD);
-                return;
-            }
-        }
-        final InetSocketAddress replyTo = peers.socketAddress(peer, srcEndpoint);
         final DropReason misaddressed = FrameReader.checkAddressedTo(frame, offset, endpointIndex, sessionId);
         if (misaddressed != DropReason.NONE)
         {
             counters.increment(Counter.dropped(misaddressed));
             if (kind != FrameKind.NACK)
             {
-                pulls.sendNack(frame, offset, replyTo, misaddressed == DropReason.WRONG_ENDPOINT ?
+                pulls.sendNack(frame, offset, source, misaddressed == DropReason.WRONG_ENDPOINT ?
                     NackReason.BAD_ENDPOINT : NackReason.BAD_SESSION, 0, 0, 0, 0);
             }
             return;
@@ -839,8 +797,8 @@ final class UserEndpoint implements DriverEndpoint
         counters.increment(Counter.received(kind));
         switch (kind)
         {
-            case PULL -> pulls.serve(frame, offset, replyTo);
-            case PULL_REPLY -> pulls.onReply(frame, offset, peer);
+            case PULL -> pulls.serve(frame, offset, source);
+            case PULL_REPLY -> pulls.onReply(frame, offset, source.getAddress(), basePort);
             case NACK ->
             {
                 if (nack.wrap(frame, offset).refusedKind() == FrameKind.PULL)
@@ -849,15 +807,30 @@ final class UserEndpoint implements DriverEndpoint
                 }
                 else
                 {
-                    events.offerReceived(EventType.RECV_NACK, peer, frame, offset, header.frameLength());
+                    queueReceived(EventType.RECV_NACK, frame, offset, source.getAddress(), basePort);
                 }
             }
-            default -> events.offerReceived(EventType.received(kind), peer, frame, offset, header.frameLength());
+            default -> queueReceived(EventType.received(kind), frame, offset, source.getAddress(), basePort);
+        }
+    }
+
+    private void queueReceived(
+        final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort)
+    {
+        final UdpPeer peer = peers.holdSource(host, basePort);
+        if (peer == null)
+        {
+            counters.increment(Counter.DROPPED_PEER_TABLE_FULL);
+            return;
+        }
+        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength()))
+        {
+            peers.releaseHold(peer);
         }
     }
 
     private void sendShm(
-        final EndpointFile peerFile, final int peerIndex, final int dstEndpoint, final MemorySegment frameHeader,
+        final EndpointFile peerFile, final UdpPeer peer, final int dstEndpoint, final MemorySegment frameHeader,
         final MemorySegment payload)
     {
         final ShmFrameRing ring = peerFile.ring();
@@ -865,24 +838,18 @@ final class UserEndpoint implements DriverEndpoint
         {
             counters.increment(Counter.SHM_RING_FULL_WAITS);
             final long deadlineNs = System.nanoTime() + SHM_FULL_TIMEOUT_NS;
-            int spins = 0;
+            final BackoffThenBlockIdleStrategy idle =
+                new BackoffThenBlockIdleStrategy(BackoffThenBlockIdleStrategy.SPINS, 0, false, Thread::yield);
             while (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
             {
                 if (!peerFile.isLive() || !peerFile.ownerAlive() || System.nanoTime() - deadlineNs > 0)
                 {
-                    throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peerIndex + " (" +
-                        peers.board(peerIndex) + " endpoint " + dstEndpoint + "): its shared-memory ring " +
+                    throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peer.index() + " (" +
+                        peer.board() + " endpoint " + dstEndpoint + "): its shared-memory ring " +
                         (!peerFile.isLive() ? "was closed" : !peerFile.ownerAlive() ?
                             "belongs to process " + peerFile.pid() + ", which is gone" : "stayed full for 1 s"));
                 }
-                if (++spins < SPIN_ITERATIONS)
-                {
-                    Thread.onSpinWait();
-                }
-                else
-                {
-                    Thread.yield();
-                }
+                idle.idle();
             }
         }
         counters.increment(Counter.SHM_FRAMES_SENT);
@@ -890,79 +857,43 @@ final class UserEndpoint implements DriverEndpoint
         {
             try
             {
-                udp.sendDoorbell(peers.socketAddress(peerIndex, dstEndpoint));
+                udp.sendDoorbell(peer.socketAddress(dstEndpoint));
                 counters.increment(Counter.DOORBELLS_SENT);
             }
             catch (final IOException e)
             {
-                throw new DriverException(DriverError.SYSTEM, 0, "doorbell to peer " + peerIndex + " endpoint " +
+                throw new DriverException(DriverError.SYSTEM, 0, "doorbell to peer " + peer.index() + " endpoint " +
                     dstEndpoint + ": " + e.getMessage(), e);
             }
         }
     }
 
-    /**
-     * The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). A mapping whose owner
-     * has gone, or whose session is not the one addressed, is looked up again (at most every 200 ms): the port
-     * may have a new owner. Replaced mappings are kept until close, as another thread may still be using them.
-     */
-    private EndpointFile peerFile(final int peerIndex, final int dstEndpoint, final int dstSession)
+    /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */
+    private EndpointFile peerFile(final UdpPeer peer, final int dstEndpoint, final int dstSession)
     {
-        if (!peers.isSameHost(peerIndex))
-        {
-            return null;
-        }
-        final int port = peers.basePort(peerIndex) + dstEndpoint;
-        if (port > 65535 || port == udp.port())
-        {
-            return null;
-        }
-        final EndpointFile cached = peerFileByPort[port];
-        if (cached != null && cached.isLive() && cached.sessionId() == dstSession)
-        {
-            return cached;
-        }
-        final long nowNs = System.nanoTime();
-        final boolean recentlyChecked =
-            peerFileCheckedNs[port] != 0 && nowNs - peerFileCheckedNs[port] < PEER_FILE_RECHECK_NS;
-        if (recentlyChecked)
-        {
-            return cached != null && cached.isLive() ? cached : null;
-        }
-        synchronized (peerFileLock)
-        {
-            if (closed)
-            {
-                return null;
-            }
-            final EndpointFile current = peerFileByPort[port];
-            peerFileCheckedNs[port] = nowNs == 0 ? 1 : nowNs;
-            EndpointFile found = EndpointFile.openPeer(options.shmDirectory(), port);
-            if (current != null)
-            {
-                if (found != null && found.pid() == current.pid() && found.sessionId() == current.sessionId() &&
-                    current.isLive())
-                {
-                    found.close();
-                    found = current;
-                }
-                else
-                {
-                    retiredPeerFiles.add(current);
-                }
-            }
-            peerFileByPort[port] = found;
-            return found;
-        }
+        return peer.isSameHost() && peerFiles != null ? peerFiles.find(peer.basePort() + dstEndpoint, dstSession) : null;
     }
 
-    private void checkPeer(final int peerIndex)
+    private UdpPeer peer(final String operation, final int peerIndex)
     {
-        if (!peers.isValid(peerIndex))
+        final UdpPeer peer = peers.entry(peerIndex);
+        if (peer == null)
         {
-            throw new DriverException(DriverError.UNKNOWN_PEER, "peer index " + peerIndex +
-                " is not in the peer table of endpoint " + address);
+            throw unknownPeer(operation, peerIndex);
         }
+        return peer;
+    }
+
+    private DriverException unknownPeer(final String operation, final int peerIndex)
+    {
+        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
+            " is not in the peer table of endpoint " + address + peers.describeIndex(peerIndex));
+    }
+
+    /** @return entries in the peer table (referenced, held or reclaimable), for tests. */
+    int peerTableSize()
+    {
+        return peers.size();
     }
 
     private void checkOpen(final String operation)

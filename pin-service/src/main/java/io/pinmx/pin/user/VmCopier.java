@@ -1,5 +1,8 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -31,12 +34,12 @@ final class VmCopier
 
     VmCopier(final Arena arena)
     {
-        captureState = LinuxSyscalls.allocateCaptureState(arena);
-        local = arena.allocate(LinuxSyscalls.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
-        remote = arena.allocate(LinuxSyscalls.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
-        localTail = arena.allocate(LinuxSyscalls.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
-        remoteTail = arena.allocate(LinuxSyscalls.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
-        probe = arena.allocate(LinuxSyscalls.IOVEC_BYTES * 2 + 8, 8);
+        captureState = Libc.allocateCaptureState(arena);
+        local = arena.allocate(Libc.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
+        remote = arena.allocate(Libc.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
+        localTail = arena.allocate(Libc.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
+        remoteTail = arena.allocate(Libc.IOVEC_BYTES * RegionTable.MAX_SEGMENTS, 8);
+        probe = arena.allocate(Libc.IOVEC_BYTES * 2 + 8, 8);
     }
 
     /** Fill the local side from a region. @return iovec count or a negative {@link RegionTable} code. */
@@ -56,7 +59,7 @@ final class VmCopier
     /** The local side is one plain buffer (a frame payload or a staging buffer) of this process. */
     void localBuffer(final long address, final long bytes)
     {
-        LinuxSyscalls.putIovec(local, 0, address, bytes);
+        Libc.putIovec(local, 0, address, bytes);
         localSegments[0] = -1;
         localCount = 1;
     }
@@ -76,11 +79,11 @@ final class VmCopier
             final int lc = skip(local, localCount, done, localTail);
             final int rc = skip(remote, remoteCount, done, remoteTail);
             final long n = write ?
-                LinuxSyscalls.writev(captureState, pid, localTail, lc, remoteTail, rc) :
-                LinuxSyscalls.readv(captureState, pid, localTail, lc, remoteTail, rc);
+                Libc.writev(captureState, pid, localTail, lc, remoteTail, rc) :
+                Libc.readv(captureState, pid, localTail, lc, remoteTail, rc);
             if (n <= 0)
             {
-                errno = n == 0 ? LinuxSyscalls.EFAULT : (int)-n;
+                errno = n == 0 ? Errno.EFAULT : (int)-n;
                 faultPosition = done;
                 return false;
             }
@@ -110,9 +113,9 @@ final class VmCopier
         {
             return true;
         }
-        LinuxSyscalls.putIovec(probe, 0, probe.address() + LinuxSyscalls.IOVEC_BYTES * 2, 1);
-        LinuxSyscalls.putIovec(probe, 1, addressAt(remote, remoteCount, faultPosition), 1);
-        return LinuxSyscalls.readv(captureState, pid, probe, 1, probe.asSlice(LinuxSyscalls.IOVEC_BYTES), 1) == 1;
+        Libc.putIovec(probe, 0, probe.address() + Libc.IOVEC_BYTES * 2, 1);
+        Libc.putIovec(probe, 1, addressAt(remote, remoteCount, faultPosition), 1);
+        return Libc.readv(captureState, pid, probe, 1, probe.asSlice(Libc.IOVEC_BYTES), 1) == 1;
     }
 
     /** Declared segment index of the remote side at the fault position. */
@@ -145,14 +148,14 @@ final class VmCopier
         int n = 0;
         for (int i = 0; i < count; i++)
         {
-            final long base = from.get(ValueLayout.JAVA_LONG, i * LinuxSyscalls.IOVEC_BYTES);
-            final long length = from.get(ValueLayout.JAVA_LONG, i * LinuxSyscalls.IOVEC_BYTES + 8);
+            final long base = from.get(ValueLayout.JAVA_LONG, i * Libc.IOVEC_BYTES);
+            final long length = from.get(ValueLayout.JAVA_LONG, i * Libc.IOVEC_BYTES + 8);
             if (left >= length)
             {
                 left -= length;
                 continue;
             }
-            LinuxSyscalls.putIovec(to, n++, base + left, length - left);
+            Libc.putIovec(to, n++, base + left, length - left);
             left = 0;
         }
         return n;
@@ -163,7 +166,7 @@ final class VmCopier
         long start = 0;
         for (int i = 0; i < count; i++)
         {
-            final long length = iov.get(ValueLayout.JAVA_LONG, i * LinuxSyscalls.IOVEC_BYTES + 8);
+            final long length = iov.get(ValueLayout.JAVA_LONG, i * Libc.IOVEC_BYTES + 8);
             if (position < start + length)
             {
                 return i;
@@ -178,8 +181,8 @@ final class VmCopier
         long start = 0;
         for (int i = 0; i < count; i++)
         {
-            final long base = iov.get(ValueLayout.JAVA_LONG, i * LinuxSyscalls.IOVEC_BYTES);
-            final long length = iov.get(ValueLayout.JAVA_LONG, i * LinuxSyscalls.IOVEC_BYTES + 8);
+            final long base = iov.get(ValueLayout.JAVA_LONG, i * Libc.IOVEC_BYTES);
+            final long length = iov.get(ValueLayout.JAVA_LONG, i * Libc.IOVEC_BYTES + 8);
             if (position < start + length)
             {
                 return base + (position - start);

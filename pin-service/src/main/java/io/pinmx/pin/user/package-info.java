@@ -3,9 +3,11 @@
  * datagram payloads, and for endpoints of one host a many-to-one shared-memory ring per receiving endpoint in
  * /dev/shm (zero-length UDP datagrams as doorbells for a parked receiver) plus single-copy pulls by one
  * process_vm_readv from the peer's region table published in the same file. Owns the endpoint's UDP socket,
- * shared-memory file, region table, pull engine (both sides) and progress thread. Never pins memory.
+ * shared-memory file, peer table (over {@link io.pinmx.pin.provider.PeerRegistry}), region table, pull engine
+ * (both sides) and progress thread. Never pins memory.
  * <p>
- * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.wire} (frame layouts and
- * validation), the JDK, and libc through FFM downcalls in {@code LinuxSyscalls}.
+ * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
+ * providers share: peer registry, argument checks, idle strategy, and libc through
+ * {@link io.pinmx.pin.provider.Libc}), {@link io.pinmx.pin.wire} (frame layouts and validation) and the JDK.
  */
 package io.pinmx.pin.user;

@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Libc;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +41,7 @@ class EndpointFileTest
             try (peer)
             {
                 assertEquals(0xABCD, peer.sessionId());
-                assertEquals(LinuxSyscalls.pid(), peer.pid());
+                assertEquals(Libc.pid(), peer.pid());
                 assertTrue(peer.isLive() && peer.ownerAlive());
                 owner.close();
                 assertFalse(peer.isLive(), "owner's close is visible through an existing mapping");

@@ -111,7 +111,7 @@ public final class PeerProcess
                         final MemorySegment target = arena.allocate(bytes, 4096);
                         pullTargets.put(handle, target);
                         final int targetId = endpoint.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-                        endpoint.startPull(new PullSpec().peerIndex(endpoint.peerIndex(BoardAddress.parse(word[1])))
+                        endpoint.startPull(new PullSpec().peerIndex(endpoint.acquirePeer(BoardAddress.parse(word[1])))
                             .remoteEndpointIndex(Integer.parseInt(word[2]))
                             .remoteSessionId(Integer.parseUnsignedInt(word[3], 16))
                             .remoteRegionId(Integer.parseInt(word[4])).localRegionId(targetId)

@@ -1,5 +1,7 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -24,7 +26,7 @@ class RegionTableTest
             final int id = table.declare(new MemorySegment[] {a, b}, 2, RegionTable.ACCESS_READ);
             assertTrue(id > 0);
             assertEquals(150, table.regionBytes(id));
-            final MemorySegment iov = arena.allocate(LinuxSyscalls.IOVEC_BYTES * RegionTable.MAX_SEGMENTS);
+            final MemorySegment iov = arena.allocate(Libc.IOVEC_BYTES * RegionTable.MAX_SEGMENTS);
             final int[] segments = new int[RegionTable.MAX_SEGMENTS];
             assertEquals(2, table.resolve(id, RegionTable.ACCESS_READ, 90, 20, iov, segments));
             assertEquals(a.address() + 90, iov.get(ValueLayout.JAVA_LONG, 0));
@@ -76,17 +78,17 @@ class RegionTableTest
 
             assertEquals(1, copier.resolveRemote(table, id, RegionTable.ACCESS_READ, 0, 4096));
             copier.localBuffer(staging.address(), 4096);
-            assertTrue(copier.transfer(LinuxSyscalls.pid(), false, 4096));
+            assertTrue(copier.transfer(Libc.pid(), false, 4096));
             assertEquals(5, staging.get(ValueLayout.JAVA_BYTE, 4095));
 
             assertEquals(2, copier.resolveRemote(table, id, RegionTable.ACCESS_READ, 0, 8192));
             copier.localBuffer(staging.address(), staging.byteSize());
-            assertFalse(copier.transfer(LinuxSyscalls.pid(), false, 8192));
-            assertEquals(LinuxSyscalls.EFAULT, copier.errno());
+            assertFalse(copier.transfer(Libc.pid(), false, 8192));
+            assertEquals(Errno.EFAULT, copier.errno());
             assertEquals(4096, copier.faultPosition());
             assertEquals(1, copier.remoteFaultSegment());
             assertEquals(0x10000, copier.remoteFaultAddress());
-            assertFalse(copier.remoteReadable(LinuxSyscalls.pid()));
+            assertFalse(copier.remoteReadable(Libc.pid()));
         }
     }
 }

@@ -46,7 +46,7 @@ class TwoProcessTest
             final BoardAddress childBoard = BoardAddress.parse(address[0]);
             final int childEndpoint = Integer.parseInt(address[1]);
             final int childSession = Integer.parseUnsignedInt(address[2], 16);
-            final int peer = local.peerIndex(childBoard);
+            final int peer = local.acquirePeer(childBoard);
             final EventLog log = new EventLog();
 
             final MemorySegment header = arena.allocate(128);
@@ -125,7 +125,7 @@ class TwoProcessTest
                  .options(UserDriverOptions.class, options).build()))
         {
             final String[] address = child.awaitLine("ADDRESS ", LINE_TIMEOUT_MS).split(" ");
-            final int peer = local.peerIndex(BoardAddress.parse(address[0]));
+            final int peer = local.acquirePeer(BoardAddress.parse(address[0]));
             child.send("region 1048576 3");
             final String[] region = child.awaitLine("REGION ", LINE_TIMEOUT_MS).split(" ");
             final MemorySegment target = arena.allocate(1 << 20, 4096);
@@ -147,7 +147,7 @@ class TwoProcessTest
             final MemorySegment source = arena.allocate(1 << 20, 4096);
             Patterns.fill(source, 8);
             final int sourceId = other.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
-            local.startPull(new PullSpec().peerIndex(local.peerIndex(other.address().board())).remoteEndpointIndex(0)
+            local.startPull(new PullSpec().peerIndex(local.acquirePeer(other.address().board())).remoteEndpointIndex(0)
                 .remoteSessionId(other.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
                 .length(1 << 20).pullHandle(3));
             final EventLog.Seen last = log.awaitPull(local, TIMEOUT, 3);

@@ -16,10 +16,10 @@ import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.function.Executable;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -74,7 +74,7 @@ class UserEndpointTest
     {
         final DriverEndpoint a = open(UserDriverOptions.defaults().withSameHost(sameHost));
         final DriverEndpoint b = open(UserDriverOptions.defaults().withSameHost(sameHost));
-        final int bAtA = a.peerIndex(b.address().board());
+        final int bAtA = a.acquirePeer(b.address().board());
         final MemorySegment header = arena.allocate(128);
         final MemorySegment payload = arena.allocate(4000);
         final EventLog log = new EventLog();
@@ -94,7 +94,7 @@ class UserEndpointTest
             assertEquals(headerBytes + body.byteSize(), seen.frame().length);
             assertArrayEquals(body.toArray(ValueLayout.JAVA_BYTE),
                 MemorySegment.ofArray(seen.frame()).asSlice(headerBytes).toArray(ValueLayout.JAVA_BYTE), kind.name());
-            assertEquals(b.peerIndex(a.address().board()), seen.peer());
+            assertEquals(b.acquirePeer(a.address().board()), seen.peer());
             tag++;
         }
         assertEquals(1, b.counters().get(Counter.FRAMES_RECEIVED_MEDIUM_FRAG));
@@ -119,7 +119,7 @@ class UserEndpointTest
         final int sourceId = server.declareRegion(source, source.length, RegionAccess.READ);
         final MemorySegment target = arena.allocate(total + 100);
         final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        final PullSpec spec = new PullSpec().peerIndex(puller.peerIndex(server.address().board()))
+        final PullSpec spec = new PullSpec().peerIndex(puller.acquirePeer(server.address().board()))
             .remoteEndpointIndex(0).remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId)
             .remoteOffset(0).localRegionId(targetId).localOffset(100).length(total).pullHandle(77);
         puller.startPull(spec);
@@ -150,7 +150,7 @@ class UserEndpointTest
         final int sourceId = server.declareRegion(new MemorySegment[] {good, unmapped}, 2, RegionAccess.READ);
         final MemorySegment target = arena.allocate(128 * 1024);
         final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        final int peer = puller.peerIndex(server.address().board());
+        final int peer = puller.acquirePeer(server.address().board());
         final PullSpec spec = new PullSpec().peerIndex(peer).remoteEndpointIndex(0)
             .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId);
         puller.startPull(spec.remoteOffset(0).localOffset(0).length(128 * 1024).pullHandle(1));
@@ -179,7 +179,7 @@ class UserEndpointTest
         assertEquals(RegionTable.slotOfId(staleId), RegionTable.slotOfId(sourceId), "slot reused");
         final MemorySegment target = arena.allocate(20_000);
         final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        final PullSpec spec = new PullSpec().peerIndex(puller.peerIndex(server.address().board()))
+        final PullSpec spec = new PullSpec().peerIndex(puller.acquirePeer(server.address().board()))
             .remoteEndpointIndex(0).remoteSessionId(server.address().sessionId()).localRegionId(targetId);
         final EventLog log = new EventLog();
 
@@ -224,7 +224,7 @@ class UserEndpointTest
             () -> endpoint.declareRegion(new MemorySegment[] {native1}, 1, RegionAccess.READ));
         expect(DriverError.UNKNOWN_REGION, "region 12345", () -> endpoint.destroyRegion(12345));
 
-        final int peer = endpoint.peerIndex(endpoint.address().board());
+        final int peer = endpoint.acquirePeer(endpoint.address().board());
         final PullSpec spec = new PullSpec().peerIndex(peer).remoteEndpointIndex(0)
             .remoteSessionId(endpoint.address().sessionId()).remoteRegionId(id).localRegionId(id).length(10);
         expect(DriverError.OUT_OF_RANGE, "local offset 995 + length 10",
@@ -242,12 +242,34 @@ class UserEndpointTest
     }
 
     @Test
+    void pullsUnfinishedAtCloseAreCountedAsAbandonedNotFailed() throws Exception
+    {
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(java.util.concurrent.TimeUnit.SECONDS.toNanos(30), 1));
+        try (java.net.DatagramSocket silent = new java.net.DatagramSocket(
+            new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0)))
+        {
+            final int peer = puller.acquirePeer(io.pinmx.pin.spi.BoardAddress.udp(
+                java.net.InetAddress.getLoopbackAddress(), silent.getLocalPort()));
+            final int local = puller.declareRegion(new MemorySegment[] {arena.allocate(1 << 20)}, 1, RegionAccess.WRITE);
+            puller.startPull(new PullSpec().peerIndex(peer).remoteEndpointIndex(0).remoteSessionId(1234)
+                .remoteRegionId(1).localRegionId(local).length(1 << 20).pullHandle(5));
+            await().atMost(TIMEOUT).until(() -> puller.counters().get(Counter.FRAMES_SENT_PULL) > 0);
+            puller.close();
+        }
+        assertEquals(1, puller.counters().get(Counter.PULLS_STARTED));
+        assertEquals(1, puller.counters().get(Counter.PULLS_ABANDONED));
+        assertEquals(0, puller.counters().get(Counter.PULLS_FAILED));
+        assertEquals(0, puller.counters().get(Counter.PULLS_DONE));
+    }
+
+    @Test
     void closedEndpointRefusesEveryOperation()
     {
         final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
         final MemorySegment segment = arena.allocate(100);
         final int id = endpoint.declareRegion(new MemorySegment[] {segment}, 1, RegionAccess.READ);
-        final int peer = endpoint.peerIndex(endpoint.address().board());
+        final int peer = endpoint.acquirePeer(endpoint.address().board());
         endpoint.close();
         endpoint.close();
         final String closed = "is closed";
@@ -257,7 +279,7 @@ class UserEndpointTest
         expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.startPull(new PullSpec()));
         expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.poll(e -> { }, 1));
         expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.await(1_000));
-        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.peerIndex(endpoint.address().board()));
+        expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.acquirePeer(endpoint.address().board()));
         expect(DriverError.ENDPOINT_CLOSED, closed, () -> endpoint.peer(peer));
         assertFalse(java.nio.file.Files.exists(EndpointFile.pathFor(java.nio.file.Path.of("/dev/shm"),
             endpoint.address().board().basePort())), "endpoint file removed");
@@ -340,7 +362,7 @@ class UserEndpointTest
         final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
         final MemorySegment target = arena.allocate(8 << 20);
         final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        puller.startPull(new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+        puller.startPull(new PullSpec().peerIndex(puller.acquirePeer(server.address().board())).remoteEndpointIndex(0)
             .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
             .length(source.byteSize()).pullHandle(5));
         final EventLog.Seen done = new EventLog().awaitPull(puller, Duration.ofSeconds(60), 5);
@@ -360,7 +382,7 @@ class UserEndpointTest
         final MemorySegment source = arena.allocate(1 << 20);
         final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
         final int targetId = puller.declareRegion(new MemorySegment[] {arena.allocate(1 << 20)}, 1, RegionAccess.WRITE);
-        final PullSpec spec = new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+        final PullSpec spec = new PullSpec().peerIndex(puller.acquirePeer(server.address().board())).remoteEndpointIndex(0)
             .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
             .length(source.byteSize()).pullHandle(9);
         server.close();
@@ -383,7 +405,7 @@ class UserEndpointTest
         final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
         final MemorySegment target = arena.allocate(1 << 20);
         final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        puller.startPull(new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+        puller.startPull(new PullSpec().peerIndex(puller.acquirePeer(server.address().board())).remoteEndpointIndex(0)
             .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
             .length(source.byteSize()).pullHandle(4));
         final EventLog log = new EventLog();
@@ -415,7 +437,7 @@ class UserEndpointTest
     {
         final DriverEndpoint sender = open(UserDriverOptions.defaults());
         final DriverEndpoint receiver = open(UserDriverOptions.defaults());
-        final int peer = sender.peerIndex(receiver.address().board());
+        final int peer = sender.acquirePeer(receiver.address().board());
         final MemorySegment header = arena.allocate(64);
         final int headerBytes = TestFrames.encodeHeader(header, FrameKind.ACK, 0, 0, receiver.address().sessionId(),
             sender.address().sessionId(), 1);
@@ -435,7 +457,7 @@ class UserEndpointTest
         assertEquals(sent, sender.counters().get(Counter.SHM_FRAMES_SENT));
 
         final DriverEndpoint polled = open(UserDriverOptions.defaults().withProgressThread(false));
-        final int polledPeer = sender.peerIndex(polled.address().board());
+        final int polledPeer = sender.acquirePeer(polled.address().board());
         final int polledHeaderBytes = TestFrames.encodeHeader(header, FrameKind.ACK, 0, 0,
             polled.address().sessionId(), sender.address().sessionId(), 100);
         sender.send(polledPeer, header.asSlice(0, polledHeaderBytes), MemorySegment.NULL);
@@ -460,7 +482,7 @@ class UserEndpointTest
         final DriverEndpoint sender = open(UserDriverOptions.defaults());
         final DriverEndpoint receiver = open(UserDriverOptions.defaults().withRingBytes(1 << 20, 256 << 10)
             .withProgressThread(false));
-        final int peer = sender.peerIndex(receiver.address().board());
+        final int peer = sender.acquirePeer(receiver.address().board());
         final MemorySegment header = arena.allocate(64);
         final MemorySegment payload = arena.allocate(TestFrames.payloadBytes(FrameKind.MEDIUM_FRAG));
         final int frames = 200;
@@ -504,7 +526,7 @@ class UserEndpointTest
         final MemorySegment source = arena.allocate(1 << 20);
         final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
         final int targetId = puller.declareRegion(new MemorySegment[] {arena.allocate(1 << 20)}, 1, RegionAccess.WRITE);
-        puller.startPull(new PullSpec().peerIndex(puller.peerIndex(server.address().board())).remoteEndpointIndex(0)
+        puller.startPull(new PullSpec().peerIndex(puller.acquirePeer(server.address().board())).remoteEndpointIndex(0)
             .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId)
             .length(source.byteSize()).pullHandle(11));
         final EventLog.Seen failed = new EventLog().awaitPull(puller, TIMEOUT, 11);
@@ -530,7 +552,7 @@ class UserEndpointTest
             aName.endsWith("/" + a.address().board() + "/0"), aName);
         assertNotEquals(aName, b.publishedCountersName(), "each endpoint under its own name");
 
-        final int bAtA = a.peerIndex(b.address().board());
+        final int bAtA = a.acquirePeer(b.address().board());
         final MemorySegment header = arena.allocate(128);
         final MemorySegment body = arena.allocate(TestFrames.payloadBytes(FrameKind.TINY));
         final EventLog log = new EventLog();

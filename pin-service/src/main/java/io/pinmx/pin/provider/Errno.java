@@ -1,4 +1,4 @@
-package io.pinmx.pin.kernel;
+package io.pinmx.pin.provider;
 
 /**
  * Linux errno values the kernel provider meets, and their names for error messages. x86-64 / generic numbering.
@@ -7,6 +7,7 @@ public final class Errno
 {
     public static final int EPERM = 1;
     public static final int ENOENT = 2;
+    public static final int ESRCH = 3;
     public static final int EINTR = 4;
     public static final int E2BIG = 7;
     public static final int EBADF = 9;
@@ -39,7 +40,7 @@ public final class Errno
     {
         NAMES[EPERM] = "EPERM";
         NAMES[ENOENT] = "ENOENT";
-        NAMES[3] = "ESRCH";
+        NAMES[ESRCH] = "ESRCH";
         NAMES[EINTR] = "EINTR";
         NAMES[5] = "EIO";
         NAMES[6] = "ENXIO";
@@ -82,6 +83,6 @@ public final class Errno
     public static String describe(final int errno)
     {
         final String symbol = errno > 0 && errno < NAMES.length && null != NAMES[errno] ? NAMES[errno] : "errno " + errno;
-        return symbol + " (" + LinuxCalls.strerror(errno) + ")";
+        return symbol + " (" + Libc.strerror(errno) + ")";
     }
 }
