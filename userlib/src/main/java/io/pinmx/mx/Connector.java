@@ -53,6 +53,8 @@ final class Connector
         final Partner existing = partners.find(peerIndex, remote.endpointIndex());
         if (null != existing && ConnectionState.FAILED != existing.connection)
         {
+            // The partner holds its own reference to the peer entry; the caller's is not needed.
+            driver.releasePeer(peerIndex);
             if (existing.isConnected() &&
                 (ConnectionState.VERIFIED != existing.connection || existing.verifiedKey != applicationKey))
             {
@@ -210,6 +212,7 @@ final class Connector
                 partners.fail(p, p.describe() + " connected again (session " + Integer.toHexString(remoteSession) +
                     "): the earlier connection's pending requests are abandoned");
             }
+            driver.retainPeer(peerIndex);
             p = partners.add(new EndpointAddress(driver.peer(peerIndex), remoteEndpoint, 0), peerIndex, 0);
             establish(p, remoteSession, remoteInitialSeq, ConnectionState.CONNECTED_UNVERIFIED);
         }

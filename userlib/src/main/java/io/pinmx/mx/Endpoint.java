@@ -87,7 +87,7 @@ public final class Endpoint implements AutoCloseable
         this.requests = new RequestPool(this, options.maxRequests, regionCache, pool, address.toString());
         this.sender = new FrameSender(driver, address, options, mediumFragmentBytes);
         this.outbound = new OutboundQueue(now, sender, requests);
-        this.partners = new PartnerTable(address.toString(), now, requests, matchQueue, unexpected, outbound);
+        this.partners = new PartnerTable(address.toString(), driver, now, requests, matchQueue, unexpected, outbound);
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
         this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);
         this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, outbound, sender,
@@ -503,6 +503,7 @@ public final class Endpoint implements AutoCloseable
         lock.lock();
         try
         {
+            partners.sayGoodbye(sender);
             partners.failAll("endpoint " + address + " closed");
             regionCache.close();
             driver.close();

@@ -2,23 +2,30 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.match.MatchQueue;
 import io.pinmx.mx.match.UnexpectedQueue;
+import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.wire.FrameKind;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.CachedNanoClock;
 
 import java.util.ArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Owns the endpoint's partners: the table by id (what receives name as their source) and by
- * (driver peer index, remote endpoint index) for incoming frames, and a partner's failure,
- * which completes every pending request to or from it with the reason. Partners are never
- * removed: a failed one keeps its id and a new connect makes a new partner. Guarded by the
- * endpoint lock.
+ * Owns the endpoint's partners: the table by id (what receives name as their source), by
+ * (driver peer index, remote endpoint index) for incoming frames, the partners whose timers run,
+ * and a partner's failure, which completes every pending request to or from it with the reason.
+ * A failed partner keeps its id (a receive naming it fails with the reason) and a new connect
+ * makes a new partner. Each partner holds one reference to its driver peer entry, dropped when it
+ * fails, so the driver can reclaim entries of connections that ended; a peer index whose
+ * partners all failed leaves the index map. Guarded by the endpoint lock.
  */
 final class PartnerTable
 {
     private final ArrayList<Partner> partners = new ArrayList<>();
-    private final ArrayList<Partner[]> byPeer = new ArrayList<>();
+    private final ArrayList<Partner> active = new ArrayList<>();
+    private final Int2ObjectHashMap<Partner[]> byPeer = new Int2ObjectHashMap<>();
+    private final DriverEndpoint driver;
     private final String endpointName;
     private final CachedNanoClock now;
     private final RequestPool requests;
@@ -27,10 +34,11 @@ final class PartnerTable
     private final OutboundQueue outbound;
 
     PartnerTable(
-        final String endpointName, final CachedNanoClock now, final RequestPool requests, final MatchQueue matchQueue,
-        final UnexpectedQueue unexpected, final OutboundQueue outbound)
+        final String endpointName, final DriverEndpoint driver, final CachedNanoClock now, final RequestPool requests,
+        final MatchQueue matchQueue, final UnexpectedQueue unexpected, final OutboundQueue outbound)
     {
         this.endpointName = endpointName;
+        this.driver = driver;
         this.now = now;
         this.requests = requests;
         this.matchQueue = matchQueue;
@@ -38,31 +46,38 @@ final class PartnerTable
         this.outbound = outbound;
     }
 
-    int size()
-    {
-        return partners.size();
-    }
-
     Partner at(final int id)
     {
         return partners.get(id);
     }
 
+    /** @return how many partners are not failed: the ones whose timers run. */
+    int activeCount()
+    {
+        return active.size();
+    }
+
+    Partner activeAt(final int index)
+    {
+        return active.get(index);
+    }
+
+    /**
+     * @param peerIndex a driver peer index this partner now holds one reference to (the caller took it with
+     *                  acquirePeer or retainPeer); released when the partner fails.
+     */
     Partner add(final EndpointAddress remote, final int peerIndex, final int connectSeq)
     {
         final Partner p = new Partner(partners.size(), remote, peerIndex, connectSeq);
         p.sendInitialSeq = ThreadLocalRandom.current().nextInt() & 0x7FFF_FFFF;
         p.lastHeardNs = now.nanoTime();
         partners.add(p);
-        while (byPeer.size() <= peerIndex)
-        {
-            byPeer.add(null);
-        }
+        active.add(p);
         Partner[] slots = byPeer.get(peerIndex);
         if (null == slots)
         {
             slots = new Partner[EndpointAddress.MAX_ENDPOINT_INDEX + 1];
-            byPeer.set(peerIndex, slots);
+            byPeer.put(peerIndex, slots);
         }
         slots[remote.endpointIndex()] = p;
         return p;
@@ -73,10 +88,6 @@ final class PartnerTable
      */
     Partner find(final int peerIndex, final int endpointIndex)
     {
-        if (peerIndex < 0 || peerIndex >= byPeer.size())
-        {
-            return null;
-        }
         final Partner[] slots = byPeer.get(peerIndex);
         return null == slots ? null : slots[endpointIndex];
     }
@@ -130,6 +141,8 @@ final class PartnerTable
         }
         p.failure = reason;
         p.moveTo(ConnectionState.FAILED);
+        active.remove(p);
+        forget(p);
         outbound.abandonAll(p, reason);
         final Request arriving = p.incoming.request();
         if (null != arriving)
@@ -156,13 +169,50 @@ final class PartnerTable
     }
 
     /**
+     * Drops the partner's driver peer reference, and the peer index from the map once no partner
+     * there is alive: the driver may then reclaim the entry and give the index to another board.
+     */
+    private void forget(final Partner p)
+    {
+        driver.releasePeer(p.peerIndex);
+        final Partner[] slots = byPeer.get(p.peerIndex);
+        for (final Partner other : slots)
+        {
+            if (null != other && ConnectionState.FAILED != other.connection)
+            {
+                return;
+            }
+        }
+        byPeer.remove(p.peerIndex);
+    }
+
+    /**
+     * Tells every connected partner that its connection ends (the endpoint closes): an ACK for
+     * everything received, so that its sends complete, then NACK BAD_SESSION, so that it fails its
+     * side at once and lets its driver reclaim our peer entry instead of keeping it for a partner
+     * that will never speak again.
+     */
+    void sayGoodbye(final FrameSender sender)
+    {
+        for (int i = 0, n = active.size(); i < n; i++)
+        {
+            final Partner p = active.get(i);
+            if (p.isConnected())
+            {
+                sender.sendAck(p, false);
+                sender.sendNack(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId, FrameKind.ACK, 0);
+            }
+        }
+    }
+
+    /**
      * Fails every partner (the endpoint closes).
      */
     void failAll(final String reason)
     {
-        for (int i = 0, n = partners.size(); i < n; i++)
+        for (int i = active.size() - 1; i >= 0; i--)
         {
-            fail(partners.get(i), reason);
+            fail(active.get(i), reason);
         }
     }
 }

@@ -38,9 +38,9 @@ final class PartnerTimers
 
     void run()
     {
-        for (int i = 0, n = partners.size(); i < n; i++)
+        for (int i = partners.activeCount() - 1; i >= 0; i--)
         {
-            final Partner p = partners.at(i);
+            final Partner p = partners.activeAt(i);
             switch (p.connection)
             {
                 case CONNECTING -> connector.onConnectTimer(p);
@@ -58,9 +58,9 @@ final class PartnerTimers
     long idleWaitNs(final long nowNs)
     {
         long next = nowNs + MAX_IDLE_WAIT_NS;
-        for (int i = 0, n = partners.size(); i < n; i++)
+        for (int i = 0, n = partners.activeCount(); i < n; i++)
         {
-            final Partner p = partners.at(i);
+            final Partner p = partners.activeAt(i);
             next = connector.nextResendNs(p, next);
             if (p.isConnected())
             {
@@ -93,13 +93,14 @@ final class PartnerTimers
         final long silentNs = nowNs - p.silentSinceNs(waiting, nowNs);
         if (waiting && silentNs > options.peerTimeoutNs())
         {
+            // It may be alive and only unable to answer for now: tell it, so that its receives from
+            // us fail instead of waiting for a connection we have given up (before the failure drops
+            // our reference to its peer entry).
+            sender.sendNack(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId, FrameKind.ACK, 0);
             partners.fail(p, p.describe() + " unreachable: nothing heard for " + silentNs / 1_000_000 +
                 " ms (limit " + options.peerTimeoutNs() / 1_000_000 + " ms) with " + p.window.inFlight() +
                 " frames unacknowledged from seq " + p.window.oldestSeq() +
                 (null != p.lastSendError ? "; last send error: " + p.lastSendError : ""));
-            // It may be alive and only unable to answer for now: tell it, so that its receives from
-            // us fail instead of waiting for a connection we have given up.
-            sender.sendNack(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId, FrameKind.ACK, 0);
             return;
         }
         // Retries past maxResends from a partner that still answers mean it is holding us back

@@ -237,12 +237,13 @@ class EndpointLoopbackTest
             b.close();
             b = TestEndpoints.open(TestEndpoints.options(2, KEY,
                 UserDriverOptions.defaults().withBind(java.net.InetAddress.getLoopbackAddress(), basePort)).build());
-            final Request stale = a.isend(aToB, 1, pattern(8, 1));
-            assertTrue(stale.await(TIMEOUT));
-            assertEquals(RequestState.FAILED, stale.state());
-            assertTrue(stale.status().error().contains("BAD_SESSION"), stale.status().error());
-            stale.release();
-            assertEquals(io.pinmx.mx.reliability.PartnerState.FAILED, aToB.state());
+            // Closing b told a (its goodbye NACK): a gives the old connection up without sending to it.
+            org.awaitility.Awaitility.await("a gives up its partner of the closed b").atMost(TIMEOUT)
+                .until(() -> io.pinmx.mx.reliability.PartnerState.FAILED == aToB.state());
+            assertTrue(aToB.failure().contains("BAD_SESSION"), aToB.failure());
+            final MxException stale = org.junit.jupiter.api.Assertions.assertThrows(MxException.class,
+                () -> a.isend(aToB, 1, pattern(8, 1)));
+            assertTrue(stale.getMessage().contains("BAD_SESSION"), stale.getMessage());
 
             final MemorySegment in = arena.allocate(8);
             final Request other = c.irecv(MatchInfo.ANY_SOURCE, 2, MatchInfo.MASK_ALL, in);

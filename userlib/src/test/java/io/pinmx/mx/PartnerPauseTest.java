@@ -3,14 +3,18 @@ package io.pinmx.mx;
 import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.mx.reliability.PartnerState;
 import io.pinmx.pin.user.UserDriverOptions;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PartnerPauseTest
 {
-    private static final long RESEND_MS = 50;
+    private static final long RESEND_MS = 100;
     private static final int MAX_RESENDS = 4;
     private static final long PEER_TIMEOUT_MS = RESEND_MS * (MAX_RESENDS + 1);
     private static final int KEY = 0x5A5A;
@@ -32,7 +36,7 @@ class PartnerPauseTest
     /** Sizes of each burst: tiny, medium (fragments) and rendezvous (pull + notify). */
     private static final long[] BURST_BYTES = {8, 20_000, 100_000};
     /** Pause length in peer timeouts, and how many pauses of that length (alternating who speaks first). */
-    private static final int[][] PAUSES = {{2, 6}, {5, 4}, {20, 2}};
+    private static final int[][] PAUSES = {{2, 4}, {5, 3}, {20, 2}};
 
     private final Arena arena = Arena.ofShared();
     private Endpoint local;
@@ -199,6 +203,9 @@ class PartnerPauseTest
             final Partner partner = firstMessageFromPeer(peer);
             peer.send("RECV_FROM 0 77 64");
             signal(peer, "STOP");
+            // kill(2) only queues the signal: the peer's threads may still run (and ack) until every one has stopped.
+            Awaitility.await("every thread of peer " + peer.pid() + " stopped").atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(5)).until(() -> allThreadsStopped(peer.pid()));
             try
             {
                 final Request send = local.isend(partner, 1, arena.allocate(8));
@@ -214,6 +221,24 @@ class PartnerPauseTest
             final String failed = peer.awaitLine("RECV_FAILED", LINE_TIMEOUT_MS);
             assertTrue(failed.contains("BAD_SESSION") && failed.contains(local.address().board().toString()), failed);
         }
+    }
+
+    /** @return true if every thread of the process is in state T (stopped) in /proc. */
+    private static boolean allThreadsStopped(final long pid) throws IOException
+    {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task")))
+        {
+            for (final Path task : (Iterable<Path>)tasks::iterator)
+            {
+                final String stat = Files.readString(task.resolve("stat"));
+                // The state follows the command name in parentheses, which may itself hold spaces.
+                if ('T' != stat.charAt(stat.lastIndexOf(')') + 2))
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static void signal(final PeerProcess peer, final String signal) throws IOException, InterruptedException
