@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * One benchmark program: how it lays out its table and how it measures one message size.
  */

@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * IMB Exchange: the ranks form a ring and each sends to both neighbours and receives from both;
  * t_min, t_max and t_avg are over the ranks and Mbytes/sec is 4 * bytes / t_max (four messages).

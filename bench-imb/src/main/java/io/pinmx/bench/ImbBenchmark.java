@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * The shape IMB gives every benchmark: warm-up, barrier, a timed loop of repetitions on the ranks taking
  * part, the per-repetition times gathered to rank 0, and throughput from the slowest rank's time.

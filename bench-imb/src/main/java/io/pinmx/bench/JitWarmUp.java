@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * OSU osu_bw: rank 0 posts a window of sends (64 by default), rank 1 a window of receives, then rank 1
  * answers with a 4-byte ack; bandwidth is window * bytes per step over the timed steps (100 up to 8 KiB,

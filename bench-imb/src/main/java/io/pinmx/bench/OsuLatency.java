@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * OSU osu_latency: ping-pong between ranks 0 and 1 with OSU's iteration counts (10000 up to 8 KiB, 1000
  * above, after 100 or 10 untimed ones; {@code -iter n} sets the timed count); latency is half the round trip.

@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * IMB PingPing: ranks 0 and 1 send to each other at the same time and each waits for both its send and
  * its receive; t is one such step and Mbytes/sec is bytes / t. Ranks beyond 1 wait.

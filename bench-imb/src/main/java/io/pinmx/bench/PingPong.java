@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * IMB PingPong: rank 0 sends to rank 1, which sends the message back; t is half the round trip and
  * Mbytes/sec is bytes / t. Ranks beyond 1 wait.

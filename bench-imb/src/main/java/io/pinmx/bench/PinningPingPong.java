@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+import io.pinmx.job.JobEndpoint;
 import io.pinmx.pin.kernel.KernelCounter;
 import io.pinmx.pin.kernel.KernelDriverOptions;
 import io.pinmx.pin.kernel.PinmxAbi;
@@ -152,7 +154,7 @@ public final class PinningPingPong
             err.println("PinningPingPong " + USAGE);
             return BenchmarkRun.EXIT_USAGE;
         }
-        if (!"kernel".equals(env.get(PinmxTransport.DRIVER_VARIABLE)))
+        if (!"kernel".equals(env.get(JobEndpoint.DRIVER_VARIABLE)))
         {
             err.println("PinningPingPong: measures pinmx.ko's pinning, needs the kernel driver " +
                 "(bin/pinmx-run -np 2 --driver kernel PinningPingPong)");

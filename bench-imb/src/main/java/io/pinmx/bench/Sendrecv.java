@@ -1,5 +1,7 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+
 /**
  * IMB Sendrecv: the ranks form a ring and each sends to its right neighbour while receiving from its left;
  * t_min, t_max and t_avg are over the ranks and Mbytes/sec is 2 * bytes / t_max (a message each way).

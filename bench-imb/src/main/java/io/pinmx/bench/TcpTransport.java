@@ -1,5 +1,10 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -14,8 +19,10 @@ import java.util.List;
 
 /**
  * The baseline: plain Java TCP, one blocking {@link SocketChannel} with TCP_NODELAY per pair of ranks.
- * Each message is a {@link TcpMessage}: a 4-byte length header and the payload. Posted operations switch their channels to non-blocking mode and busy-poll them
- * until all are done, so that traffic in both directions cannot deadlock on full socket buffers.
+ * Each message is a {@link TcpMessage}: a 4-byte length header and the payload. Posted operations switch their
+ * channels to non-blocking mode and poll them until all are done, so that traffic in both directions cannot
+ * deadlock on full socket buffers; a round in which nothing moved yields the core to the peer that has to move it
+ * (2 cores, several ranks).
  */
 public final class TcpTransport implements Transport
 {
@@ -24,6 +31,9 @@ public final class TcpTransport implements Transport
 
     private final int rank;
     private final SocketChannel[] channels;
+    /** Blocking calls: a partial write or read is retried at once. */
+    private final IdleStrategy blockingIdle = new BusySpinIdleStrategy();
+    private final IdleStrategy postedIdle = new YieldingIdleStrategy();
     private final SegmentViews views = new SegmentViews(MAX_POSTED + 1);
     private final TcpMessage blocking = new TcpMessage(views, BLOCKING_SLOT);
     private final TcpMessage[] postedMessages = new TcpMessage[MAX_POSTED];
@@ -124,7 +134,7 @@ public final class TcpTransport implements Transport
         {
             while (!blocking.advanceSend(channel))
             {
-                Thread.onSpinWait();
+                blockingIdle.idle();
             }
         }
         catch (final IOException ex)
@@ -142,7 +152,7 @@ public final class TcpTransport implements Transport
         {
             while (!blocking.advanceReceive(channel, peer, rank))
             {
-                Thread.onSpinWait();
+                blockingIdle.idle();
             }
         }
         catch (final IOException ex)
@@ -220,11 +230,7 @@ public final class TcpTransport implements Transport
                         busy[peer] = true;
                     }
                 }
-                if (remaining == before)
-                {
-                    // Nothing moved: give the core to the peer that has to move it (2 cores, several ranks).
-                    Thread.yield();
-                }
+                postedIdle.idle(before - remaining);
             }
             setBlocking(true);
         }

@@ -1,5 +1,8 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.BootstrapAddress;
+import io.pinmx.job.Job;
+
 import java.util.Map;
 
 /**

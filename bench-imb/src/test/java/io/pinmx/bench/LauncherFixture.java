@@ -1,5 +1,8 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.Job;
+import io.pinmx.job.JobRank;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

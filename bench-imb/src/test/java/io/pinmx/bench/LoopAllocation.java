@@ -1,20 +1,13 @@
 package io.pinmx.bench;
 
-import com.sun.management.ThreadMXBean;
-
-import java.lang.management.ManagementFactory;
+import io.pinmx.job.Job;
 
 /**
- * What PingPong's and PingPing's timed loops allocate on the calling thread for one message size once warm, for
- * the allocation tests. A deoptimisation mid-pass can allocate a few bytes once; an allocation per message would
- * show in every pass, so the quietest of several passes is what counts. Both ranks run every pass to stay in step.
+ * What PingPong's and PingPing's timed loops allocate on the calling thread for one message size once warm, pass by
+ * pass ({@link PassAllocation}), for the allocation tests. Both ranks run every pass to stay in step.
  */
 final class LoopAllocation
 {
-    private static final int WARM_PASSES = 3;
-    private static final int MEASURED_PASSES = 3;
-
-    private final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
     private final PingPong pingPong = new PingPong();
     private final PingPing pingPing = new PingPing();
     private final Transport transport;
@@ -29,29 +22,14 @@ final class LoopAllocation
     }
 
     /**
-     * @return bytes allocated by the quietest of the measured passes of both loops.
+     * @return null if no steady allocation showed in the measured passes of both loops, otherwise what showed.
      */
-    long quietestPass(final int bytes, final int repetitions)
+    String steadyAllocation(final int bytes, final int repetitions)
     {
-        for (int warm = 0; warm < WARM_PASSES; warm++)
+        return PassAllocation.steadyAllocation(PassAllocation.measure(() ->
         {
-            loops(bytes, repetitions);
-        }
-        long quietest = Long.MAX_VALUE;
-        for (int pass = 0; pass < MEASURED_PASSES; pass++)
-        {
-            job.barrier();
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            loops(bytes, repetitions);
-            quietest = Math.min(quietest, threads.getCurrentThreadAllocatedBytes() - before);
-            job.barrier();
-        }
-        return quietest;
-    }
-
-    private void loops(final int bytes, final int repetitions)
-    {
-        pingPong.loop(transport, job, buffers, bytes, repetitions);
-        pingPing.loop(transport, job, buffers, bytes, repetitions);
+            pingPong.loop(transport, job, buffers, bytes, repetitions);
+            pingPing.loop(transport, job, buffers, bytes, repetitions);
+        }, job::barrier));
     }
 }

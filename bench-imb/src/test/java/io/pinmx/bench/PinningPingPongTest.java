@@ -1,5 +1,6 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.JobEndpoint;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -45,7 +46,7 @@ class PinningPingPongTest
     {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        final int status = PinningPingPong.run(new String[0], Map.of(PinmxTransport.DRIVER_VARIABLE, "user"),
+        final int status = PinningPingPong.run(new String[0], Map.of(JobEndpoint.DRIVER_VARIABLE, "user"),
             new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
 
         assertEquals(BenchmarkRun.EXIT_USAGE, status);
@@ -55,10 +56,10 @@ class PinningPingPongTest
     @Test
     void peerTimeoutComesFromTheEnvironmentInMilliseconds()
     {
-        assertEquals(5000, PinmxTransport.peerTimeoutMs(Map.of()));
-        assertEquals(60_000, PinmxTransport.peerTimeoutMs(Map.of(PinmxTransport.PEER_TIMEOUT_VARIABLE, "60000")));
+        assertEquals(5000, JobEndpoint.peerTimeoutMs(Map.of()));
+        assertEquals(60_000, JobEndpoint.peerTimeoutMs(Map.of(JobEndpoint.PEER_TIMEOUT_VARIABLE, "60000")));
         assertEquals("PINMX_PEER_TIMEOUT_MS=0: expected milliseconds, 1..2147483647",
             assertThrows(IllegalArgumentException.class,
-                () -> PinmxTransport.peerTimeoutMs(Map.of(PinmxTransport.PEER_TIMEOUT_VARIABLE, "0"))).getMessage());
+                () -> JobEndpoint.peerTimeoutMs(Map.of(JobEndpoint.PEER_TIMEOUT_VARIABLE, "0"))).getMessage());
     }
 }

@@ -1,21 +1,14 @@
-package io.pinmx.bench;
+package io.pinmx.job;
 
 import java.util.Map;
 
 /**
- * This process's rank and the job's size, read from the variables of whichever launcher started it:
- * pinmx-run (PINMX_RANK, PINMX_SIZE), Slurm (SLURM_PROCID, SLURM_NTASKS) or PMI (PMI_RANK, PMI_SIZE),
- * in that order of preference.
+ * This process's rank and the job's size, read from the variables of whichever {@link Launcher} started it:
+ * pinmx-run (PINMX_RANK, PINMX_SIZE), Slurm (SLURM_PROCID, SLURM_NTASKS) or PMI (PMI_RANK, PMI_SIZE), in that
+ * order of preference.
  */
 public record JobRank(int rank, int size)
 {
-    private static final String[][] LAUNCHER_VARIABLES =
-    {
-        {"PINMX_RANK", "PINMX_SIZE"},
-        {"SLURM_PROCID", "SLURM_NTASKS"},
-        {"PMI_RANK", "PMI_SIZE"},
-    };
-
     public JobRank
     {
         if (size < 1 || rank < 0 || rank >= size)
@@ -29,11 +22,11 @@ public record JobRank(int rank, int size)
      */
     public static JobRank fromEnvironment(final Map<String, String> env)
     {
-        for (final String[] pair : LAUNCHER_VARIABLES)
+        for (final Launcher launcher : Launcher.values())
         {
-            if (null != env.get(pair[0]))
+            if (null != env.get(launcher.rankVariable()))
             {
-                return new JobRank(integer(env, pair[0]), integer(env, pair[1]));
+                return new JobRank(integer(env, launcher.rankVariable()), integer(env, launcher.sizeVariable()));
             }
         }
         throw new IllegalArgumentException("no rank in the environment: start with bin/pinmx-run (PINMX_RANK/PINMX_SIZE), " +

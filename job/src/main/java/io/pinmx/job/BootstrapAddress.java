@@ -1,4 +1,4 @@
-package io.pinmx.bench;
+package io.pinmx.job;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * Where rank 0 of a job listens for the others: PINMX_BOOTSTRAP is either {@code host:port} (rank 0 binds
  * that port; for clusters) or {@code file:PATH} (rank 0 binds any free port on PINMX_BOOTSTRAP_HOST,
- * default 127.0.0.1, and publishes {@code host:port} in PATH; pinmx-run uses this on one host).
+ * default 127.0.0.1, and publishes {@code host:port} in PATH; pinmx-run uses this on one host). Rank 0
+ * withdraws the file once every rank has joined, or when it gives up waiting.
  */
 public final class BootstrapAddress
 {
@@ -102,6 +103,33 @@ public final class BootstrapAddress
         {
             throw new UncheckedIOException("bootstrap: cannot publish rank 0's address in " + file, ex);
         }
+    }
+
+    /**
+     * Called by rank 0 when the rendezvous is over, joined or failed: removes the published file, if any.
+     */
+    public void withdraw()
+    {
+        if (null == file)
+        {
+            return;
+        }
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("bootstrap: cannot remove rank 0's address file " + file, ex);
+        }
+    }
+
+    /**
+     * @return the file rank 0 publishes its address in, or null when PINMX_BOOTSTRAP is host:port.
+     */
+    public Path file()
+    {
+        return file;
     }
 
     /**

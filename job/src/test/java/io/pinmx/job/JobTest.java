@@ -1,10 +1,11 @@
-package io.pinmx.bench;
+package io.pinmx.job;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,12 +75,99 @@ class JobTest
     }
 
     @Test
+    void fourRanksBroadcastAndGatherBytesFromAnyRoot() throws Exception
+    {
+        final int size = 4;
+        final ExecutorService pool = Executors.newFixedThreadPool(size);
+        try
+        {
+            final List<Future<List<String>>> results = new ArrayList<>();
+            for (int r = 0; r < size; r++)
+            {
+                final int rank = r;
+                results.add(pool.submit(() ->
+                {
+                    try (Job job = Job.join(env(rank, size, 20_000)))
+                    {
+                        final List<String> seen = new ArrayList<>();
+                        for (int root = 0; root < size; root++)
+                        {
+                            final byte[] mine = 0 == rank % 2 ? ("from" + rank).getBytes(StandardCharsets.US_ASCII) : null;
+                            seen.add("bcast " + new String(job.broadcast(root, root == rank ? ("root" + root)
+                                .getBytes(StandardCharsets.US_ASCII) : mine), StandardCharsets.US_ASCII));
+                            final StringBuilder gathered = new StringBuilder("gather");
+                            for (final byte[] b : job.gather(root, new byte[rank]))
+                            {
+                                gathered.append(' ').append(b.length);
+                            }
+                            seen.add(gathered.toString());
+                        }
+                        assertTrue(Files.notExists(dir.resolve("bootstrap")), "bootstrap file left after the rendezvous");
+                        return seen;
+                    }
+                }));
+            }
+            for (int r = 0; r < size; r++)
+            {
+                final List<String> seen = results.get(r).get(FUTURE_DEADLINE_S, TimeUnit.SECONDS);
+                for (int root = 0; root < size; root++)
+                {
+                    assertEquals("bcast root" + root, seen.get(2 * root), "rank " + r);
+                    assertEquals(root == r ? "gather 0 1 2 3" : "gather", seen.get(2 * root + 1), "rank " + r);
+                }
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void badRootsAndOversizedPayloadsAreNamedAndTheJobCarriesOn()
+    {
+        try (Job job = Job.join(Map.of("PINMX_RANK", "0", "PINMX_SIZE", "1")))
+        {
+            assertEquals("root 1 is not a rank of this job of 1",
+                assertThrows(IllegalArgumentException.class, () -> job.broadcast(1, new byte[1])).getMessage());
+            assertEquals("root -1 is not a rank of this job of 1",
+                assertThrows(IllegalArgumentException.class, () -> job.gather(-1, new byte[1])).getMessage());
+            final byte[] tooBig = new byte[Job.MAX_PAYLOAD_BYTES + 1];
+            assertEquals("control payload of 16777217 bytes: at most 16777216 (the job's control plane is for small " +
+                "messages)", assertThrows(IllegalArgumentException.class, () -> job.allGather(tooBig)).getMessage());
+            assertArrayEquals(new byte[] {7}, job.broadcast(0, new byte[] {7}));
+            assertEquals(1, job.gather(0, new byte[2]).size());
+        }
+    }
+
+    @Test
+    void aRankThatDiesIsNamedByTheRanksWaitingForIt() throws Exception
+    {
+        final ExecutorService pool = Executors.newFixedThreadPool(2);
+        try
+        {
+            final Future<Job> rankOne = pool.submit(() -> Job.join(env(1, 2, 20_000)));
+            try (Job rankZero = Job.join(env(0, 2, 20_000)))
+            {
+                rankOne.get(FUTURE_DEADLINE_S, TimeUnit.SECONDS).close();
+                final IllegalStateException ex = assertThrows(IllegalStateException.class, rankZero::barrier);
+                assertEquals("job: rank 0 lost its control connection to rank 1 (did a rank die?)", ex.getMessage());
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void rankZeroNamesTheRanksThatNeverCame()
     {
         final IllegalStateException ex = assertTimeoutPreemptively(Duration.ofSeconds(FUTURE_DEADLINE_S),
             () -> assertThrows(IllegalStateException.class, () -> Job.join(env(0, 3, 300))));
         assertTrue(ex.getMessage().contains("heard from 0 of 2 other ranks within 300 ms; missing ranks [1, 2]"),
             ex.getMessage());
+        assertTrue(Files.notExists(dir.resolve("bootstrap")), "bootstrap file left after a failed rendezvous");
     }
 
     @Test

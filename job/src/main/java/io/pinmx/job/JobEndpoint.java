@@ -1,0 +1,238 @@
+package io.pinmx.job;
+
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.Partner;
+import io.pinmx.mx.ProgressMode;
+import io.pinmx.mx.Status;
+import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.select.DriverSelector;
+import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.DriverInfo;
+import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.spi.PinDriver;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * This rank's pinmx endpoint, opened on the driver PINMX_DRIVER chooses (user, kernel or auto, through pin-service's
+ * {@link DriverSelector}; unset means user) and connected to every other rank of the {@link Job}: the addresses are
+ * all-gathered over the job's control plane, each rank connects to every other, and a barrier ends the set-up.
+ * Owns the endpoint and the partner table by rank; the job stays the caller's.
+ * <p>
+ * With {@link ProgressMode#CALLER} nothing makes progress unless the caller does, yet an eager send completes only
+ * when its ack comes back: the job's control plane then polls this endpoint while it waits for a peer (a progress
+ * hook), from the connect on until {@link #close()}.
+ */
+public final class JobEndpoint implements AutoCloseable
+{
+    /** The selector's variable (user, kernel or auto); unset means user here. */
+    public static final String DRIVER_VARIABLE = DriverSelector.VARIABLE;
+    /** The driver when PINMX_DRIVER is unset (bin/pinmx-run sets it; the kernel provider binds to lo). */
+    public static final String DEFAULT_DRIVER = "user";
+    /**
+     * Milliseconds a partner may stay silent while this rank waits on it before the endpoint gives it up (library
+     * default 5000). Runs in the TCG guest need more: a rank there can be silent for over 5 s in JIT warm-up.
+     */
+    public static final String PEER_TIMEOUT_VARIABLE = "PINMX_PEER_TIMEOUT_MS";
+    /** The application key every rank of a job presents, unless its tuning sets another. */
+    public static final int APPLICATION_KEY = 0x706d7862;
+    /** Resend interval of unacknowledged frames (the library's default); the peer timeout is a multiple of it. */
+    private static final long RESEND_TIMEOUT_NS = 20_000_000L;
+    private static final long DEFAULT_PEER_TIMEOUT_MS = 5_000;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Job job;
+    private final String driver;
+    private final Endpoint endpoint;
+    private final DriverEndpoint driverEndpoint;
+    private final Partner[] partners;
+
+    private JobEndpoint(
+        final Job job, final String driver, final Endpoint endpoint, final DriverEndpoint driverEndpoint,
+        final Partner[] partners)
+    {
+        this.job = job;
+        this.driver = driver;
+        this.endpoint = endpoint;
+        this.driverEndpoint = driverEndpoint;
+        this.partners = partners;
+    }
+
+    /**
+     * Opens with the library's defaults; see {@link #open(Job, Map, EndpointTuning)}.
+     */
+    public static JobEndpoint open(final Job job, final Map<String, String> env)
+    {
+        return open(job, env, EndpointTuning.DEFAULTS);
+    }
+
+    /**
+     * Opens this rank's endpoint and connects it to every other rank; every rank of the job must call it.
+     *
+     * @throws IllegalArgumentException naming PINMX_DRIVER if it asks for a driver that cannot run here, or
+     *                                  PINMX_PEER_TIMEOUT_MS if it is not a positive number.
+     * @throws io.pinmx.mx.MxException  naming the remote endpoint if a rank cannot be connected.
+     */
+    public static JobEndpoint open(final Job job, final Map<String, String> env, final EndpointTuning tuning)
+    {
+        final String driver = env.getOrDefault(DRIVER_VARIABLE, DEFAULT_DRIVER);
+        final PinDriver selected;
+        try
+        {
+            selected = DriverSelector.select(driver, DRIVER_VARIABLE + "=" + driver);
+        }
+        catch (final DriverException ex)
+        {
+            throw new IllegalArgumentException(ex.getMessage(), ex);
+        }
+        final long peerTimeoutMs = peerTimeoutMs(env);
+        // Keeps the provider's endpoint itself (not wrapped) so provider counters can be read through it.
+        final DriverEndpoint[] opened = new DriverEndpoint[1];
+        final PinDriver keepingItsEndpoint = new PinDriver()
+        {
+            @Override
+            public DriverInfo info()
+            {
+                return selected.info();
+            }
+
+            @Override
+            public DriverEndpoint open(final EndpointConfig config)
+            {
+                opened[0] = selected.open(config);
+                return opened[0];
+            }
+        };
+        final Endpoint endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs));
+        if (ProgressMode.CALLER == endpoint.options().progressMode())
+        {
+            final Status probed = new Status();
+            job.progressHook(() -> endpoint.iprobe(MatchInfo.ANY_SOURCE, 0, -1L, probed));
+        }
+        try
+        {
+            return new JobEndpoint(job, driver, endpoint, opened[0], connectEveryRank(job, endpoint));
+        }
+        catch (final RuntimeException ex)
+        {
+            job.progressHook(null);
+            endpoint.close();
+            throw ex;
+        }
+    }
+
+    private static EndpointOptions options(final Job job, final EndpointTuning tuning, final long peerTimeoutMs)
+    {
+        final EndpointConfig.Builder config = EndpointConfig.builder();
+        tuning.driverConfig(config);
+        config.boardIndex(0).endpointIndex(job.rank() % (EndpointAddress.MAX_ENDPOINT_INDEX + 1));
+        final EndpointOptions.Builder options = EndpointOptions.builder().applicationKey(APPLICATION_KEY);
+        tuning.options(options);
+        return options
+            .driverConfig(config.build())
+            .resendTimeoutNs(RESEND_TIMEOUT_NS)
+            .maxResends((int)Math.max(0, (peerTimeoutMs * 1_000_000L + RESEND_TIMEOUT_NS - 1) / RESEND_TIMEOUT_NS - 1))
+            .build();
+    }
+
+    private static Partner[] connectEveryRank(final Job job, final Endpoint endpoint)
+    {
+        final EndpointAddress local = endpoint.address();
+        final List<byte[]> addresses = job.allGather(
+            (local.board() + " " + local.endpointIndex()).getBytes(StandardCharsets.US_ASCII));
+        final Partner[] partners = new Partner[job.size()];
+        for (int peer = 0; peer < job.size(); peer++)
+        {
+            if (peer != job.rank())
+            {
+                partners[peer] = endpoint.connect(remote(addresses.get(peer)), endpoint.options().applicationKey(),
+                    CONNECT_TIMEOUT);
+            }
+        }
+        job.barrier();
+        return partners;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming PINMX_PEER_TIMEOUT_MS if it is not 1..2^31-1 milliseconds.
+     */
+    public static long peerTimeoutMs(final Map<String, String> env)
+    {
+        final String value = env.getOrDefault(PEER_TIMEOUT_VARIABLE, Long.toString(DEFAULT_PEER_TIMEOUT_MS));
+        try
+        {
+            final long ms = Long.parseLong(value);
+            if (ms > 0 && ms <= Integer.MAX_VALUE)
+            {
+                return ms;
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // named below
+        }
+        throw new IllegalArgumentException(PEER_TIMEOUT_VARIABLE + "=" + value + ": expected milliseconds, 1.." +
+            Integer.MAX_VALUE);
+    }
+
+    private static EndpointAddress remote(final byte[] published)
+    {
+        final String[] parts = new String(published, StandardCharsets.US_ASCII).split(" ");
+        return new EndpointAddress(BoardAddress.parse(parts[0]), Integer.parseInt(parts[1]), 0);
+    }
+
+    public Job job()
+    {
+        return job;
+    }
+
+    /**
+     * @return the driver choice the endpoint was opened with (PINMX_DRIVER's value, or {@value #DEFAULT_DRIVER}).
+     */
+    public String driver()
+    {
+        return driver;
+    }
+
+    public Endpoint endpoint()
+    {
+        return endpoint;
+    }
+
+    /**
+     * @return the provider's own endpoint under the library's (for provider-specific reads such as module counters).
+     */
+    public DriverEndpoint driverEndpoint()
+    {
+        return driverEndpoint;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the rank if it is this rank or not a rank of the job.
+     */
+    public Partner partner(final int rank)
+    {
+        if (rank < 0 || rank >= partners.length || null == partners[rank])
+        {
+            throw new IllegalArgumentException("rank " + rank + " is not another rank of this job of " + partners.length);
+        }
+        return partners[rank];
+    }
+
+    /**
+     * Removes the job's progress hook and closes the endpoint; the job stays open.
+     */
+    @Override
+    public void close()
+    {
+        job.progressHook(null);
+        endpoint.close();
+    }
+}
