@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Collective allocation and free of remotely accessible memory: each rank's slice is a page-aligned file in the
@@ -22,6 +23,8 @@ final class Allocator
     private final Job job;
     private final Ranks ranks;
     private final Path directory;
+    /** Live allocations by id, for the data server's thread. */
+    private final ConcurrentHashMap<Long, RmaAllocation> live = new ConcurrentHashMap<>();
     private long nextAllocationId;
 
     Allocator(final Job job, final Ranks ranks, final Path directory)
@@ -61,11 +64,14 @@ final class Allocator
                 mapped[r] = r == job.rank() ? (null == mine ? MemorySegment.NULL : mine.asSlice(0, bytes)) :
                     mapPeerSlice(id, r, sizes[r], slices);
             }
+            final RmaAllocation allocation = new RmaAllocation(id, job.rank(), sizes, mapped, slices);
+            live.put(id, allocation);
             job.barrier();
-            return new RmaAllocation(id, job.rank(), sizes, mapped, slices);
+            return allocation;
         }
         catch (final RuntimeException ex)
         {
+            live.remove(id);
             slices.close();
             throw ex;
         }
@@ -83,6 +89,10 @@ final class Allocator
         if (0 == bytes)
         {
             return MemorySegment.NULL;
+        }
+        if (RankTier.DRIVER == ranks.tier(r))
+        {
+            return null;
         }
         final MemorySegment theirs = SharedFile.openIfPresent(ranks.sliceFile(id, r), pages(bytes), slices);
         if (null == theirs)
@@ -143,10 +153,17 @@ final class Allocator
         return (bytes + PAGE_BYTES - 1) & -PAGE_BYTES;
     }
 
+    /** @return the live allocation with that id, or null. */
+    RmaAllocation lookup(final long id)
+    {
+        return live.get(id);
+    }
+
     /** Collective; the caller has completed every operation. */
     void free(final RmaAllocation allocation)
     {
         collective(Collective.FREE, allocation.id(), 0);
+        live.remove(allocation.id());
         allocation.free();
     }
 }

@@ -1,6 +1,10 @@
 package io.pinmx.rma;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.EndpointTuning;
+import io.pinmx.job.JobEndpoint;
+import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.user.UserDriverOptions;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -14,18 +18,27 @@ import java.util.List;
  * value operations, read-modify-write, mutexes, and ARMCI's message helpers (barrier, broadcast, reductions).
  * <p>
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
- * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts are reached
- * through the driver ({@link RankTier#DRIVER}); that tier is not built yet, so {@link #init} refuses a job that
- * would need it, naming the rank. One thread issues operations on an {@code Rma}.
+ * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
+ * rank when the shared-memory tier is switched off, are reached through this rank's pinmx endpoint
+ * ({@link RankTier#DRIVER}): requests to the target's data-server thread, which serves them whether or not the
+ * target's application calls the library. One thread issues operations on an {@code Rma}.
  */
 public final class Rma implements AutoCloseable
 {
+    private static final long[] NO_STRIDES = new long[0];
+
     private final Job job;
     private final RmaOptions options;
     private final Arena arena = Arena.ofShared();
     private final Ranks ranks;
     private final RmaHandle implicit = new RmaHandle(true);
+    private final RmaHandle blockingHandle = new RmaHandle(true);
+    /** Native, so value operations through the driver send from it and receive into it without staging. */
+    private final MemorySegment valueWord = arena.allocate(Long.BYTES, Long.BYTES);
     private final Allocator allocator;
+    private final JobEndpoint endpoint;
+    private final DriverTier driver;
+    private final DataServer server;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -34,18 +47,55 @@ public final class Rma implements AutoCloseable
         this.options = options;
         this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
         this.allocator = new Allocator(job, ranks, options.directory());
+        if (anyRankNeedsTheDriver())
+        {
+            this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
+            this.driver = new DriverTier(endpoint);
+            this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()), job.rank());
+        }
+        else
+        {
+            this.endpoint = null;
+            this.driver = null;
+            this.server = null;
+        }
+    }
+
+    /**
+     * With the shared-memory tier off, the user driver's own same-host rings are off too: the driver tier is then
+     * the path that crosses a network (UDP frames), which is what switching the tier off is for.
+     */
+    private static EndpointTuning endpointTuning(final RmaOptions options)
+    {
+        return new EndpointTuning()
+        {
+            @Override
+            public void driverConfig(final EndpointConfig.Builder config)
+            {
+                if (!options.sharedMemory())
+                {
+                    config.options(UserDriverOptions.class, UserDriverOptions.defaults().withSameHost(false));
+                }
+            }
+        };
+    }
+
+    /** Collective: the endpoint is opened by every rank or by none. */
+    private boolean anyRankNeedsTheDriver()
+    {
+        boolean mine = false;
         for (int r = 0; r < ranks.size(); r++)
         {
-            if (RankTier.DRIVER == ranks.tier(r))
+            mine |= RankTier.DRIVER == ranks.tier(r);
+        }
+        for (final byte[] theirs : job.allGather(new byte[] {(byte)(mine ? 1 : 0)}))
+        {
+            if (1 == theirs[0])
             {
-                ranks.close();
-                arena.close();
-                throw new RmaException("rank " + r + " is reached through the driver (" +
-                    (options.sharedMemory() ? "it is on another host" : RmaOptions.SHARED_MEMORY_VARIABLE + "=0") +
-                    "), and the driver tier of the one-sided layer is not built yet: run every rank on one host " +
-                    "with the shared-memory tier on");
+                return true;
             }
         }
+        return false;
     }
 
     /**
@@ -116,7 +166,8 @@ public final class Rma implements AutoCloseable
     /** Blocking put: returns when {@code source} may be reused. */
     public void put(final MemorySegment source, final RmaAllocation target, final int rank, final long offset)
     {
-        nbPut(source, target, rank, offset, null);
+        nbPut(source, target, rank, offset, blocking());
+        awaitBlocking();
     }
 
     /** Non-blocking put, followed by {@code handle} (null: the implicit handles). */
@@ -124,21 +175,34 @@ public final class Rma implements AutoCloseable
         final RmaHandle handle)
     {
         final MemorySegment slice = slice(target, rank, offset, source.byteSize(), "put target");
-        begin(handle);
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.strided(StridedPatch.contiguous(source.byteSize()), source, offset,
+                true), StridedPatch.contiguous(source.byteSize()), offset, null);
+            return;
+        }
         SharedMemoryTier.put(source, 0, slice, offset, source.byteSize());
     }
 
     /** Blocking get: returns when the data is in {@code destination}. */
     public void get(final RmaAllocation source, final int rank, final long offset, final MemorySegment destination)
     {
-        nbGet(source, rank, offset, destination, null);
+        nbGet(source, rank, offset, destination, blocking());
+        awaitBlocking();
     }
 
     public void nbGet(final RmaAllocation source, final int rank, final long offset, final MemorySegment destination,
         final RmaHandle handle)
     {
         final MemorySegment slice = slice(source, rank, offset, destination.byteSize(), "get source");
-        begin(handle);
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            final StridedPatch patch = StridedPatch.contiguous(destination.byteSize());
+            driver.read(h, rank, source.id(), Pieces.strided(patch, destination, offset, false), patch, offset);
+            return;
+        }
         SharedMemoryTier.get(slice, offset, destination, 0, destination.byteSize());
     }
 
@@ -146,15 +210,15 @@ public final class Rma implements AutoCloseable
     public void acc(final AccumulateScale scale, final MemorySegment source, final RmaAllocation target, final int rank,
         final long offset)
     {
-        nbAcc(scale, source, target, rank, offset, null);
+        nbAcc(scale, source, target, rank, offset, blocking());
+        awaitBlocking();
     }
 
     public void nbAcc(final AccumulateScale scale, final MemorySegment source, final RmaAllocation target, final int rank,
         final long offset, final RmaHandle handle)
     {
-        final MemorySegment slice = slice(target, rank, offset, source.byteSize(), "accumulate target");
-        begin(handle);
-        Accumulator.accumulate(scale, source, 0, slice, offset, source.byteSize(), ranks.stripes(rank));
+        final long bytes = source.byteSize();
+        nbAccStrided(scale, source, NO_STRIDES, target, rank, offset, NO_STRIDES, new long[] {bytes}, 0, handle);
     }
 
     // ---------------------------------------------------------------- strided
@@ -166,7 +230,8 @@ public final class Rma implements AutoCloseable
     public void putStrided(final MemorySegment source, final long[] sourceStrides, final RmaAllocation target,
         final int rank, final long offset, final long[] targetStrides, final long[] counts, final int levels)
     {
-        nbPutStrided(source, sourceStrides, target, rank, offset, targetStrides, counts, levels, null);
+        nbPutStrided(source, sourceStrides, target, rank, offset, targetStrides, counts, levels, blocking());
+        awaitBlocking();
     }
 
     public void nbPutStrided(final MemorySegment source, final long[] sourceStrides, final RmaAllocation target,
@@ -176,7 +241,12 @@ public final class Rma implements AutoCloseable
         final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
         checkLocal(source, patch.sourceExtentBytes(), "put source");
         final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "strided put target");
-        begin(handle);
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
+            return;
+        }
         SharedMemoryTier.putStrided(source, 0, slice, offset, patch);
     }
 
@@ -184,7 +254,8 @@ public final class Rma implements AutoCloseable
     public void getStrided(final RmaAllocation source, final int rank, final long offset, final long[] sourceStrides,
         final MemorySegment destination, final long[] destinationStrides, final long[] counts, final int levels)
     {
-        nbGetStrided(source, rank, offset, sourceStrides, destination, destinationStrides, counts, levels, null);
+        nbGetStrided(source, rank, offset, sourceStrides, destination, destinationStrides, counts, levels, blocking());
+        awaitBlocking();
     }
 
     public void nbGetStrided(final RmaAllocation source, final int rank, final long offset, final long[] sourceStrides,
@@ -194,7 +265,12 @@ public final class Rma implements AutoCloseable
         final StridedPatch patch = StridedPatch.of(counts, sourceStrides, destinationStrides, levels);
         checkLocal(destination, patch.targetExtentBytes(), "get destination");
         final MemorySegment slice = slice(source, rank, offset, patch.sourceExtentBytes(), "strided get source");
-        begin(handle);
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.read(h, rank, source.id(), Pieces.strided(patch, destination, offset, false), patch, offset);
+            return;
+        }
         SharedMemoryTier.getStrided(slice, offset, destination, 0, patch);
     }
 
@@ -203,7 +279,8 @@ public final class Rma implements AutoCloseable
         final RmaAllocation target, final int rank, final long offset, final long[] targetStrides, final long[] counts,
         final int levels)
     {
-        nbAccStrided(scale, source, sourceStrides, target, rank, offset, targetStrides, counts, levels, null);
+        nbAccStrided(scale, source, sourceStrides, target, rank, offset, targetStrides, counts, levels, blocking());
+        awaitBlocking();
     }
 
     public void nbAccStrided(final AccumulateScale scale, final MemorySegment source, final long[] sourceStrides,
@@ -213,9 +290,14 @@ public final class Rma implements AutoCloseable
         final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
         patch.checkElementMultiple(scale.type().bytes(), scale.type().name());
         checkLocal(source, patch.sourceExtentBytes(), "accumulate source");
-        final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "strided accumulate target");
-        checkAligned(offset, scale.type().alignmentBytes(), "strided accumulate target offset");
-        begin(handle);
+        final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "accumulate target");
+        checkAligned(offset, scale.type().alignmentBytes(), "accumulate target offset");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, scale);
+            return;
+        }
         SharedMemoryTier.accStrided(scale, source, 0, slice, offset, patch, ranks.stripes(rank));
     }
 
@@ -224,13 +306,19 @@ public final class Rma implements AutoCloseable
     /** Blocking vector put (ARMCI_PutV): every group's pieces, local side the source. */
     public void putVector(final IoVector[] vectors, final RmaAllocation target, final int rank)
     {
-        nbPutVector(vectors, target, rank, null);
+        nbPutVector(vectors, target, rank, blocking());
+        awaitBlocking();
     }
 
     public void nbPutVector(final IoVector[] vectors, final RmaAllocation target, final int rank, final RmaHandle handle)
     {
         final MemorySegment slice = vectorSlice(vectors, target, rank, "vector put target");
-        begin(handle);
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, null);
+            return;
+        }
         for (final IoVector v : vectors)
         {
             SharedMemoryTier.putVector(v, slice);
@@ -240,13 +328,19 @@ public final class Rma implements AutoCloseable
     /** Blocking vector get (ARMCI_GetV): every group's pieces, local side the destination. */
     public void getVector(final IoVector[] vectors, final RmaAllocation source, final int rank)
     {
-        nbGetVector(vectors, source, rank, null);
+        nbGetVector(vectors, source, rank, blocking());
+        awaitBlocking();
     }
 
     public void nbGetVector(final IoVector[] vectors, final RmaAllocation source, final int rank, final RmaHandle handle)
     {
         final MemorySegment slice = vectorSlice(vectors, source, rank, "vector get source");
-        begin(handle);
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.read(h, rank, source.id(), Pieces.vectors(vectors), null, 0);
+            return;
+        }
         for (final IoVector v : vectors)
         {
             SharedMemoryTier.getVector(v, slice);
@@ -256,7 +350,8 @@ public final class Rma implements AutoCloseable
     /** Blocking vector accumulate (ARMCI_AccV); every piece is whole, aligned elements. */
     public void accVector(final AccumulateScale scale, final IoVector[] vectors, final RmaAllocation target, final int rank)
     {
-        nbAccVector(scale, vectors, target, rank, null);
+        nbAccVector(scale, vectors, target, rank, blocking());
+        awaitBlocking();
     }
 
     public void nbAccVector(final AccumulateScale scale, final IoVector[] vectors, final RmaAllocation target,
@@ -275,7 +370,12 @@ public final class Rma implements AutoCloseable
                 checkAligned(remote, scale.type().alignmentBytes(), "vector accumulate target offset");
             }
         }
-        begin(handle);
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, scale);
+            return;
+        }
         for (final IoVector v : vectors)
         {
             SharedMemoryTier.accVector(scale, v, slice, ranks.stripes(rank));
@@ -286,66 +386,82 @@ public final class Rma implements AutoCloseable
 
     public void putInt(final int value, final RmaAllocation target, final int rank, final long offset)
     {
-        slice(target, rank, offset, Integer.BYTES, "value put target").set(ValueLayout.JAVA_INT_UNALIGNED, offset, value);
+        valueWord.set(ValueLayout.JAVA_INT_UNALIGNED, 0, value);
+        put(valueWord.asSlice(0, Integer.BYTES), target, rank, offset);
     }
 
     public void putLong(final long value, final RmaAllocation target, final int rank, final long offset)
     {
-        slice(target, rank, offset, Long.BYTES, "value put target").set(ValueLayout.JAVA_LONG_UNALIGNED, offset, value);
+        valueWord.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, value);
+        put(valueWord.asSlice(0, Long.BYTES), target, rank, offset);
     }
 
     public void putFloat(final float value, final RmaAllocation target, final int rank, final long offset)
     {
-        slice(target, rank, offset, Float.BYTES, "value put target").set(ValueLayout.JAVA_FLOAT_UNALIGNED, offset, value);
+        valueWord.set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, value);
+        put(valueWord.asSlice(0, Float.BYTES), target, rank, offset);
     }
 
     public void putDouble(final double value, final RmaAllocation target, final int rank, final long offset)
     {
-        slice(target, rank, offset, Double.BYTES, "value put target").set(ValueLayout.JAVA_DOUBLE_UNALIGNED, offset, value);
+        valueWord.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, value);
+        put(valueWord.asSlice(0, Double.BYTES), target, rank, offset);
     }
 
     public int getInt(final RmaAllocation source, final int rank, final long offset)
     {
-        return slice(source, rank, offset, Integer.BYTES, "value get source").get(ValueLayout.JAVA_INT_UNALIGNED, offset);
+        get(source, rank, offset, valueWord.asSlice(0, Integer.BYTES));
+        return valueWord.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
     }
 
     public long getLong(final RmaAllocation source, final int rank, final long offset)
     {
-        return slice(source, rank, offset, Long.BYTES, "value get source").get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+        get(source, rank, offset, valueWord.asSlice(0, Long.BYTES));
+        return valueWord.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
     }
 
     public float getFloat(final RmaAllocation source, final int rank, final long offset)
     {
-        return slice(source, rank, offset, Float.BYTES, "value get source").get(ValueLayout.JAVA_FLOAT_UNALIGNED, offset);
+        get(source, rank, offset, valueWord.asSlice(0, Float.BYTES));
+        return valueWord.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0);
     }
 
     public double getDouble(final RmaAllocation source, final int rank, final long offset)
     {
-        return slice(source, rank, offset, Double.BYTES, "value get source").get(ValueLayout.JAVA_DOUBLE_UNALIGNED, offset);
+        get(source, rank, offset, valueWord.asSlice(0, Double.BYTES));
+        return valueWord.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
     }
 
     /** Atomic fetch-and-add of an int; complete at the target when it returns. @return the old value. */
     public int fetchAndAdd(final RmaAllocation target, final int rank, final long offset, final int delta)
     {
-        return SharedMemoryTier.fetchAndAdd(rmwSlice(target, rank, offset, Integer.BYTES), offset, delta);
+        final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
+        return null == slice ? (int)driver.call(RmaOp.FETCH_ADD_INT, rank, target.id(), offset, delta) :
+            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
     }
 
     /** Atomic fetch-and-add of a long. @return the old value. */
     public long fetchAndAddLong(final RmaAllocation target, final int rank, final long offset, final long delta)
     {
-        return SharedMemoryTier.fetchAndAdd(rmwSlice(target, rank, offset, Long.BYTES), offset, delta);
+        final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
+        return null == slice ? driver.call(RmaOp.FETCH_ADD_LONG, rank, target.id(), offset, delta) :
+            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
     }
 
     /** Atomic swap of an int. @return the old value. */
     public int swap(final RmaAllocation target, final int rank, final long offset, final int value)
     {
-        return SharedMemoryTier.swap(rmwSlice(target, rank, offset, Integer.BYTES), offset, value);
+        final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
+        return null == slice ? (int)driver.call(RmaOp.SWAP_INT, rank, target.id(), offset, value) :
+            SharedMemoryTier.swap(slice, offset, value);
     }
 
     /** Atomic swap of a long. @return the old value. */
     public long swapLong(final RmaAllocation target, final int rank, final long offset, final long value)
     {
-        return SharedMemoryTier.swap(rmwSlice(target, rank, offset, Long.BYTES), offset, value);
+        final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
+        return null == slice ? driver.call(RmaOp.SWAP_LONG, rank, target.id(), offset, value) :
+            SharedMemoryTier.swap(slice, offset, value);
     }
 
     private MemorySegment rmwSlice(final RmaAllocation target, final int rank, final long offset, final int bytes)
@@ -387,6 +503,10 @@ public final class Rma implements AutoCloseable
     {
         checkRank(rank, "fence target");
         waitProc(rank);
+        if (RankTier.DRIVER == ranks.tier(rank))
+        {
+            driver.fence(rank);
+        }
         SharedMemoryTier.fence();
     }
 
@@ -394,6 +514,13 @@ public final class Rma implements AutoCloseable
     public void allFence()
     {
         waitAll();
+        for (int r = 0; r < size(); r++)
+        {
+            if (RankTier.DRIVER == ranks.tier(r))
+            {
+                driver.fence(r);
+            }
+        }
         SharedMemoryTier.fence();
     }
 
@@ -402,6 +529,11 @@ public final class Rma implements AutoCloseable
     {
         allFence();
         job.barrier();
+    }
+
+    DriverTier driver()
+    {
+        return driver;
     }
 
     // ---------------------------------------------------------------- mutexes
@@ -539,9 +671,22 @@ public final class Rma implements AutoCloseable
         }
     }
 
-    private void begin(final RmaHandle handle)
+    private RmaHandle begin(final RmaHandle handle)
     {
-        (null == handle ? implicit : handle).begin();
+        final RmaHandle h = null == handle ? implicit : handle;
+        h.begin();
+        return h;
+    }
+
+    /** The handle a blocking call hands to its non-blocking form, waited for before the call returns. */
+    private RmaHandle blocking()
+    {
+        return blockingHandle;
+    }
+
+    private void awaitBlocking()
+    {
+        blockingHandle.await();
     }
 
     private void checkOpen()
@@ -552,7 +697,11 @@ public final class Rma implements AutoCloseable
         }
     }
 
-    /** Ends the layer on this rank (its allocations stay mapped until freed or the process ends). */
+    /**
+     * Collective: completes every operation, waits for every rank (so no request is still on its way to this rank's
+     * data server), then stops the data server and closes the endpoint. A rank that died does not stop the others
+     * from closing.
+     */
     @Override
     public void close()
     {
@@ -561,8 +710,21 @@ public final class Rma implements AutoCloseable
             return;
         }
         closed = true;
-        ranks.close();
-        arena.close();
+        try
+        {
+            allFence();
+            job.barrier();
+        }
+        finally
+        {
+            if (null != server)
+            {
+                server.close();
+                endpoint.close();
+            }
+            ranks.close();
+            arena.close();
+        }
     }
 
     @Override

@@ -4,8 +4,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A collectively created group of mutexes: every rank hosts its own number of them (0 allowed). Each mutex is a
- * ticket lock in its host's memory (next ticket, now serving), so waiters are served first come, first served, and
- * a waiter on a same-host mutex watches the host's memory instead of sending anything. Destroyed collectively by
+ * ticket lock in its host's memory (next ticket, now serving), so waiters are served first come, first served; a
+ * waiter on a same-host mutex watches the host's memory, a remote one waits for the host's data server to grant it
+ * its turn, and nobody spins over the network. Destroyed collectively by
  * {@link Rma#destroyMutexes(RmaMutexes)}.
  */
 public final class RmaMutexes
@@ -52,6 +53,12 @@ public final class RmaMutexes
         {
             throw new IllegalStateException("mutex " + mutex + " of rank " + rank + " is already held by this rank");
         }
+        if (null == slice)
+        {
+            rma.driver().call(RmaOp.LOCK, rank, words.id(), mutex, 0);
+            held[rank][mutex] = true;
+            return;
+        }
         final long at = mutex * MUTEX_BYTES;
         final long ticket = SharedMemoryTier.fetchAndAdd(slice, at, 1L);
         int spins = 0;
@@ -80,6 +87,11 @@ public final class RmaMutexes
         {
             return false;
         }
+        if (null == slice)
+        {
+            held[rank][mutex] = 1 == rma.driver().call(RmaOp.TRY_LOCK, rank, words.id(), mutex, 0);
+            return held[rank][mutex];
+        }
         final long at = mutex * MUTEX_BYTES;
         final long serving = SharedMemoryTier.loadAcquire(slice, at + SERVING_OFFSET);
         if (SharedMemoryTier.compareAndSet(slice, at, serving, serving + 1))
@@ -91,7 +103,9 @@ public final class RmaMutexes
     }
 
     /**
-     * Hands the mutex to the next waiter.
+     * Completes this rank's earlier puts and accumulates everywhere (an all-fence), then hands the mutex to the next
+     * waiter: what the holder wrote under the mutex is in place before anyone else holds it, whichever path each
+     * write and each later read takes.
      *
      * @throws IllegalStateException naming the mutex if this rank does not hold it.
      */
@@ -102,7 +116,13 @@ public final class RmaMutexes
         {
             throw new IllegalStateException("unlock of mutex " + mutex + " of rank " + rank + ", which this rank does not hold");
         }
+        rma.allFence();
         held[rank][mutex] = false;
+        if (null == slice)
+        {
+            rma.driver().tell(RmaOp.UNLOCK, rank, words.id(), mutex);
+            return;
+        }
         SharedMemoryTier.fetchAndAdd(slice, mutex * MUTEX_BYTES + SERVING_OFFSET, 1L);
     }
 

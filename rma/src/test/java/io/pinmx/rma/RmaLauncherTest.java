@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Every {@link RmaScenarios} scenario as a real job of 2 and 4 JVMs started by bin/pinmx-run, on the shared-memory
- * tier; each leaves no shared file behind.
+ * tier and on the driver tier (shared memory off: the user driver's UDP frames); each leaves no shared file behind.
  */
 class RmaLauncherTest
 {
@@ -25,17 +25,17 @@ class RmaLauncherTest
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "{0} on {1} ranks")
+    @ParameterizedTest(name = "{0} on {1} ranks, shared memory {2}")
     @CsvSource({
-        "strided, 2", "strided, 4",
-        "accumulate, 2", "accumulate, 4",
-        "consistency, 2", "consistency, 4",
-        "rmw, 2", "rmw, 4",
-        "handles, 2", "handles, 4",
-        "errors, 2", "errors, 4",
-        "unilateral, 2", "unilateral, 4",
-        "killed, 2", "killed, 4"})
-    void scenarioPassesOnEveryRank(final String scenario, final int ranks) throws Exception
+        "strided, 2, 1", "strided, 4, 1", "strided, 2, 0", "strided, 4, 0",
+        "accumulate, 2, 1", "accumulate, 4, 1", "accumulate, 2, 0", "accumulate, 4, 0",
+        "consistency, 2, 1", "consistency, 4, 1", "consistency, 2, 0", "consistency, 4, 0",
+        "rmw, 2, 1", "rmw, 4, 1", "rmw, 2, 0", "rmw, 4, 0",
+        "handles, 2, 1", "handles, 4, 1", "handles, 2, 0", "handles, 4, 0",
+        "errors, 2, 1", "errors, 4, 1", "errors, 2, 0", "errors, 4, 0",
+        "unilateral, 2, 1", "unilateral, 4, 1", "unilateral, 2, 0", "unilateral, 4, 0",
+        "killed, 2, 1", "killed, 4, 1", "killed, 2, 0", "killed, 4, 0"})
+    void scenarioPassesOnEveryRank(final String scenario, final int ranks, final int sharedMemory) throws Exception
     {
         final Path shm = Files.createDirectories(dir.resolve("shm"));
         final ProcessBuilder pb = new ProcessBuilder(List.of(LAUNCHER.toString(), "-np", Integer.toString(ranks),
@@ -44,7 +44,12 @@ class RmaLauncherTest
             .redirectError(dir.resolve("err").toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
         pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
+        // The user driver publishes node-wide counters: keep the host's file out of the test.
+        pb.environment().put("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat"));
         pb.environment().put(RmaOptions.DIRECTORY_VARIABLE, shm.toString());
+        pb.environment().put(RmaOptions.SHARED_MEMORY_VARIABLE, Integer.toString(sharedMemory));
+        // A dead target must be noticed well within the scenario's deadline.
+        pb.environment().put("PINMX_PEER_TIMEOUT_MS", "2000");
         final Process p = pb.start();
         if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
         {

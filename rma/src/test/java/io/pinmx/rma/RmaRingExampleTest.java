@@ -33,6 +33,8 @@ class RmaRingExampleTest
             .redirectError(dir.resolve("err").toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
         pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
+        // The user driver publishes node-wide counters: keep the host's file out of the test.
+        pb.environment().put("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat"));
         final Process p = pb.start();
         if (!p.waitFor(120, TimeUnit.SECONDS))
         {
