@@ -1,0 +1,311 @@
+package io.pinmx.rma;
+
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.Partner;
+import io.pinmx.mx.Request;
+import io.pinmx.mx.RequestState;
+import io.pinmx.mx.match.MatchInfo;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The target side of operations from ranks reached through the driver: one thread per rank that serves every
+ * request aimed at this rank's slices whether or not the application ever calls the library (unilateral progress).
+ * It waits for requests in a posted receive, so it parks when idle and is woken by the endpoint when one arrives.
+ * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
+ * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
+ * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote
+ * waiter's ticket is taken here and granted when it is served.
+ */
+final class DataServer implements AutoCloseable
+{
+    private static final Duration IDLE_SLICE = Duration.ofMillis(100);
+    private static final Duration MUTEX_POLL = Duration.ofNanos(100_000);
+    private static final long SERVING_OFFSET = Long.BYTES;
+
+    private final Endpoint endpoint;
+    private final Allocator allocations;
+    private final LockStripes stripes;
+    private final int self;
+    private final MemorySegment requests = Arena.ofAuto().allocate(RequestHeader.BUFFER_BYTES, 8);
+    private final RequestHeader header = new RequestHeader();
+    private final List<Request> replies = new ArrayList<>();
+    private final List<MutexWait> waiters = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean stopping;
+
+    private record MutexWait(Partner origin, long sequence, MemorySegment words, long at, long ticket)
+    {
+    }
+
+    DataServer(final Endpoint endpoint, final Allocator allocations, final LockStripes stripes, final int self)
+    {
+        this.endpoint = endpoint;
+        this.allocations = allocations;
+        this.stripes = stripes;
+        this.self = self;
+        this.thread = Thread.ofPlatform().daemon().name("pinmx-rma-data-server-" + self).start(this::run);
+    }
+
+    private void run()
+    {
+        while (!stopping)
+        {
+            final Request r = endpoint.irecv(MatchInfo.ANY_SOURCE, RmaTags.REQUEST, RmaTags.KIND_MASK, requests);
+            if (!awaitOrStop(r))
+            {
+                return;
+            }
+            if (RequestState.COMPLETED == r.state())
+            {
+                final Partner origin = endpoint.partner(r.status().source());
+                header.wrap(requests);
+                try
+                {
+                    serve(origin);
+                }
+                catch (final RuntimeException ex)
+                {
+                    System.err.println("pinmx-rma data server of rank " + self + ": request " + header.op() +
+                        " from rank " + header.originRank() + " failed: " + ex);
+                }
+            }
+            r.release();
+            reapReplies();
+        }
+    }
+
+    /** @return false if the server is stopping and the receive was cancelled. */
+    private boolean awaitOrStop(final Request r)
+    {
+        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL))
+        {
+            if (stopping && r.cancel())
+            {
+                r.release();
+                return false;
+            }
+            reapReplies();
+            grantMutexes();
+        }
+        return true;
+    }
+
+    private void serve(final Partner origin)
+    {
+        final RmaOp op = header.op();
+        if (null == op || RmaOp.PING == op)
+        {
+            return;
+        }
+        final RmaAllocation a = allocations.lookup(header.allocationId());
+        if (null == a && RmaOp.FENCE != op)
+        {
+            throw new IllegalStateException("no live allocation " + header.allocationId());
+        }
+        final MemorySegment slice = null == a ? null : a.slice(self);
+        switch (op)
+        {
+            case PUT, ACC -> write(origin, slice, op);
+            case GET -> read(origin, slice);
+            case FETCH_ADD_INT -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), (int)header.value()));
+            case FETCH_ADD_LONG -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), header.value()));
+            case SWAP_INT -> answer(origin, SharedMemoryTier.swap(slice, header.offset(), (int)header.value()));
+            case SWAP_LONG -> answer(origin, SharedMemoryTier.swap(slice, header.offset(), header.value()));
+            case FENCE ->
+            {
+                SharedMemoryTier.fence();
+                answer(origin, 0);
+            }
+            case LOCK -> lock(origin, slice);
+            case TRY_LOCK ->
+            {
+                final long at = header.offset() * RmaMutexes.MUTEX_BYTES;
+                final long serving = SharedMemoryTier.loadAcquire(slice, at + SERVING_OFFSET);
+                answer(origin, SharedMemoryTier.compareAndSet(slice, at, serving, serving + 1) ? 1 : 0);
+            }
+            case UNLOCK ->
+            {
+                SharedMemoryTier.fetchAndAdd(slice, header.offset() * RmaMutexes.MUTEX_BYTES + SERVING_OFFSET, 1L);
+                grantMutexes();
+            }
+            default -> throw new IllegalStateException("unexpected op " + op);
+        }
+    }
+
+    /** The target pieces of the request, in the order the data is packed: offsets and lengths. */
+    private long[][] targetPieces()
+    {
+        if (header.isPieces())
+        {
+            final int n = header.pieceCount();
+            final long[] offsets = new long[n];
+            final long[] lengths = new long[n];
+            for (int i = 0; i < n; i++)
+            {
+                offsets[i] = header.pieceOffset(i);
+                lengths[i] = header.pieceLength(i);
+            }
+            return new long[][] {offsets, lengths};
+        }
+        final StridedPatch patch = header.patch();
+        final int n = Math.toIntExact(patch.pieces());
+        final long[] offsets = new long[n];
+        final long[] lengths = new long[n];
+        final long base = header.offset();
+        final int[] at = {0};
+        patch.forEachPiece((s, t, bytes) ->
+        {
+            offsets[at[0]] = base + t;
+            lengths[at[0]++] = bytes;
+        });
+        return new long[][] {offsets, lengths};
+    }
+
+    private void write(final Partner origin, final MemorySegment slice, final RmaOp op)
+    {
+        final long[][] pieces = targetPieces();
+        final long[] offsets = pieces[0];
+        final long[] lengths = pieces[1];
+        final long total = header.dataBytes();
+        final AccumulateScale scale = RmaOp.ACC == op ? header.scale() : null;
+        final MemorySegment data;
+        if (total <= RequestHeader.BUFFER_BYTES - header.headerBytes())
+        {
+            data = requests.asSlice(header.headerBytes(), total);
+        }
+        else if (null == scale && offsets.length <= DriverTier.MAX_VECTOR)
+        {
+            // A large put lands straight in the slice: the endpoint pulls it from the origin's memory.
+            final MemorySegment[] vector = new MemorySegment[offsets.length];
+            for (int i = 0; i < offsets.length; i++)
+            {
+                vector[i] = slice.asSlice(offsets[i], lengths[i]);
+            }
+            receiveData(origin, vector);
+            return;
+        }
+        else
+        {
+            data = Arena.ofAuto().allocate(total, 8);
+            receiveData(origin, new MemorySegment[] {data});
+        }
+        long at = 0;
+        for (int i = 0; i < offsets.length; i++)
+        {
+            if (null == scale)
+            {
+                MemorySegment.copy(data, at, slice, offsets[i], lengths[i]);
+            }
+            else
+            {
+                Accumulator.accumulate(scale, data, at, slice, offsets[i], lengths[i], stripes);
+            }
+            at += lengths[i];
+        }
+    }
+
+    private void receiveData(final Partner origin, final MemorySegment[] into)
+    {
+        final Request data = endpoint.irecv(origin.id(), RmaTags.of(RmaTags.DATA, header.sequence()),
+            MatchInfo.MASK_ALL, into, into.length);
+        if (awaitOrStop(data))
+        {
+            data.release();
+        }
+    }
+
+    private void read(final Partner origin, final MemorySegment slice)
+    {
+        final long[][] pieces = targetPieces();
+        final long[] offsets = pieces[0];
+        final long[] lengths = pieces[1];
+        final MemorySegment[] vector;
+        if (offsets.length <= DriverTier.MAX_VECTOR)
+        {
+            vector = new MemorySegment[offsets.length];
+            for (int i = 0; i < offsets.length; i++)
+            {
+                vector[i] = slice.asSlice(offsets[i], lengths[i]);
+            }
+        }
+        else
+        {
+            final MemorySegment packed = Arena.ofAuto().allocate(Math.max(1, header.dataBytes()), 8)
+                .asSlice(0, header.dataBytes());
+            long at = 0;
+            for (int i = 0; i < offsets.length; i++)
+            {
+                MemorySegment.copy(slice, offsets[i], packed, at, lengths[i]);
+                at += lengths[i];
+            }
+            vector = new MemorySegment[] {packed};
+        }
+        replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, header.sequence()), vector, vector.length));
+    }
+
+    private void lock(final Partner origin, final MemorySegment words)
+    {
+        final long at = header.offset() * RmaMutexes.MUTEX_BYTES;
+        final long ticket = SharedMemoryTier.fetchAndAdd(words, at, 1L);
+        waiters.add(new MutexWait(origin, header.sequence(), words, at, ticket));
+        grantMutexes();
+    }
+
+    private void grantMutexes()
+    {
+        for (int i = waiters.size() - 1; i >= 0; i--)
+        {
+            final MutexWait w = waiters.get(i);
+            if (SharedMemoryTier.loadAcquire(w.words(), w.at() + SERVING_OFFSET) == w.ticket())
+            {
+                waiters.remove(i);
+                answer(w.origin(), w.sequence(), 1);
+            }
+        }
+    }
+
+    private void answer(final Partner origin, final long value)
+    {
+        answer(origin, header.sequence(), value);
+    }
+
+    private void answer(final Partner origin, final long sequence, final long value)
+    {
+        final MemorySegment word = Arena.ofAuto().allocate(Long.BYTES, 8);
+        word.set(ValueLayout.JAVA_LONG, 0, value);
+        replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, sequence), word));
+    }
+
+    private void reapReplies()
+    {
+        for (int i = replies.size() - 1; i >= 0; i--)
+        {
+            final Request r = replies.get(i);
+            if (r.test())
+            {
+                replies.remove(i);
+                r.release();
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        stopping = true;
+        try
+        {
+            thread.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,324 @@
+package io.pinmx.rma;
+
+import io.pinmx.job.JobEndpoint;
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.Partner;
+import io.pinmx.mx.Request;
+import io.pinmx.mx.RequestState;
+import io.pinmx.mx.match.MatchInfo;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The origin side of operations on ranks reached through the driver: each operation is a request to the target's
+ * {@link DataServer} over this rank's endpoint, with its data inline when it fits the server's request buffer and
+ * as a second message otherwise; gets, read-modify-writes, fences and mutex operations wait for a reply. Pieces go
+ * as a vector of the caller's own memory when there are few enough (no copy), packed otherwise, and always packed
+ * when the caller's memory is confined to its thread (the endpoint's progress thread could not touch it). The endpoint
+ * delivers one origin's messages to one target in order and the server serves them in order, which is what orders
+ * a rank's operations on one target.
+ */
+final class DriverTier
+{
+    /** Most segments one endpoint message may gather or scatter. */
+    static final int MAX_VECTOR = 256;
+    /** Most pieces of a vector operation described in one request. */
+    static final int MAX_PIECES_PER_REQUEST = 1024;
+    private static final Duration PING_INTERVAL = Duration.ofMillis(500);
+    /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
+    private static final Duration UNTIL_DONE = Duration.ofDays(365);
+
+    private final JobEndpoint job;
+    private final Endpoint endpoint;
+    private final int self;
+    private final RequestHeader header = new RequestHeader();
+    private final MemorySegment pingHeader;
+    private final List<Request> pings = new ArrayList<>();
+    private final boolean[] unfenced;
+    private long nextSequence = 1;
+
+    DriverTier(final JobEndpoint job)
+    {
+        this.job = job;
+        this.endpoint = job.endpoint();
+        this.self = job.job().rank();
+        this.unfenced = new boolean[job.job().size()];
+        this.pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
+        header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
+    }
+
+    /** Put or accumulate (scale non-null) of {@code pieces} to {@code rank}; {@code patch}: the remote shape, or null for the pieces' own offsets. */
+    void write(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
+    {
+        unfenced[rank] = true;
+        if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
+        {
+            forEachChunk(pieces, chunk -> write(handle, rank, allocationId, chunk, null, 0, scale));
+            return;
+        }
+        final RmaOp op = null == scale ? RmaOp.PUT : RmaOp.ACC;
+        final long sequence = nextSequence++;
+        final Arena arena = Arena.ofAuto();
+        final MemorySegment head = encode(arena, op, rank, sequence, allocationId, pieces, patch, remoteBase);
+        if (null != scale)
+        {
+            header.scale(scale);
+        }
+        final int headerBytes = header.headerBytes();
+        final Partner partner = job.partner(rank);
+        final List<Request> sends = new ArrayList<>(2);
+        if (pieces.totalBytes <= RequestHeader.BUFFER_BYTES - headerBytes)
+        {
+            header.inlineBytes((int)pieces.totalBytes);
+            if (pieces.count() < MAX_VECTOR && pieces.shareable())
+            {
+                final MemorySegment[] vector = new MemorySegment[pieces.count() + 1];
+                vector[0] = head.asSlice(0, headerBytes);
+                System.arraycopy(pieces.local, 0, vector, 1, pieces.count());
+                sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), vector, vector.length));
+            }
+            else
+            {
+                final MemorySegment packed = arena.allocate(headerBytes + pieces.totalBytes, 8);
+                MemorySegment.copy(head, 0, packed, 0, headerBytes);
+                pieces.pack(packed.asSlice(headerBytes));
+                sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), packed));
+            }
+        }
+        else
+        {
+            sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head.asSlice(0, headerBytes)));
+            final long data = RmaTags.of(RmaTags.DATA, sequence);
+            if (pieces.count() <= MAX_VECTOR && pieces.shareable())
+            {
+                sends.add(endpoint.isend(partner, data, pieces.local, pieces.count()));
+            }
+            else
+            {
+                final MemorySegment packed = arena.allocate(pieces.totalBytes, 8);
+                pieces.pack(packed);
+                sends.add(endpoint.isend(partner, data, packed));
+            }
+        }
+        handle.add(new Sends(rank, sends));
+    }
+
+    /** Get of {@code pieces} from {@code rank}. */
+    void read(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase)
+    {
+        if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
+        {
+            forEachChunk(pieces, chunk -> read(handle, rank, allocationId, chunk, null, 0));
+            return;
+        }
+        final long sequence = nextSequence++;
+        final Arena arena = Arena.ofAuto();
+        final MemorySegment head = encode(arena, RmaOp.GET, rank, sequence, allocationId, pieces, patch, remoteBase);
+        final Partner partner = job.partner(rank);
+        final long reply = RmaTags.of(RmaTags.REPLY, sequence);
+        final Request receive;
+        final MemorySegment staging;
+        if (pieces.count() <= MAX_VECTOR && pieces.shareable())
+        {
+            staging = null;
+            receive = endpoint.irecv(partner.id(), reply, MatchInfo.MASK_ALL, pieces.local, pieces.count());
+        }
+        else
+        {
+            staging = arena.allocate(Math.max(1, pieces.totalBytes), 8).asSlice(0, pieces.totalBytes);
+            receive = endpoint.irecv(partner.id(), reply, MatchInfo.MASK_ALL, staging);
+        }
+        final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head.asSlice(0,
+            header.headerBytes()));
+        handle.add(new Reply(rank, send, receive, null == staging ? null : pieces, staging));
+    }
+
+    /**
+     * A request answered by one 8-byte value (read-modify-write, fence, lock, try-lock); waits for it.
+     *
+     * @return the value the server answered.
+     */
+    long call(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
+    {
+        final long sequence = nextSequence++;
+        final Arena arena = Arena.ofAuto();
+        final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES, 8);
+        header.wrap(head).encode(op, self, sequence, allocationId, offset, 0, value);
+        final MemorySegment answer = arena.allocate(Long.BYTES, 8);
+        final Partner partner = job.partner(rank);
+        final Request receive = endpoint.irecv(partner.id(), RmaTags.of(RmaTags.REPLY, sequence), MatchInfo.MASK_ALL,
+            answer);
+        final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head);
+        new Reply(rank, send, receive, null, null).await();
+        if (RmaOp.FENCE == op)
+        {
+            unfenced[rank] = false;
+        }
+        return answer.get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    /** A request with no answer (unlock); returns when it was delivered. */
+    void tell(final RmaOp op, final int rank, final long allocationId, final long offset)
+    {
+        final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
+        header.wrap(head).encode(op, self, nextSequence++, allocationId, offset, 0, 0);
+        new Sends(rank, List.of(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), head))).await();
+    }
+
+    /** Fences the rank if a put or accumulate went to it since its last fence. */
+    void fence(final int rank)
+    {
+        if (unfenced[rank])
+        {
+            call(RmaOp.FENCE, rank, 0, 0, 0);
+        }
+    }
+
+    private MemorySegment encode(final Arena arena, final RmaOp op, final int rank, final long sequence,
+        final long allocationId, final Pieces pieces, final StridedPatch patch, final long remoteBase)
+    {
+        final int pieceBytes = null == patch ? RequestHeader.PIECE_BYTES * pieces.count() : 0;
+        final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES + pieceBytes, 8);
+        header.wrap(head).encode(op, self, sequence, allocationId, remoteBase, pieces.totalBytes, 0);
+        if (null != patch)
+        {
+            header.strided(patch, RmaOp.GET == op);
+        }
+        else
+        {
+            header.pieces(pieces.remoteOffsets, pieces.lengths, 0, pieces.count());
+        }
+        return head;
+    }
+
+    private static void forEachChunk(final Pieces pieces, final Consumer<Pieces> action)
+    {
+        for (int from = 0; from < pieces.count(); from += MAX_PIECES_PER_REQUEST)
+        {
+            action.accept(pieces.range(from, Math.min(pieces.count(), from + MAX_PIECES_PER_REQUEST)));
+        }
+    }
+
+    private void ping(final int rank)
+    {
+        pings.removeIf(p ->
+        {
+            if (p.test())
+            {
+                p.release();
+                return true;
+            }
+            return false;
+        });
+        pings.add(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), pingHeader));
+    }
+
+    private static RmaException failure(final int rank, final Request r)
+    {
+        return new RmaException("operation on rank " + rank + " failed: " + r.status().error());
+    }
+
+    /** Sends that complete a put or accumulate locally (the source may be reused). */
+    private static final class Sends implements RmaHandle.Completion
+    {
+        private final int rank;
+        private final List<Request> sends;
+
+        Sends(final int rank, final List<Request> sends)
+        {
+            this.rank = rank;
+            this.sends = sends;
+        }
+
+        @Override
+        public boolean isDone()
+        {
+            for (final Request r : sends)
+            {
+                if (!r.test())
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void await()
+        {
+            RmaException failed = null;
+            for (final Request r : sends)
+            {
+                // A send to a dead target fails by itself within the peer timeout: nothing acknowledges it.
+                r.await(UNTIL_DONE);
+                if (RequestState.FAILED == r.state() && null == failed)
+                {
+                    failed = failure(rank, r);
+                }
+                r.release();
+            }
+            if (null != failed)
+            {
+                throw failed;
+            }
+        }
+    }
+
+    /** A request and the receive of its reply; a packed reply is unpacked into the pieces when it arrives. */
+    private final class Reply implements RmaHandle.Completion
+    {
+        private final int rank;
+        private final Request send;
+        private final Request receive;
+        private final Pieces unpackInto;
+        private final MemorySegment staging;
+
+        Reply(final int rank, final Request send, final Request receive, final Pieces unpackInto,
+            final MemorySegment staging)
+        {
+            this.rank = rank;
+            this.send = send;
+            this.receive = receive;
+            this.unpackInto = unpackInto;
+            this.staging = staging;
+        }
+
+        @Override
+        public boolean isDone()
+        {
+            return receive.test();
+        }
+
+        @Override
+        public void await()
+        {
+            // A target that acknowledged the request and then died sends nothing: keep talking to it so that the
+            // endpoint notices, which fails the receive too.
+            while (!receive.await(PING_INTERVAL))
+            {
+                ping(rank);
+            }
+            send.await(UNTIL_DONE);
+            send.release();
+            final boolean failed = RequestState.FAILED == receive.state();
+            final RmaException error = failed ? failure(rank, receive) : null;
+            receive.release();
+            if (null != error)
+            {
+                throw error;
+            }
+            if (null != unpackInto)
+            {
+                unpackInto.unpack(staging);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.pinmx.rma;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * The contiguous pieces of one transfer in the order both ends enumerate them: each a local segment slice and a
+ * remote offset of the same length. Data travelling between the ends is packed in this order.
+ */
+final class Pieces
+{
+    final MemorySegment[] local;
+    final long[] remoteOffsets;
+    final long[] lengths;
+    final long totalBytes;
+
+    private Pieces(final MemorySegment[] local, final long[] remoteOffsets, final long[] lengths)
+    {
+        this.local = local;
+        this.remoteOffsets = remoteOffsets;
+        this.lengths = lengths;
+        long total = 0;
+        for (final long length : lengths)
+        {
+            total += length;
+        }
+        this.totalBytes = total;
+    }
+
+    /** A thread object never started: a segment it may access is one any thread may access. */
+    private static final Thread ANOTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
+
+    int count()
+    {
+        return lengths.length;
+    }
+
+    /**
+     * @return true if the endpoint's progress thread may read and write every local piece (not confined to the
+     *         caller's thread); otherwise the transfer is staged through memory it may touch.
+     */
+    boolean shareable()
+    {
+        for (final MemorySegment piece : local)
+        {
+            if (!piece.isAccessibleBy(ANOTHER_THREAD))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The pieces of a strided patch; {@code localIsSource}: a put or accumulate (else a get). */
+    static Pieces strided(final StridedPatch patch, final MemorySegment local, final long remoteBase,
+        final boolean localIsSource)
+    {
+        final int n = Math.toIntExact(patch.pieces());
+        final MemorySegment[] slices = new MemorySegment[n];
+        final long[] remote = new long[n];
+        final long[] lengths = new long[n];
+        final int[] at = {0};
+        patch.forEachPiece((s, t, bytes) ->
+        {
+            final int i = at[0]++;
+            slices[i] = local.asSlice(localIsSource ? s : t, bytes);
+            remote[i] = remoteBase + (localIsSource ? t : s);
+            lengths[i] = bytes;
+        });
+        return new Pieces(slices, remote, lengths);
+    }
+
+    static Pieces vectors(final IoVector[] vectors)
+    {
+        int n = 0;
+        for (final IoVector v : vectors)
+        {
+            n += v.count();
+        }
+        final MemorySegment[] slices = new MemorySegment[n];
+        final long[] remote = new long[n];
+        final long[] lengths = new long[n];
+        int i = 0;
+        for (final IoVector v : vectors)
+        {
+            for (int k = 0; k < v.count(); k++, i++)
+            {
+                slices[i] = v.local().asSlice(v.localOffsets()[k], v.bytes());
+                remote[i] = v.remoteOffsets()[k];
+                lengths[i] = v.bytes();
+            }
+        }
+        return new Pieces(slices, remote, lengths);
+    }
+
+    /** @return pieces [from, to) as a transfer of their own. */
+    Pieces range(final int from, final int to)
+    {
+        return new Pieces(Arrays.copyOfRange(local, from, to), Arrays.copyOfRange(remoteOffsets, from, to),
+            Arrays.copyOfRange(lengths, from, to));
+    }
+
+    /** Copies the local pieces, in order, into {@code packed}. */
+    void pack(final MemorySegment packed)
+    {
+        long at = 0;
+        for (final MemorySegment piece : local)
+        {
+            MemorySegment.copy(piece, 0, packed, at, piece.byteSize());
+            at += piece.byteSize();
+        }
+    }
+
+    /** Copies {@code packed}, in order, into the local pieces. */
+    void unpack(final MemorySegment packed)
+    {
+        long at = 0;
+        for (final MemorySegment piece : local)
+        {
+            MemorySegment.copy(packed, at, piece, 0, piece.byteSize());
+            at += piece.byteSize();
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package io.pinmx.rma;
+
+import io.pinmx.job.Job;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * The job's ranks as this rank sees them: how each is reached ({@link RankTier}), whether a rank on this host is
+ * still alive, and each rank's lock stripes (in its control file, mapped here for ranks on this host). Built
+ * collectively at start: every rank creates a control file naming its pid and a random nonce; a rank whose file
+ * this rank can map and whose nonce matches is on this host. Control files are removed as soon as every rank has
+ * looked (mappings stay), so a killed job leaves nothing behind.
+ */
+final class Ranks implements AutoCloseable
+{
+    static final String FILE_PREFIX = "pinmx-rma-";
+    private static final long MAGIC = 0x706d_7872_6d61_0001L;
+    private static final long HEADER_BYTES = 4096;
+    private static final long STRIPE_COUNT = 1024;
+    private static final long CONTROL_BYTES = HEADER_BYTES + STRIPE_COUNT * Long.BYTES;
+    private static final long LIVENESS_PERIOD_MS = 50;
+
+    private final Job job;
+    private final String jobToken;
+    private final Path directory;
+    private final RankTier[] tiers;
+    private final long[] pids;
+    private final LockStripes[] stripes;
+    /** 1 once the watcher saw the rank's process gone; read by every operation on a same-host rank. */
+    private final AtomicIntegerArray dead;
+    private final Thread watcher;
+    private volatile boolean closed;
+
+    private Ranks(final Job job, final String jobToken, final Path directory, final RankTier[] tiers, final long[] pids,
+        final LockStripes[] stripes)
+    {
+        this.job = job;
+        this.jobToken = jobToken;
+        this.directory = directory;
+        this.tiers = tiers;
+        this.pids = pids;
+        this.stripes = stripes;
+        this.dead = new AtomicIntegerArray(tiers.length);
+        this.watcher = Thread.ofPlatform().daemon().name("pinmx-rma-liveness").start(this::watch);
+    }
+
+    /**
+     * Collective.
+     *
+     * @param sharedMemory false: every other rank is reached through the driver, even on this host.
+     */
+    static Ranks discover(final Job job, final Path directory, final boolean sharedMemory, final Arena arena)
+    {
+        final byte[] token = job.broadcast(0, Long.toHexString(ThreadLocalRandom.current().nextLong()).getBytes());
+        final String jobToken = new String(token);
+        final long nonce = ThreadLocalRandom.current().nextLong();
+        final long pid = ProcessHandle.current().pid();
+        final Path mine = controlFile(directory, jobToken, job.rank());
+        final MemorySegment control = SharedFile.create(mine, CONTROL_BYTES, arena);
+        control.set(ValueLayout.JAVA_LONG, 8, pid);
+        control.set(ValueLayout.JAVA_LONG, 16, nonce);
+        control.set(ValueLayout.JAVA_LONG, 0, MAGIC);
+        final List<byte[]> all;
+        try
+        {
+            all = job.allGather(ByteBuffer.allocate(16).putLong(pid).putLong(nonce).array());
+        }
+        catch (final RuntimeException ex)
+        {
+            SharedFile.remove(mine);
+            throw ex;
+        }
+        final int size = job.size();
+        final RankTier[] tiers = new RankTier[size];
+        final long[] pids = new long[size];
+        final LockStripes[] stripes = new LockStripes[size];
+        try
+        {
+            for (int r = 0; r < size; r++)
+            {
+                final ByteBuffer b = ByteBuffer.wrap(all.get(r));
+                pids[r] = b.getLong();
+                final long theirNonce = b.getLong();
+                if (r == job.rank())
+                {
+                    tiers[r] = RankTier.SELF;
+                    stripes[r] = new LockStripes(control.asSlice(HEADER_BYTES));
+                    continue;
+                }
+                final MemorySegment theirs = sharedMemory ?
+                    SharedFile.openIfPresent(controlFile(directory, jobToken, r), CONTROL_BYTES, arena) : null;
+                if (null != theirs && MAGIC == theirs.get(ValueLayout.JAVA_LONG, 0) &&
+                    theirNonce == theirs.get(ValueLayout.JAVA_LONG, 16))
+                {
+                    tiers[r] = RankTier.SHARED_MEMORY;
+                    stripes[r] = new LockStripes(theirs.asSlice(HEADER_BYTES));
+                }
+                else
+                {
+                    tiers[r] = RankTier.DRIVER;
+                }
+            }
+            job.barrier();
+        }
+        finally
+        {
+            SharedFile.remove(mine);
+        }
+        return new Ranks(job, jobToken, directory, tiers, pids, stripes);
+    }
+
+    static Path controlFile(final Path directory, final String jobToken, final int rank)
+    {
+        return directory.resolve(FILE_PREFIX + jobToken + "-rank" + rank);
+    }
+
+    /** The file of one rank's slice of an allocation. */
+    Path sliceFile(final long allocationId, final int rank)
+    {
+        return directory.resolve(FILE_PREFIX + jobToken + "-alloc" + allocationId + "-rank" + rank);
+    }
+
+    int size()
+    {
+        return tiers.length;
+    }
+
+    int self()
+    {
+        return job.rank();
+    }
+
+    RankTier tier(final int rank)
+    {
+        return tiers[rank];
+    }
+
+    /** @return the rank's lock stripes; null for a rank reached through the driver. */
+    LockStripes stripes(final int rank)
+    {
+        return stripes[rank];
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the rank if it is not one of the job's.
+     */
+    void checkRank(final int rank, final String what)
+    {
+        if (rank < 0 || rank >= tiers.length)
+        {
+            throw new IllegalArgumentException(what + " rank " + rank + " is not a rank of this job (0.." +
+                (tiers.length - 1) + ")");
+        }
+    }
+
+    /**
+     * @throws RmaException naming the rank if its process on this host has exited.
+     */
+    void checkAlive(final int rank)
+    {
+        if (0 != dead.get(rank))
+        {
+            throw new RmaException("rank " + rank + " (pid " + pids[rank] + " on this host) has exited");
+        }
+    }
+
+    private void watch()
+    {
+        final ProcessHandle[] handles = new ProcessHandle[tiers.length];
+        for (int r = 0; r < tiers.length; r++)
+        {
+            if (RankTier.SHARED_MEMORY == tiers[r])
+            {
+                handles[r] = ProcessHandle.of(pids[r]).orElse(null);
+                dead.set(r, null == handles[r] ? 1 : 0);
+            }
+        }
+        while (!closed)
+        {
+            for (int r = 0; r < handles.length; r++)
+            {
+                if (null != handles[r] && !handles[r].isAlive())
+                {
+                    dead.set(r, 1);
+                    handles[r] = null;
+                }
+            }
+            try
+            {
+                Thread.sleep(LIVENESS_PERIOD_MS);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        closed = true;
+        watcher.interrupt();
+    }
+}

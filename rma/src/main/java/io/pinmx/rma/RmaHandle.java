@@ -1,0 +1,95 @@
+package io.pinmx.rma;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Completion of non-blocking operations. An explicit handle ({@link Rma#handle()}) follows one operation at a time,
+ * an aggregate handle ({@link Rma#aggregateHandle()}) any number; operations given no handle are followed by the
+ * implicit handles ({@link Rma#waitProc(int)}, {@link Rma#waitAll()}). A put or accumulate is complete when its
+ * source may be reused, a get when its data is in place. Operations on the shared-memory tier complete before the
+ * call returns, so they leave nothing here; operations through the driver add what they wait for.
+ */
+public final class RmaHandle
+{
+    /** Something an operation still waits for. */
+    interface Completion
+    {
+        /** @return true once done (errors are thrown from {@link #await()}). */
+        boolean isDone();
+
+        /** Waits until done; throws {@link RmaException} naming the target if the operation failed. */
+        void await();
+    }
+
+    private final boolean aggregate;
+    private final List<Completion> pending = new ArrayList<>();
+    private int operations;
+
+    RmaHandle(final boolean aggregate)
+    {
+        this.aggregate = aggregate;
+    }
+
+    /** @return true for an aggregate handle. */
+    public boolean isAggregate()
+    {
+        return aggregate;
+    }
+
+    /**
+     * @throws IllegalStateException if this explicit handle still follows an operation not waited for.
+     */
+    void begin()
+    {
+        if (!aggregate && operations > 0 && !test())
+        {
+            throw new IllegalStateException("explicit handle still follows an unfinished operation: wait for it first");
+        }
+        if (!aggregate)
+        {
+            pending.clear();
+            operations = 0;
+        }
+        operations++;
+    }
+
+    void add(final Completion completion)
+    {
+        pending.add(completion);
+    }
+
+    /** @return true if every operation this handle follows is complete. */
+    public boolean test()
+    {
+        for (int i = 0; i < pending.size(); i++)
+        {
+            if (!pending.get(i).isDone())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Waits for every operation this handle follows, then frees it for new ones.
+     *
+     * @throws RmaException naming the target of an operation that failed.
+     */
+    public void await()
+    {
+        try
+        {
+            for (int i = 0; i < pending.size(); i++)
+            {
+                pending.get(i).await();
+            }
+        }
+        finally
+        {
+            pending.clear();
+            operations = 0;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.pinmx.rma;
+
+/**
+ * What a request to a target's data server asks for; the code travels in the request header.
+ */
+enum RmaOp
+{
+    PUT,
+    GET,
+    ACC,
+    FETCH_ADD_INT,
+    FETCH_ADD_LONG,
+    SWAP_INT,
+    SWAP_LONG,
+    FENCE,
+    LOCK,
+    TRY_LOCK,
+    UNLOCK,
+    /** Nothing to do: sent while an origin waits for a reply, so that a dead target is noticed by the endpoint. */
+    PING;
+
+    private static final RmaOp[] BY_CODE = values();
+
+    int code()
+    {
+        return ordinal();
+    }
+
+    /** @return the op, or null for an unknown code. */
+    static RmaOp fromCode(final int code)
+    {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

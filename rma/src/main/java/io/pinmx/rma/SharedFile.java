@@ -1,0 +1,75 @@
+package io.pinmx.rma;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A file in a tmpfs that ranks on one host map to share memory: created (zeroed, page-aligned mapping) by the rank
+ * that owns it, mapped by the others, removed by its owner. The mapping lives as long as the arena given.
+ */
+final class SharedFile
+{
+    private SharedFile()
+    {
+    }
+
+    /**
+     * @throws UncheckedIOException naming the file if it exists already or cannot be created and sized.
+     */
+    static MemorySegment create(final Path file, final long bytes, final Arena arena)
+    {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            StandardOpenOption.WRITE))
+        {
+            ch.truncate(bytes);
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("creating shared file " + file + " of " + bytes + " bytes: " + ex, ex);
+        }
+    }
+
+    /**
+     * @return the mapping, or null if the file does not exist (its owner is on another host).
+     * @throws UncheckedIOException naming the file if it exists but cannot be mapped.
+     */
+    static MemorySegment openIfPresent(final Path file, final long bytes, final Arena arena)
+    {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            if (ch.size() < bytes)
+            {
+                throw new IOException("holds " + ch.size() + " bytes, expected " + bytes);
+            }
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("mapping shared file " + file + ": " + ex, ex);
+        }
+    }
+
+    static void remove(final Path file)
+    {
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ignored)
+        {
+            // a leftover file in a tmpfs costs memory only; the job's other files still go
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.pinmx.rma.example;
+
+import io.pinmx.job.Job;
+import io.pinmx.rma.AccumulateScale;
+import io.pinmx.rma.Rma;
+import io.pinmx.rma.RmaAllocation;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Every rank puts its rank number into the next rank's slice, adds it to a total on rank 0 and takes a ticket
+ * from a counter there; after a barrier each rank reads what it received. Run: bin/pinmx-run -np 4
+ * io.pinmx.rma.example.RmaRing
+ */
+public final class RmaRing
+{
+    public static void main(final String[] args)
+    {
+        try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job); Arena arena = Arena.ofConfined())
+        {
+            final RmaAllocation slices = rma.alloc(4096);
+            final int next = (rma.rank() + 1) % rma.size();
+            final MemorySegment mine = arena.allocate(ValueLayout.JAVA_LONG);
+            mine.set(ValueLayout.JAVA_LONG, 0, rma.rank());
+            rma.put(mine, slices, next, 0);
+            rma.acc(AccumulateScale.ofLong(1), mine, slices, 0, 8);
+            final int ticket = rma.fetchAndAdd(slices, 0, 16, 1);
+            rma.barrier();
+            final long received = slices.local().get(ValueLayout.JAVA_LONG, 0);
+            final long total = rma.getLong(slices, 0, 8);
+            System.out.println("rank " + rma.rank() + " of " + rma.size() + " received " + received +
+                ", ticket " + ticket + ", total " + total);
+            rma.free(slices);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package io.pinmx.rma;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AccumulatorTest
+{
+    private static final int ELEMENTS = 64;
+    private final Arena arena = Arena.ofShared();
+    private final LockStripes stripes = new LockStripes(arena.allocate(64 * Long.BYTES, Long.BYTES));
+
+    @AfterEach
+    void close()
+    {
+        arena.close();
+    }
+
+    @Test
+    void everyTypeAddsScaleTimesSource()
+    {
+        final MemorySegment src = arena.allocate(ELEMENTS * 16L, 8);
+        final MemorySegment dst = arena.allocate(ELEMENTS * 16L, 8);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            src.setAtIndex(ValueLayout.JAVA_INT, i, i - 7);
+            dst.setAtIndex(ValueLayout.JAVA_INT, i, 1000 * i);
+        }
+        Accumulator.accumulate(AccumulateScale.ofInt(-3), src, 0, dst, 0, ELEMENTS * 4L, stripes);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            assertEquals(1000 * i - 3 * (i - 7), dst.getAtIndex(ValueLayout.JAVA_INT, i), "int " + i);
+        }
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            src.setAtIndex(ValueLayout.JAVA_LONG, i, (long)i << 33);
+            dst.setAtIndex(ValueLayout.JAVA_LONG, i, 5);
+        }
+        Accumulator.accumulate(AccumulateScale.ofLong(2), src, 0, dst, 0, ELEMENTS * 8L, stripes);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            assertEquals(5 + ((long)i << 34), dst.getAtIndex(ValueLayout.JAVA_LONG, i), "long " + i);
+        }
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            src.setAtIndex(ValueLayout.JAVA_FLOAT, i, i * 0.5f);
+            dst.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1.25f);
+        }
+        Accumulator.accumulate(AccumulateScale.ofFloat(4f), src, 0, dst, 0, ELEMENTS * 4L, stripes);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            assertEquals(1.25f + 4f * (i * 0.5f), dst.getAtIndex(ValueLayout.JAVA_FLOAT, i), "float " + i);
+        }
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            src.setAtIndex(ValueLayout.JAVA_DOUBLE, i, i / 3.0);
+            dst.setAtIndex(ValueLayout.JAVA_DOUBLE, i, -1.0);
+        }
+        Accumulator.accumulate(AccumulateScale.ofDouble(0.1), src, 0, dst, 0, ELEMENTS * 8L, stripes);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            assertEquals(-1.0 + 0.1 * (i / 3.0), dst.getAtIndex(ValueLayout.JAVA_DOUBLE, i), "double " + i);
+        }
+    }
+
+    @Test
+    void complexScalesMultiplyAsComplexNumbers()
+    {
+        final MemorySegment src = arena.allocate(ELEMENTS * 16L, 8);
+        final MemorySegment dst = arena.allocate(ELEMENTS * 16L, 8);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            src.setAtIndex(ValueLayout.JAVA_FLOAT, 2L * i, i);
+            src.setAtIndex(ValueLayout.JAVA_FLOAT, 2L * i + 1, 2 * i);
+            dst.setAtIndex(ValueLayout.JAVA_FLOAT, 2L * i, 1);
+            dst.setAtIndex(ValueLayout.JAVA_FLOAT, 2L * i + 1, -1);
+        }
+        // (2 + 3i) * (x + 2x i) = (2x - 6x) + (4x + 3x) i
+        Accumulator.accumulate(AccumulateScale.ofComplexFloat(2, 3), src, 0, dst, 0, ELEMENTS * 8L, stripes);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            assertEquals(1 - 4f * i, dst.getAtIndex(ValueLayout.JAVA_FLOAT, 2L * i), "complex float re " + i);
+            assertEquals(-1 + 7f * i, dst.getAtIndex(ValueLayout.JAVA_FLOAT, 2L * i + 1), "complex float im " + i);
+        }
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            src.setAtIndex(ValueLayout.JAVA_DOUBLE, 2L * i, i);
+            src.setAtIndex(ValueLayout.JAVA_DOUBLE, 2L * i + 1, 2 * i);
+            dst.setAtIndex(ValueLayout.JAVA_DOUBLE, 2L * i, 1);
+            dst.setAtIndex(ValueLayout.JAVA_DOUBLE, 2L * i + 1, -1);
+        }
+        Accumulator.accumulate(AccumulateScale.ofComplexDouble(2, 3), src, 0, dst, 0, ELEMENTS * 16L, stripes);
+        for (int i = 0; i < ELEMENTS; i++)
+        {
+            assertEquals(1 - 4.0 * i, dst.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * i), "complex double re " + i);
+            assertEquals(-1 + 7.0 * i, dst.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * i + 1), "complex double im " + i);
+        }
+    }
+
+    @Test
+    void partialElementsAndMisalignedTargetsAreRefusedUntouched()
+    {
+        final MemorySegment src = arena.allocate(64, 8);
+        final MemorySegment dst = arena.allocate(64, 8);
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> Accumulator.accumulate(AccumulateScale.ofLong(1), src, 0, dst, 0, 12, stripes));
+        assertTrue(ex.getMessage().contains("12 bytes is not a whole number of 8-byte LONG elements"), ex.getMessage());
+        ex = assertThrows(IllegalArgumentException.class,
+            () -> Accumulator.accumulate(AccumulateScale.ofDouble(1), src, 0, dst, 4, 8, stripes));
+        assertTrue(ex.getMessage().contains("target offset 4 is not aligned to 8 bytes"), ex.getMessage());
+        ex = assertThrows(IllegalArgumentException.class,
+            () -> Accumulator.accumulate(AccumulateScale.ofInt(1), src, 0, dst, 2, 4, stripes));
+        assertTrue(ex.getMessage().contains("target offset 2 is not aligned to 4 bytes"), ex.getMessage());
+        for (long i = 0; i < 64; i++)
+        {
+            assertEquals(0, dst.get(ValueLayout.JAVA_BYTE, i), "target byte " + i + " written by a refused accumulate");
+        }
+    }
+
+    /** Threads hammering the same elements of every type: every addend lands exactly once. */
+    @Test
+    void concurrentAccumulatesOnTheSameElementsLoseNoUpdate() throws Exception
+    {
+        final int threads = 4;
+        final int rounds = 2000;
+        for (final ElementType type : ElementType.values())
+        {
+            final MemorySegment dst = arena.allocate(8 * type.bytes(), 8);
+            final MemorySegment ones = arena.allocate(8 * type.bytes(), 8);
+            fillOnes(type, ones);
+            final CyclicBarrier start = new CyclicBarrier(threads);
+            final List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++)
+            {
+                workers.add(Thread.ofPlatform().start(() ->
+                {
+                    try
+                    {
+                        start.await(30, TimeUnit.SECONDS);
+                    }
+                    catch (final Exception e)
+                    {
+                        throw new IllegalStateException(e);
+                    }
+                    for (int r = 0; r < rounds; r++)
+                    {
+                        Accumulator.accumulate(scaleOne(type), ones, 0, dst, 0, 8L * type.bytes(), stripes);
+                    }
+                }));
+            }
+            for (final Thread w : workers)
+            {
+                w.join(TimeUnit.SECONDS.toMillis(60));
+                assertTrue(!w.isAlive(), "worker finished");
+            }
+            final double expected = threads * rounds;
+            for (int e = 0; e < 8; e++)
+            {
+                assertEquals(expected, valueOf(type, dst, e), type + " element " + e);
+            }
+        }
+    }
+
+    private static AccumulateScale scaleOne(final ElementType type)
+    {
+        return switch (type)
+        {
+            case INT -> AccumulateScale.ofInt(1);
+            case LONG -> AccumulateScale.ofLong(1);
+            case FLOAT -> AccumulateScale.ofFloat(1);
+            case DOUBLE -> AccumulateScale.ofDouble(1);
+            case COMPLEX_FLOAT -> AccumulateScale.ofComplexFloat(1, 0);
+            case COMPLEX_DOUBLE -> AccumulateScale.ofComplexDouble(1, 0);
+        };
+    }
+
+    private static void fillOnes(final ElementType type, final MemorySegment s)
+    {
+        for (int e = 0; e < 8; e++)
+        {
+            switch (type)
+            {
+                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, e, 1);
+                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, e, 1);
+                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, e, 1);
+                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, e, 1);
+                case COMPLEX_FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, 2L * e, 1);
+                case COMPLEX_DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, 2L * e, 1);
+            }
+        }
+    }
+
+    private static double valueOf(final ElementType type, final MemorySegment s, final int e)
+    {
+        return switch (type)
+        {
+            case INT -> s.getAtIndex(ValueLayout.JAVA_INT, e);
+            case LONG -> s.getAtIndex(ValueLayout.JAVA_LONG, e);
+            case FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, e);
+            case DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, e);
+            case COMPLEX_FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, 2L * e);
+            case COMPLEX_DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * e);
+        };
+    }
+}
