@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 
 /**
- * Liveness of the ranks a waiting rank depends on. The endpoint only measures silence while it waits on a partner
+ * Liveness of the job's ranks, checked by a rank that waits. The endpoint only measures silence while it waits on a partner
  * for an ack or a pull, so a rank blocked in a receive from a dead rank would wait forever: a heartbeat (an empty
  * message, its own kind in the match bits) gives it something to be acknowledged; a dead rank never acknowledges
  * it, the endpoint gives the partner up after the peer timeout, and the heartbeat's failure names the rank. At most
@@ -42,16 +42,16 @@ final class Heartbeats implements AutoCloseable
     }
 
     /**
-     * Sends a heartbeat to {@code rank} (every other rank if negative) unless one is still in flight.
+     * Sends every other rank a heartbeat, unless one is still in flight to it.
      *
-     * @return why a rank it concerns is dead, or null if none is known dead.
+     * @return why a rank is dead, or null if none is known dead.
      */
-    String beat(final int rank)
+    String beat()
     {
         String found = null;
         for (int r = 0; r < partners.length; r++)
         {
-            if (r == self || (rank >= 0 && r != rank))
+            if (r == self)
             {
                 continue;
             }

@@ -35,8 +35,10 @@ import java.util.UUID;
  * source so it stays with its message under ANY_SOURCE. (context, tag, init epoch) are the match bits
  * ({@link MatchBits}); ssend is the endpoint's issend, which completes only once a receive matched.
  * <p>
- * A rank waiting on a peer sends it a heartbeat every {@link #HEARTBEAT_INTERVAL}: a dead peer never acknowledges
- * it, the endpoint gives the peer up after its peer timeout, and the wait fails naming the rank.
+ * A rank that waits longer than {@link #HEARTBEAT_INTERVAL} sends every other rank a heartbeat each interval: a
+ * dead rank never acknowledges it, the endpoint gives it up after the peer timeout, and the wait fails naming it.
+ * Every rank, not only the one waited on: a barrier may wait on a live rank that itself waits on the dead one, and
+ * a dead rank breaks the job as MPI's default error handler (errors are fatal) has it.
  * <p>
  * Owns the endpoint of one init (opened by {@link #init}, closed by {@link #finish}), the ProcessIDs, the requests
  * in flight and the messages probes took out of the endpoint.
@@ -311,7 +313,7 @@ public class PinmxDevice implements Device
             endpoint.probe(NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
                 MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, ANY_TAG == tag ? 0 : tag),
                 MatchBits.mask(ANY_TAG == tag), new Status(), HEARTBEAT_INTERVAL);
-            final String dead = heartbeats.beat(source);
+            final String dead = heartbeats.beat();
             if (null != dead)
             {
                 throw new XDevException("mxdev (pinmx) rank " + rank + ": probe for a message from " +
@@ -432,7 +434,7 @@ public class PinmxDevice implements Device
             if (waitable.isEmpty() || endpoint.waitAny(waitable.toArray(new Request[0]), waitable.size(),
                 HEARTBEAT_INTERVAL) < 0)
             {
-                checkPeers(NO_RANK, null);
+                checkPeers(null);
             }
         }
     }
@@ -447,19 +449,19 @@ public class PinmxDevice implements Device
             final Request w = r.inFlight();
             if (null == w || !w.await(HEARTBEAT_INTERVAL))
             {
-                checkPeers(r.peerRank(), r);
+                checkPeers(r);
             }
         }
         retire(r);
     }
 
-    private void checkPeers(final int peerRank, final PinmxRequest waiting)
+    private void checkPeers(final PinmxRequest waiting)
     {
         final String dead;
         synchronized (this)
         {
             heartbeats.drain();
-            dead = heartbeats.beat(peerRank);
+            dead = heartbeats.beat();
         }
         if (null != dead)
         {

@@ -5,7 +5,8 @@ import mpi.MPI;
 /**
  * For the killed-rank test: the last rank says it is ready and waits to be killed; rank 0 waits in a receive
  * naming it, rank 1 (when it is not the last) in an ANY_SOURCE receive, the others in a barrier. Each survivor
- * prints the error it got and exits with status 3; finishing normally is a failure (status 4).
+ * prints the error it got, stays alive (so that no other survivor sees it gone) until its standard input closes,
+ * then exits with status 3; finishing normally is a failure (status 4).
  */
 public final class DeadRank
 {
@@ -46,6 +47,7 @@ public final class DeadRank
                 cause = cause.getCause();
             }
             System.out.println("failed: " + cause.getMessage());
+            System.in.transferTo(java.io.OutputStream.nullOutputStream());
             System.exit(3);
         }
         System.exit(4);
