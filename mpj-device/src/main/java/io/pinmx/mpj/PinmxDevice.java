@@ -87,10 +87,10 @@ public class PinmxDevice implements Device
         {
             throw new XDevException("mxdev (pinmx): init needs MPJ's arguments (rank, config, device)");
         }
+        final int argRank = parseRank(args[0]);
         try
         {
             job = JvmJob.job();
-            final int argRank = parseRank(args[0]);
             if (argRank != job.rank())
             {
                 throw new XDevException("mxdev (pinmx): MPJ's rank argument '" + args[0] + "' is not this process's " +

@@ -227,7 +227,6 @@ final class PinmxRequest extends mpjdev.Request
                 " (tag " + tag + ") does not fit the receive buffer of " + PinmxDevice.capacity(buffer) + " bytes");
             return;
         }
-        buffer.setSize(MessageHeader.staticBytes(header));
         arrived(header, sourceRank, tag);
         device.headers().give(header);
         header = null;
