@@ -20,7 +20,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -41,15 +40,13 @@ import java.util.UUID;
  * a dead rank breaks the job as MPI's default error handler (errors are fatal) has it.
  * <p>
  * Owns the endpoint of one init (opened by {@link #init}, closed by {@link #finish}), the ProcessIDs, the requests
- * in flight and the messages probes took out of the endpoint.
+ * in flight and the messages probes took out of the endpoint ({@link ProbeStash}).
  */
 public class PinmxDevice implements Device
 {
     /** How often a rank that waits on peers checks they are alive. */
     static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
-    /** A probe that takes a message out of the endpoint waits at most this long for its bytes. */
-    private static final Duration STASH_TIMEOUT = Duration.ofMinutes(5);
     private static final int NO_RANK = -1;
 
     private enum State
@@ -73,8 +70,7 @@ public class PinmxDevice implements Device
     private Heartbeats heartbeats;
     /** Requests whose end nobody has seen yet (what {@link #peek()} looks through). */
     private final List<PinmxRequest> inFlight = new ArrayList<>();
-    private final ArrayDeque<StashedMessage> stash = new ArrayDeque<>();
-    private final Status probed = new Status();
+    private ProbeStash stash;
 
     @Override
     public ProcessID[] init(final String[] args) throws XDevException
@@ -110,6 +106,7 @@ public class PinmxDevice implements Device
             }
             headers = new HeaderPool();
             heartbeats = new Heartbeats(endpoint, partners, rank, epoch, headers.empty());
+            stash = new ProbeStash(endpoint, epoch, rank, this::rankOfPartner);
             pids = exchangeIds();
             state = State.OPEN;
             return pids;
@@ -200,7 +197,10 @@ public class PinmxDevice implements Device
                     r.abandon();
                 }
                 inFlight.clear();
-                stash.clear();
+                if (null != stash)
+                {
+                    stash.clear();
+                }
             }
             closeQuietly();
         }
@@ -284,14 +284,10 @@ public class PinmxDevice implements Device
         MatchBits.checkContext(context);
         final int source = sourceRank(srcID);
         final boolean anyTag = ANY_TAG == tag;
-        for (final Iterator<StashedMessage> it = stash.iterator(); it.hasNext(); )
+        final StashedMessage stashed = stash.take(source, context, tag, anyTag);
+        if (null != stashed)
         {
-            final StashedMessage m = it.next();
-            if (m.matches(source, context, tag, anyTag))
-            {
-                it.remove();
-                return track(PinmxRequest.receiveStashed(this, buf, status, context, m));
-            }
+            return track(PinmxRequest.receiveStashed(this, buf, status, context, stashed));
         }
         final MemorySegment header = headers.take();
         final MemorySegment[] vector = {header, staticRegion(buf, capacity(buf))};
@@ -324,9 +320,8 @@ public class PinmxDevice implements Device
     }
 
     /**
-     * Reports the first message a receive with these arguments would get, without taking it from MPJ: to read its
-     * header the device takes it, and every earlier message from the same sender, out of the endpoint, in order,
-     * and keeps them for the receives that match them.
+     * Reports the first message a receive with these arguments would get, leaving it for that receive (see
+     * {@link ProbeStash}).
      */
     @Override
     public synchronized mpjdev.Status iprobe(final ProcessID srcID, final int tag, final int context)
@@ -334,36 +329,10 @@ public class PinmxDevice implements Device
         checkOpen();
         MatchBits.checkContext(context);
         final int source = sourceRank(srcID);
-        final boolean anyTag = ANY_TAG == tag;
         heartbeats.drain();
-        for (final StashedMessage m : stash)
-        {
-            if (m.matches(source, context, tag, anyTag))
-            {
-                return described(m);
-            }
-        }
-        if (!endpoint.iprobe(NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
-            MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, anyTag ? 0 : tag), MatchBits.mask(anyTag), probed))
-        {
-            return null;
-        }
-        final int from = probed.source();
-        final long epochBits = MatchBits.of(MatchBits.KIND_MESSAGE, epoch, 0, 0);
-        while (endpoint.iprobe(from, epochBits, MatchBits.KIND_AND_EPOCH_MASK, probed))
-        {
-            final byte[] bytes = new byte[(int)probed.messageLength()];
-            final long bits = probed.matchInfo();
-            endpoint.recv(from, bits, MatchBits.EXACT_MASK, MemorySegment.ofArray(bytes), probed, STASH_TIMEOUT);
-            final StashedMessage m = new StashedMessage(rankOfPartner(from), bits, bytes);
-            stash.addLast(m);
-            if (m.matches(source, context, tag, anyTag))
-            {
-                return described(m);
-            }
-        }
-        throw new XDevException("mxdev (pinmx) rank " + rank + ": the message iprobe saw from rank " +
-            rankOfPartner(from) + " (context " + context + ", tag " + tag + ") went missing");
+        final StashedMessage m = stash.find(source, NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
+            context, tag, ANY_TAG == tag);
+        return null == m ? null : described(m);
     }
 
     private mpjdev.Status described(final StashedMessage m)
