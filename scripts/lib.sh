@@ -27,9 +27,18 @@ pinmx_need_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
 }
 
+# MPJ Express 0.44 (mpj-device builds against it and runs MPJ programs on it): Debian's libmpj-java, not in
+# Maven Central.
+PINMX_MPJ_HOME=/usr/share/mpj
+PINMX_MPJ_JARS=/usr/share/java/mpj.jar:/usr/share/java/log4j-1.2.jar
+pinmx_need_mpj() {
+  pinmx_need_packages libmpj-java liblog4j1.2-java
+}
+
 # mvn in batch mode with the chosen JDK; Maven itself comes from Debian when absent.
 pinmx_mvn() {
   command -v mvn >/dev/null || pinmx_need_packages maven
+  pinmx_need_mpj
   # Maven's own Guava warns about sun.misc.Unsafe on JDK >= 23; the flag that silences it
   # does not exist on 22.
   local opts=${MAVEN_OPTS:-}

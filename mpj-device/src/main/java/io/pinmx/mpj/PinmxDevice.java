@@ -1,0 +1,552 @@
+package io.pinmx.mpj;
+
+import io.pinmx.job.Job;
+import io.pinmx.job.JobEndpoint;
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.Partner;
+import io.pinmx.mx.Request;
+import io.pinmx.mx.Status;
+import io.pinmx.mx.match.MatchInfo;
+import mpjbuf.Buffer;
+import mpjbuf.NIOBuffer;
+import mpjbuf.RawBuffer;
+import mpjbuf.Type;
+import org.agrona.collections.Int2IntHashMap;
+import xdev.Device;
+import xdev.ProcessID;
+import xdev.XDevException;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * MPJ Express's xdev device over the pinmx endpoint library: one endpoint per rank (from the job bootstrap), every
+ * MPJ message one endpoint message (a {@link MessageHeader} then the static buffer, sent from its direct
+ * ByteBuffer without a copy), the dynamic buffer a second message from the same sender, matched by the exact
+ * source so it stays with its message under ANY_SOURCE. (context, tag, init epoch) are the match bits
+ * ({@link MatchBits}); ssend is the endpoint's issend, which completes only once a receive matched.
+ * <p>
+ * A rank that waits longer than {@link #HEARTBEAT_INTERVAL} sends every other rank a heartbeat each interval: a
+ * dead rank never acknowledges it, the endpoint gives it up after the peer timeout, and the wait fails naming it.
+ * Every rank, not only the one waited on: a barrier may wait on a live rank that itself waits on the dead one, and
+ * a dead rank breaks the job as MPI's default error handler (errors are fatal) has it.
+ * <p>
+ * Owns the endpoint of one init (opened by {@link #init}, closed by {@link #finish}), the ProcessIDs, the requests
+ * in flight and the messages probes took out of the endpoint ({@link ProbeStash}).
+ */
+public class PinmxDevice implements Device
+{
+    /** How often a rank that waits on peers checks they are alive. */
+    static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    private static final int NO_RANK = -1;
+
+    private enum State
+    {
+        NEW,
+        OPEN,
+        FINISHED
+    }
+
+    private State state = State.NEW;
+    private Job job;
+    private JobEndpoint ranks;
+    private Endpoint endpoint;
+    private int rank;
+    private int epoch;
+    private ProcessID[] pids;
+    private final Map<UUID, Integer> rankOfId = new HashMap<>();
+    private Partner[] partners;
+    private final Int2IntHashMap rankOfPartner = new Int2IntHashMap(NO_RANK);
+    private HeaderPool headers;
+    private Heartbeats heartbeats;
+    /** Requests whose end nobody has seen yet (what {@link #peek()} looks through). */
+    private final List<PinmxRequest> inFlight = new ArrayList<>();
+    private ProbeStash stash;
+
+    @Override
+    public ProcessID[] init(final String[] args) throws XDevException
+    {
+        if (State.NEW != state)
+        {
+            throw new XDevException("mxdev (pinmx): init called on a device in state " + state);
+        }
+        if (null == args || args.length < 1)
+        {
+            throw new XDevException("mxdev (pinmx): init needs MPJ's arguments (rank, config, device)");
+        }
+        final int argRank = parseRank(args[0]);
+        try
+        {
+            job = JvmJob.job();
+            if (argRank != job.rank())
+            {
+                throw new XDevException("mxdev (pinmx): MPJ's rank argument '" + args[0] + "' is not this process's " +
+                    "rank " + job.rank() + " in the pinmx job (start MPJ programs with bin/pinmx-run --mpj)");
+            }
+            rank = job.rank();
+            epoch = JvmJob.nextEpoch();
+            ranks = JobEndpoint.open(job, System.getenv());
+            endpoint = ranks.endpoint();
+            partners = new Partner[job.size()];
+            for (int r = 0; r < partners.length; r++)
+            {
+                partners[r] = r == rank ?
+                    endpoint.connect(endpoint.address(), endpoint.options().applicationKey(), CONNECT_TIMEOUT) :
+                    ranks.partner(r);
+                rankOfPartner.put(partners[r].id(), r);
+            }
+            headers = new HeaderPool();
+            heartbeats = new Heartbeats(endpoint, partners, rank, epoch, headers.empty());
+            stash = new ProbeStash(endpoint, epoch, rank, this::rankOfPartner);
+            pids = exchangeIds();
+            state = State.OPEN;
+            return pids;
+        }
+        catch (final XDevException ex)
+        {
+            closeQuietly();
+            throw ex;
+        }
+        catch (final RuntimeException ex)
+        {
+            closeQuietly();
+            throw new XDevException("mxdev (pinmx): init of rank " + args[0] + " failed: " + ex.getMessage());
+        }
+    }
+
+    private static int parseRank(final String arg)
+    {
+        try
+        {
+            return Integer.parseInt(arg.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new XDevException("mxdev (pinmx): MPJ's rank argument '" + arg + "' is not a number");
+        }
+    }
+
+    /** Every rank's new ProcessID, in rank order; every rank must be at the same init. */
+    private ProcessID[] exchangeIds()
+    {
+        final UUID mine = UUID.randomUUID();
+        final List<byte[]> all = job.allGather(
+            (epoch + " " + mine).getBytes(StandardCharsets.US_ASCII));
+        final ProcessID[] ids = new ProcessID[all.size()];
+        for (int r = 0; r < ids.length; r++)
+        {
+            final String[] parts = new String(all.get(r), StandardCharsets.US_ASCII).split(" ");
+            if (Integer.parseInt(parts[0]) != epoch)
+            {
+                throw new XDevException("mxdev (pinmx): rank " + r + " is at MPI.Init number " + parts[0] +
+                    ", rank " + rank + " at number " + epoch);
+            }
+            ids[r] = new ProcessID(UUID.fromString(parts[1]));
+            rankOfId.put(ids[r].uuid(), r);
+        }
+        return ids;
+    }
+
+    @Override
+    public int getSendOverhead()
+    {
+        return 0;
+    }
+
+    @Override
+    public int getRecvOverhead()
+    {
+        return 0;
+    }
+
+    @Override
+    public ProcessID id()
+    {
+        checkOpen();
+        return pids[rank];
+    }
+
+    /**
+     * Waits for every rank (MPI.Finalize already ran its barrier through this device, so every message was
+     * matched), then closes this init's endpoint; the job stays for a later MPI.Init.
+     */
+    @Override
+    public void finish() throws XDevException
+    {
+        checkOpen();
+        state = State.FINISHED;
+        try
+        {
+            job.barrier();
+        }
+        finally
+        {
+            synchronized (this)
+            {
+                for (final PinmxRequest r : inFlight)
+                {
+                    r.abandon();
+                }
+                inFlight.clear();
+                if (null != stash)
+                {
+                    stash.clear();
+                }
+            }
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly()
+    {
+        if (null != heartbeats)
+        {
+            heartbeats.close();
+        }
+        if (null != ranks)
+        {
+            ranks.close();
+        }
+        if (null != headers)
+        {
+            headers.close();
+        }
+    }
+
+    @Override
+    public mpjdev.Request isend(final Buffer buf, final ProcessID dstID, final int tag, final int context)
+    {
+        return post(buf, dstID, tag, context, false);
+    }
+
+    @Override
+    public void send(final Buffer buf, final ProcessID dstID, final int tag, final int context)
+    {
+        post(buf, dstID, tag, context, false).iwait();
+    }
+
+    @Override
+    public mpjdev.Request issend(final Buffer buf, final ProcessID dstID, final int tag, final int context)
+    {
+        return post(buf, dstID, tag, context, true);
+    }
+
+    @Override
+    public void ssend(final Buffer buf, final ProcessID dstID, final int tag, final int context)
+    {
+        post(buf, dstID, tag, context, true).iwait();
+    }
+
+    private PinmxRequest post(
+        final Buffer buf, final ProcessID dstID, final int tag, final int context, final boolean synchronous)
+    {
+        checkOpen();
+        MatchBits.checkContext(context);
+        final int destination = rankOf(dstID, "destination");
+        final int staticBytes = buf.getSize();
+        final byte[] dynamicPart = buf.getDynamicBuffer();
+        final int dynamicBytes = null == dynamicPart ? 0 : dynamicPart.length;
+        final MemorySegment staticPart = staticRegion(buf, staticBytes);
+        final MemorySegment header = headers.take();
+        MessageHeader.write(header, staticBytes, dynamicBytes, rank, typeCode(buf, staticBytes),
+            elements(buf, staticBytes));
+        final Partner to = partners[destination];
+        final MemorySegment[] vector = {header, staticPart};
+        final int count = 0 == staticBytes ? 1 : 2;
+        final long bits = MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, tag);
+        final Request message = synchronous ? endpoint.issend(to, bits, vector, count) :
+            endpoint.isend(to, bits, vector, count);
+        final Request dynamic = 0 == dynamicBytes ? null : endpoint.isend(to,
+            MatchBits.of(MatchBits.KIND_DYNAMIC, epoch, context, tag), MemorySegment.ofArray(dynamicPart));
+        return track(PinmxRequest.send(this, buf, destination, tag, context, header, message, dynamic));
+    }
+
+    @Override
+    public mpjdev.Status recv(final Buffer buf, final ProcessID srcID, final int tag, final int context)
+    {
+        return irecv(buf, srcID, tag, context, new mpjdev.Status()).iwait();
+    }
+
+    @Override
+    public synchronized mpjdev.Request irecv(
+        final Buffer buf, final ProcessID srcID, final int tag, final int context, final mpjdev.Status status)
+    {
+        checkOpen();
+        MatchBits.checkContext(context);
+        final int source = sourceRank(srcID);
+        final boolean anyTag = ANY_TAG == tag;
+        final StashedMessage stashed = stash.take(source, context, tag, anyTag);
+        if (null != stashed)
+        {
+            return track(PinmxRequest.receiveStashed(this, buf, status, context, stashed));
+        }
+        final MemorySegment header = headers.take();
+        final MemorySegment[] vector = {header, staticRegion(buf, capacity(buf))};
+        final int count = 0 == capacity(buf) ? 1 : 2;
+        final Request message = endpoint.irecv(
+            NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
+            MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, anyTag ? 0 : tag), MatchBits.mask(anyTag),
+            vector, count);
+        return track(PinmxRequest.receive(this, buf, status, source, context, header, message));
+    }
+
+    @Override
+    public mpjdev.Status probe(final ProcessID srcID, final int tag, final int context)
+    {
+        mpjdev.Status found;
+        while (null == (found = iprobe(srcID, tag, context)))
+        {
+            final int source = sourceRank(srcID);
+            endpoint.probe(NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
+                MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, ANY_TAG == tag ? 0 : tag),
+                MatchBits.mask(ANY_TAG == tag), new Status(), HEARTBEAT_INTERVAL);
+            final String dead = heartbeats.beat();
+            if (null != dead)
+            {
+                throw new XDevException("mxdev (pinmx) rank " + rank + ": probe for a message from " +
+                    (NO_RANK == source ? "any rank" : "rank " + source) + " failed: " + dead);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Reports the first message a receive with these arguments would get, leaving it for that receive (see
+     * {@link ProbeStash}).
+     */
+    @Override
+    public synchronized mpjdev.Status iprobe(final ProcessID srcID, final int tag, final int context)
+    {
+        checkOpen();
+        MatchBits.checkContext(context);
+        final int source = sourceRank(srcID);
+        heartbeats.drain();
+        final StashedMessage m = stash.find(source, NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
+            context, tag, ANY_TAG == tag);
+        return null == m ? null : described(m);
+    }
+
+    private mpjdev.Status described(final StashedMessage m)
+    {
+        final MemorySegment h = m.header();
+        final mpjdev.Status status = new mpjdev.Status();
+        describe(status, m.sourceRank(), MatchBits.tag(m.bits()), MessageHeader.staticBytes(h),
+            MessageHeader.typeCode(h), MessageHeader.elements(h));
+        return status;
+    }
+
+    @Override
+    public mpjdev.Status iprobe(final ProcessID srcID, final ProcessID dstID, final int tag, final int context)
+    {
+        checkOpen();
+        if (rankOf(dstID, "destination") != rank)
+        {
+            throw new XDevException("mxdev (pinmx) rank " + rank + ": iprobe for messages to another rank (" +
+                dstID.uuid() + ")");
+        }
+        return iprobe(srcID, tag, context);
+    }
+
+    @Override
+    public mpjdev.Status iprobeAndFetch(
+        final ProcessID srcID, final ProcessID dstID, final int tag, final int context, final Buffer buf)
+    {
+        final mpjdev.Status found = iprobe(srcID, dstID, tag, context);
+        if (null == found)
+        {
+            return null;
+        }
+        return irecv(buf, pids[found.source], found.tag, context, found).iwait();
+    }
+
+    /**
+     * @return a request that ended and nobody has seen end yet; waits for one.
+     */
+    @Override
+    public mpjdev.Request peek() throws XDevException
+    {
+        final List<Request> waitable = new ArrayList<>();
+        while (true)
+        {
+            synchronized (this)
+            {
+                checkOpen();
+                waitable.clear();
+                for (final Iterator<PinmxRequest> it = inFlight.iterator(); it.hasNext(); )
+                {
+                    final PinmxRequest r = it.next();
+                    if (r.advance())
+                    {
+                        it.remove();
+                        return r;
+                    }
+                    final Request w = r.inFlight();
+                    if (null != w)
+                    {
+                        waitable.add(w);
+                    }
+                }
+                if (inFlight.isEmpty())
+                {
+                    throw new XDevException("mxdev (pinmx) rank " + rank + ": peek with no request in flight");
+                }
+            }
+            if (waitable.isEmpty() || endpoint.waitAny(waitable.toArray(new Request[0]), waitable.size(),
+                HEARTBEAT_INTERVAL) < 0)
+            {
+                checkPeers(null);
+            }
+        }
+    }
+
+    /**
+     * Blocks until the request ends, checking every {@link #HEARTBEAT_INTERVAL} that the ranks it waits on live.
+     */
+    void await(final PinmxRequest r)
+    {
+        while (!r.advance())
+        {
+            final Request w = r.inFlight();
+            if (null == w || !w.await(HEARTBEAT_INTERVAL))
+            {
+                checkPeers(r);
+            }
+        }
+        retire(r);
+    }
+
+    private void checkPeers(final PinmxRequest waiting)
+    {
+        final String dead;
+        synchronized (this)
+        {
+            heartbeats.drain();
+            dead = heartbeats.beat();
+        }
+        if (null != dead)
+        {
+            if (null != waiting)
+            {
+                waiting.failUnlessDone(dead);
+            }
+            else
+            {
+                throw new XDevException("mxdev (pinmx) rank " + rank + ": " + dead);
+            }
+        }
+    }
+
+    synchronized void retire(final PinmxRequest r)
+    {
+        inFlight.remove(r);
+    }
+
+    private synchronized PinmxRequest track(final PinmxRequest r)
+    {
+        inFlight.add(r);
+        return r;
+    }
+
+    Request receiveDynamicPart(final int sourceRank, final int context, final int tag, final byte[] into)
+    {
+        return endpoint.irecv(partners[sourceRank].id(), MatchBits.of(MatchBits.KIND_DYNAMIC, epoch, context, tag),
+            MatchBits.EXACT_MASK, MemorySegment.ofArray(into));
+    }
+
+    /** Fills an MPJ status the way the MPI layer reads it (srcID is what it maps back to a rank). */
+    void describe(
+        final mpjdev.Status status, final int sourceRank, final int tag, final int staticBytes, final int typeCode,
+        final int elements)
+    {
+        status.source = sourceRank;
+        status.srcID = pids[sourceRank].uuid();
+        status.tag = tag;
+        status.countInBytes = staticBytes;
+        status.numEls = elements;
+        status.count = elements;
+        status.type = MessageHeader.NO_TYPE == typeCode ? null : Type.getType(typeCode);
+    }
+
+    HeaderPool headers()
+    {
+        return headers;
+    }
+
+    int rank()
+    {
+        return rank;
+    }
+
+    int rankOfPartner(final int partnerId)
+    {
+        return rankOfPartner.get(partnerId);
+    }
+
+    private int rankOf(final ProcessID id, final String role)
+    {
+        final Integer r = null == id ? null : rankOfId.get(id.uuid());
+        if (null == r)
+        {
+            throw new XDevException("mxdev (pinmx) rank " + rank + ": " + role + " " +
+                (null == id ? "null" : id.uuid()) + " is not a process of this job");
+        }
+        return r;
+    }
+
+    private int sourceRank(final ProcessID id)
+    {
+        return null != id && ANY_SRC.uuid().equals(id.uuid()) ? NO_RANK : rankOf(id, "source");
+    }
+
+    private void checkOpen()
+    {
+        if (State.OPEN != state)
+        {
+            throw new XDevException("mxdev (pinmx): the device is " + state + " (call MPI.Init first)");
+        }
+    }
+
+    /** Bytes of static buffer a receive into {@code buf} can take. */
+    static int capacity(final Buffer buf)
+    {
+        return Math.max(0, Math.min(buf.getCapacity(), nio(buf).capacity()) - buf.offset());
+    }
+
+    /** The first {@code bytes} of the buffer's static part, over its direct ByteBuffer's memory (no copy). */
+    static MemorySegment staticRegion(final Buffer buf, final int bytes)
+    {
+        final ByteBuffer b = nio(buf);
+        return MemorySegment.ofBuffer(b.slice(0, b.capacity())).asSlice(buf.offset(), bytes);
+    }
+
+    private static ByteBuffer nio(final Buffer buf)
+    {
+        final RawBuffer raw = buf.getStaticBuffer();
+        if (raw instanceof NIOBuffer n)
+        {
+            return n.getBuffer();
+        }
+        throw new XDevException("mxdev (pinmx): static buffer " + raw + " is not an mpjbuf.NIOBuffer");
+    }
+
+    /** The first section's type code, read where mpjbuf.Buffer writes it (or NO_TYPE). */
+    private static int typeCode(final Buffer buf, final int staticBytes)
+    {
+        return staticBytes < Buffer.SECTION_OVERHEAD ? MessageHeader.NO_TYPE :
+            buf.getStaticBuffer().getByte(buf.offset());
+    }
+
+    private static int elements(final Buffer buf, final int staticBytes)
+    {
+        return staticBytes < Buffer.SECTION_OVERHEAD ? 0 : buf.getStaticBuffer().getInt(buf.offset() + 4, false);
+    }
+}

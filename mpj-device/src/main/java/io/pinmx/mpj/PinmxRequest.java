@@ -1,0 +1,360 @@
+package io.pinmx.mpj;
+
+import io.pinmx.mx.Request;
+import io.pinmx.mx.Status;
+import mpjbuf.Buffer;
+import xdev.XDevException;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One MPJ send or receive over the endpoint: the message (header and static buffer in one endpoint message) and,
+ * when the MPJ buffer has a dynamic part, that part as a second message from the same sender. Owns its endpoint
+ * requests until it observes their end, and runs MPJ's completion handlers exactly once, on the first
+ * {@link #iwait()} or successful {@link #itest()}.
+ */
+final class PinmxRequest extends mpjdev.Request
+{
+    enum Phase
+    {
+        /** The message (send: and its dynamic part) is in flight. */
+        MESSAGE,
+        /** Receive: the message arrived, its dynamic part is still coming. */
+        DYNAMIC_PART,
+        DONE,
+        FAILED,
+        CANCELLED
+    }
+
+    private final PinmxDevice device;
+    private final boolean receive;
+    private final Buffer buffer;
+    private final mpjdev.Status status;
+    /** Destination (send), the named source (receive), or -1 for ANY_SOURCE. */
+    private final int peerRank;
+    private final int context;
+    private Phase phase = Phase.MESSAGE;
+    private Request message;
+    private Request dynamic;
+    private MemorySegment header;
+    private byte[] dynamicBytes;
+    private String failure;
+    private boolean handlersRan;
+
+    private PinmxRequest(
+        final PinmxDevice device, final boolean receive, final Buffer buffer, final mpjdev.Status status,
+        final int peerRank, final int context)
+    {
+        this.device = device;
+        this.receive = receive;
+        this.buffer = buffer;
+        this.status = null != status ? status : new mpjdev.Status();
+        this.peerRank = peerRank;
+        this.context = context;
+    }
+
+    static PinmxRequest send(
+        final PinmxDevice device, final Buffer buffer, final int destination, final int tag, final int context,
+        final MemorySegment header, final Request message, final Request dynamic)
+    {
+        final PinmxRequest r = new PinmxRequest(device, false, buffer, null, destination, context);
+        r.header = header;
+        r.message = message;
+        r.dynamic = dynamic;
+        r.status.source = destination;
+        r.status.tag = tag;
+        return r;
+    }
+
+    static PinmxRequest receive(
+        final PinmxDevice device, final Buffer buffer, final mpjdev.Status status, final int source, final int context,
+        final MemorySegment header, final Request message)
+    {
+        final PinmxRequest r = new PinmxRequest(device, true, buffer, status, source, context);
+        r.header = header;
+        r.message = message;
+        return r;
+    }
+
+    /** A receive that matched a message a probe had already taken out of the endpoint. */
+    static PinmxRequest receiveStashed(
+        final PinmxDevice device, final Buffer buffer, final mpjdev.Status status, final int context,
+        final StashedMessage stashed)
+    {
+        final PinmxRequest r = new PinmxRequest(device, true, buffer, status, stashed.sourceRank(), context);
+        synchronized (r)
+        {
+            final MemorySegment h = stashed.header();
+            final int staticBytes = MessageHeader.staticBytes(h);
+            if (r.fits(staticBytes, stashed.sourceRank(), MatchBits.tag(stashed.bits())))
+            {
+                PinmxDevice.staticRegion(buffer, staticBytes).copyFrom(stashed.staticPart().asSlice(0, staticBytes));
+                r.arrived(h, stashed.sourceRank(), MatchBits.tag(stashed.bits()));
+            }
+        }
+        return r;
+    }
+
+    int peerRank()
+    {
+        return peerRank;
+    }
+
+    /** The endpoint request a waiter can block on, or null when none is in flight. */
+    synchronized Request inFlight()
+    {
+        return switch (phase)
+        {
+            case MESSAGE -> null != message ? message : dynamic;
+            case DYNAMIC_PART -> dynamic;
+            default -> null;
+        };
+    }
+
+    /**
+     * Moves the request on as far as its endpoint requests allow.
+     *
+     * @return true once it has ended (done, failed or cancelled).
+     */
+    synchronized boolean advance()
+    {
+        if (Phase.MESSAGE == phase)
+        {
+            if (receive)
+            {
+                if (!message.test())
+                {
+                    return false;
+                }
+                messageArrived();
+            }
+            else
+            {
+                if ((null != message && !message.test()) || (null != dynamic && !dynamic.test()))
+                {
+                    return false;
+                }
+                sent();
+            }
+        }
+        if (Phase.DYNAMIC_PART == phase)
+        {
+            if (!dynamic.test())
+            {
+                return false;
+            }
+            final String error = dynamic.status().error();
+            dynamic.release();
+            dynamic = null;
+            if (null != error)
+            {
+                fail("the dynamic buffer from rank " + status.source + " failed: " + error);
+            }
+            else
+            {
+                buffer.setDynamicBuffer(dynamicBytes);
+                phase = Phase.DONE;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Ends the request with an error (a rank it waits on died) unless it already ended.
+     */
+    synchronized void failUnlessDone(final String why)
+    {
+        if (Phase.MESSAGE == phase || Phase.DYNAMIC_PART == phase)
+        {
+            if (null != message && message.cancel())
+            {
+                message.release();
+                message = null;
+            }
+            fail(why);
+        }
+    }
+
+    private void sent()
+    {
+        String error = null;
+        if (null != message)
+        {
+            error = message.status().error();
+            message.release();
+            message = null;
+        }
+        if (null != dynamic)
+        {
+            final String e = dynamic.status().error();
+            error = null != error ? error : e;
+            dynamic.release();
+            dynamic = null;
+        }
+        device.headers().give(header);
+        header = null;
+        if (null != error)
+        {
+            fail("send to rank " + peerRank + " (tag " + status.tag + ", context " + context + ") failed: " + error);
+        }
+        else
+        {
+            phase = Phase.DONE;
+        }
+    }
+
+    private void messageArrived()
+    {
+        final Status s = message.status();
+        final String error = s.error();
+        final boolean truncated = s.truncated();
+        final long length = s.messageLength();
+        final int sourceRank = device.rankOfPartner(s.source());
+        final int tag = MatchBits.tag(s.matchInfo());
+        message.release();
+        message = null;
+        if (null != error)
+        {
+            device.headers().give(header);
+            fail("receive from " + (peerRank < 0 ? "any rank" : "rank " + peerRank) + " (context " + context +
+                ") failed: " + error);
+            return;
+        }
+        if (truncated || length < MessageHeader.BYTES)
+        {
+            device.headers().give(header);
+            fail("a message of " + Math.max(0, length - MessageHeader.BYTES) + " bytes from rank " + sourceRank +
+                " (tag " + tag + ") does not fit the receive buffer of " + PinmxDevice.capacity(buffer) + " bytes");
+            return;
+        }
+        arrived(header, sourceRank, tag);
+        device.headers().give(header);
+        header = null;
+    }
+
+    private boolean fits(final int staticBytes, final int sourceRank, final int tag)
+    {
+        if (staticBytes <= PinmxDevice.capacity(buffer))
+        {
+            return true;
+        }
+        fail("a message of " + staticBytes + " bytes from rank " + sourceRank + " (tag " + tag +
+            ") does not fit the receive buffer of " + PinmxDevice.capacity(buffer) + " bytes");
+        return false;
+    }
+
+    private void arrived(final MemorySegment h, final int sourceRank, final int tag)
+    {
+        final int staticBytes = MessageHeader.staticBytes(h);
+        buffer.setSize(staticBytes);
+        device.describe(status, sourceRank, tag, staticBytes, MessageHeader.typeCode(h), MessageHeader.elements(h));
+        final int dynamicLength = MessageHeader.dynamicBytes(h);
+        if (dynamicLength > 0)
+        {
+            dynamicBytes = new byte[dynamicLength];
+            dynamic = device.receiveDynamicPart(sourceRank, context, tag, dynamicBytes);
+            phase = Phase.DYNAMIC_PART;
+        }
+        else
+        {
+            buffer.setDynamicBuffer(null);
+            phase = Phase.DONE;
+        }
+    }
+
+    private void fail(final String why)
+    {
+        failure = "mxdev (pinmx) rank " + device.rank() + ": " + why;
+        phase = Phase.FAILED;
+    }
+
+    /**
+     * Runs the completion handlers the first time only.
+     *
+     * @throws XDevException with the cause if the request failed.
+     */
+    private synchronized mpjdev.Status ended()
+    {
+        if (Phase.FAILED == phase)
+        {
+            throw new XDevException(failure);
+        }
+        if (!handlersRan)
+        {
+            handlersRan = true;
+            complete(status);
+        }
+        return status;
+    }
+
+    @Override
+    public mpjdev.Status iwait()
+    {
+        device.await(this);
+        return ended();
+    }
+
+    @Override
+    public mpjdev.Status itest()
+    {
+        if (!advance())
+        {
+            return null;
+        }
+        device.retire(this);
+        return ended();
+    }
+
+    @Override
+    public void free()
+    {
+        // The endpoint requests are released when the device sees them end (iwait, itest, peek or finish).
+    }
+
+    @Override
+    public boolean isnull()
+    {
+        return false;
+    }
+
+    @Override
+    public synchronized boolean cancel()
+    {
+        if (!receive || Phase.MESSAGE != phase || !message.cancel())
+        {
+            return false;
+        }
+        message.release();
+        message = null;
+        device.headers().give(header);
+        header = null;
+        phase = Phase.CANCELLED;
+        return true;
+    }
+
+    /** At finish: releases what has ended; the endpoint's close takes the rest. */
+    synchronized void abandon()
+    {
+        if (null != message && message.state().isDone())
+        {
+            message.release();
+        }
+        if (null != dynamic && dynamic.state().isDone())
+        {
+            dynamic.release();
+        }
+        message = null;
+        dynamic = null;
+        if (Phase.MESSAGE == phase || Phase.DYNAMIC_PART == phase)
+        {
+            fail("the device finished before this request ended");
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return (receive ? "receive from " : "send to ") + (peerRank < 0 ? "any rank" : "rank " + peerRank) +
+            " (context " + context + ", " + phase + ")";
+    }
+}
