@@ -102,62 +102,56 @@ static void pinmx_unpin_run(const struct pinmx_run *run, bool notifiers_gone)
 }
 
 /*
- * Take the run of pinned pages starting at index @i out of the page array,
- * ending before @limit; pages_lock and region->lock are held.
- */
-static unsigned long pinmx_seg_take_run(struct pinmx_seg *seg,
-					unsigned long i, unsigned long limit,
-					struct pinmx_run *run)
-{
-	unsigned long end = i + 1;
-
-	run->page = seg->pages[i];
-	run->dirty = test_bit(i, seg->dirty);
-	/* One dirty state: stop where the bitmap changes. */
-	limit = run->dirty ? find_next_zero_bit(seg->dirty, limit, end) :
-			     find_next_bit(seg->dirty, limit, end);
-	while (end < limit && seg->pages[end] == nth_page(run->page, end - i))
-		end++;
-	run->n = end - i;
-	memset(&seg->pages[i], 0, run->n * sizeof(*seg->pages));
-	/*
-	 * Bits are set under region->lock (copies) or pages_lock (pull
-	 * engine); with both held nobody else writes the bitmap, so the
-	 * non-atomic clear is safe.
-	 */
-	if (run->dirty)
-		bitmap_clear(seg->dirty, i, run->n);
-	return end;
-}
-
-/*
  * Take up to PINMX_UNPIN_RUNS runs of pinned pages out of the page array,
  * from *pos on, looking at no more than PINMX_UNPIN_HOLD_PAGES slots. The
  * softirq pull engine reads the array under pages_lock, so once the
  * pointers are gone no copy can start on those pages, and taking the lock
  * waited for any copy in flight.
+ *
+ * Dirty bits are set under region->lock (copies) or pages_lock (pull
+ * engine); with both held nobody else writes the bitmap, so the
+ * non-atomic bitmap_clear() is safe.
  */
 static unsigned int pinmx_seg_take(struct pinmx_seg *seg, unsigned long *pos,
 				   unsigned long last, struct pinmx_run *runs,
 				   unsigned long *taken)
 {
 	struct pinmx_region *region = seg->region;
-	unsigned long i = *pos;
+	unsigned long i = *pos, end, state_end = i;
 	unsigned long limit = min(last, i + PINMX_UNPIN_HOLD_PAGES);
-	unsigned int nr = 0;
+	struct pinmx_run *run = runs;
+	bool dirty = false;
 
+	lockdep_assert_held(&region->lock);
 	spin_lock_bh(&region->pages_lock);
-	while (i < limit && nr < PINMX_UNPIN_RUNS) {
+	while (i < limit && run < runs + PINMX_UNPIN_RUNS) {
 		if (!seg->pages[i]) {
 			i++;
 			continue;
 		}
-		i = pinmx_seg_take_run(seg, i, limit, &runs[nr]);
-		*taken += runs[nr++].n;
+		/* Runs share one dirty state: find where the bitmap changes. */
+		if (i >= state_end) {
+			dirty = test_bit(i, seg->dirty);
+			state_end = dirty ?
+				find_next_zero_bit(seg->dirty, limit, i) :
+				find_next_bit(seg->dirty, limit, i);
+		}
+		run->page = seg->pages[i];
+		run->dirty = dirty;
+		seg->pages[i] = NULL;
+		for (end = i + 1; end < state_end &&
+		     seg->pages[end] == nth_page(run->page, end - i); end++)
+			seg->pages[end] = NULL;
+		run->n = end - i;
+		if (dirty)
+			bitmap_clear(seg->dirty, i, run->n);
+		*taken += run->n;
+		run++;
+		i = end;
 	}
 	spin_unlock_bh(&region->pages_lock);
 	*pos = i;
-	return nr;
+	return run - runs;
 }
 
 static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
@@ -1021,28 +1015,16 @@ static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
 	.invalidate = pinmx_invalidate,
 };
 
-static void pinmx_region_free_fn(struct work_struct *work)
-{
-	struct pinmx_region *region =
-		container_of(to_rcu_work(work), struct pinmx_region, free_work);
-	unsigned int i;
-
-	for (i = 0; i < region->nr_segs; i++) {
-		kvfree(region->segs[i].pages);
-		kvfree(region->segs[i].dirty);
-	}
-	mmdrop(region->mm);
-	kfree(region);
-}
-
-/* The receive softirq finds regions under RCU: free after a grace period. */
+/*
+ * The receive softirq finds regions under RCU: free the struct a grace
+ * period after the last reference. Its page arrays and mm went at destroy.
+ */
 static void pinmx_region_free(struct kref *kref)
 {
 	struct pinmx_region *region =
 		container_of(kref, struct pinmx_region, kref);
 
-	INIT_RCU_WORK(&region->free_work, pinmx_region_free_fn);
-	queue_rcu_work(pinmx_wq, &region->free_work);
+	kfree_rcu(region, rcu);
 }
 
 void pinmx_region_put(struct pinmx_region *region)
@@ -1170,6 +1152,26 @@ err_unwind:
 	return ERR_PTR(err);
 }
 
+/*
+ * Free what only users of a live region touch, in process context rather
+ * than after a grace period: every later reader (the pull engine under
+ * pages_lock, the asynchronous pin's worker, an evictor finding nothing
+ * pinned) sees region->dead or nr_pinned == 0 first and touches neither the
+ * page arrays nor the mm.
+ */
+static void pinmx_region_drop_arrays(struct pinmx_region *region)
+{
+	unsigned int i;
+
+	for (i = 0; i < region->nr_segs; i++) {
+		kvfree(region->segs[i].pages);
+		kvfree(region->segs[i].dirty);
+		region->segs[i].pages = NULL;
+		region->segs[i].dirty = NULL;
+	}
+	mmdrop(region->mm);
+}
+
 /**
  * pinmx_region_destroy - undeclare: wait for users, drop notifiers and pins
  * @region: region already removed from its endpoint; its reference is put.
@@ -1194,6 +1196,7 @@ void pinmx_region_destroy(struct pinmx_region *region)
 	mutex_lock(&region->lock);
 	pinmx_region_release_all(region, true);
 	mutex_unlock(&region->lock);
+	pinmx_region_drop_arrays(region);
 	pinmx_count(PINMX_CNT_REGIONS_NOW, -1);
 	pinmx_region_put(region);
 }
@@ -1206,7 +1209,7 @@ int pinmx_region_init(void)
 
 void pinmx_region_exit(void)
 {
-	/* call_rcu() callbacks queue the last frees on pinmx_wq. */
+	/* kfree_rcu() of the regions must not outlive the module. */
 	rcu_barrier();
 	destroy_workqueue(pinmx_wq);
 }
