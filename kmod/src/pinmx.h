@@ -133,11 +133,12 @@ struct pinmx_seg {
  *	and @pin_calling.
  * @users: ioctls and workers using the region; destroy waits for zero.
  * @wq: woken when pins are published, the worker stops or @users drops.
- * @mm: declaring mm (mmgrab'ed); the only mm the region is usable from.
+ * @mm: declaring mm (mmgrab'ed until destroy); the only mm the region is
+ *	usable from.
  * @lru: place in the global LRU, under pinmx_lru_lock.
  * @pin_work: overlapped pinning worker.
  * @pin_async_work: the asynchronous pin (pinmx_region_pin_async()).
- * @free_work: frees the region a grace period after the last reference.
+ * @rcu: frees the region a grace period after the last reference.
  * @want_start: start of the range the pull engine wants pinned.
  * @want_end: its end; @want_start >= @want_end when none.
  * @want_queued: @pin_async_work is queued and holds a reference.
@@ -172,7 +173,7 @@ struct pinmx_region {
 	struct list_head lru;
 	struct work_struct pin_work;
 	struct work_struct pin_async_work;
-	struct rcu_work free_work;
+	struct rcu_head rcu;
 	u64 want_start;
 	u64 want_end;
 	bool want_queued;

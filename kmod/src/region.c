@@ -29,8 +29,23 @@ static atomic_long_t pinmx_pinned_pages = ATOMIC_LONG_INIT(0);
 static struct workqueue_struct *pinmx_wq;
 
 #define PINMX_EVICT_TRIES	8
-/* Pages taken out of a page array per pages_lock hold when unpinning. */
-#define PINMX_UNPIN_BATCH	32
+/* Runs of pinned pages taken out of a page array per pages_lock hold. */
+#define PINMX_UNPIN_RUNS	32
+/* Page array slots looked at per pages_lock hold: bounds the softirq-off time. */
+#define PINMX_UNPIN_HOLD_PAGES	1024
+/* Scratch arrays up to this many pages live on the stack. */
+#define PINMX_PIN_STACK_PAGES	16
+
+/*
+ * Physically contiguous pinned pages sharing one dirty state: the core
+ * unpins each folio of a run with one atomic operation, and a transparent
+ * huge page is one run, so unpinning costs per folio rather than per page.
+ */
+struct pinmx_run {
+	struct page *page;
+	unsigned int n;
+	bool dirty;
+};
 
 static unsigned int pinmx_pin_delay_us;
 module_param_named(pin_delay_us, pinmx_pin_delay_us, uint, 0644);
@@ -55,9 +70,22 @@ static void pinmx_uncharge(struct pinmx_region *region, unsigned long n)
 	atomic_long_sub(n, &pinmx_pinned_pages);
 }
 
+/* Mark each folio of a run dirty once. */
+static void pinmx_run_mark_dirty(const struct pinmx_run *run)
+{
+	unsigned long i = 0;
+
+	while (i < run->n) {
+		struct page *page = nth_page(run->page, i);
+		struct folio *folio = page_folio(page);
+
+		folio_mark_dirty(folio);
+		i += folio_nr_pages(folio) - folio_page_idx(folio, page);
+	}
+}
+
 /*
- * Unpin a run of pages sharing one dirty state; runs let the core unpin a
- * large folio with one atomic operation instead of one per page.
+ * Unpin a run taken out of a page array.
  *
  * While the notifiers are live, reclaim or migration may hold a page lock
  * and wait in our notifier for region->lock, so taking a page lock under
@@ -65,48 +93,65 @@ static void pinmx_uncharge(struct pinmx_region *region, unsigned long n)
  * mapping cannot go away meanwhile because its invalidation waits for
  * region->lock. @notifiers_gone (destroy) allows set_page_dirty_lock().
  */
-static void pinmx_unpin_run(struct page **pages, unsigned long n, bool dirty,
-			    bool notifiers_gone)
+static void pinmx_unpin_run(const struct pinmx_run *run, bool notifiers_gone)
 {
-	unsigned long i;
-
-	if (notifiers_gone) {
-		unpin_user_pages_dirty_lock(pages, n, dirty);
-		return;
-	}
-	for (i = 0; dirty && i < n; i++)
-		set_page_dirty(pages[i]);
-	unpin_user_pages(pages, n);
+	if (run->dirty && !notifiers_gone)
+		pinmx_run_mark_dirty(run);
+	unpin_user_page_range_dirty_lock(run->page, run->n,
+					 run->dirty && notifiers_gone);
 }
 
 /*
- * Take up to PINMX_UNPIN_BATCH pinned pages sharing one dirty state out of
- * the page array, from *pos on. The softirq pull engine reads the array
- * under pages_lock, so once the pointers are gone no copy can start on
- * those pages, and taking the lock waited for any copy in flight.
+ * Take up to PINMX_UNPIN_RUNS runs of pinned pages out of the page array,
+ * from *pos on, looking at no more than PINMX_UNPIN_HOLD_PAGES slots. The
+ * softirq pull engine reads the array under pages_lock, so once the
+ * pointers are gone no copy can start on those pages, and taking the lock
+ * waited for any copy in flight.
+ *
+ * Dirty bits are set under region->lock (copies) or pages_lock (pull
+ * engine); with both held nobody else writes the bitmap, so the
+ * non-atomic bitmap_clear() is safe.
  */
-static unsigned long pinmx_seg_take(struct pinmx_seg *seg, unsigned long *pos,
-				    unsigned long last, struct page **batch,
-				    bool *dirty)
+static unsigned int pinmx_seg_take(struct pinmx_seg *seg, unsigned long *pos,
+				   unsigned long last, struct pinmx_run *runs,
+				   unsigned long *taken)
 {
 	struct pinmx_region *region = seg->region;
-	unsigned long i = *pos, n = 0;
+	unsigned long i = *pos, end, state_end = i;
+	unsigned long limit = min(last, i + PINMX_UNPIN_HOLD_PAGES);
+	struct pinmx_run *run = runs;
+	bool dirty = false;
 
+	lockdep_assert_held(&region->lock);
 	spin_lock_bh(&region->pages_lock);
-	while (i < last && !seg->pages[i])
-		i++;
-	if (i < last)
-		*dirty = test_bit(i, seg->dirty);
-	while (i < last && n < PINMX_UNPIN_BATCH && seg->pages[i] &&
-	       test_bit(i, seg->dirty) == *dirty) {
-		batch[n++] = seg->pages[i];
+	while (i < limit && run < runs + PINMX_UNPIN_RUNS) {
+		if (!seg->pages[i]) {
+			i++;
+			continue;
+		}
+		/* Runs share one dirty state: find where the bitmap changes. */
+		if (i >= state_end) {
+			dirty = test_bit(i, seg->dirty);
+			state_end = dirty ?
+				find_next_zero_bit(seg->dirty, limit, i) :
+				find_next_bit(seg->dirty, limit, i);
+		}
+		run->page = seg->pages[i];
+		run->dirty = dirty;
 		seg->pages[i] = NULL;
-		clear_bit(i, seg->dirty);
-		i++;
+		for (end = i + 1; end < state_end &&
+		     seg->pages[end] == nth_page(run->page, end - i); end++)
+			seg->pages[end] = NULL;
+		run->n = end - i;
+		if (dirty)
+			bitmap_clear(seg->dirty, i, run->n);
+		*taken += run->n;
+		run++;
+		i = end;
 	}
 	spin_unlock_bh(&region->pages_lock);
 	*pos = i;
-	return n;
+	return run - runs;
 }
 
 static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
@@ -114,14 +159,15 @@ static unsigned long pinmx_seg_release(struct pinmx_seg *seg,
 				       bool notifiers_gone)
 {
 	struct pinmx_region *region = seg->region;
-	struct page *batch[PINMX_UNPIN_BATCH];
-	unsigned long pos = first, n, total = 0;
-	bool dirty;
+	struct pinmx_run runs[PINMX_UNPIN_RUNS];
+	unsigned long pos = first, total = 0;
+	unsigned int nr, i;
 
 	lockdep_assert_held(&region->lock);
-	while ((n = pinmx_seg_take(seg, &pos, last, batch, &dirty))) {
-		pinmx_unpin_run(batch, n, dirty, notifiers_gone);
-		total += n;
+	while (region->nr_pinned && pos < last) {
+		nr = pinmx_seg_take(seg, &pos, last, runs, &total);
+		for (i = 0; i < nr; i++)
+			pinmx_unpin_run(&runs[i], notifiers_gone);
 	}
 	if (!total)
 		return 0;
@@ -214,17 +260,24 @@ static unsigned long pinmx_seg_install(struct pinmx_seg *seg,
 
 	lockdep_assert_held(&region->lock);
 	spin_lock_bh(&region->pages_lock);
-	for (i = 0; i < n; i++) {
-		if (seg->pages[first + i]) {
-			unpin_user_page(pages[i]);
-			dup++;
-			continue;
+	if (!region->nr_pinned ||
+	    !memchr_inv(&seg->pages[first], 0, n * sizeof(*pages))) {
+		memcpy(&seg->pages[first], pages, n * sizeof(*pages));
+	} else {
+		for (i = 0; i < n; i++) {
+			if (seg->pages[first + i]) {
+				unpin_user_page(pages[i]);
+				dup++;
+				continue;
+			}
+			seg->pages[first + i] = pages[i];
 		}
-		seg->pages[first + i] = pages[i];
 	}
 	spin_unlock_bh(&region->pages_lock);
 	region->nr_pinned += n - dup;
 	upto = seg->pinned_upto;
+	if (upto >= first)
+		upto = max(upto, first + n);
 	while (upto < seg->npages && seg->pages[upto])
 		upto++;
 	smp_store_release(&seg->pinned_upto, upto);
@@ -238,17 +291,20 @@ static int pinmx_seg_pin(struct pinmx_seg *seg, unsigned long first,
 			 unsigned long n)
 {
 	struct pinmx_region *region = seg->region;
+	struct page *stack_pages[PINMX_PIN_STACK_PAGES];
 	unsigned int gup_flags = FOLL_LONGTERM;
+	struct page **pages = stack_pages;
 	unsigned long seq, dup;
-	struct page **pages;
 	long pinned;
 	int err;
 
 	if (region->writable)
 		gup_flags |= FOLL_WRITE;
-	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
-	if (!pages)
-		return -ENOMEM;
+	if (n > PINMX_PIN_STACK_PAGES) {
+		pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
+		if (!pages)
+			return -ENOMEM;
+	}
 	err = pinmx_charge(region, n);
 	if (err)
 		goto out_free;
@@ -285,9 +341,11 @@ again:
 	mutex_unlock(&region->lock);
 	if (dup)
 		pinmx_uncharge(region, dup);
-	wake_up_all(&region->wq);
-	kvfree(pages);
-	return 0;
+	/* Pairs with the waiters' prepare_to_wait(): see wq_has_sleeper(). */
+	if (wq_has_sleeper(&region->wq))
+		wake_up_all(&region->wq);
+	err = 0;
+	goto out_free;
 
 out_unlock:
 	mutex_unlock(&region->lock);
@@ -295,7 +353,8 @@ out_unlock:
 out_uncharge:
 	pinmx_uncharge(region, n);
 out_free:
-	kvfree(pages);
+	if (pages != stack_pages)
+		kvfree(pages);
 	return err;
 }
 
@@ -305,14 +364,20 @@ static unsigned long pinmx_seg_next_missing(struct pinmx_seg *seg,
 					    unsigned long end,
 					    unsigned long max)
 {
-	unsigned long i = *pos, n = 0;
+	struct pinmx_region *region = seg->region;
+	unsigned long i, n = 0;
 
-	mutex_lock(&seg->region->lock);
+	mutex_lock(&region->lock);
+	/* Pages below pinned_upto are pinned: no need to look at them. */
+	i = max(*pos, seg->pinned_upto);
 	while (i < end && seg->pages[i])
 		i++;
+	/* Nothing pinned in the region: the whole range is missing. */
+	if (!region->nr_pinned && i < end)
+		n = min(end - i, max);
 	while (i + n < end && n < max && !seg->pages[i + n])
 		n++;
-	mutex_unlock(&seg->region->lock);
+	mutex_unlock(&region->lock);
 	*pos = i;
 	return n;
 }
@@ -323,8 +388,8 @@ static int pinmx_seg_pin_missing(struct pinmx_seg *seg, unsigned long first,
 	unsigned long pos = first, n;
 	int err;
 
-	while ((n = pinmx_seg_next_missing(seg, &pos, last,
-					   PINMX_CHUNK_LIMIT))) {
+	while (pos < last && (n = pinmx_seg_next_missing(seg, &pos, last,
+							 PINMX_CHUNK_LIMIT))) {
 		err = pinmx_seg_pin(seg, pos, n);
 		if (err)
 			return err;
@@ -403,7 +468,8 @@ static int pinmx_region_pin_progressive(struct pinmx_region *region)
 		struct pinmx_seg *seg = &region->segs[s];
 		unsigned long pos = 0, n;
 
-		while ((n = pinmx_seg_next_missing(seg, &pos, seg->npages,
+		while (pos < seg->npages &&
+		       (n = pinmx_seg_next_missing(seg, &pos, seg->npages,
 						   chunk))) {
 			if (READ_ONCE(region->dead))
 				return -ENOENT;
@@ -949,28 +1015,16 @@ static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
 	.invalidate = pinmx_invalidate,
 };
 
-static void pinmx_region_free_fn(struct work_struct *work)
-{
-	struct pinmx_region *region =
-		container_of(to_rcu_work(work), struct pinmx_region, free_work);
-	unsigned int i;
-
-	for (i = 0; i < region->nr_segs; i++) {
-		kvfree(region->segs[i].pages);
-		kvfree(region->segs[i].dirty);
-	}
-	mmdrop(region->mm);
-	kfree(region);
-}
-
-/* The receive softirq finds regions under RCU: free after a grace period. */
+/*
+ * The receive softirq finds regions under RCU: free the struct a grace
+ * period after the last reference. Its page arrays and mm went at destroy.
+ */
 static void pinmx_region_free(struct kref *kref)
 {
 	struct pinmx_region *region =
 		container_of(kref, struct pinmx_region, kref);
 
-	INIT_RCU_WORK(&region->free_work, pinmx_region_free_fn);
-	queue_rcu_work(pinmx_wq, &region->free_work);
+	kfree_rcu(region, rcu);
 }
 
 void pinmx_region_put(struct pinmx_region *region)
@@ -1098,6 +1152,26 @@ err_unwind:
 	return ERR_PTR(err);
 }
 
+/*
+ * Free what only users of a live region touch, in process context rather
+ * than after a grace period: every later reader (the pull engine under
+ * pages_lock, the asynchronous pin's worker, an evictor finding nothing
+ * pinned) sees region->dead or nr_pinned == 0 first and touches neither the
+ * page arrays nor the mm.
+ */
+static void pinmx_region_drop_arrays(struct pinmx_region *region)
+{
+	unsigned int i;
+
+	for (i = 0; i < region->nr_segs; i++) {
+		kvfree(region->segs[i].pages);
+		kvfree(region->segs[i].dirty);
+		region->segs[i].pages = NULL;
+		region->segs[i].dirty = NULL;
+	}
+	mmdrop(region->mm);
+}
+
 /**
  * pinmx_region_destroy - undeclare: wait for users, drop notifiers and pins
  * @region: region already removed from its endpoint; its reference is put.
@@ -1122,6 +1196,7 @@ void pinmx_region_destroy(struct pinmx_region *region)
 	mutex_lock(&region->lock);
 	pinmx_region_release_all(region, true);
 	mutex_unlock(&region->lock);
+	pinmx_region_drop_arrays(region);
 	pinmx_count(PINMX_CNT_REGIONS_NOW, -1);
 	pinmx_region_put(region);
 }
@@ -1134,7 +1209,7 @@ int pinmx_region_init(void)
 
 void pinmx_region_exit(void)
 {
-	/* call_rcu() callbacks queue the last frees on pinmx_wq. */
+	/* kfree_rcu() of the regions must not outlive the module. */
 	rcu_barrier();
 	destroy_workqueue(pinmx_wq);
 }
