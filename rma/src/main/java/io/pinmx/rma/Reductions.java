@@ -20,26 +20,19 @@ final class Reductions
     {
     }
 
+    /** Ints travel and combine as longs: the low 32 bits of a long sum are the int sum with wraparound. */
     static int[] ints(final Job job, final int[] values, final Op op)
     {
-        final ByteBuffer mine = ByteBuffer.allocate(values.length * Integer.BYTES);
-        mine.asIntBuffer().put(values);
-        final List<ByteBuffer> all = gather(job, mine.array(), values.length, Integer.BYTES, op);
+        final long[] wide = new long[values.length];
+        for (int i = 0; i < values.length; i++)
+        {
+            wide[i] = values[i];
+        }
+        final long[] combined = longs(job, wide, op);
         final int[] result = new int[values.length];
         for (int i = 0; i < values.length; i++)
         {
-            int acc = all.get(0).getInt(i * Integer.BYTES);
-            for (int r = 1; r < all.size(); r++)
-            {
-                final int v = all.get(r).getInt(i * Integer.BYTES);
-                acc = switch (op)
-                {
-                    case SUM -> acc + v;
-                    case MIN -> Math.min(acc, v);
-                    case MAX -> Math.max(acc, v);
-                };
-            }
-            result[i] = acc;
+            result[i] = (int)combined[i];
         }
         return result;
     }

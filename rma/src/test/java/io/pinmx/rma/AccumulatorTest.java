@@ -138,7 +138,10 @@ class AccumulatorTest
         {
             final MemorySegment dst = arena.allocate(8 * type.bytes(), 8);
             final MemorySegment ones = arena.allocate(8 * type.bytes(), 8);
-            fillOnes(type, ones);
+            for (int e = 0; e < 8; e++)
+            {
+                Elements.set(type, ones, e, 1);
+            }
             final CyclicBarrier start = new CyclicBarrier(threads);
             final List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++)
@@ -155,7 +158,7 @@ class AccumulatorTest
                     }
                     for (int r = 0; r < rounds; r++)
                     {
-                        Accumulator.accumulate(scaleOne(type), ones, 0, dst, 0, 8L * type.bytes(), stripes);
+                        Accumulator.accumulate(Elements.scale(type, 1), ones, 0, dst, 0, 8L * type.bytes(), stripes);
                     }
                 }));
             }
@@ -167,50 +170,8 @@ class AccumulatorTest
             final double expected = threads * rounds;
             for (int e = 0; e < 8; e++)
             {
-                assertEquals(expected, valueOf(type, dst, e), type + " element " + e);
+                assertEquals(expected, Elements.get(type, dst, e), type + " element " + e);
             }
         }
-    }
-
-    private static AccumulateScale scaleOne(final ElementType type)
-    {
-        return switch (type)
-        {
-            case INT -> AccumulateScale.ofInt(1);
-            case LONG -> AccumulateScale.ofLong(1);
-            case FLOAT -> AccumulateScale.ofFloat(1);
-            case DOUBLE -> AccumulateScale.ofDouble(1);
-            case COMPLEX_FLOAT -> AccumulateScale.ofComplexFloat(1, 0);
-            case COMPLEX_DOUBLE -> AccumulateScale.ofComplexDouble(1, 0);
-        };
-    }
-
-    private static void fillOnes(final ElementType type, final MemorySegment s)
-    {
-        for (int e = 0; e < 8; e++)
-        {
-            switch (type)
-            {
-                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, e, 1);
-                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, e, 1);
-                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, e, 1);
-                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, e, 1);
-                case COMPLEX_FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, 2L * e, 1);
-                case COMPLEX_DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, 2L * e, 1);
-            }
-        }
-    }
-
-    private static double valueOf(final ElementType type, final MemorySegment s, final int e)
-    {
-        return switch (type)
-        {
-            case INT -> s.getAtIndex(ValueLayout.JAVA_INT, e);
-            case LONG -> s.getAtIndex(ValueLayout.JAVA_LONG, e);
-            case FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, e);
-            case DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, e);
-            case COMPLEX_FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, 2L * e);
-            case COMPLEX_DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * e);
-        };
     }
 }

@@ -7,11 +7,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Every {@link RmaScenarios} scenario as a real job of 2 and 4 JVMs started by bin/pinmx-run, on the shared-memory
@@ -19,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class RmaLauncherTest
 {
-    private static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
     private static final long RUN_DEADLINE_S = 180;
 
     @TempDir
@@ -38,29 +36,13 @@ class RmaLauncherTest
     void scenarioPassesOnEveryRank(final String scenario, final int ranks, final int sharedMemory) throws Exception
     {
         final Path shm = Files.createDirectories(dir.resolve("shm"));
-        final ProcessBuilder pb = new ProcessBuilder(List.of(LAUNCHER.toString(), "-np", Integer.toString(ranks),
-            RmaScenarios.class.getName(), scenario))
-            .redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
-        pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
-        // The user driver publishes node-wide counters: keep the host's file out of the test.
-        pb.environment().put("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat"));
-        pb.environment().put(RmaOptions.DIRECTORY_VARIABLE, shm.toString());
-        pb.environment().put(RmaOptions.SHARED_MEMORY_VARIABLE, Integer.toString(sharedMemory));
         // A dead target must be noticed well within the scenario's deadline.
-        pb.environment().put("PINMX_PEER_TIMEOUT_MS", "2000");
-        final Process p = pb.start();
-        if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
-        {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            fail("pinmx-run did not finish within " + RUN_DEADLINE_S + " s");
-        }
-        final String out = Files.readString(dir.resolve("out"));
-        final String err = Files.readString(dir.resolve("err"));
-        assertEquals(0, p.exitValue(), out + err);
-        assertTrue(out.lines().anyMatch(("PASSED " + scenario)::equals), out + err);
+        final LaunchedJob.Result job = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(
+            RmaOptions.DIRECTORY_VARIABLE, shm.toString(),
+            RmaOptions.SHARED_MEMORY_VARIABLE, Integer.toString(sharedMemory),
+            "PINMX_PEER_TIMEOUT_MS", "2000"), ranks, RmaScenarios.class.getName(), scenario);
+        assertEquals(0, job.exitStatus(), job.out() + job.err());
+        assertTrue(job.out().lines().anyMatch(("PASSED " + scenario)::equals), job.out() + job.err());
         try (var left = Files.list(shm))
         {
             assertEquals(List.of(), left.toList(), "shared files left behind");

@@ -6,12 +6,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The README's example program, as the build compiled it, run by bin/pinmx-run on 3 ranks; and the README showing
@@ -19,7 +17,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class RmaRingExampleTest
 {
-    private static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
     private static final Path EXAMPLE = Path.of("src", "main", "java", "io", "pinmx", "rma", "example", "RmaRing.java");
 
     @TempDir
@@ -28,23 +25,10 @@ class RmaRingExampleTest
     @Test
     void everyRankReceivesThePreviousRankAndTheTotalIsTheSumOfRanks() throws Exception
     {
-        final ProcessBuilder pb = new ProcessBuilder(List.of(LAUNCHER.toString(), "-np", "3", RmaRing.class.getName()))
-            .redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
-        pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
-        // The user driver publishes node-wide counters: keep the host's file out of the test.
-        pb.environment().put("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat"));
-        final Process p = pb.start();
-        if (!p.waitFor(120, TimeUnit.SECONDS))
-        {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            fail("pinmx-run did not finish within 120 s");
-        }
-        final String out = Files.readString(dir.resolve("out"));
-        final String err = Files.readString(dir.resolve("err"));
-        assertEquals(0, p.exitValue(), out + err);
+        final LaunchedJob.Result job = LaunchedJob.run(dir, 120, Map.of(), 3, RmaRing.class.getName());
+        final String out = job.out();
+        final String err = job.err();
+        assertEquals(0, job.exitStatus(), out + err);
         final String rank0 = out.trim();
         assertTrue(rank0.startsWith("rank 0 of 3 received 2, ticket ") && rank0.endsWith(", total 3"), rank0 + err);
         for (int rank = 1; rank < 3; rank++)

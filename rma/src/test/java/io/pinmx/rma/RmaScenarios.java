@@ -203,9 +203,9 @@ public final class RmaScenarios
             final MemorySegment ones = arena.allocate(elements * (long)type.bytes(), 8);
             for (int e = 0; e < elements; e++)
             {
-                setElement(type, ones, e, 1);
+                Elements.set(type, ones, e, 1);
             }
-            final AccumulateScale scale = scaleOf(type, rma.rank() + 1);
+            final AccumulateScale scale = Elements.scale(type, rma.rank() + 1);
             final long bytes = elements * (long)type.bytes();
             for (int round = 0; round < rounds; round++)
             {
@@ -236,52 +236,13 @@ public final class RmaScenarios
             final MemorySegment mine = a.local().asSlice(base);
             for (int e = 0; e < elements; e++)
             {
-                final double got = element(type, mine, e);
+                final double got = Elements.get(type, mine, e);
                 final int at = e;
                 check(got == expected, () -> type + " element " + at + " of rank " + rma.rank() + " is " + got +
                     ", expected " + expected);
             }
         }
         rma.free(a);
-    }
-
-    private static AccumulateScale scaleOf(final ElementType type, final int s)
-    {
-        return switch (type)
-        {
-            case INT -> AccumulateScale.ofInt(s);
-            case LONG -> AccumulateScale.ofLong(s);
-            case FLOAT -> AccumulateScale.ofFloat(s);
-            case DOUBLE -> AccumulateScale.ofDouble(s);
-            case COMPLEX_FLOAT -> AccumulateScale.ofComplexFloat(s, 0);
-            case COMPLEX_DOUBLE -> AccumulateScale.ofComplexDouble(s, 0);
-        };
-    }
-
-    private static void setElement(final ElementType type, final MemorySegment s, final int e, final int v)
-    {
-        switch (type)
-        {
-            case INT -> s.setAtIndex(ValueLayout.JAVA_INT, e, v);
-            case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, e, v);
-            case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, e, v);
-            case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, e, v);
-            case COMPLEX_FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, 2L * e, v);
-            case COMPLEX_DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, 2L * e, v);
-        }
-    }
-
-    private static double element(final ElementType type, final MemorySegment s, final int e)
-    {
-        return switch (type)
-        {
-            case INT -> s.getAtIndex(ValueLayout.JAVA_INT, e);
-            case LONG -> s.getAtIndex(ValueLayout.JAVA_LONG, e);
-            case FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, e);
-            case DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, e);
-            case COMPLEX_FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, 2L * e);
-            case COMPLEX_DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * e);
-        };
     }
 
     // ---------------------------------------------------------------- location consistency
@@ -441,6 +402,18 @@ public final class RmaScenarios
             check(rma.getLong(a, rma.rank(), 64) == 2 * a.local().get(ValueLayout.JAVA_LONG_UNALIGNED, 0),
                 () -> "self put + acc");
         }
+        // ARMCI's message helpers, collective over every rank.
+        final int n = rma.size();
+        final int[] ints = rma.sum(new int[] {rma.rank(), 1, Integer.MAX_VALUE});
+        check(ints[0] == n * (n - 1) / 2 && ints[1] == n && ints[2] == Integer.MAX_VALUE * n,
+            () -> "int sum " + java.util.Arrays.toString(ints));
+        check(rma.min(new long[] {rma.rank() - 5L})[0] == -5 && rma.max(new long[] {rma.rank()})[0] == n - 1,
+            () -> "long min/max");
+        check(rma.sum(new double[] {0.5 * rma.rank()})[0] == 0.25 * n * (n - 1) &&
+            rma.min(new double[] {-rma.rank()})[0] == 1 - n && rma.max(new int[] {-rma.rank()})[0] == 0,
+            () -> "double sum/min, int max");
+        final byte[] root = rma.broadcast(n - 1, new byte[] {(byte)rma.rank()});
+        check(1 == root.length && root[0] == n - 1, () -> "broadcast from the last rank");
         final RmaHandle explicit = rma.handle();
         rma.nbGet(a, rma.rank(), 0, arena.allocate(0), explicit);
         check(explicit.test(), () -> "zero-length get incomplete");
