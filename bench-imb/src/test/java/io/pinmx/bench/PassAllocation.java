@@ -12,14 +12,16 @@ import java.util.Arrays;
  * Warm means: passes until {@link #QUIET_WARM_PASSES} in a row allocated nothing on every rank (at most
  * {@link #MAX_WARM_PASSES}): C2 compiles and deoptimisations go on for a while after the first passes, each
  * re-materialising a few scalar-replaced objects (56-416 B in a pass: seen in the first 3 passes after 3 warm-up
- * passes at 8 B, and in 2 of 16 passes after a single quiet one). Then every one of {@link #MEASURED_PASSES} passes counts: an allocation every few thousand
+ * passes at 8 B, and in 2 of 16 passes after a single quiet one; after the endpoint library was split into more
+ * classes, 72-312 B in 2-4 of 16 passes after 3 quiet ones, in 2 of 3 runs on an idle host, and none in 3 of 3
+ * runs after 8 quiet ones). Then every one of {@link #MEASURED_PASSES} passes counts: an allocation every few thousand
  * messages shows in most of them, while a late one-off JIT event shows in one pass at most, and small. Steady
  * therefore means: any measured pass above {@link #ONE_OFF_BYTES}, or more than one measured pass allocating at all.
  */
 final class PassAllocation
 {
-    static final int QUIET_WARM_PASSES = 3;
-    static final int MAX_WARM_PASSES = 40;
+    static final int QUIET_WARM_PASSES = 8;
+    static final int MAX_WARM_PASSES = 80;
     static final int MEASURED_PASSES = 16;
     /** The most a one-off JIT event may allocate in a pass. */
     static final long ONE_OFF_BYTES = 512;
