@@ -3,7 +3,7 @@
 
 PINMX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Exports JAVA_HOME (a JDK >= 22) and puts it first on PATH, or exits with find-jdk's message.
+# Exports JAVA_HOME (a JDK the build can use, see find-jdk.sh) and puts it first on PATH, or exits with find-jdk's message.
 pinmx_use_jdk() {
   JAVA_HOME=$("$PINMX_ROOT/scripts/find-jdk.sh") || exit 1
   export JAVA_HOME
