@@ -10,7 +10,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * A program for the launcher tests, started by bin/pinmx-run as each rank. Modes:
  * {@code join} joins the job and prints what the all-gather brought; {@code fail-rank-1} makes rank 1 exit
- * with status 3 while the others block; {@code block} prints "ready" and blocks until killed.
+ * with status 3 while the others block; {@code block} prints "ready" and blocks until killed; {@code driver} prints
+ * the PINMX_DRIVER the rank was given.
  */
 public final class LauncherFixture
 {
@@ -47,6 +48,7 @@ public final class LauncherFixture
                 System.out.flush();
                 new CountDownLatch(1).await();
             }
+            case "driver" -> System.out.println("rank " + rank.rank() + " driver " + System.getenv("PINMX_DRIVER"));
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }

@@ -130,6 +130,29 @@ class LauncherTest
         assertUsage("pinmx-run: --timeout '0s': expected a positive number of seconds", "-np", "2", "--timeout", "0s", "PingPong");
     }
 
+    @Test
+    void theCallersPinmxDriverIsHonouredAndAnExplicitDriverWins() throws Exception
+    {
+        final String fixture = LauncherFixture.class.getName();
+        Outcome o = finish(start(Map.of(), "-np", "1", fixture, "driver"));
+        assertEquals(new Outcome(0, "rank 0 driver user\n", ""), o);
+        o = finish(start(Map.of("PINMX_DRIVER", "auto"), "-np", "1", fixture, "driver"));
+        assertEquals(new Outcome(0, "rank 0 driver auto\n", ""), o);
+        o = finish(start(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", "--driver", "user", fixture, "driver"));
+        assertEquals(new Outcome(0, "rank 0 driver user\n", ""), o);
+
+        o = finish(start(Map.of("PINMX_DRIVER", "gpu"), "-np", "1", fixture, "driver"));
+        assertEquals(2, o.exit(), o.err());
+        assertTrue(o.err().startsWith("pinmx-run: PINMX_DRIVER='gpu': expected user, kernel or auto\nusage: pinmx-run"),
+            o.err());
+        if (!Files.exists(Path.of("/dev/pinmx")))
+        {
+            o = finish(start(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", fixture, "driver"));
+            assertEquals(new Outcome(2, "",
+                "pinmx-run: PINMX_DRIVER=kernel needs /dev/pinmx (load kmod/pinmx.ko), or use --driver user\n"), o);
+        }
+    }
+
     private void assertUsage(final String message, final String... args) throws Exception
     {
         final Outcome o = run(args);
