@@ -25,6 +25,20 @@ for report in */target/surefire-reports/TEST-*.xml; do
 done
 echo "java: $java_passed passed, $java_failed failed"
 
+# Installing the module on a real host: dkms build against both kernels, modinfo, the udev rule (root only).
+pkg_passed=0 pkg_failed=0
+if [ "$(id -u)" -eq 0 ]; then
+  log=$(mktemp)
+  if kmod/packaging-tests.sh 2>&1 | tee "$log"; then :; else failed_steps+=("packaging"); fi
+  line=$(grep -E "^packaging: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
+  pkg_passed=$(sed -n 's/.*: \([0-9]*\) passed.*/\1/p' <<<"$line")
+  pkg_failed=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+  if [ -z "$line" ]; then pkg_failed=1 pkg_passed=0; fi
+  rm -f "$log"
+else
+  echo "packaging: skipped (needs root)"
+fi
+
 vm_passed=0 vm_failed=0
 # Per kernel: the module's C tests, then the Java tests that need /dev/pinmx (kernel-tests: the
 # kernel provider and userlib over it; ~1 min in the guest).
@@ -41,11 +55,11 @@ for run in "6.1" "6.1 --java kernel-tests" "6.12" "6.12 --java kernel-tests"; do
   rm -f "$log"
 done
 
-total_failed=$(( java_failed + vm_failed ))
+total_failed=$(( java_failed + pkg_failed + vm_failed ))
 if [ ${#failed_steps[@]} -gt 0 ] && [ "$total_failed" -eq 0 ]; then
   # A step failed without a failing test (build error, VM hang): still a failure.
   total_failed=${#failed_steps[@]}
 fi
 [ ${#failed_steps[@]} -gt 0 ] && echo "pinmx: failed steps: ${failed_steps[*]}"
-echo "all: $(( java_passed + vm_passed )) passed, $total_failed failed"
+echo "all: $(( java_passed + pkg_passed + vm_passed )) passed, $total_failed failed"
 [ ${#failed_steps[@]} -eq 0 ]

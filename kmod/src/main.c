@@ -600,3 +600,6 @@ module_init(pinmx_init);
 module_exit(pinmx_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Open-MX-style decoupled, overlapped user page pinning");
+/* Also dkms.conf's PACKAGE_VERSION: kmod/packaging-tests.sh checks they agree. */
+MODULE_VERSION("0.1.0");
+MODULE_INFO(abi_version, __stringify(PINMX_ABI_VERSION));
