@@ -11,6 +11,8 @@ public final class SegmentVector
 {
     /** Most segments in one request, as in the driver contract. */
     public static final int MAX_SEGMENTS = 256;
+    /** A thread object never started: a segment it may access is one any thread may access. */
+    private static final Thread ANOTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
 
     private final MemorySegment[] segments = new MemorySegment[MAX_SEGMENTS];
     private final MemorySegment[] nonEmpty = new MemorySegment[MAX_SEGMENTS];
@@ -20,7 +22,7 @@ public final class SegmentVector
     private boolean allNative;
 
     /**
-     * @throws IllegalArgumentException if the segment is null.
+     * @throws IllegalArgumentException if the segment is null or confined to one thread.
      */
     public SegmentVector set(final MemorySegment segment)
     {
@@ -28,13 +30,14 @@ public final class SegmentVector
         {
             throw new IllegalArgumentException("buffer segment is null");
         }
+        requireShareable(segment, "buffer segment ");
         clear();
         add(segment);
         return this;
     }
 
     /**
-     * @throws IllegalArgumentException naming the count or the null segment's index.
+     * @throws IllegalArgumentException naming the count, or the index of a null or thread-confined segment.
      */
     public SegmentVector set(final MemorySegment[] vector, final int vectorCount)
     {
@@ -49,6 +52,7 @@ public final class SegmentVector
             {
                 throw new IllegalArgumentException("segment vector: segment " + i + " of " + vectorCount + " is null");
             }
+            requireShareable(vector[i], "segment vector: segment " + i + " of " + vectorCount + " ");
         }
         clear();
         for (int i = 0; i < vectorCount; i++)
@@ -56,6 +60,20 @@ public final class SegmentVector
             add(vector[i]);
         }
         return this;
+    }
+
+    /**
+     * The endpoint's progress thread (or whichever thread drives progress) copies into and out of request buffers,
+     * so a segment of an {@code Arena.ofConfined()} would throw WrongThreadException there, far from the caller.
+     */
+    private static void requireShareable(final MemorySegment segment, final String what)
+    {
+        if (!segment.isAccessibleBy(ANOTHER_THREAD))
+        {
+            throw new IllegalArgumentException(what + segment + " is confined to the thread that allocated it " +
+                "(Arena.ofConfined()): the endpoint's progress thread could not read or write it; allocate request " +
+                "buffers from Arena.ofShared(), Arena.global() or Arena.ofAuto()");
+        }
     }
 
     public void clear()

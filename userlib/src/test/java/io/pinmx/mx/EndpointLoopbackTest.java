@@ -205,6 +205,34 @@ class EndpointLoopbackTest
     }
 
     @Test
+    void aBufferConfinedToTheCallersThreadIsRefusedAtPostTimeNamingWhatToUse()
+    {
+        try (Arena confined = Arena.ofConfined())
+        {
+            final MemorySegment mine = confined.allocate(64);
+            final IllegalArgumentException receive = assertThrows(IllegalArgumentException.class,
+                () -> b.irecv(MatchInfo.ANY_SOURCE, 7, MatchInfo.MASK_ALL, mine));
+            assertTrue(receive.getMessage().startsWith("buffer segment " + mine + " is confined"), receive.getMessage());
+            assertTrue(receive.getMessage().contains("Arena.ofConfined()") &&
+                receive.getMessage().contains("Arena.ofShared(), Arena.global() or Arena.ofAuto()"), receive.getMessage());
+            final MemorySegment[] vector = {pattern(8, 1), mine};
+            final IllegalArgumentException send = assertThrows(IllegalArgumentException.class,
+                () -> a.isend(aToB, 7, vector, 2));
+            assertTrue(send.getMessage().startsWith("segment vector: segment 1 of 2 "), send.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> a.issend(aToB, 7, mine));
+        }
+
+        // nothing was posted: a shared buffer of the same size still receives the next message, and heap memory
+        // (staged) is no thread's own either
+        final MemorySegment shared = arena.allocate(64);
+        final Request ok = b.irecv(MatchInfo.ANY_SOURCE, 7, MatchInfo.MASK_ALL, shared);
+        a.send(aToB, 7, MemorySegment.ofArray(new byte[64]).fill((byte)9), TIMEOUT);
+        assertEquals(64, ok.awaitOrThrow(TIMEOUT).bytesTransferred());
+        assertEquals(9, shared.get(ValueLayout.JAVA_BYTE, 63));
+        ok.release();
+    }
+
+    @Test
     void peekAndWaitAnyReportCompletedRequests()
     {
         assertEquals(null, b.peek());
