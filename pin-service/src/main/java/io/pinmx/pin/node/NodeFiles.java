@@ -63,6 +63,7 @@ public final class NodeFiles
      * @param timeout      longest wait for the file to open.
      * @return the map.
      * @throws UncheckedIOException naming the file when it cannot be created, mapped or opened in time.
+     * @throws IllegalStateException naming the JVM flags Chronicle Map needs when this JVM lacks some.
      */
     static ChronicleMap<CharSequence, CharSequence> openMap(
         final Path file,
@@ -72,6 +73,7 @@ public final class NodeFiles
         final String averageValue,
         final Duration timeout)
     {
+        ChronicleFlags.require(name + " file " + file);
         final CompletableFuture<ChronicleMap<CharSequence, CharSequence>> opening = new CompletableFuture<>();
         try
         {

@@ -3,7 +3,9 @@
  * the counters each endpoint publishes. Each store is an interface with an in-memory
  * implementation for tests and a Chronicle Map implementation over a persisted file under
  * /dev/shm/pinmx. Nothing here is on the message path: drivers read the peer table when a peer
- * is first used and publish counters from time to time.
+ * is first used and publish counters from time to time. Chronicle Map is touched only after
+ * {@link io.pinmx.pin.node.ChronicleFlags} found this JVM started with the flags it needs (the parent pom's
+ * pinmx.jvm.opens, the one list); a JVM without them gets a message naming them, never Chronicle's errors.
  * <p>
  * May call the JDK, Chronicle Map and {@link io.pinmx.pin.spi} value types.
  */

@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.node.ChronicleFlags;
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.CounterStore;
 import io.pinmx.pin.spi.DriverCounters;
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * Publishes one endpoint's counters to the node-wide {@link CounterStore} so {@code pinmx-admin counters}
  * shows live endpoints. Called by the endpoint's progress agent only when idle, at most every
  * {@link #INTERVAL_NS}, and once at close. The endpoints of a process share one open store per file
- * (opening a Chronicle Map costs far more than an endpoint).
+ * (opening a Chronicle Map costs far more than an endpoint). In a JVM without the flags Chronicle Map needs
+ * ({@link ChronicleFlags}) nothing is published and Chronicle is never loaded: the endpoint works all the same.
  */
 final class CounterPublisher
 {
@@ -26,6 +28,8 @@ final class CounterPublisher
     private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(10);
     private static final System.Logger LOG = System.getLogger(CounterPublisher.class.getName());
     private static final Map<Path, SharedStore> STORES = new HashMap<>();
+    /** A JVM without Chronicle's flags is told once, not once per endpoint; guarded by STORES. */
+    private static boolean toldFlagsMissing;
 
     private final SharedStore shared;
     private final String name;
@@ -52,6 +56,17 @@ final class CounterPublisher
         final SharedStore shared;
         synchronized (STORES)
         {
+            if (!ChronicleFlags.missing().isEmpty())
+            {
+                if (!toldFlagsMissing)
+                {
+                    toldFlagsMissing = true;
+                    LOG.log(System.Logger.Level.INFO, "counters of this process's endpoints are not published to " +
+                        file + " (pinmx-admin counters): the JVM lacks the flags Chronicle Map needs " +
+                        "(`bin/pinmx-admin jvm-flags`)");
+                }
+                return null;
+            }
             SharedStore s = STORES.get(file);
             if (null == s)
             {
