@@ -54,14 +54,45 @@ pinmx_jvm_flags() {
   sed -n 's:.*<pinmx.jvm.opens>\(.*\)</pinmx.jvm.opens>.*:\1:p' "$PINMX_ROOT/pom.xml"
 }
 
-# Prints the runtime classpath of a module (its jar plus dependencies), building it first.
+# Prints the runtime classpath of a module (its jar plus dependencies), building it only when needed: the
+# classpath of the last build is kept in target/pinmx-classpath/MODULE, and reused while no pom.xml or
+# src/main file of the tree is newer and every entry still exists. Concurrent callers (every task of a Slurm
+# job) serialise on a lock: the first builds, the others wait and reuse its result. Maven's output goes to
+# target/pinmx-classpath/MODULE.log and is shown only when the build fails.
 pinmx_classpath() {
-  local module=$1 cpfile
-  cpfile=$(mktemp)
-  pinmx_mvn -q -DskipTests -pl "$module" -am install >&2 || exit 1
-  pinmx_mvn -q -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile" >&2 || exit 1
-  local jar
-  jar=$(ls "$PINMX_ROOT/$module"/target/*.jar | grep -v -e sources -e tests | head -n 1)
-  echo "$jar:$(cat "$cpfile")"
-  rm -f "$cpfile"
+  local module=$1 dir=$PINMX_ROOT/target/pinmx-classpath
+  local stamp=$dir/$module
+  mkdir -p "$dir"
+  if pinmx_classpath_fresh "$stamp"; then cat "$stamp"; return 0; fi
+  (
+    exec 9>"$stamp.lock"
+    if ! flock -n 9; then
+      echo "pinmx: waiting for another build of $module to finish" >&2
+      flock 9
+    fi
+    if pinmx_classpath_fresh "$stamp"; then cat "$stamp"; exit 0; fi
+    echo "pinmx: building $module (sources changed since the last build)" >&2
+    local cpfile=$stamp.deps log=$stamp.log jar
+    if ! { pinmx_mvn -q -DskipTests -pl "$module" -am install &&
+           pinmx_mvn -q -pl "$module" dependency:build-classpath -Dmdep.outputFile="$cpfile"; } >"$log" 2>&1; then
+      echo "pinmx: building $module failed; the end of $log:" >&2
+      tail -n 40 "$log" >&2
+      exit 1
+    fi
+    jar=$(ls "$PINMX_ROOT/$module"/target/*.jar | grep -v -e sources -e tests | head -n 1)
+    echo "$jar:$(cat "$cpfile")" > "$stamp.new" && mv "$stamp.new" "$stamp"
+    rm -f "$cpfile"
+    cat "$stamp"
+  )
+}
+
+# True when the classpath recorded in $1 is newer than every pom.xml and src/main file of the tree and each of
+# its entries exists.
+pinmx_classpath_fresh() {
+  local stamp=$1 entry
+  [ -s "$stamp" ] || return 1
+  [ -z "$(find "$PINMX_ROOT" \( -name target -o -name .git -o -name kmod \) -prune -o \
+           \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$stamp" -print -quit)" ] || return 1
+  local IFS=:
+  for entry in $(cat "$stamp"); do [ -e "$entry" ] || return 1; done
 }

@@ -1,6 +1,7 @@
 package io.pinmx.bench;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.JobRank;
 
 import java.io.PrintStream;
 import java.time.Instant;
@@ -59,8 +60,11 @@ public final class BenchmarkRun
         }
         catch (final IllegalArgumentException ex)
         {
-            err.println(benchmark.name() + ": " + ex.getMessage());
-            err.println(benchmark.name() + " " + BenchOptions.USAGE);
+            if (reportsUsageErrors(env))
+            {
+                err.println(benchmark.name() + ": " + ex.getMessage());
+                err.println(benchmark.name() + " " + BenchOptions.USAGE);
+            }
             return EXIT_USAGE;
         }
         try (Job job = Job.join(env))
@@ -78,6 +82,22 @@ public final class BenchmarkRun
         {
             err.println(benchmark.name() + ": " + ex.getMessage());
             return EXIT_FAILED;
+        }
+    }
+
+    /**
+     * Every rank parses the same command line, so a bad one is said once, by rank 0 (or by a process started
+     * outside a job); the other ranks only exit with {@link #EXIT_USAGE}.
+     */
+    static boolean reportsUsageErrors(final Map<String, String> env)
+    {
+        try
+        {
+            return 0 == JobRank.fromEnvironment(env).rank();
+        }
+        catch (final IllegalArgumentException noRank)
+        {
+            return true;
         }
     }
 

@@ -150,8 +150,11 @@ public final class PinningPingPong
         }
         catch (final IllegalArgumentException ex)
         {
-            err.println("PinningPingPong: " + ex.getMessage());
-            err.println("PinningPingPong " + USAGE);
+            if (BenchmarkRun.reportsUsageErrors(env))
+            {
+                err.println("PinningPingPong: " + ex.getMessage());
+                err.println("PinningPingPong " + USAGE);
+            }
             return BenchmarkRun.EXIT_USAGE;
         }
         if (!"kernel".equals(env.get(JobEndpoint.DRIVER_VARIABLE)))
