@@ -69,11 +69,20 @@ static int pinmx_counters_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(pinmx_counters);
 
+static int pinmx_interfaces_show(struct seq_file *m, void *v)
+{
+	pinmx_net_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pinmx_interfaces);
+
 void pinmx_debugfs_init(void)
 {
 	pinmx_debugfs_dir = debugfs_create_dir("pinmx", NULL);
 	debugfs_create_file("counters", 0444, pinmx_debugfs_dir, NULL,
 			    &pinmx_counters_fops);
+	debugfs_create_file("interfaces", 0444, pinmx_debugfs_dir, NULL,
+			    &pinmx_interfaces_fops);
 }
 
 void pinmx_debugfs_exit(void)

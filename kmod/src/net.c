@@ -18,6 +18,7 @@
 #include <linux/poll.h>
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -501,6 +502,34 @@ static int pinmx_rcv(struct sk_buff *skb, struct net_device *dev,
 	pinmx_count(PINMX_CNT_RX_FRAMES, 1);
 	consume_skb(skb);
 	return NET_RX_SUCCESS;
+}
+
+/*
+ * debugfs "interfaces": one line per attached interface, then one per endpoint
+ * bound to it (what pinmx-admin shows as attached interfaces and endpoints):
+ *   iface NAME ifindex N mtu N mac XX:XX:XX:XX:XX:XX
+ *   endpoint NAME INDEX id N session 0xHEX mode N
+ */
+void pinmx_net_show(struct seq_file *m)
+{
+	struct pinmx_iface *iface;
+	struct pinmx_endpoint *ep;
+	int i;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(iface, &pinmx_ifaces, node) {
+		seq_printf(m, "iface %s ifindex %d mtu %u mac %pM\n",
+			   iface->dev->name, iface->dev->ifindex,
+			   READ_ONCE(iface->dev->mtu), iface->dev->dev_addr);
+		for (i = 0; i < PINMX_NR_EP_INDEX; i++) {
+			ep = rcu_dereference(iface->eps[i]);
+			if (ep)
+				seq_printf(m, "endpoint %s %d id %u session 0x%08x mode %u\n",
+					   iface->dev->name, i, ep->id,
+					   READ_ONCE(ep->session), READ_ONCE(ep->mode));
+		}
+	}
+	rcu_read_unlock();
 }
 
 static struct packet_type pinmx_packet_type __read_mostly = {

@@ -34,6 +34,8 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+
+struct seq_file;
 #include <linux/xarray.h>
 
 #include "../include/uapi/pinmx.h"
@@ -359,6 +361,7 @@ int pinmx_net_init(void);
 void pinmx_net_exit(void);
 void pinmx_net_endpoint_init(struct pinmx_endpoint *ep);
 void pinmx_net_release(struct pinmx_endpoint *ep);
+void pinmx_net_show(struct seq_file *m);
 long pinmx_ioc_attach(void __user *uarg);
 long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg);
 long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg);
