@@ -4,7 +4,8 @@
  * constants, ioctl numbers, every uapi struct as a MemoryLayout, checked against the C header by a test), the
  * endpoint's open file, its mapped event ring (read in place: frames are handed to the library where the kernel
  * put them), and its peer table of MAC addresses. The module runs pinning and the pull engine; this package only
- * makes ioctls and reads the ring, so it has no threads.
+ * makes ioctls and reads the ring, so it has no threads. {@link io.pinmx.pin.kernel.KernelModuleStatus} reads the
+ * module's own description (sysfs, PINMX_IOC_INFO/COUNTERS, debugfs) for the admin tool, without an endpoint.
  * <p>
  * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
  * providers share: peer registry, argument checks, idle strategy, and libc through

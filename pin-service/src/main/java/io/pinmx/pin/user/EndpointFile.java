@@ -14,6 +14,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * An endpoint's shared-memory file, {@code <dir>/pinmx-udp-<port>} (dir is /dev/shm by default): a header
@@ -231,6 +234,49 @@ final class EndpointFile implements AutoCloseable
                 }
             }
         }
+    }
+
+    /**
+     * The endpoint files in {@code directory}, read from their headers without mapping them (for
+     * {@code pinmx-admin endpoints}); files that are not endpoint files of this layout are skipped.
+     */
+    static List<UserEndpointFile> list(final Path directory) throws IOException
+    {
+        final List<UserEndpointFile> found = new ArrayList<>();
+        if (!Files.isDirectory(directory))
+        {
+            return found;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, FILE_PREFIX + "*"))
+        {
+            final ByteBuffer header = ByteBuffer.allocate((int)MAX_REGIONS_OFFSET + 4).order(ByteOrder.nativeOrder());
+            for (final Path file : files)
+            {
+                header.clear();
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+                {
+                    if (channel.read(header, 0) != header.capacity())
+                    {
+                        continue;
+                    }
+                }
+                catch (final IOException e)
+                {
+                    continue; // removed meanwhile
+                }
+                if (header.getLong((int)MAGIC_OFFSET) != MAGIC ||
+                    header.getInt((int)VERSION_OFFSET) != LAYOUT_VERSION)
+                {
+                    continue;
+                }
+                final int pid = header.getInt((int)PID_OFFSET);
+                found.add(new UserEndpointFile(file, header.getInt((int)PORT_OFFSET), pid,
+                    header.getInt((int)SESSION_OFFSET), header.getInt((int)READY_OFFSET) == 1,
+                    Files.exists(Path.of("/proc", Integer.toString(pid)))));
+            }
+        }
+        found.sort(Comparator.comparingInt(UserEndpointFile::port));
+        return found;
     }
 
     private static long tableOffset(final int ringCapacity)

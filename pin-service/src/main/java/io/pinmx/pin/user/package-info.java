@@ -4,10 +4,12 @@
  * /dev/shm (zero-length UDP datagrams as doorbells for a parked receiver) plus single-copy pulls by one
  * process_vm_readv from the peer's region table published in the same file. Owns the endpoint's UDP socket,
  * shared-memory file, peer table (over {@link io.pinmx.pin.provider.PeerRegistry}), region table, pull engine
- * (both sides) and progress thread. Never pins memory.
+ * (both sides) and progress thread. Never pins memory. {@link io.pinmx.pin.user.UserEndpointFile} lists the
+ * endpoint files of a host for the admin tool.
  * <p>
  * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
  * providers share: peer registry, argument checks, idle strategy, and libc through
- * {@link io.pinmx.pin.provider.Libc}), {@link io.pinmx.pin.wire} (frame layouts and validation) and the JDK.
+ * {@link io.pinmx.pin.provider.Libc}), {@link io.pinmx.pin.wire} (frame layouts and validation), {@link io.pinmx.pin.node} (publishing counters, only
+ * in a JVM with Chronicle Map's flags) and the JDK.
  */
 package io.pinmx.pin.user;

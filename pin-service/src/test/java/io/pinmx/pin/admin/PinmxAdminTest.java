@@ -4,21 +4,31 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pinmx.pin.kernel.KernelCounter;
+import io.pinmx.pin.kernel.KernelModuleStatus;
+import io.pinmx.pin.kernel.PinmxAbi;
+import io.pinmx.pin.node.ChronicleFlags;
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.ChronicleMapPeerTable;
 import io.pinmx.pin.node.PublishedCounters;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.PinDriver;
+import io.pinmx.pin.user.UserDriver;
+import io.pinmx.pin.user.UserDriverOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -31,6 +41,13 @@ class PinmxAdminTest
 
     private String out = "";
     private String err = "";
+    private Map<String, String> env = Map.of();
+    private KernelModuleStatus module = NOT_LOADED;
+
+    /** The kernel module as a host without it shows it. */
+    static final KernelModuleStatus NOT_LOADED = new KernelModuleStatus(false, "", new TreeMap<>(),
+        Path.of("/dev/pinmx"), -1, 0, "", 0, 0, new long[0], "no /dev/pinmx (pinmx.ko is not loaded)", List.of(),
+        List.of(), "pinmx.ko is not loaded");
 
     private int run(final String... args)
     {
@@ -38,7 +55,8 @@ class PinmxAdminTest
         final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
         final List<String> full = Stream.concat(Stream.of(
             "--peers-file", peersFile().toString(), "--counters-file", countersFile().toString()), Stream.of(args)).toList();
-        final int status = PinmxAdmin.run(full.toArray(String[]::new),
+        final KernelModuleStatus state = module;
+        final int status = PinmxAdmin.run(full.toArray(String[]::new), env, () -> state,
             new PrintStream(outBytes, true, StandardCharsets.UTF_8), new PrintStream(errBytes, true, StandardCharsets.UTF_8));
         out = outBytes.toString(StandardCharsets.UTF_8);
         err = errBytes.toString(StandardCharsets.UTF_8);
@@ -83,7 +101,7 @@ class PinmxAdminTest
         assertFalse(Files.exists(countersFile()));
 
         final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-        assertEquals(PinmxAdmin.EXIT_USAGE, PinmxAdmin.run(new String[]{ "--peers-file" },
+        assertEquals(PinmxAdmin.EXIT_USAGE, PinmxAdmin.run(new String[]{ "--peers-file" }, env, () -> NOT_LOADED,
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
             new PrintStream(errBytes, true, StandardCharsets.UTF_8)));
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("--peers-file needs a value"));
@@ -141,7 +159,14 @@ class PinmxAdminTest
         final List<String> lines = out.lines().toList();
         assertTrue(lines.get(0).startsWith("udp:10.0.0.1:40000/3 pid " + ProcessHandle.current().pid() + " (running)"),
             out);
-        assertEquals(List.of("  DROPPED_BAD_LENGTH 1", "  PULL_BYTES 67108864"), lines.subList(1, lines.size()));
+        assertEquals(List.of("  DROPPED_BAD_LENGTH 1", "  PULL_BYTES 67108864",
+            "kernel module: no /dev/pinmx (pinmx.ko is not loaded)"), lines.subList(1, lines.size()));
+
+        assertEquals(0, run("--json", "counters"));
+        assertTrue(out.startsWith("{\"file\":\"" + countersFile() + "\",\"endpoints\":[{\"endpoint\":\"udp:10.0.0.1:40000/3\"," +
+            "\"pid\":" + ProcessHandle.current().pid() + ",\"running\":true,\"published\":\""), out);
+        assertTrue(out.endsWith("\"counters\":{\"DROPPED_BAD_LENGTH\":1,\"PULL_BYTES\":67108864}}]," +
+            "\"kernel\":{\"problem\":\"no /dev/pinmx (pinmx.ko is not loaded)\"}}\n"), out);
 
         assertEquals(0, run("counters", "udp:10.0.0.1:40000/3", "--all"));
         assertEquals(1 + Counter.values().length, out.lines().count());
@@ -168,6 +193,117 @@ class PinmxAdminTest
         assertTrue(out.startsWith("udp:10.0.0.1:40000/2 pid "), out);
         assertFalse(out.contains("40000/1"), out);
         assertUsage("unexpected argument 'now' after 'counters prune'", "counters", "prune", "now");
+    }
+
+    /** A loaded module with lo attached and one endpoint bound, as the VM shows it. */
+    private static KernelModuleStatus loadedModule()
+    {
+        final long[] counters = new long[KernelCounter.values().length];
+        counters[KernelCounter.TX_FRAMES.ordinal()] = 12;
+        counters[KernelCounter.PULL_BYTES.ordinal()] = 1 << 20;
+        return new KernelModuleStatus(true, "0.1.0", new TreeMap<>(Map.of("budget_pages", "262144", "ifnames", "lo")),
+            Path.of("/dev/pinmx"), PinmxAbi.ABI_VERSION, PinmxAbi.FEATURE_PIN_DECLARE | PinmxAbi.FEATURE_NET_IFACE,
+            "PIN_DECLARE|NET_IFACE", 256, 4096, counters, null,
+            List.of(new KernelModuleStatus.Interface("lo", 1, 65536, "00:00:00:00:00:00")),
+            List.of(new KernelModuleStatus.BoundEndpoint("lo", 3, 7, 0xabcdef01, 2)), null);
+    }
+
+    @Test
+    void infoDescribesTheKernelModuleAndWhichProviderAJobWouldUse()
+    {
+        module = loadedModule();
+        env = Map.of("PINMX_DRIVER", "user");
+        assertEquals(0, run("info"));
+        assertTrue(out.contains("a job here would use: user (") && out.contains("forced by PINMX_DRIVER=user"), out);
+        assertTrue(out.contains("auto-detection would pick: "), out);
+        assertTrue(out.contains("""
+            kernel module pinmx.ko 0.1.0
+              ABI version %d (this library: %d)
+              features: PIN_DECLARE|NET_IFACE
+              limits: 256 segments/region, 4096 regions/endpoint
+              parameters: budget_pages=262144 ifnames=lo
+              attached interfaces:
+                lo ifindex 1 mtu 65536 mac 00:00:00:00:00:00, 1 endpoints bound
+            """.formatted(PinmxAbi.ABI_VERSION, PinmxAbi.ABI_VERSION)), out);
+
+        assertEquals(0, run("--json", "info"));
+        assertTrue(out.contains("\"selection\":{\"PINMX_DRIVER\":\"user\",\"job\":{\"provider\":\"user\""), out);
+        assertTrue(out.contains("\"module\":{\"loaded\":true,\"version\":\"0.1.0\",\"abiVersion\":" +
+            PinmxAbi.ABI_VERSION + ",\"libraryAbiVersion\":" + PinmxAbi.ABI_VERSION +
+            ",\"features\":[\"PIN_DECLARE\",\"NET_IFACE\"],\"maxSegments\":256,\"maxRegions\":4096," +
+            "\"parameters\":{\"budget_pages\":\"262144\",\"ifnames\":\"lo\"},\"interfaces\":[{\"name\":\"lo\"," +
+            "\"ifindex\":1,\"mtu\":65536,\"mac\":\"00:00:00:00:00:00\",\"endpointsBound\":1}]}"), out);
+        assertTrue(out.endsWith("\"jvmFlagsMissing\":[]}\n"), out);
+        assertEquals(1, out.lines().count(), out);
+
+        // a forced kernel provider that cannot run here is reported, not thrown
+        module = NOT_LOADED;
+        env = Map.of("PINMX_DRIVER", "kernel");
+        if (!Files.exists(Path.of("/dev/pinmx")))
+        {
+            assertEquals(0, run("info"));
+            assertTrue(out.contains("a job here would use: nothing: kernel driver forced by PINMX_DRIVER=kernel " +
+                "cannot run"), out);
+            assertTrue(out.contains("kernel module: not loaded (no /sys/module/pinmx)"), out);
+        }
+    }
+
+    @Test
+    void countersShowTheKernelModulesOwnAlone()
+    {
+        module = loadedModule();
+        assertEquals(0, run("counters", "kernel"));
+        assertEquals("""
+            kernel module pinmx.ko (module-wide, all endpoints)
+              TX_FRAMES 12
+              PULL_BYTES 1048576
+            """, out);
+        assertFalse(Files.exists(countersFile()), "the kernel's counters alone need no counters file");
+        assertEquals(0, run("--json", "counters", "kernel", "--all"));
+        assertTrue(out.startsWith("{\"kernel\":{\"counters\":{\"PIN_CALLS\":0,"), out);
+        assertTrue(out.contains("\"TX_FRAMES\":12,"), out);
+    }
+
+    @Test
+    void endpointsListsTheUserDriversOpenEndpointsAndTheKernelsBoundOnes()
+    {
+        module = loadedModule();
+        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(null)).build());
+        final String line;
+        try
+        {
+            line = "user udp port " + endpoint.address().board().basePort() + " pid " + ProcessHandle.current().pid() +
+                " session 0x" + Integer.toHexString(endpoint.address().sessionId()) + " open";
+            assertEquals(0, run("endpoints"));
+            assertTrue(out.lines().anyMatch(line::equals), out);
+            assertTrue(out.endsWith("kernel lo index 3 id 7 session 0xabcdef01 pin mode 2\n"), out);
+            assertEquals(0, run("--json", "endpoints"));
+            assertTrue(out.contains("{\"port\":" + endpoint.address().board().basePort() + ",\"pid\":" +
+                ProcessHandle.current().pid() + ",\"session\":" + endpoint.address().sessionId() + ",\"state\":\"open\""),
+                out);
+            assertTrue(out.endsWith("\"kernel\":{\"loaded\":true,\"endpoints\":[{\"interface\":\"lo\",\"index\":3," +
+                "\"id\":7,\"session\":" + 0xabcdef01 + ",\"pinMode\":2}]}}\n"), out);
+        }
+        finally
+        {
+            endpoint.close();
+        }
+        assertEquals(0, run("endpoints"));
+        assertFalse(out.contains(line), out);
+        assertEquals(0, run("--shm-dir", directory.toString(), "endpoints"));
+        assertTrue(out.startsWith("no user-driver endpoints in " + directory + "\n"), out);
+        assertUsage("unexpected argument 'x' after 'endpoints'", "endpoints", "--all", "x");
+    }
+
+    @Test
+    void jvmFlagsPrintsTheOneListEveryPinmxJvmCarries()
+    {
+        assertEquals(0, run("jvm-flags"));
+        assertEquals(String.join(" ", ChronicleFlags.all()) + "\n", out);
+        assertTrue(ChronicleFlags.all().contains("--add-opens=java.base/java.lang=ALL-UNNAMED"), out);
+        assertTrue(ChronicleFlags.all().contains("--enable-native-access=ALL-UNNAMED"), out);
+        assertEquals(List.of(), ChronicleFlags.missing(), "surefire starts this JVM with the pom's flags");
     }
 
     @Test
