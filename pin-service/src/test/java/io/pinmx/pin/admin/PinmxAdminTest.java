@@ -125,13 +125,19 @@ class PinmxAdminTest
             node-b 7 udp:10.0.0.2:40000
             """, out);
 
+        assertEquals(0, run("--json", "peers"));
+        assertEquals("{\"file\":\"" + peersFile() + "\",\"peers\":[" +
+            "{\"host\":\"node-a\",\"board\":0,\"address\":\"udp:10.0.0.1:40000\"}," +
+            "{\"host\":\"node-a\",\"board\":1,\"address\":\"eth:02:00:00:00:00:01\"}," +
+            "{\"host\":\"node-b\",\"board\":7,\"address\":\"udp:10.0.0.2:40000\"}]}\n", out);
+
         try (ChronicleMapPeerTable table = ChronicleMapPeerTable.open(peersFile()))
         {
             assertEquals(Optional.of(BoardAddress.parse("udp:10.0.0.2:40000")), table.board("node-b", 7));
         }
 
-        assertEquals(0, run("peers", "remove", "node-a", "0"));
-        assertEquals("removed node-a 0\n", out);
+        assertEquals(0, run("--json", "peers", "remove", "node-a", "0"));
+        assertEquals("{\"removed\":{\"host\":\"node-a\",\"board\":0}}\n", out);
         assertEquals(PinmxAdmin.EXIT_FAILED, run("peers", "remove", "node-a", "0"));
         assertTrue(err.contains("no board 0 of host node-a in " + peersFile()), err);
         assertEquals(0, run("peers", "remove", "node-b"));
