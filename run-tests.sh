@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every pinmx test: the Java suites (Maven) on the host, then the kernel module's
+# Runs every pinmx test: the Java suites (Maven) on the host, the packaging checks (dkms, modinfo, udev;
+# root only), then the kernel module's
 # tests and the Java tests that need /dev/pinmx inside a VM on Debian 12's 6.1 and 6.12 kernels. Installs what it needs when run
 # as root. Exits non-zero if anything failed; the last line sums it up.
 set -uo pipefail
