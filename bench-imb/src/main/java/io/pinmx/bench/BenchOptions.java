@@ -1,6 +1,8 @@
 package io.pinmx.bench;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Command-line options shared by every benchmark program.
@@ -8,20 +10,27 @@ import java.nio.file.Path;
  *   -msglog a:b | -msglog b   sizes 0 and 2^a..2^b bytes (default 0:22)
  *   -iter n[,volumeMB]        IMB repetitions per sample and overall volume (OSU: iterations per size)
  *   -window n                 OSU bandwidth window (default 64)
- *   --transport pinmx|tcp     what to measure (default pinmx)
- *   --baseline tcp|none       also run over TCP in the same run and print ratio lines (default none)
+ *   -loops n                  timed loops per size, the median one reported (IMB programs; default 5)
+ *   --transport T             what to measure: pinmx (default), tcp, tcp-busy or aeron
+ *   --baseline T[,T...]|none  also run over these transports first, in the same run, and print ratio lines
+ *                             against each (default none)
  *   --plot FILE.png|FILE.svg  draw latency and bandwidth against size
  * </pre>
  */
 public record BenchOptions(
-    int minLog, int maxLog, Repetitions repetitions, boolean iterGiven, int window,
-    String transport, String baseline, Path plot)
+    int minLog, int maxLog, Repetitions repetitions, boolean iterGiven, int window, int loops,
+    String transport, List<String> baselines, Path plot)
 {
     public static final int MAX_LOG = 30;
     public static final int DEFAULT_MAX_LOG = 22;
     public static final int OSU_DEFAULT_WINDOW = 64;
-    public static final String USAGE = "arguments: [-msglog a:b] [-iter n[,volumeMB]] [-window n] " +
-        "[--transport pinmx|tcp] [--baseline tcp|none] [--plot FILE.png|FILE.svg]";
+    /** Enough loops that one stalled loop (a millisecond of descheduling on a shared host) is never the median. */
+    public static final int DEFAULT_LOOPS = 5;
+    public static final int MAX_LOOPS = 101;
+    /** Every transport Transports can open. */
+    public static final List<String> TRANSPORTS = List.of("pinmx", "tcp", "tcp-busy", "aeron");
+    public static final String USAGE = "arguments: [-msglog a:b] [-iter n[,volumeMB]] [-window n] [-loops n] " +
+        "[--transport pinmx|tcp|tcp-busy|aeron] [--baseline T[,T...]|none] [--plot FILE.png|FILE.svg]";
 
     /**
      * @throws IllegalArgumentException naming the argument that is wrong.
@@ -33,8 +42,9 @@ public record BenchOptions(
         Repetitions repetitions = Repetitions.IMB_DEFAULT;
         boolean iterGiven = false;
         int window = OSU_DEFAULT_WINDOW;
+        int loops = DEFAULT_LOOPS;
         String transport = "pinmx";
-        String baseline = "none";
+        List<String> baselines = List.of();
         Path plot = null;
         for (int i = 0; i < args.length; i++)
         {
@@ -70,8 +80,17 @@ public record BenchOptions(
                         throw new IllegalArgumentException("-window " + value + ": need 1..128");
                     }
                 }
-                case "--transport" -> transport = oneOf(arg, value(args, ++i, arg), "pinmx", "tcp");
-                case "--baseline" -> baseline = oneOf(arg, value(args, ++i, arg), "tcp", "none");
+                case "-loops" ->
+                {
+                    final String value = value(args, ++i, arg);
+                    loops = Repetitions.parseInt("-loops", value, value);
+                    if (loops < 1 || loops > MAX_LOOPS)
+                    {
+                        throw new IllegalArgumentException("-loops " + value + ": need 1.." + MAX_LOOPS);
+                    }
+                }
+                case "--transport" -> transport = oneOf(arg, value(args, ++i, arg), TRANSPORTS);
+                case "--baseline" -> baselines = baselines(value(args, ++i, arg));
                 case "--plot" ->
                 {
                     final String value = value(args, ++i, arg);
@@ -84,16 +103,39 @@ public record BenchOptions(
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
         }
-        if (null != plot && "none".equals(baseline))
+        if (null != plot && baselines.isEmpty())
         {
             throw new IllegalArgumentException("--plot draws the run against its baseline: add --baseline tcp");
         }
-        return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, transport, baseline, plot);
+        return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot);
     }
 
     public boolean hasBaseline()
     {
-        return !"none".equals(baseline);
+        return !baselines.isEmpty();
+    }
+
+    private static List<String> baselines(final String value)
+    {
+        if ("none".equals(value))
+        {
+            return List.of();
+        }
+        final List<String> names = new ArrayList<>();
+        for (final String name : value.split(",", -1))
+        {
+            if (!TRANSPORTS.contains(name))
+            {
+                throw new IllegalArgumentException("--baseline " + value + ": expected one of " +
+                    String.join(", ", TRANSPORTS) + " (comma-separated), or none");
+            }
+            if (names.contains(name))
+            {
+                throw new IllegalArgumentException("--baseline " + value + ": " + name + " is named twice");
+            }
+            names.add(name);
+        }
+        return List.copyOf(names);
     }
 
     /**
@@ -118,14 +160,11 @@ public record BenchOptions(
         return args[i];
     }
 
-    private static String oneOf(final String option, final String value, final String... allowed)
+    private static String oneOf(final String option, final String value, final List<String> allowed)
     {
-        for (final String a : allowed)
+        if (allowed.contains(value))
         {
-            if (a.equals(value))
-            {
-                return value;
-            }
+            return value;
         }
         throw new IllegalArgumentException(option + " " + value + ": expected one of " + String.join(", ", allowed));
     }

@@ -6,13 +6,14 @@ import io.pinmx.job.JobRank;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Runs one benchmark program on every rank: parse the options, join the job, measure each size over the
- * chosen transport (rank 0 prints each line as soon as it is measured), then, when asked, the same sizes
- * and repetitions over the TCP baseline, the ratio lines, the memory-copy limit and the plot.
+ * chosen transport (rank 0 prints each line as soon as it is measured), after, when asked, the same sizes
+ * and repetitions over each baseline; then the ratio lines against each, the memory-copy limit and the plot.
  */
 public final class BenchmarkRun
 {
@@ -108,37 +109,49 @@ public final class BenchmarkRun
         {
             printHeader();
         }
-        // The baseline runs first, in the processes' untouched state: the pinmx transport binds its thread to a
-        // CPU per rank, and a TCP run after it found its ranks left on different vCPUs, where every blocking
-        // wake-up crosses to an idle vCPU (8 B: 34-40 us instead of the 3-4 us TCP gets on a shared one).
-        final List<Measurement> baseline = options.hasBaseline() ? measureOver(options.baseline()) : List.of();
+        // The baselines run first, blocking TCP first of all, in the processes' untouched state: the busy-polling
+        // transports bind their thread to a CPU per rank, and a blocking TCP run after that found its ranks left on
+        // different vCPUs, where every blocking wake-up crosses to an idle vCPU (8 B: 34-40 us instead of the 3-4 us
+        // TCP gets on a shared one).
+        final Map<String, List<Measurement>> baselines = new LinkedHashMap<>();
+        for (final String baseline : options.baselines())
+        {
+            baselines.put(baseline, measureOver(baseline));
+        }
         final List<Measurement> measured = measureOver(options.transport());
         if (!options.hasBaseline() || !root)
         {
             return;
         }
-        out.println(RULE);
-        out.println("# same-run ratios, " + options.transport() + " against " + options.baseline() +
-            " (latency below 1 and bandwidth above 1 favour " + options.transport() + ")");
-        final List<Ratio> ratios = ratios(options.transport(), measured, options.baseline(), baseline);
-        for (final Ratio r : ratios)
+        baselines.forEach((name, baseline) ->
         {
-            out.println(r.line());
-        }
-        final double memcpy = MemcpyBandwidth.measure(MemcpyBandwidth.DEFAULT_BYTES);
-        out.printf("# memcpy (MemorySegment.copy, 1 thread, %d B, same run): %.2f Mbytes/sec%n",
-            MemcpyBandwidth.DEFAULT_BYTES, memcpy);
-        for (final Measurement m : measured)
-        {
-            if (MemcpyBandwidth.DEFAULT_BYTES == m.bytes() && Ratio.defined(m.mbytesPerSec(), memcpy))
+            out.println(RULE);
+            out.println("# same-run ratios, " + options.transport() + " against " + name +
+                " (latency below 1 and bandwidth above 1 favour " + options.transport() + ")");
+            for (final Ratio r : ratios(options.transport(), measured, name, baseline))
             {
-                out.println(new Ratio(Ratio.BANDWIDTH, m.bytes(), options.transport(), "memcpy",
+                out.println(r.line());
+            }
+        });
+        // Always the 4 MiB copy line; a size's ratio when the run measured it.
+        for (final int bytes : MemcpyBandwidth.COMPARED_BYTES)
+        {
+            final Measurement m = measured.stream().filter(x -> x.bytes() == bytes).findFirst().orElse(null);
+            if (null == m && MemcpyBandwidth.DEFAULT_BYTES != bytes)
+            {
+                continue;
+            }
+            final double memcpy = MemcpyBandwidth.measure(bytes);
+            out.printf("# memcpy (MemorySegment.copy, 1 thread, %d B, same run): %.2f Mbytes/sec%n", bytes, memcpy);
+            if (null != m && Ratio.defined(m.mbytesPerSec(), memcpy))
+            {
+                out.println(new Ratio(Ratio.BANDWIDTH, bytes, options.transport(), "memcpy",
                     m.mbytesPerSec() / memcpy).line());
             }
         }
         if (null != options.plot())
         {
-            ResultPlot.write(options.plot(), benchmark.name(), options.transport(), measured, options.baseline(), baseline);
+            ResultPlot.write(options.plot(), benchmark.name(), options.transport(), measured, baselines);
             out.println("# plot: " + options.plot().toAbsolutePath());
         }
         out.flush();
@@ -157,12 +170,15 @@ public final class BenchmarkRun
             out.println("# Repetitions           : max(1, min(" + options.repetitions().perSample() + ", " +
                 options.repetitions().overallVolumeBytes() + " B / size)) after " + Benchmark.WARMUP_ITERATIONS +
                 " untimed (IMB's rule)");
+            out.println("# Timed loops           : " + options.loops() + " per size, each after a barrier; the row is " +
+                "the loop whose slowest rank's time is the median (-loops n)");
         }
         out.println("# Mbytes/sec            : 10^6 bytes per second");
         out.println("# Buffers               : 2 MiB aligned, MADV_HUGEPAGE (transparent huge pages: " +
             HugePageMemory.transparentHugePageMode() + "), touched before timing; the memcpy baseline's too");
-        out.println("# Baseline              : " + (options.hasBaseline() ?
-            options.baseline() + ", same run, same sizes and repetitions" : "none (--baseline tcp)"));
+        out.println("# Baselines             : " + (options.hasBaseline() ?
+            String.join(", ", options.baselines()) + ", same run, same sizes, repetitions and buffers, before " +
+                options.transport() : "none (--baseline tcp,tcp-busy,aeron)"));
         out.flush();
     }
 

@@ -12,6 +12,8 @@ import java.lang.foreign.MemorySegment;
 public final class MemcpyBandwidth
 {
     public static final int DEFAULT_BYTES = 4 * 1024 * 1024;
+    /** The sizes a run compares with memcpy: where a copy is in cache (64 KiB) and where it is not (4 MiB). */
+    public static final int[] COMPARED_BYTES = {64 * 1024, DEFAULT_BYTES};
     private static final int WARMUP_COPIES = 16;
     private static final int COPIES_PER_CHECK = 16;
     private static final long MIN_DURATION_NS = 200_000_000L;

@@ -33,8 +33,6 @@ import java.util.Map;
  */
 public final class PinmxTransport implements Transport
 {
-    /** "core" (default): bind the benchmark thread to one CPU per rank while this transport is open; "none": don't. */
-    public static final String BIND_VARIABLE = "PINMX_BIND";
     private static final long MATCH_INFO = 0;
     private static final long MATCH_ALL_BITS = -1L;
     private static final Duration MESSAGE_TIMEOUT = Duration.ofSeconds(120);
@@ -46,14 +44,14 @@ public final class PinmxTransport implements Transport
     private final JobEndpoint ranks;
     private final Endpoint endpoint;
     private final String progress;
-    private final CpuBinding binding;
+    private final RankBinding binding;
     private final SpinYieldIdleStrategy idle = new SpinYieldIdleStrategy();
     private final SegmentSlices slices = new SegmentSlices();
     private final Request[] posted = new Request[MAX_POSTED];
     private final int[] postedBytes = new int[MAX_POSTED];
     private int postedCount;
 
-    private PinmxTransport(final JobEndpoint ranks, final String progress, final CpuBinding binding)
+    private PinmxTransport(final JobEndpoint ranks, final String progress, final RankBinding binding)
     {
         this.rank = ranks.job().rank();
         this.ranks = ranks;
@@ -108,17 +106,11 @@ public final class PinmxTransport implements Transport
     /**
      * @throws IllegalArgumentException naming PINMX_DRIVER if it asks for a driver that cannot run here,
      *                                  PINMX_PEER_TIMEOUT_MS if it is not a positive number, or PINMX_BIND if it
-     *                                  is neither core nor none.
+     *                                  is neither core nor none ({@link RankBinding}).
      */
     public static PinmxTransport open(final Job job, final Map<String, String> env, final Tuning tuning)
     {
-        final String bind = env.getOrDefault(BIND_VARIABLE, "core");
-        if (!"core".equals(bind) && !"none".equals(bind))
-        {
-            throw new IllegalArgumentException(BIND_VARIABLE + "=" + bind + ": expected core or none");
-        }
-        final boolean bindToCore = "core".equals(bind) && job.size() <= CpuBinding.allowedCpusOfThisThread();
-        final CpuBinding binding = bindToCore ? CpuBinding.bindCurrentThread(job.rank()) : null;
+        final RankBinding binding = RankBinding.bind(job, env);
         final JobEndpoint ranks;
         try
         {
@@ -126,10 +118,7 @@ public final class PinmxTransport implements Transport
         }
         catch (final RuntimeException ex)
         {
-            if (null != binding)
-            {
-                binding.close();
-            }
+            binding.close();
             throw ex;
         }
         final String description = "pinmx: " + ranks.driver() + " driver, " +
@@ -137,11 +126,7 @@ public final class PinmxTransport implements Transport
             "benchmark thread polls the endpoint (busy, never parks, yields the core every " +
             SpinYieldIdleStrategy.DEFAULT_POLLS_PER_YIELD + " empty polls), also while it waits at the job's " +
             "barriers; peer timeout " + ranks.endpoint().options().peerTimeoutNs() / 1_000_000 + " ms (" +
-            JobEndpoint.PEER_TIMEOUT_VARIABLE + "); " + (null != binding ?
-                "that thread is bound to CPU " + binding.cpu() + " (rank " + job.rank() + " of " + job.size() +
-                ", " + binding.allowedCpus() + " CPUs allowed; " + BIND_VARIABLE + "=none leaves it unbound)" :
-                "that thread is not bound to a CPU (" + ("none".equals(bind) ? BIND_VARIABLE + "=none" :
-                    job.size() + " ranks, " + CpuBinding.allowedCpusOfThisThread() + " CPUs allowed") + ")");
+            JobEndpoint.PEER_TIMEOUT_VARIABLE + "); " + binding.description();
         return new PinmxTransport(ranks, description, binding);
     }
 
@@ -286,10 +271,7 @@ public final class PinmxTransport implements Transport
         }
         finally
         {
-            if (null != binding)
-            {
-                binding.close();
-            }
+            binding.close();
         }
     }
 }

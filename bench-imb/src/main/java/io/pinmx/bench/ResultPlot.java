@@ -16,11 +16,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 
 /**
- * Latency and bandwidth against message size, the measured transport against its baseline, side by side
+ * Latency and bandwidth against message size, the measured transport against its baselines, side by side
  * in one PNG or SVG (XChart, drawn through VectorGraphics2D for SVG). Size 0 has no place on a log axis and
  * is left out.
  */
@@ -35,15 +36,18 @@ public final class ResultPlot
 
     public static void write(
         final Path file, final String benchmarkName, final String measuredName, final List<Measurement> measured,
-        final String baselineName, final List<Measurement> baseline)
+        final Map<String, List<Measurement>> baselines)
     {
         System.setProperty("java.awt.headless", "true");
         final XYChart latency = chart(benchmarkName + " latency", "t [usec]", true);
         final XYChart bandwidth = chart(benchmarkName + " bandwidth", "Mbytes/sec (10^6 B/s)", false);
         addSeries(latency, measuredName, measured, Measurement::latencyUsec);
-        addSeries(latency, baselineName, baseline, Measurement::latencyUsec);
         addSeries(bandwidth, measuredName, measured, Measurement::mbytesPerSec);
-        addSeries(bandwidth, baselineName, baseline, Measurement::mbytesPerSec);
+        baselines.forEach((name, baseline) ->
+        {
+            addSeries(latency, name, baseline, Measurement::latencyUsec);
+            addSeries(bandwidth, name, baseline, Measurement::mbytesPerSec);
+        });
         final List<XYChart> charts = List.of(latency, bandwidth).stream().filter(c -> !c.getSeriesMap().isEmpty()).toList();
         if (charts.isEmpty())
         {

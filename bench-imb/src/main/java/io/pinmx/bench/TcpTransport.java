@@ -1,6 +1,7 @@
 package io.pinmx.bench;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.SpinYieldIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
@@ -16,24 +17,50 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The baseline: plain Java TCP, one blocking {@link SocketChannel} with TCP_NODELAY per pair of ranks.
- * Each message is a {@link TcpMessage}: a 4-byte length header and the payload. Posted operations switch their
- * channels to non-blocking mode and poll them until all are done, so that traffic in both directions cannot
- * deadlock on full socket buffers; a round in which nothing moved yields the core to the peer that has to move it
- * (2 cores, several ranks).
+ * The TCP baselines: plain Java TCP, one {@link SocketChannel} with TCP_NODELAY per pair of ranks, in one of two
+ * {@link Progress} modes. Each message is a {@link TcpMessage}: a 4-byte length header and the payload.
+ * Blocking ("tcp"): blocking reads and writes, the thread left unbound. Posted operations switch their channels
+ * to non-blocking mode and poll them until all are done, so that traffic in both directions cannot deadlock on
+ * full socket buffers; a round in which nothing moved yields the core to the peer that has to move it (2 cores,
+ * several ranks). Busy-polling ("tcp-busy"): the channels stay non-blocking, every wait polls them with the same
+ * idle strategy and CPU binding as the pinmx transport's, so the two are compared in the same progress mode.
  */
 public final class TcpTransport implements Transport
 {
+    /** How a rank waits for its socket. */
+    public enum Progress
+    {
+        /** Blocking reads and writes; unbound: a blocked receiver is best woken on its sender's core. */
+        BLOCKING("tcp"),
+        /** Non-blocking channels polled busily, bound to a CPU per rank as pinmx is. */
+        BUSY_POLL("tcp-busy");
+
+        private final String transportName;
+
+        Progress(final String transportName)
+        {
+            this.transportName = transportName;
+        }
+
+        String transportName()
+        {
+            return transportName;
+        }
+    }
+
     private static final int MAX_POSTED = 256;
     private static final int BLOCKING_SLOT = 0;
 
     private final int rank;
+    private final Progress progress;
     private final SocketChannel[] channels;
-    /** Blocking calls: a partial write or read is retried at once. */
-    private final IdleStrategy blockingIdle = new BusySpinIdleStrategy();
-    private final IdleStrategy postedIdle = new YieldingIdleStrategy();
+    private final RankBinding binding;
+    /** Blocking calls: a partial write or read is retried at once; busy polling: the pinmx transport's strategy. */
+    private final IdleStrategy blockingIdle;
+    private final IdleStrategy postedIdle;
     private final SegmentViews views = new SegmentViews(MAX_POSTED + 1);
     private final TcpMessage blocking = new TcpMessage(views, BLOCKING_SLOT);
     private final TcpMessage[] postedMessages = new TcpMessage[MAX_POSTED];
@@ -44,19 +71,70 @@ public final class TcpTransport implements Transport
     private final boolean[] recvBusy;
     private int postedCount;
 
-    private TcpTransport(final int rank, final SocketChannel[] channels)
+    private TcpTransport(
+        final int rank, final Progress progress, final SocketChannel[] channels, final RankBinding binding)
     {
         this.rank = rank;
+        this.progress = progress;
         this.channels = channels;
+        this.binding = binding;
+        if (Progress.BLOCKING == progress)
+        {
+            blockingIdle = new BusySpinIdleStrategy();
+            postedIdle = new YieldingIdleStrategy();
+        }
+        else
+        {
+            blockingIdle = new SpinYieldIdleStrategy();
+            postedIdle = blockingIdle;
+        }
         sendBusy = new boolean[channels.length];
         recvBusy = new boolean[channels.length];
     }
 
     /**
-     * Connects every pair of ranks: each rank listens on an ephemeral port of PINMX_BOOTSTRAP_HOST
-     * (default 127.0.0.1), the addresses are all-gathered, and each rank connects to the lower ranks.
+     * Opens the blocking baseline.
+     *
+     * @see #open(Job, String, Progress, Map)
      */
     public static TcpTransport open(final Job job, final String host)
+    {
+        return open(job, host, Progress.BLOCKING, Map.of());
+    }
+
+    /**
+     * Connects every pair of ranks: each rank listens on an ephemeral port of {@code host}, the addresses are
+     * all-gathered, and each rank connects to the lower ranks. Busy polling binds the calling thread as
+     * {@link RankBinding} says (PINMX_BIND in {@code env}).
+     */
+    public static TcpTransport open(final Job job, final String host, final Progress progress, final Map<String, String> env)
+    {
+        final SocketChannel[] channels = connect(job, host);
+        if (Progress.BLOCKING == progress)
+        {
+            return new TcpTransport(job.rank(), progress, channels, null);
+        }
+        try
+        {
+            for (final SocketChannel channel : channels)
+            {
+                if (null != channel)
+                {
+                    channel.configureBlocking(false);
+                }
+            }
+            return new TcpTransport(job.rank(), progress, channels, RankBinding.bind(job, env));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            closeAll(channels);
+            throw ex instanceof IOException io ?
+                new UncheckedIOException("tcp transport: rank " + job.rank() + ": " + io.getMessage(), io) :
+                (RuntimeException)ex;
+        }
+    }
+
+    private static SocketChannel[] connect(final Job job, final String host)
     {
         final SocketChannel[] channels = new SocketChannel[job.size()];
         try (ServerSocketChannel listener = ServerSocketChannel.open())
@@ -103,7 +181,7 @@ public final class TcpTransport implements Transport
                 }
             }
             job.barrier();
-            return new TcpTransport(job.rank(), channels);
+            return channels;
         }
         catch (final IOException ex)
         {
@@ -115,14 +193,18 @@ public final class TcpTransport implements Transport
     @Override
     public String name()
     {
-        return "tcp";
+        return progress.transportName();
     }
 
     @Override
     public String progress()
     {
-        return "tcp: blocking SocketChannel reads and writes (TCP_NODELAY), 1 thread per process; " +
-            "posted batches poll non-blocking channels, yielding when idle";
+        return Progress.BLOCKING == progress ?
+            "tcp: blocking SocketChannel reads and writes (TCP_NODELAY), 1 thread per process, not bound to a CPU; " +
+                "posted batches poll non-blocking channels, yielding when idle" :
+            "tcp-busy: non-blocking SocketChannels (TCP_NODELAY) polled busily by the benchmark thread, 1 thread per " +
+                "process, never parking, yielding the core every " + SpinYieldIdleStrategy.DEFAULT_POLLS_PER_YIELD +
+                " empty polls (as pinmx); " + binding.description();
     }
 
     @Override
@@ -132,6 +214,7 @@ public final class TcpTransport implements Transport
         blocking.beginSend(buffer, bytes);
         try
         {
+            blockingIdle.reset();
             while (!blocking.advanceSend(channel))
             {
                 blockingIdle.idle();
@@ -150,6 +233,7 @@ public final class TcpTransport implements Transport
         blocking.beginReceive(buffer, bytes);
         try
         {
+            blockingIdle.reset();
             while (!blocking.advanceReceive(channel, peer, rank))
             {
                 blockingIdle.idle();
@@ -199,6 +283,7 @@ public final class TcpTransport implements Transport
         try
         {
             setBlocking(false);
+            postedIdle.reset();
             int remaining = postedCount;
             while (remaining > 0)
             {
@@ -246,6 +331,10 @@ public final class TcpTransport implements Transport
 
     private void setBlocking(final boolean blocking) throws IOException
     {
+        if (Progress.BUSY_POLL == progress)
+        {
+            return;
+        }
         for (final SocketChannel channel : channels)
         {
             if (null != channel)
@@ -281,7 +370,17 @@ public final class TcpTransport implements Transport
     @Override
     public void close()
     {
-        closeAll(channels);
+        try
+        {
+            closeAll(channels);
+        }
+        finally
+        {
+            if (null != binding)
+            {
+                binding.close();
+            }
+        }
     }
 
     private static void closeAll(final SocketChannel[] channels)

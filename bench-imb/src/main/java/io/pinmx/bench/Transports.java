@@ -21,9 +21,17 @@ public final class Transports
     {
         return switch (name)
         {
-            case "tcp" -> TcpTransport.open(job, env.getOrDefault(BootstrapAddress.HOST_VARIABLE, "127.0.0.1"));
+            case "tcp" -> TcpTransport.open(job, tcpHost(env), TcpTransport.Progress.BLOCKING, env);
+            case "tcp-busy" -> TcpTransport.open(job, tcpHost(env), TcpTransport.Progress.BUSY_POLL, env);
+            case "aeron" -> AeronIpcTransport.open(job, env);
             case "pinmx" -> PinmxTransport.open(job, env);
-            default -> throw new IllegalArgumentException("--transport " + name + ": expected pinmx or tcp");
+            default -> throw new IllegalArgumentException("--transport " + name + ": expected one of " +
+                String.join(", ", BenchOptions.TRANSPORTS));
         };
+    }
+
+    private static String tcpHost(final Map<String, String> env)
+    {
+        return env.getOrDefault(BootstrapAddress.HOST_VARIABLE, "127.0.0.1");
     }
 }

@@ -3,6 +3,7 @@ package io.pinmx.bench;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,6 +25,16 @@ class BenchOptionsTest
         assertEquals(Repetitions.IMB_DEFAULT, o.repetitions());
         assertEquals("pinmx", o.transport());
         assertFalse(o.hasBaseline());
+        assertEquals(BenchOptions.DEFAULT_LOOPS, o.loops());
+    }
+
+    @Test
+    void baselinesAreAListRunInTheOrderGiven()
+    {
+        final BenchOptions o = BenchOptions.parse(new String[] {"--baseline", "tcp,tcp-busy,aeron", "-loops", "7"});
+        assertEquals(List.of("tcp", "tcp-busy", "aeron"), o.baselines());
+        assertEquals(7, o.loops());
+        assertFalse(BenchOptions.parse(new String[] {"--baseline", "none"}).hasBaseline());
     }
 
     @Test
@@ -54,8 +65,13 @@ class BenchOptionsTest
         assertMessage("-msglog 5:3: need 0 <= a <= b <= 30", "-msglog", "5:3");
         assertMessage("-msglog 0:31: need 0 <= a <= b <= 30", "-msglog", "0:31");
         assertMessage("-msglog a:b: 'a' is not an integer", "-msglog", "a:b");
-        assertMessage("--baseline udp: expected one of tcp, none", "--baseline", "udp");
-        assertMessage("--transport mpi: expected one of pinmx, tcp", "--transport", "mpi");
+        assertMessage("--baseline udp: expected one of pinmx, tcp, tcp-busy, aeron (comma-separated), or none",
+            "--baseline", "udp");
+        assertMessage("--baseline tcp,,aeron: expected one of pinmx, tcp, tcp-busy, aeron (comma-separated), or none",
+            "--baseline", "tcp,,aeron");
+        assertMessage("--baseline tcp,tcp: tcp is named twice", "--baseline", "tcp,tcp");
+        assertMessage("--transport mpi: expected one of pinmx, tcp, tcp-busy, aeron", "--transport", "mpi");
+        assertMessage("-loops 0: need 1..101", "-loops", "0");
         assertMessage("--plot out.jpg: the file must end in .png or .svg", "--baseline", "tcp", "--plot", "out.jpg");
         assertMessage("--plot draws the run against its baseline: add --baseline tcp", "--plot", "out.png");
         assertMessage("-window 0: need 1..128", "-window", "0");

@@ -94,8 +94,31 @@ class LauncherTest
         assertTrue(o.out().contains("# progress: pinmx: user driver"), o.out());
         final List<Ratio> ratios = o.out().lines().map(Ratio::parse).filter(Objects::nonNull).toList();
         assertEquals(18, ratios.stream().filter(r -> Ratio.LATENCY.equals(r.metric())).count(), o.out());
-        assertEquals(17, ratios.stream().filter(r -> Ratio.BANDWIDTH.equals(r.metric())).count(), o.out());
-        assertTrue(ratios.stream().allMatch(r -> "pinmx".equals(r.measured()) && "tcp".equals(r.baseline())), o.out());
+        // 16 sizes above 0 against tcp, and 64 KiB against memcpy.
+        assertEquals(17, ratios.stream().filter(r -> Ratio.BANDWIDTH.equals(r.metric()) && "tcp".equals(r.baseline())).count(), o.out());
+        assertEquals(1, ratios.stream().filter(r -> 65536 == r.bytes() && "memcpy".equals(r.baseline())).count(), o.out());
+        assertTrue(ratios.stream().allMatch(r -> "pinmx".equals(r.measured())), o.out());
+    }
+
+    @Test
+    void busyPollingBaselinesRunInTheSameProgressModeWithRatiosAgainstEach() throws Exception
+    {
+        final Outcome o = run("-np", "2", "PingPong", "--transport", "aeron", "--baseline", "tcp,tcp-busy",
+            "-msglog", "0:3", "-iter", "20", "-loops", "3");
+        assertEquals(0, o.exit(), o.err());
+        assertTrue(o.out().contains("# Timed loops           : 3 per size"), o.out());
+        assertTrue(o.out().contains("# progress: tcp-busy: non-blocking SocketChannels"), o.out());
+        assertTrue(o.out().contains("# progress: aeron: Aeron IPC"), o.out());
+        final List<Measurement> rows = o.out().lines().map(TableLayout.IMB_TIME::parse).filter(Objects::nonNull).toList();
+        assertEquals(15, rows.size(), o.out());
+        assertTrue(rows.stream().allMatch(m -> 20 == m.repetitions() && m.latencyUsec() > 0), o.out());
+        final List<Ratio> ratios = o.out().lines().map(Ratio::parse).filter(Objects::nonNull).toList();
+        for (final String baseline : List.of("tcp", "tcp-busy"))
+        {
+            assertEquals(5, ratios.stream().filter(r -> Ratio.LATENCY.equals(r.metric()) &&
+                "aeron".equals(r.measured()) && baseline.equals(r.baseline())).count(), o.out());
+        }
+        assertTrue(o.out().contains("# same-run ratios, aeron against tcp-busy"), o.out());
     }
 
     @Test

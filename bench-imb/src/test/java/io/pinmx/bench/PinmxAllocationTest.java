@@ -59,7 +59,7 @@ class PinmxAllocationTest
     private String[] allocatedInLoops(final int rank)
     {
         final Map<String, String> env = Map.of("PINMX_RANK", Integer.toString(rank), "PINMX_SIZE", "2",
-            "PINMX_BOOTSTRAP", "file:" + dir.resolve("bootstrap"), PinmxTransport.BIND_VARIABLE, "none");
+            "PINMX_BOOTSTRAP", "file:" + dir.resolve("bootstrap"), RankBinding.BIND_VARIABLE, "none");
         try (Job job = Job.join(env);
             Transport transport = PinmxTransport.open(job, env);
             MessageBuffers buffers = new MessageBuffers(SIZES[SIZES.length - 1]))
