@@ -53,8 +53,8 @@ public final class TcpTransport implements Transport
     }
 
     /**
-     * Connects every pair of ranks: each rank listens on an ephemeral port of PINMX_BOOTSTRAP_HOST
-     * (default 127.0.0.1), the addresses are all-gathered, and each rank connects to the lower ranks.
+     * Connects every pair of ranks: each rank listens on an ephemeral port of {@code host} (where its peers reach
+     * it: {@link io.pinmx.job.RankAddress}), the addresses are all-gathered, and each rank connects to the lower ranks.
      */
     public static TcpTransport open(final Job job, final String host)
     {

@@ -1,7 +1,7 @@
 package io.pinmx.bench;
 
-import io.pinmx.job.BootstrapAddress;
 import io.pinmx.job.Job;
+import io.pinmx.job.RankAddress;
 
 import java.util.Map;
 
@@ -21,7 +21,7 @@ public final class Transports
     {
         return switch (name)
         {
-            case "tcp" -> TcpTransport.open(job, env.getOrDefault(BootstrapAddress.HOST_VARIABLE, "127.0.0.1"));
+            case "tcp" -> TcpTransport.open(job, RankAddress.choose(env, job).requireAddress().getHostAddress());
             case "pinmx" -> PinmxTransport.open(job, env);
             default -> throw new IllegalArgumentException("--transport " + name + ": expected pinmx or tcp");
         };
