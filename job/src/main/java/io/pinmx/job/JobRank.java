@@ -4,8 +4,8 @@ import java.util.Map;
 
 /**
  * This process's rank and the job's size, read from the variables of whichever {@link Launcher} started it:
- * pinmx-run (PINMX_RANK, PINMX_SIZE), Slurm (SLURM_PROCID, SLURM_NTASKS), Open MPI (OMPI_COMM_WORLD_RANK,
- * OMPI_COMM_WORLD_SIZE), PMI (PMI_RANK, PMI_SIZE) or PMIx (PMIX_RANK, with PINMX_SIZE), in that order of preference.
+ * pinmx-run (PINMX_RANK, PINMX_SIZE), Open MPI (OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE), Slurm (SLURM_PROCID,
+ * SLURM_NTASKS), PMI (PMI_RANK, PMI_SIZE) or PMIx (PMIX_RANK, with PINMX_SIZE), in that order of preference.
  */
 public record JobRank(int rank, int size)
 {

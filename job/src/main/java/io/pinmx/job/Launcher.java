@@ -13,8 +13,8 @@ import java.util.List;
 public enum Launcher
 {
     PINMX_RUN("PINMX_RANK", "PINMX_SIZE"),
-    SLURM("SLURM_PROCID", "SLURM_NTASKS"),
     OPEN_MPI("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),
+    SLURM("SLURM_PROCID", "SLURM_NTASKS"),
     PMI("PMI_RANK", "PMI_SIZE"),
     PMIX("PMIX_RANK", "PINMX_SIZE");
 

@@ -21,11 +21,11 @@ class JobRankTest
     }
 
     @Test
-    void openMpiAheadOfPmiAndPmixWhoseSizeComesFromPinmx()
+    void openMpiAheadOfSlurmAndPmixWhoseSizeComesFromPinmx()
     {
-        // What Open MPI's mpirun sets: its own variables and PMIx's rank.
-        assertEquals(new JobRank(1, 2), JobRank.fromEnvironment(Map.of(
-            "OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE", "2", "PMIX_RANK", "1", "PMI_RANK", "0", "PMI_SIZE", "9")));
+        // What Open MPI's mpirun sets (its own variables and PMIx's rank), inside a Slurm batch script's step 0.
+        assertEquals(new JobRank(1, 2), JobRank.fromEnvironment(Map.of("OMPI_COMM_WORLD_RANK", "1",
+            "OMPI_COMM_WORLD_SIZE", "2", "PMIX_RANK", "1", "SLURM_PROCID", "0", "SLURM_NTASKS", "1")));
         assertEquals(new JobRank(2, 3), JobRank.fromEnvironment(Map.of("PMIX_RANK", "2", "PINMX_SIZE", "3")));
         assertEquals("PMIX_RANK is set but PMIx gives the job's size only through its library (PMIX_JOB_SIZE): set " +
             "PINMX_SIZE to the number of ranks", assertThrows(IllegalArgumentException.class,
@@ -36,7 +36,7 @@ class JobRankTest
     void missingOrBadVariablesAreNamed()
     {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRank.fromEnvironment(Map.of()))
-            .getMessage().contains("SLURM_PROCID/SLURM_NTASKS, OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE"));
+            .getMessage().contains("OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS"));
         assertEquals("PINMX_SIZE is not set", assertThrows(IllegalArgumentException.class,
             () -> JobRank.fromEnvironment(Map.of("PINMX_RANK", "0"))).getMessage());
         assertEquals("SLURM_NTASKS=two is not an integer", assertThrows(IllegalArgumentException.class,
