@@ -28,7 +28,7 @@ public final class CrossHostExchange
     }
 
     /** @return the payload bytes rank 0 sends and gets back, in total. */
-    static long echoedBytes()
+    public static long echoedBytes()
     {
         long total = 0;
         for (final long size : SIZES)

@@ -10,14 +10,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static io.pinmx.job.SimulatedSlurm.JOB_ID;
+import static io.pinmx.job.SimulatedSlurm.LAUNCHER;
+import static io.pinmx.job.SimulatedSlurm.RUN_DEADLINE_S;
+import static io.pinmx.job.SimulatedSlurm.finish;
+import static io.pinmx.job.SimulatedSlurm.output;
+import static io.pinmx.job.SimulatedSlurm.task;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A job across two "hosts" under simulated Slurm variables: bin/pinmx-run started once per rank, as srun would,
@@ -29,49 +33,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class TwoNamespaceJobTest
 {
-    static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
-    private static final long RUN_DEADLINE_S = 240;
-    private static final String JOB_ID = "4242";
 
     @TempDir
     Path home;
-
-    /**
-     * @return bin/pinmx-run for one rank of a 2-rank Slurm job step, with this test's classpath, home and no
-     *         launcher variables from outside.
-     */
-    static ProcessBuilder slurmTask(
-        final Path home, final int rank, final List<String> command, final Map<String, String> extraEnv)
-    {
-        final ProcessBuilder pb = new ProcessBuilder(command)
-            .redirectOutput(home.resolve("out-" + rank).toFile())
-            .redirectError(home.resolve("err-" + rank).toFile());
-        pb.environment().keySet().removeIf(k -> Stream.of("SLURM_", "PMI_", "PMIX_", "OMPI_", "PINMX_")
-            .anyMatch(k::startsWith));
-        pb.environment().putAll(Map.of("PINMX_CLASSPATH", System.getProperty("java.class.path"),
-            "HOME", home.toString(), "SLURM_JOB_ID", JOB_ID, "SLURM_STEP_ID", "0",
-            "SLURM_PROCID", Integer.toString(rank), "SLURM_NTASKS", "2",
-            // Under this host's load a rank's JIT warm-up can leave its partner waiting for seconds.
-            JobEndpoint.PEER_TIMEOUT_VARIABLE, "30000"));
-        pb.environment().putAll(extraEnv);
-        return pb;
-    }
-
-    static int finish(final Process p) throws InterruptedException
-    {
-        if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
-        {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            fail("pinmx-run did not finish within " + RUN_DEADLINE_S + " s");
-        }
-        return p.exitValue();
-    }
-
-    static String output(final Path home, final String stream, final int rank) throws IOException
-    {
-        return Files.readString(home.resolve(stream + "-" + rank));
-    }
 
     static Path bootstrapDirectory(final Path home)
     {
@@ -88,7 +52,7 @@ class TwoNamespaceJobTest
             for (int rank = 0; rank < 2; rank++)
             {
                 final Map<String, String> env = 0 == rank ? Map.of(RankAddress.INTERFACE_VARIABLE, hosts.name(0)) : Map.of();
-                ranks.add(slurmTask(home, rank, hosts.inside(rank, List.of(LAUNCHER.toString(),
+                ranks.add(task(home, rank, hosts.inside(rank, List.of(LAUNCHER.toString(),
                     CrossHostExchange.class.getName())), env).start());
             }
             for (int rank = 0; rank < 2; rank++)
@@ -115,7 +79,7 @@ class TwoNamespaceJobTest
     @Test
     void rankZeroRemovesTheBootstrapFileWhenNobodyComes() throws Exception
     {
-        final Process rank0 = slurmTask(home, 0, List.of(LAUNCHER.toString(), "--timeout", "2",
+        final Process rank0 = task(home, 0, List.of(LAUNCHER.toString(), "--timeout", "2",
             CrossHostExchange.class.getName()), Map.of()).start();
         assertNotEquals(0, finish(rank0));
         final String err = output(home, "err", 0);
@@ -126,7 +90,7 @@ class TwoNamespaceJobTest
     @Test
     void rankZeroStoppedByItsLauncherRemovesTheBootstrapFile() throws Exception
     {
-        final Process rank0 = slurmTask(home, 0, List.of(LAUNCHER.toString(), CrossHostExchange.class.getName()),
+        final Process rank0 = task(home, 0, List.of(LAUNCHER.toString(), CrossHostExchange.class.getName()),
             Map.of()).start();
         final Path file = bootstrapDirectory(home).resolve("bootstrap-slurm-" + JOB_ID + ".0");
         try
@@ -146,7 +110,7 @@ class TwoNamespaceJobTest
     @Test
     void aLauncherWithoutAJobIdIsTold() throws Exception
     {
-        final ProcessBuilder pb = slurmTask(home, 1, List.of(LAUNCHER.toString(), CrossHostExchange.class.getName()),
+        final ProcessBuilder pb = task(home, 1, List.of(LAUNCHER.toString(), CrossHostExchange.class.getName()),
             Map.of("PMIX_RANK", "0", "PINMX_SIZE", "2"));
         pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_"));
         assertEquals(2, finish(pb.start()));
