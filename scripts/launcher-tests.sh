@@ -14,7 +14,7 @@ pinmx_use_jdk
 
 readonly DEADLINE_S=180
 readonly SIZES_LOG=10 # -msglog 0:10: sizes 0, 1, 2, ..., 1024 = 12 rows
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 started=$SECONDS
 work=$(mktemp -d "${TMPDIR:-/tmp}/pinmx-launchers.XXXXXX")
 daemons=()
 stop_daemons() {
@@ -41,7 +41,7 @@ judge() { # launcher status out err home
   elif [ -n "$(ls -A "$5/.pinmx" 2>/dev/null)" ]; then
     result "$1" failed "bootstrap files left in $5/.pinmx: $(ls "$5/.pinmx" | tr '\n' ' ')"
   else
-    result "$1" passed "$rows PingPong rows, $(grep -m1 '^# progress' "$3")"
+    result "$1" passed "$rows PingPong rows in $((SECONDS - started)) s, $(grep -m1 '^# progress' "$3" | cut -c1-60)..."
   fi
 }
 
@@ -114,6 +114,7 @@ EOF
     unset SLURM_CONF
     return
   fi
+  started=$SECONDS
   HOME=$dir/home timeout "$DEADLINE_S" srun -n 2 -N 1 --overcommit "${pingpong[@]}" >"$dir/out" 2>"$dir/err"
   judge slurm $? "$dir/out" "$dir/err" "$dir/home"
   stop_daemons
@@ -131,6 +132,7 @@ run_open_mpi() {
   local dir=$work/ompi as_root=()
   mkdir -p "$dir/home"
   [ "$(id -u)" -eq 0 ] && as_root=(--allow-run-as-root)
+  started=$SECONDS
   HOME=$dir/home timeout "$DEADLINE_S" mpirun "${as_root[@]}" --oversubscribe -np 2 -x HOME -x PINMX_CLASSPATH \
     "${pingpong[@]}" >"$dir/out" 2>"$dir/err"
   judge "open mpi" $? "$dir/out" "$dir/err" "$dir/home"
