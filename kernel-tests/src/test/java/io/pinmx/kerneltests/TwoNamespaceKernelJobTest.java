@@ -107,7 +107,7 @@ class TwoNamespaceKernelJobTest
         try (VethNamespaces hosts = VethNamespaces.create())
         {
             final long before = hosts.bytes(1);
-            runRanks(hosts, "pingpong", PingPong.class.getName(), "-msglog", "0:16", "-iter", "20");
+            runRanks(hosts, "pingpong", PingPong.class.getName(), "-msglog", "0:16", "-iter", "10");
             final long crossed = hosts.bytes(1) - before;
             final String out = out("pingpong");
             final List<Measurement> rows = out.lines().map(TableLayout.IMB_TIME::parse).filter(Objects::nonNull).toList();
