@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,33 +31,15 @@ class TwoNamespacePingPongTest
         try (VethNamespaces hosts = VethNamespaces.create())
         {
             final long before = hosts.bytes(1);
-            final List<Process> ranks = new ArrayList<>();
-            for (int rank = 0; rank < 2; rank++)
-            {
-                final Map<String, String> env = 0 == rank ? Map.of(RankAddress.ADDRESS_VARIABLE, hosts.address(0)) : Map.of();
-                ranks.add(SimulatedSlurm.task(home, rank, hosts.inside(rank, List.of(SimulatedSlurm.LAUNCHER.toString(),
-                    "--driver", "user", "PingPong", "-msglog", "0:17", "-iter", "50")), env).start());
-            }
-            for (int rank = 0; rank < 2; rank++)
-            {
-                assertEquals(0, SimulatedSlurm.finish(ranks.get(rank)),
-                    "rank " + rank + ": " + SimulatedSlurm.output(home, "err", rank));
-            }
-            final long crossed = hosts.bytes(1) - before;
+            SimulatedSlurm.runAcross(home, hosts, Map.of(RankAddress.ADDRESS_VARIABLE, hosts.address(0)),
+                "--driver", "user", "PingPong", "-msglog", "0:17", "-iter", "50");
             final String out = SimulatedSlurm.output(home, "out", 0);
             final List<Measurement> rows = out.lines().map(TableLayout.IMB_TIME::parse).filter(Objects::nonNull).toList();
             assertEquals(19, rows.size(), out);
             assertTrue(out.contains("# progress: pinmx: user driver"), out);
             assertTrue(out.contains("bindAddress=/" + hosts.address(0)), out);
-            long timedBytes = 0;
-            for (final Measurement row : rows)
-            {
-                timedBytes += 2 * row.bytes() * row.repetitions();
-            }
-            System.out.println("veth " + hosts.name(1) + " carried " + crossed + " bytes (rx + tx) for " + timedBytes +
-                " timed PingPong payload bytes");
-            assertTrue(crossed >= timedBytes, "the veth carried " + crossed + " bytes, fewer than the " + timedBytes +
-                " bytes PingPong timed:\n" + out);
+            hosts.assertCrossed(1, before, rows.stream().mapToLong(row -> 2 * row.bytes() * row.repetitions()).sum(),
+                "timed PingPong payload bytes on the user driver");
         }
     }
 }

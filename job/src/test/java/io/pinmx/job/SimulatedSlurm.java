@@ -3,11 +3,13 @@ package io.pinmx.job;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -45,6 +47,27 @@ public final class SimulatedSlurm
             JobEndpoint.PEER_TIMEOUT_VARIABLE, "30000"));
         pb.environment().putAll(extraEnv);
         return pb;
+    }
+
+    /**
+     * Runs bin/pinmx-run with {@code arguments} as rank 0 in side 0 of {@code hosts} (with {@code rank0Env} added)
+     * and as rank 1 in side 1, and asserts both exit 0.
+     */
+    public static void runAcross(
+        final Path home, final VethNamespaces hosts, final Map<String, String> rank0Env, final String... arguments)
+        throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+        command.addAll(List.of(arguments));
+        final List<Process> ranks = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++)
+        {
+            ranks.add(task(home, rank, hosts.inside(rank, command), 0 == rank ? rank0Env : Map.of()).start());
+        }
+        for (int rank = 0; rank < 2; rank++)
+        {
+            assertEquals(0, finish(ranks.get(rank)), "rank " + rank + ": " + output(home, "err", rank));
+        }
     }
 
     public static int finish(final Process p) throws InterruptedException

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -17,6 +16,7 @@ import static io.pinmx.job.SimulatedSlurm.LAUNCHER;
 import static io.pinmx.job.SimulatedSlurm.RUN_DEADLINE_S;
 import static io.pinmx.job.SimulatedSlurm.finish;
 import static io.pinmx.job.SimulatedSlurm.output;
+import static io.pinmx.job.SimulatedSlurm.runAcross;
 import static io.pinmx.job.SimulatedSlurm.task;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,20 +48,8 @@ class TwoNamespaceJobTest
         try (VethNamespaces hosts = VethNamespaces.create())
         {
             final long before = hosts.bytes(0);
-            final List<Process> ranks = new ArrayList<>();
-            for (int rank = 0; rank < 2; rank++)
-            {
-                final Map<String, String> env = 0 == rank ? Map.of(RankAddress.INTERFACE_VARIABLE, hosts.name(0)) : Map.of();
-                ranks.add(task(home, rank, hosts.inside(rank, List.of(LAUNCHER.toString(),
-                    CrossHostExchange.class.getName())), env).start());
-            }
-            for (int rank = 0; rank < 2; rank++)
-            {
-                assertEquals(0, finish(ranks.get(rank)), "rank " + rank + ": " + output(home, "err", rank));
-            }
-            final long crossed = hosts.bytes(0) - before;
-            System.out.println("veth " + hosts.name(0) + " carried " + crossed + " bytes (rx + tx) for " +
-                CrossHostExchange.echoedBytes() + " payload bytes echoed");
+            runAcross(home, hosts, Map.of(RankAddress.INTERFACE_VARIABLE, hosts.name(0)),
+                CrossHostExchange.class.getName());
             final String out0 = output(home, "out", 0);
             final String out1 = output(home, "out", 1);
             assertTrue(out0.contains("rank 0 reachable at " + hosts.address(0) + " on " + hosts.name(0) + " (" +
@@ -70,8 +58,7 @@ class TwoNamespaceJobTest
             assertTrue(out1.contains("rank 1 reachable at " + hosts.address(1) + " on " + hosts.name(1) +
                 " (the route to rank 0 (its control connection))"), out1);
             assertTrue(out0.contains("rank 0 echoed " + CrossHostExchange.echoedBytes() + " bytes"), out0);
-            assertTrue(crossed >= CrossHostExchange.echoedBytes(), "the veth carried " + crossed +
-                " bytes, fewer than the " + CrossHostExchange.echoedBytes() + " payload bytes echoed");
+            hosts.assertCrossed(0, before, CrossHostExchange.echoedBytes(), "payload bytes echoed on the user driver");
             assertEquals(List.of(), listing(bootstrapDirectory(home)), "bootstrap files left after the job");
         }
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -114,6 +115,22 @@ public final class VethNamespaces implements AutoCloseable
                 "/sys/class/net/" + names[side] + "/statistics/" + direction)).toArray(String[]::new)).trim());
         }
         return total;
+    }
+
+    /**
+     * Asserts that at least {@code payloadBytes} crossed that side's veth end (received plus sent) since
+     * {@code bytesBefore} was read, and prints how many did.
+     *
+     * @param what the payload, for the messages ("PingPong's timed payload bytes").
+     */
+    public void assertCrossed(final int side, final long bytesBefore, final long payloadBytes, final String what)
+        throws IOException, InterruptedException
+    {
+        final long crossed = bytes(side) - bytesBefore;
+        System.out.println("veth " + names[side] + " carried " + crossed + " bytes (rx + tx) for " + payloadBytes + " " +
+            what);
+        assertTrue(crossed >= payloadBytes, "veth " + names[side] + " carried " + crossed + " bytes, fewer than the " +
+            payloadBytes + " " + what);
     }
 
     @Override
