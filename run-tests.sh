@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every pinmx test: the Java suites (Maven) on the host, the packaging checks (dkms, modinfo, udev;
-# root only), then the kernel module's
+# Runs every pinmx test: the Java suites (Maven) and the real launchers (srun, mpirun) on the host, the
+# packaging checks (dkms, modinfo, udev; root only), then the kernel module's
 # tests and the Java tests that need /dev/pinmx inside a VM on Debian 12's 6.1 and 6.12 kernels. Installs what it needs when run
 # as root. Exits non-zero if anything failed; the last line sums it up.
 set -uo pipefail
@@ -40,6 +40,17 @@ else
   echo "packaging: skipped (needs root)"
 fi
 
+# Real launchers (srun of a one-node Slurm, Open MPI's mpirun) running PingPong through bin/pinmx-run.
+launcher_passed=0 launcher_failed=0
+log=$(mktemp)
+if scripts/launcher-tests.sh 2>&1 | tee "$log"; then :; else failed_steps+=("launchers"); fi
+line=$(grep -E "^launchers: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
+if [ -n "$line" ]; then
+  launcher_passed=$(sed -n 's/^launchers: \([0-9]*\) passed.*/\1/p' <<<"$line")
+  launcher_failed=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+fi
+rm -f "$log"
+
 vm_passed=0 vm_failed=0
 # Per kernel: the module's C tests, then the Java tests that need /dev/pinmx (kernel-tests: the
 # kernel provider and userlib over it; ~1 min in the guest).
@@ -56,11 +67,11 @@ for run in "6.1" "6.1 --java kernel-tests" "6.12" "6.12 --java kernel-tests"; do
   rm -f "$log"
 done
 
-total_failed=$(( java_failed + pkg_failed + vm_failed ))
+total_failed=$(( java_failed + pkg_failed + launcher_failed + vm_failed ))
 if [ ${#failed_steps[@]} -gt 0 ] && [ "$total_failed" -eq 0 ]; then
   # A step failed without a failing test (build error, VM hang): still a failure.
   total_failed=${#failed_steps[@]}
 fi
 [ ${#failed_steps[@]} -gt 0 ] && echo "pinmx: failed steps: ${failed_steps[*]}"
-echo "all: $(( java_passed + pkg_passed + vm_passed )) passed, $total_failed failed"
+echo "all: $(( java_passed + pkg_passed + launcher_passed + vm_passed )) passed, $total_failed failed"
 [ ${#failed_steps[@]} -eq 0 ]

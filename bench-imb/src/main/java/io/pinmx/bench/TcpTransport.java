@@ -103,8 +103,9 @@ public final class TcpTransport implements Transport
     }
 
     /**
-     * Connects every pair of ranks: each rank listens on an ephemeral port of {@code host}, the addresses are
-     * all-gathered, and each rank connects to the lower ranks. Busy polling binds the calling thread as
+     * Connects every pair of ranks: each rank listens on an ephemeral port of {@code host} (where its peers reach
+     * it: {@link io.pinmx.job.RankAddress}), the addresses are all-gathered, and each rank connects to the lower
+     * ranks. Busy polling binds the calling thread as
      * {@link RankBinding} says (PINMX_BIND in {@code env}).
      */
     public static TcpTransport open(final Job job, final String host, final Progress progress, final Map<String, String> env)

@@ -1,7 +1,7 @@
 package io.pinmx.bench;
 
-import io.pinmx.job.BootstrapAddress;
 import io.pinmx.job.Job;
+import io.pinmx.job.RankAddress;
 
 import java.util.Map;
 
@@ -21,8 +21,8 @@ public final class Transports
     {
         return switch (name)
         {
-            case "tcp" -> TcpTransport.open(job, tcpHost(env), TcpTransport.Progress.BLOCKING, env);
-            case "tcp-busy" -> TcpTransport.open(job, tcpHost(env), TcpTransport.Progress.BUSY_POLL, env);
+            case "tcp" -> TcpTransport.open(job, tcpHost(job, env), TcpTransport.Progress.BLOCKING, env);
+            case "tcp-busy" -> TcpTransport.open(job, tcpHost(job, env), TcpTransport.Progress.BUSY_POLL, env);
             case "aeron" -> AeronIpcTransport.open(job, env);
             case "pinmx" -> PinmxTransport.open(job, env);
             default -> throw new IllegalArgumentException("--transport " + name + ": expected one of " +
@@ -30,8 +30,9 @@ public final class Transports
         };
     }
 
-    private static String tcpHost(final Map<String, String> env)
+    /** Where this rank's peers reach it ({@link RankAddress}), as for the pinmx transport. */
+    private static String tcpHost(final Job job, final Map<String, String> env)
     {
-        return env.getOrDefault(BootstrapAddress.HOST_VARIABLE, "127.0.0.1");
+        return RankAddress.choose(env, job).requireAddress().getHostAddress();
     }
 }

@@ -150,7 +150,7 @@ class LauncherTest
         assertUsage("pinmx-run: unknown PROGRAM 'Nonsense'", "-np", "2", "Nonsense");
         assertUsage("pinmx-run: --driver 'gpu': expected user or kernel", "-np", "2", "--driver", "gpu", "PingPong");
         assertUsage("pinmx-run: no PROGRAM given", "-np", "2");
-        assertUsage("pinmx-run: -np N is required outside Slurm and PMI", "PingPong");
+        assertUsage("pinmx-run: -np N is required outside Slurm, Open MPI, PMI and PMIx", "PingPong");
         assertUsage("pinmx-run: --timeout '0s': expected a positive number of seconds", "-np", "2", "--timeout", "0s", "PingPong");
     }
 
@@ -253,6 +253,7 @@ class LauncherTest
     {
         final Outcome o = finish(start(Map.of("PMI_RANK", "0", "PMI_SIZE", "2"), LauncherFixture.class.getName(), "join"));
         assertEquals(2, o.exit(), o.err());
-        assertEquals("pinmx-run: under pmi, set PINMX_BOOTSTRAP=host:port (where rank 0 listens)", o.err().trim());
+        assertEquals("pinmx-run: under pmi no job id found (SLURM_JOB_ID, PMIX_NAMESPACE, OMPI_MCA_ess_base_jobid): " +
+            "set PINMX_BOOTSTRAP=host:port (where rank 0 listens) or file:PATH", o.err().trim());
     }
 }

@@ -11,9 +11,10 @@ import java.util.Map;
 
 /**
  * Where rank 0 of a job listens for the others: PINMX_BOOTSTRAP is either {@code host:port} (rank 0 binds
- * that port; for clusters) or {@code file:PATH} (rank 0 binds any free port on PINMX_BOOTSTRAP_HOST,
- * default 127.0.0.1, and publishes {@code host:port} in PATH; pinmx-run uses this on one host). Rank 0
- * withdraws the file once every rank has joined, or when it gives up waiting.
+ * that port) or {@code file:PATH} (rank 0 binds any free port at {@link RankAddress#listenAddress}: PINMX_BOOTSTRAP_HOST,
+ * else PINMX_ADDRESS or PINMX_IFACE, else the interface of the default route, and publishes {@code host:port} in
+ * PATH, a file every rank can read: pinmx-run uses one in /tmp on one host and in the home directory under a
+ * launcher). Rank 0 withdraws the file once every rank has joined, or when it gives up waiting.
  */
 public final class BootstrapAddress
 {
@@ -53,7 +54,7 @@ public final class BootstrapAddress
             {
                 throw new IllegalArgumentException(VARIABLE + "=" + spec + " names no file");
             }
-            return new BootstrapAddress(spec, Path.of(path), env.getOrDefault(HOST_VARIABLE, "127.0.0.1"), 0);
+            return new BootstrapAddress(spec, Path.of(path), RankAddress.listenAddress(env), 0);
         }
         final int colon = spec.lastIndexOf(':');
         if (colon <= 0)

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -125,6 +126,16 @@ public final class Job implements AutoCloseable
             // reported below with the valid range
         }
         throw new IllegalArgumentException(TIMEOUT_VARIABLE + "=" + value + " is not a positive number of milliseconds");
+    }
+
+    /**
+     * @return the local address of this rank's control connection to rank 0 (rank 0: the address the other ranks
+     *         reached it at), so the route the job's traffic takes to rank 0; loopback in a job of one.
+     */
+    public InetAddress controlAddress()
+    {
+        final Socket toRankZeroOrFromRankOne = sockets[0 == rank.rank() ? Math.min(1, sockets.length - 1) : 0];
+        return null == toRankZeroOrFromRankOne ? InetAddress.getLoopbackAddress() : toRankZeroOrFromRankOne.getLocalAddress();
     }
 
     public int rank()

@@ -6,6 +6,7 @@ import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Status;
 import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.kernel.KernelDriverOptions;
 import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.DriverEndpoint;
@@ -14,7 +15,10 @@ import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.PinDriver;
+import io.pinmx.pin.user.UserDriver;
+import io.pinmx.pin.user.UserDriverOptions;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +27,9 @@ import java.util.Map;
 /**
  * This rank's pinmx endpoint, opened on the driver PINMX_DRIVER chooses (user, kernel or auto, through pin-service's
  * {@link DriverSelector}; unset means user) and connected to every other rank of the {@link Job}: the addresses are
- * all-gathered over the job's control plane, each rank connects to every other, and a barrier ends the set-up.
+ * all-gathered over the job's control plane, each rank connects to every other, and a barrier ends the set-up. The
+ * endpoint is reachable where {@link RankAddress} says (the user driver binds that address, the kernel provider
+ * attaches that interface), whatever the {@link EndpointTuning} set for them.
  * Owns the endpoint and the partner table by rank; the job stays the caller's.
  * <p>
  * With {@link ProgressMode#CALLER} nothing makes progress unless the caller does, yet an eager send completes only
@@ -34,7 +40,7 @@ public final class JobEndpoint implements AutoCloseable
 {
     /** The selector's variable (user, kernel or auto); unset means user here. */
     public static final String DRIVER_VARIABLE = DriverSelector.VARIABLE;
-    /** The driver when PINMX_DRIVER is unset (bin/pinmx-run sets it; the kernel provider binds to lo). */
+    /** The driver when PINMX_DRIVER is unset (bin/pinmx-run sets it). */
     public static final String DEFAULT_DRIVER = "user";
     /**
      * Milliseconds a partner may stay silent while this rank waits on it before the endpoint gives it up (library
@@ -50,16 +56,18 @@ public final class JobEndpoint implements AutoCloseable
 
     private final Job job;
     private final String driver;
+    private final RankAddress reachable;
     private final Endpoint endpoint;
     private final DriverEndpoint driverEndpoint;
     private final Partner[] partners;
 
     private JobEndpoint(
-        final Job job, final String driver, final Endpoint endpoint, final DriverEndpoint driverEndpoint,
-        final Partner[] partners)
+        final Job job, final String driver, final RankAddress reachable, final Endpoint endpoint,
+        final DriverEndpoint driverEndpoint, final Partner[] partners)
     {
         this.job = job;
         this.driver = driver;
+        this.reachable = reachable;
         this.endpoint = endpoint;
         this.driverEndpoint = driverEndpoint;
         this.partners = partners;
@@ -93,6 +101,8 @@ public final class JobEndpoint implements AutoCloseable
             throw new IllegalArgumentException(ex.getMessage(), ex);
         }
         final long peerTimeoutMs = peerTimeoutMs(env);
+        final RankAddress reachable = RankAddress.choose(env, job);
+        final InetAddress userBind = selected instanceof UserDriver ? reachable.requireAddress() : reachable.address();
         // Keeps the provider's endpoint itself (not wrapped) so provider counters can be read through it.
         final DriverEndpoint[] opened = new DriverEndpoint[1];
         final PinDriver keepingItsEndpoint = new PinDriver()
@@ -110,7 +120,7 @@ public final class JobEndpoint implements AutoCloseable
                 return opened[0];
             }
         };
-        final Endpoint endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs));
+        final Endpoint endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs, reachable, userBind));
         if (ProgressMode.CALLER == endpoint.options().progressMode())
         {
             final Status probed = new Status();
@@ -118,7 +128,7 @@ public final class JobEndpoint implements AutoCloseable
         }
         try
         {
-            return new JobEndpoint(job, driver, endpoint, opened[0], connectEveryRank(job, endpoint));
+            return new JobEndpoint(job, driver, reachable, endpoint, opened[0], connectEveryRank(job, endpoint));
         }
         catch (final RuntimeException ex)
         {
@@ -128,10 +138,20 @@ public final class JobEndpoint implements AutoCloseable
         }
     }
 
-    private static EndpointOptions options(final Job job, final EndpointTuning tuning, final long peerTimeoutMs)
+    private static EndpointOptions options(
+        final Job job, final EndpointTuning tuning, final long peerTimeoutMs, final RankAddress reachable,
+        final InetAddress userBind)
     {
         final EndpointConfig.Builder config = EndpointConfig.builder();
         tuning.driverConfig(config);
+        // Where the peers reach this rank is the job's choice, whatever else the tuning changed.
+        final UserDriverOptions user = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
+        if (null != userBind)
+        {
+            config.options(UserDriverOptions.class, user.withBind(userBind, user.basePort()));
+        }
+        config.options(KernelDriverOptions.class, config.options(KernelDriverOptions.class)
+            .orElseGet(KernelDriverOptions::defaults).withInterface(reachable.interfaceName()));
         config.boardIndex(0).endpointIndex(job.rank() % (EndpointAddress.MAX_ENDPOINT_INDEX + 1));
         final EndpointOptions.Builder options = EndpointOptions.builder().applicationKey(APPLICATION_KEY);
         tuning.options(options);
@@ -199,6 +219,14 @@ public final class JobEndpoint implements AutoCloseable
     public String driver()
     {
         return driver;
+    }
+
+    /**
+     * @return where this rank's peers reach it (address, interface) and which rule chose it.
+     */
+    public RankAddress reachable()
+    {
+        return reachable;
     }
 
     public Endpoint endpoint()

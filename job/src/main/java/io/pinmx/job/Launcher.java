@@ -1,16 +1,22 @@
 package io.pinmx.job;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
- * The launchers a rank can have been started by, each naming its rank and size variables, in the order
- * {@link JobRank#fromEnvironment} tries them: pinmx's own first, so that bin/pinmx-run inside a Slurm allocation
- * still means its own ranks. PMIx and Open MPI (PMIX_RANK, OMPI_COMM_WORLD_RANK/SIZE) belong here as further
- * constants.
+ * The launchers a rank can have been started by, each naming its rank variable and where the job's size is, in
+ * the order {@link JobRank#fromEnvironment} tries them: pinmx's own first, so that bin/pinmx-run inside a Slurm
+ * allocation still means its own ranks. PMIx puts only the rank in the environment (PMIX_RANK; the size is
+ * PMIX_JOB_SIZE through the PMIx library), so a bare PMIx launch needs PINMX_SIZE; under Open MPI's mpirun or
+ * Slurm's srun the launcher's own variables, tried earlier, already give both.
  */
 public enum Launcher
 {
     PINMX_RUN("PINMX_RANK", "PINMX_SIZE"),
+    OPEN_MPI("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),
     SLURM("SLURM_PROCID", "SLURM_NTASKS"),
-    PMI("PMI_RANK", "PMI_SIZE");
+    PMI("PMI_RANK", "PMI_SIZE"),
+    PMIX("PMIX_RANK", "PINMX_SIZE");
 
     private final String rankVariable;
     private final String sizeVariable;
@@ -29,5 +35,13 @@ public enum Launcher
     public String sizeVariable()
     {
         return sizeVariable;
+    }
+
+    /**
+     * @return every launcher's rank variable, in the order they are tried, for messages.
+     */
+    static List<String> describeAll()
+    {
+        return Arrays.stream(values()).map(l -> l.rankVariable + "/" + l.sizeVariable).toList();
     }
 }

@@ -21,10 +21,22 @@ class JobRankTest
     }
 
     @Test
+    void openMpiAheadOfSlurmAndPmixWhoseSizeComesFromPinmx()
+    {
+        // What Open MPI's mpirun sets (its own variables and PMIx's rank), inside a Slurm batch script's step 0.
+        assertEquals(new JobRank(1, 2), JobRank.fromEnvironment(Map.of("OMPI_COMM_WORLD_RANK", "1",
+            "OMPI_COMM_WORLD_SIZE", "2", "PMIX_RANK", "1", "SLURM_PROCID", "0", "SLURM_NTASKS", "1")));
+        assertEquals(new JobRank(2, 3), JobRank.fromEnvironment(Map.of("PMIX_RANK", "2", "PINMX_SIZE", "3")));
+        assertEquals("PMIX_RANK is set but PMIx gives the job's size only through its library (PMIX_JOB_SIZE): set " +
+            "PINMX_SIZE to the number of ranks", assertThrows(IllegalArgumentException.class,
+            () -> JobRank.fromEnvironment(Map.of("PMIX_RANK", "0"))).getMessage());
+    }
+
+    @Test
     void missingOrBadVariablesAreNamed()
     {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRank.fromEnvironment(Map.of()))
-            .getMessage().contains("SLURM_PROCID"));
+            .getMessage().contains("OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS"));
         assertEquals("PINMX_SIZE is not set", assertThrows(IllegalArgumentException.class,
             () -> JobRank.fromEnvironment(Map.of("PINMX_RANK", "0"))).getMessage());
         assertEquals("SLURM_NTASKS=two is not an integer", assertThrows(IllegalArgumentException.class,

@@ -121,4 +121,10 @@ public final class ChronicleMapPeerTable implements PeerTable
     {
         map.close();
     }
+
+    @Override
+    public String toString()
+    {
+        return file.toString();
+    }
 }

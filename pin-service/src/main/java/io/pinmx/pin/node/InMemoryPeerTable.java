@@ -64,4 +64,10 @@ public final class InMemoryPeerTable implements PeerTable
     {
         hosts.clear();
     }
+
+    @Override
+    public String toString()
+    {
+        return "in memory";
+    }
 }

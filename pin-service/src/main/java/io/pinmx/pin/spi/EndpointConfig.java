@@ -127,6 +127,16 @@ public final class EndpointConfig
         }
 
         /**
+         * @param type the provider's options type.
+         * @param <T>  options type.
+         * @return the options of that type set so far, if any (so a caller can change one of them).
+         */
+        public <T> Optional<T> options(final Class<T> type)
+        {
+            return Optional.ofNullable(type.cast(options.get(type)));
+        }
+
+        /**
          * @return the config.
          * @throws IllegalArgumentException naming an index out of range.
          */

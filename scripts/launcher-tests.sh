@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Real launchers start a pinmx job: IMB PingPong through bin/pinmx-run under
+#   - srun -n 2 of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
+#     all in a private directory, on their own ports and munge socket) and stops again;
+#   - Open MPI's mpirun -np 2.
+# Installs slurm-wlm, munge and openmpi-bin when missing (root only; once). A launcher that cannot run here is
+# skipped with the reason. The bench classpath is built once (PINMX_CLASSPATH, if set, is used as it is), so no
+# task runs Maven. Checks PingPong's table, exit status, and that the bootstrap file is gone afterwards.
+# Last line: "launchers: N passed, N failed, N skipped".
+set -uo pipefail
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+cd "$PINMX_ROOT"
+pinmx_use_jdk
+
+readonly DEADLINE_S=180
+readonly SIZES_LOG=10 # -msglog 0:10: sizes 0, 1, 2, ..., 1024 = 12 rows
+passed=0 failed=0 skipped=0 started=$SECONDS
+work=$(mktemp -d "${TMPDIR:-/tmp}/pinmx-launchers.XXXXXX")
+daemons=()
+stop_daemons() {
+  local pid
+  for pid in "${daemons[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for pid in "${daemons[@]}"; do wait "$pid" 2>/dev/null; done
+  daemons=()
+}
+trap 'stop_daemons; rm -rf "$work"' EXIT
+
+result() { # launcher status detail
+  echo "launcher $1: $2${3:+: $3}"
+  case $2 in passed) passed=$((passed + 1)) ;; failed) failed=$((failed + 1)) ;; *) skipped=$((skipped + 1)) ;; esac
+}
+
+# Judges one run: exit status, 12 PingPong rows from rank 0, the bootstrap directory empty.
+judge() { # launcher status out err home
+  local rows
+  rows=$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ *$' "$3")
+  if [ "$2" -ne 0 ]; then
+    result "$1" failed "exit status $2; stderr: $(tail -n 5 "$4" | tr '\n' ' ')"
+  elif [ "$rows" -ne $((SIZES_LOG + 2)) ]; then
+    result "$1" failed "expected $((SIZES_LOG + 2)) PingPong rows, got $rows: $(tr '\n' ' ' <"$3")"
+  elif [ -n "$(ls -A "$5/.pinmx" 2>/dev/null)" ]; then
+    result "$1" failed "bootstrap files left in $5/.pinmx: $(ls "$5/.pinmx" | tr '\n' ' ')"
+  else
+    result "$1" passed "$rows PingPong rows in $((SECONDS - started)) s, $(grep -m1 '^# progress' "$3" | cut -c1-60)..."
+  fi
+}
+
+if [ -z "${PINMX_CLASSPATH:-}" ]; then
+  PINMX_CLASSPATH=$(pinmx_classpath bench-imb) || { echo "launchers: building bench-imb failed"; exit 1; }
+fi
+export PINMX_CLASSPATH
+pingpong=(bin/pinmx-run PingPong -msglog "0:$SIZES_LOG" -iter 50)
+
+run_slurm() {
+  if [ "$(id -u)" -ne 0 ]; then
+    result slurm skipped "needs root to start munged, slurmctld and slurmd"
+    return
+  fi
+  pinmx_need_packages slurm-wlm munge
+  local dir=$work/slurm host base
+  mkdir -p "$dir/state" "$dir/spool" "$dir/home"
+  host=$(hostname -s)
+  base=$((20000 + RANDOM % 20000))
+  # A key of its own: the host's munge (if any) is left alone.
+  head -c 1024 /dev/urandom >"$dir/munge.key"
+  chmod 400 "$dir/munge.key"
+  munged -F --force --socket="$dir/munge.socket" --key-file="$dir/munge.key" --pid-file="$dir/munged.pid" \
+    --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" 2>>"$dir/munged.log" &
+  daemons+=($!)
+  cat >"$dir/slurm.conf" <<EOF
+ClusterName=pinmx
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$base
+SlurmdPort=$((base + 1))
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge.socket
+CredType=cred/munge
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=pinmx Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
+EOF
+  export SLURM_CONF=$dir/slurm.conf
+  for _ in $(seq 100); do [ -S "$dir/munge.socket" ] && break; sleep 0.1; done
+  slurmctld -D -f "$SLURM_CONF" 2>>"$dir/slurmctld.log" &
+  daemons+=($!)
+  slurmd -D -N "$host" -f "$SLURM_CONF" 2>>"$dir/slurmd.log" &
+  daemons+=($!)
+  local state=""
+  for _ in $(seq 300); do
+    state=$(sinfo -h -n "$host" -o %T 2>/dev/null)
+    [ "$state" = idle ] && break
+    sleep 0.1
+  done
+  if [ "$state" != idle ]; then
+    result slurm failed "node $host not idle after 30 s (state '$state'); slurmctld.log: $(tail -n 3 "$dir/slurmctld.log" | tr '\n' ' ') slurmd.log: $(tail -n 3 "$dir/slurmd.log" | tr '\n' ' ')"
+    stop_daemons
+    unset SLURM_CONF
+    return
+  fi
+  started=$SECONDS
+  HOME=$dir/home timeout "$DEADLINE_S" srun -n 2 -N 1 --overcommit "${pingpong[@]}" >"$dir/out" 2>"$dir/err"
+  judge slurm $? "$dir/out" "$dir/err" "$dir/home"
+  stop_daemons
+  unset SLURM_CONF
+}
+
+run_open_mpi() {
+  if ! command -v mpirun >/dev/null; then
+    if [ "$(id -u)" -ne 0 ]; then
+      result "open mpi" skipped "no mpirun (apt-get install openmpi-bin)"
+      return
+    fi
+    pinmx_need_packages openmpi-bin
+  fi
+  local dir=$work/ompi as_root=()
+  mkdir -p "$dir/home"
+  [ "$(id -u)" -eq 0 ] && as_root=(--allow-run-as-root)
+  started=$SECONDS
+  HOME=$dir/home timeout "$DEADLINE_S" mpirun "${as_root[@]}" --oversubscribe -np 2 -x HOME -x PINMX_CLASSPATH \
+    "${pingpong[@]}" >"$dir/out" 2>"$dir/err"
+  judge "open mpi" $? "$dir/out" "$dir/err" "$dir/home"
+}
+
+run_slurm
+run_open_mpi
+echo "launchers: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
