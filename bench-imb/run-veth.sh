@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# PingPong through the network stack: two ranks in two network namespaces joined by a veth pair (made here,
+# removed on exit), as two hosts would be. pinmx on the user driver's UDP frames (the peers' addresses are not
+# local to each other, so no shared memory is used) against TCP over the same veth, both busy-polling and bound
+# to a CPU per rank, in the same run; ratios pinmx/tcp-busy. Extra arguments go to PingPong (e.g. -msglog 0:22,
+# --baseline tcp,tcp-busy). Needs root and iproute2; otherwise it says so and exits 0 without measuring.
+# The peer timeout is 30 s (PINMX_PEER_TIMEOUT_MS): on a loaded 2-core host a rank in its JIT warm-up can
+# leave its partner unanswered for more than the library's 5 s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+pinmx_use_jdk
+
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
+  echo "run-veth: skipped: needs root and iproute2's ip to make network namespaces and a veth pair"
+  exit 0
+fi
+
+id=$(( $$ % 100000 ))
+ns=("pvb${id}a" "pvb${id}b")
+net="10.232.$(( $$ % 250 ))"
+addr=("$net.1" "$net.2")
+home=$(mktemp -d)
+cleanup() {
+  ip netns del "${ns[0]}" 2>/dev/null || true
+  ip netns del "${ns[1]}" 2>/dev/null || true
+  rm -rf "$home"
+}
+trap cleanup EXIT
+
+ip netns add "${ns[0]}"
+ip netns add "${ns[1]}"
+ip link add "${ns[0]}" netns "${ns[0]}" type veth peer name "${ns[1]}" netns "${ns[1]}"
+for side in 0 1; do
+  ip -n "${ns[$side]}" addr add "${addr[$side]}/24" dev "${ns[$side]}"
+  ip -n "${ns[$side]}" link set "${ns[$side]}" up
+  ip -n "${ns[$side]}" link set lo up
+done
+
+# One build for both ranks, before either starts.
+PINMX_CLASSPATH=$(pinmx_classpath bench-imb)
+export PINMX_CLASSPATH
+
+args=("$@")
+[ ${#args[@]} -gt 0 ] || args=(--baseline tcp-busy -msglog 0:22)
+veth_bytes() {
+  local dir=/sys/class/net/${ns[1]}/statistics
+  ip netns exec "${ns[1]}" sh -c "echo \$(( \$(cat $dir/rx_bytes) + \$(cat $dir/tx_bytes) ))"
+}
+before=$(veth_bytes)
+pids=()
+for rank in 0 1; do
+  ip netns exec "${ns[$rank]}" env -u PINMX_RANK -u PINMX_SIZE -u PINMX_BOOTSTRAP \
+    HOME="$home" SLURM_JOB_ID="veth$$" SLURM_STEP_ID=0 SLURM_PROCID=$rank SLURM_NTASKS=2 \
+    PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER=user PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
+    bin/pinmx-run PingPong "${args[@]}" >"$home/out-$rank" 2>"$home/err-$rank" &
+  pids+=($!)
+done
+status=0
+for rank in 0 1; do
+  wait "${pids[$rank]}" || status=$?
+done
+cat "$home/out-0"
+echo "# veth ${ns[1]}: $(( $(veth_bytes) - before )) bytes (rx + tx) during the run, ranks at ${addr[0]} and ${addr[1]}"
+if [ "$status" -ne 0 ]; then
+  for rank in 0 1; do
+    echo "--- rank $rank stderr" >&2
+    cat "$home/err-$rank" >&2
+  done
+fi
+exit "$status"
