@@ -18,7 +18,7 @@ import java.util.Map;
  *   computes; waits block on the request (the progress thread wakes them).</li>
  *   <li>{@code caller}: no progress thread; the thread that waits polls its request (one round of
  *   progress each), busy with a yield every {@value SpinYieldIdleStrategy#DEFAULT_POLLS_PER_YIELD} empty polls, for
- *   up to {@link #CALLER_SPIN}, then blocks in the endpoint; acks go out at once (no ack delay). One runnable
+ *   up to 1 ms, then blocks in the endpoint; acks go out at once (no ack delay). One runnable
  *   thread per rank, and no blocking wake-up (~30 us here) on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner on another host pull its data
  *   only when it next calls MPJ (same host: the receiver pulls by itself). On this shared host under load
@@ -34,11 +34,10 @@ enum DeviceProgress
     });
 
     static final String VARIABLE = "PINMX_MPJ_PROGRESS";
-    /** How long a waiting thread polls before it blocks, in caller mode. */
-    static final Duration CALLER_SPIN = Duration.ofMillis(1);
 
     private static final ThreadLocal<SpinYieldIdleStrategy> IDLE = ThreadLocal.withInitial(SpinYieldIdleStrategy::new);
 
+    /** How long a waiting thread polls before it blocks in the endpoint. */
     private final long spinNs;
     private final EndpointTuning tuning;
 
