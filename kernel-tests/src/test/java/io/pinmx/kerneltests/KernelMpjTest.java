@@ -1,5 +1,6 @@
 package io.pinmx.kerneltests;
 
+import io.pinmx.mpj.MpjLaunch;
 import io.pinmx.mpj.programs.Collectives;
 import io.pinmx.mpj.programs.Objects;
 import io.pinmx.mpj.programs.PointToPoint;
@@ -8,15 +9,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * MPJ Express programs on pinmx.ko: {@code bin/pinmx-run -np 2 --driver kernel --mpj} runs mpj-device's test
@@ -25,9 +24,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class KernelMpjTest
 {
-    private static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
-    private static final long RUN_DEADLINE_S = 900;
-
     @TempDir
     Path dir;
 
@@ -54,26 +50,14 @@ class KernelMpjTest
     /** Runs the program on 2 ranks of the kernel provider; fails unless the launcher exits 0. */
     private String[] launch(final String mainClass, final String... args) throws Exception
     {
-        final List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "-np", "2", "--driver", "kernel",
-            "--peer-timeout", "120", "--mpj", mainClass));
+        final List<String> command = new ArrayList<>(List.of("-np", "2", "--driver", "kernel", "--peer-timeout", "120",
+            "--mpj", mainClass));
         command.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(command)
-            .redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
-        pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
         // Under TCG the ranks, like this JVM, do better with C1 only and one GC thread.
-        pb.environment().put("JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
-        final Process p = pb.start();
-        if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
-        {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            fail(mainClass + " did not finish within " + RUN_DEADLINE_S + " s:\n" + Files.readString(dir.resolve("err")));
-        }
-        final String out = Files.readString(dir.resolve("out"));
-        final String err = Files.readString(dir.resolve("err"));
-        assertEquals(0, p.exitValue(), out + err);
-        return new String[]{out, err};
+        final MpjLaunch run = MpjLaunch.await(MpjLaunch.start(dir, "run",
+            Map.of("JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"), command.toArray(new String[0])),
+            dir, "run");
+        assertEquals(0, run.exitStatus(), run.out() + run.err());
+        return new String[]{run.out(), run.err()};
     }
 }

@@ -12,14 +12,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Runs {@code bin/pinmx-run} (or one task of it) as a real process with this test JVM's class path (the device's
  * classes ahead of mpj.jar), a clean pinmx/Slurm/PMI environment plus the given variables, and its output in files.
+ * kernel-tests uses it too (this module's test-jar).
  */
-record MpjLaunch(int exitStatus, String out, String err)
+public record MpjLaunch(int exitStatus, String out, String err)
 {
     static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
-    static final long RUN_DEADLINE_S = 300;
+    static final long RUN_DEADLINE_S = 900;
 
     /** Starts the launcher with {@code args}; {@link #await} collects it. */
-    static Process start(final Path dir, final String name, final Map<String, String> env, final String... args)
+    public static Process start(final Path dir, final String name, final Map<String, String> env, final String... args)
         throws Exception
     {
         final List<String> command = new ArrayList<>();
@@ -37,7 +38,7 @@ record MpjLaunch(int exitStatus, String out, String err)
     }
 
     /** Waits for a started launcher (killing it and its ranks past the deadline) and reads its output. */
-    static MpjLaunch await(final Process p, final Path dir, final String name) throws Exception
+    public static MpjLaunch await(final Process p, final Path dir, final String name) throws Exception
     {
         if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
         {
@@ -50,7 +51,7 @@ record MpjLaunch(int exitStatus, String out, String err)
             Files.readString(dir.resolve(name + ".err")));
     }
 
-    static MpjLaunch run(final Path dir, final String... args) throws Exception
+    public static MpjLaunch run(final Path dir, final String... args) throws Exception
     {
         return await(start(dir, "run", Map.of(), args), dir, "run");
     }
