@@ -71,6 +71,7 @@ public class PinmxDevice implements Device
     /** Requests whose end nobody has seen yet (what {@link #peek()} looks through). */
     private final List<PinmxRequest> inFlight = new ArrayList<>();
     private ProbeStash stash;
+    private DeviceProgress progress;
 
     @Override
     public ProcessID[] init(final String[] args) throws XDevException
@@ -94,7 +95,8 @@ public class PinmxDevice implements Device
             }
             rank = job.rank();
             epoch = JvmJob.nextEpoch();
-            ranks = JobEndpoint.open(job, System.getenv());
+            progress = DeviceProgress.from(System.getenv());
+            ranks = JobEndpoint.open(job, System.getenv(), progress.tuning());
             endpoint = ranks.endpoint();
             partners = new Partner[job.size()];
             for (int r = 0; r < partners.length; r++)
@@ -400,7 +402,7 @@ public class PinmxDevice implements Device
                     throw new XDevException("mxdev (pinmx) rank " + rank + ": peek with no request in flight");
                 }
             }
-            if (waitable.isEmpty() || endpoint.waitAny(waitable.toArray(new Request[0]), waitable.size(),
+            if (waitable.isEmpty() || progress.awaitAny(endpoint, waitable.toArray(new Request[0]), waitable.size(),
                 HEARTBEAT_INTERVAL) < 0)
             {
                 checkPeers(null);
@@ -416,7 +418,7 @@ public class PinmxDevice implements Device
         while (!r.advance())
         {
             final Request w = r.inFlight();
-            if (null == w || !w.await(HEARTBEAT_INTERVAL))
+            if (null == w || !progress.await(w, HEARTBEAT_INTERVAL))
             {
                 checkPeers(r);
             }

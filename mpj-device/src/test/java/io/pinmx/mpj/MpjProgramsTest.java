@@ -9,15 +9,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The MPJ test programs run as real JVMs by {@code bin/pinmx-run --mpj} on the device, with 2 and 4 ranks: every
@@ -25,9 +21,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class MpjProgramsTest
 {
-    static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
-    private static final long RUN_DEADLINE_S = 300;
-
     @TempDir
     Path dir;
 
@@ -41,30 +34,14 @@ class MpjProgramsTest
     @MethodSource("programs")
     void everyRankFinishesTheProgram(final String mainClass, final int ranks) throws Exception
     {
-        final ProcessBuilder pb = new ProcessBuilder(
-            List.of(LAUNCHER.toString(), "-np", Integer.toString(ranks), "--mpj", mainClass))
-            .redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
-        // Surefire's class path: the device's classes come ahead of mpj.jar (a system-scoped dependency).
-        pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
-        pb.environment().put("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat"));
-        final Process p = pb.start();
-        if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
-        {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            fail(mainClass + " did not finish within " + RUN_DEADLINE_S + " s:\n" + Files.readString(dir.resolve("err")));
-        }
-        final String out = Files.readString(dir.resolve("out"));
-        final String err = Files.readString(dir.resolve("err"));
+        final MpjLaunch run = MpjLaunch.run(dir, "-np", Integer.toString(ranks), "--mpj", mainClass);
         final String ok = mainClass.substring(mainClass.lastIndexOf('.') + 1) + " OK";
-        assertEquals(0, p.exitValue(), err);
-        assertEquals(ok, out.trim(), err);
+        assertEquals(0, run.exitStatus(), run.err());
+        assertEquals(ok, run.out().trim(), run.err());
         for (int rank = 1; rank < ranks; rank++)
         {
             final String line = "[rank " + rank + "] " + ok;
-            assertTrue(err.lines().anyMatch(line::equals), "missing '" + line + "' in\n" + err);
+            assertTrue(run.err().lines().anyMatch(line::equals), "missing '" + line + "' in\n" + run.err());
         }
     }
 }

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# MPJ benchmarks, pinmx's device against MPJ Express's own niodev in the same run, same host, same programs,
+# same JVM flags: IMB PingPong (io.pinmx.mpj.bench.MpjPingPong) and NPB IS (io.pinmx.mpj.npb.IntegerSort), 2 ranks
+# each, niodev first. Prints both outputs, then the ratios:
+#   ratio latency 8 B pinmx/niodev = X          (target <= 0.1)
+#   ratio bandwidth 4194304 B pinmx/niodev = X  (target >= 4)
+#   ratio Mop/s IS A pinmx/niodev = X           (target >= 2)
+#
+#   mpj-device/bench/run.sh [pingpong|is|all] [--class S|W|A|B] [-msglog a:b]
+#
+# niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
+# bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default thread; driver: PINMX_DRIVER, default user).
+set -euo pipefail
+
+what=all cls=A msglog=0:22
+while [ $# -gt 0 ]; do
+  case "$1" in
+    pingpong|is|all) what=$1; shift ;;
+    --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W, A or B" >&2; exit 2; }; cls=$2; shift 2 ;;
+    -msglog) [ $# -ge 2 ] || { echo "run.sh: -msglog needs a:b" >&2; exit 2; }; msglog=$2; shift 2 ;;
+    *) echo "usage: run.sh [pingpong|is|all] [--class S|W|A|B] [-msglog a:b]" >&2; exit 2 ;;
+  esac
+done
+
+root=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
+source "$root/scripts/lib.sh"
+pinmx_use_jdk
+pinmx_need_mpj
+export MPJ_HOME=${MPJ_HOME:-$PINMX_MPJ_HOME}
+cp=$(cd "$root" && pinmx_classpath mpj-device):$PINMX_MPJ_JARS
+read -ra flags <<<"$(pinmx_jvm_flags)"
+out=$(mktemp -d "${TMPDIR:-/tmp}/mpj-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+
+# Runs one MPJ program on 2 ranks of niodev, then of pinmx; rank 0's output to $out/<name>.<device>.
+both() {
+  local name=$1; shift
+  echo "== $name on niodev (MPJ Express's TCP device), 2 ranks"
+  "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np 2 "$@" 2>"$out/$name.niodev.err" \
+    | tee "$out/$name.niodev" || { cat "$out/$name.niodev.err" >&2; exit 1; }
+  echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-thread}), 2 ranks"
+  PINMX_CLASSPATH=$cp "$root/bin/pinmx-run" -np 2 --mpj "$@" 2>"$out/$name.pinmx.err" \
+    | tee "$out/$name.pinmx" || { cat "$out/$name.pinmx.err" >&2; exit 1; }
+}
+
+# ratio NAME VALUE_PINMX VALUE_NIODEV: two significant digits, as bench-imb prints its ratios.
+ratio() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "ratio %s pinmx/niodev = %.2g\n", n, a / b }'; }
+# column BYTES COLUMN FILE: a PingPong table value.
+column() { awk -v b="$1" -v c="$2" '$1 == b && NF == 4 && $1 ~ /^[0-9]+$/ { print $c }' "$3"; }
+
+if [ "$what" != is ]; then
+  both pingpong io.pinmx.mpj.bench.MpjPingPong -msglog "$msglog"
+fi
+if [ "$what" != pingpong ]; then
+  both is io.pinmx.mpj.npb.IntegerSort "$cls"
+fi
+
+echo "== ratios"
+if [ "$what" != is ]; then
+  for bytes in 8; do
+    a=$(column $bytes 3 "$out/pingpong.pinmx") b=$(column $bytes 3 "$out/pingpong.niodev")
+    [ -n "$a" ] && [ -n "$b" ] && ratio "latency $bytes B" "$a" "$b"
+  done
+  for bytes in 4194304; do
+    a=$(column $bytes 4 "$out/pingpong.pinmx") b=$(column $bytes 4 "$out/pingpong.niodev")
+    [ -n "$a" ] && [ -n "$b" ] && ratio "bandwidth $bytes B" "$a" "$b"
+  done
+fi
+if [ "$what" != pingpong ]; then
+  mops() { awk '/Mop\/s total/ { print $NF }' "$1"; }
+  for d in niodev pinmx; do
+    grep -q "Verification *= *SUCCESSFUL" "$out/is.$d" || { echo "run.sh: NPB IS did not verify on $d" >&2; exit 1; }
+  done
+  ratio "Mop/s IS $cls" "$(mops "$out/is.pinmx")" "$(mops "$out/is.niodev")"
+fi
