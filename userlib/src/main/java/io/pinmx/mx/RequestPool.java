@@ -179,6 +179,21 @@ final class RequestPool
         }
     }
 
+    /**
+     * The declare or pull of a request that failed meanwhile, or that its owner released, ended: its buffer is free.
+     */
+    void endBufferHold(final Request r)
+    {
+        final boolean orphaned = r.rendezvousReceive.isReleased();
+        r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
+        r.partner.outstandingRendezvous--;
+        releaseResources(r);
+        if (orphaned)
+        {
+            recycle(r);
+        }
+    }
+
     void releaseResources(final Request r)
     {
         if (r.lease.isHeld())
