@@ -2,6 +2,7 @@ package io.pinmx.rma;
 
 import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
@@ -83,11 +84,24 @@ final class DriverTier
     void write(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
         final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
     {
+        try
+        {
+            send(handle, rank, allocationId, pieces, patch, remoteBase, scale);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+    }
+
+    private void send(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
+    {
         settleGets(rank);
         unfenced[rank] = true;
         if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
         {
-            forEachChunk(pieces, chunk -> write(handle, rank, allocationId, chunk, null, 0, scale));
+            forEachChunk(pieces, chunk -> send(handle, rank, allocationId, chunk, null, 0, scale));
             return;
         }
         final RmaOp op = null == scale ? RmaOp.PUT : RmaOp.ACC;
@@ -143,6 +157,18 @@ final class DriverTier
      * first, so the get returns its data.
      */
     void read(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
+    {
+        try
+        {
+            pull(handle, rank, regionId, pieces);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+    }
+
+    private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
     {
         if (0 == pieces.totalBytes)
         {
@@ -202,6 +228,18 @@ final class DriverTier
      */
     long call(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
     {
+        try
+        {
+            return ask(op, rank, allocationId, offset, value);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+    }
+
+    private long ask(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
+    {
         settleGets(rank);
         final long sequence = nextSequence++;
         final Arena arena = Arena.ofAuto();
@@ -226,7 +264,16 @@ final class DriverTier
         settleGets(rank);
         final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(head).encode(op, self, nextSequence++, allocationId, offset, 0, 0);
-        new Sends(rank, List.of(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), head))).await();
+        final Request send;
+        try
+        {
+            send = endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), head);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+        new Sends(rank, List.of(send)).await();
     }
 
     /** Fences the rank if a put or accumulate went to it since its last fence. */
@@ -275,6 +322,12 @@ final class DriverTier
             return false;
         });
         pings.add(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), pingHeader));
+    }
+
+    /** The endpoint refused to start an operation: the rank's partner failed (it died) or the endpoint closed. */
+    private static RmaException refused(final int rank, final MxException ex)
+    {
+        return new RmaException("operation on rank " + rank + " refused: " + ex.getMessage(), ex);
     }
 
     private static RmaException failure(final int rank, final Request r)

@@ -33,8 +33,9 @@ public final class RmaScenarios
     }
 
     /**
-     * {@code RmaScenarios SCENARIO[,SCENARIO...] [quick]}: the scenarios in order ("killed" ends the job, so it comes
-     * last); "quick" runs a tenth of the repetitions (for the emulated VM).
+     * {@code RmaScenarios SCENARIO[,SCENARIO...] [quick]}: the scenarios in order ("killed" ends the job and "errors"
+     * leaves the ranks in different collective calls, so either comes last); "quick" runs a tenth of the repetitions
+     * (for the emulated VM).
      */
     public static void main(final String[] args)
     {
