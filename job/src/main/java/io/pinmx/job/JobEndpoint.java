@@ -6,6 +6,7 @@ import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Status;
 import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.kernel.KernelDriverOptions;
 import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.DriverEndpoint;
@@ -41,6 +42,11 @@ public final class JobEndpoint implements AutoCloseable
      * default 5000). Runs in the TCG guest need more: a rank there can be silent for over 5 s in JIT warm-up.
      */
     public static final String PEER_TIMEOUT_VARIABLE = "PINMX_PEER_TIMEOUT_MS";
+    /**
+     * The interface the kernel provider binds this rank's endpoint to (default {@code lo}): on a cluster, the
+     * Ethernet interface; in a test, one end of a veth pair. A tuning that sets kernel options itself wins.
+     */
+    public static final String KERNEL_INTERFACE_VARIABLE = "PINMX_KERNEL_INTERFACE";
     /** The application key every rank of a job presents, unless its tuning sets another. */
     public static final int APPLICATION_KEY = 0x706d7862;
     /** Resend interval of unacknowledged frames (the library's default); the peer timeout is a multiple of it. */
@@ -110,7 +116,8 @@ public final class JobEndpoint implements AutoCloseable
                 return opened[0];
             }
         };
-        final Endpoint endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs));
+        final Endpoint endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs,
+            env.get(KERNEL_INTERFACE_VARIABLE)));
         if (ProgressMode.CALLER == endpoint.options().progressMode())
         {
             final Status probed = new Status();
@@ -128,9 +135,14 @@ public final class JobEndpoint implements AutoCloseable
         }
     }
 
-    private static EndpointOptions options(final Job job, final EndpointTuning tuning, final long peerTimeoutMs)
+    private static EndpointOptions options(final Job job, final EndpointTuning tuning, final long peerTimeoutMs,
+        final String kernelInterface)
     {
         final EndpointConfig.Builder config = EndpointConfig.builder();
+        if (null != kernelInterface)
+        {
+            config.options(KernelDriverOptions.class, KernelDriverOptions.defaults().withInterface(kernelInterface));
+        }
         tuning.driverConfig(config);
         config.boardIndex(0).endpointIndex(job.rank() % (EndpointAddress.MAX_ENDPOINT_INDEX + 1));
         final EndpointOptions.Builder options = EndpointOptions.builder().applicationKey(APPLICATION_KEY);
