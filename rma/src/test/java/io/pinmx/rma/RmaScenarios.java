@@ -35,7 +35,7 @@ public final class RmaScenarios
     /**
      * {@code RmaScenarios SCENARIO[,SCENARIO...] [quick]}: the scenarios in order ("killed" ends the job and "errors"
      * leaves the ranks in different collective calls, so either comes last); "quick" runs a tenth of the repetitions
-     * (for the emulated VM).
+     * (for the emulated VM). Rank 0 prints each scenario's time on a line of its own starting with '#'.
      */
     public static void main(final String[] args)
     {
@@ -46,6 +46,7 @@ public final class RmaScenarios
             final ProgressScenarios progress = new ProgressScenarios(rma, s.arena);
             for (final String scenario : args[0].split(","))
             {
+                final long started = System.nanoTime();
                 switch (scenario)
                 {
                     case "strided" -> s.strided();
@@ -62,6 +63,7 @@ public final class RmaScenarios
                 if (0 == rma.rank())
                 {
                     System.out.println("PASSED " + scenario);
+                    System.out.println("# " + scenario + ": " + (System.nanoTime() - started) / 1_000_000 + " ms");
                 }
             }
         }

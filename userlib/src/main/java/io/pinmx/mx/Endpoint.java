@@ -93,7 +93,7 @@ public final class Endpoint implements AutoCloseable
         this.partners = new PartnerTable(address.toString(), driver, now, requests, matchQueue, unexpected, outbound);
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
         this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);
-        this.reads = new RemoteReads(lock, clock, now, driver, regionCache, requests);
+        this.reads = new RemoteReads(lock, clock, now, driver, requests);
         this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, reads, outbound,
             sender, matchQueue, unexpected, pool);
         this.poster = new RequestPoster(lock, clock, now, options, mediumFragmentBytes, requests, partners, outbound,

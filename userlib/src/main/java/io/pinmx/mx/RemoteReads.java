@@ -4,7 +4,6 @@ import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.PullSpec;
-import io.pinmx.regioncache.RegionCache;
 import org.agrona.concurrent.CachedNanoClock;
 
 import java.lang.foreign.MemorySegment;
@@ -25,19 +24,17 @@ final class RemoteReads
     private final NanoClock clock;
     private final CachedNanoClock now;
     private final DriverEndpoint driver;
-    private final RegionCache regionCache;
     private final RequestPool requests;
     private final PullSpec pullSpec = new PullSpec();
 
     RemoteReads(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
-        final RegionCache regionCache, final RequestPool requests)
+        final RequestPool requests)
     {
         this.lock = lock;
         this.clock = clock;
         this.now = now;
         this.driver = driver;
-        this.regionCache = regionCache;
         this.requests = requests;
     }
 
@@ -153,18 +150,9 @@ final class RemoteReads
     /** Called without the lock, on a request nobody else sees yet. */
     private void declare(final Request r, final long total)
     {
-        if (0 == total)
+        if (0 != total)
         {
-            return;
-        }
-        if (r.vector.isAllNative())
-        {
-            regionCache.acquire(r.vector.nonEmptySegments(), r.vector.nonEmptyCount(), r.lease);
-        }
-        else
-        {
-            r.staging = requests.stagingFor(total, r);
-            regionCache.acquire(r.staging.segment(), r.lease);
+            requests.declareDestination(r, total);
         }
     }
 

@@ -186,15 +186,7 @@ final class Rendezvous
             RuntimeException failure = null;
             try
             {
-                if (r.vector.isAllNative())
-                {
-                    regionCache.acquire(r.vector.nonEmptySegments(), r.vector.nonEmptyCount(), r.lease);
-                }
-                else
-                {
-                    r.staging = requests.stagingFor(r.pullBytes, r);
-                    regionCache.acquire(r.staging.segment(), r.lease);
-                }
+                requests.declareDestination(r, r.pullBytes);
             }
             catch (final RuntimeException ex)
             {

@@ -208,6 +208,23 @@ final class RequestPool
     }
 
     /**
+     * Declares the buffer a pull will write {@code bytes} into: the request's own native segments, or a pooled staging
+     * buffer for heap memory (copied in when the pull ends). Called without the endpoint lock.
+     */
+    void declareDestination(final Request r, final long bytes)
+    {
+        if (r.vector.isAllNative())
+        {
+            regionCache.acquire(r.vector.nonEmptySegments(), r.vector.nonEmptyCount(), r.lease);
+        }
+        else
+        {
+            r.staging = stagingFor(bytes, r);
+            regionCache.acquire(r.staging.segment(), r.lease);
+        }
+    }
+
+    /**
      * @throws MxException naming the request when a heap buffer is too large to stage.
      */
     PooledBuffer stagingFor(final long length, final Request r)
