@@ -103,7 +103,8 @@ class RmaKernelTest
             assertTrue(ended, "the job did not end within " + JOB_DEADLINE_S + " s: " + out + err);
             System.out.printf("# rma scenarios on the kernel provider over %s: %.1f s in the guest%n", interface0,
                 (System.nanoTime() - started) / 1e9);
-            out.lines().filter(line -> line.startsWith("# ")).forEach(line -> System.out.println("#   " + line.substring(2)));
+            out.lines().filter(line -> line.startsWith("# "))
+                .forEach(line -> System.out.println("#   " + line.substring(2)));
             assertEquals(0, rank0.exitValue(), "rank 0: " + out + err);
             assertEquals(0, rank1.exitValue(), "rank 1: " + out + err);
             for (final String scenario : SCENARIOS.split(","))
@@ -133,7 +134,8 @@ class RmaKernelTest
         final ProcessBuilder pb = new ProcessBuilder(command)
             .redirectOutput(dir.resolve("rank" + rank + ".out").toFile())
             .redirectError(dir.resolve("rank" + rank + ".err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
+        pb.environment().keySet()
+            .removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
         pb.environment().put("PINMX_RANK", Integer.toString(rank));
         pb.environment().put("PINMX_SIZE", "2");
         pb.environment().put("PINMX_BOOTSTRAP", bootstrap);

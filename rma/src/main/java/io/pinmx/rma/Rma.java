@@ -20,8 +20,10 @@ import java.util.List;
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
  * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
  * rank when the shared-memory tier is switched off, are reached through this rank's pinmx endpoint
- * ({@link RankTier#DRIVER}): requests to the target's data-server thread, which serves them whether or not the
- * target's application calls the library. One thread issues operations on an {@code Rma}.
+ * ({@link RankTier#DRIVER}): gets are pulls the drivers serve from the target's exposed slice, everything else a
+ * request to the target's data-server thread; both happen whether or not the target's application calls the
+ * library. This facade checks the arguments it owns (ranks, collective calls) and hands data operations to
+ * {@link Transfers}. One thread issues operations on an {@code Rma}.
  */
 public final class Rma implements AutoCloseable
 {

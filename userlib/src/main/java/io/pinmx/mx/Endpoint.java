@@ -396,8 +396,8 @@ public final class Endpoint implements AutoCloseable
      *
      * @throws IllegalArgumentException naming a negative or overflowing piece, or sizes that do not agree.
      */
-    public Request iget(final Partner source, final int remoteRegionId, final long[] remoteOffsets, final long[] lengths,
-        final int pieces, final MemorySegment[] destination, final int count)
+    public Request iget(final Partner source, final int remoteRegionId, final long[] remoteOffsets,
+        final long[] lengths, final int pieces, final MemorySegment[] destination, final int count)
     {
         checkOpen();
         return reads.post(source, remoteRegionId, remoteOffsets, lengths, pieces, destination, count);

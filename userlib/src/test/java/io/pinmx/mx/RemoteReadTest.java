@@ -158,7 +158,8 @@ class RemoteReadTest
         {
             return refused.getMessage();
         }
-        assertTrue(gone.await(Duration.ofMillis(RESEND_MS * (MAX_RESENDS + 1) * 10)), "read of a closed endpoint ended");
+        assertTrue(gone.await(Duration.ofMillis(RESEND_MS * (MAX_RESENDS + 1) * 10)),
+            "read of a closed endpoint ended");
         assertEquals(RequestState.FAILED, gone.state(), gone.toString());
         final String error = gone.status().error();
         gone.release();
