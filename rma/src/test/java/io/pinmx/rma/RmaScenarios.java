@@ -34,7 +34,7 @@ public final class RmaScenarios
 
     /**
      * {@code RmaScenarios SCENARIO[,SCENARIO...] [quick]}: the scenarios in order ("killed" ends the job and "errors"
-     * leaves the ranks in different collective calls, so either comes last); "quick" runs a tenth of the repetitions
+     * leaves the ranks in different collective calls, so either comes last); "quick" runs a twentieth of the repetitions
      * (for the emulated VM). Rank 0 prints each scenario's time on a line of its own starting with '#'.
      */
     public static void main(final String[] args)
@@ -69,10 +69,10 @@ public final class RmaScenarios
         }
     }
 
-    /** @return {@code full}, or a tenth of it (at least 1) in a quick run. */
+    /** @return {@code full}, or a twentieth of it (at least 2) in a quick run. */
     static int repetitions(final int full)
     {
-        return quick ? Math.max(1, full / 10) : full;
+        return quick ? Math.max(2, full / 20) : full;
     }
 
     static void check(final boolean ok, final Supplier<String> what)
