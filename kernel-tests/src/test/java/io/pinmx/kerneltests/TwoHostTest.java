@@ -21,18 +21,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two "hosts": this JVM on one end of a veth pair, an {@link EchoPeer} JVM in another network namespace on the
@@ -48,26 +44,23 @@ class TwoHostTest
     void messagesOfEverySizeClassCrossAVethPairBetweenNamespacesAndComeBack() throws Exception
     {
         final KernelDriver driver = KernelDevices.requireDevice();
-        final String ip = Stream.of("/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip")
-            .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
-        assumeTrue(null != ip, "needs iproute2's ip for a network namespace and a veth pair");
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
+        final String ip = NetworkNamespaces.requireIp();
         final long pid = ProcessHandle.current().pid();
         final String namespace = "pinmx-echo-" + pid;
         final String here = "pmxa" + pid % 100_000;
         final String there = "pmxb" + pid % 100_000;
-        run(ip, "netns", "add", namespace);
+        NetworkNamespaces.run(ip, "netns", "add", namespace);
         try
         {
-            run(ip, "link", "add", here, "type", "veth", "peer", "name", there);
-            run(ip, "link", "set", there, "netns", namespace);
-            run(ip, "link", "set", here, "up");
-            run(ip, "-n", namespace, "link", "set", there, "up");
+            NetworkNamespaces.run(ip, "link", "add", here, "type", "veth", "peer", "name", there);
+            NetworkNamespaces.run(ip, "link", "set", there, "netns", namespace);
+            NetworkNamespaces.run(ip, "link", "set", here, "up");
+            NetworkNamespaces.run(ip, "-n", namespace, "link", "set", there, "up");
             exchangeWithEchoPeer(driver, ip, namespace, here, there);
         }
         finally
         {
-            run(ip, "netns", "del", namespace);
+            NetworkNamespaces.run(ip, "netns", "del", namespace);
         }
     }
 
@@ -118,13 +111,5 @@ class TwoHostTest
         {
             peer.destroyForcibly();
         }
-    }
-
-    private static void run(final String... command) throws IOException, InterruptedException
-    {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(PROCESS_TIMEOUT_S, TimeUnit.SECONDS), String.join(" ", command) + " hung");
-        assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + output);
     }
 }

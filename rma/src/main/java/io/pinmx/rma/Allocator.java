@@ -1,6 +1,8 @@
 package io.pinmx.rma;
 
 import io.pinmx.job.Job;
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.ExposedRegion;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -12,26 +14,34 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Collective allocation and free of remotely accessible memory: each rank's slice is a page-aligned file in the
  * shared-file directory, mapped by every rank on the same host and removed as soon as they have (the mappings stay),
- * so a killed job leaves nothing behind. Checks that every rank is in the same collective call on the same
- * allocation and says which is not.
+ * so a killed job leaves nothing behind. When ranks go through the driver, each slice is also exposed once on this
+ * rank's endpoint (declared for read and write) and the region ids are exchanged with the sizes, so that gets are
+ * pulls the driver serves. Checks that every rank is in the same collective call on the same allocation and says
+ * which is not.
  */
 final class Allocator
 {
     private static final long PAGE_BYTES = 4096;
     private static final int WORD = Long.BYTES;
+    private static final int WORDS = 4;
+    /** The region id of a slice that is not exposed (empty, or no rank uses the driver). */
+    static final int NO_REGION = -1;
 
     private final Job job;
     private final Ranks ranks;
     private final Path directory;
+    /** This rank's endpoint, or null when no rank of the job uses the driver. */
+    private final Endpoint endpoint;
     /** Live allocations by id, for the data server's thread. */
     private final ConcurrentHashMap<Long, RmaAllocation> live = new ConcurrentHashMap<>();
     private long nextAllocationId;
 
-    Allocator(final Job job, final Ranks ranks, final Path directory)
+    Allocator(final Job job, final Ranks ranks, final Path directory, final Endpoint endpoint)
     {
         this.job = job;
         this.ranks = ranks;
         this.directory = directory;
+        this.endpoint = endpoint;
     }
 
     RmaAllocation alloc(final long bytes)
@@ -39,16 +49,23 @@ final class Allocator
         final long id = nextAllocationId++;
         final Arena slices = Arena.ofShared();
         final MemorySegment mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
-        final long[] sizes;
+        ExposedRegion exposed = null;
+        final long[][] agreed;
         try
         {
-            sizes = collective(Collective.ALLOC, id, bytes);
+            exposed = null != mine && null != endpoint ? endpoint.expose(mine.asSlice(0, bytes)) : null;
+            agreed = collective(Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id());
         }
         catch (final RuntimeException ex)
         {
+            if (null != exposed)
+            {
+                exposed.close();
+            }
             removeOwnFile(id, bytes, slices);
             throw ex;
         }
+        final long[] sizes = agreed[0];
         try
         {
             for (int r = 0; r < job.size(); r++)
@@ -59,12 +76,15 @@ final class Allocator
                 }
             }
             final MemorySegment[] mapped = new MemorySegment[job.size()];
+            final int[] regionIds = new int[job.size()];
             for (int r = 0; r < job.size(); r++)
             {
                 mapped[r] = r == job.rank() ? (null == mine ? MemorySegment.NULL : mine.asSlice(0, bytes)) :
                     mapPeerSlice(id, r, sizes[r], slices);
+                regionIds[r] = (int)agreed[1][r];
             }
-            final RmaAllocation allocation = new RmaAllocation(id, job.rank(), sizes, mapped, slices);
+            final RmaAllocation allocation = new RmaAllocation(id, job.rank(), sizes, mapped, regionIds, exposed,
+                slices);
             live.put(id, allocation);
             job.barrier();
             return allocation;
@@ -72,6 +92,10 @@ final class Allocator
         catch (final RuntimeException ex)
         {
             live.remove(id);
+            if (null != exposed)
+            {
+                exposed.close();
+            }
             slices.close();
             throw ex;
         }
@@ -119,18 +143,19 @@ final class Allocator
     }
 
     /**
-     * @return every rank's value, indexed by rank.
+     * @return every rank's value and region id, indexed by rank.
      * @throws RmaException on every rank, naming the ranks that disagree, if the ranks are not all in the same
      *                      collective call on the same allocation.
      */
-    private long[] collective(final Collective kind, final long id, final long value)
+    private long[][] collective(final Collective kind, final long id, final long value, final int regionId)
     {
-        final List<byte[]> all = job.allGather(ByteBuffer.allocate(3 * WORD).putLong(kind.ordinal()).putLong(id)
-            .putLong(value).array());
+        final List<byte[]> all = job.allGather(ByteBuffer.allocate(WORDS * WORD).putLong(kind.ordinal()).putLong(id)
+            .putLong(value).putLong(regionId).array());
         final long[] values = new long[job.size()];
+        final long[] regionIds = new long[job.size()];
         for (int r = 0; r < job.size(); r++)
         {
-            if (all.get(r).length != 3 * WORD)
+            if (all.get(r).length != WORDS * WORD)
             {
                 throw new RmaException("collective mismatch: rank " + r + " is in another collective call while rank " +
                     job.rank() + " is in " + kind + " of allocation " + id);
@@ -139,13 +164,14 @@ final class Allocator
             final Collective theirKind = Collective.values()[(int)b.getLong()];
             final long theirId = b.getLong();
             values[r] = b.getLong();
+            regionIds[r] = b.getLong();
             if (theirKind != kind || theirId != id)
             {
                 throw new RmaException("collective mismatch: rank " + r + " is in " + theirKind + " of allocation " +
                     theirId + " while rank " + job.rank() + " is in " + kind + " of allocation " + id);
             }
         }
-        return values;
+        return new long[][] {values, regionIds};
     }
 
     private static long pages(final long bytes)
@@ -162,7 +188,7 @@ final class Allocator
     /** Collective; the caller has completed every operation. */
     void free(final RmaAllocation allocation)
     {
-        collective(Collective.FREE, allocation.id(), 0);
+        collective(Collective.FREE, allocation.id(), 0, NO_REGION);
         live.remove(allocation.id());
         allocation.free();
     }

@@ -14,8 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The target side of operations from ranks reached through the driver: one thread per rank that serves every
- * request aimed at this rank's slices whether or not the application ever calls the library (unilateral progress).
+ * The target side of the operations from ranks reached through the driver that need this rank's CPU (puts,
+ * accumulates, read-modify-writes, fences, mutexes; gets are the drivers' pulls and never come here): one thread per
+ * rank that serves every request aimed at this rank's slices whether or not the application ever calls the library
+ * (unilateral progress).
  * It waits for requests in a posted receive, so it parks when idle and is woken by the endpoint when one arrives.
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
@@ -38,6 +40,8 @@ final class DataServer implements AutoCloseable
     private final List<MutexWait> waiters = new ArrayList<>();
     private final Thread thread;
     private volatile boolean stopping;
+    /** Requests served, pings aside: written by the server thread only. */
+    private volatile long requestsServed;
 
     private record MutexWait(Partner origin, long sequence, MemorySegment words, long at, long ticket)
     {
@@ -103,6 +107,7 @@ final class DataServer implements AutoCloseable
         {
             return;
         }
+        requestsServed++;
         final RmaAllocation a = allocations.lookup(header.allocationId());
         if (null == a && RmaOp.FENCE != op)
         {
@@ -112,7 +117,6 @@ final class DataServer implements AutoCloseable
         switch (op)
         {
             case PUT, ACC -> write(origin, slice, op);
-            case GET -> read(origin, slice);
             case FETCH_ADD_INT -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), (int)header.value()));
             case FETCH_ADD_LONG -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), header.value()));
             case SWAP_INT -> answer(origin, SharedMemoryTier.swap(slice, header.offset(), (int)header.value()));
@@ -220,35 +224,6 @@ final class DataServer implements AutoCloseable
         }
     }
 
-    private void read(final Partner origin, final MemorySegment slice)
-    {
-        final long[][] pieces = targetPieces();
-        final long[] offsets = pieces[0];
-        final long[] lengths = pieces[1];
-        final MemorySegment[] vector;
-        if (offsets.length <= DriverTier.MAX_VECTOR)
-        {
-            vector = new MemorySegment[offsets.length];
-            for (int i = 0; i < offsets.length; i++)
-            {
-                vector[i] = slice.asSlice(offsets[i], lengths[i]);
-            }
-        }
-        else
-        {
-            final MemorySegment packed = Arena.ofAuto().allocate(Math.max(1, header.dataBytes()), 8)
-                .asSlice(0, header.dataBytes());
-            long at = 0;
-            for (int i = 0; i < offsets.length; i++)
-            {
-                MemorySegment.copy(slice, offsets[i], packed, at, lengths[i]);
-                at += lengths[i];
-            }
-            vector = new MemorySegment[] {packed};
-        }
-        replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, header.sequence()), vector, vector.length));
-    }
-
     private void lock(final Partner origin, final MemorySegment words)
     {
         final long at = header.offset() * RmaMutexes.MUTEX_BYTES;
@@ -293,6 +268,12 @@ final class DataServer implements AutoCloseable
                 r.release();
             }
         }
+    }
+
+    /** @return how many requests (pings aside) this server has served: what the target's CPU did for others. */
+    long requestsServed()
+    {
+        return requestsServed;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.pinmx.rma;
 
 import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
@@ -12,17 +13,23 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The origin side of operations on ranks reached through the driver: each operation is a request to the target's
- * {@link DataServer} over this rank's endpoint, with its data inline when it fits the server's request buffer and
- * as a second message otherwise; gets, read-modify-writes, fences and mutex operations wait for a reply. Pieces go
- * as a vector of the caller's own memory when there are few enough (no copy), packed otherwise, and always packed
- * when the caller's memory is confined to its thread (the endpoint's progress thread could not touch it). The endpoint
- * delivers one origin's messages to one target in order and the server serves them in order, which is what orders
- * a rank's operations on one target.
+ * The origin side of operations on ranks reached through the driver. A get is a one-sided read of the target's
+ * exposed slice ({@link Endpoint#iget}): the drivers move the bytes (the kernel module in softirq, the user driver on
+ * its progress thread) and the target's data server is not involved. Every other operation is a request to the
+ * target's {@link DataServer} over this rank's endpoint, with its data inline when it fits the server's request
+ * buffer and as a second message otherwise; read-modify-writes, fences and mutex operations wait for a reply. Pieces
+ * go as a vector of the caller's own memory when there are few enough (no copy), packed otherwise, and always packed
+ * when the caller's memory is confined to its thread (the endpoint's progress thread could not touch it).
+ * <p>
+ * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
+ * get first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
+ * a request to the server first waits for the gets from that target still pulling (so it cannot land before they
+ * read).
  */
 final class DriverTier
 {
@@ -30,6 +37,8 @@ final class DriverTier
     static final int MAX_VECTOR = 256;
     /** Most pieces of a vector operation described in one request. */
     static final int MAX_PIECES_PER_REQUEST = 1024;
+    /** Most pieces of a get pulled one after another by one endpoint read; more go as reads running side by side. */
+    static final int PIECES_PER_PULL_REQUEST = 64;
     private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
     private static final Duration UNTIL_DONE = Duration.ofDays(365);
@@ -41,6 +50,8 @@ final class DriverTier
     private final MemorySegment pingHeader;
     private final List<Request> pings = new ArrayList<>();
     private final boolean[] unfenced;
+    /** Per rank, the gets that may still be pulling from it. */
+    private final List<Pulls>[] pendingGets;
     private long nextSequence = 1;
 
     DriverTier(final JobEndpoint job)
@@ -49,18 +60,48 @@ final class DriverTier
         this.endpoint = job.endpoint();
         this.self = job.job().rank();
         this.unfenced = new boolean[job.job().size()];
+        this.pendingGets = newGetLists(job.job().size());
         this.pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
 
-    /** Put or accumulate (scale non-null) of {@code pieces} to {@code rank}; {@code patch}: the remote shape, or null for the pieces' own offsets. */
+    @SuppressWarnings("unchecked")
+    private static List<Pulls>[] newGetLists(final int ranks)
+    {
+        final List<Pulls>[] lists = new List[ranks];
+        for (int r = 0; r < ranks; r++)
+        {
+            lists[r] = new ArrayList<>();
+        }
+        return lists;
+    }
+
+    /**
+     * Put or accumulate (scale non-null) of {@code pieces} to {@code rank}; {@code patch}: the remote shape, or null
+     * for the pieces' own offsets. Gets from the rank still pulling are waited for first: a write must not land
+     * before an earlier get has read.
+     */
     void write(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
         final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
     {
+        try
+        {
+            send(handle, rank, allocationId, pieces, patch, remoteBase, scale);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+    }
+
+    private void send(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
+    {
+        settleGets(rank);
         unfenced[rank] = true;
         if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
         {
-            forEachChunk(pieces, chunk -> write(handle, rank, allocationId, chunk, null, 0, scale));
+            forEachChunk(pieces, chunk -> send(handle, rank, allocationId, chunk, null, 0, scale));
             return;
         }
         final RmaOp op = null == scale ? RmaOp.PUT : RmaOp.ACC;
@@ -110,35 +151,74 @@ final class DriverTier
         handle.add(new Sends(rank, sends));
     }
 
-    /** Get of {@code pieces} from {@code rank}. */
-    void read(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
-        final StridedPatch patch, final long remoteBase)
+    /**
+     * Get of {@code pieces} from the rank's slice (its exposed region {@code regionId}): pulls the driver serves at
+     * the target without its data server. A put or accumulate to the rank not yet known complete there is fenced
+     * first, so the get returns its data.
+     */
+    void read(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
     {
-        if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
+        try
         {
-            forEachChunk(pieces, chunk -> read(handle, rank, allocationId, chunk, null, 0));
+            pull(handle, rank, regionId, pieces);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+    }
+
+    private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
+    {
+        if (0 == pieces.totalBytes)
+        {
             return;
         }
-        final long sequence = nextSequence++;
-        final Arena arena = Arena.ofAuto();
-        final MemorySegment head = encode(arena, RmaOp.GET, rank, sequence, allocationId, pieces, patch, remoteBase);
+        fence(rank);
+        pendingGets[rank].removeIf(Pulls::isDone);
         final Partner partner = job.partner(rank);
-        final long reply = RmaTags.of(RmaTags.REPLY, sequence);
-        final Request receive;
-        final MemorySegment staging;
-        if (pieces.count() <= MAX_VECTOR && pieces.shareable())
+        final boolean direct = pieces.count() <= MAX_VECTOR && pieces.shareable();
+        final MemorySegment staging = direct ? null : Arena.ofAuto().allocate(pieces.totalBytes, 8);
+        final int chunks = (pieces.count() + PIECES_PER_PULL_REQUEST - 1) / PIECES_PER_PULL_REQUEST;
+        final Request[] pulls = new Request[chunks];
+        long stagedAt = 0;
+        for (int c = 0; c < chunks; c++)
         {
-            staging = null;
-            receive = endpoint.irecv(partner.id(), reply, MatchInfo.MASK_ALL, pieces.local, pieces.count());
+            final int from = c * PIECES_PER_PULL_REQUEST;
+            final int count = Math.min(pieces.count(), from + PIECES_PER_PULL_REQUEST) - from;
+            final long[] offsets = Arrays.copyOfRange(pieces.remoteOffsets, from, from + count);
+            final long[] lengths = Arrays.copyOfRange(pieces.lengths, from, from + count);
+            if (direct)
+            {
+                final MemorySegment[] into = Arrays.copyOfRange(pieces.local, from, from + count);
+                pulls[c] = endpoint.iget(partner, regionId, offsets, lengths, count, into, count);
+            }
+            else
+            {
+                long bytes = 0;
+                for (final long length : lengths)
+                {
+                    bytes += length;
+                }
+                pulls[c] = endpoint.iget(partner, regionId, offsets, lengths, count,
+                    new MemorySegment[] {staging.asSlice(stagedAt, bytes)}, 1);
+                stagedAt += bytes;
+            }
         }
-        else
+        final Pulls get = new Pulls(rank, pulls, direct ? null : pieces, staging);
+        pendingGets[rank].add(get);
+        handle.add(get);
+    }
+
+    /** Waits for the gets from the rank still running, so that an operation issued after them cannot overtake. */
+    private void settleGets(final int rank)
+    {
+        final List<Pulls> pending = pendingGets[rank];
+        for (int i = 0; i < pending.size(); i++)
         {
-            staging = arena.allocate(Math.max(1, pieces.totalBytes), 8).asSlice(0, pieces.totalBytes);
-            receive = endpoint.irecv(partner.id(), reply, MatchInfo.MASK_ALL, staging);
+            pending.get(i).settle();
         }
-        final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head.asSlice(0,
-            header.headerBytes()));
-        handle.add(new Reply(rank, send, receive, null == staging ? null : pieces, staging));
+        pending.clear();
     }
 
     /**
@@ -148,6 +228,19 @@ final class DriverTier
      */
     long call(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
     {
+        try
+        {
+            return ask(op, rank, allocationId, offset, value);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+    }
+
+    private long ask(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
+    {
+        settleGets(rank);
         final long sequence = nextSequence++;
         final Arena arena = Arena.ofAuto();
         final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES, 8);
@@ -157,7 +250,7 @@ final class DriverTier
         final Request receive = endpoint.irecv(partner.id(), RmaTags.of(RmaTags.REPLY, sequence), MatchInfo.MASK_ALL,
             answer);
         final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head);
-        new Reply(rank, send, receive, null, null).await();
+        new Reply(rank, send, receive).await();
         if (RmaOp.FENCE == op)
         {
             unfenced[rank] = false;
@@ -168,9 +261,19 @@ final class DriverTier
     /** A request with no answer (unlock); returns when it was delivered. */
     void tell(final RmaOp op, final int rank, final long allocationId, final long offset)
     {
+        settleGets(rank);
         final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(head).encode(op, self, nextSequence++, allocationId, offset, 0, 0);
-        new Sends(rank, List.of(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), head))).await();
+        final Request send;
+        try
+        {
+            send = endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), head);
+        }
+        catch (final MxException ex)
+        {
+            throw refused(rank, ex);
+        }
+        new Sends(rank, List.of(send)).await();
     }
 
     /** Fences the rank if a put or accumulate went to it since its last fence. */
@@ -190,7 +293,7 @@ final class DriverTier
         header.wrap(head).encode(op, self, sequence, allocationId, remoteBase, pieces.totalBytes, 0);
         if (null != patch)
         {
-            header.strided(patch, RmaOp.GET == op);
+            header.strided(patch);
         }
         else
         {
@@ -219,6 +322,12 @@ final class DriverTier
             return false;
         });
         pings.add(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), pingHeader));
+    }
+
+    /** The endpoint refused to start an operation: the rank's partner failed (it died) or the endpoint closed. */
+    private static RmaException refused(final int rank, final MxException ex)
+    {
+        return new RmaException("operation on rank " + rank + " refused: " + ex.getMessage(), ex);
     }
 
     private static RmaException failure(final int rank, final Request r)
@@ -272,21 +381,20 @@ final class DriverTier
         }
     }
 
-    /** A request and the receive of its reply; a packed reply is unpacked into the pieces when it arrives. */
-    private final class Reply implements RmaHandle.Completion
+    /** The endpoint reads of one get; a staged get is unpacked into its pieces on the caller's thread. */
+    private static final class Pulls implements RmaHandle.Completion
     {
         private final int rank;
-        private final Request send;
-        private final Request receive;
+        private final Request[] reads;
         private final Pieces unpackInto;
         private final MemorySegment staging;
+        private boolean settled;
+        private RmaException failure;
 
-        Reply(final int rank, final Request send, final Request receive, final Pieces unpackInto,
-            final MemorySegment staging)
+        Pulls(final int rank, final Request[] reads, final Pieces unpackInto, final MemorySegment staging)
         {
             this.rank = rank;
-            this.send = send;
-            this.receive = receive;
+            this.reads = reads;
             this.unpackInto = unpackInto;
             this.staging = staging;
         }
@@ -294,11 +402,69 @@ final class DriverTier
         @Override
         public boolean isDone()
         {
-            return receive.test();
+            if (settled)
+            {
+                return true;
+            }
+            for (final Request r : reads)
+            {
+                if (!r.test())
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Waits for every read (a dead target fails them within the peer timeout) and keeps the first failure. */
+        void settle()
+        {
+            if (settled)
+            {
+                return;
+            }
+            settled = true;
+            for (final Request r : reads)
+            {
+                r.await(UNTIL_DONE);
+                if (RequestState.FAILED == r.state() && null == failure)
+                {
+                    failure = failure(rank, r);
+                }
+                r.release();
+            }
+            if (null == failure && null != unpackInto)
+            {
+                unpackInto.unpack(staging);
+            }
         }
 
         @Override
         public void await()
+        {
+            settle();
+            if (null != failure)
+            {
+                throw failure;
+            }
+        }
+    }
+
+    /** A request and the receive of its reply. */
+    private final class Reply
+    {
+        private final int rank;
+        private final Request send;
+        private final Request receive;
+
+        Reply(final int rank, final Request send, final Request receive)
+        {
+            this.rank = rank;
+            this.send = send;
+            this.receive = receive;
+        }
+
+        void await()
         {
             // A target that acknowledged the request and then died sends nothing: keep talking to it so that the
             // endpoint notices, which fails the receive too.
@@ -314,10 +480,6 @@ final class DriverTier
             if (null != error)
             {
                 throw error;
-            }
-            if (null != unpackInto)
-            {
-                unpackInto.unpack(staging);
             }
         }
     }

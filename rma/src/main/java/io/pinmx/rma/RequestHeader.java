@@ -60,7 +60,8 @@ final class RequestHeader
         return this;
     }
 
-    RequestHeader strided(final StridedPatch patch, final boolean remoteIsSource)
+    /** The patch of a put or accumulate: its counts and target strides. */
+    RequestHeader strided(final StridedPatch patch)
     {
         buffer.set(ValueLayout.JAVA_BYTE, 1, (byte)patch.levels());
         buffer.set(ValueLayout.JAVA_BYTE, 3, (byte)SHAPE_STRIDED);
@@ -70,7 +71,7 @@ final class RequestHeader
         }
         for (int i = 0; i < patch.levels(); i++)
         {
-            buffer.set(U64, 136 + 8L * i, remoteIsSource ? patch.sourceStride(i) : patch.targetStride(i));
+            buffer.set(U64, 136 + 8L * i, patch.targetStride(i));
         }
         return this;
     }

@@ -20,25 +20,22 @@ import java.util.List;
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
  * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
  * rank when the shared-memory tier is switched off, are reached through this rank's pinmx endpoint
- * ({@link RankTier#DRIVER}): requests to the target's data-server thread, which serves them whether or not the
- * target's application calls the library. One thread issues operations on an {@code Rma}.
+ * ({@link RankTier#DRIVER}): gets are pulls the drivers serve from the target's exposed slice, everything else a
+ * request to the target's data-server thread; both happen whether or not the target's application calls the
+ * library. This facade checks the arguments it owns (ranks, collective calls) and hands data operations to
+ * {@link Transfers}. One thread issues operations on an {@code Rma}.
  */
 public final class Rma implements AutoCloseable
 {
-    private static final long[] NO_STRIDES = new long[0];
-
     private final Job job;
     private final RmaOptions options;
     private final Arena arena = Arena.ofShared();
     private final Ranks ranks;
-    private final RmaHandle implicit = new RmaHandle(true);
-    private final RmaHandle blockingHandle = new RmaHandle(true);
-    /** Native, so value operations through the driver send from it and receive into it without staging. */
-    private final MemorySegment valueWord = arena.allocate(Long.BYTES, Long.BYTES);
     private final Allocator allocator;
     private final JobEndpoint endpoint;
     private final DriverTier driver;
     private final DataServer server;
+    private final Transfers transfers;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -46,19 +43,21 @@ public final class Rma implements AutoCloseable
         this.job = job;
         this.options = options;
         this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
-        this.allocator = new Allocator(job, ranks, options.directory());
         if (anyRankNeedsTheDriver())
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
+            this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
             this.driver = new DriverTier(endpoint);
             this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()), job.rank());
         }
         else
         {
             this.endpoint = null;
+            this.allocator = new Allocator(job, ranks, options.directory(), null);
             this.driver = null;
             this.server = null;
         }
+        this.transfers = new Transfers(ranks, driver, arena);
     }
 
     /**
@@ -166,59 +165,42 @@ public final class Rma implements AutoCloseable
     /** Blocking put: returns when {@code source} may be reused. */
     public void put(final MemorySegment source, final RmaAllocation target, final int rank, final long offset)
     {
-        nbPut(source, target, rank, offset, blocking());
-        awaitBlocking();
+        transfers.put(source, target, rank, offset, transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     /** Non-blocking put, followed by {@code handle} (null: the implicit handles). */
     public void nbPut(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
         final RmaHandle handle)
     {
-        final MemorySegment slice = slice(target, rank, offset, source.byteSize(), "put target");
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            driver.write(h, rank, target.id(), Pieces.strided(StridedPatch.contiguous(source.byteSize()), source, offset,
-                true), StridedPatch.contiguous(source.byteSize()), offset, null);
-            return;
-        }
-        SharedMemoryTier.put(source, 0, slice, offset, source.byteSize());
+        transfers.put(source, target, rank, offset, handle);
     }
 
     /** Blocking get: returns when the data is in {@code destination}. */
     public void get(final RmaAllocation source, final int rank, final long offset, final MemorySegment destination)
     {
-        nbGet(source, rank, offset, destination, blocking());
-        awaitBlocking();
+        transfers.get(source, rank, offset, destination, transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbGet(final RmaAllocation source, final int rank, final long offset, final MemorySegment destination,
         final RmaHandle handle)
     {
-        final MemorySegment slice = slice(source, rank, offset, destination.byteSize(), "get source");
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            final StridedPatch patch = StridedPatch.contiguous(destination.byteSize());
-            driver.read(h, rank, source.id(), Pieces.strided(patch, destination, offset, false), patch, offset);
-            return;
-        }
-        SharedMemoryTier.get(slice, offset, destination, 0, destination.byteSize());
+        transfers.get(source, rank, offset, destination, handle);
     }
 
     /** Blocking accumulate {@code target += scale * source}: returns when {@code source} may be reused. */
     public void acc(final AccumulateScale scale, final MemorySegment source, final RmaAllocation target, final int rank,
         final long offset)
     {
-        nbAcc(scale, source, target, rank, offset, blocking());
-        awaitBlocking();
+        transfers.acc(scale, source, target, rank, offset, transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbAcc(final AccumulateScale scale, final MemorySegment source, final RmaAllocation target, final int rank,
         final long offset, final RmaHandle handle)
     {
-        final long bytes = source.byteSize();
-        nbAccStrided(scale, source, NO_STRIDES, target, rank, offset, NO_STRIDES, new long[] {bytes}, 0, handle);
+        transfers.acc(scale, source, target, rank, offset, handle);
     }
 
     // ---------------------------------------------------------------- strided
@@ -230,48 +212,33 @@ public final class Rma implements AutoCloseable
     public void putStrided(final MemorySegment source, final long[] sourceStrides, final RmaAllocation target,
         final int rank, final long offset, final long[] targetStrides, final long[] counts, final int levels)
     {
-        nbPutStrided(source, sourceStrides, target, rank, offset, targetStrides, counts, levels, blocking());
-        awaitBlocking();
+        transfers.putStrided(source, sourceStrides, target, rank, offset, targetStrides, counts, levels,
+            transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbPutStrided(final MemorySegment source, final long[] sourceStrides, final RmaAllocation target,
         final int rank, final long offset, final long[] targetStrides, final long[] counts, final int levels,
         final RmaHandle handle)
     {
-        final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
-        checkLocal(source, patch.sourceExtentBytes(), "put source");
-        final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "strided put target");
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
-            return;
-        }
-        SharedMemoryTier.putStrided(source, 0, slice, offset, patch);
+        transfers.putStrided(source, sourceStrides, target, rank, offset, targetStrides, counts, levels, handle);
     }
 
     /** Blocking strided get (ARMCI_GetS); strides on the remote side are the source strides. */
     public void getStrided(final RmaAllocation source, final int rank, final long offset, final long[] sourceStrides,
         final MemorySegment destination, final long[] destinationStrides, final long[] counts, final int levels)
     {
-        nbGetStrided(source, rank, offset, sourceStrides, destination, destinationStrides, counts, levels, blocking());
-        awaitBlocking();
+        transfers.getStrided(source, rank, offset, sourceStrides, destination, destinationStrides, counts, levels,
+            transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbGetStrided(final RmaAllocation source, final int rank, final long offset, final long[] sourceStrides,
         final MemorySegment destination, final long[] destinationStrides, final long[] counts, final int levels,
         final RmaHandle handle)
     {
-        final StridedPatch patch = StridedPatch.of(counts, sourceStrides, destinationStrides, levels);
-        checkLocal(destination, patch.targetExtentBytes(), "get destination");
-        final MemorySegment slice = slice(source, rank, offset, patch.sourceExtentBytes(), "strided get source");
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            driver.read(h, rank, source.id(), Pieces.strided(patch, destination, offset, false), patch, offset);
-            return;
-        }
-        SharedMemoryTier.getStrided(slice, offset, destination, 0, patch);
+        transfers.getStrided(source, rank, offset, sourceStrides, destination, destinationStrides, counts, levels,
+            handle);
     }
 
     /** Blocking strided accumulate (ARMCI_AccS); counts[0] and every stride are whole elements. */
@@ -279,26 +246,16 @@ public final class Rma implements AutoCloseable
         final RmaAllocation target, final int rank, final long offset, final long[] targetStrides, final long[] counts,
         final int levels)
     {
-        nbAccStrided(scale, source, sourceStrides, target, rank, offset, targetStrides, counts, levels, blocking());
-        awaitBlocking();
+        transfers.accStrided(scale, source, sourceStrides, target, rank, offset, targetStrides, counts, levels,
+            transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbAccStrided(final AccumulateScale scale, final MemorySegment source, final long[] sourceStrides,
         final RmaAllocation target, final int rank, final long offset, final long[] targetStrides, final long[] counts,
         final int levels, final RmaHandle handle)
     {
-        final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
-        patch.checkElementMultiple(scale.type().bytes(), scale.type().name());
-        checkLocal(source, patch.sourceExtentBytes(), "accumulate source");
-        final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "accumulate target");
-        checkAligned(offset, scale.type().alignmentBytes(), "accumulate target offset");
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, scale);
-            return;
-        }
-        SharedMemoryTier.accStrided(scale, source, 0, slice, offset, patch, ranks.stripes(rank));
+        transfers.accStrided(scale, source, sourceStrides, target, rank, offset, targetStrides, counts, levels, handle);
     }
 
     // ---------------------------------------------------------------- vector
@@ -306,169 +263,108 @@ public final class Rma implements AutoCloseable
     /** Blocking vector put (ARMCI_PutV): every group's pieces, local side the source. */
     public void putVector(final IoVector[] vectors, final RmaAllocation target, final int rank)
     {
-        nbPutVector(vectors, target, rank, blocking());
-        awaitBlocking();
+        transfers.putVector(vectors, target, rank, transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbPutVector(final IoVector[] vectors, final RmaAllocation target, final int rank, final RmaHandle handle)
     {
-        final MemorySegment slice = vectorSlice(vectors, target, rank, "vector put target");
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, null);
-            return;
-        }
-        for (final IoVector v : vectors)
-        {
-            SharedMemoryTier.putVector(v, slice);
-        }
+        transfers.putVector(vectors, target, rank, handle);
     }
 
     /** Blocking vector get (ARMCI_GetV): every group's pieces, local side the destination. */
     public void getVector(final IoVector[] vectors, final RmaAllocation source, final int rank)
     {
-        nbGetVector(vectors, source, rank, blocking());
-        awaitBlocking();
+        transfers.getVector(vectors, source, rank, transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbGetVector(final IoVector[] vectors, final RmaAllocation source, final int rank, final RmaHandle handle)
     {
-        final MemorySegment slice = vectorSlice(vectors, source, rank, "vector get source");
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            driver.read(h, rank, source.id(), Pieces.vectors(vectors), null, 0);
-            return;
-        }
-        for (final IoVector v : vectors)
-        {
-            SharedMemoryTier.getVector(v, slice);
-        }
+        transfers.getVector(vectors, source, rank, handle);
     }
 
     /** Blocking vector accumulate (ARMCI_AccV); every piece is whole, aligned elements. */
     public void accVector(final AccumulateScale scale, final IoVector[] vectors, final RmaAllocation target, final int rank)
     {
-        nbAccVector(scale, vectors, target, rank, blocking());
-        awaitBlocking();
+        transfers.accVector(scale, vectors, target, rank, transfers.blocking());
+        transfers.awaitBlocking();
     }
 
     public void nbAccVector(final AccumulateScale scale, final IoVector[] vectors, final RmaAllocation target,
         final int rank, final RmaHandle handle)
     {
-        final MemorySegment slice = vectorSlice(vectors, target, rank, "vector accumulate target");
-        for (final IoVector v : vectors)
-        {
-            if (0 != v.bytes() % scale.type().bytes())
-            {
-                throw new IllegalArgumentException("vector accumulate piece of " + v.bytes() + " bytes is not a whole " +
-                    "number of " + scale.type().bytes() + "-byte " + scale.type() + " elements");
-            }
-            for (final long remote : v.remoteOffsets())
-            {
-                checkAligned(remote, scale.type().alignmentBytes(), "vector accumulate target offset");
-            }
-        }
-        final RmaHandle h = begin(handle);
-        if (null == slice)
-        {
-            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, scale);
-            return;
-        }
-        for (final IoVector v : vectors)
-        {
-            SharedMemoryTier.accVector(scale, v, slice, ranks.stripes(rank));
-        }
+        transfers.accVector(scale, vectors, target, rank, handle);
     }
 
     // ---------------------------------------------------------------- values and read-modify-write
 
     public void putInt(final int value, final RmaAllocation target, final int rank, final long offset)
     {
-        valueWord.set(ValueLayout.JAVA_INT_UNALIGNED, 0, value);
-        put(valueWord.asSlice(0, Integer.BYTES), target, rank, offset);
+        transfers.valueWord().set(ValueLayout.JAVA_INT_UNALIGNED, 0, value);
+        transfers.putValue(target, rank, offset, Integer.BYTES);
     }
 
     public void putLong(final long value, final RmaAllocation target, final int rank, final long offset)
     {
-        valueWord.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, value);
-        put(valueWord.asSlice(0, Long.BYTES), target, rank, offset);
+        transfers.valueWord().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, value);
+        transfers.putValue(target, rank, offset, Long.BYTES);
     }
 
     public void putFloat(final float value, final RmaAllocation target, final int rank, final long offset)
     {
-        valueWord.set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, value);
-        put(valueWord.asSlice(0, Float.BYTES), target, rank, offset);
+        transfers.valueWord().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, value);
+        transfers.putValue(target, rank, offset, Float.BYTES);
     }
 
     public void putDouble(final double value, final RmaAllocation target, final int rank, final long offset)
     {
-        valueWord.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, value);
-        put(valueWord.asSlice(0, Double.BYTES), target, rank, offset);
+        transfers.valueWord().set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, value);
+        transfers.putValue(target, rank, offset, Double.BYTES);
     }
 
     public int getInt(final RmaAllocation source, final int rank, final long offset)
     {
-        get(source, rank, offset, valueWord.asSlice(0, Integer.BYTES));
-        return valueWord.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+        return transfers.getValue(source, rank, offset, Integer.BYTES).get(ValueLayout.JAVA_INT_UNALIGNED, 0);
     }
 
     public long getLong(final RmaAllocation source, final int rank, final long offset)
     {
-        get(source, rank, offset, valueWord.asSlice(0, Long.BYTES));
-        return valueWord.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        return transfers.getValue(source, rank, offset, Long.BYTES).get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
     }
 
     public float getFloat(final RmaAllocation source, final int rank, final long offset)
     {
-        get(source, rank, offset, valueWord.asSlice(0, Float.BYTES));
-        return valueWord.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0);
+        return transfers.getValue(source, rank, offset, Float.BYTES).get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0);
     }
 
     public double getDouble(final RmaAllocation source, final int rank, final long offset)
     {
-        get(source, rank, offset, valueWord.asSlice(0, Double.BYTES));
-        return valueWord.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
+        return transfers.getValue(source, rank, offset, Double.BYTES).get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
     }
 
     /** Atomic fetch-and-add of an int; complete at the target when it returns. @return the old value. */
     public int fetchAndAdd(final RmaAllocation target, final int rank, final long offset, final int delta)
     {
-        final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
-        return null == slice ? (int)driver.call(RmaOp.FETCH_ADD_INT, rank, target.id(), offset, delta) :
-            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+        return transfers.fetchAndAdd(target, rank, offset, delta);
     }
 
     /** Atomic fetch-and-add of a long. @return the old value. */
     public long fetchAndAddLong(final RmaAllocation target, final int rank, final long offset, final long delta)
     {
-        final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
-        return null == slice ? driver.call(RmaOp.FETCH_ADD_LONG, rank, target.id(), offset, delta) :
-            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+        return transfers.fetchAndAddLong(target, rank, offset, delta);
     }
 
     /** Atomic swap of an int. @return the old value. */
     public int swap(final RmaAllocation target, final int rank, final long offset, final int value)
     {
-        final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
-        return null == slice ? (int)driver.call(RmaOp.SWAP_INT, rank, target.id(), offset, value) :
-            SharedMemoryTier.swap(slice, offset, value);
+        return transfers.swap(target, rank, offset, value);
     }
 
     /** Atomic swap of a long. @return the old value. */
     public long swapLong(final RmaAllocation target, final int rank, final long offset, final long value)
     {
-        final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
-        return null == slice ? driver.call(RmaOp.SWAP_LONG, rank, target.id(), offset, value) :
-            SharedMemoryTier.swap(slice, offset, value);
-    }
-
-    private MemorySegment rmwSlice(final RmaAllocation target, final int rank, final long offset, final int bytes)
-    {
-        final MemorySegment slice = slice(target, rank, offset, bytes, "read-modify-write target");
-        checkAligned(offset, bytes, "read-modify-write target offset");
-        return slice;
+        return transfers.swapLong(target, rank, offset, value);
     }
 
     // ---------------------------------------------------------------- completion
@@ -489,13 +385,13 @@ public final class Rma implements AutoCloseable
     public void waitProc(final int rank)
     {
         checkRank(rank, "target");
-        implicit.await();
+        transfers.implicit().await();
     }
 
     /** Waits for every non-blocking operation issued without a handle. */
     public void waitAll()
     {
-        implicit.await();
+        transfers.implicit().await();
     }
 
     /** Returns when every earlier put and accumulate to the rank is complete at the rank. */
@@ -630,63 +526,10 @@ public final class Rma implements AutoCloseable
         ranks.checkAlive(rank);
     }
 
-    private MemorySegment slice(final RmaAllocation a, final int rank, final long offset, final long bytes,
-        final String what)
+    /** @return requests this rank's data server has served (0 without one): what its CPU did for others. */
+    long dataServerRequests()
     {
-        checkOpen();
-        a.checkLive();
-        checkRank(rank, what);
-        a.checkRange(rank, offset, bytes, what);
-        checkAlive(rank);
-        return a.slice(rank);
-    }
-
-    private MemorySegment vectorSlice(final IoVector[] vectors, final RmaAllocation a, final int rank, final String what)
-    {
-        final MemorySegment slice = slice(a, rank, 0, 0, what);
-        for (final IoVector v : vectors)
-        {
-            for (int i = 0; i < v.count(); i++)
-            {
-                a.checkRange(rank, v.remoteOffsets()[i], v.bytes(), what + " piece " + i);
-            }
-        }
-        return slice;
-    }
-
-    private static void checkLocal(final MemorySegment local, final long extentBytes, final String what)
-    {
-        if (extentBytes > local.byteSize())
-        {
-            throw new IllegalArgumentException(what + " spans " + extentBytes + " bytes but its segment has " +
-                local.byteSize());
-        }
-    }
-
-    private static void checkAligned(final long offset, final int alignment, final String what)
-    {
-        if (0 != offset % alignment)
-        {
-            throw new IllegalArgumentException(what + " " + offset + " is not aligned to " + alignment + " bytes");
-        }
-    }
-
-    private RmaHandle begin(final RmaHandle handle)
-    {
-        final RmaHandle h = null == handle ? implicit : handle;
-        h.begin();
-        return h;
-    }
-
-    /** The handle a blocking call hands to its non-blocking form, waited for before the call returns. */
-    private RmaHandle blocking()
-    {
-        return blockingHandle;
-    }
-
-    private void awaitBlocking()
-    {
-        blockingHandle.await();
+        return null == server ? 0 : server.requestsServed();
     }
 
     private void checkOpen()
@@ -710,6 +553,7 @@ public final class Rma implements AutoCloseable
             return;
         }
         closed = true;
+        transfers.close();
         try
         {
             allFence();

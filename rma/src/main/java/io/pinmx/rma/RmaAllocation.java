@@ -1,11 +1,14 @@
 package io.pinmx.rma;
 
+import io.pinmx.mx.ExposedRegion;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
  * One collective allocation: every rank's slice (sizes may differ, 0 included), each native and page aligned.
- * Slices of ranks on this host are mapped here; {@link #local()} is this rank's own. Valid until the collective
+ * Slices of ranks on this host are mapped here; {@link #local()} is this rank's own. Ranks reached through the
+ * driver read a slice by pulling from the region its owner exposed. Valid until the collective
  * {@link Rma#free(RmaAllocation)}; any use after it fails naming the allocation.
  */
 public final class RmaAllocation
@@ -14,15 +17,20 @@ public final class RmaAllocation
     private final int self;
     private final long[] sizes;
     private final MemorySegment[] slices;
+    private final int[] regionIds;
+    private final ExposedRegion exposed;
     private final Arena arena;
     private volatile boolean freed;
 
-    RmaAllocation(final long id, final int self, final long[] sizes, final MemorySegment[] slices, final Arena arena)
+    RmaAllocation(final long id, final int self, final long[] sizes, final MemorySegment[] slices,
+        final int[] regionIds, final ExposedRegion exposed, final Arena arena)
     {
         this.id = id;
         this.self = self;
         this.sizes = sizes;
         this.slices = slices;
+        this.regionIds = regionIds;
+        this.exposed = exposed;
         this.arena = arena;
     }
 
@@ -54,6 +62,12 @@ public final class RmaAllocation
     MemorySegment slice(final int rank)
     {
         return slices[rank];
+    }
+
+    /** The region id a rank exposed its slice as on its endpoint (what a get pulls from), or -1 if none. */
+    int regionId(final int rank)
+    {
+        return regionIds[rank];
     }
 
     boolean isFreed()
@@ -89,6 +103,10 @@ public final class RmaAllocation
     void free()
     {
         freed = true;
+        if (null != exposed)
+        {
+            exposed.close();
+        }
         arena.close();
     }
 

@@ -6,7 +6,6 @@ package io.pinmx.rma;
 enum RmaOp
 {
     PUT,
-    GET,
     ACC,
     FETCH_ADD_INT,
     FETCH_ADD_LONG,

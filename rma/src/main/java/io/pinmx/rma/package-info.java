@@ -1,10 +1,11 @@
 /**
  * ARMCI-style one-sided communication over pinmx: {@link io.pinmx.rma.Rma} is the facade (allocation, put, get,
- * accumulate, read-modify-write, mutexes, fences, message helpers); {@link io.pinmx.rma.StridedPatch},
- * {@link io.pinmx.rma.Accumulator} and {@link io.pinmx.rma.LockStripes} are shared by every transfer path;
- * {@code Ranks}, {@code Allocator} and {@code SharedMemoryTier} own rank discovery, the shared files and the
- * same-host operations; {@code DriverTier} (origin) and {@code DataServer} (target) own the requests that go
- * through the endpoint ({@code RequestHeader}, {@code RmaTags}, {@code Pieces}). Calls the JDK, {@code io.pinmx.job}
- * and {@code io.pinmx.mx}.
+ * accumulate, read-modify-write, mutexes, fences, message helpers); {@code Transfers} checks every data operation and
+ * routes it to a tier; {@link io.pinmx.rma.StridedPatch}, {@link io.pinmx.rma.Accumulator} and
+ * {@link io.pinmx.rma.LockStripes} are shared by every transfer path; {@code Ranks}, {@code Allocator} and
+ * {@code SharedMemoryTier} own rank discovery, the shared files (and each slice's exposed region) and the same-host
+ * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest) and
+ * {@code DataServer} (target) own what goes through the endpoint ({@code RequestHeader}, {@code RmaTags},
+ * {@code Pieces}). Calls the JDK, {@code io.pinmx.job} and {@code io.pinmx.mx}.
  */
 package io.pinmx.rma;

@@ -5,21 +5,22 @@ import io.pinmx.job.Job;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * One rank of an rma test job, started by bin/pinmx-run: {@code RmaScenarios SCENARIO}. Each scenario checks its
- * own results and throws on the first wrong one (the launcher then fails the job); rank 0 prints "PASSED SCENARIO".
+ * One rank of an rma test job, started by bin/pinmx-run: {@code RmaScenarios SCENARIO[,SCENARIO...] [quick]}. Each
+ * scenario checks its own results and throws on the first wrong one (the launcher then fails the job); rank 0 prints
+ * "PASSED SCENARIO" after each. The progress and fault scenarios are {@link ProgressScenarios}.
  */
 public final class RmaScenarios
 {
     private static final long SLICE_BYTES = 1 << 16;
+
+    private static boolean quick;
 
     private final Job job;
     private final Rma rma;
@@ -31,32 +32,50 @@ public final class RmaScenarios
         this.rma = rma;
     }
 
+    /**
+     * {@code RmaScenarios SCENARIO[,SCENARIO...] [quick]}: the scenarios in order ("killed" ends the job and "errors"
+     * leaves the ranks in different collective calls, so either comes last); "quick" runs a twentieth of the repetitions
+     * (for the emulated VM). Rank 0 prints each scenario's time on a line of its own starting with '#'.
+     */
     public static void main(final String[] args)
     {
+        quick = args.length > 1 && "quick".equals(args[1]);
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
             final RmaScenarios s = new RmaScenarios(job, rma);
-            switch (args[0])
+            final ProgressScenarios progress = new ProgressScenarios(rma, s.arena);
+            for (final String scenario : args[0].split(","))
             {
-                case "strided" -> s.strided();
-                case "accumulate" -> s.accumulate();
-                case "consistency" -> s.consistency();
-                case "rmw" -> s.readModifyWrite();
-                case "handles" -> s.handlesAndShapes();
-                case "errors" -> s.errors();
-                case "unilateral" -> s.unilateral();
-                case "killed" -> s.killedTarget();
-                default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
-            }
-            rma.barrier();
-            if (0 == rma.rank())
-            {
-                System.out.println("PASSED " + args[0]);
+                final long started = System.nanoTime();
+                switch (scenario)
+                {
+                    case "strided" -> s.strided();
+                    case "accumulate" -> s.accumulate();
+                    case "consistency" -> s.consistency();
+                    case "rmw" -> s.readModifyWrite();
+                    case "handles" -> s.handlesAndShapes();
+                    case "errors" -> s.errors();
+                    case "unilateral" -> progress.unilateral();
+                    case "killed" -> progress.killedTarget();
+                    default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+                }
+                rma.barrier();
+                if (0 == rma.rank())
+                {
+                    System.out.println("PASSED " + scenario);
+                    System.out.println("# " + scenario + ": " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                }
             }
         }
     }
 
-    private static void check(final boolean ok, final Supplier<String> what)
+    /** @return {@code full}, or a twentieth of it (at least 2) in a quick run. */
+    static int repetitions(final int full)
+    {
+        return quick ? Math.max(2, full / 20) : full;
+    }
+
+    static void check(final boolean ok, final Supplier<String> what)
     {
         if (!ok)
         {
@@ -76,7 +95,7 @@ public final class RmaScenarios
         final int size = rma.size();
         final long region = SLICE_BYTES / size;
         final RmaAllocation a = rma.alloc(SLICE_BYTES);
-        final int trials = 40;
+        final int trials = repetitions(40);
         for (int t = 0; t < trials; t++)
         {
             final Patch p = Patch.random(new Random(seed(rma.rank(), t)), region);
@@ -196,7 +215,7 @@ public final class RmaScenarios
     {
         final int elements = 64;
         final RmaAllocation a = rma.alloc(ElementType.values().length * elements * 16L);
-        final int rounds = 25;
+        final int rounds = repetitions(25);
         for (final ElementType type : ElementType.values())
         {
             final long base = type.ordinal() * elements * 16L;
@@ -255,7 +274,7 @@ public final class RmaScenarios
         final long at = rma.rank() * 64L;
         final MemorySegment values = arena.allocate(64, 8);
         final MemorySegment back = arena.allocate(64, 8);
-        for (int round = 0; round < 200; round++)
+        for (int round = 0; round < repetitions(200); round++)
         {
             for (int i = 0; i < 8; i++)
             {
@@ -273,7 +292,61 @@ public final class RmaScenarios
                 check(expected == got, () -> "round " + r + ": get after put+acc+acc saw " + got + ", expected " + expected);
             }
         }
+        getBeforeLaterWrites(a, next, at);
         rma.free(a);
+    }
+
+    /**
+     * A non-blocking strided get, then a strided put and a vector accumulate on the same bytes before it is waited
+     * for: the get returns what was there before them; a get afterwards sees both.
+     */
+    private void getBeforeLaterWrites(final RmaAllocation a, final int next, final long at)
+    {
+        final long[] everyOtherLong = {16};
+        final long[] fourLongs = {8, 4};
+        final MemorySegment before = arena.allocate(64, 8);
+        final MemorySegment later = arena.allocate(64, 8);
+        final MemorySegment ones = arena.allocate(64, 8);
+        final MemorySegment back = arena.allocate(64, 8);
+        final long[] local = new long[4];
+        final long[] oddLongs = new long[4];
+        for (int i = 0; i < 4; i++)
+        {
+            ones.setAtIndex(ValueLayout.JAVA_LONG, i, 1);
+            local[i] = 8L * i;
+            oddLongs[i] = at + 16L * i + 8;
+        }
+        final IoVector addOneToOddLongs = new IoVector(ones, local, oddLongs, 8);
+        for (int round = 0; round < repetitions(200); round++)
+        {
+            for (int i = 0; i < 8; i++)
+            {
+                before.setAtIndex(ValueLayout.JAVA_LONG, i, round * 1000L + i);
+                later.setAtIndex(ValueLayout.JAVA_LONG, i, round * 1000L + i + 1);
+            }
+            rma.put(before, a, next, at);
+            final RmaHandle h = rma.handle();
+            rma.nbGetStrided(a, next, at, everyOtherLong, back, everyOtherLong, fourLongs, 1, h);
+            rma.putStrided(later, everyOtherLong, a, next, at, everyOtherLong, fourLongs, 1);
+            rma.accVector(AccumulateScale.ofLong(1), new IoVector[] {addOneToOddLongs}, a, next);
+            h.await();
+            final int r = round;
+            for (int i = 0; i < 8; i += 2)
+            {
+                final long got = back.getAtIndex(ValueLayout.JAVA_LONG, i);
+                final long expected = round * 1000L + i;
+                check(expected == got, () -> "round " + r + ": get issued before a put saw " + got + ", expected " +
+                    expected);
+            }
+            rma.get(a, next, at, back);
+            for (int i = 0; i < 8; i++)
+            {
+                final long got = back.getAtIndex(ValueLayout.JAVA_LONG, i);
+                final long expected = round * 1000L + i + 1;
+                check(expected == got, () -> "round " + r + ": get after a strided put and a vector accumulate saw " +
+                    got + ", expected " + expected);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- read-modify-write and mutexes
@@ -285,7 +358,7 @@ public final class RmaScenarios
      */
     private void readModifyWrite()
     {
-        final int increments = 2000;
+        final int increments = repetitions(2000);
         final RmaAllocation a = rma.alloc(64);
         final long[] seenInt = new long[increments];
         final long[] seenLong = new long[increments];
@@ -302,7 +375,7 @@ public final class RmaScenarios
         checkPermutation(seenLong, total, "long fetch-and-add");
 
         // Swap spinlock at offset 16 protecting a counter at 24 updated by a plain get and put.
-        final int criticals = 300;
+        final int criticals = repetitions(300);
         for (int i = 0; i < criticals; i++)
         {
             while (0 != rma.swap(a, 0, 16, 1))
@@ -470,7 +543,7 @@ public final class RmaScenarios
         }
     }
 
-    private static void expect(final Class<? extends RuntimeException> type, final String text, final Runnable call)
+    static void expect(final Class<? extends RuntimeException> type, final String text, final Runnable call)
     {
         try
         {
@@ -483,91 +556,5 @@ public final class RmaScenarios
             return;
         }
         throw new AssertionError("expected " + type.getSimpleName() + " with '" + text + "', nothing thrown");
-    }
-
-    // ---------------------------------------------------------------- unilateral progress
-
-    /**
-     * Rank 0 computes without calling the library while every other rank's operations on it complete: its loop
-     * only reads a word of its own slice (a plain load), which the others' last fetch-and-adds raise when they are
-     * done, and gives up after 60 s. Ending before that proves the operations were served without it.
-     */
-    private void unilateral()
-    {
-        final int operations = 100;
-        final long doneAt = 64;
-        final RmaAllocation a = rma.alloc(4096);
-        rma.barrier();
-        if (0 == rma.rank())
-        {
-            final VarHandle word = ValueLayout.JAVA_INT.varHandle();
-            final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            long x = 1;
-            while ((int)word.getVolatile(a.local(), doneAt) < rma.size() - 1 && System.nanoTime() < giveUp)
-            {
-                for (int i = 0; i < 10_000; i++)
-                {
-                    x = x * 6364136223846793005L + 1442695040888963407L;
-                }
-            }
-            final long seenX = x;
-            check((int)word.getVolatile(a.local(), doneAt) == rma.size() - 1,
-                () -> "the computing rank 0 waited 60 s and the others' operations were not all served (" + seenX + ")");
-        }
-        else
-        {
-            for (int i = 0; i < operations; i++)
-            {
-                rma.fetchAndAdd(a, 0, 0, 1);
-                rma.putLong(i, a, 0, 8L * rma.rank());
-                final long back = rma.getLong(a, 0, 8L * rma.rank());
-                final int at = i;
-                check(back == i, () -> "operation " + at + " read " + back);
-            }
-            rma.fetchAndAdd(a, 0, doneAt, 1);
-        }
-        rma.barrier();
-        check(rma.getInt(a, 0, 0) == operations * (rma.size() - 1), () -> "counter " + rma.getInt(a, 0, 0));
-        rma.free(a);
-    }
-
-    // ---------------------------------------------------------------- a target that dies
-
-    /**
-     * The last rank exits abruptly (status 0, so the launcher lets the others run); rank 0's operations on it fail
-     * naming it within the deadline, and operations among the survivors still work.
-     */
-    private void killedTarget()
-    {
-        final RmaAllocation a = rma.alloc(4096);
-        final int victim = rma.size() - 1;
-        rma.barrier();
-        if (rma.rank() == victim)
-        {
-            Runtime.getRuntime().halt(0);
-        }
-        if (0 == rma.rank())
-        {
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            RmaException failure = null;
-            while (null == failure && System.nanoTime() < deadline)
-            {
-                try
-                {
-                    rma.putLong(1, a, victim, 0);
-                }
-                catch (final RmaException ex)
-                {
-                    failure = ex;
-                }
-            }
-            final RmaException seen = failure;
-            check(null != seen && seen.getMessage().contains("rank " + victim),
-                () -> "operations on the dead rank " + victim + " did not fail naming it within 5 s: " + seen);
-            rma.putLong(7, a, 0, 0);
-            check(7 == rma.getLong(a, 0, 0), () -> "survivor's own slice");
-            System.out.println("PASSED killed");
-        }
-        System.exit(0);
     }
 }

@@ -11,6 +11,7 @@ import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PinDriver;
+import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.wire.ConnectStatus;
 import io.pinmx.pin.wire.MediumFragFrame;
 import io.pinmx.regioncache.RegionCache;
@@ -31,8 +32,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * to the parts that own the state: {@link RequestPool} (requests, completions),
  * {@link PartnerTable} and {@link Connector} (partners, handshake), {@link OutboundQueue} and
  * {@link FrameSender} (frames out), {@link FrameReceiver} (frames in, matching, reassembly),
- * {@link Rendezvous} (declare, pull, notify), {@link PartnerTimers} (resends, acks, liveness)
- * and {@link ProgressAgent} (the progress thread). One lock guards all protocol state; the
+ * {@link Rendezvous} (declare, pull, notify), {@link RemoteReads} (one-sided reads of exposed
+ * regions), {@link PartnerTimers} (resends, acks, liveness) and {@link ProgressAgent} (the
+ * progress thread). One lock guards all protocol state; the
  * progress thread (or a caller in {@link ProgressMode#CALLER} mode) holds it while it polls
  * the driver and runs timers, and the API methods hold it briefly to post work. Region
  * declares run outside it. Frames go out under the lock, from one reused header buffer, so
@@ -59,6 +61,7 @@ public final class Endpoint implements AutoCloseable
     private final PartnerTable partners;
     private final Connector connector;
     private final Rendezvous rendezvous;
+    private final RemoteReads reads;
     private final FrameReceiver receiver;
     private final RequestPoster poster;
     private final ProgressAgent progress;
@@ -90,8 +93,9 @@ public final class Endpoint implements AutoCloseable
         this.partners = new PartnerTable(address.toString(), driver, now, requests, matchQueue, unexpected, outbound);
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
         this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);
-        this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, outbound, sender,
-            matchQueue, unexpected, pool);
+        this.reads = new RemoteReads(lock, clock, now, driver, requests);
+        this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, reads, outbound,
+            sender, matchQueue, unexpected, pool);
         this.poster = new RequestPoster(lock, clock, now, options, mediumFragmentBytes, requests, partners, outbound,
             rendezvous, receiver, matchQueue, unexpected, pool);
         final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender);
@@ -349,6 +353,54 @@ public final class Endpoint implements AutoCloseable
     {
         checkOpen();
         return poster.postReceive(source, matchInfo, matchMask, null, vector, count);
+    }
+
+    /**
+     * Declares native memory once so that partners may read it with {@link #iget}; the driver serves their reads
+     * without this process (see {@link ExposedRegion}).
+     *
+     * @throws IllegalArgumentException if the segment is not native.
+     * @throws io.pinmx.pin.spi.DriverException if the driver refuses the declaration (the message says why).
+     */
+    public ExposedRegion expose(final MemorySegment memory)
+    {
+        checkOpen();
+        if (!memory.isNative() || 0 == memory.byteSize())
+        {
+            throw new IllegalArgumentException("only non-empty native memory can be exposed, not " + memory);
+        }
+        return new ExposedRegion(driver, driver.declareRegion(new MemorySegment[] {memory}, 1, RegionAccess.READ_WRITE),
+            memory.byteSize());
+    }
+
+    /**
+     * One-sided read of {@code destination.byteSize()} bytes at {@code remoteOffset} of a partner's exposed region
+     * (its {@link ExposedRegion#id()}): the drivers move the bytes; the partner's process does nothing. The request
+     * completes when the bytes are in {@code destination}, or fails naming the partner and the driver's cause (an
+     * unknown region, a range past its end, the partner gone). Requests of one endpoint are not ordered against each
+     * other.
+     */
+    public Request iget(final Partner source, final int remoteRegionId, final long remoteOffset,
+        final MemorySegment destination)
+    {
+        checkOpen();
+        return reads.post(source, remoteRegionId, new long[] {remoteOffset}, new long[] {destination.byteSize()}, 1,
+            new MemorySegment[] {destination}, 1);
+    }
+
+    /**
+     * One-sided read of {@code pieces} pieces of a partner's exposed region, piece {@code i} being
+     * {@code lengths[i]} bytes at {@code remoteOffsets[i]}, into a vector of 1..256 segments that they fill in
+     * order (its total length is the pieces' total). Pieces contiguous in the remote region are pulled together.
+     * The arrays must stay unchanged until the request is done.
+     *
+     * @throws IllegalArgumentException naming a negative or overflowing piece, or sizes that do not agree.
+     */
+    public Request iget(final Partner source, final int remoteRegionId, final long[] remoteOffsets,
+        final long[] lengths, final int pieces, final MemorySegment[] destination, final int count)
+    {
+        checkOpen();
+        return reads.post(source, remoteRegionId, remoteOffsets, lengths, pieces, destination, count);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.pinmx.mx.match.UnexpectedMessage;
 import io.pinmx.mx.match.UnexpectedQueue;
 import io.pinmx.mx.reliability.ReceiveTracker;
 import io.pinmx.mx.reliability.SequenceNumbers;
+import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverEvent;
 import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.wire.AckFrame;
@@ -28,7 +29,8 @@ import java.lang.foreign.MemorySegment;
  * and in-order acceptance per partner, matching arriving messages against posted receives or
  * keeping them as unexpected, each partner's medium-message reassembly, and the count of
  * frames the library drops as malformed or stale. Connect frames go to the {@link Connector},
- * RNDV matches, NOTIFYs and pull events to the {@link Rendezvous}. Guarded by the endpoint lock.
+ * RNDV matches, NOTIFYs and rendezvous pull events to the {@link Rendezvous}, the pull events of one-sided reads to
+ * {@link RemoteReads}. Guarded by the endpoint lock.
  */
 final class FrameReceiver implements EventHandler
 {
@@ -38,6 +40,7 @@ final class FrameReceiver implements EventHandler
     private final PartnerTable partners;
     private final Connector connector;
     private final Rendezvous rendezvous;
+    private final RemoteReads reads;
     private final OutboundQueue outbound;
     private final FrameSender sender;
     private final MatchQueue matchQueue;
@@ -54,7 +57,7 @@ final class FrameReceiver implements EventHandler
     FrameReceiver(
         final CachedNanoClock now, final SequenceNumbers sequences, final RequestPool requests,
         final PartnerTable partners, final Connector connector, final Rendezvous rendezvous,
-        final OutboundQueue outbound, final FrameSender sender, final MatchQueue matchQueue,
+        final RemoteReads reads, final OutboundQueue outbound, final FrameSender sender, final MatchQueue matchQueue,
         final UnexpectedQueue unexpected, final BufferPool buffers)
     {
         this.now = now;
@@ -63,6 +66,7 @@ final class FrameReceiver implements EventHandler
         this.partners = partners;
         this.connector = connector;
         this.rendezvous = rendezvous;
+        this.reads = reads;
         this.outbound = outbound;
         this.sender = sender;
         this.matchQueue = matchQueue;
@@ -82,13 +86,24 @@ final class FrameReceiver implements EventHandler
     {
         switch (e.type())
         {
-            case PULL_DONE -> count(rendezvous.onPullEnded(e.pullHandle(), e.bytes(), null, null));
-            case PULL_FAILED -> count(rendezvous.onPullEnded(e.pullHandle(), e.bytes(), e.error(), e.errorMessage()));
+            case PULL_DONE -> count(onPullEnded(e.pullHandle(), e.bytes(), null, null));
+            case PULL_FAILED -> count(onPullEnded(e.pullHandle(), e.bytes(), e.error(), e.errorMessage()));
             case SEND_DONE ->
             {
             }
             default -> onFrame(e);
         }
+    }
+
+    /** A pull is a one-sided read's or a rendezvous receive's. */
+    private boolean onPullEnded(final int handle, final long bytes, final DriverError error, final CharSequence message)
+    {
+        final Request r = requests.byHandle(handle);
+        if (null != r && Request.Kind.READ == r.kind)
+        {
+            return reads.onPullEnded(r, bytes, error, message);
+        }
+        return rendezvous.onPullEnded(handle, bytes, error, message);
     }
 
     private void count(final boolean accepted)

@@ -50,7 +50,10 @@ public final class Partner
     int verifiedKey;
     /** The status code with which the partner refused the last key check ({@link #connectKey}); -1 when none. */
     int keyRefusalCode = -1;
-    /** Rendezvous sends waiting for NOTIFY plus receives being declared or pulled: reasons to expect to hear from the partner. */
+    /**
+     * Rendezvous sends waiting for NOTIFY plus receives being declared or pulled, and one-sided reads pulling:
+     * reasons to expect to hear from the partner.
+     */
     int outstandingRendezvous;
     /** The last transient send error (kept for the timeout message; the frame is resent). */
     String lastSendError;

@@ -186,15 +186,7 @@ final class Rendezvous
             RuntimeException failure = null;
             try
             {
-                if (r.vector.isAllNative())
-                {
-                    regionCache.acquire(r.vector.nonEmptySegments(), r.vector.nonEmptyCount(), r.lease);
-                }
-                else
-                {
-                    r.staging = requests.stagingFor(r.pullBytes, r);
-                    regionCache.acquire(r.staging.segment(), r.lease);
-                }
+                requests.declareDestination(r, r.pullBytes);
             }
             catch (final RuntimeException ex)
             {
@@ -218,7 +210,7 @@ final class Rendezvous
         final Partner p = r.partner;
         if (RequestState.PULLING != r.state || ReceiveState.DECLARING != r.rendezvousReceive)
         {
-            endHold(r);
+            requests.endBufferHold(r);
             return;
         }
         try
@@ -238,21 +230,6 @@ final class Rendezvous
                 ex.getMessage());
             outbound.queueNotice(p, r.senderHandle, NotifyStatus.NO_RESOURCES, 0);
             partners.pump(p);
-        }
-    }
-
-    /**
-     * The declare or pull of a receive that failed meanwhile, or that its owner released, ended.
-     */
-    private void endHold(final Request r)
-    {
-        final boolean orphaned = r.rendezvousReceive.isReleased();
-        r.rendezvousReceive = ReceiveState.NONE;
-        r.partner.outstandingRendezvous--;
-        requests.releaseResources(r);
-        if (orphaned)
-        {
-            requests.recycle(r);
         }
     }
 
@@ -311,7 +288,7 @@ final class Rendezvous
         final Partner p = r.partner;
         if (RequestState.PULLING != r.state || ReceiveState.PULLING != r.rendezvousReceive)
         {
-            endHold(r);
+            requests.endBufferHold(r);
             return true;
         }
         r.rendezvousReceive = ReceiveState.NONE;

@@ -21,7 +21,9 @@ public final class Request
     {
         SEND_EAGER,
         SEND_RENDEZVOUS,
-        RECEIVE
+        RECEIVE,
+        /** A one-sided read: the driver pulls pieces of a partner's exposed region ({@link RemoteReads}). */
+        READ
     }
 
     final Endpoint endpoint;
@@ -49,6 +51,15 @@ public final class Request
     long remoteOffset;
     long pullBytes;
     int pullRetries;
+    /** A read's remote pieces (the caller's arrays, unchanged until it completes), in destination order. */
+    long[] readOffsets;
+    long[] readLengths;
+    int readPieces;
+    /** The first piece of the pull in flight and the one after its run of remote-contiguous pieces. */
+    int readFrom;
+    int readTo;
+    /** Where the pull in flight lands in the destination vector. */
+    long readDestinationOffset;
     Rendezvous.SendState rendezvousSend = Rendezvous.SendState.NONE;
     /** The receiver's outcome from NOTIFY: anything but OK/TRUNCATED fails the send. */
     NotifyStatus notifyStatus;

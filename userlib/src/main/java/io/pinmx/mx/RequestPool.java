@@ -179,6 +179,21 @@ final class RequestPool
         }
     }
 
+    /**
+     * The declare or pull of a request that failed meanwhile, or that its owner released, ended: its buffer is free.
+     */
+    void endBufferHold(final Request r)
+    {
+        final boolean orphaned = r.rendezvousReceive.isReleased();
+        r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
+        r.partner.outstandingRendezvous--;
+        releaseResources(r);
+        if (orphaned)
+        {
+            recycle(r);
+        }
+    }
+
     void releaseResources(final Request r)
     {
         if (r.lease.isHeld())
@@ -189,6 +204,23 @@ final class RequestPool
         {
             buffers.release(r.staging);
             r.staging = null;
+        }
+    }
+
+    /**
+     * Declares the buffer a pull will write {@code bytes} into: the request's own native segments, or a pooled staging
+     * buffer for heap memory (copied in when the pull ends). Called without the endpoint lock.
+     */
+    void declareDestination(final Request r, final long bytes)
+    {
+        if (r.vector.isAllNative())
+        {
+            regionCache.acquire(r.vector.nonEmptySegments(), r.vector.nonEmptyCount(), r.lease);
+        }
+        else
+        {
+            r.staging = stagingFor(bytes, r);
+            regionCache.acquire(r.staging.segment(), r.lease);
         }
     }
 

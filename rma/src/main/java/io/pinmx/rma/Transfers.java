@@ -1,0 +1,308 @@
+package io.pinmx.rma;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Every data operation of {@link Rma} on its way to a tier: checks its arguments (a refused call changes nothing),
+ * then does it on a mapped slice ({@link SharedMemoryTier}) or hands it to the {@link DriverTier}. Owns the implicit
+ * handle, the handle a blocking call waits on, and the native word value operations go through.
+ */
+final class Transfers
+{
+    private static final long[] NO_STRIDES = new long[0];
+
+    private final Ranks ranks;
+    private final DriverTier driver;
+    private final RmaHandle implicit = new RmaHandle(true);
+    private final RmaHandle blockingHandle = new RmaHandle(true);
+    /** Native, so value operations through the driver send from it and receive into it without staging. */
+    private final MemorySegment valueWord;
+    private boolean closed;
+
+    Transfers(final Ranks ranks, final DriverTier driver, final Arena arena)
+    {
+        this.ranks = ranks;
+        this.driver = driver;
+        this.valueWord = arena.allocate(Long.BYTES, Long.BYTES);
+    }
+
+    /** The handle a blocking call hands to its non-blocking form, waited for before the call returns. */
+    RmaHandle blocking()
+    {
+        return blockingHandle;
+    }
+
+    void awaitBlocking()
+    {
+        blockingHandle.await();
+    }
+
+    RmaHandle implicit()
+    {
+        return implicit;
+    }
+
+    void close()
+    {
+        closed = true;
+    }
+
+    // ---------------------------------------------------------------- put, get, accumulate
+
+    void put(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        final MemorySegment slice = slice(target, rank, offset, source.byteSize(), "put target");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            final StridedPatch patch = StridedPatch.contiguous(source.byteSize());
+            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
+            return;
+        }
+        SharedMemoryTier.put(source, 0, slice, offset, source.byteSize());
+    }
+
+    void get(final RmaAllocation source, final int rank, final long offset, final MemorySegment destination,
+        final RmaHandle handle)
+    {
+        final MemorySegment slice = slice(source, rank, offset, destination.byteSize(), "get source");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            final StridedPatch patch = StridedPatch.contiguous(destination.byteSize());
+            driver.read(h, rank, source.regionId(rank), Pieces.strided(patch, destination, offset, false));
+            return;
+        }
+        SharedMemoryTier.get(slice, offset, destination, 0, destination.byteSize());
+    }
+
+    void acc(final AccumulateScale scale, final MemorySegment source, final RmaAllocation target, final int rank,
+        final long offset, final RmaHandle handle)
+    {
+        accStrided(scale, source, NO_STRIDES, target, rank, offset, NO_STRIDES, new long[] {source.byteSize()}, 0,
+            handle);
+    }
+
+    void putStrided(final MemorySegment source, final long[] sourceStrides, final RmaAllocation target,
+        final int rank, final long offset, final long[] targetStrides, final long[] counts, final int levels,
+        final RmaHandle handle)
+    {
+        final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
+        checkLocal(source, patch.sourceExtentBytes(), "put source");
+        final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "strided put target");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
+            return;
+        }
+        SharedMemoryTier.putStrided(source, 0, slice, offset, patch);
+    }
+
+    void getStrided(final RmaAllocation source, final int rank, final long offset, final long[] sourceStrides,
+        final MemorySegment destination, final long[] destinationStrides, final long[] counts, final int levels,
+        final RmaHandle handle)
+    {
+        final StridedPatch patch = StridedPatch.of(counts, sourceStrides, destinationStrides, levels);
+        checkLocal(destination, patch.targetExtentBytes(), "get destination");
+        final MemorySegment slice = slice(source, rank, offset, patch.sourceExtentBytes(), "strided get source");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.read(h, rank, source.regionId(rank), Pieces.strided(patch, destination, offset, false));
+            return;
+        }
+        SharedMemoryTier.getStrided(slice, offset, destination, 0, patch);
+    }
+
+    void accStrided(final AccumulateScale scale, final MemorySegment source, final long[] sourceStrides,
+        final RmaAllocation target, final int rank, final long offset, final long[] targetStrides, final long[] counts,
+        final int levels, final RmaHandle handle)
+    {
+        final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
+        patch.checkElementMultiple(scale.type().bytes(), scale.type().name());
+        checkLocal(source, patch.sourceExtentBytes(), "accumulate source");
+        final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "accumulate target");
+        checkAligned(offset, scale.type().alignmentBytes(), "accumulate target offset");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, scale);
+            return;
+        }
+        SharedMemoryTier.accStrided(scale, source, 0, slice, offset, patch, ranks.stripes(rank));
+    }
+
+    void putVector(final IoVector[] vectors, final RmaAllocation target, final int rank, final RmaHandle handle)
+    {
+        final MemorySegment slice = vectorSlice(vectors, target, rank, "vector put target");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, null);
+            return;
+        }
+        for (final IoVector v : vectors)
+        {
+            SharedMemoryTier.putVector(v, slice);
+        }
+    }
+
+    void getVector(final IoVector[] vectors, final RmaAllocation source, final int rank, final RmaHandle handle)
+    {
+        final MemorySegment slice = vectorSlice(vectors, source, rank, "vector get source");
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.read(h, rank, source.regionId(rank), Pieces.vectors(vectors));
+            return;
+        }
+        for (final IoVector v : vectors)
+        {
+            SharedMemoryTier.getVector(v, slice);
+        }
+    }
+
+    void accVector(final AccumulateScale scale, final IoVector[] vectors, final RmaAllocation target, final int rank,
+        final RmaHandle handle)
+    {
+        final MemorySegment slice = vectorSlice(vectors, target, rank, "vector accumulate target");
+        for (final IoVector v : vectors)
+        {
+            if (0 != v.bytes() % scale.type().bytes())
+            {
+                throw new IllegalArgumentException("vector accumulate piece of " + v.bytes() + " bytes is not a whole " +
+                    "number of " + scale.type().bytes() + "-byte " + scale.type() + " elements");
+            }
+            for (final long remote : v.remoteOffsets())
+            {
+                checkAligned(remote, scale.type().alignmentBytes(), "vector accumulate target offset");
+            }
+        }
+        final RmaHandle h = begin(handle);
+        if (null == slice)
+        {
+            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, scale);
+            return;
+        }
+        for (final IoVector v : vectors)
+        {
+            SharedMemoryTier.accVector(scale, v, slice, ranks.stripes(rank));
+        }
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /** Blocking put of the first {@code bytes} of the value word, which the caller wrote. */
+    void putValue(final RmaAllocation target, final int rank, final long offset, final int bytes)
+    {
+        put(valueWord.asSlice(0, bytes), target, rank, offset, blockingHandle);
+        awaitBlocking();
+    }
+
+    /** @return the value word after a blocking get of {@code bytes} into it. */
+    MemorySegment getValue(final RmaAllocation source, final int rank, final long offset, final int bytes)
+    {
+        get(source, rank, offset, valueWord.asSlice(0, bytes), blockingHandle);
+        awaitBlocking();
+        return valueWord;
+    }
+
+    MemorySegment valueWord()
+    {
+        return valueWord;
+    }
+
+    // ---------------------------------------------------------------- read-modify-write
+
+    int fetchAndAdd(final RmaAllocation target, final int rank, final long offset, final int delta)
+    {
+        final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
+        return null == slice ? (int)driver.call(RmaOp.FETCH_ADD_INT, rank, target.id(), offset, delta) :
+            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+    }
+
+    long fetchAndAddLong(final RmaAllocation target, final int rank, final long offset, final long delta)
+    {
+        final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
+        return null == slice ? driver.call(RmaOp.FETCH_ADD_LONG, rank, target.id(), offset, delta) :
+            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+    }
+
+    int swap(final RmaAllocation target, final int rank, final long offset, final int value)
+    {
+        final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
+        return null == slice ? (int)driver.call(RmaOp.SWAP_INT, rank, target.id(), offset, value) :
+            SharedMemoryTier.swap(slice, offset, value);
+    }
+
+    long swapLong(final RmaAllocation target, final int rank, final long offset, final long value)
+    {
+        final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
+        return null == slice ? driver.call(RmaOp.SWAP_LONG, rank, target.id(), offset, value) :
+            SharedMemoryTier.swap(slice, offset, value);
+    }
+
+    private MemorySegment rmwSlice(final RmaAllocation target, final int rank, final long offset, final int bytes)
+    {
+        final MemorySegment slice = slice(target, rank, offset, bytes, "read-modify-write target");
+        checkAligned(offset, bytes, "read-modify-write target offset");
+        return slice;
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    /** @return the rank's mapped slice, or null for a rank reached through the driver. */
+    private MemorySegment slice(final RmaAllocation a, final int rank, final long offset, final long bytes,
+        final String what)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("rma of rank " + ranks.self() + " is closed");
+        }
+        a.checkLive();
+        ranks.checkRank(rank, what);
+        a.checkRange(rank, offset, bytes, what);
+        ranks.checkAlive(rank);
+        return a.slice(rank);
+    }
+
+    private MemorySegment vectorSlice(final IoVector[] vectors, final RmaAllocation a, final int rank, final String what)
+    {
+        final MemorySegment slice = slice(a, rank, 0, 0, what);
+        for (final IoVector v : vectors)
+        {
+            for (int i = 0; i < v.count(); i++)
+            {
+                a.checkRange(rank, v.remoteOffsets()[i], v.bytes(), what + " piece " + i);
+            }
+        }
+        return slice;
+    }
+
+    private static void checkLocal(final MemorySegment local, final long extentBytes, final String what)
+    {
+        if (extentBytes > local.byteSize())
+        {
+            throw new IllegalArgumentException(what + " spans " + extentBytes + " bytes but its segment has " +
+                local.byteSize());
+        }
+    }
+
+    private static void checkAligned(final long offset, final int alignment, final String what)
+    {
+        if (0 != offset % alignment)
+        {
+            throw new IllegalArgumentException(what + " " + offset + " is not aligned to " + alignment + " bytes");
+        }
+    }
+
+    private RmaHandle begin(final RmaHandle handle)
+    {
+        final RmaHandle h = null == handle ? implicit : handle;
+        h.begin();
+        return h;
+    }
+}

@@ -1,0 +1,201 @@
+package io.pinmx.rma;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+
+import static io.pinmx.rma.RmaScenarios.check;
+import static io.pinmx.rma.RmaScenarios.expect;
+import static io.pinmx.rma.RmaScenarios.repetitions;
+
+/**
+ * The {@link RmaScenarios} about progress and faults: a target that computes and never calls the library while the
+ * others' operations on it complete, and a target that dies.
+ */
+final class ProgressScenarios
+{
+    private final Rma rma;
+    private final Arena arena;
+
+    ProgressScenarios(final Rma rma, final Arena arena)
+    {
+        this.rma = rma;
+        this.arena = arena;
+    }
+
+    // ---------------------------------------------------------------- unilateral progress
+
+    /**
+     * Rank 0 computes without calling the library while every other rank's operations on it complete: its loop
+     * only reads a word of its own slice (a plain load), which the others' last fetch-and-adds raise when they are
+     * done, and gives up after 60 s. Ending before that proves the operations were served without it. First every
+     * kind of operation; then gets alone (contiguous, strided, vector), during which rank 0's data server serves
+     * nothing but the final fetch-and-adds: the drivers serve the gets.
+     */
+    void unilateral()
+    {
+        final int operations = repetitions(100);
+        final long doneAt = 64;
+        final long getsDoneAt = 72;
+        final long patternAt = 1024;
+        final RmaAllocation a = rma.alloc(4096);
+        rma.barrier();
+        if (0 == rma.rank())
+        {
+            computeUntilOthersRaise(a, doneAt);
+        }
+        else
+        {
+            for (int i = 0; i < operations; i++)
+            {
+                rma.fetchAndAdd(a, 0, 0, 1);
+                rma.putLong(i, a, 0, 8L * rma.rank());
+                final long back = rma.getLong(a, 0, 8L * rma.rank());
+                final int at = i;
+                check(back == i, () -> "operation " + at + " read " + back);
+            }
+            rma.fetchAndAdd(a, 0, doneAt, 1);
+        }
+        rma.barrier();
+        check(rma.getInt(a, 0, 0) == operations * (rma.size() - 1), () -> "counter " + rma.getInt(a, 0, 0));
+        if (0 == rma.rank())
+        {
+            for (long i = patternAt; i < 4096; i++)
+            {
+                a.local().set(ValueLayout.JAVA_BYTE, i, pattern(i));
+            }
+        }
+        rma.barrier();
+        if (0 == rma.rank())
+        {
+            final long servedBefore = rma.dataServerRequests();
+            computeUntilOthersRaise(a, getsDoneAt);
+            final long served = rma.dataServerRequests() - servedBefore;
+            int throughTheDriver = 0;
+            for (int r = 1; r < rma.size(); r++)
+            {
+                throughTheDriver += RankTier.DRIVER == rma.tier(r) ? 1 : 0;
+            }
+            final int expected = throughTheDriver;
+            check(served == expected, () -> "rank 0's data server served " + served + " requests while the others " +
+                "only read its slice, expected " + expected + " (their final fetch-and-adds)");
+        }
+        else
+        {
+            for (int i = 0; i < operations; i++)
+            {
+                readPatternOfRank0(a, patternAt + 8L * i);
+            }
+            rma.fetchAndAdd(a, 0, getsDoneAt, 1);
+        }
+        rma.barrier();
+        rma.free(a);
+    }
+
+    private static byte pattern(final long offset)
+    {
+        return (byte)(offset * 29 + 3);
+    }
+
+    /** Reads rank 0's pattern at {@code at} by a contiguous, a strided and a vector get, and checks all three. */
+    private void readPatternOfRank0(final RmaAllocation a, final long at)
+    {
+        final MemorySegment contiguous = arena.allocate(256);
+        rma.get(a, 0, at, contiguous);
+        final MemorySegment strided = arena.allocate(16 * 6);
+        rma.getStrided(a, 0, at, new long[] {40}, strided, new long[] {16}, new long[] {16, 6}, 1);
+        final MemorySegment vector = arena.allocate(5 * 8);
+        rma.getVector(new IoVector[] {new IoVector(vector, new long[] {0, 8, 16, 24, 32},
+            new long[] {at + 200, at, at + 96, at + 8, at + 248}, 8)}, a, 0);
+        for (int i = 0; i < 256; i++)
+        {
+            final int b = i;
+            check(contiguous.get(ValueLayout.JAVA_BYTE, i) == pattern(at + i),
+                () -> "contiguous get of rank 0's byte " + (at + b));
+        }
+        for (int piece = 0; piece < 6; piece++)
+        {
+            for (int i = 0; i < 16; i++)
+            {
+                final long remote = at + 40L * piece + i;
+                check(strided.get(ValueLayout.JAVA_BYTE, 16L * piece + i) == pattern(remote),
+                    () -> "strided get of rank 0's byte " + remote);
+            }
+        }
+        final long[] remotes = {at + 200, at, at + 96, at + 8, at + 248};
+        for (int piece = 0; piece < remotes.length; piece++)
+        {
+            for (int i = 0; i < 8; i++)
+            {
+                final long remote = remotes[piece] + i;
+                check(vector.get(ValueLayout.JAVA_BYTE, 8L * piece + i) == pattern(remote),
+                    () -> "vector get of rank 0's byte " + remote);
+            }
+        }
+    }
+
+    /** Rank 0 computes, never calling the library, until every other rank raised the word (at most 60 s). */
+    private void computeUntilOthersRaise(final RmaAllocation a, final long doneAt)
+    {
+        final VarHandle word = ValueLayout.JAVA_INT.varHandle();
+        final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long x = 1;
+        while ((int)word.getVolatile(a.local(), doneAt) < rma.size() - 1 && System.nanoTime() < giveUp)
+        {
+            for (int i = 0; i < 10_000; i++)
+            {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+        }
+        final long seenX = x;
+        check((int)word.getVolatile(a.local(), doneAt) == rma.size() - 1,
+            () -> "the computing rank 0 waited 60 s and the others' operations were not all served (" + seenX + ")");
+    }
+
+    // ---------------------------------------------------------------- a target that dies
+
+    /**
+     * The last rank exits abruptly (status 0, so the launcher lets the others run); rank 0's operations on it fail
+     * naming it within the deadline, and operations among the survivors still work.
+     */
+    void killedTarget()
+    {
+        final RmaAllocation a = rma.alloc(4096);
+        final int victim = rma.size() - 1;
+        rma.barrier();
+        if (rma.rank() == victim)
+        {
+            Runtime.getRuntime().halt(0);
+        }
+        if (0 == rma.rank())
+        {
+            // The endpoint notices a dead rank after the peer timeout of silence; give it two and a half.
+            final long withinMs = Math.max(5_000, 5 * Long.parseLong(System.getenv().getOrDefault(
+                "PINMX_PEER_TIMEOUT_MS", "5000")) / 2);
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(withinMs);
+            RmaException failure = null;
+            while (null == failure && System.nanoTime() < deadline)
+            {
+                try
+                {
+                    rma.putLong(1, a, victim, 0);
+                }
+                catch (final RmaException ex)
+                {
+                    failure = ex;
+                }
+            }
+            final RmaException seen = failure;
+            check(null != seen && seen.getMessage().contains("rank " + victim),
+                () -> "operations on the dead rank " + victim + " did not fail naming it within " + withinMs + " ms: " +
+                    seen);
+            expect(RmaException.class, "rank " + victim, () -> rma.getLong(a, victim, 0));
+            rma.putLong(7, a, 0, 0);
+            check(7 == rma.getLong(a, 0, 0), () -> "survivor's own slice");
+            System.out.println("PASSED killed");
+        }
+        System.exit(0);
+    }
+}

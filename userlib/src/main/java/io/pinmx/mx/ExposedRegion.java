@@ -1,0 +1,69 @@
+package io.pinmx.mx;
+
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
+
+/**
+ * Native memory this endpoint declared to its driver once ({@link Endpoint#expose}) so that partners may read it
+ * with {@link Endpoint#iget} without this process doing anything: the driver serves their pulls itself (the kernel
+ * module in softirq, the user driver on its progress thread). Give partners {@link #id()}; {@link #close()}
+ * undeclares it, and reads still running on it then fail at their origin.
+ */
+public final class ExposedRegion implements AutoCloseable
+{
+    private final DriverEndpoint driver;
+    private final int id;
+    private final long byteSize;
+    private boolean closed;
+
+    ExposedRegion(final DriverEndpoint driver, final int id, final long byteSize)
+    {
+        this.driver = driver;
+        this.id = id;
+        this.byteSize = byteSize;
+    }
+
+    /**
+     * @return the driver's region id, what a partner's {@link Endpoint#iget} names.
+     */
+    public int id()
+    {
+        return id;
+    }
+
+    public long byteSize()
+    {
+        return byteSize;
+    }
+
+    /**
+     * Undeclares the region. Idempotent; after the endpoint's close (which released every region) it does nothing.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        try
+        {
+            driver.destroyRegion(id);
+        }
+        catch (final DriverException ex)
+        {
+            if (DriverError.ENDPOINT_CLOSED != ex.kind())
+            {
+                throw ex;
+            }
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ExposedRegion{" + id + ", " + byteSize + " bytes" + (closed ? ", closed" : "") + '}';
+    }
+}
