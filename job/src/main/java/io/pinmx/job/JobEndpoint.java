@@ -143,10 +143,6 @@ public final class JobEndpoint implements AutoCloseable
         final InetAddress userBind)
     {
         final EndpointConfig.Builder config = EndpointConfig.builder();
-        if (null != kernelInterface)
-        {
-            config.options(KernelDriverOptions.class, KernelDriverOptions.defaults().withInterface(kernelInterface));
-        }
         tuning.driverConfig(config);
         // Where the peers reach this rank is the job's choice, whatever else the tuning changed.
         final UserDriverOptions user = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
