@@ -24,7 +24,7 @@ final class EventRing
     private static final int HEADER_BYTES = 32;
     private static final int PADDING = -1;
     private static final int MESSAGE_SLOTS = 1024;
-    private static final long COMPLETION_RESERVE_BYTES = (long)PullEngine.MAX_PULLS * HEADER_BYTES;
+    private static final long COMPLETION_RESERVE_BYTES = (long)PullSlots.MAX_PULLS * HEADER_BYTES;
     private static final EventType[] TYPES = EventType.values();
     private static final DriverError[] ERRORS = DriverError.values();
 
