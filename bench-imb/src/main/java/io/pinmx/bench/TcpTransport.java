@@ -1,9 +1,8 @@
 package io.pinmx.bench;
 
 import io.pinmx.job.Job;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,8 +31,8 @@ public final class TcpTransport implements Transport
     private final int rank;
     private final SocketChannel[] channels;
     /** Blocking calls: a partial write or read is retried at once. */
-    private final IdleStrategy blockingIdle = new BusySpinIdleStrategy();
-    private final IdleStrategy postedIdle = new YieldingIdleStrategy();
+    private final IdleStrategy blockingIdle = BackoffThenBlockIdleStrategy.busySpin();
+    private final IdleStrategy postedIdle = BackoffThenBlockIdleStrategy.yielding();
     private final SegmentViews views = new SegmentViews(MAX_POSTED + 1);
     private final TcpMessage blocking = new TcpMessage(views, BLOCKING_SLOT);
     private final TcpMessage[] postedMessages = new TcpMessage[MAX_POSTED];

@@ -3,10 +3,11 @@
  * launcher's variables, {@link io.pinmx.job.Launcher}), {@link io.pinmx.job.Job} (the bootstrap rendezvous at
  * {@link io.pinmx.job.BootstrapAddress} and a control plane of small collectives), and
  * {@link io.pinmx.job.JobEndpoint} (this rank's pinmx endpoint connected to every other rank).
- * {@link io.pinmx.job.SpinYieldIdleStrategy} is how a busy-polling rank waits.
+ * A busy-polling rank waits with pin-service's one idle strategy
+ * ({@link io.pinmx.pin.provider.BackoffThenBlockIdleStrategy#busyPolling}).
  * <p>
  * Owns the job's control connections and the partner table by rank; may call the endpoint library
  * ({@code io.pinmx.mx}), the provider choice ({@code io.pinmx.pin.select}), the driver contract
- * ({@code io.pinmx.pin.spi}) and Agrona; nothing above it (bench-imb, rma, mpj-device).
+ * ({@code io.pinmx.pin.spi}), the idle strategy ({@code io.pinmx.pin.provider}) and Agrona; nothing above it (bench-imb, rma, mpj-device).
  */
 package io.pinmx.job;

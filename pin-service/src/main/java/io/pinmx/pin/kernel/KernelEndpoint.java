@@ -4,6 +4,7 @@ import io.pinmx.pin.provider.AwaitLoop;
 import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -58,7 +59,7 @@ public final class KernelEndpoint implements DriverEndpoint
     private final MemorySegment ring;
     private final KernelEventRing events;
     private final DriverCounters counters = new DriverCounters();
-    private final MacPeerTable peers = new MacPeerTable(counters);
+    private final PeerRegistry<MacPeer> peers = new PeerRegistry<>(counters);
     private final StampedLock lifecycle = new StampedLock();
     private final AwaitLoop awaitLoop = new AwaitLoop(this::eventReady, this::blockAwaiting);
     private volatile boolean closed;
@@ -236,37 +237,28 @@ public final class KernelEndpoint implements DriverEndpoint
             throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: the kernel driver reaches eth: boards " +
                 "only, not " + board);
         }
-        final MacPeer peer = peers.acquire(MacPeer.macOf(board));
-        if (null == peer)
-        {
-            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + address +
-                ": " + peers.describeFull());
-        }
-        return peer.index();
+        return peers.acquire(board, new MacPeer.Key().set(MacPeer.macOf(board)), address).index();
     }
 
     @Override
     public void retainPeer(final int peerIndex)
     {
         checkOpen("retainPeer");
-        if (null == peers.retain(peerIndex))
-        {
-            throw unknownPeer("retainPeer", peerIndex);
-        }
+        peers.retainOrThrow(peerIndex, address);
     }
 
     @Override
     public void releasePeer(final int peerIndex)
     {
         checkOpen("releasePeer");
-        peers.release(peerIndex, address);
+        peers.release(peerIndex, "releasePeer", address);
     }
 
     @Override
     public BoardAddress peer(final int peerIndex)
     {
         checkOpen("peer");
-        return peer("peer", peerIndex).board();
+        return peers.entryOrThrow("peer", peerIndex, address).board();
     }
 
     @Override
@@ -357,7 +349,7 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
-        final MacPeer peer = peer("send", peerIndex);
+        final MacPeer peer = peers.entryOrThrow("send", peerIndex, address);
         final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, PinmxAbi.MXOE_MAX_BYTES,
             "the link limit");
         final MemorySegment body = null == payload ? MemorySegment.NULL : payload;
@@ -391,11 +383,7 @@ public final class KernelEndpoint implements DriverEndpoint
                 device.path() + " has no pull engine (features " + PinmxAbi.describeFeatures(features) +
                 " lack NET_PULL)", null);
         }
-        final MacPeer peer = peers.hold(spec.peerIndex());
-        if (null == peer)
-        {
-            throw unknownPeer("startPull", spec.peerIndex());
-        }
+        final MacPeer peer = peers.holdOrThrow("startPull", spec.peerIndex(), address);
         final int rc;
         try
         {
@@ -622,22 +610,6 @@ public final class KernelEndpoint implements DriverEndpoint
             throw closedFailure(operation);
         }
         return stamp;
-    }
-
-    private MacPeer peer(final String operation, final int peerIndex)
-    {
-        final MacPeer peer = peers.entry(peerIndex);
-        if (null == peer)
-        {
-            throw unknownPeer(operation, peerIndex);
-        }
-        return peer;
-    }
-
-    private DriverException unknownPeer(final String operation, final int peerIndex)
-    {
-        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
-            " is not in the peer table of endpoint " + address + peers.describeIndex(peerIndex));
     }
 
     private void checkOpen(final String operation)

@@ -204,12 +204,11 @@ final class EndpointAgent
     {
         try
         {
-            final BackoffThenBlockIdleStrategy idle = new BackoffThenBlockIdleStrategy(
-                BackoffThenBlockIdleStrategy.SPINS, BackoffThenBlockIdleStrategy.YIELDS, true, () ->
-                {
-                    publishCountersIfDue();
-                    park(PARK_MAX_NS);
-                });
+            final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.providerAgent(() ->
+            {
+                publishCountersIfDue();
+                park(PARK_MAX_NS);
+            });
             while (!stopped)
             {
                 idle.idle(doWork());

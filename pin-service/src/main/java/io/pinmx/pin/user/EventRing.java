@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverEvent;
 import io.pinmx.pin.spi.EventHandler;
@@ -34,14 +35,14 @@ final class EventRing
     private final AtomicLong tail = new AtomicLong();
     private final String[] messages = new String[MESSAGE_SLOTS];
     private final DriverEvent event = new DriverEvent();
-    private final PeerTable peers;
+    private final PeerRegistry<UdpPeer> peers;
     private int nextMessageSlot;
 
     /**
      * @param peers whose holds the delivered events release: every event with a peer holds that peer's entry from
      *              the moment it is queued until its handler returns.
      */
-    EventRing(final Arena arena, final int capacity, final PeerTable peers)
+    EventRing(final Arena arena, final int capacity, final PeerRegistry<UdpPeer> peers)
     {
         this.peers = peers;
         if (Integer.bitCount(capacity) != 1)

@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.EventType;
@@ -32,7 +33,7 @@ final class FrameDispatcher
     /** Null without the same-host path. */
     private final ShmFrameRing ring;
     private final EventRing events;
-    private final PeerTable peers;
+    private final PeerRegistry<UdpPeer> peers;
     private final Puller puller;
     private final PullServer server;
     private final DriverCounters counters;
@@ -41,6 +42,8 @@ final class FrameDispatcher
     private final int maxFrameBytes;
     private final FrameFlyweight header = new FrameFlyweight();
     private final NackFrame nack = new NackFrame();
+    /** The source of the frame being dispatched, as the peer registry looks it up. */
+    private final UdpPeer.Key sourceKey = new UdpPeer.Key();
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
     private final byte[][] shmSenderBytes = new byte[PORTS][];
@@ -49,7 +52,7 @@ final class FrameDispatcher
         final UdpTransport udp,
         final ShmFrameRing ring,
         final EventRing events,
-        final PeerTable peers,
+        final PeerRegistry<UdpPeer> peers,
         final Puller puller,
         final PullServer server,
         final DriverCounters counters,
@@ -234,7 +237,7 @@ final class FrameDispatcher
     private void queueReceived(
         final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort)
     {
-        final UdpPeer peer = peers.holdSource(host, basePort);
+        final UdpPeer peer = peers.holdSource(sourceKey.set(host, basePort));
         if (peer == null)
         {
             counters.increment(Counter.DROPPED_PEER_TABLE_FULL);

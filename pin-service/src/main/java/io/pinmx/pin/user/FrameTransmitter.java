@@ -92,7 +92,7 @@ final class FrameTransmitter
             counters.increment(Counter.SHM_RING_FULL_WAITS);
             final long deadlineNs = System.nanoTime() + SHM_FULL_TIMEOUT_NS;
             final BackoffThenBlockIdleStrategy idle =
-                new BackoffThenBlockIdleStrategy(BackoffThenBlockIdleStrategy.SPINS, 0, false, Thread::yield);
+                BackoffThenBlockIdleStrategy.spinThenYield(BackoffThenBlockIdleStrategy.PROVIDER_SPINS);
             while (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
             {
                 if (!peerFile.isLive() || !peerFile.ownerAlive() || System.nanoTime() - deadlineNs > 0)

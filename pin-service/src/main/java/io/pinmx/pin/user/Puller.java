@@ -2,6 +2,7 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverError;
@@ -39,7 +40,7 @@ final class Puller
 
     private final UserDriverOptions options;
     private final AgentFrameSender sender;
-    private final PeerTable peers;
+    private final PeerRegistry<UdpPeer> peers;
     private final PeerFiles peerFiles;
     private final RegionTable regions;
     private final DriverCounters counters;
@@ -59,7 +60,7 @@ final class Puller
         final Arena arena,
         final UserDriverOptions options,
         final AgentFrameSender sender,
-        final PeerTable peers,
+        final PeerRegistry<UdpPeer> peers,
         final PeerFiles peerFiles,
         final RegionTable regions,
         final DriverCounters counters,

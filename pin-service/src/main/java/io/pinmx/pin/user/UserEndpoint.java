@@ -3,6 +3,7 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.provider.AwaitLoop;
 import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
@@ -53,7 +54,7 @@ final class UserEndpoint implements DriverEndpoint
     private final EndpointFile file;
     private final RegionTable regions;
     private final DriverCounters counters = new DriverCounters();
-    private final PeerTable peers = new PeerTable(counters);
+    private final PeerRegistry<UdpPeer> peers = new PeerRegistry<>(counters);
     private final EventRing events;
     private final Puller puller;
     private final FrameTransmitter transmitter;
@@ -194,37 +195,28 @@ final class UserEndpoint implements DriverEndpoint
         {
             throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: board address is null");
         }
-        final UdpPeer peer = peers.acquire(board);
-        if (peer == null)
-        {
-            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + address +
-                ": " + peers.describeFull());
-        }
-        return peer.index();
+        return peers.acquire(board, UdpPeer.Key.of(board), address).index();
     }
 
     @Override
     public void retainPeer(final int peerIndex)
     {
         checkOpen("retainPeer");
-        if (peers.retain(peerIndex) == null)
-        {
-            throw unknownPeer("retainPeer", peerIndex);
-        }
+        peers.retainOrThrow(peerIndex, address);
     }
 
     @Override
     public void releasePeer(final int peerIndex)
     {
         checkOpen("releasePeer");
-        peers.release(peerIndex, address);
+        peers.release(peerIndex, "releasePeer", address);
     }
 
     @Override
     public BoardAddress peer(final int peerIndex)
     {
         checkOpen("peer");
-        return peer("peer", peerIndex).board();
+        return peers.entryOrThrow("peer", peerIndex, address).board();
     }
 
     @Override
@@ -265,7 +257,7 @@ final class UserEndpoint implements DriverEndpoint
     public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
         checkOpen("send");
-        final UdpPeer peer = peer("send", peerIndex);
+        final UdpPeer peer = peers.entryOrThrow("send", peerIndex, address);
         final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, maxFrameBytes, frameLimitText);
         final MemorySegment body = payload == null ? MemorySegment.NULL : payload;
         final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
@@ -278,11 +270,7 @@ final class UserEndpoint implements DriverEndpoint
     {
         checkOpen("startPull");
         ContractChecks.pull(spec);
-        final UdpPeer peer = peers.hold(spec.peerIndex());
-        if (peer == null)
-        {
-            throw unknownPeer("startPull", spec.peerIndex());
-        }
+        final UdpPeer peer = peers.holdOrThrow("startPull", spec.peerIndex(), address);
         try
         {
             puller.submit(spec, peer);
@@ -410,22 +398,6 @@ final class UserEndpoint implements DriverEndpoint
     public String publishedCountersName()
     {
         return null == counterPublisher ? null : counterPublisher.name();
-    }
-
-    private UdpPeer peer(final String operation, final int peerIndex)
-    {
-        final UdpPeer peer = peers.entry(peerIndex);
-        if (peer == null)
-        {
-            throw unknownPeer(operation, peerIndex);
-        }
-        return peer;
-    }
-
-    private DriverException unknownPeer(final String operation, final int peerIndex)
-    {
-        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
-            " is not in the peer table of endpoint " + address + peers.describeIndex(peerIndex));
     }
 
     /** @return entries in the peer table (referenced, held or reclaimable), for tests. */
