@@ -34,9 +34,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * Locks, each with one purpose (documented at its field or class): this object's monitor (close runs once),
  * {@code regionLock} (region table writers), {@code pollLock} (the event ring's consumer vs close), the agent's
  * {@code agentLock} (who runs the duty cycle without a progress thread), the pull slots' lock (free list and
- * submitted queue between application threads and the agent), the peer-file cache's and the peer registry's. Only
- * close nests them, in this order: agentLock, then inside it the pull slots' lock, regionLock and the peer-file
- * cache's lock in turn (never two of those at once); pollLock after releasing agentLock.
+ * submitted queue between application threads and the agent), the peer-file cache's and the peer registry's
+ * monitor. Order: agentLock is the outermost; under it the duty cycle (run by poll and await without a progress
+ * thread) and close's teardown take the pull slots' lock, the peer registry's monitor, the peer-file cache's lock
+ * and (close only) regionLock, one at a time, never two of those together; pollLock is never held with agentLock
+ * (close takes it after releasing agentLock).
  */
 final class UserEndpoint implements DriverEndpoint
 {
@@ -44,11 +46,8 @@ final class UserEndpoint implements DriverEndpoint
     private static final SecureRandom SESSION_IDS = new SecureRandom();
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
-    private final UserDriverOptions options;
     private final DriverInfo info;
     private final EndpointAddress address;
-    private final int endpointIndex;
-    private final int sessionId;
     private final Arena arena;
     private final UdpTransport udp;
     private final EndpointFile file;
@@ -83,16 +82,13 @@ final class UserEndpoint implements DriverEndpoint
     private UserEndpoint(final int endpointIndex, final UserDriverOptions options, final DriverInfo info)
         throws IOException
     {
-        this.options = options;
         this.info = info;
-        this.endpointIndex = endpointIndex;
         int session;
         do
         {
             session = SESSION_IDS.nextInt();
         }
         while (session == 0);
-        this.sessionId = session;
         this.maxFrameBytes = FrameFlyweight.HEADER_BYTES + MAX_KIND_PART_BYTES + options.framePayloadBytes();
         this.frameLimitText = "frame payload " + options.framePayloadBytes();
         this.arena = Arena.ofShared();
