@@ -10,7 +10,7 @@ import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
 import io.pinmx.job.Job;
-import io.pinmx.job.SpinYieldIdleStrategy;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -43,7 +43,7 @@ public final class AeronIpcTransport implements Transport
     private final ExclusivePublication[] publications;
     private final Subscription[] subscriptions;
     private final RankBinding binding;
-    private final SpinYieldIdleStrategy idle = new SpinYieldIdleStrategy();
+    private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
     private final UnsafeBuffer sendView = new UnsafeBuffer(0, 0);
     private final MessageAssembler assembler = new MessageAssembler();
     private final UnsafeBuffer[] postedViews = new UnsafeBuffer[MAX_POSTED];
@@ -159,7 +159,7 @@ public final class AeronIpcTransport implements Transport
         return "aeron: Aeron IPC (" + CHANNEL + ", exclusive publications, embedded media driver in rank 0 whose " +
             "one thread sleeps 1 ms when idle); the benchmark thread busy-polls its publications and subscriptions, " +
             "1 thread per process, never parking, yielding the core every " +
-            SpinYieldIdleStrategy.DEFAULT_POLLS_PER_YIELD + " empty polls (as pinmx); each message copied into " +
+            BackoffThenBlockIdleStrategy.POLLS_PER_YIELD + " empty polls (as pinmx); each message copied into " +
             "the log buffer and out into the receive buffer; " + binding.description();
     }
 

@@ -3,7 +3,6 @@ package io.pinmx.bench;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
-import io.pinmx.job.SpinYieldIdleStrategy;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.Partner;
@@ -11,6 +10,7 @@ import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
 import io.pinmx.pin.kernel.KernelDriverOptions;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.user.UserDriverOptions;
@@ -37,6 +37,8 @@ public final class PinmxTransport implements Transport
     private static final long MATCH_ALL_BITS = -1L;
     private static final Duration MESSAGE_TIMEOUT = Duration.ofSeconds(120);
     private static final int MAX_POSTED = 256;
+    /** How often a poll loop reads the clock for its deadline (a power of two). */
+    private static final int POLLS_PER_CLOCK_CHECK = 1 << 16;
     /** Acks owed are sent after this long if no data rides back first (library default 200 us). */
     private static final long ACK_DELAY_NS = 0;
 
@@ -45,7 +47,7 @@ public final class PinmxTransport implements Transport
     private final Endpoint endpoint;
     private final String progress;
     private final RankBinding binding;
-    private final SpinYieldIdleStrategy idle = new SpinYieldIdleStrategy();
+    private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
     private final SegmentSlices slices = new SegmentSlices();
     private final Request[] posted = new Request[MAX_POSTED];
     private final int[] postedBytes = new int[MAX_POSTED];
@@ -124,7 +126,7 @@ public final class PinmxTransport implements Transport
         final String description = "pinmx: " + ranks.driver() + " driver, " +
             ranks.endpoint().options().driverConfig() + "; caller-driven progress, 1 thread per process: the " +
             "benchmark thread polls the endpoint (busy, never parks, yields the core every " +
-            SpinYieldIdleStrategy.DEFAULT_POLLS_PER_YIELD + " empty polls), also while it waits at the job's " +
+            BackoffThenBlockIdleStrategy.POLLS_PER_YIELD + " empty polls), also while it waits at the job's " +
             "barriers; peer timeout " + ranks.endpoint().options().peerTimeoutNs() / 1_000_000 + " ms (" +
             JobEndpoint.PEER_TIMEOUT_VARIABLE + "); " + binding.description();
         return new PinmxTransport(ranks, description, binding);
@@ -179,7 +181,8 @@ public final class PinmxTransport implements Transport
 
     /**
      * Polls the request (each test is one round of progress) until it is done, busy, never parking, yielding the
-     * core every {@link SpinYieldIdleStrategy#DEFAULT_POLLS_PER_YIELD} empty polls (see {@link SpinYieldIdleStrategy});
+     * core every {@link BackoffThenBlockIdleStrategy#POLLS_PER_YIELD} empty polls
+     * ({@link BackoffThenBlockIdleStrategy#busyPolling}); checks the clock every {@link #POLLS_PER_CLOCK_CHECK} polls;
      * gives up after MESSAGE_TIMEOUT and leaves the request for awaitOrThrow to report.
      */
     private void poll(final Request request)
@@ -190,10 +193,11 @@ public final class PinmxTransport implements Transport
         }
         final long deadline = System.nanoTime() + MESSAGE_TIMEOUT.toNanos();
         idle.reset();
+        int polls = 0;
         while (!request.test())
         {
             idle.idle();
-            if (0 == (idle.emptyPolls() & 0xFFFF) && System.nanoTime() - deadline > 0)
+            if (0 == (++polls & (POLLS_PER_CLOCK_CHECK - 1)) && System.nanoTime() - deadline > 0)
             {
                 return;
             }

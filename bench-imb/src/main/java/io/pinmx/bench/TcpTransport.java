@@ -1,10 +1,8 @@
 package io.pinmx.bench;
 
 import io.pinmx.job.Job;
-import io.pinmx.job.SpinYieldIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -80,12 +78,12 @@ public final class TcpTransport implements Transport
         this.binding = binding;
         if (Progress.BLOCKING == progress)
         {
-            blockingIdle = new BusySpinIdleStrategy();
-            postedIdle = new YieldingIdleStrategy();
+            blockingIdle = BackoffThenBlockIdleStrategy.busySpin();
+            postedIdle = BackoffThenBlockIdleStrategy.yielding();
         }
         else
         {
-            blockingIdle = new SpinYieldIdleStrategy();
+            blockingIdle = BackoffThenBlockIdleStrategy.busyPolling();
             postedIdle = blockingIdle;
         }
         sendBusy = new boolean[channels.length];
@@ -204,7 +202,7 @@ public final class TcpTransport implements Transport
             "tcp: blocking SocketChannel reads and writes (TCP_NODELAY), 1 thread per process, not bound to a CPU; " +
                 "posted batches poll non-blocking channels, yielding when idle" :
             "tcp-busy: non-blocking SocketChannels (TCP_NODELAY) polled busily by the benchmark thread, 1 thread per " +
-                "process, never parking, yielding the core every " + SpinYieldIdleStrategy.DEFAULT_POLLS_PER_YIELD +
+                "process, never parking, yielding the core every " + BackoffThenBlockIdleStrategy.POLLS_PER_YIELD +
                 " empty polls (as pinmx); " + binding.description();
     }
 

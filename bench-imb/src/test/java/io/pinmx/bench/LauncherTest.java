@@ -1,11 +1,11 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.LaunchedJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,53 +26,28 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class LauncherTest
 {
-    private static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
     private static final long RUN_DEADLINE_S = 180;
 
     @TempDir
     Path dir;
 
-    private record Outcome(int exit, String out, String err)
+    private LaunchedJob.Result runWith(final Map<String, String> env, final String... args) throws Exception
     {
+        return LaunchedJob.run(dir, RUN_DEADLINE_S, env, args);
     }
 
-    private Process start(final Map<String, String> extraEnv, final String... args) throws IOException
+    private LaunchedJob.Result run(final String... args) throws Exception
     {
-        final List<String> command = new ArrayList<>();
-        command.add(LAUNCHER.toString());
-        command.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(command)
-            .redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
-        pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
-        pb.environment().putAll(extraEnv);
-        return pb.start();
-    }
-
-    private Outcome finish(final Process p) throws Exception
-    {
-        if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
-        {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            fail("pinmx-run did not finish within " + RUN_DEADLINE_S + " s");
-        }
-        return new Outcome(p.exitValue(), Files.readString(dir.resolve("out")), Files.readString(dir.resolve("err")));
-    }
-
-    private Outcome run(final String... args) throws Exception
-    {
-        return finish(start(Map.of(), args));
+        return runWith(Map.of(), args);
     }
 
     @Test
     void twoRanksRunPingPongWithTheBaselineRatiosAndAPlot() throws Exception
     {
         final Path plot = dir.resolve("pingpong.svg");
-        final Outcome o = run("-np", "2", "PingPong", "--transport", "tcp", "--baseline", "tcp",
+        final LaunchedJob.Result o = run("-np", "2", "PingPong", "--transport", "tcp", "--baseline", "tcp",
             "-msglog", "0:3", "-iter", "20", "--plot", plot.toString());
-        assertEquals(0, o.exit(), o.err());
+        assertEquals(0, o.exitStatus(), o.err());
         final List<Measurement> rows = o.out().lines().map(TableLayout.IMB_TIME::parse).filter(Objects::nonNull).toList();
         assertEquals(List.of(0L, 1L, 2L, 4L, 8L, 0L, 1L, 2L, 4L, 8L), rows.stream().map(Measurement::bytes).toList());
         assertTrue(rows.stream().allMatch(m -> 20 == m.repetitions() && m.latencyUsec() > 0), o.out());
@@ -88,8 +63,8 @@ class LauncherTest
     @Test
     void pinmxRunsOverTheEndpointLibraryAgainstTheTcpBaseline() throws Exception
     {
-        final Outcome o = run("-np", "2", "--driver", "user", "PingPong", "--baseline", "tcp", "-msglog", "0:16", "-iter", "20");
-        assertEquals(0, o.exit(), o.err());
+        final LaunchedJob.Result o = run("-np", "2", "--driver", "user", "PingPong", "--baseline", "tcp", "-msglog", "0:16", "-iter", "20");
+        assertEquals(0, o.exitStatus(), o.err());
         assertTrue(o.out().contains("# Benchmarking PingPong over pinmx"), o.out());
         assertTrue(o.out().contains("# progress: pinmx: user driver"), o.out());
         final List<Ratio> ratios = o.out().lines().map(Ratio::parse).filter(Objects::nonNull).toList();
@@ -103,9 +78,9 @@ class LauncherTest
     @Test
     void busyPollingBaselinesRunInTheSameProgressModeWithRatiosAgainstEach() throws Exception
     {
-        final Outcome o = run("-np", "2", "PingPong", "--transport", "aeron", "--baseline", "tcp,tcp-busy",
+        final LaunchedJob.Result o = run("-np", "2", "PingPong", "--transport", "aeron", "--baseline", "tcp,tcp-busy",
             "-msglog", "0:3", "-iter", "20", "-loops", "3");
-        assertEquals(0, o.exit(), o.err());
+        assertEquals(0, o.exitStatus(), o.err());
         assertTrue(o.out().contains("# Timed loops           : 3 per size"), o.out());
         assertTrue(o.out().contains("# progress: tcp-busy: non-blocking SocketChannels"), o.out());
         assertTrue(o.out().contains("# progress: aeron: Aeron IPC"), o.out());
@@ -124,8 +99,8 @@ class LauncherTest
     @Test
     void threeRanksRunSendrecvWithMinMaxAvgColumns() throws Exception
     {
-        final Outcome o = run("-np", "3", "Sendrecv", "--transport", "tcp", "-msglog", "0:2", "-iter", "10");
-        assertEquals(0, o.exit(), o.err());
+        final LaunchedJob.Result o = run("-np", "3", "Sendrecv", "--transport", "tcp", "-msglog", "0:2", "-iter", "10");
+        assertEquals(0, o.exitStatus(), o.err());
         final List<Measurement> rows =
             o.out().lines().map(TableLayout.IMB_MIN_MAX_AVG::parse).filter(Objects::nonNull).toList();
         assertEquals(List.of(0L, 1L, 2L, 4L), rows.stream().map(Measurement::bytes).toList());
@@ -136,9 +111,8 @@ class LauncherTest
     @Test
     void aMainClassOfTheJobModuleRunsOnTheBenchClasspath() throws Exception
     {
-        final Outcome o = finish(start(Map.of("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat")),
-            "-np", "2", "io.pinmx.job.example.RankRing"));
-        assertEquals(0, o.exit(), o.err());
+        final LaunchedJob.Result o = run("-np", "2", "io.pinmx.job.example.RankRing");
+        assertEquals(0, o.exitStatus(), o.err());
         assertEquals("rank 0 of 2 got 1 from rank 1", o.out().trim(), o.err());
         assertTrue(o.err().contains("[rank 1] rank 1 of 2 got 0 from rank 0"), o.err());
     }
@@ -158,37 +132,37 @@ class LauncherTest
     void theCallersPinmxDriverIsHonouredAndAnExplicitDriverWins() throws Exception
     {
         final String fixture = LauncherFixture.class.getName();
-        Outcome o = finish(start(Map.of(), "-np", "1", fixture, "driver"));
-        assertEquals(new Outcome(0, "rank 0 driver user\n", ""), o);
-        o = finish(start(Map.of("PINMX_DRIVER", "auto"), "-np", "1", fixture, "driver"));
-        assertEquals(new Outcome(0, "rank 0 driver auto\n", ""), o);
-        o = finish(start(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", "--driver", "user", fixture, "driver"));
-        assertEquals(new Outcome(0, "rank 0 driver user\n", ""), o);
+        LaunchedJob.Result o = runWith(Map.of(), "-np", "1", fixture, "driver");
+        assertEquals(new LaunchedJob.Result(0, "rank 0 driver user\n", ""), o);
+        o = runWith(Map.of("PINMX_DRIVER", "auto"), "-np", "1", fixture, "driver");
+        assertEquals(new LaunchedJob.Result(0, "rank 0 driver auto\n", ""), o);
+        o = runWith(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", "--driver", "user", fixture, "driver");
+        assertEquals(new LaunchedJob.Result(0, "rank 0 driver user\n", ""), o);
 
-        o = finish(start(Map.of("PINMX_DRIVER", "gpu"), "-np", "1", fixture, "driver"));
-        assertEquals(2, o.exit(), o.err());
+        o = runWith(Map.of("PINMX_DRIVER", "gpu"), "-np", "1", fixture, "driver");
+        assertEquals(2, o.exitStatus(), o.err());
         assertTrue(o.err().startsWith("pinmx-run: PINMX_DRIVER='gpu': expected user, kernel or auto\nusage: pinmx-run"),
             o.err());
         if (!Files.exists(Path.of("/dev/pinmx")))
         {
-            o = finish(start(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", fixture, "driver"));
-            assertEquals(new Outcome(2, "",
+            o = runWith(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", fixture, "driver");
+            assertEquals(new LaunchedJob.Result(2, "",
                 "pinmx-run: PINMX_DRIVER=kernel needs /dev/pinmx (load kmod/pinmx.ko), or use --driver user\n"), o);
         }
     }
 
     private void assertUsage(final String message, final String... args) throws Exception
     {
-        final Outcome o = run(args);
-        assertEquals(2, o.exit(), o.err());
+        final LaunchedJob.Result o = run(args);
+        assertEquals(2, o.exitStatus(), o.err());
         assertTrue(o.err().startsWith(message + "\nusage: pinmx-run"), o.err());
     }
 
     @Test
     void aBadBenchmarkArgumentIsSaidOnceAndTheJobFails() throws Exception
     {
-        final Outcome o = run("-np", "2", "PingPong", "--transport", "tcp", "--bogus");
-        assertEquals(2, o.exit(), o.err());
+        final LaunchedJob.Result o = run("-np", "2", "PingPong", "--transport", "tcp", "--bogus");
+        assertEquals(2, o.exitStatus(), o.err());
         assertEquals(1, o.err().lines().filter(l -> l.contains("PingPong: unknown argument '--bogus'")).count(), o.err());
         assertTrue(o.err().contains("[rank 0] PingPong: unknown argument '--bogus'"), o.err());
         assertFalse(o.err().contains("\u001b["), "no terminal escape codes: " + o.err());
@@ -197,8 +171,8 @@ class LauncherTest
     @Test
     void oneRankFailingStopsTheOthersAndSetsTheExitStatus() throws Exception
     {
-        final Outcome o = run("-np", "3", LauncherFixture.class.getName(), "fail-rank-1");
-        assertEquals(3, o.exit(), o.err());
+        final LaunchedJob.Result o = run("-np", "3", LauncherFixture.class.getName(), "fail-rank-1");
+        assertEquals(3, o.exitStatus(), o.err());
         assertTrue(o.err().contains("[rank 1] rank 1 failing on purpose"), o.err());
         assertTrue(o.err().contains("pinmx-run: rank 1 exited with status 3; stopping the others"), o.err());
     }
@@ -206,7 +180,7 @@ class LauncherTest
     @Test
     void interruptingTheLauncherKillsEveryRank() throws Exception
     {
-        final Process p = start(Map.of(), "-np", "2", LauncherFixture.class.getName(), "block");
+        final Process p = LaunchedJob.start(dir, Map.of(), "-np", "2", LauncherFixture.class.getName(), "block");
         await().atMost(Duration.ofSeconds(RUN_DEADLINE_S)).until(() ->
             Files.readString(dir.resolve("out")).contains("ready 0") && Files.readString(dir.resolve("err")).contains("ready 1"));
         final List<ProcessHandle> ranks = p.descendants()
@@ -228,16 +202,8 @@ class LauncherTest
         final List<Process> launchers = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++)
         {
-            final List<String> command = List.of(LAUNCHER.toString(), LauncherFixture.class.getName(), "join");
-            final ProcessBuilder pb = new ProcessBuilder(command)
-                .redirectOutput(dir.resolve("out" + rank).toFile())
-                .redirectError(dir.resolve("err" + rank).toFile());
-            pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
-            pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
-            pb.environment().put(rankVariable, Integer.toString(rank));
-            pb.environment().put(sizeVariable, "2");
-            pb.environment().put("PINMX_BOOTSTRAP", "file:" + bootstrap);
-            launchers.add(pb.start());
+            launchers.add(LaunchedJob.start(dir, Integer.toString(rank), Map.of(rankVariable, Integer.toString(rank),
+                sizeVariable, "2", "PINMX_BOOTSTRAP", "file:" + bootstrap), List.of(LauncherFixture.class.getName(), "join")));
         }
         for (int rank = 0; rank < 2; rank++)
         {
@@ -251,8 +217,9 @@ class LauncherTest
     @Test
     void underPmiWithoutABootstrapAddressTheLauncherSaysWhatToSet() throws Exception
     {
-        final Outcome o = finish(start(Map.of("PMI_RANK", "0", "PMI_SIZE", "2"), LauncherFixture.class.getName(), "join"));
-        assertEquals(2, o.exit(), o.err());
+        final LaunchedJob.Result o = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of("PMI_RANK", "0", "PMI_SIZE", "2"),
+            LauncherFixture.class.getName(), "join");
+        assertEquals(2, o.exitStatus(), o.err());
         assertEquals("pinmx-run: under pmi no job id found (SLURM_JOB_ID, PMIX_NAMESPACE, OMPI_MCA_ess_base_jobid): " +
             "set PINMX_BOOTSTRAP=host:port (where rank 0 listens) or file:PATH", o.err().trim());
     }

@@ -1,5 +1,7 @@
 package io.pinmx.job;
 
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -34,7 +36,7 @@ public final class Job implements AutoCloseable
     private final Socket[] sockets;
     private final DataInputStream[] in;
     private final DataOutputStream[] out;
-    private final SpinYieldIdleStrategy idle = new SpinYieldIdleStrategy();
+    private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
     private Runnable progressHook;
 
     private Job(final JobRank rank, final ServerSocket listener, final Socket[] sockets) throws IOException
@@ -250,7 +252,7 @@ public final class Job implements AutoCloseable
      * Sets what to run, over and over, while this rank waits for a peer's control message (null: block in the
      * read). An endpoint whose progress is driven by its caller supplies one, so that a rank waiting here still
      * answers its peers (acks), and so that the wait spins instead of sleeping (yielding the core every
-     * {@link SpinYieldIdleStrategy#DEFAULT_POLLS_PER_YIELD} runs).
+     * {@link BackoffThenBlockIdleStrategy#POLLS_PER_YIELD} runs).
      */
     public void progressHook(final Runnable hook)
     {

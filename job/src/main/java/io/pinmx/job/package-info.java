@@ -4,10 +4,12 @@
  * {@link io.pinmx.job.BootstrapAddress} and a control plane of small collectives), and
  * {@link io.pinmx.job.JobEndpoint} (this rank's pinmx endpoint connected to every other rank, reachable where
  * {@link io.pinmx.job.RankAddress} says: PINMX_ADDRESS, PINMX_IFACE, or the route to rank 0).
- * {@link io.pinmx.job.SpinYieldIdleStrategy} is how a busy-polling rank waits.
+ * A busy-polling rank waits with pin-service's one idle strategy
+ * ({@link io.pinmx.pin.provider.BackoffThenBlockIdleStrategy#busyPolling}).
  * <p>
  * Owns the job's control connections and the partner table by rank; may call the endpoint library
  * ({@code io.pinmx.mx}), the provider choice ({@code io.pinmx.pin.select}), the driver contract
- * ({@code io.pinmx.pin.spi}), the providers' option records and Agrona; nothing above it (bench-imb, rma, mpj-device).
+ * ({@code io.pinmx.pin.spi}), the providers' option records, the idle strategy ({@code io.pinmx.pin.provider}) and
+ * Agrona; nothing above it (bench-imb, rma, mpj-device).
  */
 package io.pinmx.job;

@@ -1,6 +1,7 @@
 package io.pinmx.job;
 
 import io.pinmx.mx.EndpointOptions;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.pin.spi.EndpointConfig;
@@ -142,7 +143,7 @@ class JobEndpointTest
     private static void poll(final Request request)
     {
         final long deadlineNs = System.nanoTime() + MESSAGE_TIMEOUT.toNanos();
-        final SpinYieldIdleStrategy idle = new SpinYieldIdleStrategy();
+        final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
         while (!request.test())
         {
             assertTrue(System.nanoTime() - deadlineNs < 0, "request not done within " + MESSAGE_TIMEOUT + ": " + request);

@@ -10,11 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The README's example, as compiled by the build, run as real JVMs by bin/pinmx-run; and the README showing
@@ -22,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class RankRingLauncherTest
 {
-    private static final Path LAUNCHER = Path.of("..", "bin", "pinmx-run").toAbsolutePath().normalize();
     private static final Path EXAMPLE = Path.of("src", "main", "java", "io", "pinmx", "job", "example", "RankRing.java");
     private static final long RUN_DEADLINE_S = 180;
 
@@ -33,25 +31,11 @@ class RankRingLauncherTest
     @ValueSource(ints = {2, 4})
     void everyRankGetsThePreviousRanksNumber(final int ranks) throws Exception
     {
-        final List<String> command = List.of(LAUNCHER.toString(), "-np", Integer.toString(ranks),
+        final LaunchedJob.Result job = LaunchedJob.runRanks(dir, RUN_DEADLINE_S, Map.of(), ranks,
             RankRing.class.getName());
-        final ProcessBuilder pb = new ProcessBuilder(command)
-            .redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
-        pb.environment().put("PINMX_CLASSPATH", System.getProperty("java.class.path"));
-        // The library's default endpoint publishes node-wide counters: keep the host's file out of the test.
-        pb.environment().put("JAVA_TOOL_OPTIONS", "-Dpinmx.counters.file=" + dir.resolve("counters.dat"));
-        final Process p = pb.start();
-        if (!p.waitFor(RUN_DEADLINE_S, TimeUnit.SECONDS))
-        {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            fail("pinmx-run did not finish within " + RUN_DEADLINE_S + " s");
-        }
-        final String out = Files.readString(dir.resolve("out"));
-        final String err = Files.readString(dir.resolve("err"));
-        assertEquals(0, p.exitValue(), err);
+        final String out = job.out();
+        final String err = job.err();
+        assertEquals(0, job.exitStatus(), err);
         assertEquals("rank 0 of " + ranks + " got " + (ranks - 1) + " from rank " + (ranks - 1), out.trim(), err);
         for (int rank = 1; rank < ranks; rank++)
         {

@@ -1,11 +1,11 @@
 package io.pinmx.mpj;
 
 import io.pinmx.job.EndpointTuning;
-import io.pinmx.job.SpinYieldIdleStrategy;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +17,7 @@ import java.util.Map;
  *   <li>{@code thread} (default): the endpoint library's progress thread serves the endpoint while the rank
  *   computes; waits block on the request (the progress thread wakes them).</li>
  *   <li>{@code caller}: no progress thread; the thread that waits polls its request (one round of
- *   progress each), busy with a yield every {@value SpinYieldIdleStrategy#DEFAULT_POLLS_PER_YIELD} empty polls, for
+ *   progress each), busy with a yield every {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD} empty polls, for
  *   up to 1 ms, then blocks in the endpoint; acks go out at once (no ack delay). One runnable
  *   thread per rank, and no blocking wake-up (~30 us here) on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner on another host pull its data
@@ -35,7 +35,8 @@ enum DeviceProgress
 
     static final String VARIABLE = "PINMX_MPJ_PROGRESS";
 
-    private static final ThreadLocal<SpinYieldIdleStrategy> IDLE = ThreadLocal.withInitial(SpinYieldIdleStrategy::new);
+    private static final ThreadLocal<BackoffThenBlockIdleStrategy> IDLE =
+        ThreadLocal.withInitial(BackoffThenBlockIdleStrategy::busyPolling);
 
     /** How long a waiting thread polls before it blocks in the endpoint. */
     private final long spinNs;
@@ -81,7 +82,7 @@ enum DeviceProgress
     boolean await(final Request w, final Duration timeout)
     {
         final long startNs = System.nanoTime();
-        final SpinYieldIdleStrategy idle = IDLE.get();
+        final BackoffThenBlockIdleStrategy idle = IDLE.get();
         idle.reset();
         while (!w.test())
         {
@@ -103,7 +104,7 @@ enum DeviceProgress
     int awaitAny(final Endpoint endpoint, final Request[] requests, final int count, final Duration timeout)
     {
         final long startNs = System.nanoTime();
-        final SpinYieldIdleStrategy idle = IDLE.get();
+        final BackoffThenBlockIdleStrategy idle = IDLE.get();
         idle.reset();
         while (true)
         {

@@ -1,5 +1,6 @@
 package io.pinmx.mpj;
 
+import io.pinmx.job.LaunchedJob;
 import io.pinmx.mpj.programs.Collectives;
 import io.pinmx.mpj.programs.Objects;
 import io.pinmx.mpj.programs.PointToPoint;

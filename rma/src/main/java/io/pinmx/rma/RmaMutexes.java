@@ -1,5 +1,7 @@
 package io.pinmx.rma;
 
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -13,12 +15,13 @@ public final class RmaMutexes
 {
     static final long MUTEX_BYTES = 2 * Long.BYTES;
     private static final long SERVING_OFFSET = Long.BYTES;
-    private static final int SPINS_BEFORE_YIELD = 200;
 
     private final Rma rma;
     private final RmaAllocation words;
     private final int[] counts;
     private final boolean[][] held;
+    /** How a waiter on a same-host mutex waits (this object is used by its rank's application thread only). */
+    private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.lockWait();
 
     RmaMutexes(final Rma rma, final RmaAllocation words, final int[] counts)
     {
@@ -61,18 +64,14 @@ public final class RmaMutexes
         }
         final long at = mutex * MUTEX_BYTES;
         final long ticket = SharedMemoryTier.fetchAndAdd(slice, at, 1L);
-        int spins = 0;
+        idle.reset();
         while (SharedMemoryTier.loadAcquire(slice, at + SERVING_OFFSET) != ticket)
         {
-            if (++spins < SPINS_BEFORE_YIELD)
-            {
-                Thread.onSpinWait();
-            }
-            else
+            if (idle.isBlocking())
             {
                 rma.checkAlive(rank);
-                Thread.yield();
             }
+            idle.idle();
         }
         held[rank][mutex] = true;
     }

@@ -1,5 +1,6 @@
 package io.pinmx.rma;
 
+import io.pinmx.job.LaunchedJob;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,7 +38,7 @@ class RmaLauncherTest
     {
         final Path shm = Files.createDirectories(dir.resolve("shm"));
         // A dead target must be noticed well within the scenario's deadline.
-        final LaunchedJob.Result job = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(
+        final LaunchedJob.Result job = LaunchedJob.runRanks(dir, RUN_DEADLINE_S, Map.of(
             RmaOptions.DIRECTORY_VARIABLE, shm.toString(),
             RmaOptions.SHARED_MEMORY_VARIABLE, Integer.toString(sharedMemory),
             "PINMX_PEER_TIMEOUT_MS", "2000"), ranks, RmaScenarios.class.getName(), scenario);

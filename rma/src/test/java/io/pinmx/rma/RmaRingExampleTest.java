@@ -1,5 +1,6 @@
 package io.pinmx.rma;
 
+import io.pinmx.job.LaunchedJob;
 import io.pinmx.rma.example.RmaRing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,7 @@ class RmaRingExampleTest
     @Test
     void everyRankReceivesThePreviousRankAndTheTotalIsTheSumOfRanks() throws Exception
     {
-        final LaunchedJob.Result job = LaunchedJob.run(dir, 120, Map.of(), 3, RmaRing.class.getName());
+        final LaunchedJob.Result job = LaunchedJob.runRanks(dir, 120, Map.of(), 3, RmaRing.class.getName());
         final String out = job.out();
         final String err = job.err();
         assertEquals(0, job.exitStatus(), out + err);

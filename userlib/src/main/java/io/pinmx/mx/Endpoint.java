@@ -7,6 +7,7 @@ import io.pinmx.mx.match.UnexpectedMessage;
 import io.pinmx.mx.match.UnexpectedQueue;
 import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.mx.reliability.SequenceNumbers;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
@@ -99,9 +100,8 @@ public final class Endpoint implements AutoCloseable
         this.poster = new RequestPoster(lock, clock, now, options, mediumFragmentBytes, requests, partners, outbound,
             rendezvous, receiver, matchQueue, unexpected, pool);
         final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender);
-        final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ? new DriverAwaitIdleStrategy(
-            DriverAwaitIdleStrategy.DEFAULT_SPINS, DriverAwaitIdleStrategy.DEFAULT_YIELDS, driver,
-            this::progressIdleWaitNs) : null;
+        final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ?
+            BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
         this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, idleStrategy,
             "pinmx-progress-" + address);
         progress.start();

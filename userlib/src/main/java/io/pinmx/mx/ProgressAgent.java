@@ -1,6 +1,7 @@
 package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.NanoClock;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.spi.DriverEndpoint;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and runs the {@link PartnerTimers} under the endpoint lock, then declares the buffers of
  * receives matched meanwhile outside it. In {@link ProgressMode#THREAD} it owns the progress
  * thread, which runs rounds back to back and, between rounds without work, follows the idle
- * strategy it was given (by default {@link DriverAwaitIdleStrategy}: spin, yield, then block
+ * strategy it was given (by default {@link BackoffThenBlockIdleStrategy#endpointAgent}: spin, yield, then block
  * in the driver until the next timer is due). In {@link ProgressMode#CALLER} the API threads
  * run the rounds. It also owns how API threads wait: spinning then parking on a request
  * while the progress thread works, or running rounds and blocking in the driver (one thread

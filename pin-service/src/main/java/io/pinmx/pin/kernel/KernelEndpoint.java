@@ -4,6 +4,7 @@ import io.pinmx.pin.provider.AwaitLoop;
 import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -21,7 +22,6 @@ import io.pinmx.pin.wire.FrameKind;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -43,8 +43,6 @@ public final class KernelEndpoint implements DriverEndpoint
     /** Provider name in {@link DriverInfo}. */
     public static final String NAME = "kernel";
     static final long WAIT_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final long NET_FEATURES =
-        PinmxAbi.FEATURE_NET_IFACE | PinmxAbi.FEATURE_NET_SEND | PinmxAbi.FEATURE_NET_EVENT_RING;
     private static final int MEDIUM_FRAG_HEADER_BYTES = FrameKind.MEDIUM_FRAG.headerBytes();
     private static final int PULL_REPLY_HEADER_BYTES = FrameKind.PULL_REPLY.headerBytes();
 
@@ -58,130 +56,36 @@ public final class KernelEndpoint implements DriverEndpoint
     private final MemorySegment ring;
     private final KernelEventRing events;
     private final DriverCounters counters = new DriverCounters();
-    private final MacPeerTable peers = new MacPeerTable(counters);
+    private final PeerRegistry<MacPeer> peers = new PeerRegistry<>(counters);
     private final StampedLock lifecycle = new StampedLock();
     private final AwaitLoop awaitLoop = new AwaitLoop(this::eventReady, this::blockAwaiting);
     private volatile boolean closed;
 
-    private KernelEndpoint(
-        final PinmxDevice device, final KernelDriverOptions options, final long features, final int maxSegments,
-        final int maxRegions, final BoardAddress board, final int index, final int session, final int mtu,
-        final MemorySegment ring, final String chosenBecause)
+    private KernelEndpoint(final KernelBinding bound, final KernelDriverOptions options, final String chosenBecause)
     {
-        this.device = device;
+        this.device = bound.device();
         this.interfaceName = options.interfaceName();
         this.pullFlags = (byte)(options.pullsOnWire() ? PinmxAbi.PULL_WIRE : 0);
-        this.features = features;
-        this.maxRegions = maxRegions;
-        this.address = new EndpointAddress(board, index, session);
-        this.ring = ring;
+        this.features = bound.features();
+        this.maxRegions = bound.maxRegions();
+        this.address = new EndpointAddress(bound.board(), bound.index(), bound.session());
+        this.ring = bound.ring();
         this.events = new KernelEventRing(ring, peers, counters);
-        final int linkBytes = Math.min(mtu, PinmxAbi.MXOE_MAX_BYTES);
-        this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " + mtu +
-            "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " + chosenBecause,
-            true, maxSegments, maxRegions, EndpointAddress.MAX_ENDPOINT_INDEX + 1,
+        final int linkBytes = Math.min(bound.mtu(), PinmxAbi.MXOE_MAX_BYTES);
+        this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " +
+            bound.mtu() + "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " +
+            chosenBecause, true, bound.maxSegments(), maxRegions, EndpointAddress.MAX_ENDPOINT_INDEX + 1,
             linkBytes - MEDIUM_FRAG_HEADER_BYTES, linkBytes - PULL_REPLY_HEADER_BYTES, featuresOf(features));
     }
 
     /**
-     * Open the device, say hello, set the pin mode, bind (attaching the interface first if allowed and needed)
-     * and map the event ring; undoes what was done if a step fails.
+     * Open the device, bind an endpoint ({@link KernelBinding#open}) and wrap it.
      *
      * @throws DriverException naming the device, the step and the errno.
      */
     static KernelEndpoint open(final int endpointIndex, final KernelDriverOptions options, final String chosenBecause)
     {
-        final PinmxDevice device = PinmxDevice.open(options.device());
-        final IoctlScratch scratch = IoctlScratch.get();
-        long mapped = Libc.MAP_FAILED;
-        try
-        {
-            final MemorySegment moduleInfo = device.info(scratch);
-            final long features = moduleInfo.get(ValueLayout.JAVA_LONG, PinmxAbi.INFO_FEATURES);
-            final int maxSegments = moduleInfo.get(ValueLayout.JAVA_INT, PinmxAbi.INFO_MAX_SEGMENTS);
-            final int maxRegions = moduleInfo.get(ValueLayout.JAVA_INT, PinmxAbi.INFO_MAX_REGIONS);
-            if ((features & NET_FEATURES) != NET_FEATURES)
-            {
-                throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOTTY, options.device() +
-                    ": pinmx.ko has features " + PinmxAbi.describeFeatures(features) + " but endpoints need " +
-                    PinmxAbi.describeFeatures(NET_FEATURES), null);
-            }
-            device.hello(scratch, options.abiVersion());
-            if (options.pinMode() >= 0)
-            {
-                final MemorySegment mode = scratch.struct(PinmxAbi.PIN_MODE_REQ.byteSize());
-                mode.set(ValueLayout.JAVA_INT, PinmxAbi.PIN_MODE_REQ_PIN_MODE, options.pinMode());
-                device.check(scratch, PinmxAbi.IOC_SET_PIN_MODE, mode, "PINMX_IOC_SET_PIN_MODE",
-                    "pin mode " + options.pinMode());
-            }
-            final MemorySegment bind = bind(device, scratch, options, endpointIndex);
-            final int session = bind.get(ValueLayout.JAVA_INT, PinmxAbi.BIND_SESSION);
-            final int mtu = bind.get(ValueLayout.JAVA_INT, PinmxAbi.BIND_MTU);
-            final byte[] mac = bind.asSlice(PinmxAbi.BIND_MAC, BoardAddress.MAC_BYTES).toArray(ValueLayout.JAVA_BYTE);
-            mapped = Libc.mmap(scratch.captureState, 0, PinmxAbi.RING_BYTES,
-                Libc.PROT_READ | Libc.PROT_WRITE, Libc.MAP_SHARED, device.fd(), 0);
-            if (mapped == Libc.MAP_FAILED)
-            {
-                final int errno = Libc.errno(scratch.captureState);
-                throw new DriverException(DriverError.SYSTEM, errno, "mmap of the event ring (" + PinmxAbi.RING_BYTES +
-                    " bytes) of " + options.device() + " endpoint " + endpointIndex + " failed: " +
-                    Errno.describe(errno), null);
-            }
-            return new KernelEndpoint(device, options, features, maxSegments, maxRegions, BoardAddress.ethernet(mac),
-                endpointIndex, session, mtu, MemorySegment.ofAddress(mapped).reinterpret(PinmxAbi.RING_BYTES),
-                chosenBecause);
-        }
-        catch (final RuntimeException e)
-        {
-            if (mapped != Libc.MAP_FAILED)
-            {
-                Libc.munmap(scratch.captureState, mapped, PinmxAbi.RING_BYTES);
-            }
-            device.close();
-            throw e;
-        }
-    }
-
-    private static MemorySegment bind(
-        final PinmxDevice device, final IoctlScratch scratch, final KernelDriverOptions options, final int index)
-    {
-        final String what = "interface " + options.interfaceName() + " endpoint index " + index;
-        MemorySegment bind = bindRequest(scratch, options.interfaceName(), index);
-        int rc = device.ioctl(scratch, PinmxAbi.IOC_BIND, bind);
-        if (rc == -Errno.ENODEV && options.attach())
-        {
-            final MemorySegment attach = scratch.struct(PinmxAbi.ATTACH.byteSize());
-            putName(attach, PinmxAbi.ATTACH_IFNAME, options.interfaceName());
-            device.check(scratch, PinmxAbi.IOC_ATTACH, attach, "PINMX_IOC_ATTACH",
-                "interface " + options.interfaceName() + ", needs CAP_NET_ADMIN");
-            bind = bindRequest(scratch, options.interfaceName(), index);
-            rc = device.ioctl(scratch, PinmxAbi.IOC_BIND, bind);
-        }
-        if (rc == -Errno.EADDRINUSE)
-        {
-            throw new DriverException(DriverError.NO_RESOURCES, Errno.EADDRINUSE, "PINMX_IOC_BIND on " +
-                device.path() + ": " + what + " is held by another endpoint: " + Errno.describe(Errno.EADDRINUSE), null);
-        }
-        if (rc != 0)
-        {
-            throw device.failure(-rc, "PINMX_IOC_BIND", what +
-                (rc == -Errno.ENODEV ? " (interface missing or not attached)" : ""));
-        }
-        return bind;
-    }
-
-    private static MemorySegment bindRequest(final IoctlScratch scratch, final String interfaceName, final int index)
-    {
-        final MemorySegment bind = scratch.struct(PinmxAbi.BIND.byteSize());
-        putName(bind, PinmxAbi.BIND_IFNAME, interfaceName);
-        bind.set(ValueLayout.JAVA_INT, PinmxAbi.BIND_INDEX, index);
-        return bind;
-    }
-
-    private static void putName(final MemorySegment struct, final long offset, final String name)
-    {
-        final byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
-        MemorySegment.copy(bytes, 0, struct, ValueLayout.JAVA_BYTE, offset, bytes.length);
+        return new KernelEndpoint(KernelBinding.open(endpointIndex, options), options, chosenBecause);
     }
 
     private static Set<DriverFeature> featuresOf(final long features)
@@ -236,37 +140,28 @@ public final class KernelEndpoint implements DriverEndpoint
             throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: the kernel driver reaches eth: boards " +
                 "only, not " + board);
         }
-        final MacPeer peer = peers.acquire(MacPeer.macOf(board));
-        if (null == peer)
-        {
-            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + address +
-                ": " + peers.describeFull());
-        }
-        return peer.index();
+        return peers.acquire(board, new MacPeer.Key().set(MacPeer.macOf(board)), address).index();
     }
 
     @Override
     public void retainPeer(final int peerIndex)
     {
         checkOpen("retainPeer");
-        if (null == peers.retain(peerIndex))
-        {
-            throw unknownPeer("retainPeer", peerIndex);
-        }
+        peers.retainOrThrow(peerIndex, address);
     }
 
     @Override
     public void releasePeer(final int peerIndex)
     {
         checkOpen("releasePeer");
-        peers.release(peerIndex, address);
+        peers.release(peerIndex, "releasePeer", address);
     }
 
     @Override
     public BoardAddress peer(final int peerIndex)
     {
         checkOpen("peer");
-        return peer("peer", peerIndex).board();
+        return peers.entryOrThrow("peer", peerIndex, address).board();
     }
 
     @Override
@@ -357,7 +252,7 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
-        final MacPeer peer = peer("send", peerIndex);
+        final MacPeer peer = peers.entryOrThrow("send", peerIndex, address);
         final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, PinmxAbi.MXOE_MAX_BYTES,
             "the link limit");
         final MemorySegment body = null == payload ? MemorySegment.NULL : payload;
@@ -391,11 +286,7 @@ public final class KernelEndpoint implements DriverEndpoint
                 device.path() + " has no pull engine (features " + PinmxAbi.describeFeatures(features) +
                 " lack NET_PULL)", null);
         }
-        final MacPeer peer = peers.hold(spec.peerIndex());
-        if (null == peer)
-        {
-            throw unknownPeer("startPull", spec.peerIndex());
-        }
+        final MacPeer peer = peers.holdOrThrow("startPull", spec.peerIndex(), address);
         final int rc;
         try
         {
@@ -622,22 +513,6 @@ public final class KernelEndpoint implements DriverEndpoint
             throw closedFailure(operation);
         }
         return stamp;
-    }
-
-    private MacPeer peer(final String operation, final int peerIndex)
-    {
-        final MacPeer peer = peers.entry(peerIndex);
-        if (null == peer)
-        {
-            throw unknownPeer(operation, peerIndex);
-        }
-        return peer;
-    }
-
-    private DriverException unknownPeer(final String operation, final int peerIndex)
-    {
-        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
-            " is not in the peer table of endpoint " + address + peers.describeIndex(peerIndex));
     }
 
     private void checkOpen(final String operation)

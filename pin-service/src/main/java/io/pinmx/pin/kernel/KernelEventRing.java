@@ -1,5 +1,6 @@
 package io.pinmx.pin.kernel;
 
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -34,7 +35,9 @@ final class KernelEventRing
     private static final int SLOT_MASK = PinmxAbi.RING_SLOTS - 1;
 
     private final MemorySegment ring;
-    private final MacPeerTable peers;
+    private final PeerRegistry<MacPeer> peers;
+    /** The source of the event being filled, as the peer registry looks it up. */
+    private final MacPeer.Key sourceKey = new MacPeer.Key();
     private final DriverCounters counters;
     private final DriverEvent event = new DriverEvent();
     /**
@@ -52,7 +55,7 @@ final class KernelEventRing
      * @param peers    the endpoint's peers; a frame from a new MAC adds it, and each event holds its entry.
      * @param counters the endpoint's counters (frames received per kind, pulls done/failed, pull bytes).
      */
-    KernelEventRing(final MemorySegment ring, final MacPeerTable peers, final DriverCounters counters)
+    KernelEventRing(final MemorySegment ring, final PeerRegistry<MacPeer> peers, final DriverCounters counters)
     {
         this.ring = ring;
         this.peers = peers;
@@ -124,7 +127,7 @@ final class KernelEventRing
     private boolean fill(final long slot)
     {
         final int type = ring.get(ValueLayout.JAVA_INT, slot + PinmxAbi.EVENT_TYPE);
-        final MacPeer source = peers.holdSource(sourceMac(slot));
+        final MacPeer source = peers.holdSource(sourceKey.set(sourceMac(slot)));
         if (null == source)
         {
             counters.increment(Counter.DROPPED_PEER_TABLE_FULL);

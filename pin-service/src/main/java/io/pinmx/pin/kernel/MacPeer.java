@@ -1,6 +1,7 @@
 package io.pinmx.pin.kernel;
 
 import io.pinmx.pin.provider.PeerEntry;
+import io.pinmx.pin.provider.PeerKey;
 import io.pinmx.pin.spi.BoardAddress;
 
 /** One peer board of a kernel endpoint: its MAC address (the low 48 bits of a long, first byte highest). */
@@ -34,6 +35,36 @@ final class MacPeer extends PeerEntry
             mac = mac << 8 | (b & 0xFF);
         }
         return mac;
+    }
+
+    /** The registry key of a kernel peer: its MAC. The poller keeps one and sets it per event. */
+    static final class Key implements PeerKey<MacPeer>
+    {
+        private long mac;
+
+        Key set(final long newMac)
+        {
+            this.mac = newMac;
+            return this;
+        }
+
+        @Override
+        public int keyHash()
+        {
+            return MacPeer.keyHash(mac);
+        }
+
+        @Override
+        public boolean matches(final MacPeer entry)
+        {
+            return entry.mac() == mac;
+        }
+
+        @Override
+        public MacPeer create(final int index)
+        {
+            return new MacPeer(index, mac);
+        }
     }
 
     static BoardAddress toBoard(final long mac)

@@ -28,8 +28,7 @@ public final class AwaitLoop
     public AwaitLoop(final Readiness readiness, final TimedBlocker blocker)
     {
         this.readiness = readiness;
-        this.idle = new BackoffThenBlockIdleStrategy(BackoffThenBlockIdleStrategy.SPINS,
-            BackoffThenBlockIdleStrategy.YIELDS, false, () -> blocker.block(leftNs));
+        this.idle = BackoffThenBlockIdleStrategy.providerAwait(() -> blocker.block(leftNs));
     }
 
     /** @return true when an event is ready, false when the timeout passed first. */

@@ -214,22 +214,8 @@ public final class Libc
         final MemorySegment captureState, final int pid, final MemorySegment localIov, final int localCount,
         final MemorySegment remoteIov, final int remoteCount)
     {
-        try
-        {
-            final long rc = (long)PROCESS_VM_READV.invokeExact(
-                pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
-            if (rc >= 0)
-            {
-                return rc;
-            }
-            final long again = (long)PROCESS_VM_READV_ERRNO.invokeExact(
-                captureState, pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
-            return again >= 0 ? again : -errno(captureState);
-        }
-        catch (final Throwable t)
-        {
-            throw failed("process_vm_readv", t);
-        }
+        return vmTransfer(PROCESS_VM_READV, PROCESS_VM_READV_ERRNO, "process_vm_readv", captureState, pid, localIov,
+            localCount, remoteIov, remoteCount);
     }
 
     /**
@@ -241,21 +227,30 @@ public final class Libc
         final MemorySegment captureState, final int pid, final MemorySegment localIov, final int localCount,
         final MemorySegment remoteIov, final int remoteCount)
     {
+        return vmTransfer(PROCESS_VM_WRITEV, PROCESS_VM_WRITEV_ERRNO, "process_vm_writev", captureState, pid, localIov,
+            localCount, remoteIov, remoteCount);
+    }
+
+    /** One process_vm_readv/writev: the plain call, and only when it fails the call again capturing errno. */
+    private static long vmTransfer(
+        final MethodHandle plain, final MethodHandle capturingErrno, final String name, final MemorySegment captureState,
+        final int pid, final MemorySegment localIov, final int localCount, final MemorySegment remoteIov,
+        final int remoteCount)
+    {
         try
         {
-            final long rc = (long)PROCESS_VM_WRITEV.invokeExact(
-                pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
+            final long rc = (long)plain.invokeExact(pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
             if (rc >= 0)
             {
                 return rc;
             }
-            final long again = (long)PROCESS_VM_WRITEV_ERRNO.invokeExact(
+            final long again = (long)capturingErrno.invokeExact(
                 captureState, pid, localIov, (long)localCount, remoteIov, (long)remoteCount, 0L);
             return again >= 0 ? again : -errno(captureState);
         }
         catch (final Throwable t)
         {
-            throw failed("process_vm_writev", t);
+            throw failed(name, t);
         }
     }
 

@@ -7,8 +7,6 @@ import io.pinmx.pin.spi.DriverException;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.function.IntFunction;
-import java.util.function.Predicate;
 
 /**
  * One endpoint's peer slots: up to {@link #MAX_PEERS} entries, each found by its index (slot in the low
@@ -27,6 +25,10 @@ import java.util.function.Predicate;
  * the slot emptied and retries under the lock, or reclaim sees the hold and puts the entry back. A lock-free key
  * lookup may miss an entry that a concurrent reclaim is moving in the hash; callers that must not miss confirm
  * under the lock with {@link #findOrAdd}.
+ * <p>
+ * Both providers use it directly as their endpoint's peer table, with their own {@link PeerKey}: the contract's
+ * operations on peers ({@link #acquire}, {@link #retainOrThrow}, {@link #release}, {@link #entryOrThrow},
+ * {@link #holdOrThrow}) and the sources of received frames ({@link #holdSource}), with the contract's errors.
  *
  * @param <P> the provider's entry type.
  */
@@ -154,15 +156,12 @@ public final class PeerRegistry<P extends PeerEntry>
     /**
      * Find the entry with a key, or add one, and keep it as {@code use} says.
      *
-     * @param keyHash the key's hash.
-     * @param matches whether an entry has the key.
-     * @param create  builds the entry for the index it is given.
      * @return the entry, or null when every slot is referenced or held.
      */
-    public synchronized P findOrAdd(
-        final int keyHash, final Predicate<? super P> matches, final IntFunction<P> create, final Use use)
+    public synchronized P findOrAdd(final PeerKey<P> key, final Use use)
     {
-        P entry = findLocked(keyHash, matches);
+        final int keyHash = key.keyHash();
+        P entry = findLocked(key);
         if (null == entry)
         {
             final int slot = freeSlot();
@@ -170,7 +169,7 @@ public final class PeerRegistry<P extends PeerEntry>
             {
                 return null;
             }
-            entry = create.apply(generations[slot] << SLOT_BITS | slot);
+            entry = key.create(generations[slot] << SLOT_BITS | slot);
             if (entry.index() != (generations[slot] << SLOT_BITS | slot) || entry.keyHash() != keyHash)
             {
                 throw new IllegalArgumentException("entry built with index " + entry.index() + " and hash " +
@@ -189,6 +188,109 @@ public final class PeerRegistry<P extends PeerEntry>
         }
         touch(entry);
         return entry;
+    }
+
+    /**
+     * The contract's {@code acquirePeer}: the entry for {@code key} with one library reference.
+     *
+     * @param board    the board the key was made from, for the message.
+     * @param endpoint the endpoint, for the message.
+     * @throws DriverException NO_RESOURCES when every slot is referenced or held.
+     */
+    public P acquire(final Object board, final PeerKey<P> key, final Object endpoint)
+    {
+        final P entry = findOrAdd(key, Use.REFERENCE);
+        if (null == entry)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, "acquirePeer " + board + " on endpoint " + endpoint +
+                ": " + describeFull());
+        }
+        return entry;
+    }
+
+    /**
+     * The entry of a received frame's or event's source, held for the event it becomes (until
+     * {@link #releaseHold}); added when new. Lock-free and allocation-free when the entry is there.
+     *
+     * @return the entry, or null when every slot is referenced or held.
+     */
+    public P holdSource(final PeerKey<P> key)
+    {
+        final int keyHash = key.keyHash();
+        for (int probe = firstProbe(keyHash); ; probe = nextProbe(probe))
+        {
+            final P entry = probed(probe);
+            if (null == entry)
+            {
+                break;
+            }
+            if (entry.keyHash() == keyHash && key.matches(entry) && hold(entry))
+            {
+                touch(entry);
+                return entry;
+            }
+        }
+        return findOrAdd(key, Use.HOLD);
+    }
+
+    /**
+     * Lock-free: the entry an index names.
+     *
+     * @throws DriverException UNKNOWN_PEER, naming the operation, the endpoint and why, when it is not current.
+     */
+    public P entryOrThrow(final String operation, final int peerIndex, final Object endpoint)
+    {
+        final P entry = entry(peerIndex);
+        if (null == entry)
+        {
+            throw unknownPeer(operation, peerIndex, endpoint);
+        }
+        return entry;
+    }
+
+    /**
+     * Lock-free: the entry an index names, held until {@link #releaseHold}.
+     *
+     * @throws DriverException UNKNOWN_PEER when the index is not current.
+     */
+    public P holdOrThrow(final String operation, final int peerIndex, final Object endpoint)
+    {
+        final P entry = entry(peerIndex);
+        if (null == entry || !hold(entry))
+        {
+            throw unknownPeer(operation, peerIndex, endpoint);
+        }
+        return entry;
+    }
+
+    /**
+     * The contract's {@code retainPeer}: one more library reference.
+     *
+     * @throws DriverException UNKNOWN_PEER when the index is not current.
+     */
+    public void retainOrThrow(final int peerIndex, final Object endpoint)
+    {
+        if (null == retain(peerIndex))
+        {
+            throw unknownPeer("retainPeer", peerIndex, endpoint);
+        }
+    }
+
+    /** Lock-free: drop the hold of the entry an index names (poll has delivered the event naming it). */
+    public void releaseHold(final int peerIndex)
+    {
+        final P entry = entry(peerIndex);
+        if (null != entry)
+        {
+            releaseHold(entry);
+        }
+    }
+
+    /** @return the contract's UNKNOWN_PEER error for an index that is not current, saying why. */
+    public DriverException unknownPeer(final String operation, final int peerIndex, final Object endpoint)
+    {
+        return new DriverException(DriverError.UNKNOWN_PEER, operation + ": peer index " + peerIndex +
+            " is not in the peer table of endpoint " + endpoint + describeIndex(peerIndex));
     }
 
     /**
@@ -294,8 +396,9 @@ public final class PeerRegistry<P extends PeerEntry>
         return reclaimed;
     }
 
-    private P findLocked(final int keyHash, final Predicate<? super P> matches)
+    private P findLocked(final PeerKey<P> key)
     {
+        final int keyHash = key.keyHash();
         for (int probe = firstProbe(keyHash); ; probe = nextProbe(probe))
         {
             final P entry = probed(probe);
@@ -303,7 +406,7 @@ public final class PeerRegistry<P extends PeerEntry>
             {
                 return null;
             }
-            if (entry.keyHash() == keyHash && matches.test(entry))
+            if (entry.keyHash() == keyHash && key.matches(entry))
             {
                 return entry;
             }

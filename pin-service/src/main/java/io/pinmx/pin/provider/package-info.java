@@ -1,11 +1,14 @@
 /**
- * What both providers of the driver contract share: the peer registry (one endpoint's peer slots, indexes that
- * carry a generation, library references, transient holds by events and pulls, least-recently-used reclaim), the
- * contract's argument checks, the idle strategy of their spin/yield/block loops, and the one libc wrapper
- * ({@link io.pinmx.pin.provider.Libc}) with errno names ({@link io.pinmx.pin.provider.Errno}).
+ * What both providers of the driver contract share: the peer registry (one endpoint's peer table: slots, indexes
+ * that carry a generation, library references, transient holds by events and pulls, least-recently-used reclaim, the
+ * contract's peer errors; each provider supplies a {@link io.pinmx.pin.provider.PeerKey}), the contract's argument
+ * checks, the one idle strategy of pinmx ({@link io.pinmx.pin.provider.BackoffThenBlockIdleStrategy}: every
+ * spin/yield/block wait of the providers, the endpoint library, the job module, rma's mutexes and the benchmarks, with its
+ * tunings documented there), and the one libc wrapper ({@link io.pinmx.pin.provider.Libc}) with errno names ({@link
+ * io.pinmx.pin.provider.Errno}).
  * <p>
- * May call {@link io.pinmx.pin.spi} (the contract types its checks and errors use), {@link io.pinmx.pin.wire}
- * (frame kinds and header offsets), Agrona (the IdleStrategy family), the JDK and libc through FFM; never a
- * provider.
+ * The lowest floor: every module above pin-service may call it. May call {@link io.pinmx.pin.spi} (the contract
+ * types its checks and errors use), {@link io.pinmx.pin.wire} (frame kinds and header offsets), Agrona (the
+ * IdleStrategy family), the JDK and libc through FFM; never a provider.
  */
 package io.pinmx.pin.provider;

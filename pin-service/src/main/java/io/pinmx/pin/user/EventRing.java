@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverEvent;
 import io.pinmx.pin.spi.EventHandler;
@@ -24,7 +25,7 @@ final class EventRing
     private static final int HEADER_BYTES = 32;
     private static final int PADDING = -1;
     private static final int MESSAGE_SLOTS = 1024;
-    private static final long COMPLETION_RESERVE_BYTES = (long)PullEngine.MAX_PULLS * HEADER_BYTES;
+    private static final long COMPLETION_RESERVE_BYTES = (long)PullSlots.MAX_PULLS * HEADER_BYTES;
     private static final EventType[] TYPES = EventType.values();
     private static final DriverError[] ERRORS = DriverError.values();
 
@@ -34,14 +35,14 @@ final class EventRing
     private final AtomicLong tail = new AtomicLong();
     private final String[] messages = new String[MESSAGE_SLOTS];
     private final DriverEvent event = new DriverEvent();
-    private final PeerTable peers;
+    private final PeerRegistry<UdpPeer> peers;
     private int nextMessageSlot;
 
     /**
      * @param peers whose holds the delivered events release: every event with a peer holds that peer's entry from
      *              the moment it is queued until its handler returns.
      */
-    EventRing(final Arena arena, final int capacity, final PeerTable peers)
+    EventRing(final Arena arena, final int capacity, final PeerRegistry<UdpPeer> peers)
     {
         this.peers = peers;
         if (Integer.bitCount(capacity) != 1)

@@ -1,7 +1,10 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.PeerEntry;
+import io.pinmx.pin.provider.PeerKey;
 import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -57,6 +60,56 @@ final class UdpPeer extends PeerEntry
             endpointAddresses[endpointIndex] = address;
         }
         return address;
+    }
+
+    /**
+     * The registry key of a UDP peer: address and base port. The agent keeps one and sets it per received frame;
+     * {@link #of} makes one for {@code acquirePeer}.
+     */
+    static final class Key implements PeerKey<UdpPeer>
+    {
+        private InetAddress host;
+        private int basePort;
+        private BoardAddress board;
+
+        /** @throws DriverException BAD_ARGUMENT unless the board is a udp: board. */
+        static Key of(final BoardAddress board)
+        {
+            if (board.kind() != BoardAddress.Kind.UDP)
+            {
+                throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: peer " + board +
+                    ": the user-space driver only reaches udp: boards");
+            }
+            final Key key = new Key().set(board.inetAddress(), board.basePort());
+            key.board = board;
+            return key;
+        }
+
+        Key set(final InetAddress host, final int basePort)
+        {
+            this.host = host;
+            this.basePort = basePort;
+            this.board = null;
+            return this;
+        }
+
+        @Override
+        public int keyHash()
+        {
+            return UdpPeer.keyHash(host, basePort);
+        }
+
+        @Override
+        public boolean matches(final UdpPeer entry)
+        {
+            return entry.is(host, basePort);
+        }
+
+        @Override
+        public UdpPeer create(final int index)
+        {
+            return new UdpPeer(index, null != board ? board : BoardAddress.udp(host, basePort));
+        }
     }
 
     private static boolean isLocalAddress(final InetAddress address)

@@ -3,9 +3,11 @@
  * datagram payloads, and for endpoints of one host a many-to-one shared-memory ring per receiving endpoint in
  * /dev/shm (zero-length UDP datagrams as doorbells for a parked receiver) plus single-copy pulls by one
  * process_vm_readv from the peer's region table published in the same file. Owns the endpoint's UDP socket,
- * shared-memory file, peer table (over {@link io.pinmx.pin.provider.PeerRegistry}), region table, pull engine
- * (both sides) and progress thread. Never pins memory. {@link io.pinmx.pin.user.UserEndpointFile} lists the
- * endpoint files of a host for the admin tool.
+ * shared-memory file, peer table (a {@link io.pinmx.pin.provider.PeerRegistry} keyed by UdpPeer.Key), region table, both sides of the
+ * pull protocol ({@code Puller} over preallocated {@code PullSlot}s, {@code PullServer}), the receive dispatch
+ * ({@code FrameDispatcher}), the send path ({@code FrameTransmitter}) and the progress agent ({@code EndpointAgent}).
+ * Never pins memory. {@link io.pinmx.pin.user.UserEndpointFile} lists the endpoint files of a host for the admin
+ * tool.
  * <p>
  * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
  * providers share: peer registry, argument checks, idle strategy, and libc through

@@ -3,6 +3,8 @@ package io.pinmx.pin.provider;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -14,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The registry's bookkeeping alone: reclaim order, holds, generations, and the hash under heavy collisions. */
@@ -38,7 +41,31 @@ class PeerRegistryTest
 
     private Peer add(final int key, final PeerRegistry.Use use)
     {
-        return registry.findOrAdd(key % HASHES, p -> p.key == key, index -> new Peer(index, key), use);
+        return registry.findOrAdd(key(key), use);
+    }
+
+    private static PeerKey<Peer> key(final int key)
+    {
+        return new PeerKey<>()
+        {
+            @Override
+            public int keyHash()
+            {
+                return key % HASHES;
+            }
+
+            @Override
+            public boolean matches(final Peer entry)
+            {
+                return entry.key == key;
+            }
+
+            @Override
+            public Peer create(final int index)
+            {
+                return new Peer(index, key);
+            }
+        };
     }
 
     private Peer probe(final int key)
@@ -126,5 +153,45 @@ class PeerRegistryTest
             "of two idle entries the least recently used goes first");
         assertSame(peers[7], registry.entry(peers[7].index()));
         assertEquals(2, registry.reclaimed());
+    }
+
+    @Test
+    void theContractsPeerOperationsNameTheOperationTheIndexAndTheEndpoint()
+    {
+        final Peer acquired = registry.acquire("udp:a", key(5), "endpoint-e");
+        assertSame(acquired, registry.entryOrThrow("send", acquired.index(), "endpoint-e"));
+        registry.retainOrThrow(acquired.index(), "endpoint-e");
+        assertSame(acquired, registry.holdSource(key(5)), "a source already known is held, not added");
+        final Peer held = registry.holdOrThrow("startPull", acquired.index(), "endpoint-e");
+        registry.releaseHold(held);
+        registry.releaseHold(acquired.index());
+        final Peer stranger = registry.holdSource(key(6));
+        assertNotNull(stranger, "an unknown source is added, held");
+        registry.releaseHold(stranger);
+
+        final int stale = acquired.index() + (1 << PeerRegistry.SLOT_BITS);
+        for (final DriverException e : new DriverException[] {
+            assertThrows(DriverException.class, () -> registry.entryOrThrow("send", stale, "endpoint-e")),
+            assertThrows(DriverException.class, () -> registry.holdOrThrow("startPull", -1, "endpoint-e")),
+            assertThrows(DriverException.class, () -> registry.retainOrThrow(stale, "endpoint-e"))})
+        {
+            assertEquals(DriverError.UNKNOWN_PEER, e.kind());
+            assertTrue(e.getMessage().contains("is not in the peer table of endpoint endpoint-e"), e.getMessage());
+        }
+        assertTrue(registry.unknownPeer("peer", stale, "endpoint-e").getMessage()
+            .startsWith("peer: peer index " + stale), "the message starts with the operation and the index");
+    }
+
+    @Test
+    void acquireOnAFullTableIsNoResourcesNamingTheBoard()
+    {
+        for (int k = 0; k < PeerRegistry.MAX_PEERS; k++)
+        {
+            registry.acquire("board " + k, key(k), "endpoint-e");
+        }
+        final DriverException full = assertThrows(DriverException.class,
+            () -> registry.acquire("udp:late", key(PeerRegistry.MAX_PEERS), "endpoint-e"));
+        assertEquals(DriverError.NO_RESOURCES, full.kind());
+        assertTrue(full.getMessage().startsWith("acquirePeer udp:late on endpoint endpoint-e: "), full.getMessage());
     }
 }

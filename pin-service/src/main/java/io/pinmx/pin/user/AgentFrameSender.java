@@ -1,0 +1,55 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.wire.FrameKind;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+
+/**
+ * Sends the frames the agent writes itself (PULL, PULL_REPLY, NACK) over UDP and counts them. These are never
+ * reported to the application: a frame not sent is a loss that the puller's resend timer recovers.
+ */
+final class AgentFrameSender
+{
+    private final UdpTransport udp;
+    private final DriverCounters counters;
+
+    AgentFrameSender(final UdpTransport udp, final DriverCounters counters)
+    {
+        this.udp = udp;
+        this.counters = counters;
+    }
+
+    /** @return whether the frame went out. */
+    boolean send(
+        final MemorySegment header, final MemorySegment payload, final long payloadOffset, final int payloadBytes,
+        final InetSocketAddress to, final FrameKind kind)
+    {
+        try
+        {
+            final int status = udp.send(header, payload, payloadOffset, payloadBytes, to);
+            if (status == UdpTransport.SENT)
+            {
+                counters.increment(Counter.sent(kind));
+                if (kind == FrameKind.PULL_REPLY)
+                {
+                    counters.increment(Counter.PULL_REPLY_FRAMES_SENT);
+                }
+                return true;
+            }
+            if (status == UdpTransport.LOSS_INJECTED)
+            {
+                counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
+            }
+            return false;
+        }
+        catch (final IOException e)
+        {
+            // UDP send errors (ICMP unreachable reported late, buffer full) are losses: resend timers recover them.
+            return false;
+        }
+    }
+}

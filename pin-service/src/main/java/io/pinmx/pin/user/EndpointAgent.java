@@ -1,0 +1,266 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.spi.EndpointAddress;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Who runs one endpoint's progress and how it waits. The duty cycle ({@link #doWork}) starts submitted pulls,
+ * receives frames ({@link FrameDispatcher}) and checks the pull timers; it runs on the endpoint's progress thread
+ * or, without one, inside poll and await ({@link #runIfFree}).
+ * <p>
+ * Idle: spin, then yield, then park in the UDP selector with the shared-memory ring flagged "parked" so a same-host
+ * sender rings the doorbell; an application thread that starts a pull wakes the selector ({@link #wakeIfParked}).
+ * A thread awaiting events parks until the agent unparks it ({@link #waiter}).
+ * <p>
+ * Owns {@link #agentLock}: held by whoever runs the duty cycle without a progress thread, so one runs it at a time;
+ * {@link #stop} takes it to tear the transport down once nobody is inside the duty cycle.
+ */
+final class EndpointAgent
+{
+    private static final long PARK_MAX_NS = TimeUnit.SECONDS.toNanos(1);
+    /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
+    private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long TIMER_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final EndpointAddress address;
+    private final UdpTransport udp;
+    /** Null without the same-host path. */
+    private final ShmFrameRing ring;
+    private final EventRing events;
+    private final Puller puller;
+    private final FrameDispatcher dispatcher;
+    /** Null when counters are not published. */
+    private final CounterPublisher counterPublisher;
+    private final long pullResendTimeoutNs;
+    private final ReentrantLock agentLock = new ReentrantLock();
+    private final Thread progressThread;
+
+    private volatile boolean stopped;
+    private volatile Throwable progressFailure;
+    private volatile boolean parked;
+    private volatile Thread waiter;
+    private long nextTimerCheckNs;
+
+    EndpointAgent(
+        final EndpointAddress address,
+        final boolean progressThread,
+        final long pullResendTimeoutNs,
+        final UdpTransport udp,
+        final ShmFrameRing ring,
+        final EventRing events,
+        final Puller puller,
+        final FrameDispatcher dispatcher,
+        final CounterPublisher counterPublisher)
+    {
+        this.address = address;
+        this.udp = udp;
+        this.ring = ring;
+        this.events = events;
+        this.puller = puller;
+        this.dispatcher = dispatcher;
+        this.counterPublisher = counterPublisher;
+        this.pullResendTimeoutNs = pullResendTimeoutNs;
+        this.progressThread = progressThread ? new Thread(this::runProgress, "pinmx-progress-" + address) : null;
+    }
+
+    void start()
+    {
+        if (progressThread != null)
+        {
+            progressThread.setDaemon(true);
+            progressThread.start();
+        }
+    }
+
+    boolean hasProgressThread()
+    {
+        return progressThread != null;
+    }
+
+    /** @return why the progress thread died, or null. */
+    Throwable failure()
+    {
+        return progressFailure;
+    }
+
+    /** Application thread, after queueing work for the agent: end its wait in the selector. */
+    void wakeIfParked()
+    {
+        if (parked)
+        {
+            udp.wakeup();
+        }
+    }
+
+    /** One duty cycle. @return work done (0 = idle). */
+    int doWork()
+    {
+        int work = puller.startSubmitted();
+        work += dispatcher.receive();
+        if (puller.hasActivePulls())
+        {
+            final long nowNs = System.nanoTime();
+            if (nowNs - nextTimerCheckNs >= 0)
+            {
+                nextTimerCheckNs = nowNs + TIMER_CHECK_INTERVAL_NS;
+                work += puller.checkTimers(nowNs);
+            }
+        }
+        if (work > 0 && !events.isEmpty())
+        {
+            unparkWaiter();
+        }
+        return work;
+    }
+
+    /** Without a progress thread, poll and await run the duty cycle, unless another caller is running it. */
+    void runIfFree()
+    {
+        if (progressThread == null && agentLock.tryLock())
+        {
+            try
+            {
+                doWork();
+            }
+            finally
+            {
+                agentLock.unlock();
+            }
+        }
+    }
+
+    /** Await, after spinning and yielding: run the agent parked in the selector, or park until it unparks us. */
+    void blockAwaiting(final long leftNs)
+    {
+        if (progressThread == null)
+        {
+            agentLock.lock();
+            try
+            {
+                publishCountersIfDue();
+                park(leftNs);
+            }
+            finally
+            {
+                agentLock.unlock();
+            }
+        }
+        else
+        {
+            waiter = Thread.currentThread();
+            if (events.isEmpty())
+            {
+                LockSupport.parkNanos(this, Math.min(leftNs, AWAIT_PARK_SLICE_NS));
+            }
+            waiter = null;
+        }
+    }
+
+    /**
+     * Close: stop the progress thread (waiting up to 10 s), then run {@code teardown} holding {@link #agentLock},
+     * so no poll or await is inside the duty cycle while the transport goes.
+     */
+    void stop(final Runnable teardown)
+    {
+        stopped = true;
+        if (progressThread != null)
+        {
+            udp.wakeup();
+            try
+            {
+                progressThread.join(TimeUnit.SECONDS.toMillis(10));
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        agentLock.lock();
+        try
+        {
+            teardown.run();
+        }
+        finally
+        {
+            agentLock.unlock();
+        }
+    }
+
+    void unparkWaiter()
+    {
+        final Thread blocked = waiter;
+        if (blocked != null)
+        {
+            LockSupport.unpark(blocked);
+        }
+    }
+
+    private void runProgress()
+    {
+        try
+        {
+            final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.providerAgent(() ->
+            {
+                publishCountersIfDue();
+                park(PARK_MAX_NS);
+            });
+            while (!stopped)
+            {
+                idle.idle(doWork());
+            }
+        }
+        catch (final Throwable t)
+        {
+            progressFailure = t;
+            unparkWaiter();
+        }
+    }
+
+    /** Idle: the publisher bounds the rate, so the idle path can ask every time. */
+    private void publishCountersIfDue()
+    {
+        if (null != counterPublisher)
+        {
+            counterPublisher.publishIfDue(System.nanoTime());
+        }
+    }
+
+    /** Block in the selector until a datagram, a doorbell, a wake-up or the next timer. */
+    private void park(final long maxNs)
+    {
+        final long timeoutNs = puller.hasActivePulls() ?
+            Math.min(maxNs, pullResendTimeoutNs / 2) : Math.min(maxNs, PARK_MAX_NS);
+        parked = true;
+        if (ring != null)
+        {
+            ring.setConsumerParked(true);
+        }
+        try
+        {
+            if (!stopped && !puller.hasSubmissions() && (ring == null || ring.isEmpty()))
+            {
+                udp.awaitReadable(timeoutNs);
+            }
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            if (!stopped)
+            {
+                throw new IllegalStateException("progress agent of " + address + " cannot wait for input", e);
+            }
+        }
+        finally
+        {
+            if (ring != null)
+            {
+                ring.setConsumerParked(false);
+            }
+            parked = false;
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.provider.PeerRegistry;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.EventType;
+import io.pinmx.pin.wire.DropReason;
+import io.pinmx.pin.wire.FrameFlyweight;
+import io.pinmx.pin.wire.FrameKind;
+import io.pinmx.pin.wire.FrameReader;
+import io.pinmx.pin.wire.NackFrame;
+import io.pinmx.pin.wire.NackReason;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+
+/**
+ * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
+ * the event ring has room for), checks each, and hands it on: PULLs to the {@link PullServer}, PULL_REPLYs and NACKs
+ * of PULLs to the {@link Puller}, misaddressed frames answered with a NACK, everything else queued as an event.
+ * Owns the cache of shared-memory senders' socket addresses. Runs on the agent only.
+ */
+final class FrameDispatcher
+{
+    private static final int RECEIVE_BATCH = 64;
+    private static final int PORTS = 65536;
+
+    private final UdpTransport udp;
+    /** Null without the same-host path. */
+    private final ShmFrameRing ring;
+    private final EventRing events;
+    private final PeerRegistry<UdpPeer> peers;
+    private final Puller puller;
+    private final PullServer server;
+    private final DriverCounters counters;
+    private final int endpointIndex;
+    private final int sessionId;
+    private final int maxFrameBytes;
+    private final FrameFlyweight header = new FrameFlyweight();
+    private final NackFrame nack = new NackFrame();
+    /** The source of the frame being dispatched, as the peer registry looks it up. */
+    private final UdpPeer.Key sourceKey = new UdpPeer.Key();
+    private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
+    private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
+    private final byte[][] shmSenderBytes = new byte[PORTS][];
+
+    FrameDispatcher(
+        final UdpTransport udp,
+        final ShmFrameRing ring,
+        final EventRing events,
+        final PeerRegistry<UdpPeer> peers,
+        final Puller puller,
+        final PullServer server,
+        final DriverCounters counters,
+        final int endpointIndex,
+        final int sessionId,
+        final int maxFrameBytes)
+    {
+        this.udp = udp;
+        this.ring = ring;
+        this.events = events;
+        this.peers = peers;
+        this.puller = puller;
+        this.server = server;
+        this.counters = counters;
+        this.endpointIndex = endpointIndex;
+        this.sessionId = sessionId;
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /** @return frames and datagrams taken from the socket and the ring. */
+    int receive()
+    {
+        int work = receiveUdp();
+        if (ring != null)
+        {
+            final int fit = Math.min(RECEIVE_BATCH, events.framesThatFit(maxFrameBytes));
+            if (fit > 0)
+            {
+                work += ring.drain(shmConsumer, fit);
+            }
+        }
+        return work;
+    }
+
+    private int receiveUdp()
+    {
+        int received = 0;
+        try
+        {
+            final int fit = Math.min(RECEIVE_BATCH, events.framesThatFit(maxFrameBytes));
+            while (received < fit)
+            {
+                final InetSocketAddress source = udp.receive();
+                if (source == null)
+                {
+                    break;
+                }
+                received++;
+                if (udp.receivedBytes() == 0)
+                {
+                    continue;
+                }
+                if (udp.dropReceived())
+                {
+                    counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
+                    continue;
+                }
+                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source);
+            }
+        }
+        catch (final IOException e)
+        {
+            // An ICMP error queued on the socket by an earlier send: nothing was received, keep going.
+            received++;
+        }
+        return received;
+    }
+
+    private void onShmFrame(
+        final MemorySegment buffer, final long frameOffset, final int frameLength, final int senderPort,
+        final long addressOffset, final int addressLength)
+    {
+        counters.increment(Counter.SHM_FRAMES_RECEIVED);
+        if (frameLength > maxFrameBytes)
+        {
+            counters.increment(Counter.DROPPED_BAD_LENGTH);
+            return;
+        }
+        final InetSocketAddress source = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
+        if (source != null)
+        {
+            onFrame(buffer, frameOffset, frameLength, source);
+        }
+        else
+        {
+            counters.increment(Counter.DROPPED_BAD_FIELD);
+        }
+    }
+
+    /** The sender of a ring record as a socket address, cached per port so steady traffic allocates nothing. */
+    private InetSocketAddress shmSender(
+        final int port, final MemorySegment buffer, final long addressOffset, final int addressLength)
+    {
+        final byte[] cachedBytes = shmSenderBytes[port];
+        if (cachedBytes != null && sameBytes(cachedBytes, buffer, addressOffset, addressLength))
+        {
+            return shmSenderAddress[port];
+        }
+        try
+        {
+            final byte[] bytes = new byte[addressLength];
+            MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, addressOffset, bytes, 0, addressLength);
+            final InetSocketAddress source = new InetSocketAddress(InetAddress.getByAddress(bytes), port);
+            shmSenderAddress[port] = source;
+            shmSenderBytes[port] = bytes;
+            return source;
+        }
+        catch (final UnknownHostException e)
+        {
+            return null;
+        }
+    }
+
+    private static boolean sameBytes(final byte[] bytes, final MemorySegment buffer, final long offset, final int length)
+    {
+        if (bytes.length != length)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (bytes[i] != buffer.get(ValueLayout.JAVA_BYTE, offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Check a received frame and dispatch it. Only a frame that becomes an event takes a peer-table entry (held
+     * until poll delivers it): a misaddressed frame is answered at its source address, PULLs are served there, and
+     * PULL_REPLYs are matched against the pull's own peer, so strangers cost no lasting state.
+     */
+    private void onFrame(final MemorySegment frame, final long offset, final int length, final InetSocketAddress source)
+    {
+        final DropReason invalid = FrameReader.check(frame, offset, length);
+        if (invalid != DropReason.NONE)
+        {
+            counters.increment(Counter.dropped(invalid));
+            return;
+        }
+        header.wrap(frame, offset);
+        final FrameKind kind = header.kind();
+        final int basePort = source.getPort() - header.srcEndpoint();
+        if (basePort < 1)
+        {
+            counters.increment(Counter.DROPPED_BAD_FIELD);
+            return;
+        }
+        final DropReason misaddressed = FrameReader.checkAddressedTo(frame, offset, endpointIndex, sessionId);
+        if (misaddressed != DropReason.NONE)
+        {
+            counters.increment(Counter.dropped(misaddressed));
+            if (kind != FrameKind.NACK)
+            {
+                server.sendNack(frame, offset, source, misaddressed == DropReason.WRONG_ENDPOINT ?
+                    NackReason.BAD_ENDPOINT : NackReason.BAD_SESSION, 0, 0, 0, 0);
+            }
+            return;
+        }
+        counters.increment(Counter.received(kind));
+        switch (kind)
+        {
+            case PULL -> server.serve(frame, offset, source);
+            case PULL_REPLY -> puller.onReply(frame, offset, source.getAddress(), basePort);
+            case NACK ->
+            {
+                if (nack.wrap(frame, offset).refusedKind() == FrameKind.PULL)
+                {
+                    puller.onNack(frame, offset);
+                }
+                else
+                {
+                    queueReceived(EventType.RECV_NACK, frame, offset, source.getAddress(), basePort);
+                }
+            }
+            default -> queueReceived(EventType.received(kind), frame, offset, source.getAddress(), basePort);
+        }
+    }
+
+    private void queueReceived(
+        final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort)
+    {
+        final UdpPeer peer = peers.holdSource(sourceKey.set(host, basePort));
+        if (peer == null)
+        {
+            counters.increment(Counter.DROPPED_PEER_TABLE_FULL);
+            return;
+        }
+        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength()))
+        {
+            peers.releaseHold(peer);
+        }
+    }
+}

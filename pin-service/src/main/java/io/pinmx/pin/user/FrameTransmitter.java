@@ -1,0 +1,123 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.wire.FrameKind;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The contract's {@code send} once its arguments are checked: an application frame goes into a same-host peer
+ * endpoint's shared-memory ring (ringing its doorbell, a zero-length datagram, when its agent is parked), or as a
+ * UDP datagram. Failures the caller must see are exceptions naming the peer; a loss injected for tests is counted.
+ * Called from application threads; holds no state of its own beyond the peer-file cache it reads.
+ */
+final class FrameTransmitter
+{
+    private static final long SHM_FULL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private final UdpTransport udp;
+    private final DriverCounters counters;
+    /** Null without the same-host path. */
+    private final PeerFileCache peerFiles;
+    private final byte[] hostBytes;
+
+    FrameTransmitter(
+        final UdpTransport udp, final DriverCounters counters, final PeerFileCache peerFiles, final byte[] hostBytes)
+    {
+        this.udp = udp;
+        this.counters = counters;
+        this.peerFiles = peerFiles;
+        this.hostBytes = hostBytes;
+    }
+
+    void send(
+        final UdpPeer peer, final int dstEndpoint, final int dstSession, final FrameKind kind,
+        final MemorySegment frameHeader, final MemorySegment body)
+    {
+        final EndpointFile peerFile = peerFile(peer, dstEndpoint, dstSession);
+        if (peerFile != null)
+        {
+            sendShm(peerFile, peer, dstEndpoint, frameHeader, body);
+        }
+        else
+        {
+            sendUdp(peer, dstEndpoint, kind, frameHeader, body);
+        }
+        counters.increment(Counter.sent(kind));
+    }
+
+    /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */
+    EndpointFile peerFile(final UdpPeer peer, final int dstEndpoint, final int dstSession)
+    {
+        return peer.isSameHost() && peerFiles != null ? peerFiles.find(peer.basePort() + dstEndpoint, dstSession) : null;
+    }
+
+    private void sendUdp(
+        final UdpPeer peer, final int dstEndpoint, final FrameKind kind, final MemorySegment frameHeader,
+        final MemorySegment body)
+    {
+        try
+        {
+            final int status = udp.send(frameHeader, body, peer.socketAddress(dstEndpoint));
+            if (status == UdpTransport.LOSS_INJECTED)
+            {
+                counters.increment(Counter.DROPPED_LOSS_INJECTED_TX);
+            }
+            else if (status == UdpTransport.SEND_BUFFER_FULL)
+            {
+                throw new DriverException(DriverError.NO_RESOURCES, "send " + kind + " to peer " + peer.index() +
+                    " (" + peer.board() + " endpoint " + dstEndpoint + "): the UDP socket's send buffer stayed full");
+            }
+        }
+        catch (final IOException e)
+        {
+            throw new DriverException(DriverError.SYSTEM, 0, "send " + kind + " to peer " + peer.index() + " (" +
+                peer.board() + " endpoint " + dstEndpoint + "): " + e.getMessage(), e);
+        }
+    }
+
+    private void sendShm(
+        final EndpointFile peerFile, final UdpPeer peer, final int dstEndpoint, final MemorySegment frameHeader,
+        final MemorySegment payload)
+    {
+        final ShmFrameRing ring = peerFile.ring();
+        if (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
+        {
+            counters.increment(Counter.SHM_RING_FULL_WAITS);
+            final long deadlineNs = System.nanoTime() + SHM_FULL_TIMEOUT_NS;
+            final BackoffThenBlockIdleStrategy idle =
+                BackoffThenBlockIdleStrategy.spinThenYield(BackoffThenBlockIdleStrategy.PROVIDER_SPINS);
+            while (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
+            {
+                if (!peerFile.isLive() || !peerFile.ownerAlive() || System.nanoTime() - deadlineNs > 0)
+                {
+                    throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peer.index() + " (" +
+                        peer.board() + " endpoint " + dstEndpoint + "): its shared-memory ring " +
+                        (!peerFile.isLive() ? "was closed" : !peerFile.ownerAlive() ?
+                            "belongs to process " + peerFile.pid() + ", which is gone" : "stayed full for 1 s"));
+                }
+                idle.idle();
+            }
+        }
+        counters.increment(Counter.SHM_FRAMES_SENT);
+        if (ring.claimWakeUp())
+        {
+            try
+            {
+                udp.sendDoorbell(peer.socketAddress(dstEndpoint));
+                counters.increment(Counter.DOORBELLS_SENT);
+            }
+            catch (final IOException e)
+            {
+                throw new DriverException(DriverError.SYSTEM, 0, "doorbell to peer " + peer.index() + " endpoint " +
+                    dstEndpoint + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,434 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.PeerRegistry;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.EventType;
+import io.pinmx.pin.spi.PullSpec;
+import io.pinmx.pin.wire.FrameFlyweight;
+import io.pinmx.pin.wire.FrameKind;
+import io.pinmx.pin.wire.NackFrame;
+import io.pinmx.pin.wire.NackReason;
+import io.pinmx.pin.wire.PullFrame;
+import io.pinmx.pin.wire.PullReplyFrame;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+
+/**
+ * The pulling side of the pull protocol: our pulls of a peer's declared region into ours, each in a
+ * {@link PullSlot} of a {@link PullSlots} pool. Everything but {@link #submit} runs on the agent.
+ * <p>
+ * To a same-host peer whose endpoint file is mapped a pull is ONE process_vm_readv from the peer's declared
+ * segments into the local region (iovecs built from both region tables). Otherwise it is PULL requests of
+ * {@code pullBlockFrames} PULL_REPLY frames, {@code pullBlocksInFlight} blocks outstanding ({@link PullBlock}); a
+ * block whose replies are late is requested again (missing frames only) up to {@code pullMaxRetries} times, then the
+ * pull fails with TIMEOUT. The end of every pull is an event that carries the hold on its peer.
+ */
+final class Puller
+{
+    /** Where the puller finds a same-host peer endpoint's file, or null. */
+    interface PeerFiles
+    {
+        EndpointFile find(UdpPeer peer, int endpointIndex, int sessionId);
+    }
+
+    private final UserDriverOptions options;
+    private final AgentFrameSender sender;
+    private final PeerRegistry<UdpPeer> peers;
+    private final PeerFiles peerFiles;
+    private final RegionTable regions;
+    private final DriverCounters counters;
+    private final EventRing events;
+    private final VmCopier copier;
+    private final PullSlots slots;
+    private final int endpointIndex;
+    private final int sessionId;
+    private final int framePayloadBytes;
+    private final MemorySegment frame;
+    private final MemorySegment pullHeader;
+    private final PullFrame pull = new PullFrame();
+    private final PullReplyFrame reply = new PullReplyFrame();
+    private final NackFrame nack = new NackFrame();
+
+    Puller(
+        final Arena arena,
+        final UserDriverOptions options,
+        final AgentFrameSender sender,
+        final PeerRegistry<UdpPeer> peers,
+        final PeerFiles peerFiles,
+        final RegionTable regions,
+        final DriverCounters counters,
+        final EventRing events,
+        final int endpointIndex,
+        final int sessionId)
+    {
+        this.options = options;
+        this.sender = sender;
+        this.peers = peers;
+        this.peerFiles = peerFiles;
+        this.regions = regions;
+        this.counters = counters;
+        this.events = events;
+        this.copier = new VmCopier(arena);
+        this.slots = new PullSlots(options.pullBlocksInFlight());
+        this.endpointIndex = endpointIndex;
+        this.sessionId = sessionId;
+        this.framePayloadBytes = options.framePayloadBytes();
+        this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
+        this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
+    }
+
+    /** Application thread: check the local side of a pull the contract's checks passed, and queue it for the agent. */
+    void submit(final PullSpec spec, final UdpPeer from)
+    {
+        checkLocalRegion(spec);
+        slots.claim(spec, from);
+        counters.increment(Counter.PULLS_STARTED);
+    }
+
+    private void checkLocalRegion(final PullSpec spec)
+    {
+        final int code = regions.check(spec.localRegionId(), RegionTable.ACCESS_WRITE, spec.localOffset(), spec.length());
+        if (code == RegionTable.UNKNOWN_REGION)
+        {
+            throw new DriverException(DriverError.UNKNOWN_REGION, "startPull " + spec + ": local " +
+                RegionTable.describe(spec.localRegionId()) + " is not declared");
+        }
+        if (code == RegionTable.OUT_OF_RANGE)
+        {
+            throw new DriverException(DriverError.OUT_OF_RANGE, "startPull " + spec + ": local offset " +
+                spec.localOffset() + " + length " + spec.length() + " reaches past the end of " +
+                RegionTable.describe(spec.localRegionId()) + " (" + regions.regionBytes(spec.localRegionId()) + " bytes)");
+        }
+        if (code == RegionTable.ACCESS_DENIED)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "startPull " + spec + ": local " +
+                RegionTable.describe(spec.localRegionId()) + " was not declared WRITE");
+        }
+    }
+
+    boolean hasSubmissions()
+    {
+        return slots.hasSubmissions();
+    }
+
+    boolean hasActivePulls()
+    {
+        return slots.activeCount() > 0;
+    }
+
+    /** Agent: start submitted pulls. @return work done. */
+    int startSubmitted()
+    {
+        int started = 0;
+        PullSlot slot;
+        while ((slot = slots.takeSubmitted()) != null)
+        {
+            start(slot);
+            started++;
+        }
+        return started;
+    }
+
+    private void start(final PullSlot slot)
+    {
+        if (slot.length == 0)
+        {
+            complete(slot);
+            return;
+        }
+        final EndpointFile peerFile = options.sameHost() ?
+            peerFiles.find(slot.peer, slot.remoteEndpoint, slot.remoteSession) : null;
+        if (peerFile != null && singleCopy(slot, peerFile))
+        {
+            return;
+        }
+        slots.activate(slot);
+        requestBlocks(slot, System.nanoTime());
+    }
+
+    /** @return false if the pull must go over UDP instead (the kernel refused cross-process access). */
+    private boolean singleCopy(final PullSlot slot, final EndpointFile peerFile)
+    {
+        if (peerFile.sessionId() != slot.remoteSession)
+        {
+            fail(slot, DriverError.PEER_UNREACHABLE, "pull " + slot.handle + " from " + slot.describePeer() +
+                ": session " + Integer.toHexString(slot.remoteSession) + " is not the endpoint's current session " +
+                Integer.toHexString(peerFile.sessionId()));
+            return true;
+        }
+        final int remoteCount = copier.resolveRemote(
+            peerFile.regions(), slot.remoteRegion, RegionTable.ACCESS_READ, slot.remoteOffset, slot.length);
+        if (remoteCount < 0)
+        {
+            failOnRegion(slot, remoteCount, true);
+            return true;
+        }
+        final int localCount = copier.resolveLocal(
+            regions, slot.localRegion, RegionTable.ACCESS_WRITE, slot.localOffset, slot.length);
+        if (localCount < 0)
+        {
+            failOnRegion(slot, localCount, false);
+            return true;
+        }
+        if (copier.transfer(peerFile.pid(), false, slot.length))
+        {
+            counters.increment(Counter.PULL_SINGLE_COPY);
+            counters.add(Counter.PULL_BYTES, slot.length);
+            complete(slot);
+            return true;
+        }
+        final int errno = copier.errno();
+        if (errno == Errno.EPERM && copier.faultPosition() == 0)
+        {
+            return false;
+        }
+        if (errno == Errno.ESRCH)
+        {
+            fail(slot, DriverError.PEER_UNREACHABLE, "pull " + slot.handle + " from " + slot.describePeer() +
+                ": process " + peerFile.pid() + " is gone (" + Errno.describe(errno) + ")");
+        }
+        else if (!copier.remoteReadable(peerFile.pid()))
+        {
+            fail(slot, DriverError.SEGMENT_FAULT, "pull " + slot.handle + " from " + slot.describePeer() +
+                ": remote " + RegionTable.describe(slot.remoteRegion) + " segment " + copier.remoteFaultSegment() +
+                " at 0x" + Long.toHexString(copier.remoteFaultAddress()) + ": not mapped (" +
+                Errno.describe(errno) + ")");
+        }
+        else
+        {
+            failOnLocalFault(slot, copier.localFaultSegment(), copier.localFaultAddress(), errno);
+        }
+        return true;
+    }
+
+    private void requestBlocks(final PullSlot slot, final long nowNs)
+    {
+        final long blockBytes = options.pullBlockBytes();
+        for (final PullBlock block : slot.blocks())
+        {
+            if (slot.nextRequestOffset >= slot.length)
+            {
+                return;
+            }
+            if (block.inUse())
+            {
+                continue;
+            }
+            final long offset = slot.nextRequestOffset;
+            final int bytes = (int)Math.min(blockBytes, slot.length - offset);
+            block.request(offset, bytes, nowNs);
+            slot.nextRequestOffset = offset + bytes;
+            sendPull(slot, offset, bytes);
+        }
+    }
+
+    private void sendPull(final PullSlot slot, final long pullOffset, final int bytes)
+    {
+        pull.wrap(frame, 0).encodeHeader(FrameKind.PULL, slot.remoteEndpoint, endpointIndex,
+            slot.remoteSession, sessionId, 0, 0);
+        pull.encode(slot.wireHandle(), slot.remoteRegion, slot.remoteOffset + pullOffset, pullOffset, bytes,
+            (int)(pullOffset / framePayloadBytes), framePayloadBytes);
+        sender.send(pullHeader, MemorySegment.NULL, 0, 0, slot.peer.socketAddress(slot.remoteEndpoint),
+            FrameKind.PULL);
+    }
+
+    /** Agent: resend late blocks, fail pulls out of retries. @return work done. */
+    int checkTimers(final long nowNs)
+    {
+        int work = 0;
+        for (int i = slots.activeCount() - 1; i >= 0; i--)
+        {
+            final PullSlot slot = slots.active(i);
+            for (final PullBlock block : slot.blocks())
+            {
+                if (!block.isLate(nowNs, options.pullResendTimeoutNs()))
+                {
+                    continue;
+                }
+                work++;
+                if (block.retries() >= options.pullMaxRetries())
+                {
+                    fail(slot, DriverError.TIMEOUT, "pull " + slot.handle + " from " + slot.describePeer() +
+                        ": no complete reply to the PULL of block at offset " + block.pullOffset() + " after " +
+                        (block.retries() + 1) + " requests");
+                    break;
+                }
+                block.retried(nowNs);
+                resendMissing(slot, block);
+            }
+        }
+        return work;
+    }
+
+    private void resendMissing(final PullSlot slot, final PullBlock block)
+    {
+        final long missing = block.missingMask(PullFrame.frameCount(block.length(), framePayloadBytes));
+        final int first = Long.numberOfTrailingZeros(missing);
+        final int last = 63 - Long.numberOfLeadingZeros(missing);
+        final long from = block.pullOffset() + (long)first * framePayloadBytes;
+        final long to = Math.min(block.end(), block.pullOffset() + (long)(last + 1) * framePayloadBytes);
+        counters.increment(Counter.PULL_REQUESTS_RESENT);
+        sendPull(slot, from, (int)(to - from));
+    }
+
+    /** Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us). */
+    void onReply(final MemorySegment buffer, final long frameOffset, final InetAddress host, final int basePort)
+    {
+        reply.wrap(buffer, frameOffset);
+        final PullSlot slot = slots.activeByWireHandle(reply.pullHandle());
+        if (slot == null || !slot.peer.is(host, basePort) || reply.srcSession() != slot.remoteSession)
+        {
+            counters.increment(Counter.PULL_DUPLICATE_FRAMES);
+            return;
+        }
+        final long pullOffset = reply.pullOffset();
+        final int payloadBytes = reply.payloadLength();
+        final PullBlock block = slot.blockOf(pullOffset);
+        if (block == null || pullOffset % framePayloadBytes != 0 ||
+            reply.frameIndex() != (int)(pullOffset / framePayloadBytes) ||
+            payloadBytes != Math.min(framePayloadBytes, block.end() - pullOffset))
+        {
+            counters.increment(block == null ? Counter.PULL_DUPLICATE_FRAMES : Counter.DROPPED_BAD_FIELD);
+            return;
+        }
+        final int frameInBlock = (int)((pullOffset - block.pullOffset()) / framePayloadBytes);
+        if (block.hasFrame(frameInBlock))
+        {
+            counters.increment(Counter.PULL_DUPLICATE_FRAMES);
+            return;
+        }
+        counters.increment(Counter.PULL_FRAMES_RECEIVED);
+        final int localCount = copier.resolveRemote(
+            regions, slot.localRegion, RegionTable.ACCESS_WRITE, slot.localOffset + pullOffset, payloadBytes);
+        if (localCount < 0)
+        {
+            failOnRegion(slot, localCount, false);
+            return;
+        }
+        copier.localBuffer(buffer.address() + frameOffset + FrameKind.PULL_REPLY.headerBytes(), payloadBytes);
+        if (!copier.transfer(Libc.pid(), true, payloadBytes))
+        {
+            failOnLocalFault(slot, copier.remoteFaultSegment(), copier.remoteFaultAddress(), copier.errno());
+            return;
+        }
+        block.frameArrived(frameInBlock, System.nanoTime());
+        if (block.framesReceived() == PullFrame.frameCount(block.length(), framePayloadBytes))
+        {
+            slot.bytesDone += block.length();
+            block.clear();
+            if (slot.bytesDone == slot.length)
+            {
+                counters.add(Counter.PULL_BYTES, slot.length);
+                complete(slot);
+            }
+            else
+            {
+                requestBlocks(slot, System.nanoTime());
+            }
+        }
+    }
+
+    /** Agent: a NACK refusing one of our PULLs. */
+    void onNack(final MemorySegment buffer, final long frameOffset)
+    {
+        nack.wrap(buffer, frameOffset);
+        final PullSlot slot = slots.activeByWireHandle(nack.refusedHandle());
+        if (slot == null)
+        {
+            return;
+        }
+        final NackReason reason = nack.reason();
+        final String prefix = "pull " + slot.handle + " from " + slot.describePeer() + ": ";
+        switch (reason)
+        {
+            case UNKNOWN_REGION -> fail(slot, DriverError.UNKNOWN_REGION, prefix + "remote " +
+                RegionTable.describe(nack.regionId()) + (nack.errno() == PullServer.EACCES ?
+                " was not declared READ" : " is not declared") + " (NACK UNKNOWN_REGION)");
+            case OUT_OF_RANGE -> fail(slot, DriverError.OUT_OF_RANGE, prefix + "remote offset " +
+                nack.address() + " + length reaches past the end of " + RegionTable.describe(nack.regionId()) +
+                " (NACK OUT_OF_RANGE)");
+            case SEGMENT_FAULT -> fail(slot, DriverError.SEGMENT_FAULT, prefix + "remote " +
+                RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
+                Long.toHexString(nack.address()) + ": not mapped (" + Errno.describe(nack.errno()) + ")");
+            case BAD_FIELD -> fail(slot, DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
+                framePayloadBytes + "-byte replies in blocks of " + options.pullBlockBytes() + " bytes: its limit is " +
+                nack.address() + "-byte replies, " + PullServer.STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
+                "give both ends the same framePayloadBytes");
+            case BAD_ENDPOINT, BAD_SESSION -> fail(slot, DriverError.PEER_UNREACHABLE, prefix +
+                "the peer refused the request (NACK " + reason + ")");
+        }
+    }
+
+    /** Close: every pull not yet complete is abandoned; no end event can be polled any more. */
+    void abandonAll()
+    {
+        for (int i = slots.activeCount() - 1; i >= 0; i--)
+        {
+            abandon(slots.active(i));
+        }
+        PullSlot slot;
+        while ((slot = slots.takeSubmitted()) != null)
+        {
+            abandon(slot);
+        }
+    }
+
+    private void failOnRegion(final PullSlot slot, final int code, final boolean remote)
+    {
+        final int id = remote ? slot.remoteRegion : slot.localRegion;
+        final long offset = remote ? slot.remoteOffset : slot.localOffset;
+        final String prefix = "pull " + slot.handle + (remote ? " from " + slot.describePeer() : "") + ": " +
+            (remote ? "remote " : "local ") + RegionTable.describe(id);
+        switch (code)
+        {
+            case RegionTable.UNKNOWN_REGION -> fail(slot, DriverError.UNKNOWN_REGION, prefix + " is not declared");
+            case RegionTable.OUT_OF_RANGE -> fail(slot, DriverError.OUT_OF_RANGE, prefix + ": offset " + offset +
+                " + length " + slot.length + " reaches past its end");
+            default -> fail(slot, remote ? DriverError.UNKNOWN_REGION : DriverError.BAD_ARGUMENT, prefix +
+                " was not declared " + (remote ? "READ" : "WRITE"));
+        }
+    }
+
+    private void failOnLocalFault(final PullSlot slot, final int segment, final long address, final int errno)
+    {
+        fail(slot, DriverError.SEGMENT_FAULT, "pull " + slot.handle + ": local " +
+            RegionTable.describe(slot.localRegion) + " segment " + segment + " at 0x" + Long.toHexString(address) +
+            ": not mapped (" + Errno.describe(errno) + ")");
+    }
+
+    /** The pull's hold on its peer passes to the completion event; poll releases it after delivery. */
+    private void complete(final PullSlot slot)
+    {
+        counters.increment(Counter.PULLS_DONE);
+        if (!events.offerCompletion(EventType.PULL_DONE, slot.peer.index(), slot.handle, slot.length, null, null))
+        {
+            peers.releaseHold(slot.peer);
+        }
+        slots.free(slot);
+    }
+
+    private void fail(final PullSlot slot, final DriverError error, final String message)
+    {
+        counters.increment(Counter.PULLS_FAILED);
+        if (!events.offerCompletion(EventType.PULL_FAILED, slot.peer.index(), slot.handle, slot.bytesDone, error,
+            message))
+        {
+            peers.releaseHold(slot.peer);
+        }
+        slots.free(slot);
+    }
+
+    private void abandon(final PullSlot slot)
+    {
+        counters.increment(Counter.PULLS_ABANDONED);
+        peers.releaseHold(slot.peer);
+        slots.free(slot);
+    }
+}

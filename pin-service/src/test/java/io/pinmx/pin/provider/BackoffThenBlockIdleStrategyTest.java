@@ -1,0 +1,122 @@
+package io.pinmx.pin.provider;
+
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy.AfterBlock;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.user.UserDriver;
+import io.pinmx.pin.user.UserDriverOptions;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The one idle strategy: spin, yield, then the pluggable block; after a block it spins again or keeps blocking as
+ * configured; work starts it over; each named tuning has the counts its documentation gives.
+ */
+class BackoffThenBlockIdleStrategyTest
+{
+    private int blocks;
+
+    @Test
+    void spinsThenYieldsThenBlocksAndWorkResetsIt()
+    {
+        final BackoffThenBlockIdleStrategy idle =
+            new BackoffThenBlockIdleStrategy(5, 3, AfterBlock.BLOCK_AGAIN, () -> blocks++);
+        idleTimes(idle, 8);
+        assertEquals(0, blocks, "spin and yield phases never block");
+        assertTrue(idle.isBlocking());
+        idle.idle(0);
+        idle.idle(0);
+        assertEquals(2, blocks, "BLOCK_AGAIN stays in the blocking phase while there is no work");
+        idle.idle(1);
+        assertFalse(idle.isBlocking(), "work reset it to spinning");
+        idleTimes(idle, 8);
+        assertEquals(2, blocks);
+        idle.reset();
+        idleTimes(idle, 8);
+        assertEquals(2, blocks, "reset starts it over as work does");
+    }
+
+    @Test
+    void spinAgainBacksOffAfterEveryBlock()
+    {
+        final BackoffThenBlockIdleStrategy idle =
+            new BackoffThenBlockIdleStrategy(5, 3, AfterBlock.SPIN_AGAIN, () -> blocks++);
+        idleTimes(idle, 9);
+        assertEquals(1, blocks);
+        assertFalse(idle.isBlocking(), "after a block it spins again");
+        idleTimes(idle, 8);
+        assertEquals(1, blocks);
+        idle.idle();
+        assertEquals(2, blocks);
+    }
+
+    @Test
+    void theNamedTuningsHaveTheirDocumentedCounts()
+    {
+        final BackoffThenBlockIdleStrategy busy = BackoffThenBlockIdleStrategy.busyPolling();
+        idleTimes(busy, BackoffThenBlockIdleStrategy.POLLS_PER_YIELD - 1);
+        assertTrue(busy.isBlocking(), "the 64th empty poll yields");
+        busy.idle();
+        assertFalse(busy.isBlocking(), "and the next 63 spin again");
+
+        final BackoffThenBlockIdleStrategy agent = BackoffThenBlockIdleStrategy.providerAgent(() -> blocks++);
+        idleTimes(agent, BackoffThenBlockIdleStrategy.PROVIDER_SPINS + BackoffThenBlockIdleStrategy.PROVIDER_YIELDS);
+        assertEquals(0, blocks);
+        agent.idle();
+        assertEquals(1, blocks);
+        assertFalse(agent.isBlocking(), "a woken provider agent spins again");
+
+        final BackoffThenBlockIdleStrategy await = BackoffThenBlockIdleStrategy.providerAwait(() -> blocks++);
+        idleTimes(await, BackoffThenBlockIdleStrategy.PROVIDER_SPINS + BackoffThenBlockIdleStrategy.PROVIDER_YIELDS);
+        assertTrue(await.isBlocking(), "an awaiting thread keeps waiting in the provider");
+
+        final BackoffThenBlockIdleStrategy lock = BackoffThenBlockIdleStrategy.lockWait();
+        idleTimes(lock, BackoffThenBlockIdleStrategy.LOCK_WAIT_SPINS);
+        assertTrue(lock.isBlocking(), "a lock waiter yields every round after its spins");
+        assertTrue(BackoffThenBlockIdleStrategy.yielding().isBlocking());
+        assertTrue(BackoffThenBlockIdleStrategy.busySpin().isBlocking());
+    }
+
+    @Test
+    void theEndpointAgentBlocksInTheRealDriversAwaitUntilItsBound()
+    {
+        try (DriverEndpoint driver = new UserDriver().open(EndpointConfig.builder().boardIndex(0).endpointIndex(3)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withProgressThread(false)).build()))
+        {
+            final long boundNs = 20_000_000L;
+            final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.endpointAgent(() ->
+            {
+                blocks++;
+                driver.await(boundNs);
+            });
+            idleTimes(idle, BackoffThenBlockIdleStrategy.ENDPOINT_SPINS + BackoffThenBlockIdleStrategy.ENDPOINT_YIELDS);
+            assertEquals(0, blocks, "200 spins and 50 yields never block in the driver");
+            final long start = System.nanoTime();
+            idle.idle(0);
+            idle.idle(0);
+            assertEquals(2, blocks, "then it blocks in the driver, and stays there while there is no work");
+            assertTrue(System.nanoTime() - start >= 2 * boundNs, "two awaits of an idle driver lasted their bound");
+        }
+    }
+
+    @Test
+    void badCountsAndMissingPartsAreNamed()
+    {
+        assertEquals("maxSpins -1, maxYields 0: expected counts >= 0", assertThrows(IllegalArgumentException.class,
+            () -> new BackoffThenBlockIdleStrategy(-1, 0, AfterBlock.SPIN_AGAIN, () -> { })).getMessage());
+        assertEquals("afterBlock SPIN_AGAIN, blocker null: expected both", assertThrows(IllegalArgumentException.class,
+            () -> new BackoffThenBlockIdleStrategy(1, 1, AfterBlock.SPIN_AGAIN, null)).getMessage());
+    }
+
+    private static void idleTimes(final BackoffThenBlockIdleStrategy idle, final int times)
+    {
+        for (int i = 0; i < times; i++)
+        {
+            idle.idle(0);
+        }
+    }
+}
