@@ -63,14 +63,21 @@ public final class LaunchedJob
     public static Result finish(final Process launcher, final Path dir, final long deadlineS)
         throws IOException, InterruptedException
     {
+        return finish(launcher, dir, "", deadlineS);
+    }
+
+    /** Wait for a job from {@link #start(Path, String, Map, List)} with that suffix, as {@link #finish(Process, Path, long)}. */
+    public static Result finish(final Process launcher, final Path dir, final String suffix, final long deadlineS)
+        throws IOException, InterruptedException
+    {
         if (!launcher.waitFor(deadlineS, TimeUnit.SECONDS))
         {
             launcher.descendants().forEach(ProcessHandle::destroyForcibly);
             launcher.destroyForcibly();
-            fail("pinmx-run did not finish within " + deadlineS + " s:\n" + Files.readString(dir.resolve("err")));
+            fail("pinmx-run did not finish within " + deadlineS + " s:\n" + Files.readString(dir.resolve("err" + suffix)));
         }
-        return new Result(launcher.exitValue(), Files.readString(dir.resolve("out")),
-            Files.readString(dir.resolve("err")));
+        return new Result(launcher.exitValue(), Files.readString(dir.resolve("out" + suffix)),
+            Files.readString(dir.resolve("err" + suffix)));
     }
 
     /** Run pinmx-run with {@code args} to the end. */

@@ -1,6 +1,6 @@
 package io.pinmx.kerneltests;
 
-import io.pinmx.mpj.MpjLaunch;
+import io.pinmx.job.LaunchedJob;
 import io.pinmx.mpj.programs.Collectives;
 import io.pinmx.mpj.programs.Objects;
 import io.pinmx.mpj.programs.PointToPoint;
@@ -24,6 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class KernelMpjTest
 {
+    /** MPJ programs start several JVMs each; under load a run takes minutes. */
+    private static final long RUN_DEADLINE_S = 900;
+
     @TempDir
     Path dir;
 
@@ -54,9 +57,8 @@ class KernelMpjTest
             "--mpj", mainClass));
         command.addAll(List.of(args));
         // Under TCG the ranks, like this JVM, do better with C1 only and one GC thread.
-        final MpjLaunch run = MpjLaunch.await(MpjLaunch.start(dir, "run",
-            Map.of("JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"), command.toArray(new String[0])),
-            dir, "run");
+        final LaunchedJob.Result run = LaunchedJob.finish(LaunchedJob.start(dir, "",
+            Map.of("JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"), command), dir, RUN_DEADLINE_S);
         assertEquals(0, run.exitStatus(), run.out() + run.err());
         return new String[]{run.out(), run.err()};
     }

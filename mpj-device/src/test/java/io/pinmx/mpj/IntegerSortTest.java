@@ -1,11 +1,13 @@
 package io.pinmx.mpj;
 
+import io.pinmx.job.LaunchedJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -18,6 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class IntegerSortTest
 {
+    /** MPJ programs start several JVMs each; under load a run takes minutes. */
+    private static final long RUN_DEADLINE_S = 900;
+
     private static final String MAIN = "io.pinmx.mpj.npb.IntegerSort";
 
     @TempDir
@@ -28,7 +33,7 @@ class IntegerSortTest
     void verifies(final String cls, final int ranks, final int keys) throws Exception
     {
         // Four JVMs on this shared 2-core host went silent for over the default 5 s under load (a peer given up).
-        final MpjLaunch run = MpjLaunch.run(dir, "-np", Integer.toString(ranks), "--peer-timeout", "30", "--mpj", MAIN,
+        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", Integer.toString(ranks), "--peer-timeout", "30", "--mpj", MAIN,
             cls);
         assertEquals(0, run.exitStatus(), run.out() + run.err());
         assertReports(run.out(), "Class", cls);
@@ -44,7 +49,7 @@ class IntegerSortTest
     @Test
     void refusesRanksThatAreNotAPowerOfTwo() throws Exception
     {
-        final MpjLaunch run = MpjLaunch.run(dir, "-np", "3", "--mpj", MAIN, "S");
+        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "3", "--mpj", MAIN, "S");
         assertNotEquals(0, run.exitStatus());
         assertTrue(run.err().contains("power-of-two number of ranks") && run.err().contains("not 3"), run.err());
     }
@@ -52,7 +57,7 @@ class IntegerSortTest
     @Test
     void refusesAnUnknownClass() throws Exception
     {
-        final MpjLaunch run = MpjLaunch.run(dir, "-np", "2", "--mpj", MAIN, "Q");
+        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2", "--mpj", MAIN, "Q");
         assertNotEquals(0, run.exitStatus());
         assertTrue(run.err().contains("NPB IS class 'Q'"), run.err());
     }

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,6 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MpjProgramsTest
 {
+    /** MPJ programs start several JVMs each; under load a run takes minutes. */
+    private static final long RUN_DEADLINE_S = 900;
+
     @TempDir
     Path dir;
 
@@ -35,7 +39,7 @@ class MpjProgramsTest
     @MethodSource("programs")
     void everyRankFinishesTheProgram(final String mainClass, final int ranks) throws Exception
     {
-        final MpjLaunch run = MpjLaunch.run(dir, "-np", Integer.toString(ranks), "--mpj", mainClass);
+        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", Integer.toString(ranks), "--mpj", mainClass);
         final String ok = mainClass.substring(mainClass.lastIndexOf('.') + 1) + " OK";
         assertEquals(0, run.exitStatus(), run.err());
         assertEquals(ok, run.out().trim(), run.err());

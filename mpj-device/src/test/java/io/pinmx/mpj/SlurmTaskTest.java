@@ -1,5 +1,6 @@
 package io.pinmx.mpj;
 
+import io.pinmx.job.LaunchedJob;
 import io.pinmx.mpj.programs.Collectives;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SlurmTaskTest
 {
+    /** MPJ programs start several JVMs each; under load a run takes minutes. */
+    private static final long RUN_DEADLINE_S = 900;
+
     private static final int TASKS = 3;
 
     @TempDir
@@ -34,17 +38,17 @@ class SlurmTaskTest
         final List<Process> tasks = new ArrayList<>();
         for (int task = 0; task < TASKS; task++)
         {
-            tasks.add(MpjLaunch.start(dir, "task" + task, Map.of(
+            tasks.add(LaunchedJob.start(dir, "task" + task, Map.of(
                 "SLURM_PROCID", Integer.toString(task),
                 "SLURM_NTASKS", Integer.toString(TASKS),
                 "SLURM_JOB_ID", "4242",
                 "SLURM_STEP_ID", "0",
                 "HOME", home.toString(),
-                "PINMX_BOOTSTRAP_HOST", "127.0.0.1"), "--mpj", Collectives.class.getName()));
+                "PINMX_BOOTSTRAP_HOST", "127.0.0.1"), List.of("--mpj", Collectives.class.getName())));
         }
         for (int task = 0; task < TASKS; task++)
         {
-            final MpjLaunch run = MpjLaunch.await(tasks.get(task), dir, "task" + task);
+            final LaunchedJob.Result run = LaunchedJob.finish(tasks.get(task), dir, "task" + task, RUN_DEADLINE_S);
             assertEquals(0, run.exitStatus(), "task " + task + ":\n" + run.err());
             assertEquals("Collectives OK", run.out().trim(), "task " + task + ":\n" + run.err());
         }
@@ -54,9 +58,9 @@ class SlurmTaskTest
     @Test
     void aTaskWithoutSlurmsJobIdNamesWhatItNeeds() throws Exception
     {
-        final Process p = MpjLaunch.start(dir, "lone", Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2"),
-            "--mpj", Collectives.class.getName());
-        final MpjLaunch run = MpjLaunch.await(p, dir, "lone");
+        final Process p = LaunchedJob.start(dir, "lone", Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2"),
+            List.of("--mpj", Collectives.class.getName()));
+        final LaunchedJob.Result run = LaunchedJob.finish(p, dir, "lone", RUN_DEADLINE_S);
         assertEquals(2, run.exitStatus(), run.err());
         assertTrue(run.err().contains("PINMX_BOOTSTRAP"), run.err());
     }
