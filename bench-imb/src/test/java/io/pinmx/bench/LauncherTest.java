@@ -36,6 +36,15 @@ class LauncherTest
         return LaunchedJob.run(dir, RUN_DEADLINE_S, env, args);
     }
 
+    /** As runWith, without the JVM's notice of the test's JAVA_TOOL_OPTIONS (LaunchedJob's counters file) on stderr. */
+    private LaunchedJob.Result runQuietJvm(final Map<String, String> env, final String... args) throws Exception
+    {
+        final LaunchedJob.Result r = runWith(env, args);
+        return new LaunchedJob.Result(r.exitStatus(), r.out(), r.err().lines()
+            .filter(line -> !line.contains("Picked up JAVA_TOOL_OPTIONS")).map(line -> line + "\n")
+            .collect(java.util.stream.Collectors.joining()));
+    }
+
     private LaunchedJob.Result run(final String... args) throws Exception
     {
         return runWith(Map.of(), args);
@@ -132,20 +141,20 @@ class LauncherTest
     void theCallersPinmxDriverIsHonouredAndAnExplicitDriverWins() throws Exception
     {
         final String fixture = LauncherFixture.class.getName();
-        LaunchedJob.Result o = runWith(Map.of(), "-np", "1", fixture, "driver");
+        LaunchedJob.Result o = runQuietJvm(Map.of(), "-np", "1", fixture, "driver");
         assertEquals(new LaunchedJob.Result(0, "rank 0 driver user\n", ""), o);
-        o = runWith(Map.of("PINMX_DRIVER", "auto"), "-np", "1", fixture, "driver");
+        o = runQuietJvm(Map.of("PINMX_DRIVER", "auto"), "-np", "1", fixture, "driver");
         assertEquals(new LaunchedJob.Result(0, "rank 0 driver auto\n", ""), o);
-        o = runWith(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", "--driver", "user", fixture, "driver");
+        o = runQuietJvm(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", "--driver", "user", fixture, "driver");
         assertEquals(new LaunchedJob.Result(0, "rank 0 driver user\n", ""), o);
 
-        o = runWith(Map.of("PINMX_DRIVER", "gpu"), "-np", "1", fixture, "driver");
+        o = runQuietJvm(Map.of("PINMX_DRIVER", "gpu"), "-np", "1", fixture, "driver");
         assertEquals(2, o.exitStatus(), o.err());
         assertTrue(o.err().startsWith("pinmx-run: PINMX_DRIVER='gpu': expected user, kernel or auto\nusage: pinmx-run"),
             o.err());
         if (!Files.exists(Path.of("/dev/pinmx")))
         {
-            o = runWith(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", fixture, "driver");
+            o = runQuietJvm(Map.of("PINMX_DRIVER", "kernel"), "-np", "1", fixture, "driver");
             assertEquals(new LaunchedJob.Result(2, "",
                 "pinmx-run: PINMX_DRIVER=kernel needs /dev/pinmx (load kmod/pinmx.ko), or use --driver user\n"), o);
         }
