@@ -74,7 +74,9 @@ public final class Endpoint implements AutoCloseable
     {
         this.options = options;
         this.clock = options.clock;
-        this.driver = pinDriver.open(options.driverConfig);
+        // The progress thread keeps polling the driver: the driver needs no thread of its own.
+        this.driver = pinDriver.open(ProgressMode.THREAD == options.progressMode ?
+            options.driverConfig.withProgressByOpener() : options.driverConfig);
         this.address = driver.address();
         this.mediumFragmentBytes = Math.min(options.mediumFragmentBytes, driver.info().mediumFragPayloadBytes());
         if ((options.rendezvousThresholdBytes + mediumFragmentBytes - 1) / mediumFragmentBytes > MediumFragFrame.MAX_FRAG_COUNT)

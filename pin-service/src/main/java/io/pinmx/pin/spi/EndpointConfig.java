@@ -17,12 +17,20 @@ public final class EndpointConfig
     private final int boardIndex;
     private final int endpointIndex;
     private final Map<Class<?>, Object> options;
+    private final boolean progressByOpener;
 
     private EndpointConfig(final Builder builder)
     {
-        boardIndex = builder.boardIndex;
-        endpointIndex = builder.endpointIndex;
-        options = Map.copyOf(builder.options);
+        this(builder.boardIndex, builder.endpointIndex, Map.copyOf(builder.options), builder.progressByOpener);
+    }
+
+    private EndpointConfig(
+        final int boardIndex, final int endpointIndex, final Map<Class<?>, Object> options, final boolean progressByOpener)
+    {
+        this.boardIndex = boardIndex;
+        this.endpointIndex = endpointIndex;
+        this.options = options;
+        this.progressByOpener = progressByOpener;
     }
 
     /**
@@ -69,10 +77,29 @@ public final class EndpointConfig
         return Optional.ofNullable(type.cast(options.get(type)));
     }
 
+    /**
+     * @return true when whoever opens the endpoint keeps polling it (the endpoint library's progress thread), so the
+     *         provider runs no progress thread of its own whatever its options say: one thread per endpoint waits
+     *         and wakes, not two.
+     */
+    public boolean progressByOpener()
+    {
+        return progressByOpener;
+    }
+
+    /**
+     * @return this config with {@link #progressByOpener()} true.
+     */
+    public EndpointConfig withProgressByOpener()
+    {
+        return new EndpointConfig(boardIndex, endpointIndex, options, true);
+    }
+
     @Override
     public String toString()
     {
-        return "EndpointConfig{board=" + boardIndex + ", endpoint=" + endpointIndex + ", options=" + options.values() + "}";
+        return "EndpointConfig{board=" + boardIndex + ", endpoint=" + endpointIndex + ", options=" + options.values() +
+            (progressByOpener ? ", progress by the opener" : "") + "}";
     }
 
     /**
@@ -83,6 +110,7 @@ public final class EndpointConfig
         private int boardIndex;
         private int endpointIndex;
         private final Map<Class<?>, Object> options = new HashMap<>();
+        private boolean progressByOpener;
 
         private Builder()
         {
@@ -134,6 +162,16 @@ public final class EndpointConfig
         public <T> Optional<T> options(final Class<T> type)
         {
             return Optional.ofNullable(type.cast(options.get(type)));
+        }
+
+        /**
+         * @param progressByOpener true: the opener keeps polling the endpoint ({@link EndpointConfig#progressByOpener()}).
+         * @return this.
+         */
+        public Builder progressByOpener(final boolean progressByOpener)
+        {
+            this.progressByOpener = progressByOpener;
+            return this;
         }
 
         /**

@@ -46,17 +46,20 @@ public final class UserDriver implements PinDriver
     @Override
     public DriverInfo info()
     {
-        return info(UserDriverOptions.defaults());
+        return info(UserDriverOptions.defaults(), false);
     }
 
     @Override
     public DriverEndpoint open(final EndpointConfig config)
     {
-        final UserDriverOptions options = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
-        return UserEndpoint.open(config.endpointIndex(), options, info(options));
+        final UserDriverOptions given = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
+        // An opener that keeps polling (the endpoint library's progress thread) is the endpoint's progress: a second
+        // spinning thread per endpoint only competes with it for the cores (8 B blocking round trips took ~1 ms).
+        final UserDriverOptions options = config.progressByOpener() ? given.withProgressThread(false) : given;
+        return UserEndpoint.open(config.endpointIndex(), options, info(options, config.progressByOpener()));
     }
 
-    private DriverInfo info(final UserDriverOptions options)
+    private DriverInfo info(final UserDriverOptions options, final boolean progressByOpener)
     {
         final Set<DriverFeature> features = EnumSet.of(DriverFeature.UDP);
         if (options.sameHost())
@@ -64,12 +67,13 @@ public final class UserDriver implements PinDriver
             features.add(DriverFeature.SAME_HOST_SHM);
             features.add(DriverFeature.SAME_HOST_SINGLE_COPY_PULL);
         }
-        if (options.progressThread())
+        if (options.progressThread() || progressByOpener)
         {
             features.add(DriverFeature.ASYNC_PULL_SERVING);
         }
         return new DriverInfo(NAME, DESCRIPTION + "; chosen because " + chosenBecause + "; progress " +
-            (options.progressThread() ? "by a progress thread per endpoint" : "only inside poll/await"),
+            (options.progressThread() ? "by a progress thread per endpoint" :
+                progressByOpener ? "by the opener's progress thread, which keeps polling" : "only inside poll/await"),
             false, RegionTable.MAX_SEGMENTS, options.maxRegions(), EndpointAddress.MAX_ENDPOINT_INDEX + 1,
             options.framePayloadBytes(), options.framePayloadBytes(), features);
     }

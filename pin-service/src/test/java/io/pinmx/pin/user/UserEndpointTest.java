@@ -264,6 +264,29 @@ class UserEndpointTest
     }
 
     @Test
+    void anOpenerThatKeepsPollingGetsNoProgressThreadOfTheDriver()
+    {
+        final EndpointConfig.Builder config = EndpointConfig.builder().endpointIndex(0)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(null));
+        final DriverEndpoint own = new UserDriver("test").open(config.build());
+        resources.add(own);
+        final DriverEndpoint byOpener = new UserDriver("test").open(config.build().withProgressByOpener());
+        resources.add(byOpener);
+        assertTrue(progressThreadRuns(own), "a default endpoint has its progress thread");
+        assertFalse(progressThreadRuns(byOpener), "the opener's polling is the endpoint's progress");
+        assertTrue(byOpener.info().chosenBecause().contains("by the opener's progress thread"), byOpener.info().chosenBecause());
+        assertTrue(byOpener.info().features().contains(io.pinmx.pin.spi.DriverFeature.ASYNC_PULL_SERVING));
+        assertTrue(EndpointConfig.of(0, 0).withProgressByOpener().progressByOpener());
+        assertFalse(EndpointConfig.of(0, 0).progressByOpener());
+    }
+
+    private static boolean progressThreadRuns(final DriverEndpoint endpoint)
+    {
+        final String name = "pinmx-progress-" + endpoint.address();
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+    }
+
+    @Test
     void closedEndpointRefusesEveryOperation()
     {
         final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
