@@ -9,7 +9,7 @@
 #   mpj-device/bench/run.sh [pingpong|is|all] [--class S|W|A|B] [-msglog a:b]
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
-# bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default thread; driver: PINMX_DRIVER, default user).
+# bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
 set -euo pipefail
 
 what=all cls=A msglog=0:22
@@ -38,7 +38,7 @@ both() {
   echo "== $name on niodev (MPJ Express's TCP device), 2 ranks"
   "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np 2 "$@" 2>"$out/$name.niodev.err" \
     | tee "$out/$name.niodev" || { cat "$out/$name.niodev.err" >&2; exit 1; }
-  echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-thread}), 2 ranks"
+  echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-caller}), 2 ranks"
   PINMX_CLASSPATH=$cp "$root/bin/pinmx-run" -np 2 --mpj "$@" 2>"$out/$name.pinmx.err" \
     | tee "$out/$name.pinmx" || { cat "$out/$name.pinmx.err" >&2; exit 1; }
 }
