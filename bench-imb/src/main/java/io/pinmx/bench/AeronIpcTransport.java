@@ -238,6 +238,7 @@ public final class AeronIpcTransport implements Transport
                         offered(publications[postedPeer[i]], postedPeer[i], postedViews[i], postedBytes[i]))
                     {
                         postedDone[i] = true;
+                        remaining--;
                         work++;
                     }
                 }
@@ -257,13 +258,9 @@ public final class AeronIpcTransport implements Transport
                     {
                         assembler.checkLength(rank);
                         postedDone[i] = true;
+                        remaining--;
                         work++;
                     }
-                }
-                remaining = 0;
-                for (int i = 0; i < postedCount; i++)
-                {
-                    remaining += postedDone[i] ? 0 : 1;
                 }
                 idle.idle(work);
             }
