@@ -8,14 +8,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The JVM flags node-wide state needs. Chronicle Map reaches into JDK internals, so on JDK 25 it runs only in a
  * JVM started with the parent pom's {@code pinmx.jvm.opens} (copied into the resource {@value #RESOURCE} at
  * build time, their one source). Before anything here touches a Chronicle class, {@link #require} checks that
  * this JVM has every open and export among them, so a program started without them gets one message naming
- * the flags instead of Chronicle's class-initialisation errors; and it disables Chronicle's usage analytics,
- * which would otherwise need a flag too.
+ * the flags instead of Chronicle's class-initialisation errors; it disables Chronicle's usage analytics,
+ * which would otherwise need a flag too, and keeps Chronicle's start-up announcements (INFO, through SLF4J to
+ * java.util.logging) out of the programs' output unless the JVM's logging configuration asks for them.
  */
 public final class ChronicleFlags
 {
@@ -25,6 +28,8 @@ public final class ChronicleFlags
     static final String ANALYTICS_PROPERTY = "chronicle.analytics.disable";
 
     private static final List<String> FLAGS = load();
+    /** Held: java.util.logging keeps loggers weakly, and a collected logger forgets its level. */
+    private static final Logger CHRONICLE_LOG = Logger.getLogger("net.openhft");
 
     private ChronicleFlags()
     {
@@ -86,6 +91,10 @@ public final class ChronicleFlags
         if (null == System.getProperty(ANALYTICS_PROPERTY))
         {
             System.setProperty(ANALYTICS_PROPERTY, "true");
+        }
+        if (null == CHRONICLE_LOG.getLevel())
+        {
+            CHRONICLE_LOG.setLevel(Level.WARNING);
         }
     }
 

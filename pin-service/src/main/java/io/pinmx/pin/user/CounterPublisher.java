@@ -8,24 +8,26 @@ import io.pinmx.pin.spi.EndpointAddress;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Publishes one endpoint's counters to the node-wide {@link CounterStore} so {@code pinmx-admin counters}
  * shows live endpoints. Called by the endpoint's progress agent only when idle, at most every
- * {@link #INTERVAL_NS}, and once at close. The endpoints of a process share one open store per file
- * (opening a Chronicle Map costs far more than an endpoint). In a JVM without the flags Chronicle Map needs
- * ({@link ChronicleFlags}) nothing is published and Chronicle is never loaded: the endpoint works all the same.
+ * {@link #INTERVAL_NS}, and once at close. The endpoints of a process share one store per file, opened on a
+ * daemon thread: the first open in a JVM generates and compiles Chronicle code, seconds on a loaded host, and an
+ * endpoint must not wait for its monitoring. Publications before the store is open are skipped (the next due one
+ * carries the same live counters); an endpoint closed before that publishes its final counters once it is open. In
+ * a JVM without the flags Chronicle Map needs ({@link ChronicleFlags}) nothing is published and Chronicle is never
+ * loaded: the endpoint works all the same.
  */
 final class CounterPublisher
 {
     /** Least time between two publications of one endpoint. */
     static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** A node file that does not open in this time (not a Chronicle Map file) is not waited for longer. */
-    private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(10);
     private static final System.Logger LOG = System.getLogger(CounterPublisher.class.getName());
     private static final Map<Path, SharedStore> STORES = new HashMap<>();
     /** A JVM without Chronicle's flags is told once, not once per endpoint; guarded by STORES. */
@@ -48,8 +50,9 @@ final class CounterPublisher
      * @param file     the node's counters file.
      * @param address  the endpoint's address.
      * @param counters its live counters.
-     * @return the publisher, or null (logged) when the store cannot be opened: counters are for
-     * monitoring and must not stop the endpoint from opening.
+     * @return the publisher, or null (logged once) when this JVM lacks Chronicle's flags. A store that cannot be
+     * opened is logged once by its opener; its publishers then publish nothing: counters are for monitoring and
+     * must not stop the endpoint.
      */
     static CounterPublisher open(final Path file, final EndpointAddress address, final DriverCounters counters)
     {
@@ -67,23 +70,8 @@ final class CounterPublisher
                 }
                 return null;
             }
-            SharedStore s = STORES.get(file);
-            if (null == s)
-            {
-                try
-                {
-                    s = new SharedStore(file, ChronicleMapCounterStore.open(file, OPEN_TIMEOUT));
-                }
-                catch (final RuntimeException ex)
-                {
-                    LOG.log(System.Logger.Level.WARNING, "endpoint " + address + ": counters not published, cannot open " +
-                        file + ": " + ex.getMessage());
-                    return null;
-                }
-                STORES.put(file, s);
-            }
-            s.users++;
-            shared = s;
+            shared = STORES.computeIfAbsent(file, SharedStore::new);
+            shared.users++;
         }
         return new CounterPublisher(shared, nameOf(address), counters);
     }
@@ -129,22 +117,38 @@ final class CounterPublisher
     }
 
     /**
-     * Publish the final counters and release the shared store.
+     * Publish the final counters and release the shared store: now if it is open, else once it is.
      */
     void close()
     {
-        publish();
+        final boolean last;
         synchronized (STORES)
         {
-            if (--shared.users == 0)
+            last = --shared.users == 0;
+            if (last)
             {
                 STORES.remove(shared.file);
-                shared.store.close();
             }
         }
+        shared.store.thenAccept(store ->
+        {
+            publishTo(store);
+            if (last)
+            {
+                store.close();
+            }
+        });
     }
 
     private void publish()
+    {
+        if (shared.store.state() == Future.State.SUCCESS)
+        {
+            publishTo(shared.store.resultNow());
+        }
+    }
+
+    private void publishTo(final CounterStore store)
     {
         if (failed)
         {
@@ -152,7 +156,7 @@ final class CounterPublisher
         }
         try
         {
-            shared.store.publish(name, counters);
+            store.publish(name, counters);
         }
         catch (final RuntimeException ex)
         {
@@ -163,16 +167,31 @@ final class CounterPublisher
         }
     }
 
+    /** One open (or opening) store per file and JVM; {@link #users} is guarded by {@link #STORES}. */
     private static final class SharedStore
     {
         final Path file;
-        final CounterStore store;
+        final CompletableFuture<CounterStore> store = new CompletableFuture<>();
         int users;
 
-        SharedStore(final Path file, final CounterStore store)
+        SharedStore(final Path file)
         {
             this.file = file;
-            this.store = store;
+            Thread.ofPlatform().daemon().name("pinmx-counters-open").start(this::openStore);
+        }
+
+        private void openStore()
+        {
+            try
+            {
+                store.complete(ChronicleMapCounterStore.open(file));
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.log(System.Logger.Level.WARNING, "counters of this process's endpoints are not published, " +
+                    "cannot open " + file + ": " + ex.getMessage());
+                store.completeExceptionally(ex);
+            }
         }
     }
 }

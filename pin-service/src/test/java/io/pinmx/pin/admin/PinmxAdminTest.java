@@ -1,5 +1,6 @@
 package io.pinmx.pin.admin;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -180,6 +182,46 @@ class PinmxAdminTest
 
         assertEquals(PinmxAdmin.EXIT_FAILED, run("counters", "udp:10.0.0.1:40000/4"));
         assertTrue(err.contains("no counters published by endpoint udp:10.0.0.1:40000/4"), err);
+    }
+
+    @Test
+    void anOpenUserEndpointPublishesItsCounters()
+    {
+        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(countersFile())).build());
+        try
+        {
+            final String publisher = "/pid" + ProcessHandle.current().pid() + "/";
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+            {
+                assertEquals(0, run("counters", "--all"), err);
+                assertTrue(out.lines().anyMatch(line -> line.contains(publisher) && line.contains(" (running) ")), out);
+            });
+        }
+        finally
+        {
+            endpoint.close();
+        }
+    }
+
+    @Test
+    void anEndpointOpensWithoutWaitingForACountersFileThatNeverOpens() throws Exception
+    {
+        // Zeros: a Chronicle Map header that never becomes ready, which Chronicle would wait for forever.
+        Files.write(countersFile(), new byte[1 << 16]);
+        final long startNs = System.nanoTime();
+        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(countersFile())).build());
+        try
+        {
+            final long openMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+            assertTrue(openMs < 8_000, "the endpoint waited " + openMs + " ms for its counters file");
+            assertEquals(0, endpoint.counters().get(Counter.DROPPED_BAD_LENGTH));
+        }
+        finally
+        {
+            endpoint.close();
+        }
     }
 
     @Test
