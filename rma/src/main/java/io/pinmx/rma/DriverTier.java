@@ -39,6 +39,8 @@ final class DriverTier
     static final int MAX_PIECES_PER_REQUEST = 1024;
     /** Most pieces of a get pulled one after another by one endpoint read; more go as reads running side by side. */
     static final int PIECES_PER_PULL_REQUEST = 64;
+    /** Reads a direct get spreads its pieces over, so that up to this many pulls run side by side. */
+    static final int READS_IN_FLIGHT = 16;
     private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
     private static final Duration UNTIL_DONE = Duration.ofDays(365);
@@ -53,9 +55,18 @@ final class DriverTier
     /** Per rank, the gets that may still be pulling from it. */
     private final List<Pulls>[] pendingGets;
     private long nextSequence = 1;
+    private final ProtocolChoice protocols;
+    /** The two buffers a streamed transfer goes through, declared once (the region cache keeps them). */
+    private final MemorySegment[] streamBuffers = new MemorySegment[2];
 
-    DriverTier(final JobEndpoint job)
+    DriverTier(final JobEndpoint job, final ProtocolChoice protocols)
     {
+        this.protocols = protocols;
+        final Arena buffers = Arena.ofAuto();
+        for (int i = 0; i < streamBuffers.length; i++)
+        {
+            streamBuffers[i] = buffers.allocate(ChunkSchedule.MAX_CHUNK_BYTES, 4096);
+        }
         this.job = job;
         this.endpoint = job.endpoint();
         this.self = job.job().rank();
@@ -107,60 +118,162 @@ final class DriverTier
         final RmaOp op = null == scale ? RmaOp.PUT : RmaOp.ACC;
         final long sequence = nextSequence++;
         final Arena arena = Arena.ofAuto();
-        final MemorySegment head = encode(arena, op, rank, sequence, allocationId, pieces, patch, remoteBase);
+        final MemorySegment head = encode(arena, op, rank, sequence, allocationId, pieces, patch, remoteBase, true);
         if (null != scale)
         {
             header.scale(scale);
         }
+        final boolean packed;
+        if (1 == pieces.count())
+        {
+            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces);
+        }
+        else
+        {
+            packed = StridedProtocol.PACK == protocols.strided(true, pieces);
+        }
         final int headerBytes = header.headerBytes();
         final Partner partner = job.partner(rank);
         final List<Request> sends = new ArrayList<>(2);
+        final long requestTag = RmaTags.of(RmaTags.REQUEST, sequence);
         if (pieces.totalBytes <= RequestHeader.BUFFER_BYTES - headerBytes)
         {
             header.inlineBytes((int)pieces.totalBytes);
-            if (pieces.count() < MAX_VECTOR && pieces.shareable())
+            if (!packed && pieces.count() < MAX_VECTOR)
             {
                 final MemorySegment[] vector = new MemorySegment[pieces.count() + 1];
                 vector[0] = head.asSlice(0, headerBytes);
                 System.arraycopy(pieces.local, 0, vector, 1, pieces.count());
-                sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), vector, vector.length));
+                sends.add(endpoint.isend(partner, requestTag, vector, vector.length));
             }
             else
             {
-                final MemorySegment packed = arena.allocate(headerBytes + pieces.totalBytes, 8);
-                MemorySegment.copy(head, 0, packed, 0, headerBytes);
-                pieces.pack(packed.asSlice(headerBytes));
-                sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), packed));
+                final MemorySegment inline = arena.allocate(headerBytes + pieces.totalBytes, 8);
+                MemorySegment.copy(head, 0, inline, 0, headerBytes);
+                pieces.pack(inline.asSlice(headerBytes));
+                sends.add(endpoint.isend(partner, requestTag, inline));
+            }
+        }
+        else if (!packed)
+        {
+            sends.add(endpoint.isend(partner, requestTag, head.asSlice(0, headerBytes)));
+            final long data = RmaTags.of(RmaTags.DATA, sequence);
+            for (int from = 0; from < pieces.count(); from += MAX_VECTOR)
+            {
+                sends.add(endpoint.isend(partner, data, Arrays.copyOfRange(pieces.local, from,
+                    Math.min(pieces.count(), from + MAX_VECTOR)), Math.min(MAX_VECTOR, pieces.count() - from)));
             }
         }
         else
         {
-            sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head.asSlice(0, headerBytes)));
-            final long data = RmaTags.of(RmaTags.DATA, sequence);
-            if (pieces.count() <= MAX_VECTOR && pieces.shareable())
+            header.delivery(RequestHeader.DELIVERY_CHUNKS);
+            sends.add(endpoint.isend(partner, requestTag, head.asSlice(0, headerBytes)));
+            if (1 == pieces.count())
             {
-                sends.add(endpoint.isend(partner, data, pieces.local, pieces.count()));
+                stream(partner, sequence, pieces.local[0], sends);
             }
             else
             {
-                final MemorySegment packed = arena.allocate(pieces.totalBytes, 8);
-                pieces.pack(packed);
-                sends.add(endpoint.isend(partner, data, packed));
+                sendPacked(partner, sequence, pieces, arena, sends);
             }
         }
         handle.add(new Sends(rank, sends));
     }
 
     /**
-     * Get of {@code pieces} from the rank's slice (its exposed region {@code regionId}): pulls the driver serves at
-     * the target without its data server. A put or accumulate to the rank not yet known complete there is fenced
-     * first, so the get returns its data.
+     * The pack protocol's data: each chunk is packed and sent while the ones before it travel (the endpoint's
+     * progress thread moves them).
      */
-    void read(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
+    private void sendPacked(final Partner partner, final long sequence, final Pieces pieces, final Arena arena,
+        final List<Request> sends)
+    {
+        final MemorySegment packed = arena.allocate(pieces.totalBytes, 8);
+        final PieceCursor cursor = PieceCursor.of(pieces);
+        final long tag = RmaTags.of(RmaTags.DATA, sequence);
+        long at = 0;
+        for (int c = 0; at < pieces.totalBytes; c++)
+        {
+            final MemorySegment chunk = packed.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
+            cursor.pack(chunk);
+            sends.add(endpoint.isend(partner, tag, chunk));
+            at += chunk.byteSize();
+        }
+    }
+
+    /**
+     * A streamed put's data through the two stream buffers: chunk c is copied into buffer c % 2 once the send of
+     * chunk c - 2 from it is done, then sent; returns when every chunk is sent, so the buffers are free again.
+     */
+    private void stream(final Partner partner, final long sequence, final MemorySegment source,
+        final List<Request> sends)
+    {
+        final long total = source.byteSize();
+        final long tag = RmaTags.of(RmaTags.DATA, sequence);
+        final Request[] using = new Request[streamBuffers.length];
+        long at = 0;
+        for (int c = 0; at < total; c++)
+        {
+            final int b = c % streamBuffers.length;
+            if (null != using[b])
+            {
+                using[b].await(UNTIL_DONE);
+            }
+            final long bytes = ChunkSchedule.chunkBytes(c, total - at);
+            final MemorySegment chunk = streamBuffers[b].asSlice(0, bytes);
+            MemorySegment.copy(source, at, chunk, 0, bytes);
+            using[b] = endpoint.isend(partner, tag, chunk);
+            sends.add(using[b]);
+            at += bytes;
+        }
+        for (final Request r : using)
+        {
+            if (null != r)
+            {
+                r.await(UNTIL_DONE);
+            }
+        }
+    }
+
+    /**
+     * Get of {@code pieces} from the rank's slice (allocation {@code allocation}, exposed as a region there):
+     * directly, pulls the driver serves at the target without its data server; packed, the target's data server
+     * packs and sends them in chunks; streamed (contiguous), pulls into the stream buffers copied out as they land.
+     * A pull reads the slice behind the server's back, so a put or accumulate to the rank not yet known complete
+     * there is fenced first; a packed get is served by the server after them anyway.
+     *
+     * @param patch the remote shape (its source side), or null for the pieces' own offsets.
+     */
+    void read(final RmaHandle handle, final int rank, final RmaAllocation allocation, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase)
     {
         try
         {
-            pull(handle, rank, regionId, pieces);
+            if (0 == pieces.totalBytes)
+            {
+                return;
+            }
+            if (1 == pieces.count())
+            {
+                if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces))
+                {
+                    fence(rank);
+                    streamIn(rank, allocation.regionId(rank), pieces.remoteOffsets[0], pieces.local[0]);
+                    return;
+                }
+                pull(handle, rank, allocation.regionId(rank), pieces);
+                return;
+            }
+            if (StridedProtocol.PACK == protocols.strided(false, pieces))
+            {
+                if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
+                {
+                    forEachChunk(pieces, chunk -> getPacked(handle, rank, allocation.id(), chunk, null, 0));
+                    return;
+                }
+                getPacked(handle, rank, allocation.id(), pieces, patch, remoteBase);
+                return;
+            }
+            pull(handle, rank, allocation.regionId(rank), pieces);
         }
         catch (final MxException ex)
         {
@@ -168,24 +281,23 @@ final class DriverTier
         }
     }
 
+    /** The direct protocol of a get: reads side by side, each pulling its share of the pieces in turn. */
     private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
     {
-        if (0 == pieces.totalBytes)
-        {
-            return;
-        }
         fence(rank);
         pendingGets[rank].removeIf(Pulls::isDone);
         final Partner partner = job.partner(rank);
         final boolean direct = pieces.count() <= MAX_VECTOR && pieces.shareable();
         final MemorySegment staging = direct ? null : Arena.ofAuto().allocate(pieces.totalBytes, 8);
-        final int chunks = (pieces.count() + PIECES_PER_PULL_REQUEST - 1) / PIECES_PER_PULL_REQUEST;
-        final Request[] pulls = new Request[chunks];
+        final int perRead = Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
+            PIECES_PER_PULL_REQUEST);
+        final int reads = (pieces.count() + perRead - 1) / perRead;
+        final Request[] pulls = new Request[reads];
         long stagedAt = 0;
-        for (int c = 0; c < chunks; c++)
+        for (int c = 0; c < reads; c++)
         {
-            final int from = c * PIECES_PER_PULL_REQUEST;
-            final int count = Math.min(pieces.count(), from + PIECES_PER_PULL_REQUEST) - from;
+            final int from = c * perRead;
+            final int count = Math.min(pieces.count(), from + perRead) - from;
             final long[] offsets = Arrays.copyOfRange(pieces.remoteOffsets, from, from + count);
             final long[] lengths = Arrays.copyOfRange(pieces.lengths, from, from + count);
             if (direct)
@@ -208,6 +320,85 @@ final class DriverTier
         final Pulls get = new Pulls(rank, pulls, direct ? null : pieces, staging);
         pendingGets[rank].add(get);
         handle.add(get);
+    }
+
+    /**
+     * The streaming protocol of a contiguous get: chunks pulled into the two stream buffers in turn, each copied
+     * out while the next is pulled; complete when it returns (the buffers are free again).
+     */
+    private void streamIn(final int rank, final int regionId, final long remoteOffset, final MemorySegment destination)
+    {
+        final Partner partner = job.partner(rank);
+        final long total = destination.byteSize();
+        final Request[] pulling = new Request[streamBuffers.length];
+        final long[] startedAt = new long[streamBuffers.length];
+        long requested = 0;
+        int next = 0;
+        for (int b = 0; b < streamBuffers.length && requested < total; b++, next++)
+        {
+            startedAt[b] = requested;
+            final long bytes = ChunkSchedule.chunkBytes(next, total - requested);
+            pulling[b] = endpoint.iget(partner, regionId, remoteOffset + requested, streamBuffers[b].asSlice(0, bytes));
+            requested += bytes;
+        }
+        RmaException failed = null;
+        for (int c = 0; c < next; c++)
+        {
+            final int b = c % streamBuffers.length;
+            final Request r = pulling[b];
+            r.await(UNTIL_DONE);
+            final long bytes = r.status().messageLength();
+            if (RequestState.FAILED == r.state() && null == failed)
+            {
+                failed = failure(rank, r);
+            }
+            r.release();
+            if (null == failed)
+            {
+                MemorySegment.copy(streamBuffers[b], 0, destination, startedAt[b], bytes);
+            }
+            if (null == failed && requested < total)
+            {
+                startedAt[b] = requested;
+                final long more = ChunkSchedule.chunkBytes(next, total - requested);
+                pulling[b] = endpoint.iget(partner, regionId, remoteOffset + requested,
+                    streamBuffers[b].asSlice(0, more));
+                requested += more;
+                next++;
+            }
+        }
+        if (null != failed)
+        {
+            throw failed;
+        }
+    }
+
+    /**
+     * The pack protocol of a get: the receives of every chunk are posted before the request goes, the target's data
+     * server packs and sends chunk after chunk, and the caller unpacks each as the next arrives.
+     */
+    private void getPacked(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase)
+    {
+        final long sequence = nextSequence++;
+        final Arena arena = Arena.ofAuto();
+        final MemorySegment head = encode(arena, RmaOp.GET_PACKED, rank, sequence, allocationId, pieces, patch,
+            remoteBase, false);
+        final Partner partner = job.partner(rank);
+        final MemorySegment staging = arena.allocate(pieces.totalBytes, 8);
+        final Request[] chunks = new Request[ChunkSchedule.chunks(pieces.totalBytes)];
+        final MemorySegment[] into = new MemorySegment[chunks.length];
+        final long tag = RmaTags.of(RmaTags.PACKED, sequence);
+        long at = 0;
+        for (int c = 0; c < chunks.length; c++)
+        {
+            into[c] = staging.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
+            chunks[c] = endpoint.irecv(partner.id(), tag, MatchInfo.MASK_ALL, into[c]);
+            at += into[c].byteSize();
+        }
+        final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence),
+            head.asSlice(0, header.headerBytes()));
+        handle.add(new PackedGet(rank, send, chunks, into, pieces));
     }
 
     /** Waits for the gets from the rank still running, so that an operation issued after them cannot overtake. */
@@ -286,14 +477,15 @@ final class DriverTier
     }
 
     private MemorySegment encode(final Arena arena, final RmaOp op, final int rank, final long sequence,
-        final long allocationId, final Pieces pieces, final StridedPatch patch, final long remoteBase)
+        final long allocationId, final Pieces pieces, final StridedPatch patch, final long remoteBase,
+        final boolean remoteIsTarget)
     {
         final int pieceBytes = null == patch ? RequestHeader.PIECE_BYTES * pieces.count() : 0;
         final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES + pieceBytes, 8);
         header.wrap(head).encode(op, self, sequence, allocationId, remoteBase, pieces.totalBytes, 0);
         if (null != patch)
         {
-            header.strided(patch);
+            header.strided(patch, remoteIsTarget);
         }
         else
         {
@@ -446,6 +638,69 @@ final class DriverTier
             if (null != failure)
             {
                 throw failure;
+            }
+        }
+    }
+
+    /** A packed get: its request, then its chunks, unpacked into the caller's pieces in order as they arrive. */
+    private final class PackedGet implements RmaHandle.Completion
+    {
+        private final int rank;
+        private final Request send;
+        private final Request[] chunks;
+        private final MemorySegment[] into;
+        private final Pieces pieces;
+        private boolean done;
+
+        PackedGet(final int rank, final Request send, final Request[] chunks, final MemorySegment[] into,
+            final Pieces pieces)
+        {
+            this.rank = rank;
+            this.send = send;
+            this.chunks = chunks;
+            this.into = into;
+            this.pieces = pieces;
+        }
+
+        @Override
+        public boolean isDone()
+        {
+            return done || chunks[chunks.length - 1].test();
+        }
+
+        @Override
+        public void await()
+        {
+            if (done)
+            {
+                return;
+            }
+            done = true;
+            final PieceCursor cursor = PieceCursor.of(pieces);
+            RmaException failed = null;
+            for (int c = 0; c < chunks.length; c++)
+            {
+                final Request r = chunks[c];
+                // The server answers only if it lives: keep talking to it so that the endpoint notices if not.
+                while (!r.await(PING_INTERVAL))
+                {
+                    ping(rank);
+                }
+                if (RequestState.FAILED == r.state() && null == failed)
+                {
+                    failed = failure(rank, r);
+                }
+                r.release();
+                if (null == failed)
+                {
+                    cursor.unpack(into[c]);
+                }
+            }
+            send.await(UNTIL_DONE);
+            send.release();
+            if (null != failed)
+            {
+                throw failed;
             }
         }
     }

@@ -36,6 +36,7 @@ public final class Rma implements AutoCloseable
     private final DriverTier driver;
     private final DataServer server;
     private final Transfers transfers;
+    private final ProtocolChoice protocols;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -43,11 +44,12 @@ public final class Rma implements AutoCloseable
         this.job = job;
         this.options = options;
         this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
+        this.protocols = new ProtocolChoice(options.strided(), options.contiguous());
         if (anyRankNeedsTheDriver())
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
             this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
-            this.driver = new DriverTier(endpoint);
+            this.driver = new DriverTier(endpoint, protocols);
             this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()), job.rank());
         }
         else
@@ -58,6 +60,20 @@ public final class Rma implements AutoCloseable
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
+        if (null != driver)
+        {
+            try
+            {
+                CostModels.establish(this, job, endpoint, ranks, driver, protocols, options);
+            }
+            catch (final RuntimeException ex)
+            {
+                // Every rank fails here alike (a damaged model file fails them all): nothing to wait for.
+                closed = true;
+                release();
+                throw ex;
+            }
+        }
     }
 
     /**
@@ -526,6 +542,37 @@ public final class Rma implements AutoCloseable
         ranks.checkAlive(rank);
     }
 
+    /**
+     * @return how many requests through the driver took each protocol (strided and vector: direct or pack;
+     *         contiguous: zero-copy or stream) since init; all 0 when no rank is reached through the driver.
+     */
+    public ProtocolCounts protocolCounts()
+    {
+        return protocols.counts();
+    }
+
+    /**
+     * Forces this rank's protocols for the operations that follow through the driver (AUTO: the cost model's
+     * choice); the same as {@link RmaOptions#strided()} and {@link RmaOptions#contiguous()} at init.
+     *
+     * @throws IllegalArgumentException if either is null.
+     */
+    public void protocols(final StridedProtocol strided, final ContiguousProtocol contiguous)
+    {
+        if (null == strided || null == contiguous)
+        {
+            throw new IllegalArgumentException("protocols must be given (AUTO to let the model choose): strided " +
+                strided + ", contiguous " + contiguous);
+        }
+        protocols.force(strided, contiguous);
+    }
+
+    /** @return the cost model that chooses this rank's protocols, or null when no rank is reached through the driver. */
+    public CostModel costModel()
+    {
+        return protocols.model();
+    }
+
     /** @return requests this rank's data server has served (0 without one): what its CPU did for others. */
     long dataServerRequests()
     {
@@ -561,14 +608,19 @@ public final class Rma implements AutoCloseable
         }
         finally
         {
-            if (null != server)
-            {
-                server.close();
-                endpoint.close();
-            }
-            ranks.close();
-            arena.close();
+            release();
         }
+    }
+
+    private void release()
+    {
+        if (null != server)
+        {
+            server.close();
+            endpoint.close();
+        }
+        ranks.close();
+        arena.close();
     }
 
     @Override
