@@ -2,14 +2,17 @@ package io.pinmx.rma;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
  * gets and puts of 8 B and 256 KiB (ts, tn), direct strided gets and puts of 64 pieces (the per-piece start-up),
  * copies of 1 MiB (tm), and zero-copy against streamed transfers of 128 KiB and 1 MiB, zero-copy ones from memory
- * allocated for each (never declared before). Each cost is the fastest of a few runs after one warm-up, so a busy
- * moment of a shared host does not become the model. Takes tens of milliseconds; the peer's application is not
- * involved (its data server serves the puts).
+ * allocated for each (never declared before). After a warm-up, rounds run every probe once each and each cost is
+ * the fastest of its rounds, so that a busy moment of a shared host does not become the model. Takes tens to hundreds
+ * of milliseconds; the peer's application is not involved (its data server serves the puts).
  */
 final class Calibration
 {
@@ -22,7 +25,7 @@ final class Calibration
     private static final long PUT_PIECE_BYTES = 2048;
     private static final long LINE_SMALL_BYTES = 128 << 10;
     private static final long LINE_LARGE_BYTES = 1 << 20;
-    private static final int RUNS = 5;
+    private static final int RUNS = 9;
     /** Rounds of every kind of transfer before anything is timed: compiled code, woken threads, warm caches. */
     private static final int WARM_UP_ROUNDS = 20;
 
@@ -63,33 +66,76 @@ final class Calibration
         }
     }
 
+    /** One timed transfer: its memory is prepared outside the time. */
+    private record Probe(StridedProtocol strided, ContiguousProtocol contiguous, Supplier<MemorySegment> memory,
+        Consumer<MemorySegment> transfer)
+    {
+    }
+
     private CostModel measure(final String key)
     {
         final MemorySegment buffer = arena.allocate(LINE_LARGE_BYTES, 4096);
-        final double copyByteNs = copyNs(buffer) / COPY_BYTES;
+        final MemorySegment other = arena.allocate(COPY_BYTES, 4096);
         warmUp(buffer);
-        choice.force(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY);
-        final double getSmall = fastest(() -> get(buffer.asSlice(0, SMALL_BYTES)));
-        final double getLarge = fastest(() -> get(buffer.asSlice(0, LARGE_BYTES)));
-        final double putSmall = fastest(() -> put(buffer.asSlice(0, SMALL_BYTES)));
-        final double putLarge = fastest(() -> put(buffer.asSlice(0, LARGE_BYTES)));
-        final CostModel.Line getContiguous = line(SMALL_BYTES, getSmall, LARGE_BYTES, getLarge);
-        final CostModel.Line putContiguous = line(SMALL_BYTES, putSmall, LARGE_BYTES, putLarge);
-        final double getPieces = fastest(() -> stridedGet(buffer, GET_PIECE_BYTES));
-        final double putPieces = fastest(() -> stridedPut(buffer, PUT_PIECE_BYTES));
-        final double getPieceNs = Math.max(0, getPieces / PIECES - getContiguous.byteNs() * GET_PIECE_BYTES);
-        final double putPieceNs = Math.max(0, putPieces / PIECES - putContiguous.byteNs() * PUT_PIECE_BYTES);
-        final CostModel.Line getZeroCopy = line(LINE_SMALL_BYTES, fastest(() -> getFresh(LINE_SMALL_BYTES)),
-            LINE_LARGE_BYTES, fastest(() -> getFresh(LINE_LARGE_BYTES)));
-        final CostModel.Line putZeroCopy = line(LINE_SMALL_BYTES, fastest(() -> putFresh(LINE_SMALL_BYTES)),
-            LINE_LARGE_BYTES, fastest(() -> putFresh(LINE_LARGE_BYTES)));
-        choice.force(StridedProtocol.DIRECT, ContiguousProtocol.STREAM);
-        final CostModel.Line getStream = line(LINE_SMALL_BYTES, fastest(() -> get(buffer.asSlice(0, LINE_SMALL_BYTES))),
-            LINE_LARGE_BYTES, fastest(() -> get(buffer)));
-        final CostModel.Line putStream = line(LINE_SMALL_BYTES, fastest(() -> put(buffer.asSlice(0, LINE_SMALL_BYTES))),
-            LINE_LARGE_BYTES, fastest(() -> put(buffer)));
-        return new CostModel(key, getContiguous, getPieceNs, putContiguous, putPieceNs, copyByteNs, getZeroCopy,
-            getStream, putZeroCopy, putStream);
+        final Supplier<MemorySegment> same = () -> buffer;
+        final StridedProtocol direct = StridedProtocol.DIRECT;
+        final ContiguousProtocol zeroCopy = ContiguousProtocol.ZERO_COPY;
+        final ContiguousProtocol stream = ContiguousProtocol.STREAM;
+        final List<Probe> probes = List.of(
+            new Probe(direct, zeroCopy, same, b -> MemorySegment.copy(b, 0, other, 0, COPY_BYTES)),
+            new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, SMALL_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, LARGE_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, SMALL_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, LARGE_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> stridedGet(b, GET_PIECE_BYTES)),
+            new Probe(direct, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES)),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_SMALL_BYTES), this::get),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_LARGE_BYTES), this::get),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_SMALL_BYTES), this::put),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_LARGE_BYTES), this::put),
+            new Probe(direct, stream, same, b -> get(b.asSlice(0, LINE_SMALL_BYTES))),
+            new Probe(direct, stream, same, this::get),
+            new Probe(direct, stream, same, b -> put(b.asSlice(0, LINE_SMALL_BYTES))),
+            new Probe(direct, stream, same, this::put));
+        final double[] ns = fastest(probes);
+        final CostModel.Line getContiguous = line(SMALL_BYTES, ns[1], LARGE_BYTES, ns[2]);
+        final CostModel.Line putContiguous = line(SMALL_BYTES, ns[3], LARGE_BYTES, ns[4]);
+        final double getPieceNs = Math.max(0, ns[5] / PIECES - getContiguous.byteNs() * GET_PIECE_BYTES);
+        final double putPieceNs = Math.max(0, ns[6] / PIECES - putContiguous.byteNs() * PUT_PIECE_BYTES);
+        return new CostModel(key, getContiguous, getPieceNs, putContiguous, putPieceNs, ns[0] / COPY_BYTES,
+            line(LINE_SMALL_BYTES, ns[7], LINE_LARGE_BYTES, ns[8]), line(LINE_SMALL_BYTES, ns[11], LINE_LARGE_BYTES, ns[12]),
+            line(LINE_SMALL_BYTES, ns[9], LINE_LARGE_BYTES, ns[10]), line(LINE_SMALL_BYTES, ns[13], LINE_LARGE_BYTES, ns[14]));
+    }
+
+    /**
+     * @return each probe's fastest time of {@value #RUNS} rounds; a round runs every probe once, so that a load that
+     *         changes over the calibration weighs on all of them alike.
+     */
+    private double[] fastest(final List<Probe> probes)
+    {
+        final double[] best = new double[probes.size()];
+        java.util.Arrays.fill(best, Double.MAX_VALUE);
+        for (int round = 0; round < RUNS; round++)
+        {
+            for (int i = 0; i < probes.size(); i++)
+            {
+                final Probe p = probes.get(i);
+                choice.force(p.strided(), p.contiguous());
+                final MemorySegment memory = p.memory().get();
+                final long start = System.nanoTime();
+                p.transfer().accept(memory);
+                best[i] = Math.min(best[i], System.nanoTime() - start);
+            }
+        }
+        return best;
+    }
+
+    /** @return memory allocated now (its pages touched), never declared to the driver before. */
+    private static MemorySegment fresh(final long bytes)
+    {
+        final MemorySegment m = Arena.ofAuto().allocate(bytes, 4096);
+        m.fill((byte)1);
+        return m;
     }
 
     private void warmUp(final MemorySegment buffer)
@@ -114,25 +160,6 @@ final class Calibration
     {
         final double byteNs = Math.max(0, (largeNs - smallNs) / (largeBytes - smallBytes));
         return new CostModel.Line(Math.max(0, smallNs - byteNs * smallBytes), byteNs);
-    }
-
-    private static double fastest(final Runnable run)
-    {
-        run.run();
-        long best = Long.MAX_VALUE;
-        for (int i = 0; i < RUNS; i++)
-        {
-            final long start = System.nanoTime();
-            run.run();
-            best = Math.min(best, System.nanoTime() - start);
-        }
-        return best;
-    }
-
-    private double copyNs(final MemorySegment buffer)
-    {
-        final MemorySegment other = arena.allocate(COPY_BYTES, 4096);
-        return fastest(() -> MemorySegment.copy(buffer, 0, other, 0, COPY_BYTES));
     }
 
     private void get(final MemorySegment into)
@@ -165,21 +192,5 @@ final class Calibration
         driver.write(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
         handle.await();
         driver.fence(peer);
-    }
-
-    private void getFresh(final long bytes)
-    {
-        try (Arena fresh = Arena.ofShared())
-        {
-            get(fresh.allocate(bytes, 4096));
-        }
-    }
-
-    private void putFresh(final long bytes)
-    {
-        try (Arena fresh = Arena.ofShared())
-        {
-            put(fresh.allocate(bytes, 4096));
-        }
     }
 }

@@ -10,25 +10,33 @@ import io.pinmx.rma.StridedProtocol;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * The driver tier's protocols against each other, 2 ranks (rank 0 operates on rank 1, whose application only waits
- * in the final barrier): strided 2-D N x N doubles (rows of a 256 x 256 matrix on both sides) for N = 8..256 with
+ * in the final barrier): strided 2-D N x N doubles (rows of a 512 x 512 matrix on both sides, so that no N makes a contiguous block) for N = 8..256 with
  * the direct protocol forced, the pack protocol forced and the model's choice; contiguous 4 KiB..16 MiB with zero-copy
  * forced, streaming forced and the model's choice, each from memory allocated for it (not declared before); and a
- * strided 64 x 64 get against 64 contiguous gets of its rows. Each point is the median of its repetitions; the
- * ratio "auto/best" is the model's choice against the better forced protocol in the same run.
+ * strided 64 x 64 get against 64 contiguous gets of its rows. Each point runs the three settings in turn, round
+ * after round, and takes each one's median; "auto/best" is the model's choice against the better forced protocol
+ * in the same run, "auto chose" what the model took (the counters say).
  * <p>
  * Run: {@code PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np 2 io.pinmx.rma.protocol.bench.ProtocolSweep [REPS]}, or
  * across a veth pair with {@code rma/bench/run-protocols.sh}.
  */
 public final class ProtocolSweep
 {
-    private static final int MATRIX = 256;
+    private static final int MATRIX = 512;
+    private static final int MAX_N = 256;
     private static final long ROW_BYTES = MATRIX * Double.BYTES;
-    private static final long MATRIX_BYTES = MATRIX * ROW_BYTES;
     private static final long MAX_CONTIGUOUS_BYTES = 16L << 20;
+    private static final StridedProtocol[] STRIDED = {StridedProtocol.DIRECT, StridedProtocol.PACK,
+        StridedProtocol.AUTO};
+    private static final ContiguousProtocol[] CONTIGUOUS = {ContiguousProtocol.ZERO_COPY, ContiguousProtocol.STREAM,
+        ContiguousProtocol.AUTO};
 
     private final Rma rma;
     private final RmaAllocation remote;
@@ -95,52 +103,81 @@ public final class ProtocolSweep
             ", zero-copy " + counts.zeroCopy() + ", stream " + counts.stream());
     }
 
-    private void strided(final String what, final java.util.function.IntConsumer op)
+    private void strided(final String what, final IntConsumer op)
     {
-        System.out.println("# strided " + what + " N x N doubles: N, direct, pack, auto, auto/best, auto chose");
-        for (int n = 8; n <= MATRIX; n *= 2)
+        System.out.println("# strided " + what + " N x N doubles: N, direct, pack, auto (us), auto/best, auto chose");
+        for (int n = 8; n <= MAX_N; n *= 2)
         {
             final int side = n;
-            final double[] t = new double[3];
-            final StridedProtocol[] forced = {StridedProtocol.DIRECT, StridedProtocol.PACK, StridedProtocol.AUTO};
-            ProtocolCounts before = null;
-            for (int i = 0; i < forced.length; i++)
-            {
-                rma.protocols(forced[i], ContiguousProtocol.AUTO);
-                before = rma.protocolCounts();
-                t[i] = median(() -> op.accept(side));
-            }
-            final ProtocolCounts after = rma.protocolCounts();
-            final String chose = after.direct() > before.direct() ? "direct" : "pack";
-            System.out.println(String.format(Locale.ROOT, "%4d %10.1f %10.1f %10.1f %6.2f %s", n, t[0], t[1], t[2],
-                t[2] / Math.min(t[0], t[1]), chose));
+            final ProtocolCounts before = rma.protocolCounts();
+            final double[] t = interleaved(i -> rma.protocols(STRIDED[i], ContiguousProtocol.AUTO), reps,
+                i -> local, b -> op.accept(side));
+            final long direct = rma.protocolCounts().direct() - before.direct() - (reps + 1);
+            final long pack = rma.protocolCounts().pack() - before.pack() - (reps + 1);
+            print(n, t, direct > 0 && pack > 0 ? "both" : direct > 0 ? "direct" : "pack");
         }
         rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     private void contiguous(final String what, final Operation op)
     {
-        System.out.println("# contiguous " + what + " (fresh memory each time): bytes, zero-copy, stream, auto, " +
-            "auto/best, auto chose");
+        System.out.println("# contiguous " + what + " (memory allocated for each, never declared before): bytes, " +
+            "zero-copy, stream, auto (us), auto/best, auto chose");
         for (long bytes = 4096; bytes <= MAX_CONTIGUOUS_BYTES; bytes *= 4)
         {
             final long size = bytes;
-            final double[] t = new double[3];
-            final ContiguousProtocol[] forced = {ContiguousProtocol.ZERO_COPY, ContiguousProtocol.STREAM,
-                ContiguousProtocol.AUTO};
-            ProtocolCounts before = null;
-            for (int i = 0; i < forced.length; i++)
+            final int n = Math.max(3, (int)Math.min(reps, (64L << 20) / bytes));
+            final ProtocolCounts before = rma.protocolCounts();
+            final double[] t = interleaved(i -> rma.protocols(StridedProtocol.AUTO, CONTIGUOUS[i]), n, i ->
             {
-                rma.protocols(StridedProtocol.AUTO, forced[i]);
-                before = rma.protocolCounts();
-                t[i] = medianFresh(size, op);
-            }
-            final ProtocolCounts after = rma.protocolCounts();
-            final String chose = after.zeroCopy() > before.zeroCopy() ? "zero-copy" : "stream";
-            System.out.println(String.format(Locale.ROOT, "%9d %10.1f %10.1f %10.1f %6.2f %s", bytes, t[0], t[1], t[2],
-                t[2] / Math.min(t[0], t[1]), chose));
+                final MemorySegment fresh = Arena.ofAuto().allocate(size, 4096);
+                fresh.fill((byte)i);
+                return fresh;
+            }, op::run);
+            final long zeroCopy = rma.protocolCounts().zeroCopy() - before.zeroCopy() - (n + 1);
+            final long stream = rma.protocolCounts().stream() - before.stream() - (n + 1);
+            print(bytes, t, zeroCopy > 0 && stream > 0 ? "both" : zeroCopy > 0 ? "zero-copy" : "stream");
         }
         rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+    }
+
+    private static void print(final long point, final double[] t, final String chose)
+    {
+        System.out.println(String.format(Locale.ROOT, "%9d %10.1f %10.1f %10.1f %6.2f %s", point, t[0], t[1], t[2],
+            t[2] / Math.min(t[0], t[1]), chose));
+    }
+
+    /**
+     * Times the operation under each of the three settings in turn, {@code n} rounds after one untimed round, so
+     * that a load that changes during the point weighs on all three alike.
+     *
+     * @return the median time of each setting, us.
+     */
+    private static double[] interleaved(final IntConsumer setting, final int n, final IntFunction<MemorySegment> memory,
+        final Operation op)
+    {
+        final long[][] ns = new long[3][n];
+        for (int round = -1; round < n; round++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                setting.accept(i);
+                final MemorySegment m = memory.apply(i);
+                final long start = System.nanoTime();
+                op.run(m);
+                if (round >= 0)
+                {
+                    ns[i][round] = System.nanoTime() - start;
+                }
+            }
+        }
+        final double[] median = new double[3];
+        for (int i = 0; i < 3; i++)
+        {
+            Arrays.sort(ns[i]);
+            median[i] = ns[i][n / 2] / 1e3;
+        }
+        return median;
     }
 
     private void rowsAgainstStrided()
@@ -191,24 +228,7 @@ public final class ProtocolSweep
             op.run();
             ns[i] = System.nanoTime() - start;
         }
-        java.util.Arrays.sort(ns);
+        Arrays.sort(ns);
         return ns[reps / 2] / 1e3;
-    }
-
-    /** Each repetition on memory allocated for it (touched, so its pages exist) and not declared before. */
-    private double medianFresh(final long bytes, final Operation op)
-    {
-        final int n = Math.max(3, (int)Math.min(reps, (64L << 20) / bytes));
-        final long[] ns = new long[n];
-        for (int i = 0; i < n; i++)
-        {
-            final MemorySegment fresh = Arena.ofAuto().allocate(bytes, 4096);
-            fresh.fill((byte)i);
-            final long start = System.nanoTime();
-            op.run(fresh);
-            ns[i] = System.nanoTime() - start;
-        }
-        java.util.Arrays.sort(ns);
-        return ns[n / 2] / 1e3;
     }
 }
