@@ -4,7 +4,8 @@
 #   rma/run-protocol-sweep.sh --veth [REPS]   each rank in its own network namespace, joined by a veth pair made
 #                                             here and removed on exit (as two hosts would be); needs root and ip
 # The cost model is measured at the start of each run (PINMX_RMA_RECALIBRATE=1) into a file of the run's own, so
-# the sweep judges the model of the moment, not one cached on a quieter or busier day.
+# the sweep judges the model of the moment, not one cached on a quieter or busier day. PINMX_CLASSPATH, if set, is
+# used as it is (no build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -14,7 +15,7 @@ veth=0
 if [ "${1:-}" = --veth ]; then veth=1; shift; fi
 reps=${1:-10}
 home=$(mktemp -d)
-PINMX_CLASSPATH=$(pinmx_classpath rma)
+PINMX_CLASSPATH=${PINMX_CLASSPATH:-$(pinmx_classpath rma)}
 export PINMX_CLASSPATH PINMX_RMA_SHARED_MEMORY=0 PINMX_RMA_RECALIBRATE=1 PINMX_RMA_MODEL_FILE="$home/model.properties"
 main=io.pinmx.rma.protocol.bench.ProtocolSweep
 

@@ -18,17 +18,18 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The origin side of operations on ranks reached through the driver. A get is a one-sided read of the target's
- * exposed slice ({@link Endpoint#iget}): the drivers move the bytes (the kernel module in softirq, the user driver on
- * its progress thread) and the target's data server is not involved. Every other operation is a request to the
- * target's {@link DataServer} over this rank's endpoint, with its data inline when it fits the server's request
- * buffer and as a second message otherwise; read-modify-writes, fences and mutex operations wait for a reply. Pieces
- * go as a vector of the caller's own memory when there are few enough (no copy), packed otherwise, and always packed
- * when the caller's memory is confined to its thread (the endpoint's progress thread could not touch it).
+ * The origin side of operations on ranks reached through the driver, each request in the protocol
+ * {@link ProtocolChoice} picks. A direct get is one-sided reads of the target's exposed slice ({@link Endpoint#iget}):
+ * the drivers move the bytes (the kernel module in softirq, the user driver on its progress thread) and the target's
+ * data server is not involved; a streamed get reads through {@link StreamBuffers}; a packed get asks the target's
+ * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server,
+ * with its data inline when it fits the server's request buffer, else following it: the caller's pieces as vectors
+ * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). Read-modify-writes,
+ * fences and mutex operations wait for a reply.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
- * get first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
- * a request to the server first waits for the gets from that target still pulling (so it cannot land before they
+ * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
+ * a request to the server first waits for the reads from that target still pulling (so it cannot land before they
  * read).
  */
 final class DriverTier
@@ -43,7 +44,7 @@ final class DriverTier
     static final int READS_IN_FLIGHT = 16;
     private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
-    private static final Duration UNTIL_DONE = Duration.ofDays(365);
+    static final Duration UNTIL_DONE = Duration.ofDays(365);
 
     private final JobEndpoint job;
     private final Endpoint endpoint;
@@ -53,22 +54,17 @@ final class DriverTier
     private final List<Request> pings = new ArrayList<>();
     private final boolean[] unfenced;
     /** Per rank, the gets that may still be pulling from it. */
-    private final List<Pulls>[] pendingGets;
+    private final List<Completions.Pulls>[] pendingGets;
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
-    /** The two buffers a streamed transfer goes through, declared once (the region cache keeps them). */
-    private final MemorySegment[] streamBuffers = new MemorySegment[2];
+    private final StreamBuffers streams;
 
     DriverTier(final JobEndpoint job, final ProtocolChoice protocols)
     {
         this.protocols = protocols;
-        final Arena buffers = Arena.ofAuto();
-        for (int i = 0; i < streamBuffers.length; i++)
-        {
-            streamBuffers[i] = buffers.allocate(ChunkSchedule.MAX_CHUNK_BYTES, 4096);
-        }
         this.job = job;
         this.endpoint = job.endpoint();
+        this.streams = new StreamBuffers(endpoint);
         this.self = job.job().rank();
         this.unfenced = new boolean[job.job().size()];
         this.pendingGets = newGetLists(job.job().size());
@@ -77,9 +73,9 @@ final class DriverTier
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Pulls>[] newGetLists(final int ranks)
+    private static List<Completions.Pulls>[] newGetLists(final int ranks)
     {
-        final List<Pulls>[] lists = new List[ranks];
+        final List<Completions.Pulls>[] lists = new List[ranks];
         for (int r = 0; r < ranks; r++)
         {
             lists[r] = new ArrayList<>();
@@ -170,14 +166,14 @@ final class DriverTier
             sends.add(endpoint.isend(partner, requestTag, head.asSlice(0, headerBytes)));
             if (1 == pieces.count())
             {
-                stream(partner, sequence, pieces.local[0], sends);
+                streams.put(partner, RmaTags.of(RmaTags.DATA, sequence), pieces.local[0], sends);
             }
             else
             {
                 sendPacked(partner, sequence, pieces, arena, sends);
             }
         }
-        handle.add(new Sends(rank, sends));
+        handle.add(new Completions.Sends(rank, sends));
     }
 
     /**
@@ -197,40 +193,6 @@ final class DriverTier
             cursor.pack(chunk);
             sends.add(endpoint.isend(partner, tag, chunk));
             at += chunk.byteSize();
-        }
-    }
-
-    /**
-     * A streamed put's data through the two stream buffers: chunk c is copied into buffer c % 2 once the send of
-     * chunk c - 2 from it is done, then sent; returns when every chunk is sent, so the buffers are free again.
-     */
-    private void stream(final Partner partner, final long sequence, final MemorySegment source,
-        final List<Request> sends)
-    {
-        final long total = source.byteSize();
-        final long tag = RmaTags.of(RmaTags.DATA, sequence);
-        final Request[] using = new Request[streamBuffers.length];
-        long at = 0;
-        for (int c = 0; at < total; c++)
-        {
-            final int b = c % streamBuffers.length;
-            if (null != using[b])
-            {
-                using[b].await(UNTIL_DONE);
-            }
-            final long bytes = ChunkSchedule.chunkBytes(c, total - at);
-            final MemorySegment chunk = streamBuffers[b].asSlice(0, bytes);
-            MemorySegment.copy(source, at, chunk, 0, bytes);
-            using[b] = endpoint.isend(partner, tag, chunk);
-            sends.add(using[b]);
-            at += bytes;
-        }
-        for (final Request r : using)
-        {
-            if (null != r)
-            {
-                r.await(UNTIL_DONE);
-            }
         }
     }
 
@@ -257,7 +219,14 @@ final class DriverTier
                 if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces))
                 {
                     fence(rank);
-                    streamIn(rank, allocation.regionId(rank), pieces.remoteOffsets[0], pieces.local[0]);
+                    final Request failed = streams.get(job.partner(rank), allocation.regionId(rank),
+                        pieces.remoteOffsets[0], pieces.local[0]);
+                    if (null != failed)
+                    {
+                        final RmaException error = failure(rank, failed);
+                        failed.release();
+                        throw error;
+                    }
                     return;
                 }
                 pull(handle, rank, allocation.regionId(rank), pieces);
@@ -285,12 +254,13 @@ final class DriverTier
     private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
     {
         fence(rank);
-        pendingGets[rank].removeIf(Pulls::isDone);
+        pendingGets[rank].removeIf(Completions.Pulls::isDone);
         final Partner partner = job.partner(rank);
         final boolean direct = pieces.count() <= MAX_VECTOR && pieces.shareable();
         final MemorySegment staging = direct ? null : Arena.ofAuto().allocate(pieces.totalBytes, 8);
-        final int perRead = Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
-            PIECES_PER_PULL_REQUEST);
+        // A staged get declares each read's part of a staging buffer of its own: few reads, few declarations.
+        final int perRead = direct ? Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
+            PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
         final int reads = (pieces.count() + perRead - 1) / perRead;
         final Request[] pulls = new Request[reads];
         long stagedAt = 0;
@@ -317,60 +287,9 @@ final class DriverTier
                 stagedAt += bytes;
             }
         }
-        final Pulls get = new Pulls(rank, pulls, direct ? null : pieces, staging);
+        final Completions.Pulls get = new Completions.Pulls(rank, pulls, direct ? null : pieces, staging);
         pendingGets[rank].add(get);
         handle.add(get);
-    }
-
-    /**
-     * The streaming protocol of a contiguous get: chunks pulled into the two stream buffers in turn, each copied
-     * out while the next is pulled; complete when it returns (the buffers are free again).
-     */
-    private void streamIn(final int rank, final int regionId, final long remoteOffset, final MemorySegment destination)
-    {
-        final Partner partner = job.partner(rank);
-        final long total = destination.byteSize();
-        final Request[] pulling = new Request[streamBuffers.length];
-        final long[] startedAt = new long[streamBuffers.length];
-        long requested = 0;
-        int next = 0;
-        for (int b = 0; b < streamBuffers.length && requested < total; b++, next++)
-        {
-            startedAt[b] = requested;
-            final long bytes = ChunkSchedule.chunkBytes(next, total - requested);
-            pulling[b] = endpoint.iget(partner, regionId, remoteOffset + requested, streamBuffers[b].asSlice(0, bytes));
-            requested += bytes;
-        }
-        RmaException failed = null;
-        for (int c = 0; c < next; c++)
-        {
-            final int b = c % streamBuffers.length;
-            final Request r = pulling[b];
-            r.await(UNTIL_DONE);
-            final long bytes = r.status().messageLength();
-            if (RequestState.FAILED == r.state() && null == failed)
-            {
-                failed = failure(rank, r);
-            }
-            r.release();
-            if (null == failed)
-            {
-                MemorySegment.copy(streamBuffers[b], 0, destination, startedAt[b], bytes);
-            }
-            if (null == failed && requested < total)
-            {
-                startedAt[b] = requested;
-                final long more = ChunkSchedule.chunkBytes(next, total - requested);
-                pulling[b] = endpoint.iget(partner, regionId, remoteOffset + requested,
-                    streamBuffers[b].asSlice(0, more));
-                requested += more;
-                next++;
-            }
-        }
-        if (null != failed)
-        {
-            throw failed;
-        }
     }
 
     /**
@@ -404,7 +323,7 @@ final class DriverTier
     /** Waits for the gets from the rank still running, so that an operation issued after them cannot overtake. */
     private void settleGets(final int rank)
     {
-        final List<Pulls> pending = pendingGets[rank];
+        final List<Completions.Pulls> pending = pendingGets[rank];
         for (int i = 0; i < pending.size(); i++)
         {
             pending.get(i).settle();
@@ -464,7 +383,7 @@ final class DriverTier
         {
             throw refused(rank, ex);
         }
-        new Sends(rank, List.of(send)).await();
+        new Completions.Sends(rank, List.of(send)).await();
     }
 
     /** Fences the rank if a put or accumulate went to it since its last fence. */
@@ -522,124 +441,9 @@ final class DriverTier
         return new RmaException("operation on rank " + rank + " refused: " + ex.getMessage(), ex);
     }
 
-    private static RmaException failure(final int rank, final Request r)
+    static RmaException failure(final int rank, final Request r)
     {
         return new RmaException("operation on rank " + rank + " failed: " + r.status().error());
-    }
-
-    /** Sends that complete a put or accumulate locally (the source may be reused). */
-    private static final class Sends implements RmaHandle.Completion
-    {
-        private final int rank;
-        private final List<Request> sends;
-
-        Sends(final int rank, final List<Request> sends)
-        {
-            this.rank = rank;
-            this.sends = sends;
-        }
-
-        @Override
-        public boolean isDone()
-        {
-            for (final Request r : sends)
-            {
-                if (!r.test())
-                {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public void await()
-        {
-            RmaException failed = null;
-            for (final Request r : sends)
-            {
-                // A send to a dead target fails by itself within the peer timeout: nothing acknowledges it.
-                r.await(UNTIL_DONE);
-                if (RequestState.FAILED == r.state() && null == failed)
-                {
-                    failed = failure(rank, r);
-                }
-                r.release();
-            }
-            if (null != failed)
-            {
-                throw failed;
-            }
-        }
-    }
-
-    /** The endpoint reads of one get; a staged get is unpacked into its pieces on the caller's thread. */
-    private static final class Pulls implements RmaHandle.Completion
-    {
-        private final int rank;
-        private final Request[] reads;
-        private final Pieces unpackInto;
-        private final MemorySegment staging;
-        private boolean settled;
-        private RmaException failure;
-
-        Pulls(final int rank, final Request[] reads, final Pieces unpackInto, final MemorySegment staging)
-        {
-            this.rank = rank;
-            this.reads = reads;
-            this.unpackInto = unpackInto;
-            this.staging = staging;
-        }
-
-        @Override
-        public boolean isDone()
-        {
-            if (settled)
-            {
-                return true;
-            }
-            for (final Request r : reads)
-            {
-                if (!r.test())
-                {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** Waits for every read (a dead target fails them within the peer timeout) and keeps the first failure. */
-        void settle()
-        {
-            if (settled)
-            {
-                return;
-            }
-            settled = true;
-            for (final Request r : reads)
-            {
-                r.await(UNTIL_DONE);
-                if (RequestState.FAILED == r.state() && null == failure)
-                {
-                    failure = failure(rank, r);
-                }
-                r.release();
-            }
-            if (null == failure && null != unpackInto)
-            {
-                unpackInto.unpack(staging);
-            }
-        }
-
-        @Override
-        public void await()
-        {
-            settle();
-            if (null != failure)
-            {
-                throw failure;
-            }
-        }
     }
 
     /** A packed get: its request, then its chunks, unpacked into the caller's pieces in order as they arrive. */
