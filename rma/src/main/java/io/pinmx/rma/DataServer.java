@@ -117,6 +117,7 @@ final class DataServer implements AutoCloseable
         switch (op)
         {
             case PUT, ACC -> write(origin, slice, op);
+            case GET_PACKED -> getPacked(origin, slice);
             case FETCH_ADD_INT -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), (int)header.value()));
             case FETCH_ADD_LONG -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), header.value()));
             case SWAP_INT -> answer(origin, SharedMemoryTier.swap(slice, header.offset(), (int)header.value()));
@@ -178,39 +179,128 @@ final class DataServer implements AutoCloseable
         final long[] lengths = pieces[1];
         final long total = header.dataBytes();
         final AccumulateScale scale = RmaOp.ACC == op ? header.scale() : null;
-        final MemorySegment data;
+        final PieceCursor target = PieceCursor.of(slice, offsets, lengths);
         if (total <= RequestHeader.BUFFER_BYTES - header.headerBytes())
         {
-            data = requests.asSlice(header.headerBytes(), total);
+            apply(target, scale, requests.asSlice(header.headerBytes(), total));
         }
-        else if (null == scale && offsets.length <= DriverTier.MAX_VECTOR)
+        else if (RequestHeader.DELIVERY_CHUNKS == header.delivery())
         {
-            // A large put lands straight in the slice: the endpoint pulls it from the origin's memory.
-            final MemorySegment[] vector = new MemorySegment[offsets.length];
-            for (int i = 0; i < offsets.length; i++)
+            receiveChunks(origin, slice, offsets, target, scale, total);
+        }
+        else if (null == scale)
+        {
+            // Each group of pieces lands straight in the slice: the endpoint pulls it from the origin's memory.
+            for (int from = 0; from < offsets.length; from += DriverTier.MAX_VECTOR)
             {
-                vector[i] = slice.asSlice(offsets[i], lengths[i]);
+                final int count = Math.min(DriverTier.MAX_VECTOR, offsets.length - from);
+                final MemorySegment[] vector = new MemorySegment[count];
+                for (int i = 0; i < count; i++)
+                {
+                    vector[i] = slice.asSlice(offsets[from + i], lengths[from + i]);
+                }
+                receiveData(origin, vector);
             }
-            receiveData(origin, vector);
-            return;
         }
         else
         {
-            data = Arena.ofAuto().allocate(total, 8);
-            receiveData(origin, new MemorySegment[] {data});
+            final MemorySegment data = Arena.ofAuto().allocate(total, 8);
+            long at = 0;
+            for (int from = 0; from < offsets.length; from += DriverTier.MAX_VECTOR)
+            {
+                long bytes = 0;
+                for (int i = from; i < Math.min(offsets.length, from + DriverTier.MAX_VECTOR); i++)
+                {
+                    bytes += lengths[i];
+                }
+                receiveData(origin, new MemorySegment[] {data.asSlice(at, bytes)});
+                at += bytes;
+            }
+            apply(target, scale, data);
         }
+    }
+
+    /**
+     * The packed data in chunks: every receive is posted first (they match in order), then each chunk is unpacked
+     * or accumulated as it arrives while the next ones travel. A contiguous put receives straight into the slice.
+     */
+    private void receiveChunks(final Partner origin, final MemorySegment slice, final long[] offsets,
+        final PieceCursor target, final AccumulateScale scale, final long total)
+    {
+        final boolean straight = null == scale && 1 == offsets.length;
+        final MemorySegment staging = straight ? slice.asSlice(offsets[0], total) : Arena.ofAuto().allocate(total, 8);
+        final int chunks = ChunkSchedule.chunks(total);
+        final Request[] receives = new Request[chunks];
+        final MemorySegment[] into = new MemorySegment[chunks];
+        final long tag = RmaTags.of(RmaTags.DATA, header.sequence());
         long at = 0;
-        for (int i = 0; i < offsets.length; i++)
+        for (int c = 0; c < chunks; c++)
         {
-            if (null == scale)
+            into[c] = staging.asSlice(at, ChunkSchedule.chunkBytes(c, total - at));
+            receives[c] = endpoint.irecv(origin.id(), tag, MatchInfo.MASK_ALL, into[c]);
+            at += into[c].byteSize();
+        }
+        for (int c = 0; c < chunks; c++)
+        {
+            // The server is stopping, or the origin failed: nothing more of this request arrives.
+            final boolean arrived = awaitOrStop(receives[c]);
+            if (!arrived || RequestState.COMPLETED != receives[c].state())
             {
-                MemorySegment.copy(data, at, slice, offsets[i], lengths[i]);
+                forget(receives, arrived ? c : c + 1);
+                return;
             }
-            else
+            receives[c].release();
+            if (!straight)
             {
-                Accumulator.accumulate(scale, data, at, slice, offsets[i], lengths[i], stripes);
+                apply(target, scale, into[c]);
             }
-            at += lengths[i];
+        }
+    }
+
+    /** Cancels and releases the receives from {@code from} on; one still filling is left to the endpoint. */
+    private static void forget(final Request[] receives, final int from)
+    {
+        for (int c = from; c < receives.length; c++)
+        {
+            final Request r = receives[c];
+            if (r.cancel() || r.test())
+            {
+                r.release();
+            }
+        }
+    }
+
+    private void apply(final PieceCursor target, final AccumulateScale scale, final MemorySegment data)
+    {
+        if (null == scale)
+        {
+            target.unpack(data);
+        }
+        else
+        {
+            target.accumulate(scale, data, stripes);
+        }
+    }
+
+    /**
+     * GET_PACKED: packs the pieces of this rank's slice the request names into chunks and sends each as soon as it
+     * is packed, so the origin receives one while the next is packed. The request holds its memory until sent.
+     */
+    private void getPacked(final Partner origin, final MemorySegment slice)
+    {
+        final long[][] pieces = targetPieces();
+        final long total = header.dataBytes();
+        final PieceCursor source = PieceCursor.of(slice, pieces[0], pieces[1]);
+        final MemorySegment packed = Arena.ofAuto().allocate(total, 8);
+        final long tag = RmaTags.of(RmaTags.PACKED, header.sequence());
+        long at = 0;
+        for (int c = 0; at < total; c++)
+        {
+            final long bytes = ChunkSchedule.chunkBytes(c, total - at);
+            final MemorySegment chunk = packed.asSlice(at, bytes);
+            source.pack(chunk);
+            replies.add(endpoint.isend(origin, tag, chunk));
+            at += bytes;
         }
     }
 

@@ -18,17 +18,18 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The origin side of operations on ranks reached through the driver. A get is a one-sided read of the target's
- * exposed slice ({@link Endpoint#iget}): the drivers move the bytes (the kernel module in softirq, the user driver on
- * its progress thread) and the target's data server is not involved. Every other operation is a request to the
- * target's {@link DataServer} over this rank's endpoint, with its data inline when it fits the server's request
- * buffer and as a second message otherwise; read-modify-writes, fences and mutex operations wait for a reply. Pieces
- * go as a vector of the caller's own memory when there are few enough (no copy), packed otherwise, and always packed
- * when the caller's memory is confined to its thread (the endpoint's progress thread could not touch it).
+ * The origin side of operations on ranks reached through the driver, each request in the protocol
+ * {@link ProtocolChoice} picks. A direct get is one-sided reads of the target's exposed slice ({@link Endpoint#iget}):
+ * the drivers move the bytes (the kernel module in softirq, the user driver on its progress thread) and the target's
+ * data server is not involved; a streamed get reads through {@link StreamBuffers}; a packed get asks the target's
+ * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server,
+ * with its data inline when it fits the server's request buffer, else following it: the caller's pieces as vectors
+ * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). Read-modify-writes,
+ * fences and mutex operations wait for a reply.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
- * get first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
- * a request to the server first waits for the gets from that target still pulling (so it cannot land before they
+ * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
+ * a request to the server first waits for the reads from that target still pulling (so it cannot land before they
  * read).
  */
 final class DriverTier
@@ -39,9 +40,11 @@ final class DriverTier
     static final int MAX_PIECES_PER_REQUEST = 1024;
     /** Most pieces of a get pulled one after another by one endpoint read; more go as reads running side by side. */
     static final int PIECES_PER_PULL_REQUEST = 64;
+    /** Reads a direct get spreads its pieces over, so that up to this many pulls run side by side. */
+    static final int READS_IN_FLIGHT = 16;
     private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
-    private static final Duration UNTIL_DONE = Duration.ofDays(365);
+    static final Duration UNTIL_DONE = Duration.ofDays(365);
 
     private final JobEndpoint job;
     private final Endpoint endpoint;
@@ -51,13 +54,17 @@ final class DriverTier
     private final List<Request> pings = new ArrayList<>();
     private final boolean[] unfenced;
     /** Per rank, the gets that may still be pulling from it. */
-    private final List<Pulls>[] pendingGets;
+    private final List<Completions.Pulls>[] pendingGets;
     private long nextSequence = 1;
+    private final ProtocolChoice protocols;
+    private final StreamBuffers streams;
 
-    DriverTier(final JobEndpoint job)
+    DriverTier(final JobEndpoint job, final ProtocolChoice protocols)
     {
+        this.protocols = protocols;
         this.job = job;
         this.endpoint = job.endpoint();
+        this.streams = new StreamBuffers(endpoint);
         this.self = job.job().rank();
         this.unfenced = new boolean[job.job().size()];
         this.pendingGets = newGetLists(job.job().size());
@@ -66,9 +73,9 @@ final class DriverTier
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Pulls>[] newGetLists(final int ranks)
+    private static List<Completions.Pulls>[] newGetLists(final int ranks)
     {
-        final List<Pulls>[] lists = new List[ranks];
+        final List<Completions.Pulls>[] lists = new List[ranks];
         for (int r = 0; r < ranks; r++)
         {
             lists[r] = new ArrayList<>();
@@ -107,60 +114,135 @@ final class DriverTier
         final RmaOp op = null == scale ? RmaOp.PUT : RmaOp.ACC;
         final long sequence = nextSequence++;
         final Arena arena = Arena.ofAuto();
-        final MemorySegment head = encode(arena, op, rank, sequence, allocationId, pieces, patch, remoteBase);
+        final MemorySegment head = encode(arena, op, rank, sequence, allocationId, pieces, patch, remoteBase, true);
         if (null != scale)
         {
             header.scale(scale);
         }
+        final boolean packed;
+        if (1 == pieces.count())
+        {
+            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces);
+        }
+        else
+        {
+            packed = StridedProtocol.PACK == protocols.strided(true, pieces);
+        }
         final int headerBytes = header.headerBytes();
         final Partner partner = job.partner(rank);
         final List<Request> sends = new ArrayList<>(2);
+        final long requestTag = RmaTags.of(RmaTags.REQUEST, sequence);
         if (pieces.totalBytes <= RequestHeader.BUFFER_BYTES - headerBytes)
         {
             header.inlineBytes((int)pieces.totalBytes);
-            if (pieces.count() < MAX_VECTOR && pieces.shareable())
+            if (!packed && pieces.count() < MAX_VECTOR)
             {
                 final MemorySegment[] vector = new MemorySegment[pieces.count() + 1];
                 vector[0] = head.asSlice(0, headerBytes);
                 System.arraycopy(pieces.local, 0, vector, 1, pieces.count());
-                sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), vector, vector.length));
+                sends.add(endpoint.isend(partner, requestTag, vector, vector.length));
             }
             else
             {
-                final MemorySegment packed = arena.allocate(headerBytes + pieces.totalBytes, 8);
-                MemorySegment.copy(head, 0, packed, 0, headerBytes);
-                pieces.pack(packed.asSlice(headerBytes));
-                sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), packed));
+                final MemorySegment inline = arena.allocate(headerBytes + pieces.totalBytes, 8);
+                MemorySegment.copy(head, 0, inline, 0, headerBytes);
+                pieces.pack(inline.asSlice(headerBytes));
+                sends.add(endpoint.isend(partner, requestTag, inline));
+            }
+        }
+        else if (!packed)
+        {
+            sends.add(endpoint.isend(partner, requestTag, head.asSlice(0, headerBytes)));
+            final long data = RmaTags.of(RmaTags.DATA, sequence);
+            for (int from = 0; from < pieces.count(); from += MAX_VECTOR)
+            {
+                sends.add(endpoint.isend(partner, data, Arrays.copyOfRange(pieces.local, from,
+                    Math.min(pieces.count(), from + MAX_VECTOR)), Math.min(MAX_VECTOR, pieces.count() - from)));
             }
         }
         else
         {
-            sends.add(endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head.asSlice(0, headerBytes)));
-            final long data = RmaTags.of(RmaTags.DATA, sequence);
-            if (pieces.count() <= MAX_VECTOR && pieces.shareable())
+            header.delivery(RequestHeader.DELIVERY_CHUNKS);
+            sends.add(endpoint.isend(partner, requestTag, head.asSlice(0, headerBytes)));
+            if (1 == pieces.count())
             {
-                sends.add(endpoint.isend(partner, data, pieces.local, pieces.count()));
+                streams.put(partner, RmaTags.of(RmaTags.DATA, sequence), pieces.local[0], sends);
             }
             else
             {
-                final MemorySegment packed = arena.allocate(pieces.totalBytes, 8);
-                pieces.pack(packed);
-                sends.add(endpoint.isend(partner, data, packed));
+                sendPacked(partner, sequence, pieces, arena, sends);
             }
         }
-        handle.add(new Sends(rank, sends));
+        handle.add(new Completions.Sends(rank, sends));
     }
 
     /**
-     * Get of {@code pieces} from the rank's slice (its exposed region {@code regionId}): pulls the driver serves at
-     * the target without its data server. A put or accumulate to the rank not yet known complete there is fenced
-     * first, so the get returns its data.
+     * The pack protocol's data: each chunk is packed and sent while the ones before it travel (the endpoint's
+     * progress thread moves them).
      */
-    void read(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
+    private void sendPacked(final Partner partner, final long sequence, final Pieces pieces, final Arena arena,
+        final List<Request> sends)
+    {
+        final MemorySegment packed = arena.allocate(pieces.totalBytes, 8);
+        final PieceCursor cursor = PieceCursor.of(pieces);
+        final long tag = RmaTags.of(RmaTags.DATA, sequence);
+        long at = 0;
+        for (int c = 0; at < pieces.totalBytes; c++)
+        {
+            final MemorySegment chunk = packed.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
+            cursor.pack(chunk);
+            sends.add(endpoint.isend(partner, tag, chunk));
+            at += chunk.byteSize();
+        }
+    }
+
+    /**
+     * Get of {@code pieces} from the rank's slice (allocation {@code allocation}, exposed as a region there):
+     * directly, pulls the driver serves at the target without its data server; packed, the target's data server
+     * packs and sends them in chunks; streamed (contiguous), pulls into the stream buffers copied out as they land.
+     * A pull reads the slice behind the server's back, so a put or accumulate to the rank not yet known complete
+     * there is fenced first; a packed get is served by the server after them anyway.
+     *
+     * @param patch the remote shape (its source side), or null for the pieces' own offsets.
+     */
+    void read(final RmaHandle handle, final int rank, final RmaAllocation allocation, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase)
     {
         try
         {
-            pull(handle, rank, regionId, pieces);
+            if (0 == pieces.totalBytes)
+            {
+                return;
+            }
+            if (1 == pieces.count())
+            {
+                if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces))
+                {
+                    fence(rank);
+                    final Request failed = streams.get(job.partner(rank), allocation.regionId(rank),
+                        pieces.remoteOffsets[0], pieces.local[0]);
+                    if (null != failed)
+                    {
+                        final RmaException error = failure(rank, failed);
+                        failed.release();
+                        throw error;
+                    }
+                    return;
+                }
+                pull(handle, rank, allocation.regionId(rank), pieces);
+                return;
+            }
+            if (StridedProtocol.PACK == protocols.strided(false, pieces))
+            {
+                if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
+                {
+                    forEachChunk(pieces, chunk -> getPacked(handle, rank, allocation.id(), chunk, null, 0));
+                    return;
+                }
+                getPacked(handle, rank, allocation.id(), pieces, patch, remoteBase);
+                return;
+            }
+            pull(handle, rank, allocation.regionId(rank), pieces);
         }
         catch (final MxException ex)
         {
@@ -168,24 +250,24 @@ final class DriverTier
         }
     }
 
+    /** The direct protocol of a get: reads side by side, each pulling its share of the pieces in turn. */
     private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
     {
-        if (0 == pieces.totalBytes)
-        {
-            return;
-        }
         fence(rank);
-        pendingGets[rank].removeIf(Pulls::isDone);
+        pendingGets[rank].removeIf(Completions.Pulls::isDone);
         final Partner partner = job.partner(rank);
         final boolean direct = pieces.count() <= MAX_VECTOR && pieces.shareable();
         final MemorySegment staging = direct ? null : Arena.ofAuto().allocate(pieces.totalBytes, 8);
-        final int chunks = (pieces.count() + PIECES_PER_PULL_REQUEST - 1) / PIECES_PER_PULL_REQUEST;
-        final Request[] pulls = new Request[chunks];
+        // A staged get declares each read's part of a staging buffer of its own: few reads, few declarations.
+        final int perRead = direct ? Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
+            PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
+        final int reads = (pieces.count() + perRead - 1) / perRead;
+        final Request[] pulls = new Request[reads];
         long stagedAt = 0;
-        for (int c = 0; c < chunks; c++)
+        for (int c = 0; c < reads; c++)
         {
-            final int from = c * PIECES_PER_PULL_REQUEST;
-            final int count = Math.min(pieces.count(), from + PIECES_PER_PULL_REQUEST) - from;
+            final int from = c * perRead;
+            final int count = Math.min(pieces.count(), from + perRead) - from;
             final long[] offsets = Arrays.copyOfRange(pieces.remoteOffsets, from, from + count);
             final long[] lengths = Arrays.copyOfRange(pieces.lengths, from, from + count);
             if (direct)
@@ -205,15 +287,43 @@ final class DriverTier
                 stagedAt += bytes;
             }
         }
-        final Pulls get = new Pulls(rank, pulls, direct ? null : pieces, staging);
+        final Completions.Pulls get = new Completions.Pulls(rank, pulls, direct ? null : pieces, staging);
         pendingGets[rank].add(get);
         handle.add(get);
+    }
+
+    /**
+     * The pack protocol of a get: the receives of every chunk are posted before the request goes, the target's data
+     * server packs and sends chunk after chunk, and the caller unpacks each as the next arrives.
+     */
+    private void getPacked(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase)
+    {
+        final long sequence = nextSequence++;
+        final Arena arena = Arena.ofAuto();
+        final MemorySegment head = encode(arena, RmaOp.GET_PACKED, rank, sequence, allocationId, pieces, patch,
+            remoteBase, false);
+        final Partner partner = job.partner(rank);
+        final MemorySegment staging = arena.allocate(pieces.totalBytes, 8);
+        final Request[] chunks = new Request[ChunkSchedule.chunks(pieces.totalBytes)];
+        final MemorySegment[] into = new MemorySegment[chunks.length];
+        final long tag = RmaTags.of(RmaTags.PACKED, sequence);
+        long at = 0;
+        for (int c = 0; c < chunks.length; c++)
+        {
+            into[c] = staging.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
+            chunks[c] = endpoint.irecv(partner.id(), tag, MatchInfo.MASK_ALL, into[c]);
+            at += into[c].byteSize();
+        }
+        final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence),
+            head.asSlice(0, header.headerBytes()));
+        handle.add(new PackedGet(rank, send, chunks, into, pieces));
     }
 
     /** Waits for the gets from the rank still running, so that an operation issued after them cannot overtake. */
     private void settleGets(final int rank)
     {
-        final List<Pulls> pending = pendingGets[rank];
+        final List<Completions.Pulls> pending = pendingGets[rank];
         for (int i = 0; i < pending.size(); i++)
         {
             pending.get(i).settle();
@@ -273,7 +383,7 @@ final class DriverTier
         {
             throw refused(rank, ex);
         }
-        new Sends(rank, List.of(send)).await();
+        new Completions.Sends(rank, List.of(send)).await();
     }
 
     /** Fences the rank if a put or accumulate went to it since its last fence. */
@@ -286,14 +396,15 @@ final class DriverTier
     }
 
     private MemorySegment encode(final Arena arena, final RmaOp op, final int rank, final long sequence,
-        final long allocationId, final Pieces pieces, final StridedPatch patch, final long remoteBase)
+        final long allocationId, final Pieces pieces, final StridedPatch patch, final long remoteBase,
+        final boolean remoteIsTarget)
     {
         final int pieceBytes = null == patch ? RequestHeader.PIECE_BYTES * pieces.count() : 0;
         final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES + pieceBytes, 8);
         header.wrap(head).encode(op, self, sequence, allocationId, remoteBase, pieces.totalBytes, 0);
         if (null != patch)
         {
-            header.strided(patch);
+            header.strided(patch, remoteIsTarget);
         }
         else
         {
@@ -330,122 +441,70 @@ final class DriverTier
         return new RmaException("operation on rank " + rank + " refused: " + ex.getMessage(), ex);
     }
 
-    private static RmaException failure(final int rank, final Request r)
+    static RmaException failure(final int rank, final Request r)
     {
         return new RmaException("operation on rank " + rank + " failed: " + r.status().error());
     }
 
-    /** Sends that complete a put or accumulate locally (the source may be reused). */
-    private static final class Sends implements RmaHandle.Completion
+    /** A packed get: its request, then its chunks, unpacked into the caller's pieces in order as they arrive. */
+    private final class PackedGet implements RmaHandle.Completion
     {
         private final int rank;
-        private final List<Request> sends;
+        private final Request send;
+        private final Request[] chunks;
+        private final MemorySegment[] into;
+        private final Pieces pieces;
+        private boolean done;
 
-        Sends(final int rank, final List<Request> sends)
+        PackedGet(final int rank, final Request send, final Request[] chunks, final MemorySegment[] into,
+            final Pieces pieces)
         {
             this.rank = rank;
-            this.sends = sends;
+            this.send = send;
+            this.chunks = chunks;
+            this.into = into;
+            this.pieces = pieces;
         }
 
         @Override
         public boolean isDone()
         {
-            for (final Request r : sends)
-            {
-                if (!r.test())
-                {
-                    return false;
-                }
-            }
-            return true;
+            return done || chunks[chunks.length - 1].test();
         }
 
         @Override
         public void await()
         {
-            RmaException failed = null;
-            for (final Request r : sends)
+            if (done)
             {
-                // A send to a dead target fails by itself within the peer timeout: nothing acknowledges it.
-                r.await(UNTIL_DONE);
+                return;
+            }
+            done = true;
+            final PieceCursor cursor = PieceCursor.of(pieces);
+            RmaException failed = null;
+            for (int c = 0; c < chunks.length; c++)
+            {
+                final Request r = chunks[c];
+                // The server answers only if it lives: keep talking to it so that the endpoint notices if not.
+                while (!r.await(PING_INTERVAL))
+                {
+                    ping(rank);
+                }
                 if (RequestState.FAILED == r.state() && null == failed)
                 {
                     failed = failure(rank, r);
                 }
                 r.release();
+                if (null == failed)
+                {
+                    cursor.unpack(into[c]);
+                }
             }
+            send.await(UNTIL_DONE);
+            send.release();
             if (null != failed)
             {
                 throw failed;
-            }
-        }
-    }
-
-    /** The endpoint reads of one get; a staged get is unpacked into its pieces on the caller's thread. */
-    private static final class Pulls implements RmaHandle.Completion
-    {
-        private final int rank;
-        private final Request[] reads;
-        private final Pieces unpackInto;
-        private final MemorySegment staging;
-        private boolean settled;
-        private RmaException failure;
-
-        Pulls(final int rank, final Request[] reads, final Pieces unpackInto, final MemorySegment staging)
-        {
-            this.rank = rank;
-            this.reads = reads;
-            this.unpackInto = unpackInto;
-            this.staging = staging;
-        }
-
-        @Override
-        public boolean isDone()
-        {
-            if (settled)
-            {
-                return true;
-            }
-            for (final Request r : reads)
-            {
-                if (!r.test())
-                {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** Waits for every read (a dead target fails them within the peer timeout) and keeps the first failure. */
-        void settle()
-        {
-            if (settled)
-            {
-                return;
-            }
-            settled = true;
-            for (final Request r : reads)
-            {
-                r.await(UNTIL_DONE);
-                if (RequestState.FAILED == r.state() && null == failure)
-                {
-                    failure = failure(rank, r);
-                }
-                r.release();
-            }
-            if (null == failure && null != unpackInto)
-            {
-                unpackInto.unpack(staging);
-            }
-        }
-
-        @Override
-        public void await()
-        {
-            settle();
-            if (null != failure)
-            {
-                throw failure;
             }
         }
     }

@@ -13,17 +13,25 @@ import java.lang.foreign.ValueLayout;
  *   4 u32 origin rank    8 u64 sequence      16 u64 allocation id            24 u64 offset (or mutex index)
  *  32 u64 data bytes    40 u64 value / integral scale                        48 f64 scale re   56 f64 scale im
  *  64 u64 count[0..8]  136 u64 target stride[0..7]                          200 u32 pieces    204 u32 inline bytes
- * 208 pieces: (u64 offset, u64 length) each, then the inline data
+ * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks)                209..215 zero
+ * 216 pieces: (u64 offset, u64 length) each, then the inline data
  * </pre>
+ * Data that is not inline follows as DATA messages: with {@link #DELIVERY_PIECES} one per group of up to
+ * {@link DriverTier#MAX_VECTOR} pieces (the origin's pieces as a vector, in order); with {@link #DELIVERY_CHUNKS} the
+ * packed bytes in the chunks of {@link ChunkSchedule}. A GET_PACKED request names the pieces of this rank's slice to
+ * pack; the server answers with the packed bytes in the same chunks.
  */
 final class RequestHeader
 {
-    static final int FIXED_BYTES = 208;
+    static final int FIXED_BYTES = 216;
     static final int PIECE_BYTES = 16;
     /** Bytes of the buffer a data server receives requests into: header, pieces and inline data. */
     static final int BUFFER_BYTES = 64 * 1024;
     static final int SHAPE_STRIDED = 0;
     static final int SHAPE_PIECES = 1;
+    static final int DELIVERY_PIECES = 0;
+    static final int DELIVERY_CHUNKS = 1;
+    private static final int DELIVERY_AT = 208;
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
@@ -63,6 +71,12 @@ final class RequestHeader
     /** The patch of a put or accumulate: its counts and target strides. */
     RequestHeader strided(final StridedPatch patch)
     {
+        return strided(patch, true);
+    }
+
+    /** The remote side of a patch: its target strides (put, accumulate) or its source strides (a get). */
+    RequestHeader strided(final StridedPatch patch, final boolean remoteIsTarget)
+    {
         buffer.set(ValueLayout.JAVA_BYTE, 1, (byte)patch.levels());
         buffer.set(ValueLayout.JAVA_BYTE, 3, (byte)SHAPE_STRIDED);
         for (int i = 0; i <= patch.levels(); i++)
@@ -71,7 +85,7 @@ final class RequestHeader
         }
         for (int i = 0; i < patch.levels(); i++)
         {
-            buffer.set(U64, 136 + 8L * i, patch.targetStride(i));
+            buffer.set(U64, 136 + 8L * i, remoteIsTarget ? patch.targetStride(i) : patch.sourceStride(i));
         }
         return this;
     }
@@ -87,6 +101,17 @@ final class RequestHeader
             buffer.set(U64, FIXED_BYTES + (long)PIECE_BYTES * i + 8, lengths[from + i]);
         }
         return this;
+    }
+
+    RequestHeader delivery(final int delivery)
+    {
+        buffer.set(ValueLayout.JAVA_BYTE, DELIVERY_AT, (byte)delivery);
+        return this;
+    }
+
+    int delivery()
+    {
+        return buffer.get(ValueLayout.JAVA_BYTE, DELIVERY_AT) & 0xFF;
     }
 
     RequestHeader inlineBytes(final int bytes)

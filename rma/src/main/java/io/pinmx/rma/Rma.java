@@ -3,6 +3,7 @@ package io.pinmx.rma;
 import io.pinmx.job.Job;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.JobEndpoint;
+import io.pinmx.mx.EndpointOptions;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.user.UserDriverOptions;
 
@@ -27,6 +28,12 @@ import java.util.List;
  */
 public final class Rma implements AutoCloseable
 {
+    /**
+     * Driver regions left to exposed slices, outside the endpoint's region cache, of the 1024 the user driver's
+     * endpoint has (the kernel module's has 4096).
+     */
+    private static final int REGIONS_OUTSIDE_THE_CACHE = 256;
+    private static final int REGION_CACHE_MAX_REGIONS = 1024 - REGIONS_OUTSIDE_THE_CACHE;
     private final Job job;
     private final RmaOptions options;
     private final Arena arena = Arena.ofShared();
@@ -36,6 +43,7 @@ public final class Rma implements AutoCloseable
     private final DriverTier driver;
     private final DataServer server;
     private final Transfers transfers;
+    private final ProtocolChoice protocols;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -43,11 +51,12 @@ public final class Rma implements AutoCloseable
         this.job = job;
         this.options = options;
         this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
+        this.protocols = new ProtocolChoice(options.strided(), options.contiguous());
         if (anyRankNeedsTheDriver())
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
             this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
-            this.driver = new DriverTier(endpoint);
+            this.driver = new DriverTier(endpoint, protocols);
             this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()), job.rank());
         }
         else
@@ -58,11 +67,27 @@ public final class Rma implements AutoCloseable
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
+        if (null != driver)
+        {
+            try
+            {
+                CostModels.establish(this, job, endpoint, ranks, driver, protocols, options);
+            }
+            catch (final RuntimeException ex)
+            {
+                // Every rank fails here alike (a damaged model file fails them all): nothing to wait for.
+                closed = true;
+                release();
+                throw ex;
+            }
+        }
     }
 
     /**
      * With the shared-memory tier off, the user driver's own same-host rings are off too: the driver tier is then
-     * the path that crosses a network (UDP frames), which is what switching the tier off is for.
+     * the path that crosses a network (UDP frames), which is what switching the tier off is for. The endpoint's
+     * region cache keeps {@value #REGIONS_OUTSIDE_THE_CACHE} of the driver's regions free for what this layer declares
+     * outside it (each allocation's exposed slice): a cache as large as the driver's table would fill it.
      */
     private static EndpointTuning endpointTuning(final RmaOptions options)
     {
@@ -75,6 +100,12 @@ public final class Rma implements AutoCloseable
                 {
                     config.options(UserDriverOptions.class, UserDriverOptions.defaults().withSameHost(false));
                 }
+            }
+
+            @Override
+            public void options(final EndpointOptions.Builder endpointOptions)
+            {
+                endpointOptions.regionCacheMaxRegions(REGION_CACHE_MAX_REGIONS);
             }
         };
     }
@@ -526,6 +557,37 @@ public final class Rma implements AutoCloseable
         ranks.checkAlive(rank);
     }
 
+    /**
+     * @return how many requests through the driver took each protocol (strided and vector: direct or pack;
+     *         contiguous: zero-copy or stream) since init; all 0 when no rank is reached through the driver.
+     */
+    public ProtocolCounts protocolCounts()
+    {
+        return protocols.counts();
+    }
+
+    /**
+     * Forces this rank's protocols for the operations that follow through the driver (AUTO: the cost model's
+     * choice); the same as {@link RmaOptions#strided()} and {@link RmaOptions#contiguous()} at init.
+     *
+     * @throws IllegalArgumentException if either is null.
+     */
+    public void protocols(final StridedProtocol strided, final ContiguousProtocol contiguous)
+    {
+        if (null == strided || null == contiguous)
+        {
+            throw new IllegalArgumentException("protocols must be given (AUTO to let the model choose): strided " +
+                strided + ", contiguous " + contiguous);
+        }
+        protocols.force(strided, contiguous);
+    }
+
+    /** @return the cost model that chooses this rank's protocols, or null when no rank is reached through the driver. */
+    public CostModel costModel()
+    {
+        return protocols.model();
+    }
+
     /** @return requests this rank's data server has served (0 without one): what its CPU did for others. */
     long dataServerRequests()
     {
@@ -561,14 +623,19 @@ public final class Rma implements AutoCloseable
         }
         finally
         {
-            if (null != server)
-            {
-                server.close();
-                endpoint.close();
-            }
-            ranks.close();
-            arena.close();
+            release();
         }
+    }
+
+    private void release()
+    {
+        if (null != server)
+        {
+            server.close();
+            endpoint.close();
+        }
+        ranks.close();
+        arena.close();
     }
 
     @Override

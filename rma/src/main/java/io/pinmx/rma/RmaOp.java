@@ -15,6 +15,8 @@ enum RmaOp
     LOCK,
     TRY_LOCK,
     UNLOCK,
+    /** Pack pieces of the server's slice and send them back in chunks (the pack protocol of a get). */
+    GET_PACKED,
     /** Nothing to do: sent while an origin waits for a reply, so that a dead target is noticed by the endpoint. */
     PING;
 

@@ -10,16 +10,30 @@ import java.util.Map;
  * @param sharedMemory ranks on one host map each other's slices (true, the default); false reaches every other rank
  *                     through the driver, to test and measure that path on one host.
  * @param directory    the tmpfs directory of the shared files (default /dev/shm).
+ * @param strided      the protocol of strided and vector operations through the driver (default AUTO: the model's).
+ * @param contiguous   the protocol of contiguous operations through the driver (default AUTO: the model's).
+ * @param modelFile    where the measured cost model is cached, or null for
+ *                     {@code ~/.cache/pinmx/rma-model-PROVIDER-HOST-INTERFACE.properties}.
+ * @param recalibrate  measure the cost model again at {@link Rma#init} even if its file is there (and rewrite it).
  */
-public record RmaOptions(boolean sharedMemory, Path directory)
+public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
+    Path modelFile, boolean recalibrate)
 {
     /** "0" switches the shared-memory tier off; "1" (or unset) leaves it on. */
     public static final String SHARED_MEMORY_VARIABLE = "PINMX_RMA_SHARED_MEMORY";
     /** Where the shared files go; default /dev/shm. */
     public static final String DIRECTORY_VARIABLE = "PINMX_RMA_DIR";
+    /** auto (default), direct or pack. */
+    public static final String STRIDED_VARIABLE = "PINMX_RMA_STRIDED";
+    /** auto (default), zerocopy or stream. */
+    public static final String CONTIGUOUS_VARIABLE = "PINMX_RMA_CONTIGUOUS";
+    /** The cost model's cache file (default under ~/.cache/pinmx, one per provider, host and interface). */
+    public static final String MODEL_FILE_VARIABLE = "PINMX_RMA_MODEL_FILE";
+    /** "1": measure the cost model again and rewrite its file; "0" (or unset): use the file when there is one. */
+    public static final String RECALIBRATE_VARIABLE = "PINMX_RMA_RECALIBRATE";
 
     /**
-     * @throws IllegalArgumentException naming the directory if it is not a directory.
+     * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol that is null.
      */
     public RmaOptions
     {
@@ -27,6 +41,47 @@ public record RmaOptions(boolean sharedMemory, Path directory)
         {
             throw new IllegalArgumentException("rma shared-file directory " + directory + " is not a directory");
         }
+        if (null == strided || null == contiguous)
+        {
+            throw new IllegalArgumentException("rma protocols must be given (AUTO to let the model choose): strided " +
+                strided + ", contiguous " + contiguous);
+        }
+    }
+
+    /** Shared memory on, /dev/shm, protocols chosen by the model, its file in the default place. */
+    public static RmaOptions defaults()
+    {
+        return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false);
+    }
+
+    public RmaOptions withSharedMemory(final boolean on)
+    {
+        return new RmaOptions(on, directory, strided, contiguous, modelFile, recalibrate);
+    }
+
+    public RmaOptions withDirectory(final Path dir)
+    {
+        return new RmaOptions(sharedMemory, dir, strided, contiguous, modelFile, recalibrate);
+    }
+
+    public RmaOptions withStrided(final StridedProtocol protocol)
+    {
+        return new RmaOptions(sharedMemory, directory, protocol, contiguous, modelFile, recalibrate);
+    }
+
+    public RmaOptions withContiguous(final ContiguousProtocol protocol)
+    {
+        return new RmaOptions(sharedMemory, directory, strided, protocol, modelFile, recalibrate);
+    }
+
+    public RmaOptions withModelFile(final Path file)
+    {
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, file, recalibrate);
+    }
+
+    public RmaOptions withRecalibrate(final boolean again)
+    {
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, again);
     }
 
     /**
@@ -34,11 +89,22 @@ public record RmaOptions(boolean sharedMemory, Path directory)
      */
     public static RmaOptions fromEnvironment(final Map<String, String> env)
     {
-        final String shm = env.getOrDefault(SHARED_MEMORY_VARIABLE, "1");
-        if (!"0".equals(shm) && !"1".equals(shm))
+        final String file = env.get(MODEL_FILE_VARIABLE);
+        return new RmaOptions(flag(env, SHARED_MEMORY_VARIABLE, "1"),
+            Path.of(env.getOrDefault(DIRECTORY_VARIABLE, "/dev/shm")),
+            StridedProtocol.parse(STRIDED_VARIABLE, env.getOrDefault(STRIDED_VARIABLE, "auto")),
+            ContiguousProtocol.parse(CONTIGUOUS_VARIABLE, env.getOrDefault(CONTIGUOUS_VARIABLE, "auto")),
+            null == file || file.isEmpty() ? null : Path.of(file),
+            flag(env, RECALIBRATE_VARIABLE, "0"));
+    }
+
+    private static boolean flag(final Map<String, String> env, final String variable, final String unset)
+    {
+        final String value = env.getOrDefault(variable, unset);
+        if (!"0".equals(value) && !"1".equals(value))
         {
-            throw new IllegalArgumentException(SHARED_MEMORY_VARIABLE + "=" + shm + ": expected 0 or 1");
+            throw new IllegalArgumentException(variable + "=" + value + ": expected 0 or 1");
         }
-        return new RmaOptions("1".equals(shm), Path.of(env.getOrDefault(DIRECTORY_VARIABLE, "/dev/shm")));
+        return "1".equals(value);
     }
 }

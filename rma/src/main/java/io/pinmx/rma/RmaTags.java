@@ -13,8 +13,10 @@ final class RmaTags
     static final long REQUEST = MARKER | 1L << 48;
     /** Origin to the target's data server: the data of a put or accumulate too large to travel inline. */
     static final long DATA = MARKER | 2L << 48;
-    /** Data server to the origin: an old value, a fence or a mutex grant (gets are pulls, never replies). */
+    /** Data server to the origin: an old value, a fence or a mutex grant. */
     static final long REPLY = MARKER | 3L << 48;
+    /** Data server to the origin: a chunk of the packed data of a GET_PACKED request. */
+    static final long PACKED = MARKER | 4L << 48;
 
     private RmaTags()
     {

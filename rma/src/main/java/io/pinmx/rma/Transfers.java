@@ -72,7 +72,7 @@ final class Transfers
         if (null == slice)
         {
             final StridedPatch patch = StridedPatch.contiguous(destination.byteSize());
-            driver.read(h, rank, source.regionId(rank), Pieces.strided(patch, destination, offset, false));
+            driver.read(h, rank, source, Pieces.strided(patch, destination, offset, false), patch, offset);
             return;
         }
         SharedMemoryTier.get(slice, offset, destination, 0, destination.byteSize());
@@ -111,7 +111,7 @@ final class Transfers
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
-            driver.read(h, rank, source.regionId(rank), Pieces.strided(patch, destination, offset, false));
+            driver.read(h, rank, source, Pieces.strided(patch, destination, offset, false), patch, offset);
             return;
         }
         SharedMemoryTier.getStrided(slice, offset, destination, 0, patch);
@@ -156,7 +156,7 @@ final class Transfers
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
-            driver.read(h, rank, source.regionId(rank), Pieces.vectors(vectors));
+            driver.read(h, rank, source, Pieces.vectors(vectors), null, 0);
             return;
         }
         for (final IoVector v : vectors)

@@ -6,6 +6,10 @@
  * {@code SharedMemoryTier} own rank discovery, the shared files (and each slice's exposed region) and the same-host
  * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest) and
  * {@code DataServer} (target) own what goes through the endpoint ({@code RequestHeader}, {@code RmaTags},
- * {@code Pieces}). Calls the JDK, {@code io.pinmx.job} and {@code io.pinmx.mx}.
+ * {@code Pieces}, {@code PieceCursor}, {@code ChunkSchedule}); {@code ProtocolChoice} picks each request's protocol
+ * ({@link io.pinmx.rma.StridedProtocol}, {@link io.pinmx.rma.ContiguousProtocol}) from the options or the
+ * {@link io.pinmx.rma.CostModel}, which {@code CostModels} reads from its file ({@code CostModelFile}) or has
+ * {@code Calibration} measure. {@code io.pinmx.rma.protocol.bench} holds the protocol sweep (a program). Calls the
+ * JDK, {@code io.pinmx.job} and {@code io.pinmx.mx}.
  */
 package io.pinmx.rma;

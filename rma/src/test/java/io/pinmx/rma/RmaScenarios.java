@@ -56,6 +56,7 @@ public final class RmaScenarios
                     case "handles" -> s.handlesAndShapes();
                     case "errors" -> s.errors();
                     case "unilateral" -> progress.unilateral();
+                    case "protocols" -> new ProtocolScenarios(rma, System.getenv()).protocols();
                     case "killed" -> progress.killedTarget();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }

@@ -1,0 +1,196 @@
+package io.pinmx.rma;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
+ * gets and puts of 8 B and 256 KiB (ts, tn), direct strided gets and puts of 64 pieces (the per-piece start-up),
+ * copies of 1 MiB (tm), and zero-copy against streamed transfers of 128 KiB and 1 MiB, zero-copy ones from memory
+ * allocated for each (never declared before). After a warm-up, rounds run every probe once each and each cost is
+ * the fastest of its rounds, so that a busy moment of a shared host does not become the model. Takes tens to hundreds
+ * of milliseconds; the peer's application is not involved (its data server serves the puts).
+ */
+final class Calibration
+{
+    static final long CALIBRATION_BYTES = 2L << 20;
+    private static final long SMALL_BYTES = 8;
+    private static final long LARGE_BYTES = 256 << 10;
+    private static final long COPY_BYTES = 1 << 20;
+    private static final int PIECES = 64;
+    private static final long GET_PIECE_BYTES = 512;
+    private static final long PUT_PIECE_BYTES = 2048;
+    private static final long LINE_SMALL_BYTES = 128 << 10;
+    private static final long LINE_LARGE_BYTES = 1 << 20;
+    private static final int RUNS = 9;
+    /** Rounds of every kind of transfer before anything is timed: compiled code, woken threads, warm caches. */
+    private static final int WARM_UP_ROUNDS = 20;
+
+    private final DriverTier driver;
+    private final ProtocolChoice choice;
+    private final RmaAllocation area;
+    private final int peer;
+    private final Arena arena = Arena.ofShared();
+    private final RmaHandle handle = new RmaHandle(true);
+
+    private Calibration(final DriverTier driver, final ProtocolChoice choice, final RmaAllocation area, final int peer)
+    {
+        this.driver = driver;
+        this.choice = choice;
+        this.area = area;
+        this.peer = peer;
+    }
+
+    /**
+     * @param area an allocation of at least {@value #CALIBRATION_BYTES} bytes on {@code peer}, reached through the
+     *             driver.
+     */
+    static CostModel measure(final String key, final DriverTier driver, final ProtocolChoice choice,
+        final RmaAllocation area, final int peer)
+    {
+        final StridedProtocol strided = choice.forcedStrided();
+        final ContiguousProtocol contiguous = choice.forcedContiguous();
+        final Calibration c = new Calibration(driver, choice, area, peer);
+        try
+        {
+            return c.measure(key);
+        }
+        finally
+        {
+            choice.force(strided, contiguous);
+            choice.resetCounts();
+            c.arena.close();
+        }
+    }
+
+    /** One timed transfer: its memory is prepared outside the time. */
+    private record Probe(StridedProtocol strided, ContiguousProtocol contiguous, Supplier<MemorySegment> memory,
+        Consumer<MemorySegment> transfer)
+    {
+    }
+
+    private CostModel measure(final String key)
+    {
+        final MemorySegment buffer = arena.allocate(LINE_LARGE_BYTES, 4096);
+        final MemorySegment other = arena.allocate(COPY_BYTES, 4096);
+        warmUp(buffer);
+        final Supplier<MemorySegment> same = () -> buffer;
+        final StridedProtocol direct = StridedProtocol.DIRECT;
+        final ContiguousProtocol zeroCopy = ContiguousProtocol.ZERO_COPY;
+        final ContiguousProtocol stream = ContiguousProtocol.STREAM;
+        final List<Probe> probes = List.of(
+            new Probe(direct, zeroCopy, same, b -> MemorySegment.copy(b, 0, other, 0, COPY_BYTES)),
+            new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, SMALL_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, LARGE_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, SMALL_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, LARGE_BYTES))),
+            new Probe(direct, zeroCopy, same, b -> stridedGet(b, GET_PIECE_BYTES)),
+            new Probe(direct, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES)),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_SMALL_BYTES), this::get),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_LARGE_BYTES), this::get),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_SMALL_BYTES), this::put),
+            new Probe(direct, zeroCopy, () -> fresh(LINE_LARGE_BYTES), this::put),
+            new Probe(direct, stream, same, b -> get(b.asSlice(0, LINE_SMALL_BYTES))),
+            new Probe(direct, stream, same, this::get),
+            new Probe(direct, stream, same, b -> put(b.asSlice(0, LINE_SMALL_BYTES))),
+            new Probe(direct, stream, same, this::put));
+        final double[] ns = fastest(probes);
+        final CostModel.Line getContiguous = line(SMALL_BYTES, ns[1], LARGE_BYTES, ns[2]);
+        final CostModel.Line putContiguous = line(SMALL_BYTES, ns[3], LARGE_BYTES, ns[4]);
+        final double getPieceNs = Math.max(0, ns[5] / PIECES - getContiguous.byteNs() * GET_PIECE_BYTES);
+        final double putPieceNs = Math.max(0, ns[6] / PIECES - putContiguous.byteNs() * PUT_PIECE_BYTES);
+        return new CostModel(key, getContiguous, getPieceNs, putContiguous, putPieceNs, ns[0] / COPY_BYTES,
+            line(LINE_SMALL_BYTES, ns[7], LINE_LARGE_BYTES, ns[8]), line(LINE_SMALL_BYTES, ns[11], LINE_LARGE_BYTES, ns[12]),
+            line(LINE_SMALL_BYTES, ns[9], LINE_LARGE_BYTES, ns[10]), line(LINE_SMALL_BYTES, ns[13], LINE_LARGE_BYTES, ns[14]));
+    }
+
+    /**
+     * @return each probe's fastest time of {@value #RUNS} rounds; a round runs every probe once, so that a load that
+     *         changes over the calibration weighs on all of them alike.
+     */
+    private double[] fastest(final List<Probe> probes)
+    {
+        final double[] best = new double[probes.size()];
+        java.util.Arrays.fill(best, Double.MAX_VALUE);
+        for (int round = 0; round < RUNS; round++)
+        {
+            for (int i = 0; i < probes.size(); i++)
+            {
+                final Probe p = probes.get(i);
+                choice.force(p.strided(), p.contiguous());
+                final MemorySegment memory = p.memory().get();
+                final long start = System.nanoTime();
+                p.transfer().accept(memory);
+                best[i] = Math.min(best[i], System.nanoTime() - start);
+            }
+        }
+        return best;
+    }
+
+    /** @return memory allocated now (its pages touched), never declared to the driver before. */
+    private static MemorySegment fresh(final long bytes)
+    {
+        final MemorySegment m = Arena.ofAuto().allocate(bytes, 4096);
+        m.fill((byte)1);
+        return m;
+    }
+
+    private void warmUp(final MemorySegment buffer)
+    {
+        for (int round = 0; round < WARM_UP_ROUNDS; round++)
+        {
+            choice.force(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY);
+            get(buffer.asSlice(0, SMALL_BYTES));
+            put(buffer.asSlice(0, SMALL_BYTES));
+            stridedGet(buffer, GET_PIECE_BYTES);
+            stridedPut(buffer, PUT_PIECE_BYTES);
+            choice.force(StridedProtocol.PACK, ContiguousProtocol.STREAM);
+            stridedGet(buffer, GET_PIECE_BYTES);
+            stridedPut(buffer, PUT_PIECE_BYTES);
+            get(buffer.asSlice(0, LINE_SMALL_BYTES));
+            put(buffer.asSlice(0, LINE_SMALL_BYTES));
+        }
+    }
+
+    /** @return the line through two measured points, its start-up and slope clamped at 0. */
+    static CostModel.Line line(final long smallBytes, final double smallNs, final long largeBytes, final double largeNs)
+    {
+        final double byteNs = Math.max(0, (largeNs - smallNs) / (largeBytes - smallBytes));
+        return new CostModel.Line(Math.max(0, smallNs - byteNs * smallBytes), byteNs);
+    }
+
+    private void get(final MemorySegment into)
+    {
+        final StridedPatch patch = StridedPatch.contiguous(into.byteSize());
+        driver.read(handle, peer, area, Pieces.strided(patch, into, 0, false), patch, 0);
+        handle.await();
+    }
+
+    private void put(final MemorySegment from)
+    {
+        final StridedPatch patch = StridedPatch.contiguous(from.byteSize());
+        driver.write(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
+        handle.await();
+        driver.fence(peer);
+    }
+
+    private void stridedGet(final MemorySegment into, final long pieceBytes)
+    {
+        final StridedPatch patch = StridedPatch.of(new long[] {pieceBytes, PIECES}, new long[] {2 * pieceBytes},
+            new long[] {pieceBytes}, 1);
+        driver.read(handle, peer, area, Pieces.strided(patch, into, 0, false), patch, 0);
+        handle.await();
+    }
+
+    private void stridedPut(final MemorySegment from, final long pieceBytes)
+    {
+        final StridedPatch patch = StridedPatch.of(new long[] {pieceBytes, PIECES}, new long[] {pieceBytes},
+            new long[] {2 * pieceBytes}, 1);
+        driver.write(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
+        handle.await();
+        driver.fence(peer);
+    }
+}

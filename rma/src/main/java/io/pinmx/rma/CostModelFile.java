@@ -1,0 +1,187 @@
+package io.pinmx.rma;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * The cost model's cache file: {@code name=value} lines (format, key, every cost), then {@code crc32=} of the bytes
+ * before it. Written to a temporary file and renamed, so a reader never sees half of one; read back only when the
+ * format, the key and the checksum agree, otherwise refused naming the file and what is wrong.
+ */
+final class CostModelFile
+{
+    static final int FORMAT = 1;
+    private static final String CRC = "crc32=";
+
+    private CostModelFile()
+    {
+    }
+
+    /** The default file of a key: {@code ~/.cache/pinmx/rma-model-KEY.properties}. */
+    static Path defaultPath(final String key)
+    {
+        return Path.of(System.getProperty("user.home"), ".cache", "pinmx", "rma-model-" + key + ".properties");
+    }
+
+    /**
+     * @throws RmaException naming the file if it cannot be written.
+     */
+    static void write(final Path file, final CostModel model)
+    {
+        final StringBuilder text = new StringBuilder("# pinmx rma cost model (ns, ns per byte); delete to measure again\n");
+        for (final Map.Entry<String, String> e : fields(model).entrySet())
+        {
+            text.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+        }
+        final byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+        final CRC32 crc = new CRC32();
+        crc.update(body);
+        final String all = text + CRC + Long.toHexString(crc.getValue()) + '\n';
+        try
+        {
+            final Path parent = file.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            final Path temporary = Files.createTempFile(parent, file.getFileName().toString(), ".tmp");
+            Files.writeString(temporary, all, StandardCharsets.UTF_8);
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        catch (final IOException ex)
+        {
+            throw new RmaException("cannot write the rma cost model file " + file + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * @return the model in the file, or null if there is no file.
+     * @throws RmaException naming the file and the problem if it is unreadable, damaged (checksum, missing or bad
+     *                      value) or measured for another key.
+     */
+    static CostModel read(final Path file, final String key)
+    {
+        final String text;
+        try
+        {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            throw refused(file, "cannot be read: " + ex);
+        }
+        final int crcAt = text.lastIndexOf(CRC);
+        if (crcAt < 0 || (crcAt > 0 && text.charAt(crcAt - 1) != '\n'))
+        {
+            throw refused(file, "has no " + CRC + " line");
+        }
+        final CRC32 crc = new CRC32();
+        crc.update(text.substring(0, crcAt).getBytes(StandardCharsets.UTF_8));
+        final String stored = text.substring(crcAt + CRC.length()).trim();
+        if (!Long.toHexString(crc.getValue()).equals(stored))
+        {
+            throw refused(file, "is damaged: checksum " + stored + " but its contents give " +
+                Long.toHexString(crc.getValue()));
+        }
+        final Map<String, String> values = new LinkedHashMap<>();
+        for (final String line : text.substring(0, crcAt).split("\n"))
+        {
+            if (line.isEmpty() || line.startsWith("#"))
+            {
+                continue;
+            }
+            final int eq = line.indexOf('=');
+            if (eq <= 0)
+            {
+                throw refused(file, "has a line that is not name=value: '" + line + "'");
+            }
+            values.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+        if (!Integer.toString(FORMAT).equals(values.get("format")))
+        {
+            throw refused(file, "has format " + values.get("format") + ", this library reads " + FORMAT);
+        }
+        if (!key.equals(values.get("key")))
+        {
+            throw refused(file, "was measured for " + values.get("key") + ", not " + key);
+        }
+        try
+        {
+            return new CostModel(key,
+                line(file, values, "getContiguous"), number(file, values, "getPieceNs"),
+                line(file, values, "putContiguous"), number(file, values, "putPieceNs"),
+                number(file, values, "copyByteNs"),
+                line(file, values, "getZeroCopy"), line(file, values, "getStream"),
+                line(file, values, "putZeroCopy"), line(file, values, "putStream"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw refused(file, "holds an impossible cost: " + ex.getMessage());
+        }
+    }
+
+    private static Map<String, String> fields(final CostModel m)
+    {
+        final Map<String, String> f = new LinkedHashMap<>();
+        f.put("format", Integer.toString(FORMAT));
+        f.put("key", m.key());
+        put(f, "getContiguous", m.getContiguous());
+        f.put("getPieceNs", format(m.getPieceNs()));
+        put(f, "putContiguous", m.putContiguous());
+        f.put("putPieceNs", format(m.putPieceNs()));
+        f.put("copyByteNs", format(m.copyByteNs()));
+        put(f, "getZeroCopy", m.getZeroCopy());
+        put(f, "getStream", m.getStream());
+        put(f, "putZeroCopy", m.putZeroCopy());
+        put(f, "putStream", m.putStream());
+        return f;
+    }
+
+    private static void put(final Map<String, String> f, final String name, final CostModel.Line line)
+    {
+        f.put(name + ".startNs", format(line.startNs()));
+        f.put(name + ".byteNs", format(line.byteNs()));
+    }
+
+    private static String format(final double value)
+    {
+        return String.format(Locale.ROOT, "%.6f", value);
+    }
+
+    private static CostModel.Line line(final Path file, final Map<String, String> values, final String name)
+    {
+        return new CostModel.Line(number(file, values, name + ".startNs"), number(file, values, name + ".byteNs"));
+    }
+
+    private static double number(final Path file, final Map<String, String> values, final String name)
+    {
+        final String value = values.get(name);
+        if (null == value)
+        {
+            throw refused(file, "has no " + name);
+        }
+        try
+        {
+            return Double.parseDouble(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw refused(file, "has " + name + "=" + value + ", not a number");
+        }
+    }
+
+    private static RmaException refused(final Path file, final String why)
+    {
+        return new RmaException("rma cost model file " + file + " " + why + " (delete it, or set " +
+            RmaOptions.RECALIBRATE_VARIABLE + "=1 to measure again)");
+    }
+}

@@ -1,0 +1,127 @@
+package io.pinmx.rma;
+
+import io.pinmx.job.Job;
+import io.pinmx.job.JobEndpoint;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Gives every rank that uses the driver its {@link CostModel} at {@link Rma#init} (collective): read from its cache
+ * file, or measured when there is none or re-measuring was asked for, then written there. Ranks measure one after
+ * another (each against its next rank reached through the driver), so that their measurements do not disturb each
+ * other. A damaged file fails the init on every rank, naming the file on its rank; a file that cannot be written is
+ * said on stderr and the model just measured is used.
+ */
+final class CostModels
+{
+    private static final byte HAVE = 0;
+    private static final byte NEED = 1;
+    private static final byte DAMAGED = 2;
+
+    private CostModels()
+    {
+    }
+
+    /** @return the key of this rank's driver: provider, host and the interface the job runs on. */
+    static String key(final JobEndpoint endpoint)
+    {
+        final String raw = endpoint.driverEndpoint().info().providerName() + "-" + hostName() + "-" +
+            endpoint.reachable().interfaceName();
+        return raw.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private static String hostName()
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown-host";
+        }
+    }
+
+    static void establish(final Rma rma, final Job job, final JobEndpoint endpoint, final Ranks ranks,
+        final DriverTier driver, final ProtocolChoice choice, final RmaOptions options)
+    {
+        final String key = key(endpoint);
+        final Path file = null == options.modelFile() ? CostModelFile.defaultPath(key) : options.modelFile();
+        final int peer = driverPeer(ranks, job.rank());
+        byte state = NEED;
+        RmaException damaged = null;
+        if (peer < 0)
+        {
+            state = HAVE;
+        }
+        else if (!options.recalibrate())
+        {
+            try
+            {
+                final CostModel cached = CostModelFile.read(file, key);
+                if (null != cached)
+                {
+                    choice.model(cached);
+                    state = HAVE;
+                }
+            }
+            catch (final RmaException ex)
+            {
+                damaged = ex;
+                state = DAMAGED;
+            }
+        }
+        final List<byte[]> states = job.allGather(new byte[] {state});
+        boolean anyNeeds = false;
+        for (int r = 0; r < states.size(); r++)
+        {
+            if (DAMAGED == states.get(r)[0])
+            {
+                throw null != damaged ? damaged : new RmaException("rank " + r + "'s rma cost model file is " +
+                    "damaged (its error names the file)");
+            }
+            anyNeeds |= NEED == states.get(r)[0];
+        }
+        if (!anyNeeds)
+        {
+            return;
+        }
+        final RmaAllocation area = rma.alloc(Calibration.CALIBRATION_BYTES);
+        for (int r = 0; r < states.size(); r++)
+        {
+            if (r == job.rank() && NEED == state)
+            {
+                final CostModel measured = Calibration.measure(key, driver, choice, area, peer);
+                choice.model(measured);
+                try
+                {
+                    CostModelFile.write(file, measured);
+                }
+                catch (final RmaException ex)
+                {
+                    // A read-only home (a test VM) only costs the next job a measurement of its own.
+                    System.err.println("pinmx-rma: " + ex.getMessage() + "; using the model just measured");
+                }
+            }
+            job.barrier();
+        }
+        rma.free(area);
+    }
+
+    /** @return the next rank after {@code self} reached through the driver, or -1 if there is none. */
+    private static int driverPeer(final Ranks ranks, final int self)
+    {
+        for (int i = 1; i < ranks.size(); i++)
+        {
+            final int r = (self + i) % ranks.size();
+            if (RankTier.DRIVER == ranks.tier(r))
+            {
+                return r;
+            }
+        }
+        return -1;
+    }
+}

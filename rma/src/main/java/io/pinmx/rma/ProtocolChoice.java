@@ -1,0 +1,114 @@
+package io.pinmx.rma;
+
+/**
+ * Chooses the protocol of each request through the driver and counts the choices: the forced protocol if the options
+ * force one, else the cheaper by the measured {@link CostModel} (before there is one: direct and zero-copy). Memory
+ * the endpoint's progress thread cannot touch (confined to the caller's thread) is always staged: a put of it is
+ * packed or streamed, a contiguous get of it streamed (a direct strided get lands in a staging buffer of its own).
+ * Used by the thread that issues operations.
+ */
+final class ProtocolChoice
+{
+    private StridedProtocol strided;
+    private ContiguousProtocol contiguous;
+    private CostModel model;
+    private long direct;
+    private long pack;
+    private long zeroCopy;
+    private long stream;
+
+    ProtocolChoice(final StridedProtocol strided, final ContiguousProtocol contiguous)
+    {
+        this.strided = strided;
+        this.contiguous = contiguous;
+    }
+
+    void model(final CostModel measured)
+    {
+        this.model = measured;
+    }
+
+    /** @return the model in use, or null before there is one. */
+    CostModel model()
+    {
+        return model;
+    }
+
+    /** Forces protocols (AUTO: the model's choice) and returns nothing; the calibration forces each in turn. */
+    void force(final StridedProtocol s, final ContiguousProtocol c)
+    {
+        this.strided = s;
+        this.contiguous = c;
+    }
+
+    StridedProtocol forcedStrided()
+    {
+        return strided;
+    }
+
+    ContiguousProtocol forcedContiguous()
+    {
+        return contiguous;
+    }
+
+    /** @return DIRECT or PACK for a strided or vector request of these pieces, counted. */
+    StridedProtocol strided(final boolean put, final Pieces pieces)
+    {
+        StridedProtocol p = strided;
+        if (put && !pieces.shareable())
+        {
+            p = StridedProtocol.PACK;
+        }
+        else if (StridedProtocol.AUTO == p)
+        {
+            p = null == model ? StridedProtocol.DIRECT :
+                model.strided(put, pieces.count(), pieces.totalBytes / Math.max(1, pieces.count()));
+        }
+        if (StridedProtocol.DIRECT == p)
+        {
+            direct++;
+        }
+        else
+        {
+            pack++;
+        }
+        return p;
+    }
+
+    /** @return ZERO_COPY or STREAM for a contiguous request (one piece), counted. */
+    ContiguousProtocol contiguous(final boolean put, final Pieces pieces)
+    {
+        ContiguousProtocol p = contiguous;
+        if (!pieces.shareable())
+        {
+            p = ContiguousProtocol.STREAM;
+        }
+        else if (ContiguousProtocol.AUTO == p)
+        {
+            p = null == model ? ContiguousProtocol.ZERO_COPY : model.contiguous(put, pieces.totalBytes);
+        }
+        if (ContiguousProtocol.ZERO_COPY == p)
+        {
+            zeroCopy++;
+        }
+        else
+        {
+            stream++;
+        }
+        return p;
+    }
+
+    ProtocolCounts counts()
+    {
+        return new ProtocolCounts(direct, pack, zeroCopy, stream);
+    }
+
+    /** Forgets the counts (after the calibration's own requests). */
+    void resetCounts()
+    {
+        direct = 0;
+        pack = 0;
+        zeroCopy = 0;
+        stream = 0;
+    }
+}

@@ -1,0 +1,234 @@
+package io.pinmx.rma.protocol.bench;
+
+import io.pinmx.job.Job;
+import io.pinmx.rma.ContiguousProtocol;
+import io.pinmx.rma.ProtocolCounts;
+import io.pinmx.rma.RankTier;
+import io.pinmx.rma.Rma;
+import io.pinmx.rma.RmaAllocation;
+import io.pinmx.rma.StridedProtocol;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
+
+/**
+ * The driver tier's protocols against each other, 2 ranks (rank 0 operates on rank 1, whose application only waits
+ * in the final barrier): strided 2-D N x N doubles (rows of a 512 x 512 matrix on both sides, so that no N makes a contiguous block) for N = 8..256 with
+ * the direct protocol forced, the pack protocol forced and the model's choice; contiguous 4 KiB..16 MiB with zero-copy
+ * forced, streaming forced and the model's choice, each from memory allocated for it (not declared before); and a
+ * strided 64 x 64 get against 64 contiguous gets of its rows. Each point runs the three settings in turn, round
+ * after round, and takes each one's median; "auto/best" is the model's choice against the better forced protocol
+ * in the same run, "auto chose" what the model took (the counters say).
+ * <p>
+ * Run: {@code PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np 2 io.pinmx.rma.protocol.bench.ProtocolSweep [REPS]}, or
+ * across a veth pair with {@code rma/bench/run-protocols.sh}.
+ */
+public final class ProtocolSweep
+{
+    private static final int MATRIX = 512;
+    private static final int MAX_N = 256;
+    private static final long ROW_BYTES = MATRIX * Double.BYTES;
+    private static final long MAX_CONTIGUOUS_BYTES = 16L << 20;
+    private static final StridedProtocol[] STRIDED = {StridedProtocol.DIRECT, StridedProtocol.PACK,
+        StridedProtocol.AUTO};
+    private static final ContiguousProtocol[] CONTIGUOUS = {ContiguousProtocol.ZERO_COPY, ContiguousProtocol.STREAM,
+        ContiguousProtocol.AUTO};
+
+    private final Rma rma;
+    private final RmaAllocation remote;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment local;
+    private final int reps;
+
+    private ProtocolSweep(final Rma rma, final RmaAllocation remote, final int reps)
+    {
+        this.rma = rma;
+        this.remote = remote;
+        this.reps = reps;
+        this.local = arena.allocate(MAX_CONTIGUOUS_BYTES, 4096);
+    }
+
+    public static void main(final String[] args)
+    {
+        final int reps = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
+        {
+            if (2 != rma.size())
+            {
+                throw new IllegalArgumentException("ProtocolSweep runs on 2 ranks, not " + rma.size());
+            }
+            final RmaAllocation remote = rma.alloc(MAX_CONTIGUOUS_BYTES);
+            if (0 == rma.rank())
+            {
+                if (RankTier.DRIVER != rma.tier(1))
+                {
+                    System.out.println("# rank 1 is reached through shared memory: set PINMX_RMA_SHARED_MEMORY=0");
+                }
+                else
+                {
+                    new ProtocolSweep(rma, remote, reps).run();
+                }
+            }
+            rma.barrier();
+            rma.free(remote);
+        }
+    }
+
+    private interface Operation
+    {
+        void run(MemorySegment buffer);
+    }
+
+    private void run()
+    {
+        System.out.println("# " + rma.costModel());
+        System.out.println("# rank 0 on rank 1 through the driver; median of " + reps + " per point, us; progress: " +
+            "each rank's endpoint progress thread and rank 1's data server");
+        strided("get", this::stridedGet);
+        strided("put", this::stridedPut);
+        strided("acc", this::stridedAcc);
+        contiguous("get", b -> rma.get(remote, 1, 0, b));
+        contiguous("put", b ->
+        {
+            rma.put(b, remote, 1, 0);
+            rma.fence(1);
+        });
+        rowsAgainstStrided();
+        final ProtocolCounts counts = rma.protocolCounts();
+        System.out.println("# requests by protocol: direct " + counts.direct() + ", pack " + counts.pack() +
+            ", zero-copy " + counts.zeroCopy() + ", stream " + counts.stream());
+    }
+
+    private void strided(final String what, final IntConsumer op)
+    {
+        System.out.println("# strided " + what + " N x N doubles: N, direct, pack, auto (us), auto/best, auto chose");
+        for (int n = 8; n <= MAX_N; n *= 2)
+        {
+            final int side = n;
+            final ProtocolCounts before = rma.protocolCounts();
+            final double[] t = interleaved(i -> rma.protocols(STRIDED[i], ContiguousProtocol.AUTO), reps,
+                i -> local, b -> op.accept(side));
+            final long direct = rma.protocolCounts().direct() - before.direct() - (reps + 1);
+            final long pack = rma.protocolCounts().pack() - before.pack() - (reps + 1);
+            print(n, t, direct > 0 && pack > 0 ? "both" : direct > 0 ? "direct" : "pack");
+        }
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+    }
+
+    private void contiguous(final String what, final Operation op)
+    {
+        System.out.println("# contiguous " + what + " (memory allocated for each, never declared before): bytes, " +
+            "zero-copy, stream, auto (us), auto/best, auto chose");
+        for (long bytes = 4096; bytes <= MAX_CONTIGUOUS_BYTES; bytes *= 4)
+        {
+            final long size = bytes;
+            final int n = Math.max(3, (int)Math.min(reps, (64L << 20) / bytes));
+            final ProtocolCounts before = rma.protocolCounts();
+            final double[] t = interleaved(i -> rma.protocols(StridedProtocol.AUTO, CONTIGUOUS[i]), n, i ->
+            {
+                final MemorySegment fresh = Arena.ofAuto().allocate(size, 4096);
+                fresh.fill((byte)i);
+                return fresh;
+            }, op::run);
+            final long zeroCopy = rma.protocolCounts().zeroCopy() - before.zeroCopy() - (n + 1);
+            final long stream = rma.protocolCounts().stream() - before.stream() - (n + 1);
+            print(bytes, t, zeroCopy > 0 && stream > 0 ? "both" : zeroCopy > 0 ? "zero-copy" : "stream");
+        }
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+    }
+
+    private static void print(final long point, final double[] t, final String chose)
+    {
+        System.out.println(String.format(Locale.ROOT, "%9d %10.1f %10.1f %10.1f %6.2f %s", point, t[0], t[1], t[2],
+            t[2] / Math.min(t[0], t[1]), chose));
+    }
+
+    /**
+     * Times the operation under each of the three settings in turn, {@code n} rounds after one untimed round, so
+     * that a load that changes during the point weighs on all three alike.
+     *
+     * @return the median time of each setting, us.
+     */
+    private static double[] interleaved(final IntConsumer setting, final int n, final IntFunction<MemorySegment> memory,
+        final Operation op)
+    {
+        final long[][] ns = new long[3][n];
+        for (int round = -1; round < n; round++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                setting.accept(i);
+                final MemorySegment m = memory.apply(i);
+                final long start = System.nanoTime();
+                op.run(m);
+                if (round >= 0)
+                {
+                    ns[i][round] = System.nanoTime() - start;
+                }
+            }
+        }
+        final double[] median = new double[3];
+        for (int i = 0; i < 3; i++)
+        {
+            Arrays.sort(ns[i]);
+            median[i] = ns[i][n / 2] / 1e3;
+        }
+        return median;
+    }
+
+    private void rowsAgainstStrided()
+    {
+        final int n = 64;
+        final double strided = median(() -> stridedGet(n));
+        final double rows = median(() ->
+        {
+            for (int row = 0; row < n; row++)
+            {
+                rma.get(remote, 1, row * ROW_BYTES, local.asSlice(row * n * (long)Double.BYTES, n * (long)Double.BYTES));
+            }
+        });
+        System.out.println(String.format(Locale.ROOT, "# strided 64 x 64 get %.1f us, 64 contiguous gets %.1f us: " +
+            "strided %.1fx faster", strided, rows, rows / strided));
+    }
+
+    private long[] counts(final int n)
+    {
+        return new long[] {n * (long)Double.BYTES, n};
+    }
+
+    private void stridedGet(final int n)
+    {
+        rma.getStrided(remote, 1, 0, new long[] {ROW_BYTES}, local, new long[] {ROW_BYTES}, counts(n), 1);
+    }
+
+    private void stridedPut(final int n)
+    {
+        rma.putStrided(local, new long[] {ROW_BYTES}, remote, 1, 0, new long[] {ROW_BYTES}, counts(n), 1);
+        rma.fence(1);
+    }
+
+    private void stridedAcc(final int n)
+    {
+        rma.accStrided(io.pinmx.rma.AccumulateScale.ofDouble(1.0), local, new long[] {ROW_BYTES}, remote, 1, 0,
+            new long[] {ROW_BYTES}, counts(n), 1);
+        rma.fence(1);
+    }
+
+    private double median(final Runnable op)
+    {
+        op.run();
+        final long[] ns = new long[reps];
+        for (int i = 0; i < reps; i++)
+        {
+            final long start = System.nanoTime();
+            op.run();
+            ns[i] = System.nanoTime() - start;
+        }
+        Arrays.sort(ns);
+        return ns[reps / 2] / 1e3;
+    }
+}

@@ -1,0 +1,94 @@
+package io.pinmx.rma;
+
+import io.pinmx.job.LaunchedJob;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The driver tier's protocols in real jobs of 2 JVMs (bin/pinmx-run, shared memory off: UDP frames): the
+ * {@code protocols} scenario with each protocol forced and with the model's choice, byte-exact at both ends; and the
+ * cost model's file: written by the first job, used as it is by the next, refused naming it when damaged, measured
+ * again on request.
+ */
+class ProtocolLauncherTest
+{
+    private static final long RUN_DEADLINE_S = 240;
+
+    @TempDir
+    Path dir;
+
+    private LaunchedJob.Result run(final Path modelFile, final Map<String, String> extra, final String scenarios)
+        throws Exception
+    {
+        final Path shm = Files.createDirectories(dir.resolve("shm"));
+        // No rank dies here: a long peer timeout keeps a rank starved on a loaded 2-core host (its JIT warm-up
+        // during the calibration's traffic went 8.6 s unheard once) from being taken for dead.
+        final Map<String, String> env = new HashMap<>(Map.of(
+            RmaOptions.DIRECTORY_VARIABLE, shm.toString(),
+            RmaOptions.SHARED_MEMORY_VARIABLE, "0",
+            RmaOptions.MODEL_FILE_VARIABLE, modelFile.toString(),
+            "PINMX_PEER_TIMEOUT_MS", "30000"));
+        env.putAll(extra);
+        final LaunchedJob.Result job = LaunchedJob.runRanks(dir, RUN_DEADLINE_S, env, 2,
+            RmaScenarios.class.getName(), scenarios);
+        try (var left = Files.list(shm))
+        {
+            assertEquals(List.of(), left.toList(), "shared files left behind");
+        }
+        return job;
+    }
+
+    @ParameterizedTest(name = "strided {0}, contiguous {1}")
+    @CsvSource({"direct, zerocopy", "pack, stream", "auto, auto"})
+    void everyFormIsExactWithEachProtocol(final String strided, final String contiguous) throws Exception
+    {
+        final LaunchedJob.Result job = run(dir.resolve("model.properties"), Map.of(
+            RmaOptions.STRIDED_VARIABLE, strided, RmaOptions.CONTIGUOUS_VARIABLE, contiguous), "protocols");
+        assertEquals(0, job.exitStatus(), job.out() + job.err());
+        assertTrue(job.out().lines().anyMatch("PASSED protocols"::equals), job.out() + job.err());
+    }
+
+    @Test
+    void modelFileIsWrittenReusedRefusedWhenDamagedAndMeasuredAgainOnRequest() throws Exception
+    {
+        final Path model = dir.resolve("cache/model.properties");
+        final LaunchedJob.Result first = run(model, Map.of(), "handles");
+        assertEquals(0, first.exitStatus(), first.out() + first.err());
+        final String text = Files.readString(model);
+        final String key = text.lines().filter(l -> l.startsWith("key=")).findFirst().orElseThrow().substring(4);
+        final CostModel measured = CostModelFile.read(model, key);
+        assertNotNull(measured);
+
+        // Used as it is: the next job does not rewrite it.
+        Files.setLastModifiedTime(model, FileTime.fromMillis(1_000_000));
+        final LaunchedJob.Result second = run(model, Map.of(), "handles");
+        assertEquals(0, second.exitStatus(), second.out() + second.err());
+        assertEquals(FileTime.fromMillis(1_000_000), Files.getLastModifiedTime(model), "the cached model was rewritten");
+
+        // Damaged: every rank refuses to start, naming the file.
+        Files.writeString(model, text.replace("copyByteNs=", "copyByteNs=9"), StandardCharsets.UTF_8);
+        final LaunchedJob.Result damaged = run(model, Map.of(), "handles");
+        assertNotEquals(0, damaged.exitStatus(), damaged.out());
+        assertTrue(damaged.err().contains("rma cost model file " + model + " is damaged"), damaged.err());
+
+        // Measured again on request, and written whole.
+        final LaunchedJob.Result again = run(model, Map.of(RmaOptions.RECALIBRATE_VARIABLE, "1"), "handles");
+        assertEquals(0, again.exitStatus(), again.out() + again.err());
+        assertNotNull(CostModelFile.read(model, key));
+    }
+}

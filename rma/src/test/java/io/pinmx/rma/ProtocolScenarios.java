@@ -1,0 +1,329 @@
+package io.pinmx.rma;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static io.pinmx.rma.RmaScenarios.check;
+
+/**
+ * The {@link RmaScenarios} about the driver tier's protocols, run with whatever PINMX_RMA_STRIDED and
+ * PINMX_RMA_CONTIGUOUS say: every rank puts, gets and accumulates through every form — strided of 1 to 3 levels,
+ * vectors (with more pieces than one message or one request carries, pieces of several lengths), contiguous transfers
+ * larger than a streaming chunk, small ones that travel inline — on the next rank, and checks the bytes at both ends:
+ * the origin reads its data back into zeroed memory (every piece equal, every gap still zero), the target checks its
+ * slice (every piece, and nothing written outside them). Then the protocol counters: a forced protocol is the only
+ * one that moved.
+ */
+final class ProtocolScenarios
+{
+    private static final long SLICE_BYTES = 2L << 20;
+
+    private final Rma rma;
+    private final Map<String, String> env;
+
+    ProtocolScenarios(final Rma rma, final Map<String, String> env)
+    {
+        this.rma = rma;
+        this.env = env;
+    }
+
+    /** A transfer shape: its local extent and pieces as (local offset, remote offset, bytes); a vector if no patch. */
+    private record Shape(String name, long localBytes, long[][] pieces, StridedPatch patch)
+    {
+        static Shape strided(final String name, final long[] counts, final long[] local, final long[] remote,
+            final int levels)
+        {
+            final StridedPatch p = StridedPatch.of(counts, local, remote, levels);
+            final List<long[]> pieces = new ArrayList<>();
+            p.forEachPiece((s, t, bytes) -> pieces.add(new long[] {s, t, bytes}));
+            return new Shape(name, p.sourceExtentBytes(), pieces.toArray(new long[0][]), p);
+        }
+
+        /** Groups of (count, bytes, local stride, remote stride, remote start), laid out one after another locally. */
+        static Shape vector(final String name, final long[][] groups)
+        {
+            final List<long[]> pieces = new ArrayList<>();
+            long localAt = 0;
+            for (final long[] g : groups)
+            {
+                for (int i = 0; i < g[0]; i++)
+                {
+                    pieces.add(new long[] {localAt + i * g[2], g[4] + i * g[3], g[1]});
+                }
+                localAt += g[0] * g[2];
+            }
+            return new Shape(name, localAt, pieces.toArray(new long[0][]), null);
+        }
+
+        IoVector[] vectorsOver(final MemorySegment local)
+        {
+            final List<IoVector> out = new ArrayList<>();
+            int at = 0;
+            while (at < pieces.length)
+            {
+                int end = at;
+                while (end < pieces.length && pieces[end][2] == pieces[at][2])
+                {
+                    end++;
+                }
+                final long[] l = new long[end - at];
+                final long[] r = new long[end - at];
+                for (int i = at; i < end; i++)
+                {
+                    l[i - at] = pieces[i][0];
+                    r[i - at] = pieces[i][1];
+                }
+                out.add(new IoVector(local, l, r, pieces[at][2]));
+                at = end;
+            }
+            return out.toArray(new IoVector[0]);
+        }
+    }
+
+    private static List<Shape> shapes()
+    {
+        return List.of(
+            Shape.strided("1-level inline", new long[] {200, 40}, new long[] {200}, new long[] {256}, 1),
+            Shape.strided("1-level 300 pieces", new long[] {1000, 300}, new long[] {1000}, new long[] {1024}, 1),
+            Shape.strided("2-level 600 pieces", new long[] {24, 30, 20}, new long[] {24, 720}, new long[] {32, 1024}, 2),
+            Shape.strided("3-level 240 pieces", new long[] {512, 8, 6, 5}, new long[] {512, 4096, 24576},
+                new long[] {520, 4200, 25600}, 3),
+            Shape.vector("vector inline", new long[][] {{300, 24, 24, 40, 0}}),
+            Shape.vector("vector 1100 pieces", new long[][] {{1100, 96, 96, 128, 8}}),
+            Shape.vector("vector of two lengths", new long[][] {{10, 4000, 4000, 4096, 0}, {50, 8, 8, 24, 65536}}),
+            Shape.strided("contiguous 1 MiB + 24 B", new long[] {(1 << 20) + 24}, new long[0], new long[0], 0),
+            Shape.strided("contiguous inline", new long[] {3000}, new long[0], new long[0], 0));
+    }
+
+    void protocols()
+    {
+        final int target = (rma.rank() + 1) % rma.size();
+        final int origin = (rma.rank() + rma.size() - 1) % rma.size();
+        int shapeIndex = 0;
+        for (final Shape shape : shapes())
+        {
+            final long seed = 31L * shapeIndex++;
+            putAndGet(shape, target, origin, seed, Arena.ofShared());
+        }
+        confinedContiguousGet(target);
+        accumulate(Shape.strided("int 1-level", new long[] {400, 300}, new long[] {400}, new long[] {512}, 1),
+            ElementType.INT, target, origin);
+        accumulate(Shape.vector("double vector", new long[][] {{1100, 16, 16, 32, 0}, {300, 800, 800, 1024, 40960}}),
+            ElementType.DOUBLE, target, origin);
+        accumulate(Shape.strided("double 2-level", new long[] {40, 30, 100}, new long[] {40, 1200},
+            new long[] {48, 1536}, 2), ElementType.DOUBLE, target, origin);
+        checkCounts(target);
+    }
+
+    private boolean isVector(final Shape shape)
+    {
+        return null == shape.patch();
+    }
+
+    private void putAndGet(final Shape shape, final int target, final int origin, final long seed, final Arena arena)
+    {
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        final MemorySegment source = arena.allocate(shape.localBytes(), 8);
+        fill(source, seed + rma.rank());
+        transfer(shape, source, a, target, true);
+        final MemorySegment back = arena.allocate(shape.localBytes(), 8);
+        transfer(shape, back, a, target, false);
+        final boolean[] covered = new boolean[(int)shape.localBytes()];
+        for (final long[] p : shape.pieces())
+        {
+            check(MemorySegment.mismatch(source, p[0], p[0] + p[2], back, p[0], p[0] + p[2]) < 0,
+                () -> shape.name() + ": the get from rank " + target + " differs from the put at local offset " + p[0]);
+            for (long i = p[0]; i < p[0] + p[2]; i++)
+            {
+                covered[(int)i] = true;
+            }
+        }
+        for (int i = 0; i < covered.length; i++)
+        {
+            final int at = i;
+            check(covered[i] || 0 == back.get(ValueLayout.JAVA_BYTE, i),
+                () -> shape.name() + ": the get wrote local byte " + at + " outside its pieces");
+        }
+        rma.barrier();
+        final MemorySegment expected = Arena.ofAuto().allocate(shape.localBytes(), 8);
+        fill(expected, seed + origin);
+        checkSlice(shape, a.local(), origin, (p, i) -> expected.get(ValueLayout.JAVA_BYTE, p[0] + i));
+        rma.barrier();
+        rma.free(a);
+    }
+
+    private interface Expected
+    {
+        byte at(long[] piece, long i);
+    }
+
+    /** Every byte of the slice: inside a piece the expected value, elsewhere zero. */
+    private void checkSlice(final Shape shape, final MemorySegment slice, final int origin, final Expected expected)
+    {
+        final byte[] want = new byte[(int)slice.byteSize()];
+        for (final long[] p : shape.pieces())
+        {
+            for (long i = 0; i < p[2]; i++)
+            {
+                want[(int)(p[1] + i)] = expected.at(p, i);
+            }
+        }
+        final byte[] got = slice.toArray(ValueLayout.JAVA_BYTE);
+        for (int i = 0; i < want.length; i++)
+        {
+            final int at = i;
+            check(want[i] == got[i], () -> shape.name() + ": rank " + origin + "'s put left byte " + got[at] +
+                " at offset " + at + " of rank " + rma.rank() + "'s slice, expected " + want[at]);
+        }
+    }
+
+    private void transfer(final Shape shape, final MemorySegment local, final RmaAllocation a, final int target,
+        final boolean put)
+    {
+        if (isVector(shape))
+        {
+            if (put)
+            {
+                rma.putVector(shape.vectorsOver(local), a, target);
+            }
+            else
+            {
+                rma.getVector(shape.vectorsOver(local), a, target);
+            }
+            return;
+        }
+        final StridedPatch p = shape.patch();
+        final long[] counts = new long[p.levels() + 1];
+        final long[] localStrides = new long[p.levels()];
+        final long[] remoteStrides = new long[p.levels()];
+        for (int i = 0; i <= p.levels(); i++)
+        {
+            counts[i] = p.count(i);
+        }
+        for (int i = 0; i < p.levels(); i++)
+        {
+            localStrides[i] = p.sourceStride(i);
+            remoteStrides[i] = p.targetStride(i);
+        }
+        if (put)
+        {
+            rma.putStrided(local, localStrides, a, target, 0, remoteStrides, counts, p.levels());
+        }
+        else
+        {
+            rma.getStrided(a, target, 0, remoteStrides, local, localStrides, counts, p.levels());
+        }
+    }
+
+    /** A contiguous get into memory only this thread may touch: it always goes through the stream buffers. */
+    private void confinedContiguousGet(final int target)
+    {
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        fill(a.local(), 77 + rma.rank());
+        rma.barrier();
+        try (Arena confined = Arena.ofConfined())
+        {
+            final MemorySegment into = confined.allocate(300 << 10);
+            rma.get(a, target, 4096, into);
+            final MemorySegment expected = Arena.ofAuto().allocate(SLICE_BYTES);
+            fill(expected, 77 + target);
+            check(MemorySegment.mismatch(expected, 4096, 4096 + into.byteSize(), into, 0, into.byteSize()) < 0,
+                () -> "contiguous get into confined memory differs from rank " + target + "'s slice");
+        }
+        rma.barrier();
+        rma.free(a);
+    }
+
+    /**
+     * Each origin accumulates its values twice (scale 3) into zeroed pieces of the next rank: the target then holds
+     * 6 times the origin's values exactly, nothing outside the pieces, and the origin reads the same back.
+     */
+    private void accumulate(final Shape shape, final ElementType type, final int target, final int origin)
+    {
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        final MemorySegment source = Arena.ofShared().allocate(shape.localBytes(), 8);
+        values(source, type, rma.rank());
+        for (int round = 0; round < 2; round++)
+        {
+            final AccumulateScale scale = Elements.scale(type, 3);
+            if (isVector(shape))
+            {
+                rma.accVector(scale, shape.vectorsOver(source), a, target);
+            }
+            else
+            {
+                final StridedPatch p = shape.patch();
+                rma.accStrided(scale, source, new long[] {p.sourceStride(0), p.levels() > 1 ? p.sourceStride(1) : 0},
+                    a, target, 0, new long[] {p.targetStride(0), p.levels() > 1 ? p.targetStride(1) : 0},
+                    new long[] {p.count(0), p.count(1), p.levels() > 1 ? p.count(2) : 0}, p.levels());
+            }
+        }
+        rma.barrier();
+        final MemorySegment theirs = Arena.ofAuto().allocate(shape.localBytes(), 8);
+        values(theirs, type, origin);
+        final MemorySegment six = Arena.ofAuto().allocate(shape.localBytes(), 8);
+        for (long e = 0; e < shape.localBytes() / type.bytes(); e++)
+        {
+            if (ElementType.INT == type)
+            {
+                six.set(ValueLayout.JAVA_INT, 4 * e, 6 * theirs.get(ValueLayout.JAVA_INT, 4 * e));
+            }
+            else
+            {
+                six.set(ValueLayout.JAVA_DOUBLE, 8 * e, 6 * theirs.get(ValueLayout.JAVA_DOUBLE, 8 * e));
+            }
+        }
+        checkSlice(shape, a.local(), origin, (p, i) -> six.get(ValueLayout.JAVA_BYTE, p[0] + i));
+        rma.barrier();
+        rma.free(a);
+    }
+
+    private static void values(final MemorySegment s, final ElementType type, final int rank)
+    {
+        for (long e = 0; e < s.byteSize() / type.bytes(); e++)
+        {
+            final long v = (e * 7 + rank * 1000L) % 100_003;
+            if (ElementType.INT == type)
+            {
+                s.set(ValueLayout.JAVA_INT, 4 * e, (int)v);
+            }
+            else
+            {
+                s.set(ValueLayout.JAVA_DOUBLE, 8 * e, v);
+            }
+        }
+    }
+
+    private static void fill(final MemorySegment s, final long seed)
+    {
+        final Random r = new Random(seed);
+        final byte[] bytes = new byte[(int)s.byteSize()];
+        r.nextBytes(bytes);
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, s, 0, bytes.length);
+    }
+
+    /** A forced protocol is the only one of its kind that moved; through shared memory none did. */
+    private void checkCounts(final int target)
+    {
+        final ProtocolCounts c = rma.protocolCounts();
+        if (RankTier.SHARED_MEMORY == rma.tier(target))
+        {
+            check(c.equals(new ProtocolCounts(0, 0, 0, 0)), () -> "through shared memory, yet counted " + c);
+            return;
+        }
+        final String strided = env.getOrDefault(RmaOptions.STRIDED_VARIABLE, "auto");
+        final String contiguous = env.getOrDefault(RmaOptions.CONTIGUOUS_VARIABLE, "auto");
+        check(c.direct() + c.pack() > 0 && c.zeroCopy() + c.stream() > 0, () -> "no request counted: " + c);
+        check(!"direct".equals(strided) || 0 == c.pack(), () -> "direct forced, yet " + c);
+        check(!"pack".equals(strided) || 0 == c.direct(), () -> "pack forced, yet " + c);
+        // The confined get always streams; nothing else does when zero-copy is forced.
+        check(!"zerocopy".equals(contiguous) || 1 == c.stream(), () -> "zero-copy forced, yet " + c);
+        check(!"stream".equals(contiguous) || 0 == c.zeroCopy(), () -> "stream forced, yet " + c);
+        System.out.println("# rank " + rma.rank() + " protocols (" + strided + ", " + contiguous + "): " + c);
+    }
+}
