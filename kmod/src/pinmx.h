@@ -25,6 +25,7 @@
 #define PINMX_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -105,6 +106,7 @@ static inline void pinmx_pin_wait_init(struct pinmx_pin_wait *w,
  * @dirty: bitmap of pages written since pinned (atomic bit operations:
  *	copies set bits under region->lock, the pull engine under
  *	pages_lock; cleared under both).
+ * @dirty_word: @dirty of a segment of at most BITS_PER_LONG pages.
  * @pinned_upto: pages pinned contiguously from index 0; written with
  *	smp_store_release() under region->lock, read with smp_load_acquire()
  *	by waiters that hold no lock.
@@ -119,6 +121,7 @@ struct pinmx_seg {
 	unsigned long npages;
 	struct page **pages;
 	unsigned long *dirty;
+	unsigned long dirty_word;
 	unsigned long pinned_upto;
 };
 
@@ -201,6 +204,23 @@ struct pinmx_region {
 	struct pinmx_seg segs[];
 };
 
+struct pinmx_region_table;
+
+/**
+ * struct pinmx_region_ids - region id -> region of one endpoint (region_ids.c)
+ * @table: indexed by id, grown under the endpoint lock, read under RCU.
+ * @used: ids in use; under the endpoint lock.
+ */
+struct pinmx_region_ids {
+	struct pinmx_region_table __rcu *table;
+	DECLARE_BITMAP(used, PINMX_MAX_REGIONS + 1);
+};
+
+int pinmx_ids_add(struct pinmx_region_ids *ids, struct pinmx_region *region);
+struct pinmx_region *pinmx_ids_find(struct pinmx_region_ids *ids, u32 id);
+void pinmx_ids_remove(struct pinmx_region_ids *ids, u32 id);
+void pinmx_ids_free(struct pinmx_region_ids *ids);
+
 /**
  * struct pinmx_endpoint - one open file of /dev/pinmx
  * @lock: serializes region id allocation, lookup and destroy, the pull
@@ -229,7 +249,7 @@ struct pinmx_region {
  */
 struct pinmx_endpoint {
 	struct mutex lock;
-	struct xarray regions;
+	struct pinmx_region_ids regions;
 	struct xarray pulls;
 	u32 pull_next;
 	unsigned int nr_pulls;

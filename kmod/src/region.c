@@ -1050,6 +1050,15 @@ void pinmx_region_put_user(struct pinmx_region *region)
 		wake_up_all(&region->wq);
 }
 
+static void pinmx_seg_free_arrays(struct pinmx_seg *seg)
+{
+	kvfree(seg->pages);
+	if (seg->dirty != &seg->dirty_word)
+		kvfree(seg->dirty);
+	seg->pages = NULL;
+	seg->dirty = NULL;
+}
+
 static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 			  const struct pinmx_segment *useg, u64 offset)
 {
@@ -1063,7 +1072,9 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 	seg->npages = (PAGE_ALIGN(useg->vaddr + useg->len) - seg->start) >>
 		      PAGE_SHIFT;
 	seg->pages = kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
-	seg->dirty = kvcalloc(BITS_TO_LONGS(seg->npages), sizeof(long),
+	/* Up to BITS_PER_LONG pages, the segment holds its dirty bits. */
+	seg->dirty = seg->npages <= BITS_PER_LONG ? &seg->dirty_word :
+		     kvcalloc(BITS_TO_LONGS(seg->npages), sizeof(long),
 			      GFP_KERNEL);
 	if (!seg->pages || !seg->dirty) {
 		err = -ENOMEM;
@@ -1078,8 +1089,7 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 	return 0;
 
 err_free:
-	kvfree(seg->pages);
-	kvfree(seg->dirty);
+	pinmx_seg_free_arrays(seg);
 	return err;
 }
 
@@ -1144,8 +1154,7 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 err_unwind:
 	while (region->nr_segs--) {
 		mmu_interval_notifier_remove(&region->segs[region->nr_segs].notifier);
-		kvfree(region->segs[region->nr_segs].pages);
-		kvfree(region->segs[region->nr_segs].dirty);
+		pinmx_seg_free_arrays(&region->segs[region->nr_segs]);
 	}
 	mmdrop(region->mm);
 	kfree(region);
@@ -1163,12 +1172,8 @@ static void pinmx_region_drop_arrays(struct pinmx_region *region)
 {
 	unsigned int i;
 
-	for (i = 0; i < region->nr_segs; i++) {
-		kvfree(region->segs[i].pages);
-		kvfree(region->segs[i].dirty);
-		region->segs[i].pages = NULL;
-		region->segs[i].dirty = NULL;
-	}
+	for (i = 0; i < region->nr_segs; i++)
+		pinmx_seg_free_arrays(&region->segs[i]);
 	mmdrop(region->mm);
 }
 
