@@ -162,6 +162,13 @@ struct pinmx_seg {
  * @dead: set under @lock by destroy; no more pins are installed.
  * @worker_running: overlapped worker queued or running; under @lock.
  * @worker_err: how the last worker run ended; under @lock.
+ * @worker_started: the queued worker has read @worker_seg and @worker_page
+ *	and pins from there; under @lock.
+ * @worker_seg: segment index of the worker's position: where it starts
+ *	(set by the kick, moved by copiers pinning in line until it starts,
+ *	under @lock), then the chunk it pins now (WRITE_ONCE by the worker).
+ * @worker_page: page within that segment; the worker pins from its start
+ *	to the region's end.
  * @nr_pinned: pages pinned now; written under @lock.
  * @length: total bytes.
  * @nr_pages: total pages.
@@ -197,6 +204,9 @@ struct pinmx_region {
 	bool dead;
 	bool worker_running;
 	int worker_err;
+	bool worker_started;
+	unsigned int worker_seg;
+	unsigned long worker_page;
 	unsigned long nr_pinned;
 	u64 length;
 	unsigned long nr_pages;

@@ -458,21 +458,30 @@ static int pinmx_seg_pin_range(struct pinmx_seg *seg, unsigned long first,
 	return req.err;
 }
 
+/* Pin from the start position the kicker (or a copier since) gave. */
 static int pinmx_region_pin_progressive(struct pinmx_region *region)
 {
-	unsigned long chunk = region->chunk_min;
+	unsigned long chunk = region->chunk_min, pos;
 	unsigned int s;
 	int err;
 
-	for (s = 0; s < region->nr_segs; s++) {
+	mutex_lock(&region->lock);
+	region->worker_started = true;
+	s = region->worker_seg;
+	pos = region->worker_page;
+	mutex_unlock(&region->lock);
+	for (; s < region->nr_segs; s++, pos = 0) {
 		struct pinmx_seg *seg = &region->segs[s];
-		unsigned long pos = 0, n;
+		unsigned long n;
 
 		while (pos < seg->npages &&
 		       (n = pinmx_seg_next_missing(seg, &pos, seg->npages,
 						   chunk))) {
 			if (READ_ONCE(region->dead))
 				return -ENOENT;
+			/* Where a copier finds the worker (see below). */
+			WRITE_ONCE(region->worker_seg, s);
+			WRITE_ONCE(region->worker_page, pos);
 			err = pinmx_seg_pin(seg, pos, n);
 			if (err)
 				return err;
@@ -503,11 +512,16 @@ static void pinmx_pin_worker(struct work_struct *work)
 	pinmx_region_put(region);
 }
 
-static void pinmx_worker_kick_locked(struct pinmx_region *region)
+/* Queue the worker to pin from page @page of segment @s to the end. */
+static void pinmx_worker_kick_locked(struct pinmx_region *region,
+				     unsigned int s, unsigned long page)
 {
 	lockdep_assert_held(&region->lock);
 	region->worker_running = true;
+	region->worker_started = false;
 	region->worker_err = 0;
+	region->worker_seg = s;
+	region->worker_page = page;
 	atomic_inc(&region->users);
 	kref_get(&region->kref);
 	queue_work(pinmx_wq, &region->pin_work);
@@ -518,16 +532,41 @@ static bool pinmx_seg_covered(struct pinmx_seg *seg, unsigned long last)
 	return smp_load_acquire(&seg->pinned_upto) >= last;
 }
 
+/* Is the worker's position before page @page of segment @s? */
+static bool pinmx_worker_before(struct pinmx_region *region, unsigned int s,
+				unsigned long page)
+{
+	unsigned int ws = READ_ONCE(region->worker_seg);
+
+	return ws < s || (ws == s && READ_ONCE(region->worker_page) < page);
+}
+
+/* Does anything of the region lie after page @last of @seg? */
+static bool pinmx_seg_more_after(struct pinmx_seg *seg, unsigned long last)
+{
+	struct pinmx_region *region = seg->region;
+
+	return last < seg->npages || seg != &region->segs[region->nr_segs - 1];
+}
+
 /*
- * Overlapped mode: a need of at most chunk_min missing pages, with no
- * worker running, is pinned in line (a handoff would cost more than the
- * pin); otherwise the worker pins the region from its start and the copy
- * waits until it has passed @last.
+ * Overlapped mode, in the declaring process: the caller never waits for a
+ * worker that has not started (a handoff costs 0.1-1 ms under load, more
+ * than pinning the range). It pins its own range in line and has the worker
+ * pin ahead of it, from the end of that range: it kicks the worker with that
+ * start, or moves the start of a worker not started yet. Only a range the
+ * running worker will reach first is waited for, woken per chunk the worker
+ * publishes. A need of at most chunk_min pages kicks no worker.
+ *
+ * Another process's region is pinned by a worker in its mm either way: kick
+ * the worker from the start and wait for it to pass @last.
  */
 static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 				     unsigned long first, unsigned long last)
 {
 	struct pinmx_region *region = seg->region;
+	unsigned int s = seg - region->segs;
+	bool own = current->mm == region->mm;
 	bool kicked = false;
 	int err;
 
@@ -537,13 +576,28 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 			mutex_unlock(&region->lock);
 			return -ENOENT;
 		}
-		if (!region->worker_running &&
-		    current->mm == region->mm &&
-		    last - max(first, seg->pinned_upto) <= region->chunk_min) {
+		if (own && !region->worker_running) {
+			if (last - max(first, seg->pinned_upto) >
+			    region->chunk_min && pinmx_seg_more_after(seg, last))
+				pinmx_worker_kick_locked(region, s, last);
 			mutex_unlock(&region->lock);
 			return pinmx_seg_pin_missing(seg, first, last);
 		}
-		if (!region->worker_running) {
+		if (own && !region->worker_started) {
+			if (pinmx_worker_before(region, s, last)) {
+				region->worker_seg = s;
+				region->worker_page = last;
+			}
+			mutex_unlock(&region->lock);
+			return pinmx_seg_pin_missing(seg, first, last);
+		}
+		/* Behind the running worker: it will not come back for it. */
+		if (own && !pinmx_worker_before(region, s,
+						max(first, seg->pinned_upto) + 1)) {
+			mutex_unlock(&region->lock);
+			return pinmx_seg_pin_missing(seg, first, last);
+		}
+		if (!own && !region->worker_running) {
 			if (kicked && region->worker_err) {
 				/*
 				 * The worker stops at the first page it cannot
@@ -553,7 +607,7 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 				mutex_unlock(&region->lock);
 				return pinmx_seg_pin_range(seg, first, last);
 			}
-			pinmx_worker_kick_locked(region);
+			pinmx_worker_kick_locked(region, 0, 0);
 			kicked = true;
 		}
 		mutex_unlock(&region->lock);
@@ -564,6 +618,10 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 					  READ_ONCE(region->dead));
 		if (err)
 			return err;
+		/* Our own worker stopped short (failed pin): pin in line. */
+		if (own && !pinmx_seg_covered(seg, last) &&
+		    !READ_ONCE(region->worker_running))
+			return pinmx_seg_pin_missing(seg, first, last);
 	}
 	return 0;
 }
@@ -577,7 +635,7 @@ void pinmx_region_kick(struct pinmx_region *region)
 	mutex_lock(&region->lock);
 	if (!region->dead && !region->worker_running &&
 	    region->nr_pinned < region->nr_pages)
-		pinmx_worker_kick_locked(region);
+		pinmx_worker_kick_locked(region, 0, 0);
 	mutex_unlock(&region->lock);
 }
 
