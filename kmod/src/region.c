@@ -1241,13 +1241,25 @@ static void pinmx_region_drop_arrays(struct pinmx_region *region)
  */
 void pinmx_region_destroy(struct pinmx_region *region)
 {
+	bool cancelled;
 	unsigned int i;
 
 	mutex_lock(&region->lock);
 	spin_lock_bh(&region->pages_lock);
 	region->dead = true;
 	spin_unlock_bh(&region->pages_lock);
+	/*
+	 * A worker still queued would only find the region dead: take it off
+	 * the queue rather than wait for it to start (milliseconds under load).
+	 */
+	cancelled = region->worker_running && cancel_work(&region->pin_work);
+	if (cancelled)
+		region->worker_running = false;
 	mutex_unlock(&region->lock);
+	if (cancelled) {
+		pinmx_region_put_user(region);
+		pinmx_region_put(region);
+	}
 	wake_up_all(&region->wq);
 	wait_event(region->wq, !atomic_read(&region->users));
 
