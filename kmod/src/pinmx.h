@@ -169,6 +169,7 @@ struct pinmx_seg {
  *	under @lock), then the chunk it pins now (WRITE_ONCE by the worker).
  * @worker_page: page within that segment; the worker pins from its start
  *	to the region's end.
+ * @worker_end: end of the chunk the worker pins now (WRITE_ONCE).
  * @nr_pinned: pages pinned now; written under @lock.
  * @length: total bytes.
  * @nr_pages: total pages.
@@ -207,6 +208,7 @@ struct pinmx_region {
 	bool worker_started;
 	unsigned int worker_seg;
 	unsigned long worker_page;
+	unsigned long worker_end;
 	unsigned long nr_pinned;
 	u64 length;
 	unsigned long nr_pages;

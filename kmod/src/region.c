@@ -482,6 +482,7 @@ static int pinmx_region_pin_progressive(struct pinmx_region *region)
 			/* Where a copier finds the worker (see below). */
 			WRITE_ONCE(region->worker_seg, s);
 			WRITE_ONCE(region->worker_page, pos);
+			WRITE_ONCE(region->worker_end, pos + n);
 			err = pinmx_seg_pin(seg, pos, n);
 			if (err)
 				return err;
@@ -522,6 +523,7 @@ static void pinmx_worker_kick_locked(struct pinmx_region *region,
 	region->worker_err = 0;
 	region->worker_seg = s;
 	region->worker_page = page;
+	region->worker_end = 0;
 	atomic_inc(&region->users);
 	kref_get(&region->kref);
 	queue_work(pinmx_wq, &region->pin_work);
@@ -541,6 +543,22 @@ static bool pinmx_worker_before(struct pinmx_region *region, unsigned int s,
 	return ws < s || (ws == s && READ_ONCE(region->worker_page) < page);
 }
 
+/*
+ * Is the running worker pinning, in segment @s, a chunk that holds page
+ * @need and ends by @last? Only then is waiting for it cheaper than pinning
+ * [need, last) in line: a chunk ending beyond @last takes longer than the
+ * range, one before @need is followed by another, and the worker never
+ * comes back for a range behind it.
+ */
+static bool pinmx_worker_pinning(struct pinmx_region *region, unsigned int s,
+				 unsigned long need, unsigned long last)
+{
+	return READ_ONCE(region->worker_seg) == s &&
+	       READ_ONCE(region->worker_page) <= need &&
+	       need < READ_ONCE(region->worker_end) &&
+	       READ_ONCE(region->worker_end) <= last;
+}
+
 /* Does anything of the region lie after page @last of @seg? */
 static bool pinmx_seg_more_after(struct pinmx_seg *seg, unsigned long last)
 {
@@ -554,9 +572,10 @@ static bool pinmx_seg_more_after(struct pinmx_seg *seg, unsigned long last)
  * worker that has not started (a handoff costs 0.1-1 ms under load, more
  * than pinning the range). It pins its own range in line and has the worker
  * pin ahead of it, from the end of that range: it kicks the worker with that
- * start, or moves the start of a worker not started yet. Only a range the
- * running worker will reach first is waited for, woken per chunk the worker
- * publishes. A need of at most chunk_min pages kicks no worker.
+ * start, or moves the start of a worker not started yet. It waits only for
+ * the chunk the running worker pins now, if that chunk holds the first
+ * missing page and ends within the range (woken when it is published). A
+ * need of at most chunk_min pages kicks no worker.
  *
  * Another process's region is pinned by a worker in its mm either way: kick
  * the worker from the start and wait for it to pass @last.
@@ -591,9 +610,9 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 			mutex_unlock(&region->lock);
 			return pinmx_seg_pin_missing(seg, first, last);
 		}
-		/* Behind the running worker: it will not come back for it. */
-		if (own && !pinmx_worker_before(region, s,
-						max(first, seg->pinned_upto) + 1)) {
+		if (own && !pinmx_worker_pinning(region, s,
+						 max(first, seg->pinned_upto),
+						 last)) {
 			mutex_unlock(&region->lock);
 			return pinmx_seg_pin_missing(seg, first, last);
 		}
