@@ -65,6 +65,16 @@ static unsigned int reps_for(size_t len)
  */
 #define MAX_REPS	1024
 
+/* Columns of the pin cost table, each timed on its own. */
+enum pin_col {
+	PIN_UNPIN,	/* PIN + UNPIN of a declared region: two ioctls */
+	DECLARE,	/* DECLARE pinning all: one ioctl */
+	DESTROY,	/* DESTROY: one ioctl, unpins */
+	URING_REG,	/* IORING_REGISTER_BUFFERS: pins */
+	URING_UNREG,	/* IORING_UNREGISTER_BUFFERS: unpins */
+	PIN_COLS
+};
+
 struct pin_row {
 	int fd, fd_decl;
 	struct io_uring *ring;
@@ -72,7 +82,7 @@ struct pin_row {
 	size_t len;
 	uint32_t id;
 	unsigned int rep;
-	uint64_t ns[3][MAX_REPS];
+	uint64_t ns[PIN_COLS][MAX_REPS];
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -92,29 +102,35 @@ static double median(uint64_t *v, unsigned int n)
 static int pin_round(struct pin_row *row)
 {
 	struct iovec iov = { .iov_base = row->buf, .iov_len = row->len };
-	uint64_t t0 = now_ns(), t1, t2;
+	uint64_t t[PIN_COLS + 1];
 	uint32_t id;
 	int r;
 
+	t[0] = now_ns();
 	if (pmx_range(row->fd, PINMX_IOC_PIN, row->id, 0, row->len) ||
 	    pmx_range(row->fd, PINMX_IOC_UNPIN, row->id, 0, row->len))
 		die("pin/unpin");
-	t1 = now_ns();
-	if (pmx_declare1(row->fd_decl, row->buf, row->len, 0, &id) ||
-	    pmx_destroy(row->fd_decl, id))
-		die("declare/destroy");
-	t2 = now_ns();
-	row->ns[0][row->rep] = t1 - t0;
-	row->ns[1][row->rep] = t2 - t1;
-	if (!row->ring)
-		return 0;
-	r = io_uring_register_buffers(row->ring, &iov, 1);
-	if (r < 0) {
-		printf("# io_uring_register_buffers: %s\n", strerror(-r));
-		return -1;
+	t[1] = now_ns();
+	if (pmx_declare1(row->fd_decl, row->buf, row->len, 0, &id))
+		die("declare");
+	t[2] = now_ns();
+	if (pmx_destroy(row->fd_decl, id))
+		die("destroy");
+	t[3] = now_ns();
+	if (row->ring) {
+		r = io_uring_register_buffers(row->ring, &iov, 1);
+		if (r < 0) {
+			printf("# io_uring_register_buffers: %s\n", strerror(-r));
+			return -1;
+		}
+		t[4] = now_ns();
+		io_uring_unregister_buffers(row->ring);
+		t[5] = now_ns();
+	} else {
+		t[4] = t[5] = t[3];
 	}
-	io_uring_unregister_buffers(row->ring);
-	row->ns[2][row->rep] = now_ns() - t2;
+	for (r = 0; r < PIN_COLS; r++)
+		row->ns[r][row->rep] = t[r + 1] - t[r];
 	return 0;
 }
 
@@ -129,15 +145,20 @@ static void bench_pin_cost(void)
 	if (row.fd < 0 || row.fd_decl < 0)
 		die("open /dev/pinmx");
 	row.ring = io_uring_queue_init(4, &ring, 0) ? NULL : &ring;
-	printf("# pin cost per 4 KiB page, ns, median of interleaved repetitions; ratio = pinmx / io_uring\n");
-	printf("%10s %6s %5s %11s %15s %15s %9s %10s\n", "bytes", "pages",
-	       "reps", "pin+unpin", "declare+destroy", "uring reg+unreg",
-	       "pin/uring", "decl/uring");
+	printf("# pin cost per 4 KiB page, ns, median of interleaved repetitions\n"
+	       "# pin+unpin: PIN and UNPIN ioctls on a declared region; declare: DECLARE pinning the\n"
+	       "# whole region (allocation, MMU notifier, pin, id); destroy: DESTROY (notifier removed,\n"
+	       "# unpin, free); reg/unreg: IORING_REGISTER_BUFFERS / UNREGISTER_BUFFERS of one buffer.\n"
+	       "# Unregistering waits for the ring's users of the buffer table to go: on 6.1 through\n"
+	       "# a percpu reference whose kill waits for an RCU grace period, so decl/reg (pinning\n"
+	       "# side, like with like) is the ratio to read there; d+d/uring compares both whole cycles.\n");
+	printf("%9s %5s %4s %9s %8s %8s %8s %8s %9s %8s %10s\n", "bytes",
+	       "pages", "reps", "pin+unpin", "declare", "destroy", "reg",
+	       "unreg", "pin/uring", "decl/reg", "d+d/uring");
 	for (i = 0; i < sizeof(pin_sizes) / sizeof(pin_sizes[0]); i++) {
-		unsigned int r, reps = reps_for(pin_sizes[i]) / 8 + 5;
+		unsigned int c, r, reps = reps_for(pin_sizes[i]) / 8 + 5;
 		double pages = (double)(pin_sizes[i] / PAGE);
-
-		double pin, decl, ur;
+		double m[PIN_COLS];
 
 		row.len = pin_sizes[i];
 		row.buf = map_touched(row.len);
@@ -153,18 +174,20 @@ static void bench_pin_cost(void)
 		}
 		pmx_destroy(row.fd, row.id);
 		munmap(row.buf, row.len);
-		pin = median(row.ns[0], reps) / pages;
-		decl = median(row.ns[1], reps) / pages;
-		if (row.ring) {
-			ur = median(row.ns[2], reps) / pages;
-			printf("%10zu %6.0f %5u %11.0f %15.0f %15.0f %9.3f %10.3f\n",
-			       row.len, pages, reps, pin, decl, ur, pin / ur,
-			       decl / ur);
-		} else {
-			printf("%10zu %6.0f %5u %11.0f %15.0f %15s %9s %10s\n",
-			       row.len, pages, reps, pin, decl, "n/a", "n/a",
-			       "n/a");
-		}
+		for (c = 0; c < PIN_COLS; c++)
+			m[c] = median(row.ns[c], reps) / pages;
+		printf("%9zu %5.0f %4u %9.0f %8.0f %8.0f", row.len, pages, reps,
+		       m[PIN_UNPIN], m[DECLARE], m[DESTROY]);
+		if (row.ring)
+			printf(" %8.0f %8.0f %9.3f %8.3f %10.3f\n", m[URING_REG],
+			       m[URING_UNREG],
+			       m[PIN_UNPIN] / (m[URING_REG] + m[URING_UNREG]),
+			       m[DECLARE] / m[URING_REG],
+			       (m[DECLARE] + m[DESTROY]) /
+			       (m[URING_REG] + m[URING_UNREG]));
+		else
+			printf(" %8s %8s %9s %8s %10s\n", "n/a", "n/a", "n/a",
+			       "n/a", "n/a");
 	}
 	if (row.ring)
 		io_uring_queue_exit(row.ring);
@@ -199,9 +222,11 @@ static void bench_copy(void)
 
 	if (per_copy < 0 || cached < 0 || overlapped < 0)
 		die("open /dev/pinmx");
-	printf("\n# region-to-region copy, MB/s (1e6 B/s), median of interleaved repetitions; ratio = speed-up vs pin per copy\n");
-	printf("%10s %5s %10s %10s %11s %9s %10s\n", "bytes", "reps",
-	       "pin/copy", "cached", "overlapped", "cached/x", "overlap/x");
+	printf("\n# region-to-region copy, MB/s (1e6 B/s), median of interleaved repetitions; cached/x, overlap/x = speed-up vs pin per copy (x),\n"
+	       "# ovl/cached = overlapped speed / cached speed\n");
+	printf("%10s %5s %10s %10s %11s %9s %10s %10s\n", "bytes", "reps",
+	       "pin/copy", "cached", "overlapped", "cached/x", "overlap/x",
+	       "ovl/cached");
 	for (i = 0; i < sizeof(copy_sizes) / sizeof(copy_sizes[0]); i++) {
 		size_t len = copy_sizes[i];
 		unsigned int r, reps = reps_for(len) / 4 + 5;
@@ -233,8 +258,9 @@ static void bench_copy(void)
 		c = median(ns[2], reps);
 		pmx_destroy(cached, s);
 		pmx_destroy(cached, d);
-		printf("%10zu %5u %10.0f %10.0f %11.0f %9.2f %10.2f\n", len, reps,
-		       mbps(len, a), mbps(len, b), mbps(len, c), a / b, a / c);
+		printf("%10zu %5u %10.0f %10.0f %11.0f %9.2f %10.2f %10.2f\n",
+		       len, reps, mbps(len, a), mbps(len, b), mbps(len, c),
+		       a / b, a / c, b / c);
 		munmap(src, len);
 		munmap(dst, len);
 	}

@@ -41,7 +41,6 @@ static int pinmx_open(struct inode *inode, struct file *file)
 	if (!ep)
 		return -ENOMEM;
 	mutex_init(&ep->lock);
-	xa_init_flags(&ep->regions, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ep->pulls, XA_FLAGS_ALLOC1);
 	ep->mode = pinmx_default_mode;
 	ep->chunk_min = pinmx_chunk_min_pages;
@@ -55,15 +54,16 @@ static int pinmx_release(struct inode *inode, struct file *file)
 {
 	struct pinmx_endpoint *ep = file->private_data;
 	struct pinmx_region *region;
-	unsigned long id;
+	u32 id;
 
 	/* Unreachable from the network first, then no pull runs on a region. */
 	pinmx_net_release(ep);
-	xa_for_each(&ep->regions, id, region) {
-		xa_erase(&ep->regions, id);
+	for_each_set_bit(id, ep->regions.used, PINMX_MAX_REGIONS + 1) {
+		region = pinmx_ids_find(&ep->regions, id);
+		pinmx_ids_remove(&ep->regions, id);
 		pinmx_region_destroy(region);
 	}
-	xa_destroy(&ep->regions);
+	pinmx_ids_free(&ep->regions);
 	if (ep->id)
 		ida_free(&pinmx_endpoint_ida, ep->id);
 	kfree(ep);
@@ -148,7 +148,7 @@ struct pinmx_region *pinmx_get_region(struct pinmx_endpoint *ep,
 	struct pinmx_region *region;
 
 	mutex_lock(&ep->lock);
-	region = xa_load(&ep->regions, id);
+	region = pinmx_ids_find(&ep->regions, id);
 	if (!region)
 		region = ERR_PTR(-ENOENT);
 	else if (own && region->mm != current->mm)
@@ -178,12 +178,14 @@ static int pinmx_publish_region(struct pinmx_endpoint *ep,
 	int err;
 
 	mutex_lock(&ep->lock);
-	err = xa_alloc(&ep->regions, id, region,
-		       XA_LIMIT(1, PINMX_MAX_REGIONS), GFP_KERNEL);
-	if (!err)
-		region->id = *id;
+	err = pinmx_ids_add(&ep->regions, region);
+	if (err > 0) {
+		region->id = err;
+		*id = err;
+		err = 0;
+	}
 	mutex_unlock(&ep->lock);
-	return err == -EBUSY ? -ENOSPC : err;
+	return err;
 }
 
 static void pinmx_unpublish_region(struct pinmx_endpoint *ep, u32 id)
@@ -191,7 +193,9 @@ static void pinmx_unpublish_region(struct pinmx_endpoint *ep, u32 id)
 	struct pinmx_region *region;
 
 	mutex_lock(&ep->lock);
-	region = xa_erase(&ep->regions, id);
+	region = pinmx_ids_find(&ep->regions, id);
+	if (region)
+		pinmx_ids_remove(&ep->regions, id);
 	mutex_unlock(&ep->lock);
 	if (region)
 		pinmx_region_destroy(region);
@@ -199,7 +203,8 @@ static void pinmx_unpublish_region(struct pinmx_endpoint *ep, u32 id)
 
 static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 {
-	struct pinmx_segment *segs;
+	/* Most regions have a few segments: no allocation for those. */
+	struct pinmx_segment few[4], *segs;
 	struct pinmx_region *region;
 	struct pinmx_declare req;
 	unsigned int i;
@@ -215,10 +220,17 @@ static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 		return -EINVAL;
 	if (req.nr_segments > PINMX_MAX_SEGMENTS)
 		return -E2BIG;
-	segs = memdup_user(u64_to_user_ptr(req.segments),
-			   array_size(req.nr_segments, sizeof(*segs)));
-	if (IS_ERR(segs))
-		return PTR_ERR(segs);
+	if (req.nr_segments <= ARRAY_SIZE(few)) {
+		segs = few;
+		if (copy_from_user(segs, u64_to_user_ptr(req.segments),
+				   req.nr_segments * sizeof(*segs)))
+			return -EFAULT;
+	} else {
+		segs = memdup_user(u64_to_user_ptr(req.segments),
+				   array_size(req.nr_segments, sizeof(*segs)));
+		if (IS_ERR(segs))
+			return PTR_ERR(segs);
+	}
 	for (i = 0, total = 0; i < req.nr_segments; i++) {
 		err = pinmx_check_segment(&segs[i]);
 		if (err)
@@ -257,7 +269,8 @@ static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 		err = -EFAULT;
 	}
 out_free:
-	kfree(segs);
+	if (segs != few)
+		kfree(segs);
 	return err;
 }
 
@@ -271,13 +284,13 @@ static long pinmx_ioc_destroy(struct pinmx_endpoint *ep, void __user *uarg)
 	if (req.pad)
 		return -EINVAL;
 	mutex_lock(&ep->lock);
-	region = xa_load(&ep->regions, req.region_id);
+	region = pinmx_ids_find(&ep->regions, req.region_id);
 	if (!region)
 		region = ERR_PTR(-ENOENT);
 	else if (region->mm != current->mm)
 		region = ERR_PTR(-EACCES);
 	else
-		xa_erase(&ep->regions, req.region_id);
+		pinmx_ids_remove(&ep->regions, req.region_id);
 	mutex_unlock(&ep->lock);
 	if (IS_ERR(region))
 		return PTR_ERR(region);

@@ -25,6 +25,7 @@
 #define PINMX_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -105,6 +106,7 @@ static inline void pinmx_pin_wait_init(struct pinmx_pin_wait *w,
  * @dirty: bitmap of pages written since pinned (atomic bit operations:
  *	copies set bits under region->lock, the pull engine under
  *	pages_lock; cleared under both).
+ * @dirty_word: @dirty of a segment of at most BITS_PER_LONG pages.
  * @pinned_upto: pages pinned contiguously from index 0; written with
  *	smp_store_release() under region->lock, read with smp_load_acquire()
  *	by waiters that hold no lock.
@@ -119,6 +121,7 @@ struct pinmx_seg {
 	unsigned long npages;
 	struct page **pages;
 	unsigned long *dirty;
+	unsigned long dirty_word;
 	unsigned long pinned_upto;
 };
 
@@ -159,6 +162,14 @@ struct pinmx_seg {
  * @dead: set under @lock by destroy; no more pins are installed.
  * @worker_running: overlapped worker queued or running; under @lock.
  * @worker_err: how the last worker run ended; under @lock.
+ * @worker_started: the queued worker has read @worker_seg and @worker_page
+ *	and pins from there; under @lock.
+ * @worker_seg: segment index of the worker's position: where it starts
+ *	(set by the kick, moved by copiers pinning in line until it starts,
+ *	under @lock), then the chunk it pins now (WRITE_ONCE by the worker).
+ * @worker_page: page within that segment; the worker pins from its start
+ *	to the region's end.
+ * @worker_end: end of the chunk the worker pins now (WRITE_ONCE).
  * @nr_pinned: pages pinned now; written under @lock.
  * @length: total bytes.
  * @nr_pages: total pages.
@@ -194,12 +205,33 @@ struct pinmx_region {
 	bool dead;
 	bool worker_running;
 	int worker_err;
+	bool worker_started;
+	unsigned int worker_seg;
+	unsigned long worker_page;
+	unsigned long worker_end;
 	unsigned long nr_pinned;
 	u64 length;
 	unsigned long nr_pages;
 	unsigned int nr_segs;
 	struct pinmx_seg segs[];
 };
+
+struct pinmx_region_table;
+
+/**
+ * struct pinmx_region_ids - region id -> region of one endpoint (region_ids.c)
+ * @table: indexed by id, grown under the endpoint lock, read under RCU.
+ * @used: ids in use; under the endpoint lock.
+ */
+struct pinmx_region_ids {
+	struct pinmx_region_table __rcu *table;
+	DECLARE_BITMAP(used, PINMX_MAX_REGIONS + 1);
+};
+
+int pinmx_ids_add(struct pinmx_region_ids *ids, struct pinmx_region *region);
+struct pinmx_region *pinmx_ids_find(struct pinmx_region_ids *ids, u32 id);
+void pinmx_ids_remove(struct pinmx_region_ids *ids, u32 id);
+void pinmx_ids_free(struct pinmx_region_ids *ids);
 
 /**
  * struct pinmx_endpoint - one open file of /dev/pinmx
@@ -229,7 +261,7 @@ struct pinmx_region {
  */
 struct pinmx_endpoint {
 	struct mutex lock;
-	struct xarray regions;
+	struct pinmx_region_ids regions;
 	struct xarray pulls;
 	u32 pull_next;
 	unsigned int nr_pulls;

@@ -669,7 +669,7 @@ static struct pinmx_region *pinmx_local_peer_region(struct pinmx_endpoint *ep,
 	if (peer && READ_ONCE(peer->session) != req->peer_session)
 		region = ERR_PTR(-ECONNRESET);
 	else if (peer) {
-		region = xa_load(&peer->regions, req->remote_region);
+		region = pinmx_ids_find(&peer->regions, req->remote_region);
 		if (!region || !kref_get_unless_zero(&region->kref))
 			region = ERR_PTR(-ENOENT);
 	}
@@ -1154,8 +1154,8 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep,
 void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f,
 		      const u8 *src_mac, struct net_device *dev)
 {
-	struct pinmx_region *region = xa_load(&ep->regions,
-					      be32_to_cpu(f->region_id));
+	struct pinmx_region *region =
+		pinmx_ids_find(&ep->regions, be32_to_cpu(f->region_id));
 	u64 roff = be64_to_cpu(f->region_offset);
 	u32 blen = be32_to_cpu(f->block_len);
 	struct pinmx_fault where = { };

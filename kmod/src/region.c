@@ -458,21 +458,31 @@ static int pinmx_seg_pin_range(struct pinmx_seg *seg, unsigned long first,
 	return req.err;
 }
 
+/* Pin from the start position the kicker (or a copier since) gave. */
 static int pinmx_region_pin_progressive(struct pinmx_region *region)
 {
-	unsigned long chunk = region->chunk_min;
+	unsigned long chunk = region->chunk_min, pos;
 	unsigned int s;
 	int err;
 
-	for (s = 0; s < region->nr_segs; s++) {
+	mutex_lock(&region->lock);
+	region->worker_started = true;
+	s = region->worker_seg;
+	pos = region->worker_page;
+	mutex_unlock(&region->lock);
+	for (; s < region->nr_segs; s++, pos = 0) {
 		struct pinmx_seg *seg = &region->segs[s];
-		unsigned long pos = 0, n;
+		unsigned long n;
 
 		while (pos < seg->npages &&
 		       (n = pinmx_seg_next_missing(seg, &pos, seg->npages,
 						   chunk))) {
 			if (READ_ONCE(region->dead))
 				return -ENOENT;
+			/* Where a copier finds the worker (see below). */
+			WRITE_ONCE(region->worker_seg, s);
+			WRITE_ONCE(region->worker_page, pos);
+			WRITE_ONCE(region->worker_end, pos + n);
 			err = pinmx_seg_pin(seg, pos, n);
 			if (err)
 				return err;
@@ -503,11 +513,17 @@ static void pinmx_pin_worker(struct work_struct *work)
 	pinmx_region_put(region);
 }
 
-static void pinmx_worker_kick_locked(struct pinmx_region *region)
+/* Queue the worker to pin from page @page of segment @s to the end. */
+static void pinmx_worker_kick_locked(struct pinmx_region *region,
+				     unsigned int s, unsigned long page)
 {
 	lockdep_assert_held(&region->lock);
 	region->worker_running = true;
+	region->worker_started = false;
 	region->worker_err = 0;
+	region->worker_seg = s;
+	region->worker_page = page;
+	region->worker_end = 0;
 	atomic_inc(&region->users);
 	kref_get(&region->kref);
 	queue_work(pinmx_wq, &region->pin_work);
@@ -518,16 +534,58 @@ static bool pinmx_seg_covered(struct pinmx_seg *seg, unsigned long last)
 	return smp_load_acquire(&seg->pinned_upto) >= last;
 }
 
+/* Is the worker's position before page @page of segment @s? */
+static bool pinmx_worker_before(struct pinmx_region *region, unsigned int s,
+				unsigned long page)
+{
+	unsigned int ws = READ_ONCE(region->worker_seg);
+
+	return ws < s || (ws == s && READ_ONCE(region->worker_page) < page);
+}
+
 /*
- * Overlapped mode: a need of at most chunk_min missing pages, with no
- * worker running, is pinned in line (a handoff would cost more than the
- * pin); otherwise the worker pins the region from its start and the copy
- * waits until it has passed @last.
+ * Is the running worker pinning, in segment @s, a chunk that holds page
+ * @need and ends by @last? Only then is waiting for it cheaper than pinning
+ * [need, last) in line: a chunk ending beyond @last takes longer than the
+ * range, one before @need is followed by another, and the worker never
+ * comes back for a range behind it.
+ */
+static bool pinmx_worker_pinning(struct pinmx_region *region, unsigned int s,
+				 unsigned long need, unsigned long last)
+{
+	return READ_ONCE(region->worker_seg) == s &&
+	       READ_ONCE(region->worker_page) <= need &&
+	       need < READ_ONCE(region->worker_end) &&
+	       READ_ONCE(region->worker_end) <= last;
+}
+
+/* Does anything of the region lie after page @last of @seg? */
+static bool pinmx_seg_more_after(struct pinmx_seg *seg, unsigned long last)
+{
+	struct pinmx_region *region = seg->region;
+
+	return last < seg->npages || seg != &region->segs[region->nr_segs - 1];
+}
+
+/*
+ * Overlapped mode, in the declaring process: the caller never waits for a
+ * worker that has not started (a handoff costs 0.1-1 ms under load, more
+ * than pinning the range). It pins its own range in line and has the worker
+ * pin ahead of it, from the end of that range: it kicks the worker with that
+ * start, or moves the start of a worker not started yet. It waits only for
+ * the chunk the running worker pins now, if that chunk holds the first
+ * missing page and ends within the range (woken when it is published). A
+ * need of at most chunk_min pages kicks no worker.
+ *
+ * Another process's region is pinned by a worker in its mm either way: kick
+ * the worker from the start and wait for it to pass @last.
  */
 static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 				     unsigned long first, unsigned long last)
 {
 	struct pinmx_region *region = seg->region;
+	unsigned int s = seg - region->segs;
+	bool own = current->mm == region->mm;
 	bool kicked = false;
 	int err;
 
@@ -537,13 +595,28 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 			mutex_unlock(&region->lock);
 			return -ENOENT;
 		}
-		if (!region->worker_running &&
-		    current->mm == region->mm &&
-		    last - max(first, seg->pinned_upto) <= region->chunk_min) {
+		if (own && !region->worker_running) {
+			if (last - max(first, seg->pinned_upto) >
+			    region->chunk_min && pinmx_seg_more_after(seg, last))
+				pinmx_worker_kick_locked(region, s, last);
 			mutex_unlock(&region->lock);
 			return pinmx_seg_pin_missing(seg, first, last);
 		}
-		if (!region->worker_running) {
+		if (own && !region->worker_started) {
+			if (pinmx_worker_before(region, s, last)) {
+				region->worker_seg = s;
+				region->worker_page = last;
+			}
+			mutex_unlock(&region->lock);
+			return pinmx_seg_pin_missing(seg, first, last);
+		}
+		if (own && !pinmx_worker_pinning(region, s,
+						 max(first, seg->pinned_upto),
+						 last)) {
+			mutex_unlock(&region->lock);
+			return pinmx_seg_pin_missing(seg, first, last);
+		}
+		if (!own && !region->worker_running) {
 			if (kicked && region->worker_err) {
 				/*
 				 * The worker stops at the first page it cannot
@@ -553,7 +626,7 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 				mutex_unlock(&region->lock);
 				return pinmx_seg_pin_range(seg, first, last);
 			}
-			pinmx_worker_kick_locked(region);
+			pinmx_worker_kick_locked(region, 0, 0);
 			kicked = true;
 		}
 		mutex_unlock(&region->lock);
@@ -564,6 +637,10 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 					  READ_ONCE(region->dead));
 		if (err)
 			return err;
+		/* Our own worker stopped short (failed pin): pin in line. */
+		if (own && !pinmx_seg_covered(seg, last) &&
+		    !READ_ONCE(region->worker_running))
+			return pinmx_seg_pin_missing(seg, first, last);
 	}
 	return 0;
 }
@@ -577,7 +654,7 @@ void pinmx_region_kick(struct pinmx_region *region)
 	mutex_lock(&region->lock);
 	if (!region->dead && !region->worker_running &&
 	    region->nr_pinned < region->nr_pages)
-		pinmx_worker_kick_locked(region);
+		pinmx_worker_kick_locked(region, 0, 0);
 	mutex_unlock(&region->lock);
 }
 
@@ -1050,6 +1127,15 @@ void pinmx_region_put_user(struct pinmx_region *region)
 		wake_up_all(&region->wq);
 }
 
+static void pinmx_seg_free_arrays(struct pinmx_seg *seg)
+{
+	kvfree(seg->pages);
+	if (seg->dirty != &seg->dirty_word)
+		kvfree(seg->dirty);
+	seg->pages = NULL;
+	seg->dirty = NULL;
+}
+
 static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 			  const struct pinmx_segment *useg, u64 offset)
 {
@@ -1063,7 +1149,9 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 	seg->npages = (PAGE_ALIGN(useg->vaddr + useg->len) - seg->start) >>
 		      PAGE_SHIFT;
 	seg->pages = kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
-	seg->dirty = kvcalloc(BITS_TO_LONGS(seg->npages), sizeof(long),
+	/* Up to BITS_PER_LONG pages, the segment holds its dirty bits. */
+	seg->dirty = seg->npages <= BITS_PER_LONG ? &seg->dirty_word :
+		     kvcalloc(BITS_TO_LONGS(seg->npages), sizeof(long),
 			      GFP_KERNEL);
 	if (!seg->pages || !seg->dirty) {
 		err = -ENOMEM;
@@ -1078,8 +1166,7 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 	return 0;
 
 err_free:
-	kvfree(seg->pages);
-	kvfree(seg->dirty);
+	pinmx_seg_free_arrays(seg);
 	return err;
 }
 
@@ -1144,8 +1231,7 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 err_unwind:
 	while (region->nr_segs--) {
 		mmu_interval_notifier_remove(&region->segs[region->nr_segs].notifier);
-		kvfree(region->segs[region->nr_segs].pages);
-		kvfree(region->segs[region->nr_segs].dirty);
+		pinmx_seg_free_arrays(&region->segs[region->nr_segs]);
 	}
 	mmdrop(region->mm);
 	kfree(region);
@@ -1163,12 +1249,8 @@ static void pinmx_region_drop_arrays(struct pinmx_region *region)
 {
 	unsigned int i;
 
-	for (i = 0; i < region->nr_segs; i++) {
-		kvfree(region->segs[i].pages);
-		kvfree(region->segs[i].dirty);
-		region->segs[i].pages = NULL;
-		region->segs[i].dirty = NULL;
-	}
+	for (i = 0; i < region->nr_segs; i++)
+		pinmx_seg_free_arrays(&region->segs[i]);
 	mmdrop(region->mm);
 }
 
@@ -1178,13 +1260,25 @@ static void pinmx_region_drop_arrays(struct pinmx_region *region)
  */
 void pinmx_region_destroy(struct pinmx_region *region)
 {
+	bool cancelled;
 	unsigned int i;
 
 	mutex_lock(&region->lock);
 	spin_lock_bh(&region->pages_lock);
 	region->dead = true;
 	spin_unlock_bh(&region->pages_lock);
+	/*
+	 * A worker still queued would only find the region dead: take it off
+	 * the queue rather than wait for it to start (milliseconds under load).
+	 */
+	cancelled = region->worker_running && cancel_work(&region->pin_work);
+	if (cancelled)
+		region->worker_running = false;
 	mutex_unlock(&region->lock);
+	if (cancelled) {
+		pinmx_region_put_user(region);
+		pinmx_region_put(region);
+	}
 	wake_up_all(&region->wq);
 	wait_event(region->wq, !atomic_read(&region->users));
 

@@ -29,7 +29,6 @@
 #define MiB		(1024UL * 1024)
 #define EAGER_MAX	32768U		/* rendezvous threshold */
 #define FRAG_BYTES	1444U		/* MEDIUM_FRAG payload at 1500 */
-#define PARAMS		"/sys/module/pinmx/parameters/"
 #define NS_A		"pmxa"
 #define NS_B		"pmxb"
 
@@ -80,20 +79,6 @@ static uint32_t get32(const uint8_t *p)
 static uint64_t get64(const uint8_t *p)
 {
 	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
-static int write_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), PARAMS "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
-	close(fd);
-	return ok ? 0 : -1;
 }
 
 static int run(const char *cmd)
@@ -657,9 +642,9 @@ static int test_veth_netem_loss_transfers(void)
 	CHECK_OK(setup_veth());
 	CHECK_OK(run("ip netns exec " NS_A " tc qdisc add dev vpa root netem loss 1% && "
 		     "ip netns exec " NS_B " tc qdisc add dev vpb root netem loss 1%"));
-	CHECK_OK(write_param("pull_resend_ms", "10"));
+	CHECK_OK(pmx_write_param("pull_resend_ms", "10"));
 	r = transfer_sizes("vpa", "vpb", NS_A, NS_B, 0, 16 * MiB, true);
-	write_param("pull_resend_ms", "50");
+	pmx_write_param("pull_resend_ms", "50");
 	teardown_veth();
 	if (r)
 		return r;
@@ -687,11 +672,11 @@ static int test_overlap_miss_slow_pinning(void)
 	};
 	int r;
 
-	CHECK_OK(write_param("pin_delay_us", "20000"));
-	CHECK_OK(write_param("pull_resend_ms", "10"));
+	CHECK_OK(pmx_write_param("pin_delay_us", "20000"));
+	CHECK_OK(pmx_write_param("pull_resend_ms", "10"));
 	r = run_pair(&cfg);
-	write_param("pin_delay_us", "0");
-	write_param("pull_resend_ms", "50");
+	pmx_write_param("pin_delay_us", "0");
+	pmx_write_param("pull_resend_ms", "50");
 	if (r)
 		return r;
 	printf("# overlap misses %llu, serve misses %llu\n",

@@ -216,7 +216,6 @@ static int test_overlapped_copy_sizes(void)
 		{ 64 * 1024 - 1, 4095, 1 }, { MiB + 4095, 2048, 3000 },
 		{ 16 * MiB + 123, 5, 4000 }, { 64 * MiB, 1, 4095 },
 	};
-	uint64_t waits0 = pmx_counter(PINMX_CNT_OVERLAP_WAITS);
 	int fd = pmx_open();
 	size_t i;
 
@@ -225,10 +224,61 @@ static int test_overlapped_copy_sizes(void)
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (overlapped_case(fd, sizes[i][0], sizes[i][1], sizes[i][2]))
 			return 1;
-	CHECK(pmx_counter(PINMX_CNT_OVERLAP_WAITS) > waits0,
-	      "no copy ever waited for the overlapped worker");
 	close(fd);
 	return 0;
+}
+
+/*
+ * A copy pins in line what the worker has not reached and waits, chunk by
+ * chunk, where the worker is ahead: a first copy of the head kicks the
+ * workers from its end, slow pins (pin_delay_us) keep them busy, and once
+ * they run, a copy of the whole region catches up with them.
+ */
+static int overlapped_worker_ahead(int fd, char *src, char *dst, size_t len)
+{
+	uint64_t waits0 = pmx_counter(PINMX_CNT_OVERLAP_WAITS);
+	uint64_t deadline = now_ns() + 10 * 1000000000ull;
+	struct pinmx_region_info ri = { 0 };
+	size_t head = 64 * PAGE, bad;
+	uint32_t s, d;
+
+	CHECK_OK(pmx_declare1(fd, src, len, 0, &s));
+	CHECK_OK(pmx_declare1(fd, dst, len, PINMX_DECLARE_WRITABLE, &d));
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, head));
+	while (!pmx_region_info(fd, s, &ri) &&
+	       ri.pinned_pages <= head / PAGE && now_ns() < deadline)
+		usleep(1000);
+	CHECK(ri.pinned_pages > head / PAGE,
+	      "the worker pinned nothing past the head in 10 s");
+	CHECK(ri.pinned_pages < len / PAGE,
+	      "the worker pinned all %zu pages before the copy", len / PAGE);
+	CHECK_OK(pmx_copy(fd, -1, s, 0, d, 0, len));
+	bad = mismatch(dst, len, 7);
+	CHECK(bad == len, "byte %zu differs", bad);
+	CHECK(pmx_counter(PINMX_CNT_OVERLAP_WAITS) > waits0,
+	      "the copy never waited for the worker ahead of it");
+	CHECK_OK(pmx_region_info(fd, d, &ri));
+	CHECK(ri.pinned_pages == len / PAGE, "%llu of %zu destination pages",
+	      (unsigned long long)ri.pinned_pages, len / PAGE);
+	return 0;
+}
+
+static int test_overlapped_worker_ahead(void)
+{
+	size_t len = 4 * MiB;
+	char *src = map_anon(len), *dst = map_anon(len);
+	int fd = pmx_open(), r;
+
+	CHECK(fd >= 0 && src && dst, "setup: %s", strerror(errno));
+	fill(src, len, 7);
+	CHECK_OK(pmx_set_mode(fd, PINMX_PIN_OVERLAPPED, 4, 16));
+	CHECK_OK(pmx_write_param("pin_delay_us", "5000"));
+	r = overlapped_worker_ahead(fd, src, dst, len);
+	CHECK_OK(pmx_write_param("pin_delay_us", "0"));
+	close(fd);
+	munmap(src, len);
+	munmap(dst, len);
+	return r;
 }
 
 static int test_multi_segment_copy(void)
@@ -1673,6 +1723,7 @@ static const struct {
 	{ "on_demand_pins_only_used", test_on_demand_pins_only_used },
 	{ "declare_mode", test_declare_mode },
 	{ "overlapped_copy_sizes", test_overlapped_copy_sizes },
+	{ "overlapped_worker_ahead", test_overlapped_worker_ahead },
 	{ "multi_segment_copy", test_multi_segment_copy },
 	{ "cache_free_malloc", test_cache_free_malloc },
 	{ "cache_munmap_mmap_fixed", test_cache_munmap_mmap_fixed },

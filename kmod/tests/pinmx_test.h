@@ -57,6 +57,8 @@ int pmx_range(int fd, unsigned long cmd, uint32_t id, uint64_t off,
 int pmx_region_info(int fd, uint32_t id, struct pinmx_region_info *ri);
 uint64_t pmx_pinned(int fd, uint32_t id);
 uint64_t pmx_counter(enum pinmx_counter c);
+/* Write module parameter @name (root); 0 or -1. */
+int pmx_write_param(const char *name, const char *value);
 long vm_pinned_kb(void);
 void *map_anon(size_t len);
 void fill(void *buf, size_t len, uint32_t seed);
