@@ -17,7 +17,9 @@ if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
 fi
 
 id=$(( $$ % 100000 ))
-ns=("pvb${id}a" "pvb${id}b")
+# PINMX_VETH_PREFIX: the start of the namespace and veth names (default pvb), so parallel runs do not collide.
+prefix=${PINMX_VETH_PREFIX:-pvb}
+ns=("${prefix}${id}a" "${prefix}${id}b")
 net="10.232.$(( $$ % 250 ))"
 addr=("$net.1" "$net.2")
 home=$(mktemp -d)
@@ -28,10 +30,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# PINMX_VETH_MTU: the veth pair's MTU (default 1500), the same for TCP and pinmx's UDP.
+mtu=${PINMX_VETH_MTU:-1500}
 ip netns add "${ns[0]}"
 ip netns add "${ns[1]}"
 ip link add "${ns[0]}" netns "${ns[0]}" type veth peer name "${ns[1]}" netns "${ns[1]}"
 for side in 0 1; do
+  ip -n "${ns[$side]}" link set "${ns[$side]}" mtu "$mtu"
   ip -n "${ns[$side]}" addr add "${addr[$side]}/24" dev "${ns[$side]}"
   ip -n "${ns[$side]}" link set "${ns[$side]}" up
   ip -n "${ns[$side]}" link set lo up
@@ -61,7 +66,7 @@ for rank in 0 1; do
   wait "${pids[$rank]}" || status=$?
 done
 cat "$home/out-0"
-echo "# veth ${ns[1]}: $(( $(veth_bytes) - before )) bytes (rx + tx) during the run, ranks at ${addr[0]} and ${addr[1]}"
+echo "# veth ${ns[1]} (MTU $mtu): $(( $(veth_bytes) - before )) bytes (rx + tx) during the run, ranks at ${addr[0]} and ${addr[1]}"
 if [ "$status" -ne 0 ]; then
   for rank in 0 1; do
     echo "--- rank $rank stderr" >&2

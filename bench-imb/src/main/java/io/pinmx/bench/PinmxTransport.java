@@ -27,7 +27,7 @@ import java.util.Map;
  * Progress is driven by the caller ({@link ProgressMode#CALLER}): no progress thread, the driver runs none
  * either, so the benchmark thread is the only thread of the process that works. It waits for a request by
  * polling it ({@link Request#test()}, one round of progress each) without ever parking. An eager send
- * completes only when its ack comes back, so the peer must keep making progress while it waits anywhere
+ * completes only when its ack comes back (except one of up to 128 B in a same-host peer's ring), so the peer must keep making progress while it waits anywhere
  * else: the job endpoint gives the job a progress hook, and the job's control plane (barriers, gathers) polls
  * the endpoint while it waits for a peer's control message.
  */

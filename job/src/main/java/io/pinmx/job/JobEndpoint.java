@@ -33,7 +33,7 @@ import java.util.Map;
  * Owns the endpoint and the partner table by rank; the job stays the caller's.
  * <p>
  * With {@link ProgressMode#CALLER} nothing makes progress unless the caller does, yet an eager send completes only
- * when its ack comes back: the job's control plane then polls this endpoint while it waits for a peer (a progress
+ * when its ack comes back (except a TINY/SMALL one put in a same-host peer's ring): the job's control plane then polls this endpoint while it waits for a peer (a progress
  * hook), from the connect on until {@link #close()}.
  */
 public final class JobEndpoint implements AutoCloseable

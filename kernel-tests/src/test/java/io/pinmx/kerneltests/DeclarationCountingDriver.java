@@ -104,9 +104,9 @@ final class DeclarationCountingDriver implements PinDriver
             }
 
             @Override
-            public void send(final int peerIndex, final MemorySegment header, final MemorySegment payload)
+            public boolean send(final int peerIndex, final MemorySegment header, final MemorySegment payload)
             {
-                endpoint.send(peerIndex, header, payload);
+                return endpoint.send(peerIndex, header, payload);
             }
 
             @Override

@@ -90,7 +90,7 @@ final class FrameSender
     }
 
     /**
-     * Frame {@code frameIndex} of a send: RNDV, one TINY/SMALL, or a MEDIUM_FRAG.
+     * Frame {@code frameIndex} of a send: RNDV or a MEDIUM_FRAG (TINY and SMALL go from their copy).
      */
     void sendRequestFrame(final Partner p, final Request r, final int frameIndex, final int seq, final boolean resend)
     {
@@ -104,15 +104,6 @@ final class FrameSender
                 r.lease.isHeld() ? r.lease.offset() : 0, r.handle());
             transmit(p, FrameKind.RNDV, emptyPayload, resend);
         }
-        else if (1 == r.framesTotal && length <= options.smallMaxBytes)
-        {
-            final FrameKind kind = length <= options.tinyMaxBytes ? FrameKind.TINY : FrameKind.SMALL;
-            eagerOut.wrap(headerBuffer, 0);
-            eagerOut.encodeHeader(kind, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId, localSessionId,
-                seq, (int)length);
-            eagerOut.encode(r.matchInfo, (int)length);
-            transmit(p, kind, 0 == length ? emptyPayload : r.sendData, resend);
-        }
         else
         {
             final long offset = (long)frameIndex * mediumFragmentBytes;
@@ -123,6 +114,22 @@ final class FrameSender
             mediumOut.encode(r.matchInfo, (int)length, (int)offset, frameIndex, r.framesTotal, r.firstSeq);
             transmit(p, FrameKind.MEDIUM_FRAG, r.fragments.view(r.sendData, frameIndex, offset, bytes), resend);
         }
+    }
+
+    /**
+     * The TINY or SMALL frame of an eager send from its copy.
+     *
+     * @return true when the driver put it in the peer's receive queue, where it cannot be lost.
+     */
+    boolean sendEagerCopy(final Partner p, final EagerCopy c, final int seq, final boolean resend)
+    {
+        final int length = c.length();
+        final FrameKind kind = length <= options.tinyMaxBytes ? FrameKind.TINY : FrameKind.SMALL;
+        eagerOut.wrap(headerBuffer, 0);
+        eagerOut.encodeHeader(kind, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId, localSessionId,
+            seq, length);
+        eagerOut.encode(c.matchInfo, length);
+        return transmit(p, kind, 0 == length ? emptyPayload : c.payload(), resend);
     }
 
     void sendNotice(final Partner p, final Notice n, final int seq, final boolean resend)
@@ -150,7 +157,7 @@ final class FrameSender
     /**
      * Piggy-backs the partner's ack on the frame and hands it to the driver.
      */
-    private void transmit(final Partner p, final FrameKind kind, final MemorySegment payload, final boolean resend)
+    private boolean transmit(final Partner p, final FrameKind kind, final MemorySegment payload, final boolean resend)
     {
         headerOut.wrap(headerBuffer, 0);
         headerOut.ackSeq(p.tracker.expectedSeq());
@@ -161,8 +168,9 @@ final class FrameSender
         }
         try
         {
-            driver.send(p.peerIndex, headerViews[kind.code()], payload);
+            final boolean delivered = driver.send(p.peerIndex, headerViews[kind.code()], payload);
             p.tracker.onAckSent();
+            return delivered;
         }
         catch (final RuntimeException ex)
         {
@@ -174,6 +182,7 @@ final class FrameSender
             {
                 p.sendPathBroken = "the driver refused our " + kind + " frame: " + ex.getMessage();
             }
+            return false;
         }
     }
 

@@ -12,22 +12,32 @@ import java.util.ArrayDeque;
  * the pooled {@link Notice}s, go-back-N resends, and the completion of a send once its frames
  * are acknowledged (and, for a rendezvous, once the receiver's NOTIFY came). Guarded by the
  * endpoint lock.
+ * <p>
+ * A one-frame eager send (TINY, SMALL) goes into the window as a pooled {@link EagerCopy} of its bytes and
+ * completes as soon as the driver says the frame is in the peer's receive queue (a same-host shared-memory ring
+ * cannot lose it): the sender does not wait a round trip for the ack, and an ACK frame need not come back before
+ * the receiver's own next frame carries it. Over a link that may drop frames the send completes on its ack, as
+ * every other frame does; the copy is what a resend sends in both cases.
  */
 final class OutboundQueue
 {
     private final CachedNanoClock now;
     private final FrameSender sender;
     private final RequestPool requests;
+    private final int smallMaxBytes;
     private final ArrayDeque<Notice> freeNotices = new ArrayDeque<>();
+    private final ArrayDeque<EagerCopy> freeCopies = new ArrayDeque<>();
     private final SendWindow.AckedHandler ackedHandler = this::onFrameAcked;
     private final SendWindow.ClearedHandler<String> abandonedHandler = this::onFrameAbandoned;
     private final SendWindow.ResendHandler<Partner> resendHandler = this::onResend;
 
-    OutboundQueue(final CachedNanoClock now, final FrameSender sender, final RequestPool requests)
+    OutboundQueue(
+        final CachedNanoClock now, final FrameSender sender, final RequestPool requests, final int smallMaxBytes)
     {
         this.now = now;
         this.sender = sender;
         this.requests = requests;
+        this.smallMaxBytes = smallMaxBytes;
     }
 
     SendWindow.AckedHandler ackedHandler()
@@ -62,6 +72,12 @@ final class OutboundQueue
                 {
                     RequestPool.moveTo(r, RequestState.SENDING);
                 }
+                if (Request.Kind.SEND_EAGER == r.kind && r.messageLength <= smallMaxBytes)
+                {
+                    p.pendingFrames.pollFirst();
+                    sendCopied(p, r, nowNs);
+                    continue;
+                }
                 final int frameIndex = p.headNextFrame;
                 final int seq = p.window.append(r, frameIndex, nowNs);
                 if (0 == frameIndex)
@@ -81,6 +97,27 @@ final class OutboundQueue
                 p.pendingFrames.pollFirst();
                 sender.sendNotice(p, n, p.window.append(n, 0, nowNs), false);
             }
+        }
+    }
+
+    private void sendCopied(final Partner p, final Request r, final long nowNs)
+    {
+        EagerCopy c = freeCopies.pollFirst();
+        if (null == c)
+        {
+            c = new EagerCopy(smallMaxBytes);
+        }
+        c.copyOf(r);
+        final int seq = p.window.append(c, 0, nowNs);
+        r.firstSeq = seq;
+        if (sender.sendEagerCopy(p, c, seq, false) && null == p.sendPathBroken)
+        {
+            r.framesUnacked = 0;
+            maybeCompleteSend(r);
+        }
+        else
+        {
+            c.request = r;
         }
     }
 
@@ -165,6 +202,10 @@ final class OutboundQueue
         {
             sender.sendRequestFrame(p, r, frameIndex, seq, true);
         }
+        else if (owner instanceof EagerCopy c)
+        {
+            sender.sendEagerCopy(p, c, seq, true);
+        }
         else
         {
             sender.sendNotice(p, (Notice)owner, seq, true);
@@ -176,6 +217,15 @@ final class OutboundQueue
         if (owner instanceof Request r)
         {
             if (--r.framesUnacked == 0)
+            {
+                maybeCompleteSend(r);
+            }
+        }
+        else if (owner instanceof EagerCopy c)
+        {
+            final Request r = c.request;
+            recycle(c);
+            if (null != r && --r.framesUnacked == 0)
             {
                 maybeCompleteSend(r);
             }
@@ -192,9 +242,24 @@ final class OutboundQueue
         {
             requests.fail(r, reason);
         }
+        else if (owner instanceof EagerCopy c)
+        {
+            final Request r = c.request;
+            recycle(c);
+            if (null != r)
+            {
+                requests.fail(r, reason);
+            }
+        }
         else
         {
             freeNotices.addFirst((Notice)owner);
         }
+    }
+
+    private void recycle(final EagerCopy c)
+    {
+        c.request = null;
+        freeCopies.addFirst(c);
     }
 }

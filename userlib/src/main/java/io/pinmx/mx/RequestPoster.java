@@ -183,6 +183,11 @@ final class RequestPoster
     {
         r.kind = Request.Kind.SEND_EAGER;
         r.framesTotal = length <= options.smallMaxBytes ? 1 : (int)((length + mediumFragmentBytes - 1) / mediumFragmentBytes);
+        if (length <= options.smallMaxBytes)
+        {
+            // Copied from the vector into the send window's EagerCopy when it goes out: nothing to stage.
+            return;
+        }
         if (1 == r.vector.count() && r.vector.segment(0).isNative())
         {
             r.sendData = r.vector.segment(0);

@@ -250,7 +250,7 @@ public final class KernelEndpoint implements DriverEndpoint
     }
 
     @Override
-    public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
+    public boolean send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
         final MacPeer peer = peers.entryOrThrow("send", peerIndex, address);
         final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, PinmxAbi.MXOE_MAX_BYTES,
@@ -274,6 +274,7 @@ public final class KernelEndpoint implements DriverEndpoint
                 (rc == -Errno.EINVAL ? "; the module checks the header as a receiver would" : ""));
         }
         counters.increment(Counter.sent(kind));
+        return false;
     }
 
     @Override

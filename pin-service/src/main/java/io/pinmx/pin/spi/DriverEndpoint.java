@@ -93,8 +93,12 @@ public interface DriverEndpoint extends AutoCloseable
      * @param peerIndex destination board.
      * @param header    encoded header, with the payload length field matching {@code payload}.
      * @param payload   payload bytes, or {@link MemorySegment#NULL} / an empty segment for none.
+     * @return true when the frame is already in the destination endpoint's receive queue, where nothing between
+     *         the two endpoints can lose it (the user driver's same-host shared-memory ring); false when it went
+     *         onto a link or socket that may drop it. Either way the receiver may still refuse it (the library's
+     *         hold-back), so a sequenced frame stays resendable until acknowledged.
      */
-    void send(int peerIndex, MemorySegment header, MemorySegment payload);
+    boolean send(int peerIndex, MemorySegment header, MemorySegment payload);
 
     /**
      * Start a pull; completion arrives as PULL_DONE or PULL_FAILED with the spec's handle. The

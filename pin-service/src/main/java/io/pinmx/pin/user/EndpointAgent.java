@@ -261,6 +261,7 @@ final class EndpointAgent
                 ring.setConsumerParked(false);
             }
             parked = false;
+            dispatcher.pollUdpNext();
         }
     }
 }

@@ -22,12 +22,20 @@ import java.net.UnknownHostException;
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
  * the event ring has room for), checks each, and hands it on: PULLs to the {@link PullServer}, PULL_REPLYs and NACKs
  * of PULLs to the {@link Puller}, misaddressed frames answered with a NACK, everything else queued as an event.
- * Owns the cache of shared-memory senders' socket addresses. Runs on the agent only.
+ * Owns the cache of shared-memory senders' socket addresses and when the socket is next polled. Runs on the agent
+ * only.
+ * <p>
+ * A UDP receive is a system call (~0.5-1 us here), several times the cost of looking at the ring, and same-host
+ * traffic never comes by UDP. So with a ring the socket is polled every cycle only while datagrams are flowing
+ * (one carried a frame within {@link #UDP_HOT_NS}), otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
+ * the first cycle after the agent was parked (a doorbell or a datagram woke it).
  */
 final class FrameDispatcher
 {
     private static final int RECEIVE_BATCH = 64;
     private static final int PORTS = 65536;
+    static final int COLD_UDP_POLL_CYCLES = 64;
+    private static final long UDP_HOT_NS = 1_000_000;
 
     private final UdpTransport udp;
     /** Null without the same-host path. */
@@ -47,6 +55,9 @@ final class FrameDispatcher
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
     private final byte[][] shmSenderBytes = new byte[PORTS][];
+    private boolean udpHot = true;
+    private long udpHotUntilNs;
+    private int cyclesSinceUdpPoll;
 
     FrameDispatcher(
         final UdpTransport udp,
@@ -75,7 +86,12 @@ final class FrameDispatcher
     /** @return frames and datagrams taken from the socket and the ring. */
     int receive()
     {
-        int work = receiveUdp();
+        int work = 0;
+        if (ring == null || udpHot || ++cyclesSinceUdpPoll >= COLD_UDP_POLL_CYCLES)
+        {
+            cyclesSinceUdpPoll = 0;
+            work = receiveUdp();
+        }
         if (ring != null)
         {
             final int fit = Math.min(RECEIVE_BATCH, events.framesThatFit(maxFrameBytes));
@@ -87,9 +103,16 @@ final class FrameDispatcher
         return work;
     }
 
+    /** The agent was parked: poll the socket on the next cycle whatever the traffic was. */
+    void pollUdpNext()
+    {
+        cyclesSinceUdpPoll = COLD_UDP_POLL_CYCLES;
+    }
+
     private int receiveUdp()
     {
         int received = 0;
+        int frames = 0;
         try
         {
             final int fit = Math.min(RECEIVE_BATCH, events.framesThatFit(maxFrameBytes));
@@ -110,6 +133,7 @@ final class FrameDispatcher
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
                     continue;
                 }
+                frames++;
                 onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source);
             }
         }
@@ -117,6 +141,15 @@ final class FrameDispatcher
         {
             // An ICMP error queued on the socket by an earlier send: nothing was received, keep going.
             received++;
+        }
+        if (frames > 0)
+        {
+            udpHot = true;
+            udpHotUntilNs = System.nanoTime() + UDP_HOT_NS;
+        }
+        else if (udpHot && System.nanoTime() - udpHotUntilNs > 0)
+        {
+            udpHot = false;
         }
         return received;
     }

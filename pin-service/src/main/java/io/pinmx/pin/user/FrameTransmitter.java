@@ -36,7 +36,8 @@ final class FrameTransmitter
         this.hostBytes = hostBytes;
     }
 
-    void send(
+    /** @return true when the frame went into the peer's shared-memory ring, false when it went by UDP. */
+    boolean send(
         final UdpPeer peer, final int dstEndpoint, final int dstSession, final FrameKind kind,
         final MemorySegment frameHeader, final MemorySegment body)
     {
@@ -50,6 +51,7 @@ final class FrameTransmitter
             sendUdp(peer, dstEndpoint, kind, frameHeader, body);
         }
         counters.increment(Counter.sent(kind));
+        return peerFile != null;
     }
 
     /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */

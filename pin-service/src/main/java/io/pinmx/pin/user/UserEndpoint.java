@@ -250,14 +250,13 @@ final class UserEndpoint implements DriverEndpoint
     }
 
     @Override
-    public void send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
+    public boolean send(final int peerIndex, final MemorySegment frameHeader, final MemorySegment payload)
     {
         checkOpen("send");
         final UdpPeer peer = peers.entryOrThrow("send", peerIndex, address);
         final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, maxFrameBytes, frameLimitText);
-        final MemorySegment body = payload == null ? MemorySegment.NULL : payload;
         final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
-        transmitter.send(peer, dstEndpoint, frameHeader.get(U32, FrameFlyweight.DST_SESSION_OFFSET), kind, frameHeader,
+        return transmitter.send(peer, dstEndpoint, frameHeader.get(U32, FrameFlyweight.DST_SESSION_OFFSET), kind, frameHeader,
             payload == null ? MemorySegment.NULL : payload);
     }
 
