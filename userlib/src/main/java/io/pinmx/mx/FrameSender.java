@@ -24,8 +24,8 @@ import java.lang.foreign.MemorySegment;
  * on each, the hand-off to {@link DriverEndpoint#send} and what a refused send means.
  * <p>
  * Send errors, by {@link io.pinmx.pin.spi.DriverError}: NO_RESOURCES (ring or socket buffer
- * full), SYSTEM (a send syscall failed, e.g. ENOBUFS), PEER_UNREACHABLE (the peer's ring stayed
- * full or went away) and TIMEOUT are transient: a sequenced frame stays in the send window and
+ * stayed full), SYSTEM (a send syscall failed, e.g. ENOBUFS), PEER_UNREACHABLE (the peer's ring
+ * went away) and TIMEOUT are transient: a sequenced frame stays in the send window and
  * is resent, the error is kept for the partner's timeout message, nothing counts as dropped.
  * Anything else (BAD_ARGUMENT such as a frame too large for the peer's ring, ENDPOINT_CLOSED,
  * UNKNOWN_PEER, or a non-driver exception) can never succeed on resend: the partner's sequence

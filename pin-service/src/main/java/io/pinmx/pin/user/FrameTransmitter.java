@@ -19,7 +19,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class FrameTransmitter
 {
-    private static final long SHM_FULL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How long a send waits for room in a peer's full ring before it gives up with NO_RESOURCES (transient: the
+     * library resends). Short, because the caller holds its endpoint's lock meanwhile and so cannot drain its own
+     * ring: two endpoints sending to each other with both rings full would otherwise each wait out the other.
+     */
+    private static final long SHM_FULL_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final UdpTransport udp;
     private final DriverCounters counters;
@@ -92,17 +97,22 @@ final class FrameTransmitter
         if (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
         {
             counters.increment(Counter.SHM_RING_FULL_WAITS);
-            final long deadlineNs = System.nanoTime() + SHM_FULL_TIMEOUT_NS;
+            final long deadlineNs = System.nanoTime() + SHM_FULL_WAIT_NS;
             final BackoffThenBlockIdleStrategy idle =
                 BackoffThenBlockIdleStrategy.spinThenYield(BackoffThenBlockIdleStrategy.PROVIDER_SPINS);
             while (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
             {
-                if (!peerFile.isLive() || !peerFile.ownerAlive() || System.nanoTime() - deadlineNs > 0)
+                if (!peerFile.isLive() || !peerFile.ownerAlive())
                 {
                     throw new DriverException(DriverError.PEER_UNREACHABLE, "send to peer " + peer.index() + " (" +
                         peer.board() + " endpoint " + dstEndpoint + "): its shared-memory ring " +
-                        (!peerFile.isLive() ? "was closed" : !peerFile.ownerAlive() ?
-                            "belongs to process " + peerFile.pid() + ", which is gone" : "stayed full for 1 s"));
+                        (!peerFile.isLive() ? "was closed" : "belongs to process " + peerFile.pid() + ", which is gone"));
+                }
+                if (System.nanoTime() - deadlineNs > 0)
+                {
+                    throw new DriverException(DriverError.NO_RESOURCES, "send to peer " + peer.index() + " (" +
+                        peer.board() + " endpoint " + dstEndpoint + "): its shared-memory ring stayed full for " +
+                        TimeUnit.NANOSECONDS.toMillis(SHM_FULL_WAIT_NS) + " ms");
                 }
                 idle.idle();
             }
