@@ -26,8 +26,8 @@ import java.lang.foreign.MemorySegment;
  *     <li>Compute window: rank 1 computes for the window without calling the library while rank 0 issues 1000
  *     blocking 8 B operations of each kind on it; the operations complete before the window ends are counted.</li>
  * </ul>
- * Java only: before each program's timed sweep, one untimed pass of the same sweep at a tenth of the iterations (the
- * JIT compiles the paths the sweep takes). Rank 0's application thread is bound to a CPU per rank, as mpirun binds
+ * Java only: before each program's timed sweep, one untimed pass of the same sweep (the JIT compiles the paths the
+ * sweep takes), with as many iterations up to 8 KiB and a tenth as many above; the strided table runs once untimed. Rank 0's application thread is bound to a CPU per rank, as mpirun binds
  * the C ranks.
  * <p>
  * Run: {@code bin/pinmx-run -np 2 osu_put_latency [-m MAX_BYTES] ...} or {@code ... OscBench all}.
@@ -200,27 +200,28 @@ public final class OscBench
 
     private long latencyIterations(final long bytes, final boolean timed)
     {
-        return warmUp(options.iterations(bytes > LARGE_MESSAGE_BYTES ? 1000 : 10000), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 1000 : 10000), timed);
     }
 
     private long latencySkip(final long bytes, final boolean timed)
     {
-        return warmUp(options.iterations(bytes > LARGE_MESSAGE_BYTES ? 10 : 100), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 10 : 100), timed);
     }
 
     private long bandwidthIterations(final long bytes, final boolean timed)
     {
-        return warmUp(options.iterations(bytes > LARGE_MESSAGE_BYTES ? 20 : 100), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 20 : 100), timed);
     }
 
     private long bandwidthSkip(final long bytes, final boolean timed)
     {
-        return warmUp(options.iterations(bytes > LARGE_MESSAGE_BYTES ? 2 : 10), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 2 : 10), timed);
     }
 
-    private static long warmUp(final long count, final boolean timed)
+    /** The untimed pass: as many iterations as timed up to 8 KiB (C2 compiles after ~10^4 runs), a tenth above. */
+    private static long warmUp(final long bytes, final long count, final boolean timed)
     {
-        return timed ? count : Math.max(1, count / WARM_UP_DIVISOR);
+        return timed || bytes <= LARGE_MESSAGE_BYTES ? count : Math.max(1, count / WARM_UP_DIVISOR);
     }
 
     private void row(final long bytes, final double value)
