@@ -2,10 +2,11 @@
  * The same-run baseline of pinmx's one-sided benchmarks (bench-imb's io.pinmx.bench.osc): the same programs, sizes,
  * iteration counts and output format over C ARMCI-MPI. Two ranks; rank 0 is the origin, rank 1 the target.
  *
- *   mpirun -np 2 armci_osc PROGRAM|all [-m MAX_BYTES] [-d DIVISOR] [-n MAX_N] [-w WINDOW_MS]
+ *   mpirun -np 2 armci_osc PROGRAM|all [-m MAX_BYTES] [-d DIVISOR] [-n MAX_N] [-w WINDOW_MS] [-l LOOPS]
  *
  * PROGRAM: osu_put_latency osu_get_latency osu_acc_latency osu_fop_latency osu_swap_latency osu_lock_latency
- * osu_put_bw osu_get_bw armci_strided compute_window. -d divides every iteration count (tests use a large one).
+ * osu_put_bw osu_get_bw armci_strided compute_window. -d divides every iteration count (tests use a large one); -l
+ * is how many timed loops each row's median is taken over (default 5).
  * io.pinmx.bench.osc.OscBench documents the rules; keep the two in step.
  */
 #include <armci.h>
@@ -26,7 +27,10 @@ struct options {
 	long divisor;
 	int max_n;
 	long window_ms;
+	int loops;
 };
+
+#define MAX_LOOPS 15
 
 static int rank;
 static void **slices;
@@ -60,13 +64,29 @@ static long bw_skip(long bytes, const struct options *o)
 	return iterations(bytes > LARGE_MESSAGE_BYTES ? 2 : 10, o);
 }
 
+static int loops;
+
 static void header(const char *title, const char *sync, const char *columns)
 {
 	if (rank != 0)
 		return;
-	printf("# %s\n# Implementation: C ARMCI-MPI over Open MPI\n# Synchronization: %s\n# %s\n",
-	       title, sync, columns);
+	printf("# %s\n# Implementation: C ARMCI-MPI over Open MPI\n# Synchronization: %s\n"
+	       "# Timing: each row is the median of %d timed loops\n# %s\n", title, sync, loops, columns);
 	fflush(stdout);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the loops' values (the upper one of an even count), so one descheduling does not decide a row. */
+static double median(double *values, int count)
+{
+	qsort(values, count, sizeof(double), compare_doubles);
+	return values[count / 2];
 }
 
 static void row(long size, double value)
@@ -114,16 +134,19 @@ static void latency(enum op op, long min_bytes, long max_bytes, const struct opt
 {
 	for (long bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
 		long skip = latency_skip(bytes, o), n = latency_iterations(bytes, o);
-		double start = 0;
+		double start = 0, t[MAX_LOOPS];
 
 		ARMCI_Barrier();
 		if (rank == 0) {
-			for (long i = 0; i < skip + n; i++) {
-				if (i == skip)
-					start = MPI_Wtime();
-				one(op, bytes);
+			for (int l = 0; l < o->loops; l++) {
+				for (long i = 0; i < skip + n; i++) {
+					if (i == skip)
+						start = MPI_Wtime();
+					one(op, bytes);
+				}
+				t[l] = (MPI_Wtime() - start) * 1e6 / n;
 			}
-			row(bytes, (MPI_Wtime() - start) * 1e6 / n);
+			row(bytes, median(t, o->loops));
 		}
 		ARMCI_Barrier();
 	}
@@ -133,23 +156,26 @@ static void bandwidth(int put, const struct options *o)
 {
 	for (long bytes = 1; bytes <= o->max_bytes; bytes *= 2) {
 		long skip = bw_skip(bytes, o), n = bw_iterations(bytes, o);
-		double start = 0;
+		double start = 0, mbs[MAX_LOOPS];
 
 		ARMCI_Barrier();
 		if (rank == 0) {
-			for (long i = 0; i < skip + n; i++) {
-				if (i == skip)
-					start = MPI_Wtime();
-				for (int w = 0; w < WINDOW_OPERATIONS; w++) {
-					if (put)
-						ARMCI_NbPut(local, slices[1], (int)bytes, 1, NULL);
-					else
-						ARMCI_NbGet(slices[1], local, (int)bytes, 1, NULL);
+			for (int l = 0; l < o->loops; l++) {
+				for (long i = 0; i < skip + n; i++) {
+					if (i == skip)
+						start = MPI_Wtime();
+					for (int w = 0; w < WINDOW_OPERATIONS; w++) {
+						if (put)
+							ARMCI_NbPut(local, slices[1], (int)bytes, 1, NULL);
+						else
+							ARMCI_NbGet(slices[1], local, (int)bytes, 1, NULL);
+					}
+					ARMCI_WaitAll();
+					ARMCI_Fence(1);
 				}
-				ARMCI_WaitAll();
-				ARMCI_Fence(1);
+				mbs[l] = (double)bytes * WINDOW_OPERATIONS * n / ((MPI_Wtime() - start) * 1e6);
 			}
-			row(bytes, (double)bytes * WINDOW_OPERATIONS * n / ((MPI_Wtime() - start) * 1e6));
+			row(bytes, median(mbs, o->loops));
 		}
 		ARMCI_Barrier();
 	}
@@ -205,8 +231,12 @@ static void strided(const struct options *o)
 		ARMCI_Barrier();
 		if (rank == 0) {
 			for (int k = 0; k < 6; k++) {
+				double loop_t[MAX_LOOPS];
+
 				strided_time(ops[k / 2], k % 2, nd, n / 10 + 1);
-				t[k] = strided_time(ops[k / 2], k % 2, nd, n);
+				for (int l = 0; l < o->loops; l++)
+					loop_t[l] = strided_time(ops[k / 2], k % 2, nd, n);
+				t[k] = median(loop_t, o->loops);
 			}
 			printf("%-10d%14.3f%14.3f%14.3f%14.3f%14.3f%14.3f\n", nd, t[0], t[1], t[2], t[3], t[4], t[5]);
 			fflush(stdout);
@@ -315,7 +345,7 @@ static int run(const char *program, const struct options *o)
 
 int main(int argc, char **argv)
 {
-	struct options o = { 4194304, 1, 256, 2000 };
+	struct options o = { 4194304, 1, 256, 2000, 5 };
 	int nprocs, c, ok;
 
 	MPI_Init(&argc, &argv);
@@ -323,16 +353,17 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
 	if (argc < 2) {
 		if (rank == 0)
-			fprintf(stderr, "usage: armci_osc PROGRAM|all [-m MAX_BYTES] [-d DIVISOR] [-n MAX_N] [-w WINDOW_MS]\n");
+			fprintf(stderr, "usage: armci_osc PROGRAM|all [-m MAX_BYTES] [-d DIVISOR] [-n MAX_N] [-w WINDOW_MS] [-l LOOPS]\n");
 		MPI_Finalize();
 		return 2;
 	}
-	while ((c = getopt(argc - 1, argv + 1, "m:d:n:w:")) != -1) {
+	while ((c = getopt(argc - 1, argv + 1, "m:d:n:w:l:")) != -1) {
 		switch (c) {
 		case 'm': o.max_bytes = atol(optarg); break;
 		case 'd': o.divisor = atol(optarg); break;
 		case 'n': o.max_n = atoi(optarg); break;
 		case 'w': o.window_ms = atol(optarg); break;
+		case 'l': o.loops = atoi(optarg); break;
 		default:
 			if (rank == 0)
 				fprintf(stderr, "armci_osc: unknown option -%c\n", optopt);
@@ -340,12 +371,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (nprocs != 2 || o.max_bytes < 8 || o.divisor < 1 || o.max_n < 8 || o.window_ms < 1) {
+	if (nprocs != 2 || o.max_bytes < 8 || o.divisor < 1 || o.max_n < 8 || o.window_ms < 1 || o.loops < 1 ||
+	    o.loops > MAX_LOOPS) {
 		if (rank == 0)
-			fprintf(stderr, "armci_osc: needs 2 ranks (has %d), -m >= 8, -d >= 1, -n >= 8, -w >= 1\n", nprocs);
+			fprintf(stderr, "armci_osc: needs 2 ranks (has %d), -m >= 8, -d >= 1, -n >= 8, -w >= 1, -l 1..%d\n",
+				nprocs, MAX_LOOPS);
 		MPI_Finalize();
 		return 2;
 	}
+	loops = o.loops;
 	ARMCI_Init();
 	slice_bytes = o.max_bytes;
 	if (slice_bytes < (long)STRIDED_LEADING_DOUBLES * o.max_n * (long)sizeof(double))

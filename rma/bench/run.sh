@@ -24,7 +24,7 @@ case "$mode" in
   *) echo "run.sh: unknown mode '$mode': expected shm, driver or all" >&2; exit 2 ;;
 esac
 args=("$@")
-[ ${#args[@]} -gt 0 ] || args=(all)
+if [ ${#args[@]} -eq 0 ]; then args=(all); fi
 
 pinmx_need_packages libarmci-mpi-dev libopenmpi-dev openmpi-bin
 out=${PINMX_BENCH_OUT:-$PWD/target/rma-bench/$(date -u +%Y%m%dT%H%M%S)}

@@ -27,7 +27,8 @@ import java.lang.foreign.MemorySegment;
  *     blocking 8 B operations of each kind on it; the operations complete before the window ends are counted.</li>
  * </ul>
  * Java only: before each program's timed sweep, one untimed pass of the same sweep (the JIT compiles the paths the
- * sweep takes), with as many iterations up to 8 KiB and a tenth as many above; the strided table runs once untimed. Rank 0's application thread is bound to a CPU per rank, as mpirun binds
+ * sweep takes), one loop with as many iterations up to 8 KiB and a tenth as many above; the strided table runs once
+ * untimed. Every row, of both, is the median of the timed loops ({@code -l}, default 5). Rank 0's application thread is bound to a CPU per rank, as mpirun binds
  * the C ranks.
  * <p>
  * Run: {@code bin/pinmx-run -np 2 osu_put_latency [-m MAX_BYTES] ...} or {@code ... OscBench all}.
@@ -99,7 +100,7 @@ public final class OscBench
     {
         if (0 == job.rank())
         {
-            out.println(p.header(implementation));
+            out.println(p.header(implementation, options.loops()));
             out.flush();
         }
     }
@@ -123,6 +124,7 @@ public final class OscBench
 
     private void sweep(final Origin origin, final OscOp op, final long minBytes, final long maxBytes)
     {
+        final double[] loopTimes = new double[options.loops()];
         for (final boolean timed : new boolean[] {false, true})
         {
             for (long bytes = minBytes; bytes <= maxBytes; bytes *= 2)
@@ -133,19 +135,22 @@ public final class OscBench
                 if (0 == job.rank())
                 {
                     final MemorySegment buffer = origin.view(bytes);
-                    long start = System.nanoTime();
-                    for (long i = 0; i < skip + n; i++)
+                    for (int l = 0; l < (timed ? loopTimes.length : 1); l++)
                     {
-                        if (i == skip)
+                        long start = System.nanoTime();
+                        for (long i = 0; i < skip + n; i++)
                         {
-                            start = System.nanoTime();
+                            if (i == skip)
+                            {
+                                start = System.nanoTime();
+                            }
+                            origin.perform(op, buffer);
                         }
-                        origin.perform(op, buffer);
+                        loopTimes[l] = (System.nanoTime() - start) / 1e3 / n;
                     }
-                    final long elapsedNs = System.nanoTime() - start;
                     if (timed)
                     {
-                        row(bytes, elapsedNs / 1e3 / n);
+                        row(bytes, OscOptions.median(loopTimes));
                     }
                 }
                 origin.rma().barrier();
@@ -156,6 +161,7 @@ public final class OscBench
     private void bandwidth(final Origin origin, final boolean put)
     {
         final Rma rma = origin.rma();
+        final double[] mbytesPerSec = new double[options.loops()];
         for (final boolean timed : new boolean[] {false, true})
         {
             for (long bytes = 1; bytes <= options.maxBytes(); bytes *= 2)
@@ -166,36 +172,45 @@ public final class OscBench
                 if (0 == job.rank())
                 {
                     final MemorySegment buffer = origin.view(bytes);
-                    long start = System.nanoTime();
-                    for (long i = 0; i < skip + n; i++)
+                    for (int l = 0; l < (timed ? mbytesPerSec.length : 1); l++)
                     {
-                        if (i == skip)
+                        long start = System.nanoTime();
+                        for (long i = 0; i < skip + n; i++)
                         {
-                            start = System.nanoTime();
-                        }
-                        for (int w = 0; w < WINDOW_OPERATIONS; w++)
-                        {
-                            if (put)
+                            if (i == skip)
                             {
-                                rma.nbPut(buffer, origin.slices(), Origin.TARGET, 0, null);
+                                start = System.nanoTime();
                             }
-                            else
-                            {
-                                rma.nbGet(origin.slices(), Origin.TARGET, 0, buffer, null);
-                            }
+                            window(rma, origin, buffer, put);
                         }
-                        rma.waitAll();
-                        rma.fence(Origin.TARGET);
+                        mbytesPerSec[l] = (double)bytes * WINDOW_OPERATIONS * n * 1e3 / (System.nanoTime() - start);
                     }
-                    final long elapsedNs = System.nanoTime() - start;
                     if (timed)
                     {
-                        row(bytes, (double)bytes * WINDOW_OPERATIONS * n * 1e3 / elapsedNs);
+                        row(bytes, OscOptions.median(mbytesPerSec));
                     }
                 }
                 rma.barrier();
             }
         }
+    }
+
+    /** One window: {@link #WINDOW_OPERATIONS} non-blocking operations on implicit handles, completed together. */
+    private static void window(final Rma rma, final Origin origin, final MemorySegment buffer, final boolean put)
+    {
+        for (int w = 0; w < WINDOW_OPERATIONS; w++)
+        {
+            if (put)
+            {
+                rma.nbPut(buffer, origin.slices(), Origin.TARGET, 0, null);
+            }
+            else
+            {
+                rma.nbGet(origin.slices(), Origin.TARGET, 0, buffer, null);
+            }
+        }
+        rma.waitAll();
+        rma.fence(Origin.TARGET);
     }
 
     private long latencyIterations(final long bytes, final boolean timed)

@@ -81,9 +81,9 @@ public enum OscProgram
         return this == OSU_PUT_BW || this == OSU_GET_BW || this == COMPUTE_WINDOW;
     }
 
-    String header(final String implementation)
+    String header(final String implementation, final int loops)
     {
         return "# " + title + "\n# Implementation: " + implementation + "\n# Synchronization: " + synchronisation +
-            "\n# " + columns;
+            "\n# Timing: each row is the median of " + loops + " timed loops\n# " + columns;
     }
 }

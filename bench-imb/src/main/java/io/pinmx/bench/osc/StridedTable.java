@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
  * ARMCI-perf-style table: an N x N block of doubles (N = 8, 16, .. max) in row-major matrices of
  * {@link #LEADING_DOUBLES} doubles per row on both sides, got, put and accumulated as one strided call and as N
  * contiguous calls of a row each; microseconds per block. Each cell times {@code 40 MiB / block} blocks (20..1000)
- * after a tenth as many untimed, then one fence, as the C baseline does.
+ * after a tenth as many untimed, then one fence, as the C baseline does; a cell is the median of the timed loops.
  */
 final class StridedTable
 {
@@ -54,12 +54,17 @@ final class StridedTable
             {
                 final Block block = new Block(n);
                 final double[] t = new double[6];
+                final double[] loopTimes = new double[options.loops()];
                 for (int k = 0; k < t.length; k++)
                 {
                     final OscOp op = k < 2 ? OscOp.GET : k < 4 ? OscOp.PUT : OscOp.ACC;
                     final boolean rows = 1 == k % 2;
                     time(block, op, rows, blocks / 10 + 1);
-                    t[k] = time(block, op, rows, blocks);
+                    for (int l = 0; l < (timed ? loopTimes.length : 1); l++)
+                    {
+                        loopTimes[l] = time(block, op, rows, blocks);
+                    }
+                    t[k] = OscOptions.median(loopTimes);
                 }
                 if (timed)
                 {

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OscBenchTest
 {
     private static final long RUN_DEADLINE_S = 240;
-    private static final String[] TINY = {"-m", "64", "-d", "1000", "-n", "16", "-w", "100"};
+    private static final String[] TINY = {"-m", "64", "-d", "1000", "-n", "16", "-w", "100", "-l", "2"};
 
     @TempDir
     Path dir;

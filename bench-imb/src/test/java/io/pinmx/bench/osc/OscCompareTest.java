@@ -59,7 +59,7 @@ class OscCompareTest
         {
             command.add("--allow-run-as-root");
         }
-        command.addAll(List.of(binary.toString(), "all", "-m", "64", "-d", "1000", "-n", "16", "-w", "50"));
+        command.addAll(List.of(binary.toString(), "all", "-m", "64", "-d", "1000", "-n", "16", "-w", "50", "-l", "2"));
         final OscTable c = OscTable.parse(exec(command).lines().toList());
         for (final OscProgram p : OscProgram.values())
         {
@@ -118,9 +118,9 @@ class OscCompareTest
     @Test
     void optionsAreCheckedByName()
     {
-        assertEquals(new OscOptions(OscProgram.OSU_GET_BW, 1024, 10, 32, 500),
-            OscOptions.parse(new String[] {"osu_get_bw", "-m", "1024", "-d", "10", "-n", "32", "-w", "500"}));
-        assertEquals(new OscOptions(null, 4L << 20, 1, 256, 2000), OscOptions.parse(new String[] {"all"}));
+        assertEquals(new OscOptions(OscProgram.OSU_GET_BW, 1024, 10, 32, 500, 3),
+            OscOptions.parse(new String[] {"osu_get_bw", "-m", "1024", "-d", "10", "-n", "32", "-w", "500", "-l", "3"}));
+        assertEquals(new OscOptions(null, 4L << 20, 1, 256, 2000, 5), OscOptions.parse(new String[] {"all"}));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[0]))
             .getMessage().startsWith("no PROGRAM given"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[] {"all", "-m"}))
@@ -129,6 +129,10 @@ class OscCompareTest
             .getMessage().startsWith("option -d: 'x' is not a number"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[] {"all", "-m", "4"}))
             .getMessage().contains("expected -m >= 8"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[] {"all", "-l", "16"}))
+            .getMessage().contains("-l 1..15"));
+        assertEquals(3.0, OscOptions.median(new double[] {9, 1, 3}), 0);
+        assertEquals(5.0, OscOptions.median(new double[] {5, 1, 3, 7}), 0);
     }
 
     private static List<String> recordedC() throws IOException
