@@ -2,7 +2,8 @@
 # The one-sided benchmarks (bench-imb's io.pinmx.bench.osc) against C ARMCI-MPI over Open MPI in the same run, two
 # ranks, then each Java row next to the C row with the ratio Java/C, and PNG plots.
 #
-#   rma/bench/run.sh [shm|driver|all] [ARGS...]      ARGS go to both sides: PROGRAM|all [-m MAX_BYTES] [-d DIVISOR] ...
+#   rma/bench/run.sh [shm|driver|all] [ARGS...]   ARGS go to both sides: PROGRAM|all [-m MAX_BYTES] [-d DIVISOR] [-n MAX_N]
+#                                                 [-w WINDOW_MS] [-l LOOPS] (default: all; driver: all -d 10 -l 3)
 #
 # shm: one host; Java on the shared-memory tier, C ARMCI-MPI on Open MPI's shared memory (osc rdma over btl vader;
 #   osc sm serves only windows MPI allocates, and ARMCI-MPI creates its own with MPI_Win_create).
@@ -24,13 +25,18 @@ case "$mode" in
   *) echo "run.sh: unknown mode '$mode': expected shm, driver or all" >&2; exit 2 ;;
 esac
 args=("$@")
-if [ ${#args[@]} -eq 0 ]; then args=(all); fi
+# Without ARGS: every program; through the driver (tens of microseconds per operation) a tenth of the iterations and
+# the median of 3 loops, so the run stays within minutes.
+shm_args=(all)
+driver_args=(all -d 10 -l 3)
+if [ ${#args[@]} -gt 0 ]; then shm_args=("${args[@]}"); driver_args=("${args[@]}"); fi
 
 pinmx_need_packages libarmci-mpi-dev libopenmpi-dev openmpi-bin
 out=${PINMX_BENCH_OUT:-$PWD/target/rma-bench/$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out"
 mpicc -O2 -Wall -o "$out/armci_osc" rma/bench/armci_osc.c -larmci-openmpi
-PINMX_CLASSPATH=$(pinmx_classpath bench-imb)
+# As bin/pinmx-run: a classpath given in PINMX_CLASSPATH is used as it is (no build).
+PINMX_CLASSPATH=${PINMX_CLASSPATH:-$(pinmx_classpath bench-imb)}
 export PINMX_CLASSPATH
 mpirun_root=()
 [ "$(id -u)" -ne 0 ] || mpirun_root=(--allow-run-as-root)
@@ -47,9 +53,9 @@ run_shm() {
   : > "$out/shm-uptime.txt"
   echo "C: $(uptime)" >> "$out/shm-uptime.txt"
   mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,vader --mca osc rdma \
-    "$out/armci_osc" "${args[@]}" > "$out/shm-c.txt"
+    "$out/armci_osc" "${shm_args[@]}" > "$out/shm-c.txt"
   echo "Java: $(uptime)" >> "$out/shm-uptime.txt"
-  bin/pinmx-run -np 2 io.pinmx.bench.osc.OscBench "${args[@]}" > "$out/shm-java.txt"
+  bin/pinmx-run -np 2 io.pinmx.bench.osc.OscBench "${shm_args[@]}" > "$out/shm-java.txt"
   echo "end: $(uptime)" >> "$out/shm-uptime.txt"
   compare shm
 }
@@ -76,14 +82,14 @@ run_driver() {
   : > "$out/driver-uptime.txt"
   echo "C (TCP on lo): $(uptime)" >> "$out/driver-uptime.txt"
   mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,tcp --mca btl_tcp_if_include lo \
-    --mca osc pt2pt "$out/armci_osc" "${args[@]}" > "$out/driver-c.txt"
+    --mca osc pt2pt "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c.txt"
   echo "Java (UDP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
   for rank in 0 1; do
     ip netns exec "${ns[$rank]}" env -u PINMX_RANK -u PINMX_SIZE -u PINMX_BOOTSTRAP \
       HOME="$home" SLURM_JOB_ID="rmab$$" SLURM_STEP_ID=0 SLURM_PROCID=$rank SLURM_NTASKS=2 \
       PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER=user PINMX_RMA_SHARED_MEMORY=0 \
       PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
-      bin/pinmx-run io.pinmx.bench.osc.OscBench "${args[@]}" >"$home/out-$rank" 2>"$home/err-$rank" &
+      bin/pinmx-run io.pinmx.bench.osc.OscBench "${driver_args[@]}" >"$home/out-$rank" 2>"$home/err-$rank" &
     pids+=($!)
   done
   for rank in 0 1; do
