@@ -130,52 +130,47 @@ static void one(enum op op, long bytes)
 	}
 }
 
-static void latency(enum op op, long min_bytes, long max_bytes, const struct options *o)
+/* A window of bandwidth tests: WINDOW_OPERATIONS non-blocking operations, completed together. */
+static void window(int put, long bytes)
 {
-	for (long bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
-		long skip = latency_skip(bytes, o), n = latency_iterations(bytes, o);
-		double start = 0, t[MAX_LOOPS];
-
-		ARMCI_Barrier();
-		if (rank == 0) {
-			for (int l = 0; l < o->loops; l++) {
-				for (long i = 0; i < skip + n; i++) {
-					if (i == skip)
-						start = MPI_Wtime();
-					one(op, bytes);
-				}
-				t[l] = (MPI_Wtime() - start) * 1e6 / n;
-			}
-			row(bytes, median(t, o->loops));
-		}
-		ARMCI_Barrier();
+	for (int w = 0; w < WINDOW_OPERATIONS; w++) {
+		if (put)
+			ARMCI_NbPut(local, slices[1], (int)bytes, 1, NULL);
+		else
+			ARMCI_NbGet(slices[1], local, (int)bytes, 1, NULL);
 	}
+	ARMCI_WaitAll();
+	ARMCI_Fence(1);
 }
 
-static void bandwidth(int put, const struct options *o)
+/*
+ * The size sweep of a latency test (windows = 0: us per operation) or a bandwidth test (windows = 1, op PUT or GET:
+ * MB/s over windows); each row the median of the loops.
+ */
+static void sweep(enum op op, int windows, long min_bytes, long max_bytes, const struct options *o)
 {
-	for (long bytes = 1; bytes <= o->max_bytes; bytes *= 2) {
-		long skip = bw_skip(bytes, o), n = bw_iterations(bytes, o);
-		double start = 0, mbs[MAX_LOOPS];
+	for (long bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
+		long skip = windows ? bw_skip(bytes, o) : latency_skip(bytes, o);
+		long n = windows ? bw_iterations(bytes, o) : latency_iterations(bytes, o);
+		double start = 0, v[MAX_LOOPS];
 
 		ARMCI_Barrier();
 		if (rank == 0) {
 			for (int l = 0; l < o->loops; l++) {
+				double us;
+
 				for (long i = 0; i < skip + n; i++) {
 					if (i == skip)
 						start = MPI_Wtime();
-					for (int w = 0; w < WINDOW_OPERATIONS; w++) {
-						if (put)
-							ARMCI_NbPut(local, slices[1], (int)bytes, 1, NULL);
-						else
-							ARMCI_NbGet(slices[1], local, (int)bytes, 1, NULL);
-					}
-					ARMCI_WaitAll();
-					ARMCI_Fence(1);
+					if (windows)
+						window(op == PUT, bytes);
+					else
+						one(op, bytes);
 				}
-				mbs[l] = (double)bytes * WINDOW_OPERATIONS * n / ((MPI_Wtime() - start) * 1e6);
+				us = (MPI_Wtime() - start) * 1e6;
+				v[l] = windows ? (double)bytes * WINDOW_OPERATIONS * n / us : us / n;
 			}
-			row(bytes, median(mbs, o->loops));
+			row(bytes, median(v, o->loops));
 		}
 		ARMCI_Barrier();
 	}
@@ -296,38 +291,38 @@ static int run(const char *program, const struct options *o)
 #define WANTS(name) ((all || strcmp(program, name) == 0) && (ran = 1))
 	if (WANTS("osu_put_latency")) {
 		header("OSU-style ARMCI Put Latency Test", fence, "Size          Latency (us)");
-		latency(PUT, 1, o->max_bytes, o);
+		sweep(PUT, 0, 1, o->max_bytes, o);
 	}
 	if (WANTS("osu_get_latency")) {
 		header("OSU-style ARMCI Get Latency Test", "blocking get", "Size          Latency (us)");
-		latency(GET, 1, o->max_bytes, o);
+		sweep(GET, 0, 1, o->max_bytes, o);
 	}
 	if (WANTS("osu_acc_latency")) {
 		header("OSU-style ARMCI Accumulate Latency Test (double)", fence, "Size          Latency (us)");
-		latency(ACC, 8, o->max_bytes, o);
+		sweep(ACC, 0, 8, o->max_bytes, o);
 	}
 	if (WANTS("osu_fop_latency")) {
 		header("OSU-style ARMCI Fetch-and-add Latency Test (long)", "complete on return", "Size          Latency (us)");
-		latency(FETCH_ADD, 8, 8, o);
+		sweep(FETCH_ADD, 0, 8, 8, o);
 	}
 	if (WANTS("osu_swap_latency")) {
 		header("OSU-style ARMCI Swap Latency Test (long)", "complete on return", "Size          Latency (us)");
-		latency(SWAP, 8, 8, o);
+		sweep(SWAP, 0, 8, 8, o);
 	}
 	if (WANTS("osu_lock_latency")) {
 		header("OSU-style ARMCI Lock+Unlock Latency Test (uncontended)", "unlock completes the holder's operations",
 		       "Size          Latency (us)");
-		latency(LOCK, 8, 8, o);
+		sweep(LOCK, 0, 8, 8, o);
 	}
 	if (WANTS("osu_put_bw")) {
 		header("OSU-style ARMCI Put Bandwidth Test (window 32)", "ARMCI_WaitAll and ARMCI_Fence after each window",
 		       "Size      Bandwidth (MB/s)");
-		bandwidth(1, o);
+		sweep(PUT, 1, 1, o->max_bytes, o);
 	}
 	if (WANTS("osu_get_bw")) {
 		header("OSU-style ARMCI Get Bandwidth Test (window 32)", "ARMCI_WaitAll after each window",
 		       "Size      Bandwidth (MB/s)");
-		bandwidth(0, o);
+		sweep(GET, 1, 1, o->max_bytes, o);
 	}
 	if (WANTS("armci_strided")) {
 		header("ARMCI-perf-style strided 2-D N x N doubles (leading dimension 512)", "blocking; one fence per loop",

@@ -71,14 +71,7 @@ run_driver() {
   local addr=("$net.1" "$net.2") rank status=0 pids=()
   home=$(mktemp -d)
   trap 'ip netns del "${ns[0]}" 2>/dev/null || true; ip netns del "${ns[1]}" 2>/dev/null || true; rm -rf "$home"' EXIT
-  ip netns add "${ns[0]}"
-  ip netns add "${ns[1]}"
-  ip link add "${ns[0]}" netns "${ns[0]}" type veth peer name "${ns[1]}" netns "${ns[1]}"
-  for rank in 0 1; do
-    ip -n "${ns[$rank]}" addr add "${addr[$rank]}/24" dev "${ns[$rank]}"
-    ip -n "${ns[$rank]}" link set "${ns[$rank]}" up
-    ip -n "${ns[$rank]}" link set lo up
-  done
+  pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
   : > "$out/driver-uptime.txt"
   echo "C (TCP on lo): $(uptime)" >> "$out/driver-uptime.txt"
   mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,tcp --mca btl_tcp_if_include lo \

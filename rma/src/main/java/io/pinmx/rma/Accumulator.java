@@ -68,12 +68,7 @@ public final class Accumulator
         {
             case INT -> ints((int)scale.integral(), source, sourceOffset, target, targetOffset, bytes);
             case LONG -> longs(scale.integral(), source, sourceOffset, target, targetOffset, bytes);
-            case FLOAT -> floats((float)scale.re(), source, sourceOffset, target, targetOffset, bytes, stripes);
-            case DOUBLE -> doubles(scale.re(), source, sourceOffset, target, targetOffset, bytes, stripes);
-            case COMPLEX_FLOAT -> complexFloats((float)scale.re(), (float)scale.im(), source, sourceOffset, target,
-                targetOffset, bytes, stripes);
-            case COMPLEX_DOUBLE -> complexDoubles(scale.re(), scale.im(), source, sourceOffset, target, targetOffset,
-                bytes, stripes);
+            default -> underChunkStripes(scale, source, sourceOffset, target, targetOffset, bytes, stripes);
         }
     }
 
@@ -106,102 +101,77 @@ public final class Accumulator
         return Math.min(bytes, (nextChunk - targetOffset + elementBytes - 1) / elementBytes * elementBytes);
     }
 
-    private static long chunkStripe(final LockStripes stripes, final long targetOffset, final long i)
+    /**
+     * Floating-point types: the elements of each chunk of target offsets under that chunk's stripe, the arithmetic
+     * plain (nobody updates a floating-point element without the stripe).
+     */
+    private static void underChunkStripes(final AccumulateScale scale, final MemorySegment s, final long so,
+        final MemorySegment t, final long to, final long bytes, final LockStripes stripes)
     {
-        return stripes.stripeOf((targetOffset + i) & -CHUNK_BYTES);
-    }
-
-    private static void floats(final float scale, final MemorySegment s, final long so, final MemorySegment t, final long to,
-        final long bytes, final LockStripes stripes)
-    {
+        final ElementType type = scale.type();
         for (long i = 0; i < bytes;)
         {
-            final long end = chunkEnd(to, i, bytes, Float.BYTES);
-            final long stripe = chunkStripe(stripes, to, i);
+            final long end = chunkEnd(to, i, bytes, type.bytes());
+            final long stripe = stripes.stripeOf((to + i) & -CHUNK_BYTES);
             stripes.lock(stripe);
             try
             {
-                for (; i < end; i += Float.BYTES)
+                switch (type)
                 {
-                    t.set(FLOAT_AT, to + i, t.get(FLOAT_AT, to + i) + scale * s.get(FLOAT_IN, so + i));
+                    case FLOAT -> floats((float)scale.re(), s, so, t, to, i, end);
+                    case DOUBLE -> doubles(scale.re(), s, so, t, to, i, end);
+                    case COMPLEX_FLOAT -> complexFloats((float)scale.re(), (float)scale.im(), s, so, t, to, i, end);
+                    default -> complexDoubles(scale.re(), scale.im(), s, so, t, to, i, end);
                 }
             }
             finally
             {
                 stripes.unlock(stripe);
             }
+            i = end;
+        }
+    }
+
+    /** The elements at byte indexes [from, end) of an accumulate: {@code t[to + i] += scale * s[so + i]}. */
+    private static void floats(final float scale, final MemorySegment s, final long so, final MemorySegment t,
+        final long to, final long from, final long end)
+    {
+        for (long i = from; i < end; i += Float.BYTES)
+        {
+            t.set(FLOAT_AT, to + i, t.get(FLOAT_AT, to + i) + scale * s.get(FLOAT_IN, so + i));
         }
     }
 
     private static void doubles(final double scale, final MemorySegment s, final long so, final MemorySegment t,
-        final long to, final long bytes, final LockStripes stripes)
+        final long to, final long from, final long end)
     {
-        for (long i = 0; i < bytes;)
+        for (long i = from; i < end; i += Double.BYTES)
         {
-            final long end = chunkEnd(to, i, bytes, Double.BYTES);
-            final long stripe = chunkStripe(stripes, to, i);
-            stripes.lock(stripe);
-            try
-            {
-                for (; i < end; i += Double.BYTES)
-                {
-                    t.set(DOUBLE_AT, to + i, t.get(DOUBLE_AT, to + i) + scale * s.get(DOUBLE_IN, so + i));
-                }
-            }
-            finally
-            {
-                stripes.unlock(stripe);
-            }
+            t.set(DOUBLE_AT, to + i, t.get(DOUBLE_AT, to + i) + scale * s.get(DOUBLE_IN, so + i));
         }
     }
 
     private static void complexFloats(final float sr, final float si, final MemorySegment s, final long so,
-        final MemorySegment t, final long to, final long bytes, final LockStripes stripes)
+        final MemorySegment t, final long to, final long from, final long end)
     {
-        for (long i = 0; i < bytes;)
+        for (long i = from; i < end; i += 2 * Float.BYTES)
         {
-            final long end = chunkEnd(to, i, bytes, 2 * Float.BYTES);
-            final long stripe = chunkStripe(stripes, to, i);
-            stripes.lock(stripe);
-            try
-            {
-                for (; i < end; i += 2 * Float.BYTES)
-                {
-                    final float xr = s.get(FLOAT_IN, so + i);
-                    final float xi = s.get(FLOAT_IN, so + i + Float.BYTES);
-                    t.set(FLOAT_AT, to + i, t.get(FLOAT_AT, to + i) + sr * xr - si * xi);
-                    t.set(FLOAT_AT, to + i + Float.BYTES, t.get(FLOAT_AT, to + i + Float.BYTES) + sr * xi + si * xr);
-                }
-            }
-            finally
-            {
-                stripes.unlock(stripe);
-            }
+            final float xr = s.get(FLOAT_IN, so + i);
+            final float xi = s.get(FLOAT_IN, so + i + Float.BYTES);
+            t.set(FLOAT_AT, to + i, t.get(FLOAT_AT, to + i) + sr * xr - si * xi);
+            t.set(FLOAT_AT, to + i + Float.BYTES, t.get(FLOAT_AT, to + i + Float.BYTES) + sr * xi + si * xr);
         }
     }
 
     private static void complexDoubles(final double sr, final double si, final MemorySegment s, final long so,
-        final MemorySegment t, final long to, final long bytes, final LockStripes stripes)
+        final MemorySegment t, final long to, final long from, final long end)
     {
-        for (long i = 0; i < bytes;)
+        for (long i = from; i < end; i += 2 * Double.BYTES)
         {
-            final long end = chunkEnd(to, i, bytes, 2 * Double.BYTES);
-            final long stripe = chunkStripe(stripes, to, i);
-            stripes.lock(stripe);
-            try
-            {
-                for (; i < end; i += 2 * Double.BYTES)
-                {
-                    final double xr = s.get(DOUBLE_IN, so + i);
-                    final double xi = s.get(DOUBLE_IN, so + i + Double.BYTES);
-                    t.set(DOUBLE_AT, to + i, t.get(DOUBLE_AT, to + i) + sr * xr - si * xi);
-                    t.set(DOUBLE_AT, to + i + Double.BYTES, t.get(DOUBLE_AT, to + i + Double.BYTES) + sr * xi + si * xr);
-                }
-            }
-            finally
-            {
-                stripes.unlock(stripe);
-            }
+            final double xr = s.get(DOUBLE_IN, so + i);
+            final double xi = s.get(DOUBLE_IN, so + i + Double.BYTES);
+            t.set(DOUBLE_AT, to + i, t.get(DOUBLE_AT, to + i) + sr * xr - si * xi);
+            t.set(DOUBLE_AT, to + i + Double.BYTES, t.get(DOUBLE_AT, to + i + Double.BYTES) + sr * xi + si * xr);
         }
     }
 }

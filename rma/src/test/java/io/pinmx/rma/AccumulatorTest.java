@@ -142,31 +142,18 @@ class AccumulatorTest
             {
                 Elements.set(type, ones, e, 1);
             }
-            final CyclicBarrier start = new CyclicBarrier(threads);
-            final List<Thread> workers = new ArrayList<>();
+            final List<Runnable> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++)
             {
-                workers.add(Thread.ofPlatform().start(() ->
+                workers.add(() ->
                 {
-                    try
-                    {
-                        start.await(30, TimeUnit.SECONDS);
-                    }
-                    catch (final Exception e)
-                    {
-                        throw new IllegalStateException(e);
-                    }
                     for (int r = 0; r < rounds; r++)
                     {
                         Accumulator.accumulate(Elements.scale(type, 1), ones, 0, dst, 0, 8L * type.bytes(), stripes);
                     }
-                }));
+                });
             }
-            for (final Thread w : workers)
-            {
-                w.join(TimeUnit.SECONDS.toMillis(60));
-                assertTrue(!w.isAlive(), "worker finished");
-            }
+            runTogether(workers);
             final double expected = threads * rounds;
             for (int e = 0; e < 8; e++)
             {
@@ -196,33 +183,20 @@ class AccumulatorTest
             // Three ranges in element units: the whole span, one starting just below the first boundary, one inside.
             final long[][] ranges = {{0, elements}, {(Accumulator.CHUNK_BYTES - 8) / type.bytes(), elements / 2},
                 {Accumulator.CHUNK_BYTES / type.bytes() + 1, elements / 3}};
-            final CyclicBarrier start = new CyclicBarrier(ranges.length);
-            final List<Thread> workers = new ArrayList<>();
+            final List<Runnable> workers = new ArrayList<>();
             for (final long[] range : ranges)
             {
                 final long from = range[0] * type.bytes();
                 final long bytes = Math.min(range[1] * type.bytes(), span - from);
-                workers.add(Thread.ofPlatform().start(() ->
+                workers.add(() ->
                 {
-                    try
-                    {
-                        start.await(30, TimeUnit.SECONDS);
-                    }
-                    catch (final Exception e)
-                    {
-                        throw new IllegalStateException(e);
-                    }
                     for (int r = 0; r < rounds; r++)
                     {
                         Accumulator.accumulate(Elements.scale(type, 1), ones, 0, dst, from, bytes, stripes);
                     }
-                }));
+                });
             }
-            for (final Thread w : workers)
-            {
-                w.join(TimeUnit.SECONDS.toMillis(60));
-                assertTrue(!w.isAlive(), "worker finished");
-            }
+            runTogether(workers);
             for (int e = 0; e < elements; e++)
             {
                 int covering = 0;
@@ -234,6 +208,33 @@ class AccumulatorTest
                 }
                 assertEquals(covering * (double)rounds, Elements.get(type, dst, e), type + " element " + e);
             }
+        }
+    }
+
+    /** Starts a thread per worker, lets them go at once and waits for all of them. */
+    private static void runTogether(final List<Runnable> workers) throws InterruptedException
+    {
+        final CyclicBarrier start = new CyclicBarrier(workers.size());
+        final List<Thread> threads = new ArrayList<>();
+        for (final Runnable worker : workers)
+        {
+            threads.add(Thread.ofPlatform().start(() ->
+            {
+                try
+                {
+                    start.await(30, TimeUnit.SECONDS);
+                }
+                catch (final Exception e)
+                {
+                    throw new IllegalStateException(e);
+                }
+                worker.run();
+            }));
+        }
+        for (final Thread t : threads)
+        {
+            t.join(TimeUnit.SECONDS.toMillis(60));
+            assertTrue(!t.isAlive(), "worker finished");
         }
     }
 }

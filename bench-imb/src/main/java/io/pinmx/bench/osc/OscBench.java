@@ -109,70 +109,40 @@ public final class OscBench
     {
         switch (p)
         {
-            case OSU_PUT_LATENCY -> sweep(origin, OscOp.PUT, 1, options.maxBytes());
-            case OSU_GET_LATENCY -> sweep(origin, OscOp.GET, 1, options.maxBytes());
-            case OSU_ACC_LATENCY -> sweep(origin, OscOp.ACC, Double.BYTES, options.maxBytes());
-            case OSU_FOP_LATENCY -> sweep(origin, OscOp.FETCH_ADD, Long.BYTES, Long.BYTES);
-            case OSU_SWAP_LATENCY -> sweep(origin, OscOp.SWAP, Long.BYTES, Long.BYTES);
-            case OSU_LOCK_LATENCY -> sweep(origin, OscOp.LOCK, Long.BYTES, Long.BYTES);
-            case OSU_PUT_BW -> bandwidth(origin, true);
-            case OSU_GET_BW -> bandwidth(origin, false);
+            case OSU_PUT_LATENCY -> sweep(origin, OscOp.PUT, false, 1, options.maxBytes());
+            case OSU_GET_LATENCY -> sweep(origin, OscOp.GET, false, 1, options.maxBytes());
+            case OSU_ACC_LATENCY -> sweep(origin, OscOp.ACC, false, Double.BYTES, options.maxBytes());
+            case OSU_FOP_LATENCY -> sweep(origin, OscOp.FETCH_ADD, false, Long.BYTES, Long.BYTES);
+            case OSU_SWAP_LATENCY -> sweep(origin, OscOp.SWAP, false, Long.BYTES, Long.BYTES);
+            case OSU_LOCK_LATENCY -> sweep(origin, OscOp.LOCK, false, Long.BYTES, Long.BYTES);
+            case OSU_PUT_BW -> sweep(origin, OscOp.PUT, true, 1, options.maxBytes());
+            case OSU_GET_BW -> sweep(origin, OscOp.GET, true, 1, options.maxBytes());
             case ARMCI_STRIDED -> new StridedTable(origin, options, job, out).run();
             case COMPUTE_WINDOW -> new ComputeWindow(origin, options, job, out).run();
         }
     }
 
-    private void sweep(final Origin origin, final OscOp op, final long minBytes, final long maxBytes)
+    /**
+     * The size sweep of a latency program ({@code windows} false: microseconds per operation) or a bandwidth program
+     * ({@code windows} true, op PUT or GET: MB/s over windows of {@link #WINDOW_OPERATIONS}): first untimed, then
+     * timed; each row the median of the timed loops.
+     */
+    private void sweep(final Origin origin, final OscOp op, final boolean windows, final long minBytes,
+        final long maxBytes)
     {
-        final double[] loopTimes = new double[options.loops()];
+        final Rma rma = origin.rma();
+        final double[] values = new double[options.loops()];
         for (final boolean timed : new boolean[] {false, true})
         {
             for (long bytes = minBytes; bytes <= maxBytes; bytes *= 2)
             {
-                final long skip = latencySkip(bytes, timed);
-                final long n = latencyIterations(bytes, timed);
-                origin.rma().barrier();
-                if (0 == job.rank())
-                {
-                    final MemorySegment buffer = origin.view(bytes);
-                    for (int l = 0; l < (timed ? loopTimes.length : 1); l++)
-                    {
-                        long start = System.nanoTime();
-                        for (long i = 0; i < skip + n; i++)
-                        {
-                            if (i == skip)
-                            {
-                                start = System.nanoTime();
-                            }
-                            origin.perform(op, buffer);
-                        }
-                        loopTimes[l] = (System.nanoTime() - start) / 1e3 / n;
-                    }
-                    if (timed)
-                    {
-                        row(bytes, OscOptions.median(loopTimes));
-                    }
-                }
-                origin.rma().barrier();
-            }
-        }
-    }
-
-    private void bandwidth(final Origin origin, final boolean put)
-    {
-        final Rma rma = origin.rma();
-        final double[] mbytesPerSec = new double[options.loops()];
-        for (final boolean timed : new boolean[] {false, true})
-        {
-            for (long bytes = 1; bytes <= options.maxBytes(); bytes *= 2)
-            {
-                final long skip = bandwidthSkip(bytes, timed);
-                final long n = bandwidthIterations(bytes, timed);
+                final long skip = windows ? bandwidthSkip(bytes, timed) : latencySkip(bytes, timed);
+                final long n = windows ? bandwidthIterations(bytes, timed) : latencyIterations(bytes, timed);
                 rma.barrier();
                 if (0 == job.rank())
                 {
                     final MemorySegment buffer = origin.view(bytes);
-                    for (int l = 0; l < (timed ? mbytesPerSec.length : 1); l++)
+                    for (int l = 0; l < (timed ? values.length : 1); l++)
                     {
                         long start = System.nanoTime();
                         for (long i = 0; i < skip + n; i++)
@@ -181,13 +151,21 @@ public final class OscBench
                             {
                                 start = System.nanoTime();
                             }
-                            window(rma, origin, buffer, put);
+                            if (windows)
+                            {
+                                window(rma, origin, buffer, OscOp.PUT == op);
+                            }
+                            else
+                            {
+                                origin.perform(op, buffer);
+                            }
                         }
-                        mbytesPerSec[l] = (double)bytes * WINDOW_OPERATIONS * n * 1e3 / (System.nanoTime() - start);
+                        final double us = (System.nanoTime() - start) / 1e3;
+                        values[l] = windows ? (double)bytes * WINDOW_OPERATIONS * n / us : us / n;
                     }
                     if (timed)
                     {
-                        row(bytes, OscOptions.median(mbytesPerSec));
+                        row(bytes, OscOptions.median(values));
                     }
                 }
                 rma.barrier();
