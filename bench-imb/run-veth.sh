@@ -32,15 +32,7 @@ trap cleanup EXIT
 
 # PINMX_VETH_MTU: the veth pair's MTU (default 1500), the same for TCP and pinmx's UDP.
 mtu=${PINMX_VETH_MTU:-1500}
-ip netns add "${ns[0]}"
-ip netns add "${ns[1]}"
-ip link add "${ns[0]}" netns "${ns[0]}" type veth peer name "${ns[1]}" netns "${ns[1]}"
-for side in 0 1; do
-  ip -n "${ns[$side]}" link set "${ns[$side]}" mtu "$mtu"
-  ip -n "${ns[$side]}" addr add "${addr[$side]}/24" dev "${ns[$side]}"
-  ip -n "${ns[$side]}" link set "${ns[$side]}" up
-  ip -n "${ns[$side]}" link set lo up
-done
+pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$mtu"
 
 # One build for both ranks, before either starts.
 PINMX_CLASSPATH=$(pinmx_classpath bench-imb)

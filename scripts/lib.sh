@@ -96,3 +96,20 @@ pinmx_classpath_fresh() {
   local IFS=:
   for entry in $(cat "$stamp"); do [ -e "$entry" ] || return 1; done
 }
+
+# Makes network namespaces $1 and $2 joined by a veth pair whose ends are named after them, addresses $3 and $4
+# (/24) on the ends, MTU $5 (default 1500), every link up: two "hosts" on one machine (needs root and iproute2).
+# The caller removes them
+# (ip netns del).
+pinmx_veth_namespaces() {
+  local ns=("$1" "$2") addr=("$3" "$4") mtu=${5:-1500} side
+  ip netns add "${ns[0]}"
+  ip netns add "${ns[1]}"
+  ip link add "${ns[0]}" netns "${ns[0]}" type veth peer name "${ns[1]}" netns "${ns[1]}"
+  for side in 0 1; do
+    ip -n "${ns[$side]}" link set "${ns[$side]}" mtu "$mtu"
+    ip -n "${ns[$side]}" addr add "${addr[$side]}/24" dev "${ns[$side]}"
+    ip -n "${ns[$side]}" link set "${ns[$side]}" up
+    ip -n "${ns[$side]}" link set lo up
+  done
+}

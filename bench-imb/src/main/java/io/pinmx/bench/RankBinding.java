@@ -10,7 +10,7 @@ import java.util.Map;
  * more ranks than CPUs. Every busy-polling transport takes the same binding, so that they are compared under the
  * same conditions; blocking transports take none (see {@link CpuBinding} for why).
  */
-final class RankBinding implements AutoCloseable
+public final class RankBinding implements AutoCloseable
 {
     /** "core" (default): bind the benchmark thread to one CPU per rank while a busy-polling transport is open; "none": don't. */
     static final String BIND_VARIABLE = "PINMX_BIND";
@@ -29,7 +29,7 @@ final class RankBinding implements AutoCloseable
      *
      * @throws IllegalArgumentException naming PINMX_BIND if it is neither core nor none.
      */
-    static RankBinding bind(final Job job, final Map<String, String> env)
+    public static RankBinding bind(final Job job, final Map<String, String> env)
     {
         final String bind = env.getOrDefault(BIND_VARIABLE, "core");
         if (!"core".equals(bind) && !"none".equals(bind))
@@ -55,7 +55,7 @@ final class RankBinding implements AutoCloseable
     /**
      * @return where the thread runs, for the table header.
      */
-    String description()
+    public String description()
     {
         return description;
     }

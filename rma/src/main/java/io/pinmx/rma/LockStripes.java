@@ -5,10 +5,9 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * Spin locks in a table of longs that may live in memory shared between processes: the updates that
- * have no single compare-and-set (a complex double is 16 bytes) take the stripe of their target
- * offset. The key is an offset within the allocation, never a virtual address, so every process that
- * maps the same memory picks the same stripe.
+ * Spin locks in a table of longs that may live in memory shared between processes: floating-point accumulates
+ * take the stripe of each chunk of target offsets they update ({@link Accumulator}). The key is an offset within
+ * the allocation, never a virtual address, so every process that maps the same memory picks the same stripe.
  */
 public final class LockStripes
 {
@@ -36,7 +35,7 @@ public final class LockStripes
         this.mask = count - 1;
     }
 
-    /** @return the stripe of a target offset (elements of up to 16 bytes at one offset share it). */
+    /** @return the stripe of a target offset (offsets in one 16-byte granule share it). */
     public long stripeOf(final long key)
     {
         long h = key >>> 4;

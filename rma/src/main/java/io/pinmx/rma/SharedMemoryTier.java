@@ -33,20 +33,77 @@ final class SharedMemoryTier
     static void putStrided(final MemorySegment source, final long sourceOffset, final MemorySegment slice,
         final long offset, final StridedPatch patch)
     {
-        patch.forEachPiece((s, t, bytes) -> MemorySegment.copy(source, sourceOffset + s, slice, offset + t, bytes));
+        if (0 != patch.pieces())
+        {
+            copyLevel(patch, patch.levels(), source, sourceOffset, slice, offset);
+        }
     }
 
     static void getStrided(final MemorySegment slice, final long offset, final MemorySegment target,
         final long targetOffset, final StridedPatch patch)
     {
-        patch.forEachPiece((s, t, bytes) -> MemorySegment.copy(slice, offset + s, target, targetOffset + t, bytes));
+        if (0 != patch.pieces())
+        {
+            copyLevel(patch, patch.levels(), slice, offset, target, targetOffset);
+        }
     }
 
     static void accStrided(final AccumulateScale scale, final MemorySegment source, final long sourceOffset,
         final MemorySegment slice, final long offset, final StridedPatch patch, final LockStripes stripes)
     {
-        patch.forEachPiece((s, t, bytes) ->
-            Accumulator.accumulate(scale, source, sourceOffset + s, slice, offset + t, bytes, stripes));
+        if (0 != patch.pieces())
+        {
+            accLevel(scale, patch, patch.levels(), source, sourceOffset, slice, offset, stripes);
+        }
+    }
+
+    /**
+     * Copies the pieces of one level of a patch, the patch's source strides on the {@code from} side: a recursion of
+     * at most {@link StridedPatch#MAX_LEVELS} frames instead of a visitor, so a strided copy allocates nothing.
+     */
+    private static void copyLevel(final StridedPatch patch, final int level, final MemorySegment from,
+        final long fromOffset, final MemorySegment to, final long toOffset)
+    {
+        if (0 == level)
+        {
+            MemorySegment.copy(from, fromOffset, to, toOffset, patch.pieceBytes());
+            return;
+        }
+        final long count = patch.count(level);
+        final long fromStride = patch.sourceStride(level - 1);
+        final long toStride = patch.targetStride(level - 1);
+        if (1 == level)
+        {
+            final long bytes = patch.pieceBytes();
+            for (long i = 0; i < count; i++)
+            {
+                MemorySegment.copy(from, fromOffset + i * fromStride, to, toOffset + i * toStride, bytes);
+            }
+            return;
+        }
+        for (long i = 0; i < count; i++)
+        {
+            copyLevel(patch, level - 1, from, fromOffset + i * fromStride, to, toOffset + i * toStride);
+        }
+    }
+
+    private static void accLevel(final AccumulateScale scale, final StridedPatch patch, final int level,
+        final MemorySegment source, final long sourceOffset, final MemorySegment slice, final long offset,
+        final LockStripes stripes)
+    {
+        if (0 == level)
+        {
+            Accumulator.accumulate(scale, source, sourceOffset, slice, offset, patch.pieceBytes(), stripes);
+            return;
+        }
+        final long count = patch.count(level);
+        final long sourceStride = patch.sourceStride(level - 1);
+        final long targetStride = patch.targetStride(level - 1);
+        for (long i = 0; i < count; i++)
+        {
+            accLevel(scale, patch, level - 1, source, sourceOffset + i * sourceStride, slice, offset + i * targetStride,
+                stripes);
+        }
     }
 
     static void putVector(final IoVector v, final MemorySegment slice)

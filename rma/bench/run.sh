@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The one-sided benchmarks (bench-imb's io.pinmx.bench.osc) against C ARMCI-MPI over Open MPI in the same run, two
+# ranks, then each Java row next to the C row with the ratio Java/C, and PNG plots.
+#
+#   rma/bench/run.sh [shm|driver|all] [ARGS...]   ARGS go to both sides: PROGRAM|all [-m MAX_BYTES] [-d DIVISOR] [-n MAX_N]
+#                                                 [-w WINDOW_MS] [-l LOOPS] (default: all; driver: all -d 10 -l 3)
+#
+# shm: one host; Java on the shared-memory tier, C ARMCI-MPI on Open MPI's shared memory (osc rdma over btl vader;
+#   osc sm serves only windows MPI allocates, and ARMCI-MPI creates its own with MPI_Win_create).
+# driver: Java across a veth pair between two network namespaces (made here, removed on exit), the user driver's UDP
+#   frames (PINMX_RMA_SHARED_MEMORY=0); C ARMCI-MPI over Open MPI's TCP path (btl tcp, osc pt2pt) on the loopback
+#   interface: Open MPI 4.1's PMIx client reaches its server over TCP on 127.0.0.1, which a rank in another network
+#   namespace cannot reach, so its ranks stay in this one. Needs root and iproute2 (else the driver part is skipped,
+#   saying so).
+# Outputs, plots and the uptime before and after each side go to $PINMX_BENCH_OUT (default target/rma-bench/DATE).
+# Needs the Debian packages libarmci-mpi-dev, libopenmpi-dev and openmpi-bin (installed when root, else named).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib.sh
+pinmx_use_jdk
+
+mode=${1:-all}
+case "$mode" in
+  shm|driver|all) [ $# -gt 0 ] && shift ;;
+  *) echo "run.sh: unknown mode '$mode': expected shm, driver or all" >&2; exit 2 ;;
+esac
+args=("$@")
+# Without ARGS: every program; through the driver (tens of microseconds per operation) a tenth of the iterations and
+# the median of 3 loops, so the run stays within minutes.
+shm_args=(all)
+driver_args=(all -d 10 -l 3)
+if [ ${#args[@]} -gt 0 ]; then shm_args=("${args[@]}"); driver_args=("${args[@]}"); fi
+
+pinmx_need_packages libarmci-mpi-dev libopenmpi-dev openmpi-bin
+out=${PINMX_BENCH_OUT:-$PWD/target/rma-bench/$(date -u +%Y%m%dT%H%M%S)}
+mkdir -p "$out"
+mpicc -O2 -Wall -o "$out/armci_osc" rma/bench/armci_osc.c -larmci-openmpi
+# As bin/pinmx-run: a classpath given in PINMX_CLASSPATH is used as it is (no build).
+PINMX_CLASSPATH=${PINMX_CLASSPATH:-$(pinmx_classpath bench-imb)}
+export PINMX_CLASSPATH
+mpirun_root=()
+[ "$(id -u)" -ne 0 ] || mpirun_root=(--allow-run-as-root)
+
+compare() {
+  local tier=$1
+  echo "# $tier: Java $out/$tier-java.txt, C $out/$tier-c.txt; uptime before and after each:"
+  sed 's/^/#   /' "$out/$tier-uptime.txt"
+  "$JAVA_HOME/bin/java" -cp "$PINMX_CLASSPATH" io.pinmx.bench.osc.OscCompare \
+    "$out/$tier-java.txt" "$out/$tier-c.txt" "$out/$tier" | tee "$out/$tier-compare.txt"
+}
+
+run_shm() {
+  : > "$out/shm-uptime.txt"
+  echo "C: $(uptime)" >> "$out/shm-uptime.txt"
+  mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,vader --mca osc rdma \
+    "$out/armci_osc" "${shm_args[@]}" > "$out/shm-c.txt"
+  echo "Java: $(uptime)" >> "$out/shm-uptime.txt"
+  bin/pinmx-run -np 2 io.pinmx.bench.osc.OscBench "${shm_args[@]}" > "$out/shm-java.txt"
+  echo "end: $(uptime)" >> "$out/shm-uptime.txt"
+  compare shm
+}
+
+run_driver() {
+  if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
+    echo "run.sh driver: skipped: needs root and iproute2's ip to make network namespaces and a veth pair"
+    return 0
+  fi
+  local id=$(( $$ % 100000 ))
+  ns=("prmb${id}a" "prmb${id}b")
+  local net="10.231.$(( $$ % 250 ))"
+  local addr=("$net.1" "$net.2") rank status=0 pids=()
+  home=$(mktemp -d)
+  trap 'ip netns del "${ns[0]}" 2>/dev/null || true; ip netns del "${ns[1]}" 2>/dev/null || true; rm -rf "$home"' EXIT
+  pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
+  : > "$out/driver-uptime.txt"
+  echo "C (TCP on lo): $(uptime)" >> "$out/driver-uptime.txt"
+  mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,tcp --mca btl_tcp_if_include lo \
+    --mca osc pt2pt "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c.txt"
+  echo "Java (UDP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
+  for rank in 0 1; do
+    ip netns exec "${ns[$rank]}" env -u PINMX_RANK -u PINMX_SIZE -u PINMX_BOOTSTRAP \
+      HOME="$home" SLURM_JOB_ID="rmab$$" SLURM_STEP_ID=0 SLURM_PROCID=$rank SLURM_NTASKS=2 \
+      PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER=user PINMX_RMA_SHARED_MEMORY=0 \
+      PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
+      bin/pinmx-run io.pinmx.bench.osc.OscBench "${driver_args[@]}" >"$home/out-$rank" 2>"$home/err-$rank" &
+    pids+=($!)
+  done
+  for rank in 0 1; do
+    wait "${pids[$rank]}" || status=$?
+  done
+  echo "end: $(uptime)" >> "$out/driver-uptime.txt"
+  cp "$home/out-0" "$out/driver-java.txt"
+  if [ "$status" -ne 0 ]; then
+    for rank in 0 1; do
+      echo "--- rank $rank stderr" >&2
+      cat "$home/err-$rank" >&2
+    done
+    return "$status"
+  fi
+  compare driver
+}
+
+case "$mode" in
+  shm) run_shm ;;
+  driver) run_driver ;;
+  all) run_shm; run_driver ;;
+esac
