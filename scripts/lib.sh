@@ -99,8 +99,7 @@ pinmx_classpath_fresh() {
 
 # Makes network namespaces $1 and $2 joined by a veth pair whose ends are named after them, addresses $3 and $4
 # (/24) on the ends, MTU $5 (default 1500), every link up: two "hosts" on one machine (needs root and iproute2).
-# The caller removes them
-# (ip netns del).
+# The caller removes them (ip netns del).
 pinmx_veth_namespaces() {
   local ns=("$1" "$2") addr=("$3" "$4") mtu=${5:-1500} side
   ip netns add "${ns[0]}"
