@@ -41,14 +41,7 @@ cleanup() {
   rm -rf "$home"
 }
 trap cleanup EXIT
-ip netns add "${ns[0]}"
-ip netns add "${ns[1]}"
-ip link add "${ns[0]}" netns "${ns[0]}" type veth peer name "${ns[1]}" netns "${ns[1]}"
-for side in 0 1; do
-  ip -n "${ns[$side]}" addr add "${addr[$side]}/24" dev "${ns[$side]}"
-  ip -n "${ns[$side]}" link set "${ns[$side]}" up
-  ip -n "${ns[$side]}" link set lo up
-done
+pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
 echo "# $(uptime)"
 pids=()
 for rank in 0 1; do
