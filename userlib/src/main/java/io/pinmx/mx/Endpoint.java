@@ -104,7 +104,7 @@ public final class Endpoint implements AutoCloseable
         final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender);
         final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ?
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
-        this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, idleStrategy,
+        this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, reads, idleStrategy,
             "pinmx-progress-" + address);
         progress.start();
     }

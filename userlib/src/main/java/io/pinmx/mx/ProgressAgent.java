@@ -35,6 +35,7 @@ final class ProgressAgent
     private final FrameReceiver receiver;
     private final PartnerTimers timers;
     private final Rendezvous rendezvous;
+    private final RemoteReads reads;
     private final ReentrantLock awaitLock = new ReentrantLock();
     private final Thread thread;
     private volatile boolean closed;
@@ -44,7 +45,7 @@ final class ProgressAgent
      */
     ProgressAgent(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
-        final FrameReceiver receiver, final PartnerTimers timers, final Rendezvous rendezvous,
+        final FrameReceiver receiver, final PartnerTimers timers, final Rendezvous rendezvous, final RemoteReads reads,
         final IdleStrategy idleStrategy, final String threadName)
     {
         this.lock = lock;
@@ -54,6 +55,7 @@ final class ProgressAgent
         this.receiver = receiver;
         this.timers = timers;
         this.rendezvous = rendezvous;
+        this.reads = reads;
         this.thread = null == idleStrategy ? null :
             Thread.ofPlatform().daemon().name(threadName).unstarted(() -> run(idleStrategy));
     }
@@ -101,6 +103,8 @@ final class ProgressAgent
             events = driver.poll(receiver, POLL_LIMIT);
             now.update(clock.nanoTime());
             timers.run();
+            rendezvous.retryRefusedPulls();
+            reads.retryRefusedPulls();
         }
         finally
         {

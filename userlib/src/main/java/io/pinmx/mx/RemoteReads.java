@@ -8,6 +8,7 @@ import org.agrona.concurrent.CachedNanoClock;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Owns one-sided reads ({@link Endpoint#iget}): the driver pulls pieces of a partner's exposed region into a
@@ -26,6 +27,8 @@ final class RemoteReads
     private final DriverEndpoint driver;
     private final RequestPool requests;
     private final PullSpec pullSpec = new PullSpec();
+    private final RefusedPullStarts refusedStarts;
+    private final Consumer<Request> retryStart = this::retryStart;
 
     RemoteReads(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
@@ -36,6 +39,7 @@ final class RemoteReads
         this.now = now;
         this.driver = driver;
         this.requests = requests;
+        this.refusedStarts = new RefusedPullStarts(requests.size());
     }
 
     /**
@@ -210,15 +214,47 @@ final class RemoteReads
         r.readFrom = from;
         r.readTo = to;
         r.pullBytes = bytes;
+        tryStart(r);
+    }
+
+    private void tryStart(final Request r)
+    {
         try
         {
             startPull(r);
+            RefusedPullStarts.accepted(r);
         }
         catch (final RuntimeException ex)
         {
+            if (refusedStarts.defer(r, ex, now.nanoTime()))
+            {
+                return;
+            }
+            final long bytes = r.pullBytes;
+            final int from = r.readFrom;
             end(r, "could not start the pull of " + bytes + " bytes at offset " + r.readOffsets[from] +
                 " of region " + r.remoteRegionId + " from " + r.partner.describe() + ": " + ex.getMessage());
         }
+    }
+
+    /**
+     * Starts again the pulls the driver refused for want of room (under the lock, after a poll freed some).
+     */
+    void retryRefusedPulls()
+    {
+        refusedStarts.retryEach(retryStart);
+    }
+
+    /** A read released or failed while its pull waited to start only lets its buffer go, as at a pull's end. */
+    private void retryStart(final Request r)
+    {
+        if (RequestState.PULLING != r.state || Rendezvous.ReceiveState.PULLING != r.rendezvousReceive)
+        {
+            forgetPieces(r);
+            requests.endBufferHold(r);
+            return;
+        }
+        tryStart(r);
     }
 
     private void startPull(final Request r)

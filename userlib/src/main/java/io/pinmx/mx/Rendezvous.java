@@ -12,6 +12,7 @@ import org.agrona.concurrent.CachedNanoClock;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Owns the rendezvous protocol: a large send declares its buffer and waits for the receiver's
@@ -85,6 +86,8 @@ final class Rendezvous
     private volatile int declaresQueued;
     private final PullSpec pullSpec = new PullSpec();
     private final NotifyFrame notifyIn = new NotifyFrame();
+    private final RefusedPullStarts refusedStarts;
+    private final Consumer<Request> retryStart = r -> declared(r, null);
 
     Rendezvous(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
@@ -100,6 +103,7 @@ final class Rendezvous
         this.partners = partners;
         this.outbound = outbound;
         this.declareQueue = new ArrayDeque<>(requests.size());
+        this.refusedStarts = new RefusedPullStarts(requests.size());
     }
 
     /**
@@ -220,10 +224,15 @@ final class Rendezvous
                 throw declareFailure;
             }
             startPull(r, p);
+            RefusedPullStarts.accepted(r);
             r.rendezvousReceive = ReceiveState.PULLING;
         }
         catch (final RuntimeException ex)
         {
+            if (null == declareFailure && refusedStarts.defer(r, ex, now.nanoTime()))
+            {
+                return;
+            }
             r.rendezvousReceive = ReceiveState.NONE;
             p.outstandingRendezvous--;
             requests.fail(r, "could not start the pull of " + r.pullBytes + " bytes from " + p.describe() + ": " +
@@ -231,6 +240,15 @@ final class Rendezvous
             outbound.queueNotice(p, r.senderHandle, NotifyStatus.NO_RESOURCES, 0);
             partners.pump(p);
         }
+    }
+
+    /**
+     * Starts again the pulls the driver refused for want of room (under the lock, after a poll freed some). A
+     * receive released or failed meanwhile only lets its buffer go.
+     */
+    void retryRefusedPulls()
+    {
+        refusedStarts.retryEach(retryStart);
     }
 
     private void startPull(final Request r, final Partner p)

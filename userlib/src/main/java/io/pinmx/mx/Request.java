@@ -51,6 +51,9 @@ public final class Request
     long remoteOffset;
     long pullBytes;
     int pullRetries;
+    /** The driver refused to start this request's pull for want of room, first at {@link #pullFirstRefusedNs}. */
+    boolean pullStartRefused;
+    long pullFirstRefusedNs;
     /** A read's remote pieces (the caller's arrays, unchanged until it completes), in destination order. */
     long[] readOffsets;
     long[] readLengths;

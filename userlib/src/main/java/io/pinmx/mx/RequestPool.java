@@ -70,6 +70,7 @@ final class RequestPool
         r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
         r.notifyStatus = NotifyStatus.OK;
         r.pullRetries = 0;
+        r.pullStartRefused = false;
         return r;
     }
 
