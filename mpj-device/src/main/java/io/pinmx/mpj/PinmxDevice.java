@@ -96,6 +96,10 @@ public class PinmxDevice implements Device
             rank = job.rank();
             epoch = JvmJob.nextEpoch();
             progress = DeviceProgress.from(System.getenv());
+            if (progress.callerPolls())
+            {
+                JvmJob.bindRankThread(job);
+            }
             ranks = JobEndpoint.open(job, System.getenv(), progress.tuning());
             endpoint = ranks.endpoint();
             partners = new Partner[job.size()];
