@@ -62,6 +62,18 @@ public final class RankBinding implements AutoCloseable
     }
 
     /**
+     * Binds the calling thread only when PINMX_BIND asks for it: unset means none here. For programs that run on a
+     * host shared with other jobs by default (an MPJ rank bound to one CPU cannot leave it when other processes crowd
+     * that CPU: ranks went silent past the peer timeout there), bound only for a benchmark that sets PINMX_BIND=core.
+     *
+     * @throws IllegalArgumentException naming PINMX_BIND if it is neither core nor none.
+     */
+    public static RankBinding bindWhenAsked(final int rank, final int size, final Map<String, String> env)
+    {
+        return bind(rank, size, Map.of(BIND_VARIABLE, env.getOrDefault(BIND_VARIABLE, "none")));
+    }
+
+    /**
      * @return where the thread runs, for the table header.
      */
     public String description()

@@ -21,14 +21,14 @@ import java.util.function.UnaryOperator;
  *   <li>{@code caller} (default): no progress thread, in the library or the driver; the thread that waits polls its
  *   request (one round of progress each), busy with a yield every {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD}
  *   empty polls, for up to 50 us (about what a blocked wake-up costs here, so a wait costs at most twice the
- *   better choice), then blocks in the endpoint (on this host shared with other jobs, load 16-25, the 8 B MPJ
- *   PingPong's median half round trip was 21-245 us after a 50 us spin against 50-837 us after 1 ms, same runs: a
- *   rank whose partner lost its core must give its own up rather than spin through its slice); acks go out at once (no ack delay). One runnable
+ *   better choice), then blocks in the endpoint (on this host shared with other jobs, load 16-25, 1 ms was the
+ *   worst of 20 us to 1 ms in two runs of three, see the README: a rank whose partner lost its core does better to
+ *   give its own up than to spin through its slice); acks go out at once (no ack delay). One runnable
  *   thread per rank, and no blocking wake-up (~30 us here) on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner pull its data only when it next
  *   calls MPJ (same host: the receiver pulls by itself). With the user driver's own progress thread beside it, the
  *   two spinning threads per rank fought for the cores: 8 B MPJ PingPong ~1.1 ms; without it 10-80 us. The
- *   thread that called MPI.Init is bound to the rank's own CPU ({@link #callerPolls()}).</li>
+ *   thread that called MPI.Init is bound to the rank's own CPU when PINMX_BIND=core ({@link #callerPolls()}).</li>
  *   <li>{@code thread}: the endpoint library's progress thread serves the endpoint while the rank computes; waits
  *   block on the request (the progress thread wakes them): two wake-ups per message (8 B PingPong 220-350 us).</li>
  * </ul>
@@ -94,8 +94,8 @@ enum DeviceProgress
     }
 
     /**
-     * @return true when the waiting MPJ call polls the endpoint itself, so the rank's thread is bound to its own CPU
-     * ({@link JvmJob#bindRankThread}) as bench-imb binds its busy-polling ranks.
+     * @return true when the waiting MPJ call polls the endpoint itself, so the rank's thread may be bound to its own
+     * CPU ({@link JvmJob#bindRankThread}) as bench-imb binds its busy-polling ranks.
      */
     boolean callerPolls()
     {

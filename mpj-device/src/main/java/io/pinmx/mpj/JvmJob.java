@@ -7,7 +7,7 @@ import io.pinmx.job.RankBinding;
  * The job this JVM belongs to, joined at the first MPI.Init and kept until the JVM exits: the bootstrap rendezvous
  * happens once per process, while MPI.Init may come again after MPI.Finalize (each init opens a fresh endpoint over
  * the same control plane). Also counts the inits, which gives each one its epoch, and binds the rank's thread to its
- * CPU once, for the JVM's life, as an MPI launcher binds a rank's process.
+ * CPU once when asked, for the JVM's life, as an MPI launcher binds a rank's process.
  */
 final class JvmJob
 {
@@ -29,8 +29,8 @@ final class JvmJob
     }
 
     /**
-     * Binds the calling thread (the one that called MPI.Init, whose waits poll the endpoint) to this rank's CPU as
-     * PINMX_BIND asks ({@link RankBinding}), the first time only.
+     * Binds the calling thread (the one that called MPI.Init, whose waits poll the endpoint) to this rank's CPU when
+     * PINMX_BIND=core asks for it ({@link RankBinding#bindWhenAsked}: unset means unbound), the first time only.
      *
      * @throws IllegalArgumentException naming PINMX_BIND if it is neither core nor none.
      */
@@ -38,7 +38,7 @@ final class JvmJob
     {
         if (null == binding)
         {
-            binding = RankBinding.bind(job, System.getenv());
+            binding = RankBinding.bindWhenAsked(job.rank(), job.size(), System.getenv());
         }
     }
 

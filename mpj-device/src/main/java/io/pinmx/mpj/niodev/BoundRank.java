@@ -7,8 +7,8 @@ import java.util.Arrays;
 
 /**
  * One niodev rank as {@link NiodevJob} starts it: binds the main thread (the one that calls MPI.Init and every MPJ
- * call after it) to the rank's CPU as PINMX_BIND asks ({@link RankBinding}, the binding pinmx's device gives its
- * ranks), then runs the MPJ program's main on it, so both devices run under the same binding.
+ * call after it) to the rank's CPU when PINMX_BIND=core asks ({@link RankBinding#bindWhenAsked}, as pinmx's device
+ * binds its ranks), then runs the MPJ program's main on it, so both devices run under the same binding.
  * <p>
  * {@code BoundRank SIZE MAIN_CLASS RANK CONFIG DEVICE ARGS...}: MAIN_CLASS gets {@code RANK CONFIG DEVICE ARGS...}.
  */
@@ -27,7 +27,7 @@ public final class BoundRank
         }
         final int size = Integer.parseInt(args[0]);
         final int rank = Integer.parseInt(args[2]);
-        RankBinding.bind(rank, size, System.getenv());
+        RankBinding.bindWhenAsked(rank, size, System.getenv());
         try
         {
             Class.forName(args[1]).getMethod("main", String[].class)

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link PortServer}) and starts the ranks itself with this JVM's class path and flags.
  * <p>
  * {@code NiodevJob -np N MAIN_CLASS ARGS...}: each rank runs {@code MAIN_CLASS RANK CONFIG niodev ARGS...} with
- * {@code MPJ_HOME} (MPI.Init reads {@code conf/mpjexpress.conf} there), its main thread bound to the rank's CPU as
- * pinmx's device binds its ranks ({@link BoundRank}; PINMX_BIND=none leaves both unbound). Rank 0's stdout is this program's; the
+ * {@code MPJ_HOME} (MPI.Init reads {@code conf/mpjexpress.conf} there), its main thread bound to the rank's CPU when
+ * PINMX_BIND=core, as pinmx's device binds its ranks ({@link BoundRank}). Rank 0's stdout is this program's; the
  * others' output goes to stderr prefixed {@code [niodev rank r]}. Exits with the first failing rank's status (the
  * others are then destroyed), 0 when all exit 0.
  */
