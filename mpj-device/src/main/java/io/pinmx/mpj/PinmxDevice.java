@@ -422,7 +422,7 @@ public class PinmxDevice implements Device
         while (!r.advance())
         {
             final Request w = r.inFlight();
-            if (null == w || !progress.await(w, HEARTBEAT_INTERVAL))
+            if (null == w || !progress.await(w, r.bytes(), HEARTBEAT_INTERVAL))
             {
                 checkPeers(r);
             }
