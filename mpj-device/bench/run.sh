@@ -10,6 +10,9 @@
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
+# PINMX_BIND=core binds each rank's main thread to its own CPU on both devices (unset: neither is bound; on this
+# shared host bound runs were erratic, 5-200 us at 8 B, when other jobs' busy-polling ranks held the same CPUs);
+# pinmx's device binds only with caller progress (its waits poll), so PINMX_MPJ_PROGRESS=thread leaves it unbound.
 set -euo pipefail
 
 what=all cls=A msglog=0:22
@@ -32,13 +35,16 @@ read -ra flags <<<"$(pinmx_jvm_flags)"
 out=$(mktemp -d "${TMPDIR:-/tmp}/mpj-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
+pinmx_bound="PINMX_BIND=${PINMX_BIND:-none}"
+[ "${PINMX_MPJ_PROGRESS:-caller}" = caller ] || pinmx_bound="not bound (thread progress blocks)"
+
 # Runs one MPJ program on 2 ranks of niodev, then of pinmx; rank 0's output to $out/<name>.<device>.
 both() {
   local name=$1; shift
-  echo "== $name on niodev (MPJ Express's TCP device), 2 ranks"
+  echo "== $name on niodev (MPJ Express's TCP device), 2 ranks, PINMX_BIND=${PINMX_BIND:-none}"
   "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np 2 "$@" 2>"$out/$name.niodev.err" \
     | tee "$out/$name.niodev" || { cat "$out/$name.niodev.err" >&2; exit 1; }
-  echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-caller}), 2 ranks"
+  echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-caller}), 2 ranks, $pinmx_bound"
   PINMX_CLASSPATH=$cp "$root/bin/pinmx-run" -np 2 --mpj "$@" 2>"$out/$name.pinmx.err" \
     | tee "$out/$name.pinmx" || { cat "$out/$name.pinmx.err" >&2; exit 1; }
 }

@@ -10,6 +10,7 @@ import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
 import io.pinmx.job.Job;
+import io.pinmx.job.RankBinding;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;

@@ -3,6 +3,7 @@ package io.pinmx.bench;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
+import io.pinmx.job.RankBinding;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.Partner;

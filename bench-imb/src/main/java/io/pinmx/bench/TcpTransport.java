@@ -1,6 +1,7 @@
 package io.pinmx.bench;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.RankBinding;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 

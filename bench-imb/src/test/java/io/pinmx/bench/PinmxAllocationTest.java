@@ -1,6 +1,7 @@
 package io.pinmx.bench;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.RankBinding;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,7 +3,8 @@
  * launcher's variables, {@link io.pinmx.job.Launcher}), {@link io.pinmx.job.Job} (the bootstrap rendezvous at
  * {@link io.pinmx.job.BootstrapAddress} and a control plane of small collectives), and
  * {@link io.pinmx.job.JobEndpoint} (this rank's pinmx endpoint connected to every other rank, reachable where
- * {@link io.pinmx.job.RankAddress} says: PINMX_ADDRESS, PINMX_IFACE, or the route to rank 0).
+ * {@link io.pinmx.job.RankAddress} says: PINMX_ADDRESS, PINMX_IFACE, or the route to rank 0), and
+ * {@link io.pinmx.job.RankBinding} (a busy-polling rank's thread bound to its own CPU, PINMX_BIND).
  * A busy-polling rank waits with pin-service's one idle strategy
  * ({@link io.pinmx.pin.provider.BackoffThenBlockIdleStrategy#busyPolling}).
  * <p>

@@ -12,6 +12,7 @@ import io.pinmx.pin.user.UserDriverOptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * How the device's endpoint makes progress and how a waiting MPJ call waits, chosen per job by
@@ -19,28 +20,33 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code caller} (default): no progress thread, in the library or the driver; the thread that waits polls its
  *   request (one round of progress each), busy with a yield every {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD}
- *   empty polls, for up to 1 ms, then blocks in the endpoint; acks go out at once (no ack delay). One runnable
+ *   empty polls, for up to 50 us (about what a blocked wake-up costs here, so a wait costs at most twice the
+ *   better choice), then blocks in the endpoint (on this host shared with other jobs, load 16-25, 1 ms was the
+ *   worst of 20 us to 1 ms in two runs of three, see the README: a rank whose partner lost its core does better to
+ *   give its own up than to spin through its slice); acks go out at once (no ack delay). One runnable
  *   thread per rank, and no blocking wake-up (~30 us here) on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner pull its data only when it next
  *   calls MPJ (same host: the receiver pulls by itself). With the user driver's own progress thread beside it, the
- *   two spinning threads per rank fought for the cores: 8 B MPJ PingPong ~1.1 ms; without it 10-80 us.</li>
+ *   two spinning threads per rank fought for the cores: 8 B MPJ PingPong ~1.1 ms; without it 10-80 us. The
+ *   thread that called MPI.Init is bound to the rank's own CPU when PINMX_BIND=core ({@link #callerPolls()}).</li>
  *   <li>{@code thread}: the endpoint library's progress thread serves the endpoint while the rank computes; waits
  *   block on the request (the progress thread wakes them): two wake-ups per message (8 B PingPong 220-350 us).</li>
  * </ul>
  */
 enum DeviceProgress
 {
-    CALLER(Duration.ofMillis(1), options -> options.progressMode(ProgressMode.CALLER).ackDelayNs(0),
+    CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).ackDelayNs(0),
         // The waiting rank is the progress: a driver thread spinning beside it took ~1 ms per 8 B message.
-        config -> config.options(UserDriverOptions.class,
-            config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults).withProgressThread(false))),
+        user -> user.withProgressThread(false)),
     THREAD(Duration.ZERO, options ->
     {
-    }, config ->
-    {
-    });
+    }, user -> user);
 
     static final String VARIABLE = "PINMX_MPJ_PROGRESS";
+
+    /** Extra polling per byte of the awaited message: a copy slower than 1 GB/s is not worth spinning for. */
+    static final long SPIN_NS_PER_BYTE = 1;
+    static final long MAX_SPIN_NS = 2_000_000;
 
     private static final ThreadLocal<BackoffThenBlockIdleStrategy> IDLE =
         ThreadLocal.withInitial(BackoffThenBlockIdleStrategy::busyPolling);
@@ -50,7 +56,7 @@ enum DeviceProgress
     private final EndpointTuning tuning;
 
     DeviceProgress(
-        final Duration spin, final Consumer<EndpointOptions.Builder> options, final Consumer<EndpointConfig.Builder> driver)
+        final Duration spin, final Consumer<EndpointOptions.Builder> options, final UnaryOperator<UserDriverOptions> user)
     {
         this.spinNs = spin.toNanos();
         this.tuning = new EndpointTuning()
@@ -58,7 +64,10 @@ enum DeviceProgress
             @Override
             public void driverConfig(final EndpointConfig.Builder config)
             {
-                driver.accept(config);
+                // No node-wide counters file: opening its Chronicle Map compiles generated Java source inside every
+                // rank at start-up, seconds of CPU on a 2-core host while the ranks warm up (as bench-imb's transport).
+                config.options(UserDriverOptions.class, user.apply(
+                    config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults).withCountersFile(null)));
             }
 
             @Override
@@ -89,19 +98,33 @@ enum DeviceProgress
     }
 
     /**
-     * Waits until {@code w} is done or {@code timeout} passed.
+     * @return true when the waiting MPJ call polls the endpoint itself, so the rank's thread may be bound to its own
+     * CPU ({@link JvmJob#bindRankThread}) as bench-imb binds its busy-polling ranks.
+     */
+    boolean callerPolls()
+    {
+        return this == CALLER;
+    }
+
+    /**
+     * Waits until {@code w}, which moves {@code bytes} of message, is done or {@code timeout} passed. The poll before
+     * blocking grows by {@value #SPIN_NS_PER_BYTE} ns per byte (up to {@value #MAX_SPIN_NS} ns): a rendezvous that
+     * copies a large message takes longer than the base spin, and a sender that blocked meanwhile pays a wake-up
+     * for its notify (the first run with a flat 50 us, load ~20, had its 32 KiB-2 MiB PingPong rows 1.1-2.8x slower
+     * than the run with 1 ms just after it).
      *
      * @return true if it is done.
      */
-    boolean await(final Request w, final Duration timeout)
+    boolean await(final Request w, final int bytes, final Duration timeout)
     {
         final long startNs = System.nanoTime();
+        final long pollNs = 0 == spinNs ? 0 : Math.min(MAX_SPIN_NS, spinNs + bytes * SPIN_NS_PER_BYTE);
         final BackoffThenBlockIdleStrategy idle = IDLE.get();
         idle.reset();
         while (!w.test())
         {
             final long elapsedNs = System.nanoTime() - startNs;
-            if (elapsedNs >= spinNs)
+            if (elapsedNs >= pollNs)
             {
                 return w.await(timeout.minusNanos(elapsedNs));
             }

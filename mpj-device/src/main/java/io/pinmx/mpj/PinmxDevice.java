@@ -96,6 +96,10 @@ public class PinmxDevice implements Device
             rank = job.rank();
             epoch = JvmJob.nextEpoch();
             progress = DeviceProgress.from(System.getenv());
+            if (progress.callerPolls())
+            {
+                JvmJob.bindRankThread(job);
+            }
             ranks = JobEndpoint.open(job, System.getenv(), progress.tuning());
             endpoint = ranks.endpoint();
             partners = new Partner[job.size()];
@@ -418,7 +422,7 @@ public class PinmxDevice implements Device
         while (!r.advance())
         {
             final Request w = r.inFlight();
-            if (null == w || !progress.await(w, HEARTBEAT_INTERVAL))
+            if (null == w || !progress.await(w, r.bytes(), HEARTBEAT_INTERVAL))
             {
                 checkPeers(r);
             }

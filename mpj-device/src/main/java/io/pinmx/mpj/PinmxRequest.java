@@ -100,6 +100,12 @@ final class PinmxRequest extends mpjdev.Request
         return peerRank;
     }
 
+    /** Bytes of static buffer this request moves: the message (send) or the room for it (receive). */
+    int bytes()
+    {
+        return receive ? PinmxDevice.capacity(buffer) : buffer.getSize();
+    }
+
     /** The endpoint request a waiter can block on, or null when none is in flight. */
     synchronized Request inFlight()
     {

@@ -1,7 +1,7 @@
 package io.pinmx.bench.osc;
 
-import io.pinmx.bench.RankBinding;
 import io.pinmx.job.Job;
+import io.pinmx.job.RankBinding;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 import io.pinmx.rma.RmaMutexes;

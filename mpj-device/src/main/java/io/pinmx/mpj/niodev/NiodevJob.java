@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link PortServer}) and starts the ranks itself with this JVM's class path and flags.
  * <p>
  * {@code NiodevJob -np N MAIN_CLASS ARGS...}: each rank runs {@code MAIN_CLASS RANK CONFIG niodev ARGS...} with
- * {@code MPJ_HOME} (MPI.Init reads {@code conf/mpjexpress.conf} there). Rank 0's stdout is this program's; the
+ * {@code MPJ_HOME} (MPI.Init reads {@code conf/mpjexpress.conf} there), its main thread bound to the rank's CPU when
+ * PINMX_BIND=core, as pinmx's device binds its ranks ({@link BoundRank}). Rank 0's stdout is this program's; the
  * others' output goes to stderr prefixed {@code [niodev rank r]}. Exits with the first failing rank's status (the
  * others are then destroyed), 0 when all exit 0.
  */
@@ -54,7 +55,7 @@ public final class NiodevJob
             final List<Process> processes = new ArrayList<>();
             for (int r = 0; r < ranks; r++)
             {
-                processes.add(start(r, mainClass, config(ranks, server.port()), programArgs));
+                processes.add(start(r, ranks, mainClass, config(ranks, server.port()), programArgs));
             }
             final int status = awaitAll(processes);
             serving.join(TimeUnit.SECONDS.toMillis(1));
@@ -87,7 +88,7 @@ public final class NiodevJob
             ";#Server Name;" + InetAddress.getLoopbackAddress().getHostAddress() + ";#Server Port;" + serverPort;
     }
 
-    private static Process start(final int rank, final String mainClass, final String config,
+    private static Process start(final int rank, final int ranks, final String mainClass, final String config,
         final List<String> programArgs) throws IOException
     {
         final List<String> command = new ArrayList<>();
@@ -95,6 +96,8 @@ public final class NiodevJob
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
+        command.add(BoundRank.class.getName());
+        command.add(Integer.toString(ranks));
         command.add(mainClass);
         command.add(Integer.toString(rank));
         command.add(config);

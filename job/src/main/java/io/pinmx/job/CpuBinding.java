@@ -1,4 +1,4 @@
-package io.pinmx.bench;
+package io.pinmx.job;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -21,7 +21,7 @@ import java.lang.invoke.VarHandle;
  * 1.2 us). MPI launchers bind ranks to cores for the same reason. Blocking transports are better left unbound:
  * the scheduler wakes a blocked receiver on the sender's core.
  */
-final class CpuBinding implements AutoCloseable
+public final class CpuBinding implements AutoCloseable
 {
     /** cpu_set_t of glibc: 1024 CPUs. */
     private static final int CPU_SET_BYTES = 128;
@@ -61,7 +61,7 @@ final class CpuBinding implements AutoCloseable
      *
      * @throws IllegalStateException naming the call and errno if the kernel refuses.
      */
-    static CpuBinding bindCurrentThread(final int index)
+    public static CpuBinding bindCurrentThread(final int index)
     {
         if (index < 0)
         {
@@ -90,7 +90,7 @@ final class CpuBinding implements AutoCloseable
     /**
      * @return how many CPUs the calling thread may run on.
      */
-    static int allowedCpusOfThisThread()
+    public static int allowedCpusOfThisThread()
     {
         try (Arena arena = Arena.ofConfined())
         {
@@ -101,12 +101,12 @@ final class CpuBinding implements AutoCloseable
         }
     }
 
-    int cpu()
+    public int cpu()
     {
         return cpu;
     }
 
-    int allowedCpus()
+    public int allowedCpus()
     {
         return allowedCpus;
     }

@@ -1,4 +1,4 @@
-package io.pinmx.bench;
+package io.pinmx.job;
 
 import org.junit.jupiter.api.Test;
 

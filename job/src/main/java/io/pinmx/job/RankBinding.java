@@ -1,0 +1,93 @@
+package io.pinmx.job;
+
+import java.util.Map;
+
+/**
+ * Where a rank's busy-polling thread runs (a benchmark transport's thread, the thread of an MPJ rank whose waits
+ * poll the endpoint): bound to one CPU per rank (rank r on the r-th CPU the thread may use), as MPI launchers bind
+ * ranks, unless PINMX_BIND=none or the job has more ranks than CPUs. Whatever is compared takes the same binding,
+ * so that it runs under the same conditions (see {@link CpuBinding} for why binding matters).
+ */
+public final class RankBinding implements AutoCloseable
+{
+    /** "core" (default): bind the rank's polling thread to one CPU per rank; "none": don't. */
+    public static final String BIND_VARIABLE = "PINMX_BIND";
+
+    private final CpuBinding binding;
+    private final String description;
+
+    private RankBinding(final CpuBinding binding, final String description)
+    {
+        this.binding = binding;
+        this.description = description;
+    }
+
+    /**
+     * Binds the calling thread as PINMX_BIND asks.
+     *
+     * @throws IllegalArgumentException naming PINMX_BIND if it is neither core nor none.
+     */
+    public static RankBinding bind(final Job job, final Map<String, String> env)
+    {
+        return bind(job.rank(), job.size(), env);
+    }
+
+    /**
+     * Binds the calling thread as PINMX_BIND asks, for rank {@code rank} of a job of {@code size} ranks on this host
+     * (a program started by another launcher than the job's, such as MPJ's niodev ranks).
+     *
+     * @throws IllegalArgumentException naming PINMX_BIND if it is neither core nor none.
+     */
+    public static RankBinding bind(final int rank, final int size, final Map<String, String> env)
+    {
+        final String bind = env.getOrDefault(BIND_VARIABLE, "core");
+        if (!"core".equals(bind) && !"none".equals(bind))
+        {
+            throw new IllegalArgumentException(BIND_VARIABLE + "=" + bind + ": expected core or none");
+        }
+        final int allowed = CpuBinding.allowedCpusOfThisThread();
+        if ("none".equals(bind))
+        {
+            return new RankBinding(null, "that thread is not bound to a CPU (" + BIND_VARIABLE + "=none)");
+        }
+        if (size > allowed)
+        {
+            return new RankBinding(null, "that thread is not bound to a CPU (" + size + " ranks, " + allowed +
+                " CPUs allowed)");
+        }
+        final CpuBinding binding = CpuBinding.bindCurrentThread(rank);
+        return new RankBinding(binding, "that thread is bound to CPU " + binding.cpu() + " (rank " + rank +
+            " of " + size + ", " + binding.allowedCpus() + " CPUs allowed; " + BIND_VARIABLE +
+            "=none leaves it unbound)");
+    }
+
+    /**
+     * Binds the calling thread only when PINMX_BIND asks for it: unset means none here. For programs that run on a
+     * host shared with other jobs by default (an MPJ rank bound to one CPU cannot leave it when other processes crowd
+     * that CPU: ranks went silent past the peer timeout there), bound only for a benchmark that sets PINMX_BIND=core.
+     *
+     * @throws IllegalArgumentException naming PINMX_BIND if it is neither core nor none.
+     */
+    public static RankBinding bindWhenAsked(final int rank, final int size, final Map<String, String> env)
+    {
+        return bind(rank, size, Map.of(BIND_VARIABLE, env.getOrDefault(BIND_VARIABLE, "none")));
+    }
+
+    /**
+     * @return where the thread runs, for the table header.
+     */
+    public String description()
+    {
+        return description;
+    }
+
+    /** Gives the thread its previous CPU set back; must run on the bound thread. */
+    @Override
+    public void close()
+    {
+        if (null != binding)
+        {
+            binding.close();
+        }
+    }
+}
