@@ -1,6 +1,7 @@
 package io.pinmx.mpj;
 
 import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
@@ -68,7 +69,16 @@ final class Heartbeats implements AutoCloseable
             }
             if (null == dead[r] && null == inFlight[r])
             {
-                inFlight[r] = endpoint.isend(partners[r], bits, empty);
+                try
+                {
+                    inFlight[r] = endpoint.isend(partners[r], bits, empty);
+                }
+                catch (final MxException ex)
+                {
+                    // the endpoint failed the partner already: a heartbeat that completed at once (it went into
+                    // the rank's shared-memory ring) stayed unacknowledged until the rank's silence was measured
+                    dead[r] = "rank " + r + " is unreachable (" + ex.getMessage() + ")";
+                }
             }
             if (null == found)
             {

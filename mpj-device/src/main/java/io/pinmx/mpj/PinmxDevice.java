@@ -3,6 +3,7 @@ package io.pinmx.mpj;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
@@ -269,11 +270,35 @@ public class PinmxDevice implements Device
         final MemorySegment[] vector = {header, staticPart};
         final int count = 0 == staticBytes ? 1 : 2;
         final long bits = MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, tag);
-        final Request message = synchronous ? endpoint.issend(to, bits, vector, count) :
-            endpoint.isend(to, bits, vector, count);
-        final Request dynamic = 0 == dynamicBytes ? null : endpoint.isend(to,
-            MatchBits.of(MatchBits.KIND_DYNAMIC, epoch, context, tag), MemorySegment.ofArray(dynamicPart));
+        final Request message;
+        try
+        {
+            message = synchronous ? endpoint.issend(to, bits, vector, count) : endpoint.isend(to, bits, vector, count);
+        }
+        catch (final MxException ex)
+        {
+            headers.give(header);
+            throw sendFailure(destination, tag, ex);
+        }
+        final Request dynamic;
+        try
+        {
+            dynamic = 0 == dynamicBytes ? null : endpoint.isend(to,
+                MatchBits.of(MatchBits.KIND_DYNAMIC, epoch, context, tag), MemorySegment.ofArray(dynamicPart));
+        }
+        catch (final MxException ex)
+        {
+            track(PinmxRequest.send(this, buf, destination, tag, context, header, message, null));
+            throw sendFailure(destination, tag, ex);
+        }
         return track(PinmxRequest.send(this, buf, destination, tag, context, header, message, dynamic));
+    }
+
+    /** A send the endpoint refused at once (its partner failed earlier, e.g. the rank died): named by rank. */
+    private XDevException sendFailure(final int destination, final int tag, final MxException ex)
+    {
+        return new XDevException("mxdev (pinmx) rank " + rank + ": send to rank " + destination + " (tag " + tag +
+            ") failed: " + ex.getMessage());
     }
 
     @Override
