@@ -1,6 +1,5 @@
 package io.pinmx.mx;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -17,9 +16,12 @@ final class EagerCopy
     /** The send still waiting for this frame's ack, or null once it completed. */
     Request request;
 
-    EagerCopy(final int capacityBytes)
+    /**
+     * @param data where the copied bytes go: at least the largest small send (a slice of its pool's slab).
+     */
+    EagerCopy(final MemorySegment data)
     {
-        data = Arena.ofAuto().allocate(Math.max(capacityBytes, 1), 8);
+        this.data = data;
         payload = data.asSlice(0, 0);
     }
 

@@ -92,7 +92,8 @@ public final class Endpoint implements AutoCloseable
             new DriverRegionDeclarer(driver), options.regionCacheMaxRegions, options.regionCacheMaxBytes);
         this.requests = new RequestPool(this, options.maxRequests, regionCache, pool, address.toString());
         this.sender = new FrameSender(driver, address, options, mediumFragmentBytes);
-        this.outbound = new OutboundQueue(now, sender, requests, options.smallMaxBytes);
+        this.outbound = new OutboundQueue(now, sender, requests, options.smallMaxBytes,
+            options.sendWindowFrames);
         this.partners = new PartnerTable(address.toString(), driver, now, requests, matchQueue, unexpected, outbound);
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
         this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);

@@ -4,6 +4,8 @@ import io.pinmx.mx.reliability.SendWindow;
 import io.pinmx.pin.wire.NotifyStatus;
 import org.agrona.concurrent.CachedNanoClock;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 
 /**
@@ -25,19 +27,39 @@ final class OutboundQueue
     private final FrameSender sender;
     private final RequestPool requests;
     private final int smallMaxBytes;
+    /** Copies made at a time, in one native allocation: one partner's whole send window of small sends. */
+    private final int copiesPerSlab;
     private final ArrayDeque<Notice> freeNotices = new ArrayDeque<>();
-    private final ArrayDeque<EagerCopy> freeCopies = new ArrayDeque<>();
+    private final ArrayDeque<EagerCopy> freeCopies;
     private final SendWindow.AckedHandler ackedHandler = this::onFrameAcked;
     private final SendWindow.ClearedHandler<String> abandonedHandler = this::onFrameAbandoned;
     private final SendWindow.ResendHandler<Partner> resendHandler = this::onResend;
 
     OutboundQueue(
-        final CachedNanoClock now, final FrameSender sender, final RequestPool requests, final int smallMaxBytes)
+        final CachedNanoClock now, final FrameSender sender, final RequestPool requests, final int smallMaxBytes,
+        final int sendWindowFrames)
     {
         this.now = now;
         this.sender = sender;
         this.requests = requests;
         this.smallMaxBytes = smallMaxBytes;
+        this.copiesPerSlab = sendWindowFrames;
+        this.freeCopies = new ArrayDeque<>(2 * sendWindowFrames);
+        addCopies();
+    }
+
+    /**
+     * Made ahead, not per send: a send that finds the pool empty (more small sends unacknowledged than ever before,
+     * e.g. while a partner is descheduled) would otherwise allocate on the message path long after warm-up.
+     */
+    private void addCopies()
+    {
+        final long strideBytes = (Math.max(smallMaxBytes, 1) + 7L) & ~7L;
+        final MemorySegment slab = Arena.ofAuto().allocate(strideBytes * copiesPerSlab, 8);
+        for (int i = 0; i < copiesPerSlab; i++)
+        {
+            freeCopies.addLast(new EagerCopy(slab.asSlice(i * strideBytes, strideBytes)));
+        }
     }
 
     SendWindow.AckedHandler ackedHandler()
@@ -102,11 +124,11 @@ final class OutboundQueue
 
     private void sendCopied(final Partner p, final Request r, final long nowNs)
     {
-        EagerCopy c = freeCopies.pollFirst();
-        if (null == c)
+        if (freeCopies.isEmpty())
         {
-            c = new EagerCopy(smallMaxBytes);
+            addCopies();
         }
+        final EagerCopy c = freeCopies.pollFirst();
         c.copyOf(r);
         final int seq = p.window.append(c, 0, nowNs);
         r.firstSeq = seq;
