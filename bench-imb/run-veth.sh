@@ -45,24 +45,8 @@ veth_bytes() {
   ip netns exec "${ns[1]}" sh -c "echo \$(( \$(cat $dir/rx_bytes) + \$(cat $dir/tx_bytes) ))"
 }
 before=$(veth_bytes)
-pids=()
-for rank in 0 1; do
-  ip netns exec "${ns[$rank]}" env -u PINMX_RANK -u PINMX_SIZE -u PINMX_BOOTSTRAP \
-    HOME="$home" SLURM_JOB_ID="veth$$" SLURM_STEP_ID=0 SLURM_PROCID=$rank SLURM_NTASKS=2 \
-    PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER=user PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
-    bin/pinmx-run PingPong "${args[@]}" >"$home/out-$rank" 2>"$home/err-$rank" &
-  pids+=($!)
-done
 status=0
-for rank in 0 1; do
-  wait "${pids[$rank]}" || status=$?
-done
+pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "veth$$" -- PingPong "${args[@]}" || status=$?
 cat "$home/out-0"
 echo "# veth ${ns[1]} (MTU $mtu): $(( $(veth_bytes) - before )) bytes (rx + tx) during the run, ranks at ${addr[0]} and ${addr[1]}"
-if [ "$status" -ne 0 ]; then
-  for rank in 0 1; do
-    echo "--- rank $rank stderr" >&2
-    cat "$home/err-$rank" >&2
-  done
-fi
 exit "$status"

@@ -43,24 +43,8 @@ cleanup() {
 trap cleanup EXIT
 pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
 echo "# $(uptime)"
-pids=()
-for rank in 0 1; do
-  ip netns exec "${ns[$rank]}" env -u PINMX_RANK -u PINMX_SIZE -u PINMX_BOOTSTRAP \
-    HOME="$home" SLURM_JOB_ID="prmp$$" SLURM_STEP_ID=0 SLURM_PROCID=$rank SLURM_NTASKS=2 \
-    PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER=user PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
-    bin/pinmx-run "$main" "$reps" >"$home/out-$rank" 2>"$home/err-$rank" &
-  pids+=($!)
-done
 status=0
-for rank in 0 1; do
-  wait "${pids[$rank]}" || status=$?
-done
+pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "prmp$$" -- "$main" "$reps" || status=$?
 cat "$home/out-0"
 echo "# veth ${ns[0]} - ${ns[1]}, ranks at ${addr[0]} and ${addr[1]}; $(uptime)"
-if [ "$status" -ne 0 ]; then
-  for rank in 0 1; do
-    echo "--- rank $rank stderr" >&2
-    cat "$home/err-$rank" >&2
-  done
-fi
 exit "$status"

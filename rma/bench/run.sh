@@ -68,7 +68,7 @@ run_driver() {
   local id=$(( $$ % 100000 ))
   ns=("prmb${id}a" "prmb${id}b")
   local net="10.231.$(( $$ % 250 ))"
-  local addr=("$net.1" "$net.2") rank status=0 pids=()
+  local addr=("$net.1" "$net.2") status=0
   home=$(mktemp -d)
   trap 'ip netns del "${ns[0]}" 2>/dev/null || true; ip netns del "${ns[1]}" 2>/dev/null || true; rm -rf "$home"' EXIT
   pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
@@ -77,24 +77,11 @@ run_driver() {
   mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,tcp --mca btl_tcp_if_include lo \
     --mca osc pt2pt "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c.txt"
   echo "Java (UDP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
-  for rank in 0 1; do
-    ip netns exec "${ns[$rank]}" env -u PINMX_RANK -u PINMX_SIZE -u PINMX_BOOTSTRAP \
-      HOME="$home" SLURM_JOB_ID="rmab$$" SLURM_STEP_ID=0 SLURM_PROCID=$rank SLURM_NTASKS=2 \
-      PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER=user PINMX_RMA_SHARED_MEMORY=0 \
-      PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
-      bin/pinmx-run io.pinmx.bench.osc.OscBench "${driver_args[@]}" >"$home/out-$rank" 2>"$home/err-$rank" &
-    pids+=($!)
-  done
-  for rank in 0 1; do
-    wait "${pids[$rank]}" || status=$?
-  done
+  pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "rmab$$" PINMX_RMA_SHARED_MEMORY=0 -- \
+    io.pinmx.bench.osc.OscBench "${driver_args[@]}" || status=$?
   echo "end: $(uptime)" >> "$out/driver-uptime.txt"
   cp "$home/out-0" "$out/driver-java.txt"
   if [ "$status" -ne 0 ]; then
-    for rank in 0 1; do
-      echo "--- rank $rank stderr" >&2
-      cat "$home/err-$rank" >&2
-    done
     return "$status"
   fi
   compare driver
