@@ -279,9 +279,13 @@ final class OutboundQueue
         }
     }
 
+    /**
+     * Oldest first: every copy takes its turn, so each has its view of a message length made while that length is
+     * warming up, not the first time a stall reaches a copy deep in the pool.
+     */
     private void recycle(final EagerCopy c)
     {
         c.request = null;
-        freeCopies.addFirst(c);
+        freeCopies.addLast(c);
     }
 }
