@@ -6,6 +6,7 @@
 # Installs slurm-wlm, munge and openmpi-bin when missing (root only; once). A launcher that cannot run here is
 # skipped with the reason. The bench classpath is built once (PINMX_CLASSPATH, if set, is used as it is), so no
 # task runs Maven. Checks PingPong's table, exit status, and that the bootstrap file is gone afterwards.
+# Also the main job's series script (bench-imb/run-series.sh) once, judged on its tally.
 # Last line: "launchers: N passed, N failed, N skipped".
 set -uo pipefail
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -138,7 +139,27 @@ run_open_mpi() {
   judge "open mpi" $? "$dir/out" "$dir/err" "$dir/home"
 }
 
+# The main job through bench-imb/run-series.sh: ./run-main.sh runs with its three baselines and the tally judges
+# the ratios it printed (8 B measured; the other targets' sizes left out, so "absent" and not met).
+run_series() {
+  local dir=$work/series out
+  started=$SECONDS
+  if bench-imb/run-series.sh 0 >"$work/series-usage" 2>&1 || ! grep -q "the number of runs, is '0'" "$work/series-usage"; then
+    result "run-series" failed "N = 0 was not refused naming it: $(tr '\n' ' ' <"$work/series-usage")"
+    return
+  fi
+  if ! out=$(timeout "$DEADLINE_S" bench-imb/run-series.sh -o "$dir" 1 -msglog 3:3 -iter 20 -loops 1 2>&1); then
+    result "run-series" failed "exit status $?: $(tail -n 5 <<<"$out" | tr '\n' ' ')"
+  elif ! grep -qE '^8B-vs-aeron: met in [01] of 1 runs$' <<<"$out" || ! grep -q '^run 1 8B-vs-aeron (met|missed) worst=[0-9.]' -E <<<"$out" ||
+    [ "$(grep -c 'absent worst=-$' <<<"$out")" -ne 3 ] || ! grep -q '^ratio latency 8 B pinmx/aeron = ' "$dir/run-1.log"; then
+    result "run-series" failed "unexpected tally: $(tr '\n' ' ' <<<"$out")"
+  else
+    result "run-series" passed "$(grep '^8B-vs-aeron' <<<"$out") in $((SECONDS - started)) s"
+  fi
+}
+
 run_slurm
 run_open_mpi
+run_series
 echo "launchers: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
