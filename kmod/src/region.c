@@ -27,6 +27,8 @@ static DEFINE_SPINLOCK(pinmx_lru_lock);
 static LIST_HEAD(pinmx_lru);
 static atomic_long_t pinmx_pinned_pages = ATOMIC_LONG_INIT(0);
 static struct workqueue_struct *pinmx_wq;
+/* Regions of up to PINMX_REGION_FEW_SEGS segments; see pinmx_ids_get(). */
+static struct kmem_cache *pinmx_region_cache;
 
 #define PINMX_EVICT_TRIES	8
 /* Runs of pinned pages taken out of a page array per pages_lock hold. */
@@ -58,6 +60,9 @@ static unsigned long pinmx_seg_index(const struct pinmx_seg *seg, u64 off)
 
 void pinmx_lru_touch(struct pinmx_region *region)
 {
+	/* Already the most recent (a new region is): a hint, read unlocked. */
+	if (data_race(pinmx_lru.prev == &region->lru))
+		return;
 	spin_lock(&pinmx_lru_lock);
 	if (!list_empty(&region->lru))
 		list_move_tail(&region->lru, &pinmx_lru);
@@ -388,6 +393,14 @@ static int pinmx_seg_pin_missing(struct pinmx_seg *seg, unsigned long first,
 	unsigned long pos = first, n;
 	int err;
 
+	/*
+	 * Nothing pinned (a region pinned at declaration): all is missing. A
+	 * pin racing with this one is harmless, pinmx_seg_install() drops
+	 * duplicates.
+	 */
+	if (!READ_ONCE(seg->region->nr_pinned) &&
+	    last - first <= PINMX_CHUNK_LIMIT)
+		return pinmx_seg_pin(seg, first, last - first);
 	while (pos < last && (n = pinmx_seg_next_missing(seg, &pos, last,
 							 PINMX_CHUNK_LIMIT))) {
 		err = pinmx_seg_pin(seg, pos, n);
@@ -1093,15 +1106,22 @@ static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
 };
 
 /*
- * The receive softirq finds regions under RCU: free the struct a grace
- * period after the last reference. Its page arrays and mm went at destroy.
+ * The receive softirq finds regions under RCU. A small one goes back to its
+ * SLAB_TYPESAFE_BY_RCU cache at once: the memory stays a region for RCU
+ * readers, who check what they found (pinmx_ids_get()), and a declare soon
+ * after reuses it warm; freeing it a grace period later had every declare
+ * take a fresh object, often from a newly allocated and cleared slab page.
+ * Its page arrays and mm went at destroy.
  */
 static void pinmx_region_free(struct kref *kref)
 {
 	struct pinmx_region *region =
 		container_of(kref, struct pinmx_region, kref);
 
-	kfree_rcu(region, rcu);
+	if (region->nr_segs <= PINMX_REGION_FEW_SEGS)
+		kmem_cache_free(pinmx_region_cache, region);
+	else
+		kfree_rcu(region, rcu);
 }
 
 void pinmx_region_put(struct pinmx_region *region)
@@ -1123,13 +1143,15 @@ bool pinmx_region_get_user(struct pinmx_region *region)
 
 void pinmx_region_put_user(struct pinmx_region *region)
 {
-	if (atomic_dec_and_test(&region->users))
+	/* Only destroy waits for no users: no wake-up (irq-saving lock) else. */
+	if (atomic_dec_and_test(&region->users) && wq_has_sleeper(&region->wq))
 		wake_up_all(&region->wq);
 }
 
 static void pinmx_seg_free_arrays(struct pinmx_seg *seg)
 {
-	kvfree(seg->pages);
+	if (seg->pages != seg->pages_few)
+		kvfree(seg->pages);
 	if (seg->dirty != &seg->dirty_word)
 		kvfree(seg->dirty);
 	seg->pages = NULL;
@@ -1148,8 +1170,9 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 	seg->start = useg->vaddr & PAGE_MASK;
 	seg->npages = (PAGE_ALIGN(useg->vaddr + useg->len) - seg->start) >>
 		      PAGE_SHIFT;
-	seg->pages = kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
-	/* Up to BITS_PER_LONG pages, the segment holds its dirty bits. */
+	/* Small segments hold their page array and dirty bits themselves. */
+	seg->pages = seg->npages <= PINMX_SEG_FEW_PAGES ? seg->pages_few :
+		     kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
 	seg->dirty = seg->npages <= BITS_PER_LONG ? &seg->dirty_word :
 		     kvcalloc(BITS_TO_LONGS(seg->npages), sizeof(long),
 			      GFP_KERNEL);
@@ -1183,13 +1206,25 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 					 const struct pinmx_segment *segs,
 					 unsigned int nr, u32 flags)
 {
+	size_t size = struct_size_t(struct pinmx_region, segs, nr);
 	struct pinmx_region *region;
+	unsigned int i;
 	u64 offset = 0;
 	int err;
 
-	region = kzalloc(struct_size(region, segs, nr), GFP_KERNEL);
+	/*
+	 * An RCU reader may still try a reference on the cached object's
+	 * previous life: it finds the count zero until kref_init(), and drops
+	 * one taken after it (pinmx_ids_get()). So the object is freed by its
+	 * last put, even when creating it fails.
+	 */
+	if (nr <= PINMX_REGION_FEW_SEGS)
+		region = kmem_cache_alloc(pinmx_region_cache, GFP_KERNEL);
+	else
+		region = kmalloc(size, GFP_KERNEL);
 	if (!region)
 		return ERR_PTR(-ENOMEM);
+	memset(region, 0, size);
 	kref_init(&region->kref);
 	mutex_init(&region->lock);
 	spin_lock_init(&region->pages_lock);
@@ -1209,12 +1244,12 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	region->writable = flags & PINMX_DECLARE_WRITABLE;
 	region->can_lock = capable(CAP_IPC_LOCK);
 	region->lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	region->nr_segs = nr;
 
-	for (; region->nr_segs < nr; region->nr_segs++) {
-		struct pinmx_seg *seg = &region->segs[region->nr_segs];
+	for (i = 0; i < nr; i++) {
+		struct pinmx_seg *seg = &region->segs[i];
 
-		err = pinmx_seg_init(region, seg, &segs[region->nr_segs],
-				     offset);
+		err = pinmx_seg_init(region, seg, &segs[i], offset);
 		if (err)
 			goto err_unwind;
 		offset += seg->len;
@@ -1229,12 +1264,12 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	return region;
 
 err_unwind:
-	while (region->nr_segs--) {
-		mmu_interval_notifier_remove(&region->segs[region->nr_segs].notifier);
-		pinmx_seg_free_arrays(&region->segs[region->nr_segs]);
+	while (i--) {
+		mmu_interval_notifier_remove(&region->segs[i].notifier);
+		pinmx_seg_free_arrays(&region->segs[i]);
 	}
 	mmdrop(region->mm);
-	kfree(region);
+	pinmx_region_put(region);
 	return ERR_PTR(err);
 }
 
@@ -1279,7 +1314,9 @@ void pinmx_region_destroy(struct pinmx_region *region)
 		pinmx_region_put_user(region);
 		pinmx_region_put(region);
 	}
-	wake_up_all(&region->wq);
+	/* Waiters for pins see dead; pairs with their prepare_to_wait(). */
+	if (wq_has_sleeper(&region->wq))
+		wake_up_all(&region->wq);
 	wait_event(region->wq, !atomic_read(&region->users));
 
 	spin_lock(&pinmx_lru_lock);
@@ -1297,8 +1334,19 @@ void pinmx_region_destroy(struct pinmx_region *region)
 
 int pinmx_region_init(void)
 {
+	pinmx_region_cache =
+		kmem_cache_create("pinmx_region",
+				  struct_size_t(struct pinmx_region, segs,
+						PINMX_REGION_FEW_SEGS),
+				  0, SLAB_TYPESAFE_BY_RCU, NULL);
+	if (!pinmx_region_cache)
+		return -ENOMEM;
 	pinmx_wq = alloc_workqueue("pinmx", WQ_UNBOUND, 0);
-	return pinmx_wq ? 0 : -ENOMEM;
+	if (!pinmx_wq) {
+		kmem_cache_destroy(pinmx_region_cache);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void pinmx_region_exit(void)
@@ -1306,4 +1354,5 @@ void pinmx_region_exit(void)
 	/* kfree_rcu() of the regions must not outlive the module. */
 	rcu_barrier();
 	destroy_workqueue(pinmx_wq);
+	kmem_cache_destroy(pinmx_region_cache);
 }
