@@ -177,6 +177,7 @@ struct pinmx_seg {
  * @worker_page: page within that segment; the worker pins from its start
  *	to the region's end.
  * @worker_end: end of the chunk the worker pins now (WRITE_ONCE).
+ * @kick_ns: when the worker was last kicked (ktime_get_ns()); under @lock.
  * @nr_pinned: pages pinned now; written under @lock.
  * @length: total bytes.
  * @nr_pages: total pages.
@@ -216,6 +217,7 @@ struct pinmx_region {
 	unsigned int worker_seg;
 	unsigned long worker_page;
 	unsigned long worker_end;
+	u64 kick_ns;
 	unsigned long nr_pinned;
 	u64 length;
 	unsigned long nr_pages;
