@@ -204,7 +204,7 @@ static void pinmx_unpublish_region(struct pinmx_endpoint *ep, u32 id)
 static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 {
 	/* Most regions have a few segments: no allocation for those. */
-	struct pinmx_segment few[4], *segs;
+	struct pinmx_segment few[PINMX_REGION_FEW_SEGS], *segs;
 	struct pinmx_region *region;
 	struct pinmx_declare req;
 	unsigned int i;

@@ -92,6 +92,9 @@ static inline void pinmx_pin_wait_init(struct pinmx_pin_wait *w,
 	w->done = done;
 }
 
+/* A segment of up to this many pages keeps its page array in itself. */
+#define PINMX_SEG_FEW_PAGES	4
+
 /**
  * struct pinmx_seg - one declared segment and its pins
  * @region: owning region.
@@ -103,6 +106,7 @@ static inline void pinmx_pin_wait_init(struct pinmx_pin_wait *w,
  * @npages: pages touched by the segment.
  * @pages: pinned page per index, NULL if not pinned; changed under both
  *	region->lock and region->pages_lock, read under either.
+ * @pages_few: @pages of a segment of at most PINMX_SEG_FEW_PAGES pages.
  * @dirty: bitmap of pages written since pinned (atomic bit operations:
  *	copies set bits under region->lock, the pull engine under
  *	pages_lock; cleared under both).
@@ -120,6 +124,7 @@ struct pinmx_seg {
 	unsigned long start;
 	unsigned long npages;
 	struct page **pages;
+	struct page *pages_few[PINMX_SEG_FEW_PAGES];
 	unsigned long *dirty;
 	unsigned long dirty_word;
 	unsigned long pinned_upto;
@@ -143,7 +148,9 @@ struct pinmx_seg {
  * @lru: place in the global LRU, under pinmx_lru_lock.
  * @pin_work: overlapped pinning worker.
  * @pin_async_work: the asynchronous pin (pinmx_region_pin_async()).
- * @rcu: frees the region a grace period after the last reference.
+ * @rcu: frees a region of more than PINMX_REGION_FEW_SEGS segments a
+ *	grace period after the last reference (smaller ones come from a
+ *	SLAB_TYPESAFE_BY_RCU cache: see pinmx_ids_get()).
  * @want_start: start of the range the pull engine wants pinned.
  * @want_end: its end; @want_start >= @want_end when none.
  * @want_queued: @pin_async_work is queued and holds a reference.
@@ -170,6 +177,7 @@ struct pinmx_seg {
  * @worker_page: page within that segment; the worker pins from its start
  *	to the region's end.
  * @worker_end: end of the chunk the worker pins now (WRITE_ONCE).
+ * @kick_ns: when the worker was last kicked (ktime_get_ns()); under @lock.
  * @nr_pinned: pages pinned now; written under @lock.
  * @length: total bytes.
  * @nr_pages: total pages.
@@ -209,12 +217,19 @@ struct pinmx_region {
 	unsigned int worker_seg;
 	unsigned long worker_page;
 	unsigned long worker_end;
+	u64 kick_ns;
 	unsigned long nr_pinned;
 	u64 length;
 	unsigned long nr_pages;
 	unsigned int nr_segs;
 	struct pinmx_seg segs[];
 };
+
+/*
+ * Regions of up to this many segments (most of them) come from a slab cache
+ * whose objects are reused at once; their segment list is copied on the stack.
+ */
+#define PINMX_REGION_FEW_SEGS	4
 
 struct pinmx_region_table;
 
@@ -230,6 +245,7 @@ struct pinmx_region_ids {
 
 int pinmx_ids_add(struct pinmx_region_ids *ids, struct pinmx_region *region);
 struct pinmx_region *pinmx_ids_find(struct pinmx_region_ids *ids, u32 id);
+struct pinmx_region *pinmx_ids_get(struct pinmx_region_ids *ids, u32 id);
 void pinmx_ids_remove(struct pinmx_region_ids *ids, u32 id);
 void pinmx_ids_free(struct pinmx_region_ids *ids);
 

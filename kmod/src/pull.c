@@ -669,8 +669,8 @@ static struct pinmx_region *pinmx_local_peer_region(struct pinmx_endpoint *ep,
 	if (peer && READ_ONCE(peer->session) != req->peer_session)
 		region = ERR_PTR(-ECONNRESET);
 	else if (peer) {
-		region = pinmx_ids_find(&peer->regions, req->remote_region);
-		if (!region || !kref_get_unless_zero(&region->kref))
+		region = pinmx_ids_get(&peer->regions, req->remote_region);
+		if (!region)
 			region = ERR_PTR(-ENOENT);
 	}
 	rcu_read_unlock();
@@ -928,8 +928,9 @@ static struct pinmx_serve_slot *pinmx_serve_slot_find(struct pinmx_pull_server *
 
 /*
  * Keep PULL @f, which found region offset @miss not pinned, until
- * [@miss, @miss + @len) is pinned; softirq or a pin callback, RCU.
- * Without a slot the PULL is left to the puller's resend.
+ * [@miss, @miss + @len) is pinned; softirq or a pin callback, RCU, a
+ * reference on @region held. Without a slot the PULL is left to the
+ * puller's resend.
  * Return: 0 (kept or left), or -ENOENT if the region is destroyed.
  */
 static int pinmx_serve_defer(struct pinmx_endpoint *ep,
@@ -947,10 +948,7 @@ static int pinmx_serve_defer(struct pinmx_endpoint *ep,
 	if (!slot)
 		goto out;
 	if (!slot->region) {
-		if (!kref_get_unless_zero(&region->kref)) {
-			err = -ENOENT;
-			goto out;
-		}
+		kref_get(&region->kref);
 		slot->region = region;
 	}
 	slot->pull = *f;
@@ -1155,7 +1153,7 @@ void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f
 		      const u8 *src_mac, struct net_device *dev)
 {
 	struct pinmx_region *region =
-		pinmx_ids_find(&ep->regions, be32_to_cpu(f->region_id));
+		pinmx_ids_get(&ep->regions, be32_to_cpu(f->region_id));
 	u64 roff = be64_to_cpu(f->region_offset);
 	u32 blen = be32_to_cpu(f->block_len);
 	struct pinmx_fault where = { };
@@ -1178,6 +1176,8 @@ void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f
 	} else {
 		pinmx_serve_replies(ep, f, src_mac, dev, region, &txq);
 	}
+	if (region)
+		pinmx_region_put(region);
 	pinmx_frame_xmit(&txq);
 }
 

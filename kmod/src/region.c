@@ -27,6 +27,8 @@ static DEFINE_SPINLOCK(pinmx_lru_lock);
 static LIST_HEAD(pinmx_lru);
 static atomic_long_t pinmx_pinned_pages = ATOMIC_LONG_INIT(0);
 static struct workqueue_struct *pinmx_wq;
+/* Regions of up to PINMX_REGION_FEW_SEGS segments; see pinmx_ids_get(). */
+static struct kmem_cache *pinmx_region_cache;
 
 #define PINMX_EVICT_TRIES	8
 /* Runs of pinned pages taken out of a page array per pages_lock hold. */
@@ -51,6 +53,16 @@ static unsigned int pinmx_pin_delay_us;
 module_param_named(pin_delay_us, pinmx_pin_delay_us, uint, 0644);
 MODULE_PARM_DESC(pin_delay_us, "sleep before every pin call, microseconds (tests force overlap misses with it)");
 
+/*
+ * Time from kicking an overlapped worker to its running, a moving average
+ * (weight 1/8; racing updates only blur it). A copier hands the rest of a
+ * region to the worker only if pinning it in line would take longer. The
+ * first guess is within the 0.1-1.25 ms measured under TCG.
+ */
+static unsigned long pinmx_worker_start_ns = 250 * NSEC_PER_USEC;
+module_param_named(worker_start_ns, pinmx_worker_start_ns, ulong, 0444);
+MODULE_PARM_DESC(worker_start_ns, "measured: from kicking an overlapped pin worker to its running, ns (moving average)");
+
 static unsigned long pinmx_seg_index(const struct pinmx_seg *seg, u64 off)
 {
 	return (seg->vaddr + off - seg->start) >> PAGE_SHIFT;
@@ -58,6 +70,9 @@ static unsigned long pinmx_seg_index(const struct pinmx_seg *seg, u64 off)
 
 void pinmx_lru_touch(struct pinmx_region *region)
 {
+	/* Already the most recent (a new region is): a hint, read unlocked. */
+	if (data_race(pinmx_lru.prev == &region->lru))
+		return;
 	spin_lock(&pinmx_lru_lock);
 	if (!list_empty(&region->lru))
 		list_move_tail(&region->lru, &pinmx_lru);
@@ -388,6 +403,14 @@ static int pinmx_seg_pin_missing(struct pinmx_seg *seg, unsigned long first,
 	unsigned long pos = first, n;
 	int err;
 
+	/*
+	 * Nothing pinned (a region pinned at declaration): all is missing. A
+	 * pin racing with this one is harmless, pinmx_seg_install() drops
+	 * duplicates.
+	 */
+	if (!READ_ONCE(seg->region->nr_pinned) &&
+	    last - first <= PINMX_CHUNK_LIMIT)
+		return pinmx_seg_pin(seg, first, last - first);
 	while (pos < last && (n = pinmx_seg_next_missing(seg, &pos, last,
 							 PINMX_CHUNK_LIMIT))) {
 		err = pinmx_seg_pin(seg, pos, n);
@@ -461,11 +484,14 @@ static int pinmx_seg_pin_range(struct pinmx_seg *seg, unsigned long first,
 /* Pin from the start position the kicker (or a copier since) gave. */
 static int pinmx_region_pin_progressive(struct pinmx_region *region)
 {
-	unsigned long chunk = region->chunk_min, pos;
+	unsigned long chunk = region->chunk_min, pos, avg;
 	unsigned int s;
 	int err;
 
 	mutex_lock(&region->lock);
+	avg = READ_ONCE(pinmx_worker_start_ns);
+	WRITE_ONCE(pinmx_worker_start_ns,
+		   avg - avg / 8 + (ktime_get_ns() - region->kick_ns) / 8);
 	region->worker_started = true;
 	s = region->worker_seg;
 	pos = region->worker_page;
@@ -524,6 +550,7 @@ static void pinmx_worker_kick_locked(struct pinmx_region *region,
 	region->worker_seg = s;
 	region->worker_page = page;
 	region->worker_end = 0;
+	region->kick_ns = ktime_get_ns();
 	atomic_inc(&region->users);
 	kref_get(&region->kref);
 	queue_work(pinmx_wq, &region->pin_work);
@@ -568,14 +595,35 @@ static bool pinmx_seg_more_after(struct pinmx_seg *seg, unsigned long last)
 }
 
 /*
+ * After pinning @need pages in line in @ns: have the worker pin the rest of
+ * the region, from page @last of segment @s, if pinning the region's
+ * missing pages at that speed takes longer than the worker takes to start.
+ * Otherwise the copier pins each batch in line: handing 1 MiB (~50 us of
+ * pinning under TCG) to a worker that starts in 0.1-1.25 ms only adds the
+ * hand-off and, once it runs, contention.
+ */
+static void pinmx_worker_kick_if_pays(struct pinmx_region *region,
+				      unsigned int s, unsigned long last,
+				      unsigned long need, u64 ns)
+{
+	mutex_lock(&region->lock);
+	if (!region->dead && !region->worker_running &&
+	    div64_ul(ns * (region->nr_pages - region->nr_pinned), need) >
+	    READ_ONCE(pinmx_worker_start_ns))
+		pinmx_worker_kick_locked(region, s, last);
+	mutex_unlock(&region->lock);
+}
+
+/*
  * Overlapped mode, in the declaring process: the caller never waits for a
  * worker that has not started (a handoff costs 0.1-1 ms under load, more
- * than pinning the range). It pins its own range in line and has the worker
- * pin ahead of it, from the end of that range: it kicks the worker with that
- * start, or moves the start of a worker not started yet. It waits only for
- * the chunk the running worker pins now, if that chunk holds the first
- * missing page and ends within the range (woken when it is published). A
- * need of at most chunk_min pages kicks no worker.
+ * than pinning the range). It pins its own range in line and then, if the
+ * rest of the region takes longer to pin than a worker to start, has the
+ * worker pin ahead of it, from the end of that range; it moves the start
+ * of a worker not started yet. It waits only for the chunk the running
+ * worker pins now, if that chunk holds the first missing page and ends
+ * within the range (woken when it is published). A need of at most
+ * chunk_min pages kicks no worker.
  *
  * Another process's region is pinned by a worker in its mm either way: kick
  * the worker from the start and wait for it to pass @last.
@@ -596,11 +644,16 @@ static int pinmx_seg_wait_overlapped(struct pinmx_seg *seg,
 			return -ENOENT;
 		}
 		if (own && !region->worker_running) {
-			if (last - max(first, seg->pinned_upto) >
-			    region->chunk_min && pinmx_seg_more_after(seg, last))
-				pinmx_worker_kick_locked(region, s, last);
+			unsigned long need = last - max(first, seg->pinned_upto);
+			u64 t0 = ktime_get_ns();
+
 			mutex_unlock(&region->lock);
-			return pinmx_seg_pin_missing(seg, first, last);
+			err = pinmx_seg_pin_missing(seg, first, last);
+			if (!err && need > region->chunk_min &&
+			    pinmx_seg_more_after(seg, last))
+				pinmx_worker_kick_if_pays(region, s, last, need,
+							  ktime_get_ns() - t0);
+			return err;
 		}
 		if (own && !region->worker_started) {
 			if (pinmx_worker_before(region, s, last)) {
@@ -1093,15 +1146,22 @@ static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
 };
 
 /*
- * The receive softirq finds regions under RCU: free the struct a grace
- * period after the last reference. Its page arrays and mm went at destroy.
+ * The receive softirq finds regions under RCU. A small one goes back to its
+ * SLAB_TYPESAFE_BY_RCU cache at once: the memory stays a region for RCU
+ * readers, who check what they found (pinmx_ids_get()), and a declare soon
+ * after reuses it warm; freeing it a grace period later had every declare
+ * take a fresh object, often from a newly allocated and cleared slab page.
+ * Its page arrays and mm went at destroy.
  */
 static void pinmx_region_free(struct kref *kref)
 {
 	struct pinmx_region *region =
 		container_of(kref, struct pinmx_region, kref);
 
-	kfree_rcu(region, rcu);
+	if (region->nr_segs <= PINMX_REGION_FEW_SEGS)
+		kmem_cache_free(pinmx_region_cache, region);
+	else
+		kfree_rcu(region, rcu);
 }
 
 void pinmx_region_put(struct pinmx_region *region)
@@ -1123,13 +1183,15 @@ bool pinmx_region_get_user(struct pinmx_region *region)
 
 void pinmx_region_put_user(struct pinmx_region *region)
 {
-	if (atomic_dec_and_test(&region->users))
+	/* Only destroy waits for no users: no wake-up (irq-saving lock) else. */
+	if (atomic_dec_and_test(&region->users) && wq_has_sleeper(&region->wq))
 		wake_up_all(&region->wq);
 }
 
 static void pinmx_seg_free_arrays(struct pinmx_seg *seg)
 {
-	kvfree(seg->pages);
+	if (seg->pages != seg->pages_few)
+		kvfree(seg->pages);
 	if (seg->dirty != &seg->dirty_word)
 		kvfree(seg->dirty);
 	seg->pages = NULL;
@@ -1148,8 +1210,9 @@ static int pinmx_seg_init(struct pinmx_region *region, struct pinmx_seg *seg,
 	seg->start = useg->vaddr & PAGE_MASK;
 	seg->npages = (PAGE_ALIGN(useg->vaddr + useg->len) - seg->start) >>
 		      PAGE_SHIFT;
-	seg->pages = kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
-	/* Up to BITS_PER_LONG pages, the segment holds its dirty bits. */
+	/* Small segments hold their page array and dirty bits themselves. */
+	seg->pages = seg->npages <= PINMX_SEG_FEW_PAGES ? seg->pages_few :
+		     kvcalloc(seg->npages, sizeof(*seg->pages), GFP_KERNEL);
 	seg->dirty = seg->npages <= BITS_PER_LONG ? &seg->dirty_word :
 		     kvcalloc(BITS_TO_LONGS(seg->npages), sizeof(long),
 			      GFP_KERNEL);
@@ -1183,13 +1246,25 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 					 const struct pinmx_segment *segs,
 					 unsigned int nr, u32 flags)
 {
+	size_t size = struct_size_t(struct pinmx_region, segs, nr);
 	struct pinmx_region *region;
+	unsigned int i;
 	u64 offset = 0;
 	int err;
 
-	region = kzalloc(struct_size(region, segs, nr), GFP_KERNEL);
+	/*
+	 * An RCU reader may still try a reference on the cached object's
+	 * previous life: it finds the count zero until kref_init(), and drops
+	 * one taken after it (pinmx_ids_get()). So the object is freed by its
+	 * last put, even when creating it fails.
+	 */
+	if (nr <= PINMX_REGION_FEW_SEGS)
+		region = kmem_cache_alloc(pinmx_region_cache, GFP_KERNEL);
+	else
+		region = kmalloc(size, GFP_KERNEL);
 	if (!region)
 		return ERR_PTR(-ENOMEM);
+	memset(region, 0, size);
 	kref_init(&region->kref);
 	mutex_init(&region->lock);
 	spin_lock_init(&region->pages_lock);
@@ -1209,12 +1284,12 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	region->writable = flags & PINMX_DECLARE_WRITABLE;
 	region->can_lock = capable(CAP_IPC_LOCK);
 	region->lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	region->nr_segs = nr;
 
-	for (; region->nr_segs < nr; region->nr_segs++) {
-		struct pinmx_seg *seg = &region->segs[region->nr_segs];
+	for (i = 0; i < nr; i++) {
+		struct pinmx_seg *seg = &region->segs[i];
 
-		err = pinmx_seg_init(region, seg, &segs[region->nr_segs],
-				     offset);
+		err = pinmx_seg_init(region, seg, &segs[i], offset);
 		if (err)
 			goto err_unwind;
 		offset += seg->len;
@@ -1229,12 +1304,12 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	return region;
 
 err_unwind:
-	while (region->nr_segs--) {
-		mmu_interval_notifier_remove(&region->segs[region->nr_segs].notifier);
-		pinmx_seg_free_arrays(&region->segs[region->nr_segs]);
+	while (i--) {
+		mmu_interval_notifier_remove(&region->segs[i].notifier);
+		pinmx_seg_free_arrays(&region->segs[i]);
 	}
 	mmdrop(region->mm);
-	kfree(region);
+	pinmx_region_put(region);
 	return ERR_PTR(err);
 }
 
@@ -1279,7 +1354,9 @@ void pinmx_region_destroy(struct pinmx_region *region)
 		pinmx_region_put_user(region);
 		pinmx_region_put(region);
 	}
-	wake_up_all(&region->wq);
+	/* Waiters for pins see dead; pairs with their prepare_to_wait(). */
+	if (wq_has_sleeper(&region->wq))
+		wake_up_all(&region->wq);
 	wait_event(region->wq, !atomic_read(&region->users));
 
 	spin_lock(&pinmx_lru_lock);
@@ -1297,8 +1374,19 @@ void pinmx_region_destroy(struct pinmx_region *region)
 
 int pinmx_region_init(void)
 {
+	pinmx_region_cache =
+		kmem_cache_create("pinmx_region",
+				  struct_size_t(struct pinmx_region, segs,
+						PINMX_REGION_FEW_SEGS),
+				  0, SLAB_TYPESAFE_BY_RCU, NULL);
+	if (!pinmx_region_cache)
+		return -ENOMEM;
 	pinmx_wq = alloc_workqueue("pinmx", WQ_UNBOUND, 0);
-	return pinmx_wq ? 0 : -ENOMEM;
+	if (!pinmx_wq) {
+		kmem_cache_destroy(pinmx_region_cache);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void pinmx_region_exit(void)
@@ -1306,4 +1394,5 @@ void pinmx_region_exit(void)
 	/* kfree_rcu() of the regions must not outlive the module. */
 	rcu_barrier();
 	destroy_workqueue(pinmx_wq);
+	kmem_cache_destroy(pinmx_region_cache);
 }

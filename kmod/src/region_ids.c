@@ -82,7 +82,8 @@ int pinmx_ids_add(struct pinmx_region_ids *ids, struct pinmx_region *region)
  * @ids: the endpoint's ids.
  * @id: any value from user space or the wire.
  *
- * Under rcu_read_lock() or the endpoint lock; the region may be dead.
+ * Under the endpoint lock, which keeps the region found from being freed;
+ * it may be dead. Under RCU alone, use pinmx_ids_get().
  */
 struct pinmx_region *pinmx_ids_find(struct pinmx_region_ids *ids, u32 id)
 {
@@ -92,6 +93,30 @@ struct pinmx_region *pinmx_ids_find(struct pinmx_region_ids *ids, u32 id)
 		return NULL;
 	id = array_index_nospec(id, table->size);
 	return rcu_dereference_check(table->slot[id], 1);
+}
+
+/**
+ * pinmx_ids_get - the region of @id with a reference, or NULL; under RCU
+ * @ids: the endpoint's ids.
+ * @id: any value from user space or the wire.
+ *
+ * Regions come from a SLAB_TYPESAFE_BY_RCU cache: the struct found may be
+ * freed and reused for another region before the reference is taken, so
+ * once it is held, @id must still name that struct. The region may be dead.
+ */
+struct pinmx_region *pinmx_ids_get(struct pinmx_region_ids *ids, u32 id)
+{
+	struct pinmx_region *region = pinmx_ids_find(ids, id);
+
+	if (!region || !kref_get_unless_zero(&region->kref))
+		return NULL;
+	/* Read the slot again only after the reference is taken. */
+	smp_acquire__after_ctrl_dep();
+	if (pinmx_ids_find(ids, id) != region) {
+		pinmx_region_put(region);
+		return NULL;
+	}
+	return region;
 }
 
 /**

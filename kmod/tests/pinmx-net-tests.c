@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -517,13 +518,34 @@ static int sender_all_sizes(struct node *n, void *arg)
 	return 0;
 }
 
+/*
+ * Under loss the last NOTIFY may be lost as well: answer the RNDVs the
+ * sender sends again until it has exited (left unreaped for run_pair()).
+ */
+static int renotify_until_exit(struct node *n, pid_t sender, uint32_t seed)
+{
+	const struct pinmx_event *ev;
+	siginfo_t info;
+
+	for (;;) {
+		memset(&info, 0, sizeof(info));
+		CHECK_OK(waitid(P_PID, sender, &info,
+				WEXITED | WNOHANG | WNOWAIT));
+		if (info.si_pid == sender)
+			return 0;
+		ev = node_next(n, 50);
+		CHECK(!ev || (ev->type == PINMX_EVENT_FRAME &&
+			      renotify_stale(n, (const uint8_t *)(ev + 1), seed)),
+		      "event %u after the last message", ev->type);
+	}
+}
+
 static int receiver_all_sizes(struct node *n, void *arg, pid_t sender)
 {
 	const struct xfer_cfg *cfg = arg;
 	uint8_t *buf = map_anon(cfg->max);
 	size_t i;
 
-	(void)sender;
 	CHECK(buf, "map %llu", (unsigned long long)cfg->max);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t t0 = now_ns();
@@ -537,7 +559,7 @@ static int receiver_all_sizes(struct node *n, void *arg, pid_t sender)
 			       (unsigned long long)sizes[i],
 			       (now_ns() - t0) / 1e6);
 	}
-	return 0;
+	return cfg->lossy ? renotify_until_exit(n, sender, 1000 + i) : 0;
 }
 
 /* Runs the sender in a child and the receiver here; 0 if both passed. */
@@ -1275,6 +1297,104 @@ static int test_refault_hole_mmap_fixed(void)
 }
 
 /*
+ * Region ids reused under a puller: a thread destroys the served region
+ * (id 1), has another endpoint declare a region over other data (which
+ * takes the freed region's memory, reused at once), declares id 1 again
+ * over the same data and destroys the other one, over and over.
+ */
+struct id_churn {
+	int srv_fd, other_fd;
+	uint8_t *src, *other;
+	size_t len;
+	bool stop;
+	int err;		/* errno of the call that failed, or 0 */
+	unsigned long cycles;
+};
+
+static void *churn_region_ids(void *arg)
+{
+	struct id_churn *c = arg;
+	uint32_t id, other;
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+		errno = EPROTO;
+		if (pmx_destroy(c->srv_fd, 1) ||
+		    pmx_declare1(c->other_fd, c->other, c->len, 0, &other) ||
+		    pmx_declare1(c->srv_fd, c->src, c->len, 0, &id) || id != 1 ||
+		    pmx_destroy(c->other_fd, other)) {
+			c->err = errno;
+			break;
+		}
+		c->cycles++;
+	}
+	return NULL;
+}
+
+/*
+ * Wire pulls of a region id that is destroyed and declared again meanwhile
+ * end either OK with exactly the served data (every region declared under
+ * that id covers it) or UNKNOWN_REGION: never with the data, length or
+ * fault of a region that took the old one's memory.
+ */
+static int test_pulls_while_ids_reused(void)
+{
+	size_t len = 64 * PAGE;
+	uint8_t *src = map_anon(len), *other = map_anon(len), *dst = map_anon(len);
+	struct id_churn c = { .src = src, .other = other, .len = len };
+	unsigned int pulls = 0, done = 0, unknown = 0;
+	bool bad = false;
+	struct node srv = { 0 }, pul = { 0 };
+	struct pinmx_pull_event pe = { 0 };
+	uint32_t remote, local;
+	pthread_t thread;
+	uint64_t end;
+
+	CHECK(src && other && dst, "map");
+	fill(src, len, 7);
+	fill(other, len, 8);
+	if (node_bind(&srv, "lo", 54) || node_bind(&pul, "lo", 55))
+		return 1;
+	node_link(&pul, &srv);
+	c.srv_fd = srv.fd;
+	c.other_fd = pmx_open_mode(PINMX_PIN_ON_DEMAND);
+	CHECK(c.other_fd >= 0, "open");
+	CHECK_OK(pmx_declare1(srv.fd, src, len, 0, &remote));
+	CHECK(remote == 1, "first region id %u", remote);
+	CHECK_OK(pmx_declare1(pul.fd, dst, len, PINMX_DECLARE_WRITABLE, &local));
+	CHECK(!pthread_create(&thread, NULL, churn_region_ids, &c), "thread");
+	for (end = now_ns() + 3000000000ULL; !bad && now_ns() < end; pulls++) {
+		memset(dst, 0, len);
+		bad = node_pull(&pul, 1, 0, local, 0, len, PINMX_PULL_WIRE) ||
+		      pull_end(&pul, &pe);
+		if (bad)
+			break;
+		done += pe.status == PINMX_PULL_OK;
+		unknown += pe.status == PINMX_PULL_UNKNOWN_REGION;
+		bad = pe.status == PINMX_PULL_OK ? mismatch(dst, len, 7) != len :
+		      pe.status != PINMX_PULL_UNKNOWN_REGION;
+	}
+	__atomic_store_n(&c.stop, true, __ATOMIC_RELAXED);
+	pthread_join(thread, NULL);
+	printf("# %u pulls: %u done, %u unknown region; %lu id cycles\n",
+	       pulls, done, unknown, c.cycles);
+	CHECK(!c.err, "churn: %s", strerror(c.err));
+	CHECK(!bad, "pull %u: status %u error %d nack %u bytes %llu, byte %zu differs",
+	      pulls, pe.status, pe.error, pe.nack_reason,
+	      (unsigned long long)pe.bytes, mismatch(dst, len, 7));
+	CHECK(c.cycles > 0 && pulls > 0, "nothing raced");
+	/* Quiet again: id 1 pulls in full. */
+	CHECK_OK(node_pull(&pul, 1, 0, local, 0, len, PINMX_PULL_WIRE));
+	if (pull_end(&pul, &pe))
+		return 1;
+	CHECK(pe.status == PINMX_PULL_OK && mismatch(dst, len, 7) == len,
+	      "after the churn: status %u", pe.status);
+	close(c.other_fd);
+	node_close(&pul);
+	node_close(&srv);
+	return 0;
+}
+
+/*
  * The server declares 256 KiB, leaves its endpoint to a child and exits:
  * its region's pages can no longer be pinned.
  */
@@ -1414,6 +1534,8 @@ static const struct {
 	  test_refault_hole_mmap_fixed },
 	{ "net_pull_from_exited_process_esrch_event",
 	  test_pull_from_exited_process },
+	{ "net_pulls_while_region_ids_reused_data_exact",
+	  test_pulls_while_ids_reused },
 };
 
 int main(int argc, char **argv)
