@@ -139,6 +139,48 @@ class UserEndpointTest
 
     @ParameterizedTest(name = "sameHost={0}")
     @ValueSource(booleans = {false, true})
+    void anEndpointReachesItselfThroughItsOwnRingAndPullsFromItselfInOneCopy(final boolean sameHost)
+    {
+        final DriverEndpoint self = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final int peer = self.acquirePeer(self.address().board());
+        final MemorySegment header = arena.allocate(128);
+        final MemorySegment payload = arena.allocate(4000);
+        final EventLog log = new EventLog();
+        int tag = 300;
+        for (final FrameKind kind : TestFrames.LIBRARY_KINDS)
+        {
+            final int headerBytes = TestFrames.encodeHeader(header, kind, 0, 0, self.address().sessionId(),
+                self.address().sessionId(), tag);
+            final MemorySegment body = payload.asSlice(0, TestFrames.payloadBytes(kind));
+            Patterns.fill(body, tag);
+            assertEquals(sameHost, self.send(peer, header.asSlice(0, headerBytes), body), kind + " in the own ring");
+            final int expectedTag = tag;
+            final EventLog.Seen seen = log.awaitEvent(self, TIMEOUT, s -> s.seq() == expectedTag);
+            assertEquals(EventType.received(kind), seen.type());
+            assertArrayEquals(body.toArray(ValueLayout.JAVA_BYTE),
+                MemorySegment.ofArray(seen.frame()).asSlice(headerBytes).toArray(ValueLayout.JAVA_BYTE), kind.name());
+            assertEquals(peer, seen.peer());
+            tag++;
+        }
+        assertEquals(sameHost ? TestFrames.LIBRARY_KINDS.size() : 0, self.counters().get(Counter.SHM_FRAMES_RECEIVED));
+
+        final MemorySegment source = arena.allocate(3 << 20);
+        Patterns.fill(source, 9);
+        final int sourceId = self.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(source.byteSize());
+        final int targetId = self.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        self.startPull(new PullSpec().peerIndex(peer).remoteEndpointIndex(0).remoteSessionId(self.address().sessionId())
+            .remoteRegionId(sourceId).remoteOffset(0).localRegionId(targetId).localOffset(0).length(source.byteSize())
+            .pullHandle(5));
+        final EventLog.Seen done = log.awaitPull(self, TIMEOUT, 5);
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        assertEquals(-1, source.mismatch(target));
+        assertEquals(sameHost ? 1 : 0, self.counters().get(Counter.PULL_SINGLE_COPY));
+        assertEquals(sameHost, self.counters().get(Counter.FRAMES_SENT_PULL) == 0, "PULL frames to itself");
+    }
+
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
     void unmappedSegmentFailsOnlyThePullThatTouchesItNamingTheSegment(final boolean sameHost)
     {
         final DriverEndpoint server = open(UserDriverOptions.defaults().withSameHost(sameHost));
