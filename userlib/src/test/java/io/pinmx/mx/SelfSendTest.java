@@ -16,8 +16,9 @@ import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * An endpoint that sends to itself (MPI collectives do) over the user-space driver: every message takes the
- * same-host path (its own shared-memory ring, one process_vm_readv per rendezvous), never UDP, and arrives intact.
+ * An endpoint that sends to itself (an MPI rank sending to its own rank) over the user-space driver: every message
+ * takes the same-host path (its own shared-memory ring, one process_vm_readv per rendezvous), never UDP, and
+ * arrives intact.
  */
 class SelfSendTest
 {

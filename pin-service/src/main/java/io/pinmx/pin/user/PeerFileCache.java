@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The endpoint's own port is answered with its own file: a frame it sends to itself goes into its own ring and a
  * pull from itself is one process_vm_readv, as for any same-host peer, instead of UDP datagrams and PULL_REPLY
- * frames through the loopback interface (MPI collectives send to self: alltoall, allreduce). The own file is the
+ * frames through the loopback interface (an MPI rank sending to its own rank). The own file is the
  * endpoint's to close, not this cache's.
  */
 final class PeerFileCache
