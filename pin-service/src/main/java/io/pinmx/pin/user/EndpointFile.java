@@ -176,6 +176,12 @@ final class EndpointFile implements AutoCloseable
         return regions;
     }
 
+    /** @return true for the file this process's endpoint created (its own ring), false for a peer's mapping. */
+    boolean isOwn()
+    {
+        return owner;
+    }
+
     /** True while the owner process exists (a killed owner never clears its ready flag). */
     boolean ownerAlive()
     {

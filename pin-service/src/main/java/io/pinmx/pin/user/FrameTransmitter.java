@@ -96,6 +96,12 @@ final class FrameTransmitter
         final ShmFrameRing ring = peerFile.ring();
         if (!ring.offer(frameHeader, payload, udp.port(), hostBytes))
         {
+            if (peerFile.isOwn())
+            {
+                // Only this endpoint drains its own ring, under the lock the sending thread holds now: waiting is futile
+                throw new DriverException(DriverError.NO_RESOURCES, "send to itself (endpoint " + dstEndpoint +
+                    "): its own shared-memory ring is full until it polls");
+            }
             counters.increment(Counter.SHM_RING_FULL_WAITS);
             final long deadlineNs = System.nanoTime() + SHM_FULL_WAIT_NS;
             final BackoffThenBlockIdleStrategy idle =

@@ -16,6 +16,11 @@ import java.util.concurrent.TimeUnit;
  * with release stores. A file whose owner has gone, or whose session is not the one addressed, is looked up again
  * (at most every {@link #RECHECK_NS}): the port may have a new owner. Replaced files stay mapped until
  * {@link #close}, since another thread may still be writing into their ring.
+ * <p>
+ * The endpoint's own port is answered with its own file: a frame it sends to itself goes into its own ring and a
+ * pull from itself is one process_vm_readv, as for any same-host peer, instead of UDP datagrams and PULL_REPLY
+ * frames through the loopback interface (an MPI rank sending to its own rank). The own file is the
+ * endpoint's to close, not this cache's.
  */
 final class PeerFileCache
 {
@@ -25,6 +30,7 @@ final class PeerFileCache
     private static final VarHandle CHECKED_NS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Path directory;
+    private final EndpointFile ownFile;
     private final int ownPort;
     private final Object lock = new Object();
     private final EndpointFile[] fileByPort = new EndpointFile[PORTS];
@@ -37,21 +43,28 @@ final class PeerFileCache
 
     /**
      * @param directory where endpoint files live.
-     * @param ownPort   this endpoint's port, never looked up.
+     * @param ownFile   this endpoint's own file, found for its own port without looking it up.
+     * @param ownPort   this endpoint's port.
      */
-    PeerFileCache(final Path directory, final int ownPort)
+    PeerFileCache(final Path directory, final EndpointFile ownFile, final int ownPort)
     {
         this.directory = directory;
+        this.ownFile = ownFile;
         this.ownPort = ownPort;
     }
 
     /**
-     * @return the live mapped file of the endpoint at {@code port} with session {@code session}, or null (then the
-     *         caller uses UDP).
+     * @return the live mapped file of the endpoint at {@code port} (this endpoint's own for its own port), looked up
+     *         again when it is not of session {@code session}; or null (then the caller uses UDP). A file of another
+     *         session may be returned: its owner refuses the frame, as it would a datagram.
      */
     EndpointFile find(final int port, final int session)
     {
-        if (port > 65535 || port == ownPort)
+        if (port == ownPort)
+        {
+            return ownFile.isLive() ? ownFile : null;
+        }
+        if (port > 65535)
         {
             return null;
         }

@@ -140,7 +140,7 @@ final class UserEndpoint implements DriverEndpoint
         this.udp = transport;
         this.file = endpointFile;
         this.events = new EventRing(arena, options.eventRingBytes(), peers);
-        this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), udp.port()) : null;
+        this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), file, udp.port()) : null;
         this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress());
         final AgentFrameSender agentFrames = new AgentFrameSender(udp, counters);
         this.puller = new Puller(arena, options, agentFrames, peers, transmitter::peerFile, regions, counters, events,

@@ -74,29 +74,7 @@ class UserEndpointTest
     {
         final DriverEndpoint a = open(UserDriverOptions.defaults().withSameHost(sameHost));
         final DriverEndpoint b = open(UserDriverOptions.defaults().withSameHost(sameHost));
-        final int bAtA = a.acquirePeer(b.address().board());
-        final MemorySegment header = arena.allocate(128);
-        final MemorySegment payload = arena.allocate(4000);
-        final EventLog log = new EventLog();
-        int tag = 100;
-        for (final FrameKind kind : TestFrames.LIBRARY_KINDS)
-        {
-            final int headerBytes = TestFrames.encodeHeader(header, kind, 0, 0, b.address().sessionId(),
-                a.address().sessionId(), tag);
-            final MemorySegment body = payload.asSlice(0, TestFrames.payloadBytes(kind));
-            Patterns.fill(body, tag);
-            a.send(bAtA, header.asSlice(0, headerBytes), body);
-            final int expectedTag = tag;
-            final EventLog.Seen seen = log.awaitEvent(b, TIMEOUT, s -> s.seq() == expectedTag);
-            assertEquals(EventType.received(kind), seen.type());
-            assertEquals(kind.code(), seen.kindCode());
-            assertEquals(a.address().sessionId(), seen.srcSession());
-            assertEquals(headerBytes + body.byteSize(), seen.frame().length);
-            assertArrayEquals(body.toArray(ValueLayout.JAVA_BYTE),
-                MemorySegment.ofArray(seen.frame()).asSlice(headerBytes).toArray(ValueLayout.JAVA_BYTE), kind.name());
-            assertEquals(b.acquirePeer(a.address().board()), seen.peer());
-            tag++;
-        }
+        sendEveryLibraryKind(a, a.acquirePeer(b.address().board()), b, b.acquirePeer(a.address().board()), sameHost);
         assertEquals(1, b.counters().get(Counter.FRAMES_RECEIVED_MEDIUM_FRAG));
         assertEquals(1, a.counters().get(Counter.FRAMES_SENT_RNDV));
         assertEquals(sameHost ? TestFrames.LIBRARY_KINDS.size() : 0, a.counters().get(Counter.SHM_FRAMES_SENT));
@@ -135,6 +113,30 @@ class UserEndpointTest
         assertEquals(sameHost ? 1 : 0, puller.counters().get(Counter.PULL_SINGLE_COPY));
         assertEquals(sameHost ? 0 : 1, puller.counters().get(Counter.PULL_FRAMES_RECEIVED) > 0 ? 1 : 0);
         assertEquals(total, puller.counters().get(Counter.PULL_BYTES));
+    }
+
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
+    void anEndpointReachesItselfThroughItsOwnRingAndPullsFromItselfInOneCopy(final boolean sameHost)
+    {
+        final DriverEndpoint self = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final int peer = self.acquirePeer(self.address().board());
+        sendEveryLibraryKind(self, peer, self, peer, sameHost);
+        assertEquals(sameHost ? TestFrames.LIBRARY_KINDS.size() : 0, self.counters().get(Counter.SHM_FRAMES_RECEIVED));
+
+        final MemorySegment source = arena.allocate(3 << 20);
+        Patterns.fill(source, 9);
+        final int sourceId = self.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(source.byteSize());
+        final int targetId = self.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        self.startPull(new PullSpec().peerIndex(peer).remoteEndpointIndex(0).remoteSessionId(self.address().sessionId())
+            .remoteRegionId(sourceId).remoteOffset(0).localRegionId(targetId).localOffset(0).length(source.byteSize())
+            .pullHandle(5));
+        final EventLog.Seen done = new EventLog().awaitPull(self, TIMEOUT, 5);
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        assertEquals(-1, source.mismatch(target));
+        assertEquals(sameHost ? 1 : 0, self.counters().get(Counter.PULL_SINGLE_COPY));
+        assertEquals(sameHost, self.counters().get(Counter.FRAMES_SENT_PULL) == 0, "PULL frames to itself");
     }
 
     @ParameterizedTest(name = "sameHost={0}")
@@ -607,6 +609,38 @@ class UserEndpointTest
             a.close();
             assertArrayEquals(last, store.get(aName).orElseThrow().values());
             assertEquals(4, store.get(aName).orElseThrow().get(Counter.FRAMES_SENT_TINY));
+        }
+    }
+
+    /**
+     * Sends one frame of every kind the library sends from {@code from} to its peer {@code peer}, and checks each
+     * arrives intact at {@code to} from {@code to}'s peer {@code fromAtTo}, through a shared-memory ring when
+     * {@code throughRing}.
+     */
+    private void sendEveryLibraryKind(
+        final DriverEndpoint from, final int peer, final DriverEndpoint to, final int fromAtTo, final boolean throughRing)
+    {
+        final MemorySegment header = arena.allocate(128);
+        final MemorySegment payload = arena.allocate(4000);
+        final EventLog log = new EventLog();
+        int tag = 100;
+        for (final FrameKind kind : TestFrames.LIBRARY_KINDS)
+        {
+            final int headerBytes = TestFrames.encodeHeader(header, kind, 0, 0, to.address().sessionId(),
+                from.address().sessionId(), tag);
+            final MemorySegment body = payload.asSlice(0, TestFrames.payloadBytes(kind));
+            Patterns.fill(body, tag);
+            assertEquals(throughRing, from.send(peer, header.asSlice(0, headerBytes), body), kind + " into a ring");
+            final int expectedTag = tag;
+            final EventLog.Seen seen = log.awaitEvent(to, TIMEOUT, s -> s.seq() == expectedTag);
+            assertEquals(EventType.received(kind), seen.type());
+            assertEquals(kind.code(), seen.kindCode());
+            assertEquals(from.address().sessionId(), seen.srcSession());
+            assertEquals(headerBytes + body.byteSize(), seen.frame().length);
+            assertArrayEquals(body.toArray(ValueLayout.JAVA_BYTE),
+                MemorySegment.ofArray(seen.frame()).asSlice(headerBytes).toArray(ValueLayout.JAVA_BYTE), kind.name());
+            assertEquals(fromAtTo, seen.peer());
+            tag++;
         }
     }
 
