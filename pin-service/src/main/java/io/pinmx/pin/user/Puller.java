@@ -18,6 +18,7 @@ import io.pinmx.pin.wire.PullReplyFrame;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 
 /**
@@ -38,6 +39,11 @@ final class Puller
         EndpointFile find(UdpPeer peer, int endpointIndex, int sessionId);
     }
 
+    private static final int IPV4_UDP_HEADER_BYTES = 28;
+    private static final int IPV6_UDP_HEADER_BYTES = 48;
+    /** Below this (an MTU under ~600 B) replies stay small rather than tiny; IP fragments them. */
+    private static final int MIN_REPLY_PAYLOAD_BYTES = 512;
+
     private final UserDriverOptions options;
     private final AgentFrameSender sender;
     private final PeerRegistry<UdpPeer> peers;
@@ -49,7 +55,12 @@ final class Puller
     private final PullSlots slots;
     private final int endpointIndex;
     private final int sessionId;
+    /**
+     * Payload of the PULL_REPLY frames we ask for: framePayloadBytes, or less so that a reply fits the bound
+     * interface's MTU as one datagram (a block then goes out in offloaded runs instead of IP fragments).
+     */
     private final int framePayloadBytes;
+    private final long pullBlockBytes;
     private final MemorySegment frame;
     private final MemorySegment pullHeader;
     private final PullFrame pull = new PullFrame();
@@ -79,9 +90,25 @@ final class Puller
         this.slots = new PullSlots(options.pullBlocksInFlight());
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;
-        this.framePayloadBytes = options.framePayloadBytes();
+        this.framePayloadBytes = replyPayloadBytes(options.framePayloadBytes(), UdpTransport.interfaceMtu(
+            options.bindAddress()), options.bindAddress() instanceof Inet6Address);
+        this.pullBlockBytes = (long)options.pullBlockFrames() * framePayloadBytes;
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
         this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
+    }
+
+    /**
+     * @param mtu of the interface the endpoint is bound to, or -1 if unknown.
+     * @return the reply payload to ask for: at most {@code framePayloadBytes}, and one datagram within {@code mtu}.
+     */
+    static int replyPayloadBytes(final int framePayloadBytes, final int mtu, final boolean ipv6)
+    {
+        if (mtu <= 0)
+        {
+            return framePayloadBytes;
+        }
+        final int fit = mtu - (ipv6 ? IPV6_UDP_HEADER_BYTES : IPV4_UDP_HEADER_BYTES) - FrameKind.PULL_REPLY.headerBytes();
+        return Math.min(framePayloadBytes, Math.max(MIN_REPLY_PAYLOAD_BYTES, fit));
     }
 
     /** Application thread: check the local side of a pull the contract's checks passed, and queue it for the agent. */
@@ -210,7 +237,7 @@ final class Puller
 
     private void requestBlocks(final PullSlot slot, final long nowNs)
     {
-        final long blockBytes = options.pullBlockBytes();
+        final long blockBytes = pullBlockBytes;
         for (final PullBlock block : slot.blocks())
         {
             if (slot.nextRequestOffset >= slot.length)
@@ -358,7 +385,7 @@ final class Puller
                 RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
                 Long.toHexString(nack.address()) + ": not mapped (" + Errno.describe(nack.errno()) + ")");
             case BAD_FIELD -> fail(slot, DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
-                framePayloadBytes + "-byte replies in blocks of " + options.pullBlockBytes() + " bytes: its limit is " +
+                framePayloadBytes + "-byte replies in blocks of " + pullBlockBytes + " bytes: its limit is " +
                 nack.address() + "-byte replies, " + PullServer.STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
                 "give both ends the same framePayloadBytes");
             case BAD_ENDPOINT, BAD_SESSION -> fail(slot, DriverError.PEER_UNREACHABLE, prefix +

@@ -65,6 +65,21 @@ final class VmCopier
     }
 
     /**
+     * The local side is {@code totalBytes} cut into slots of {@code slotBytes} (the last one shorter), one every
+     * {@code strideBytes} from {@code address}: the payload slots of frames laid out back to back.
+     */
+    void localFrames(final long address, final long strideBytes, final long slotBytes, final long totalBytes)
+    {
+        int count = 0;
+        for (long at = 0; at < totalBytes; at += slotBytes)
+        {
+            Libc.putIovec(local, count, address + count * strideBytes, Math.min(slotBytes, totalBytes - at));
+            localSegments[count++] = -1;
+        }
+        localCount = count;
+    }
+
+    /**
      * Copy {@code total} bytes from the remote side of process {@code pid} into the local side ({@code write} false)
      * or from the local side into the remote side ({@code write} true).
      *
