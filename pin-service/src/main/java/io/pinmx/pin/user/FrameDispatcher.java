@@ -134,6 +134,7 @@ final class FrameDispatcher
                 frames++;
                 onFrame(udp.receivedBuffer(), offset, Math.min(segmentBytes, bytes - offset), source);
             }
+            puller.flushReplies();
         }
         if (frames > 0)
         {
@@ -161,6 +162,8 @@ final class FrameDispatcher
         if (source != null)
         {
             onFrame(buffer, frameOffset, frameLength, source);
+            // the ring's space is the producer's again once drained: a reply's payload is written out now
+            puller.flushReplies();
         }
         else
         {

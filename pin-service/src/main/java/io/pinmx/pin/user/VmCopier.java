@@ -56,6 +56,12 @@ final class VmCopier
         return remoteCount;
     }
 
+    /** The remote side's iovecs as {@link #resolveRemote} left them. */
+    MemorySegment remoteIovecs()
+    {
+        return remote;
+    }
+
     /** The local side is one plain buffer (a frame payload or a staging buffer) of this process. */
     void localBuffer(final long address, final long bytes)
     {
