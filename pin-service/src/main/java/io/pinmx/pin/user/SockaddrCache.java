@@ -28,7 +28,8 @@ final class SockaddrCache
     private static final int SOCKADDR_IN6_BYTES = 28;
 
     private final int family;
-    private final MemorySegment encoded;
+    /** One slice per entry, made once: a slice made per send would allocate. */
+    private final MemorySegment[] encoded = new MemorySegment[ENTRIES];
     private final InetSocketAddress[] encodedFor = new InetSocketAddress[ENTRIES];
     private final int[] encodedLength = new int[ENTRIES];
     private final InetSocketAddress[] decoded = new InetSocketAddress[ENTRIES];
@@ -38,7 +39,11 @@ final class SockaddrCache
     SockaddrCache(final Arena arena, final int family)
     {
         this.family = family;
-        this.encoded = arena.allocate(ENTRIES * STRIDE_BYTES, 8);
+        final MemorySegment area = arena.allocate(ENTRIES * STRIDE_BYTES, 8);
+        for (int i = 0; i < ENTRIES; i++)
+        {
+            encoded[i] = area.asSlice(i * STRIDE_BYTES, STRIDE_BYTES);
+        }
     }
 
     /**
@@ -48,7 +53,7 @@ final class SockaddrCache
     MemorySegment encode(final InetSocketAddress to) throws IOException
     {
         final int slot = System.identityHashCode(to) & (ENTRIES - 1);
-        final MemorySegment at = encoded.asSlice(slot * STRIDE_BYTES, STRIDE_BYTES);
+        final MemorySegment at = encoded[slot];
         if (encodedFor[slot] != to)
         {
             encodedLength[slot] = write(to, at);

@@ -132,6 +132,37 @@ class UdpTransportTest
     }
 
     @Test
+    void sendingAndReceivingFramesAndRunsAllocatesNothingOnceWarm() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        final MemorySegment header = arena.allocate(32);
+        final MemorySegment payload = arena.allocate(1000);
+        final MemorySegment frames = run(8, 1400, 700);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        long allocated = 0;
+        for (int pass = 0; pass < 3; pass++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            int received = 0;
+            for (int i = 0; i < 20_000; i++)
+            {
+                sender.send(header, payload, 0, 1000, to);
+                sender.sendSegments(frames, 8, 1400, 700, to);
+                while (receiver.receive() != null)
+                {
+                    received += receiver.receivedBytes() / receiver.receivedSegmentBytes();
+                }
+            }
+            allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(true, received > 0, "nothing received");
+        }
+        assertEquals(0, allocated, "bytes allocated by 20000 sends, runs and receives after two warm-up passes");
+    }
+
+    @Test
     void anIpv6DestinationOnAnIpv4SocketIsRefusedNamingIt() throws IOException
     {
         final UdpTransport sender = open(0);
