@@ -54,6 +54,14 @@ class UdpTransportTest
         return frames;
     }
 
+    private int sendRun(
+        final UdpTransport sender, final UdpTransport receiver, final int count, final int segment, final int last)
+        throws IOException
+    {
+        return sender.sendSegments(run(count, segment, last), count, segment, last,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
+    }
+
     /** Receives until {@code count} frames came, checking each against {@link #run}'s pattern; returns their indexes. */
     private static List<Integer> receiveFrames(final UdpTransport udp, final int count, final int segment, final int last)
     {
@@ -89,8 +97,7 @@ class UdpTransportTest
         final int count = 30;
         final int segment = 1400;
         final int last = 333;
-        final int sent = sender.sendSegments(run(count, segment, last), count, segment, last,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
+        final int sent = sendRun(sender, receiver, count, segment, last);
         assertEquals(count, sent);
         assertEquals(0, sender.injectedLosses());
         final List<Integer> seen = receiveFrames(receiver, count, segment, last);
@@ -107,8 +114,7 @@ class UdpTransportTest
         final UdpTransport receiver = open(0);
         final int count = 40;
         final int segment = 1000;
-        final int sent = sender.sendSegments(run(count, segment, segment), count, segment, segment,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
+        final int sent = sendRun(sender, receiver, count, segment, segment);
         final int lost = sender.injectedLosses();
         assertEquals(count, sent + lost);
         assertEquals(true, lost > 0 && sent > 0, "lost " + lost + " of " + count);
@@ -125,8 +131,7 @@ class UdpTransportTest
         // 2 x 40000 B exceeds a UDP payload: the kernel refuses the offloaded send, the frames go one by one
         final int count = 2;
         final int segment = 40_000;
-        final int sent = sender.sendSegments(run(count, segment, segment), count, segment, segment,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
+        final int sent = sendRun(sender, receiver, count, segment, segment);
         assertEquals(count, sent);
         assertEquals(List.of(0, 1), receiveFrames(receiver, count, segment, segment));
     }
