@@ -311,12 +311,12 @@ public final class Libc
         }
     }
 
-    private static IllegalStateException failed(final String call, final Throwable t)
+    static IllegalStateException failed(final String call, final Throwable t)
     {
         return new IllegalStateException(call + " downcall failed", t);
     }
 
-    private static MethodHandle downcall(
+    static MethodHandle downcall(
         final String name, final FunctionDescriptor descriptor, final Linker.Option... options)
     {
         final MemorySegment symbol = LINKER.defaultLookup().find(name)

@@ -52,4 +52,22 @@ final class AgentFrameSender
             return false;
         }
     }
+
+    /** A served block's PULL_REPLY frames, laid out back to back ({@link UdpTransport#sendSegments}). */
+    void sendReplies(
+        final MemorySegment frames, final int frameCount, final int segmentBytes, final int lastBytes,
+        final InetSocketAddress to)
+    {
+        try
+        {
+            final int sent = udp.sendSegments(frames, frameCount, segmentBytes, lastBytes, to);
+            counters.add(Counter.sent(FrameKind.PULL_REPLY), sent);
+            counters.add(Counter.PULL_REPLY_FRAMES_SENT, sent);
+            counters.add(Counter.DROPPED_LOSS_INJECTED_TX, udp.injectedLosses());
+        }
+        catch (final IOException e)
+        {
+            // as above: frames not sent are recovered by the puller's resend
+        }
+    }
 }

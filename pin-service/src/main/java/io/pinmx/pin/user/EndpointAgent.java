@@ -13,8 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * receives frames ({@link FrameDispatcher}) and checks the pull timers; it runs on the endpoint's progress thread
  * or, without one, inside poll and await ({@link #runIfFree}).
  * <p>
- * Idle: spin, then yield, then park in the UDP selector with the shared-memory ring flagged "parked" so a same-host
- * sender rings the doorbell; an application thread that starts a pull wakes the selector ({@link #wakeIfParked}).
+ * Idle: spin, then yield, then park in poll(2) on the UDP socket with the shared-memory ring flagged "parked" so a
+ * same-host sender rings the doorbell; an application thread that starts a pull wakes the poll through the
+ * transport's eventfd ({@link #wakeIfParked}).
  * A thread awaiting events parks until the agent unparks it ({@link #waiter}).
  * <p>
  * Owns {@link #agentLock}: held by whoever runs the duty cycle without a progress thread, so one runs it at a time;
@@ -88,7 +89,7 @@ final class EndpointAgent
         return progressFailure;
     }
 
-    /** Application thread, after queueing work for the agent: end its wait in the selector. */
+    /** Application thread, after queueing work for the agent: end its wait in poll. */
     void wakeIfParked()
     {
         if (parked)
@@ -134,7 +135,7 @@ final class EndpointAgent
         }
     }
 
-    /** Await, after spinning and yielding: run the agent parked in the selector, or park until it unparks us. */
+    /** Await, after spinning and yielding: run the agent parked in poll, or park until it unparks us. */
     void blockAwaiting(final long leftNs)
     {
         if (progressThread == null)
@@ -230,7 +231,7 @@ final class EndpointAgent
         }
     }
 
-    /** Block in the selector until a datagram, a doorbell, a wake-up or the next timer. */
+    /** Block in poll until a datagram, a doorbell, a wake-up or the next timer. */
     private void park(final long maxNs)
     {
         final long timeoutNs = puller.hasActivePulls() ?

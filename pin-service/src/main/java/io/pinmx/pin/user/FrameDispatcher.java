@@ -11,7 +11,6 @@ import io.pinmx.pin.wire.FrameReader;
 import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
@@ -113,34 +112,29 @@ final class FrameDispatcher
     {
         int received = 0;
         int frames = 0;
-        try
+        // A datagram may be a run of up to 64 KiB of frames (UDP_GRO): only our own PULL_REPLYs are sent so, and they
+        // take no event; a run of small frames a NIC coalesced that overflows the ring loses its tail to resends.
+        while (received < RECEIVE_BATCH && events.framesThatFit(UdpTransport.RECEIVE_BUFFER_BYTES) > 0)
         {
-            final int fit = Math.min(RECEIVE_BATCH, events.framesThatFit(maxFrameBytes));
-            while (received < fit)
+            final InetSocketAddress source = udp.receive();
+            if (source == null)
             {
-                final InetSocketAddress source = udp.receive();
-                if (source == null)
-                {
-                    break;
-                }
-                received++;
-                if (udp.receivedBytes() == 0)
-                {
-                    continue;
-                }
+                break;
+            }
+            received++;
+            final int bytes = udp.receivedBytes();
+            final int segmentBytes = udp.receivedSegmentBytes();
+            for (int offset = 0; offset < bytes; offset += segmentBytes)
+            {
                 if (udp.dropReceived())
                 {
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
                     continue;
                 }
                 frames++;
-                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source);
+                onFrame(udp.receivedBuffer(), offset, Math.min(segmentBytes, bytes - offset), source);
             }
-        }
-        catch (final IOException e)
-        {
-            // An ICMP error queued on the socket by an earlier send: nothing was received, keep going.
-            received++;
+            puller.flushReplies();
         }
         if (frames > 0)
         {
@@ -168,6 +162,8 @@ final class FrameDispatcher
         if (source != null)
         {
             onFrame(buffer, frameOffset, frameLength, source);
+            // the ring's space is the producer's again once drained: a reply's payload is written out now
+            puller.flushReplies();
         }
         else
         {

@@ -20,6 +20,10 @@ import java.net.InetSocketAddress;
  * staging buffer (an unmapped page is an EFAULT, answered by a NACK naming the segment, not a crash) and answered
  * with PULL_REPLY frames; a bad PULL, or any frame not addressed to this endpoint, is answered with a NACK. Runs on
  * the agent only; keeps no state between requests.
+ * <p>
+ * The staging buffer holds the block's reply frames back to back, each header followed by its payload (one
+ * process_vm_readv scatters the block into the payload slots), so the whole block goes out in as few sends as UDP
+ * segmentation offload allows instead of one system call per frame.
  */
 final class PullServer
 {
@@ -36,9 +40,9 @@ final class PullServer
     private final int sessionId;
     private final int framePayloadBytes;
     private final MemorySegment frame;
-    private final MemorySegment replyHeader;
     private final MemorySegment nackHeader;
     private final MemorySegment staging;
+    private final int replyHeaderBytes = FrameKind.PULL_REPLY.headerBytes();
     private final PullFrame pull = new PullFrame();
     private final PullReplyFrame reply = new PullReplyFrame();
     private final NackFrame nack = new NackFrame();
@@ -60,9 +64,8 @@ final class PullServer
         this.sessionId = sessionId;
         this.framePayloadBytes = framePayloadBytes;
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
-        this.replyHeader = frame.asSlice(0, FrameKind.PULL_REPLY.headerBytes());
         this.nackHeader = frame.asSlice(0, FrameKind.NACK.headerBytes());
-        this.staging = arena.allocate((long)STAGING_FRAMES * framePayloadBytes, 64);
+        this.staging = arena.allocate((long)STAGING_FRAMES * (replyHeaderBytes + framePayloadBytes), 64);
     }
 
     /** Serve a PULL (already checked by FrameReader and addressed to us). */
@@ -73,7 +76,7 @@ final class PullServer
         final long regionOffset = pull.regionOffset();
         final long blockBytes = pull.blockLength();
         final long replyBytes = pull.replyPayloadBytes();
-        if (replyBytes > framePayloadBytes || blockBytes > staging.byteSize())
+        if (replyBytes > framePayloadBytes || pull.frameCount() > STAGING_FRAMES)
         {
             // answered, not only dropped: the puller would resend the same request until its retries ran out
             counters.increment(Counter.DROPPED_BAD_FIELD);
@@ -89,7 +92,9 @@ final class PullServer
                 regionId, 0, regionOffset, count == RegionTable.ACCESS_DENIED ? EACCES : 0);
             return;
         }
-        copier.localBuffer(staging.address(), blockBytes);
+        final int frames = pull.frameCount();
+        final int segmentBytes = replyHeaderBytes + (int)replyBytes;
+        copier.localFrames(staging.address() + replyHeaderBytes, segmentBytes, replyBytes, blockBytes);
         if (!copier.transfer(Libc.pid(), false, blockBytes))
         {
             sendNack(buffer, frameOffset, replyTo, NackReason.SEGMENT_FAULT, regionId, copier.remoteFaultSegment(),
@@ -97,21 +102,22 @@ final class PullServer
             return;
         }
         counters.increment(Counter.PULLS_SERVED);
-        final int frames = pull.frameCount();
         final int firstFrame = pull.firstFrameIndex();
         final long pullOffset = pull.pullOffset();
         final int pullerHandle = pull.pullHandle();
         final int pullerEndpoint = pull.srcEndpoint();
         final int pullerSession = pull.srcSession();
+        int lastSegmentBytes = segmentBytes;
         for (int k = 0; k < frames; k++)
         {
             final long at = k * replyBytes;
             final int bytes = (int)Math.min(replyBytes, blockBytes - at);
-            reply.wrap(frame, 0).encodeHeader(FrameKind.PULL_REPLY, pullerEndpoint, endpointIndex, pullerSession,
-                sessionId, 0, bytes);
+            reply.wrap(staging, (long)k * segmentBytes).encodeHeader(FrameKind.PULL_REPLY, pullerEndpoint,
+                endpointIndex, pullerSession, sessionId, 0, bytes);
             reply.encode(pullerHandle, firstFrame + k, pullOffset + at);
-            sender.send(replyHeader, staging, at, bytes, replyTo, FrameKind.PULL_REPLY);
+            lastSegmentBytes = replyHeaderBytes + bytes;
         }
+        sender.sendReplies(staging, frames, segmentBytes, lastSegmentBytes, replyTo);
     }
 
     /** NACK a frame that is not for us (wrong endpoint or session) or a PULL we refuse. */

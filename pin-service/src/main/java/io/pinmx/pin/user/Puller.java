@@ -18,6 +18,7 @@ import io.pinmx.pin.wire.PullReplyFrame;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 
 /**
@@ -26,7 +27,8 @@ import java.net.InetAddress;
  * <p>
  * To a same-host peer whose endpoint file is mapped a pull is ONE process_vm_readv from the peer's declared
  * segments into the local region (iovecs built from both region tables). Otherwise it is PULL requests of
- * {@code pullBlockFrames} PULL_REPLY frames, {@code pullBlocksInFlight} blocks outstanding ({@link PullBlock}); a
+ * {@code pullBlockFrames} PULL_REPLY frames, {@code pullBlocksInFlight} blocks outstanding ({@link PullBlock}; more
+ * when replies are cut to fit the MTU, see {@link #blocksInFlight}); a
  * block whose replies are late is requested again (missing frames only) up to {@code pullMaxRetries} times, then the
  * pull fails with TIMEOUT. The end of every pull is an event that carries the hold on its peer.
  */
@@ -38,6 +40,11 @@ final class Puller
         EndpointFile find(UdpPeer peer, int endpointIndex, int sessionId);
     }
 
+    private static final int IPV4_UDP_HEADER_BYTES = 28;
+    private static final int IPV6_UDP_HEADER_BYTES = 48;
+    /** Below this (an MTU under ~600 B) replies stay small rather than tiny; IP fragments them. */
+    private static final int MIN_REPLY_PAYLOAD_BYTES = 512;
+
     private final UserDriverOptions options;
     private final AgentFrameSender sender;
     private final PeerRegistry<UdpPeer> peers;
@@ -46,10 +53,16 @@ final class Puller
     private final DriverCounters counters;
     private final EventRing events;
     private final VmCopier copier;
+    private final ReplyCopyBatch batch;
     private final PullSlots slots;
     private final int endpointIndex;
     private final int sessionId;
+    /**
+     * Payload of the PULL_REPLY frames we ask for: framePayloadBytes, or less so that a reply fits the bound
+     * interface's MTU as one datagram (a block then goes out in offloaded runs instead of IP fragments).
+     */
     private final int framePayloadBytes;
+    private final long pullBlockBytes;
     private final MemorySegment frame;
     private final MemorySegment pullHeader;
     private final PullFrame pull = new PullFrame();
@@ -76,12 +89,39 @@ final class Puller
         this.counters = counters;
         this.events = events;
         this.copier = new VmCopier(arena);
-        this.slots = new PullSlots(options.pullBlocksInFlight());
+        this.batch = new ReplyCopyBatch(arena);
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;
-        this.framePayloadBytes = options.framePayloadBytes();
+        this.framePayloadBytes = replyPayloadBytes(options.framePayloadBytes(), UdpTransport.interfaceMtu(
+            options.bindAddress()), options.bindAddress() instanceof Inet6Address);
+        this.pullBlockBytes = (long)options.pullBlockFrames() * framePayloadBytes;
+        this.slots = new PullSlots(blocksInFlight(options.pullBlocksInFlight(), options.framePayloadBytes(),
+            framePayloadBytes));
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
         this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
+    }
+
+    /**
+     * @param mtu of the interface the endpoint is bound to, or -1 if unknown.
+     * @return the reply payload to ask for: at most {@code framePayloadBytes}, and one datagram within {@code mtu}.
+     */
+    static int replyPayloadBytes(final int framePayloadBytes, final int mtu, final boolean ipv6)
+    {
+        if (mtu <= 0)
+        {
+            return framePayloadBytes;
+        }
+        final int fit = mtu - (ipv6 ? IPV6_UDP_HEADER_BYTES : IPV4_UDP_HEADER_BYTES) - FrameKind.PULL_REPLY.headerBytes();
+        return Math.min(framePayloadBytes, Math.max(MIN_REPLY_PAYLOAD_BYTES, fit));
+    }
+
+    /**
+     * Blocks kept in flight: the option's count, times the factor replies were cut by to fit the MTU (up to 64),
+     * so a pull keeps as many bytes in flight as the options ask for: fewer round trips through both agents.
+     */
+    static int blocksInFlight(final int option, final int framePayloadBytes, final int replyPayloadBytes)
+    {
+        return Math.min(PullServer.STAGING_FRAMES, option * Math.max(1, framePayloadBytes / replyPayloadBytes));
     }
 
     /** Application thread: check the local side of a pull the contract's checks passed, and queue it for the agent. */
@@ -210,7 +250,7 @@ final class Puller
 
     private void requestBlocks(final PullSlot slot, final long nowNs)
     {
-        final long blockBytes = options.pullBlockBytes();
+        final long blockBytes = pullBlockBytes;
         for (final PullBlock block : slot.blocks())
         {
             if (slot.nextRequestOffset >= slot.length)
@@ -312,27 +352,78 @@ final class Puller
             failOnRegion(slot, localCount, false);
             return;
         }
-        copier.localBuffer(buffer.address() + frameOffset + FrameKind.PULL_REPLY.headerBytes(), payloadBytes);
-        if (!copier.transfer(Libc.pid(), true, payloadBytes))
+        if (!batch.hasRoom(localCount))
         {
-            failOnLocalFault(slot, copier.remoteFaultSegment(), copier.remoteFaultAddress(), copier.errno());
+            flushReplies();
+            copier.resolveRemote(
+                regions, slot.localRegion, RegionTable.ACCESS_WRITE, slot.localOffset + pullOffset, payloadBytes);
+        }
+        // marked now, so a duplicate later in the same run is seen; the block completes once the bytes are written
+        block.frameArrived(frameInBlock, System.nanoTime());
+        batch.add(slot, block, pullOffset, buffer.address() + frameOffset + FrameKind.PULL_REPLY.headerBytes(),
+            payloadBytes, copier.remoteIovecs(), localCount);
+    }
+
+    /**
+     * Agent, after each received datagram (run of frames): write the payloads {@link #onReply} took into their
+     * local regions with one process_vm_writev, then finish the blocks they completed. If that call falls short,
+     * each payload is written on its own so a fault is pinned on its pull.
+     */
+    void flushReplies()
+    {
+        final int frames = batch.frames();
+        if (frames == 0)
+        {
             return;
         }
-        block.frameArrived(frameInBlock, System.nanoTime());
-        if (block.framesReceived() == PullFrame.frameCount(block.length(), framePayloadBytes))
+        final boolean written = batch.write();
+        for (int i = 0; i < frames; i++)
         {
-            slot.bytesDone += block.length();
-            block.clear();
-            if (slot.bytesDone == slot.length)
+            final PullSlot slot = batch.slot(i);
+            if (slots.activeByWireHandle(batch.wireHandle(i)) != slot)
             {
-                counters.add(Counter.PULL_BYTES, slot.length);
-                complete(slot);
+                continue;
             }
-            else
+            if (!written && !writeOne(slot, batch.pullOffset(i), batch.address(i), batch.bytes(i)))
             {
-                requestBlocks(slot, System.nanoTime());
+                continue;
+            }
+            final PullBlock block = batch.block(i);
+            if (block.inUse() && block.framesReceived() == PullFrame.frameCount(block.length(), framePayloadBytes))
+            {
+                slot.bytesDone += block.length();
+                block.clear();
+                if (slot.bytesDone == slot.length)
+                {
+                    counters.add(Counter.PULL_BYTES, slot.length);
+                    complete(slot);
+                }
+                else
+                {
+                    requestBlocks(slot, System.nanoTime());
+                }
             }
         }
+        batch.clear();
+    }
+
+    /** @return false if the pull failed on a fault in its local region. */
+    private boolean writeOne(final PullSlot slot, final long pullOffset, final long address, final int bytes)
+    {
+        final int count = copier.resolveRemote(
+            regions, slot.localRegion, RegionTable.ACCESS_WRITE, slot.localOffset + pullOffset, bytes);
+        if (count < 0)
+        {
+            failOnRegion(slot, count, false);
+            return false;
+        }
+        copier.localBuffer(address, bytes);
+        if (!copier.transfer(Libc.pid(), true, bytes))
+        {
+            failOnLocalFault(slot, copier.remoteFaultSegment(), copier.remoteFaultAddress(), copier.errno());
+            return false;
+        }
+        return true;
     }
 
     /** Agent: a NACK refusing one of our PULLs. */
@@ -358,7 +449,7 @@ final class Puller
                 RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
                 Long.toHexString(nack.address()) + ": not mapped (" + Errno.describe(nack.errno()) + ")");
             case BAD_FIELD -> fail(slot, DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
-                framePayloadBytes + "-byte replies in blocks of " + options.pullBlockBytes() + " bytes: its limit is " +
+                framePayloadBytes + "-byte replies in blocks of " + pullBlockBytes + " bytes: its limit is " +
                 nack.address() + "-byte replies, " + PullServer.STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
                 "give both ends the same framePayloadBytes");
             case BAD_ENDPOINT, BAD_SESSION -> fail(slot, DriverError.PEER_UNREACHABLE, prefix +

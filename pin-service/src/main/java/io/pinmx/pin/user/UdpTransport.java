@@ -1,81 +1,194 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.LibcSockets;
+
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One endpoint's UDP socket: the datagram payload is exactly one MXoE frame. Non-blocking, with a selector so an
- * idle progress agent can block until a datagram (or a same-host doorbell, a zero-length datagram) arrives or
- * another thread wakes it. Send and receive buffers are direct and reused; sends from several threads are
- * serialised by a lock because they share the staging buffer.
+ * One endpoint's UDP socket, driven through FFM ({@link LibcSockets}): the datagram payload is one MXoE frame, or a
+ * run of equal-sized frames sent in one call with UDP segmentation offload ({@link #sendSegments}; the kernel cuts
+ * it into datagrams, and over veth or loopback the run crosses the stack as one packet). The socket has UDP_GRO on,
+ * so such a run may also arrive whole: {@link #receivedSegmentBytes} says where its frames start.
+ * <p>
+ * Non-blocking; an idle progress agent blocks in poll(2) on the socket and an eventfd that another thread writes to
+ * wake it. A send gathers header and payload from where they lie (no staging copy); sends from several threads are
+ * serialised by a lock because they share the message header scratch.
  */
 final class UdpTransport implements AutoCloseable
 {
     private static final int SOCKET_BUFFER_BYTES = 8 << 20;
+    /** Largest datagram (and largest offloaded run) received: a UDP payload is below 64 KiB. */
+    static final int RECEIVE_BUFFER_BYTES = 64 * 1024;
+    /** A run of more segments than this is sent in several calls (the kernel's limit is 64 on older kernels). */
+    static final int MAX_SEGMENTS = 64;
+    /** Most bytes one offloaded send carries: the largest UDP payload over IPv6 less a margin. */
+    static final int MAX_SEGMENTED_BYTES = 65_000;
     static final int SENT = 0;
     static final int LOSS_INJECTED = 1;
     static final int SEND_BUFFER_FULL = 2;
 
-    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
     /** A full socket send buffer drains in microseconds on a live link; after this many yields the frame is lost. */
     private static final int SEND_FULL_SPINS = 1_000;
+    private static final long CMSG_SPACE_INT_BYTES = LibcSockets.CMSGHDR_BYTES + 8;
+    private static final long POLLFD_BYTES = 8;
+    private static final long POLL_REVENTS = 6;
 
-    private final DatagramChannel channel;
-    private final Selector selector;
-    private final ReentrantLock sendLock = new ReentrantLock();
-    private final ByteBuffer sendBuffer;
-    private final MemorySegment sendSegment;
-    private final ByteBuffer receiveBuffer;
-    private final MemorySegment receiveSegment;
+    /** Freed by the GC once the transport is unreachable, so a late wakeup from another thread never meets freed memory. */
+    private final Arena arena = Arena.ofAuto();
+    private final int fd;
+    private final int maxFrameBytes;
+    private final int wakeFd;
+    private final int port;
     private final LossInjector txLoss;
     private final LossInjector rxLoss;
-    private final int port;
+
+    private final ReentrantLock sendLock = new ReentrantLock();
+    private final MemorySegment sendCapture;
+    private final MemorySegment sendHeader;
+    private final MemorySegment sendIov;
+    private final MemorySegment sendControl;
+    private final SockaddrCache sendAddresses;
+    /** Offloaded sends of segments this large or larger failed (the path MTU is smaller): sent one by one. */
+    private int segmentLimitBytes = Integer.MAX_VALUE;
+    private int injectedLosses;
+    private volatile boolean closed;
+
+    private final MemorySegment receiveHeader;
+    private final MemorySegment receiveIov;
+    private final MemorySegment receiveName;
+    private final MemorySegment receiveControl;
+    private final MemorySegment receiveBuffer;
+    private final SockaddrCache receiveAddresses;
+    private int receivedBytes;
+    private int receivedSegmentBytes;
+
+    private final MemorySegment pollFds;
+    private final MemorySegment wakeValue;
+    private final MemorySegment drainValue;
 
     private UdpTransport(
-        final DatagramChannel channel, final Selector selector, final int maxFrameBytes, final LossInjector txLoss,
-        final LossInjector rxLoss)
+        final int fd, final int wakeFd, final int family, final int port, final int maxFrameBytes,
+        final LossInjector txLoss, final LossInjector rxLoss)
     {
-        this.channel = channel;
-        this.selector = selector;
-        this.sendBuffer = ByteBuffer.allocateDirect(maxFrameBytes);
-        this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
-        this.receiveBuffer = ByteBuffer.allocateDirect(maxFrameBytes + 1);
-        this.receiveSegment = MemorySegment.ofBuffer(receiveBuffer);
+        this.fd = fd;
+        this.wakeFd = wakeFd;
+        this.port = port;
+        this.maxFrameBytes = maxFrameBytes;
         this.txLoss = txLoss;
         this.rxLoss = rxLoss;
-        this.port = channel.socket().getLocalPort();
+        sendCapture = Libc.allocateCaptureState(arena);
+        sendHeader = arena.allocate(LibcSockets.MSGHDR_BYTES, 8);
+        sendIov = arena.allocate(Libc.IOVEC_BYTES * 2, 8);
+        sendControl = arena.allocate(CMSG_SPACE_INT_BYTES, 8);
+        sendControl.set(ValueLayout.JAVA_LONG, 0, LibcSockets.CMSGHDR_BYTES + 2);
+        sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL, LibcSockets.SOL_UDP);
+        sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE, LibcSockets.UDP_SEGMENT);
+        sendAddresses = new SockaddrCache(arena, family);
+        receiveHeader = arena.allocate(LibcSockets.MSGHDR_BYTES, 8);
+        receiveIov = arena.allocate(Libc.IOVEC_BYTES, 8);
+        receiveName = arena.allocate(32, 8);
+        receiveControl = arena.allocate(64, 8);
+        receiveBuffer = arena.allocate(Math.max(maxFrameBytes + 1, RECEIVE_BUFFER_BYTES), 64);
+        receiveAddresses = new SockaddrCache(arena, family);
+        Libc.putIovec(receiveIov, 0, receiveBuffer.address(), receiveBuffer.byteSize());
+        receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_NAME, receiveName);
+        receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_IOV, receiveIov);
+        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOVLEN, 1);
+        receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_CONTROL, receiveControl);
+        pollFds = arena.allocate(POLLFD_BYTES * 2, 8);
+        pollFds.set(ValueLayout.JAVA_INT, 0, fd);
+        pollFds.set(ValueLayout.JAVA_SHORT, 4, LibcSockets.POLLIN);
+        pollFds.set(ValueLayout.JAVA_INT, POLLFD_BYTES, wakeFd);
+        pollFds.set(ValueLayout.JAVA_SHORT, POLLFD_BYTES + 4, LibcSockets.POLLIN);
+        wakeValue = arena.allocate(8, 8);
+        wakeValue.set(ValueLayout.JAVA_LONG, 0, 1L);
+        drainValue = arena.allocate(8, 8);
     }
 
-    /** Bind to {@code address:port} (port 0: kernel's choice). */
+    /**
+     * Bind to {@code address:port} (port 0: kernel's choice).
+     *
+     * @throws IOException naming the address and errno if the socket cannot be made or bound.
+     */
     static UdpTransport open(
         final InetAddress address, final int port, final int maxFrameBytes, final LossInjector txLoss,
         final LossInjector rxLoss) throws IOException
     {
-        final DatagramChannel channel = DatagramChannel.open();
+        final int family = address instanceof Inet6Address ? LibcSockets.AF_INET6 : LibcSockets.AF_INET;
+        try (Arena setup = Arena.ofConfined())
+        {
+            final MemorySegment capture = Libc.allocateCaptureState(setup);
+            final MemorySegment scratch = setup.allocate(8, 8);
+            final int fd = check(LibcSockets.socket(capture, family,
+                LibcSockets.SOCK_DGRAM | LibcSockets.SOCK_NONBLOCK | LibcSockets.SOCK_CLOEXEC), "socket", address, port);
+            int wakeFd = -1;
+            try
+            {
+                wakeFd = check(LibcSockets.eventfd(capture, LibcSockets.EFD_NONBLOCK | LibcSockets.EFD_CLOEXEC),
+                    "eventfd", address, port);
+                // best effort, as DatagramChannel's setOption: the kernel caps them at net.core.[rw]mem_max
+                LibcSockets.setIntOption(capture, scratch, fd, LibcSockets.SOL_SOCKET, LibcSockets.SO_RCVBUF,
+                    SOCKET_BUFFER_BYTES);
+                LibcSockets.setIntOption(capture, scratch, fd, LibcSockets.SOL_SOCKET, LibcSockets.SO_SNDBUF,
+                    SOCKET_BUFFER_BYTES);
+                // without it (kernels before 5.0) offloaded runs arrive cut into datagrams, which works too
+                LibcSockets.setIntOption(capture, scratch, fd, LibcSockets.SOL_UDP, LibcSockets.UDP_GRO, 1);
+                final MemorySegment sockaddr = setup.allocate(32, 8);
+                final int length = new SockaddrCache(setup, family).write(new InetSocketAddress(address, port), sockaddr);
+                check(LibcSockets.bind(capture, fd, sockaddr, length), "bind", address, port);
+                scratch.set(ValueLayout.JAVA_INT, 0, 32);
+                check(LibcSockets.getsockname(capture, fd, sockaddr, scratch), "getsockname", address, port);
+                final int boundPort = sockaddr.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 2)
+                    & 0xFFFF;
+                return new UdpTransport(fd, wakeFd, family, boundPort, maxFrameBytes, txLoss, rxLoss);
+            }
+            catch (final IOException | RuntimeException e)
+            {
+                Libc.close(capture, fd);
+                if (wakeFd >= 0)
+                {
+                    Libc.close(capture, wakeFd);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private static int check(final int rc, final String call, final InetAddress address, final int port)
+        throws IOException
+    {
+        if (rc < 0)
+        {
+            throw new IOException("UDP socket for " + address.getHostAddress() + ":" + port + ": " + call + " failed: " +
+                Errno.describe(-rc));
+        }
+        return rc;
+    }
+
+    /** @return the MTU of the interface holding {@code address}, or -1 if there is none (a wildcard) or it is unknown. */
+    static int interfaceMtu(final InetAddress address)
+    {
         try
         {
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
-            channel.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
-            channel.bind(new InetSocketAddress(address, port));
-            channel.configureBlocking(false);
-            final Selector selector = Selector.open();
-            channel.register(selector, SelectionKey.OP_READ);
-            return new UdpTransport(channel, selector, maxFrameBytes, txLoss, rxLoss);
+            final NetworkInterface nif = NetworkInterface.getByInetAddress(address);
+            return nif == null ? -1 : nif.getMTU();
         }
-        catch (final IOException | RuntimeException e)
+        catch (final SocketException e)
         {
-            channel.close();
-            throw e;
+            return -1;
         }
     }
 
@@ -89,7 +202,7 @@ final class UdpTransport implements AutoCloseable
      *
      * @return {@link #SENT}, {@link #LOSS_INJECTED} or {@link #SEND_BUFFER_FULL}.
      */
-    int send(final MemorySegment header, final MemorySegment payload, final SocketAddress to) throws IOException
+    int send(final MemorySegment header, final MemorySegment payload, final InetSocketAddress to) throws IOException
     {
         return send(header, payload, 0, payload.byteSize(), to);
     }
@@ -97,13 +210,13 @@ final class UdpTransport implements AutoCloseable
     /** Send header + {@code payloadBytes} of {@code payload} from {@code payloadOffset} as one datagram. */
     int send(
         final MemorySegment header, final MemorySegment payload, final long payloadOffset, final long payloadBytes,
-        final SocketAddress to) throws IOException
+        final InetSocketAddress to) throws IOException
     {
         final long headerBytes = header.byteSize();
-        if (headerBytes + payloadBytes > sendBuffer.capacity())
+        if (headerBytes + payloadBytes > maxFrameBytes)
         {
             throw new IllegalArgumentException("frame of " + (headerBytes + payloadBytes) +
-                " bytes exceeds the UDP frame maximum of " + sendBuffer.capacity());
+                " bytes exceeds the UDP frame maximum of " + maxFrameBytes);
         }
         sendLock.lock();
         try
@@ -112,36 +225,9 @@ final class UdpTransport implements AutoCloseable
             {
                 return LOSS_INJECTED;
             }
-            MemorySegment.copy(header, 0, sendSegment, 0, headerBytes);
-            if (payloadBytes > 0)
-            {
-                MemorySegment.copy(payload, payloadOffset, sendSegment, headerBytes, payloadBytes);
-            }
-            sendBuffer.clear().limit((int)(headerBytes + payloadBytes));
-            int spins = 0;
-            while (channel.send(sendBuffer, to) == 0)
-            {
-                if (++spins > SEND_FULL_SPINS)
-                {
-                    return SEND_BUFFER_FULL;
-                }
-                Thread.yield();
-            }
-            return SENT;
-        }
-        finally
-        {
-            sendLock.unlock();
-        }
-    }
-
-    /** Wake a same-host receiver parked in {@link #awaitReadable}: a zero-length datagram, never dropped. */
-    void sendDoorbell(final SocketAddress to) throws IOException
-    {
-        sendLock.lock();
-        try
-        {
-            channel.send(EMPTY.clear(), to);
+            Libc.putIovec(sendIov, 0, header.address(), headerBytes);
+            Libc.putIovec(sendIov, 1, payloadBytes > 0 ? payload.address() + payloadOffset : 0, payloadBytes);
+            return sendLocked(to, payloadBytes > 0 ? 2 : 1, 0);
         }
         finally
         {
@@ -150,29 +236,204 @@ final class UdpTransport implements AutoCloseable
     }
 
     /**
-     * Receive one datagram into the receive buffer, agent thread only.
+     * Send {@code frameCount} frames laid out back to back in {@code frames}, each {@code segmentBytes} long but the
+     * last, with as few calls as UDP segmentation offload allows; each frame is subject to loss injection on its
+     * own. A send the kernel refuses whole (a segment above the path MTU) is retried frame by frame, and frames of
+     * that size are sent one by one from then on.
+     *
+     * @return frames sent; {@link #injectedLosses} says how many of the others loss injection dropped, and the rest
+     *         found the send buffer full.
+     */
+    int sendSegments(
+        final MemorySegment frames, final int frameCount, final int segmentBytes, final int lastBytes,
+        final InetSocketAddress to) throws IOException
+    {
+        sendLock.lock();
+        try
+        {
+            injectedLosses = 0;
+            final int perCall = segmentBytes >= segmentLimitBytes ? 1 :
+                Math.min(MAX_SEGMENTS, Math.max(1, MAX_SEGMENTED_BYTES / segmentBytes));
+            int sent = 0;
+            int runStart = 0;
+            for (int k = 0; k <= frameCount; k++)
+            {
+                final boolean dropped = k < frameCount && txLoss.drop();
+                if (k == frameCount || dropped || k - runStart == perCall)
+                {
+                    sent += sendRun(frames, runStart, k, frameCount, segmentBytes, lastBytes, to);
+                    runStart = dropped ? k + 1 : k;
+                }
+                if (dropped)
+                {
+                    injectedLosses++;
+                }
+            }
+            return sent;
+        }
+        finally
+        {
+            sendLock.unlock();
+        }
+    }
+
+    /** Frames of the last {@link #sendSegments} dropped by loss injection. */
+    int injectedLosses()
+    {
+        return injectedLosses;
+    }
+
+    private int sendRun(
+        final MemorySegment frames, final int from, final int to, final int frameCount, final int segmentBytes,
+        final int lastBytes, final InetSocketAddress destination) throws IOException
+    {
+        if (from >= to)
+        {
+            return 0;
+        }
+        final long bytes = (long)(to - from - 1) * segmentBytes + (to == frameCount ? lastBytes : segmentBytes);
+        Libc.putIovec(sendIov, 0, frames.address() + (long)from * segmentBytes, bytes);
+        if (to - from == 1)
+        {
+            return sendLocked(destination, 1, 0) == SENT ? 1 : 0;
+        }
+        sendControl.set(ValueLayout.JAVA_SHORT, LibcSockets.CMSGHDR_BYTES, (short)segmentBytes);
+        final int status = sendLocked(destination, 1, segmentBytes);
+        if (status == SENT)
+        {
+            return to - from;
+        }
+        if (status == SEND_BUFFER_FULL)
+        {
+            return 0;
+        }
+        segmentLimitBytes = Math.min(segmentLimitBytes, segmentBytes);
+        int sent = 0;
+        for (int k = from; k < to; k++)
+        {
+            Libc.putIovec(sendIov, 0, frames.address() + (long)k * segmentBytes,
+                k == frameCount - 1 ? lastBytes : segmentBytes);
+            sent += sendLocked(destination, 1, 0) == SENT ? 1 : 0;
+        }
+        return sent;
+    }
+
+    /** Zero-length sends are doorbells: they wake a same-host receiver parked in {@link #awaitReadable}. */
+    void sendDoorbell(final InetSocketAddress to) throws IOException
+    {
+        sendLock.lock();
+        try
+        {
+            sendLocked(to, 0, 0);
+        }
+        finally
+        {
+            sendLock.unlock();
+        }
+    }
+
+    /**
+     * One sendmsg of {@link #sendIov}'s first {@code iovCount} entries, offloaded in segments of
+     * {@code segmentBytes} unless 0, waiting out a full send buffer for a while.
+     *
+     * @return {@link #SENT}, {@link #SEND_BUFFER_FULL}, or -1 when an offloaded send was refused (EINVAL, EMSGSIZE,
+     *         EIO: the segments do not fit the route).
+     */
+    private int sendLocked(final InetSocketAddress to, final int iovCount, final int segmentBytes) throws IOException
+    {
+        if (closed)
+        {
+            throw new IOException("UDP socket of port " + port + " is closed");
+        }
+        final MemorySegment name = sendAddresses.encode(to);
+        sendHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_NAME, name);
+        sendHeader.set(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN, sendAddresses.lengthOf(to));
+        sendHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_IOV, sendIov);
+        sendHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOVLEN, iovCount);
+        sendHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_CONTROL, segmentBytes > 0 ? sendControl : MemorySegment.NULL);
+        sendHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN, segmentBytes > 0 ? CMSG_SPACE_INT_BYTES : 0);
+        int spins = 0;
+        while (true)
+        {
+            final long rc = LibcSockets.sendmsg(sendCapture, fd, sendHeader, 0);
+            if (rc >= 0)
+            {
+                return SENT;
+            }
+            final int errno = (int)-rc;
+            if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS)
+            {
+                if (++spins > SEND_FULL_SPINS)
+                {
+                    return SEND_BUFFER_FULL;
+                }
+                Thread.yield();
+                continue;
+            }
+            if (segmentBytes > 0 && (errno == Errno.EINVAL || errno == Errno.EMSGSIZE || errno == Errno.EIO))
+            {
+                return -1;
+            }
+            throw new IOException("sendmsg to " + to + ": " + Errno.describe(errno));
+        }
+    }
+
+    /**
+     * Receive one datagram (or one offloaded run of frames) into the receive buffer, agent thread only.
      *
      * @return the source, or null if none is waiting.
      */
-    InetSocketAddress receive() throws IOException
+    InetSocketAddress receive()
     {
-        receiveBuffer.clear();
-        return (InetSocketAddress)channel.receive(receiveBuffer);
+        receiveHeader.set(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN, 32);
+        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN, receiveControl.byteSize());
+        final long n = LibcSockets.recvmsg(fd, receiveHeader, LibcSockets.MSG_DONTWAIT);
+        if (n < 0)
+        {
+            return null;
+        }
+        receivedBytes = (int)n;
+        receivedSegmentBytes = receivedBytes;
+        if (receiveHeader.get(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN) >= LibcSockets.CMSGHDR_BYTES + 4 &&
+            receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL) == LibcSockets.SOL_UDP &&
+            receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE) == LibcSockets.UDP_GRO)
+        {
+            final int segment = receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSGHDR_BYTES);
+            if (segment > 0)
+            {
+                receivedSegmentBytes = segment;
+            }
+        }
+        final InetSocketAddress source = receiveAddresses.decode(receiveName,
+            receiveHeader.get(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN));
+        if (source == null)
+        {
+            receivedBytes = 0;
+            receivedSegmentBytes = 0;
+            return receive();
+        }
+        return source;
     }
 
-    /** Bytes of the datagram last received. */
+    /** Bytes of the datagram (or run) last received. */
     int receivedBytes()
     {
-        return receiveBuffer.position();
+        return receivedBytes;
+    }
+
+    /** Where the frames of the run last received start: every this many bytes (its length when a single datagram). */
+    int receivedSegmentBytes()
+    {
+        return receivedSegmentBytes;
     }
 
     /** The buffer holding the datagram last received (from offset 0), valid until the next receive. */
     MemorySegment receivedBuffer()
     {
-        return receiveSegment;
+        return receiveBuffer;
     }
 
-    /** True if the last received datagram is to be dropped by loss injection. */
+    /** True if the frame of the last received datagram at hand is to be dropped by loss injection. */
     boolean dropReceived()
     {
         return rxLoss.drop();
@@ -181,28 +442,44 @@ final class UdpTransport implements AutoCloseable
     /** Block until a datagram is readable, {@link #wakeup} is called, or the timeout passes. */
     void awaitReadable(final long timeoutNs) throws IOException
     {
-        final long timeoutMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs));
-        if (selector.select(timeoutMs) > 0)
+        if (closed)
         {
-            selector.selectedKeys().clear();
+            throw new IOException("UDP socket of port " + port + " is closed");
+        }
+        final int timeoutMs = (int)Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs)));
+        if (LibcSockets.poll(pollFds, 2, timeoutMs) > 0 &&
+            pollFds.get(ValueLayout.JAVA_SHORT, POLLFD_BYTES + POLL_REVENTS) != 0)
+        {
+            LibcSockets.read(wakeFd, drainValue, 8);
         }
     }
 
+    /** Any thread: end a wait in {@link #awaitReadable}, or make the next one return at once. */
     void wakeup()
     {
-        selector.wakeup();
+        if (!closed)
+        {
+            LibcSockets.write(wakeFd, wakeValue, 8);
+        }
     }
 
     @Override
-    public void close() throws IOException
+    public void close()
     {
+        sendLock.lock();
         try
         {
-            selector.close();
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+            Libc.close(sendCapture, fd);
+            Libc.close(sendCapture, wakeFd);
         }
         finally
         {
-            channel.close();
+            sendLock.unlock();
         }
     }
 }

@@ -371,14 +371,7 @@ final class UserEndpoint implements DriverEndpoint
         {
             file.close();
         }
-        try
-        {
-            udp.close();
-        }
-        catch (final IOException ignored)
-        {
-            // Closing a datagram channel only fails if it is already closed.
-        }
+        udp.close();
     }
 
     @Override

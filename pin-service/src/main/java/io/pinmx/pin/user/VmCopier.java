@@ -56,12 +56,33 @@ final class VmCopier
         return remoteCount;
     }
 
+    /** The remote side's iovecs as {@link #resolveRemote} left them. */
+    MemorySegment remoteIovecs()
+    {
+        return remote;
+    }
+
     /** The local side is one plain buffer (a frame payload or a staging buffer) of this process. */
     void localBuffer(final long address, final long bytes)
     {
         Libc.putIovec(local, 0, address, bytes);
         localSegments[0] = -1;
         localCount = 1;
+    }
+
+    /**
+     * The local side is {@code totalBytes} cut into slots of {@code slotBytes} (the last one shorter), one every
+     * {@code strideBytes} from {@code address}: the payload slots of frames laid out back to back.
+     */
+    void localFrames(final long address, final long strideBytes, final long slotBytes, final long totalBytes)
+    {
+        int count = 0;
+        for (long at = 0; at < totalBytes; at += slotBytes)
+        {
+            Libc.putIovec(local, count, address + count * strideBytes, Math.min(slotBytes, totalBytes - at));
+            localSegments[count++] = -1;
+        }
+        localCount = count;
     }
 
     /**

@@ -1,10 +1,12 @@
 /**
  * The user-space provider of the driver contract ({@link io.pinmx.pin.user.UserDriver}): MXoE frames as UDP
- * datagram payloads, and for endpoints of one host a many-to-one shared-memory ring per receiving endpoint in
- * /dev/shm (zero-length UDP datagrams as doorbells for a parked receiver) plus single-copy pulls by one
+ * datagram payloads (the socket driven through {@link io.pinmx.pin.provider.LibcSockets} by {@code UdpTransport}:
+ * gathering sends, pull replies in UDP_SEGMENT runs, UDP_GRO receives), and for endpoints of one host a
+ * many-to-one shared-memory ring per receiving endpoint in /dev/shm (zero-length UDP datagrams as doorbells for a parked receiver) plus single-copy pulls by one
  * process_vm_readv from the peer's region table published in the same file. Owns the endpoint's UDP socket,
  * shared-memory file, peer table (a {@link io.pinmx.pin.provider.PeerRegistry} keyed by UdpPeer.Key), region table, both sides of the
- * pull protocol ({@code Puller} over preallocated {@code PullSlot}s, {@code PullServer}), the receive dispatch
+ * pull protocol ({@code Puller} over preallocated {@code PullSlot}s, writing a received run's payloads with one
+ * {@code ReplyCopyBatch}; {@code PullServer}), the receive dispatch
  * ({@code FrameDispatcher}), the send path ({@code FrameTransmitter}) and the progress agent ({@code EndpointAgent}).
  * Never pins memory. {@link io.pinmx.pin.user.UserEndpointFile} lists the endpoint files of a host for the admin
  * tool.

@@ -496,8 +496,8 @@ class UserEndpointTest
         return Thread.getAllStackTraces().entrySet().stream()
             .filter(e -> e.getKey().getName().equals(threadName))
             .anyMatch(e -> java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getMethodName().equals("awaitReadable")) &&
-                java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().contains("Selector") ||
-                    f.getClassName().contains("EPoll")));
+                java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().endsWith("LibcSockets") &&
+                    f.getMethodName().equals("poll")));
     }
 
     @Test

@@ -1,0 +1,191 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.wire.FrameKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class UdpTransportTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private final Arena arena = Arena.ofConfined();
+    private final List<UdpTransport> transports = new ArrayList<>();
+
+    @AfterEach
+    void close()
+    {
+        transports.forEach(UdpTransport::close);
+        arena.close();
+    }
+
+    private UdpTransport open(final double txLoss) throws IOException
+    {
+        final UdpTransport udp = UdpTransport.open(InetAddress.getLoopbackAddress(), 0, 9000,
+            new LossInjector(txLoss, 5), new LossInjector(0, 1));
+        transports.add(udp);
+        return udp;
+    }
+
+    /** Frames k of a run of {@code count} frames of {@code segment} bytes (last {@code last}), byte i = k + 3i. */
+    private MemorySegment run(final int count, final int segment, final int last)
+    {
+        final MemorySegment frames = arena.allocate((long)count * segment);
+        for (int k = 0; k < count; k++)
+        {
+            final int bytes = k == count - 1 ? last : segment;
+            for (int i = 0; i < bytes; i++)
+            {
+                frames.set(ValueLayout.JAVA_BYTE, (long)k * segment + i, (byte)(k + 3 * i));
+            }
+        }
+        return frames;
+    }
+
+    private int sendRun(
+        final UdpTransport sender, final UdpTransport receiver, final int count, final int segment, final int last)
+        throws IOException
+    {
+        return sender.sendSegments(run(count, segment, last), count, segment, last,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
+    }
+
+    /** Receives until {@code count} frames came, checking each against {@link #run}'s pattern; returns their indexes. */
+    private static List<Integer> receiveFrames(final UdpTransport udp, final int count, final int segment, final int last)
+    {
+        final List<Integer> seen = new ArrayList<>();
+        await().atMost(TIMEOUT).until(() ->
+        {
+            while (udp.receive() != null)
+            {
+                final int bytes = udp.receivedBytes();
+                final int step = udp.receivedSegmentBytes();
+                for (int offset = 0; offset < bytes; offset += step)
+                {
+                    final int length = Math.min(step, bytes - offset);
+                    final int k = (udp.receivedBuffer().get(ValueLayout.JAVA_BYTE, offset) & 0xFF);
+                    assertEquals(k == count - 1 ? last : segment, length, "frame " + k);
+                    for (int i = 0; i < length; i++)
+                    {
+                        assertEquals((byte)(k + 3 * i), udp.receivedBuffer().get(ValueLayout.JAVA_BYTE, offset + i));
+                    }
+                    seen.add(k);
+                }
+            }
+            return seen.size() >= count;
+        });
+        return seen;
+    }
+
+    @Test
+    void aRunOfFramesArrivesFrameByFrameInOrderWithItsShortLastFrame() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final int count = 30;
+        final int segment = 1400;
+        final int last = 333;
+        final int sent = sendRun(sender, receiver, count, segment, last);
+        assertEquals(count, sent);
+        assertEquals(0, sender.injectedLosses());
+        final List<Integer> seen = receiveFrames(receiver, count, segment, last);
+        for (int k = 0; k < count; k++)
+        {
+            assertEquals(k, seen.get(k));
+        }
+    }
+
+    @Test
+    void injectedLossDropsSingleFramesOfARunAndTheRestArrive() throws IOException
+    {
+        final UdpTransport sender = open(0.2);
+        final UdpTransport receiver = open(0);
+        final int count = 40;
+        final int segment = 1000;
+        final int sent = sendRun(sender, receiver, count, segment, segment);
+        final int lost = sender.injectedLosses();
+        assertEquals(count, sent + lost);
+        assertEquals(true, lost > 0 && sent > 0, "lost " + lost + " of " + count);
+        final List<Integer> seen = receiveFrames(receiver, sent, segment, segment);
+        assertEquals(sent, seen.size());
+        assertEquals(seen.stream().sorted().toList(), seen, "frames in order");
+    }
+
+    @Test
+    void aRunTooLargeForOneDatagramIsSentFrameByFrame() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        // 2 x 40000 B exceeds a UDP payload: the kernel refuses the offloaded send, the frames go one by one
+        final int count = 2;
+        final int segment = 40_000;
+        final int sent = sendRun(sender, receiver, count, segment, segment);
+        assertEquals(count, sent);
+        assertEquals(List.of(0, 1), receiveFrames(receiver, count, segment, segment));
+    }
+
+    @Test
+    void sendingAndReceivingFramesAndRunsAllocatesNothingOnceWarm() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        final MemorySegment header = arena.allocate(32);
+        final MemorySegment payload = arena.allocate(1000);
+        final MemorySegment frames = run(8, 1400, 700);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        long allocated = 0;
+        for (int pass = 0; pass < 3; pass++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            int received = 0;
+            for (int i = 0; i < 20_000; i++)
+            {
+                sender.send(header, payload, 0, 1000, to);
+                sender.sendSegments(frames, 8, 1400, 700, to);
+                while (receiver.receive() != null)
+                {
+                    received += receiver.receivedBytes() / receiver.receivedSegmentBytes();
+                }
+            }
+            allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(true, received > 0, "nothing received");
+        }
+        assertEquals(0, allocated, "bytes allocated by 20000 sends, runs and receives after two warm-up passes");
+    }
+
+    @Test
+    void anIpv6DestinationOnAnIpv4SocketIsRefusedNamingIt() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final MemorySegment header = arena.allocate(32);
+        final IOException e = assertThrows(IOException.class, () -> sender.send(header, MemorySegment.NULL,
+            new InetSocketAddress(InetAddress.getByName("::1"), 9)));
+        assertEquals(true, e.getMessage().contains("IPv6"), e.getMessage());
+    }
+
+    @Test
+    void replyPayloadFitsTheMtuAsOneDatagram()
+    {
+        final int header = FrameKind.PULL_REPLY.headerBytes();
+        assertEquals(1500 - 28 - header, Puller.replyPayloadBytes(8192, 1500, false));
+        assertEquals(1500 - 48 - header, Puller.replyPayloadBytes(8192, 1500, true));
+        assertEquals(8192, Puller.replyPayloadBytes(8192, 65536, false));
+        assertEquals(8192, Puller.replyPayloadBytes(8192, -1, false));
+        assertEquals(512, Puller.replyPayloadBytes(8192, 300, false));
+        assertEquals(256, Puller.replyPayloadBytes(256, 300, false));
+    }
+}
