@@ -3,12 +3,14 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.node.ChronicleFlags;
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.CounterStore;
+import io.pinmx.pin.node.PublishedCounters;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.EndpointAddress;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -28,6 +30,12 @@ final class CounterPublisher
 {
     /** Least time between two publications of one endpoint. */
     static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * Snapshots a store holds before its opener forgets those of processes that are gone: every endpoint ever
+     * opened on the node leaves one, and a full store refuses new endpoints. Below it, finished jobs' final
+     * counters stay for {@code pinmx-admin counters}.
+     */
+    static final int PRUNE_AT_SNAPSHOTS = (int)(ChronicleMapCounterStore.MAX_ENDPOINTS / 2);
     private static final System.Logger LOG = System.getLogger(CounterPublisher.class.getName());
     private static final Map<Path, SharedStore> STORES = new HashMap<>();
     /** A JVM without Chronicle's flags is told once, not once per endpoint; guarded by STORES. */
@@ -167,6 +175,17 @@ final class CounterPublisher
         }
     }
 
+    /** Forget the snapshots of processes that are gone once the store holds {@link #PRUNE_AT_SNAPSHOTS}. */
+    static void pruneIfCrowded(final CounterStore store)
+    {
+        final List<PublishedCounters> snapshots = store.list();
+        if (snapshots.size() >= PRUNE_AT_SNAPSHOTS)
+        {
+            snapshots.stream().filter(snapshot -> !snapshot.publisherAlive())
+                .forEach(snapshot -> store.remove(snapshot.endpoint()));
+        }
+    }
+
     /** One open (or opening) store per file and JVM; {@link #users} is guarded by {@link #STORES}. */
     private static final class SharedStore
     {
@@ -184,7 +203,9 @@ final class CounterPublisher
         {
             try
             {
-                store.complete(ChronicleMapCounterStore.open(file));
+                final CounterStore opened = ChronicleMapCounterStore.open(file);
+                pruneIfCrowded(opened);
+                store.complete(opened);
             }
             catch (final RuntimeException ex)
             {

@@ -225,6 +225,39 @@ class PinmxAdminTest
     }
 
     @Test
+    void anEndpointOpeningACrowdedCountersFileForgetsTheCountersOfProcessesThatAreGone() throws Exception
+    {
+        final Process gone = new ProcessBuilder("true").start();
+        assertTrue(gone.waitFor(30, TimeUnit.SECONDS));
+        final int crowded = (int)(ChronicleMapCounterStore.MAX_ENDPOINTS / 2);
+        try (ChronicleMapCounterStore store = ChronicleMapCounterStore.open(countersFile()))
+        {
+            for (int i = 0; i < crowded; i++)
+            {
+                store.publish(new PublishedCounters("gone/" + i, gone.pid(), 1, new long[DriverCounters.size()]));
+            }
+            store.publish("alive/0", new DriverCounters());
+        }
+        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(countersFile())).build());
+        try
+        {
+            final String publisher = "/pid" + ProcessHandle.current().pid() + "/";
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+            {
+                assertEquals(0, run("counters", "--all"), err);
+                assertTrue(out.lines().anyMatch(line -> line.contains(publisher)), out);
+            });
+            assertFalse(out.contains("gone/"), out);
+            assertTrue(out.contains("alive/0"), out);
+        }
+        finally
+        {
+            endpoint.close();
+        }
+    }
+
+    @Test
     void pruneForgetsCountersOfProcessesThatAreGone() throws Exception
     {
         final Process gone = new ProcessBuilder("true").start();
