@@ -3,7 +3,6 @@ package io.pinmx.rma;
 import io.pinmx.job.Job;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.JobEndpoint;
-import io.pinmx.mx.EndpointOptions;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.user.UserDriverOptions;
 
@@ -28,12 +27,6 @@ import java.util.List;
  */
 public final class Rma implements AutoCloseable
 {
-    /**
-     * Driver regions left to exposed slices, outside the endpoint's region cache, of the 1024 the user driver's
-     * endpoint has (the kernel module's has 4096).
-     */
-    private static final int REGIONS_OUTSIDE_THE_CACHE = 256;
-    private static final int REGION_CACHE_MAX_REGIONS = 1024 - REGIONS_OUTSIDE_THE_CACHE;
     private final Job job;
     private final RmaOptions options;
     private final Arena arena = Arena.ofShared();
@@ -85,9 +78,7 @@ public final class Rma implements AutoCloseable
 
     /**
      * With the shared-memory tier off, the user driver's own same-host rings are off too: the driver tier is then
-     * the path that crosses a network (UDP frames), which is what switching the tier off is for. The endpoint's
-     * region cache keeps {@value #REGIONS_OUTSIDE_THE_CACHE} of the driver's regions free for what this layer declares
-     * outside it (each allocation's exposed slice): a cache as large as the driver's table would fill it.
+     * the path that crosses a network (UDP frames), which is what switching the tier off is for.
      */
     private static EndpointTuning endpointTuning(final RmaOptions options)
     {
@@ -100,12 +91,6 @@ public final class Rma implements AutoCloseable
                 {
                     config.options(UserDriverOptions.class, UserDriverOptions.defaults().withSameHost(false));
                 }
-            }
-
-            @Override
-            public void options(final EndpointOptions.Builder endpointOptions)
-            {
-                endpointOptions.regionCacheMaxRegions(REGION_CACHE_MAX_REGIONS);
             }
         };
     }
