@@ -24,6 +24,13 @@ import java.util.Objects;
  * cache. A byte capacity of 0 therefore caches nothing: every acquire declares, and the
  * last release of its lease undeclares (declare and destroy per use).
  * <p>
+ * The driver's own table may be smaller than the cache (a user-driver endpoint holds 1024 regions, and regions
+ * declared outside the cache share its table): when the declarer says the driver has no room
+ * ({@link RegionTableFullException}), the least recently used idle region is undeclared and the declaration tried
+ * again, until it succeeds or no idle region is left; then the cache throws {@link RegionTableFullException} naming
+ * how many of its regions are in use. Regions the caller keeps outside the cache
+ * ({@link #declareOutside(MemorySegment[], int)}) make room the same way.
+ * <p>
  * Lookups never scan: every region is in a hash table keyed by its exact vector, and
  * single-segment regions are also in an address-ordered index that finds a containing
  * region in O(log n) whatever the overlaps (see {@link ContainmentIndex}).
@@ -66,6 +73,7 @@ public final class RegionCache implements AutoCloseable
     private long hits;
     private long misses;
     private long evictions;
+    private long tableFullEvictions;
     private long invalidations;
     private long overCapacityAdmissions;
     private int declaredRegions;
@@ -273,7 +281,7 @@ public final class RegionCache implements AutoCloseable
         synchronized (lock)
         {
             return new RegionCacheStatistics(
-                hits, misses, evictions, invalidations, overCapacityAdmissions,
+                hits, misses, evictions, tableFullEvictions, invalidations, overCapacityAdmissions,
                 declaredRegions, declaredBytes, inUseRegions);
         }
     }
@@ -305,10 +313,38 @@ public final class RegionCache implements AutoCloseable
         admit(new CachedRegion(new long[]{ address }, new long[]{ length }, 1, hash), lease);
     }
 
+    /**
+     * Declares a region the caller keeps outside the cache and undeclares itself (memory exposed for as long as the
+     * caller decides), making room in the driver's table by undeclaring idle cached regions if need be.
+     *
+     * @param segments the vector, in order; only the first {@code count} are used.
+     * @param count    number of segments, 1 to {@link #MAX_SEGMENTS}.
+     * @return the driver's region id.
+     * @throws IllegalArgumentException  if count is out of range or a segment is null, not native or empty.
+     * @throws RegionTableFullException if the driver has no room and every cached region is in use.
+     */
+    public int declareOutside(final MemorySegment[] segments, final int count)
+    {
+        Objects.requireNonNull(segments, "segments must not be null");
+        if (count < 1 || count > MAX_SEGMENTS || count > segments.length)
+        {
+            throw new IllegalArgumentException("count " + count + " is outside 1.." +
+                Math.min(MAX_SEGMENTS, segments.length));
+        }
+        final long[] addresses = new long[count];
+        final long[] lengths = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            addresses[i] = checkedAddress(segments[i], i);
+            lengths[i] = segments[i].byteSize();
+        }
+        return declareMakingRoom(addresses, lengths, count);
+    }
+
     /** Declares outside the lock, then caches the region unless another thread cached the same meanwhile. */
     private void admit(final CachedRegion region, final RegionLease lease)
     {
-        region.regionId = declarer.declare(region.addresses, region.lengths, region.segmentCount);
+        region.regionId = declareMakingRoom(region.addresses, region.lengths, region.segmentCount);
         final CachedRegion pending;
         final boolean wasClosed;
         synchronized (lock)
@@ -359,6 +395,49 @@ public final class RegionCache implements AutoCloseable
         }
     }
 
+    /**
+     * Declares; while the driver has no room, undeclares the least recently used idle region and declares again.
+     * Called without the lock.
+     *
+     * @throws RegionTableFullException if the driver has no room and no cached region is idle.
+     */
+    private int declareMakingRoom(final long[] addresses, final long[] lengths, final int count)
+    {
+        while (true)
+        {
+            try
+            {
+                return declarer.declare(addresses, lengths, count);
+            }
+            catch (final RegionTableFullException full)
+            {
+                final boolean evicted;
+                final int held;
+                final int inUse;
+                final CachedRegion pending;
+                synchronized (lock)
+                {
+                    evicted = null != idleTail;
+                    if (evicted)
+                    {
+                        evictIdleTail();
+                        tableFullEvictions++;
+                    }
+                    held = declaredRegions;
+                    inUse = inUseRegions;
+                    pending = takeUndeclareQueue();
+                }
+                undeclareAll(pending);
+                if (!evicted)
+                {
+                    throw new RegionTableFullException("the driver has no room for another region and none of the " +
+                        held + " regions this cache holds is idle (" + inUse + " in use): release leases, or declare " +
+                        "fewer regions outside the cache", full);
+                }
+            }
+        }
+    }
+
     private CachedRegion findExisting(final CachedRegion region)
     {
         if (1 == region.segmentCount)
@@ -401,13 +480,19 @@ public final class RegionCache implements AutoCloseable
     {
         while (null != idleTail && overCapacity())
         {
-            final CachedRegion victim = idleTail;
-            unlinkIdle(victim);
-            removeFromIndex(victim);
-            victim.dropped = true;
-            retire(victim);
-            evictions++;
+            evictIdleTail();
         }
+    }
+
+    /** Drops the least recently used idle region and queues its undeclare. */
+    private void evictIdleTail()
+    {
+        final CachedRegion victim = idleTail;
+        unlinkIdle(victim);
+        removeFromIndex(victim);
+        victim.dropped = true;
+        retire(victim);
+        evictions++;
     }
 
     private int dropOverlapping(final long address, final long endExclusive)

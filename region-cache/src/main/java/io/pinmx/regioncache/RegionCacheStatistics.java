@@ -5,7 +5,8 @@ package io.pinmx.regioncache;
  *
  * @param hits                   acquires served by a cached region.
  * @param misses                 acquires that had to declare a region.
- * @param evictions              idle regions undeclared to stay within capacity.
+ * @param evictions              idle regions undeclared to stay within capacity or to make room in the driver.
+ * @param tableFullEvictions     of those, the ones undeclared because the driver had no room for a declaration.
  * @param invalidations          regions dropped by {@code invalidate}, {@code clear} or {@code close}.
  * @param overCapacityAdmissions regions admitted while over capacity because every cached region
  *                               was in use, or because the region alone exceeds the byte capacity.
@@ -17,6 +18,7 @@ public record RegionCacheStatistics(
     long hits,
     long misses,
     long evictions,
+    long tableFullEvictions,
     long invalidations,
     long overCapacityAdmissions,
     int declaredRegions,

@@ -17,7 +17,10 @@ public interface RegionDeclarer
      * @param lengths   byte length of each segment, in order, each positive.
      * @param count     number of segments used in the arrays.
      * @return the region id; the driver must not return an id again until it has been undeclared.
-     * @throws RuntimeException whatever the driver throws; the cache then caches nothing and rethrows it unchanged.
+     * @throws RegionTableFullException when the driver has no room for another region: the cache undeclares its
+     *                                  least recently used idle region and calls again.
+     * @throws RuntimeException         whatever else the driver throws; the cache then caches nothing and rethrows it
+     *                                  unchanged.
      */
     int declare(long[] addresses, long[] lengths, int count);
 

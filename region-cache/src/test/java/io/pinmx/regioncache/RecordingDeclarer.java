@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * A declarer that behaves like the driver's region table (lowest free id first, an id is
- * reused only after its undeclare) and records every call, so tests can check that each
+ * reused only after its undeclare, optionally a table of limited size that refuses a declaration
+ * with {@link RegionTableFullException} when full) and records every call, so tests can check that each
  * declared id is undeclared exactly once and never while a lease could still see it.
  */
 final class RecordingDeclarer implements RegionDeclarer
@@ -29,6 +30,8 @@ final class RecordingDeclarer implements RegionDeclarer
     private final List<String> violations = new ArrayList<>();
     private RuntimeException nextDeclareFailure;
     private RuntimeException nextUndeclareFailure;
+    private int tableSize = Integer.MAX_VALUE;
+    private int refusedFull;
 
     public synchronized int declare(final long[] addresses, final long[] lengths, final int count)
     {
@@ -37,6 +40,11 @@ final class RecordingDeclarer implements RegionDeclarer
             final RuntimeException failure = nextDeclareFailure;
             nextDeclareFailure = null;
             throw failure;
+        }
+        if (live.size() >= tableSize)
+        {
+            refusedFull++;
+            throw new RegionTableFullException("all " + tableSize + " regions of the table are declared", null);
         }
         final int regionId = usedIds.nextClearBit(0);
         usedIds.set(regionId);
@@ -61,6 +69,17 @@ final class RecordingDeclarer implements RegionDeclarer
             nextUndeclareFailure = null;
             throw failure;
         }
+    }
+
+    /** The table holds at most {@code regions} regions from now on, like a driver's fixed table. */
+    synchronized void limitTable(final int regions)
+    {
+        tableSize = regions;
+    }
+
+    synchronized int refusedFull()
+    {
+        return refusedFull;
     }
 
     synchronized void failNextDeclare(final RuntimeException failure)

@@ -1,14 +1,18 @@
 package io.pinmx.mx;
 
 import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.regioncache.RegionDeclarer;
+import io.pinmx.regioncache.RegionTableFullException;
 
 import java.lang.foreign.MemorySegment;
 
 /**
  * Adapts the region cache's declare/undeclare to the driver. Regions are declared for both
  * directions because one cached region may serve sends (pulled from) and receives (pulled into).
+ * The driver's "no room" (NO_RESOURCES) becomes the cache's {@link RegionTableFullException}, on which it makes room.
  */
 final class DriverRegionDeclarer implements RegionDeclarer
 {
@@ -30,7 +34,20 @@ final class DriverRegionDeclarer implements RegionDeclarer
         {
             segments[i] = MemorySegment.ofAddress(addresses[i]).reinterpret(lengths[i]);
         }
-        return driver.declareRegion(segments, count, RegionAccess.READ_WRITE);
+        try
+        {
+            return driver.declareRegion(segments, count, RegionAccess.READ_WRITE);
+        }
+        catch (final DriverException ex)
+        {
+            // Both providers say NO_RESOURCES when the endpoint's table is full (or, in the module, out of memory):
+            // the cache undeclares an idle region and declares again.
+            if (DriverError.NO_RESOURCES == ex.kind())
+            {
+                throw new RegionTableFullException(ex.getMessage(), ex);
+            }
+            throw ex;
+        }
     }
 
     public void undeclare(final int regionId)

@@ -12,7 +12,6 @@ import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PinDriver;
-import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.wire.ConnectStatus;
 import io.pinmx.pin.wire.MediumFragFrame;
 import io.pinmx.regioncache.RegionCache;
@@ -363,7 +362,9 @@ public final class Endpoint implements AutoCloseable
      * without this process (see {@link ExposedRegion}).
      *
      * @throws IllegalArgumentException if the segment is not native.
-     * @throws io.pinmx.pin.spi.DriverException if the driver refuses the declaration (the message says why).
+     * @throws io.pinmx.regioncache.RegionTableFullException if the driver's table is full and no region of the
+     *                                  endpoint's region cache is idle (idle ones are undeclared to make room).
+     * @throws io.pinmx.pin.spi.DriverException if the driver refuses the declaration otherwise (the message says why).
      */
     public ExposedRegion expose(final MemorySegment memory)
     {
@@ -372,7 +373,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new IllegalArgumentException("only non-empty native memory can be exposed, not " + memory);
         }
-        return new ExposedRegion(driver, driver.declareRegion(new MemorySegment[] {memory}, 1, RegionAccess.READ_WRITE),
+        return new ExposedRegion(driver, regionCache.declareOutside(new MemorySegment[] {memory}, 1),
             memory.byteSize());
     }
 
