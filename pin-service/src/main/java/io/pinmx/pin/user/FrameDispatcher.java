@@ -134,7 +134,7 @@ final class FrameDispatcher
                     continue;
                 }
                 frames++;
-                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source);
+                onFrame(udp.receivedBuffer(), 0, udp.receivedBytes(), source, false);
             }
         }
         catch (final IOException e)
@@ -167,7 +167,7 @@ final class FrameDispatcher
         final InetSocketAddress source = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
         if (source != null)
         {
-            onFrame(buffer, frameOffset, frameLength, source);
+            onFrame(buffer, frameOffset, frameLength, source, true);
         }
         else
         {
@@ -219,8 +219,12 @@ final class FrameDispatcher
      * Check a received frame and dispatch it. Only a frame that becomes an event takes a peer-table entry (held
      * until poll delivers it): a misaddressed frame is answered at its source address, PULLs are served there, and
      * PULL_REPLYs are matched against the pull's own peer, so strangers cost no lasting state.
+     *
+     * @param lossless the frame came from the shared-memory ring, which cannot lose it.
      */
-    private void onFrame(final MemorySegment frame, final long offset, final int length, final InetSocketAddress source)
+    private void onFrame(
+        final MemorySegment frame, final long offset, final int length, final InetSocketAddress source,
+        final boolean lossless)
     {
         final DropReason invalid = FrameReader.check(frame, offset, length);
         if (invalid != DropReason.NONE)
@@ -260,15 +264,16 @@ final class FrameDispatcher
                 }
                 else
                 {
-                    queueReceived(EventType.RECV_NACK, frame, offset, source.getAddress(), basePort);
+                    queueReceived(EventType.RECV_NACK, frame, offset, source.getAddress(), basePort, lossless);
                 }
             }
-            default -> queueReceived(EventType.received(kind), frame, offset, source.getAddress(), basePort);
+            default -> queueReceived(EventType.received(kind), frame, offset, source.getAddress(), basePort, lossless);
         }
     }
 
     private void queueReceived(
-        final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort)
+        final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort,
+        final boolean lossless)
     {
         final UdpPeer peer = peers.holdSource(sourceKey.set(host, basePort));
         if (peer == null)
@@ -276,7 +281,7 @@ final class FrameDispatcher
             counters.increment(Counter.DROPPED_PEER_TABLE_FULL);
             return;
         }
-        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength()))
+        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength(), lossless))
         {
             peers.releaseHold(peer);
         }

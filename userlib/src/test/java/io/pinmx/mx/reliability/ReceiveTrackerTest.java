@@ -16,7 +16,7 @@ class ReceiveTrackerTest
     @Test
     void delayedAckFallsDueAfterTheDelay()
     {
-        final ReceiveTracker t = new ReceiveTracker(seq, 0, 500, 100);
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 500, 500, 100);
         assertFalse(t.isAckDue(0));
         assertEquals(IN_ORDER, t.classify(0, 1_000));
         t.accept(1_000);
@@ -32,7 +32,7 @@ class ReceiveTrackerTest
     @Test
     void everyNthFrameIsAckedAtOnce()
     {
-        final ReceiveTracker t = new ReceiveTracker(seq, 0, 1_000_000, 3);
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 1_000_000, 1_000_000, 3);
         t.accept(0);
         t.accept(0);
         assertFalse(t.isAckDue(0));
@@ -43,7 +43,7 @@ class ReceiveTrackerTest
     @Test
     void duplicatesAndGapsAreNotAcceptedAndMakeTheAckUrgent()
     {
-        final ReceiveTracker t = new ReceiveTracker(seq, 0xFFFF, 1_000_000, 100);
+        final ReceiveTracker t = new ReceiveTracker(seq, 0xFFFF, 1_000_000, 1_000_000, 100);
         t.accept(0);
         assertEquals(0, t.expectedSeq(), "wrapped");
         t.onAckSent();
@@ -58,7 +58,7 @@ class ReceiveTrackerTest
     @Test
     void aRefusedFrameIsNotAdvancedPast()
     {
-        final ReceiveTracker t = new ReceiveTracker(seq, 7, 100, 100);
+        final ReceiveTracker t = new ReceiveTracker(seq, 7, 100, 100, 100);
         assertEquals(IN_ORDER, t.classify(7, 0));
         t.refuse(0);
         assertEquals(7, t.expectedSeq());
@@ -69,10 +69,47 @@ class ReceiveTrackerTest
     @Test
     void anAckRequestedByThePartnerIsDueAtOnce()
     {
-        final ReceiveTracker t = new ReceiveTracker(seq, 0, 1_000_000, 100);
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 1_000_000, 1_000_000, 100);
         assertFalse(t.isAckDue(0));
         t.ackRequested(50);
         assertTrue(t.isAckDue(50));
         assertEquals(50, t.ackDeadlineNs());
+    }
+
+    @Test
+    void aLosslessFrameIsAckedAfterTheLongerDelayUnlessAnotherFrameNeedsItSooner()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 0, 200_000, 100);
+        t.acceptLossless(1_000);
+        assertFalse(t.isAckDue(1_000), "no ACK frame of its own right away");
+        assertEquals(201_000, t.ackDeadlineNs());
+        assertTrue(t.isAckDue(201_000));
+        t.onAckSent();
+        t.acceptLossless(300_000);
+        t.accept(300_010);
+        assertTrue(t.isAckDue(300_010), "a frame whose sender waits for the ack makes it due at its own delay");
+        t.onAckSent();
+        t.acceptLossless(400_000);
+        assertEquals(DUPLICATE, t.classify(0, 400_001));
+        assertTrue(t.isAckDue(400_001), "a duplicate makes it urgent");
+    }
+
+    @Test
+    void losslessFramesStillGetAnAckEveryNFrames()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 0, 1_000_000, 3);
+        t.acceptLossless(0);
+        t.acceptLossless(0);
+        assertFalse(t.isAckDue(0));
+        t.acceptLossless(0);
+        assertTrue(t.isAckDue(0));
+    }
+
+    @Test
+    void theLosslessDelayIsNeverShorterThanTheOrdinaryOne()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 500, 100, 100);
+        t.acceptLossless(0);
+        assertEquals(500, t.ackDeadlineNs());
     }
 }
