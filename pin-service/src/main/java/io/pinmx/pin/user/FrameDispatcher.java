@@ -3,6 +3,8 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverEvent;
+import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.wire.DropReason;
 import io.pinmx.pin.wire.FrameFlyweight;
@@ -29,6 +31,10 @@ import java.net.UnknownHostException;
  * traffic never comes by UDP. So with a ring the socket is polled every cycle only while datagrams are flowing
  * (one carried a frame within {@link #UDP_HOT_NS}), otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
  * the first cycle after the agent was parked (a doorbell or a datagram woke it).
+ * <p>
+ * When poll runs the duty cycle itself ({@link #receive(EventHandler, int)}) and no event is queued before them,
+ * received frames go to poll's handler in place (in the ring record or the datagram buffer), not through the event
+ * ring: one copy less per frame, and no event record written and read back.
  */
 final class FrameDispatcher
 {
@@ -55,6 +61,11 @@ final class FrameDispatcher
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
     private final byte[][] shmSenderBytes = new byte[PORTS][];
+    /** Poll's handler while poll runs the duty cycle, else null. */
+    private EventHandler directHandler;
+    private int directLeft;
+    private int directDelivered;
+    private final DriverEvent directEvent = new DriverEvent();
     private boolean udpHot = true;
     private long udpHotUntilNs;
     private int cyclesSinceUdpPoll;
@@ -81,6 +92,28 @@ final class FrameDispatcher
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;
         this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /**
+     * Receive, handing frames straight to poll's {@code handler} (up to {@code limit}) while no event is queued
+     * before them; the rest are queued as events.
+     *
+     * @return events delivered to the handler.
+     */
+    int receive(final EventHandler handler, final int limit)
+    {
+        directHandler = handler;
+        directLeft = limit;
+        directDelivered = 0;
+        try
+        {
+            receive();
+            return directDelivered;
+        }
+        finally
+        {
+            directHandler = null;
+        }
     }
 
     /** @return frames and datagrams taken from the socket and the ring. */
@@ -279,6 +312,21 @@ final class FrameDispatcher
         if (peer == null)
         {
             counters.increment(Counter.DROPPED_PEER_TABLE_FULL);
+            return;
+        }
+        if (directHandler != null && directLeft > 0 && events.isEmpty())
+        {
+            directLeft--;
+            directDelivered++;
+            try
+            {
+                directHandler.onEvent(directEvent.received(type, peer.index(), frame, offset, header.frameLength(),
+                    lossless));
+            }
+            finally
+            {
+                peers.releaseHold(peer);
+            }
             return;
         }
         if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength(), lossless))
