@@ -625,7 +625,7 @@ class UserEndpointTest
         final EventLog log = new EventLog();
         for (int tag = 1; tag <= 3; tag++)
         {
-            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.ACK, 0, 0, b.address().sessionId(),
+            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.TINY, 0, 0, b.address().sessionId(),
                 a.address().sessionId(), tag);
             a.send(bAtA, header.asSlice(0, headerBytes), body);
             final int expectedTag = tag;
@@ -644,7 +644,7 @@ class UserEndpointTest
             assertEquals(3, store.get(b.publishedCountersName()).orElseThrow().get(Counter.FRAMES_RECEIVED_TINY));
 
             // the last counters are published at close, whatever the rate limit
-            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.ACK, 0, 0, b.address().sessionId(),
+            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.TINY, 0, 0, b.address().sessionId(),
                 a.address().sessionId(), 4);
             a.send(bAtA, header.asSlice(0, headerBytes), body);
             final long[] last = a.counters().snapshot();
