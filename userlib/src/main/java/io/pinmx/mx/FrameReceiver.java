@@ -170,12 +170,9 @@ final class FrameReceiver implements EventHandler
         }
         if (p.isConnected())
         {
+            // an ack still owed after this goes out from the timers, which run right after the poll: one ACK
+            // per partner and progress round, not one per frame of a medium message
             partners.pump(p);
-            if (p.isConnected() && p.tracker.isAckDue(nowNs))
-            {
-                sender.sendAck(p, false);
-                partners.failIfSendPathBroken(p);
-            }
         }
     }
 
