@@ -60,7 +60,8 @@ final class FrameDispatcher
     private final UdpPeer.Key sourceKey = new UdpPeer.Key();
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
-    private final byte[][] shmSenderBytes = new byte[PORTS][];
+    /** The address bytes each cached sender was made from, as segments over their arrays (compared in one call). */
+    private final MemorySegment[] shmSenderBytes = new MemorySegment[PORTS];
     /** Poll's handler while poll runs the duty cycle, else null. */
     private EventHandler directHandler;
     private int directLeft;
@@ -212,8 +213,9 @@ final class FrameDispatcher
     private InetSocketAddress shmSender(
         final int port, final MemorySegment buffer, final long addressOffset, final int addressLength)
     {
-        final byte[] cachedBytes = shmSenderBytes[port];
-        if (cachedBytes != null && sameBytes(cachedBytes, buffer, addressOffset, addressLength))
+        final MemorySegment cachedBytes = shmSenderBytes[port];
+        if (cachedBytes != null && cachedBytes.byteSize() == addressLength &&
+            MemorySegment.mismatch(cachedBytes, 0, addressLength, buffer, addressOffset, addressOffset + addressLength) < 0)
         {
             return shmSenderAddress[port];
         }
@@ -223,29 +225,13 @@ final class FrameDispatcher
             MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, addressOffset, bytes, 0, addressLength);
             final InetSocketAddress source = new InetSocketAddress(InetAddress.getByAddress(bytes), port);
             shmSenderAddress[port] = source;
-            shmSenderBytes[port] = bytes;
+            shmSenderBytes[port] = MemorySegment.ofArray(bytes);
             return source;
         }
         catch (final UnknownHostException e)
         {
             return null;
         }
-    }
-
-    private static boolean sameBytes(final byte[] bytes, final MemorySegment buffer, final long offset, final int length)
-    {
-        if (bytes.length != length)
-        {
-            return false;
-        }
-        for (int i = 0; i < length; i++)
-        {
-            if (bytes[i] != buffer.get(ValueLayout.JAVA_BYTE, offset + i))
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
