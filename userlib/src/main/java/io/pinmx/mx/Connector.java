@@ -270,7 +270,8 @@ final class Connector
         p.remoteSessionId = remoteSessionId;
         p.remoteInitialSeq = remoteInitialSeq;
         p.window = new SendWindow(sequences, options.sendWindowFrames, p.sendInitialSeq);
-        p.tracker = new ReceiveTracker(sequences, remoteInitialSeq, options.ackDelayNs, options.ackEveryFrames);
+        p.tracker = new ReceiveTracker(sequences, remoteInitialSeq, options.ackDelayNs, options.losslessAckDelayNs,
+            options.ackEveryFrames);
         p.lastHeardNs = now.nanoTime();
         p.moveTo(next);
     }

@@ -21,6 +21,7 @@ public final class EndpointOptions
     final long resendTimeoutNs;
     final int maxResends;
     final long ackDelayNs;
+    final long losslessAckDelayNs;
     final int ackEveryFrames;
     final int sendWindowFrames;
     final long keepaliveIntervalNs;
@@ -44,6 +45,7 @@ public final class EndpointOptions
         resendTimeoutNs = b.resendTimeoutNs;
         maxResends = b.maxResends;
         ackDelayNs = b.ackDelayNs;
+        losslessAckDelayNs = b.losslessAckDelayNs;
         ackEveryFrames = b.ackEveryFrames;
         sendWindowFrames = b.sendWindowFrames;
         keepaliveIntervalNs = b.keepaliveIntervalNs;
@@ -112,6 +114,7 @@ public final class EndpointOptions
         private long resendTimeoutNs = 20_000_000L;
         private int maxResends = 250;
         private long ackDelayNs = 200_000L;
+        private long losslessAckDelayNs = 200_000L;
         private int ackEveryFrames = 16;
         private int sendWindowFrames = 64;
         private long keepaliveIntervalNs = 100_000_000L;
@@ -194,6 +197,17 @@ public final class EndpointOptions
         public Builder ackDelayNs(final long ackDelayNs)
         {
             this.ackDelayNs = ackDelayNs;
+            return this;
+        }
+
+        /**
+         * Longest the ack of a TINY or SMALL frame waits when the driver says it came through a queue that cannot
+         * lose it (the user driver's same-host ring), where the send completed without the ack; at least
+         * {@code ackDelayNs}; below {@code resendTimeoutNs}; default 200 us.
+         */
+        public Builder losslessAckDelayNs(final long losslessAckDelayNs)
+        {
+            this.losslessAckDelayNs = losslessAckDelayNs;
             return this;
         }
 
@@ -284,6 +298,8 @@ public final class EndpointOptions
             check(resendTimeoutNs > 0, "resendTimeoutNs", resendTimeoutNs, "> 0");
             check(maxResends >= 0, "maxResends", maxResends, ">= 0");
             check(ackDelayNs >= 0, "ackDelayNs", ackDelayNs, ">= 0");
+            check(losslessAckDelayNs >= 0 && losslessAckDelayNs < resendTimeoutNs, "losslessAckDelayNs",
+                losslessAckDelayNs, "0..resendTimeoutNs - 1, so the sender never resends for want of it");
             check(ackEveryFrames >= 1, "ackEveryFrames", ackEveryFrames, ">= 1");
             check(sendWindowFrames >= 1 && sendWindowFrames <= 1 << 16 && Integer.bitCount(sendWindowFrames) == 1,
                 "sendWindowFrames", sendWindowFrames, "a power of two in 1..65536");

@@ -131,11 +131,12 @@ final class FrameReceiver implements EventHandler
             case CONNECT_REQUEST -> count(connector.onConnectRequest(peerIndex, buffer, offset));
             case CONNECT_REPLY -> count(connector.onConnectReply(peerIndex, buffer, offset));
             case NACK -> onNack(peerIndex, buffer, offset);
-            default -> onSessionFrame(peerIndex, kind, buffer, offset);
+            default -> onSessionFrame(peerIndex, kind, buffer, offset, e.lossless());
         }
     }
 
-    private void onSessionFrame(final int peerIndex, final FrameKind kind, final MemorySegment buffer, final long offset)
+    private void onSessionFrame(
+        final int peerIndex, final FrameKind kind, final MemorySegment buffer, final long offset, final boolean lossless)
     {
         final Partner p = partners.find(peerIndex, frameIn.srcEndpoint());
         if (null == p || !p.isConnected() || p.remoteSessionId != frameIn.srcSession())
@@ -165,21 +166,24 @@ final class FrameReceiver implements EventHandler
         }
         else
         {
-            onSequenced(p, kind, buffer, offset, nowNs);
+            onSequenced(p, kind, buffer, offset, nowNs, lossless);
         }
         if (p.isConnected())
         {
+            // an ack still owed after this goes out from the timers, which run right after the poll: one ACK
+            // per partner and progress round, not one per frame of a medium message
             partners.pump(p);
-            if (p.isConnected() && p.tracker.isAckDue(nowNs))
-            {
-                sender.sendAck(p, false);
-                partners.failIfSendPathBroken(p);
-            }
         }
     }
 
+    /**
+     * @param lossless the driver says the frame came through a queue that cannot lose it: a TINY or SMALL send then
+     *                 completed without our ack (see {@link OutboundQueue}), so its ack may wait for a frame back;
+     *                 not so for a resend, whose first try the driver refused (that send waits for the ack).
+     */
     private void onSequenced(
-        final Partner p, final FrameKind kind, final MemorySegment buffer, final long offset, final long nowNs)
+        final Partner p, final FrameKind kind, final MemorySegment buffer, final long offset, final long nowNs,
+        final boolean lossless)
     {
         final int seq = frameIn.seq();
         if (!sequences.isValid(seq) || ReceiveTracker.Classification.IN_ORDER != p.tracker.classify(seq, nowNs))
@@ -198,7 +202,12 @@ final class FrameReceiver implements EventHandler
             }
             default -> true;
         };
-        if (accepted)
+        if (accepted && lossless && (FrameKind.TINY == kind || FrameKind.SMALL == kind) &&
+            (frameIn.flags() & FrameFlyweight.FLAG_RESENT) == 0)
+        {
+            p.tracker.acceptLossless(nowNs);
+        }
+        else if (accepted)
         {
             p.tracker.accept(nowNs);
         }

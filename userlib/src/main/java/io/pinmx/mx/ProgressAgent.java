@@ -101,7 +101,11 @@ final class ProgressAgent
             }
             now.update(clock.nanoTime());
             events = driver.poll(receiver, POLL_LIMIT);
-            now.update(clock.nanoTime());
+            if (events > 0)
+            {
+                // handling them took time the timers must see; an empty poll took next to none
+                now.update(clock.nanoTime());
+            }
             timers.run();
             rendezvous.retryRefusedPulls();
             reads.retryRefusedPulls();

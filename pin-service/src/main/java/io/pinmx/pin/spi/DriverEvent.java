@@ -16,6 +16,7 @@ public final class DriverEvent
     private MemorySegment buffer = MemorySegment.NULL;
     private long frameOffset;
     private int frameLength;
+    private boolean lossless;
     private int pullHandle;
     private long bytes;
     private DriverError error;
@@ -59,6 +60,15 @@ public final class DriverEvent
     public int frameLength()
     {
         return frameLength;
+    }
+
+    /**
+     * @return true when the received frame came through a queue that cannot lose it (the user driver's same-host
+     * shared-memory ring), where {@link DriverEndpoint#send} returned true for it: its sender needs no prompt ack.
+     */
+    public boolean lossless()
+    {
+        return lossless;
     }
 
     /**
@@ -119,10 +129,24 @@ public final class DriverEvent
     public DriverEvent received(
         final EventType type, final int peerIndex, final MemorySegment buffer, final long frameOffset, final int frameLength)
     {
+        return received(type, peerIndex, buffer, frameOffset, frameLength, false);
+    }
+
+    /**
+     * Provider use: fill as a receive event, saying whether the frame came through a queue that cannot lose it.
+     *
+     * @param lossless see {@link #lossless()}.
+     * @return this.
+     */
+    public DriverEvent received(
+        final EventType type, final int peerIndex, final MemorySegment buffer, final long frameOffset, final int frameLength,
+        final boolean lossless)
+    {
         set(type, peerIndex, 0, frameLength, null, "");
         this.buffer = buffer;
         this.frameOffset = frameOffset;
         this.frameLength = frameLength;
+        this.lossless = lossless;
         return this;
     }
 
@@ -184,6 +208,7 @@ public final class DriverEvent
         this.buffer = MemorySegment.NULL;
         this.frameOffset = 0;
         this.frameLength = 0;
+        this.lossless = false;
         return this;
     }
 

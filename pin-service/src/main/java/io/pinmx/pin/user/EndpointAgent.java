@@ -2,6 +2,7 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.spi.EventHandler;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -101,8 +102,16 @@ final class EndpointAgent
     /** One duty cycle. @return work done (0 = idle). */
     int doWork()
     {
+        return doWork(true);
+    }
+
+    private int doWork(final boolean receive)
+    {
         int work = puller.startSubmitted();
-        work += dispatcher.receive();
+        if (receive)
+        {
+            work += dispatcher.receive();
+        }
         if (puller.hasActivePulls())
         {
             final long nowNs = System.nanoTime();
@@ -119,20 +128,34 @@ final class EndpointAgent
         return work;
     }
 
-    /** Without a progress thread, poll and await run the duty cycle, unless another caller is running it. */
+    /** Without a progress thread, await runs the duty cycle, unless another caller is running it. */
     void runIfFree()
+    {
+        runIfFree(null, 0);
+    }
+
+    /**
+     * Without a progress thread, poll runs the duty cycle, unless another caller is running it, handing received
+     * frames to its handler while no event is queued before them.
+     *
+     * @return events delivered to the handler.
+     */
+    int runIfFree(final EventHandler handler, final int limit)
     {
         if (progressThread == null && agentLock.tryLock())
         {
             try
             {
-                doWork();
+                final int delivered = null == handler ? 0 : dispatcher.receive(handler, limit);
+                doWork(null == handler);
+                return delivered;
             }
             finally
             {
                 agentLock.unlock();
             }
         }
+        return 0;
     }
 
     /** Await, after spinning and yielding: run the agent parked in poll, or park until it unparks us. */

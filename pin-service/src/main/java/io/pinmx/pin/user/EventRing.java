@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * producer, serialised by the endpoint's agent lock) and {@code poll} (the consumer, serialised by the poll
  * lock). A received frame is copied in once and handed to the application in place as the event's buffer.
  * <p>
- * Record: length (int), event type (int), peer (int), pull handle (int), bytes (long), error kind + 1 (int, 0 =
- * none), message slot (int), then the frame; 8-byte aligned; a record with type -1 pads to the end of the ring.
+ * Record: length (int), event type (int), peer (int), pull handle (int; for a received frame 1 when it came
+ * through the lossless shared-memory ring), bytes (long), error kind + 1 (int, 0 = none), message slot (int), then
+ * the frame; 8-byte aligned; a record with type -1 pads to the end of the ring.
  * Failure messages are rare and live in a small String ring beside it.
  */
 final class EventRing
@@ -65,7 +66,8 @@ final class EventRing
 
     /** Producer: a received frame. @return false if full (the agent stops taking input until poll drains). */
     boolean offerReceived(
-        final EventType type, final int peer, final MemorySegment frameBuffer, final long offset, final int length)
+        final EventType type, final int peer, final MemorySegment frameBuffer, final long offset, final int length,
+        final boolean lossless)
     {
         final long at = claim(HEADER_BYTES + length);
         if (at < 0)
@@ -73,7 +75,7 @@ final class EventRing
             return false;
         }
         MemorySegment.copy(frameBuffer, offset, buffer, at + HEADER_BYTES, length);
-        return commit(at, HEADER_BYTES + length, type, peer, 0, length, null, -1);
+        return commit(at, HEADER_BYTES + length, type, peer, lossless ? 1 : 0, length, null, -1);
     }
 
     /** Producer: a completion. */
@@ -135,7 +137,7 @@ final class EventRing
                 }
                 else
                 {
-                    event.received(type, peer, buffer, at + HEADER_BYTES, length - HEADER_BYTES);
+                    event.received(type, peer, buffer, at + HEADER_BYTES, length - HEADER_BYTES, handle == 1);
                 }
                 delivered++;
                 try

@@ -3,6 +3,8 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverEvent;
+import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.wire.DropReason;
 import io.pinmx.pin.wire.FrameFlyweight;
@@ -28,6 +30,10 @@ import java.net.UnknownHostException;
  * traffic never comes by UDP. So with a ring the socket is polled every cycle only while datagrams are flowing
  * (one carried a frame within {@link #UDP_HOT_NS}), otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
  * the first cycle after the agent was parked (a doorbell or a datagram woke it).
+ * <p>
+ * When poll runs the duty cycle itself ({@link #receive(EventHandler, int)}) and no event is queued before them,
+ * received frames go to poll's handler in place (in the ring record or the datagram buffer), not through the event
+ * ring: one copy less per frame, and no event record written and read back.
  */
 final class FrameDispatcher
 {
@@ -53,7 +59,13 @@ final class FrameDispatcher
     private final UdpPeer.Key sourceKey = new UdpPeer.Key();
     private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
-    private final byte[][] shmSenderBytes = new byte[PORTS][];
+    /** The address bytes each cached sender was made from, as segments over their arrays (compared in one call). */
+    private final MemorySegment[] shmSenderBytes = new MemorySegment[PORTS];
+    /** Poll's handler while poll runs the duty cycle, else null. */
+    private EventHandler directHandler;
+    private int directLeft;
+    private int directDelivered;
+    private final DriverEvent directEvent = new DriverEvent();
     private boolean udpHot = true;
     private long udpHotUntilNs;
     private int cyclesSinceUdpPoll;
@@ -80,6 +92,28 @@ final class FrameDispatcher
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;
         this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /**
+     * Receive, handing frames straight to poll's {@code handler} (up to {@code limit}) while no event is queued
+     * before them; the rest are queued as events.
+     *
+     * @return events delivered to the handler.
+     */
+    int receive(final EventHandler handler, final int limit)
+    {
+        directHandler = handler;
+        directLeft = limit;
+        directDelivered = 0;
+        try
+        {
+            receive();
+            return directDelivered;
+        }
+        finally
+        {
+            directHandler = null;
+        }
     }
 
     /** @return frames and datagrams taken from the socket and the ring. */
@@ -132,7 +166,7 @@ final class FrameDispatcher
                     continue;
                 }
                 frames++;
-                onFrame(udp.receivedBuffer(), offset, Math.min(segmentBytes, bytes - offset), source);
+                onFrame(udp.receivedBuffer(), offset, Math.min(segmentBytes, bytes - offset), source, false);
             }
             puller.flushReplies();
         }
@@ -161,7 +195,7 @@ final class FrameDispatcher
         final InetSocketAddress source = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
         if (source != null)
         {
-            onFrame(buffer, frameOffset, frameLength, source);
+            onFrame(buffer, frameOffset, frameLength, source, true);
             // the ring's space is the producer's again once drained: a reply's payload is written out now
             puller.flushReplies();
         }
@@ -175,8 +209,9 @@ final class FrameDispatcher
     private InetSocketAddress shmSender(
         final int port, final MemorySegment buffer, final long addressOffset, final int addressLength)
     {
-        final byte[] cachedBytes = shmSenderBytes[port];
-        if (cachedBytes != null && sameBytes(cachedBytes, buffer, addressOffset, addressLength))
+        final MemorySegment cachedBytes = shmSenderBytes[port];
+        if (cachedBytes != null && cachedBytes.byteSize() == addressLength &&
+            MemorySegment.mismatch(cachedBytes, 0, addressLength, buffer, addressOffset, addressOffset + addressLength) < 0)
         {
             return shmSenderAddress[port];
         }
@@ -186,7 +221,7 @@ final class FrameDispatcher
             MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, addressOffset, bytes, 0, addressLength);
             final InetSocketAddress source = new InetSocketAddress(InetAddress.getByAddress(bytes), port);
             shmSenderAddress[port] = source;
-            shmSenderBytes[port] = bytes;
+            shmSenderBytes[port] = MemorySegment.ofArray(bytes);
             return source;
         }
         catch (final UnknownHostException e)
@@ -195,28 +230,16 @@ final class FrameDispatcher
         }
     }
 
-    private static boolean sameBytes(final byte[] bytes, final MemorySegment buffer, final long offset, final int length)
-    {
-        if (bytes.length != length)
-        {
-            return false;
-        }
-        for (int i = 0; i < length; i++)
-        {
-            if (bytes[i] != buffer.get(ValueLayout.JAVA_BYTE, offset + i))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Check a received frame and dispatch it. Only a frame that becomes an event takes a peer-table entry (held
      * until poll delivers it): a misaddressed frame is answered at its source address, PULLs are served there, and
      * PULL_REPLYs are matched against the pull's own peer, so strangers cost no lasting state.
+     *
+     * @param lossless the frame came from the shared-memory ring, which cannot lose it.
      */
-    private void onFrame(final MemorySegment frame, final long offset, final int length, final InetSocketAddress source)
+    private void onFrame(
+        final MemorySegment frame, final long offset, final int length, final InetSocketAddress source,
+        final boolean lossless)
     {
         final DropReason invalid = FrameReader.check(frame, offset, length);
         if (invalid != DropReason.NONE)
@@ -256,15 +279,16 @@ final class FrameDispatcher
                 }
                 else
                 {
-                    queueReceived(EventType.RECV_NACK, frame, offset, source.getAddress(), basePort);
+                    queueReceived(EventType.RECV_NACK, frame, offset, source.getAddress(), basePort, lossless);
                 }
             }
-            default -> queueReceived(EventType.received(kind), frame, offset, source.getAddress(), basePort);
+            default -> queueReceived(EventType.received(kind), frame, offset, source.getAddress(), basePort, lossless);
         }
     }
 
     private void queueReceived(
-        final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort)
+        final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort,
+        final boolean lossless)
     {
         final UdpPeer peer = peers.holdSource(sourceKey.set(host, basePort));
         if (peer == null)
@@ -272,7 +296,22 @@ final class FrameDispatcher
             counters.increment(Counter.DROPPED_PEER_TABLE_FULL);
             return;
         }
-        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength()))
+        if (directHandler != null && directLeft > 0 && events.isEmpty())
+        {
+            directLeft--;
+            directDelivered++;
+            try
+            {
+                directHandler.onEvent(directEvent.received(type, peer.index(), frame, offset, header.frameLength(),
+                    lossless));
+            }
+            finally
+            {
+                peers.releaseHold(peer);
+            }
+            return;
+        }
+        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength(), lossless))
         {
             peers.releaseHold(peer);
         }

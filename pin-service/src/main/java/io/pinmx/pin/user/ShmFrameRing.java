@@ -139,17 +139,24 @@ final class ShmFrameRing
                 break;
             }
             final int aligned = align(recordLength);
-            if (buffer.get(ValueLayout.JAVA_INT, at + TYPE_OFFSET) == TYPE_FRAME)
+            try
             {
-                final int addressLength = buffer.get(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET);
-                consumer.onFrame(buffer, at + RECORD_HEADER_BYTES, recordLength - RECORD_HEADER_BYTES,
-                    buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET), at + ADDRESS_OFFSET,
-                    Math.min(Math.max(addressLength, 0), 16));
-                delivered++;
+                if (buffer.get(ValueLayout.JAVA_INT, at + TYPE_OFFSET) == TYPE_FRAME)
+                {
+                    delivered++;
+                    final int addressLength = buffer.get(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET);
+                    consumer.onFrame(buffer, at + RECORD_HEADER_BYTES, recordLength - RECORD_HEADER_BYTES,
+                        buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET), at + ADDRESS_OFFSET,
+                        Math.min(Math.max(addressLength, 0), 16));
+                }
             }
-            MemorySegment.copy(zeroes, 0, buffer, at, aligned);
-            head += aligned;
-            LONG.setRelease(control, HEAD_OFFSET, head);
+            finally
+            {
+                // consumed even if the consumer threw (an application's handler may run inside it): never twice
+                MemorySegment.copy(zeroes, 0, buffer, at, aligned);
+                head += aligned;
+                LONG.setRelease(control, HEAD_OFFSET, head);
+            }
         }
         return delivered;
     }

@@ -37,8 +37,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * submitted queue between application threads and the agent), the peer-file cache's and the peer registry's
  * monitor. Order: agentLock is the outermost; under it the duty cycle (run by poll and await without a progress
  * thread) and close's teardown take the pull slots' lock, the peer registry's monitor, the peer-file cache's lock
- * and (close only) regionLock, one at a time, never two of those together; pollLock is never held with agentLock
- * (close takes it after releasing agentLock).
+ * and (close only) regionLock, one at a time, never two of those together. Poll holds pollLock while it tries
+ * agentLock (never waiting for it) to run the duty cycle and hand received frames to its handler in place; nothing
+ * waits for pollLock while holding agentLock (close takes it after releasing agentLock).
  */
 final class UserEndpoint implements DriverEndpoint
 {
@@ -283,12 +284,18 @@ final class UserEndpoint implements DriverEndpoint
     {
         checkOpen("poll");
         ContractChecks.poll(handler, limit);
-        agent.runIfFree();
         pollLock.lock();
         try
         {
             checkOpen("poll");
-            return events.poll(handler, limit);
+            // queued events first; then, without a progress thread, frames received now go to the handler in place
+            int delivered = events.poll(handler, limit);
+            if (delivered < limit)
+            {
+                delivered += agent.runIfFree(handler, limit - delivered);
+                delivered += events.poll(handler, limit - delivered);
+            }
+            return delivered;
         }
         finally
         {

@@ -531,6 +531,50 @@ class UserEndpointTest
         assertEquals(frames, receiver.counters().get(Counter.FRAMES_RECEIVED_MEDIUM_FRAG));
     }
 
+    @ParameterizedTest(name = "sameHost={0}")
+    @ValueSource(booleans = {false, true})
+    void aPollingHandlerGetsEachFrameOnceSayingWhetherItCameThroughTheLosslessRing(final boolean sameHost)
+    {
+        final DriverEndpoint sender = open(UserDriverOptions.defaults().withSameHost(sameHost));
+        final DriverEndpoint receiver = open(UserDriverOptions.defaults().withSameHost(sameHost)
+            .withProgressThread(false));
+        final int peer = sender.acquirePeer(receiver.address().board());
+        final MemorySegment header = arena.allocate(64);
+        for (int seq = 1; seq <= 2; seq++)
+        {
+            final int headerBytes = TestFrames.encodeHeader(header, FrameKind.ACK, 0, 0,
+                receiver.address().sessionId(), sender.address().sessionId(), seq);
+            sender.send(peer, header.asSlice(0, headerBytes), MemorySegment.NULL);
+        }
+        final List<Integer> seen = new ArrayList<>();
+        final boolean[] lossless = {!sameHost};
+        final boolean[] thrown = {false};
+        await().atMost(TIMEOUT).until(() ->
+        {
+            try
+            {
+                receiver.poll(event ->
+                {
+                    seen.add(new FrameFlyweight().wrap(event.buffer(), event.frameOffset()).seq());
+                    lossless[0] = event.lossless();
+                    if (!thrown[0])
+                    {
+                        thrown[0] = true;
+                        throw new IllegalStateException("the application's handler failed");
+                    }
+                }, 16);
+            }
+            catch (final IllegalStateException e)
+            {
+                assertEquals("the application's handler failed", e.getMessage());
+            }
+            return seen.size() >= 2;
+        });
+        assertEquals(List.of(1, 2), seen, "a frame whose handler threw is not delivered again");
+        assertEquals(sameHost, lossless[0]);
+        assertEquals(0, receiver.poll(event -> seen.add(-1), 16));
+    }
+
     @Test
     void infoSaysWhatTheProviderIsAndThatItNeverPins()
     {

@@ -7,7 +7,10 @@ package io.pinmx.mx.reliability;
  * per-sender match order without a reorder buffer. Acks are delayed up to
  * {@code ackDelayNs} or {@code ackEveryFrames} accepted frames so they can ride on data
  * going the other way; a duplicate or a gap is answered at once, since it means the
- * sender did not see our last ack.
+ * sender did not see our last ack. A frame that came through a queue that cannot lose it and
+ * whose send completed without waiting for us (a small eager message in a same-host ring) is
+ * acked after the longer {@code losslessAckDelayNs}: its ack only frees the sender's copy, so in
+ * a ping-pong it rides on the reply instead of costing a frame of its own.
  */
 public final class ReceiveTracker
 {
@@ -21,22 +24,25 @@ public final class ReceiveTracker
 
     private final SequenceNumbers sequences;
     private final long ackDelayNs;
+    private final long losslessAckDelayNs;
     private final int ackEveryFrames;
     private int expectedSeq;
     private int framesSinceAck;
-    private long ackOwedSinceNs;
+    private long ackDueNs;
     private boolean ackOwed;
-    private boolean ackUrgent;
 
-    public ReceiveTracker(final SequenceNumbers sequences, final int initialSeq, final long ackDelayNs, final int ackEveryFrames)
+    public ReceiveTracker(
+        final SequenceNumbers sequences, final int initialSeq, final long ackDelayNs, final long losslessAckDelayNs,
+        final int ackEveryFrames)
     {
-        if (ackDelayNs < 0 || ackEveryFrames < 1)
+        if (ackDelayNs < 0 || losslessAckDelayNs < 0 || ackEveryFrames < 1)
         {
-            throw new IllegalArgumentException(
-                "ackDelayNs must be >= 0 and ackEveryFrames >= 1, were " + ackDelayNs + " and " + ackEveryFrames);
+            throw new IllegalArgumentException("ackDelayNs and losslessAckDelayNs must be >= 0 and ackEveryFrames >= 1, " +
+                "were " + ackDelayNs + ", " + losslessAckDelayNs + " and " + ackEveryFrames);
         }
         this.sequences = sequences;
         this.ackDelayNs = ackDelayNs;
+        this.losslessAckDelayNs = losslessAckDelayNs;
         this.ackEveryFrames = ackEveryFrames;
         this.expectedSeq = initialSeq;
     }
@@ -50,8 +56,7 @@ public final class ReceiveTracker
         {
             return Classification.IN_ORDER;
         }
-        owe(nowNs);
-        ackUrgent = true;
+        owe(nowNs, 0);
         return sequences.isBefore(seq, expectedSeq) ? Classification.DUPLICATE : Classification.AHEAD;
     }
 
@@ -60,12 +65,22 @@ public final class ReceiveTracker
      */
     public void accept(final long nowNs)
     {
+        accept(nowNs, ackDelayNs);
+    }
+
+    /**
+     * The in-order frame was taken in from a queue that cannot lose it and its sender did not wait for our ack:
+     * acknowledged after {@code losslessAckDelayNs} (or with the next frame back, or every {@code ackEveryFrames}).
+     */
+    public void acceptLossless(final long nowNs)
+    {
+        accept(nowNs, Math.max(ackDelayNs, losslessAckDelayNs));
+    }
+
+    private void accept(final long nowNs, final long delayNs)
+    {
         expectedSeq = sequences.next(expectedSeq);
-        owe(nowNs);
-        if (++framesSinceAck >= ackEveryFrames)
-        {
-            ackUrgent = true;
-        }
+        owe(nowNs, ++framesSinceAck >= ackEveryFrames ? 0 : delayNs);
     }
 
     /**
@@ -74,7 +89,7 @@ public final class ReceiveTracker
      */
     public void refuse(final long nowNs)
     {
-        owe(nowNs);
+        owe(nowNs, ackDelayNs);
     }
 
     /**
@@ -82,8 +97,7 @@ public final class ReceiveTracker
      */
     public void ackRequested(final long nowNs)
     {
-        owe(nowNs);
-        ackUrgent = true;
+        owe(nowNs, 0);
     }
 
     /**
@@ -96,7 +110,7 @@ public final class ReceiveTracker
 
     public boolean isAckDue(final long nowNs)
     {
-        return ackOwed && (ackUrgent || nowNs - ackOwedSinceNs >= ackDelayNs);
+        return ackOwed && nowNs - ackDueNs >= 0;
     }
 
     /**
@@ -108,7 +122,7 @@ public final class ReceiveTracker
         {
             return Long.MAX_VALUE;
         }
-        return ackUrgent ? ackOwedSinceNs : ackOwedSinceNs + ackDelayNs;
+        return ackDueNs;
     }
 
     /**
@@ -117,16 +131,17 @@ public final class ReceiveTracker
     public void onAckSent()
     {
         ackOwed = false;
-        ackUrgent = false;
         framesSinceAck = 0;
     }
 
-    private void owe(final long nowNs)
+    /** Owes an ack due {@code delayNs} from now, or earlier if one is owed already. */
+    private void owe(final long nowNs, final long delayNs)
     {
-        if (!ackOwed)
+        final long dueNs = nowNs + delayNs;
+        if (!ackOwed || dueNs - ackDueNs < 0)
         {
             ackOwed = true;
-            ackOwedSinceNs = nowNs;
+            ackDueNs = dueNs;
         }
     }
 }
