@@ -187,16 +187,10 @@ class PinmxAdminTest
     @Test
     void anOpenUserEndpointPublishesItsCounters()
     {
-        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
-            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(countersFile())).build());
+        final DriverEndpoint endpoint = openWithCountersFile();
         try
         {
-            final String publisher = "/pid" + ProcessHandle.current().pid() + "/";
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-            {
-                assertEquals(0, run("counters", "--all"), err);
-                assertTrue(out.lines().anyMatch(line -> line.contains(publisher) && line.contains(" (running) ")), out);
-            });
+            awaitThisProcessPublished();
         }
         finally
         {
@@ -210,8 +204,7 @@ class PinmxAdminTest
         // Zeros: a Chronicle Map header that never becomes ready, which Chronicle would wait for forever.
         Files.write(countersFile(), new byte[1 << 16]);
         final long startNs = System.nanoTime();
-        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
-            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(countersFile())).build());
+        final DriverEndpoint endpoint = openWithCountersFile();
         try
         {
             final long openMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
@@ -238,16 +231,10 @@ class PinmxAdminTest
             }
             store.publish("alive/0", new DriverCounters());
         }
-        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
-            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(countersFile())).build());
+        final DriverEndpoint endpoint = openWithCountersFile();
         try
         {
-            final String publisher = "/pid" + ProcessHandle.current().pid() + "/";
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-            {
-                assertEquals(0, run("counters", "--all"), err);
-                assertTrue(out.lines().anyMatch(line -> line.contains(publisher)), out);
-            });
+            awaitThisProcessPublished();
             assertFalse(out.contains("gone/"), out);
             assertTrue(out.contains("alive/0"), out);
         }
@@ -274,6 +261,23 @@ class PinmxAdminTest
         assertTrue(out.startsWith("udp:10.0.0.1:40000/2 pid "), out);
         assertFalse(out.contains("40000/1"), out);
         assertUsage("unexpected argument 'now' after 'counters prune'", "counters", "prune", "now");
+    }
+
+    private DriverEndpoint openWithCountersFile()
+    {
+        return new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withCountersFile(countersFile())).build());
+    }
+
+    /** Until {@code pinmx-admin counters --all} lists a running endpoint of this process; {@link #out} holds it. */
+    private void awaitThisProcessPublished()
+    {
+        final String publisher = "/pid" + ProcessHandle.current().pid() + "/";
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        {
+            assertEquals(0, run("counters", "--all"), err);
+            assertTrue(out.lines().anyMatch(line -> line.contains(publisher) && line.contains(" (running) ")), out);
+        });
     }
 
     /** A loaded module with lo attached and one endpoint bound, as the VM shows it. */
