@@ -68,11 +68,14 @@ final class ProgressScenarios
             }
         }
         rma.barrier();
-        long served = 0;
+        // Sampled between two barriers: after every earlier request was served, before any get can reach rank 0 (a
+        // rank leaving a barrier first may send its first get before the last one has left it).
+        final long servedBefore = rma.dataServerRequests();
         final long packedBefore = rma.protocolCounts().pack();
+        rma.barrier();
+        long served = 0;
         if (0 == rma.rank())
         {
-            final long servedBefore = rma.dataServerRequests();
             computeUntilOthersRaise(a, getsDoneAt);
             served = rma.dataServerRequests() - servedBefore;
         }
