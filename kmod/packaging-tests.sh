@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests what installing pinmx.ko on a real host relies on, on this host: `dkms build` of dkms.conf against
-# every Debian kernel whose headers are under /usr/src (6.1 and 6.12 here; the VM harness installs them), each
+# every Debian kernel whose headers are under /usr/src (6.1 and 6.12: installed here when missing), each
 # built module's modinfo (version = dkms.conf's PACKAGE_VERSION, abi_version = the uapi header's
 # PINMX_ABI_VERSION, vermagic = that kernel), and udev/60-pinmx.rules through `udevadm test`. Everything
 # happens in temporary trees (dkms --dkmstree/--sourcetree) and, for udev, in a private mount namespace over
@@ -23,6 +23,11 @@ check() { # check DESCRIPTION COMMAND...: runs COMMAND, prints ok/not ok and its
 
 [ "$(id -u)" -eq 0 ] || { echo "packaging-tests: needs root (dkms, mount namespaces)" >&2; exit 2; }
 pinmx_need_packages dkms udev
+# The headers of both series Debian 12 ships (the VM harness boots the same kernels; on a fresh host this step
+# comes first, so it installs them itself).
+for series in 6.1 6.12; do
+  pinmx_kernel_release "$series" >/dev/null || echo "packaging-tests: no $series headers (see above)" >&2
+done
 
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$here/dkms.conf")
 abi=$(sed -n 's/^#define PINMX_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$here/include/uapi/pinmx.h")

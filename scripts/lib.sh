@@ -27,6 +27,63 @@ pinmx_need_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
 }
 
+# Debian kernels of a series (6.1 or 6.12) with image, modules and headers: the VM harness boots them and the
+# packaging checks build against their headers. pinmx_kernel_release SERIES prints the newest installed release,
+# installing the series' packages first when there is none (as root; otherwise it fails naming them).
+pinmx_installed_kernel() {
+  local img rel
+  for img in /boot/vmlinuz-"$1".*-amd64; do
+    [ -e "$img" ] || continue
+    rel=${img#/boot/vmlinuz-}
+    [ -f "/lib/modules/$rel/modules.dep" ] && [ -f "/usr/src/linux-headers-$rel/Makefile" ] && echo "$rel"
+  done | sort -V | tail -n 1
+}
+
+pinmx_newest_612_image() {
+  apt-cache pkgnames linux-image-6.12. | grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' | sort -V | tail -n 1 || true
+}
+
+pinmx_kernel_packages() {
+  if [ "$1" = 6.1 ]; then
+    echo linux-image-amd64 linux-headers-amd64
+    return
+  fi
+  local image
+  image=$(pinmx_newest_612_image)
+  if [ -z "$image" ] && [ "$(id -u)" -eq 0 ]; then
+    apt-get update -q >/dev/null
+    image=$(pinmx_newest_612_image)
+  fi
+  if [ -z "$image" ]; then
+    echo "pinmx: apt knows no linux-image-6.12.*+deb12-amd64 package (is bookworm-updates/security in sources.list?)" >&2
+    return 1
+  fi
+  echo "$image" "linux-headers-${image#linux-image-}"
+}
+
+pinmx_kernel_release() {
+  local series=$1 release packages
+  case $series in 6.1 | 6.12) ;; *) echo "pinmx: kernel series must be 6.1 or 6.12, not '$series'" >&2; return 1 ;; esac
+  release=$(pinmx_installed_kernel "$series")
+  if [ -z "$release" ]; then
+    packages=$(pinmx_kernel_packages "$series") || return 1
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "pinmx: no installed $series kernel with modules and headers; as root run: apt-get install $packages" >&2
+      return 1
+    fi
+    echo "pinmx: installing $packages" >&2
+    apt-get update -q >/dev/null
+    # shellcheck disable=SC2086 # a list of package names
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages >/dev/null
+    release=$(pinmx_installed_kernel "$series")
+    if [ -z "$release" ]; then
+      echo "pinmx: installed $packages but still found no $series kernel with modules and headers" >&2
+      return 1
+    fi
+  fi
+  echo "$release"
+}
+
 # MPJ Express 0.44 (mpj-device builds against it and runs MPJ programs on it): Debian's libmpj-java, not in
 # Maven Central.
 PINMX_MPJ_HOME=/usr/share/mpj

@@ -57,46 +57,7 @@ tag="vm-$series"
 
 pinmx_need_packages qemu-system-x86 busybox-static cpio xz-utils iproute2 kmod make gcc git
 
-# Newest installed release of the series that has its image, modules and headers.
-installed_release() {
-	local img rel
-	for img in /boot/vmlinuz-"$series".*-amd64; do
-		[ -e "$img" ] || continue
-		rel=${img#/boot/vmlinuz-}
-		[ -f "/lib/modules/$rel/modules.dep" ] && [ -f "/usr/src/linux-headers-$rel/Makefile" ] && echo "$rel"
-	done | sort -V | tail -n 1
-}
-
-# Debian package names that provide the series' newest image and headers.
-kernel_packages() {
-	if [ "$series" = 6.1 ]; then
-		echo linux-image-amd64 linux-headers-amd64
-		return
-	fi
-	local image
-	newest_612() { apt-cache pkgnames linux-image-6.12. | grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' | sort -V | tail -n 1 || true; }
-	image=$(newest_612)
-	if [ -z "$image" ] && [ "$(id -u)" -eq 0 ]; then
-		apt-get update -q >/dev/null
-		image=$(newest_612)
-	fi
-	[ -n "$image" ] || die "apt knows no linux-image-6.12.*+deb12-amd64 package (is bookworm-updates/security in sources.list?)"
-	echo "$image" "linux-headers-${image#linux-image-}"
-}
-
-release=$(installed_release)
-if [ -z "$release" ]; then
-	kpkgs_line=$(kernel_packages)
-	read -ra kpkgs <<<"$kpkgs_line"
-	if [ "$(id -u)" -ne 0 ]; then
-		die "no installed $series kernel with modules and headers; as root run: apt-get install ${kpkgs[*]}"
-	fi
-	echo "vm: installing ${kpkgs[*]}" >&2
-	apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${kpkgs[@]}" >/dev/null
-	release=$(installed_release)
-	[ -n "$release" ] || die "installed ${kpkgs[*]} but still found no $series kernel with modules and headers"
-fi
+release=$(pinmx_kernel_release "$series") || die "no $series kernel to boot (see above)"
 kernel_image=/boot/vmlinuz-$release
 headers=/usr/src/linux-headers-$release
 [ -r "$kernel_image" ] || die "cannot read $kernel_image (Debian installs it mode 0600): run as root"
