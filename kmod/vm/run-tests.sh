@@ -55,7 +55,8 @@ tag="vm-$series"
 
 # --- packages and kernel -------------------------------------------------------------
 
-pinmx_need_packages qemu-system-x86 busybox-static cpio xz-utils iproute2 kmod make gcc git
+# liburing-dev: the guest runs the host's root read-only, and kmod/bench compares with io_uring there.
+pinmx_need_packages qemu-system-x86 busybox-static cpio xz-utils iproute2 kmod make gcc git liburing-dev
 
 release=$(pinmx_kernel_release "$series") || die "no $series kernel to boot (see above)"
 kernel_image=/boot/vmlinuz-$release
