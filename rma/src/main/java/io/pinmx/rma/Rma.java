@@ -466,14 +466,23 @@ public final class Rma implements AutoCloseable
 
     /**
      * Collective: this rank hosts {@code count} mutexes (counts may differ between ranks, 0 included).
+     *
+     * @throws IllegalArgumentException on every rank, naming the rank, if any rank gave a negative count.
      */
     public RmaMutexes createMutexes(final int count)
     {
-        if (count < 0)
+        final RmaAllocation words;
+        try
         {
-            throw new IllegalArgumentException("mutex count " + count + " is negative");
+            // A negative count goes into the collective allocation as a negative size, which refuses it on every
+            // rank alike: refusing it here, on this rank alone, would leave the others waiting in the allocation.
+            words = alloc(count * RmaMutexes.MUTEX_BYTES);
         }
-        final RmaAllocation words = alloc(count * RmaMutexes.MUTEX_BYTES);
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("mutex count refused on every rank (" + RmaMutexes.MUTEX_BYTES +
+                " bytes a mutex): " + ex.getMessage(), ex);
+        }
         final int[] counts = new int[size()];
         for (int r = 0; r < size(); r++)
         {

@@ -59,7 +59,14 @@ public final class RmaHandle
         pending.add(completion);
     }
 
-    /** @return true if every operation this handle follows is complete. */
+    /**
+     * Never blocks. When every operation is done it also finishes them as {@link #await()} does (a staged or packed
+     * get is unpacked into the caller's memory, the endpoint's requests released): a get whose handle tested
+     * complete has its data in place, and the handle is free for the next operation, waited for or not (ARMCI_Test).
+     *
+     * @return true if every operation this handle follows is complete.
+     * @throws RmaException naming the target of an operation that failed (the handle is then free again).
+     */
     public boolean test()
     {
         for (int i = 0; i < pending.size(); i++)
@@ -68,6 +75,10 @@ public final class RmaHandle
             {
                 return false;
             }
+        }
+        if (!pending.isEmpty())
+        {
+            await();
         }
         return true;
     }

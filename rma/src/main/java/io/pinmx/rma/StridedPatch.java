@@ -17,6 +17,7 @@ public final class StridedPatch
 {
     /** ARMCI's limit on stride levels. */
     public static final int MAX_LEVELS = 8;
+    private static final long[] NO_STRIDES = new long[0];
 
     /** Receives the pieces of a patch in order (innermost level fastest). */
     @FunctionalInterface
@@ -53,8 +54,10 @@ public final class StridedPatch
 
     /**
      * @param counts        count[0] bytes per piece, count[1..levels] pieces per level; length levels + 1.
-     * @param sourceStrides cumulative byte strides on the source side; at least {@code levels} entries.
-     * @param targetStrides cumulative byte strides on the target side; at least {@code levels} entries.
+     * @param sourceStrides cumulative byte strides on the source side; at least {@code levels} entries (null for
+     *                      0 levels).
+     * @param targetStrides cumulative byte strides on the target side; at least {@code levels} entries (null for
+     *                      0 levels).
      * @param levels        stride levels, 0..{@value #MAX_LEVELS}.
      * @throws IllegalArgumentException naming the bad argument: levels out of range, a missing or negative
      *                                  count, a missing stride, a stride that does not fit its counts, or an
@@ -83,13 +86,19 @@ public final class StridedPatch
         try
         {
             return new StridedPatch(levels, Arrays.copyOf(counts, levels + 1),
-                Arrays.copyOf(sourceStrides, levels), Arrays.copyOf(targetStrides, levels));
+                copyOfStrides(sourceStrides, levels), copyOfStrides(targetStrides, levels));
         }
         catch (final ArithmeticException ex)
         {
             throw new IllegalArgumentException("strided patch " + Arrays.toString(Arrays.copyOf(counts, levels + 1)) +
                 " reaches beyond 2^63 - 1 bytes", ex);
         }
+    }
+
+    /** A contiguous patch (0 levels) reads no stride, so ARMCI callers pass none: null is an empty array then. */
+    private static long[] copyOfStrides(final long[] strides, final int levels)
+    {
+        return null == strides ? NO_STRIDES : Arrays.copyOf(strides, levels);
     }
 
     /** A contiguous transfer of {@code bytes} as a 0-level patch. */
