@@ -178,15 +178,29 @@ public final class Rma implements AutoCloseable
     }
 
     /**
-     * Collective free: completes every operation, waits for every rank, then unmaps the slices.
+     * Collective free: completes every operation at its target (those on explicit and aggregate handles not yet
+     * waited for too: their handles then only report the outcome), waits for every rank, then unmaps the slices.
      *
      * @throws IllegalStateException if the allocation was freed already.
      * @throws RmaException          if the ranks are not all freeing the same allocation.
      */
     public void free(final RmaAllocation allocation)
     {
+        if (null == allocation)
+        {
+            throw new IllegalArgumentException("allocation to free is null");
+        }
         allocation.checkLive();
-        allFence();
+        waitAll();
+        for (int r = 0; r < size(); r++)
+        {
+            if (RankTier.DRIVER == ranks.tier(r))
+            {
+                // Operations on explicit handles not yet waited for included: nothing may reach a slice once freed.
+                driver.drain(r);
+            }
+        }
+        SharedMemoryTier.fence();
         allocator.free(allocation);
     }
 

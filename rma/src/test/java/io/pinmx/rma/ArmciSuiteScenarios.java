@@ -254,6 +254,7 @@ public final class ArmciSuiteScenarios
             region.fill((byte)0);
             rma.barrier();
         }
+        spreadAndDegenerateStrides(a, next);
         // Accumulate through every level count, double, source packed, target every other element.
         for (int levels = 1; levels <= StridedPatch.MAX_LEVELS; levels++)
         {
@@ -299,6 +300,93 @@ public final class ArmciSuiteScenarios
             rma.barrier();
         }
         rma.free(a);
+    }
+
+    /**
+     * Strides ARMCI allows that do not "fit their counts" on a side only read: a source stride of 0 (one row put to
+     * 5 rows, one remote row got into 4, one row accumulated onto 3), levels of count 1 with any stride, and target
+     * blocks interleaved without overlap; direct and packed. Complex floats accumulated at a float-aligned offset.
+     */
+    private void spreadAndDegenerateStrides(final RmaAllocation a, final int next)
+    {
+        final long at = rma.rank() * (SLICE_BYTES / rma.size());
+        final MemorySegment row = local(1, 24);
+        fill(row, 5 + rma.rank());
+        for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
+        {
+            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            rma.putStrided(row, new long[] {0}, a, next, at, new long[] {32}, new long[] {24, 5}, 1);
+            final MemorySegment rows = local(2, 5 * 24);
+            rma.getStrided(a, next, at, new long[] {32}, rows, new long[] {24}, new long[] {24, 5}, 1);
+            for (int i = 0; i < 5; i++)
+            {
+                final int r = i;
+                check(MemorySegment.mismatch(row, 0, 24, rows, 24L * i, 24L * i + 24) < 0,
+                    () -> protocol + ": row put with source stride 0 did not land in row " + r);
+            }
+            final MemorySegment four = local(0, 4 * 24);
+            rma.getStrided(a, next, at + 64, new long[] {0}, four, new long[] {24}, new long[] {24, 4}, 1);
+            for (int i = 0; i < 4; i++)
+            {
+                final int r = i;
+                check(MemorySegment.mismatch(row, 0, 24, four, 24L * i, 24L * i + 24) < 0,
+                    () -> protocol + ": get with remote source stride 0 differs in row " + r);
+            }
+            // A level of count 1 with stride 0 under a level of 2.
+            final MemorySegment back = local(1, 48);
+            rma.getStrided(a, next, at, new long[] {0, 32}, back, new long[] {0, 24}, new long[] {24, 1, 2}, 2);
+            check(MemorySegment.mismatch(row, 0, 24, back, 0, 24) < 0 && MemorySegment.mismatch(row, 0, 24, back, 24, 48) < 0,
+                () -> protocol + ": degenerate level of count 1 with stride 0");
+            // Interleaved destination blocks: 2 x 8 bytes 16 apart, the next block 24 further (no overlap).
+            final MemorySegment interleaved = local(2, 48);
+            rma.getStrided(a, next, at, new long[] {32, 64}, interleaved, new long[] {16, 24}, new long[] {8, 2, 2}, 2);
+            check(MemorySegment.mismatch(row, 0, 8, interleaved, 0, 8) < 0 &&
+                MemorySegment.mismatch(row, 0, 8, interleaved, 16, 24) < 0 &&
+                MemorySegment.mismatch(row, 0, 8, interleaved, 24, 32) < 0 &&
+                MemorySegment.mismatch(row, 0, 8, interleaved, 40, 48) < 0,
+                () -> protocol + ": interleaved blocks");
+        }
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.barrier();
+        a.local().fill((byte)0);
+        rma.barrier();
+        // One row of 4 longs accumulated onto 3 target rows from every rank.
+        final MemorySegment longs = local(0, 32);
+        for (int i = 0; i < 4; i++)
+        {
+            longs.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, i + 1);
+        }
+        rma.accStrided(AccumulateScale.ofLong(2), longs, new long[] {0}, a, next, 0, new long[] {64},
+            new long[] {32, 3}, 1);
+        // Complex floats at offset 1028: C aligns float complex like float.
+        final MemorySegment complex = local(1, 16);
+        complex.setAtIndex(ValueLayout.JAVA_FLOAT, 0, 1);
+        complex.setAtIndex(ValueLayout.JAVA_FLOAT, 1, 2);
+        complex.setAtIndex(ValueLayout.JAVA_FLOAT, 2, 3);
+        complex.setAtIndex(ValueLayout.JAVA_FLOAT, 3, 4);
+        rma.acc(AccumulateScale.ofComplexFloat(1, 1), complex, a, next, 1028);
+        rma.barrier();
+        for (int r = 0; r < 3; r++)
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                final long got = a.local().get(ValueLayout.JAVA_LONG, 64L * r + 8L * i);
+                final long want = 2L * (i + 1);
+                final int rowIndex = r;
+                check(want == got, () -> "accumulate with source stride 0: row " + rowIndex + " is " + got + ", want " + want);
+            }
+        }
+        // (1 + i)(1 + 2i) = -1 + 3i, (1 + i)(3 + 4i) = -1 + 7i
+        final float[] want = {-1, 3, -1, 7};
+        for (int i = 0; i < 4; i++)
+        {
+            final float got = a.local().get(ValueLayout.JAVA_FLOAT, 1028 + 4L * i);
+            final int f = i;
+            check(want[f] == got, () -> "complex float accumulate at offset 1028: float " + f + " is " + got);
+        }
+        rma.barrier();
+        a.local().fill((byte)0);
+        rma.barrier();
     }
 
     // ---------------------------------------------------------------- test_iov: vectors
@@ -804,6 +892,7 @@ public final class ArmciSuiteScenarios
         }
         rma.barrier();
         rma.free(a);
+        freeCompletesPendingOperations();
     }
 
     /**
@@ -861,6 +950,65 @@ public final class ArmciSuiteScenarios
         {
             check(System.nanoTime() < deadline, () -> "non-blocking operation not complete within 30 s");
             Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Non-blocking puts and gets on explicit and aggregate handles, not waited for: a barrier makes the puts visible
+     * at their targets, and a free right after the gets completes them (their handles then report success and the
+     * data is in place); packed gets too.
+     */
+    private void freeCompletesPendingOperations()
+    {
+        final int next = (rma.rank() + 1) % rma.size();
+        final RmaAllocation a = rma.alloc(1 << 18);
+        final MemorySegment big = local(1, 1 << 17);
+        fill(big, 77 + rma.rank());
+        final RmaHandle put = rma.handle();
+        rma.nbPut(big, a, next, 0, put);
+        final RmaHandle puts = rma.aggregateHandle();
+        final MemorySegment row = local(1, 8);
+        fill(row, 78 + rma.rank());
+        rma.nbPutStrided(row, new long[] {0}, a, next, 1 << 17, new long[] {64}, new long[] {8, 100}, 1, puts);
+        rma.barrier();
+        final int previous = (rma.rank() + rma.size() - 1) % rma.size();
+        final MemorySegment expected = local(1, 1 << 17);
+        fill(expected, 77 + previous);
+        check(MemorySegment.mismatch(expected, 0, 1 << 17, a.local(), 0, 1 << 17) < 0,
+            () -> "non-blocking put not waited for, then a barrier: the target does not see it");
+        final MemorySegment expectedRow = local(1, 8);
+        fill(expectedRow, 78 + previous);
+        check(MemorySegment.mismatch(expectedRow, 0, 8, a.local(), (1 << 17) + 99 * 64, (1 << 17) + 99 * 64 + 8) < 0,
+            () -> "non-blocking strided put not waited for, then a barrier: the target does not see it");
+        put.await();
+        puts.await();
+        final RmaHandle get = rma.handle();
+        final MemorySegment back = local(1, 1 << 17);
+        rma.nbGet(a, next, 0, back, get);
+        final RmaHandle gets = rma.aggregateHandle();
+        final MemorySegment[] strided = new MemorySegment[2];
+        int p = 0;
+        for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
+        {
+            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            strided[p] = local(p + 1, 8 * 100);
+            rma.nbGetStrided(a, next, 1 << 17, new long[] {64}, strided[p], new long[] {8}, new long[] {8, 100}, 1, gets);
+            p++;
+        }
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.free(a);
+        get.await();
+        gets.await();
+        check(MemorySegment.mismatch(big, 0, 1 << 17, back, 0, 1 << 17) < 0, () -> "get completed by a free differs");
+        for (int k = 0; k < 2; k++)
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                final int piece = i;
+                final int kk = k;
+                check(MemorySegment.mismatch(row, 0, 8, strided[k], 8L * i, 8L * i + 8) < 0,
+                    () -> "strided get " + kk + " completed by a free: piece " + piece + " differs");
+            }
         }
     }
 
