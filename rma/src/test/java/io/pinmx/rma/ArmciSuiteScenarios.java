@@ -432,7 +432,8 @@ public final class ArmciSuiteScenarios
             check(MemorySegment.mismatch(small, 0, 64, smallBack, 0, 64) < 0, () -> "32-byte vector group came back different");
             rma.barrier();
         }
-        // Accumulate: every rank adds (rank + 1) * 1 to the odd longs of rank 0's... of every target's first region.
+        zeroLengthPiecesAmongOthers(a, next, 2L * n * 8 * rma.size());
+        // Accumulate: every rank adds (rank + 1) to the odd longs of every target's first region.
         final MemorySegment ones = local(2, n * 8L);
         final long[] local = new long[n];
         final long[] remote = new long[n];
@@ -461,6 +462,47 @@ public final class ArmciSuiteScenarios
                 " (want " + want + "), the long before it " + even);
         }
         rma.free(a);
+    }
+
+    /**
+     * Groups of zero-length pieces between groups of real ones, in one put, get and accumulate, direct and packed:
+     * the real pieces move, nothing else.
+     */
+    private void zeroLengthPiecesAmongOthers(final RmaAllocation a, final int next, final long at)
+    {
+        for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
+        {
+            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            final MemorySegment data = local(2, 64);
+            fill(data, 11 + rma.rank());
+            final MemorySegment empty = local(0, 0);
+            rma.putVector(new IoVector[] {
+                new IoVector(empty, new long[] {0, 0}, new long[] {at, at + 3}, 0),
+                new IoVector(data, new long[] {0, 16}, new long[] {at, at + 16}, 16),
+                new IoVector(data, new long[] {64, 64, 64}, new long[] {at + 64, at, at + 1}, 0),
+                new IoVector(data, new long[] {32}, new long[] {at + 32}, 32)}, a, next);
+            final MemorySegment back = local(1, 64);
+            rma.getVector(new IoVector[] {
+                new IoVector(back, new long[] {0}, new long[] {at + 5}, 0),
+                new IoVector(back, new long[] {0, 32}, new long[] {at, at + 32}, 32),
+                new IoVector(back, new long[] {64}, new long[] {at}, 0)}, a, next);
+            check(data.mismatch(back) < 0, () -> protocol + ": vector with zero-length groups between real ones differs");
+            final MemorySegment ones = local(1, 16);
+            ones.setAtIndex(ValueLayout.JAVA_LONG, 0, 1);
+            ones.setAtIndex(ValueLayout.JAVA_LONG, 1, 1);
+            rma.accVector(AccumulateScale.ofLong(1), new IoVector[] {
+                new IoVector(ones, new long[] {0}, new long[] {at}, 0),
+                new IoVector(ones, new long[] {0}, new long[] {at + 64}, 16),
+                new IoVector(ones, new long[] {16, 16}, new long[] {at + 8, at + 64}, 0)}, a, next);
+            final long first = rma.getLong(a, next, at + 64);
+            final long second = rma.getLong(a, next, at + 72);
+            final long after = rma.getLong(a, next, at + 80);
+            check(1 == first && 1 == second && 0 == after, () -> protocol + ": vector accumulate with zero-length " +
+                "groups: " + first + ", " + second + ", " + after);
+            rma.putVector(new IoVector[] {new IoVector(local(1, 16), new long[] {0}, new long[] {at + 64}, 16)}, a, next);
+        }
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.barrier();
     }
 
     // ---------------------------------------------------------------- accumulate of every type with scales
