@@ -52,6 +52,8 @@ public final class ArmciSuiteScenarios
                     case "handles" -> s.handles();
                     case "ordering" -> s.ordering();
                     case "badinput" -> s.badInput();
+                    case "crossslice" -> s.crossSlice();
+                    case "fence" -> s.fenceThenFlag();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
@@ -1129,6 +1131,176 @@ public final class ArmciSuiteScenarios
         rma.allFence();
         rma.barrier();
         rma.free(w);
+    }
+
+    // ---------------------------------------------------------------- fence, then a flag to a third rank
+
+    /**
+     * The writer puts data (contiguous, strided, vector, accumulate) to the holder, fences the holder, then raises a
+     * flag in the reader's slice; the reader, seeing the flag (it only watches its own memory), gets the data from
+     * the holder and must see all of it. Rotated so that every rank writes, holds and reads.
+     */
+    private void fenceThenFlag()
+    {
+        final int rounds = 6;
+        final RmaAllocation data = rma.alloc(8192);
+        final RmaAllocation flags = rma.alloc(8L * rounds * rma.size());
+        final java.lang.invoke.VarHandle flag = ValueLayout.JAVA_LONG.varHandle();
+        for (int round = 0; round < rounds; round++)
+        {
+            final int writer = round % rma.size();
+            final int holder = (writer + 1) % rma.size();
+            final int reader = (writer + rma.size() - 1) % rma.size();
+            final long value = 1000L * round + 1;
+            final long flagAt = 8L * (round * rma.size() + writer);
+            if (rma.rank() == writer)
+            {
+                final MemorySegment block = local(round, 4096);
+                for (int i = 0; i < 512; i++)
+                {
+                    block.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, value + i);
+                }
+                rma.nbPut(block.asSlice(0, 1024), data, holder, 0, null);
+                rma.putStrided(block.asSlice(1024), new long[] {16}, data, holder, 1024, new long[] {32},
+                    new long[] {16, 64}, 1);
+                rma.putVector(new IoVector[] {new IoVector(block, new long[] {3072, 3080}, new long[] {5000, 5008}, 8)},
+                    data, holder);
+                rma.acc(AccumulateScale.ofLong(1), block.asSlice(0, 8), data, holder, 6000);
+                rma.fence(holder);
+                rma.putLong(value, flags, reader, flagAt);
+            }
+            if (rma.rank() == reader)
+            {
+                final long deadline = System.nanoTime() + 60_000_000_000L;
+                while (value != (long)flag.getAcquire(flags.local(), flagAt))
+                {
+                    final int r = round;
+                    check(System.nanoTime() < deadline, () -> "round " + r + ": the flag never came");
+                    Thread.onSpinWait();
+                }
+                final MemorySegment back = local(round + 1, 8192);
+                rma.get(data, holder, 0, back);
+                final int r = round;
+                for (int i = 0; i < 128; i++)
+                {
+                    final long got = back.getAtIndex(ValueLayout.JAVA_LONG, i);
+                    final long want = value + i;
+                    check(want == got, () -> "round " + r + ": after fence and flag, contiguous long " + got + ", want " + want);
+                }
+                for (int row = 0; row < 64; row++)
+                {
+                    check(MemorySegment.mismatch(back, 1024 + 32L * row, 1024 + 32L * row + 16,
+                        expectedBlock(value), 1024 + 16L * row, 1024 + 16L * row + 16) < 0,
+                        () -> "round " + r + ": after fence and flag, a strided row is missing");
+                }
+                final long v0 = back.get(ValueLayout.JAVA_LONG, 5000);
+                final long v1 = back.get(ValueLayout.JAVA_LONG, 5008);
+                final long acc = back.get(ValueLayout.JAVA_LONG, 6000);
+                final long accumulated = r == 0 ? value : 0;
+                check(value + 384 == v0 && value + 385 == v1, () -> "round " + r + ": vector pieces " + v0 + ", " + v1);
+                check(acc >= value, () -> "round " + r + ": accumulate not seen: " + acc + " (" + accumulated + ")");
+            }
+            rma.barrier();
+        }
+        rma.free(flags);
+        rma.free(data);
+    }
+
+    private static MemorySegment expectedBlock(final long value)
+    {
+        final MemorySegment block = MemorySegment.ofArray(new long[512]);
+        for (int i = 0; i < 512; i++)
+        {
+            block.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, value + i);
+        }
+        return block;
+    }
+
+    // ---------------------------------------------------------------- between slices (GA copying arrays)
+
+    /**
+     * Local buffers that are themselves slices of allocations (what Global Arrays does: ARMCI_Put(ptr[me], ptr[p])):
+     * puts from this rank's slice, gets into it and accumulates from it, contiguous small and larger than a request
+     * buffer, strided and vector; the data lands where it should on both sides.
+     */
+    private void crossSlice()
+    {
+        final long half = 1 << 18;
+        final RmaAllocation a = rma.alloc(2 * half);
+        final RmaAllocation b = rma.alloc(2 * half);
+        final int next = (rma.rank() + 1) % rma.size();
+        final int previous = (rma.rank() + rma.size() - 1) % rma.size();
+        final MemorySegment mine = a.local();
+        fill(mine.asSlice(0, half), 500 + rma.rank());
+        rma.barrier();
+        for (final long bytes : new long[] {8, 4000, 100_000, half})
+        {
+            // From my slice of a into next's slice of b (second half), and back from next's into my first half of b.
+            rma.put(mine.asSlice(0, bytes), b, next, half);
+            rma.get(b, next, half, b.local().asSlice(0, bytes));
+            check(MemorySegment.mismatch(mine, 0, bytes, b.local(), 0, bytes) < 0,
+                () -> bytes + " bytes from this rank's slice to the next's and back into this rank's slice differ");
+            rma.barrier();
+            check(MemorySegment.mismatch(b.local(), half, half + bytes, expectedOf(previous, bytes), 0, bytes) < 0,
+                () -> bytes + " bytes put from rank " + previous + "'s slice did not land");
+            rma.barrier();
+        }
+        // Strided: every other 64-byte row of my slice to rows of next's second half of b (the previous rank writes
+        // mine), got back into rows of my first half.
+        rma.putStrided(mine, new long[] {128}, b, next, half, new long[] {64}, new long[] {64, 512}, 1);
+        rma.getStrided(b, next, half, new long[] {64}, b.local(), new long[] {128}, new long[] {64, 512}, 1);
+        for (int r = 0; r < 512; r++)
+        {
+            final int row = r;
+            check(MemorySegment.mismatch(mine, 128L * r, 128L * r + 64, b.local(), 128L * r, 128L * r + 64) < 0,
+                () -> "strided row " + row + " between slices differs");
+        }
+        rma.barrier();
+        // Accumulate from my slice: longs of value 1 at the start of a's second half, onto next's b.
+        rma.barrier();
+        final MemorySegment ones = mine.asSlice(half, 8 * 1024);
+        for (int i = 0; i < 1024; i++)
+        {
+            ones.setAtIndex(ValueLayout.JAVA_LONG, i, 1);
+        }
+        b.local().fill((byte)0);
+        rma.barrier();
+        for (int t = 0; t < rma.size(); t++)
+        {
+            rma.acc(AccumulateScale.ofLong(3), ones, b, t, half);
+        }
+        final long[] local = new long[1024];
+        final long[] remote = new long[1024];
+        for (int i = 0; i < 1024; i++)
+        {
+            local[i] = 8L * i;
+            remote[i] = half + 8L * i;
+        }
+        for (int t = 0; t < rma.size(); t++)
+        {
+            rma.accVector(AccumulateScale.ofLong(1), new IoVector[] {new IoVector(ones, local, remote, 8)}, b, t);
+        }
+        rma.barrier();
+        for (int i = 0; i < 1024; i++)
+        {
+            final long got = b.local().get(ValueLayout.JAVA_LONG, half + 8L * i);
+            final int e = i;
+            check(4L * rma.size() == got, () -> "accumulate from slices: element " + e + " is " + got);
+        }
+        rma.free(b);
+        rma.free(a);
+    }
+
+    private MemorySegment expectedOf(final int rank, final long bytes)
+    {
+        final MemorySegment expected = local(1, half());
+        fill(expected, 500 + rank);
+        return expected.asSlice(0, bytes);
+    }
+
+    private static long half()
+    {
+        return 1 << 18;
     }
 
     // ---------------------------------------------------------------- bad input
