@@ -882,6 +882,7 @@ public final class ArmciSuiteScenarios
             h.await();
         }
         testedGetsHaveTheirData(a, next, at);
+        reusedWithoutAWait(a, next, at);
         // Implicit handles.
         final MemorySegment word = local(1, 8);
         for (int t = 0; t < rma.size(); t++)
@@ -985,6 +986,36 @@ public final class ArmciSuiteScenarios
             }
         }
         rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+    }
+
+    /**
+     * An explicit handle given a second operation before the first was waited for (ARMCI allows the reuse): both
+     * complete, on every tier, the first one's data in place.
+     */
+    private void reusedWithoutAWait(final RmaAllocation a, final int next, final long at)
+    {
+        final MemorySegment data = local(1, 1024);
+        fill(data, 123 + rma.rank());
+        final RmaHandle h = rma.handle();
+        rma.nbPut(data, a, next, at, h);
+        rma.nbPut(data, a, next, at, h);
+        for (int kind = 0; kind < 3; kind++)
+        {
+            final MemorySegment first = local(kind, 1024);
+            final MemorySegment second = local(kind + 1, 512);
+            rma.nbGetStrided(a, next, at, new long[] {16}, first, new long[] {16}, new long[] {8, 64}, 1, h);
+            rma.nbGet(a, next, at, second, h);
+            h.await();
+            final int k = kind;
+            for (int i = 0; i < 64; i++)
+            {
+                final int piece = i;
+                check(MemorySegment.mismatch(data, 16L * i, 16L * i + 8, first, 16L * i, 16L * i + 8) < 0,
+                    () -> kind(k) + ": the first get on a reused handle, piece " + piece + ", is not in place");
+            }
+            check(MemorySegment.mismatch(data, 0, 512, second, 0, 512) < 0,
+                () -> kind(k) + ": the second get on a reused handle differs");
+        }
     }
 
     private static void spinUntilTested(final RmaHandle h)
