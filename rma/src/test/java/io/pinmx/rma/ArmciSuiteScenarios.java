@@ -1108,7 +1108,12 @@ public final class ArmciSuiteScenarios
                 final MemorySegment data = local(round, size);
                 fill(data, round * 31L + size + rma.rank());
                 final MemorySegment back = local(round + 1, size);
-                if (0 == round % 2)
+                if (0 == round % 4)
+                {
+                    // A read-only view is a fine source.
+                    rma.put(data.asReadOnly(), a, next, at);
+                }
+                else if (0 == round % 2)
                 {
                     rma.put(data, a, next, at);
                 }
@@ -1138,6 +1143,25 @@ public final class ArmciSuiteScenarios
             rma.getVector(new IoVector[] {new IoVector(rowsBack, local, remote, 16)}, a, next);
             final int r = round;
             check(rows.mismatch(rowsBack) < 0, () -> "round " + r + ": vector get after strided put differs");
+        }
+        // Read-only sources for strided put and accumulate.
+        final MemorySegment twos = local(1, 4096);
+        for (int i = 0; i < 512; i++)
+        {
+            twos.setAtIndex(ValueLayout.JAVA_LONG, i, 2);
+        }
+        rma.put(local(1, 4096), a, next, at);
+        rma.accStrided(AccumulateScale.ofLong(1), twos.asReadOnly(), new long[] {64}, a, next, at, new long[] {64},
+            new long[] {64, 64}, 1);
+        rma.acc(AccumulateScale.ofLong(1), twos.asReadOnly(), a, next, at);
+        rma.putStrided(twos.asReadOnly(), new long[] {0}, a, next, at + 4096, new long[] {8}, new long[] {8, 16}, 1);
+        final MemorySegment sums = local(2, 4096 + 128);
+        rma.get(a, next, at, sums);
+        for (int i = 0; i < 512 + 16; i++)
+        {
+            final long got = sums.getAtIndex(ValueLayout.JAVA_LONG, i);
+            final int e = i;
+            check(i < 512 ? 4 == got : 2 == got, () -> "read-only sources: long " + e + " is " + got);
         }
         // Puts from every rank (to an allocation nobody else writes), fenced, then a barrier: every rank sees them.
         rma.free(a);
