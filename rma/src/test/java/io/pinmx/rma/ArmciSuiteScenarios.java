@@ -463,6 +463,32 @@ public final class ArmciSuiteScenarios
             check(want == got && 0 == even, () -> "vector accumulate of 10000 pieces: piece " + e + " is " + got +
                 " (want " + want + "), the long before it " + even);
         }
+        // One vector accumulate naming every target element 3 times (72 KB of data: more than a request carries),
+        // from every rank at once: each element gains 3 x every rank's scale.
+        rma.barrier();
+        final int distinct = 3000;
+        final long[] repeatedLocal = new long[3 * distinct];
+        final long[] repeatedRemote = new long[3 * distinct];
+        final MemorySegment twos = local(1, 3L * distinct * 8);
+        for (int i = 0; i < 3 * distinct; i++)
+        {
+            twos.setAtIndex(ValueLayout.JAVA_LONG, i, 2);
+            repeatedLocal[i] = 8L * i;
+            repeatedRemote[i] = 16L * (i % distinct);
+        }
+        for (int t = 0; t < rma.size(); t++)
+        {
+            rma.accVector(AccumulateScale.ofLong(rma.rank() + 1),
+                new IoVector[] {new IoVector(twos, repeatedLocal, repeatedRemote, 8)}, a, t);
+        }
+        rma.barrier();
+        for (int i = 0; i < distinct; i++)
+        {
+            final long got = a.local().get(ValueLayout.JAVA_LONG, 16L * i);
+            final long wanted = 6 * want;
+            final int e = i;
+            check(wanted == got, () -> "vector accumulate naming element " + e + " three times: " + got + ", want " + wanted);
+        }
         rma.free(a);
     }
 
