@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArmciSuiteLauncherTest
 {
     private static final long RUN_DEADLINE_S = 240;
-    private static final String SCENARIOS = "zeroslices,levels,vectors,acctypes,tickets,mutexes,handles,ordering,fence,crossslice,badinput";
+    private static final String SCENARIOS = "zeroslices,levels,vectors,acctypes,tickets,mutexes,handles,ordering,fence,crossslice,badinput,closepending";
 
     @TempDir
     Path dir;

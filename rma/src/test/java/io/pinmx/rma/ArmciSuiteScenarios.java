@@ -54,6 +54,7 @@ public final class ArmciSuiteScenarios
                     case "badinput" -> s.badInput();
                     case "crossslice" -> s.crossSlice();
                     case "fence" -> s.fenceThenFlag();
+                    case "closepending" -> s.closeWithPendingOperations();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
@@ -1212,6 +1213,30 @@ public final class ArmciSuiteScenarios
         rma.allFence();
         rma.barrier();
         rma.free(w);
+    }
+
+    // ---------------------------------------------------------------- close with operations not waited for
+
+    /**
+     * Last: non-blocking puts, accumulates and gets (direct and packed) on handles never waited for, an allocation
+     * never freed, then the job closes: every rank closes cleanly (the puts done at their targets first).
+     */
+    private void closeWithPendingOperations()
+    {
+        final RmaAllocation a = rma.alloc(1 << 18);
+        final int next = (rma.rank() + 1) % rma.size();
+        final MemorySegment data = local(1, 1 << 17);
+        fill(data, 3);
+        rma.nbPut(data, a, next, 0, rma.handle());
+        rma.nbAcc(AccumulateScale.ofLong(1), data.asSlice(0, 4096), a, next, 1 << 17, rma.aggregateHandle());
+        rma.nbGet(a, next, 0, local(1, 1 << 17), rma.handle());
+        for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
+        {
+            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            rma.nbGetStrided(a, next, 0, new long[] {64}, local(2, 64 * 100), new long[] {64}, new long[] {8, 100}, 1,
+                rma.handle());
+        }
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     // ---------------------------------------------------------------- fence, then a flag to a third rank
