@@ -1498,6 +1498,16 @@ public final class ArmciSuiteScenarios
         expect(IllegalStateException.class, freed, () -> a.local());
         expect(IllegalStateException.class, freed, () -> rma.free(a));
         check(h.test(), () -> "a handle given to a refused call is busy");
+        // A null array in a reduction fails every rank, naming the rank, and leaves them in step.
+        if (0 == rma.rank())
+        {
+            expect(IllegalArgumentException.class, "SUM of a null array", () -> rma.sum((long[])null));
+        }
+        else
+        {
+            expect(RmaException.class, "rank 0 gave a null array", () -> rma.sum(new long[] {1}));
+        }
+        check(rma.size() == rma.sum(new int[] {1})[0], () -> "a reduction after a refused one");
         // Still usable afterwards.
         final RmaAllocation b = rma.alloc(64);
         rma.putLong(5, b, last, 8L * rma.rank());
