@@ -386,6 +386,17 @@ final class DriverTier
         new Completions.Sends(rank, List.of(send)).await();
     }
 
+    /**
+     * Before a collective free: every get from the rank finished pulling and every request sent to its data server
+     * served (a FENCE, whether or not a put went there: a packed get or a write on an explicit handle not yet waited
+     * for must not reach the slice after its owner unmapped it).
+     */
+    void drain(final int rank)
+    {
+        settleGets(rank);
+        call(RmaOp.FENCE, rank, 0, 0, 0);
+    }
+
     /** Fences the rank if a put or accumulate went to it since its last fence. */
     void fence(final int rank)
     {

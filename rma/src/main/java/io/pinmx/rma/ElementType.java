@@ -10,8 +10,11 @@ public enum ElementType
     LONG(8, 8),
     FLOAT(4, 4),
     DOUBLE(8, 8),
-    /** Two floats (re, im), updated together by one 8-byte compare-and-set. */
-    COMPLEX_FLOAT(8, 8),
+    /**
+     * Two floats (re, im), updated together under a lock stripe; aligned like C's float complex (4 bytes), so an
+     * array of them may start at any float.
+     */
+    COMPLEX_FLOAT(8, 4),
     /** Two doubles (re, im), updated together under a lock stripe: Java has no 16-byte compare-and-set. */
     COMPLEX_DOUBLE(16, 8);
 

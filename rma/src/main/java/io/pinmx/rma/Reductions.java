@@ -16,6 +16,9 @@ final class Reductions
         SUM, MIN, MAX
     }
 
+    /** What a rank that was given a null array sends: one byte, shorter than any element. */
+    private static final byte[] NULL_MARKER = {0};
+
     private Reductions()
     {
     }
@@ -23,6 +26,10 @@ final class Reductions
     /** Ints travel and combine as longs: the low 32 bits of a long sum are the int sum with wraparound. */
     static int[] ints(final Job job, final int[] values, final Op op)
     {
+        if (null == values)
+        {
+            refuseNull(job, op);
+        }
         final long[] wide = new long[values.length];
         for (int i = 0; i < values.length; i++)
         {
@@ -39,6 +46,10 @@ final class Reductions
 
     static long[] longs(final Job job, final long[] values, final Op op)
     {
+        if (null == values)
+        {
+            refuseNull(job, op);
+        }
         final ByteBuffer mine = ByteBuffer.allocate(values.length * Long.BYTES);
         mine.asLongBuffer().put(values);
         final List<ByteBuffer> all = gather(job, mine.array(), values.length, Long.BYTES, op);
@@ -63,6 +74,10 @@ final class Reductions
 
     static double[] doubles(final Job job, final double[] values, final Op op)
     {
+        if (null == values)
+        {
+            refuseNull(job, op);
+        }
         final ByteBuffer mine = ByteBuffer.allocate(values.length * Double.BYTES);
         mine.asDoubleBuffer().put(values);
         final List<ByteBuffer> all = gather(job, mine.array(), values.length, Double.BYTES, op);
@@ -86,7 +101,19 @@ final class Reductions
     }
 
     /**
-     * @throws RmaException naming the rank whose array has another length (the call was not collective).
+     * A null array still takes part in the gather (as {@link #NULL_MARKER}, a length no array of elements has), so
+     * that every other rank fails naming this one instead of waiting for it.
+     *
+     * @throws IllegalArgumentException always, naming the operation.
+     */
+    private static void refuseNull(final Job job, final Op op)
+    {
+        job.allGather(NULL_MARKER);
+        throw new IllegalArgumentException(op + " of a null array: every rank must give one (of the same length)");
+    }
+
+    /**
+     * @throws RmaException naming the rank whose array has another length or is null (the call was not collective).
      */
     private static List<ByteBuffer> gather(final Job job, final byte[] mine, final int length, final int elementBytes,
         final Op op)
@@ -94,6 +121,10 @@ final class Reductions
         final List<byte[]> all = job.allGather(mine);
         for (int r = 0; r < all.size(); r++)
         {
+            if (all.get(r).length == NULL_MARKER.length && elementBytes > NULL_MARKER.length)
+            {
+                throw new RmaException("collective " + op + ": rank " + r + " gave a null array");
+            }
             if (all.get(r).length != length * elementBytes)
             {
                 throw new RmaException("collective mismatch in " + op + ": rank " + r + " gave " +

@@ -207,7 +207,7 @@ final class RequestHeader
         {
             strides[i] = buffer.get(U64, 136 + 8L * i);
         }
-        return StridedPatch.of(counts, strides, strides, levels);
+        return StridedPatch.remoteSide(counts, strides, levels);
     }
 
     int pieceCount()

@@ -178,15 +178,29 @@ public final class Rma implements AutoCloseable
     }
 
     /**
-     * Collective free: completes every operation, waits for every rank, then unmaps the slices.
+     * Collective free: completes every operation at its target (those on explicit and aggregate handles not yet
+     * waited for too: their handles then only report the outcome), waits for every rank, then unmaps the slices.
      *
      * @throws IllegalStateException if the allocation was freed already.
      * @throws RmaException          if the ranks are not all freeing the same allocation.
      */
     public void free(final RmaAllocation allocation)
     {
+        if (null == allocation)
+        {
+            throw new IllegalArgumentException("allocation to free is null");
+        }
         allocation.checkLive();
-        allFence();
+        waitAll();
+        for (int r = 0; r < size(); r++)
+        {
+            if (RankTier.DRIVER == ranks.tier(r))
+            {
+                // Operations on explicit handles not yet waited for included: nothing may reach a slice once freed.
+                driver.drain(r);
+            }
+        }
+        SharedMemoryTier.fence();
         allocator.free(allocation);
     }
 
@@ -466,14 +480,23 @@ public final class Rma implements AutoCloseable
 
     /**
      * Collective: this rank hosts {@code count} mutexes (counts may differ between ranks, 0 included).
+     *
+     * @throws IllegalArgumentException on every rank, naming the rank, if any rank gave a negative count.
      */
     public RmaMutexes createMutexes(final int count)
     {
-        if (count < 0)
+        final RmaAllocation words;
+        try
         {
-            throw new IllegalArgumentException("mutex count " + count + " is negative");
+            // A negative count goes into the collective allocation as a negative size, which refuses it on every
+            // rank alike: refusing it here, on this rank alone, would leave the others waiting in the allocation.
+            words = alloc(count * RmaMutexes.MUTEX_BYTES);
         }
-        final RmaAllocation words = alloc(count * RmaMutexes.MUTEX_BYTES);
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("mutex count refused on every rank (" + RmaMutexes.MUTEX_BYTES +
+                " bytes a mutex): " + ex.getMessage(), ex);
+        }
         final int[] counts = new int[size()];
         for (int r = 0; r < size(); r++)
         {

@@ -38,17 +38,21 @@ public final class RmaHandle
     }
 
     /**
-     * @throws IllegalStateException if this explicit handle still follows an operation not waited for.
+     * An explicit handle given a new operation first completes the one it still follows, as {@link #await()} does:
+     * ARMCI lets a handle be reused without a wait, and on the shared-memory tier (where every operation is complete
+     * on return) that always worked, so the driver tier must not refuse it nor drop the earlier operation unfinished
+     * (a staged get never unpacked, its requests never released).
+     *
+     * @throws RmaException naming the target if the earlier operation failed (the new one is then not started).
      */
     void begin()
     {
-        if (!aggregate && operations > 0 && !test())
+        if (!aggregate && !pending.isEmpty())
         {
-            throw new IllegalStateException("explicit handle still follows an unfinished operation: wait for it first");
+            await();
         }
         if (!aggregate)
         {
-            pending.clear();
             operations = 0;
         }
         operations++;
@@ -59,7 +63,14 @@ public final class RmaHandle
         pending.add(completion);
     }
 
-    /** @return true if every operation this handle follows is complete. */
+    /**
+     * Never blocks. When every operation is done it also finishes them as {@link #await()} does (a staged or packed
+     * get is unpacked into the caller's memory, the endpoint's requests released): a get whose handle tested
+     * complete has its data in place, and the handle is free for the next operation, waited for or not (ARMCI_Test).
+     *
+     * @return true if every operation this handle follows is complete.
+     * @throws RmaException naming the target of an operation that failed (the handle is then free again).
+     */
     public boolean test()
     {
         for (int i = 0; i < pending.size(); i++)
@@ -68,6 +79,10 @@ public final class RmaHandle
             {
                 return false;
             }
+        }
+        if (!pending.isEmpty())
+        {
+            await();
         }
         return true;
     }

@@ -9,14 +9,17 @@ import java.util.Arrays;
  * neighbours of level i+1). Validated once when built; afterwards it only enumerates its pieces, with
  * no allocation, as (source offset, target offset, bytes) triples relative to the two base addresses.
  * <p>
- * A stride must fit its counts (stride[0] >= count[0], stride[i] >= count[i] * stride[i-1]) so that
- * the pieces on a side never overlap: overlapping targets would make a put's result depend on the
- * order the pieces were moved in, which ARMCI leaves undefined and this library refuses.
+ * On the written side (the target; a get's local destination) a stride must reach past the block it repeats
+ * (stride[i] >= count[0] + sum over j < i of (count[j+1] - 1) * stride[j], where count[i+1] > 1) so that the
+ * written pieces never overlap: overlapping targets would make a put's result depend on the order the pieces were
+ * moved in, which ARMCI leaves undefined and this library refuses. The side only read may overlap itself (a
+ * source stride of 0 repeats one row), and a level of count 1 may have any stride: it never repeats.
  */
 public final class StridedPatch
 {
     /** ARMCI's limit on stride levels. */
     public static final int MAX_LEVELS = 8;
+    private static final long[] NO_STRIDES = new long[0];
 
     /** Receives the pieces of a patch in order (innermost level fastest). */
     @FunctionalInterface
@@ -53,14 +56,31 @@ public final class StridedPatch
 
     /**
      * @param counts        count[0] bytes per piece, count[1..levels] pieces per level; length levels + 1.
-     * @param sourceStrides cumulative byte strides on the source side; at least {@code levels} entries.
-     * @param targetStrides cumulative byte strides on the target side; at least {@code levels} entries.
+     * @param sourceStrides cumulative byte strides on the source side; at least {@code levels} entries (null for
+     *                      0 levels).
+     * @param targetStrides cumulative byte strides on the target side; at least {@code levels} entries (null for
+     *                      0 levels).
      * @param levels        stride levels, 0..{@value #MAX_LEVELS}.
      * @throws IllegalArgumentException naming the bad argument: levels out of range, a missing or negative
-     *                                  count, a missing stride, a stride that does not fit its counts, or an
-     *                                  extent beyond 2^63 - 1 bytes.
+     *                                  count, a missing or negative stride, a target stride that would overlap
+     *                                  written pieces, or an extent beyond 2^63 - 1 bytes.
      */
     public static StridedPatch of(final long[] counts, final long[] sourceStrides, final long[] targetStrides, final int levels)
+    {
+        return build(counts, sourceStrides, targetStrides, levels, true);
+    }
+
+    /**
+     * The remote side of a request as its data server decodes it, both sides given the remote strides: the origin
+     * checked which side is written, and a get's remote side, only read, may repeat bytes.
+     */
+    static StridedPatch remoteSide(final long[] counts, final long[] strides, final int levels)
+    {
+        return build(counts, strides, strides, levels, false);
+    }
+
+    private static StridedPatch build(final long[] counts, final long[] sourceStrides, final long[] targetStrides,
+        final int levels, final boolean targetWritten)
     {
         if (levels < 0 || levels > MAX_LEVELS)
         {
@@ -78,12 +98,12 @@ public final class StridedPatch
                 throw new IllegalArgumentException("count[" + i + "] = " + counts[i] + " is negative");
             }
         }
-        checkStrides("source", sourceStrides, counts, levels);
-        checkStrides("target", targetStrides, counts, levels);
+        checkStrides("source", sourceStrides, counts, levels, false);
+        checkStrides("target", targetStrides, counts, levels, targetWritten);
         try
         {
             return new StridedPatch(levels, Arrays.copyOf(counts, levels + 1),
-                Arrays.copyOf(sourceStrides, levels), Arrays.copyOf(targetStrides, levels));
+                copyOfStrides(sourceStrides, levels), copyOfStrides(targetStrides, levels));
         }
         catch (final ArithmeticException ex)
         {
@@ -92,30 +112,55 @@ public final class StridedPatch
         }
     }
 
+    /** A contiguous patch (0 levels) reads no stride, so ARMCI callers pass none: null is an empty array then. */
+    private static long[] copyOfStrides(final long[] strides, final int levels)
+    {
+        return null == strides ? NO_STRIDES : Arrays.copyOf(strides, levels);
+    }
+
     /** A contiguous transfer of {@code bytes} as a 0-level patch. */
     public static StridedPatch contiguous(final long bytes)
     {
         return of(new long[] {bytes}, new long[0], new long[0], 0);
     }
 
-    private static void checkStrides(final String side, final long[] strides, final long[] counts, final int levels)
+    /**
+     * Every side needs its strides (unless there are no levels) and none negative. Only the written side (the
+     * target of a put or accumulate, the local destination of a get) must not overlap itself: stride[i] must reach
+     * past the end of one level-i block (count[0] + the sum over j < i of (count[j+1] - 1) * stride[j] bytes), checked
+     * only where level i+1 repeats that block (count[i+1] > 1). A side that is only read may repeat bytes (a source
+     * stride of 0 spreads one row over many), as ARMCI allows.
+     */
+    private static void checkStrides(final String side, final long[] strides, final long[] counts, final int levels,
+        final boolean written)
     {
         if (levels > 0 && (null == strides || strides.length < levels))
         {
             throw new IllegalArgumentException(side + " stride array has " + (null == strides ? "no" : strides.length) +
                 " entries; " + levels + " stride levels need " + levels);
         }
+        long blockBytes = counts[0];
         for (int i = 0; i < levels; i++)
         {
-            final long inner = 0 == i ? counts[0] : multiplyOrMax(counts[i], strides[i - 1]);
-            if (strides[i] < inner)
+            if (strides[i] < 0)
             {
-                throw new IllegalArgumentException(side + " stride[" + i + "] = " + strides[i] + " does not fit its counts: " +
-                    (0 == i ? "count[0] = " + counts[0] + " bytes" :
-                    "count[" + i + "] * stride[" + (i - 1) + "] = " + counts[i] + " * " + strides[i - 1]) +
-                    " would overlap pieces");
+                throw new IllegalArgumentException(side + " stride[" + i + "] = " + strides[i] + " is negative");
             }
+            if (written && counts[i + 1] > 1 && strides[i] < blockBytes)
+            {
+                throw new IllegalArgumentException(side + " stride[" + i + "] = " + strides[i] + " does not fit its " +
+                    "counts: a level-" + i + " block spans " + blockBytes + " bytes (count[0] = " + counts[0] +
+                    (0 == i ? "" : " and the strides below it") + "), so the " + counts[i + 1] +
+                    " written blocks of count[" + (i + 1) + "] would overlap");
+            }
+            blockBytes = addOrMax(blockBytes, multiplyOrMax(Math.max(0, counts[i + 1] - 1), strides[i]));
         }
+    }
+
+    private static long addOrMax(final long a, final long b)
+    {
+        final long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     private static long multiplyOrMax(final long a, final long b)

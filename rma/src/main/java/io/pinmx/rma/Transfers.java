@@ -53,6 +53,7 @@ final class Transfers
     void put(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
         final RmaHandle handle)
     {
+        checkSource(source, "put source");
         final MemorySegment slice = slice(target, rank, offset, source.byteSize(), "put target");
         final RmaHandle h = begin(handle);
         if (null == slice)
@@ -67,6 +68,7 @@ final class Transfers
     void get(final RmaAllocation source, final int rank, final long offset, final MemorySegment destination,
         final RmaHandle handle)
     {
+        checkDestination(destination, "get destination");
         final MemorySegment slice = slice(source, rank, offset, destination.byteSize(), "get source");
         final RmaHandle h = begin(handle);
         if (null == slice)
@@ -81,6 +83,7 @@ final class Transfers
     void acc(final AccumulateScale scale, final MemorySegment source, final RmaAllocation target, final int rank,
         final long offset, final RmaHandle handle)
     {
+        checkSource(source, "accumulate source");
         accStrided(scale, source, NO_STRIDES, target, rank, offset, NO_STRIDES, new long[] {source.byteSize()}, 0,
             handle);
     }
@@ -89,6 +92,7 @@ final class Transfers
         final int rank, final long offset, final long[] targetStrides, final long[] counts, final int levels,
         final RmaHandle handle)
     {
+        checkSource(source, "put source");
         final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
         checkLocal(source, patch.sourceExtentBytes(), "put source");
         final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "strided put target");
@@ -105,6 +109,7 @@ final class Transfers
         final MemorySegment destination, final long[] destinationStrides, final long[] counts, final int levels,
         final RmaHandle handle)
     {
+        checkDestination(destination, "get destination");
         final StridedPatch patch = StridedPatch.of(counts, sourceStrides, destinationStrides, levels);
         checkLocal(destination, patch.targetExtentBytes(), "get destination");
         final MemorySegment slice = slice(source, rank, offset, patch.sourceExtentBytes(), "strided get source");
@@ -121,6 +126,8 @@ final class Transfers
         final RmaAllocation target, final int rank, final long offset, final long[] targetStrides, final long[] counts,
         final int levels, final RmaHandle handle)
     {
+        checkScale(scale);
+        checkSource(source, "accumulate source");
         final StridedPatch patch = StridedPatch.of(counts, sourceStrides, targetStrides, levels);
         patch.checkElementMultiple(scale.type().bytes(), scale.type().name());
         checkLocal(source, patch.sourceExtentBytes(), "accumulate source");
@@ -137,6 +144,7 @@ final class Transfers
 
     void putVector(final IoVector[] vectors, final RmaAllocation target, final int rank, final RmaHandle handle)
     {
+        checkVectors(vectors, false, "vector put");
         final MemorySegment slice = vectorSlice(vectors, target, rank, "vector put target");
         final RmaHandle h = begin(handle);
         if (null == slice)
@@ -152,6 +160,7 @@ final class Transfers
 
     void getVector(final IoVector[] vectors, final RmaAllocation source, final int rank, final RmaHandle handle)
     {
+        checkVectors(vectors, true, "vector get");
         final MemorySegment slice = vectorSlice(vectors, source, rank, "vector get source");
         final RmaHandle h = begin(handle);
         if (null == slice)
@@ -168,6 +177,8 @@ final class Transfers
     void accVector(final AccumulateScale scale, final IoVector[] vectors, final RmaAllocation target, final int rank,
         final RmaHandle handle)
     {
+        checkScale(scale);
+        checkVectors(vectors, false, "vector accumulate");
         final MemorySegment slice = vectorSlice(vectors, target, rank, "vector accumulate target");
         for (final IoVector v : vectors)
         {
@@ -262,6 +273,10 @@ final class Transfers
         {
             throw new IllegalStateException("rma of rank " + ranks.self() + " is closed");
         }
+        if (null == a)
+        {
+            throw new IllegalArgumentException(what + ": the allocation is null");
+        }
         a.checkLive();
         ranks.checkRank(rank, what);
         a.checkRange(rank, offset, bytes, what);
@@ -280,6 +295,58 @@ final class Transfers
             }
         }
         return slice;
+    }
+
+    private static void checkSource(final MemorySegment source, final String what)
+    {
+        if (null == source)
+        {
+            throw new IllegalArgumentException(what + " is null");
+        }
+    }
+
+    /**
+     * A get writes its destination behind the segment's back (a copy, or the driver's pull into its address): a
+     * read-only view must be refused before anything moves, not written through or failed half-way.
+     */
+    private static void checkDestination(final MemorySegment destination, final String what)
+    {
+        if (null == destination)
+        {
+            throw new IllegalArgumentException(what + " is null");
+        }
+        if (destination.isReadOnly())
+        {
+            throw new IllegalArgumentException(what + " " + destination + " is read-only");
+        }
+    }
+
+    private static void checkScale(final AccumulateScale scale)
+    {
+        if (null == scale)
+        {
+            throw new IllegalArgumentException("accumulate scale is null (it also gives the element type)");
+        }
+    }
+
+    /** @param intoLocal a get: every group's local memory is written. */
+    private static void checkVectors(final IoVector[] vectors, final boolean intoLocal, final String what)
+    {
+        if (null == vectors)
+        {
+            throw new IllegalArgumentException(what + ": the I/O vector array is null");
+        }
+        for (int g = 0; g < vectors.length; g++)
+        {
+            if (null == vectors[g])
+            {
+                throw new IllegalArgumentException(what + ": I/O vector group " + g + " is null");
+            }
+            if (intoLocal && vectors[g].local().isReadOnly())
+            {
+                throw new IllegalArgumentException(what + ": I/O vector group " + g + "'s local segment is read-only");
+            }
+        }
     }
 
     private static void checkLocal(final MemorySegment local, final long extentBytes, final String what)

@@ -509,8 +509,8 @@ public final class RmaScenarios
             () -> rma.putStrided(eight, new long[9], a, 0, 0, new long[9], new long[10], 9));
         expect(IllegalArgumentException.class, "count[1] = -1 is negative",
             () -> rma.getStrided(a, 0, 0, new long[] {8}, eight, new long[] {8}, new long[] {8, -1}, 1));
-        expect(IllegalArgumentException.class, "stride[0] = 4 does not fit its counts",
-            () -> rma.putStrided(eight, new long[] {4}, a, 0, 0, new long[] {8}, new long[] {8, 2}, 1));
+        expect(IllegalArgumentException.class, "target stride[0] = 4 does not fit its counts",
+            () -> rma.putStrided(eight, new long[] {8}, a, 0, 0, new long[] {4}, new long[] {8, 2}, 1));
         expect(IllegalArgumentException.class, "count[0] = 6 bytes is not a multiple of the 4-byte INT element",
             () -> rma.accStrided(AccumulateScale.ofInt(1), eight, new long[] {8}, a, 0, 0, new long[] {8},
                 new long[] {6, 1}, 1));

@@ -96,10 +96,14 @@ class StridedPatchTest
             () -> StridedPatch.of(new long[] {8, -2}, new long[] {8}, new long[] {8}, 1));
         assertMessage("count has 1 entries; 1 stride levels need 2",
             () -> StridedPatch.of(new long[] {8}, new long[] {8}, new long[] {8}, 1));
-        assertMessage("source stride[0] = 4 does not fit its counts: count[0] = 8 bytes",
-            () -> StridedPatch.of(new long[] {8, 2}, new long[] {4}, new long[] {8}, 1));
-        assertMessage("target stride[1] = 15 does not fit its counts: count[1] * stride[0] = 2 * 8",
+        assertMessage("target stride[0] = 4 does not fit its counts: a level-0 block spans 8 bytes",
+            () -> StridedPatch.of(new long[] {8, 2}, new long[] {8}, new long[] {4}, 1));
+        assertMessage("target stride[1] = 15 does not fit its counts: a level-1 block spans 16 bytes",
             () -> StridedPatch.of(new long[] {8, 2, 2}, new long[] {8, 16}, new long[] {8, 15}, 2));
+        assertMessage("source stride[0] = -8 is negative",
+            () -> StridedPatch.of(new long[] {8, 2}, new long[] {-8}, new long[] {8}, 1));
+        assertMessage("target stride[1] = -1 is negative",
+            () -> StridedPatch.of(new long[] {8, 2, 1}, new long[] {8, 16}, new long[] {8, -1}, 2));
         assertMessage("target stride array has 1 entries",
             () -> StridedPatch.of(new long[] {8, 2, 2}, new long[] {8, 16}, new long[] {8}, 2));
         assertMessage("reaches beyond 2^63 - 1 bytes",
@@ -110,6 +114,22 @@ class StridedPatchTest
         final StridedPatch oddStride = StridedPatch.of(new long[] {8, 2}, new long[] {12}, new long[] {8}, 1);
         assertMessage("stride[0] (source 12, target 8) is not a multiple of the 8-byte",
             () -> oddStride.checkElementMultiple(8, "DOUBLE"));
+    }
+
+    @Test
+    void onlyTheWrittenSideMustNotOverlapItself()
+    {
+        // A source stride of 0 repeats one row (read twice); a level of count 1 never repeats, so its stride is free.
+        final StridedPatch spread = StridedPatch.of(new long[] {8, 3}, new long[] {0}, new long[] {8}, 1);
+        assertEquals(8, spread.sourceExtentBytes());
+        assertEquals(24, spread.targetExtentBytes());
+        final StridedPatch degenerate = StridedPatch.of(new long[] {8, 1, 2}, new long[] {0, 8}, new long[] {0, 8}, 2);
+        assertEquals(2, degenerate.pieces());
+        assertEquals(16, degenerate.targetExtentBytes());
+        // Level-1 blocks of 8 + 16 bytes, 24 apart: interleaved without overlap (count[2] * stride[1] would refuse it).
+        final StridedPatch interleaved = StridedPatch.of(new long[] {8, 2, 2}, new long[] {8, 16}, new long[] {16, 24}, 2);
+        assertEquals(48, interleaved.targetExtentBytes());
+        assertEquals(StridedPatch.remoteSide(new long[] {8, 3}, new long[] {0}, 1).pieces(), 3);
     }
 
     private static void assertMessage(final String expected, final Runnable call)
