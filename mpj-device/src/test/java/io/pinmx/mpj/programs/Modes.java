@@ -8,7 +8,7 @@ import mpi.Status;
 import java.nio.ByteBuffer;
 
 /**
- * Send modes and request handling over the device: Sendrecv_replace; persistent requests (Send_init, Recv_init,
+ * Send modes and request handling over the device: Sendrecv_replace; messages to self at every size class; persistent requests (Send_init, Recv_init,
  * Start, Startall) reused with new data; Bsend/Ibsend from an attached buffer; Rsend into a posted receive;
  * Ssend; Test, Testany, Testsome, Waitsome and Waitall over arrays holding REQUEST_NULL; Iprobe/Probe with
  * ANY_SOURCE and ANY_TAG and the status they report; a cancelled receive that must not take the message sent
@@ -27,6 +27,7 @@ public final class Modes
         final int next = (me + 1) % n;
         final int previous = (me + n - 1) % n;
         sendrecvReplace(me, next, previous);
+        selfSends(me);
         persistent(me, next, previous);
         buffered(me, next, previous);
         ready(me, next, previous);
@@ -61,6 +62,30 @@ public final class Modes
                 Check.equal(previous * 1_000_000L + i, buf[i], "sendrecv_replace " + size + " at " + i);
             }
             Check.equal(-1, buf[size], "sendrecv_replace " + size + ": past the end");
+        }
+    }
+
+    /** A rank's messages to itself, every size class: Isend then Recv, and Sendrecv with itself. */
+    private static void selfSends(final int me)
+    {
+        for (final int size : new int[] {0, 10, 100, 4000, 40_000, 300_000})
+        {
+            final byte[] out = new byte[size];
+            for (int i = 0; i < size; i++)
+            {
+                out[i] = Check.pattern(me, 3, size, i);
+            }
+            final byte[] in = new byte[size];
+            final Request r = MPI.COMM_WORLD.Isend(out, 0, size, MPI.BYTE, me, 26);
+            final Status s = MPI.COMM_WORLD.Recv(in, 0, size, MPI.BYTE, me, 26);
+            r.Wait();
+            Check.equal(me, s.source, "self " + size + ": source");
+            Check.equal(size, s.Get_count(MPI.BYTE), "self " + size + ": count");
+            Check.that(java.util.Arrays.equals(out, in), "self " + size + ": data");
+            java.util.Arrays.fill(in, (byte)0);
+            final Status t = MPI.COMM_WORLD.Sendrecv(out, 0, size, MPI.BYTE, me, 27, in, 0, size, MPI.BYTE, me, 27);
+            Check.equal(size, t.Get_count(MPI.BYTE), "self sendrecv " + size + ": count");
+            Check.that(java.util.Arrays.equals(out, in), "self sendrecv " + size + ": data");
         }
     }
 
