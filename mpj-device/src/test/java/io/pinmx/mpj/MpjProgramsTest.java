@@ -6,6 +6,7 @@ import io.pinmx.mpj.programs.Communicators;
 import io.pinmx.mpj.programs.Datatypes;
 import io.pinmx.mpj.programs.Modes;
 import io.pinmx.mpj.programs.MoreCollectives;
+import io.pinmx.mpj.programs.ObjectCollectives;
 import io.pinmx.mpj.programs.Objects;
 import io.pinmx.mpj.programs.PointToPoint;
 import io.pinmx.mpj.programs.Reinit;
@@ -37,7 +38,7 @@ class MpjProgramsTest
     static Stream<Arguments> programs()
     {
         return Stream.of(PointToPoint.class, Collectives.class, Objects.class, Reinit.class, Datatypes.class,
-                Modes.class, Communicators.class, MoreCollectives.class, Traffic.class)
+                Modes.class, Communicators.class, MoreCollectives.class, ObjectCollectives.class, Traffic.class)
             .flatMap(c -> Stream.of(Arguments.of(c.getName(), 2), Arguments.of(c.getName(), 4)));
     }
 
