@@ -10,6 +10,9 @@ package io.pinmx.mpj;
  *  47..32  context  MPJ's communicator context, 0..65535
  *  31..0   tag      MPJ's tag, all 32 bits (ANY_TAG leaves these out of the mask)
  * </pre>
+ * A dynamic buffer (kind 1) carries, instead of context and tag, the sender's sequence number of dynamic buffers
+ * to that receiver (bits 31..0, also in its message's header): the receiver asks for exactly the one its message
+ * names, so receives that complete out of their posting order still pair each message with its own part.
  */
 final class MatchBits
 {
@@ -39,6 +42,12 @@ final class MatchBits
             ((long)(epoch & ((1 << EPOCH_BITS) - 1)) << EPOCH_SHIFT) |
             ((long)context << CONTEXT_SHIFT) |
             (tag & TAG_BITS);
+    }
+
+    /** The bits of the {@code sequence}-th dynamic buffer from one sender to one receiver in this init. */
+    static long dynamicPart(final int epoch, final int sequence)
+    {
+        return of(KIND_DYNAMIC, epoch, 0, sequence);
     }
 
     static long mask(final boolean anyTag)

@@ -5,7 +5,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Flyweight over the header that leads every message: the static buffer's and the dynamic buffer's lengths, the
- * sender's rank, and the first section's type code and element count (what a probe reports without the data).
+ * sender's rank, the first section's type code and element count (what a probe reports without the data), and the
+ * dynamic buffer's sequence number from this sender to this receiver ({@link MatchBits#dynamicPart}).
  * The static buffer's bytes follow it in the same endpoint message; the dynamic buffer, if any, follows as a
  * second message from the same sender.
  */
@@ -21,6 +22,7 @@ final class MessageHeader
     private static final long SOURCE_RANK = 8;
     private static final long TYPE_CODE = 12;
     private static final long ELEMENTS = 16;
+    private static final long DYNAMIC_SEQUENCE = 20;
 
     private MessageHeader()
     {
@@ -28,13 +30,14 @@ final class MessageHeader
 
     static void write(
         final MemorySegment at, final int staticBytes, final int dynamicBytes, final int sourceRank,
-        final int typeCode, final int elements)
+        final int typeCode, final int elements, final int dynamicSequence)
     {
         at.set(INT, STATIC_BYTES, staticBytes);
         at.set(INT, DYNAMIC_BYTES, dynamicBytes);
         at.set(INT, SOURCE_RANK, sourceRank);
         at.set(INT, TYPE_CODE, typeCode);
         at.set(INT, ELEMENTS, elements);
+        at.set(INT, DYNAMIC_SEQUENCE, dynamicSequence);
     }
 
     static int staticBytes(final MemorySegment at)
@@ -60,5 +63,10 @@ final class MessageHeader
     static int elements(final MemorySegment at)
     {
         return at.get(INT, ELEMENTS);
+    }
+
+    static int dynamicSequence(final MemorySegment at)
+    {
+        return at.get(INT, DYNAMIC_SEQUENCE);
     }
 }

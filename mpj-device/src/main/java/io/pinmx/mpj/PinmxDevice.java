@@ -73,6 +73,10 @@ public class PinmxDevice implements Device
     private final List<PinmxRequest> inFlight = new ArrayList<>();
     private ProbeStash stash;
     private DeviceProgress progress;
+    /** Per destination rank: the sequence number of the next dynamic buffer sent to it in this init. */
+    private int[] dynamicSequenceTo;
+    /** What a wait watches: the awaited request, then the messages of receives that may still need their dynamic part. */
+    private Request[] watched = new Request[16];
 
     @Override
     public ProcessID[] init(final String[] args) throws XDevException
@@ -104,6 +108,7 @@ public class PinmxDevice implements Device
             ranks = JobEndpoint.open(job, System.getenv(), progress.tuning());
             endpoint = ranks.endpoint();
             partners = new Partner[job.size()];
+            dynamicSequenceTo = new int[job.size()];
             for (int r = 0; r < partners.length; r++)
             {
                 partners[r] = r == rank ?
@@ -264,8 +269,9 @@ public class PinmxDevice implements Device
         final int dynamicBytes = null == dynamicPart ? 0 : dynamicPart.length;
         final MemorySegment staticPart = staticRegion(buf, staticBytes);
         final MemorySegment header = headers.take();
+        final int dynamicSequence = 0 == dynamicBytes ? 0 : nextDynamicSequence(destination);
         MessageHeader.write(header, staticBytes, dynamicBytes, rank, typeCode(buf, staticBytes),
-            elements(buf, staticBytes));
+            elements(buf, staticBytes), dynamicSequence);
         final Partner to = partners[destination];
         final MemorySegment[] vector = {header, staticPart};
         final int count = 0 == staticBytes ? 1 : 2;
@@ -284,7 +290,7 @@ public class PinmxDevice implements Device
         try
         {
             dynamic = 0 == dynamicBytes ? null : endpoint.isend(to,
-                MatchBits.of(MatchBits.KIND_DYNAMIC, epoch, context, tag), MemorySegment.ofArray(dynamicPart));
+                MatchBits.dynamicPart(epoch, dynamicSequence), MemorySegment.ofArray(dynamicPart));
         }
         catch (final MxException ex)
         {
@@ -292,6 +298,11 @@ public class PinmxDevice implements Device
             throw sendFailure(destination, tag, ex);
         }
         return track(PinmxRequest.send(this, buf, destination, tag, context, header, message, dynamic));
+    }
+
+    private synchronized int nextDynamicSequence(final int destination)
+    {
+        return dynamicSequenceTo[destination]++;
     }
 
     /** A send the endpoint refused at once (its partner failed earlier, e.g. the rank died): named by rank. */
@@ -336,6 +347,14 @@ public class PinmxDevice implements Device
         mpjdev.Status found;
         while (null == (found = iprobe(srcID, tag, context)))
         {
+            synchronized (this)
+            {
+                // Receives whose message arrived ask for their dynamic parts (see watch): a sender may wait on them.
+                for (int i = 0, size = inFlight.size(); i < size; i++)
+                {
+                    inFlight.get(i).arrivingMessage();
+                }
+            }
             final int source = sourceRank(srcID);
             endpoint.probe(NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
                 MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, ANY_TAG == tag ? 0 : tag),
@@ -447,12 +466,43 @@ public class PinmxDevice implements Device
         while (!r.advance())
         {
             final Request w = r.inFlight();
-            if (null == w || !progress.await(w, r.bytes(), HEARTBEAT_INTERVAL))
+            final int count = null == w ? 0 : watch(w);
+            final boolean progressed = 1 == count ? progress.await(w, r.bytes(), HEARTBEAT_INTERVAL) :
+                count > 1 && progress.awaitAny(endpoint, watched, count, HEARTBEAT_INTERVAL) >= 0;
+            if (!progressed)
             {
                 checkPeers(r);
             }
         }
         retire(r);
+    }
+
+    /**
+     * Fills {@link #watched} with {@code w}, then the message of every other receive still waiting for it, after
+     * moving on each receive whose message has arrived. Such a receive asks the endpoint for its dynamic buffer (if
+     * its message has one) only when moved on, and its sender's send cannot complete before that part is pulled: a
+     * rank waiting on something else (its own sends, a barrier) must move it on, or two ranks that post object
+     * receives, then send objects and wait for their sends would wait for each other forever.
+     *
+     * @return how many requests {@link #watched} holds.
+     */
+    private synchronized int watch(final Request w)
+    {
+        int count = 0;
+        watched[count++] = w;
+        for (int i = 0, size = inFlight.size(); i < size; i++)
+        {
+            final Request m = inFlight.get(i).arrivingMessage();
+            if (null != m && m != w)
+            {
+                if (count == watched.length)
+                {
+                    watched = java.util.Arrays.copyOf(watched, 2 * count);
+                }
+                watched[count++] = m;
+            }
+        }
+        return count;
     }
 
     private void checkPeers(final PinmxRequest waiting)
@@ -487,9 +537,9 @@ public class PinmxDevice implements Device
         return r;
     }
 
-    Request receiveDynamicPart(final int sourceRank, final int context, final int tag, final byte[] into)
+    Request receiveDynamicPart(final int sourceRank, final int sequence, final byte[] into)
     {
-        return endpoint.irecv(partners[sourceRank].id(), MatchBits.of(MatchBits.KIND_DYNAMIC, epoch, context, tag),
+        return endpoint.irecv(partners[sourceRank].id(), MatchBits.dynamicPart(epoch, sequence),
             MatchBits.EXACT_MASK, MemorySegment.ofArray(into));
     }
 

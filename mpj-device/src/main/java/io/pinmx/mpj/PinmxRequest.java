@@ -118,6 +118,26 @@ final class PinmxRequest extends mpjdev.Request
     }
 
     /**
+     * A receive whose message has not arrived: its endpoint request, to watch. A receive whose message arrived is
+     * moved on first (asking for its dynamic part, if any), and is not watched any more.
+     *
+     * @return the message request to watch, or null (a send, or a receive past its message).
+     */
+    synchronized Request arrivingMessage()
+    {
+        if (!receive || Phase.MESSAGE != phase || null == message)
+        {
+            return null;
+        }
+        if (message.state().isDone())
+        {
+            advance();
+            return null;
+        }
+        return message;
+    }
+
+    /**
      * Moves the request on as far as its endpoint requests allow.
      *
      * @return true once it has ended (done, failed or cancelled).
@@ -258,7 +278,7 @@ final class PinmxRequest extends mpjdev.Request
         if (dynamicLength > 0)
         {
             dynamicBytes = new byte[dynamicLength];
-            dynamic = device.receiveDynamicPart(sourceRank, context, tag, dynamicBytes);
+            dynamic = device.receiveDynamicPart(sourceRank, MessageHeader.dynamicSequence(h), dynamicBytes);
             phase = Phase.DYNAMIC_PART;
         }
         else

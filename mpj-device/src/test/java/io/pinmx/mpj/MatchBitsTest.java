@@ -40,6 +40,18 @@ class MatchBitsTest
     }
 
     @Test
+    void dynamicPartsDifferBySequenceAndNeverMatchMessages()
+    {
+        final long first = MatchBits.dynamicPart(3, 0);
+        assertNotEquals(first, MatchBits.dynamicPart(3, 1));
+        assertNotEquals(first, MatchBits.dynamicPart(4, 0));
+        assertNotEquals(MatchBits.dynamicPart(3, -1), MatchBits.dynamicPart(3, Integer.MAX_VALUE));
+        // An ANY_TAG receive of messages (context 0) must not take a dynamic part.
+        assertNotEquals(MatchBits.of(MatchBits.KIND_MESSAGE, 3, 0, 0) & MatchBits.mask(true),
+            MatchBits.dynamicPart(3, 77) & MatchBits.mask(true));
+    }
+
+    @Test
     void anyTagMasksOnlyTheTag()
     {
         final long posted = MatchBits.of(MatchBits.KIND_MESSAGE, 4, 2, 0);

@@ -2,9 +2,15 @@ package io.pinmx.mpj;
 
 import io.pinmx.job.LaunchedJob;
 import io.pinmx.mpj.programs.Collectives;
+import io.pinmx.mpj.programs.Communicators;
+import io.pinmx.mpj.programs.Datatypes;
+import io.pinmx.mpj.programs.Modes;
+import io.pinmx.mpj.programs.MoreCollectives;
+import io.pinmx.mpj.programs.ObjectCollectives;
 import io.pinmx.mpj.programs.Objects;
 import io.pinmx.mpj.programs.PointToPoint;
 import io.pinmx.mpj.programs.Reinit;
+import io.pinmx.mpj.programs.Traffic;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,7 +37,8 @@ class MpjProgramsTest
 
     static Stream<Arguments> programs()
     {
-        return Stream.of(PointToPoint.class, Collectives.class, Objects.class, Reinit.class)
+        return Stream.of(PointToPoint.class, Collectives.class, Objects.class, Reinit.class, Datatypes.class,
+                Modes.class, Communicators.class, MoreCollectives.class, ObjectCollectives.class, Traffic.class)
             .flatMap(c -> Stream.of(Arguments.of(c.getName(), 2), Arguments.of(c.getName(), 4)));
     }
 

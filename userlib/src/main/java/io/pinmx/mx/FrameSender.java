@@ -177,6 +177,7 @@ final class FrameSender
             if (isTransient(ex))
             {
                 p.lastSendError = ex.getMessage();
+                p.resendRoundStalled |= resend;
             }
             else if (null == p.sendPathBroken)
             {

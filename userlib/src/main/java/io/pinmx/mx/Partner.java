@@ -57,6 +57,11 @@ public final class Partner
     int outstandingRendezvous;
     /** The last transient send error (kept for the timeout message; the frame is resent). */
     String lastSendError;
+    /**
+     * A frame of the current go-back-N round was refused for now (the partner's ring or socket buffer stayed full):
+     * the round's later frames would each wait out the same full ring, so they wait for the next round instead.
+     */
+    boolean resendRoundStalled;
     /** A send the driver refused outright (not transient): the sequence stream to the partner is broken. */
     String sendPathBroken;
 

@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * Object messages (MPJ's dynamic buffer) from every rank at once into ANY_SOURCE receives: each object must arrive
  * with the message of its own sender, small and large (rendezvous) ones alike. Also objects by Bcast and mixed
- * with primitive messages. Prints "Objects OK".
+ * with primitive messages, and object receives from one sender with one tag completed in reverse order. Prints "Objects OK".
  */
 public final class Objects
 {
@@ -54,6 +54,8 @@ public final class Objects
             }
             Request.Waitall(sends);
         }
+        MPI.COMM_WORLD.Barrier();
+        reverseCompletion(me, n);
         final Object[] shared = new Object[2];
         if (0 == me)
         {
@@ -64,6 +66,49 @@ public final class Objects
         Check.that("broadcast".equals(shared[0]) && bulk(0, 1).equals(shared[1]), "object bcast");
         System.out.println("Objects OK");
         MPI.Finalize();
+    }
+
+    /**
+     * Several object messages from one sender with one tag, their receives completed in the reverse of their
+     * posting order (Wait on the last first, then Waitall over the others reversed): the k-th receive posted must
+     * get the k-th object sent, whichever request is waited for first.
+     */
+    private static void reverseCompletion(final int me, final int n)
+    {
+        final int count = 6;
+        final int next = (me + 1) % n;
+        final int previous = (me + n - 1) % n;
+        final Object[][] in = new Object[count][1];
+        final Request[] receives = new Request[count];
+        for (int k = 0; k < count; k++)
+        {
+            receives[k] = MPI.COMM_WORLD.Irecv(in[k], 0, 1, MPI.OBJECT, previous, 51);
+        }
+        MPI.COMM_WORLD.Barrier();
+        final Request[] sends = new Request[count];
+        for (int k = 0; k < count; k++)
+        {
+            sends[k] = MPI.COMM_WORLD.Isend(new Object[] {me + "#" + k + (1 == k % 3 ? bulk(me, 0).toString() : "")},
+                0, 1, MPI.OBJECT, next, 51);
+        }
+        // Both messages of each send have arrived once the sender's Waitall returned and a barrier passed.
+        Request.Waitall(sends);
+        MPI.COMM_WORLD.Barrier();
+        receives[count - 1].Wait();
+        final Request[] reversed = new Request[count - 1];
+        for (int k = 0; k < count - 1; k++)
+        {
+            reversed[k] = receives[count - 2 - k];
+        }
+        Request.Waitall(reversed);
+        for (int k = 0; k < count; k++)
+        {
+            final String got = (String)in[k][0];
+            Check.that(null != got && got.startsWith(previous + "#" + k) &&
+                got.length() == (previous + "#" + k + (1 == k % 3 ? bulk(previous, 0).toString() : "")).length(),
+                "reverse completion: receive " + k + " got " + (null == got ? null : got.substring(0,
+                    Math.min(20, got.length()))));
+        }
     }
 
     /** Every fourth object is large enough that its serialized form goes by rendezvous. */
