@@ -26,7 +26,8 @@ usage: kmod/vm/run-tests.sh [--kernel 6.1|6.12] [--module-params "..."]
 environment: PINMX_BUILD (build dir, default <repo>/build), PINMX_KMOD_SRC (module source,
 default <repo>/kmod), PINMX_VM_MEM (guest RAM, default 4G), PINMX_VM_SMP (guest CPUs, default 2),
 PINMX_VM_TCG_THREAD (single: all vCPUs on one host thread, the default; multi: one each),
-PINMX_VM_JAVA_OPTS (guest JVM options for --java, default "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+PINMX_VM_JAVA_OPTS (guest JVM options for --java, default "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"),
+PINMX_VM_JAVA_SELECT (--java runs only these comma-separated test classes or Class#method)
 EOF
 }
 
@@ -291,8 +292,20 @@ java)
 		launch=("$java_home/bin/java" "${jvm_flags[@]}" "${guest_jvm_opts[@]}" -Djava.io.tmpdir=/tmp
 			-Djdk.console=java.base -cp "$classpath"
 			org.junit.platform.console.ConsoleLauncher execute --disable-banner --disable-ansi-colors
-			--details=tree --details-theme=ascii --fail-if-no-tests
-			--scan-class-path="$(snapshot "$t/test-classes")")
+			--details=tree --details-theme=ascii --fail-if-no-tests)
+		# PINMX_VM_JAVA_SELECT=Class[#method],... runs only those tests (a CI run of one kernel-tests
+		# class under TCG is minutes, the whole module much longer); otherwise every test of the module.
+		if [ -n "${PINMX_VM_JAVA_SELECT:-}" ]; then
+			IFS=, read -ra selected <<<"$PINMX_VM_JAVA_SELECT"
+			for c in "${selected[@]}"; do
+				case $c in
+				*#*) launch+=(--select-method="$c") ;;
+				*) launch+=(--select-class="$c") ;;
+				esac
+			done
+		else
+			launch+=(--scan-class-path="$(snapshot "$t/test-classes")")
+		fi
 		{
 			printf 'echo %q\n' "# vm: JUnit tests of $m"
 			printf 'cd %q || status=1\n' "$repo/$m"

@@ -1,0 +1,177 @@
+package io.pinmx.kerneltests;
+
+import io.pinmx.job.RankAddress;
+import io.pinmx.pin.kernel.KernelDriver;
+import io.pinmx.pin.kernel.KernelEndpoint;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the rma tests on pinmx.ko share: a job of 2 rank JVMs running one of rma's scenario mains on the kernel
+ * provider with the shared-memory tier off, over {@code lo} or across a veth pair between network namespaces (rank 1
+ * in its own), checked for "PASSED scenario" lines from rank 0 and no shared file left. Each job prints its time in
+ * the guest and rank 0's "# " lines (the scenarios' own timings).
+ */
+final class KernelRmaJob
+{
+    private static final long COMMAND_TIMEOUT_S = 60;
+
+    private final Path dir;
+    private final String mainClass;
+    private final List<String> arguments;
+    private final List<String> scenarios;
+    private final long deadlineSeconds;
+    private final String peerTimeoutMs;
+
+    /**
+     * @param arguments the main's arguments; the first is the comma-separated scenario list every one of which must
+     * print "PASSED scenario"
+     */
+    KernelRmaJob(final Path dir, final String mainClass, final List<String> arguments, final long deadlineSeconds,
+        final String peerTimeoutMs)
+    {
+        this.dir = dir;
+        this.mainClass = mainClass;
+        this.arguments = List.copyOf(arguments);
+        this.scenarios = List.of(arguments.get(0).split(","));
+        this.deadlineSeconds = deadlineSeconds;
+        this.peerTimeoutMs = peerTimeoutMs;
+    }
+
+    /** Skips the calling test unless /dev/pinmx is usable and the module has its pull engine. */
+    static void requireKernelPulls()
+    {
+        final KernelDriver driver = KernelDevices.requireDevice();
+        try (KernelEndpoint probe = (KernelEndpoint)driver.open(KernelDevices.config(200)))
+        {
+            KernelDevices.requirePulls(probe);
+        }
+    }
+
+    /** Both ranks on {@code lo}: the module's pulls are its same-interface copy. */
+    void runOverLoopback() throws IOException, InterruptedException
+    {
+        run("lo", "lo", "127.0.0.1", List.of());
+    }
+
+    /**
+     * Rank 1 in namespace {@code prefix-ID}, the pair {@code prefix + "a" + ID} here and {@code prefix + "b" + ID}
+     * there on {@code 10.<subnetByte>.x.0/24}: pulls are frames served in softirq.
+     */
+    void runAcrossAVethPair(final String prefix, final int subnetByte) throws IOException, InterruptedException
+    {
+        final String ip = NetworkNamespaces.requireIp();
+        final long id = ProcessHandle.current().pid() % 100_000;
+        final String namespace = prefix + "-" + id;
+        final String here = prefix + "a" + id;
+        final String there = prefix + "b" + id;
+        final String subnet = "10." + subnetByte + "." + id % 250;
+        NetworkNamespaces.run(ip, "netns", "add", namespace);
+        try
+        {
+            NetworkNamespaces.run(ip, "link", "add", here, "type", "veth", "peer", "name", there);
+            NetworkNamespaces.run(ip, "link", "set", there, "netns", namespace);
+            NetworkNamespaces.run(ip, "addr", "add", subnet + ".1/24", "dev", here);
+            NetworkNamespaces.run(ip, "link", "set", here, "up");
+            NetworkNamespaces.run(ip, "-n", namespace, "addr", "add", subnet + ".2/24", "dev", there);
+            NetworkNamespaces.run(ip, "-n", namespace, "link", "set", there, "up");
+            NetworkNamespaces.run(ip, "-n", namespace, "link", "set", "lo", "up");
+            run(here, there, subnet + ".1", List.of(ip, "netns", "exec", namespace));
+        }
+        finally
+        {
+            NetworkNamespaces.run(ip, "netns", "del", namespace);
+        }
+    }
+
+    /**
+     * Rank 0 here on {@code interface0}, where the bootstrap listens on {@code host}; rank 1 on {@code interface1},
+     * started through {@code rank1Prefix} (into a namespace, or nothing).
+     */
+    private void run(final String interface0, final String interface1, final String host,
+        final List<String> rank1Prefix) throws IOException, InterruptedException
+    {
+        final String bootstrap = host + ":" + freePort(host);
+        final Path shm = Files.createDirectories(dir.resolve("shm"));
+        final long started = System.nanoTime();
+        final Process rank0 = start(0, bootstrap, shm, List.of(), interface0);
+        final Process rank1 = start(1, bootstrap, shm, rank1Prefix, interface1);
+        try
+        {
+            final boolean ended = rank0.waitFor(deadlineSeconds, TimeUnit.SECONDS) &&
+                rank1.waitFor(COMMAND_TIMEOUT_S, TimeUnit.SECONDS);
+            final String out = Files.readString(dir.resolve("rank0.out"));
+            final String err = Files.readString(dir.resolve("rank0.err")) + Files.readString(dir.resolve("rank1.err"));
+            assertTrue(ended, "the job did not end within " + deadlineSeconds + " s: " + out + err);
+            System.out.printf("# %s on the kernel provider over %s: %.1f s in the guest%n",
+                mainClass.substring(mainClass.lastIndexOf('.') + 1), interface0, (System.nanoTime() - started) / 1e9);
+            out.lines().filter(line -> line.startsWith("# "))
+                .forEach(line -> System.out.println("#   " + line.substring(2)));
+            assertEquals(0, rank0.exitValue(), "rank 0: " + out + err);
+            assertEquals(0, rank1.exitValue(), "rank 1: " + out + err);
+            for (final String scenario : scenarios)
+            {
+                assertTrue(out.lines().anyMatch(("PASSED " + scenario)::equals), scenario + ": " + out + err);
+            }
+            try (var left = Files.list(shm))
+            {
+                assertEquals(List.of(), left.toList(), "shared files left behind");
+            }
+        }
+        finally
+        {
+            rank0.destroyForcibly();
+            rank1.destroyForcibly();
+        }
+    }
+
+    private Process start(final int rank, final String bootstrap, final Path shm, final List<String> prefix,
+        final String interfaceName) throws IOException
+    {
+        final List<String> command = new ArrayList<>(prefix);
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(arguments);
+        final ProcessBuilder pb = new ProcessBuilder(command)
+            .redirectOutput(dir.resolve("rank" + rank + ".out").toFile())
+            .redirectError(dir.resolve("rank" + rank + ".err").toFile());
+        pb.environment().keySet()
+            .removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
+        pb.environment().put("PINMX_RANK", Integer.toString(rank));
+        pb.environment().put("PINMX_SIZE", "2");
+        pb.environment().put("PINMX_BOOTSTRAP", bootstrap);
+        pb.environment().put("PINMX_BOOTSTRAP_TIMEOUT_MS", "120000");
+        pb.environment().put("PINMX_DRIVER", "kernel");
+        pb.environment().put(RankAddress.INTERFACE_VARIABLE, interfaceName);
+        pb.environment().put("PINMX_PEER_TIMEOUT_MS", peerTimeoutMs);
+        pb.environment().put("PINMX_RMA_SHARED_MEMORY", "0");
+        pb.environment().put("PINMX_RMA_DIR", shm.toString());
+        // The default model file is under user.home, which Java takes from the password file (/root), not HOME: in
+        // the guest that is the host's read-only root, so every job measured the model again (most of a job's
+        // ~35 s start-up under TCG). One file per interface in the guest's /tmp lets the next job on the same
+        // interfaces (the other rma test class) reuse it; per interface, since the two ranks' keys differ on a veth.
+        pb.environment().put("PINMX_RMA_MODEL_FILE", Path.of(System.getProperty("java.io.tmpdir"),
+            "pinmx-kernel-tests", "rma-model-" + interfaceName + ".properties").toString());
+        return pb.start();
+    }
+
+    private static int freePort(final String host) throws IOException
+    {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host)))
+        {
+            return s.getLocalPort();
+        }
+    }
+}
