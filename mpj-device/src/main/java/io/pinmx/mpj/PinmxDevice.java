@@ -22,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -497,7 +498,7 @@ public class PinmxDevice implements Device
             {
                 if (count == watched.length)
                 {
-                    watched = java.util.Arrays.copyOf(watched, 2 * count);
+                    watched = Arrays.copyOf(watched, 2 * count);
                 }
                 watched[count++] = m;
             }

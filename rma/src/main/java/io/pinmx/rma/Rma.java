@@ -191,16 +191,8 @@ public final class Rma implements AutoCloseable
             throw new IllegalArgumentException("allocation to free is null");
         }
         allocation.checkLive();
-        waitAll();
-        for (int r = 0; r < size(); r++)
-        {
-            if (RankTier.DRIVER == ranks.tier(r))
-            {
-                // Operations on explicit handles not yet waited for included: nothing may reach a slice once freed.
-                driver.drain(r);
-            }
-        }
-        SharedMemoryTier.fence();
+        // Operations on explicit handles not yet waited for included: nothing may reach a slice once freed.
+        completeAtTargets(true);
         allocator.free(allocation);
     }
 
@@ -453,10 +445,28 @@ public final class Rma implements AutoCloseable
     /** Returns when every earlier put and accumulate to any rank is complete there. */
     public void allFence()
     {
+        completeAtTargets(false);
+    }
+
+    /**
+     * Waits for the implicit operations, then completes at every driver-tier target what went there: its puts and
+     * accumulates ({@code drain} false: a fence where one went since the last), or everything, gets and requests on
+     * handles not yet waited for included ({@code drain} true: before a free).
+     */
+    private void completeAtTargets(final boolean drain)
+    {
         waitAll();
         for (int r = 0; r < size(); r++)
         {
-            if (RankTier.DRIVER == ranks.tier(r))
+            if (RankTier.DRIVER != ranks.tier(r))
+            {
+                continue;
+            }
+            if (drain)
+            {
+                driver.drain(r);
+            }
+            else
             {
                 driver.fence(r);
             }
