@@ -5,8 +5,11 @@
 #   ratio latency 8 B pinmx/niodev = X          (target <= 0.1)
 #   ratio bandwidth 4194304 B pinmx/niodev = X  (target >= 4)
 #   ratio Mop/s IS A pinmx/niodev = X           (target >= 2)
+# and, run alone, how late a rank blocked in Recv wakes for a partner that computed first (io.pinmx.mpj.bench.MpjWakeup):
+#   ratio wake-up median pinmx/niodev = X
+# NPB_TIMERS=1 makes IS print its per-stage timers (computation and each collective) on both devices.
 #
-#   mpj-device/bench/run.sh [pingpong|is|all] [--class S|W|A|B] [-msglog a:b]
+#   mpj-device/bench/run.sh [pingpong|is|all|wakeup] [--class S|W|A|B] [-msglog a:b]
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
@@ -18,10 +21,10 @@ set -euo pipefail
 what=all cls=A msglog=0:22
 while [ $# -gt 0 ]; do
   case "$1" in
-    pingpong|is|all) what=$1; shift ;;
+    pingpong|is|all|wakeup) what=$1; shift ;;
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W, A or B" >&2; exit 2; }; cls=$2; shift 2 ;;
     -msglog) [ $# -ge 2 ] || { echo "run.sh: -msglog needs a:b" >&2; exit 2; }; msglog=$2; shift 2 ;;
-    *) echo "usage: run.sh [pingpong|is|all] [--class S|W|A|B] [-msglog a:b]" >&2; exit 2 ;;
+    *) echo "usage: run.sh [pingpong|is|all|wakeup] [--class S|W|A|B] [-msglog a:b]" >&2; exit 2 ;;
   esac
 done
 
@@ -54,6 +57,13 @@ ratio() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "ratio %s pinmx/niod
 # column BYTES COLUMN FILE: a PingPong table value.
 column() { awk -v b="$1" -v c="$2" '$1 == b && NF == 4 && $1 ~ /^[0-9]+$/ { print $c }' "$3"; }
 
+if [ "$what" = wakeup ]; then
+  both wakeup io.pinmx.mpj.bench.MpjWakeup
+  median() { awk '/^wake-up us:/ { print $4 }' "$1"; }
+  echo "== ratios"
+  ratio "wake-up median" "$(median "$out/wakeup.pinmx")" "$(median "$out/wakeup.niodev")"
+  exit 0
+fi
 if [ "$what" != is ]; then
   both pingpong io.pinmx.mpj.bench.MpjPingPong -msglog "$msglog"
 fi

@@ -35,7 +35,8 @@ import java.util.function.UnaryOperator;
  */
 enum DeviceProgress
 {
-    CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).ackDelayNs(0),
+    // The device polls before it waits in the endpoint, which then blocks at once (callerPollNs 0).
+    CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).callerPollNs(0).ackDelayNs(0),
         // The waiting rank is the progress: a driver thread spinning beside it took ~1 ms per 8 B message.
         user -> user.withProgressThread(false)),
     THREAD(Duration.ZERO, options ->

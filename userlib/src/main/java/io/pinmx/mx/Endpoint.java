@@ -105,7 +105,7 @@ public final class Endpoint implements AutoCloseable
         final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ?
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
         this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, reads, idleStrategy,
-            "pinmx-progress-" + address);
+            options.callerPollNs, "pinmx-progress-" + address);
         progress.start();
     }
 
@@ -254,7 +254,8 @@ public final class Endpoint implements AutoCloseable
     {
         checkOpen();
         final int peerIndex = driver.acquirePeer(remote.board());
-        final long deadline = System.nanoTime() + timeout.toNanos();
+        final long startNs = System.nanoTime();
+        final long deadline = startNs + timeout.toNanos();
         final Partner partner;
         lock.lock();
         try
@@ -287,7 +288,7 @@ public final class Endpoint implements AutoCloseable
                         " (application key 0x" + Integer.toHexString(applicationKey) + " is not the endpoint's)" : ""));
                 }
             }
-            idleWait(MAX_IDLE_WAIT_NS);
+            idleWait(MAX_IDLE_WAIT_NS, startNs);
         }
     }
 
@@ -488,7 +489,8 @@ public final class Endpoint implements AutoCloseable
     public boolean probe(
         final int source, final long matchInfo, final long matchMask, final Status out, final Duration timeout)
     {
-        final long deadline = System.nanoTime() + timeout.toNanos();
+        final long startNs = System.nanoTime();
+        final long deadline = startNs + timeout.toNanos();
         while (!iprobe(source, matchInfo, matchMask, out))
         {
             final long remaining = deadline - System.nanoTime();
@@ -496,7 +498,7 @@ public final class Endpoint implements AutoCloseable
             {
                 return false;
             }
-            idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS));
+            idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs);
         }
         return true;
     }
@@ -525,7 +527,8 @@ public final class Endpoint implements AutoCloseable
      */
     public int waitAny(final Request[] requests, final int count, final Duration timeout)
     {
-        final long deadline = System.nanoTime() + timeout.toNanos();
+        final long startNs = System.nanoTime();
+        final long deadline = startNs + timeout.toNanos();
         while (true)
         {
             for (int i = 0; i < count; i++)
@@ -540,11 +543,7 @@ public final class Endpoint implements AutoCloseable
             {
                 return -1;
             }
-            if (!progress.hasThread())
-            {
-                progressFromCaller();
-            }
-            idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS));
+            idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs);
         }
     }
 
@@ -621,9 +620,9 @@ public final class Endpoint implements AutoCloseable
         progress.progressFromCaller();
     }
 
-    private void idleWait(final long maxNs)
+    private void idleWait(final long maxNs, final long waitStartNs)
     {
-        progress.idleWait(maxNs);
+        progress.idleWait(maxNs, waitStartNs);
     }
 
     private long progressIdleWaitNs()

@@ -14,6 +14,7 @@ public final class EndpointOptions
     final EndpointConfig driverConfig;
     final int applicationKey;
     final ProgressMode progressMode;
+    final long callerPollNs;
     final int tinyMaxBytes;
     final int smallMaxBytes;
     final int mediumFragmentBytes;
@@ -38,6 +39,7 @@ public final class EndpointOptions
         driverConfig = b.driverConfig;
         applicationKey = b.applicationKey;
         progressMode = b.progressMode;
+        callerPollNs = b.callerPollNs;
         tinyMaxBytes = b.tinyMaxBytes;
         smallMaxBytes = b.smallMaxBytes;
         mediumFragmentBytes = b.mediumFragmentBytes;
@@ -107,6 +109,7 @@ public final class EndpointOptions
         private EndpointConfig driverConfig = EndpointConfig.of(0, 0);
         private int applicationKey;
         private ProgressMode progressMode = ProgressMode.THREAD;
+        private long callerPollNs = 50_000L;
         private int tinyMaxBytes = 32;
         private int smallMaxBytes = 128;
         private int mediumFragmentBytes = 8192;
@@ -128,6 +131,18 @@ public final class EndpointOptions
 
         private Builder()
         {
+        }
+
+        /**
+         * In {@link ProgressMode#CALLER} mode, how long a waiting API call polls the endpoint (a progress round, a
+         * spin) before it blocks in the driver until an event or the next timer; default 50 us, about what a blocked
+         * wake-up costs, so a wait costs at most about twice the better choice. 0: block after one round (a caller
+         * that polled the endpoint itself before waiting). Ignored in THREAD mode.
+         */
+        public Builder callerPollNs(final long callerPollNs)
+        {
+            this.callerPollNs = callerPollNs;
+            return this;
         }
 
         /** Board, endpoint index and provider options for the driver; default board 0, endpoint 0. */
@@ -290,6 +305,7 @@ public final class EndpointOptions
          */
         public EndpointOptions build()
         {
+            check(callerPollNs >= 0, "callerPollNs", callerPollNs, ">= 0");
             check(tinyMaxBytes >= 0 && tinyMaxBytes <= 32, "tinyMaxBytes", tinyMaxBytes, "0..32");
             check(smallMaxBytes >= tinyMaxBytes && smallMaxBytes <= 128, "smallMaxBytes", smallMaxBytes, "tinyMaxBytes..128");
             check(mediumFragmentBytes >= 64, "mediumFragmentBytes", mediumFragmentBytes, ">= 64");

@@ -17,8 +17,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * strategy it was given (by default {@link BackoffThenBlockIdleStrategy#endpointAgent}: spin, yield, then block
  * in the driver until the next timer is due). In {@link ProgressMode#CALLER} the API threads
  * run the rounds. It also owns how API threads wait: spinning then parking on a request
- * while the progress thread works, or running rounds and blocking in the driver (one thread
- * at a time) in CALLER mode.
+ * while the progress thread works, or in CALLER mode running rounds for the options'
+ * {@code callerPollNs} of the wait, then blocking in the driver (one thread at a time) until an
+ * event or the next timer. The driver's await does not spin (its contract), so a wait that
+ * outlasts one blocking slice goes on blocking rather than polling again.
  */
 final class ProgressAgent
 {
@@ -37,17 +39,20 @@ final class ProgressAgent
     private final Rendezvous rendezvous;
     private final RemoteReads reads;
     private final ReentrantLock awaitLock = new ReentrantLock();
+    private final long callerPollNs;
     private final Thread thread;
     private volatile boolean closed;
 
     /**
      * @param idleStrategy how the progress thread waits between rounds without work; null in CALLER mode.
+     * @param callerPollNs how long a CALLER-mode wait runs rounds before it blocks in the driver.
      */
     ProgressAgent(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
         final FrameReceiver receiver, final PartnerTimers timers, final Rendezvous rendezvous, final RemoteReads reads,
-        final IdleStrategy idleStrategy, final String threadName)
+        final IdleStrategy idleStrategy, final long callerPollNs, final String threadName)
     {
+        this.callerPollNs = callerPollNs;
         this.lock = lock;
         this.clock = clock;
         this.now = now;
@@ -144,7 +149,8 @@ final class ProgressAgent
      */
     boolean awaitRequest(final Request r, final long timeoutNs)
     {
-        final long deadline = System.nanoTime() + timeoutNs;
+        final long startNs = System.nanoTime();
+        final long deadline = startNs + timeoutNs;
         int idle = 0;
         while (!r.state.isDone())
         {
@@ -155,11 +161,7 @@ final class ProgressAgent
             }
             if (null == thread)
             {
-                progressFromCaller();
-                if (!r.state.isDone())
-                {
-                    idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS));
-                }
+                idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs);
             }
             else if (++idle < AWAIT_SPINS)
             {
@@ -190,19 +192,26 @@ final class ProgressAgent
     }
 
     /**
-     * An API thread waiting for something other than a request (a connect, a probe, any of
-     * several requests) pauses: briefly when the progress thread works, otherwise after a round
-     * of its own, in the driver until an event or the next timer.
+     * One pause of an API thread's wait that began at {@code waitStartNs}: briefly parked when the progress thread
+     * works; otherwise a round of its own, then a spin while the wait is younger than {@code callerPollNs}, or else a
+     * block of at most {@code maxNs} in the driver until an event or the next timer.
      */
-    void idleWait(final long maxNs)
+    void idleWait(final long maxNs, final long waitStartNs)
     {
         if (null != thread)
         {
             LockSupport.parkNanos(Math.min(maxNs, THREAD_MODE_PARK_NS));
             return;
         }
-        progressOnce();
-        if (awaitLock.tryLock())
+        if (progressOnce())
+        {
+            return;
+        }
+        if (System.nanoTime() - waitStartNs < callerPollNs)
+        {
+            Thread.onSpinWait();
+        }
+        else if (awaitLock.tryLock())
         {
             try
             {

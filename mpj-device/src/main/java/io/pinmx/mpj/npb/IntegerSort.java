@@ -33,7 +33,8 @@ public final class IntegerSort
         final IsClass cls = IsClass.named(own[0]);
         final Intracomm comm = MPI.COMM_WORLD;
         final int rank = comm.Rank();
-        final KeyRanker ranker = new KeyRanker(cls, comm);
+        final StageTimers timers = StageTimers.fromEnvironment();
+        final KeyRanker ranker = new KeyRanker(cls, comm, timers);
         if (0 == rank)
         {
             System.out.printf("%n%n NAS Parallel Benchmarks (pinmx, Java MPJ) -- IS Benchmark%n%n");
@@ -48,6 +49,7 @@ public final class IntegerSort
         comm.Barrier();
         // MPJ's Wtime counts milliseconds, too coarse for class S.
         final long startNs = System.nanoTime();
+        timers.start();
         for (int iteration = 1; iteration <= KeyRanker.ITERATIONS; iteration++)
         {
             ranker.rank(iteration);
@@ -55,6 +57,7 @@ public final class IntegerSort
         final double[] elapsed = {(System.nanoTime() - startNs) / 1e9};
         final double[] slowest = new double[1];
         comm.Reduce(elapsed, 0, slowest, 0, 1, MPI.DOUBLE, MPI.MAX, 0);
+        timers.report(comm);
         ranker.fullVerify();
         final int[] passed = {ranker.passed()};
         final int[] allPassed = new int[1];

@@ -40,6 +40,7 @@ final class KeyRanker
     private final int[] receiveCounts;
     private final int[] receiveOffsets;
     private final int[] keyCounts;
+    private final StageTimers timers;
     private int[] received;
 
     private int receivedKeys;
@@ -47,8 +48,9 @@ final class KeyRanker
     private int maxKey;
     private int passed;
 
-    KeyRanker(final IsClass cls, final Intracomm comm)
+    KeyRanker(final IsClass cls, final Intracomm comm, final StageTimers timers)
     {
+        this.timers = timers;
         this.cls = cls;
         this.comm = comm;
         this.rank = comm.Rank();
@@ -112,9 +114,13 @@ final class KeyRanker
             keys[iteration + ITERATIONS] = cls.maxKey() - iteration;
         }
         sortIntoBuckets();
+        timers.mark(StageTimers.Stage.COMPUTE);
         comm.Allreduce(bucketCounts, 0, bucketTotals, 0, bucketCounts.length, MPI.INT, MPI.SUM);
+        timers.mark(StageTimers.Stage.ALLREDUCE);
         assignBuckets();
+        timers.mark(StageTimers.Stage.COMPUTE);
         comm.Alltoall(sendCounts, 0, 1, MPI.INT, receiveCounts, 0, 1, MPI.INT);
+        timers.mark(StageTimers.Stage.ALLTOALL);
         receivedKeys = 0;
         for (int r = 0; r < ranks; r++)
         {
@@ -127,8 +133,10 @@ final class KeyRanker
         }
         comm.Alltoallv(bucketKeys, 0, sendCounts, sendOffsets, MPI.INT,
             received, 0, receiveCounts, receiveOffsets, MPI.INT);
+        timers.mark(StageTimers.Stage.ALLTOALLV);
         countKeys();
         verifyTestKeys(iteration);
+        timers.mark(StageTimers.Stage.COMPUTE);
     }
 
     private void sortIntoBuckets()

@@ -18,10 +18,11 @@ import java.util.Locale;
  * a few, so whoever owns a core for progress spins first; on 2 cores a spinner must hand its core over soon to a
  * third runnable thread (the JIT, the GC, another rank), or that thread takes it for a whole scheduler slice.
  * <ul>
- * <li>{@link #providerAgent}, {@link #providerAwait}: a provider's progress thread, and a thread in the contract's
- * {@code await}: {@value #PROVIDER_SPINS} spins, {@value #PROVIDER_YIELDS} yields, then the provider's wait.</li>
+ * <li>{@link #providerAgent}: a provider's progress thread: {@value #PROVIDER_SPINS} spins, {@value #PROVIDER_YIELDS}
+ * yields, then the provider's wait.</li>
  * <li>{@link #endpointAgent}: the endpoint library's progress thread: {@value #ENDPOINT_SPINS} spins,
- * {@value #ENDPOINT_YIELDS} yields, then the driver's await bounded by the next protocol timer.</li>
+ * {@value #ENDPOINT_YIELDS} yields, then the driver's await (which blocks at once) bounded by the next protocol
+ * timer, and it stays blocking until there is work.</li>
  * <li>{@link #busyPolling}: a rank that polls its endpoint itself (benchmarks, job barriers): never blocks,
  * yields once every {@value #POLLS_PER_YIELD} empty polls.</li>
  * <li>{@link #spinThenYield}, {@link #lockWait}: a wait for another thread or process to make room or let go (a
@@ -36,10 +37,10 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     public static final int PROVIDER_SPINS = 2_000;
     /** Provider progress threads and awaits: yields before the provider's blocking wait. */
     public static final int PROVIDER_YIELDS = 100;
-    /** The endpoint library's progress thread: spins before yielding. */
-    public static final int ENDPOINT_SPINS = 200;
+    /** The endpoint library's progress thread: spins before yielding (the provider's, as the driver's await has none). */
+    public static final int ENDPOINT_SPINS = PROVIDER_SPINS;
     /** The endpoint library's progress thread: yields before blocking in the driver. */
-    public static final int ENDPOINT_YIELDS = 50;
+    public static final int ENDPOINT_YIELDS = PROVIDER_YIELDS;
     /** Busy-polling ranks: empty polls per yield. */
     public static final int POLLS_PER_YIELD = 64;
     /** A wait for a lock another process holds: spins before yielding. */
@@ -101,12 +102,6 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     public static BackoffThenBlockIdleStrategy providerAgent(final Blocker providerWait)
     {
         return new BackoffThenBlockIdleStrategy(PROVIDER_SPINS, PROVIDER_YIELDS, AfterBlock.SPIN_AGAIN, providerWait);
-    }
-
-    /** A thread in a provider's {@code await}: back off to the provider's wait and keep waiting there. */
-    public static BackoffThenBlockIdleStrategy providerAwait(final Blocker providerWait)
-    {
-        return new BackoffThenBlockIdleStrategy(PROVIDER_SPINS, PROVIDER_YIELDS, AfterBlock.BLOCK_AGAIN, providerWait);
     }
 
     /** The endpoint library's progress thread: back off to the driver's await (until the next timer) and stay. */

@@ -1,0 +1,66 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.user.UserDriverOptions;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A caller-mode wait polls for {@code callerPollNs} of the wait, then blocks in the driver, which does not spin: a
+ * receive awaited on an idle endpoint with {@code callerPollNs} 0 costs its thread a small part of the CPU time of
+ * the same wait polled throughout, and still times out when nothing comes; a negative value is refused by name.
+ */
+class CallerWaitTest
+{
+    private static final int KEY = 0xCA11;
+    private static final Duration WAIT = Duration.ofMillis(400);
+
+    @Test
+    void aWaitThatBlocksAtOnceUsesLittleCpuAndStillTimesOut()
+    {
+        final long blockingCpuNs = cpuOfIdleWait(0);
+        final long pollingCpuNs = cpuOfIdleWait(WAIT.toNanos());
+        assertTrue(blockingCpuNs * 4 < pollingCpuNs, "CPU of a " + WAIT.toMillis() + " ms wait blocking in the " +
+            "driver: " + blockingCpuNs / 1000 + " us; polling throughout: " + pollingCpuNs / 1000 + " us");
+    }
+
+    @Test
+    void aNegativePollTimeIsNamed()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> EndpointOptions.builder().callerPollNs(-1).build());
+        assertEquals("endpoint option callerPollNs = -1: must be >= 0", ex.getMessage());
+    }
+
+    /** @return the CPU time of this thread while it awaited a receive nothing matches, for {@link #WAIT}. */
+    private static long cpuOfIdleWait(final long callerPollNs)
+    {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        try (Arena arena = Arena.ofShared();
+             Endpoint endpoint = TestEndpoints.open(TestEndpoints.options(4, KEY,
+                 UserDriverOptions.defaults().withProgressThread(false))
+                 .progressMode(ProgressMode.CALLER)
+                 .callerPollNs(callerPollNs)
+                 .build()))
+        {
+            final Request receive = endpoint.irecv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, arena.allocate(8));
+            final long startWallNs = System.nanoTime();
+            final long startCpuNs = threads.getCurrentThreadCpuTime();
+            assertFalse(receive.await(WAIT), "nothing was sent");
+            final long cpuNs = threads.getCurrentThreadCpuTime() - startCpuNs;
+            assertTrue(System.nanoTime() - startWallNs >= WAIT.toNanos(), "waited its timeout");
+            assertTrue(receive.cancel());
+            receive.release();
+            return cpuNs;
+        }
+    }
+}
