@@ -13,9 +13,11 @@
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
-# PINMX_BIND=core binds each rank's main thread to its own CPU on both devices (unset: neither is bound; on this
-# shared host bound runs were erratic, 5-200 us at 8 B, when other jobs' busy-polling ranks held the same CPUs);
-# pinmx's device binds only with caller progress (its waits poll), so PINMX_MPJ_PROGRESS=thread leaves it unbound.
+# PINMX_BIND (default core) binds each rank's main thread to its own CPU on both devices; PINMX_BIND=none binds
+# neither. Unbound, the two ranks' threads sometimes share a CPU for a whole run (8 B pinmx 11-13 us in such runs,
+# 1.2-1.7 us otherwise, idle 2-core host); bound runs were erratic only when other jobs' busy-polling ranks held the
+# same CPUs. pinmx's device binds only with caller progress (its waits poll), so PINMX_MPJ_PROGRESS=thread leaves
+# it unbound.
 set -euo pipefail
 
 what=all cls=A msglog=0:22
@@ -38,13 +40,14 @@ read -ra flags <<<"$(pinmx_jvm_flags)"
 out=$(mktemp -d "${TMPDIR:-/tmp}/mpj-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
-pinmx_bound="PINMX_BIND=${PINMX_BIND:-none}"
+export PINMX_BIND=${PINMX_BIND:-core}
+pinmx_bound="PINMX_BIND=$PINMX_BIND"
 [ "${PINMX_MPJ_PROGRESS:-caller}" = caller ] || pinmx_bound="not bound (thread progress blocks)"
 
 # Runs one MPJ program on 2 ranks of niodev, then of pinmx; rank 0's output to $out/<name>.<device>.
 both() {
   local name=$1; shift
-  echo "== $name on niodev (MPJ Express's TCP device), 2 ranks, PINMX_BIND=${PINMX_BIND:-none}"
+  echo "== $name on niodev (MPJ Express's TCP device), 2 ranks, PINMX_BIND=$PINMX_BIND"
   "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np 2 "$@" 2>"$out/$name.niodev.err" \
     | tee "$out/$name.niodev" || { cat "$out/$name.niodev.err" >&2; exit 1; }
   echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-caller}), 2 ranks, $pinmx_bound"
