@@ -40,8 +40,6 @@ public final class PinmxTransport implements Transport
     private static final int MAX_POSTED = 256;
     /** How often a poll loop reads the clock for its deadline (a power of two). */
     private static final int POLLS_PER_CLOCK_CHECK = 1 << 16;
-    /** Acks owed are sent after this long if no data rides back first (library default 200 us). */
-    private static final long ACK_DELAY_NS = 0;
 
     private final int rank;
     private final JobEndpoint ranks;
@@ -92,8 +90,10 @@ public final class PinmxTransport implements Transport
         @Override
         public void options(final EndpointOptions.Builder options)
         {
+            // The library's ack delay: an ack rides on the reply, or goes out at the first progress round that finds
+            // nothing to do; acking every message at once (ackDelayNs 0) cost an ACK frame per message (8 B across a
+            // veth: 4.1-4.2 us against 2.9).
             options.progressMode(ProgressMode.CALLER)
-                .ackDelayNs(ACK_DELAY_NS)
                 .regionCacheMaxBytes(regionCacheMaxBytes);
         }
     }

@@ -177,8 +177,8 @@ final class FrameReceiver implements EventHandler
     }
 
     /**
-     * @param lossless the driver says the frame came through a queue that cannot lose it: a TINY or SMALL send then
-     *                 completed without our ack (see {@link OutboundQueue}), so its ack may wait for a frame back;
+     * @param lossless the driver says the frame came through a queue that cannot lose it: a TINY, SMALL or medium
+     *                 send then completed without our ack (see {@link OutboundQueue}), so its ack may wait for a frame back;
      *                 not so for a resend, whose first try the driver refused (that send waits for the ack).
      */
     private void onSequenced(
@@ -202,7 +202,7 @@ final class FrameReceiver implements EventHandler
             }
             default -> true;
         };
-        if (accepted && lossless && (FrameKind.TINY == kind || FrameKind.SMALL == kind) &&
+        if (accepted && lossless && (FrameKind.TINY == kind || FrameKind.SMALL == kind || FrameKind.MEDIUM_FRAG == kind) &&
             (frameIn.flags() & FrameFlyweight.FLAG_RESENT) == 0)
         {
             p.tracker.acceptLossless(nowNs);

@@ -91,8 +91,10 @@ final class FrameSender
 
     /**
      * Frame {@code frameIndex} of a send: RNDV or a MEDIUM_FRAG (TINY and SMALL go from their copy).
+     *
+     * @return true when the driver put it in the peer's receive queue, where it cannot be lost.
      */
-    void sendRequestFrame(final Partner p, final Request r, final int frameIndex, final int seq, final boolean resend)
+    boolean sendRequestFrame(final Partner p, final Request r, final int frameIndex, final int seq, final boolean resend)
     {
         final long length = r.messageLength;
         if (Request.Kind.SEND_RENDEZVOUS == r.kind)
@@ -102,7 +104,7 @@ final class FrameSender
                 localSessionId, seq, 0);
             rndvOut.encode(r.matchInfo, length, r.lease.isHeld() ? r.lease.regionId() : 0,
                 r.lease.isHeld() ? r.lease.offset() : 0, r.handle());
-            transmit(p, FrameKind.RNDV, emptyPayload, resend);
+            return transmit(p, FrameKind.RNDV, emptyPayload, resend);
         }
         else
         {
@@ -112,7 +114,7 @@ final class FrameSender
             mediumOut.encodeHeader(FrameKind.MEDIUM_FRAG, p.remoteEndpointIndex, localEndpointIndex,
                 p.remoteSessionId, localSessionId, seq, bytes);
             mediumOut.encode(r.matchInfo, (int)length, (int)offset, frameIndex, r.framesTotal, r.firstSeq);
-            transmit(p, FrameKind.MEDIUM_FRAG, r.fragments.view(r.sendData, frameIndex, offset, bytes), resend);
+            return transmit(p, FrameKind.MEDIUM_FRAG, r.fragments.view(r.sendData, frameIndex, offset, bytes), resend);
         }
     }
 

@@ -19,7 +19,10 @@ import java.util.ArrayDeque;
  * completes as soon as the driver says the frame is in the peer's receive queue (a same-host shared-memory ring
  * cannot lose it): the sender does not wait a round trip for the ack, and an ACK frame need not come back before
  * the receiver's own next frame carries it. Over a link that may drop frames the send completes on its ack, as
- * every other frame does; the copy is what a resend sends in both cases.
+ * every other frame does; the copy is what a resend sends in both cases. A medium eager send (MEDIUM_FRAG frames)
+ * whose every fragment went into such a queue completes likewise once its last fragment is out, its bytes staged
+ * for a resend ({@link RequestPool#completeHeldBySendWindow}); the window holds the request ({@link SendHold})
+ * until its frames are acknowledged.
  */
 final class OutboundQueue
 {
@@ -106,11 +109,15 @@ final class OutboundQueue
                 {
                     r.firstSeq = seq;
                 }
-                sender.sendRequestFrame(p, r, frameIndex, seq, false);
+                if (sender.sendRequestFrame(p, r, frameIndex, seq, false))
+                {
+                    r.framesLossless++;
+                }
                 if (++p.headNextFrame == r.framesTotal)
                 {
                     p.pendingFrames.pollFirst();
                     p.headNextFrame = 0;
+                    completeIfLossless(p, r);
                 }
             }
             else
@@ -119,6 +126,15 @@ final class OutboundQueue
                 p.pendingFrames.pollFirst();
                 sender.sendNotice(p, n, p.window.append(n, 0, nowNs), false);
             }
+        }
+    }
+
+    private void completeIfLossless(final Partner p, final Request r)
+    {
+        if (Request.Kind.SEND_EAGER == r.kind && r.framesLossless == r.framesTotal && RequestState.SENDING == r.state &&
+            r.framesUnacked > 0 && null == p.sendPathBroken)
+        {
+            requests.completeHeldBySendWindow(r);
         }
     }
 
@@ -248,7 +264,14 @@ final class OutboundQueue
         {
             if (--r.framesUnacked == 0)
             {
-                maybeCompleteSend(r);
+                if (SendHold.NONE == r.sendHold)
+                {
+                    maybeCompleteSend(r);
+                }
+                else
+                {
+                    requests.endSendHold(r);
+                }
             }
         }
         else if (owner instanceof EagerCopy c)
@@ -270,7 +293,14 @@ final class OutboundQueue
     {
         if (owner instanceof Request r)
         {
-            requests.fail(r, reason);
+            if (SendHold.NONE == r.sendHold)
+            {
+                requests.fail(r, reason);
+            }
+            else if (--r.framesUnacked == 0)
+            {
+                requests.endSendHold(r);
+            }
         }
         else if (owner instanceof EagerCopy c)
         {

@@ -36,7 +36,12 @@ final class PartnerTimers
         this.resendTimer = new ResendTimer(options.resendTimeoutNs, options.maxResends);
     }
 
-    void run()
+    /**
+     * @param idleCaller the round was a caller-driven one that found no event: acks a partner waits for go out now
+     *                   rather than after the ack delay, since no reply is about to carry them (with a progress
+     *                   thread every round after an arrival is empty, so it keeps the delay).
+     */
+    void run(final boolean idleCaller)
     {
         for (int i = partners.activeCount() - 1; i >= 0; i--)
         {
@@ -44,7 +49,7 @@ final class PartnerTimers
             switch (p.connection)
             {
                 case CONNECTING -> connector.onConnectTimer(p);
-                case CONNECTED_UNVERIFIED, VERIFYING, VERIFIED -> connectedTimers(p);
+                case CONNECTED_UNVERIFIED, VERIFYING, VERIFIED -> connectedTimers(p, idleCaller);
                 case FAILED ->
                 {
                 }
@@ -86,7 +91,7 @@ final class PartnerTimers
         return !p.window.isEmpty() || p.outstandingRendezvous > 0 || p.incoming.feedsRequest();
     }
 
-    private void connectedTimers(final Partner p)
+    private void connectedTimers(final Partner p, final boolean idleCaller)
     {
         final long nowNs = now.nanoTime();
         final boolean waiting = isWaitingOn(p);
@@ -112,7 +117,7 @@ final class PartnerTimers
             {
             }
         }
-        if (p.tracker.isAckDue(nowNs))
+        if (p.tracker.isAckDue(nowNs) || idleCaller && p.tracker.isAckAwaited())
         {
             sender.sendAck(p, false);
         }

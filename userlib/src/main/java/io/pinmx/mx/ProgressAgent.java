@@ -111,7 +111,7 @@ final class ProgressAgent
                 // handling them took time the timers must see; an empty poll took next to none
                 now.update(clock.nanoTime());
             }
-            timers.run();
+            timers.run(0 == events && null == thread);
             rendezvous.retryRefusedPulls();
             reads.retryRefusedPulls();
         }

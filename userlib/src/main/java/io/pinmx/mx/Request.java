@@ -45,6 +45,9 @@ public final class Request
     long messageLength;
     int framesTotal;
     int framesUnacked;
+    /** Frames of an eager send the driver put where nothing can lose them. */
+    int framesLossless;
+    SendHold sendHold = SendHold.NONE;
     int firstSeq;
     int senderHandle;
     int remoteRegionId;

@@ -66,6 +66,8 @@ final class RequestPool
         r.staging = null;
         r.framesTotal = 0;
         r.framesUnacked = 0;
+        r.framesLossless = 0;
+        r.sendHold = SendHold.NONE;
         r.rendezvousSend = Rendezvous.SendState.NONE;
         r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
         r.notifyStatus = NotifyStatus.OK;
@@ -113,6 +115,47 @@ final class RequestPool
     }
 
     /**
+     * Completes an eager send whose frames are all in lossless queues but not yet acknowledged: its bytes are staged
+     * (unless they already are) so a resend never reads the owner's buffer again, and the window holds the request
+     * until its frames are acknowledged ({@link #endSendHold}).
+     *
+     * @return false when the message is too large to stage: it completes on its acks instead.
+     */
+    boolean completeHeldBySendWindow(final Request r)
+    {
+        if (null == r.staging)
+        {
+            if (r.messageLength > buffers.maxBufferBytes())
+            {
+                return false;
+            }
+            r.staging = buffers.acquire(r.messageLength);
+            r.vector.copyOut(r.staging.segment());
+            r.sendData = r.staging.segment();
+        }
+        r.status.bytesTransferred = r.messageLength;
+        r.sendHold = SendHold.HELD;
+        moveTo(r, RequestState.COMPLETED);
+        noteDone(r);
+        return true;
+    }
+
+    /**
+     * The send window let go of a request it held (its last frame acknowledged, or abandoned with its partner):
+     * the staged bytes go back, and the request is recycled if its owner released it meanwhile.
+     */
+    void endSendHold(final Request r)
+    {
+        final boolean released = SendHold.HELD_RELEASED == r.sendHold;
+        r.sendHold = SendHold.NONE;
+        releaseResources(r);
+        if (released)
+        {
+            recycle(r);
+        }
+    }
+
+    /**
      * Fails the request with the reason unless it is done already. A request whose buffer a
      * declare or the driver may still use keeps its lease and staging until that ends.
      */
@@ -151,6 +194,11 @@ final class RequestPool
             throw new IllegalStateException("release of " + r + ": not done yet (test, wait or cancel it first)");
         }
         unlinkCompleted(r);
+        if (SendHold.HELD == r.sendHold)
+        {
+            r.sendHold = SendHold.HELD_RELEASED;
+            return;
+        }
         if (r.rendezvousReceive.holdsBuffer())
         {
             r.rendezvousReceive = r.rendezvousReceive.released();
@@ -174,7 +222,7 @@ final class RequestPool
      */
     void checkLive(final Request r)
     {
-        if (RequestState.FREE == r.state || r.rendezvousReceive.isReleased())
+        if (RequestState.FREE == r.state || r.rendezvousReceive.isReleased() || SendHold.HELD_RELEASED == r.sendHold)
         {
             throw new IllegalStateException("request " + Integer.toHexString(r.handle()) + " was already released");
         }

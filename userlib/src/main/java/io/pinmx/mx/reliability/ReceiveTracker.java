@@ -10,7 +10,9 @@ package io.pinmx.mx.reliability;
  * sender did not see our last ack. A frame that came through a queue that cannot lose it and
  * whose send completed without waiting for us (a small eager message in a same-host ring) is
  * acked after the longer {@code losslessAckDelayNs}: its ack only frees the sender's copy, so in
- * a ping-pong it rides on the reply instead of costing a frame of its own.
+ * a ping-pong it rides on the reply instead of costing a frame of its own. An owed ack whose sender
+ * waits for it (any other frame) is {@link #isAckAwaited awaited}: a caller-driven endpoint sends
+ * it as soon as a progress round finds nothing to do, since then no reply is about to carry it.
  */
 public final class ReceiveTracker
 {
@@ -30,6 +32,7 @@ public final class ReceiveTracker
     private int framesSinceAck;
     private long ackDueNs;
     private boolean ackOwed;
+    private boolean ackAwaited;
 
     public ReceiveTracker(
         final SequenceNumbers sequences, final int initialSeq, final long ackDelayNs, final long losslessAckDelayNs,
@@ -56,7 +59,7 @@ public final class ReceiveTracker
         {
             return Classification.IN_ORDER;
         }
-        owe(nowNs, 0);
+        oweAwaited(nowNs, 0);
         return sequences.isBefore(seq, expectedSeq) ? Classification.DUPLICATE : Classification.AHEAD;
     }
 
@@ -66,6 +69,7 @@ public final class ReceiveTracker
     public void accept(final long nowNs)
     {
         accept(nowNs, ackDelayNs);
+        ackAwaited = true;
     }
 
     /**
@@ -89,7 +93,7 @@ public final class ReceiveTracker
      */
     public void refuse(final long nowNs)
     {
-        owe(nowNs, ackDelayNs);
+        oweAwaited(nowNs, ackDelayNs);
     }
 
     /**
@@ -97,7 +101,7 @@ public final class ReceiveTracker
      */
     public void ackRequested(final long nowNs)
     {
-        owe(nowNs, 0);
+        oweAwaited(nowNs, 0);
     }
 
     /**
@@ -111,6 +115,15 @@ public final class ReceiveTracker
     public boolean isAckDue(final long nowNs)
     {
         return ackOwed && nowNs - ackDueNs >= 0;
+    }
+
+    /**
+     * @return true when an ack is owed that the partner waits for (not only acks of lossless frames whose sends
+     *         completed without it).
+     */
+    public boolean isAckAwaited()
+    {
+        return ackOwed && ackAwaited;
     }
 
     /**
@@ -131,7 +144,14 @@ public final class ReceiveTracker
     public void onAckSent()
     {
         ackOwed = false;
+        ackAwaited = false;
         framesSinceAck = 0;
+    }
+
+    private void oweAwaited(final long nowNs, final long delayNs)
+    {
+        owe(nowNs, delayNs);
+        ackAwaited = true;
     }
 
     /** Owes an ack due {@code delayNs} from now, or earlier if one is owed already. */

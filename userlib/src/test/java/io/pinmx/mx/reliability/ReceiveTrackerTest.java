@@ -112,4 +112,23 @@ class ReceiveTrackerTest
         t.acceptLossless(0);
         assertEquals(500, t.ackDeadlineNs());
     }
+
+    @Test
+    void onlyAnAckWhoseSenderWaitsIsAwaitedUntilSent()
+    {
+        final ReceiveTracker t = new ReceiveTracker(seq, 0, 200_000, 200_000, 100);
+        assertFalse(t.isAckAwaited(), "nothing owed");
+        t.acceptLossless(0);
+        assertFalse(t.isAckAwaited(), "a lossless frame's send completed without its ack");
+        t.accept(10);
+        assertTrue(t.isAckAwaited(), "an ordinary frame's sender waits for the ack");
+        assertFalse(t.isAckDue(10), "though its delay has not passed");
+        t.onAckSent();
+        assertFalse(t.isAckAwaited(), "a frame back carried it");
+        t.refuse(20);
+        assertTrue(t.isAckAwaited(), "a refused frame's sender must see progress stop");
+        t.onAckSent();
+        t.ackRequested(30);
+        assertTrue(t.isAckAwaited(), "so must a partner that asked");
+    }
 }
