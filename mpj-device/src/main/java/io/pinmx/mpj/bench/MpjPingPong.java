@@ -32,7 +32,7 @@ public final class MpjPingPong
     public static void main(final String[] args) throws Exception
     {
         final String device = args.length > 2 ? args[2] : "?";
-        final int[] logs = msglog(MPI.Init(args));
+        final int[] logs = msglog(MPI.Init(args), "MpjPingPong", 0);
         final Intracomm comm = MPI.COMM_WORLD;
         final int rank = comm.Rank();
         if (comm.Size() < 2)
@@ -107,30 +107,37 @@ public final class MpjPingPong
         return 0 == bytes ? MSGS_PER_SAMPLE : (int)Math.max(1, Math.min(MSGS_PER_SAMPLE, OVERALL_VOLUME_BYTES / bytes));
     }
 
-    private static int[] msglog(final String[] own)
+    /**
+     * @param lowest the smallest log the program can use (Allreduce: 2, one int).
+     * @return {a, b} of {@code -msglog a:b} in the program's own arguments, or {lowest, 22} without them.
+     * @throws IllegalArgumentException naming the program and the bad argument.
+     */
+    static int[] msglog(final String[] own, final String program, final int lowest)
     {
         if (0 == own.length)
         {
-            return new int[]{0, 22};
+            return new int[]{lowest, 22};
         }
+        final String usage = "-msglog " + (2 == own.length ? own[1] : "") + ": expected a:b with " + lowest +
+            " <= a <= b <= 30";
         if (2 != own.length || !"-msglog".equals(own[0]))
         {
-            throw new IllegalArgumentException("usage: MpjPingPong [-msglog a:b], got " + String.join(" ", own));
+            throw new IllegalArgumentException("usage: " + program + " [-msglog a:b], got " + String.join(" ", own));
         }
         final String[] ab = own[1].split(":", -1);
         try
         {
-            final int a = 2 == ab.length ? Integer.parseInt(ab[0]) : 0;
+            final int a = 2 == ab.length ? Integer.parseInt(ab[0]) : lowest;
             final int b = Integer.parseInt(ab[ab.length - 1]);
-            if (ab.length > 2 || a < 0 || b < a || b > 30)
+            if (ab.length > 2 || a < lowest || b < a || b > 30)
             {
-                throw new IllegalArgumentException("-msglog " + own[1] + ": expected a:b with 0 <= a <= b <= 30");
+                throw new IllegalArgumentException(usage);
             }
             return new int[]{a, b};
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("-msglog " + own[1] + ": expected a:b with 0 <= a <= b <= 30");
+            throw new IllegalArgumentException(usage);
         }
     }
 }

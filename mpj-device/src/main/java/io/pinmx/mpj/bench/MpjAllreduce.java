@@ -1,0 +1,92 @@
+package io.pinmx.mpj.bench;
+
+import mpi.Intracomm;
+import mpi.MPI;
+
+import java.util.Locale;
+
+/**
+ * IMB Allreduce as an MPJ Express program (the collective NPB IS calls once per iteration, there on 1029 ints):
+ * every rank calls {@code Allreduce} of {@code int} sums, sizes 4 B and 2^a..2^b bytes ({@code -msglog a:b}, default
+ * 2:22), IMB's repetitions (1000, fewer above 40 MB of volume) after 2 untimed ones and a barrier, and 3 untimed
+ * passes over every size for the JIT. Prints IMB's columns: bytes, repetitions, and the fastest, slowest and mean
+ * rank's time per call in microseconds.
+ * <p>
+ * {@code main(RANK CONFIG DEVICE [-msglog a:b])}.
+ */
+public final class MpjAllreduce
+{
+    private static final int WARM_UP_PASSES = 3;
+    private static final int WARM_UP_REPETITIONS = 200;
+    private static final int IMB_WARM_UP = 2;
+    private static final int MSGS_PER_SAMPLE = 1000;
+    private static final long OVERALL_VOLUME_BYTES = 40L * 1048576;
+
+    private MpjAllreduce()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        final String device = args.length > 2 ? args[2] : "?";
+        final int[] logs = MpjPingPong.msglog(MPI.Init(args), "MpjAllreduce", 2);
+        final Intracomm comm = MPI.COMM_WORLD;
+        final int ints = (1 << logs[1]) / Integer.BYTES;
+        final int[] in = new int[ints];
+        final int[] out = new int[ints];
+        for (int pass = 0; pass < WARM_UP_PASSES; pass++)
+        {
+            for (int log = logs[0]; log <= logs[1]; log++)
+            {
+                reduce(comm, in, out, 1 << log, Math.min(WARM_UP_REPETITIONS, repetitions(1 << log)));
+            }
+        }
+        if (0 == comm.Rank())
+        {
+            System.out.println("#----------------------------------------------------------------");
+            System.out.println("# Benchmarking Allreduce (MPJ Express, int[] MPI.SUM)");
+            System.out.println("# #processes = " + comm.Size());
+            System.out.println("# MPJ device = " + device);
+            System.out.println("#----------------------------------------------------------------");
+            System.out.printf(Locale.ROOT, "%12s %12s %12s %12s %12s%n", "#bytes", "#repetitions", "t_min[usec]",
+                "t_max[usec]", "t_avg[usec]");
+        }
+        for (int log = logs[0]; log <= logs[1]; log++)
+        {
+            final int bytes = 1 << log;
+            final int reps = repetitions(bytes);
+            reduce(comm, in, out, bytes, IMB_WARM_UP);
+            comm.Barrier();
+            final long startNs = System.nanoTime();
+            reduce(comm, in, out, bytes, reps);
+            final double[] usec = {(System.nanoTime() - startNs) / 1e3 / reps};
+            final double[] min = new double[1];
+            final double[] max = new double[1];
+            final double[] sum = new double[1];
+            comm.Reduce(usec, 0, min, 0, 1, MPI.DOUBLE, MPI.MIN, 0);
+            comm.Reduce(usec, 0, max, 0, 1, MPI.DOUBLE, MPI.MAX, 0);
+            comm.Reduce(usec, 0, sum, 0, 1, MPI.DOUBLE, MPI.SUM, 0);
+            if (0 == comm.Rank())
+            {
+                System.out.printf(Locale.ROOT, "%12d %12d %12.2f %12.2f %12.2f%n", bytes, reps, min[0], max[0],
+                    sum[0] / comm.Size());
+                System.out.flush();
+            }
+        }
+        MPI.Finalize();
+    }
+
+    private static void reduce(final Intracomm comm, final int[] in, final int[] out, final int bytes, final int reps)
+    {
+        final int count = bytes / Integer.BYTES;
+        for (int i = 0; i < reps; i++)
+        {
+            comm.Allreduce(in, 0, out, 0, count, MPI.INT, MPI.SUM);
+        }
+    }
+
+    private static int repetitions(final int bytes)
+    {
+        return (int)Math.max(1, Math.min(MSGS_PER_SAMPLE, OVERALL_VOLUME_BYTES / Math.max(1, bytes)));
+    }
+}
