@@ -10,9 +10,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,8 +34,8 @@ class IdleAckTest
              Endpoint a = open(1);
              Endpoint b = open(2))
         {
-            final Partner aToB = connect(a, b);
-            final Partner bToA = connect(b, a);
+            final Partner aToB = TestEndpoints.connectPolling(a, b, KEY, TIMEOUT);
+            final Partner bToA = TestEndpoints.connectPolling(b, a, KEY, TIMEOUT);
             final MemorySegment outA = arena.allocate(1024);
             final MemorySegment outB = arena.allocate(1024);
             final MemorySegment inA = arena.allocate(1024);
@@ -97,19 +95,5 @@ class IdleAckTest
             .ackDelayNs(ACK_DELAY_NS)
             .resendTimeoutNs(20_000_000_000L)
             .build());
-    }
-
-    /** Caller-driven: the remote answers the connect only while this thread makes its progress. */
-    private static Partner connect(final Endpoint from, final Endpoint to)
-    {
-        final CompletableFuture<Partner> connected =
-            CompletableFuture.supplyAsync(() -> from.connect(to.address(), KEY, TIMEOUT));
-        final Status ignored = new Status();
-        await().atMost(TIMEOUT).until(() ->
-        {
-            to.iprobe(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, ignored);
-            return connected.isDone();
-        });
-        return connected.join();
     }
 }

@@ -10,7 +10,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,7 +49,7 @@ class LosslessAckTest
              Endpoint a = open(1, driverOptions);
              Endpoint b = open(2, driverOptions))
         {
-            final Partner aToB = connect(a, b);
+            final Partner aToB = TestEndpoints.connectPolling(a, b, KEY, TIMEOUT);
             final MemorySegment out = arena.allocate(8);
             final MemorySegment in = arena.allocate(8);
             final Status status = new Status();
@@ -106,18 +105,5 @@ class LosslessAckTest
             .ackDelayNs(0)
             .losslessAckDelayNs(LOSSLESS_ACK_DELAY_NS)
             .build());
-    }
-
-    /** Caller-driven: b answers the connect only while this thread makes its progress. */
-    private static Partner connect(final Endpoint a, final Endpoint b)
-    {
-        final CompletableFuture<Partner> connected = CompletableFuture.supplyAsync(() -> a.connect(b.address(), KEY, TIMEOUT));
-        final Status ignored = new Status();
-        await().atMost(TIMEOUT).until(() ->
-        {
-            b.iprobe(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, ignored);
-            return connected.isDone();
-        });
-        return connected.join();
     }
 }

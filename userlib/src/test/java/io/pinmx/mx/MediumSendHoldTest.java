@@ -8,9 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,7 +33,7 @@ class MediumSendHoldTest
              Endpoint a = open(5, UserDriverOptions.defaults());
              Endpoint b = open(6, UserDriverOptions.defaults()))
         {
-            final Partner aToB = connect(a, b);
+            final Partner aToB = TestEndpoints.connectPolling(a, b, KEY, TIMEOUT);
             final MemorySegment first = arena.allocate(BYTES);
             final MemorySegment second = arena.allocate(BYTES);
             fill(first, 1);
@@ -69,7 +67,7 @@ class MediumSendHoldTest
              Endpoint a = open(7, UserDriverOptions.defaults().withSameHost(false));
              Endpoint b = open(8, UserDriverOptions.defaults().withSameHost(false)))
         {
-            final Partner aToB = connect(a, b);
+            final Partner aToB = TestEndpoints.connectPolling(a, b, KEY, TIMEOUT);
             final MemorySegment out = arena.allocate(BYTES);
             fill(out, 3);
             final Request send = a.isend(aToB, 3, out);
@@ -124,18 +122,5 @@ class MediumSendHoldTest
             .unexpectedMaxMessages(1)
             .resendTimeoutNs(5_000_000L)
             .build());
-    }
-
-    private static Partner connect(final Endpoint from, final Endpoint to)
-    {
-        final CompletableFuture<Partner> connected =
-            CompletableFuture.supplyAsync(() -> from.connect(to.address(), KEY, TIMEOUT));
-        final Status ignored = new Status();
-        await().atMost(TIMEOUT).until(() ->
-        {
-            to.iprobe(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, ignored);
-            return connected.isDone();
-        });
-        return connected.join();
     }
 }
