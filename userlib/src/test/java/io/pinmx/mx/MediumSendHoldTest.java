@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * polled anything, and its owner may reuse its buffer at once: a fragment the receiver then holds back (its
  * unexpected queue is full) is resent from the library's staged copy, so the receiver gets the bytes of the send,
  * never what the owner wrote into its buffer afterwards. A released request held by the window cannot be released
- * twice. Over UDP the same send completes only on its ack.
+ * twice, and goes back to the pool when its partner fails instead (no request lost). Over UDP the same send
+ * completes only on its ack.
  */
 class MediumSendHoldTest
 {
@@ -57,6 +58,51 @@ class MediumSendHoldTest
             receive(a, b, 2, in);
             check(in, 2);
             assertTrue(a.resentFrames() > 0, "the second message was held back and resent (unexpected queue of 1)");
+        }
+    }
+
+    @Test
+    void heldRequestsReturnToThePoolWhenThePartnerFailsBeforeAcking()
+    {
+        final int maxRequests = 4;
+        try (Arena arena = Arena.ofShared();
+             Endpoint a = TestEndpoints.open(TestEndpoints.options(9, KEY,
+                     UserDriverOptions.defaults().withProgressThread(false))
+                 .progressMode(ProgressMode.CALLER)
+                 .maxRequests(maxRequests)
+                 .resendTimeoutNs(10_000_000L)
+                 .maxResends(5)
+                 .build()))
+        {
+            final Partner aToB;
+            try (Endpoint b = open(10, UserDriverOptions.defaults()))
+            {
+                aToB = TestEndpoints.connectPolling(a, b, KEY, TIMEOUT);
+                final MemorySegment out = arena.allocate(BYTES);
+                for (int i = 0; i < maxRequests; i++)
+                {
+                    final Request send = a.isend(aToB, i, out);
+                    assertEquals(RequestState.COMPLETED, send.state(), "send " + i + " completed in the ring");
+                    send.release();
+                }
+            }
+            // b closed without polling: nothing is acknowledged, a gives b up after 6 silent resend timeouts.
+            final long deadlineNs = System.nanoTime() + TIMEOUT.toNanos();
+            while (aToB.isConnected())
+            {
+                a.progressFromCaller();
+                assertTrue(System.nanoTime() - deadlineNs < 0, "partner not failed within " + TIMEOUT);
+            }
+            final Request[] receives = new Request[maxRequests];
+            for (int i = 0; i < maxRequests; i++)
+            {
+                receives[i] = a.irecv(MatchInfo.ANY_SOURCE, i, MatchInfo.MASK_ALL, arena.allocate(8));
+            }
+            for (final Request r : receives)
+            {
+                assertTrue(r.cancel());
+                r.release();
+            }
         }
     }
 
