@@ -117,17 +117,16 @@ final class RequestPool
     /**
      * Completes an eager send whose frames are all in lossless queues but not yet acknowledged: its bytes are staged
      * (unless they already are) so a resend never reads the owner's buffer again, and the window holds the request
-     * until its frames are acknowledged ({@link #endSendHold}).
-     *
-     * @return false when the message is too large to stage: it completes on its acks instead.
+     * until its frames are acknowledged ({@link #endSendHold}). A message too large to stage is left to complete on
+     * its acks.
      */
-    boolean completeHeldBySendWindow(final Request r)
+    void completeHeldBySendWindow(final Request r)
     {
         if (null == r.staging)
         {
             if (r.messageLength > buffers.maxBufferBytes())
             {
-                return false;
+                return;
             }
             r.staging = buffers.acquire(r.messageLength);
             r.vector.copyOut(r.staging.segment());
@@ -137,7 +136,6 @@ final class RequestPool
         r.sendHold = SendHold.HELD;
         moveTo(r, RequestState.COMPLETED);
         noteDone(r);
-        return true;
     }
 
     /**

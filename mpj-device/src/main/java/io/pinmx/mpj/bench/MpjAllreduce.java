@@ -16,12 +16,6 @@ import java.util.Locale;
  */
 public final class MpjAllreduce
 {
-    private static final int WARM_UP_PASSES = 3;
-    private static final int WARM_UP_REPETITIONS = 200;
-    private static final int IMB_WARM_UP = 2;
-    private static final int MSGS_PER_SAMPLE = 1000;
-    private static final long OVERALL_VOLUME_BYTES = 40L * 1048576;
-
     private MpjAllreduce()
     {
     }
@@ -29,16 +23,17 @@ public final class MpjAllreduce
     public static void main(final String[] args) throws Exception
     {
         final String device = args.length > 2 ? args[2] : "?";
-        final int[] logs = MpjPingPong.msglog(MPI.Init(args), "MpjAllreduce", 2);
+        final int[] logs = ImbRules.msglog(MPI.Init(args), "MpjAllreduce", 2);
         final Intracomm comm = MPI.COMM_WORLD;
         final int ints = (1 << logs[1]) / Integer.BYTES;
         final int[] in = new int[ints];
         final int[] out = new int[ints];
-        for (int pass = 0; pass < WARM_UP_PASSES; pass++)
+        for (int pass = 0; pass < ImbRules.WARM_UP_PASSES; pass++)
         {
             for (int log = logs[0]; log <= logs[1]; log++)
             {
-                reduce(comm, in, out, 1 << log, Math.min(WARM_UP_REPETITIONS, repetitions(1 << log)));
+                reduce(comm, in, out, 1 << log,
+                    Math.min(ImbRules.WARM_UP_REPETITIONS, ImbRules.repetitions(1 << log)));
             }
         }
         if (0 == comm.Rank())
@@ -54,8 +49,8 @@ public final class MpjAllreduce
         for (int log = logs[0]; log <= logs[1]; log++)
         {
             final int bytes = 1 << log;
-            final int reps = repetitions(bytes);
-            reduce(comm, in, out, bytes, IMB_WARM_UP);
+            final int reps = ImbRules.repetitions(bytes);
+            reduce(comm, in, out, bytes, ImbRules.IMB_WARM_UP);
             comm.Barrier();
             final long startNs = System.nanoTime();
             reduce(comm, in, out, bytes, reps);
@@ -83,10 +78,5 @@ public final class MpjAllreduce
         {
             comm.Allreduce(in, 0, out, 0, count, MPI.INT, MPI.SUM);
         }
-    }
-
-    private static int repetitions(final int bytes)
-    {
-        return (int)Math.max(1, Math.min(MSGS_PER_SAMPLE, OVERALL_VOLUME_BYTES / Math.max(1, bytes)));
     }
 }
