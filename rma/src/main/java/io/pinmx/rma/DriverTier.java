@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  * data server is not involved; a streamed get reads through {@link StreamBuffers}; a packed get asks the target's
  * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server,
  * with its data inline when it fits the server's request buffer, else following it: the caller's pieces as vectors
- * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). Read-modify-writes,
+ * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). A small put or accumulate
+ * is complete once copied ({@link CopiedWrites}); larger ones once their sends are acknowledged. Read-modify-writes,
  * fences and mutex operations wait for a reply.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
@@ -58,6 +59,7 @@ final class DriverTier
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
     private final StreamBuffers streams;
+    private final CopiedWrites copied;
 
     DriverTier(final JobEndpoint job, final ProtocolChoice protocols)
     {
@@ -68,6 +70,7 @@ final class DriverTier
         this.self = job.job().rank();
         this.unfenced = new boolean[job.job().size()];
         this.pendingGets = newGetLists(job.job().size());
+        this.copied = new CopiedWrites(job.job().size());
         this.pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
@@ -104,7 +107,7 @@ final class DriverTier
     private void send(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
         final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
     {
-        settleGets(rank);
+        settle(rank);
         unfenced[rank] = true;
         if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
         {
@@ -132,6 +135,15 @@ final class DriverTier
         final Partner partner = job.partner(rank);
         final List<Request> sends = new ArrayList<>(2);
         final long requestTag = RmaTags.of(RmaTags.REQUEST, sequence);
+        if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES)
+        {
+            header.inlineBytes((int)pieces.totalBytes);
+            final MemorySegment inline = arena.allocate(headerBytes + pieces.totalBytes, 8);
+            MemorySegment.copy(head, 0, inline, 0, headerBytes);
+            pieces.pack(inline.asSlice(headerBytes));
+            copied.add(rank, endpoint.isend(partner, requestTag, inline), inline);
+            return;
+        }
         if (pieces.totalBytes <= RequestHeader.BUFFER_BYTES - headerBytes)
         {
             header.inlineBytes((int)pieces.totalBytes);
@@ -320,9 +332,13 @@ final class DriverTier
         handle.add(new PackedGet(rank, send, chunks, into, pieces));
     }
 
-    /** Waits for the gets from the rank still running, so that an operation issued after them cannot overtake. */
-    private void settleGets(final int rank)
+    /**
+     * Before an operation on the rank: waits for the gets from it still running, so that the operation cannot
+     * overtake them, and releases the copied writes to it acknowledged since (one that failed throws).
+     */
+    private void settle(final int rank)
     {
+        copied.check(rank, false);
         final List<Completions.Pulls> pending = pendingGets[rank];
         for (int i = 0; i < pending.size(); i++)
         {
@@ -350,7 +366,7 @@ final class DriverTier
 
     private long ask(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
     {
-        settleGets(rank);
+        settle(rank);
         final long sequence = nextSequence++;
         final Arena arena = Arena.ofAuto();
         final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES, 8);
@@ -364,6 +380,8 @@ final class DriverTier
         if (RmaOp.FENCE == op)
         {
             unfenced[rank] = false;
+            // the reply acknowledged every message sent before the fence
+            copied.check(rank, true);
         }
         return answer.get(ValueLayout.JAVA_LONG, 0);
     }
@@ -371,7 +389,7 @@ final class DriverTier
     /** A request with no answer (unlock); returns when it was delivered. */
     void tell(final RmaOp op, final int rank, final long allocationId, final long offset)
     {
-        settleGets(rank);
+        settle(rank);
         final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(head).encode(op, self, nextSequence++, allocationId, offset, 0, 0);
         final Request send;
@@ -393,7 +411,7 @@ final class DriverTier
      */
     void drain(final int rank)
     {
-        settleGets(rank);
+        settle(rank);
         call(RmaOp.FENCE, rank, 0, 0, 0);
     }
 

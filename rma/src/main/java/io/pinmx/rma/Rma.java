@@ -3,7 +3,6 @@ package io.pinmx.rma;
 import io.pinmx.job.Job;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.JobEndpoint;
-import io.pinmx.mx.EndpointOptions;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.user.UserDriverOptions;
 
@@ -28,8 +27,6 @@ import java.util.List;
  */
 public final class Rma implements AutoCloseable
 {
-    /** The endpoint acknowledges every message at once: see {@link #endpointTuning}. */
-    private static final long ACK_DELAY_NS = 0;
     private final Job job;
     private final RmaOptions options;
     private final Arena arena = Arena.ofShared();
@@ -83,10 +80,11 @@ public final class Rma implements AutoCloseable
      * With the shared-memory tier off, the user driver's own same-host rings are off too: the driver tier is then
      * the path that crosses a network (UDP frames), which is what switching the tier off is for.
      * <p>
-     * Acks are not delayed ({@value #ACK_DELAY_NS} ns): the library delays them (200 us by default) so that they
-     * ride on a reply, but a put or accumulate gets no reply from the data server, and its blocking call returns
-     * only once the message is acknowledged: every blocking 8 B put waited out the whole delay (put + fence 330 us
-     * across the veth pair, 140 us without the delay, same load).
+     * The user driver runs no progress thread of its own: the endpoint's progress thread, or a thread waiting in the
+     * endpoint (the data server between requests, a caller awaiting a reply), polls it. With both, two threads per
+     * rank spun on the two cores of this host while a third waited, and each operation paid for the contention.
+     * Acks keep the library's delay: a waiting thread that polls and finds nothing sends the acks a partner waits for
+     * at once (a put's, once the data server has applied it), and the others ride on replies.
      */
     private static EndpointTuning endpointTuning(final RmaOptions options)
     {
@@ -95,16 +93,8 @@ public final class Rma implements AutoCloseable
             @Override
             public void driverConfig(final EndpointConfig.Builder config)
             {
-                if (!options.sharedMemory())
-                {
-                    config.options(UserDriverOptions.class, UserDriverOptions.defaults().withSameHost(false));
-                }
-            }
-
-            @Override
-            public void options(final EndpointOptions.Builder endpointOptions)
-            {
-                endpointOptions.ackDelayNs(ACK_DELAY_NS);
+                config.options(UserDriverOptions.class,
+                    UserDriverOptions.defaults().withSameHost(options.sharedMemory()).withProgressThread(false));
             }
         };
     }

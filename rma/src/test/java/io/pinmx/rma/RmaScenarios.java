@@ -284,6 +284,8 @@ public final class RmaScenarios
             rma.put(values, a, next, at);
             rma.acc(AccumulateScale.ofLong(3), values, a, next, at);
             rma.acc(AccumulateScale.ofLong(-1), values, a, next, at);
+            // a blocking put or accumulate returns once its source may be reused: overwriting it changes nothing
+            values.fill((byte)-1);
             rma.get(a, next, at, back);
             for (int i = 0; i < 8; i++)
             {

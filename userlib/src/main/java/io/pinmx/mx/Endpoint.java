@@ -267,28 +267,36 @@ public final class Endpoint implements AutoCloseable
         {
             lock.unlock();
         }
-        while (true)
+        boolean assisting = false;
+        try
         {
-            final ConnectionState state = partner.connection;
-            if (ConnectionState.FAILED == state)
+            while (true)
             {
-                throw new MxException(partner.failure);
-            }
-            if (state.isConnected())
-            {
-                final int verified = verifyOutcome(partner, applicationKey, deadline, timeout);
-                if (verified == ConnectStatus.OK.code())
+                final ConnectionState state = partner.connection;
+                if (ConnectionState.FAILED == state)
                 {
-                    return partner;
+                    throw new MxException(partner.failure);
                 }
-                if (verified >= 0)
+                if (state.isConnected())
                 {
-                    throw new MxException("connect to " + partner.describe() + " refused: " +
-                        ConnectStatus.fromCode(verified) + (ConnectStatus.BAD_KEY.code() == verified ?
-                        " (application key 0x" + Integer.toHexString(applicationKey) + " is not the endpoint's)" : ""));
+                    final int verified = verifyOutcome(partner, applicationKey, deadline, timeout);
+                    if (verified == ConnectStatus.OK.code())
+                    {
+                        return partner;
+                    }
+                    if (verified >= 0)
+                    {
+                        throw new MxException("connect to " + partner.describe() + " refused: " +
+                            ConnectStatus.fromCode(verified) + (ConnectStatus.BAD_KEY.code() == verified ?
+                            " (application key 0x" + Integer.toHexString(applicationKey) + " is not the endpoint's)" : ""));
+                    }
                 }
+                assisting = progress.pause(MAX_IDLE_WAIT_NS, startNs, assisting, null);
             }
-            idleWait(MAX_IDLE_WAIT_NS, startNs);
+        }
+        finally
+        {
+            progress.endAssist(assisting);
         }
     }
 
@@ -491,16 +499,24 @@ public final class Endpoint implements AutoCloseable
     {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeout.toNanos();
-        while (!iprobe(source, matchInfo, matchMask, out))
+        boolean assisting = false;
+        try
         {
-            final long remaining = deadline - System.nanoTime();
-            if (remaining <= 0)
+            while (!iprobe(source, matchInfo, matchMask, out))
             {
-                return false;
+                final long remaining = deadline - System.nanoTime();
+                if (remaining <= 0)
+                {
+                    return false;
+                }
+                assisting = progress.pause(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs, assisting, null);
             }
-            idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs);
+            return true;
         }
-        return true;
+        finally
+        {
+            progress.endAssist(assisting);
+        }
     }
 
     /**
@@ -529,21 +545,29 @@ public final class Endpoint implements AutoCloseable
     {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeout.toNanos();
-        while (true)
+        boolean assisting = false;
+        try
         {
-            for (int i = 0; i < count; i++)
+            while (true)
             {
-                if (requests[i].state.isDone())
+                for (int i = 0; i < count; i++)
                 {
-                    return i;
+                    if (requests[i].state.isDone())
+                    {
+                        return i;
+                    }
                 }
+                final long remaining = deadline - System.nanoTime();
+                if (remaining <= 0)
+                {
+                    return -1;
+                }
+                assisting = progress.pause(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs, assisting, null);
             }
-            final long remaining = deadline - System.nanoTime();
-            if (remaining <= 0)
-            {
-                return -1;
-            }
-            idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs);
+        }
+        finally
+        {
+            progress.endAssist(assisting);
         }
     }
 
@@ -612,17 +636,17 @@ public final class Endpoint implements AutoCloseable
         return progress.awaitRequest(r, timeoutNs);
     }
 
+    boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs)
+    {
+        return progress.awaitRequest(r, timeoutNs, pollNs);
+    }
+
     /**
      * One round of progress on the caller's thread in {@link ProgressMode#CALLER} mode; nothing otherwise.
      */
     void progressFromCaller()
     {
         progress.progressFromCaller();
-    }
-
-    private void idleWait(final long maxNs, final long waitStartNs)
-    {
-        progress.idleWait(maxNs, waitStartNs);
     }
 
     private long progressIdleWaitNs()

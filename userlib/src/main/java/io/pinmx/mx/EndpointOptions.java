@@ -134,10 +134,11 @@ public final class EndpointOptions
         }
 
         /**
-         * In {@link ProgressMode#CALLER} mode, how long a waiting API call polls the endpoint (a progress round, a
-         * spin) before it blocks in the driver until an event or the next timer; default 50 us, about what a blocked
-         * wake-up costs, so a wait costs at most about twice the better choice. 0: block after one round (a caller
-         * that polled the endpoint itself before waiting). Ignored in THREAD mode.
+         * How long a waiting API call polls the endpoint itself (a progress round, a spin) at the start of its wait;
+         * default 50 us, about what a blocked wake-up costs, so a wait costs at most about twice the better choice.
+         * Then, in {@link ProgressMode#CALLER} mode, it blocks in the driver until an event or the next timer; in
+         * THREAD mode (where the progress thread parks while a wait polls) it parks until its request completes.
+         * 0: block after one round (a caller that polled the endpoint itself before waiting).
          */
         public Builder callerPollNs(final long callerPollNs)
         {

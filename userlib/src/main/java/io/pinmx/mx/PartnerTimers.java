@@ -37,9 +37,10 @@ final class PartnerTimers
     }
 
     /**
-     * @param idleCaller the round was a caller-driven one that found no event: acks a partner waits for go out now
-     *                   rather than after the ack delay, since no reply is about to carry them (with a progress
-     *                   thread every round after an arrival is empty, so it keeps the delay).
+     * @param idleCaller the round was run by an API thread (a CALLER-mode round, or a wait polling in THREAD mode)
+     *                   and found no event: acks a partner waits for go out now rather than after the ack delay,
+     *                   since no reply is about to carry them (the progress thread's own rounds keep the delay: every
+     *                   one after an arrival is empty, before the application could answer).
      */
     void run(final boolean idleCaller)
     {

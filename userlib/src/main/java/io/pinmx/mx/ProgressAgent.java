@@ -2,10 +2,13 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -16,29 +19,42 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread, which runs rounds back to back and, between rounds without work, follows the idle
  * strategy it was given (by default {@link BackoffThenBlockIdleStrategy#endpointAgent}: spin, yield, then block
  * in the driver until the next timer is due). In {@link ProgressMode#CALLER} the API threads
- * run the rounds. It also owns how API threads wait: spinning then parking on a request
- * while the progress thread works, or in CALLER mode running rounds for the options'
- * {@code callerPollNs} of the wait, then blocking in the driver (one thread at a time) until an
- * event or the next timer. The driver's await does not spin (its contract), so a wait that
- * outlasts one blocking slice goes on blocking rather than polling again.
+ * run the rounds. It also owns how API threads wait: for the options' {@code callerPollNs} of a
+ * wait the waiting thread runs rounds itself. In THREAD mode the progress thread stands aside
+ * meanwhile (parked while any API thread assists), so one thread polls per endpoint and the
+ * event a wait is for is handled on the waiting thread: no wake-up hand-off (30-50 us on these
+ * vCPUs) between the thread that received it and the one that needs it. Past that, a THREAD-mode
+ * wait parks on its request (the round that completes it unparks it) and the progress thread
+ * resumes (a wait that ends done lets it resume from its bounded park); a CALLER-mode wait blocks in the driver (one thread at a time) until an event or the
+ * next timer. The driver's await does not spin (its contract), so a wait that outlasts one
+ * blocking slice goes on blocking rather than polling again.
  */
 final class ProgressAgent
 {
     private static final int POLL_LIMIT = 64;
-    /** Spins of a thread awaiting a request before it parks (the progress thread unparks it). */
-    private static final int AWAIT_SPINS = 200;
     private static final long MAX_IDLE_WAIT_NS = 1_000_000L;
     private static final long THREAD_MODE_PARK_NS = 50_000L;
+    /**
+     * How long the progress thread parks while a wait polls: a wait that ends with its request done does not wake
+     * it (an unpark per operation put a third runnable thread on two busy cores: fop across a veth 15 us against 12),
+     * so it resumes this long at most after the last wait.
+     */
+    private static final long ASSISTED_PARK_NS = 200_000L;
 
     private final ReentrantLock lock;
     private final NanoClock clock;
     private final CachedNanoClock now;
     private final DriverEndpoint driver;
+    private final DriverCounters counters;
+    /** The driver's PULLS_SERVED at the last round; under the lock. */
+    private long pullsServedSeen;
     private final FrameReceiver receiver;
     private final PartnerTimers timers;
     private final Rendezvous rendezvous;
     private final RemoteReads reads;
     private final ReentrantLock awaitLock = new ReentrantLock();
+    /** THREAD mode: API threads running rounds in their waits; the progress thread parks while there are any. */
+    private final AtomicInteger assistants = new AtomicInteger();
     private final long callerPollNs;
     private final Thread thread;
     private volatile boolean closed;
@@ -57,6 +73,7 @@ final class ProgressAgent
         this.clock = clock;
         this.now = now;
         this.driver = driver;
+        this.counters = driver.counters();
         this.receiver = receiver;
         this.timers = timers;
         this.rendezvous = rendezvous;
@@ -82,14 +99,25 @@ final class ProgressAgent
     {
         while (!closed)
         {
-            idleStrategy.idle(progressOnce() ? 1 : 0);
+            if (assistants.get() > 0)
+            {
+                LockSupport.parkNanos(this, ASSISTED_PARK_NS);
+                idleStrategy.reset();
+            }
+            else
+            {
+                idleStrategy.idle(progressOnce() ? 1 : 0);
+            }
         }
     }
 
     /**
      * One round: poll, timers, then the pending declares.
      *
-     * @return true if any event arrived.
+     * @return true if any event arrived, or the driver served a peer's pull since the last round (in this poll or in
+     *         an await before it). The user driver serves pulls inside poll and await without an event: a progress
+     *         thread that counted such rounds as idle would back off to blocking while a partner's gets keep coming,
+     *         and each of them would then wait for its wake-up.
      */
     boolean progressOnce()
     {
@@ -98,6 +126,7 @@ final class ProgressAgent
             return false;
         }
         final int events;
+        final boolean servedPeers;
         try
         {
             if (closed && Thread.currentThread() != thread)
@@ -106,12 +135,15 @@ final class ProgressAgent
             }
             now.update(clock.nanoTime());
             events = driver.poll(receiver, POLL_LIMIT);
+            final long pullsServed = counters.get(Counter.PULLS_SERVED);
+            servedPeers = pullsServed != pullsServedSeen;
+            pullsServedSeen = pullsServed;
             if (events > 0)
             {
                 // handling them took time the timers must see; an empty poll took next to none
                 now.update(clock.nanoTime());
             }
-            timers.run(0 == events && null == thread);
+            timers.run(0 == events && Thread.currentThread() != thread);
             rendezvous.retryRefusedPulls();
             reads.retryRefusedPulls();
         }
@@ -120,7 +152,7 @@ final class ProgressAgent
             lock.unlock();
         }
         rendezvous.declarePending();
-        return events > 0;
+        return events > 0 || servedPeers;
     }
 
     /**
@@ -149,35 +181,41 @@ final class ProgressAgent
      */
     boolean awaitRequest(final Request r, final long timeoutNs)
     {
+        return awaitRequest(r, timeoutNs, callerPollNs);
+    }
+
+    /**
+     * Waits until the request is done or the timeout passes, polling for its first {@code pollNs} (see
+     * {@link #pauseUntil}).
+     *
+     * @return true if done.
+     */
+    boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs)
+    {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeoutNs;
-        int idle = 0;
-        while (!r.state.isDone())
+        boolean assisting = false;
+        try
         {
-            final long remaining = deadline - System.nanoTime();
-            if (remaining <= 0)
+            while (!r.state.isDone())
             {
-                return false;
-            }
-            if (null == thread)
-            {
-                idleWait(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs);
-            }
-            else if (++idle < AWAIT_SPINS)
-            {
-                Thread.onSpinWait();
-            }
-            else
-            {
-                r.waiter = Thread.currentThread();
-                if (!r.state.isDone())
+                final long remaining = deadline - System.nanoTime();
+                if (remaining <= 0)
                 {
-                    LockSupport.parkNanos(Math.min(remaining, MAX_IDLE_WAIT_NS));
+                    return false;
                 }
-                r.waiter = null;
+                assisting = pauseUntil(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs + pollNs, assisting, r);
+            }
+            return true;
+        }
+        finally
+        {
+            // done: the progress thread resumes from its bounded park (see ASSISTED_PARK_NS)
+            if (assisting)
+            {
+                assistants.decrementAndGet();
             }
         }
-        return true;
     }
 
     /**
@@ -192,26 +230,83 @@ final class ProgressAgent
     }
 
     /**
-     * One pause of an API thread's wait that began at {@code waitStartNs}: briefly parked when the progress thread
-     * works; otherwise a round of its own, then a spin while the wait is younger than {@code callerPollNs}, or else a
-     * block of at most {@code maxNs} in the driver until an event or the next timer.
+     * One pause of an API thread's wait that began at {@code waitStartNs}, polling for the options'
+     * {@code callerPollNs}.
+     *
+     * @see #pauseUntil
      */
-    void idleWait(final long maxNs, final long waitStartNs)
+    boolean pause(final long maxNs, final long waitStartNs, final boolean assisting, final Request parkOn)
     {
+        return pauseUntil(maxNs, waitStartNs + callerPollNs, assisting, parkOn);
+    }
+
+    /**
+     * One pause of an API thread's wait that polls until {@code pollEndNs}. Until then: a round of its own, or a spin
+     * if it found nothing (in THREAD mode the wait then counts as assisting and the progress thread stands aside).
+     * Later, in THREAD mode, a park on {@code parkOn} (unparked
+     * when it completes) or, with none, a brief park; in CALLER mode a block of at most {@code maxNs} in the driver
+     * until an event or the next timer.
+     *
+     * @param assisting what the previous pause of this wait returned (false for the first).
+     * @return whether the wait is assisting now; the wait passes its last answer to {@link #endAssist} when it ends.
+     */
+    private boolean pauseUntil(final long maxNs, final long pollEndNs, final boolean assisting, final Request parkOn)
+    {
+        if (System.nanoTime() - pollEndNs < 0)
+        {
+            if (null != thread && !assisting)
+            {
+                assistants.getAndIncrement();
+            }
+            if (!progressOnce())
+            {
+                Thread.onSpinWait();
+            }
+            return null != thread;
+        }
+        endAssist(assisting);
         if (null != thread)
+        {
+            park(maxNs, parkOn);
+        }
+        else if (!progressOnce())
+        {
+            blockInDriver(maxNs);
+        }
+        return false;
+    }
+
+    /**
+     * Ends a wait's assisting (if it was) before it stops polling without its request done: the last assistant to
+     * leave unparks the progress thread, which must poll for it now.
+     */
+    void endAssist(final boolean assisting)
+    {
+        if (assisting && 0 == assistants.decrementAndGet())
+        {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private static void park(final long maxNs, final Request parkOn)
+    {
+        if (null == parkOn)
         {
             LockSupport.parkNanos(Math.min(maxNs, THREAD_MODE_PARK_NS));
             return;
         }
-        if (progressOnce())
+        parkOn.waiter = Thread.currentThread();
+        if (!parkOn.state.isDone())
         {
-            return;
+            LockSupport.parkNanos(maxNs);
         }
-        if (System.nanoTime() - waitStartNs < callerPollNs)
-        {
-            Thread.onSpinWait();
-        }
-        else if (awaitLock.tryLock())
+        parkOn.waiter = null;
+    }
+
+    /** CALLER mode: one thread blocks in the driver; the others yield until it returns. */
+    private void blockInDriver(final long maxNs)
+    {
+        if (awaitLock.tryLock())
         {
             try
             {
@@ -234,6 +329,7 @@ final class ProgressAgent
     void close()
     {
         closed = true;
+        LockSupport.unpark(thread);
         if (null != thread && thread.isAlive())
         {
             try

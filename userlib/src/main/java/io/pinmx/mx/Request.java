@@ -118,6 +118,23 @@ public final class Request
     }
 
     /**
+     * Waits until the request is done or the timeout passes, polling the endpoint itself for the first
+     * {@code pollFor} of the wait instead of the endpoint's {@code callerPollNs}: longer for a thread that expects
+     * its next message soon (a server between requests), zero for one that polled already.
+     *
+     * @return true if done.
+     * @throws IllegalArgumentException naming pollFor if it is negative.
+     */
+    public boolean await(final Duration timeout, final Duration pollFor)
+    {
+        if (pollFor.isNegative())
+        {
+            throw new IllegalArgumentException("pollFor = " + pollFor + ": must be >= 0");
+        }
+        return endpoint.awaitRequest(this, timeout.toNanos(), pollFor.toNanos());
+    }
+
+    /**
      * Waits until done and throws if the request failed.
      *
      * @return the status.

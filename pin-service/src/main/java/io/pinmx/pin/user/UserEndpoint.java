@@ -5,6 +5,7 @@ import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.BoardAddress;
+import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
@@ -310,11 +311,16 @@ final class UserEndpoint implements DriverEndpoint
         return awaitLoop.await(timeoutNs);
     }
 
-    /** Await: ready when an event is queued; without a progress thread the caller runs the agent first. */
+    /**
+     * Await: ready when an event is queued; without a progress thread the caller runs the agent first, and a duty
+     * cycle that served a peer's pull ends the wait too (no event: the caller polls, finds the peer active and keeps
+     * polling instead of blocking, so the peer's next pull does not wait for this thread's wake-up).
+     */
     private boolean eventReady()
     {
+        final long pullsServed = counters.get(Counter.PULLS_SERVED);
         agent.runIfFree();
-        if (!events.isEmpty())
+        if (!events.isEmpty() || counters.get(Counter.PULLS_SERVED) != pullsServed)
         {
             return true;
         }

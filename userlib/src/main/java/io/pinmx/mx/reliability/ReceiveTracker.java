@@ -11,8 +11,9 @@ package io.pinmx.mx.reliability;
  * whose send completed without waiting for us (a small eager message in a same-host ring) is
  * acked after the longer {@code losslessAckDelayNs}: its ack only frees the sender's copy, so in
  * a ping-pong it rides on the reply instead of costing a frame of its own. An owed ack whose sender
- * waits for it (any other frame) is {@link #isAckAwaited awaited}: a caller-driven endpoint sends
- * it as soon as a progress round finds nothing to do, since then no reply is about to carry it.
+ * waits for it (any other frame) is {@link #isAckAwaited awaited}: an API thread's progress round
+ * (caller-driven, or a wait polling) sends it as soon as it finds nothing to do, since then no
+ * reply is about to carry it.
  */
 public final class ReceiveTracker
 {

@@ -1,0 +1,139 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.user.UserDriverOptions;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * In THREAD mode a wait polls the endpoint itself for its first {@code callerPollNs} while the progress thread
+ * stands aside, so the message it waits for is received on the waiting thread (no wake-up hand-off); once no wait
+ * polls, the progress thread polls again. With {@code callerPollNs} 0 the wait parks at once and the progress thread
+ * receives the message and wakes it.
+ */
+class ThreadModeWaitTest
+{
+    private static final int KEY = 0x7A17;
+    private static final int TAG = 5;
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    @Test
+    void aPollingWaitReceivesItsMessageItselfWhileTheProgressThreadStandsAside() throws InterruptedException
+    {
+        final PollRecordingDriver recording = new PollRecordingDriver();
+        try (Arena arena = Arena.ofShared();
+             Endpoint receiver = Endpoint.open(recording, options(6).callerPollNs(TIMEOUT.toNanos()).build());
+             Endpoint sender = TestEndpoints.open(options(7).build()))
+        {
+            final Partner toReceiver = sender.connect(receiver.address(), KEY, TIMEOUT);
+            final Thread progress = progressThread(recording);
+            final MemorySegment into = arena.allocate(8);
+            final Request receive = receiver.irecv(MatchInfo.ANY_SOURCE, TAG, MatchInfo.MASK_ALL, into);
+            final AtomicBoolean received = new AtomicBoolean();
+            final Thread waiter = Thread.ofPlatform().name("waiter").start(() -> received.set(receive.await(TIMEOUT)));
+
+            await().atMost(TIMEOUT).until(() -> recording.polls(waiter) > 0);
+            awaitNoPollsFrom(recording, progress);
+            final long progressDelivered = recording.delivered(progress);
+            final long waiterPolls = recording.polls(waiter);
+            await().atMost(TIMEOUT).until(() -> recording.polls(waiter) > waiterPolls + 100);
+
+            send(sender, toReceiver, arena, 42);
+            waiter.join(TIMEOUT.toMillis());
+            assertTrue(received.get(), "the receive completed");
+            assertEquals(42, into.get(ValueLayout.JAVA_LONG, 0));
+            assertTrue(recording.delivered(waiter) > 0, "the waiting thread received the message");
+            assertEquals(progressDelivered, recording.delivered(progress),
+                "the progress thread delivered nothing while the wait polled");
+            receive.release();
+
+            final long progressPolls = recording.polls(progress);
+            await().atMost(TIMEOUT).until(() -> recording.polls(progress) > progressPolls);
+        }
+    }
+
+    @Test
+    void aWaitThatDoesNotPollIsWokenByTheProgressThread() throws InterruptedException
+    {
+        final PollRecordingDriver recording = new PollRecordingDriver();
+        try (Arena arena = Arena.ofShared();
+             Endpoint receiver = Endpoint.open(recording, options(8).callerPollNs(0).build());
+             Endpoint sender = TestEndpoints.open(options(9).build()))
+        {
+            final Partner toReceiver = sender.connect(receiver.address(), KEY, TIMEOUT);
+            final Thread progress = progressThread(recording);
+            final MemorySegment into = arena.allocate(8);
+            final Request receive = receiver.irecv(MatchInfo.ANY_SOURCE, TAG, MatchInfo.MASK_ALL, into);
+            final AtomicBoolean received = new AtomicBoolean();
+            final Thread waiter = Thread.ofPlatform().name("parked-waiter").start(() ->
+                received.set(receive.await(TIMEOUT)));
+            await().atMost(TIMEOUT).until(() -> Thread.State.TIMED_WAITING == waiter.getState());
+
+            final long progressDelivered = recording.delivered(progress);
+            send(sender, toReceiver, arena, 43);
+            waiter.join(TIMEOUT.toMillis());
+            assertTrue(received.get(), "the receive completed");
+            assertEquals(43, into.get(ValueLayout.JAVA_LONG, 0));
+            assertEquals(0, recording.polls(waiter), "the wait never polled");
+            assertTrue(recording.delivered(progress) > progressDelivered, "the progress thread received it");
+            receive.release();
+        }
+    }
+
+    @Test
+    void aNegativePollTimeOfOneWaitIsNamed()
+    {
+        try (Arena arena = Arena.ofShared(); Endpoint endpoint = TestEndpoints.open(options(10).build()))
+        {
+            final Request receive = endpoint.irecv(MatchInfo.ANY_SOURCE, TAG, MatchInfo.MASK_ALL, arena.allocate(8));
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> receive.await(TIMEOUT, Duration.ofNanos(-1)));
+            assertEquals("pollFor = PT-0.000000001S: must be >= 0", ex.getMessage());
+            assertTrue(receive.cancel());
+            receive.release();
+        }
+    }
+
+    private static EndpointOptions.Builder options(final int endpointIndex)
+    {
+        return TestEndpoints.options(endpointIndex, KEY, UserDriverOptions.defaults().withProgressThread(false));
+    }
+
+    private static Thread progressThread(final PollRecordingDriver recording)
+    {
+        await().atMost(TIMEOUT).until(() -> null != recording.pollingThread("pinmx-progress-"));
+        return recording.pollingThread("pinmx-progress-");
+    }
+
+    /** Waits until the progress thread has not polled for 200 ms (it may finish the round it was in). */
+    private static void awaitNoPollsFrom(final PollRecordingDriver recording, final Thread progress)
+    {
+        final AtomicLong seen = new AtomicLong(-1);
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(10)).during(Duration.ofMillis(200))
+            .until(() ->
+            {
+                final long polls = recording.polls(progress);
+                return seen.getAndSet(polls) == polls;
+            });
+    }
+
+    private static void send(final Endpoint sender, final Partner to, final Arena arena, final long value)
+    {
+        final MemorySegment word = arena.allocate(8);
+        word.set(ValueLayout.JAVA_LONG, 0, value);
+        final Request send = sender.isend(to, TAG, word);
+        send.awaitOrThrow(TIMEOUT);
+        send.release();
+    }
+}
