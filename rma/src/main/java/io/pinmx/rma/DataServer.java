@@ -194,7 +194,7 @@ final class DataServer implements AutoCloseable
         final long total = header.dataBytes();
         final AccumulateScale scale = RmaOp.ACC == op ? header.scale() : null;
         final PieceCursor target = PieceCursor.of(slice, offsets, lengths);
-        if (total <= RequestHeader.BUFFER_BYTES - header.headerBytes())
+        if (header.inlineBytes() == total)
         {
             apply(target, scale, requests.asSlice(header.headerBytes(), total));
         }

@@ -60,6 +60,13 @@ final class DriverTier
     private final ProtocolChoice protocols;
     private final StreamBuffers streams;
     private final CopiedWrites copied;
+    /**
+     * The largest request that carries its data inline: one the endpoint sends eagerly. Past its rendezvous
+     * threshold the target pulls the request from the origin's memory, and an inline copy, fresh memory each time,
+     * cost a region declaration per put (32 KiB put + fence 160-320 us against 86-115 us for 64 KiB sent from the
+     * caller's buffer).
+     */
+    private final long inlineLimitBytes;
 
     DriverTier(final JobEndpoint job, final ProtocolChoice protocols)
     {
@@ -71,6 +78,7 @@ final class DriverTier
         this.unfenced = new boolean[job.job().size()];
         this.pendingGets = newGetLists(job.job().size());
         this.copied = new CopiedWrites(job.job().size());
+        this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
@@ -144,7 +152,7 @@ final class DriverTier
             copied.add(rank, endpoint.isend(partner, requestTag, inline), inline);
             return;
         }
-        if (pieces.totalBytes <= RequestHeader.BUFFER_BYTES - headerBytes)
+        if (pieces.totalBytes <= inlineLimitBytes - headerBytes)
         {
             header.inlineBytes((int)pieces.totalBytes);
             if (!packed && pieces.count() < MAX_VECTOR)

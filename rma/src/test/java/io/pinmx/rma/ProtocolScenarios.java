@@ -97,7 +97,11 @@ final class ProtocolScenarios
             Shape.vector("vector 1100 pieces", new long[][] {{1100, 96, 96, 128, 8}}),
             Shape.vector("vector of two lengths", new long[][] {{10, 4000, 4000, 4096, 0}, {50, 8, 8, 24, 65536}}),
             Shape.strided("contiguous 1 MiB + 24 B", new long[] {(1 << 20) + 24}, new long[0], new long[0], 0),
-            Shape.strided("contiguous inline", new long[] {3000}, new long[0], new long[0], 0));
+            Shape.strided("contiguous inline", new long[] {3000}, new long[0], new long[0], 0),
+            // complete once copied (at most 4 KiB), and past the endpoint's rendezvous threshold yet under the
+            // server's request buffer (not inline: the data follows the request)
+            Shape.strided("1-level copied", new long[] {100, 16}, new long[] {100}, new long[] {128}, 1),
+            Shape.strided("contiguous 40000 B", new long[] {40_000}, new long[0], new long[0], 0));
     }
 
     void protocols()
