@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * The origin side of operations on ranks reached through the driver, each request in the protocol
  * {@link ProtocolChoice} picks. A direct get is one-sided reads of the target's exposed slice ({@link Endpoint#iget}):
- * the drivers move the bytes (the kernel module in softirq, the user driver on its progress thread) and the target's
+ * the drivers move the bytes (the kernel module in softirq, the user driver in whichever thread polls) and the target's
  * data server is not involved; a streamed get reads through {@link StreamBuffers}; a packed get asks the target's
  * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server,
  * with its data inline when it fits the server's request buffer, else following it: the caller's pieces as vectors
