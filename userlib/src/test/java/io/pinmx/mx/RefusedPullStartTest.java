@@ -1,11 +1,8 @@
 package io.pinmx.mx;
 
 import io.pinmx.mx.match.MatchInfo;
-import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
-import io.pinmx.pin.spi.DriverInfo;
-import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.PinDriver;
 import io.pinmx.pin.user.UserDriver;
 import io.pinmx.pin.user.UserDriverOptions;
@@ -15,8 +12,6 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -127,36 +122,14 @@ class RefusedPullStartTest
     /** The driver, with two of every three startPull calls refused before they reach it. */
     private PinDriver refusingPullStarts(final PinDriver driver)
     {
-        return new PinDriver()
+        return new InterceptingDriver(driver, (method, args, call) ->
         {
-            @Override
-            public DriverInfo info()
+            if ("startPull".equals(method.getName()) && pullStarts.incrementAndGet() % 3 != 0)
             {
-                return driver.info();
+                refused.incrementAndGet();
+                throw new DriverException(DriverError.NO_RESOURCES, "refused by the test");
             }
-
-            @Override
-            public DriverEndpoint open(final EndpointConfig config)
-            {
-                final DriverEndpoint endpoint = driver.open(config);
-                return (DriverEndpoint)Proxy.newProxyInstance(DriverEndpoint.class.getClassLoader(),
-                    new Class<?>[] {DriverEndpoint.class}, (proxy, method, args) ->
-                    {
-                        if ("startPull".equals(method.getName()) && pullStarts.incrementAndGet() % 3 != 0)
-                        {
-                            refused.incrementAndGet();
-                            throw new DriverException(DriverError.NO_RESOURCES, "refused by the test");
-                        }
-                        try
-                        {
-                            return method.invoke(endpoint, args);
-                        }
-                        catch (final InvocationTargetException ex)
-                        {
-                            throw ex.getCause();
-                        }
-                    });
-            }
-        };
+            return call.proceed();
+        });
     }
 }

@@ -33,7 +33,7 @@ class ThreadModeWaitTest
     {
         final PollRecordingDriver recording = new PollRecordingDriver();
         try (Arena arena = Arena.ofShared();
-             Endpoint receiver = Endpoint.open(recording, options(6).callerPollNs(TIMEOUT.toNanos()).build());
+             Endpoint receiver = Endpoint.open(recording.driver(), options(6).callerPollNs(TIMEOUT.toNanos()).build());
              Endpoint sender = TestEndpoints.open(options(7).build()))
         {
             final Partner toReceiver = sender.connect(receiver.address(), KEY, TIMEOUT);
@@ -68,7 +68,7 @@ class ThreadModeWaitTest
     {
         final PollRecordingDriver recording = new PollRecordingDriver();
         try (Arena arena = Arena.ofShared();
-             Endpoint receiver = Endpoint.open(recording, options(8).callerPollNs(0).build());
+             Endpoint receiver = Endpoint.open(recording.driver(), options(8).callerPollNs(0).build());
              Endpoint sender = TestEndpoints.open(options(9).build()))
         {
             final Partner toReceiver = sender.connect(receiver.address(), KEY, TIMEOUT);
