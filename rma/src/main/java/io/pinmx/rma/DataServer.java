@@ -34,6 +34,8 @@ final class DataServer implements AutoCloseable
     /** How long after a request the server keeps polling for the next: a few operations' round trips. */
     private static final long POLL_AFTER_REQUEST_NS = 1_000_000L;
     private static final long SERVING_OFFSET = Long.BYTES;
+    private static final long PAGE_BYTES = 4096;
+    private static final long STAGING_KEPT_MAX_BYTES = 64L << 20;
 
     private final Endpoint endpoint;
     private final Allocator allocations;
@@ -47,6 +49,8 @@ final class DataServer implements AutoCloseable
     private volatile boolean stopping;
     /** Requests served, pings aside: written by the server thread only. */
     private volatile long requestsServed;
+    /** See {@link #staging}; server thread only. */
+    private MemorySegment staging;
     /** When the last request (or data of one) arrived; server thread only. */
     private long lastArrivalNs = System.nanoTime();
 
@@ -213,12 +217,15 @@ final class DataServer implements AutoCloseable
                 {
                     vector[i] = slice.asSlice(offsets[from + i], lengths[from + i]);
                 }
-                receiveData(origin, vector);
+                if (!receiveData(origin, vector))
+                {
+                    return;
+                }
             }
         }
         else
         {
-            final MemorySegment data = Arena.ofAuto().allocate(total, 8);
+            final MemorySegment data = staging(total);
             long at = 0;
             for (int from = 0; from < offsets.length; from += DriverTier.MAX_VECTOR)
             {
@@ -227,7 +234,12 @@ final class DataServer implements AutoCloseable
                 {
                     bytes += lengths[i];
                 }
-                receiveData(origin, new MemorySegment[] {data.asSlice(at, bytes)});
+                if (!receiveData(origin, new MemorySegment[] {data.asSlice(at, bytes)}))
+                {
+                    // nothing of a request that did not arrive whole is applied, and its buffer is not reused
+                    staging = null;
+                    return;
+                }
                 at += bytes;
             }
             apply(target, scale, data);
@@ -242,7 +254,7 @@ final class DataServer implements AutoCloseable
         final PieceCursor target, final AccumulateScale scale, final long total)
     {
         final boolean straight = null == scale && 1 == offsets.length;
-        final MemorySegment staging = straight ? slice.asSlice(offsets[0], total) : Arena.ofAuto().allocate(total, 8);
+        final MemorySegment staging = straight ? slice.asSlice(offsets[0], total) : staging(total);
         final int chunks = ChunkSchedule.chunks(total);
         final Request[] receives = new Request[chunks];
         final MemorySegment[] into = new MemorySegment[chunks];
@@ -261,6 +273,8 @@ final class DataServer implements AutoCloseable
             if (!arrived || RequestState.COMPLETED != receives[c].state())
             {
                 forget(receives, arrived ? c : c + 1);
+                // a receive still filling may write into the buffer: the next request gets another
+                this.staging = null;
                 return;
             }
             receives[c].release();
@@ -282,6 +296,27 @@ final class DataServer implements AutoCloseable
                 r.release();
             }
         }
+    }
+
+    /**
+     * Where data that is not applied as it lands (accumulates, packed puts) is received: one buffer kept across
+     * requests, so the endpoint's region cache finds it declared already; fresh memory per request cost a
+     * declaration each (1 MiB accumulate + fence 4.8 ms against C's 0.17). Requests are served one at a time, so
+     * it is free again once one is served. Past {@link #STAGING_KEPT_MAX_BYTES} a request gets memory of its own.
+     */
+    private MemorySegment staging(final long bytes)
+    {
+        if (bytes > STAGING_KEPT_MAX_BYTES)
+        {
+            return Arena.ofAuto().allocate(bytes, PAGE_BYTES);
+        }
+        if (null == staging || staging.byteSize() < bytes)
+        {
+            final long size = Math.min(STAGING_KEPT_MAX_BYTES, Math.max(2 * (null == staging ? 0 : staging.byteSize()),
+                (bytes + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES));
+            staging = Arena.ofAuto().allocate(size, PAGE_BYTES);
+        }
+        return staging.asSlice(0, bytes);
     }
 
     private void apply(final PieceCursor target, final AccumulateScale scale, final MemorySegment data)
@@ -318,14 +353,18 @@ final class DataServer implements AutoCloseable
         }
     }
 
-    private void receiveData(final Partner origin, final MemorySegment[] into)
+    /** @return whether the data arrived whole (not if the server is stopping or the origin failed). */
+    private boolean receiveData(final Partner origin, final MemorySegment[] into)
     {
         final Request data = endpoint.irecv(origin.id(), RmaTags.of(RmaTags.DATA, header.sequence()),
             MatchInfo.MASK_ALL, into, into.length);
-        if (awaitOrStop(data))
+        if (!awaitOrStop(data))
         {
-            data.release();
+            return false;
         }
+        final boolean whole = RequestState.COMPLETED == data.state();
+        data.release();
+        return whole;
     }
 
     private void lock(final Partner origin, final MemorySegment words)
