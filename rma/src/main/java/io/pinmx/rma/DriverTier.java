@@ -60,6 +60,9 @@ final class DriverTier
     private final ProtocolChoice protocols;
     private final StreamBuffers streams;
     private final CopiedWrites copied;
+    /** The request and answer of a call: reused, as a call returns only once its send and receive are done. */
+    private final MemorySegment askHead = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
+    private final MemorySegment askAnswer = Arena.ofAuto().allocate(Long.BYTES, 8);
     /**
      * The largest request that carries its data inline: one the endpoint sends eagerly. Past its rendezvous
      * threshold the target pulls the request from the origin's memory, and an inline copy, fresh memory each time,
@@ -376,14 +379,26 @@ final class DriverTier
     {
         settle(rank);
         final long sequence = nextSequence++;
-        final Arena arena = Arena.ofAuto();
-        final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES, 8);
+        final MemorySegment head = askHead;
         header.wrap(head).encode(op, self, sequence, allocationId, offset, 0, value);
-        final MemorySegment answer = arena.allocate(Long.BYTES, 8);
+        final MemorySegment answer = askAnswer;
         final Partner partner = job.partner(rank);
         final Request receive = endpoint.irecv(partner.id(), RmaTags.of(RmaTags.REPLY, sequence), MatchInfo.MASK_ALL,
             answer);
-        final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head);
+        final Request send;
+        try
+        {
+            send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head);
+        }
+        catch (final MxException ex)
+        {
+            // the receive must not outlive the call: the next one receives into the same answer
+            if (receive.cancel() || receive.test())
+            {
+                receive.release();
+            }
+            throw ex;
+        }
         new Reply(rank, send, receive).await();
         if (RmaOp.FENCE == op)
         {
