@@ -288,7 +288,8 @@ public final class Endpoint implements AutoCloseable
                     {
                         throw new MxException("connect to " + partner.describe() + " refused: " +
                             ConnectStatus.fromCode(verified) + (ConnectStatus.BAD_KEY.code() == verified ?
-                            " (application key 0x" + Integer.toHexString(applicationKey) + " is not the endpoint's)" : ""));
+                            " (application key 0x" + Integer.toHexString(applicationKey) +
+                            " is not the endpoint's)" : ""));
                     }
                 }
                 assisting = progress.pause(MAX_IDLE_WAIT_NS, startNs, assisting, null);

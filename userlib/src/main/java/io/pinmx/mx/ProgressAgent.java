@@ -25,9 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * event a wait is for is handled on the waiting thread: no wake-up hand-off (30-50 us on these
  * vCPUs) between the thread that received it and the one that needs it. Past that, a THREAD-mode
  * wait parks on its request (the round that completes it unparks it) and the progress thread
- * resumes (a wait that ends done lets it resume from its bounded park); a CALLER-mode wait blocks in the driver (one thread at a time) until an event or the
- * next timer. The driver's await does not spin (its contract), so a wait that outlasts one
- * blocking slice goes on blocking rather than polling again.
+ * resumes (after a wait that ended done, from its bounded park); a CALLER-mode wait blocks in the
+ * driver (one thread at a time) until an event or the next timer. The driver's await does not
+ * spin (its contract), so a wait that outlasts one blocking slice goes on blocking rather than
+ * polling again.
  */
 final class ProgressAgent
 {
@@ -243,9 +244,8 @@ final class ProgressAgent
     /**
      * One pause of an API thread's wait that polls until {@code pollEndNs}. Until then: a round of its own, or a spin
      * if it found nothing (in THREAD mode the wait then counts as assisting and the progress thread stands aside).
-     * Later, in THREAD mode, a park on {@code parkOn} (unparked
-     * when it completes) or, with none, a brief park; in CALLER mode a block of at most {@code maxNs} in the driver
-     * until an event or the next timer.
+     * Later, in THREAD mode, a park on {@code parkOn} (unparked when it completes) or, with none, a brief park; in
+     * CALLER mode a block of at most {@code maxNs} in the driver until an event or the next timer.
      *
      * @param assisting what the previous pause of this wait returned (false for the first).
      * @return whether the wait is assisting now; the wait passes its last answer to {@link #endAssist} when it ends.
