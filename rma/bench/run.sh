@@ -8,10 +8,10 @@
 # shm: one host; Java on the shared-memory tier, C ARMCI-MPI on Open MPI's shared memory (osc rdma over btl vader;
 #   osc sm serves only windows MPI allocates, and ARMCI-MPI creates its own with MPI_Win_create).
 # driver: Java across a veth pair between two network namespaces (made here, removed on exit), the user driver's UDP
-#   frames (PINMX_RMA_SHARED_MEMORY=0); C ARMCI-MPI over Open MPI's TCP path (btl tcp, osc pt2pt) on the loopback
-#   interface: Open MPI 4.1's PMIx client reaches its server over TCP on 127.0.0.1, which a rank in another network
-#   namespace cannot reach, so its ranks stay in this one. Needs root and iproute2 (else the driver part is skipped,
-#   saying so).
+#   frames (PINMX_RMA_SHARED_MEMORY=0); C ARMCI-MPI over Open MPI's TCP path (btl tcp, osc pt2pt) across the same
+#   veth pair: mpirun runs in the first namespace and starts its daemon in the second through netns-rsh, as it
+#   would on a second host over ssh (each namespace its own host name, each rank bound to its own CPU, as the Java
+#   ranks are). Needs root and iproute2 (else the driver part is skipped, saying so).
 # Outputs, plots and the uptime before and after each side go to $PINMX_BENCH_OUT (default target/rma-bench/DATE).
 # Needs the Debian packages libarmci-mpi-dev, libopenmpi-dev and openmpi-bin (installed when root, else named).
 set -euo pipefail
@@ -61,8 +61,9 @@ run_shm() {
 }
 
 run_driver() {
-  if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
-    echo "run.sh driver: skipped: needs root and iproute2's ip to make network namespaces and a veth pair"
+  if [ "$(id -u)" -ne 0 ] || ! command -v ip unshare taskset >/dev/null 2>&1; then
+    echo "run.sh driver: skipped: needs root, iproute2's ip and util-linux's unshare and taskset to make network" \
+      "namespaces joined by a veth pair and run a rank in each"
     return 0
   fi
   local id=$(( $$ % 100000 ))
@@ -73,9 +74,13 @@ run_driver() {
   trap 'ip netns del "${ns[0]}" 2>/dev/null || true; ip netns del "${ns[1]}" 2>/dev/null || true; rm -rf "$home"' EXIT
   pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
   : > "$out/driver-uptime.txt"
-  echo "C (TCP on lo): $(uptime)" >> "$out/driver-uptime.txt"
-  mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,tcp --mca btl_tcp_if_include lo \
-    --mca osc pt2pt "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c.txt"
+  echo "C (TCP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
+  printf '%s slots=1\n' "${addr[@]}" > "$out/driver-hosts"
+  PINMX_NETNS_HOSTS="${addr[0]}=${ns[0]}/0 ${addr[1]}=${ns[1]}/1" rma/bench/netns-rsh "${addr[0]}" \
+    mpirun "${mpirun_root[@]}" -np 2 --hostfile "$out/driver-hosts" --map-by node --bind-to none \
+    --mca plm_rsh_agent "$PWD/rma/bench/netns-rsh" --mca oob_tcp_if_include "$net.0/24" \
+    --mca btl self,tcp --mca btl_tcp_if_include "$net.0/24" --mca osc pt2pt \
+    "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c.txt"
   echo "Java (UDP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
   pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "rmab$$" PINMX_RMA_SHARED_MEMORY=0 -- \
     io.pinmx.bench.osc.OscBench "${driver_args[@]}" || status=$?

@@ -314,6 +314,32 @@ public final class RegionCache implements AutoCloseable
     }
 
     /**
+     * A query that changes nothing (no hit counted, recency kept): whether an acquire of this segment would find a
+     * cached region holding it whole, so a transfer from or into it now declares nothing.
+     *
+     * @return false for a heap or empty segment (no region can hold it) and once the cache is closed.
+     * @throws IllegalArgumentException if the segment is null.
+     */
+    public boolean covers(final MemorySegment segment)
+    {
+        if (null == segment)
+        {
+            throw new IllegalArgumentException("segment is null");
+        }
+        if (!segment.isNative() || segment.byteSize() < 1)
+        {
+            return false;
+        }
+        final long address = segment.address();
+        final long end = address + segment.byteSize();
+        synchronized (lock)
+        {
+            return !closed && (null != vectors.findSingle(VectorIndex.hashSingle(address, segment.byteSize()), address,
+                end) || null != singles.findContaining(address, end));
+        }
+    }
+
+    /**
      * Declares a region the caller keeps outside the cache and undeclares itself (memory exposed for as long as the
      * caller decides), making room in the driver's table by undeclaring idle cached regions if need be.
      *

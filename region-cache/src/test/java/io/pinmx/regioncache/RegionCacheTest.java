@@ -61,6 +61,30 @@ class RegionCacheTest
     }
 
     @Test
+    void coversAnswersWhetherAnAcquireWouldHitWithoutCountingOrDeclaring()
+    {
+        final RegionCache cache = new RegionCache(declarer, 8, UNLIMITED_BYTES);
+        assertFalse(cache.covers(segment(0x10000, 4096)));
+        acquireAndRelease(cache, segment(0x10000, 0x4000));
+        acquireAndRelease(cache, new MemorySegment[] {segment(0x40000, 4096), segment(0x50000, 4096)});
+
+        assertTrue(cache.covers(segment(0x10000, 0x4000)), "the region itself, idle");
+        assertTrue(cache.covers(segment(0x11000, 0x1000)), "a part of it");
+        assertFalse(cache.covers(segment(0x13000, 0x2000)), "reaching past its end");
+        assertFalse(cache.covers(segment(0x40000, 4096)), "one segment of a vector region: an acquire declares it");
+        assertFalse(cache.covers(MemorySegment.ofArray(new byte[64])), "heap memory");
+        assertFalse(cache.covers(segment(0x10000, 0)), "empty");
+        assertEquals(0, cache.statistics().hits());
+        assertEquals(2, declarer.declareCount());
+
+        cache.invalidate(0x12000, 1);
+        assertFalse(cache.covers(segment(0x11000, 0x1000)), "invalidated");
+        assertMessage("segment is null", () -> cache.covers(null));
+        cache.close();
+        assertFalse(cache.covers(segment(0x10000, 0x4000)), "closed");
+    }
+
+    @Test
     void missDeclaresThenExactHitReusesTheRegion()
     {
         final RegionCache cache = new RegionCache(declarer, 8, UNLIMITED_BYTES);

@@ -3,14 +3,13 @@ package io.pinmx.rma;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 
 /**
  * Small puts and accumulates through the driver that completed locally once their data was copied into their
  * request (ARMCI's blocking put returns when the source may be reused; only a fence says it reached the target):
- * per target rank, their sends still waiting for the endpoint's ack, with the copies they send from. Without this a
- * blocking 8 B put cost a round trip before the fence that follows it cost another.
+ * per target rank, their sends still waiting for the endpoint's ack (each request holds the copy it sends from until
+ * it is released). Without this a blocking 8 B put cost a round trip before the fence that follows it cost another.
  * <p>
  * A send is released once acked, checked before each later operation on the rank and all of them after a fence (the
  * fence's reply acknowledges every message sent before it). One that failed (the target died) fails the next
@@ -24,7 +23,6 @@ final class CopiedWrites
     static final int MAX_PER_RANK = 64;
 
     private final ArrayDeque<Request>[] sends;
-    private final ArrayDeque<MemorySegment>[] copies;
     /** Per rank, the first failure found and not yet reported. */
     private final RmaException[] failures;
 
@@ -32,24 +30,21 @@ final class CopiedWrites
     CopiedWrites(final int ranks)
     {
         sends = new ArrayDeque[ranks];
-        copies = new ArrayDeque[ranks];
         failures = new RmaException[ranks];
         for (int r = 0; r < ranks; r++)
         {
             sends[r] = new ArrayDeque<>();
-            copies[r] = new ArrayDeque<>();
         }
     }
 
-    /** A send of {@code copy} to the rank; awaits the rank's oldest when {@link #MAX_PER_RANK} are waiting. */
-    void add(final int rank, final Request send, final MemorySegment copy)
+    /** A send of a copy to the rank; awaits the rank's oldest when {@link #MAX_PER_RANK} are waiting. */
+    void add(final int rank, final Request send)
     {
         if (sends[rank].size() >= MAX_PER_RANK)
         {
             releaseOldest(rank, true);
         }
         sends[rank].addLast(send);
-        copies[rank].addLast(copy);
     }
 
     /**
@@ -79,7 +74,6 @@ final class CopiedWrites
         {
             r.await(DriverTier.UNTIL_DONE);
         }
-        copies[rank].removeFirst();
         if (RequestState.FAILED == r.state() && null == failures[rank])
         {
             failures[rank] = new RmaException("an earlier put or accumulate to rank " + rank + " failed: " +

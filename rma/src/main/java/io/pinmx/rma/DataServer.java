@@ -18,7 +18,7 @@ import java.util.List;
  * accumulates, read-modify-writes, fences, mutexes; gets are the drivers' pulls and never come here): one thread per
  * rank that serves every request aimed at this rank's slices whether or not the application ever calls the library
  * (unilateral progress).
- * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST_NS} after a request it polls the endpoint
+ * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it polls the endpoint
  * itself (the endpoint's progress thread stands aside meanwhile), so the next request of an origin issuing them back
  * to back is received on this thread with no wake-up in between (30-50 us each on these vCPUs); later it parks and
  * the progress thread wakes it when one arrives.
@@ -32,7 +32,7 @@ final class DataServer implements AutoCloseable
     private static final Duration IDLE_SLICE = Duration.ofMillis(100);
     private static final Duration MUTEX_POLL = Duration.ofNanos(100_000);
     /** How long after a request the server keeps polling for the next: a few operations' round trips. */
-    private static final long POLL_AFTER_REQUEST_NS = 1_000_000L;
+    private static final Duration POLL_AFTER_REQUEST = Duration.ofMillis(1);
     private static final long SERVING_OFFSET = Long.BYTES;
     private static final long PAGE_BYTES = 4096;
     private static final long STAGING_KEPT_MAX_BYTES = 64L << 20;
@@ -51,8 +51,6 @@ final class DataServer implements AutoCloseable
     private volatile long requestsServed;
     /** See {@link #staging}; server thread only. */
     private MemorySegment staging;
-    /** When the last request (or data of one) arrived; server thread only. */
-    private long lastArrivalNs = System.nanoTime();
 
     private record MutexWait(Partner origin, long sequence, MemorySegment words, long at, long ticket)
     {
@@ -98,8 +96,10 @@ final class DataServer implements AutoCloseable
     /** @return false if the server is stopping and the receive was cancelled. */
     private boolean awaitOrStop(final Request r)
     {
-        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor()))
+        Duration pollFor = POLL_AFTER_REQUEST;
+        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor))
         {
+            pollFor = Duration.ZERO;
             if (stopping && r.cancel())
             {
                 r.release();
@@ -108,14 +108,7 @@ final class DataServer implements AutoCloseable
             reapReplies();
             grantMutexes();
         }
-        lastArrivalNs = System.nanoTime();
         return true;
-    }
-
-    /** @return what is left of the polling window after the last arrival. */
-    private Duration pollFor()
-    {
-        return Duration.ofNanos(Math.max(0, lastArrivalNs + POLL_AFTER_REQUEST_NS - System.nanoTime()));
     }
 
     private void serve(final Partner origin)

@@ -136,7 +136,8 @@ final class DriverTier
         final boolean packed;
         if (1 == pieces.count())
         {
-            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces);
+            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces,
+                endpoint.isDeclared(pieces.local[0]));
         }
         else
         {
@@ -152,7 +153,7 @@ final class DriverTier
             final MemorySegment inline = arena.allocate(headerBytes + pieces.totalBytes, 8);
             MemorySegment.copy(head, 0, inline, 0, headerBytes);
             pieces.pack(inline.asSlice(headerBytes));
-            copied.add(rank, endpoint.isend(partner, requestTag, inline), inline);
+            copied.add(rank, endpoint.isend(partner, requestTag, inline));
             return;
         }
         if (pieces.totalBytes <= inlineLimitBytes - headerBytes)
@@ -239,7 +240,8 @@ final class DriverTier
             }
             if (1 == pieces.count())
             {
-                if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces))
+                if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces,
+                    endpoint.isDeclared(pieces.local[0])))
                 {
                     fence(rank);
                     final Request failed = streams.get(job.partner(rank), allocation.regionId(rank),

@@ -3,6 +3,7 @@ package io.pinmx.rma;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,6 +55,19 @@ class CostModelTest
         assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(false, 200_000));
         assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(false, 1 << 22));
         assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(true, 1 << 22));
+    }
+
+    @Test
+    void memoryDeclaredAlreadyGoesZeroCopyUnlessStreamingIsForced()
+    {
+        final ProtocolChoice choice = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        choice.model(model());
+        final Pieces get = Pieces.strided(StridedPatch.contiguous(100_000), Arena.ofAuto().allocate(100_000), 0, false);
+        assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, false));
+        assertEquals(ContiguousProtocol.ZERO_COPY, choice.contiguous(false, get, true));
+        assertEquals(new ProtocolCounts(0, 0, 1, 1), choice.counts());
+        choice.force(StridedProtocol.AUTO, ContiguousProtocol.STREAM);
+        assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, true));
     }
 
     @Test

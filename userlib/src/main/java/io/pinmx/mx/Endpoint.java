@@ -388,6 +388,20 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * Whether the endpoint's region cache holds this memory declared already, so that sending it, or reading into
+     * it, declares nothing: a layer choosing between moving memory in place and copying it through buffers of its
+     * own asks this. A query: it changes nothing in the cache.
+     *
+     * @return false for heap or empty memory.
+     * @throws IllegalArgumentException if the segment is null.
+     */
+    public boolean isDeclared(final MemorySegment memory)
+    {
+        checkOpen();
+        return regionCache.covers(memory);
+    }
+
+    /**
      * One-sided read of {@code destination.byteSize()} bytes at {@code remoteOffset} of a partner's exposed region
      * (its {@link ExposedRegion#id()}): the drivers move the bytes; the partner's process does nothing. The request
      * completes when the bytes are in {@code destination}, or fails naming the partner and the driver's cause (an

@@ -93,6 +93,21 @@ final class PullSlot
         return blocks;
     }
 
+    /** @return the bytes of the blocks still requested, now cleared (the pull ended before they arrived). */
+    long releaseBlocks()
+    {
+        long released = 0;
+        for (final PullBlock block : blocks)
+        {
+            if (block.inUse())
+            {
+                released += block.length();
+                block.clear();
+            }
+        }
+        return released;
+    }
+
     /** @return the block in flight holding {@code pullOffset}, or null. */
     PullBlock blockOf(final long pullOffset)
     {

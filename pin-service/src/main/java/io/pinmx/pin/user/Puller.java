@@ -28,7 +28,11 @@ import java.net.InetAddress;
  * To a same-host peer whose endpoint file is mapped a pull is ONE process_vm_readv from the peer's declared
  * segments into the local region (iovecs built from both region tables). Otherwise it is PULL requests of
  * {@code pullBlockFrames} PULL_REPLY frames, {@code pullBlocksInFlight} blocks outstanding ({@link PullBlock}; more
- * when replies are cut to fit the MTU, see {@link #blocksInFlight}); a
+ * when replies are cut to fit the MTU, see {@link #blocksInFlight}). The bytes those blocks hold are what all of
+ * the endpoint's pulls together may have requested and not yet received: the replies of every pull land in one
+ * socket, and 32 pulls of 4 MiB each with their own blocks in flight sent 28 MiB at a 4 MiB receive buffer (17% of
+ * the reply frames lost, the window's bandwidth below one pull's). A pull started while those bytes are requested
+ * waits for a block to complete; small pulls (a strided get's rows) still go out together. A
  * block whose replies are late is requested again (missing frames only) up to {@code pullMaxRetries} times, then the
  * pull fails with TIMEOUT. The end of every pull is an event that carries the hold on its peer.
  */
@@ -63,6 +67,9 @@ final class Puller
      */
     private final int framePayloadBytes;
     private final long pullBlockBytes;
+    /** Bytes the endpoint's pulls may have requested and not yet received whole, and how many they have. */
+    private final long bytesInFlight;
+    private long bytesRequested;
     private final MemorySegment frame;
     private final MemorySegment pullHeader;
     private final PullFrame pull = new PullFrame();
@@ -95,8 +102,9 @@ final class Puller
         this.framePayloadBytes = replyPayloadBytes(options.framePayloadBytes(), UdpTransport.interfaceMtu(
             options.bindAddress()), options.bindAddress() instanceof Inet6Address);
         this.pullBlockBytes = (long)options.pullBlockFrames() * framePayloadBytes;
-        this.slots = new PullSlots(blocksInFlight(options.pullBlocksInFlight(), options.framePayloadBytes(),
-            framePayloadBytes));
+        final int blocks = blocksInFlight(options.pullBlocksInFlight(), options.framePayloadBytes(), framePayloadBytes);
+        this.bytesInFlight = blocks * pullBlockBytes;
+        this.slots = new PullSlots(blocks);
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
         this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
     }
@@ -248,12 +256,28 @@ final class Puller
         return true;
     }
 
-    private void requestBlocks(final PullSlot slot, final long nowNs)
+    /** Requests blocks of the slot's pull, then of the other active pulls, while the endpoint has bytes to spare. */
+    private void requestBlocks(final PullSlot first, final long nowNs)
+    {
+        requestBlocksOf(first, nowNs);
+        requestQueuedBlocks(nowNs);
+    }
+
+    /** Blocks of any active pull, while the endpoint has bytes to spare. */
+    private void requestQueuedBlocks(final long nowNs)
+    {
+        for (int i = slots.activeCount() - 1; i >= 0 && bytesRequested < bytesInFlight; i--)
+        {
+            requestBlocksOf(slots.active(i), nowNs);
+        }
+    }
+
+    private void requestBlocksOf(final PullSlot slot, final long nowNs)
     {
         final long blockBytes = pullBlockBytes;
         for (final PullBlock block : slot.blocks())
         {
-            if (slot.nextRequestOffset >= slot.length)
+            if (slot.nextRequestOffset >= slot.length || bytesRequested >= bytesInFlight)
             {
                 return;
             }
@@ -264,6 +288,7 @@ final class Puller
             final long offset = slot.nextRequestOffset;
             final int bytes = (int)Math.min(blockBytes, slot.length - offset);
             block.request(offset, bytes, nowNs);
+            bytesRequested += bytes;
             slot.nextRequestOffset = offset + bytes;
             sendPull(slot, offset, bytes);
         }
@@ -392,11 +417,13 @@ final class Puller
             if (block.inUse() && block.framesReceived() == PullFrame.frameCount(block.length(), framePayloadBytes))
             {
                 slot.bytesDone += block.length();
+                bytesRequested -= block.length();
                 block.clear();
                 if (slot.bytesDone == slot.length)
                 {
                     counters.add(Counter.PULL_BYTES, slot.length);
                     complete(slot);
+                    requestQueuedBlocks(System.nanoTime());
                 }
                 else
                 {
@@ -502,7 +529,7 @@ final class Puller
         {
             peers.releaseHold(slot.peer);
         }
-        slots.free(slot);
+        free(slot);
     }
 
     private void fail(final PullSlot slot, final DriverError error, final String message)
@@ -513,13 +540,25 @@ final class Puller
         {
             peers.releaseHold(slot.peer);
         }
-        slots.free(slot);
+        if (free(slot))
+        {
+            requestQueuedBlocks(System.nanoTime());
+        }
     }
 
     private void abandon(final PullSlot slot)
     {
         counters.increment(Counter.PULLS_ABANDONED);
         peers.releaseHold(slot.peer);
+        free(slot);
+    }
+
+    /** @return whether the slot's pull still had blocks requested, whose bytes go back to the endpoint's to spare. */
+    private boolean free(final PullSlot slot)
+    {
+        final long released = PullState.ACTIVE == slot.state() ? slot.releaseBlocks() : 0;
+        bytesRequested -= released;
         slots.free(slot);
+        return released > 0;
     }
 }

@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * @param shmDirectory          where endpoint files live (tmpfs).
  * @param framePayloadBytes     payload bytes of one PULL_REPLY (and the largest MEDIUM_FRAG payload advertised).
  * @param pullBlockFrames       PULL_REPLY frames requested by one PULL (at most 64).
- * @param pullBlocksInFlight    PULL requests outstanding per pull.
+ * @param pullBlocksInFlight    PULL requests outstanding per pull; the bytes of that many blocks bound what all of
+ *                              the endpoint's pulls together have requested and not yet received.
  * @param pullResendTimeoutNs   a block with no request or reply for this long is requested again (missing frames
  *                              only); the wait doubles after each resend, up to 16 times this.
  * @param pullMaxRetries        resends of one block before the pull fails with TIMEOUT.

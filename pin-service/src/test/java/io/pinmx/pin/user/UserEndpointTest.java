@@ -2,6 +2,7 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.CounterStore;
+import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
@@ -24,6 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
@@ -32,6 +35,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -396,6 +400,88 @@ class UserEndpointTest
         assertTrue(puller.counters().get(Counter.PULL_REQUESTS_RESENT) > 0);
         assertTrue(puller.counters().get(Counter.DROPPED_LOSS_INJECTED_RX) > 0);
         assertTrue(server.counters().get(Counter.DROPPED_LOSS_INJECTED_TX) > 0);
+    }
+
+    @Test
+    void concurrentPullsShareTheEndpointsBlocksInFlight() throws Exception
+    {
+        final UserDriverOptions options = UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(TimeUnit.SECONDS.toNanos(30), 1);
+        final DriverEndpoint puller = open(options);
+        try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
+        {
+            final int peer = puller.acquirePeer(BoardAddress.udp(InetAddress.getLoopbackAddress(),
+                silent.getLocalPort()));
+            final int local = puller.declareRegion(new MemorySegment[] {arena.allocate(8 << 20)}, 1, RegionAccess.WRITE);
+            for (int i = 0; i < 8; i++)
+            {
+                puller.startPull(new PullSpec().peerIndex(peer).remoteEndpointIndex(0).remoteSessionId(1234)
+                    .remoteRegionId(1).localRegionId(local).localOffset((long)i << 20).length(1 << 20).pullHandle(i));
+            }
+            // replies fit the loopback MTU whole: the endpoint's bytes in flight are the option's count of blocks of
+            // the first pull, not that count for each of the 8
+            await().atMost(TIMEOUT).during(Duration.ofMillis(300))
+                .until(() -> puller.counters().get(Counter.FRAMES_SENT_PULL) == options.pullBlocksInFlight());
+            puller.close();
+        }
+        assertEquals(8, puller.counters().get(Counter.PULLS_ABANDONED));
+    }
+
+    @Test
+    void pullsWaitingForBlocksStartWhenAPullHoldingThemFails() throws Exception
+    {
+        final UserDriverOptions options = UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(2_000_000L, 2);
+        final DriverEndpoint server = open(options);
+        final DriverEndpoint puller = open(options);
+        final MemorySegment source = arena.allocate(3 << 20);
+        Patterns.fill(source, 5);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(4 << 20);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
+        {
+            puller.startPull(new PullSpec().peerIndex(puller.acquirePeer(BoardAddress.udp(
+                InetAddress.getLoopbackAddress(), silent.getLocalPort()))).remoteEndpointIndex(0)
+                .remoteSessionId(1234).remoteRegionId(1).localRegionId(targetId).length(1 << 20).pullHandle(1));
+            puller.startPull(new PullSpec().peerIndex(puller.acquirePeer(server.address().board()))
+                .remoteEndpointIndex(0).remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId)
+                .localRegionId(targetId).localOffset(1 << 20).length(source.byteSize()).pullHandle(2));
+            final EventLog events = new EventLog();
+            assertEquals(DriverError.TIMEOUT, events.awaitPull(puller, TIMEOUT, 1).error());
+            final EventLog.Seen done = events.awaitPull(puller, TIMEOUT, 2);
+            assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        }
+        assertEquals(Patterns.crc(source), Patterns.crc(target.asSlice(1 << 20, source.byteSize())));
+    }
+
+    @Test
+    void manyConcurrentPullsFromOnePeerAllLandByteExact()
+    {
+        final DriverEndpoint server = open(UserDriverOptions.defaults().withSameHost(false));
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(false));
+        final int pulls = 32;
+        final long eachBytes = (1 << 18) + 4097;
+        final MemorySegment source = arena.allocate(pulls * eachBytes);
+        Patterns.fill(source, 17);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(source.byteSize());
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        final int peer = puller.acquirePeer(server.address().board());
+        for (int i = 0; i < pulls; i++)
+        {
+            puller.startPull(new PullSpec().peerIndex(peer).remoteEndpointIndex(0)
+                .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).remoteOffset(i * eachBytes)
+                .localRegionId(targetId).localOffset(i * eachBytes).length(eachBytes).pullHandle(100 + i));
+        }
+        final EventLog events = new EventLog();
+        for (int i = 0; i < pulls; i++)
+        {
+            final EventLog.Seen done = events.awaitPull(puller, TIMEOUT, 100 + i);
+            assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        }
+        assertEquals(Patterns.crc(source), Patterns.crc(target));
+        assertEquals(pulls, puller.counters().get(Counter.PULLS_DONE));
     }
 
     @Test
