@@ -24,6 +24,9 @@ package io.pinmx.rma;
 public record CostModel(String key, Line getContiguous, double getPieceNs, Line putContiguous, double putPieceNs,
     double copyByteNs, Line getZeroCopy, Line getStream, Line putZeroCopy, Line putStream)
 {
+    /** How much cheaper than zero-copy streaming must be predicted to be chosen (a fraction of zero-copy's time). */
+    public static final double STREAM_MARGIN = 0.25;
+
     /**
      * A linear cost: {@code startNs + byteNs * bytes}.
      */
@@ -95,12 +98,18 @@ public record CostModel(String key, Line getContiguous, double getPieceNs, Line 
             StridedProtocol.PACK;
     }
 
-    /** @return the cheaper of ZERO_COPY and STREAM for a contiguous transfer of {@code bytes} (ZERO_COPY when equal). */
+    /**
+     * @return STREAM for a contiguous transfer of {@code bytes} if its line is below zero-copy's by more than
+     *         {@link #STREAM_MARGIN}, else ZERO_COPY. The margin is there because the choice is not symmetric: a
+     *         zero-copy transfer's declaration is paid once (the region cache keeps it for the next transfer of the
+     *         same memory) where streaming copies every time, and the lines of calibrations a minute apart crossed
+     *         within 10% of each other while streamed gets of 4-16 MiB ran 1.3-3x slower than zero-copy ones.
+     */
     public ContiguousProtocol contiguous(final boolean put, final long bytes)
     {
         final double zeroCopy = (put ? putZeroCopy : getZeroCopy).at(bytes);
         final double stream = (put ? putStream : getStream).at(bytes);
-        return zeroCopy <= stream ? ContiguousProtocol.ZERO_COPY : ContiguousProtocol.STREAM;
+        return stream < zeroCopy * (1 - STREAM_MARGIN) ? ContiguousProtocol.STREAM : ContiguousProtocol.ZERO_COPY;
     }
 
     @Override
