@@ -296,11 +296,7 @@ public final class RegionCache implements AutoCloseable
         synchronized (lock)
         {
             checkOpen();
-            CachedRegion region = vectors.findSingle(hash, address, end);
-            if (null == region)
-            {
-                region = singles.findContaining(address, end);
-            }
+            final CachedRegion region = findHolding(hash, address, end);
             if (null != region)
             {
                 hits++;
@@ -331,12 +327,18 @@ public final class RegionCache implements AutoCloseable
             return false;
         }
         final long address = segment.address();
-        final long end = address + segment.byteSize();
+        final long hash = VectorIndex.hashSingle(address, segment.byteSize());
         synchronized (lock)
         {
-            return !closed && (null != vectors.findSingle(VectorIndex.hashSingle(address, segment.byteSize()), address,
-                end) || null != singles.findContaining(address, end));
+            return !closed && null != findHolding(hash, address, address + segment.byteSize());
         }
+    }
+
+    /** Under the lock: the single-segment region of exactly this range, else one containing it, or null. */
+    private CachedRegion findHolding(final long hash, final long address, final long end)
+    {
+        final CachedRegion exact = vectors.findSingle(hash, address, end);
+        return null != exact ? exact : singles.findContaining(address, end);
     }
 
     /**

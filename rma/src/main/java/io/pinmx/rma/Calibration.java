@@ -131,16 +131,14 @@ final class Calibration
             {
                 final Probe p = probes.get(i);
                 choice.force(p.strided(), p.contiguous());
-                for (int repeat = 0; repeat < BACK_TO_BACK; repeat++)
+                for (int untimed = 1; untimed < BACK_TO_BACK; untimed++)
                 {
-                    final MemorySegment memory = p.memory().get();
-                    final long start = System.nanoTime();
-                    p.transfer().accept(memory);
-                    if (BACK_TO_BACK - 1 == repeat)
-                    {
-                        best[i] = Math.min(best[i], System.nanoTime() - start);
-                    }
+                    p.transfer().accept(p.memory().get());
                 }
+                final MemorySegment memory = p.memory().get();
+                final long start = System.nanoTime();
+                p.transfer().accept(memory);
+                best[i] = Math.min(best[i], System.nanoTime() - start);
             }
         }
         return best;

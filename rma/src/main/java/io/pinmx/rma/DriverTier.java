@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The origin side of operations on ranks reached through the driver, each request in the protocol
@@ -63,6 +64,7 @@ final class DriverTier
     /** The request and answer of a call: reused, as a call returns only once its send and receive are done. */
     private final MemorySegment askHead = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
     private final MemorySegment askAnswer = Arena.ofAuto().allocate(Long.BYTES, 8);
+    private final Predicate<MemorySegment> isDeclared;
     /**
      * The largest request that carries its data inline: one the endpoint sends eagerly. Past its rendezvous
      * threshold the target pulls the request from the origin's memory, and an inline copy, fresh memory each time,
@@ -76,6 +78,7 @@ final class DriverTier
         this.protocols = protocols;
         this.job = job;
         this.endpoint = job.endpoint();
+        this.isDeclared = endpoint::isDeclared;
         this.streams = new StreamBuffers(endpoint);
         this.self = job.job().rank();
         this.unfenced = new boolean[job.job().size()];
@@ -136,8 +139,7 @@ final class DriverTier
         final boolean packed;
         if (1 == pieces.count())
         {
-            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces,
-                endpoint.isDeclared(pieces.local[0]));
+            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces, isDeclared);
         }
         else
         {
@@ -240,8 +242,7 @@ final class DriverTier
             }
             if (1 == pieces.count())
             {
-                if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces,
-                    endpoint.isDeclared(pieces.local[0])))
+                if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces, isDeclared))
                 {
                     fence(rank);
                     final Request failed = streams.get(job.partner(rank), allocation.regionId(rank),

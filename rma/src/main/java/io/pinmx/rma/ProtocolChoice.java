@@ -1,5 +1,8 @@
 package io.pinmx.rma;
 
+import java.lang.foreign.MemorySegment;
+import java.util.function.Predicate;
+
 /**
  * Chooses the protocol of each request through the driver and counts the choices: the forced protocol if the options
  * force one, else the cheaper by the measured {@link CostModel} (before there is one: direct and zero-copy). Memory
@@ -80,10 +83,11 @@ final class ProtocolChoice
     }
 
     /**
-     * @param declared whether the endpoint has the local memory declared already.
+     * @param declared asked only when the model would stream: whether the endpoint has the local memory declared
+     *                 already (a region cache lookup under its lock, kept off the path of small transfers).
      * @return ZERO_COPY or STREAM for a contiguous request (one piece), counted.
      */
-    ContiguousProtocol contiguous(final boolean put, final Pieces pieces, final boolean declared)
+    ContiguousProtocol contiguous(final boolean put, final Pieces pieces, final Predicate<MemorySegment> declared)
     {
         ContiguousProtocol p = contiguous;
         if (!pieces.shareable())
@@ -92,7 +96,11 @@ final class ProtocolChoice
         }
         else if (ContiguousProtocol.AUTO == p)
         {
-            p = null == model || declared ? ContiguousProtocol.ZERO_COPY : model.contiguous(put, pieces.totalBytes);
+            p = null == model ? ContiguousProtocol.ZERO_COPY : model.contiguous(put, pieces.totalBytes);
+            if (ContiguousProtocol.STREAM == p && declared.test(pieces.local[0]))
+            {
+                p = ContiguousProtocol.ZERO_COPY;
+            }
         }
         if (ContiguousProtocol.ZERO_COPY == p)
         {

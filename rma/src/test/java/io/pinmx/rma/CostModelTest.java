@@ -65,11 +65,11 @@ class CostModelTest
         final ProtocolChoice choice = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
         choice.model(model());
         final Pieces get = Pieces.strided(StridedPatch.contiguous(10_000), Arena.ofAuto().allocate(10_000), 0, false);
-        assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, false));
-        assertEquals(ContiguousProtocol.ZERO_COPY, choice.contiguous(false, get, true));
+        assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, m -> false));
+        assertEquals(ContiguousProtocol.ZERO_COPY, choice.contiguous(false, get, m -> true));
         assertEquals(new ProtocolCounts(0, 0, 1, 1), choice.counts());
         choice.force(StridedProtocol.AUTO, ContiguousProtocol.STREAM);
-        assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, true));
+        assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, m -> true));
     }
 
     @Test
