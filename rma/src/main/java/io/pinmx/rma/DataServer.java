@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * The target side of the operations from ranks reached through the driver that need this rank's CPU (puts,
- * accumulates, read-modify-writes, fences, mutexes; gets are the drivers' pulls and never come here): one thread per
+ * accumulates, read-modify-writes, fences, mutexes, packed gets; other gets are the drivers' pulls and never come
+ * here; a packed get larger than a chunk is packed into the {@link PackArea} for the origin to pull): one thread per
  * rank that serves every request aimed at this rank's slices whether or not the application ever calls the library
  * (unilateral progress).
  * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it polls the endpoint
@@ -49,8 +50,12 @@ final class DataServer implements AutoCloseable
     private volatile boolean stopping;
     /** Requests served, pings aside: written by the server thread only. */
     private volatile long requestsServed;
+    /** Packed gets answered with a place to pull from, and in chunks: written by the server thread only. */
+    private volatile long packedPulled;
+    private volatile long packedInChunks;
     /** See {@link #staging}; server thread only. */
     private MemorySegment staging;
+    private final PackArea packArea;
 
     private record MutexWait(Partner origin, long sequence, MemorySegment words, long at, long ticket)
     {
@@ -62,6 +67,7 @@ final class DataServer implements AutoCloseable
         this.allocations = allocations;
         this.stripes = stripes;
         this.self = self;
+        this.packArea = new PackArea(endpoint);
         this.thread = Thread.ofPlatform().daemon().name("pinmx-rma-data-server-" + self).start(this::run);
     }
 
@@ -120,7 +126,7 @@ final class DataServer implements AutoCloseable
         }
         requestsServed++;
         final RmaAllocation a = allocations.lookup(header.allocationId());
-        if (null == a && RmaOp.FENCE != op)
+        if (null == a && RmaOp.FENCE != op && RmaOp.RELEASE_PACKED != op)
         {
             throw new IllegalStateException("no live allocation " + header.allocationId());
         }
@@ -129,6 +135,7 @@ final class DataServer implements AutoCloseable
         {
             case PUT, ACC -> write(origin, slice, op);
             case GET_PACKED -> getPacked(origin, slice);
+            case RELEASE_PACKED -> packArea.release(header.offset(), origin.id());
             case FETCH_ADD_INT -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), (int)header.value()));
             case FETCH_ADD_LONG -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), header.value()));
             case SWAP_INT -> answer(origin, SharedMemoryTier.swap(slice, header.offset(), (int)header.value()));
@@ -325,14 +332,29 @@ final class DataServer implements AutoCloseable
     }
 
     /**
-     * GET_PACKED: packs the pieces of this rank's slice the request names into chunks and sends each as soon as it
-     * is packed, so the origin receives one while the next is packed. The request holds its memory until sent.
+     * GET_PACKED: packs the pieces of this rank's slice the request names. Asked to, into a part of the pack area,
+     * answering where (the origin pulls it and then releases it); else, or when the area has no room, into chunks,
+     * each sent as soon as it is packed so that the origin receives one while the next is packed (the request holds
+     * its memory until sent).
      */
     private void getPacked(final Partner origin, final MemorySegment slice)
     {
         final long[][] pieces = targetPieces();
         final long total = header.dataBytes();
         final PieceCursor source = PieceCursor.of(slice, pieces[0], pieces[1]);
+        if (RequestHeader.DELIVERY_PULL == header.delivery())
+        {
+            final long at = packArea.reserve(total, origin.id());
+            if (at >= 0)
+            {
+                source.pack(packArea.part(at, total));
+                answer(origin, packArea.place(at));
+                packedPulled++;
+                return;
+            }
+            answer(origin, PackArea.NO_PLACE);
+        }
+        packedInChunks++;
         final MemorySegment packed = Arena.ofAuto().allocate(total, 8);
         final long tag = RmaTags.of(RmaTags.PACKED, header.sequence());
         long at = 0;
@@ -412,6 +434,12 @@ final class DataServer implements AutoCloseable
         return requestsServed;
     }
 
+    /** @return packed gets answered with a place to pull from, sent in chunks, and the pack area's bytes still held. */
+    long[] packedGets()
+    {
+        return new long[] {packedPulled, packedInChunks, packArea.reservedBytes()};
+    }
+
     @Override
     public void close()
     {
@@ -424,5 +452,6 @@ final class DataServer implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+        packArea.close();
     }
 }

@@ -44,7 +44,8 @@ final class DriverTier
     static final int PIECES_PER_PULL_REQUEST = 64;
     /** Reads a direct get spreads its pieces over, so that up to this many pulls run side by side. */
     static final int READS_IN_FLIGHT = 16;
-    private static final Duration PING_INTERVAL = Duration.ofMillis(500);
+    /** How often an origin waiting for a target's answer sends it a PING. */
+    static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
     static final Duration UNTIL_DONE = Duration.ofDays(365);
 
@@ -53,7 +54,8 @@ final class DriverTier
     private final int self;
     private final RequestHeader header = new RequestHeader();
     private final MemorySegment pingHeader;
-    private final List<Request> pings = new ArrayList<>();
+    /** Sends nobody waits for (pings, pack-area releases), released once done. */
+    private final List<Request> unanswered = new ArrayList<>();
     private final boolean[] unfenced;
     /** Per rank, the gets that may still be pulling from it. */
     private final List<Completions.Pulls>[] pendingGets;
@@ -318,32 +320,19 @@ final class DriverTier
         handle.add(get);
     }
 
-    /**
-     * The pack protocol of a get: the receives of every chunk are posted before the request goes, the target's data
-     * server packs and sends chunk after chunk, and the caller unpacks each as the next arrives.
-     */
+    /** The pack protocol of a get ({@link PackedGet}): the target's data server packs the pieces. */
     private void getPacked(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
         final StridedPatch patch, final long remoteBase)
     {
         final long sequence = nextSequence++;
-        final Arena arena = Arena.ofAuto();
-        final MemorySegment head = encode(arena, RmaOp.GET_PACKED, rank, sequence, allocationId, pieces, patch,
-            remoteBase, false);
-        final Partner partner = job.partner(rank);
-        final MemorySegment staging = arena.allocate(pieces.totalBytes, 8);
-        final Request[] chunks = new Request[ChunkSchedule.chunks(pieces.totalBytes)];
-        final MemorySegment[] into = new MemorySegment[chunks.length];
-        final long tag = RmaTags.of(RmaTags.PACKED, sequence);
-        long at = 0;
-        for (int c = 0; c < chunks.length; c++)
+        final MemorySegment head = encode(Arena.ofAuto(), RmaOp.GET_PACKED, rank, sequence, allocationId, pieces,
+            patch, remoteBase, false);
+        if (PackedGet.pulls(pieces.totalBytes))
         {
-            into[c] = staging.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
-            chunks[c] = endpoint.irecv(partner.id(), tag, MatchInfo.MASK_ALL, into[c]);
-            at += into[c].byteSize();
+            header.delivery(RequestHeader.DELIVERY_PULL);
         }
-        final Request send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence),
-            head.asSlice(0, header.headerBytes()));
-        handle.add(new PackedGet(rank, send, chunks, into, pieces));
+        handle.add(new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
+            head.asSlice(0, header.headerBytes())));
     }
 
     /**
@@ -476,18 +465,39 @@ final class DriverTier
         }
     }
 
-    private void ping(final int rank)
+    /** Sends a PING: the endpoint notices a dead target only while it talks to it. */
+    void ping(final int rank)
     {
-        pings.removeIf(p ->
+        sendUnanswered(rank, pingHeader);
+    }
+
+    /** Tells the rank's data server that the packed get at {@code offset} of its pack area was pulled. */
+    void releasePacked(final int rank, final long offset)
+    {
+        final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
+        header.wrap(head).encode(RmaOp.RELEASE_PACKED, self, 0, 0, offset, 0, 0);
+        sendUnanswered(rank, head);
+    }
+
+    private void sendUnanswered(final int rank, final MemorySegment head)
+    {
+        unanswered.removeIf(r ->
         {
-            if (p.test())
+            if (r.test())
             {
-                p.release();
+                r.release();
                 return true;
             }
             return false;
         });
-        pings.add(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), pingHeader));
+        try
+        {
+            unanswered.add(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), head));
+        }
+        catch (final MxException ex)
+        {
+            // the rank failed: the operation waiting on it fails by itself, and a dead server frees nothing
+        }
     }
 
     /** The endpoint refused to start an operation: the rank's partner failed (it died) or the endpoint closed. */
@@ -499,69 +509,6 @@ final class DriverTier
     static RmaException failure(final int rank, final Request r)
     {
         return new RmaException("operation on rank " + rank + " failed: " + r.status().error());
-    }
-
-    /** A packed get: its request, then its chunks, unpacked into the caller's pieces in order as they arrive. */
-    private final class PackedGet implements RmaHandle.Completion
-    {
-        private final int rank;
-        private final Request send;
-        private final Request[] chunks;
-        private final MemorySegment[] into;
-        private final Pieces pieces;
-        private boolean done;
-
-        PackedGet(final int rank, final Request send, final Request[] chunks, final MemorySegment[] into,
-            final Pieces pieces)
-        {
-            this.rank = rank;
-            this.send = send;
-            this.chunks = chunks;
-            this.into = into;
-            this.pieces = pieces;
-        }
-
-        @Override
-        public boolean isDone()
-        {
-            return done || chunks[chunks.length - 1].test();
-        }
-
-        @Override
-        public void await()
-        {
-            if (done)
-            {
-                return;
-            }
-            done = true;
-            final PieceCursor cursor = PieceCursor.of(pieces);
-            RmaException failed = null;
-            for (int c = 0; c < chunks.length; c++)
-            {
-                final Request r = chunks[c];
-                // The server answers only if it lives: keep talking to it so that the endpoint notices if not.
-                while (!r.await(PING_INTERVAL))
-                {
-                    ping(rank);
-                }
-                if (RequestState.FAILED == r.state() && null == failed)
-                {
-                    failed = failure(rank, r);
-                }
-                r.release();
-                if (null == failed)
-                {
-                    cursor.unpack(into[c]);
-                }
-            }
-            send.await(UNTIL_DONE);
-            send.release();
-            if (null != failed)
-            {
-                throw failed;
-            }
-        }
     }
 
     /** A request and the receive of its reply. */

@@ -13,13 +13,14 @@ import java.lang.foreign.ValueLayout;
  *   4 u32 origin rank    8 u64 sequence      16 u64 allocation id            24 u64 offset (or mutex index)
  *  32 u64 data bytes    40 u64 value / integral scale                        48 f64 scale re   56 f64 scale im
  *  64 u64 count[0..8]  136 u64 target stride[0..7]                          200 u32 pieces    204 u32 inline bytes
- * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks)                209..215 zero
+ * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks, 2 pulled)      209..215 zero
  * 216 pieces: (u64 offset, u64 length) each, then the inline data
  * </pre>
  * Data that is not inline follows as DATA messages: with {@link #DELIVERY_PIECES} one per group of up to
  * {@link DriverTier#MAX_VECTOR} pieces (the origin's pieces as a vector, in order); with {@link #DELIVERY_CHUNKS} the
  * packed bytes in the chunks of {@link ChunkSchedule}. A GET_PACKED request names the pieces of this rank's slice to
- * pack; the server answers with the packed bytes in the same chunks.
+ * pack; the server answers with the packed bytes in the same chunks or, with {@link #DELIVERY_PULL}, with the place in
+ * its {@link PackArea} it packed them to (or {@link PackArea#NO_PLACE}, then the chunks), for the origin to pull.
  */
 final class RequestHeader
 {
@@ -31,6 +32,7 @@ final class RequestHeader
     static final int SHAPE_PIECES = 1;
     static final int DELIVERY_PIECES = 0;
     static final int DELIVERY_CHUNKS = 1;
+    static final int DELIVERY_PULL = 2;
     private static final int DELIVERY_AT = 208;
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;

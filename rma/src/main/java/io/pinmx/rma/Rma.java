@@ -616,6 +616,15 @@ public final class Rma implements AutoCloseable
         return null == server ? 0 : server.requestsServed();
     }
 
+    /**
+     * @return of the packed gets this rank's data server answered: how many it packed for the origin to pull, how
+     *         many it sent in chunks (small, or no room in its pack area), and the bytes of its pack area still held.
+     */
+    long[] dataServerPackedGets()
+    {
+        return null == server ? new long[3] : server.packedGets();
+    }
+
     private void checkOpen()
     {
         if (closed)

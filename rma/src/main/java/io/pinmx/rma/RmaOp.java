@@ -15,8 +15,10 @@ enum RmaOp
     LOCK,
     TRY_LOCK,
     UNLOCK,
-    /** Pack pieces of the server's slice and send them back in chunks (the pack protocol of a get). */
+    /** Pack pieces of the server's slice for the origin to pull, or send them back in chunks (a get's pack protocol). */
     GET_PACKED,
+    /** The origin pulled the packed get at this offset of the server's pack area: free it. */
+    RELEASE_PACKED,
     /** Nothing to do: sent while an origin waits for a reply, so that a dead target is noticed by the endpoint. */
     PING;
 

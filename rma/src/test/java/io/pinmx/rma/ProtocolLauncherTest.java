@@ -64,6 +64,15 @@ class ProtocolLauncherTest
     }
 
     @Test
+    void packedGetsBeyondTheTargetsPackAreaGoInChunksAndLandExact() throws Exception
+    {
+        final LaunchedJob.Result job = run(dir.resolve("model.properties"), Map.of(
+            RmaOptions.STRIDED_VARIABLE, "pack"), "packArea");
+        assertEquals(0, job.exitStatus(), job.out() + job.err());
+        assertTrue(job.out().lines().anyMatch("PASSED packArea"::equals), job.out() + job.err());
+    }
+
+    @Test
     void modelFileIsWrittenReusedRefusedWhenDamagedAndMeasuredAgainOnRequest() throws Exception
     {
         final Path model = dir.resolve("cache/model.properties");

@@ -22,6 +22,7 @@ import static io.pinmx.rma.RmaScenarios.check;
 final class ProtocolScenarios
 {
     private static final long SLICE_BYTES = 2L << 20;
+    private static final long AREA_GET_BYTES = 512L << 10;
 
     private final Rma rma;
     private final Map<String, String> env;
@@ -122,6 +123,55 @@ final class ProtocolScenarios
         accumulate(Shape.strided("double 2-level", new long[] {40, 30, 100}, new long[] {40, 1200},
             new long[] {48, 1536}, 2), ElementType.DOUBLE, target, origin);
         checkCounts(target);
+    }
+
+    /**
+     * With the pack protocol forced: more packed gets in flight at once than the target's pack area holds, each
+     * {@value #AREA_GET_BYTES} bytes. None is awaited (so none is released) before all are sent: the target's server
+     * packs as many as its area holds for pulling and sends the rest in chunks. Every get lands byte-exact, and after
+     * a barrier the area holds nothing.
+     */
+    void packedGetsBeyondThePackArea()
+    {
+        final int target = (rma.rank() + 1) % rma.size();
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        fill(a.local(), 500 + rma.rank());
+        final long[] before = rma.dataServerPackedGets();
+        rma.barrier();
+        final int pulledAtMost = (int)(PackArea.AREA_BYTES / AREA_GET_BYTES);
+        final int gets = pulledAtMost + 4;
+        final long rowBytes = 512;
+        final long[] counts = {rowBytes, AREA_GET_BYTES / rowBytes};
+        final MemorySegment[] into = new MemorySegment[gets];
+        final RmaHandle handle = rma.aggregateHandle();
+        for (int g = 0; g < gets; g++)
+        {
+            into[g] = Arena.ofShared().allocate(AREA_GET_BYTES, 8);
+            rma.nbGetStrided(a, target, 8L * g, new long[] {2 * rowBytes}, into[g], new long[] {rowBytes}, counts, 1,
+                handle);
+        }
+        handle.await();
+        final MemorySegment theirs = Arena.ofAuto().allocate(SLICE_BYTES);
+        fill(theirs, 500 + target);
+        for (int g = 0; g < gets; g++)
+        {
+            for (long row = 0; row < counts[1]; row++)
+            {
+                final long from = 8L * g + row * 2 * rowBytes;
+                final int got = g;
+                final long r = row;
+                check(MemorySegment.mismatch(theirs, from, from + rowBytes, into[g], row * rowBytes,
+                    (row + 1) * rowBytes) < 0, () -> "packed get " + got + ", row " + r + " differs from rank " +
+                    target + "'s slice");
+            }
+        }
+        rma.barrier();
+        final long[] after = rma.dataServerPackedGets();
+        check(after[0] - before[0] == pulledAtMost && after[1] - before[1] == gets - pulledAtMost,
+            () -> "rank " + rma.rank() + "'s server of " + gets + " packed gets pulled " + (after[0] - before[0]) +
+                " and sent " + (after[1] - before[1]) + " in chunks; expected " + pulledAtMost + " pulled");
+        check(0 == after[2], () -> "rank " + rma.rank() + "'s pack area still holds " + after[2] + " bytes");
+        rma.free(a);
     }
 
     private boolean isVector(final Shape shape)

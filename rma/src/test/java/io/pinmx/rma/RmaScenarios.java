@@ -57,6 +57,7 @@ public final class RmaScenarios
                     case "errors" -> s.errors();
                     case "unilateral" -> progress.unilateral();
                     case "protocols" -> new ProtocolScenarios(rma, System.getenv()).protocols();
+                    case "packArea" -> new ProtocolScenarios(rma, System.getenv()).packedGetsBeyondThePackArea();
                     case "killed" -> progress.killedTarget();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }

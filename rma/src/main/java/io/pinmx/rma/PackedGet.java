@@ -1,0 +1,229 @@
+package io.pinmx.rma;
+
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.Partner;
+import io.pinmx.mx.Request;
+import io.pinmx.mx.RequestState;
+import io.pinmx.mx.match.MatchInfo;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The origin side of a packed get (the pack protocol of a strided or vector get). Past one chunk ({@link #pulls}) the
+ * target's data server packs the pieces into its {@link PackArea} and answers where; the origin pulls them from there
+ * (the drivers move the bytes, straight into the caller's pieces when the endpoint may touch them) and then tells the
+ * server to free the part. When the area has no room, or for smaller gets, the server sends the packed bytes in
+ * chunks ({@link ChunkSchedule}) that the origin unpacks as they arrive. Moves on when tested or awaited; used by the
+ * thread that issues operations.
+ */
+final class PackedGet implements RmaHandle.Completion
+{
+
+    private enum State
+    {
+        /** Pulling: waiting for the server to say where it packed, or that the chunks follow. */
+        ASKED,
+        PULLING,
+        RECEIVING_CHUNKS,
+        DONE
+    }
+
+    private final DriverTier tier;
+    private final Endpoint endpoint;
+    private final Partner partner;
+    private final int rank;
+    private final Pieces pieces;
+    private final long chunkTag;
+    private final Request send;
+    private final MemorySegment place;
+    private Request reply;
+    private Request[] chunks;
+    private MemorySegment[] into;
+    private MemorySegment staging;
+    private Request pull;
+    private long pullOffset;
+    private State state;
+    private RmaException failure;
+
+    /**
+     * Posts the receives (the place to pull from when the get is that large, else the chunks), then sends the
+     * request {@code head}.
+     */
+    PackedGet(final DriverTier tier, final Endpoint endpoint, final Partner partner, final int rank,
+        final Pieces pieces, final long sequence, final MemorySegment head)
+    {
+        this.tier = tier;
+        this.endpoint = endpoint;
+        this.partner = partner;
+        this.rank = rank;
+        this.pieces = pieces;
+        this.chunkTag = RmaTags.of(RmaTags.PACKED, sequence);
+        if (pulls(pieces.totalBytes))
+        {
+            place = Arena.ofAuto().allocate(Long.BYTES, 8);
+            reply = endpoint.irecv(partner.id(), RmaTags.of(RmaTags.REPLY, sequence), MatchInfo.MASK_ALL, place);
+            state = State.ASKED;
+        }
+        else
+        {
+            place = null;
+            postChunks();
+        }
+        send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head);
+    }
+
+    /**
+     * @return whether a packed get of {@code bytes} is pulled from the server's pack area when it has room: when it
+     *         does not fit one chunk. One message of packed bytes beats a reply and a pull (two round trips), more
+     *         did not: across a veth pair, strided gets of 64 x 64 doubles (two 16 KiB chunks) took 62-118 us, pulled
+     *         46-63 (a reply after 9-10 us, then a 32 KiB pull); of 32 x 32 (one 8 KiB chunk) 23-27, pulled 37-49.
+     */
+    static boolean pulls(final long bytes)
+    {
+        return bytes > ChunkSchedule.FIRST_CHUNK_BYTES;
+    }
+
+    private void postChunks()
+    {
+        staging = Arena.ofAuto().allocate(pieces.totalBytes, 8);
+        chunks = new Request[ChunkSchedule.chunks(pieces.totalBytes)];
+        into = new MemorySegment[chunks.length];
+        long at = 0;
+        for (int c = 0; c < chunks.length; c++)
+        {
+            into[c] = staging.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
+            chunks[c] = endpoint.irecv(partner.id(), chunkTag, MatchInfo.MASK_ALL, into[c]);
+            at += into[c].byteSize();
+        }
+        state = State.RECEIVING_CHUNKS;
+    }
+
+    @Override
+    public boolean isDone()
+    {
+        if (State.ASKED == state && reply.test())
+        {
+            answered();
+        }
+        return switch (state)
+        {
+            case ASKED -> false;
+            case PULLING -> pull.test();
+            case RECEIVING_CHUNKS -> chunks[chunks.length - 1].test();
+            case DONE -> true;
+        };
+    }
+
+    @Override
+    public void await()
+    {
+        if (State.DONE == state)
+        {
+            return;
+        }
+        if (State.ASKED == state)
+        {
+            // The server answers only if it lives: keep talking to it so that the endpoint notices if not.
+            while (!reply.await(DriverTier.PING_INTERVAL))
+            {
+                tier.ping(rank);
+            }
+            answered();
+        }
+        if (State.PULLING == state)
+        {
+            finishPull();
+        }
+        else if (State.RECEIVING_CHUNKS == state)
+        {
+            receiveChunks();
+        }
+        state = State.DONE;
+        send.await(DriverTier.UNTIL_DONE);
+        send.release();
+        if (null != failure)
+        {
+            throw failure;
+        }
+    }
+
+    /** The server said where it packed (then the pull starts) or that the chunks follow (then they are posted). */
+    private void answered()
+    {
+        final boolean failed = RequestState.FAILED == reply.state();
+        if (failed)
+        {
+            failure = DriverTier.failure(rank, reply);
+        }
+        reply.release();
+        reply = null;
+        final long answer = place.get(ValueLayout.JAVA_LONG, 0);
+        if (failed)
+        {
+            state = State.DONE;
+        }
+        else if (PackArea.NO_PLACE == answer)
+        {
+            postChunks();
+        }
+        else
+        {
+            pullOffset = PackArea.placeOffset(answer);
+            final long[] offsets = {pullOffset};
+            final long[] lengths = {pieces.totalBytes};
+            if (pieces.count() <= DriverTier.MAX_VECTOR && pieces.shareable())
+            {
+                pull = endpoint.iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1, pieces.local,
+                    pieces.count());
+            }
+            else
+            {
+                staging = Arena.ofAuto().allocate(pieces.totalBytes, 8);
+                pull = endpoint.iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1,
+                    new MemorySegment[] {staging}, 1);
+            }
+            state = State.PULLING;
+        }
+    }
+
+    /** A pull fails by itself within the peer timeout when the target dies; the server's part is freed either way. */
+    private void finishPull()
+    {
+        pull.await(DriverTier.UNTIL_DONE);
+        final boolean failed = RequestState.FAILED == pull.state();
+        if (failed)
+        {
+            failure = DriverTier.failure(rank, pull);
+        }
+        pull.release();
+        tier.releasePacked(rank, pullOffset);
+        if (!failed && null != staging)
+        {
+            pieces.unpack(staging);
+        }
+    }
+
+    private void receiveChunks()
+    {
+        final PieceCursor cursor = PieceCursor.of(pieces);
+        for (int c = 0; c < chunks.length; c++)
+        {
+            final Request r = chunks[c];
+            while (!r.await(DriverTier.PING_INTERVAL))
+            {
+                tier.ping(rank);
+            }
+            if (RequestState.FAILED == r.state() && null == failure)
+            {
+                failure = DriverTier.failure(rank, r);
+            }
+            r.release();
+            if (null == failure)
+            {
+                cursor.unpack(into[c]);
+            }
+        }
+    }
+}
