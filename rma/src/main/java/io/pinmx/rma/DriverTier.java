@@ -501,7 +501,7 @@ final class DriverTier
     }
 
     /** The endpoint refused to start an operation: the rank's partner failed (it died) or the endpoint closed. */
-    private static RmaException refused(final int rank, final MxException ex)
+    static RmaException refused(final int rank, final MxException ex)
     {
         return new RmaException("operation on rank " + rank + " refused: " + ex.getMessage(), ex);
     }

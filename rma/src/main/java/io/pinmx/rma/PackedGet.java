@@ -1,6 +1,7 @@
 package io.pinmx.rma;
 
 import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
@@ -170,9 +171,17 @@ final class PackedGet implements RmaHandle.Completion
         }
         else
         {
-            pullOffset = PackArea.placeOffset(answer);
-            final long[] offsets = {pullOffset};
-            final long[] lengths = {pieces.totalBytes};
+            startPull(answer);
+        }
+    }
+
+    private void startPull(final long answer)
+    {
+        pullOffset = PackArea.placeOffset(answer);
+        final long[] offsets = {pullOffset};
+        final long[] lengths = {pieces.totalBytes};
+        try
+        {
             if (pieces.count() <= DriverTier.MAX_VECTOR && pieces.shareable())
             {
                 pull = endpoint.iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1, pieces.local,
@@ -185,6 +194,12 @@ final class PackedGet implements RmaHandle.Completion
                     new MemorySegment[] {staging}, 1);
             }
             state = State.PULLING;
+        }
+        catch (final MxException ex)
+        {
+            // the target failed since it answered: nothing to pull, nobody to release the part to
+            failure = DriverTier.refused(rank, ex);
+            state = State.DONE;
         }
     }
 

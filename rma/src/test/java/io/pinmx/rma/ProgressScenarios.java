@@ -16,6 +16,7 @@ import static io.pinmx.rma.RmaScenarios.repetitions;
  */
 final class ProgressScenarios
 {
+    private static final long PACKED_GET_BYTES = 32 * 1024;
     private final Rma rma;
     private final Arena arena;
 
@@ -174,7 +175,7 @@ final class ProgressScenarios
      */
     void killedTarget()
     {
-        final RmaAllocation a = rma.alloc(4096);
+        final RmaAllocation a = rma.alloc(PACKED_GET_BYTES * 2);
         final int victim = rma.size() - 1;
         rma.barrier();
         if (rma.rank() == victim)
@@ -204,6 +205,11 @@ final class ProgressScenarios
                 () -> "operations on the dead rank " + victim + " did not fail naming it within " + withinMs + " ms: " +
                     seen);
             expect(RmaException.class, "rank " + victim, () -> rma.getLong(a, victim, 0));
+            // a packed get large enough to be pulled from the target's pack area
+            rma.protocols(StridedProtocol.PACK, ContiguousProtocol.AUTO);
+            final MemorySegment rows = Arena.ofAuto().allocate(PACKED_GET_BYTES);
+            expect(RmaException.class, "rank " + victim, () -> rma.getStrided(a, victim, 0, new long[] {1024}, rows,
+                new long[] {512}, new long[] {512, PACKED_GET_BYTES / 512}, 1));
             rma.putLong(7, a, 0, 0);
             check(7 == rma.getLong(a, 0, 0), () -> "survivor's own slice");
             System.out.println("PASSED killed");
