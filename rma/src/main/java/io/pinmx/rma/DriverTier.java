@@ -192,36 +192,20 @@ final class DriverTier
         {
             header.delivery(RequestHeader.DELIVERY_CHUNKS);
             sends.add(endpoint.isend(partner, requestTag, head.asSlice(0, headerBytes)));
+            final long data = RmaTags.of(RmaTags.DATA, sequence);
             if (1 == pieces.count())
             {
-                streams.put(partner, RmaTags.of(RmaTags.DATA, sequence), pieces.local[0], sends);
+                streams.put(partner, data, pieces.local[0], sends);
             }
             else
             {
-                sendPacked(partner, sequence, pieces, arena, sends);
+                // packed into the stream buffers, which stay declared: fresh memory per request cost a declaration
+                // each of its rendezvous chunks
+                final PieceCursor cursor = PieceCursor.of(pieces);
+                streams.put(partner, data, pieces.totalBytes, (chunk, at) -> cursor.pack(chunk), sends);
             }
         }
         handle.add(new Completions.Sends(rank, sends));
-    }
-
-    /**
-     * The pack protocol's data: each chunk is packed and sent while the ones before it travel (the endpoint's
-     * progress thread moves them).
-     */
-    private void sendPacked(final Partner partner, final long sequence, final Pieces pieces, final Arena arena,
-        final List<Request> sends)
-    {
-        final MemorySegment packed = arena.allocate(pieces.totalBytes, 8);
-        final PieceCursor cursor = PieceCursor.of(pieces);
-        final long tag = RmaTags.of(RmaTags.DATA, sequence);
-        long at = 0;
-        for (int c = 0; at < pieces.totalBytes; c++)
-        {
-            final MemorySegment chunk = packed.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
-            cursor.pack(chunk);
-            sends.add(endpoint.isend(partner, tag, chunk));
-            at += chunk.byteSize();
-        }
     }
 
     /**

@@ -30,13 +30,30 @@ final class StreamBuffers
         }
     }
 
+    /** Fills a chunk of a transfer: the {@code chunk.byteSize()} bytes that start {@code at} bytes into it. */
+    @FunctionalInterface
+    interface ChunkFiller
+    {
+        void fill(MemorySegment chunk, long at);
+    }
+
     /**
      * Sends {@code source} with match info {@code tag}: chunk c is copied into buffer c % 2 once the send of chunk
      * c - 2 from it is done, then sent. Adds every send to {@code sends} (the caller waits for them and releases them).
      */
     void put(final Partner partner, final long tag, final MemorySegment source, final List<Request> sends)
     {
-        final long total = source.byteSize();
+        put(partner, tag, source.byteSize(), (chunk, at) -> MemorySegment.copy(source, at, chunk, 0, chunk.byteSize()),
+            sends);
+    }
+
+    /**
+     * Sends {@code total} bytes that {@code filler} writes into each chunk (a packed put's or accumulate's pieces),
+     * in turn through the two buffers as {@link #put(Partner, long, MemorySegment, List)} does.
+     */
+    void put(final Partner partner, final long tag, final long total, final ChunkFiller filler,
+        final List<Request> sends)
+    {
         final Request[] using = new Request[buffers.length];
         long at = 0;
         for (int c = 0; at < total; c++)
@@ -48,7 +65,7 @@ final class StreamBuffers
             }
             final long bytes = ChunkSchedule.chunkBytes(c, total - at);
             final MemorySegment chunk = buffers[b].asSlice(0, bytes);
-            MemorySegment.copy(source, at, chunk, 0, bytes);
+            filler.fill(chunk, at);
             using[b] = endpoint.isend(partner, tag, chunk);
             sends.add(using[b]);
             at += bytes;
