@@ -119,6 +119,11 @@ final class DataServer implements AutoCloseable
 
     private void serve(final Partner origin)
     {
+        final long pulled = header.releasedPart();
+        if (pulled >= 0)
+        {
+            packArea.release(pulled, origin.id());
+        }
         final RmaOp op = header.op();
         if (null == op || RmaOp.PING == op)
         {

@@ -54,6 +54,9 @@ final class DriverTier
     private final int self;
     private final RequestHeader header = new RequestHeader();
     private final MemorySegment pingHeader;
+    private static final long NO_PART = -1;
+    /** Per rank, the part of its pack area this rank pulled and has not yet told it about, or {@link #NO_PART}. */
+    private final long[] pulledParts;
     /** Sends nobody waits for (pings, pack-area releases), released once done. */
     private final List<Request> unanswered = new ArrayList<>();
     private final boolean[] unfenced;
@@ -86,6 +89,8 @@ final class DriverTier
         this.unfenced = new boolean[job.job().size()];
         this.pendingGets = newGetLists(job.job().size());
         this.copied = new CopiedWrites(job.job().size());
+        this.pulledParts = new long[job.job().size()];
+        Arrays.fill(pulledParts, NO_PART);
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
@@ -357,6 +362,7 @@ final class DriverTier
         final long sequence = nextSequence++;
         final MemorySegment head = askHead;
         header.wrap(head).encode(op, self, sequence, allocationId, offset, 0, value);
+        releaseWith(rank);
         final MemorySegment answer = askAnswer;
         final Partner partner = job.partner(rank);
         final Request receive = endpoint.irecv(partner.id(), RmaTags.of(RmaTags.REPLY, sequence), MatchInfo.MASK_ALL,
@@ -430,6 +436,7 @@ final class DriverTier
         final int pieceBytes = null == patch ? RequestHeader.PIECE_BYTES * pieces.count() : 0;
         final MemorySegment head = arena.allocate(RequestHeader.FIXED_BYTES + pieceBytes, 8);
         header.wrap(head).encode(op, self, sequence, allocationId, remoteBase, pieces.totalBytes, 0);
+        releaseWith(rank);
         if (null != patch)
         {
             header.strided(patch, remoteIsTarget);
@@ -455,12 +462,30 @@ final class DriverTier
         sendUnanswered(rank, pingHeader);
     }
 
-    /** Tells the rank's data server that the packed get at {@code offset} of its pack area was pulled. */
+    /**
+     * Tells the rank's data server that the packed get at {@code offset} of its pack area was pulled: with the next
+     * request to it (a message of its own cost each packed get ~3 us), or at once when another part waits for that.
+     */
     void releasePacked(final int rank, final long offset)
     {
+        if (NO_PART == pulledParts[rank])
+        {
+            pulledParts[rank] = offset;
+            return;
+        }
         final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(head).encode(RmaOp.RELEASE_PACKED, self, 0, 0, offset, 0, 0);
         sendUnanswered(rank, head);
+    }
+
+    /** Adds the rank's pulled pack-area part, if one waits, to the request just encoded in {@link #header}. */
+    private void releaseWith(final int rank)
+    {
+        if (NO_PART != pulledParts[rank])
+        {
+            header.releasedPart(pulledParts[rank]);
+            pulledParts[rank] = NO_PART;
+        }
     }
 
     private void sendUnanswered(final int rank, final MemorySegment head)

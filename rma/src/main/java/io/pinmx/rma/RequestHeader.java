@@ -13,7 +13,8 @@ import java.lang.foreign.ValueLayout;
  *   4 u32 origin rank    8 u64 sequence      16 u64 allocation id            24 u64 offset (or mutex index)
  *  32 u64 data bytes    40 u64 value / integral scale                        48 f64 scale re   56 f64 scale im
  *  64 u64 count[0..8]  136 u64 target stride[0..7]                          200 u32 pieces    204 u32 inline bytes
- * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks, 2 pulled)      209..215 zero
+ * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks, 2 pulled)      209..211 zero
+ * 212 u32 a part of the server's pack area the origin has pulled, its offset + 1 (0: none)
  * 216 pieces: (u64 offset, u64 length) each, then the inline data
  * </pre>
  * Data that is not inline follows as DATA messages: with {@link #DELIVERY_PIECES} one per group of up to
@@ -34,6 +35,7 @@ final class RequestHeader
     static final int DELIVERY_CHUNKS = 1;
     static final int DELIVERY_PULL = 2;
     private static final int DELIVERY_AT = 208;
+    private static final int RELEASED_PART_AT = 212;
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
@@ -114,6 +116,19 @@ final class RequestHeader
     int delivery()
     {
         return buffer.get(ValueLayout.JAVA_BYTE, DELIVERY_AT) & 0xFF;
+    }
+
+    /** Frees the server's pack-area part at {@code offset} (the origin pulled it) along with this request. */
+    RequestHeader releasedPart(final long offset)
+    {
+        buffer.set(U32, RELEASED_PART_AT, Math.toIntExact(offset + 1));
+        return this;
+    }
+
+    /** @return the offset of the pack-area part this request frees, or -1 for none. */
+    long releasedPart()
+    {
+        return Integer.toUnsignedLong(buffer.get(U32, RELEASED_PART_AT)) - 1;
     }
 
     RequestHeader inlineBytes(final int bytes)
