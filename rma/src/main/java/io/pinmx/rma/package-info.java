@@ -4,9 +4,11 @@
  * routes it to a tier; {@link io.pinmx.rma.StridedPatch}, {@link io.pinmx.rma.Accumulator} and
  * {@link io.pinmx.rma.LockStripes} are shared by every transfer path; {@code Ranks}, {@code Allocator} and
  * {@code SharedMemoryTier} own rank discovery, the shared files (and each slice's exposed region) and the same-host
- * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest) and
- * {@code DataServer} (target) own what goes through the endpoint ({@code RequestHeader}, {@code RmaTags},
- * {@code Pieces}, {@code PieceCursor}, {@code ChunkSchedule}); {@code ProtocolChoice} picks each request's protocol
+ * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest, with
+ * {@code PackedGet} for a get the target packs) and {@code DataServer} (target, with the {@code PackArea} it packs
+ * such gets into for the origin to pull, handed out by {@code PackParts}) own what goes through the endpoint
+ * ({@code RequestHeader}, {@code RmaTags}, {@code Pieces}, {@code PieceCursor}, {@code ChunkSchedule},
+ * {@code StreamBuffers}); {@code ProtocolChoice} picks each request's protocol
  * ({@link io.pinmx.rma.StridedProtocol}, {@link io.pinmx.rma.ContiguousProtocol}) from the options or the
  * {@link io.pinmx.rma.CostModel}, which {@code CostModels} reads from its file ({@code CostModelFile}) or has
  * {@code Calibration} measure. {@code io.pinmx.rma.protocol.bench} holds the protocol sweep (a program). Calls the
