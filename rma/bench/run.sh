@@ -82,7 +82,7 @@ run_driver() {
     --mca btl self,tcp --mca btl_tcp_if_include "$net.0/24" --mca osc pt2pt \
     "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c.txt"
   echo "Java (UDP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
-  pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "rmab$$" PINMX_RMA_SHARED_MEMORY=0 -- \
+  PINMX_VETH_CPUS="0 1" pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "rmab$$" PINMX_RMA_SHARED_MEMORY=0 -- \
     io.pinmx.bench.osc.OscBench "${driver_args[@]}" || status=$?
   echo "end: $(uptime)" >> "$out/driver-uptime.txt"
   cp "$home/out-0" "$out/driver-java.txt"
