@@ -53,6 +53,8 @@ final class DataServer implements AutoCloseable
     /** Packed gets answered with a place to pull from, and in chunks: written by the server thread only. */
     private volatile long packedPulled;
     private volatile long packedInChunks;
+    /** The request just served was a put or accumulate its origin completed on a copy (see {@link CopiedWrites}). */
+    private boolean originCopied;
     /** See {@link #staging}; server thread only. */
     private MemorySegment staging;
     private final PackArea packArea;
@@ -99,11 +101,17 @@ final class DataServer implements AutoCloseable
         }
     }
 
-    /** @return false if the server is stopping and the receive was cancelled. */
+    /**
+     * @return false if the server is stopping and the receive was cancelled. After a small put or accumulate whose
+     *         origin does not wait for its ack, the acks are held while the server polls: the next request (a fence,
+     *         say) or its reply carries them, where an ack of its own cost each 8 B put + fence a send at each end.
+     */
     private boolean awaitOrStop(final Request r)
     {
         Duration pollFor = POLL_AFTER_REQUEST;
-        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor))
+        final boolean ackWhenIdle = !originCopied;
+        originCopied = false;
+        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor, ackWhenIdle))
         {
             pollFor = Duration.ZERO;
             if (stopping && r.cancel())
@@ -206,6 +214,7 @@ final class DataServer implements AutoCloseable
         if (header.inlineBytes() == total)
         {
             apply(target, scale, requests.asSlice(header.headerBytes(), total));
+            originCopied = total <= CopiedWrites.MAX_COPIED_BYTES;
         }
         else if (RequestHeader.DELIVERY_CHUNKS == header.delivery())
         {

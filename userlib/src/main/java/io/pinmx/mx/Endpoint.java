@@ -651,9 +651,9 @@ public final class Endpoint implements AutoCloseable
         return progress.awaitRequest(r, timeoutNs);
     }
 
-    boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs)
+    boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs, final boolean ackWhenIdle)
     {
-        return progress.awaitRequest(r, timeoutNs, pollNs);
+        return progress.awaitRequest(r, timeoutNs, pollNs, ackWhenIdle);
     }
 
     /**

@@ -107,7 +107,7 @@ final class ProgressAgent
             }
             else
             {
-                idleStrategy.idle(progressOnce() ? 1 : 0);
+                idleStrategy.idle(progressOnce(true) ? 1 : 0);
             }
         }
     }
@@ -121,6 +121,17 @@ final class ProgressAgent
      *         and each of them would then wait for its wake-up.
      */
     boolean progressOnce()
+    {
+        return progressOnce(true);
+    }
+
+    /**
+     * One round (see {@link #progressOnce()}).
+     *
+     * @param ackWhenIdle on an API thread, a round that finds no event sends the acks partners wait for at once
+     *                    (false: they keep the ack delay, or ride on the next message).
+     */
+    private boolean progressOnce(final boolean ackWhenIdle)
     {
         if (!lock.tryLock())
         {
@@ -144,7 +155,7 @@ final class ProgressAgent
                 // handling them took time the timers must see; an empty poll took next to none
                 now.update(clock.nanoTime());
             }
-            timers.run(0 == events && Thread.currentThread() != thread);
+            timers.run(ackWhenIdle && 0 == events && Thread.currentThread() != thread);
             rendezvous.retryRefusedPulls();
             reads.retryRefusedPulls();
         }
@@ -182,7 +193,7 @@ final class ProgressAgent
      */
     boolean awaitRequest(final Request r, final long timeoutNs)
     {
-        return awaitRequest(r, timeoutNs, callerPollNs);
+        return awaitRequest(r, timeoutNs, callerPollNs, true);
     }
 
     /**
@@ -191,7 +202,7 @@ final class ProgressAgent
      *
      * @return true if done.
      */
-    boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs)
+    boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs, final boolean ackWhenIdle)
     {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeoutNs;
@@ -205,7 +216,8 @@ final class ProgressAgent
                 {
                     return false;
                 }
-                assisting = pauseUntil(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs + pollNs, assisting, r);
+                assisting = pauseUntil(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs + pollNs, assisting, r,
+                    ackWhenIdle);
             }
             return true;
         }
@@ -238,7 +250,7 @@ final class ProgressAgent
      */
     boolean pause(final long maxNs, final long waitStartNs, final boolean assisting, final Request parkOn)
     {
-        return pauseUntil(maxNs, waitStartNs + callerPollNs, assisting, parkOn);
+        return pauseUntil(maxNs, waitStartNs + callerPollNs, assisting, parkOn, true);
     }
 
     /**
@@ -250,7 +262,8 @@ final class ProgressAgent
      * @param assisting what the previous pause of this wait returned (false for the first).
      * @return whether the wait is assisting now; the wait passes its last answer to {@link #endAssist} when it ends.
      */
-    private boolean pauseUntil(final long maxNs, final long pollEndNs, final boolean assisting, final Request parkOn)
+    private boolean pauseUntil(final long maxNs, final long pollEndNs, final boolean assisting, final Request parkOn,
+        final boolean ackWhenIdle)
     {
         if (System.nanoTime() - pollEndNs < 0)
         {
@@ -258,7 +271,7 @@ final class ProgressAgent
             {
                 assistants.getAndIncrement();
             }
-            if (!progressOnce())
+            if (!progressOnce(ackWhenIdle))
             {
                 Thread.onSpinWait();
             }
@@ -269,7 +282,7 @@ final class ProgressAgent
         {
             park(maxNs, parkOn);
         }
-        else if (!progressOnce())
+        else if (!progressOnce(ackWhenIdle))
         {
             blockInDriver(maxNs);
         }

@@ -127,11 +127,25 @@ public final class Request
      */
     public boolean await(final Duration timeout, final Duration pollFor)
     {
+        return await(timeout, pollFor, true);
+    }
+
+    /**
+     * As {@link #await(Duration, Duration)}; with {@code ackWhenIdle} false, this wait's own rounds leave the acks
+     * they owe to the ack delay, or to the next message to that partner, where a round that finds nothing would send
+     * them at once: for a server whose last request's sender does not wait for its ack and may follow it with a
+     * request whose reply will carry it (a small put, then a fence).
+     *
+     * @return true if done.
+     * @throws IllegalArgumentException naming pollFor if it is negative.
+     */
+    public boolean await(final Duration timeout, final Duration pollFor, final boolean ackWhenIdle)
+    {
         if (pollFor.isNegative())
         {
             throw new IllegalArgumentException("pollFor = " + pollFor + ": must be >= 0");
         }
-        return endpoint.awaitRequest(this, timeout.toNanos(), pollFor.toNanos());
+        return endpoint.awaitRequest(this, timeout.toNanos(), pollFor.toNanos(), ackWhenIdle);
     }
 
     /**
