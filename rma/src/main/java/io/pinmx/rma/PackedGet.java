@@ -21,10 +21,9 @@ import java.lang.foreign.ValueLayout;
  */
 final class PackedGet implements RmaHandle.Completion
 {
-
     private enum State
     {
-        /** Pulling: waiting for the server to say where it packed, or that the chunks follow. */
+        /** Waiting for the server to say where it packed, or that the chunks follow. */
         ASKED,
         PULLING,
         RECEIVING_CHUNKS,
@@ -72,7 +71,27 @@ final class PackedGet implements RmaHandle.Completion
             place = null;
             postChunks();
         }
-        send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head);
+        try
+        {
+            send = endpoint.isend(partner, RmaTags.of(RmaTags.REQUEST, sequence), head);
+        }
+        catch (final MxException ex)
+        {
+            // nothing answers a request not sent: its receives must not stay posted
+            forget(null == reply ? chunks : new Request[] {reply});
+            throw ex;
+        }
+    }
+
+    private static void forget(final Request[] receives)
+    {
+        for (final Request r : receives)
+        {
+            if (r.cancel() || r.test())
+            {
+                r.release();
+            }
+        }
     }
 
     /**
