@@ -86,7 +86,9 @@ class ThreadModeWaitTest
             assertTrue(received.get(), "the receive completed");
             assertEquals(43, into.get(ValueLayout.JAVA_LONG, 0));
             assertEquals(0, recording.polls(waiter), "the wait never polled");
-            assertTrue(recording.delivered(progress) > progressDelivered, "the progress thread received it");
+            // the recording counts a poll's events once the poll returns, which may be after the waiter woke
+            await("the progress thread received it").atMost(TIMEOUT)
+                .until(() -> recording.delivered(progress) > progressDelivered);
             receive.release();
         }
     }
