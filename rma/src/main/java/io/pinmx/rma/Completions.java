@@ -15,6 +15,22 @@ final class Completions
     {
     }
 
+    /**
+     * Cancels and releases the receives from {@code from} on, which nothing will be waited for; one still filling is
+     * left to the endpoint.
+     */
+    static void forget(final Request[] receives, final int from)
+    {
+        for (int c = from; c < receives.length; c++)
+        {
+            final Request r = receives[c];
+            if (r.cancel() || r.test())
+            {
+                r.release();
+            }
+        }
+    }
+
     /** Sends that complete a put or accumulate locally (the source may be reused). */
     static final class Sends implements RmaHandle.Completion
     {

@@ -139,7 +139,7 @@ final class DataServer implements AutoCloseable
         }
         requestsServed++;
         final RmaAllocation a = allocations.lookup(header.allocationId());
-        if (null == a && RmaOp.FENCE != op && RmaOp.RELEASE_PACKED != op)
+        if (null == a && RmaOp.FENCE != op)
         {
             throw new IllegalStateException("no live allocation " + header.allocationId());
         }
@@ -148,7 +148,6 @@ final class DataServer implements AutoCloseable
         {
             case PUT, ACC -> write(origin, slice, op);
             case GET_PACKED -> getPacked(origin, slice);
-            case RELEASE_PACKED -> packArea.release(header.offset(), origin.id());
             case FETCH_ADD_INT -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), (int)header.value()));
             case FETCH_ADD_LONG -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), header.value()));
             case SWAP_INT -> answer(origin, SharedMemoryTier.swap(slice, header.offset(), (int)header.value()));
@@ -269,24 +268,20 @@ final class DataServer implements AutoCloseable
     {
         final boolean straight = null == scale && 1 == offsets.length;
         final MemorySegment staging = straight ? slice.asSlice(offsets[0], total) : staging(total);
-        final int chunks = ChunkSchedule.chunks(total);
-        final Request[] receives = new Request[chunks];
-        final MemorySegment[] into = new MemorySegment[chunks];
+        final MemorySegment[] into = ChunkSchedule.slices(staging);
+        final Request[] receives = new Request[into.length];
         final long tag = RmaTags.of(RmaTags.DATA, header.sequence());
-        long at = 0;
-        for (int c = 0; c < chunks; c++)
+        for (int c = 0; c < into.length; c++)
         {
-            into[c] = staging.asSlice(at, ChunkSchedule.chunkBytes(c, total - at));
             receives[c] = endpoint.irecv(origin.id(), tag, MatchInfo.MASK_ALL, into[c]);
-            at += into[c].byteSize();
         }
-        for (int c = 0; c < chunks; c++)
+        for (int c = 0; c < into.length; c++)
         {
             // The server is stopping, or the origin failed: nothing more of this request arrives.
             final boolean arrived = awaitOrStop(receives[c]);
             if (!arrived || RequestState.COMPLETED != receives[c].state())
             {
-                forget(receives, arrived ? c : c + 1);
+                Completions.forget(receives, arrived ? c : c + 1);
                 // a receive still filling may write into the buffer: the next request gets another
                 this.staging = null;
                 return;
@@ -295,19 +290,6 @@ final class DataServer implements AutoCloseable
             if (!straight)
             {
                 apply(target, scale, into[c]);
-            }
-        }
-    }
-
-    /** Cancels and releases the receives from {@code from} on; one still filling is left to the endpoint. */
-    private static void forget(final Request[] receives, final int from)
-    {
-        for (int c = from; c < receives.length; c++)
-        {
-            final Request r = receives[c];
-            if (r.cancel() || r.test())
-            {
-                r.release();
             }
         }
     }

@@ -45,7 +45,7 @@ final class DriverTier
     /** Reads a direct get spreads its pieces over, so that up to this many pulls run side by side. */
     static final int READS_IN_FLIGHT = 16;
     /** How often an origin waiting for a target's answer sends it a PING. */
-    static final Duration PING_INTERVAL = Duration.ofMillis(500);
+    private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
     static final Duration UNTIL_DONE = Duration.ofDays(365);
 
@@ -456,10 +456,17 @@ final class DriverTier
         }
     }
 
-    /** Sends a PING: the endpoint notices a dead target only while it talks to it. */
-    void ping(final int rank)
+    /**
+     * Waits for a receive of what the rank's data server sends back. The server answers only if it lives: the wait
+     * keeps talking to it (a PING every {@link #PING_INTERVAL}) so that the endpoint notices if not, which fails the
+     * receive.
+     */
+    void awaitAnswer(final int rank, final Request receive)
     {
-        sendUnanswered(rank, pingHeader);
+        while (!receive.await(PING_INTERVAL))
+        {
+            sendUnanswered(rank, pingHeader);
+        }
     }
 
     /**
@@ -474,7 +481,7 @@ final class DriverTier
             return;
         }
         final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
-        header.wrap(head).encode(RmaOp.RELEASE_PACKED, self, 0, 0, offset, 0, 0);
+        header.wrap(head).encode(RmaOp.PING, self, 0, 0, 0, 0, 0).releasedPart(offset);
         sendUnanswered(rank, head);
     }
 
@@ -536,12 +543,8 @@ final class DriverTier
 
         void await()
         {
-            // A target that acknowledged the request and then died sends nothing: keep talking to it so that the
-            // endpoint notices, which fails the receive too.
-            while (!receive.await(PING_INTERVAL))
-            {
-                ping(rank);
-            }
+            // a target that acknowledged the request and then died sends nothing
+            awaitAnswer(rank, receive);
             send.await(UNTIL_DONE);
             send.release();
             final boolean failed = RequestState.FAILED == receive.state();

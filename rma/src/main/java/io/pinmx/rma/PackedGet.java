@@ -78,19 +78,8 @@ final class PackedGet implements RmaHandle.Completion
         catch (final MxException ex)
         {
             // nothing answers a request not sent: its receives must not stay posted
-            forget(null == reply ? chunks : new Request[] {reply});
+            Completions.forget(null == reply ? chunks : new Request[] {reply}, 0);
             throw ex;
-        }
-    }
-
-    private static void forget(final Request[] receives)
-    {
-        for (final Request r : receives)
-        {
-            if (r.cancel() || r.test())
-            {
-                r.release();
-            }
         }
     }
 
@@ -108,14 +97,11 @@ final class PackedGet implements RmaHandle.Completion
     private void postChunks()
     {
         staging = Arena.ofAuto().allocate(pieces.totalBytes, 8);
-        chunks = new Request[ChunkSchedule.chunks(pieces.totalBytes)];
-        into = new MemorySegment[chunks.length];
-        long at = 0;
+        into = ChunkSchedule.slices(staging);
+        chunks = new Request[into.length];
         for (int c = 0; c < chunks.length; c++)
         {
-            into[c] = staging.asSlice(at, ChunkSchedule.chunkBytes(c, pieces.totalBytes - at));
             chunks[c] = endpoint.irecv(partner.id(), chunkTag, MatchInfo.MASK_ALL, into[c]);
-            at += into[c].byteSize();
         }
         state = State.RECEIVING_CHUNKS;
     }
@@ -145,11 +131,7 @@ final class PackedGet implements RmaHandle.Completion
         }
         if (State.ASKED == state)
         {
-            // The server answers only if it lives: keep talking to it so that the endpoint notices if not.
-            while (!reply.await(DriverTier.PING_INTERVAL))
-            {
-                tier.ping(rank);
-            }
+            tier.awaitAnswer(rank, reply);
             answered();
         }
         if (State.PULLING == state)
@@ -245,10 +227,7 @@ final class PackedGet implements RmaHandle.Completion
         for (int c = 0; c < chunks.length; c++)
         {
             final Request r = chunks[c];
-            while (!r.await(DriverTier.PING_INTERVAL))
-            {
-                tier.ping(rank);
-            }
+            tier.awaitAnswer(rank, r);
             if (RequestState.FAILED == r.state() && null == failure)
             {
                 failure = DriverTier.failure(rank, r);

@@ -17,9 +17,10 @@ enum RmaOp
     UNLOCK,
     /** Pack pieces of the server's slice for the origin to pull, or send them back in chunks (a get's pack protocol). */
     GET_PACKED,
-    /** The origin pulled the packed get at this offset of the server's pack area: free it. */
-    RELEASE_PACKED,
-    /** Nothing to do: sent while an origin waits for a reply, so that a dead target is noticed by the endpoint. */
+    /**
+     * Nothing to do beyond what every request header may carry (a pack-area part to free): sent while an origin waits
+     * for a reply, so that a dead target is noticed by the endpoint, and to free a part no other request carries.
+     */
     PING;
 
     private static final RmaOp[] BY_CODE = values();
