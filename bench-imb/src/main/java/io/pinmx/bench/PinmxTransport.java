@@ -83,8 +83,27 @@ public final class PinmxTransport implements Transport
             // opening the Chronicle Map compiles generated code at run time, which kept this host's C2 compiler busy
             // for seconds (5 s of C2 CPU in one 2-rank run, measured with perf sched) while sizes were being timed.
             config.options(UserDriverOptions.class,
-                    UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null))
+                    UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null)
+                        .withSharedPullMinBytes(sharedPullMinBytes()))
                 .options(KernelDriverOptions.class, kernelOptions);
+        }
+
+        /** {@code PINMX_SHARED_PULL_MIN_BYTES} (0: the receiver copies alone), else the user driver's default. */
+        private static long sharedPullMinBytes()
+        {
+            final String value = System.getenv("PINMX_SHARED_PULL_MIN_BYTES");
+            if (value == null || value.isEmpty())
+            {
+                return UserDriverOptions.DEFAULT_SHARED_PULL_MIN_BYTES;
+            }
+            try
+            {
+                return Long.parseLong(value);
+            }
+            catch (final NumberFormatException e)
+            {
+                throw new IllegalArgumentException("PINMX_SHARED_PULL_MIN_BYTES: not a byte count: " + value, e);
+            }
         }
 
         @Override

@@ -113,7 +113,11 @@ public enum Counter
     /** Idle peer-table entries reclaimed (least recently used first) to make room for a new peer. */
     PEERS_RECLAIMED,
     /** Pulls still unfinished when the endpoint closed: no end event was or can be polled for them. */
-    PULLS_ABANDONED;
+    PULLS_ABANDONED,
+    /** Bytes of this endpoint's same-host pulls that the source endpoint's agent copied (user driver). */
+    SHARED_PULL_BYTES_BY_SOURCE,
+    /** Bytes this endpoint's agent copied into same-host peers' regions for their pulls from it (user driver). */
+    SHARED_PULL_BYTES_FOR_PEERS;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

@@ -21,19 +21,20 @@ import java.util.List;
 /**
  * An endpoint's shared-memory file, {@code <dir>/pinmx-udp-<port>} (dir is /dev/shm by default): a header
  * naming its owner (pid, session id, UDP port), the endpoint's many-to-one {@link ShmFrameRing} of incoming
- * eager frames, and its {@link RegionTable}. The owner creates and deletes it; a same-host peer maps it to send
+ * eager frames, its {@link RegionTable} and its {@link SharedPulls}. The owner creates and deletes it; a same-host peer maps it to send
  * frames into the ring and to resolve region ids for single-copy pulls.
  * <p>
  * Header: magic (long, written after the pid), layout version (int), pid (int), session id (int), UDP port
- * (int), ready flag (int, set last by the owner, cleared at close), ring capacity (int), max regions (int). Ring at
- * {@link #RING_OFFSET}; region table after it, page aligned.
+ * (int), ready flag (int, set last by the owner, cleared at close), ring capacity (int), max regions (int); the
+ * owner's {@link SharedPulls} at {@link #SHARED_PULLS_OFFSET}. Ring at {@link #RING_OFFSET}; region table after
+ * it, page aligned.
  */
 final class EndpointFile implements AutoCloseable
 {
     static final String FILE_PREFIX = "pinmx-udp-";
 
     private static final long MAGIC = 0x50494E4D58455031L;
-    private static final int LAYOUT_VERSION = 1;
+    private static final int LAYOUT_VERSION = 2;
     private static final long MAGIC_OFFSET = 0;
     private static final long VERSION_OFFSET = 8;
     private static final long PID_OFFSET = 12;
@@ -42,6 +43,7 @@ final class EndpointFile implements AutoCloseable
     private static final long READY_OFFSET = 24;
     private static final long RING_CAPACITY_OFFSET = 28;
     private static final long MAX_REGIONS_OFFSET = 32;
+    private static final long SHARED_PULLS_OFFSET = 2048;
     private static final long RING_OFFSET = 4096;
     private static final long PAGE_BYTES = 4096;
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
@@ -55,6 +57,7 @@ final class EndpointFile implements AutoCloseable
     private final int sessionId;
     private final ShmFrameRing ring;
     private final RegionTable regions;
+    private final SharedPulls sharedPulls;
 
     private EndpointFile(
         final Path path, final Arena arena, final MemorySegment mapped, final boolean owner, final int ringCapacity,
@@ -70,6 +73,7 @@ final class EndpointFile implements AutoCloseable
         this.ring = new ShmFrameRing(mapped.asSlice(RING_OFFSET, ringBytes));
         this.regions = new RegionTable(
             mapped.asSlice(tableOffset(ringCapacity), RegionTable.areaBytes(maxRegions)));
+        this.sharedPulls = new SharedPulls(mapped.asSlice(SHARED_PULLS_OFFSET, SharedPulls.AREA_BYTES));
     }
 
     static Path pathFor(final Path directory, final int port)
@@ -174,6 +178,12 @@ final class EndpointFile implements AutoCloseable
     RegionTable regions()
     {
         return regions;
+    }
+
+    /** The owner's pulls a peer may copy part of. */
+    SharedPulls sharedPulls()
+    {
+        return sharedPulls;
     }
 
     /** @return true for the file this process's endpoint created (its own ring), false for a peer's mapping. */

@@ -22,7 +22,8 @@ import java.net.UnknownHostException;
 /**
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
  * the event ring has room for), checks each, and hands it on: PULLs to the {@link PullServer}, PULL_REPLYs and NACKs
- * of PULLs to the {@link Puller}, misaddressed frames answered with a NACK, everything else queued as an event.
+ * of PULLs to the {@link Puller}, a same-host peer's invitation to share its pull to the {@link PullHelper},
+ * misaddressed frames answered with a NACK, everything else queued as an event.
  * Owns the cache of shared-memory senders' socket addresses and when the socket is next polled. Runs on the agent
  * only.
  * <p>
@@ -49,6 +50,7 @@ final class FrameDispatcher
     private final PeerRegistry<UdpPeer> peers;
     private final Puller puller;
     private final PullServer server;
+    private final PullHelper helper;
     private final DriverCounters counters;
     private final int endpointIndex;
     private final int sessionId;
@@ -57,7 +59,22 @@ final class FrameDispatcher
     private final NackFrame nack = new NackFrame();
     /** The source of the frame being dispatched, as the peer registry looks it up. */
     private final UdpPeer.Key sourceKey = new UdpPeer.Key();
-    private final ShmFrameRing.FrameConsumer shmConsumer = this::onShmFrame;
+    private final ShmFrameRing.FrameConsumer shmConsumer = new ShmFrameRing.FrameConsumer()
+    {
+        @Override
+        public void onFrame(
+            final MemorySegment buffer, final long frameOffset, final int frameLength, final int senderPort,
+            final long addressOffset, final int addressLength)
+        {
+            onShmFrame(buffer, frameOffset, frameLength, senderPort, addressOffset, addressLength);
+        }
+
+        @Override
+        public void onSharedPull(final int senderPort, final int pullerSession, final int slot, final int generation)
+        {
+            helper.onInvitation(senderPort, pullerSession, slot, generation);
+        }
+    };
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
     /** The address bytes each cached sender was made from, as segments over their arrays (compared in one call). */
     private final MemorySegment[] shmSenderBytes = new MemorySegment[PORTS];
@@ -77,6 +94,7 @@ final class FrameDispatcher
         final PeerRegistry<UdpPeer> peers,
         final Puller puller,
         final PullServer server,
+        final PullHelper helper,
         final DriverCounters counters,
         final int endpointIndex,
         final int sessionId,
@@ -88,6 +106,7 @@ final class FrameDispatcher
         this.peers = peers;
         this.puller = puller;
         this.server = server;
+        this.helper = helper;
         this.counters = counters;
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;

@@ -57,6 +57,8 @@ final class Puller
     private final DriverCounters counters;
     private final EventRing events;
     private final VmCopier copier;
+    /** Null when pulls are never shared (no same-host path, or the option is 0). */
+    private final SharedPullCopy sharedCopy;
     private final ReplyCopyBatch batch;
     private final PullSlots slots;
     private final int endpointIndex;
@@ -85,6 +87,8 @@ final class Puller
         final RegionTable regions,
         final DriverCounters counters,
         final EventRing events,
+        final EndpointFile ownFile,
+        final int port,
         final int endpointIndex,
         final int sessionId)
     {
@@ -96,6 +100,9 @@ final class Puller
         this.counters = counters;
         this.events = events;
         this.copier = new VmCopier(arena);
+        this.sharedCopy = ownFile == null || options.sharedPullMinBytes() == 0 ? null : new SharedPullCopy(
+            ownFile.sharedPulls(), copier, counters, sessionId, port, options.bindAddress().getAddress(),
+            helperTimeoutNs(options));
         this.batch = new ReplyCopyBatch(arena);
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;
@@ -225,11 +232,21 @@ final class Puller
             failOnRegion(slot, localCount, false);
             return true;
         }
-        if (copier.transfer(peerFile.pid(), false, slot.length))
+        final SharedPullCopy.Outcome outcome = shares(slot, peerFile) ? sharedCopy.copy(slot, peerFile) :
+            copier.transfer(peerFile.pid(), false, slot.length) ?
+                SharedPullCopy.Outcome.COPIED : SharedPullCopy.Outcome.COPY_FAILED;
+        if (outcome == SharedPullCopy.Outcome.COPIED)
         {
             counters.increment(Counter.PULL_SINGLE_COPY);
             counters.add(Counter.PULL_BYTES, slot.length);
             complete(slot);
+            return true;
+        }
+        if (outcome == SharedPullCopy.Outcome.HELPER_STUCK)
+        {
+            fail(slot, DriverError.TIMEOUT, "pull " + slot.handle + " from " + slot.describePeer() + ": process " +
+                peerFile.pid() + " held a block of it it was copying for more than " +
+                helperTimeoutNs(options) / 1_000_000 + " ms");
             return true;
         }
         final int errno = copier.errno();
@@ -254,6 +271,17 @@ final class Puller
             failOnLocalFault(slot, copier.localFaultSegment(), copier.localFaultAddress(), errno);
         }
         return true;
+    }
+
+    private boolean shares(final PullSlot slot, final EndpointFile peerFile)
+    {
+        return sharedCopy != null && !peerFile.isOwn() && slot.length >= options.sharedPullMinBytes();
+    }
+
+    /** How long a shared pull waits for the block its source's agent holds: as long as a UDP pull may take. */
+    private static long helperTimeoutNs(final UserDriverOptions options)
+    {
+        return options.pullResendTimeoutNs() * (options.pullMaxRetries() + 1L);
     }
 
     /** Requests blocks of the slot's pull, then of the other active pulls, while the endpoint has bytes to spare. */

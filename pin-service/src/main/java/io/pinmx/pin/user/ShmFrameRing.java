@@ -13,7 +13,9 @@ import java.lang.invoke.VarHandle;
  * Layout: control block of {@link #CONTROL_BYTES} (tail, head and the consumer's parked flag on separate cache
  * lines), then {@code capacity} bytes of records. Record: length (int, record header + frame bytes), type
  * (int: frame or padding), sender's UDP port (int), sender's IPv4/IPv6 address length (int) and 16 address
- * bytes, then the frame; records start 8-byte aligned.
+ * bytes, then the frame; records start 8-byte aligned. A shared-pull record carries, instead of a frame, the
+ * pulling endpoint's session id, the {@link SharedPulls} slot and its generation (ints): an invitation to copy part
+ * of that pull, never a wake-up (no doorbell: only an agent that polls anyway should take it).
  */
 final class ShmFrameRing
 {
@@ -27,6 +29,8 @@ final class ShmFrameRing
 
     private static final int TYPE_FRAME = 1;
     private static final int TYPE_PADDING = 2;
+    private static final int TYPE_SHARED_PULL = 3;
+    private static final int SHARED_PULL_BODY_BYTES = 16;
 
     private static final int LENGTH_OFFSET = 0;
     private static final int TYPE_OFFSET = 4;
@@ -110,11 +114,44 @@ final class ShmFrameRing
         return true;
     }
 
+    /**
+     * Offer the receiving endpoint's agent a part of a pull from its memory ({@link SharedPulls}).
+     *
+     * @return false if the ring has no room now (the puller then copies alone).
+     */
+    boolean offerSharedPull(
+        final int pullerSession, final int slot, final int generation, final int senderPort, final byte[] senderAddress)
+    {
+        final int recordLength = RECORD_HEADER_BYTES + SHARED_PULL_BODY_BYTES;
+        final long at = claim(align(recordLength));
+        if (at < 0)
+        {
+            return false;
+        }
+        buffer.set(ValueLayout.JAVA_INT, at + TYPE_OFFSET, TYPE_SHARED_PULL);
+        buffer.set(ValueLayout.JAVA_INT, at + PORT_OFFSET, senderPort);
+        buffer.set(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET, senderAddress.length);
+        MemorySegment.copy(senderAddress, 0, buffer, ValueLayout.JAVA_BYTE, at + ADDRESS_OFFSET, senderAddress.length);
+        buffer.set(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES, pullerSession);
+        buffer.set(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES + 4, slot);
+        buffer.set(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES + 8, generation);
+        INT.setVolatile(buffer, at + LENGTH_OFFSET, recordLength);
+        return true;
+    }
+
     /** Receives one record: the frame bytes are valid only during the call. */
     interface FrameConsumer
     {
         void onFrame(MemorySegment buffer, long frameOffset, int frameLength, int senderPort, long addressOffset,
             int addressLength);
+
+        /**
+         * A shared-pull invitation from the endpoint at {@code senderPort} (of this host); a consumer that copies
+         * for nobody leaves it, and the puller copies alone.
+         */
+        default void onSharedPull(int senderPort, int pullerSession, int slot, int generation)
+        {
+        }
     }
 
     /**
@@ -148,6 +185,14 @@ final class ShmFrameRing
                     consumer.onFrame(buffer, at + RECORD_HEADER_BYTES, recordLength - RECORD_HEADER_BYTES,
                         buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET), at + ADDRESS_OFFSET,
                         Math.min(Math.max(addressLength, 0), 16));
+                }
+                else if (buffer.get(ValueLayout.JAVA_INT, at + TYPE_OFFSET) == TYPE_SHARED_PULL &&
+                    recordLength == RECORD_HEADER_BYTES + SHARED_PULL_BODY_BYTES)
+                {
+                    consumer.onSharedPull(buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET),
+                        buffer.get(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES),
+                        buffer.get(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES + 4),
+                        buffer.get(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES + 8));
                 }
             }
             finally

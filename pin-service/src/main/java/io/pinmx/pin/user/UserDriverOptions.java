@@ -28,6 +28,9 @@ import java.nio.file.Path;
  * @param shmRingBytes          capacity of the endpoint's incoming shared-memory ring (power of two).
  * @param eventRingBytes        capacity of the endpoint's event queue (power of two).
  * @param maxRegions            regions per endpoint (at most 1024).
+ * @param sharedPullMinBytes    a same-host pull of at least this many bytes is shared with the source endpoint's
+ *                              agent: when that agent is polling it copies blocks from the back while the puller
+ *                              copies from the front (both cores copy); 0 = the puller always copies alone.
  * @param countersFile          node-wide counters file each endpoint publishes its counters to (from its
  *                              progress agent when idle, at most every 100 ms, and at close); null: not published.
  */
@@ -48,10 +51,13 @@ public record UserDriverOptions(
     int shmRingBytes,
     int eventRingBytes,
     int maxRegions,
+    long sharedPullMinBytes,
     Path countersFile)
 {
     /** Largest frame payload: the datagram must stay below 64 KiB with headers. */
     public static final int MAX_FRAME_PAYLOAD_BYTES = 60 * 1024;
+    /** Shared pulls from this size up (below it the invitation and the wait for the helper's block cost more). */
+    public static final long DEFAULT_SHARED_PULL_MIN_BYTES = 128 * 1024;
 
     /**
      * @throws IllegalArgumentException naming the first bad option.
@@ -97,6 +103,11 @@ public record UserDriverOptions(
             throw new IllegalArgumentException("user driver options: maxRegions " + maxRegions + " not in 1.." +
                 RegionTable.MAX_REGIONS);
         }
+        if (sharedPullMinBytes < 0)
+        {
+            throw new IllegalArgumentException("user driver options: sharedPullMinBytes " + sharedPullMinBytes +
+                " must be >= 0");
+        }
     }
 
     /**
@@ -107,7 +118,8 @@ public record UserDriverOptions(
     {
         return new UserDriverOptions(
             InetAddress.getLoopbackAddress(), 0, true, true, Path.of("/dev/shm"), 8192, 32, 4,
-            20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20, RegionTable.MAX_REGIONS, NodeFiles.countersFile());
+            20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20, RegionTable.MAX_REGIONS, DEFAULT_SHARED_PULL_MIN_BYTES,
+            NodeFiles.countersFile());
     }
 
     /**
@@ -118,63 +130,70 @@ public record UserDriverOptions(
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, file);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, file);
     }
 
     public UserDriverOptions withBind(final InetAddress address, final int port)
     {
         return new UserDriverOptions(address, port, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withProgressThread(final boolean enabled)
     {
         return new UserDriverOptions(bindAddress, basePort, enabled, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withSameHost(final boolean enabled)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, enabled, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withLoss(final double txFraction, final double rxFraction, final long seed)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, txFraction, rxFraction,
-            seed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
+            seed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withPullResend(final long resendTimeoutNs, final int maxRetries)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, resendTimeoutNs, maxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withRingBytes(final int shmRing, final int eventRing)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRing, eventRing, maxRegions, countersFile);
+            lossSeed, shmRing, eventRing, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withFramePayloadBytes(final int bytes)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, bytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, countersFile);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withMaxRegions(final int regions)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, regions, countersFile);
+            lossSeed, shmRingBytes, eventRingBytes, regions, sharedPullMinBytes, countersFile);
+    }
+
+    public UserDriverOptions withSharedPullMinBytes(final long bytes)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, bytes, countersFile);
     }
 
     /** Bytes one PULL request asks for. */

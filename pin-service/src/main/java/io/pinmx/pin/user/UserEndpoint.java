@@ -146,12 +146,12 @@ final class UserEndpoint implements DriverEndpoint
         this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress());
         final AgentFrameSender agentFrames = new AgentFrameSender(udp, counters);
         this.puller = new Puller(arena, options, agentFrames, peers, transmitter::peerFile, regions, counters, events,
-            endpointIndex, session);
+            file, udp.port(), endpointIndex, session);
         final PullServer server = new PullServer(arena, agentFrames, regions, counters, options.framePayloadBytes(),
             endpointIndex, session);
         final ShmFrameRing ring = file == null ? null : file.ring();
-        final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, events, peers, puller, server, counters,
-            endpointIndex, session, maxFrameBytes);
+        final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, events, peers, puller, server,
+            new PullHelper(arena, peerFiles, regions, counters), counters, endpointIndex, session, maxFrameBytes);
         this.counterPublisher = null == options.countersFile() ? null :
             CounterPublisher.open(options.countersFile(), address, counters);
         this.agent = new EndpointAgent(address, options.progressThread(), options.pullResendTimeoutNs(), udp, ring,

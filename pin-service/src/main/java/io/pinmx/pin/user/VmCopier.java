@@ -93,12 +93,22 @@ final class VmCopier
      */
     boolean transfer(final int pid, final boolean write, final long total)
     {
-        long done = 0;
+        return transfer(pid, write, 0, total);
+    }
+
+    /**
+     * Copy bytes {@code from} to {@code to} of both sides as resolved (a part of a pull others copy the rest of).
+     *
+     * @return as {@link #transfer(int, boolean, long)}; the fault position counts from the start of the sides.
+     */
+    boolean transfer(final int pid, final boolean write, final long from, final long to)
+    {
+        long done = from;
         errno = 0;
-        while (done < total)
+        while (done < to)
         {
-            final int lc = skip(local, localCount, done, localTail);
-            final int rc = skip(remote, remoteCount, done, remoteTail);
+            final int lc = slice(local, localCount, done, to - done, localTail);
+            final int rc = slice(remote, remoteCount, done, to - done, remoteTail);
             final long n = write ?
                 Libc.writev(captureState, pid, localTail, lc, remoteTail, rc) :
                 Libc.readv(captureState, pid, localTail, lc, remoteTail, rc);
@@ -162,12 +172,14 @@ final class VmCopier
         return addressAt(local, localCount, faultPosition);
     }
 
-    /** Copy iovecs {@code from} into {@code to}, dropping the first {@code skipBytes}. @return the new count. */
-    private static int skip(final MemorySegment from, final int count, final long skipBytes, final MemorySegment to)
+    /** Copy into {@code to} the iovecs of {@code from} that cover {@code bytes} after the first {@code skipBytes}. */
+    private static int slice(
+        final MemorySegment from, final int count, final long skipBytes, final long bytes, final MemorySegment to)
     {
         long left = skipBytes;
+        long wanted = bytes;
         int n = 0;
-        for (int i = 0; i < count; i++)
+        for (int i = 0; i < count && wanted > 0; i++)
         {
             final long base = from.get(ValueLayout.JAVA_LONG, i * Libc.IOVEC_BYTES);
             final long length = from.get(ValueLayout.JAVA_LONG, i * Libc.IOVEC_BYTES + 8);
@@ -176,7 +188,9 @@ final class VmCopier
                 left -= length;
                 continue;
             }
-            Libc.putIovec(to, n++, base + left, length - left);
+            final long take = Math.min(length - left, wanted);
+            Libc.putIovec(to, n++, base + left, take);
+            wanted -= take;
             left = 0;
         }
         return n;

@@ -1,0 +1,181 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.spi.EventType;
+import io.pinmx.pin.spi.PullSpec;
+import io.pinmx.pin.spi.RegionAccess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Same-host pulls the source endpoint's agent shares when it is polling: two endpoints of this JVM (process_vm_readv
+ * and process_vm_writev on our own pid behave as across processes), the source driven by a thread that polls it
+ * busily, or by nobody.
+ */
+class SharedPullTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final long PULL_BYTES = 16L << 20;
+    private static final int ATTEMPTS = 20;
+
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Arena arena = Arena.ofShared();
+
+    @AfterEach
+    void closeAll() throws Exception
+    {
+        for (int i = resources.size() - 1; i >= 0; i--)
+        {
+            resources.get(i).close();
+        }
+        arena.close();
+    }
+
+    @Test
+    void aPolledSourceCopiesTheBackOfALargePullWhileThePullerCopiesTheFront() throws Exception
+    {
+        final DriverEndpoint source = open();
+        final DriverEndpoint puller = open();
+        final MemorySegment data = arena.allocate(PULL_BYTES, 4096);
+        final int sourceId = source.declareRegion(new MemorySegment[] {data}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        final PullSpec spec = specTo(source, puller, sourceId, targetId).length(PULL_BYTES);
+        final EventLog log = new EventLog();
+        try (BusyPoller ignored = new BusyPoller(source))
+        {
+            long shared = 0;
+            for (int attempt = 0; attempt < ATTEMPTS && shared == 0; attempt++)
+            {
+                Patterns.fill(data, attempt);
+                target.fill((byte)0);
+                puller.startPull(spec.pullHandle(attempt));
+                final EventLog.Seen done = log.awaitPull(puller, TIMEOUT, attempt);
+                assertEquals(EventType.PULL_DONE, done.type(), done.message());
+                assertEquals(Patterns.crc(data), Patterns.crc(target), "pull " + attempt + " byte-exact");
+                shared = puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE);
+            }
+            assertTrue(shared > 0, "no pull of " + ATTEMPTS + " was shared with a source polled all along");
+            assertTrue(shared < PULL_BYTES, "the puller copies the front itself: " + shared);
+            assertEquals(0, shared % SharedPulls.blockBytes(PULL_BYTES), "whole blocks: " + shared);
+        }
+        assertEquals(puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE),
+            source.counters().get(Counter.SHARED_PULL_BYTES_FOR_PEERS));
+    }
+
+    @Test
+    void aSourceNobodyPollsLeavesThePullToThePullerAndALateInvitationWritesNothing()
+    {
+        final DriverEndpoint source = open();
+        final DriverEndpoint puller = open();
+        final MemorySegment data = arena.allocate(PULL_BYTES, 4096);
+        Patterns.fill(data, 41);
+        final int sourceId = source.declareRegion(new MemorySegment[] {data}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        puller.startPull(specTo(source, puller, sourceId, targetId).length(PULL_BYTES).pullHandle(1));
+        final EventLog.Seen done = new EventLog().awaitPull(puller, TIMEOUT, 1);
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        assertEquals(0, puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE));
+        final long pulled = Patterns.crc(target);
+        assertEquals(Patterns.crc(data), pulled);
+
+        Patterns.fill(data, 42);
+        source.poll(event -> { }, 64);
+        assertEquals(0, source.counters().get(Counter.SHARED_PULL_BYTES_FOR_PEERS),
+            "the invitation to the ended pull, read now, copies nothing");
+        assertEquals(pulled, Patterns.crc(target), "the pulled bytes stay as the pull left them");
+    }
+
+    @Test
+    void aFaultInTheBlocksTheSourceTakesFailsThePullNamingTheSegmentAndTheNextPullIsExact() throws Exception
+    {
+        final DriverEndpoint source = open();
+        final DriverEndpoint puller = open();
+        final long half = PULL_BYTES / 2;
+        final MemorySegment good = arena.allocate(half, 4096);
+        Patterns.fill(good, 7);
+        final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(half);
+        final int sourceId = source.declareRegion(new MemorySegment[] {good, unmapped}, 2, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        final PullSpec spec = specTo(source, puller, sourceId, targetId);
+        final EventLog log = new EventLog();
+        try (BusyPoller ignored = new BusyPoller(source))
+        {
+            puller.startPull(spec.length(PULL_BYTES).pullHandle(1));
+            final EventLog.Seen failed = log.awaitPull(puller, TIMEOUT, 1);
+            assertEquals(DriverError.SEGMENT_FAULT, failed.error(), failed.message());
+            assertTrue(failed.message().contains("segment 1 at 0x") && failed.message().contains("EFAULT"),
+                failed.message());
+
+            puller.startPull(spec.length(half).pullHandle(2));
+            final EventLog.Seen done = log.awaitPull(puller, TIMEOUT, 2);
+            assertEquals(EventType.PULL_DONE, done.type(), done.message());
+            assertEquals(Patterns.crc(good), Patterns.crc(target.asSlice(0, half)));
+        }
+    }
+
+    @Test
+    void aNegativeThresholdIsRefusedNamingTheOption()
+    {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> UserDriverOptions.defaults().withSharedPullMinBytes(-1));
+        assertTrue(e.getMessage().contains("sharedPullMinBytes -1"), e.getMessage());
+    }
+
+    private DriverEndpoint open()
+    {
+        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withProgressThread(false)).build());
+        resources.add(endpoint);
+        return endpoint;
+    }
+
+    private static PullSpec specTo(
+        final DriverEndpoint source, final DriverEndpoint puller, final int sourceId, final int targetId)
+    {
+        return new PullSpec().peerIndex(puller.acquirePeer(source.address().board())).remoteEndpointIndex(0)
+            .remoteSessionId(source.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId);
+    }
+
+    /** A thread that polls an endpoint without pause, as a rank waiting for its own send does. */
+    private static final class BusyPoller implements AutoCloseable
+    {
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread thread;
+
+        BusyPoller(final DriverEndpoint endpoint)
+        {
+            thread = new Thread(() ->
+            {
+                while (running.get())
+                {
+                    endpoint.poll(event -> { }, 64);
+                }
+            }, "busy-poller");
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException
+        {
+            running.set(false);
+            thread.join(TIMEOUT.toMillis());
+        }
+    }
+}
