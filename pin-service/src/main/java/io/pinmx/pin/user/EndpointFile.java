@@ -21,8 +21,9 @@ import java.util.List;
 /**
  * An endpoint's shared-memory file, {@code <dir>/pinmx-udp-<port>} (dir is /dev/shm by default): a header
  * naming its owner (pid, session id, UDP port), the endpoint's many-to-one {@link ShmFrameRing} of incoming
- * eager frames, its {@link RegionTable} and its {@link SharedPulls}. The owner creates and deletes it; a same-host peer maps it to send
- * frames into the ring and to resolve region ids for single-copy pulls.
+ * eager frames, its {@link RegionTable} and its {@link SharedPulls}. The owner creates and deletes it; a same-host
+ * peer maps it to send frames into the ring, to resolve region ids for single-copy pulls and to copy its part of a
+ * shared pull.
  * <p>
  * Header: magic (long, written after the pid), layout version (int), pid (int), session id (int), UDP port
  * (int), ready flag (int, set last by the owner, cleared at close), ring capacity (int), max regions (int); the

@@ -51,6 +51,11 @@ final class ShmFrameRing
     private MemorySegment zeroes;
     private final int capacity;
     private final int mask;
+    /**
+     * Producer: the head as last read. The head only grows, so a stale value only understates the room; it is read
+     * again when the room it shows may not do. Reading it per offer took the consumer's cache line at every frame.
+     */
+    private volatile long headCache;
 
     /** Wraps an area of {@link #CONTROL_BYTES} + capacity bytes; capacity must be a power of two. */
     ShmFrameRing(final MemorySegment area)
@@ -229,34 +234,32 @@ final class ShmFrameRing
     {
         while (true)
         {
-            final long head = (long)LONG.getVolatile(control, HEAD_OFFSET);
             final long tail = (long)LONG.getVolatile(control, TAIL_OFFSET);
-            final long free = capacity - (tail - head);
             final int tailIndex = (int)(tail & mask);
             final int toEnd = capacity - tailIndex;
-            if (required <= toEnd)
+            final long needed = required <= toEnd ? required : (long)toEnd + required;
+            long head = headCache;
+            if (capacity - (tail - head) < needed)
             {
-                if (required > free)
+                head = (long)LONG.getVolatile(control, HEAD_OFFSET);
+                headCache = head;
+                if (capacity - (tail - head) < needed)
                 {
                     return -1;
                 }
+            }
+            if (required <= toEnd)
+            {
                 if (LONG.compareAndSet(control, TAIL_OFFSET, tail, tail + required))
                 {
                     return tailIndex;
                 }
             }
-            else
+            else if (LONG.compareAndSet(control, TAIL_OFFSET, tail, tail + toEnd + required))
             {
-                if (toEnd + required > free)
-                {
-                    return -1;
-                }
-                if (LONG.compareAndSet(control, TAIL_OFFSET, tail, tail + toEnd + required))
-                {
-                    buffer.set(ValueLayout.JAVA_INT, tailIndex + TYPE_OFFSET, TYPE_PADDING);
-                    INT.setVolatile(buffer, (long)tailIndex + LENGTH_OFFSET, toEnd);
-                    return 0;
-                }
+                buffer.set(ValueLayout.JAVA_INT, tailIndex + TYPE_OFFSET, TYPE_PADDING);
+                INT.setVolatile(buffer, (long)tailIndex + LENGTH_OFFSET, toEnd);
+                return 0;
             }
         }
     }

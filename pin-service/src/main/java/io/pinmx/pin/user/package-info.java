@@ -3,7 +3,9 @@
  * datagram payloads (the socket driven through {@link io.pinmx.pin.provider.LibcSockets} by {@code UdpTransport}:
  * gathering sends, pull replies in UDP_SEGMENT runs, UDP_GRO receives), and for endpoints of one host a
  * many-to-one shared-memory ring per receiving endpoint in /dev/shm (zero-length UDP datagrams as doorbells for a parked receiver) plus single-copy pulls by one
- * process_vm_readv from the peer's region table published in the same file. Owns the endpoint's UDP socket,
+ * process_vm_readv from the peer's region table published in the same file, or, from 128 KiB, shared with the
+ * source endpoint's agent when it polls ({@code SharedPulls} slots in the puller's file: {@code SharedPullCopy} copies
+ * the front, the source's {@code PullHelper} the back with process_vm_writev). Owns the endpoint's UDP socket,
  * shared-memory file, peer table (a {@link io.pinmx.pin.provider.PeerRegistry} keyed by UdpPeer.Key), region table, both sides of the
  * pull protocol ({@code Puller} over preallocated {@code PullSlot}s, writing a received run's payloads with one
  * {@code ReplyCopyBatch}; {@code PullServer}), the receive dispatch
