@@ -106,10 +106,7 @@ final class ShmFrameRing
         {
             return false;
         }
-        buffer.set(ValueLayout.JAVA_INT, at + TYPE_OFFSET, TYPE_FRAME);
-        buffer.set(ValueLayout.JAVA_INT, at + PORT_OFFSET, senderPort);
-        buffer.set(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET, senderAddress.length);
-        MemorySegment.copy(senderAddress, 0, buffer, ValueLayout.JAVA_BYTE, at + ADDRESS_OFFSET, senderAddress.length);
+        writeRecordHeader(at, TYPE_FRAME, senderPort, senderAddress);
         MemorySegment.copy(header, 0, buffer, at + RECORD_HEADER_BYTES, header.byteSize());
         if (payload.byteSize() > 0)
         {
@@ -133,15 +130,21 @@ final class ShmFrameRing
         {
             return false;
         }
-        buffer.set(ValueLayout.JAVA_INT, at + TYPE_OFFSET, TYPE_SHARED_PULL);
-        buffer.set(ValueLayout.JAVA_INT, at + PORT_OFFSET, senderPort);
-        buffer.set(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET, senderAddress.length);
-        MemorySegment.copy(senderAddress, 0, buffer, ValueLayout.JAVA_BYTE, at + ADDRESS_OFFSET, senderAddress.length);
+        writeRecordHeader(at, TYPE_SHARED_PULL, senderPort, senderAddress);
         buffer.set(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES, pullerSession);
         buffer.set(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES + 4, slot);
         buffer.set(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES + 8, generation);
         INT.setVolatile(buffer, at + LENGTH_OFFSET, recordLength);
         return true;
+    }
+
+    /** Everything of a claimed record's header but its length, which publishes it. */
+    private void writeRecordHeader(final long at, final int type, final int senderPort, final byte[] senderAddress)
+    {
+        buffer.set(ValueLayout.JAVA_INT, at + TYPE_OFFSET, type);
+        buffer.set(ValueLayout.JAVA_INT, at + PORT_OFFSET, senderPort);
+        buffer.set(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET, senderAddress.length);
+        MemorySegment.copy(senderAddress, 0, buffer, ValueLayout.JAVA_BYTE, at + ADDRESS_OFFSET, senderAddress.length);
     }
 
     /** Receives one record: the frame bytes are valid only during the call. */
