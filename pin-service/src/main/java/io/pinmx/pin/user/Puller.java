@@ -245,7 +245,7 @@ final class Puller
         if (outcome == SharedPullCopy.Outcome.HELPER_STUCK)
         {
             fail(slot, DriverError.TIMEOUT, "pull " + slot.handle + " from " + slot.describePeer() + ": process " +
-                peerFile.pid() + " held a block of it it was copying for more than " +
+                peerFile.pid() + ", copying a block of it, held that block for more than " +
                 helperTimeoutNs(options) / 1_000_000 + " ms");
             return true;
         }

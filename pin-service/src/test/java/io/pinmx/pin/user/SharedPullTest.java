@@ -131,6 +131,70 @@ class SharedPullTest
     }
 
     @Test
+    void aSourceThatHoldsABlockPastThePullTimeoutFailsThePullAndItsSlotIsNeverReused() throws Exception
+    {
+        final UserDriverOptions shortTimeout = UserDriverOptions.defaults().withProgressThread(false)
+            .withPullResend(1_000_000L, 1);
+        final DriverEndpoint source = open(shortTimeout);
+        final DriverEndpoint puller = open(shortTimeout);
+        final MemorySegment data = arena.allocate(PULL_BYTES, 4096);
+        Patterns.fill(data, 3);
+        final int sourceId = source.declareRegion(new MemorySegment[] {data}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        final PullSpec spec = specTo(source, puller, sourceId, targetId).length(PULL_BYTES);
+        final EventLog log = new EventLog();
+        try (EndpointFile pullerFile = EndpointFile.openPeer(UserDriverOptions.defaults().shmDirectory(),
+            puller.address().board().basePort()))
+        {
+            final SharedPulls pulls = pullerFile.sharedPulls();
+            EventLog.Seen stuck = null;
+            for (int attempt = 0; attempt < ATTEMPTS && stuck == null; attempt++)
+            {
+                final AtomicBoolean claimed = new AtomicBoolean();
+                final AtomicBoolean ended = new AtomicBoolean();
+                final Thread holder = Thread.ofPlatform().start(() -> claimed.set(holdABlock(pulls, ended)));
+                puller.startPull(spec.pullHandle(attempt));
+                final EventLog.Seen end = log.awaitPull(puller, TIMEOUT, attempt);
+                ended.set(true);
+                holder.join(TIMEOUT.toMillis());
+                if (end.type() == EventType.PULL_FAILED)
+                {
+                    assertTrue(claimed.get(), "only a held block fails the pull: " + end.message());
+                    stuck = end;
+                }
+            }
+            assertTrue(stuck != null, "no pull of " + ATTEMPTS + " met a block held by the other thread");
+            assertEquals(DriverError.TIMEOUT, stuck.error(), stuck.message());
+            assertTrue(stuck.message().contains("held that block for more than 2 ms"), stuck.message());
+
+            target.fill((byte)0);
+            puller.startPull(spec.pullHandle(1_000));
+            final EventLog.Seen done = log.awaitPull(puller, TIMEOUT, 1_000);
+            assertEquals(EventType.PULL_DONE, done.type(), done.message());
+            assertEquals(Patterns.crc(data), Patterns.crc(target), "the next pull, in another slot, is exact");
+            assertEquals(0, puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE));
+        }
+    }
+
+    /** Plays a source agent that claims a block of the first shared pull it sees and never copies it. */
+    private static boolean holdABlock(final SharedPulls pulls, final AtomicBoolean ended)
+    {
+        while (!ended.get())
+        {
+            for (int slot = 0; slot < SharedPulls.SLOTS; slot++)
+            {
+                if (pulls.claimBack(slot, pulls.generation(slot)) != SharedPulls.NONE)
+                {
+                    return true;
+                }
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
+    @Test
     void aNegativeThresholdIsRefusedNamingTheOption()
     {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -140,8 +204,13 @@ class SharedPullTest
 
     private DriverEndpoint open()
     {
+        return open(UserDriverOptions.defaults().withProgressThread(false));
+    }
+
+    private DriverEndpoint open(final UserDriverOptions options)
+    {
         final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
-            .options(UserDriverOptions.class, UserDriverOptions.defaults().withProgressThread(false)).build());
+            .options(UserDriverOptions.class, options).build());
         resources.add(endpoint);
         return endpoint;
     }
