@@ -48,6 +48,7 @@ final class Puller
     private static final int IPV6_UDP_HEADER_BYTES = 48;
     /** Below this (an MTU under ~600 B) replies stay small rather than tiny; IP fragments them. */
     private static final int MIN_REPLY_PAYLOAD_BYTES = 512;
+    private static final long MIN_HELPER_TIMEOUT_NS = 1_000_000_000L;
 
     private final UserDriverOptions options;
     private final AgentFrameSender sender;
@@ -278,10 +279,14 @@ final class Puller
         return sharedCopy != null && !peerFile.isOwn() && slot.length >= options.sharedPullMinBytes();
     }
 
-    /** How long a shared pull waits for the block its source's agent holds: as long as a UDP pull may take. */
+    /**
+     * How long a shared pull waits for the block its source's agent holds: as long as a UDP pull may take, and at
+     * least {@link #MIN_HELPER_TIMEOUT_NS}, so that a source descheduled in the middle of its copy on a loaded host
+     * (or a slow guest) is waited for rather than failed.
+     */
     private static long helperTimeoutNs(final UserDriverOptions options)
     {
-        return options.pullResendTimeoutNs() * (options.pullMaxRetries() + 1L);
+        return Math.max(MIN_HELPER_TIMEOUT_NS, options.pullResendTimeoutNs() * (options.pullMaxRetries() + 1L));
     }
 
     /** Requests blocks of the slot's pull, then of the other active pulls, while the endpoint has bytes to spare. */
