@@ -988,7 +988,10 @@ static void pinmx_serve_refuse(struct sk_buff_head *txq,
  * The pages a kept PULL found missing are pinned (or not): serve it as the
  * receive softirq would have, or refuse it naming where this pin failed.
  * Runs while the region has a user (pin worker), so its endpoint is
- * alive; a destroyed region just frees the slot.
+ * alive. A region destroyed meanwhile is refused as the softirq refuses a
+ * dead one (NACK UNKNOWN_REGION): dropped, the PULL was sent again and,
+ * with its id declared anew and unpinned each time, kept and dropped again
+ * until the puller gave up with TIMEOUT.
  */
 static void pinmx_serve_pinned(struct pinmx_pin_wait *w, int err,
 			       const struct pinmx_fault *where)
@@ -1015,14 +1018,15 @@ static void pinmx_serve_pinned(struct pinmx_pin_wait *w, int err,
 	ifindex = slot->ifindex;
 	slot->region = NULL;
 	spin_unlock_bh(&server->lock);
-	if (err == -ENOENT)
-		goto out_put;
 	__skb_queue_head_init(&txq);
 	rcu_read_lock();
 	local_bh_disable();
 	dev = pinmx_ep_dev_rcu(server->ep);
 	if (dev && dev->ifindex == ifindex) {
-		if (err)
+		if (err == -ENOENT)
+			pinmx_nack_queue(&txq, dev, &pull.hdr, mac,
+					 PINMX_NACK_UNKNOWN_REGION, NULL);
+		else if (err)
 			pinmx_serve_refuse(&txq, dev, &pull, mac, where);
 		else
 			pinmx_serve_pull(server->ep, &pull, mac, dev);
@@ -1030,7 +1034,6 @@ static void pinmx_serve_pinned(struct pinmx_pin_wait *w, int err,
 	pinmx_frame_xmit(&txq);
 	local_bh_enable();
 	rcu_read_unlock();
-out_put:
 	pinmx_region_put(region);
 }
 
