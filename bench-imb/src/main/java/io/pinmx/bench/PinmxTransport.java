@@ -34,6 +34,8 @@ import java.util.Map;
  */
 public final class PinmxTransport implements Transport
 {
+    /** Overrides the user driver's {@code sharedPullMinBytes} (0: a receiver copies alone), to compare in one build. */
+    static final String SHARED_PULL_MIN_BYTES_VARIABLE = "PINMX_SHARED_PULL_MIN_BYTES";
     private static final long MATCH_INFO = 0;
     private static final long MATCH_ALL_BITS = -1L;
     private static final Duration MESSAGE_TIMEOUT = Duration.ofSeconds(120);
@@ -67,13 +69,45 @@ public final class PinmxTransport implements Transport
      * @param kernelOptions        options of the kernel provider (pin mode, pulls on the wire), used when
      *                             PINMX_DRIVER picks it.
      * @param regionCacheMaxBytes  region cache capacity in declared bytes; 0 turns the cache off.
+     * @param sharedPullMinBytes   the user driver's {@code sharedPullMinBytes} (0: a receiver copies alone).
      */
-    public record Tuning(KernelDriverOptions kernelOptions, long regionCacheMaxBytes) implements EndpointTuning
+    public record Tuning(KernelDriverOptions kernelOptions, long regionCacheMaxBytes, long sharedPullMinBytes)
+        implements EndpointTuning
     {
+        /** With the user driver's shared pulls as it defaults them. */
+        public Tuning(final KernelDriverOptions kernelOptions, final long regionCacheMaxBytes)
+        {
+            this(kernelOptions, regionCacheMaxBytes, UserDriverOptions.DEFAULT_SHARED_PULL_MIN_BYTES);
+        }
+
         /** The kernel provider's and the library's defaults. */
         public static Tuning defaults()
         {
             return new Tuning(KernelDriverOptions.defaults(), EndpointOptions.builder().build().regionCacheMaxBytes());
+        }
+
+        /** These, with {@code PINMX_SHARED_PULL_MIN_BYTES} of {@code env} if set. */
+        Tuning withEnvironment(final Map<String, String> env)
+        {
+            final String value = env.get(SHARED_PULL_MIN_BYTES_VARIABLE);
+            if (null == value || value.isEmpty())
+            {
+                return this;
+            }
+            try
+            {
+                final long bytes = Long.parseLong(value);
+                if (bytes >= 0)
+                {
+                    return new Tuning(kernelOptions, regionCacheMaxBytes, bytes);
+                }
+            }
+            catch (final NumberFormatException ignored)
+            {
+                // named below
+            }
+            throw new IllegalArgumentException(SHARED_PULL_MIN_BYTES_VARIABLE + "=" + value +
+                ": not a byte count >= 0");
         }
 
         @Override
@@ -84,26 +118,8 @@ public final class PinmxTransport implements Transport
             // for seconds (5 s of C2 CPU in one 2-rank run, measured with perf sched) while sizes were being timed.
             config.options(UserDriverOptions.class,
                     UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null)
-                        .withSharedPullMinBytes(sharedPullMinBytes()))
+                        .withSharedPullMinBytes(sharedPullMinBytes))
                 .options(KernelDriverOptions.class, kernelOptions);
-        }
-
-        /** {@code PINMX_SHARED_PULL_MIN_BYTES} (0: the receiver copies alone), else the user driver's default. */
-        private static long sharedPullMinBytes()
-        {
-            final String value = System.getenv("PINMX_SHARED_PULL_MIN_BYTES");
-            if (value == null || value.isEmpty())
-            {
-                return UserDriverOptions.DEFAULT_SHARED_PULL_MIN_BYTES;
-            }
-            try
-            {
-                return Long.parseLong(value);
-            }
-            catch (final NumberFormatException e)
-            {
-                throw new IllegalArgumentException("PINMX_SHARED_PULL_MIN_BYTES: not a byte count: " + value, e);
-            }
         }
 
         @Override
@@ -127,8 +143,9 @@ public final class PinmxTransport implements Transport
 
     /**
      * @throws IllegalArgumentException naming PINMX_DRIVER if it asks for a driver that cannot run here,
-     *                                  PINMX_PEER_TIMEOUT_MS if it is not a positive number, or PINMX_BIND if it
-     *                                  is neither core nor none ({@link RankBinding}).
+     *                                  PINMX_PEER_TIMEOUT_MS if it is not a positive number, PINMX_BIND if it
+     *                                  is neither core nor none ({@link RankBinding}), or
+     *                                  PINMX_SHARED_PULL_MIN_BYTES if it is not a byte count >= 0.
      */
     public static PinmxTransport open(final Job job, final Map<String, String> env, final Tuning tuning)
     {
@@ -136,7 +153,7 @@ public final class PinmxTransport implements Transport
         final JobEndpoint ranks;
         try
         {
-            ranks = JobEndpoint.open(job, env, tuning);
+            ranks = JobEndpoint.open(job, env, tuning.withEnvironment(env));
         }
         catch (final RuntimeException ex)
         {

@@ -45,8 +45,8 @@ final class PullHelper
         }
         // The slot's fields stay as they are while we hold a block: the puller waits for it before it ends the pull.
         final long length = pulls.length(slot);
-        final long blockBytes = pulls.blockBytesOf(slot);
-        if (length <= 0 || blockBytes <= 0 || !resolve(puller, pulls, slot, length))
+        final long blockBytes = SharedPulls.blockBytes(length);
+        if (length <= 0 || !resolve(puller, pulls, slot, length))
         {
             pulls.markFailed(slot, generation);
             return;

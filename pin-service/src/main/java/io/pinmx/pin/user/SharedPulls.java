@@ -12,10 +12,11 @@ import java.lang.invoke.VarHandle;
  * <p>
  * Slot of {@link #SLOT_BYTES}: CLAIM (long: generation 16 bits | back 24 | front 24, blocks), DONE (long:
  * generation 16 | failed 1 | bytes the helper copied, 47), source region (int, the helper's), target region (int,
- * the puller's), source offset, target offset, length, block bytes (longs). The puller writes a slot's fields, then
- * publishes CLAIM with a release store; a helper claims with a CAS that names the generation, so it never takes a
- * block of a pull that has ended. The helper copies its blocks back to front, each before the next claim, so what
- * it has copied is always the tail of its claimed range, and DONE says how much.
+ * the puller's), source offset, target offset, length (longs); both ends cut the length into blocks of
+ * {@link #blockBytes}. The puller writes a slot's fields, then publishes CLAIM with a release store; a helper claims
+ * with a CAS that names the generation, so it never takes a block of a pull that has ended. The helper copies its
+ * blocks back to front, each before the next claim, so what it has copied is always the tail of its claimed range,
+ * and DONE says how much.
  * <p>
  * Threads: the owning endpoint's agent opens, claims from the front and closes; a peer endpoint's agent (another
  * process) claims from the back and adds to DONE. Only CLAIM and DONE are written by both.
@@ -38,7 +39,6 @@ final class SharedPulls
     private static final int SOURCE_OFFSET = 24;
     private static final int TARGET_OFFSET = 32;
     private static final int LENGTH = 40;
-    private static final int BLOCK_BYTES = 48;
 
     private static final int COUNT_BITS = 24;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
@@ -56,7 +56,7 @@ final class SharedPulls
         this.area = area;
     }
 
-    /** Blocks of {@code blockBytes(length)} a pull of {@code length} bytes is cut into. */
+    /** Bytes of each block a pull of {@code length} bytes is cut into (the last one may be shorter). */
     static long blockBytes(final long length)
     {
         final long perBlock = (length + TARGET_BLOCKS - 1) / TARGET_BLOCKS;
@@ -90,7 +90,6 @@ final class SharedPulls
                 area.set(ValueLayout.JAVA_LONG, at + SOURCE_OFFSET, sourceOffset);
                 area.set(ValueLayout.JAVA_LONG, at + TARGET_OFFSET, targetOffset);
                 area.set(ValueLayout.JAVA_LONG, at + LENGTH, length);
-                area.set(ValueLayout.JAVA_LONG, at + BLOCK_BYTES, blockBytes);
                 LONG.setVolatile(area, at + DONE, generation << GENERATION_SHIFT);
                 LONG.setRelease(area, at + CLAIM, generation << GENERATION_SHIFT | blocks << COUNT_BITS);
                 return slot;
@@ -238,11 +237,6 @@ final class SharedPulls
     long length(final int slot)
     {
         return area.get(ValueLayout.JAVA_LONG, (long)slot * SLOT_BYTES + LENGTH);
-    }
-
-    long blockBytesOf(final int slot)
-    {
-        return area.get(ValueLayout.JAVA_LONG, (long)slot * SLOT_BYTES + BLOCK_BYTES);
     }
 
     private boolean updateDone(final int slot, final int generation, final long bytes, final long flags)

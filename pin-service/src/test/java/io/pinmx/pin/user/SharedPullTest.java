@@ -50,11 +50,10 @@ class SharedPullTest
     {
         final DriverEndpoint source = open();
         final DriverEndpoint puller = open();
-        final MemorySegment data = arena.allocate(PULL_BYTES, 4096);
-        final int sourceId = source.declareRegion(new MemorySegment[] {data}, 1, RegionAccess.READ);
-        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
-        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        final PullSpec spec = specTo(source, puller, sourceId, targetId).length(PULL_BYTES);
+        final LargePull pull = largePull(source, puller);
+        final MemorySegment data = pull.data();
+        final MemorySegment target = pull.target();
+        final PullSpec spec = pull.spec();
         final EventLog log = new EventLog();
         try (BusyPoller ignored = new BusyPoller(source))
         {
@@ -82,12 +81,11 @@ class SharedPullTest
     {
         final DriverEndpoint source = open();
         final DriverEndpoint puller = open();
-        final MemorySegment data = arena.allocate(PULL_BYTES, 4096);
+        final LargePull pull = largePull(source, puller);
+        final MemorySegment data = pull.data();
+        final MemorySegment target = pull.target();
         Patterns.fill(data, 41);
-        final int sourceId = source.declareRegion(new MemorySegment[] {data}, 1, RegionAccess.READ);
-        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
-        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        puller.startPull(specTo(source, puller, sourceId, targetId).length(PULL_BYTES).pullHandle(1));
+        puller.startPull(pull.spec().pullHandle(1));
         final EventLog.Seen done = new EventLog().awaitPull(puller, TIMEOUT, 1);
         assertEquals(EventType.PULL_DONE, done.type(), done.message());
         assertEquals(0, puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE));
@@ -135,12 +133,11 @@ class SharedPullTest
     {
         final DriverEndpoint source = open();
         final DriverEndpoint puller = open();
-        final MemorySegment data = arena.allocate(PULL_BYTES, 4096);
+        final LargePull pull = largePull(source, puller);
+        final MemorySegment data = pull.data();
+        final MemorySegment target = pull.target();
+        final PullSpec spec = pull.spec();
         Patterns.fill(data, 3);
-        final int sourceId = source.declareRegion(new MemorySegment[] {data}, 1, RegionAccess.READ);
-        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
-        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
-        final PullSpec spec = specTo(source, puller, sourceId, targetId).length(PULL_BYTES);
         final EventLog log = new EventLog();
         try (EndpointFile pullerFile = EndpointFile.openPeer(UserDriverOptions.defaults().shmDirectory(),
             puller.address().board().basePort()))
@@ -206,6 +203,20 @@ class SharedPullTest
             .options(UserDriverOptions.class, UserDriverOptions.defaults().withProgressThread(false)).build());
         resources.add(endpoint);
         return endpoint;
+    }
+
+    /** {@link #PULL_BYTES} declared at the source, as many at the puller, and the pull of the one into the other. */
+    private record LargePull(MemorySegment data, MemorySegment target, PullSpec spec)
+    {
+    }
+
+    private LargePull largePull(final DriverEndpoint source, final DriverEndpoint puller)
+    {
+        final MemorySegment data = arena.allocate(PULL_BYTES, 4096);
+        final int sourceId = source.declareRegion(new MemorySegment[] {data}, 1, RegionAccess.READ);
+        final MemorySegment target = arena.allocate(PULL_BYTES, 4096);
+        final int targetId = puller.declareRegion(new MemorySegment[] {target}, 1, RegionAccess.WRITE);
+        return new LargePull(data, target, specTo(source, puller, sourceId, targetId).length(PULL_BYTES));
     }
 
     private static PullSpec specTo(

@@ -1,0 +1,40 @@
+package io.pinmx.bench;
+
+import io.pinmx.pin.user.UserDriverOptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The environment's say in the pinmx transport's endpoint options. */
+class PinmxTuningTest
+{
+    private static final String VARIABLE = PinmxTransport.SHARED_PULL_MIN_BYTES_VARIABLE;
+
+    @Test
+    void sharedPullsKeepTheDriversDefaultUnlessTheEnvironmentSetsThem()
+    {
+        final PinmxTransport.Tuning defaults = PinmxTransport.Tuning.defaults();
+        assertEquals(UserDriverOptions.DEFAULT_SHARED_PULL_MIN_BYTES, defaults.sharedPullMinBytes());
+        assertEquals(defaults, defaults.withEnvironment(Map.of()));
+        assertEquals(defaults, defaults.withEnvironment(Map.of(VARIABLE, "")));
+        assertEquals(0, defaults.withEnvironment(Map.of(VARIABLE, "0")).sharedPullMinBytes());
+        assertEquals(1 << 20, defaults.withEnvironment(Map.of(VARIABLE, "1048576")).sharedPullMinBytes());
+        assertEquals(defaults.regionCacheMaxBytes(),
+            defaults.withEnvironment(Map.of(VARIABLE, "0")).regionCacheMaxBytes());
+    }
+
+    @Test
+    void aValueThatIsNotAByteCountIsRefusedNamingTheVariable()
+    {
+        for (final String bad : new String[] {"-1", "lots", "1.5", " 0"})
+        {
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PinmxTransport.Tuning.defaults().withEnvironment(Map.of(VARIABLE, bad)));
+            assertTrue(e.getMessage().startsWith(VARIABLE + "=" + bad + ":"), e.getMessage());
+        }
+    }
+}
