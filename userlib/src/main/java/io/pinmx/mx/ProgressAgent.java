@@ -150,11 +150,9 @@ final class ProgressAgent
             final long pullsServed = counters.get(Counter.PULLS_SERVED);
             servedPeers = pullsServed != pullsServedSeen;
             pullsServedSeen = pullsServed;
-            if (events > 0)
-            {
-                // handling them took time the timers must see; an empty poll took next to none
-                now.update(clock.nanoTime());
-            }
+            // The timers run on the time the round began: the time handling events took is seen by the next
+            // round, which reads the clock again (a second read here sat between a message's arrival and the
+            // caller's reply).
             timers.run(ackWhenIdle && 0 == events && Thread.currentThread() != thread);
             rendezvous.retryRefusedPulls();
             reads.retryRefusedPulls();
@@ -204,6 +202,10 @@ final class ProgressAgent
      */
     boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs, final boolean ackWhenIdle)
     {
+        if (r.state.isDone())
+        {
+            return true;
+        }
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeoutNs;
         boolean assisting = false;

@@ -6,6 +6,8 @@ import io.pinmx.pin.wire.NotifyStatus;
 import io.pinmx.regioncache.RegionLease;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
@@ -24,6 +26,20 @@ public final class Request
         RECEIVE,
         /** A one-sided read: the driver pulls pieces of a partner's exposed region ({@link RemoteReads}). */
         READ
+    }
+
+    private static final VarHandle STATE;
+
+    static
+    {
+        try
+        {
+            STATE = MethodHandles.lookup().findVarHandle(Request.class, "state", RequestState.class);
+        }
+        catch (final ReflectiveOperationException e)
+        {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     final Endpoint endpoint;
@@ -193,6 +209,15 @@ public final class Request
     public void release()
     {
         endpoint.release(this);
+    }
+
+    /**
+     * Sets the state with a release store: for moves to a state nobody waits for. A move to a done state is a
+     * volatile store, which a parked waiter's handshake needs (it publishes itself, then reads the state).
+     */
+    void setStateReleased(final RequestState next)
+    {
+        STATE.setRelease(this, next);
     }
 
     void wake()

@@ -104,7 +104,15 @@ final class RequestPool
         {
             throw new IllegalStateException(r + " cannot move from " + r.state + " to " + next);
         }
-        r.state = next;
+        if (next.isDone())
+        {
+            r.state = next;
+        }
+        else
+        {
+            // no thread waits for a state that is not done: the fence of a volatile store buys nothing here
+            r.setStateReleased(next);
+        }
     }
 
     void complete(final Request r)

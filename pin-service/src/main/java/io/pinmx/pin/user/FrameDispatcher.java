@@ -205,7 +205,7 @@ final class FrameDispatcher
         final MemorySegment buffer, final long frameOffset, final int frameLength, final int senderPort,
         final long addressOffset, final int addressLength)
     {
-        counters.increment(Counter.SHM_FRAMES_RECEIVED);
+        counters.incrementOwned(Counter.SHM_FRAMES_RECEIVED);
         if (frameLength > maxFrameBytes)
         {
             counters.increment(Counter.DROPPED_BAD_LENGTH);
@@ -285,7 +285,7 @@ final class FrameDispatcher
             }
             return;
         }
-        counters.increment(Counter.received(kind));
+        counters.incrementOwned(Counter.received(kind));
         switch (kind)
         {
             case PULL -> server.serve(frame, offset, source);
