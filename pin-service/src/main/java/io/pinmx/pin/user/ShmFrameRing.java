@@ -8,7 +8,8 @@ import java.lang.invoke.VarHandle;
  * Many-to-one ring of MXoE frames in shared memory (one per receiving endpoint, in its /dev/shm file), in the
  * style of Agrona's ManyToOneRingBuffer: producers in any process claim space by CAS on the tail, write the
  * record, then publish it with a volatile store of its length; the single consumer reads records in order,
- * zeroes them and advances the head. A zero length means "not yet published".
+ * then zeroes them and advances the head, a batch at a time ({@link #consumed}). A zero length means "not yet
+ * published".
  * <p>
  * Layout: control block of {@link #CONTROL_BYTES} (tail, head and the consumer's parked flag on separate cache
  * lines), then {@code capacity} bytes of records. Record: length (int, record header + frame bytes), type
@@ -49,6 +50,17 @@ final class ShmFrameRing
      * every sender maps the ring too.
      */
     private MemorySegment zeroes;
+    /**
+     * Consumer: the position after the last record delivered. Records between the published head and it are zeroed
+     * and handed back to producers at the start of the next drain, before the consumer parks, or at once when they
+     * hold more than {@link #releaseAtBytes}; not after each delivery: zeroing takes the record's cache lines from
+     * the producer, and after a delivery the consumer's caller is about to answer.
+     */
+    private long consumed;
+    /** Consumer: the head as last published. */
+    private long released;
+    /** Consumed bytes held back from producers before a drain hands them back at once: an eighth of the ring. */
+    private final int releaseAtBytes;
     private final int capacity;
     private final int mask;
     /**
@@ -69,6 +81,7 @@ final class ShmFrameRing
         this.buffer = area.asSlice(CONTROL_BYTES);
         this.capacity = (int)capacityBytes;
         this.mask = capacity - 1;
+        this.releaseAtBytes = capacity / 8;
     }
 
     static long areaBytes(final int capacity)
@@ -169,11 +182,9 @@ final class ShmFrameRing
      */
     int drain(final FrameConsumer consumer, final int limit)
     {
-        if (null == zeroes)
-        {
-            zeroes = MemorySegment.ofArray(new long[capacity / 4 / Long.BYTES]);
-        }
-        long head = (long)LONG.getVolatile(control, HEAD_OFFSET);
+        startConsumer();
+        releaseConsumed();
+        long head = consumed;
         int delivered = 0;
         while (delivered < limit)
         {
@@ -206,18 +217,51 @@ final class ShmFrameRing
             finally
             {
                 // consumed even if the consumer threw (an application's handler may run inside it): never twice
-                MemorySegment.copy(zeroes, 0, buffer, at, aligned);
                 head += aligned;
-                LONG.setRelease(control, HEAD_OFFSET, head);
+                consumed = head;
+                if (consumed - released >= releaseAtBytes)
+                {
+                    releaseConsumed();
+                }
             }
         }
         return delivered;
     }
 
+    /** Consumer, before it parks: true if no record is published; records it consumed are handed back first. */
     boolean isEmpty()
     {
-        final long head = (long)LONG.getVolatile(control, HEAD_OFFSET);
-        return (int)INT.getVolatile(buffer, (head & mask) + LENGTH_OFFSET) == 0;
+        startConsumer();
+        releaseConsumed();
+        return (int)INT.getVolatile(buffer, (consumed & mask) + LENGTH_OFFSET) == 0;
+    }
+
+    private void startConsumer()
+    {
+        if (null == zeroes)
+        {
+            zeroes = MemorySegment.ofArray(new long[capacity / 4 / Long.BYTES]);
+            consumed = (long)LONG.getVolatile(control, HEAD_OFFSET);
+            released = consumed;
+        }
+    }
+
+    /** Zeroes the records consumed since the last call and publishes the head past them. */
+    private void releaseConsumed()
+    {
+        long from = released;
+        while (from != consumed)
+        {
+            final int at = (int)(from & mask);
+            final int bytes = (int)Math.min(Math.min(consumed - from, capacity - at), zeroes.byteSize());
+            MemorySegment.copy(zeroes, 0, buffer, at, bytes);
+            from += bytes;
+        }
+        if (released != consumed)
+        {
+            released = consumed;
+            LONG.setRelease(control, HEAD_OFFSET, consumed);
+        }
     }
 
     /** Consumer: announce it is about to block (producers then ring the doorbell). Volatile: pairs with offer. */

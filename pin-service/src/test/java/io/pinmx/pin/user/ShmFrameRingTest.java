@@ -88,6 +88,44 @@ class ShmFrameRingTest
     }
 
     @Test
+    void consumedRecordsGoBackToProducersByTheNextDrainAndNoLapReadsAStaleOne()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            final MemorySegment header = filled(arena, 32, (byte)1);
+            final MemorySegment payload = arena.allocate(8);
+            final long[] last = {-1};
+            final ShmFrameRing.FrameConsumer check = (buffer, offset, length, senderPort, addressOffset, addressLength) ->
+            {
+                assertEquals(40, length);
+                last[0] = buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 32);
+            };
+            // 72-byte records, one at a time, over more than five laps: each drain gives back the record before
+            for (long i = 0; i < 5000; i++)
+            {
+                payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, i);
+                assertTrue(ring.offer(header, payload, 1, ADDRESS), "record " + i);
+                assertEquals(1, ring.drain(check, 10), "record " + i);
+                assertEquals(i, last[0]);
+                assertEquals(0, ring.drain(check, 10), "a record after " + i);
+            }
+            int accepted = 0;
+            while (ring.offer(header, payload, 1, ADDRESS))
+            {
+                accepted++;
+            }
+            assertTrue(accepted > 64 * 1024 / 72 - 2, "records that fit: " + accepted);
+            assertEquals(1, ring.drain(check, 1));
+            assertFalse(ring.offer(header, payload, 1, ADDRESS), "the drained record's room before the next drain");
+            assertFalse(ring.isEmpty());
+            assertTrue(ring.offer(header, payload, 1, ADDRESS), "its room after the consumer looked again");
+            assertEquals(accepted, ring.drain(check, 100_000));
+            assertTrue(ring.isEmpty());
+        }
+    }
+
+    @Test
     void oversizedFrameIsRejectedWithItsSize()
     {
         try (Arena arena = Arena.ofConfined())
