@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pinmx.pin.wire.DropReason;
 import io.pinmx.pin.wire.FrameKind;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 class DriverCountersTest
@@ -66,6 +68,49 @@ class DriverCountersTest
         assertEquals(DriverCounters.size(), snapshot.length);
         assertEquals(2L * perThread, snapshot[Counter.FRAMES_SENT_TINY.ordinal()]);
         assertThrows(IllegalArgumentException.class, () -> counters.snapshot(new long[3]));
+    }
+
+    @Test
+    void ownedCountsHandedOverThroughALockLoseNothingAndAreSeenByReaders() throws Exception
+    {
+        final DriverCounters counters = new DriverCounters();
+        final ReentrantLock handover = new ReentrantLock();
+        final int perThread = 100_000;
+        final Thread[] threads = new Thread[2];
+        for (int t = 0; t < threads.length; t++)
+        {
+            threads[t] = new Thread(() ->
+            {
+                for (int i = 0; i < perThread; i++)
+                {
+                    handover.lock();
+                    try
+                    {
+                        counters.incrementOwned(Counter.SHM_FRAMES_RECEIVED);
+                    }
+                    finally
+                    {
+                        handover.unlock();
+                    }
+                }
+            });
+            threads[t].start();
+        }
+        long seen = 0;
+        final long deadlineNs = System.nanoTime() + 60_000_000_000L;
+        while (seen < 2L * perThread && System.nanoTime() - deadlineNs < 0)
+        {
+            final long now = counters.get(Counter.SHM_FRAMES_RECEIVED);
+            assertTrue(now >= seen, "a reader saw the count go back from " + seen + " to " + now);
+            seen = now;
+            Thread.onSpinWait();
+        }
+        for (final Thread thread : threads)
+        {
+            thread.join(60_000);
+        }
+        assertEquals(2L * perThread, counters.get(Counter.SHM_FRAMES_RECEIVED));
+        assertEquals(2L * perThread, counters.snapshot()[Counter.SHM_FRAMES_RECEIVED.ordinal()]);
     }
 
     @Test
