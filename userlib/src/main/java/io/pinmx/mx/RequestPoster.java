@@ -212,7 +212,6 @@ final class RequestPoster
         lock.lock();
         try
         {
-            now.update(clock.nanoTime());
             final Partner from = MatchInfo.ANY_SOURCE != source ? partners.byId(source) : null;
             final Request r = requests.allocate();
             try
@@ -241,6 +240,8 @@ final class RequestPoster
             final UnexpectedMessage m = unexpected.match(source, matchInfo, matchMask);
             if (null != m)
             {
+                // taking a message may queue frames (a rendezvous' NOTIFY), which the send window stamps
+                now.update(clock.nanoTime());
                 receiver.takeUnexpected(r, m);
             }
             else
