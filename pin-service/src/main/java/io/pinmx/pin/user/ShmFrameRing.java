@@ -53,8 +53,8 @@ final class ShmFrameRing
     /**
      * Consumer: the position after the last record delivered. Records between the published head and it are zeroed
      * and handed back to producers at the start of the next drain, before the consumer parks, or at once when they
-     * hold more than {@link #releaseAtBytes}; not after each delivery: zeroing takes the record's cache lines from
-     * the producer, and after a delivery the consumer's caller is about to answer.
+     * come to {@link #releaseAtBytes}; not after each delivery: zeroing takes the record's cache lines from the
+     * producer, and after a delivery the consumer's caller is about to answer.
      */
     private long consumed;
     /** Consumer: the head as last published. */
