@@ -249,19 +249,19 @@ final class ShmFrameRing
     /** Zeroes the records consumed since the last call and publishes the head past them. */
     private void releaseConsumed()
     {
-        long from = released;
-        while (from != consumed)
+        if (released == consumed)
+        {
+            return;
+        }
+        for (long from = released; from != consumed; )
         {
             final int at = (int)(from & mask);
             final int bytes = (int)Math.min(Math.min(consumed - from, capacity - at), zeroes.byteSize());
             MemorySegment.copy(zeroes, 0, buffer, at, bytes);
             from += bytes;
         }
-        if (released != consumed)
-        {
-            released = consumed;
-            LONG.setRelease(control, HEAD_OFFSET, consumed);
-        }
+        released = consumed;
+        LONG.setRelease(control, HEAD_OFFSET, consumed);
     }
 
     /** Consumer: announce it is about to block (producers then ring the doorbell). Volatile: pairs with offer. */
