@@ -20,12 +20,12 @@ import java.util.function.IntFunction;
  * in the final barrier): strided 2-D N x N doubles (rows of a 512 x 512 matrix on both sides, so that no N makes a contiguous block) for N = 8..256 with
  * the direct protocol forced, the pack protocol forced and the model's choice; contiguous 4 KiB..16 MiB with zero-copy
  * forced, streaming forced and the model's choice, each from memory allocated for it (not declared before); and a
- * strided 64 x 64 get against 64 contiguous gets of its rows. Each point runs the three settings in turn, round
- * after round, and takes each one's median; "auto/best" is the model's choice against the better forced protocol
+ * strided 64 x 64 get against 64 contiguous gets of its rows. A warm-up runs first. Each point runs the three
+ * settings in turn, round after round, and takes each one's median; "auto/best" is the model's choice against the better forced protocol
  * in the same run, "auto chose" what the model took (the counters say).
  * <p>
  * Run: {@code PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np 2 io.pinmx.rma.protocol.bench.ProtocolSweep [REPS]}, or
- * across a veth pair with {@code rma/bench/run-protocols.sh}.
+ * across a veth pair with {@code rma/run-protocol-sweep.sh --veth}.
  */
 public final class ProtocolSweep
 {
@@ -35,6 +35,10 @@ public final class ProtocolSweep
     private static final long MAX_CONTIGUOUS_BYTES = 16L << 20;
     private static final StridedProtocol[] STRIDED = {StridedProtocol.DIRECT, StridedProtocol.PACK,
         StridedProtocol.AUTO};
+    /** Warm-up rounds, each every kind of operation under each setting (about 1 ms a round across a veth pair). */
+    private static final int WARM_UP_ROUNDS = 2000;
+    private static final int[] WARM_UP_SIDES = {8, 64};
+    private static final long[] WARM_UP_CONTIGUOUS_BYTES = {4096, 64 << 10};
     private static final ContiguousProtocol[] CONTIGUOUS = {ContiguousProtocol.ZERO_COPY, ContiguousProtocol.STREAM,
         ContiguousProtocol.AUTO};
 
@@ -85,9 +89,10 @@ public final class ProtocolSweep
 
     private void run()
     {
+        warmUp();
         System.out.println("# " + rma.costModel());
-        System.out.println("# rank 0 on rank 1 through the driver; median of " + reps + " per point, us; progress: " +
-            "each rank's endpoint progress thread and rank 1's data server");
+        System.out.println("# rank 0 on rank 1 through the driver; median of " + reps + " per point, us, after " +
+            WARM_UP_ROUNDS + " warm-up rounds; progress: each rank's endpoint progress thread and rank 1's data server");
         strided("get", this::stridedGet);
         strided("put", this::stridedPut);
         strided("acc", this::stridedAcc);
@@ -99,8 +104,40 @@ public final class ProtocolSweep
         });
         rowsAgainstStrided();
         final ProtocolCounts counts = rma.protocolCounts();
-        System.out.println("# requests by protocol: direct " + counts.direct() + ", pack " + counts.pack() +
-            ", zero-copy " + counts.zeroCopy() + ", stream " + counts.stream());
+        System.out.println("# requests by protocol (warm-up included): direct " + counts.direct() + ", pack " +
+            counts.pack() + ", zero-copy " + counts.zeroCopy() + ", stream " + counts.stream());
+    }
+
+    /**
+     * Runs every kind of operation under every setting until the JIT has compiled their paths at both ends: while it
+     * compiles, on ranks with one CPU each, its compiler threads take that CPU from the progress thread a scheduler
+     * slice at a time, and points timed then had medians of ~1.1 ms where the compiled operation takes 20-60 us (a
+     * whole untimed sweep first, a few hundred calls of each path, still left them). Small and medium shapes only:
+     * the paths are the same at every size, and their calls are what the JIT counts.
+     */
+    private void warmUp()
+    {
+        for (int round = 0; round < WARM_UP_ROUNDS; round++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                rma.protocols(STRIDED[i], CONTIGUOUS[i]);
+                for (final int n : WARM_UP_SIDES)
+                {
+                    stridedGet(n);
+                    stridedPut(n);
+                    stridedAcc(n);
+                }
+                for (final long bytes : WARM_UP_CONTIGUOUS_BYTES)
+                {
+                    final MemorySegment fresh = Arena.ofAuto().allocate(bytes, 4096);
+                    rma.get(remote, 1, 0, fresh);
+                    rma.put(fresh, remote, 1, 0);
+                    rma.fence(1);
+                }
+            }
+        }
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     private void strided(final String what, final IntConsumer op)
