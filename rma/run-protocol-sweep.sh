@@ -2,7 +2,11 @@
 # The driver tier's protocol sweep (io.pinmx.rma.protocol.bench.ProtocolSweep), 2 ranks, shared-memory tier off:
 #   rma/run-protocol-sweep.sh [REPS]          both ranks on this host (the user driver's UDP frames over lo)
 #   rma/run-protocol-sweep.sh --veth [REPS]   each rank in its own network namespace, joined by a veth pair made
-#                                             here and removed on exit (as two hosts would be); needs root and ip
+#                                             here and removed on exit (as two hosts would be); needs root and ip.
+#                                             Each rank's process runs on a CPU of its own (PINMX_VETH_CPUS, default
+#                                             "0 1" with two or more CPUs), as rma/bench/run.sh binds them: unbound,
+#                                             whole points now and then took ~1 ms more per operation (in each of 3
+#                                             runs; bound, in none of 3).
 # The cost model is measured at the start of each run (PINMX_RMA_RECALIBRATE=1) into a file of the run's own, so
 # the sweep judges the model of the moment, not one cached on a quieter or busier day. PINMX_CLASSPATH, if set, is
 # used as it is (no build).
@@ -41,10 +45,13 @@ cleanup() {
   rm -rf "$home"
 }
 trap cleanup EXIT
+if [ -z "${PINMX_VETH_CPUS+set}" ] && [ "$(nproc)" -ge 2 ]; then
+  export PINMX_VETH_CPUS="0 1"
+fi
 pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
 echo "# $(uptime)"
 status=0
 pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "prmp$$" -- "$main" "$reps" || status=$?
 cat "$home/out-0"
-echo "# veth ${ns[0]} - ${ns[1]}, ranks at ${addr[0]} and ${addr[1]}; $(uptime)"
+echo "# veth ${ns[0]} - ${ns[1]}, ranks at ${addr[0]} and ${addr[1]}, on CPUs '${PINMX_VETH_CPUS:-any}'; $(uptime)"
 exit "$status"
