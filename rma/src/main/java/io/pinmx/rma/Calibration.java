@@ -2,6 +2,8 @@ package io.pinmx.rma;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -9,9 +11,10 @@ import java.util.function.Supplier;
 /**
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
  * gets and puts of 8 B and 256 KiB (ts, tn), direct strided gets and puts of 64 pieces (the per-piece start-up),
- * copies of 1 MiB (tm), and zero-copy against streamed transfers of 128 KiB and 4 MiB, both from memory allocated
- * for each (never declared before; streamed ones had reused one buffer, and the lines ended at 1 MiB, below where
- * streaming falls behind). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
+ * copies of 1 MiB (tm), and zero-copy against streamed transfers of {@link #CURVE_BYTES}, both from memory allocated
+ * for each (never declared before; streamed ones had reused one buffer, and lines through two sizes ended at 1 MiB,
+ * below where streaming falls behind, and then started at 128 KiB, above where a fresh region's declaration tips the
+ * balance). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
  * rounds, so that a busy moment of a shared host does not become the model. The warm-up runs the small transfers
  * until the JIT has compiled their paths at both ends: with 20 rounds of each, models measured in a fresh JVM had an
  * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes one to two
@@ -26,9 +29,12 @@ final class Calibration
     private static final int PIECES = 64;
     private static final long GET_PIECE_BYTES = 512;
     private static final long PUT_PIECE_BYTES = 2048;
-    private static final long LINE_SMALL_BYTES = 128 << 10;
-    private static final long LINE_LARGE_BYTES = 4 << 20;
+    /** The sizes the zero-copy and streaming curves go through: one streamed chunk, a few, many. */
+    static final long[] CURVE_BYTES = {4 << 10, 32 << 10, 256 << 10, 4 << 20};
+    private static final long LARGEST_CURVE_BYTES = CURVE_BYTES[CURVE_BYTES.length - 1];
     private static final int RUNS = 9;
+    private static final ContiguousProtocol[] CURVE_PROTOCOLS = {ContiguousProtocol.ZERO_COPY,
+        ContiguousProtocol.STREAM};
     /** Rounds of every kind of transfer before anything is timed: woken threads, warm caches. */
     private static final int WARM_UP_ROUNDS = 20;
     /** Rounds of small transfers before anything is timed: enough calls for the JIT's optimising tier. */
@@ -84,37 +90,45 @@ final class Calibration
 
     private CostModel measure(final String key)
     {
-        final MemorySegment buffer = arena.allocate(LINE_LARGE_BYTES, 4096);
+        final MemorySegment buffer = arena.allocate(LARGEST_CURVE_BYTES, 4096);
         final MemorySegment other = arena.allocate(COPY_BYTES, 4096);
         warmUp(buffer);
         final Supplier<MemorySegment> same = () -> buffer;
         final StridedProtocol direct = StridedProtocol.DIRECT;
         final ContiguousProtocol zeroCopy = ContiguousProtocol.ZERO_COPY;
-        final ContiguousProtocol stream = ContiguousProtocol.STREAM;
-        final List<Probe> probes = List.of(
+        final List<Probe> probes = new ArrayList<>(List.of(
             new Probe(direct, zeroCopy, same, b -> MemorySegment.copy(b, 0, other, 0, COPY_BYTES)),
             new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, SMALL_BYTES))),
             new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, LARGE_BYTES))),
             new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, SMALL_BYTES))),
             new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, LARGE_BYTES))),
             new Probe(direct, zeroCopy, same, b -> stridedGet(b, GET_PIECE_BYTES)),
-            new Probe(direct, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES)),
-            new Probe(direct, zeroCopy, () -> fresh(LINE_SMALL_BYTES), this::get),
-            new Probe(direct, zeroCopy, () -> fresh(LINE_LARGE_BYTES), this::get),
-            new Probe(direct, zeroCopy, () -> fresh(LINE_SMALL_BYTES), this::put),
-            new Probe(direct, zeroCopy, () -> fresh(LINE_LARGE_BYTES), this::put),
-            new Probe(direct, stream, () -> fresh(LINE_SMALL_BYTES), this::get),
-            new Probe(direct, stream, () -> fresh(LINE_LARGE_BYTES), this::get),
-            new Probe(direct, stream, () -> fresh(LINE_SMALL_BYTES), this::put),
-            new Probe(direct, stream, () -> fresh(LINE_LARGE_BYTES), this::put));
+            new Probe(direct, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES))));
+        final int curvesFrom = probes.size();
+        for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
+        {
+            for (final boolean put : new boolean[] {false, true})
+            {
+                for (final long bytes : CURVE_BYTES)
+                {
+                    probes.add(new Probe(direct, protocol, () -> fresh(bytes), put ? this::put : this::get));
+                }
+            }
+        }
         final double[] ns = fastest(probes);
         final CostModel.Line getContiguous = line(SMALL_BYTES, ns[1], LARGE_BYTES, ns[2]);
         final CostModel.Line putContiguous = line(SMALL_BYTES, ns[3], LARGE_BYTES, ns[4]);
         final double getPieceNs = Math.max(0, ns[5] / PIECES - getContiguous.byteNs() * GET_PIECE_BYTES);
         final double putPieceNs = Math.max(0, ns[6] / PIECES - putContiguous.byteNs() * PUT_PIECE_BYTES);
+        final int n = CURVE_BYTES.length;
         return new CostModel(key, getContiguous, getPieceNs, putContiguous, putPieceNs, ns[0] / COPY_BYTES,
-            line(LINE_SMALL_BYTES, ns[7], LINE_LARGE_BYTES, ns[8]), line(LINE_SMALL_BYTES, ns[11], LINE_LARGE_BYTES, ns[12]),
-            line(LINE_SMALL_BYTES, ns[9], LINE_LARGE_BYTES, ns[10]), line(LINE_SMALL_BYTES, ns[13], LINE_LARGE_BYTES, ns[14]));
+            curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n), curve(ns, curvesFrom + 3 * n));
+    }
+
+    /** @return the curve through the {@link #CURVE_BYTES} probes' times from {@code from} on. */
+    private static CostModel.Curve curve(final double[] ns, final int from)
+    {
+        return new CostModel.Curve(CURVE_BYTES, Arrays.copyOfRange(ns, from, from + CURVE_BYTES.length));
     }
 
     /**
@@ -124,7 +138,7 @@ final class Calibration
     private double[] fastest(final List<Probe> probes)
     {
         final double[] best = new double[probes.size()];
-        java.util.Arrays.fill(best, Double.MAX_VALUE);
+        Arrays.fill(best, Double.MAX_VALUE);
         for (int round = 0; round < RUNS; round++)
         {
             for (int i = 0; i < probes.size(); i++)
@@ -170,8 +184,13 @@ final class Calibration
             choice.force(StridedProtocol.PACK, ContiguousProtocol.STREAM);
             stridedGet(buffer, GET_PIECE_BYTES);
             stridedPut(buffer, PUT_PIECE_BYTES);
-            get(buffer.asSlice(0, LINE_SMALL_BYTES));
-            put(buffer.asSlice(0, LINE_SMALL_BYTES));
+            for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
+            {
+                choice.force(StridedProtocol.PACK, protocol);
+                final MemorySegment fresh = fresh(CURVE_BYTES[1]);
+                get(fresh);
+                put(fresh);
+            }
         }
     }
 

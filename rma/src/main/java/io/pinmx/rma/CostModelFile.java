@@ -12,13 +12,16 @@ import java.util.Map;
 import java.util.zip.CRC32;
 
 /**
- * The cost model's cache file: {@code name=value} lines (format, key, every cost), then {@code crc32=} of the bytes
- * before it. Written to a temporary file and renamed, so a reader never sees half of one; read back only when the
- * format, the key and the checksum agree, otherwise refused naming the file and what is wrong.
+ * The cost model's cache file: {@code name=value} lines (format, key, every cost; a curve as its sizes and its costs,
+ * each a space-separated list), then {@code crc32=} of the bytes before it. Written to a temporary file and renamed,
+ * so a reader never sees half of one; read back only when the key and the checksum agree, otherwise refused naming
+ * the file and what is wrong. A file of another format (written by another version of the library, whose model
+ * measured other things) is not refused: it is measured again and replaced, as if there were none.
  */
 final class CostModelFile
 {
-    static final int FORMAT = 1;
+    /** 2: the zero-copy and streaming costs are curves through several sizes (1: lines through two). */
+    static final int FORMAT = 2;
     private static final String CRC = "crc32=";
 
     private CostModelFile()
@@ -60,7 +63,7 @@ final class CostModelFile
     }
 
     /**
-     * @return the model in the file, or null if there is no file.
+     * @return the model in the file, or null if there is no file or it has another format.
      * @throws RmaException naming the file and the problem if it is unreadable, damaged (checksum, missing or bad
      *                      value) or measured for another key.
      */
@@ -108,7 +111,7 @@ final class CostModelFile
         }
         if (!Integer.toString(FORMAT).equals(values.get("format")))
         {
-            throw refused(file, "has format " + values.get("format") + ", this library reads " + FORMAT);
+            return null;
         }
         if (!key.equals(values.get("key")))
         {
@@ -120,8 +123,8 @@ final class CostModelFile
                 line(file, values, "getContiguous"), number(file, values, "getPieceNs"),
                 line(file, values, "putContiguous"), number(file, values, "putPieceNs"),
                 number(file, values, "copyByteNs"),
-                line(file, values, "getZeroCopy"), line(file, values, "getStream"),
-                line(file, values, "putZeroCopy"), line(file, values, "putStream"));
+                curve(file, values, "getZeroCopy"), curve(file, values, "getStream"),
+                curve(file, values, "putZeroCopy"), curve(file, values, "putStream"));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -152,6 +155,21 @@ final class CostModelFile
         f.put(name + ".byteNs", format(line.byteNs()));
     }
 
+    private static void put(final Map<String, String> f, final String name, final CostModel.Curve curve)
+    {
+        final StringBuilder bytes = new StringBuilder();
+        final StringBuilder ns = new StringBuilder();
+        final long[] sizes = curve.bytes();
+        final double[] costs = curve.ns();
+        for (int i = 0; i < sizes.length; i++)
+        {
+            bytes.append(i > 0 ? " " : "").append(sizes[i]);
+            ns.append(i > 0 ? " " : "").append(format(costs[i]));
+        }
+        f.put(name + ".bytes", bytes.toString());
+        f.put(name + ".ns", ns.toString());
+    }
+
     private static String format(final double value)
     {
         return String.format(Locale.ROOT, "%.6f", value);
@@ -162,6 +180,40 @@ final class CostModelFile
         return new CostModel.Line(number(file, values, name + ".startNs"), number(file, values, name + ".byteNs"));
     }
 
+    private static CostModel.Curve curve(final Path file, final Map<String, String> values, final String name)
+    {
+        final String[] sizes = words(file, values, name + ".bytes");
+        final String[] costs = words(file, values, name + ".ns");
+        final long[] bytes = new long[sizes.length];
+        final double[] ns = new double[costs.length];
+        for (int i = 0; i < sizes.length; i++)
+        {
+            try
+            {
+                bytes[i] = Long.parseLong(sizes[i]);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw refused(file, "has " + name + ".bytes=" + values.get(name + ".bytes") + ", not sizes");
+            }
+        }
+        for (int i = 0; i < costs.length; i++)
+        {
+            ns[i] = parse(file, name + ".ns", costs[i]);
+        }
+        return new CostModel.Curve(bytes, ns);
+    }
+
+    private static String[] words(final Path file, final Map<String, String> values, final String name)
+    {
+        final String value = values.get(name);
+        if (null == value || value.isBlank())
+        {
+            throw refused(file, "has no " + name);
+        }
+        return value.trim().split(" +");
+    }
+
     private static double number(final Path file, final Map<String, String> values, final String name)
     {
         final String value = values.get(name);
@@ -169,6 +221,11 @@ final class CostModelFile
         {
             throw refused(file, "has no " + name);
         }
+        return parse(file, name, value);
+    }
+
+    private static double parse(final Path file, final String name, final String value)
+    {
         try
         {
             return Double.parseDouble(value);

@@ -19,15 +19,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CostModelTest
 {
     private static final CostModel.Line FREE = new CostModel.Line(0, 0);
+    private static final CostModel.Curve FREE_CURVE = new CostModel.Curve(new long[] {1, 2}, new double[] {0, 0});
 
     @TempDir
     Path dir;
 
-    /** ts 10 us, tn 1 ns/B, tm 0.1 ns/B; a direct piece costs 2 us. */
+    /**
+     * ts 10 us, tn 1 ns/B, tm 0.1 ns/B; a direct piece costs 2 us. Contiguous gets: zero-copy 50 us + 1 ns/B,
+     * streaming 10 us + 1.2 ns/B (each measured at 1 KB and 1 MB).
+     */
     private static CostModel model()
     {
         return new CostModel("user-host-lo", new CostModel.Line(10_000, 1.0), 2_000, new CostModel.Line(20_000, 2.0),
-            30_000, 0.1, new CostModel.Line(50_000, 1.0), new CostModel.Line(10_000, 1.2), FREE, FREE);
+            30_000, 0.1, curve(1_000, 51_000, 1_000_000, 1_050_000), curve(1_000, 11_200, 1_000_000, 1_210_000),
+            FREE_CURVE, FREE_CURVE);
+    }
+
+    /** @return the curve through (bytes, ns) pairs. */
+    private static CostModel.Curve curve(final double... pairs)
+    {
+        final long[] bytes = new long[pairs.length / 2];
+        final double[] ns = new double[pairs.length / 2];
+        for (int i = 0; i < bytes.length; i++)
+        {
+            bytes[i] = (long)pairs[2 * i];
+            ns[i] = pairs[2 * i + 1];
+        }
+        return new CostModel.Curve(bytes, ns);
     }
 
     @Test
@@ -47,16 +65,52 @@ class CostModelTest
     }
 
     @Test
-    void contiguousChoiceStreamsOnlyWhenItsLineIsClearlyLower()
+    void contiguousChoiceStreamsOnlyWhenItsCurveIsClearlyLower()
     {
         final CostModel m = model();
         // zero-copy 50000 + n, stream 10000 + 1.2 n: 60000 against 22000 ns at n = 10000.
         assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 10_000));
-        // 150000 against 130000 ns: lower, but by less than the margin.
-        assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(false, 100_000));
+        // 150000 against 130000 ns: 13% lower, more than the margin.
+        assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 100_000));
+        // 200000 against 190000 ns: 5% lower, less than the margin; then equal.
+        assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(false, 150_000));
         assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(false, 200_000));
         assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(false, 1 << 22));
         assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(true, 1 << 22));
+    }
+
+    @Test
+    void curveFollowsItsPointsAndCarriesTheNearestSegmentOnNeverFallingWithSize()
+    {
+        final CostModel.Curve c = curve(4096, 20_000, 32_768, 30_000, 262_144, 100_000);
+        assertEquals(20_000, c.at(4096), 1e-9);
+        assertEquals(25_000, c.at(4096 + (32_768 - 4096) / 2), 1e-9);
+        assertEquals(100_000, c.at(262_144), 1e-9);
+        // Above the largest: the last segment's slope, 70000 ns over 229376 B.
+        assertEquals(100_000 + 70_000.0 / 229_376 * 262_144, c.at(2 * 262_144), 1e-6);
+        // Below the smallest: the first segment's slope, down to 0 at most.
+        assertEquals(20_000 - 10_000.0 / 28_672 * 4088, c.at(8), 1e-6);
+        assertEquals(0, curve(1_000_000, 10, 2_000_000, 1_000_000).at(1), 1e-9);
+        // A segment that falls (noise between two sizes) is followed between them, carried on flat beyond.
+        final CostModel.Curve falling = curve(1_000, 5_000, 2_000, 4_000);
+        assertEquals(4_500, falling.at(1_500), 1e-9);
+        assertEquals(5_000, falling.at(10), 1e-9);
+        assertEquals(4_000, falling.at(1 << 20), 1e-9);
+    }
+
+    @Test
+    void contiguousChoiceFollowsTheCurvesAtSmallSizesWhereLinesThroughLargeOnesMissed()
+    {
+        // Zero-copy pays a fresh region's declaration (~10 us), so streaming wins small transfers; from 256 KiB on
+        // zero-copy wins. A line through the two large sizes alone would put 4 KiB on zero-copy (~9 us against 18).
+        final CostModel.Curve zeroCopy = curve(4096, 18_000, 32_768, 25_000, 262_144, 110_000, 4 << 20, 1_800_000);
+        final CostModel.Curve stream = curve(4096, 9_000, 32_768, 15_000, 262_144, 125_000, 4 << 20, 2_000_000);
+        final CostModel m = new CostModel("k", FREE, 0, FREE, 0, 0, zeroCopy, stream, zeroCopy, stream);
+        assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 8));
+        assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 4096));
+        assertEquals(ContiguousProtocol.STREAM, m.contiguous(true, 16_384));
+        assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(false, 262_144));
+        assertEquals(ContiguousProtocol.ZERO_COPY, m.contiguous(true, 16 << 20));
     }
 
     @Test
@@ -76,10 +130,19 @@ class CostModelTest
     void refusesImpossibleCosts()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> new CostModel("k",
-            FREE, -1, FREE, 0, 0, FREE, FREE, FREE, FREE));
+            FREE, -1, FREE, 0, 0, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE));
         assertTrue(ex.getMessage().contains("getPieceNs = -1"), ex.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new CostModel("k", new CostModel.Line(Double.NaN, 0), 0,
-            FREE, 0, 0, FREE, FREE, FREE, FREE));
+            FREE, 0, 0, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE));
+        final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> new CostModel("k",
+            FREE, 0, FREE, 0, 0, FREE_CURVE, null, FREE_CURVE, FREE_CURVE));
+        assertTrue(missing.getMessage().contains("getStream"), missing.getMessage());
+        final IllegalArgumentException order = assertThrows(IllegalArgumentException.class,
+            () -> curve(4096, 1, 4096, 2));
+        assertTrue(order.getMessage().contains("not increasing"), order.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> curve(4096, 1));
+        assertThrows(IllegalArgumentException.class, () -> curve(4096, 1, 8192, -1));
+        assertThrows(IllegalArgumentException.class, () -> new CostModel.Curve(new long[] {1, 2}, new double[] {1}));
     }
 
     @Test
@@ -113,6 +176,32 @@ class CostModelTest
         Files.writeString(file, text, StandardCharsets.UTF_8);
         final RmaException other = assertThrows(RmaException.class, () -> CostModelFile.read(file, "kernel-host-eth0"));
         assertTrue(other.getMessage().contains("measured for user-host-lo, not kernel-host-eth0"), other.getMessage());
+
+        final String shortCurve = withChecksum(text.replaceFirst("getStream\\.ns=[0-9.]+ ", "getStream.ns="));
+        Files.writeString(file, shortCurve, StandardCharsets.UTF_8);
+        final RmaException curve = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
+        assertTrue(curve.getMessage().contains(file.toString()) && curve.getMessage().contains("impossible cost"),
+            curve.getMessage());
+    }
+
+    @Test
+    void fileOfAnotherFormatIsMeasuredAgainNotRefused() throws Exception
+    {
+        final Path file = dir.resolve("model.properties");
+        CostModelFile.write(file, model());
+        final String older = withChecksum(Files.readString(file).replace("format=" + CostModelFile.FORMAT + "\n",
+            "format=1\n"));
+        Files.writeString(file, older, StandardCharsets.UTF_8);
+        assertNull(CostModelFile.read(file, "user-host-lo"));
+    }
+
+    /** @return the file's text with its checksum line made right for what is above it. */
+    private static String withChecksum(final String text)
+    {
+        final String body = text.substring(0, text.lastIndexOf("crc32="));
+        final java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(body.getBytes(StandardCharsets.UTF_8));
+        return body + "crc32=" + Long.toHexString(crc.getValue()) + "\n";
     }
 
     @Test

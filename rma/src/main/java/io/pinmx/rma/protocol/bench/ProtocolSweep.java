@@ -21,8 +21,11 @@ import java.util.function.IntFunction;
  * the direct protocol forced, the pack protocol forced and the model's choice; contiguous 4 KiB..16 MiB with zero-copy
  * forced, streaming forced and the model's choice, each from memory allocated for it (not declared before); and a
  * strided 64 x 64 get against 64 contiguous gets of its rows. A warm-up runs first. Each point runs the three
- * settings in turn, round after round, and takes each one's median; "auto/best" is the model's choice against the better forced protocol
- * in the same run, "auto chose" what the model took (the counters say).
+ * settings in turn, round after round, and takes each one's median; "auto/best" is the model's choice against the
+ * better forced protocol in the same run, "auto chose" what the model took (the counters say), and "chosen/best" the
+ * forced time of the protocol the model took against the better one: whether the choice was right, without the
+ * noise of a third median (fresh 256 KiB puts spread over 130-210 us, whichever protocol). The last lines count the
+ * points whose choice was within 10% of the better protocol.
  * <p>
  * Run: {@code PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np 2 io.pinmx.rma.protocol.bench.ProtocolSweep [REPS]}, or
  * across a veth pair with {@code rma/run-protocol-sweep.sh --veth}.
@@ -39,6 +42,9 @@ public final class ProtocolSweep
     private static final int WARM_UP_ROUNDS = 2000;
     private static final int[] WARM_UP_SIDES = {8, 64};
     private static final long[] WARM_UP_CONTIGUOUS_BYTES = {4096, 64 << 10};
+    /** The bound: the model's choice within 10% of the better forced protocol. */
+    private static final double CHOICE_TOLERANCE = 1.10;
+    private static final int BOTH = -1;
     private static final ContiguousProtocol[] CONTIGUOUS = {ContiguousProtocol.ZERO_COPY, ContiguousProtocol.STREAM,
         ContiguousProtocol.AUTO};
 
@@ -47,6 +53,9 @@ public final class ProtocolSweep
     private final Arena arena = Arena.ofShared();
     private final MemorySegment local;
     private final int reps;
+    /** Points whose choice was within {@link #CHOICE_TOLERANCE} of the better protocol, and all points. */
+    private final int[] stridedChoices = new int[2];
+    private final int[] contiguousChoices = new int[2];
 
     private ProtocolSweep(final Rma rma, final RmaAllocation remote, final int reps)
     {
@@ -103,6 +112,9 @@ public final class ProtocolSweep
             rma.fence(1);
         });
         rowsAgainstStrided();
+        System.out.println(String.format(Locale.ROOT, "# chosen within %.0f%% of the better protocol: strided %d of %d " +
+            "points, contiguous %d of %d", (CHOICE_TOLERANCE - 1) * 100, stridedChoices[0], stridedChoices[1],
+            contiguousChoices[0], contiguousChoices[1]));
         final ProtocolCounts counts = rma.protocolCounts();
         System.out.println("# requests by protocol (warm-up included): direct " + counts.direct() + ", pack " +
             counts.pack() + ", zero-copy " + counts.zeroCopy() + ", stream " + counts.stream());
@@ -142,7 +154,8 @@ public final class ProtocolSweep
 
     private void strided(final String what, final IntConsumer op)
     {
-        System.out.println("# strided " + what + " N x N doubles: N, direct, pack, auto (us), auto/best, auto chose");
+        System.out.println("# strided " + what + " N x N doubles: N, direct, pack, auto (us), auto/best, auto chose, " +
+            "chosen/best");
         for (int n = 8; n <= MAX_N; n *= 2)
         {
             final int side = n;
@@ -151,7 +164,7 @@ public final class ProtocolSweep
                 i -> local, b -> op.accept(side));
             final long direct = rma.protocolCounts().direct() - before.direct() - (reps + 1);
             final long pack = rma.protocolCounts().pack() - before.pack() - (reps + 1);
-            print(n, t, direct > 0 && pack > 0 ? "both" : direct > 0 ? "direct" : "pack");
+            print(n, t, direct > 0 && pack > 0 ? BOTH : direct > 0 ? 0 : 1, STRIDED, stridedChoices);
         }
         rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
@@ -159,7 +172,7 @@ public final class ProtocolSweep
     private void contiguous(final String what, final Operation op)
     {
         System.out.println("# contiguous " + what + " (memory allocated for each, never declared before): bytes, " +
-            "zero-copy, stream, auto (us), auto/best, auto chose");
+            "zero-copy, stream, auto (us), auto/best, auto chose, chosen/best");
         for (long bytes = 4096; bytes <= MAX_CONTIGUOUS_BYTES; bytes *= 4)
         {
             final long size = bytes;
@@ -173,20 +186,32 @@ public final class ProtocolSweep
             }, op::run);
             final long zeroCopy = rma.protocolCounts().zeroCopy() - before.zeroCopy() - (n + 1);
             final long stream = rma.protocolCounts().stream() - before.stream() - (n + 1);
-            print(bytes, t, zeroCopy > 0 && stream > 0 ? "both" : zeroCopy > 0 ? "zero-copy" : "stream");
+            print(bytes, t, zeroCopy > 0 && stream > 0 ? BOTH : zeroCopy > 0 ? 0 : 1, CONTIGUOUS, contiguousChoices);
         }
         rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
-    private static void print(final long point, final double[] t, final String chose)
+    /**
+     * Prints a point; {@code chose}: the setting the model took every time, or {@link #BOTH} (then the worse of the
+     * two stands for its choice).
+     */
+    private static void print(final long point, final double[] t, final int chose, final Enum<?>[] settings,
+        final int[] within)
     {
-        System.out.println(String.format(Locale.ROOT, "%9d %10.1f %10.1f %10.1f %6.2f %s", point, t[0], t[1], t[2],
-            t[2] / Math.min(t[0], t[1]), chose));
+        final double best = Math.min(t[0], t[1]);
+        final double chosen = (BOTH == chose ? Math.max(t[0], t[1]) : t[chose]) / best;
+        within[0] += chosen <= CHOICE_TOLERANCE ? 1 : 0;
+        within[1]++;
+        System.out.println(String.format(Locale.ROOT, "%9d %10.1f %10.1f %10.1f %6.2f %-9s %6.2f", point, t[0], t[1],
+            t[2], t[2] / best, BOTH == chose ? "both" : settings[chose].name().toLowerCase(Locale.ROOT).replace('_', '-'),
+            chosen));
     }
 
     /**
      * Times the operation under each of the three settings in turn, {@code n} rounds after one untimed round, so
-     * that a load that changes during the point weighs on all three alike.
+     * that a load that changes during the point weighs on all three alike; each round starts one setting later than
+     * the last, so that none always follows the same one (run third, after streaming, the model's zero-copy
+     * transfers of 256 KiB took 20-35% longer than zero-copy forced, run first).
      *
      * @return the median time of each setting, us.
      */
@@ -196,8 +221,9 @@ public final class ProtocolSweep
         final long[][] ns = new long[3][n];
         for (int round = -1; round < n; round++)
         {
-            for (int i = 0; i < 3; i++)
+            for (int turn = 0; turn < 3; turn++)
             {
+                final int i = (turn + round + 1) % 3;
                 setting.accept(i);
                 final MemorySegment m = memory.apply(i);
                 final long start = System.nanoTime();
