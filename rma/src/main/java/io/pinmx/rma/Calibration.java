@@ -10,8 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
- * gets and puts of 8 B and 256 KiB (ts, tn), direct strided gets and puts of 64 pieces (the per-piece start-up),
- * copies of 1 MiB (tm), and zero-copy against streamed transfers of {@link #CURVE_BYTES}, both from memory allocated
+ * gets and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces by each protocol (tp and
+ * tc of each kind), and zero-copy against streamed transfers of {@link #CURVE_BYTES}, both from memory allocated
  * for each (never declared before; streamed ones had reused one buffer, and lines through two sizes ended at 1 MiB,
  * below where streaming falls behind, and then started at 128 KiB, above where a fresh region's declaration tips the
  * balance). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
@@ -25,8 +25,8 @@ final class Calibration
     static final long CALIBRATION_BYTES = 4L << 20;
     private static final long SMALL_BYTES = 8;
     private static final long LARGE_BYTES = 256 << 10;
-    private static final long COPY_BYTES = 1 << 20;
-    private static final int PIECES = 64;
+    static final int PIECES = 64;
+    private static final AccumulateScale ONES = AccumulateScale.ofDouble(1.0);
     private static final long GET_PIECE_BYTES = 512;
     private static final long PUT_PIECE_BYTES = 2048;
     /** The sizes the zero-copy and streaming curves go through: one streamed chunk, a few, many. */
@@ -91,19 +91,23 @@ final class Calibration
     private CostModel measure(final String key)
     {
         final MemorySegment buffer = arena.allocate(LARGEST_CURVE_BYTES, 4096);
-        final MemorySegment other = arena.allocate(COPY_BYTES, 4096);
         warmUp(buffer);
         final Supplier<MemorySegment> same = () -> buffer;
         final StridedProtocol direct = StridedProtocol.DIRECT;
+        final StridedProtocol pack = StridedProtocol.PACK;
         final ContiguousProtocol zeroCopy = ContiguousProtocol.ZERO_COPY;
         final List<Probe> probes = new ArrayList<>(List.of(
-            new Probe(direct, zeroCopy, same, b -> MemorySegment.copy(b, 0, other, 0, COPY_BYTES)),
             new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, SMALL_BYTES))),
             new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, LARGE_BYTES))),
             new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, SMALL_BYTES))),
-            new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, LARGE_BYTES))),
-            new Probe(direct, zeroCopy, same, b -> stridedGet(b, GET_PIECE_BYTES)),
-            new Probe(direct, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES))));
+            new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, LARGE_BYTES)))));
+        final int stridedFrom = probes.size();
+        for (final StridedProtocol protocol : new StridedProtocol[] {direct, pack})
+        {
+            probes.add(new Probe(protocol, zeroCopy, same, b -> stridedGet(b, GET_PIECE_BYTES)));
+            probes.add(new Probe(protocol, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES, null)));
+            probes.add(new Probe(protocol, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES, ONES)));
+        }
         final int curvesFrom = probes.size();
         for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
         {
@@ -116,13 +120,27 @@ final class Calibration
             }
         }
         final double[] ns = fastest(probes);
-        final CostModel.Line getContiguous = line(SMALL_BYTES, ns[1], LARGE_BYTES, ns[2]);
-        final CostModel.Line putContiguous = line(SMALL_BYTES, ns[3], LARGE_BYTES, ns[4]);
-        final double getPieceNs = Math.max(0, ns[5] / PIECES - getContiguous.byteNs() * GET_PIECE_BYTES);
-        final double putPieceNs = Math.max(0, ns[6] / PIECES - putContiguous.byteNs() * PUT_PIECE_BYTES);
+        final CostModel.Line getContiguous = line(SMALL_BYTES, ns[0], LARGE_BYTES, ns[1]);
+        final CostModel.Line putContiguous = line(SMALL_BYTES, ns[2], LARGE_BYTES, ns[3]);
         final int n = CURVE_BYTES.length;
-        return new CostModel(key, getContiguous, getPieceNs, putContiguous, putPieceNs, ns[0] / COPY_BYTES,
+        return new CostModel(key, getContiguous, putContiguous,
+            strided(getContiguous, GET_PIECE_BYTES, ns[stridedFrom], ns[stridedFrom + 3]),
+            strided(putContiguous, PUT_PIECE_BYTES, ns[stridedFrom + 1], ns[stridedFrom + 4]),
+            strided(putContiguous, PUT_PIECE_BYTES, ns[stridedFrom + 2], ns[stridedFrom + 5]),
             curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n), curve(ns, curvesFrom + 3 * n));
+    }
+
+    /**
+     * @return tp and tc from the times of {@value #PIECES} pieces of {@code pieceBytes} moved by the direct and the
+     *         pack protocol: what each took beyond one contiguous transfer of their bytes, per piece and per byte.
+     */
+    static CostModel.Strided strided(final CostModel.Line contiguous, final long pieceBytes, final double directNs,
+        final double packNs)
+    {
+        final long total = PIECES * pieceBytes;
+        final double transferNs = contiguous.at(total);
+        return new CostModel.Strided(Math.max(0, (directNs - transferNs) / PIECES),
+            Math.max(0, (packNs - transferNs) / total));
     }
 
     /** @return the curve through the {@link #CURVE_BYTES} probes' times from {@code from} on. */
@@ -180,10 +198,12 @@ final class Calibration
             get(buffer.asSlice(0, SMALL_BYTES));
             put(buffer.asSlice(0, SMALL_BYTES));
             stridedGet(buffer, GET_PIECE_BYTES);
-            stridedPut(buffer, PUT_PIECE_BYTES);
+            stridedPut(buffer, PUT_PIECE_BYTES, null);
+            stridedPut(buffer, PUT_PIECE_BYTES, ONES);
             choice.force(StridedProtocol.PACK, ContiguousProtocol.STREAM);
             stridedGet(buffer, GET_PIECE_BYTES);
-            stridedPut(buffer, PUT_PIECE_BYTES);
+            stridedPut(buffer, PUT_PIECE_BYTES, null);
+            stridedPut(buffer, PUT_PIECE_BYTES, ONES);
             for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
             {
                 choice.force(StridedProtocol.PACK, protocol);
@@ -224,11 +244,12 @@ final class Calibration
         handle.await();
     }
 
-    private void stridedPut(final MemorySegment from, final long pieceBytes)
+    /** A strided put, or with {@code scale} an accumulate (of doubles). */
+    private void stridedPut(final MemorySegment from, final long pieceBytes, final AccumulateScale scale)
     {
         final StridedPatch patch = StridedPatch.of(new long[] {pieceBytes, PIECES}, new long[] {pieceBytes},
             new long[] {2 * pieceBytes}, 1);
-        driver.write(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
+        driver.write(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, scale);
         handle.await();
         driver.fence(peer);
     }

@@ -7,27 +7,33 @@ import java.util.Locale;
  * The measured costs that choose a protocol per request for operations through the driver (one per provider, host
  * and interface; {@link Calibration} measures it, {@link CostModelFile} caches it).
  * <p>
- * Strided and vector (the seeds' model): k pieces of n bytes, N = k * n, moved piece by piece cost
- * {@code k * (ts + tn * n)}, packed cost {@code ts + tn * N + 2 * tm * N}. The per-piece start-up of the direct
- * protocol is measured as the direct protocol runs (pieces in flight side by side), the start-up and per-byte cost of
- * one transfer from contiguous transfers, tm from copies. Contiguous: zero-copy and streaming are each a {@link Curve}
+ * Strided and vector, k pieces of n bytes, N = k * n (the seeds' model, {@code k * (ts + tn * n)} against
+ * {@code ts + tn * N + 2 * tm * N}, with what it assumes measured instead): moved by the direct protocol they cost
+ * {@code ts + tn * N + k * tp}, packed {@code ts + tn * N + tc * N}; ts and tn are one contiguous transfer's, tp (a
+ * piece's own cost) and tc (a packed byte's) are measured per kind of request as each protocol runs. The seeds' form
+ * charged every piece a whole start-up, which the direct protocol here does not pay (a put's pieces go in one vector
+ * message, a get's in reads running side by side): with tp taken from 64 pieces, 128 pieces were predicted to cost
+ * 160 us where they took 90. And 2 tm from a memcpy missed what packing costs beyond its copies (the chunks through
+ * the stream buffers): an accumulate's tc came out at 0.18 ns/B against 2 tm = 0.11, and packed accumulates of 128 and
+ * 256 rows were chosen at 1.15-1.36x the direct time. The choice reduces to {@code tp <= tc * n}: direct for pieces
+ * of at least tp / tc bytes. Contiguous: zero-copy and streaming are each a {@link Curve}
  * through transfers of a few sizes from memory not declared before; the cheaper at the request's size wins. (Lines
  * through 128 KiB and 4 MiB alone put 4-64 KiB gets on zero-copy where streaming took half the time: a zero-copy
  * transfer of fresh memory pays its declaration, which a line fitted to large transfers does not see.)
  *
  * @param key            provider, host and interface the costs were measured for.
  * @param getContiguous  one contiguous get: ts and tn.
- * @param getPieceNs     ts per piece of a direct get.
- * @param putContiguous  one contiguous put: ts and tn.
- * @param putPieceNs     ts per piece of a direct put (accumulates too).
- * @param copyByteNs     tm: one byte copied (packing or unpacking).
+ * @param putContiguous  one contiguous put: ts and tn (accumulates too).
+ * @param get            a strided or vector get's tp and tc.
+ * @param put            a strided or vector put's tp and tc.
+ * @param acc            a strided or vector accumulate's tp and tc.
  * @param getZeroCopy    a zero-copy get of memory not declared before.
  * @param getStream      a streamed get.
  * @param putZeroCopy    a zero-copy put of memory not declared before.
  * @param putStream      a streamed put.
  */
-public record CostModel(String key, Line getContiguous, double getPieceNs, Line putContiguous, double putPieceNs,
-    double copyByteNs, Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream)
+public record CostModel(String key, Line getContiguous, Line putContiguous, Strided get, Strided put, Strided acc,
+    Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream)
 {
     /**
      * How much cheaper than zero-copy streaming must be predicted to be chosen (a fraction of zero-copy's time): memory
@@ -36,6 +42,24 @@ public record CostModel(String key, Line getContiguous, double getPieceNs, Line 
      * 1.3x slower than streaming).
      */
     public static final double STREAM_MARGIN = 0.1;
+
+    /** What a strided or vector request does; each kind has its own {@link Strided} costs. */
+    public enum Kind
+    {
+        GET,
+        PUT,
+        ACC
+    }
+
+    /**
+     * A kind's costs beyond one contiguous transfer of the same bytes.
+     *
+     * @param pieceNs    tp: each piece the direct protocol moves.
+     * @param packByteNs tc: each byte the pack protocol moves.
+     */
+    public record Strided(double pieceNs, double packByteNs)
+    {
+    }
 
     /**
      * A linear cost: {@code startNs + byteNs * bytes}.
@@ -149,9 +173,9 @@ public record CostModel(String key, Line getContiguous, double getPieceNs, Line 
         {
             throw new IllegalArgumentException("cost model without a key");
         }
-        check("getPieceNs", getPieceNs);
-        check("putPieceNs", putPieceNs);
-        check("copyByteNs", copyByteNs);
+        check("get", get);
+        check("put", put);
+        check("acc", acc);
         check("getContiguous", getContiguous);
         check("putContiguous", putContiguous);
         check("getZeroCopy", getZeroCopy);
@@ -166,6 +190,16 @@ public record CostModel(String key, Line getContiguous, double getPieceNs, Line 
         {
             throw new IllegalArgumentException("cost model has no " + name + " curve");
         }
+    }
+
+    private static void check(final String name, final Strided strided)
+    {
+        if (null == strided)
+        {
+            throw new IllegalArgumentException("cost model has no " + name + " strided costs");
+        }
+        check(name + ".pieceNs", strided.pieceNs());
+        check(name + ".packByteNs", strided.packByteNs());
     }
 
     private static void check(final String name, final Line line)
@@ -186,25 +220,39 @@ public record CostModel(String key, Line getContiguous, double getPieceNs, Line 
         }
     }
 
-    /** @return the direct protocol's cost in ns: k * (ts + tn * n). */
-    public double directNs(final boolean put, final long pieces, final long pieceBytes)
+    /** @return the direct protocol's cost in ns: ts + tn * N + k * tp. */
+    public double directNs(final Kind kind, final long pieces, final long pieceBytes)
     {
-        final Line transfer = put ? putContiguous : getContiguous;
-        return pieces * ((put ? putPieceNs : getPieceNs) + transfer.byteNs() * pieceBytes);
+        return line(kind).at(pieces * pieceBytes) + pieces * strided(kind).pieceNs();
     }
 
-    /** @return the pack protocol's cost in ns: ts + tn * N + 2 * tm * N. */
-    public double packNs(final boolean put, final long pieces, final long pieceBytes)
+    /** @return the pack protocol's cost in ns: ts + tn * N + tc * N. */
+    public double packNs(final Kind kind, final long pieces, final long pieceBytes)
     {
         final long total = pieces * pieceBytes;
-        return (put ? putContiguous : getContiguous).at(total) + 2 * copyByteNs * total;
+        return line(kind).at(total) + strided(kind).packByteNs() * total;
     }
 
     /** @return the cheaper of DIRECT and PACK for k pieces of n bytes (DIRECT when equal). */
-    public StridedProtocol strided(final boolean put, final long pieces, final long pieceBytes)
+    public StridedProtocol strided(final Kind kind, final long pieces, final long pieceBytes)
     {
-        return directNs(put, pieces, pieceBytes) <= packNs(put, pieces, pieceBytes) ? StridedProtocol.DIRECT :
+        return directNs(kind, pieces, pieceBytes) <= packNs(kind, pieces, pieceBytes) ? StridedProtocol.DIRECT :
             StridedProtocol.PACK;
+    }
+
+    private Line line(final Kind kind)
+    {
+        return Kind.GET == kind ? getContiguous : putContiguous;
+    }
+
+    private Strided strided(final Kind kind)
+    {
+        return switch (kind)
+        {
+            case GET -> get;
+            case PUT -> put;
+            case ACC -> acc;
+        };
     }
 
     /**
@@ -221,9 +269,10 @@ public record CostModel(String key, Line getContiguous, double getPieceNs, Line 
     @Override
     public String toString()
     {
-        return String.format(Locale.ROOT, "CostModel{%s: get ts %.0f ns, tn %.3f ns/B, piece %.0f ns; put ts %.0f ns, " +
-            "tn %.3f ns/B, piece %.0f ns; tm %.3f ns/B; get zero-copy %s; get stream %s; put zero-copy %s; " +
-            "put stream %s}", key, getContiguous.startNs(), getContiguous.byteNs(), getPieceNs, putContiguous.startNs(),
-            putContiguous.byteNs(), putPieceNs, copyByteNs, getZeroCopy, getStream, putZeroCopy, putStream);
+        return String.format(Locale.ROOT, "CostModel{%s: get ts %.0f ns, tn %.3f ns/B, tp %.0f ns, tc %.3f ns/B; put ts " +
+            "%.0f ns, tn %.3f ns/B, tp %.0f ns, tc %.3f ns/B; acc tp %.0f ns, tc %.3f ns/B; get zero-copy %s; get stream " +
+            "%s; put zero-copy %s; put stream %s}", key, getContiguous.startNs(), getContiguous.byteNs(), get.pieceNs(),
+            get.packByteNs(), putContiguous.startNs(), putContiguous.byteNs(), put.pieceNs(), put.packByteNs(),
+            acc.pieceNs(), acc.packByteNs(), getZeroCopy, getStream, putZeroCopy, putStream);
     }
 }

@@ -20,7 +20,10 @@ import java.util.zip.CRC32;
  */
 final class CostModelFile
 {
-    /** 2: the zero-copy and streaming costs are curves through several sizes (1: lines through two). */
+    /**
+     * 2: the zero-copy and streaming costs are curves through several sizes, strided costs per kind of request (1:
+     * lines through two sizes, a per-piece start-up for gets and puts and a copy cost).
+     */
     static final int FORMAT = 2;
     private static final String CRC = "crc32=";
 
@@ -120,9 +123,8 @@ final class CostModelFile
         try
         {
             return new CostModel(key,
-                line(file, values, "getContiguous"), number(file, values, "getPieceNs"),
-                line(file, values, "putContiguous"), number(file, values, "putPieceNs"),
-                number(file, values, "copyByteNs"),
+                line(file, values, "getContiguous"), line(file, values, "putContiguous"),
+                strided(file, values, "get"), strided(file, values, "put"), strided(file, values, "acc"),
                 curve(file, values, "getZeroCopy"), curve(file, values, "getStream"),
                 curve(file, values, "putZeroCopy"), curve(file, values, "putStream"));
         }
@@ -138,10 +140,10 @@ final class CostModelFile
         f.put("format", Integer.toString(FORMAT));
         f.put("key", m.key());
         put(f, "getContiguous", m.getContiguous());
-        f.put("getPieceNs", format(m.getPieceNs()));
         put(f, "putContiguous", m.putContiguous());
-        f.put("putPieceNs", format(m.putPieceNs()));
-        f.put("copyByteNs", format(m.copyByteNs()));
+        put(f, "get", m.get());
+        put(f, "put", m.put());
+        put(f, "acc", m.acc());
         put(f, "getZeroCopy", m.getZeroCopy());
         put(f, "getStream", m.getStream());
         put(f, "putZeroCopy", m.putZeroCopy());
@@ -153,6 +155,12 @@ final class CostModelFile
     {
         f.put(name + ".startNs", format(line.startNs()));
         f.put(name + ".byteNs", format(line.byteNs()));
+    }
+
+    private static void put(final Map<String, String> f, final String name, final CostModel.Strided strided)
+    {
+        f.put(name + ".pieceNs", format(strided.pieceNs()));
+        f.put(name + ".packByteNs", format(strided.packByteNs()));
     }
 
     private static void put(final Map<String, String> f, final String name, final CostModel.Curve curve)
@@ -178,6 +186,11 @@ final class CostModelFile
     private static CostModel.Line line(final Path file, final Map<String, String> values, final String name)
     {
         return new CostModel.Line(number(file, values, name + ".startNs"), number(file, values, name + ".byteNs"));
+    }
+
+    private static CostModel.Strided strided(final Path file, final Map<String, String> values, final String name)
+    {
+        return new CostModel.Strided(number(file, values, name + ".pieceNs"), number(file, values, name + ".packByteNs"));
     }
 
     private static CostModel.Curve curve(final Path file, final Map<String, String> values, final String name)

@@ -150,7 +150,8 @@ final class DriverTier
         }
         else
         {
-            packed = StridedProtocol.PACK == protocols.strided(true, pieces);
+            packed = StridedProtocol.PACK == protocols.strided(null == scale ? CostModel.Kind.PUT : CostModel.Kind.ACC,
+                pieces);
         }
         final int headerBytes = header.headerBytes();
         final Partner partner = job.partner(rank);
@@ -249,7 +250,7 @@ final class DriverTier
                 pull(handle, rank, allocation.regionId(rank), pieces);
                 return;
             }
-            if (StridedProtocol.PACK == protocols.strided(false, pieces))
+            if (StridedProtocol.PACK == protocols.strided(CostModel.Kind.GET, pieces))
             {
                 if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
                 {

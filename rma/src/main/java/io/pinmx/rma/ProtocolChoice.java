@@ -59,17 +59,17 @@ final class ProtocolChoice
     }
 
     /** @return DIRECT or PACK for a strided or vector request of these pieces, counted. */
-    StridedProtocol strided(final boolean put, final Pieces pieces)
+    StridedProtocol strided(final CostModel.Kind kind, final Pieces pieces)
     {
         StridedProtocol p = strided;
-        if (put && !pieces.shareable())
+        if (CostModel.Kind.GET != kind && !pieces.shareable())
         {
             p = StridedProtocol.PACK;
         }
         else if (StridedProtocol.AUTO == p)
         {
             p = null == model ? StridedProtocol.DIRECT :
-                model.strided(put, pieces.count(), pieces.totalBytes / Math.max(1, pieces.count()));
+                model.strided(kind, pieces.count(), pieces.totalBytes / Math.max(1, pieces.count()));
         }
         if (StridedProtocol.DIRECT == p)
         {

@@ -25,14 +25,22 @@ class CostModelTest
     Path dir;
 
     /**
-     * ts 10 us, tn 1 ns/B, tm 0.1 ns/B; a direct piece costs 2 us. Contiguous gets: zero-copy 50 us + 1 ns/B,
-     * streaming 10 us + 1.2 ns/B (each measured at 1 KB and 1 MB).
+     * Gets: ts 10 us, tn 1 ns/B, a direct piece 2 us, a packed byte 0.2 ns. Puts: ts 20 us, tn 2 ns/B, a direct piece
+     * 30 us, a packed byte 0.2 ns. Accumulates: a direct piece 50 ns, a packed byte 0.5 ns. Contiguous gets: zero-copy
+     * 50 us + 1 ns/B, streaming 10 us + 1.2 ns/B (each measured at 1 KB and 1 MB).
      */
     private static CostModel model()
     {
-        return new CostModel("user-host-lo", new CostModel.Line(10_000, 1.0), 2_000, new CostModel.Line(20_000, 2.0),
-            30_000, 0.1, curve(1_000, 51_000, 1_000_000, 1_050_000), curve(1_000, 11_200, 1_000_000, 1_210_000),
-            FREE_CURVE, FREE_CURVE);
+        return new CostModel("user-host-lo", new CostModel.Line(10_000, 1.0), new CostModel.Line(20_000, 2.0),
+            new CostModel.Strided(2_000, 0.2), new CostModel.Strided(30_000, 0.2), new CostModel.Strided(50, 0.5),
+            curve(1_000, 51_000, 1_000_000, 1_050_000), curve(1_000, 11_200, 1_000_000, 1_210_000), FREE_CURVE,
+            FREE_CURVE);
+    }
+
+    private static CostModel withStrided(final CostModel.Strided strided)
+    {
+        return new CostModel("k", FREE, FREE, strided, strided, strided, FREE_CURVE, FREE_CURVE, FREE_CURVE,
+            FREE_CURVE);
     }
 
     /** @return the curve through (bytes, ns) pairs. */
@@ -49,19 +57,38 @@ class CostModelTest
     }
 
     @Test
-    void stridedChoiceFollowsTheSeedsFormula()
+    void stridedChoiceWeighsEachPiecesCostAgainstEachPackedBytes()
     {
         final CostModel m = model();
-        // 4 pieces of 8 B: direct 4 * (2000 + 8) = 8032 ns; pack 10000 + 32 + 6.4 ns.
-        assertEquals(8032, m.directNs(false, 4, 8), 1e-9);
-        assertEquals(10_038.4, m.packNs(false, 4, 8), 1e-9);
-        assertEquals(StridedProtocol.DIRECT, m.strided(false, 4, 8));
-        // 64 pieces of 512 B: direct 64 * 2512 = 160768 ns; pack 10000 + 32768 + 6553.6 ns.
-        assertEquals(StridedProtocol.PACK, m.strided(false, 64, 512));
-        // Puts use their own costs: a direct piece (30 us) costs more than a whole packed transfer (20 us).
-        assertEquals(StridedProtocol.PACK, m.strided(true, 2, 8));
-        // Large pieces: the copies cost more than the start-ups saved.
-        assertEquals(StridedProtocol.DIRECT, m.strided(false, 2, 1 << 20));
+        // 4 pieces of 8 B: direct 10000 + 32 + 4 * 2000 = 18032 ns; pack 10000 + 32 + 6.4 ns.
+        assertEquals(18_032, m.directNs(CostModel.Kind.GET, 4, 8), 1e-9);
+        assertEquals(10_038.4, m.packNs(CostModel.Kind.GET, 4, 8), 1e-9);
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.GET, 4, 8));
+        // Direct once a piece is at least tp / tc = 10000 B, whatever the count: both pay ts + tn N once.
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.GET, 64, 9_999));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.GET, 64, 10_001));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.GET, 2, 1 << 20));
+        // Each kind its own costs: a put's piece (30 us) needs pieces of 150000 B, an accumulate's (50 ns) 100 B.
+        assertEquals(20_000 + 2.0 * 2 * 100_000 + 2 * 30_000, m.directNs(CostModel.Kind.PUT, 2, 100_000), 1e-9);
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.PUT, 2, 100_000));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.PUT, 2, 150_001));
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.ACC, 128, 64));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.ACC, 128, 1024));
+        // Free pieces: direct always (and on a tie).
+        assertEquals(StridedProtocol.DIRECT, withStrided(new CostModel.Strided(0, 0)).strided(CostModel.Kind.PUT, 256,
+            8));
+    }
+
+    @Test
+    void calibrationTakesEachPiecesAndPackedBytesCostBeyondOneTransfer()
+    {
+        final CostModel.Line put = new CostModel.Line(16_000, 0.4);
+        // 64 pieces of 2 KiB (131072 B, one transfer 68428.8 ns): direct 100 us, packed 90 us.
+        final CostModel.Strided s = Calibration.strided(put, 2048, 100_000, 90_000);
+        assertEquals((100_000 - 68_428.8) / 64, s.pieceNs(), 1e-9);
+        assertEquals((90_000 - 68_428.8) / 131_072, s.packByteNs(), 1e-12);
+        // Faster than one transfer (noise): nothing beyond it, not a negative cost.
+        assertEquals(new CostModel.Strided(0, 0), Calibration.strided(put, 2048, 60_000, 50_000));
     }
 
     @Test
@@ -105,7 +132,8 @@ class CostModelTest
         // zero-copy wins. A line through the two large sizes alone would put 4 KiB on zero-copy (~9 us against 18).
         final CostModel.Curve zeroCopy = curve(4096, 18_000, 32_768, 25_000, 262_144, 110_000, 4 << 20, 1_800_000);
         final CostModel.Curve stream = curve(4096, 9_000, 32_768, 15_000, 262_144, 125_000, 4 << 20, 2_000_000);
-        final CostModel m = new CostModel("k", FREE, 0, FREE, 0, 0, zeroCopy, stream, zeroCopy, stream);
+        final CostModel.Strided none = new CostModel.Strided(0, 0);
+        final CostModel m = new CostModel("k", FREE, FREE, none, none, none, zeroCopy, stream, zeroCopy, stream);
         assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 8));
         assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 4096));
         assertEquals(ContiguousProtocol.STREAM, m.contiguous(true, 16_384));
@@ -129,13 +157,17 @@ class CostModelTest
     @Test
     void refusesImpossibleCosts()
     {
-        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> new CostModel("k",
-            FREE, -1, FREE, 0, 0, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE));
-        assertTrue(ex.getMessage().contains("getPieceNs = -1"), ex.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new CostModel("k", new CostModel.Line(Double.NaN, 0), 0,
-            FREE, 0, 0, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE));
+        final CostModel.Strided none = new CostModel.Strided(0, 0);
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () ->
+            withStrided(new CostModel.Strided(-1, 0)));
+        assertTrue(ex.getMessage().contains("get.pieceNs = -1"), ex.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new CostModel("k", new CostModel.Line(Double.NaN, 0), FREE,
+            none, none, none, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE));
+        final IllegalArgumentException noAcc = assertThrows(IllegalArgumentException.class, () -> new CostModel("k",
+            FREE, FREE, none, none, null, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE));
+        assertTrue(noAcc.getMessage().contains("acc"), noAcc.getMessage());
         final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> new CostModel("k",
-            FREE, 0, FREE, 0, 0, FREE_CURVE, null, FREE_CURVE, FREE_CURVE));
+            FREE, FREE, none, none, none, FREE_CURVE, null, FREE_CURVE, FREE_CURVE));
         assertTrue(missing.getMessage().contains("getStream"), missing.getMessage());
         final IllegalArgumentException order = assertThrows(IllegalArgumentException.class,
             () -> curve(4096, 1, 4096, 2));
@@ -164,7 +196,7 @@ class CostModelTest
         final Path file = dir.resolve("model.properties");
         CostModelFile.write(file, model());
         final String text = Files.readString(file);
-        Files.writeString(file, text.replace("getPieceNs=2000", "getPieceNs=2001"), StandardCharsets.UTF_8);
+        Files.writeString(file, text.replace("get.pieceNs=2000", "get.pieceNs=2001"), StandardCharsets.UTF_8);
         final RmaException checksum = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
         assertTrue(checksum.getMessage().contains(file.toString()) && checksum.getMessage().contains("checksum") &&
             checksum.getMessage().contains(RmaOptions.RECALIBRATE_VARIABLE), checksum.getMessage());

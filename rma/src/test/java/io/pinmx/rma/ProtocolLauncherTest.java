@@ -90,7 +90,7 @@ class ProtocolLauncherTest
         assertEquals(FileTime.fromMillis(1_000_000), Files.getLastModifiedTime(model), "the cached model was rewritten");
 
         // Damaged: every rank refuses to start, naming the file.
-        Files.writeString(model, text.replace("copyByteNs=", "copyByteNs=9"), StandardCharsets.UTF_8);
+        Files.writeString(model, text.replace("acc.packByteNs=", "acc.packByteNs=9"), StandardCharsets.UTF_8);
         final LaunchedJob.Result damaged = run(model, Map.of(), "handles");
         assertNotEquals(0, damaged.exitStatus(), damaged.out());
         assertTrue(damaged.err().contains("rma cost model file " + model + " is damaged"), damaged.err());
