@@ -14,8 +14,8 @@ import java.util.Locale;
  * charged every piece a whole start-up, which the direct protocol here does not pay (a put's pieces go in one vector
  * message, a get's in reads running side by side): with tp taken from 64 pieces, 128 pieces were predicted to cost
  * 160 us where they took 90. And 2 tm from a memcpy missed what packing costs beyond its copies (the chunks through
- * the stream buffers): an accumulate's tc came out at 0.18 ns/B against 2 tm = 0.11, and packed accumulates of 128 and
- * 256 rows were chosen at 1.15-1.36x the direct time. The choice reduces to {@code tp <= tc * n}: direct for pieces
+ * the stream buffers): an accumulate's tc came out at 0.36-0.70 ns/B against 2 tm = 0.10-0.11, and packed accumulates of
+ * 128 and 256 rows were chosen at 1.15-1.36x the direct time. The choice reduces to {@code tp <= tc * n}: direct for pieces
  * of at least tp / tc bytes. Contiguous: zero-copy and streaming are each a {@link Curve}
  * through transfers of a few sizes from memory not declared before; the cheaper at the request's size wins. (Lines
  * through 128 KiB and 4 MiB alone put 4-64 KiB gets on zero-copy where streaming took half the time: a zero-copy
