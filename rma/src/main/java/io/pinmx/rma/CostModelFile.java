@@ -31,10 +31,26 @@ final class CostModelFile
     {
     }
 
-    /** The default file of a key: {@code ~/.cache/pinmx/rma-model-KEY.properties}. */
+    /** The default file of a key: {@code pinmx/rma-model-KEY.properties} in this process's cache directory. */
     static Path defaultPath(final String key)
     {
-        return Path.of(System.getProperty("user.home"), ".cache", "pinmx", "rma-model-" + key + ".properties");
+        return cacheDirectory(System.getenv()).resolve("pinmx").resolve("rma-model-" + key + ".properties");
+    }
+
+    /**
+     * @return {@code $XDG_CACHE_HOME} if set to an absolute path, else {@code $HOME/.cache}, else {@code .cache} in the
+     *         account's home: Java's own user.home ignores HOME, and launchers that give ranks a home of their own (the
+     *         benchmarks across network namespaces) left a file per run, keyed by a new interface name, in root's.
+     */
+    static Path cacheDirectory(final Map<String, String> env)
+    {
+        final String xdg = env.get("XDG_CACHE_HOME");
+        if (null != xdg && xdg.startsWith("/"))
+        {
+            return Path.of(xdg);
+        }
+        final String home = env.get("HOME");
+        return Path.of(null != home && !home.isEmpty() ? home : System.getProperty("user.home"), ".cache");
     }
 
     /**

@@ -13,7 +13,7 @@ import java.util.Map;
  * @param strided      the protocol of strided and vector operations through the driver (default AUTO: the model's).
  * @param contiguous   the protocol of contiguous operations through the driver (default AUTO: the model's).
  * @param modelFile    where the measured cost model is cached, or null for
- *                     {@code ~/.cache/pinmx/rma-model-PROVIDER-HOST-INTERFACE.properties}.
+ *                     {@code pinmx/rma-model-PROVIDER-HOST-INTERFACE.properties} under $XDG_CACHE_HOME or $HOME/.cache.
  * @param recalibrate  measure the cost model again at {@link Rma#init} even if its file is there (and rewrite it).
  */
 public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
@@ -27,7 +27,10 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static final String STRIDED_VARIABLE = "PINMX_RMA_STRIDED";
     /** auto (default), zerocopy or stream. */
     public static final String CONTIGUOUS_VARIABLE = "PINMX_RMA_CONTIGUOUS";
-    /** The cost model's cache file (default under ~/.cache/pinmx, one per provider, host and interface). */
+    /**
+     * The cost model's cache file (default in pinmx/ under $XDG_CACHE_HOME or $HOME/.cache, one per provider, host and
+     * interface).
+     */
     public static final String MODEL_FILE_VARIABLE = "PINMX_RMA_MODEL_FILE";
     /** "1": measure the cost model again and rewrite its file; "0" (or unset): use the file when there is one. */
     public static final String RECALIBRATE_VARIABLE = "PINMX_RMA_RECALIBRATE";

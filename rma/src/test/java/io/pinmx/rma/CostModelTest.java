@@ -217,6 +217,15 @@ class CostModelTest
     }
 
     @Test
+    void cacheDirectoryFollowsXdgThenHome()
+    {
+        assertEquals(Path.of("/c"), CostModelFile.cacheDirectory(java.util.Map.of("XDG_CACHE_HOME", "/c", "HOME", "/h")));
+        assertEquals(Path.of("/h/.cache"), CostModelFile.cacheDirectory(java.util.Map.of("XDG_CACHE_HOME", "rel",
+            "HOME", "/h")));
+        assertEquals(Path.of(System.getProperty("user.home"), ".cache"), CostModelFile.cacheDirectory(java.util.Map.of()));
+    }
+
+    @Test
     void fileOfAnotherFormatIsMeasuredAgainNotRefused() throws Exception
     {
         final Path file = dir.resolve("model.properties");
