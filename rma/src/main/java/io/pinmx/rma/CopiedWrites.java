@@ -3,6 +3,8 @@ package io.pinmx.rma;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 
 /**
@@ -14,7 +16,9 @@ import java.util.ArrayDeque;
  * A send is released once acked, checked before each later operation on the rank and all of them after a fence (the
  * fence's reply acknowledges every message sent before it). One that failed (the target died) fails the next
  * operation on that rank, naming it, so no error is lost. At most {@link #MAX_PER_RANK} wait per rank: past that the
- * oldest is awaited, which bounds the copies held. Owned by the thread that issues operations.
+ * oldest is awaited, which bounds the copies held. The copies are made in buffers of {@link #BUFFER_BYTES} taken
+ * back once their send is released (an arena per put, its cleaner kept until a collection, had an 8 B put loop
+ * collecting every 1-1.5 s); a larger request gets memory of its own. Owned by the thread that issues operations.
  */
 final class CopiedWrites
 {
@@ -22,7 +26,14 @@ final class CopiedWrites
     static final long MAX_COPIED_BYTES = 4096;
     static final int MAX_PER_RANK = 64;
 
+    /** A copy buffer: room for the largest copied data and a request header of a few hundred pieces. */
+    static final long BUFFER_BYTES = 8192;
+
     private final ArrayDeque<Request>[] sends;
+    /** Per rank, the buffer each send in {@link #sends} is sent from, in the same order. */
+    private final ArrayDeque<MemorySegment>[] buffers;
+    private final ArrayDeque<MemorySegment> freeBuffers = new ArrayDeque<>();
+    private final Arena buffersArena = Arena.ofAuto();
     /** Per rank, the first failure found and not yet reported. */
     private final RmaException[] failures;
 
@@ -30,21 +41,38 @@ final class CopiedWrites
     CopiedWrites(final int ranks)
     {
         sends = new ArrayDeque[ranks];
+        buffers = new ArrayDeque[ranks];
         failures = new RmaException[ranks];
         for (int r = 0; r < ranks; r++)
         {
             sends[r] = new ArrayDeque<>();
+            buffers[r] = new ArrayDeque<>();
         }
     }
 
-    /** A send of a copy to the rank; awaits the rank's oldest when {@link #MAX_PER_RANK} are waiting. */
-    void add(final int rank, final Request send)
+    /** @return a buffer of at least {@code bytes} for a copy to send: a kept one when it fits one. */
+    MemorySegment buffer(final long bytes)
+    {
+        if (bytes > BUFFER_BYTES)
+        {
+            return Arena.ofAuto().allocate(bytes, 8);
+        }
+        final MemorySegment kept = freeBuffers.poll();
+        return null != kept ? kept : buffersArena.allocate(BUFFER_BYTES, 8);
+    }
+
+    /**
+     * A send of a copy to the rank, from {@code buffer} (from {@link #buffer}); awaits the rank's oldest when
+     * {@link #MAX_PER_RANK} are waiting.
+     */
+    void add(final int rank, final Request send, final MemorySegment buffer)
     {
         if (sends[rank].size() >= MAX_PER_RANK)
         {
             releaseOldest(rank, true);
         }
         sends[rank].addLast(send);
+        buffers[rank].addLast(buffer);
     }
 
     /**
@@ -70,6 +98,7 @@ final class CopiedWrites
     private void releaseOldest(final int rank, final boolean await)
     {
         final Request r = sends[rank].removeFirst();
+        final MemorySegment buffer = buffers[rank].removeFirst();
         if (await)
         {
             r.await(DriverTier.UNTIL_DONE);
@@ -80,5 +109,9 @@ final class CopiedWrites
                 r.status().error());
         }
         r.release();
+        if (BUFFER_BYTES == buffer.byteSize())
+        {
+            freeBuffers.push(buffer);
+        }
     }
 }

@@ -10,6 +10,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,6 +46,14 @@ final class DataServer implements AutoCloseable
     private final MemorySegment requests = Arena.ofAuto().allocate(RequestHeader.BUFFER_BYTES, 8);
     private final RequestHeader header = new RequestHeader();
     private final List<Request> replies = new ArrayList<>();
+    /**
+     * The 8-byte word each of {@link #replies} is sent from (null for a packed chunk), kept for the next answer once
+     * the reply is released: an arena per answer, its cleaner kept until a collection, had a fetch-and-add loop's
+     * target collecting every 3 s for 55-85 ms, with what survived growing 50 MB a time.
+     */
+    private final List<MemorySegment> replyWords = new ArrayList<>();
+    private final ArrayDeque<MemorySegment> freeWords = new ArrayDeque<>();
+    private final Arena wordsArena = Arena.ofAuto();
     private final List<MutexWait> waiters = new ArrayList<>();
     private final Thread thread;
     private volatile boolean stopping;
@@ -360,6 +369,7 @@ final class DataServer implements AutoCloseable
             final MemorySegment chunk = packed.asSlice(at, bytes);
             source.pack(chunk);
             replies.add(endpoint.isend(origin, tag, chunk));
+            replyWords.add(null);
             at += bytes;
         }
     }
@@ -406,9 +416,11 @@ final class DataServer implements AutoCloseable
 
     private void answer(final Partner origin, final long sequence, final long value)
     {
-        final MemorySegment word = Arena.ofAuto().allocate(Long.BYTES, 8);
+        final MemorySegment kept = freeWords.poll();
+        final MemorySegment word = null != kept ? kept : wordsArena.allocate(Long.BYTES, 8);
         word.set(ValueLayout.JAVA_LONG, 0, value);
         replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, sequence), word));
+        replyWords.add(word);
     }
 
     private void reapReplies()
@@ -420,6 +432,11 @@ final class DataServer implements AutoCloseable
             {
                 replies.remove(i);
                 r.release();
+                final MemorySegment word = replyWords.remove(i);
+                if (null != word)
+                {
+                    freeWords.push(word);
+                }
             }
         }
     }
