@@ -104,6 +104,12 @@ final class DriverTier
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
 
+    /** @return whether the endpoint has this memory declared (its region cache holds a region over it). */
+    boolean isDeclared(final MemorySegment memory)
+    {
+        return isDeclared.test(memory);
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Completions.Pulls>[] newGetLists(final int ranks)
     {
