@@ -17,8 +17,10 @@ import java.util.function.Supplier;
  * balance). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
  * rounds, so that a busy moment of a shared host does not become the model. The warm-up runs the small transfers
  * until the JIT has compiled their paths at both ends: with 20 rounds of each, models measured in a fresh JVM had an
- * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes one to two
- * seconds; the peer's application is not involved (its data server serves the puts).
+ * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes 2-6 s a rank
+ * between two ranks on this 2-CPU host over loopback (the first rank's 3,000 small rounds 3.7 s of it, in a cold
+ * JVM; the other rounds 1-2 s, the probes 0.6-1 s); the peer's application is not involved (its data server serves
+ * the puts).
  */
 final class Calibration
 {
