@@ -46,6 +46,14 @@ final class RegionTable
 
     private final MemorySegment table;
     private final int maxRegions;
+    /**
+     * Owner only: the free slots, the next to take on top; made by the first {@link #declare} (a reader's table never
+     * declares). Finding a free slot by looking at each entry in turn touched a page per entry (an entry is 4 KiB):
+     * with the table nearly full, a zero-copy get of 16 KiB of fresh memory took 23 us where it took 16 with few
+     * regions declared.
+     */
+    private int[] freeSlots;
+    private int freeCount;
 
     RegionTable(final MemorySegment table)
     {
@@ -74,34 +82,49 @@ final class RegionTable
      */
     int declare(final MemorySegment[] segments, final int count, final int access)
     {
-        for (int slot = 0; slot < maxRegions; slot++)
+        if (null == freeSlots)
         {
-            final long entry = (long)slot * ENTRY_BYTES;
-            if ((int)INT.getVolatile(table, entry + ID_OFFSET) != 0)
-            {
-                continue;
-            }
-            final int generation = nextGeneration(table.get(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET));
-            final int id = generation << SLOT_BITS | slot;
-            long total = 0;
-            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
-            LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 1);
-            for (int i = 0; i < count; i++)
-            {
-                final long at = entry + ENTRY_HEADER_BYTES + i * 16L;
-                table.set(ValueLayout.JAVA_LONG, at, segments[i].address());
-                table.set(ValueLayout.JAVA_LONG, at + 8, segments[i].byteSize());
-                total += segments[i].byteSize();
-            }
-            table.set(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET, access);
-            table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, count);
-            table.set(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET, generation);
-            table.set(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET, total);
-            INT.setVolatile(table, entry + ID_OFFSET, id);
-            LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
-            return id;
+            collectFreeSlots();
         }
-        return 0;
+        if (0 == freeCount)
+        {
+            return 0;
+        }
+        final int slot = freeSlots[freeCount - 1];
+        final long entry = (long)slot * ENTRY_BYTES;
+        final int generation = nextGeneration(table.get(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET));
+        final int id = generation << SLOT_BITS | slot;
+        long total = 0;
+        final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+        LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 1);
+        for (int i = 0; i < count; i++)
+        {
+            final long at = entry + ENTRY_HEADER_BYTES + i * 16L;
+            table.set(ValueLayout.JAVA_LONG, at, segments[i].address());
+            table.set(ValueLayout.JAVA_LONG, at + 8, segments[i].byteSize());
+            total += segments[i].byteSize();
+        }
+        table.set(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET, access);
+        table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, count);
+        table.set(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET, generation);
+        table.set(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET, total);
+        INT.setVolatile(table, entry + ID_OFFSET, id);
+        LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
+        freeCount--;
+        return id;
+    }
+
+    /** Owner only: the slots no region holds, the lowest on top (the order a scan from slot 0 took them in). */
+    private void collectFreeSlots()
+    {
+        freeSlots = new int[maxRegions];
+        for (int slot = maxRegions - 1; slot >= 0; slot--)
+        {
+            if ((int)INT.getVolatile(table, (long)slot * ENTRY_BYTES + ID_OFFSET) == 0)
+            {
+                freeSlots[freeCount++] = slot;
+            }
+        }
     }
 
     /** Owner only. @return false if {@code id} is not a declared region. */
@@ -122,6 +145,10 @@ final class RegionTable
         INT.setVolatile(table, entry + ID_OFFSET, 0);
         table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, 0);
         LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
+        if (null != freeSlots)
+        {
+            freeSlots[freeCount++] = slot;
+        }
         return true;
     }
 

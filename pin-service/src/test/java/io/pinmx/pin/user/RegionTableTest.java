@@ -64,6 +64,38 @@ class RegionTableTest
     }
 
     @Test
+    void everySlotIsUsedOnceEachAndAFreedOneIsTakenNextWhileOthersStayDeclared()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final int slots = 64;
+            final RegionTable table = new RegionTable(arena.allocate(RegionTable.areaBytes(slots), 64));
+            final MemorySegment[] one = {arena.allocate(64)};
+            final int[] ids = new int[slots];
+            final java.util.Set<Integer> used = new java.util.HashSet<>();
+            for (int i = 0; i < slots; i++)
+            {
+                ids[i] = table.declare(one, 1, RegionTable.ACCESS_READ);
+                assertTrue(used.add(RegionTable.slotOfId(ids[i])), "slot taken twice: " + ids[i]);
+            }
+            assertEquals(0, RegionTable.slotOfId(ids[0]), "the lowest slot first");
+            assertEquals(0, table.declare(one, 1, RegionTable.ACCESS_READ), "full");
+            assertTrue(table.destroy(ids[37]));
+            assertTrue(table.destroy(ids[5]));
+            final int again = table.declare(one, 1, RegionTable.ACCESS_READ);
+            final int andAgain = table.declare(one, 1, RegionTable.ACCESS_READ);
+            assertEquals(java.util.Set.of(RegionTable.slotOfId(ids[37]), RegionTable.slotOfId(ids[5])),
+                java.util.Set.of(RegionTable.slotOfId(again), RegionTable.slotOfId(andAgain)));
+            assertEquals(0, table.declare(one, 1, RegionTable.ACCESS_READ), "full again");
+            for (int i = 0; i < slots; i++)
+            {
+                assertEquals(5 == i || 37 == i ? RegionTable.UNKNOWN_REGION : 64, table.regionBytes(ids[i]),
+                    "region " + i);
+            }
+        }
+    }
+
+    @Test
     void copierReportsTheFaultingSegmentOfAnUnmappedRegion()
     {
         try (Arena arena = Arena.ofConfined())
