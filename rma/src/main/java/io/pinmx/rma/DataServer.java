@@ -47,8 +47,8 @@ final class DataServer implements AutoCloseable
     private final RequestHeader header = new RequestHeader();
     private final List<Request> replies = new ArrayList<>();
     /**
-     * The 8-byte word each of {@link #replies} is sent from (null for a packed chunk), kept for the next answer once
-     * the reply is released: an arena per answer, its cleaner kept until a collection, had a fetch-and-add loop's
+     * The buffer each of {@link #replies} is sent from (an 8-byte value or a served get's bytes; null for a packed
+     * chunk), kept for the next answer once the reply is released: an arena per answer, its cleaner kept until a collection, had a fetch-and-add loop's
      * target collecting every 3 s for 55-85 ms, with what survived growing 50 MB a time.
      */
     private final List<MemorySegment> replyWords = new ArrayList<>();
@@ -157,6 +157,7 @@ final class DataServer implements AutoCloseable
         {
             case PUT, ACC -> write(origin, slice, op);
             case GET_PACKED -> getPacked(origin, slice);
+            case GET_SERVED -> answer(origin, slice.asSlice(header.offset(), header.value()));
             case FETCH_ADD_INT -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), (int)header.value()));
             case FETCH_ADD_LONG -> answer(origin, SharedMemoryTier.fetchAndAdd(slice, header.offset(), header.value()));
             case SWAP_INT -> answer(origin, SharedMemoryTier.swap(slice, header.offset(), (int)header.value()));
@@ -416,11 +417,34 @@ final class DataServer implements AutoCloseable
 
     private void answer(final Partner origin, final long sequence, final long value)
     {
+        final MemorySegment buffer = replyBuffer();
+        buffer.set(ValueLayout.JAVA_LONG, 0, value);
+        reply(origin, sequence, buffer, Long.BYTES);
+    }
+
+    /** Answers a served get with the bytes (at most {@link DriverTier#SERVED_GET_MAX_BYTES}). */
+    private void answer(final Partner origin, final MemorySegment bytes)
+    {
+        if (bytes.byteSize() > DriverTier.SERVED_GET_MAX_BYTES)
+        {
+            throw new IllegalStateException("served get of " + bytes.byteSize() + " bytes, more than " +
+                DriverTier.SERVED_GET_MAX_BYTES);
+        }
+        final MemorySegment buffer = replyBuffer();
+        MemorySegment.copy(bytes, 0, buffer, 0, bytes.byteSize());
+        reply(origin, header.sequence(), buffer, bytes.byteSize());
+    }
+
+    private MemorySegment replyBuffer()
+    {
         final MemorySegment kept = freeWords.poll();
-        final MemorySegment word = null != kept ? kept : wordsArena.allocate(Long.BYTES, 8);
-        word.set(ValueLayout.JAVA_LONG, 0, value);
-        replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, sequence), word));
-        replyWords.add(word);
+        return null != kept ? kept : wordsArena.allocate(DriverTier.SERVED_GET_MAX_BYTES, 8);
+    }
+
+    private void reply(final Partner origin, final long sequence, final MemorySegment buffer, final long bytes)
+    {
+        replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, sequence), buffer.asSlice(0, bytes)));
+        replyWords.add(buffer);
     }
 
     private void reapReplies()

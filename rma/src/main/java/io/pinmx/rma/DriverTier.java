@@ -45,6 +45,13 @@ final class DriverTier
     static final int PIECES_PER_PULL_REQUEST = 64;
     /** Reads a direct get spreads its pieces over, so that up to this many pulls run side by side. */
     static final int READS_IN_FLIGHT = 16;
+    /**
+     * The largest blocking contiguous get the target's data server answers with the bytes, one request and one reply
+     * as a fetch-and-add, instead of a pull the drivers serve. Across a veth pair (user driver, UDP), pull against
+     * served: 8 B 7.8 against 5.9 us, 1 KiB 8.0 against 6.1, 2 KiB 9.0 against 8.1, 4 KiB 9.6 against 10.1; between
+     * two ranks of one host through the driver, 8 B 7.2 against 5.8. Non-blocking gets still pull, side by side.
+     */
+    static final long SERVED_GET_MAX_BYTES = 2048;
     /** How often an origin waiting for a target's answer sends it a PING. */
     private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
@@ -69,7 +76,7 @@ final class DriverTier
     private final CopiedWrites copied;
     /** The request and answer of a call: reused, as a call returns only once its send and receive are done. */
     private final MemorySegment askHead = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
-    private final MemorySegment askAnswer = Arena.ofAuto().allocate(Long.BYTES, 8);
+    private final MemorySegment askAnswer = Arena.ofAuto().allocate(SERVED_GET_MAX_BYTES, 8);
     /**
      * Where a put or accumulate's request header is encoded, copied from there into what is sent: an arena per
      * request (its cleaner kept until a collection) had both ranks collecting every 1-1.5 s in an 8 B put loop,
@@ -249,6 +256,12 @@ final class DriverTier
             }
             if (1 == pieces.count())
             {
+                if (handle.isBlocking() && protocols.served(pieces.totalBytes, SERVED_GET_MAX_BYTES))
+                {
+                    ask(RmaOp.GET_SERVED, rank, allocation.id(), pieces.remoteOffsets[0], pieces.totalBytes);
+                    MemorySegment.copy(askAnswer, 0, pieces.local[0], 0, pieces.totalBytes);
+                    return;
+                }
                 if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces, isDeclared))
                 {
                     fence(rank);
@@ -372,6 +385,7 @@ final class DriverTier
         }
     }
 
+    /** Sends the request and waits for its reply, received into {@link #askAnswer} (a value, or a served get's bytes). */
     private long ask(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
     {
         settle(rank);

@@ -23,6 +23,7 @@ final class ProtocolChoice
     private long pack;
     private long zeroCopy;
     private long stream;
+    private long served;
 
     ProtocolChoice(final StridedProtocol strided, final ContiguousProtocol contiguous)
     {
@@ -113,9 +114,23 @@ final class ProtocolChoice
         return p;
     }
 
+    /**
+     * @return whether a blocking contiguous get of {@code bytes} goes to the target's data server, counted: when it is
+     *         at most {@code maxBytes} and contiguous protocols are the model's to choose.
+     */
+    boolean served(final long bytes, final long maxBytes)
+    {
+        if (ContiguousProtocol.AUTO != contiguous || bytes > maxBytes)
+        {
+            return false;
+        }
+        served++;
+        return true;
+    }
+
     ProtocolCounts counts()
     {
-        return new ProtocolCounts(direct, pack, zeroCopy, stream);
+        return new ProtocolCounts(direct, pack, zeroCopy, stream, served);
     }
 
     /** Forgets the counts (after the calibration's own requests). */
@@ -125,5 +140,6 @@ final class ProtocolChoice
         pack = 0;
         zeroCopy = 0;
         stream = 0;
+        served = 0;
     }
 }

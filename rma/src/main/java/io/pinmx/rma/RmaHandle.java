@@ -23,12 +23,26 @@ public final class RmaHandle
     }
 
     private final boolean aggregate;
+    private final boolean blocking;
     private final List<Completion> pending = new ArrayList<>();
     private int operations;
 
     RmaHandle(final boolean aggregate)
     {
+        this(aggregate, false);
+    }
+
+    /** @param blocking the handle of blocking calls, waited for before the call returns. */
+    RmaHandle(final boolean aggregate, final boolean blocking)
+    {
         this.aggregate = aggregate;
+        this.blocking = blocking;
+    }
+
+    /** @return whether the call that adds an operation waits for it before it returns (a blocking call's handle). */
+    boolean isBlocking()
+    {
+        return blocking;
     }
 
     /** @return true for an aggregate handle. */

@@ -21,7 +21,9 @@ enum RmaOp
      * Nothing to do beyond what every request header may carry (a pack-area part to free): sent while an origin waits
      * for a reply, so that a dead target is noticed by the endpoint, and to free a part no other request carries.
      */
-    PING;
+    PING,
+    /** A small contiguous get the server answers with the bytes (offset; value: the length). */
+    GET_SERVED;
 
     private static final RmaOp[] BY_CODE = values();
 

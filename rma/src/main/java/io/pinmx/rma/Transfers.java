@@ -15,7 +15,7 @@ final class Transfers
     private final Ranks ranks;
     private final DriverTier driver;
     private final RmaHandle implicit = new RmaHandle(true);
-    private final RmaHandle blockingHandle = new RmaHandle(true);
+    private final RmaHandle blockingHandle = new RmaHandle(true, true);
     /** Native, so value operations through the driver send from it and receive into it without staging. */
     private final MemorySegment valueWord;
     private boolean closed;

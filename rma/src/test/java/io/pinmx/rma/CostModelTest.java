@@ -149,7 +149,7 @@ class CostModelTest
         final Pieces get = Pieces.strided(StridedPatch.contiguous(10_000), Arena.ofAuto().allocate(10_000), 0, false);
         assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, m -> false));
         assertEquals(ContiguousProtocol.ZERO_COPY, choice.contiguous(false, get, m -> true));
-        assertEquals(new ProtocolCounts(0, 0, 1, 1), choice.counts());
+        assertEquals(new ProtocolCounts(0, 0, 1, 1, 0), choice.counts());
         choice.force(StridedProtocol.AUTO, ContiguousProtocol.STREAM);
         assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, m -> true));
     }

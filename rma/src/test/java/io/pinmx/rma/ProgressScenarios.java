@@ -33,7 +33,8 @@ final class ProgressScenarios
      * only reads a word of its own slice (a plain load), which the others' last fetch-and-adds raise when they are
      * done, and gives up after 60 s. Ending before that proves the operations were served without it. First every
      * kind of operation; then gets alone (contiguous, strided, vector), during which rank 0's data server serves
-     * nothing but the final fetch-and-adds and the gets the cost model chose to pack: the drivers serve the rest.
+     * nothing but the final fetch-and-adds, the gets the cost model chose to pack and the small blocking contiguous
+     * gets it answers with the bytes: the drivers serve the rest.
      */
     void unilateral()
     {
@@ -73,6 +74,7 @@ final class ProgressScenarios
         // rank leaving a barrier first may send its first get before the last one has left it).
         final long servedBefore = rma.dataServerRequests();
         final long packedBefore = rma.protocolCounts().pack();
+        final long servedGetsBefore = rma.protocolCounts().served();
         rma.barrier();
         long served = 0;
         if (0 == rma.rank())
@@ -88,8 +90,12 @@ final class ProgressScenarios
             }
             rma.fetchAndAdd(a, 0, getsDoneAt, 1);
         }
-        // A get the model packed is one request the target's data server packs; every other get is the drivers'.
-        final long packed = rma.sum(new long[] {rma.protocolCounts().pack() - packedBefore})[0];
+        // A get the model packed is one request the target's data server packs, a small blocking contiguous one a
+        // request it answers with the bytes; every other get is the drivers'.
+        final long[] byServer = rma.sum(new long[] {rma.protocolCounts().pack() - packedBefore,
+            rma.protocolCounts().served() - servedGetsBefore});
+        final long packed = byServer[0];
+        final long servedGets = byServer[1];
         if (0 == rma.rank())
         {
             int throughTheDriver = 0;
@@ -97,11 +103,13 @@ final class ProgressScenarios
             {
                 throughTheDriver += RankTier.DRIVER == rma.tier(r) ? 1 : 0;
             }
-            final long expected = throughTheDriver + packed;
+            final long expected = throughTheDriver + packed + servedGets;
             final long count = served;
             check(count == expected, () -> "rank 0's data server served " + count + " requests while the others " +
-                "only read its slice, expected " + expected + " (their final fetch-and-adds and " + packed +
-                " packed gets)");
+                "only read its slice, expected " + expected + " (their final fetch-and-adds, " + packed +
+                " packed gets and " + servedGets + " small contiguous ones)");
+            check(servedGets > 0 || throughTheDriver == 0 || !"auto".equals(System.getenv().getOrDefault(
+                RmaOptions.CONTIGUOUS_VARIABLE, "auto")), () -> "no small contiguous get was served");
         }
         rma.barrier();
         rma.free(a);

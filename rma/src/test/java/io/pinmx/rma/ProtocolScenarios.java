@@ -22,6 +22,8 @@ import static io.pinmx.rma.RmaScenarios.check;
 final class ProtocolScenarios
 {
     private static final long SLICE_BYTES = 2L << 20;
+    /** Contiguous gets into memory only the calling thread may touch: each streams unless the data server serves it. */
+    private int confinedGets;
     private static final long AREA_GET_BYTES = 512L << 10;
 
     private final Rma rma;
@@ -116,6 +118,7 @@ final class ProtocolScenarios
             putAndGet(shape, target, origin, seed, Arena.ofShared());
         }
         confinedContiguousGet(target);
+        smallGets(target);
         accumulate(Shape.strided("int 1-level", new long[] {400, 300}, new long[] {400}, new long[] {512}, 1),
             ElementType.INT, target, origin);
         accumulate(Shape.vector("double vector", new long[][] {{1100, 16, 16, 32, 0}, {300, 800, 800, 1024, 40960}}),
@@ -291,10 +294,51 @@ final class ProtocolScenarios
         {
             final MemorySegment into = confined.allocate(300 << 10);
             rma.get(a, target, 4096, into);
+            confinedGets++;
             final MemorySegment expected = Arena.ofAuto().allocate(SLICE_BYTES);
             fill(expected, 77 + target);
             check(MemorySegment.mismatch(expected, 4096, 4096 + into.byteSize(), into, 0, into.byteSize()) < 0,
                 () -> "contiguous get into confined memory differs from rank " + target + "'s slice");
+        }
+        rma.barrier();
+        rma.free(a);
+    }
+
+    /**
+     * Blocking gets of 1 B to just past the largest the target's data server answers, at odd offsets, into shared and
+     * confined memory, each right after this rank put new bytes there: every get reads what the put before it wrote,
+     * and nothing around its destination changes.
+     */
+    private void smallGets(final int target)
+    {
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        rma.barrier();
+        final long largest = DriverTier.SERVED_GET_MAX_BYTES;
+        final long[] sizes = {1, 7, 8, 9, 100, largest - 1, largest, largest + 1};
+        try (Arena confined = Arena.ofConfined())
+        {
+            final MemorySegment source = Arena.ofShared().allocate(largest + 1);
+            final MemorySegment[] into = {Arena.ofShared().allocate(largest + 3), confined.allocate(largest + 3)};
+            int round = 0;
+            for (final long bytes : sizes)
+            {
+                for (final MemorySegment destination : into)
+                {
+                    final long offset = 4096L * (SLICE_BYTES / 4096 / 2) + 13L * round + rma.rank();
+                    fill(source, 900L + 31L * round + rma.rank());
+                    destination.fill((byte)0x5a);
+                    rma.put(source.asSlice(0, bytes), a, target, offset);
+                    rma.get(a, target, offset, destination.asSlice(1, bytes));
+                    confinedGets += destination == into[1] ? 1 : 0;
+                    final long size = bytes;
+                    check(MemorySegment.mismatch(source, 0, bytes, destination, 1, 1 + bytes) < 0,
+                        () -> "get of " + size + " B after a put of them differs, from rank " + target);
+                    check(0x5a == destination.get(ValueLayout.JAVA_BYTE, 0) &&
+                        0x5a == destination.get(ValueLayout.JAVA_BYTE, 1 + bytes),
+                        () -> "get of " + size + " B wrote outside its destination");
+                    round++;
+                }
+            }
         }
         rma.barrier();
         rma.free(a);
@@ -374,7 +418,7 @@ final class ProtocolScenarios
         final ProtocolCounts c = rma.protocolCounts();
         if (RankTier.SHARED_MEMORY == rma.tier(target))
         {
-            check(c.equals(new ProtocolCounts(0, 0, 0, 0)), () -> "through shared memory, yet counted " + c);
+            check(c.equals(new ProtocolCounts(0, 0, 0, 0, 0)), () -> "through shared memory, yet counted " + c);
             return;
         }
         final String strided = env.getOrDefault(RmaOptions.STRIDED_VARIABLE, "auto");
@@ -382,9 +426,12 @@ final class ProtocolScenarios
         check(c.direct() + c.pack() > 0 && c.zeroCopy() + c.stream() > 0, () -> "no request counted: " + c);
         check(!"direct".equals(strided) || 0 == c.pack(), () -> "direct forced, yet " + c);
         check(!"pack".equals(strided) || 0 == c.direct(), () -> "pack forced, yet " + c);
-        // The confined get always streams; nothing else does when zero-copy is forced.
-        check(!"zerocopy".equals(contiguous) || 1 == c.stream(), () -> "zero-copy forced, yet " + c);
+        // The confined gets always stream; nothing else does when zero-copy is forced.
+        check(!"zerocopy".equals(contiguous) || confinedGets == c.stream(), () -> "zero-copy forced, yet " + c +
+            " (" + confinedGets + " confined gets)");
         check(!"stream".equals(contiguous) || 0 == c.zeroCopy(), () -> "stream forced, yet " + c);
+        // Blocking gets up to the largest the data server answers are its, unless a contiguous protocol is forced.
+        check("auto".equals(contiguous) ? c.served() >= 14 : 0 == c.served(), () -> "small gets, yet " + c);
         System.out.println("# rank " + rma.rank() + " protocols (" + strided + ", " + contiguous + "): " + c);
     }
 }
