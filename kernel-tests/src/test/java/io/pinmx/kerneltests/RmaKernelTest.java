@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * The one-sided layer on pinmx.ko: rma's {@link RmaScenarios} (strided patches, concurrent accumulates, location
- * consistency, the fetch-and-add hammer and mutex counter, unilateral progress with gets served by the module alone,
- * a killed rank) as a job of 2 rank JVMs on the kernel provider with the shared-memory tier off, in quick mode (a
+ * consistency, the fetch-and-add hammer and mutex counter, unilateral progress with gets served by the module alone
+ * but the small blocking contiguous ones, which the target's data server answers, a killed rank) as a job of 2 rank JVMs on the kernel provider with the shared-memory tier off, in quick mode (a
  * twentieth of the repetitions: TCG is slow). Over {@code lo} (pulls are the module's same-interface copy), and across a
  * veth pair between network namespaces with rank 1 in its own (pulls are frames served in softirq). Each job prints
  * its time in the guest.
