@@ -17,10 +17,9 @@ import java.util.function.Supplier;
  * balance). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
  * rounds, so that a busy moment of a shared host does not become the model. The warm-up runs the small transfers
  * until the JIT has compiled their paths at both ends: with 20 rounds of each, models measured in a fresh JVM had an
- * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes 2-6 s a rank
+ * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes 1-5 s a rank
  * between two ranks on this 2-CPU host over loopback (the first rank's 3,000 small rounds 3.7 s of it, in a cold
- * JVM; the other rounds 1-2 s, the probes 0.6-1 s); the peer's application is not involved (its data server serves
- * the puts).
+ * JVM; the probes 0.6-1 s); the peer's application is not involved (its data server serves the puts).
  */
 final class Calibration
 {
@@ -47,10 +46,11 @@ final class Calibration
     private static final ContiguousProtocol[] CURVE_PROTOCOLS = {ContiguousProtocol.ZERO_COPY,
         ContiguousProtocol.STREAM};
     /**
-     * Rounds of every kind of transfer before anything is timed: woken threads, warm caches, compiled paths (with 20,
-     * zero-copy gets of fresh 4 KiB measured 22-24 us, where a warm JVM's take 17).
+     * Rounds of every kind of transfer before anything is timed: woken threads, warm caches. (200 took zero-copy gets
+     * of fresh 4 KiB from 22-24 us to the 17 of a warm JVM, but did not make the choices better in the protocol sweep,
+     * and in the test VM, under TCG, they put a 2-rank job past its 240 s deadline.)
      */
-    private static final int WARM_UP_ROUNDS = 200;
+    private static final int WARM_UP_ROUNDS = 20;
     /** Rounds of small transfers before anything is timed: enough calls for the JIT's optimising tier. */
     private static final int WARM_UP_SMALL_ROUNDS = 3000;
     /**
