@@ -18,7 +18,11 @@ import java.util.List;
 class RmaKernelTest
 {
     private static final String SCENARIOS = "strided,accumulate,consistency,rmw,unilateral,killed";
-    private static final long JOB_DEADLINE_S = 240;
+    /**
+     * A hang's bound, not a speed target: the jobs took 124-172 s under TCG, 194-197 s once the cost model's
+     * calibration measured more (six curve sizes, strided probes per kind), as ArmciSuiteKernelTest allows 400.
+     */
+    private static final long JOB_DEADLINE_S = 400;
     /** A rank in JIT warm-up under TCG can be silent for seconds; the killed rank is noticed after this. */
     private static final String PEER_TIMEOUT_MS = "8000";
 
