@@ -48,12 +48,13 @@ final class DataServer implements AutoCloseable
     private final List<Request> replies = new ArrayList<>();
     /**
      * The buffer each of {@link #replies} is sent from (an 8-byte value or a served get's bytes; null for a packed
-     * chunk), kept for the next answer once the reply is released: an arena per answer, its cleaner kept until a collection, had a fetch-and-add loop's
-     * target collecting every 3 s for 55-85 ms, with what survived growing 50 MB a time.
+     * chunk), kept for the next answer once the reply is released: an arena per answer, its cleaner kept until a
+     * collection, had a fetch-and-add loop's target collecting every 3 s for 55-85 ms, with what survived growing
+     * 50 MB a time.
      */
-    private final List<MemorySegment> replyWords = new ArrayList<>();
-    private final ArrayDeque<MemorySegment> freeWords = new ArrayDeque<>();
-    private final Arena wordsArena = Arena.ofAuto();
+    private final List<MemorySegment> replyBuffers = new ArrayList<>();
+    private final ArrayDeque<MemorySegment> freeReplyBuffers = new ArrayDeque<>();
+    private final Arena replyArena = Arena.ofAuto();
     private final List<MutexWait> waiters = new ArrayList<>();
     private final Thread thread;
     private volatile boolean stopping;
@@ -370,7 +371,7 @@ final class DataServer implements AutoCloseable
             final MemorySegment chunk = packed.asSlice(at, bytes);
             source.pack(chunk);
             replies.add(endpoint.isend(origin, tag, chunk));
-            replyWords.add(null);
+            replyBuffers.add(null);
             at += bytes;
         }
     }
@@ -437,14 +438,14 @@ final class DataServer implements AutoCloseable
 
     private MemorySegment replyBuffer()
     {
-        final MemorySegment kept = freeWords.poll();
-        return null != kept ? kept : wordsArena.allocate(DriverTier.SERVED_GET_MAX_BYTES, 8);
+        final MemorySegment kept = freeReplyBuffers.poll();
+        return null != kept ? kept : replyArena.allocate(DriverTier.SERVED_GET_MAX_BYTES, 8);
     }
 
     private void reply(final Partner origin, final long sequence, final MemorySegment buffer, final long bytes)
     {
         replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, sequence), buffer.asSlice(0, bytes)));
-        replyWords.add(buffer);
+        replyBuffers.add(buffer);
     }
 
     private void reapReplies()
@@ -456,10 +457,10 @@ final class DataServer implements AutoCloseable
             {
                 replies.remove(i);
                 r.release();
-                final MemorySegment word = replyWords.remove(i);
-                if (null != word)
+                final MemorySegment buffer = replyBuffers.remove(i);
+                if (null != buffer)
                 {
-                    freeWords.push(word);
+                    freeReplyBuffers.push(buffer);
                 }
             }
         }
