@@ -14,7 +14,7 @@ import java.util.ArrayDeque;
  * it is released). Without this a blocking 8 B put cost a round trip before the fence that follows it cost another.
  * <p>
  * A send is released once acked, checked before each later operation on the rank and all of them after a fence (the
- * fence's reply acknowledges every message sent before it). One that failed (the target died) fails the next
+ * fence's reply, or the answer a fence awaits instead, acknowledges every message sent before it). One that failed (the target died) fails the next
  * operation on that rank, naming it, so no error is lost. At most {@link #MAX_PER_RANK} wait per rank: past that the
  * oldest is awaited, which bounds the copies held. The copies are made in buffers of {@link #BUFFER_BYTES} taken
  * back once their send is released (an arena per put, its cleaner kept until a collection, had an 8 B put loop

@@ -148,6 +148,26 @@ final class DataServer implements AutoCloseable
             return;
         }
         requestsServed++;
+        if ((RmaOp.PUT == op || RmaOp.ACC == op) && header.answersApplied())
+        {
+            // answered even if the write fails, as a fence is: its origin waits for the answer in its fence
+            final long sequence = header.sequence();
+            try
+            {
+                serve(origin, op);
+            }
+            finally
+            {
+                SharedMemoryTier.fence();
+                answer(origin, sequence, 0);
+            }
+            return;
+        }
+        serve(origin, op);
+    }
+
+    private void serve(final Partner origin, final RmaOp op)
+    {
         final RmaAllocation a = allocations.lookup(header.allocationId());
         if (null == a && RmaOp.FENCE != op)
         {

@@ -13,7 +13,8 @@ import java.lang.foreign.ValueLayout;
  *   4 u32 origin rank    8 u64 sequence      16 u64 allocation id            24 u64 offset (or mutex index)
  *  32 u64 data bytes    40 u64 value / integral scale                        48 f64 scale re   56 f64 scale im
  *  64 u64 count[0..8]  136 u64 target stride[0..7]                          200 u32 pieces    204 u32 inline bytes
- * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks, 2 pulled)      209..211 zero
+ * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks, 2 pulled)
+ * 209 u8  1: answer once applied (a put or accumulate whose fence may be that answer)        210..211 zero
  * 212 u32 a part of the server's pack area the origin has pulled, its offset + 1 (0: none)
  * 216 pieces: (u64 offset, u64 length) each, then the inline data
  * </pre>
@@ -35,6 +36,7 @@ final class RequestHeader
     static final int DELIVERY_CHUNKS = 1;
     static final int DELIVERY_PULL = 2;
     private static final int DELIVERY_AT = 208;
+    private static final int ANSWER_APPLIED_AT = 209;
     private static final int RELEASED_PART_AT = 212;
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -116,6 +118,22 @@ final class RequestHeader
     int delivery()
     {
         return buffer.get(ValueLayout.JAVA_BYTE, DELIVERY_AT) & 0xFF;
+    }
+
+    /**
+     * Asks the server to answer this put or accumulate once it applied it, as it answers a fence: the first write to
+     * a rank after a fence asks so, and a fence that finds no other write sent since waits for that answer instead of
+     * sending a FENCE of its own (an 8 B put + fence is then one message each way, as a fetch-and-add).
+     */
+    RequestHeader answerApplied()
+    {
+        buffer.set(ValueLayout.JAVA_BYTE, ANSWER_APPLIED_AT, (byte)1);
+        return this;
+    }
+
+    boolean answersApplied()
+    {
+        return 1 == buffer.get(ValueLayout.JAVA_BYTE, ANSWER_APPLIED_AT);
     }
 
     /** Frees the server's pack-area part at {@code offset} (the origin pulled it) along with this request. */

@@ -201,7 +201,9 @@ final class ProgressScenarios
             {
                 try
                 {
+                    // the fence waits for the put's answer (the first write since a fence asks for one)
                     rma.putLong(1, a, victim, 0);
+                    rma.fence(victim);
                 }
                 catch (final RmaException ex)
                 {

@@ -119,6 +119,7 @@ final class ProtocolScenarios
         }
         confinedContiguousGet(target);
         smallGets(target);
+        fencesAnswered(target);
         accumulate(Shape.strided("int 1-level", new long[] {400, 300}, new long[] {400}, new long[] {512}, 1),
             ElementType.INT, target, origin);
         accumulate(Shape.vector("double vector", new long[][] {{1100, 16, 16, 32, 0}, {300, 800, 800, 1024, 40960}}),
@@ -402,6 +403,99 @@ final class ProtocolScenarios
                 s.set(ValueLayout.JAVA_DOUBLE, 8 * e, v);
             }
         }
+    }
+
+    /**
+     * A fence after one small put or accumulate to a rank is that write's answer, not a request of its own: the
+     * target's server serves one request per put + fence (or accumulate + fence); after two writes, or a first one
+     * too large to complete on its copy, a FENCE of its own; a fetch-and-add between a put and its fence changes
+     * nothing. Each round's values are read back after its fence.
+     */
+    private void fencesAnswered(final int target)
+    {
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        final int rounds = 40;
+        final MemorySegment large = Arena.ofShared().allocate(CopiedWrites.MAX_COPIED_BYTES + 8);
+        final MemorySegment back = Arena.ofShared().allocate(8L * rounds);
+        // odd rounds of the first phase: a put of 0, its fence, an accumulate of the value, its fence
+        final long[] expected = {3L * rounds / 2, 3L * rounds, 2L * rounds, 3L * rounds};
+        final String[] phases = {"put + fence", "put + put + fence", "put + fetch-and-add + fence", "large put + fence"};
+        for (int phase = 0; phase < phases.length; phase++)
+        {
+            rma.barrier();
+            final long before = rma.dataServerRequests();
+            rma.barrier();
+            for (int i = 0; i < rounds; i++)
+            {
+                final long value = 1_000_000L * (phase + 1) + 100L * rma.rank() + i;
+                switch (phase)
+                {
+                    case 0 ->
+                    {
+                        if (0 == i % 2)
+                        {
+                            rma.putLong(value, a, target, 8L * i);
+                        }
+                        else
+                        {
+                            final MemorySegment v = Arena.ofAuto().allocate(8, 8).fill((byte)0);
+                            rma.putLong(0, a, target, 8L * i);
+                            v.set(ValueLayout.JAVA_LONG, 0, value);
+                            rma.fence(target);
+                            rma.acc(AccumulateScale.ofLong(1), v, a, target, 8L * i);
+                        }
+                    }
+                    case 1 ->
+                    {
+                        rma.putLong(-1, a, target, 8L * i);
+                        rma.putLong(value, a, target, 8L * i);
+                    }
+                    case 2 ->
+                    {
+                        rma.putLong(value, a, target, 8L * i);
+                        rma.fetchAndAddLong(a, target, SLICE_BYTES - 8, 1);
+                    }
+                    default ->
+                    {
+                        large.set(ValueLayout.JAVA_LONG, 0, value);
+                        rma.put(large, a, target, 8L * i + 4096);
+                        rma.putLong(value, a, target, 8L * i);
+                    }
+                }
+                rma.fence(target);
+                final long got = rma.getLong(a, target, 8L * i);
+                final int round = i;
+                final String what = phases[phase];
+                check(value == got, () -> what + ", round " + round + ": read " + got + " after the fence, wrote " + value);
+            }
+            rma.get(a, target, 0, back);
+            for (int i = 0; i < rounds; i++)
+            {
+                final long want = 1_000_000L * (phase + 1) + 100L * rma.rank() + i;
+                final long got = back.getAtIndex(ValueLayout.JAVA_LONG, i);
+                final int round = i;
+                final String what = phases[phase];
+                check(want == got, () -> what + ": slot " + round + " holds " + got + ", want " + want);
+            }
+            rma.barrier();
+            final long served = rma.dataServerRequests() - before;
+            if (RankTier.DRIVER == rma.tier(target))
+            {
+                final int p = phase;
+                final String what = phases[phase];
+                final long reads = readsServed(target, rounds);
+                check(expected[p] + reads == served, () -> "rank " + rma.rank() + "'s server served " + served +
+                    " requests for " + rounds + " rounds of " + what + " (" + reads + " of them reads), want " +
+                    (expected[p] + reads));
+            }
+        }
+    }
+
+    /** @return requests the rounds' reads add at the target: blocking small gets are its, unless one is forced. */
+    private long readsServed(final int target, final int rounds)
+    {
+        final boolean served = "auto".equals(env.getOrDefault(RmaOptions.CONTIGUOUS_VARIABLE, "auto"));
+        return served ? rounds + 1 : 0;
     }
 
     private static void fill(final MemorySegment s, final long seed)
