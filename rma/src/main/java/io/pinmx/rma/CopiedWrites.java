@@ -8,21 +8,25 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 
 /**
- * Small puts and accumulates through the driver that completed locally once their data was copied into their
- * request (ARMCI's blocking put returns when the source may be reused; only a fence says it reached the target):
+ * Puts and accumulates through the driver that completed locally once their data was copied into their request (the
+ * small ones, and those packed inline in their request anyway) (ARMCI's blocking put returns when the source may be reused; only a fence says it reached the target):
  * per target rank, their sends still waiting for the endpoint's ack (each request holds the copy it sends from until
  * it is released). Without this a blocking 8 B put cost a round trip before the fence that follows it cost another.
  * <p>
  * A send is released once acked, checked before each later operation on the rank and all of them after a fence (the
  * fence's reply, or the answer a fence awaits instead, acknowledges every message sent before it). One that failed (the target died) fails the next
  * operation on that rank, naming it, so no error is lost. At most {@link #MAX_PER_RANK} wait per rank: past that the
- * oldest is awaited, which bounds the copies held. The copies are made in buffers of {@link #BUFFER_BYTES} taken
- * back once their send is released (an arena per put, its cleaner kept until a collection, had an 8 B put loop
- * collecting every 1-1.5 s); a larger request gets memory of its own. Owned by the thread that issues operations.
+ * oldest is awaited, which bounds the copies held. The copies are made in kept buffers of {@link #BUFFER_BYTES}, or
+ * of the largest inline request, taken back once their send is released (an arena per put, its cleaner kept until a
+ * collection, had an 8 B put loop collecting every 1-1.5 s); a larger request gets memory of its own. Owned by the
+ * thread that issues operations.
  */
 final class CopiedWrites
 {
-    /** The largest put or accumulate that completes on its copy: a copy this size costs well under a round trip. */
+    /**
+     * The largest put or accumulate that completes on its copy whatever its protocol: a copy this size costs well
+     * under a round trip.
+     */
     static final long MAX_COPIED_BYTES = 4096;
     static final int MAX_PER_RANK = 64;
 
@@ -33,13 +37,17 @@ final class CopiedWrites
     /** Per rank, the buffer each send in {@link #sends} is sent from, in the same order. */
     private final ArrayDeque<MemorySegment>[] buffers;
     private final ArrayDeque<MemorySegment> freeBuffers = new ArrayDeque<>();
+    private final long largeBufferBytes;
+    private final ArrayDeque<MemorySegment> freeLargeBuffers = new ArrayDeque<>();
     private final Arena buffersArena = Arena.ofAuto();
     /** Per rank, the first failure found and not yet reported. */
     private final RmaException[] failures;
 
+    /** @param largeBufferBytes the largest request sent inline, for which larger buffers are kept. */
     @SuppressWarnings("unchecked")
-    CopiedWrites(final int ranks)
+    CopiedWrites(final int ranks, final long largeBufferBytes)
     {
+        this.largeBufferBytes = largeBufferBytes;
         sends = new ArrayDeque[ranks];
         buffers = new ArrayDeque[ranks];
         failures = new RmaException[ranks];
@@ -53,12 +61,17 @@ final class CopiedWrites
     /** @return a buffer of at least {@code bytes} for a copy to send: a kept one when it fits one. */
     MemorySegment buffer(final long bytes)
     {
-        if (bytes > BUFFER_BYTES)
+        if (bytes <= BUFFER_BYTES)
         {
-            return Arena.ofAuto().allocate(bytes, 8);
+            return kept(freeBuffers, BUFFER_BYTES);
         }
-        final MemorySegment kept = freeBuffers.poll();
-        return null != kept ? kept : buffersArena.allocate(BUFFER_BYTES, 8);
+        return bytes <= largeBufferBytes ? kept(freeLargeBuffers, largeBufferBytes) : Arena.ofAuto().allocate(bytes, 8);
+    }
+
+    private MemorySegment kept(final ArrayDeque<MemorySegment> free, final long bytes)
+    {
+        final MemorySegment kept = free.poll();
+        return null != kept ? kept : buffersArena.allocate(bytes, 8);
     }
 
     /**
@@ -112,6 +125,10 @@ final class CopiedWrites
         if (BUFFER_BYTES == buffer.byteSize())
         {
             freeBuffers.push(buffer);
+        }
+        else if (largeBufferBytes == buffer.byteSize())
+        {
+            freeLargeBuffers.push(buffer);
         }
     }
 }

@@ -117,10 +117,10 @@ final class DriverTier
         this.appliedIsLast = new boolean[job.job().size()];
         this.appliedAnswers = Arena.ofAuto().allocate((long)Long.BYTES * job.job().size(), 8);
         this.pendingGets = newGetLists(job.job().size());
-        this.copied = new CopiedWrites(job.job().size());
         this.pulledParts = new long[job.job().size()];
         Arrays.fill(pulledParts, NO_PART);
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
+        this.copied = new CopiedWrites(job.job().size(), inlineLimitBytes);
         this.pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
@@ -194,7 +194,9 @@ final class DriverTier
         final Partner partner = job.partner(rank);
         final List<Request> sends = new ArrayList<>(2);
         final long requestTag = RmaTags.of(RmaTags.REQUEST, sequence);
-        if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES)
+        final boolean fitsInline = pieces.totalBytes <= inlineLimitBytes - headerBytes;
+        // what travels inline as a copy anyway completes on that copy, as a small write does
+        if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES || fitsInline && (packed || pieces.count() >= MAX_VECTOR))
         {
             header.inlineBytes((int)pieces.totalBytes);
             final MemorySegment buffer = copied.buffer(headerBytes + pieces.totalBytes);
@@ -211,23 +213,13 @@ final class DriverTier
             copied.add(rank, sendAnswered(rank, partner, requestTag, inline), buffer);
             return;
         }
-        if (pieces.totalBytes <= inlineLimitBytes - headerBytes)
+        if (fitsInline)
         {
             header.inlineBytes((int)pieces.totalBytes);
-            if (!packed && pieces.count() < MAX_VECTOR)
-            {
-                final MemorySegment[] vector = new MemorySegment[pieces.count() + 1];
-                vector[0] = detached(head, headerBytes);
-                System.arraycopy(pieces.local, 0, vector, 1, pieces.count());
-                sends.add(endpoint.isend(partner, requestTag, vector, vector.length));
-            }
-            else
-            {
-                final MemorySegment inline = Arena.ofAuto().allocate(headerBytes + pieces.totalBytes, 8);
-                MemorySegment.copy(head, 0, inline, 0, headerBytes);
-                pieces.pack(inline.asSlice(headerBytes));
-                sends.add(endpoint.isend(partner, requestTag, inline));
-            }
+            final MemorySegment[] vector = new MemorySegment[pieces.count() + 1];
+            vector[0] = detached(head, headerBytes);
+            System.arraycopy(pieces.local, 0, vector, 1, pieces.count());
+            sends.add(endpoint.isend(partner, requestTag, vector, vector.length));
         }
         else if (!packed)
         {
