@@ -16,10 +16,9 @@ import java.util.ArrayDeque;
  * A send is released once acked, checked before each later operation on the rank and all of them after a fence (the
  * fence's reply, or the answer a fence awaits instead, acknowledges every message sent before it). One that failed (the target died) fails the next
  * operation on that rank, naming it, so no error is lost. At most {@link #MAX_PER_RANK} wait per rank: past that the
- * oldest is awaited, which bounds the copies held. The copies are made in kept buffers of {@link #BUFFER_BYTES}, or
- * of the largest inline request, taken back once their send is released (an arena per put, its cleaner kept until a
- * collection, had an 8 B put loop collecting every 1-1.5 s); a larger request gets memory of its own. Owned by the
- * thread that issues operations.
+ * oldest is awaited, which bounds the copies held. The copies are made in {@link KeptBuffers} of {@link #BUFFER_BYTES},
+ * or of the largest inline request; a larger request gets memory of its own. Owned by the thread that issues
+ * operations.
  */
 final class CopiedWrites
 {
@@ -36,10 +35,8 @@ final class CopiedWrites
     private final ArrayDeque<Request>[] sends;
     /** Per rank, the buffer each send in {@link #sends} is sent from, in the same order. */
     private final ArrayDeque<MemorySegment>[] buffers;
-    private final ArrayDeque<MemorySegment> freeBuffers = new ArrayDeque<>();
-    private final long largeBufferBytes;
-    private final ArrayDeque<MemorySegment> freeLargeBuffers = new ArrayDeque<>();
-    private final Arena buffersArena = Arena.ofAuto();
+    private final KeptBuffers smallBuffers = new KeptBuffers(BUFFER_BYTES);
+    private final KeptBuffers largeBuffers;
     /** Per rank, the first failure found and not yet reported. */
     private final RmaException[] failures;
 
@@ -47,7 +44,7 @@ final class CopiedWrites
     @SuppressWarnings("unchecked")
     CopiedWrites(final int ranks, final long largeBufferBytes)
     {
-        this.largeBufferBytes = largeBufferBytes;
+        this.largeBuffers = new KeptBuffers(Math.max(BUFFER_BYTES, largeBufferBytes));
         sends = new ArrayDeque[ranks];
         buffers = new ArrayDeque[ranks];
         failures = new RmaException[ranks];
@@ -63,15 +60,9 @@ final class CopiedWrites
     {
         if (bytes <= BUFFER_BYTES)
         {
-            return kept(freeBuffers, BUFFER_BYTES);
+            return smallBuffers.take();
         }
-        return bytes <= largeBufferBytes ? kept(freeLargeBuffers, largeBufferBytes) : Arena.ofAuto().allocate(bytes, 8);
-    }
-
-    private MemorySegment kept(final ArrayDeque<MemorySegment> free, final long bytes)
-    {
-        final MemorySegment kept = free.poll();
-        return null != kept ? kept : buffersArena.allocate(bytes, 8);
+        return bytes <= largeBuffers.bufferBytes() ? largeBuffers.take() : Arena.ofAuto().allocate(bytes, 8);
     }
 
     /**
@@ -122,13 +113,9 @@ final class CopiedWrites
                 r.status().error());
         }
         r.release();
-        if (BUFFER_BYTES == buffer.byteSize())
+        if (!smallBuffers.giveBack(buffer))
         {
-            freeBuffers.push(buffer);
-        }
-        else if (largeBufferBytes == buffer.byteSize())
-        {
-            freeLargeBuffers.push(buffer);
+            largeBuffers.giveBack(buffer);
         }
     }
 }

@@ -10,7 +10,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,14 +46,11 @@ final class DataServer implements AutoCloseable
     private final RequestHeader header = new RequestHeader();
     private final List<Request> replies = new ArrayList<>();
     /**
-     * The buffer each of {@link #replies} is sent from (an 8-byte value or a served get's bytes; null for a packed
-     * chunk), kept for the next answer once the reply is released: an arena per answer, its cleaner kept until a
-     * collection, had a fetch-and-add loop's target collecting every 3 s for 55-85 ms, with what survived growing
-     * 50 MB a time.
+     * The buffer each of {@link #replies} is sent from (an 8-byte value or a served get's bytes, from
+     * {@link #answerBuffers}; null for a packed chunk), given back once the reply is released.
      */
     private final List<MemorySegment> replyBuffers = new ArrayList<>();
-    private final ArrayDeque<MemorySegment> freeReplyBuffers = new ArrayDeque<>();
-    private final Arena replyArena = Arena.ofAuto();
+    private final KeptBuffers answerBuffers = new KeptBuffers(DriverTier.SERVED_GET_MAX_BYTES);
     private final List<MutexWait> waiters = new ArrayList<>();
     private final Thread thread;
     private volatile boolean stopping;
@@ -438,7 +434,7 @@ final class DataServer implements AutoCloseable
 
     private void answer(final Partner origin, final long sequence, final long value)
     {
-        final MemorySegment buffer = replyBuffer();
+        final MemorySegment buffer = answerBuffers.take();
         buffer.set(ValueLayout.JAVA_LONG, 0, value);
         reply(origin, sequence, buffer, Long.BYTES);
     }
@@ -451,15 +447,9 @@ final class DataServer implements AutoCloseable
             throw new IllegalStateException("served get of " + bytes.byteSize() + " bytes, more than " +
                 DriverTier.SERVED_GET_MAX_BYTES);
         }
-        final MemorySegment buffer = replyBuffer();
+        final MemorySegment buffer = answerBuffers.take();
         MemorySegment.copy(bytes, 0, buffer, 0, bytes.byteSize());
         reply(origin, header.sequence(), buffer, bytes.byteSize());
-    }
-
-    private MemorySegment replyBuffer()
-    {
-        final MemorySegment kept = freeReplyBuffers.poll();
-        return null != kept ? kept : replyArena.allocate(DriverTier.SERVED_GET_MAX_BYTES, 8);
     }
 
     private void reply(final Partner origin, final long sequence, final MemorySegment buffer, final long bytes)
@@ -480,7 +470,7 @@ final class DataServer implements AutoCloseable
                 final MemorySegment buffer = replyBuffers.remove(i);
                 if (null != buffer)
                 {
-                    freeReplyBuffers.push(buffer);
+                    answerBuffers.giveBack(buffer);
                 }
             }
         }

@@ -8,7 +8,8 @@
  * {@code PackedGet} for a get the target packs) and {@code DataServer} (target, with the {@code PackArea} it packs
  * such gets into for the origin to pull, handed out by {@code PackParts}) own what goes through the endpoint
  * ({@code RequestHeader}, {@code RmaTags}, {@code Pieces}, {@code PieceCursor}, {@code ChunkSchedule},
- * {@code StreamBuffers}); {@code ProtocolChoice} picks each request's protocol
+ * {@code StreamBuffers}, and {@code CopiedWrites} and {@code KeptBuffers} for writes complete on their copy and for
+ * answers); {@code ProtocolChoice} picks each request's protocol
  * ({@link io.pinmx.rma.StridedProtocol}, {@link io.pinmx.rma.ContiguousProtocol}) from the options or the
  * {@link io.pinmx.rma.CostModel}, which {@code CostModels} reads from its file ({@code CostModelFile}) or has
  * {@code Calibration} measure. {@code io.pinmx.rma.protocol.bench} holds the protocol sweep (a program). Calls the
