@@ -8,17 +8,18 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 
 /**
- * Puts and accumulates through the driver that completed locally once their data was copied into their request (the
- * small ones, and those packed inline in their request anyway) (ARMCI's blocking put returns when the source may be reused; only a fence says it reached the target):
- * per target rank, their sends still waiting for the endpoint's ack (each request holds the copy it sends from until
- * it is released). Without this a blocking 8 B put cost a round trip before the fence that follows it cost another.
+ * Puts and accumulates through the driver that completed locally once their data was copied into their request: the
+ * small ones, and those packed inline in their request anyway (ARMCI's blocking put returns when the source may be
+ * reused; only a fence says it reached the target): per target rank, their sends still waiting for the endpoint's ack
+ * (each request holds the copy it sends from until it is released). Without this a blocking 8 B put cost a round trip
+ * before the fence that follows it cost another.
  * <p>
  * A send is released once acked, checked before each later operation on the rank and all of them after a fence (the
- * fence's reply, or the answer a fence awaits instead, acknowledges every message sent before it). One that failed (the target died) fails the next
- * operation on that rank, naming it, so no error is lost. At most {@link #MAX_PER_RANK} wait per rank: past that the
- * oldest is awaited, which bounds the copies held. The copies are made in {@link KeptBuffers} of {@link #BUFFER_BYTES},
- * or of the largest inline request; a larger request gets memory of its own. Owned by the thread that issues
- * operations.
+ * fence's reply, or the answer a fence awaits instead, acknowledges every message sent before it). One that failed
+ * (the target died) fails the next operation on that rank, naming it, so no error is lost. At most
+ * {@link #MAX_PER_RANK} wait per rank: past that the oldest is awaited, which bounds the copies held. The copies are
+ * made in {@link KeptBuffers} of {@link #BUFFER_BYTES}, or of the largest inline request; a larger request gets
+ * memory of its own. Owned by the thread that issues operations.
  */
 final class CopiedWrites
 {

@@ -26,12 +26,12 @@ import java.util.function.Predicate;
  * data server is not involved; a streamed get reads through {@link StreamBuffers}; a packed get asks the target's
  * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server,
  * with its data inline when it fits the server's request buffer, else following it: the caller's pieces as vectors
- * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). A small put or accumulate
- * is complete once copied ({@link CopiedWrites}); larger ones once their sends are acknowledged. Read-modify-writes,
- * fences and mutex operations wait for a reply. The first small write to a rank after a fence asks the server to
- * answer once it applied it: a fence that finds no other write sent since awaits that answer instead of sending a
- * FENCE (8 B put + fence across a veth pair: 19.4-19.6 us, as a fetch-and-add's 18.6-20.1, where two requests took
- * 26.7).
+ * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). A small put or accumulate,
+ * or one packed inline in its request, is complete once copied ({@link CopiedWrites}); others once their sends are
+ * acknowledged. Read-modify-writes, fences and mutex operations wait for a reply. The first copied write to a rank
+ * after a fence asks the server to answer once it applied it: a fence that finds no other write sent since awaits
+ * that answer instead of sending a FENCE (8 B put + fence across a veth pair: 19.4-19.6 us, as a fetch-and-add's
+ * 18.6-20.1, where two requests took 26.7).
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
@@ -196,7 +196,8 @@ final class DriverTier
         final long requestTag = RmaTags.of(RmaTags.REQUEST, sequence);
         final boolean fitsInline = pieces.totalBytes <= inlineLimitBytes - headerBytes;
         // what travels inline as a copy anyway completes on that copy, as a small write does
-        if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES || fitsInline && (packed || pieces.count() >= MAX_VECTOR))
+        if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES
+            || fitsInline && (packed || pieces.count() >= MAX_VECTOR))
         {
             header.inlineBytes((int)pieces.totalBytes);
             final MemorySegment buffer = copied.buffer(headerBytes + pieces.totalBytes);

@@ -419,7 +419,8 @@ final class ProtocolScenarios
         final MemorySegment back = Arena.ofShared().allocate(8L * rounds);
         // odd rounds of the first phase: a put of 0, its fence, an accumulate of the value, its fence
         final long[] expected = {3L * rounds / 2, 3L * rounds, 2L * rounds, 3L * rounds};
-        final String[] phases = {"put + fence", "put + put + fence", "put + fetch-and-add + fence", "large put + fence"};
+        final String[] phases = {"put + fence", "put + put + fence", "put + fetch-and-add + fence",
+            "large put + fence"};
         for (int phase = 0; phase < phases.length; phase++)
         {
             rma.barrier();
@@ -466,7 +467,8 @@ final class ProtocolScenarios
                 final long got = rma.getLong(a, target, 8L * i);
                 final int round = i;
                 final String what = phases[phase];
-                check(value == got, () -> what + ", round " + round + ": read " + got + " after the fence, wrote " + value);
+                check(value == got, () -> what + ", round " + round + ": read " + got + " after the fence, wrote " +
+                    value);
             }
             rma.get(a, target, 0, back);
             for (int i = 0; i < rounds; i++)
