@@ -421,10 +421,7 @@ final class DriverTier
         catch (final MxException ex)
         {
             // the receive must not outlive the call: the next one receives into the same answer
-            if (receive.cancel() || receive.test())
-            {
-                receive.release();
-            }
+            Completions.forget(new Request[] {receive}, 0);
             throw ex;
         }
         new Reply(rank, send, receive).await();
@@ -506,6 +503,12 @@ final class DriverTier
         }
         appliedAnswer[rank] = null;
         awaitAnswer(rank, answer);
+        release(rank, answer);
+    }
+
+    /** Releases an answer's receive that completed; throws naming the rank if it failed. */
+    private static void release(final int rank, final Request answer)
+    {
         final RmaException error = RequestState.FAILED == answer.state() ? failure(rank, answer) : null;
         answer.release();
         if (null != error)
@@ -526,13 +529,9 @@ final class DriverTier
             if (appliedIsLast[rank])
             {
                 // posted for this request: nothing will answer it
-                final Request answer = appliedAnswer[rank];
+                Completions.forget(new Request[] {appliedAnswer[rank]}, 0);
                 appliedAnswer[rank] = null;
                 appliedIsLast[rank] = false;
-                if (answer.cancel() || answer.test())
-                {
-                    answer.release();
-                }
             }
             throw ex;
         }
@@ -664,13 +663,7 @@ final class DriverTier
             awaitAnswer(rank, receive);
             send.await(UNTIL_DONE);
             send.release();
-            final boolean failed = RequestState.FAILED == receive.state();
-            final RmaException error = failed ? failure(rank, receive) : null;
-            receive.release();
-            if (null != error)
-            {
-                throw error;
-            }
+            release(rank, receive);
         }
     }
 }
