@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What the rma tests on pinmx.ko share: a job of 2 rank JVMs running one of rma's scenario mains on the kernel
  * provider with the shared-memory tier off, over {@code lo} or across a veth pair between network namespaces (rank 1
  * in its own), checked for "PASSED scenario" lines from rank 0 and no shared file left. Each job prints its time in
- * the guest and rank 0's "# " lines (the scenarios' own timings).
+ * the guest, rank 0's "# " lines (the scenarios' own timings) and how long each rank measured its cost model.
  */
 final class KernelRmaJob
 {
@@ -118,6 +118,8 @@ final class KernelRmaJob
                 mainClass.substring(mainClass.lastIndexOf('.') + 1), interface0, (System.nanoTime() - started) / 1e9);
             out.lines().filter(line -> line.startsWith("# "))
                 .forEach(line -> System.out.println("#   " + line.substring(2)));
+            err.lines().filter(line -> line.contains("measured the cost model"))
+                .forEach(line -> System.out.println("#   " + line));
             assertEquals(0, rank0.exitValue(), "rank 0: " + out + err);
             assertEquals(0, rank1.exitValue(), "rank 1: " + out + err);
             for (final String scenario : scenarios)

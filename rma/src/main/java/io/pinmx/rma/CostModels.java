@@ -13,7 +13,7 @@ import java.util.List;
  * file, or measured when there is none or re-measuring was asked for, then written there. Ranks measure one after
  * another (each against its next rank reached through the driver), so that their measurements do not disturb each
  * other. A damaged file fails the init on every rank, naming the file on its rank; a file that cannot be written is
- * said on stderr and the model just measured is used.
+ * said on stderr and the model just measured is used. A measurement says on stderr how long it took.
  */
 final class CostModels
 {
@@ -94,8 +94,12 @@ final class CostModels
         {
             if (r == job.rank() && NEED == state)
             {
+                final long started = System.nanoTime();
                 final CostModel measured = Calibration.measure(key, driver, choice, area, peer);
                 choice.model(measured);
+                // Said because it makes this one init seconds longer than the next (which reads the file).
+                System.err.println("pinmx-rma: rank " + job.rank() + " measured the cost model " + key + " in " +
+                    (System.nanoTime() - started) / 1_000_000 + " ms");
                 try
                 {
                     CostModelFile.write(file, measured);

@@ -3,7 +3,6 @@ package io.pinmx.rma;
 import io.pinmx.job.Job;
 
 import java.lang.foreign.Arena;
-import java.lang.management.ManagementFactory;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -40,13 +39,7 @@ public final class ArmciSuiteScenarios
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
             final ArmciSuiteScenarios s = new ArmciSuiteScenarios(job, rma);
-            if (0 == rma.rank())
-            {
-                // Where a slow job's time goes before the scenarios (a JVM under TCG starts in seconds).
-                System.out.println("# start: " + ManagementFactory.getRuntimeMXBean().getUptime() +
-                    " ms from JVM start to Rma.init done, " + (System.nanoTime() - joining) / 1_000_000 +
-                    " ms of them in Job.join and Rma.init");
-            }
+            RmaScenarios.printStart(rma, joining);
             for (final String scenario : args[0].split(","))
             {
                 final long started = System.nanoTime();

@@ -5,6 +5,7 @@ import io.pinmx.job.Job;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
@@ -40,8 +41,10 @@ public final class RmaScenarios
     public static void main(final String[] args)
     {
         quick = args.length > 1 && "quick".equals(args[1]);
+        final long joining = System.nanoTime();
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
+            printStart(rma, joining);
             final RmaScenarios s = new RmaScenarios(job, rma);
             final ProgressScenarios progress = new ProgressScenarios(rma, s.arena);
             for (final String scenario : args[0].split(","))
@@ -68,6 +71,20 @@ public final class RmaScenarios
                     System.out.println("# " + scenario + ": " + (System.nanoTime() - started) / 1_000_000 + " ms");
                 }
             }
+        }
+    }
+
+    /**
+     * Rank 0 prints where a slow job's time went before its scenarios (a JVM under TCG starts in seconds, and a first
+     * init there measures the cost model for minutes).
+     */
+    static void printStart(final Rma rma, final long joiningNs)
+    {
+        if (0 == rma.rank())
+        {
+            System.out.println("# start: " + ManagementFactory.getRuntimeMXBean().getUptime() +
+                " ms from JVM start to Rma.init done, " + (System.nanoTime() - joiningNs) / 1_000_000 +
+                " ms of them in Job.join and Rma.init");
         }
     }
 
