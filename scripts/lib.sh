@@ -10,6 +10,15 @@ pinmx_use_jdk() {
   export PATH="$JAVA_HOME/bin:$PATH"
 }
 
+# apt-get with the arguments given, one at a time across pinmx's scripts: run-tests.sh boots both kernels' VMs at
+# once, and two apt-get runs collide on dpkg's lock instead of waiting for each other.
+pinmx_apt() {
+  (
+    flock -w 1800 9 || { echo "pinmx: waited 30 min for another pinmx apt-get run" >&2; exit 1; }
+    DEBIAN_FRONTEND=noninteractive apt-get "$@"
+  ) 9>/run/pinmx-apt.lock
+}
+
 # Installs the Debian packages named in "$@" that are missing: apt-get as root, otherwise
 # a clear message naming them.
 pinmx_need_packages() {
@@ -23,8 +32,8 @@ pinmx_need_packages() {
     exit 1
   fi
   echo "pinmx: installing ${missing[*]}" >&2
-  apt-get update -q >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+  pinmx_apt update -q >/dev/null
+  pinmx_apt install -y -q "${missing[@]}" >/dev/null
 }
 
 # Debian kernels of a series (6.1 or 6.12) with image, modules and headers: the VM harness boots them and the
@@ -51,7 +60,7 @@ pinmx_kernel_packages() {
   local image
   image=$(pinmx_newest_612_image)
   if [ -z "$image" ] && [ "$(id -u)" -eq 0 ]; then
-    apt-get update -q >/dev/null
+    pinmx_apt update -q >/dev/null
     image=$(pinmx_newest_612_image)
   fi
   if [ -z "$image" ]; then
@@ -72,9 +81,9 @@ pinmx_kernel_release() {
       return 1
     fi
     echo "pinmx: installing $packages" >&2
-    apt-get update -q >/dev/null
+    pinmx_apt update -q >/dev/null
     # shellcheck disable=SC2086 # a list of package names
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages >/dev/null
+    pinmx_apt install -y -q $packages >/dev/null
     release=$(pinmx_installed_kernel "$series")
     if [ -z "$release" ]; then
       echo "pinmx: installed $packages but still found no $series kernel with modules and headers" >&2

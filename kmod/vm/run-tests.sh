@@ -237,6 +237,11 @@ java)
 		[ -f "$repo/$m/pom.xml" ] || die "--java: no Maven module $m (no $repo/$m/pom.xml)"
 	done
 	echo "# vm: building ${java_modules} and resolving their test classpath on the host"
+	# Another kernel's run may build and snapshot the same modules at the same time (run-tests.sh boots both
+	# kernels at once): one at a time, until the snapshot is taken.
+	mkdir -p "$build_root/vm"
+	exec {maven_fd}>"$build_root/vm/maven.lock"
+	flock -w 1800 "$maven_fd" || die "gave up waiting for another run's Maven build ($build_root/vm/maven.lock)"
 	# package (incremental) so reactor siblings resolve to their jars in target/.
 	mvn_log=$work/maven.log
 	(cd "$repo" && pinmx_mvn -q -DskipTests -pl "$java_modules" -am package \
@@ -315,6 +320,7 @@ java)
 	done
 	echo "exit \$status" >>"$script"
 	grep -q ConsoleLauncher "$script" || die "--java: none of $java_modules has compiled tests (target/test-classes)"
+	exec {maven_fd}>&-
 	run=(bash "$script")
 	;;
 esac
