@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * until the JIT has compiled their paths at both ends: with 20 rounds of each, models measured in a fresh JVM had an
  * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes 1-5 s a rank
  * between two ranks on this 2-CPU host over loopback (the first rank's 3,000 small rounds 3.7 s of it, in a cold
- * JVM; the probes 0.6-1 s); the peer's application is not involved (its data server serves the puts).
+ * JVM; the probes 0.6-1 s); the peer's application is not involved (its data server serves the puts). The numbers of
+ * rounds are the {@link CalibrationEffort}'s.
  */
 final class Calibration
 {
@@ -40,19 +41,10 @@ final class Calibration
      */
     static final long[] CURVE_BYTES = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
     private static final long LARGEST_CURVE_BYTES = CURVE_BYTES[CURVE_BYTES.length - 1];
-    private static final int RUNS = 9;
     /** Allocations tried for memory the endpoint has no region over, before taking one that it has. */
     private static final int MAX_FRESH_TRIES = 64;
     private static final ContiguousProtocol[] CURVE_PROTOCOLS = {ContiguousProtocol.ZERO_COPY,
         ContiguousProtocol.STREAM};
-    /**
-     * Rounds of every kind of transfer before anything is timed: woken threads, warm caches. (200 took zero-copy gets
-     * of fresh 4 KiB from 22-24 us to the 17 of a warm JVM, but did not make the choices better in the protocol sweep,
-     * and in the test VM, under TCG, they put a 2-rank job past its 240 s deadline.)
-     */
-    private static final int WARM_UP_ROUNDS = 20;
-    /** Rounds of small transfers before anything is timed: enough calls for the JIT's optimising tier. */
-    private static final int WARM_UP_SMALL_ROUNDS = 3000;
     /**
      * Each probe runs this many times in a row and only the last is timed: the first after another kind of probe
      * found the peer's threads backed off (an 8 B get then measured 58-87 us, against 18 us as the second of two).
@@ -65,13 +57,16 @@ final class Calibration
     private final int peer;
     private final Arena arena = Arena.ofShared();
     private final RmaHandle handle = new RmaHandle(true);
+    private final CalibrationEffort effort;
 
-    private Calibration(final DriverTier driver, final ProtocolChoice choice, final RmaAllocation area, final int peer)
+    private Calibration(final DriverTier driver, final ProtocolChoice choice, final RmaAllocation area, final int peer,
+        final CalibrationEffort effort)
     {
         this.driver = driver;
         this.choice = choice;
         this.area = area;
         this.peer = peer;
+        this.effort = effort;
     }
 
     /**
@@ -79,11 +74,11 @@ final class Calibration
      *             driver.
      */
     static CostModel measure(final String key, final DriverTier driver, final ProtocolChoice choice,
-        final RmaAllocation area, final int peer)
+        final RmaAllocation area, final int peer, final CalibrationEffort effort)
     {
         final StridedProtocol strided = choice.forcedStrided();
         final ContiguousProtocol contiguous = choice.forcedContiguous();
-        final Calibration c = new Calibration(driver, choice, area, peer);
+        final Calibration c = new Calibration(driver, choice, area, peer, effort);
         try
         {
             return c.measure(key);
@@ -164,14 +159,14 @@ final class Calibration
     }
 
     /**
-     * @return each probe's fastest time of {@value #RUNS} rounds; a round runs every probe in turn, so that a load
+     * @return each probe's fastest time of the effort's timed rounds; a round runs every probe in turn, so that a load
      *         that changes over the calibration weighs on all of them alike.
      */
     private double[] fastest(final List<Probe> probes)
     {
         final double[] best = new double[probes.size()];
         Arrays.fill(best, Double.MAX_VALUE);
-        for (int round = 0; round < RUNS; round++)
+        for (int round = 0; round < effort.timedRounds; round++)
         {
             for (int i = 0; i < probes.size(); i++)
             {
@@ -216,15 +211,21 @@ final class Calibration
         return m;
     }
 
+    /**
+     * The effort's small transfers (enough calls for the JIT's optimising tier, at FULL), then its rounds of every kind
+     * of transfer: woken threads, warm caches. (200 rounds took zero-copy gets of fresh 4 KiB from 22-24 us to the 17
+     * of a warm JVM, but did not make the choices better in the protocol sweep, and in the test VM, under TCG, they put
+     * a 2-rank job past its 240 s deadline.)
+     */
     private void warmUp(final MemorySegment buffer)
     {
         choice.force(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY);
-        for (int round = 0; round < WARM_UP_SMALL_ROUNDS; round++)
+        for (int round = 0; round < effort.smallWarmUpRounds; round++)
         {
             get(buffer.asSlice(0, SMALL_BYTES));
             put(buffer.asSlice(0, SMALL_BYTES));
         }
-        for (int round = 0; round < WARM_UP_ROUNDS; round++)
+        for (int round = 0; round < effort.warmUpRounds; round++)
         {
             choice.force(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY);
             get(buffer.asSlice(0, SMALL_BYTES));

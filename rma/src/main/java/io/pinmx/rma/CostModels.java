@@ -95,10 +95,11 @@ final class CostModels
             if (r == job.rank() && NEED == state)
             {
                 final long started = System.nanoTime();
-                final CostModel measured = Calibration.measure(key, driver, choice, area, peer);
+                final CostModel measured = Calibration.measure(key, driver, choice, area, peer, options.calibration());
                 choice.model(measured);
                 // Said because it makes this one init seconds longer than the next (which reads the file).
-                System.err.println("pinmx-rma: rank " + job.rank() + " measured the cost model " + key + " in " +
+                System.err.println("pinmx-rma: rank " + job.rank() + " measured the cost model " + key + " (" +
+                    options.calibration().name().toLowerCase(java.util.Locale.ROOT) + ") in " +
                     (System.nanoTime() - started) / 1_000_000 + " ms");
                 try
                 {

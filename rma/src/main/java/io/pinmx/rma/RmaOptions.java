@@ -15,9 +15,10 @@ import java.util.Map;
  * @param modelFile    where the measured cost model is cached, or null for
  *                     {@code pinmx/rma-model-PROVIDER-HOST-INTERFACE.properties} under $XDG_CACHE_HOME or $HOME/.cache.
  * @param recalibrate  measure the cost model again at {@link Rma#init} even if its file is there (and rewrite it).
+ * @param calibration  how many rounds that measurement takes (default FULL).
  */
 public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
-    Path modelFile, boolean recalibrate)
+    Path modelFile, boolean recalibrate, CalibrationEffort calibration)
 {
     /** "0" switches the shared-memory tier off; "1" (or unset) leaves it on. */
     public static final String SHARED_MEMORY_VARIABLE = "PINMX_RMA_SHARED_MEMORY";
@@ -34,9 +35,12 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static final String MODEL_FILE_VARIABLE = "PINMX_RMA_MODEL_FILE";
     /** "1": measure the cost model again and rewrite its file; "0" (or unset): use the file when there is one. */
     public static final String RECALIBRATE_VARIABLE = "PINMX_RMA_RECALIBRATE";
+    /** full (default) or quick: the rounds of the cost model's measurement ({@link CalibrationEffort}). */
+    public static final String CALIBRATION_VARIABLE = "PINMX_RMA_CALIBRATION";
 
     /**
-     * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol that is null.
+     * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol or the calibration
+     *                                  effort that is null.
      */
     public RmaOptions
     {
@@ -49,42 +53,54 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             throw new IllegalArgumentException("rma protocols must be given (AUTO to let the model choose): strided " +
                 strided + ", contiguous " + contiguous);
         }
+        if (null == calibration)
+        {
+            throw new IllegalArgumentException("rma calibration effort must be given (FULL or QUICK)");
+        }
     }
 
-    /** Shared memory on, /dev/shm, protocols chosen by the model, its file in the default place. */
+    /** Shared memory on, /dev/shm, protocols chosen by the model, its file in the default place, fully measured. */
     public static RmaOptions defaults()
     {
-        return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false);
+        return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false,
+            CalibrationEffort.FULL);
     }
 
     public RmaOptions withSharedMemory(final boolean on)
     {
-        return new RmaOptions(on, directory, strided, contiguous, modelFile, recalibrate);
+        return new RmaOptions(on, directory, strided, contiguous, modelFile, recalibrate, calibration);
     }
 
     public RmaOptions withDirectory(final Path dir)
     {
-        return new RmaOptions(sharedMemory, dir, strided, contiguous, modelFile, recalibrate);
+        return new RmaOptions(sharedMemory, dir, strided, contiguous, modelFile, recalibrate, calibration);
     }
 
     public RmaOptions withStrided(final StridedProtocol protocol)
     {
-        return new RmaOptions(sharedMemory, directory, protocol, contiguous, modelFile, recalibrate);
+        return new RmaOptions(sharedMemory, directory, protocol, contiguous, modelFile, recalibrate,
+            calibration);
     }
 
     public RmaOptions withContiguous(final ContiguousProtocol protocol)
     {
-        return new RmaOptions(sharedMemory, directory, strided, protocol, modelFile, recalibrate);
+        return new RmaOptions(sharedMemory, directory, strided, protocol, modelFile, recalibrate,
+            calibration);
     }
 
     public RmaOptions withModelFile(final Path file)
     {
-        return new RmaOptions(sharedMemory, directory, strided, contiguous, file, recalibrate);
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, file, recalibrate, calibration);
     }
 
     public RmaOptions withRecalibrate(final boolean again)
     {
-        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, again);
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, again, calibration);
+    }
+
+    public RmaOptions withCalibration(final CalibrationEffort effort)
+    {
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, effort);
     }
 
     /**
@@ -98,7 +114,8 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             StridedProtocol.parse(STRIDED_VARIABLE, env.getOrDefault(STRIDED_VARIABLE, "auto")),
             ContiguousProtocol.parse(CONTIGUOUS_VARIABLE, env.getOrDefault(CONTIGUOUS_VARIABLE, "auto")),
             null == file || file.isEmpty() ? null : Path.of(file),
-            flag(env, RECALIBRATE_VARIABLE, "0"));
+            flag(env, RECALIBRATE_VARIABLE, "0"),
+            CalibrationEffort.parse(CALIBRATION_VARIABLE, env.getOrDefault(CALIBRATION_VARIABLE, "full")));
     }
 
     private static boolean flag(final Map<String, String> env, final String variable, final String unset)

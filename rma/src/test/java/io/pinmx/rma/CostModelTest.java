@@ -261,5 +261,14 @@ class CostModelTest
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.CONTIGUOUS_VARIABLE, "fast")));
         assertTrue(ex.getMessage().contains("PINMX_RMA_CONTIGUOUS=fast"), ex.getMessage());
+        assertEquals(CalibrationEffort.FULL, d.calibration());
+        assertEquals(CalibrationEffort.QUICK, RmaOptions.fromEnvironment(
+            java.util.Map.of(RmaOptions.CALIBRATION_VARIABLE, "quick")).calibration());
+        final IllegalArgumentException effort = assertThrows(IllegalArgumentException.class,
+            () -> RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.CALIBRATION_VARIABLE, "fast")));
+        assertTrue(effort.getMessage().contains("PINMX_RMA_CALIBRATION=fast"), effort.getMessage());
+        final IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+            () -> RmaOptions.defaults().withCalibration(null));
+        assertTrue(none.getMessage().contains("calibration"), none.getMessage());
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,12 +83,14 @@ class ProtocolLauncherTest
         final String key = text.lines().filter(l -> l.startsWith("key=")).findFirst().orElseThrow().substring(4);
         final CostModel measured = CostModelFile.read(model, key);
         assertNotNull(measured);
+        assertTrue(first.err().contains("measured the cost model " + key + " (full) in "), first.err());
 
         // Used as it is: the next job does not rewrite it.
         Files.setLastModifiedTime(model, FileTime.fromMillis(1_000_000));
         final LaunchedJob.Result second = run(model, Map.of(), "handles");
         assertEquals(0, second.exitStatus(), second.out() + second.err());
         assertEquals(FileTime.fromMillis(1_000_000), Files.getLastModifiedTime(model), "the cached model was rewritten");
+        assertFalse(second.err().contains("measured the cost model"), second.err());
 
         // Damaged: every rank refuses to start, naming the file.
         Files.writeString(model, text.replace("acc.packByteNs=", "acc.packByteNs=9"), StandardCharsets.UTF_8);
@@ -95,9 +98,11 @@ class ProtocolLauncherTest
         assertNotEquals(0, damaged.exitStatus(), damaged.out());
         assertTrue(damaged.err().contains("rma cost model file " + model + " is damaged"), damaged.err());
 
-        // Measured again on request, and written whole.
-        final LaunchedJob.Result again = run(model, Map.of(RmaOptions.RECALIBRATE_VARIABLE, "1"), "handles");
+        // Measured again on request, quickly if asked, and written whole.
+        final LaunchedJob.Result again = run(model, Map.of(RmaOptions.RECALIBRATE_VARIABLE, "1",
+            RmaOptions.CALIBRATION_VARIABLE, "quick"), "handles");
         assertEquals(0, again.exitStatus(), again.out() + again.err());
+        assertTrue(again.err().contains("measured the cost model " + key + " (quick)"), again.err());
         assertNotNull(CostModelFile.read(model, key));
     }
 }
