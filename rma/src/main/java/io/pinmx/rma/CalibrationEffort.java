@@ -1,5 +1,7 @@
 package io.pinmx.rma;
 
+import java.util.Locale;
+
 /**
  * How many rounds the cost model's measurement at a first {@link Rma#init} takes (option
  * {@code PINMX_RMA_CALIBRATION}).
@@ -13,8 +15,8 @@ public enum CalibrationEffort
     FULL(3000, 20, 9),
     /**
      * A tenth of the warm-up and 3 rounds, for machines where every round trip is slow (an emulated guest: under
-     * qemu's TCG a full measurement took 1-3 minutes a rank): a noisier model, which later jobs read from its file as
-     * any other ({@code PINMX_RMA_RECALIBRATE=1} measures it again).
+     * qemu's TCG a full measurement took 1-3 minutes a rank): a noisier model; its file says so, and later quick jobs
+     * use it while a full job does not (it measures a full one and replaces it).
      */
     QUICK(300, 2, 3);
 
@@ -29,16 +31,30 @@ public enum CalibrationEffort
         this.timedRounds = timedRounds;
     }
 
+    /** @return the word that names it in {@code PINMX_RMA_CALIBRATION}, in the model file and on stderr. */
+    String word()
+    {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** @return true if a model measured with this effort serves a job that asks for {@code asked}. */
+    boolean serves(final CalibrationEffort asked)
+    {
+        return timedRounds >= asked.timedRounds;
+    }
+
     /**
      * @throws IllegalArgumentException naming the variable and word if it is not full or quick.
      */
     static CalibrationEffort parse(final String variable, final String word)
     {
-        return switch (word)
+        for (final CalibrationEffort effort : values())
         {
-            case "full" -> FULL;
-            case "quick" -> QUICK;
-            default -> throw new IllegalArgumentException(variable + "=" + word + ": expected full or quick");
-        };
+            if (effort.word().equals(word))
+            {
+                return effort;
+            }
+        }
+        throw new IllegalArgumentException(variable + "=" + word + ": expected full or quick");
     }
 }

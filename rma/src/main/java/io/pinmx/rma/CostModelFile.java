@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.zip.CRC32;
 
 /**
- * The cost model's cache file: {@code name=value} lines (format, key, every cost; a curve as its sizes and its costs,
- * each a space-separated list), then {@code crc32=} of the bytes before it. Written to a temporary file and renamed,
+ * The cost model's cache file: {@code name=value} lines (format, key, the measurement's effort, every cost; a curve as
+ * its sizes and its costs, each a space-separated list), then {@code crc32=} of the bytes before it. Written to a temporary file and renamed,
  * so a reader never sees half of one; read back only when the key and the checksum agree, otherwise refused naming
  * the file and what is wrong. A file of another format (written by another version of the library, whose model
  * measured other things) is not refused: it is measured again and replaced, as if there were none.
@@ -21,13 +21,18 @@ import java.util.zip.CRC32;
 final class CostModelFile
 {
     /**
-     * 2: the zero-copy and streaming costs are curves through several sizes, strided costs per kind of request (1:
-     * lines through two sizes, a per-piece start-up for gets and puts and a copy cost).
+     * 3: says the effort it was measured with (2: the same costs without it; a quick model was taken for a full one;
+     * 1: lines through two sizes, a per-piece start-up for gets and puts and a copy cost).
      */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
     private static final String CRC = "crc32=";
 
     private CostModelFile()
+    {
+    }
+
+    /** A model read back, with the effort it was measured with. */
+    record Stored(CostModel model, CalibrationEffort effort)
     {
     }
 
@@ -56,10 +61,10 @@ final class CostModelFile
     /**
      * @throws RmaException naming the file if it cannot be written.
      */
-    static void write(final Path file, final CostModel model)
+    static void write(final Path file, final CostModel model, final CalibrationEffort effort)
     {
         final StringBuilder text = new StringBuilder("# pinmx rma cost model (ns, ns per byte); delete to measure again\n");
-        for (final Map.Entry<String, String> e : fields(model).entrySet())
+        for (final Map.Entry<String, String> e : fields(model, effort).entrySet())
         {
             text.append(e.getKey()).append('=').append(e.getValue()).append('\n');
         }
@@ -86,7 +91,7 @@ final class CostModelFile
      * @throws RmaException naming the file and the problem if it is unreadable, damaged (checksum, missing or bad
      *                      value) or measured for another key.
      */
-    static CostModel read(final Path file, final String key)
+    static Stored read(final Path file, final String key)
     {
         final String text;
         try
@@ -136,13 +141,27 @@ final class CostModelFile
         {
             throw refused(file, "was measured for " + values.get("key") + ", not " + key);
         }
+        final String word = values.get("effort");
+        if (null == word)
+        {
+            throw refused(file, "has no effort");
+        }
+        final CalibrationEffort effort;
         try
         {
-            return new CostModel(key,
+            effort = CalibrationEffort.parse("effort", word);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw refused(file, "has " + ex.getMessage());
+        }
+        try
+        {
+            return new Stored(new CostModel(key,
                 line(file, values, "getContiguous"), line(file, values, "putContiguous"),
                 strided(file, values, "get"), strided(file, values, "put"), strided(file, values, "acc"),
                 curve(file, values, "getZeroCopy"), curve(file, values, "getStream"),
-                curve(file, values, "putZeroCopy"), curve(file, values, "putStream"));
+                curve(file, values, "putZeroCopy"), curve(file, values, "putStream")), effort);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -150,11 +169,12 @@ final class CostModelFile
         }
     }
 
-    private static Map<String, String> fields(final CostModel m)
+    private static Map<String, String> fields(final CostModel m, final CalibrationEffort effort)
     {
         final Map<String, String> f = new LinkedHashMap<>();
         f.put("format", Integer.toString(FORMAT));
         f.put("key", m.key());
+        f.put("effort", effort.word());
         put(f, "getContiguous", m.getContiguous());
         put(f, "putContiguous", m.putContiguous());
         put(f, "get", m.get());

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Gives every rank that uses the driver its {@link CostModel} at {@link Rma#init} (collective): read from its cache
- * file, or measured when there is none or re-measuring was asked for, then written there. Ranks measure one after
+ * file, or measured when there is none, re-measuring was asked for or the file's model was measured with less effort
+ * than the job asks for (a quick one for a full job), then written there. Ranks measure one after
  * another (each against its next rank reached through the driver), so that their measurements do not disturb each
  * other. A damaged file fails the init on every rank, naming the file on its rank; a file that cannot be written is
  * said on stderr and the model just measured is used. A measurement says on stderr how long it took.
@@ -61,10 +62,10 @@ final class CostModels
         {
             try
             {
-                final CostModel cached = CostModelFile.read(file, key);
-                if (null != cached)
+                final CostModelFile.Stored cached = CostModelFile.read(file, key);
+                if (null != cached && cached.effort().serves(options.calibration()))
                 {
-                    choice.model(cached);
+                    choice.model(cached.model());
                     state = HAVE;
                 }
             }
@@ -99,11 +100,11 @@ final class CostModels
                 choice.model(measured);
                 // Said because it makes this one init seconds longer than the next (which reads the file).
                 System.err.println("pinmx-rma: rank " + job.rank() + " measured the cost model " + key + " (" +
-                    options.calibration().name().toLowerCase(java.util.Locale.ROOT) + ") in " +
+                    options.calibration().word() + ") in " +
                     (System.nanoTime() - started) / 1_000_000 + " ms");
                 try
                 {
-                    CostModelFile.write(file, measured);
+                    CostModelFile.write(file, measured, options.calibration());
                 }
                 catch (final RmaException ex)
                 {

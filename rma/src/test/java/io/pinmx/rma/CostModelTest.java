@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -182,8 +183,10 @@ class CostModelTest
     {
         final Path file = dir.resolve("sub/model.properties");
         assertNull(CostModelFile.read(file, "user-host-lo"), "no file yet");
-        CostModelFile.write(file, model());
-        assertEquals(model(), CostModelFile.read(file, "user-host-lo"));
+        CostModelFile.write(file, model(), CalibrationEffort.FULL);
+        assertEquals(new CostModelFile.Stored(model(), CalibrationEffort.FULL), CostModelFile.read(file, "user-host-lo"));
+        CostModelFile.write(file, model(), CalibrationEffort.QUICK);
+        assertEquals(CalibrationEffort.QUICK, CostModelFile.read(file, "user-host-lo").effort());
         try (var left = Files.list(file.getParent()))
         {
             assertEquals(1, left.count(), "no temporary file left");
@@ -191,10 +194,21 @@ class CostModelTest
     }
 
     @Test
+    void aQuickModelServesQuickJobsOnlyAndAFullOneServesBoth()
+    {
+        assertTrue(CalibrationEffort.FULL.serves(CalibrationEffort.FULL));
+        assertTrue(CalibrationEffort.FULL.serves(CalibrationEffort.QUICK));
+        assertTrue(CalibrationEffort.QUICK.serves(CalibrationEffort.QUICK));
+        assertFalse(CalibrationEffort.QUICK.serves(CalibrationEffort.FULL));
+        assertEquals("quick", CalibrationEffort.QUICK.word());
+        assertEquals(CalibrationEffort.FULL, CalibrationEffort.parse("V", CalibrationEffort.FULL.word()));
+    }
+
+    @Test
     void damagedFileIsRefusedNamingIt() throws Exception
     {
         final Path file = dir.resolve("model.properties");
-        CostModelFile.write(file, model());
+        CostModelFile.write(file, model(), CalibrationEffort.FULL);
         final String text = Files.readString(file);
         Files.writeString(file, text.replace("get.pieceNs=2000", "get.pieceNs=2001"), StandardCharsets.UTF_8);
         final RmaException checksum = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
@@ -208,6 +222,13 @@ class CostModelTest
         Files.writeString(file, text, StandardCharsets.UTF_8);
         final RmaException other = assertThrows(RmaException.class, () -> CostModelFile.read(file, "kernel-host-eth0"));
         assertTrue(other.getMessage().contains("measured for user-host-lo, not kernel-host-eth0"), other.getMessage());
+
+        Files.writeString(file, withChecksum(text.replace("effort=full\n", "effort=fast\n")), StandardCharsets.UTF_8);
+        final RmaException effort = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
+        assertTrue(effort.getMessage().contains(file + " has effort=fast: expected full or quick"), effort.getMessage());
+        Files.writeString(file, withChecksum(text.replace("effort=full\n", "")), StandardCharsets.UTF_8);
+        final RmaException noEffort = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
+        assertTrue(noEffort.getMessage().contains(file + " has no effort"), noEffort.getMessage());
 
         final String shortCurve = withChecksum(text.replaceFirst("getStream\\.ns=[0-9.]+ ", "getStream.ns="));
         Files.writeString(file, shortCurve, StandardCharsets.UTF_8);
@@ -229,7 +250,7 @@ class CostModelTest
     void fileOfAnotherFormatIsMeasuredAgainNotRefused() throws Exception
     {
         final Path file = dir.resolve("model.properties");
-        CostModelFile.write(file, model());
+        CostModelFile.write(file, model(), CalibrationEffort.FULL);
         final String older = withChecksum(Files.readString(file).replace("format=" + CostModelFile.FORMAT + "\n",
             "format=1\n"));
         Files.writeString(file, older, StandardCharsets.UTF_8);

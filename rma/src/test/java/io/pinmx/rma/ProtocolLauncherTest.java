@@ -81,8 +81,9 @@ class ProtocolLauncherTest
         assertEquals(0, first.exitStatus(), first.out() + first.err());
         final String text = Files.readString(model);
         final String key = text.lines().filter(l -> l.startsWith("key=")).findFirst().orElseThrow().substring(4);
-        final CostModel measured = CostModelFile.read(model, key);
+        final CostModelFile.Stored measured = CostModelFile.read(model, key);
         assertNotNull(measured);
+        assertEquals(CalibrationEffort.FULL, measured.effort());
         assertTrue(first.err().contains("measured the cost model " + key + " (full) in "), first.err());
 
         // Used as it is: the next job does not rewrite it.
@@ -103,6 +104,12 @@ class ProtocolLauncherTest
             RmaOptions.CALIBRATION_VARIABLE, "quick"), "handles");
         assertEquals(0, again.exitStatus(), again.out() + again.err());
         assertTrue(again.err().contains("measured the cost model " + key + " (quick)"), again.err());
-        assertNotNull(CostModelFile.read(model, key));
+        assertEquals(CalibrationEffort.QUICK, CostModelFile.read(model, key).effort());
+
+        // A quick model does not serve a full job: it is measured fully and replaced.
+        final LaunchedJob.Result full = run(model, Map.of(), "handles");
+        assertEquals(0, full.exitStatus(), full.out() + full.err());
+        assertTrue(full.err().contains("measured the cost model " + key + " (full)"), full.err());
+        assertEquals(CalibrationEffort.FULL, CostModelFile.read(model, key).effort());
     }
 }
