@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * until the JIT has compiled their paths at both ends: with 20 rounds of each, models measured in a fresh JVM had an
  * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes 1-5 s a rank
  * between two ranks on this 2-CPU host over loopback (the first rank's 3,000 small rounds 3.7 s of it, in a cold
- * JVM; the probes 0.6-1 s); the peer's application is not involved (its data server serves the puts). The numbers of
- * rounds are the {@link CalibrationEffort}'s.
+ * JVM; the probes 0.6-1 s), 10-12 s across a veth pair; the peer's application is not involved (its data server
+ * serves the puts). The numbers of rounds are the {@link CalibrationEffort}'s.
  */
 final class Calibration
 {
@@ -213,9 +213,12 @@ final class Calibration
 
     /**
      * The effort's small transfers (enough calls for the JIT's optimising tier, at FULL), then its rounds of every kind
-     * of transfer: woken threads, warm caches. (200 rounds took zero-copy gets of fresh 4 KiB from 22-24 us to the 17
-     * of a warm JVM, but did not make the choices better in the protocol sweep, and in the test VM, under TCG, they put
-     * a 2-rank job past its 240 s deadline.)
+     * of transfer, a get and a put of fresh memory by each contiguous protocol among them: woken threads, warm caches,
+     * compiled paths for what the curves time. With 20 rounds (the get and the put of one allocation, so the put never
+     * declared), the curves' zero-copy puts of fresh 64 KiB came out at 225-355 us, their rounds falling from ms to the
+     * end of the calibration (40 rounds: to 128-240 us), where the protocol sweep took 118-182 us, and 64 KiB puts went
+     * streamed at 1.15-1.65x the zero-copy time in 7 of 10 sweeps; with 200, in none of 10. Under TCG the rounds cost
+     * minutes, hence {@link CalibrationEffort#QUICK}'s 2.
      */
     private void warmUp(final MemorySegment buffer)
     {
@@ -240,9 +243,8 @@ final class Calibration
             for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
             {
                 choice.force(StridedProtocol.PACK, protocol);
-                final MemorySegment fresh = fresh(CURVE_BYTES[2]);
-                get(fresh);
-                put(fresh);
+                get(fresh(CURVE_BYTES[2]));
+                put(fresh(CURVE_BYTES[2]));
             }
         }
     }

@@ -9,14 +9,14 @@ import java.util.Locale;
 public enum CalibrationEffort
 {
     /**
-     * The default: small transfers until the JIT has compiled their paths at both ends, then each probe's fastest of
-     * 9 rounds (1-5 s a rank on a 2-CPU host).
+     * The default: small transfers until the JIT has compiled their paths at both ends, 200 rounds of every kind,
+     * then each probe's fastest of 9 rounds (1-5 s a rank on a 2-CPU host over loopback, 10-12 s across a veth pair).
      */
-    FULL(3000, 20, 9),
+    FULL(3000, 200, 9),
     /**
-     * A tenth of the warm-up and 3 rounds, for machines where every round trip is slow (an emulated guest: under
-     * qemu's TCG a full measurement took 1-3 minutes a rank): a noisier model; its file says so, and later quick jobs
-     * use it while a full job does not (it measures a full one and replaces it).
+     * A tenth of the small transfers, 2 warm-up rounds of each kind and 3 timed rounds, for machines where every round
+     * trip is slow (an emulated guest: under qemu's TCG a full measurement took 1-3 minutes a rank): a noisier model;
+     * its file says so, and later quick jobs use it while a full job does not (it measures a full one and replaces it).
      */
     QUICK(300, 2, 3);
 
