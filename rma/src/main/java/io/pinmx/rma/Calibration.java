@@ -217,8 +217,8 @@ final class Calibration
      * compiled paths for what the curves time. With 20 rounds (the get and the put of one allocation, so the put never
      * declared), the curves' zero-copy puts of fresh 64 KiB came out at 225-355 us, their rounds falling from ms to the
      * end of the calibration (40 rounds: to 128-240 us), where the protocol sweep took 118-182 us, and 64 KiB puts went
-     * streamed at 1.15-1.65x the zero-copy time in 7 of 10 sweeps; with 200, in 1 of 10 (1.14x). Under TCG the rounds cost
-     * minutes, hence {@link CalibrationEffort#QUICK}'s 2.
+     * streamed at 1.15-1.65x the zero-copy time in 7 of 10 sweeps; with 200, in 1 of 10 (1.14x). Under TCG the rounds
+     * cost minutes, hence {@link CalibrationEffort#QUICK}'s 2.
      */
     private void warmUp(final MemorySegment buffer)
     {

@@ -40,7 +40,7 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
      * sent zero-copy stays declared and goes faster the next time, streamed memory does not. Small, so that when the
      * curves are right the choice costs a transfer of fresh memory at most ~5%, below the 10% the protocol sweep
      * allows, which leaves room for the curves' own error (0.25 put 64 KiB gets on zero-copy, 1.3x slower than
-     * streaming; 0.1 put 16 KiB gets there at 1.15-1.18x, in 3 of 5 sweeps, with curves within 10% of the sweep's).
+     * streaming; 0.1 put 16 KiB gets there at 1.15-1.25x in 4 of 5 sweeps, with curves within 10% of the sweep's).
      */
     public static final double STREAM_MARGIN = 0.05;
 

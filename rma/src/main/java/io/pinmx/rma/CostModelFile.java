@@ -15,8 +15,9 @@ import java.util.zip.CRC32;
  * The cost model's cache file: {@code name=value} lines (format, key, the measurement's effort, every cost; a curve as
  * its sizes and its costs, each a space-separated list), then {@code crc32=} of the bytes before it. Written to a
  * temporary file and renamed, so a reader never sees half of one; read back only when the key and the checksum agree,
- * otherwise refused naming the file and what is wrong. A file of another format (written by another version of the library, whose model
- * measured other things) is not refused: it is measured again and replaced, as if there were none.
+ * otherwise refused naming the file and what is wrong. A file of another format (written by another version of the
+ * library, whose model measured other things) is not refused: it is measured again and replaced, as if there were
+ * none.
  */
 final class CostModelFile
 {
