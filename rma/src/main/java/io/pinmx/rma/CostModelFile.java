@@ -142,20 +142,7 @@ final class CostModelFile
         {
             throw refused(file, "was measured for " + values.get("key") + ", not " + key);
         }
-        final String word = values.get("effort");
-        if (null == word)
-        {
-            throw refused(file, "has no effort");
-        }
-        final CalibrationEffort effort;
-        try
-        {
-            effort = CalibrationEffort.parse("effort", word);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw refused(file, "has " + ex.getMessage());
-        }
+        final CalibrationEffort effort = effort(file, values);
         try
         {
             return new Stored(new CostModel(key,
@@ -264,14 +251,31 @@ final class CostModelFile
         return value.trim().split(" +");
     }
 
+    private static CalibrationEffort effort(final Path file, final Map<String, String> values)
+    {
+        try
+        {
+            return CalibrationEffort.parse("effort", required(file, values, "effort"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw refused(file, "has " + ex.getMessage());
+        }
+    }
+
     private static double number(final Path file, final Map<String, String> values, final String name)
+    {
+        return parse(file, name, required(file, values, name));
+    }
+
+    private static String required(final Path file, final Map<String, String> values, final String name)
     {
         final String value = values.get(name);
         if (null == value)
         {
             throw refused(file, "has no " + name);
         }
-        return parse(file, name, value);
+        return value;
     }
 
     private static double parse(final Path file, final String name, final String value)
