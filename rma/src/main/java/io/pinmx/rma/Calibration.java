@@ -10,8 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
- * gets and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces by each protocol (tp and
- * tc of each kind), and zero-copy against streamed transfers of {@link #CURVE_BYTES}, both from memory allocated
+ * gets and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces of two sizes by each
+ * protocol (tp and tc of each kind, from the gaps between the protocols), and zero-copy against streamed transfers of {@link #CURVE_BYTES}, both from memory allocated
  * for each (never declared before; streamed ones had reused one buffer, and lines through two sizes ended at 1 MiB,
  * below where streaming falls behind, and then started at 128 KiB, above where a fresh region's declaration tips the
  * balance). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
@@ -29,12 +29,16 @@ final class Calibration
     private static final long LARGE_BYTES = 256 << 10;
     static final int PIECES = 64;
     private static final AccumulateScale ONES = AccumulateScale.ofDouble(1.0);
-    private static final long GET_PIECE_BYTES = 512;
     /**
-     * Pieces of puts and accumulates: near where their protocols cross (measured with 2 KiB pieces, an accumulate's tp
-     * and tc put its crossing at 1.3-1.7 KiB, and 128 pieces of 1 KiB went packed at 1.3x the direct time).
+     * Each kind's strided probes: {@value #PIECES} pieces of each size by each protocol, the sizes either side of where
+     * the protocols cross (puts and accumulates at ~0.5 KiB in the protocol sweep, gets above its 2 KiB), so that what
+     * tells them apart is the difference between two large gaps. Fitted from one size against the contiguous line,
+     * tp and tc were each a small difference of noisy times: 64 pieces of 1 KiB, the put's one probe, took about as
+     * long packed as direct, and the crossing came out anywhere from 0.55 to 2.3 KiB over 28 sweeps, which put rows of
+     * 1 KiB on the pack protocol at up to 1.7x the direct time.
      */
-    private static final long PUT_PIECE_BYTES = 1024;
+    private static final long[] GET_PIECE_BYTES = {512, 4096};
+    private static final long[] PUT_PIECE_BYTES = {256, 1024};
     /**
      * The sizes the zero-copy and streaming curves go through, a factor of 4 apart: with 4 KiB, 32 KiB, 256 KiB and
      * 4 MiB, the curves between 32 and 256 KiB put 64 KiB gets on zero-copy at 1.27x streaming's time.
@@ -111,11 +115,13 @@ final class Calibration
             new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, SMALL_BYTES))),
             new Probe(direct, zeroCopy, same, b -> put(b.asSlice(0, LARGE_BYTES)))));
         final int stridedFrom = probes.size();
-        for (final StridedProtocol protocol : new StridedProtocol[] {direct, pack})
+        for (final CostModel.Kind kind : CostModel.Kind.values())
         {
-            probes.add(new Probe(protocol, zeroCopy, same, b -> stridedGet(b, GET_PIECE_BYTES)));
-            probes.add(new Probe(protocol, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES, null)));
-            probes.add(new Probe(protocol, zeroCopy, same, b -> stridedPut(b, PUT_PIECE_BYTES, ONES)));
+            for (final long pieceBytes : pieceBytes(kind))
+            {
+                probes.add(new Probe(direct, zeroCopy, same, b -> strided(kind, b, pieceBytes)));
+                probes.add(new Probe(pack, zeroCopy, same, b -> strided(kind, b, pieceBytes)));
+            }
         }
         final int curvesFrom = probes.size();
         for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
@@ -132,24 +138,38 @@ final class Calibration
         final CostModel.Line getContiguous = line(SMALL_BYTES, ns[0], LARGE_BYTES, ns[1]);
         final CostModel.Line putContiguous = line(SMALL_BYTES, ns[2], LARGE_BYTES, ns[3]);
         final int n = CURVE_BYTES.length;
-        return new CostModel(key, getContiguous, putContiguous,
-            strided(getContiguous, GET_PIECE_BYTES, ns[stridedFrom], ns[stridedFrom + 3]),
-            strided(putContiguous, PUT_PIECE_BYTES, ns[stridedFrom + 1], ns[stridedFrom + 4]),
-            strided(putContiguous, PUT_PIECE_BYTES, ns[stridedFrom + 2], ns[stridedFrom + 5]),
+        return new CostModel(key, getContiguous, putContiguous, strided(ns, stridedFrom, CostModel.Kind.GET),
+            strided(ns, stridedFrom, CostModel.Kind.PUT), strided(ns, stridedFrom, CostModel.Kind.ACC),
             curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n), curve(ns, curvesFrom + 3 * n));
     }
 
-    /**
-     * @return tp and tc from the times of {@value #PIECES} pieces of {@code pieceBytes} moved by the direct and the
-     *         pack protocol: what each took beyond one contiguous transfer of their bytes, per piece and per byte.
-     */
-    static CostModel.Strided strided(final CostModel.Line contiguous, final long pieceBytes, final double directNs,
-        final double packNs)
+    private static long[] pieceBytes(final CostModel.Kind kind)
     {
-        final long total = PIECES * pieceBytes;
-        final double transferNs = contiguous.at(total);
-        return new CostModel.Strided(Math.max(0, (directNs - transferNs) / PIECES),
-            Math.max(0, (packNs - transferNs) / total));
+        return CostModel.Kind.GET == kind ? GET_PIECE_BYTES : PUT_PIECE_BYTES;
+    }
+
+    /** @return a kind's tp and tc from its four probes (direct and pack at each size) among {@code ns} from {@code from}. */
+    private static CostModel.Strided strided(final double[] ns, final int from, final CostModel.Kind kind)
+    {
+        final int i = from + 4 * kind.ordinal();
+        final long[] sizes = pieceBytes(kind);
+        return strided(sizes[0], ns[i], ns[i + 1], sizes[1], ns[i + 2], ns[i + 3]);
+    }
+
+    /**
+     * @return tp and tc from {@value #PIECES} pieces moved by the direct and the pack protocol at two piece sizes:
+     *         the direct protocol's time less the pack protocol's is {@code k * (tp - tc * n)} in the model, whatever
+     *         one contiguous transfer costs, so the two gaps give tc (how much the gap per piece shrinks per byte of
+     *         piece) and tp. Clamped at 0: a gap that does not shrink with the pieces' size means no cost per packed
+     *         byte, and then pack wins whenever a piece costs anything.
+     */
+    static CostModel.Strided strided(final long smallBytes, final double smallDirectNs, final double smallPackNs,
+        final long largeBytes, final double largeDirectNs, final double largePackNs)
+    {
+        final double smallGapNs = (smallDirectNs - smallPackNs) / PIECES;
+        final double largeGapNs = (largeDirectNs - largePackNs) / PIECES;
+        final double packByteNs = Math.max(0, (smallGapNs - largeGapNs) / (largeBytes - smallBytes));
+        return new CostModel.Strided(Math.max(0, smallGapNs + packByteNs * smallBytes), packByteNs);
     }
 
     /** @return the curve through the {@link #CURVE_BYTES} probes' times from {@code from} on. */
@@ -233,13 +253,17 @@ final class Calibration
             choice.force(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY);
             get(buffer.asSlice(0, SMALL_BYTES));
             put(buffer.asSlice(0, SMALL_BYTES));
-            stridedGet(buffer, GET_PIECE_BYTES);
-            stridedPut(buffer, PUT_PIECE_BYTES, null);
-            stridedPut(buffer, PUT_PIECE_BYTES, ONES);
-            choice.force(StridedProtocol.PACK, ContiguousProtocol.STREAM);
-            stridedGet(buffer, GET_PIECE_BYTES);
-            stridedPut(buffer, PUT_PIECE_BYTES, null);
-            stridedPut(buffer, PUT_PIECE_BYTES, ONES);
+            for (final StridedProtocol protocol : new StridedProtocol[] {StridedProtocol.DIRECT, StridedProtocol.PACK})
+            {
+                choice.force(protocol, ContiguousProtocol.ZERO_COPY);
+                for (final CostModel.Kind kind : CostModel.Kind.values())
+                {
+                    for (final long pieceBytes : pieceBytes(kind))
+                    {
+                        strided(kind, buffer, pieceBytes);
+                    }
+                }
+            }
             for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
             {
                 choice.force(StridedProtocol.PACK, protocol);
@@ -271,20 +295,22 @@ final class Calibration
         driver.fence(peer);
     }
 
-    private void stridedGet(final MemorySegment into, final long pieceBytes)
+    /** {@value #PIECES} pieces of {@code pieceBytes}, every other one of the peer's (a put's, an accumulate's) or ours. */
+    private void strided(final CostModel.Kind kind, final MemorySegment buffer, final long pieceBytes)
     {
-        final StridedPatch patch = StridedPatch.of(new long[] {pieceBytes, PIECES}, new long[] {2 * pieceBytes},
-            new long[] {pieceBytes}, 1);
-        driver.read(handle, peer, area, Pieces.strided(patch, into, 0, false), patch, 0);
-        handle.await();
-    }
-
-    /** A strided put, or with {@code scale} an accumulate (of doubles). */
-    private void stridedPut(final MemorySegment from, final long pieceBytes, final AccumulateScale scale)
-    {
-        final StridedPatch patch = StridedPatch.of(new long[] {pieceBytes, PIECES}, new long[] {pieceBytes},
-            new long[] {2 * pieceBytes}, 1);
-        driver.write(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, scale);
+        final long[] counts = {pieceBytes, PIECES};
+        final long[] packed = {pieceBytes};
+        final long[] spread = {2 * pieceBytes};
+        if (CostModel.Kind.GET == kind)
+        {
+            final StridedPatch patch = StridedPatch.of(counts, spread, packed, 1);
+            driver.read(handle, peer, area, Pieces.strided(patch, buffer, 0, false), patch, 0);
+            handle.await();
+            return;
+        }
+        final StridedPatch patch = StridedPatch.of(counts, packed, spread, 1);
+        driver.write(handle, peer, area.id(), Pieces.strided(patch, buffer, 0, true), patch, 0,
+            CostModel.Kind.ACC == kind ? ONES : null);
         handle.await();
         driver.fence(peer);
     }

@@ -10,7 +10,9 @@ import java.util.Locale;
  * Strided and vector, k pieces of n bytes, N = k * n (the seeds' model, {@code k * (ts + tn * n)} against
  * {@code ts + tn * N + 2 * tm * N}, with what it assumes measured instead): moved by the direct protocol they cost
  * {@code ts + tn * N + k * tp}, packed {@code ts + tn * N + tc * N}; ts and tn are one contiguous transfer's, tp (a
- * piece's own cost) and tc (a packed byte's) are measured per kind of request as each protocol runs. The seeds' form
+ * piece's own cost) and tc (a packed byte's) are measured per kind of request as each protocol runs, from how far apart
+ * the two protocols are at two piece sizes, which is what the choice depends on (each protocol's time less one
+ * contiguous transfer's had made them small differences of noisy times). The seeds' form
  * charged every piece a whole start-up, which the direct protocol here does not pay (a put's pieces go in one vector
  * message, a get's in reads running side by side): with tp taken from 64 pieces, 128 pieces were predicted to cost
  * 160 us where they took 90. And 2 tm from a memcpy missed what packing costs beyond its copies (the chunks through

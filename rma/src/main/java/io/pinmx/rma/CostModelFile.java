@@ -22,10 +22,11 @@ import java.util.zip.CRC32;
 final class CostModelFile
 {
     /**
-     * 3: says the effort it was measured with (2: the same costs without it; a quick model was taken for a full one;
-     * 1: lines through two sizes, a per-piece start-up for gets and puts and a copy cost).
+     * 4: tp and tc from the gaps between the strided protocols at two piece sizes (3: from one size against the
+     * contiguous line; 2: without the effort it was measured with, so a quick model was taken for a full one; 1: lines
+     * through two sizes, a per-piece start-up for gets and puts and a copy cost).
      */
-    static final int FORMAT = 3;
+    static final int FORMAT = 4;
     private static final String CRC = "crc32=";
 
     private CostModelFile()

@@ -81,15 +81,23 @@ class CostModelTest
     }
 
     @Test
-    void calibrationTakesEachPiecesAndPackedBytesCostBeyondOneTransfer()
+    void calibrationSolvesEachPiecesAndPackedBytesCostFromTheGapsBetweenTheProtocols()
     {
-        final CostModel.Line put = new CostModel.Line(16_000, 0.4);
-        // 64 pieces of 2 KiB (131072 B, one transfer 68428.8 ns): direct 100 us, packed 90 us.
-        final CostModel.Strided s = Calibration.strided(put, 2048, 100_000, 90_000);
-        assertEquals((100_000 - 68_428.8) / 64, s.pieceNs(), 1e-9);
-        assertEquals((90_000 - 68_428.8) / 131_072, s.packByteNs(), 1e-12);
-        // Faster than one transfer (noise): nothing beyond it, not a negative cost.
-        assertEquals(new CostModel.Strided(0, 0), Calibration.strided(put, 2048, 60_000, 50_000));
+        // 64 pieces: of 256 B direct 80 us, packed 60 us (a gap of 312.5 ns a piece); of 1 KiB direct 150 us, packed
+        // 170 us (-312.5 ns): the gap shrinks by 625 ns over 768 B, and crosses 0 at 640 B.
+        final CostModel.Strided s = Calibration.strided(256, 80_000, 60_000, 1024, 150_000, 170_000);
+        assertEquals(625.0 / 768, s.packByteNs(), 1e-12);
+        assertEquals(312.5 + 256 * 625.0 / 768, s.pieceNs(), 1e-9);
+        assertEquals(640, s.pieceNs() / s.packByteNs(), 1e-9);
+        final CostModel m = withStrided(s);
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.PUT, 32, 512));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.PUT, 128, 1024));
+        // Whatever one contiguous transfer costs: the same gaps at other totals give the same costs.
+        assertEquals(s, Calibration.strided(256, 180_000, 160_000, 1024, 350_000, 370_000));
+        // A gap that grows with the pieces (noise): no cost per packed byte, pack wherever a piece costs anything.
+        assertEquals(new CostModel.Strided(312.5, 0), Calibration.strided(256, 80_000, 60_000, 1024, 100_000, 70_000));
+        // Direct faster at both sizes: free pieces, direct always.
+        assertEquals(new CostModel.Strided(0, 0), Calibration.strided(256, 50_000, 60_000, 1024, 90_000, 100_000));
     }
 
     @Test
