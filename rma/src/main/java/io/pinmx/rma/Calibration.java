@@ -267,8 +267,8 @@ final class Calibration
             for (final ContiguousProtocol protocol : CURVE_PROTOCOLS)
             {
                 choice.force(StridedProtocol.PACK, protocol);
-                get(fresh(CURVE_BYTES[2]));
-                put(fresh(CURVE_BYTES[2]));
+                get(undeclared(CURVE_BYTES[2]));
+                put(undeclared(CURVE_BYTES[2]));
             }
         }
     }
