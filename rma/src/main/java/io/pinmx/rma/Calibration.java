@@ -11,7 +11,8 @@ import java.util.function.Supplier;
 /**
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
  * gets and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces of two sizes by each
- * protocol (tp and tc of each kind, from the gaps between the protocols), and zero-copy against streamed transfers of {@link #CURVE_BYTES}, both from memory allocated
+ * protocol (tp and tc of each kind, from the gaps between the protocols), and zero-copy against streamed transfers of
+ * {@link #CURVE_BYTES}, both from memory allocated
  * for each (never declared before; streamed ones had reused one buffer, and lines through two sizes ended at 1 MiB,
  * below where streaming falls behind, and then started at 128 KiB, above where a fresh region's declaration tips the
  * balance). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
@@ -49,6 +50,8 @@ final class Calibration
     private static final int MAX_FRESH_TRIES = 64;
     private static final ContiguousProtocol[] CURVE_PROTOCOLS = {ContiguousProtocol.ZERO_COPY,
         ContiguousProtocol.STREAM};
+    /** In this order at each size: {@link #strided(double[], int, CostModel.Kind)} reads the probes so. */
+    private static final StridedProtocol[] STRIDED_PROTOCOLS = {StridedProtocol.DIRECT, StridedProtocol.PACK};
     /**
      * Each probe runs this many times in a row and only the last is timed: the first after another kind of probe
      * found the peer's threads backed off (an 8 B get then measured 58-87 us, against 18 us as the second of two).
@@ -107,7 +110,6 @@ final class Calibration
         warmUp(buffer);
         final Supplier<MemorySegment> same = () -> buffer;
         final StridedProtocol direct = StridedProtocol.DIRECT;
-        final StridedProtocol pack = StridedProtocol.PACK;
         final ContiguousProtocol zeroCopy = ContiguousProtocol.ZERO_COPY;
         final List<Probe> probes = new ArrayList<>(List.of(
             new Probe(direct, zeroCopy, same, b -> get(b.asSlice(0, SMALL_BYTES))),
@@ -119,8 +121,10 @@ final class Calibration
         {
             for (final long pieceBytes : pieceBytes(kind))
             {
-                probes.add(new Probe(direct, zeroCopy, same, b -> strided(kind, b, pieceBytes)));
-                probes.add(new Probe(pack, zeroCopy, same, b -> strided(kind, b, pieceBytes)));
+                for (final StridedProtocol protocol : STRIDED_PROTOCOLS)
+                {
+                    probes.add(new Probe(protocol, zeroCopy, same, b -> strided(kind, b, pieceBytes)));
+                }
             }
         }
         final int curvesFrom = probes.size();
@@ -140,7 +144,8 @@ final class Calibration
         final int n = CURVE_BYTES.length;
         return new CostModel(key, getContiguous, putContiguous, strided(ns, stridedFrom, CostModel.Kind.GET),
             strided(ns, stridedFrom, CostModel.Kind.PUT), strided(ns, stridedFrom, CostModel.Kind.ACC),
-            curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n), curve(ns, curvesFrom + 3 * n));
+            curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n),
+            curve(ns, curvesFrom + 3 * n));
     }
 
     private static long[] pieceBytes(final CostModel.Kind kind)
@@ -148,7 +153,10 @@ final class Calibration
         return CostModel.Kind.GET == kind ? GET_PIECE_BYTES : PUT_PIECE_BYTES;
     }
 
-    /** @return a kind's tp and tc from its four probes (direct and pack at each size) among {@code ns} from {@code from}. */
+    /**
+     * @return a kind's tp and tc from its four probes (direct and pack at each size) among {@code ns} from
+     *         {@code from}.
+     */
     private static CostModel.Strided strided(final double[] ns, final int from, final CostModel.Kind kind)
     {
         final int i = from + 4 * kind.ordinal();
@@ -253,7 +261,7 @@ final class Calibration
             choice.force(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY);
             get(buffer.asSlice(0, SMALL_BYTES));
             put(buffer.asSlice(0, SMALL_BYTES));
-            for (final StridedProtocol protocol : new StridedProtocol[] {StridedProtocol.DIRECT, StridedProtocol.PACK})
+            for (final StridedProtocol protocol : STRIDED_PROTOCOLS)
             {
                 choice.force(protocol, ContiguousProtocol.ZERO_COPY);
                 for (final CostModel.Kind kind : CostModel.Kind.values())
@@ -295,7 +303,9 @@ final class Calibration
         driver.fence(peer);
     }
 
-    /** {@value #PIECES} pieces of {@code pieceBytes}, every other one of the peer's (a put's, an accumulate's) or ours. */
+    /**
+     * {@value #PIECES} pieces of {@code pieceBytes}, every other one of the peer's (a put's, an accumulate's) or ours.
+     */
     private void strided(final CostModel.Kind kind, final MemorySegment buffer, final long pieceBytes)
     {
         final long[] counts = {pieceBytes, PIECES};
