@@ -21,9 +21,10 @@ import java.util.List;
  * with one spinning rank per core, a C2 compile takes a core from a rank in 4 ms scheduler slices (perf sched:
  * 1000 repetitions of a 1.2 us exchange measured 3-25 us while C2 ran), and the JVM's total compilation time only
  * grows when a compile ends, so a short pass during a long compile looked quiet. The ranks decide together (an
- * all-gather per pass), so every rank runs the same exchanges.
+ * all-gather per pass), so every rank runs the same exchanges. The one-sided benchmarks ({@code osc.OscBench}) wait
+ * for the same quiet with passes of their own ({@link #untilQuiet}).
  */
-final class JitWarmUp
+public final class JitWarmUp
 {
     /** Bytes moved per size and pass (capped by {@link #PASS_MAX_REPETITIONS}). */
     static final long PASS_VOLUME_BYTES = 8L << 20;
@@ -39,7 +40,7 @@ final class JitWarmUp
     }
 
     /** What a warm-up did, for the table header. */
-    record Outcome(int passes, long elapsedNs, boolean quiet)
+    public record Outcome(int passes, long elapsedNs, boolean quiet)
     {
         String describe()
         {
@@ -70,15 +71,28 @@ final class JitWarmUp
     {
         final long startNs = System.nanoTime();
         benchmark.warmUp(transport, job, buffers, sizes[1], Benchmark.JIT_WARMUP_REPETITIONS);
-        long windowStartNs = System.nanoTime();
-        long windowCompilerNs = compilerCpuNs();
-        int passes = 0;
-        while (true)
+        return untilQuiet(job, startNs, () ->
         {
             for (final int bytes : sizes)
             {
                 benchmark.warmUp(transport, job, buffers, bytes, passRepetitions(bytes));
             }
+        });
+    }
+
+    /**
+     * Runs {@code pass} (an untimed pass over what is about to be timed) until the JIT compiler threads of every rank
+     * used less than {@link #QUIET_COMPILER_PERCENT} of a window of at least {@link #QUIET_WINDOW_NS}, or
+     * {@link #MAX_WARMUP_NS} after {@code startNs}. All ranks call it together, each with its part of the pass.
+     */
+    public static Outcome untilQuiet(final Job job, final long startNs, final Runnable pass)
+    {
+        long windowStartNs = System.nanoTime();
+        long windowCompilerNs = compilerCpuNs();
+        int passes = 0;
+        while (true)
+        {
+            pass.run();
             passes++;
             final long nowNs = System.nanoTime();
             final long compilerNs = compilerCpuNs();

@@ -1,5 +1,6 @@
 package io.pinmx.bench.osc;
 
+import io.pinmx.bench.JitWarmUp;
 import io.pinmx.job.Job;
 import io.pinmx.job.RankBinding;
 import io.pinmx.rma.Rma;
@@ -27,8 +28,8 @@ import java.lang.foreign.MemorySegment;
  *     blocking 8 B operations of each kind on it; the operations complete before the window ends are counted.</li>
  * </ul>
  * Java only: before each program's timed sweep, one untimed pass of the same sweep (the JIT compiles the paths the
- * sweep takes), one loop with as many iterations up to 8 KiB and a tenth as many above; the strided table runs once
- * untimed. Every row, of both, is the median of the timed loops ({@code -l}, default 5). Rank 0's application thread is bound to a CPU per rank, as mpirun binds
+ * sweep takes), one loop with as many iterations up to 8 KiB and a tenth as many above, then at full counts passes
+ * of a tenth of that until the JIT compiler threads of both ranks are quiet; the strided table runs once untimed. Every row, of both, is the median of the timed loops ({@code -l}, default 5). Rank 0's application thread is bound to a CPU per rank, as mpirun binds
  * the C ranks.
  * <p>
  * Run: {@code bin/pinmx-run -np 2 osu_put_latency [-m MAX_BYTES] ...} or {@code ... OscBench all}.
@@ -130,46 +131,64 @@ public final class OscBench
     private void sweep(final Origin origin, final OscOp op, final boolean windows, final long minBytes,
         final long maxBytes)
     {
+        final long startNs = System.nanoTime();
+        pass(origin, op, windows, minBytes, maxBytes, Pass.UNTIMED);
+        if (1 == options.divisor())
+        {
+            JitWarmUp.untilQuiet(job, startNs, () -> pass(origin, op, windows, minBytes, maxBytes, Pass.QUIET_CHECK));
+        }
+        pass(origin, op, windows, minBytes, maxBytes, Pass.TIMED);
+    }
+
+    /** What a pass over a sweep's sizes is for: see {@link #warmUp}. */
+    private enum Pass
+    {
+        UNTIMED,
+        QUIET_CHECK,
+        TIMED
+    }
+
+    private void pass(final Origin origin, final OscOp op, final boolean windows, final long minBytes,
+        final long maxBytes, final Pass pass)
+    {
         final Rma rma = origin.rma();
         final double[] values = new double[options.loops()];
-        for (final boolean timed : new boolean[] {false, true})
+        final boolean timed = Pass.TIMED == pass;
+        for (long bytes = minBytes; bytes <= maxBytes; bytes *= 2)
         {
-            for (long bytes = minBytes; bytes <= maxBytes; bytes *= 2)
+            final long skip = windows ? bandwidthSkip(bytes, pass) : latencySkip(bytes, pass);
+            final long n = windows ? bandwidthIterations(bytes, pass) : latencyIterations(bytes, pass);
+            rma.barrier();
+            if (0 == job.rank())
             {
-                final long skip = windows ? bandwidthSkip(bytes, timed) : latencySkip(bytes, timed);
-                final long n = windows ? bandwidthIterations(bytes, timed) : latencyIterations(bytes, timed);
-                rma.barrier();
-                if (0 == job.rank())
+                final MemorySegment buffer = origin.view(bytes);
+                for (int l = 0; l < (timed ? values.length : 1); l++)
                 {
-                    final MemorySegment buffer = origin.view(bytes);
-                    for (int l = 0; l < (timed ? values.length : 1); l++)
+                    long start = System.nanoTime();
+                    for (long i = 0; i < skip + n; i++)
                     {
-                        long start = System.nanoTime();
-                        for (long i = 0; i < skip + n; i++)
+                        if (i == skip)
                         {
-                            if (i == skip)
-                            {
-                                start = System.nanoTime();
-                            }
-                            if (windows)
-                            {
-                                window(rma, origin, buffer, OscOp.PUT == op);
-                            }
-                            else
-                            {
-                                origin.perform(op, buffer);
-                            }
+                            start = System.nanoTime();
                         }
-                        final double us = (System.nanoTime() - start) / 1e3;
-                        values[l] = windows ? (double)bytes * WINDOW_OPERATIONS * n / us : us / n;
+                        if (windows)
+                        {
+                            window(rma, origin, buffer, OscOp.PUT == op);
+                        }
+                        else
+                        {
+                            origin.perform(op, buffer);
+                        }
                     }
-                    if (timed)
-                    {
-                        row(bytes, OscOptions.median(values));
-                    }
+                    final double us = (System.nanoTime() - start) / 1e3;
+                    values[l] = windows ? (double)bytes * WINDOW_OPERATIONS * n / us : us / n;
                 }
-                rma.barrier();
+                if (timed)
+                {
+                    row(bytes, OscOptions.median(values));
+                }
             }
+            rma.barrier();
         }
     }
 
@@ -191,30 +210,40 @@ public final class OscBench
         rma.fence(Origin.TARGET);
     }
 
-    private long latencyIterations(final long bytes, final boolean timed)
+    private long latencyIterations(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 1000 : 10000), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 1000 : 10000), pass);
     }
 
-    private long latencySkip(final long bytes, final boolean timed)
+    private long latencySkip(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 10 : 100), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 10 : 100), pass);
     }
 
-    private long bandwidthIterations(final long bytes, final boolean timed)
+    private long bandwidthIterations(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 20 : 100), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 20 : 100), pass);
     }
 
-    private long bandwidthSkip(final long bytes, final boolean timed)
+    private long bandwidthSkip(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 2 : 10), timed);
+        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 2 : 10), pass);
     }
 
-    /** The untimed pass: as many iterations as timed up to 8 KiB (C2 compiles after ~10^4 runs), a tenth above. */
-    private static long warmUp(final long bytes, final long count, final boolean timed)
+    /**
+     * The untimed pass: as many iterations as timed up to 8 KiB (C2 compiles after ~10^4 runs), a tenth above. At
+     * full counts ({@code -d 1}) passes of a tenth of that follow until the JIT is quiet on both ranks
+     * ({@link JitWarmUp#untilQuiet}): after the untimed pass alone C2 was still compiling the fetch-and-add's path
+     * (DriverTier.ask, 150 ms of compiling) while the first timed loops ran.
+     */
+    private static long warmUp(final long bytes, final long count, final Pass pass)
     {
-        return timed || bytes <= LARGE_MESSAGE_BYTES ? count : Math.max(1, count / WARM_UP_DIVISOR);
+        return switch (pass)
+        {
+            case TIMED -> count;
+            case UNTIMED -> bytes <= LARGE_MESSAGE_BYTES ? count : Math.max(1, count / WARM_UP_DIVISOR);
+            case QUIET_CHECK -> Math.max(1, count / WARM_UP_DIVISOR);
+        };
     }
 
     private void row(final long bytes, final double value)
