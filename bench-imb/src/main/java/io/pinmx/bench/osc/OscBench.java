@@ -29,8 +29,9 @@ import java.lang.foreign.MemorySegment;
  * </ul>
  * Java only: before each program's timed sweep, one untimed pass of the same sweep (the JIT compiles the paths the
  * sweep takes), one loop with as many iterations up to 8 KiB and a tenth as many above, then at full counts passes
- * of a tenth of that until the JIT compiler threads of both ranks are quiet; the strided table runs once untimed. Every row, of both, is the median of the timed loops ({@code -l}, default 5). Rank 0's application thread is bound to a CPU per rank, as mpirun binds
- * the C ranks.
+ * of a tenth of that until the JIT compiler threads of both ranks are quiet; the strided table runs once untimed.
+ * Every row, of both, is the median of the timed loops ({@code -l}, default 5). Rank 0's application thread is bound
+ * to a CPU per rank, as mpirun binds the C ranks.
  * <p>
  * Run: {@code bin/pinmx-run -np 2 osu_put_latency [-m MAX_BYTES] ...} or {@code ... OscBench all}.
  */
@@ -125,8 +126,8 @@ public final class OscBench
 
     /**
      * The size sweep of a latency program ({@code windows} false: microseconds per operation) or a bandwidth program
-     * ({@code windows} true, op PUT or GET: MB/s over windows of {@link #WINDOW_OPERATIONS}): first untimed, then
-     * timed; each row the median of the timed loops.
+     * ({@code windows} true, op PUT or GET: MB/s over windows of {@link #WINDOW_OPERATIONS}): first untimed (at full
+     * counts until the JIT is quiet, see {@link #warmUp}), then timed; each row the median of the timed loops.
      */
     private void sweep(final Origin origin, final OscOp op, final boolean windows, final long minBytes,
         final long maxBytes)
@@ -135,7 +136,14 @@ public final class OscBench
         pass(origin, op, windows, minBytes, maxBytes, Pass.UNTIMED);
         if (1 == options.divisor())
         {
-            JitWarmUp.untilQuiet(job, startNs, () -> pass(origin, op, windows, minBytes, maxBytes, Pass.QUIET_CHECK));
+            final JitWarmUp.Outcome warmUp = JitWarmUp.untilQuiet(job, startNs,
+                () -> pass(origin, op, windows, minBytes, maxBytes, Pass.QUIET_CHECK));
+            if (!warmUp.quiet() && 0 == job.rank())
+            {
+                // the table's layout is OSU's, with no line for this: say it beside the table
+                System.err.println("OscBench: " + op + " sweep timed with the JIT still compiling after " +
+                    warmUp.passes() + " untimed pass(es) over " + warmUp.elapsedNs() / 1_000_000 + " ms");
+            }
         }
         pass(origin, op, windows, minBytes, maxBytes, Pass.TIMED);
     }
