@@ -53,21 +53,25 @@ final class AgentFrameSender
         }
     }
 
-    /** A served block's PULL_REPLY frames, laid out back to back ({@link UdpTransport#sendSegments}). */
-    void sendReplies(
-        final MemorySegment frames, final int frameCount, final int segmentBytes, final int lastBytes,
-        final InetSocketAddress to)
+    /**
+     * A served block's PULL_REPLY frames ({@link UdpTransport#sendSegments}).
+     *
+     * @return false if a send met a page that is not mapped (the frames from it on were not sent).
+     */
+    boolean sendReplies(final FrameIovecs frames, final int segmentBytes, final InetSocketAddress to)
     {
         try
         {
-            final int sent = udp.sendSegments(frames, frameCount, segmentBytes, lastBytes, to);
+            final int sent = udp.sendSegments(frames, segmentBytes, to);
             counters.add(Counter.sent(FrameKind.PULL_REPLY), sent);
             counters.add(Counter.PULL_REPLY_FRAMES_SENT, sent);
             counters.add(Counter.DROPPED_LOSS_INJECTED_TX, udp.injectedLosses());
+            return !udp.faulted();
         }
         catch (final IOException e)
         {
             // as above: frames not sent are recovered by the puller's resend
+            return true;
         }
     }
 }

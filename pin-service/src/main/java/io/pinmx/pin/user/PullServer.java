@@ -16,14 +16,15 @@ import java.net.InetSocketAddress;
 
 /**
  * The serving side of the pull protocol, and the endpoint's refusals: a PULL from a peer is checked (region id,
- * range, READ access), its block is read from our declared region with process_vm_readv on this process into a
- * staging buffer (an unmapped page is an EFAULT, answered by a NACK naming the segment, not a crash) and answered
- * with PULL_REPLY frames; a bad PULL, or any frame not addressed to this endpoint, is answered with a NACK. Runs on
- * the agent only; keeps no state between requests.
+ * range, READ access) and its block answered with PULL_REPLY frames; a bad PULL, or any frame not addressed to this
+ * endpoint, is answered with a NACK. Runs on the agent only; keeps no state between requests.
  * <p>
- * The staging buffer holds the block's reply frames back to back, each header followed by its payload (one
- * process_vm_readv scatters the block into the payload slots), so the whole block goes out in as few sends as UDP
- * segmentation offload allows instead of one system call per frame.
+ * The replies go out in as few sends as UDP segmentation offload allows, each send gathering the frames' headers
+ * from a staging buffer and their payloads straight from our declared region ({@link FrameIovecs}): the block is
+ * copied once, by the kernel into its socket buffers, and an unmapped page is the send's EFAULT, not a crash. Then
+ * the block is read with process_vm_readv into the payload slots of the staging buffer (where each header is
+ * followed by its payload's room), which names the segment and address for the NACK, or, if the page is mapped
+ * again, serves the block from there.
  */
 final class PullServer
 {
@@ -42,6 +43,7 @@ final class PullServer
     private final MemorySegment frame;
     private final MemorySegment nackHeader;
     private final MemorySegment staging;
+    private final FrameIovecs iovecs;
     private final int replyHeaderBytes = FrameKind.PULL_REPLY.headerBytes();
     private final PullFrame pull = new PullFrame();
     private final PullReplyFrame reply = new PullReplyFrame();
@@ -66,6 +68,7 @@ final class PullServer
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
         this.nackHeader = frame.asSlice(0, FrameKind.NACK.headerBytes());
         this.staging = arena.allocate((long)STAGING_FRAMES * (replyHeaderBytes + framePayloadBytes), 64);
+        this.iovecs = new FrameIovecs(arena);
     }
 
     /** Serve a PULL (already checked by FrameReader and addressed to us). */
@@ -94,14 +97,6 @@ final class PullServer
         }
         final int frames = pull.frameCount();
         final int segmentBytes = replyHeaderBytes + (int)replyBytes;
-        copier.localFrames(staging.address() + replyHeaderBytes, segmentBytes, replyBytes, blockBytes);
-        if (!copier.transfer(Libc.pid(), false, blockBytes))
-        {
-            sendNack(buffer, frameOffset, replyTo, NackReason.SEGMENT_FAULT, regionId, copier.remoteFaultSegment(),
-                copier.remoteFaultAddress(), copier.errno());
-            return;
-        }
-        counters.increment(Counter.PULLS_SERVED);
         final int firstFrame = pull.firstFrameIndex();
         final long pullOffset = pull.pullOffset();
         final int pullerHandle = pull.pullHandle();
@@ -117,7 +112,23 @@ final class PullServer
             reply.encode(pullerHandle, firstFrame + k, pullOffset + at);
             lastSegmentBytes = replyHeaderBytes + bytes;
         }
-        sender.sendReplies(staging, frames, segmentBytes, lastSegmentBytes, replyTo);
+        if (sender.sendReplies(iovecs.gathered(staging.address(), segmentBytes, replyHeaderBytes,
+            copier.remoteIovecs(), count, replyBytes, blockBytes), segmentBytes, replyTo))
+        {
+            counters.increment(Counter.PULLS_SERVED);
+            return;
+        }
+        // a page of the block is not mapped: the checked copy names it, or serves the block if it is mapped again
+        copier.localFrames(staging.address() + replyHeaderBytes, segmentBytes, replyBytes, blockBytes);
+        if (!copier.transfer(Libc.pid(), false, blockBytes))
+        {
+            sendNack(buffer, frameOffset, replyTo, NackReason.SEGMENT_FAULT, regionId, copier.remoteFaultSegment(),
+                copier.remoteFaultAddress(), copier.errno());
+            return;
+        }
+        counters.increment(Counter.PULLS_SERVED);
+        sender.sendReplies(iovecs.backToBack(staging.address(), frames, segmentBytes, lastSegmentBytes), segmentBytes,
+            replyTo);
     }
 
     /** NACK a frame that is not for us (wrong endpoint or session) or a PULL we refuse. */

@@ -39,6 +39,8 @@ final class UdpTransport implements AutoCloseable
     static final int SENT = 0;
     static final int LOSS_INJECTED = 1;
     static final int SEND_BUFFER_FULL = 2;
+    private static final int FAULTED = 3;
+    private static final int REFUSED = -1;
 
     /** A full socket send buffer drains in microseconds on a live link; after this many yields the frame is lost. */
     private static final int SEND_FULL_SPINS = 1_000;
@@ -64,6 +66,7 @@ final class UdpTransport implements AutoCloseable
     /** Offloaded sends of segments this large or larger failed (the path MTU is smaller): sent one by one. */
     private int segmentLimitBytes = Integer.MAX_VALUE;
     private int injectedLosses;
+    private boolean faulted;
     private volatile boolean closed;
 
     private final MemorySegment receiveHeader;
@@ -236,32 +239,33 @@ final class UdpTransport implements AutoCloseable
     }
 
     /**
-     * Send {@code frameCount} frames laid out back to back in {@code frames}, each {@code segmentBytes} long but the
-     * last, with as few calls as UDP segmentation offload allows; each frame is subject to loss injection on its
-     * own. A send the kernel refuses whole (a segment above the path MTU) is retried frame by frame, and frames of
-     * that size are sent one by one from then on.
+     * Send the frames of {@code frames}, each {@code segmentBytes} long but the last, with as few calls as UDP
+     * segmentation offload allows; each frame is subject to loss injection on its own. A send the kernel refuses
+     * whole (a segment above the path MTU) is retried frame by frame, and frames of that size are sent one by one
+     * from then on. A send that meets an unmapped page (EFAULT: a gathered payload) stops the run: the frames from
+     * that send on are not sent and {@link #faulted} says so.
      *
      * @return frames sent; {@link #injectedLosses} says how many of the others loss injection dropped, and the rest
-     *         found the send buffer full.
+     *         found the send buffer full or were not sent after a fault.
      */
-    int sendSegments(
-        final MemorySegment frames, final int frameCount, final int segmentBytes, final int lastBytes,
-        final InetSocketAddress to) throws IOException
+    int sendSegments(final FrameIovecs frames, final int segmentBytes, final InetSocketAddress to) throws IOException
     {
         sendLock.lock();
         try
         {
             injectedLosses = 0;
+            faulted = false;
+            final int frameCount = frames.frames();
             final int perCall = segmentBytes >= segmentLimitBytes ? 1 :
                 Math.min(MAX_SEGMENTS, Math.max(1, MAX_SEGMENTED_BYTES / segmentBytes));
             int sent = 0;
             int runStart = 0;
-            for (int k = 0; k <= frameCount; k++)
+            for (int k = 0; k <= frameCount && !faulted; k++)
             {
                 final boolean dropped = k < frameCount && txLoss.drop();
                 if (k == frameCount || dropped || k - runStart == perCall)
                 {
-                    sent += sendRun(frames, runStart, k, frameCount, segmentBytes, lastBytes, to);
+                    sent += sendRun(frames, runStart, k, segmentBytes, to);
                     runStart = dropped ? k + 1 : k;
                 }
                 if (dropped)
@@ -283,39 +287,48 @@ final class UdpTransport implements AutoCloseable
         return injectedLosses;
     }
 
+    /** Whether the last {@link #sendSegments} stopped at a page it could not read (EFAULT). */
+    boolean faulted()
+    {
+        return faulted;
+    }
+
     private int sendRun(
-        final MemorySegment frames, final int from, final int to, final int frameCount, final int segmentBytes,
-        final int lastBytes, final InetSocketAddress destination) throws IOException
+        final FrameIovecs frames, final int from, final int to, final int segmentBytes,
+        final InetSocketAddress destination) throws IOException
     {
         if (from >= to)
         {
             return 0;
         }
-        final long bytes = (long)(to - from - 1) * segmentBytes + (to == frameCount ? lastBytes : segmentBytes);
-        Libc.putIovec(sendIov, 0, frames.address() + (long)from * segmentBytes, bytes);
-        if (to - from == 1)
+        if (to - from > 1)
         {
-            return sendLocked(destination, 1, 0) == SENT ? 1 : 0;
+            sendControl.set(ValueLayout.JAVA_SHORT, LibcSockets.CMSGHDR_BYTES, (short)segmentBytes);
+            final int status = sendFrames(frames, from, to, destination, segmentBytes);
+            if (status != REFUSED)
+            {
+                return status == SENT ? to - from : 0;
+            }
+            segmentLimitBytes = Math.min(segmentLimitBytes, segmentBytes);
         }
-        sendControl.set(ValueLayout.JAVA_SHORT, LibcSockets.CMSGHDR_BYTES, (short)segmentBytes);
-        final int status = sendLocked(destination, 1, segmentBytes);
-        if (status == SENT)
-        {
-            return to - from;
-        }
-        if (status == SEND_BUFFER_FULL)
-        {
-            return 0;
-        }
-        segmentLimitBytes = Math.min(segmentLimitBytes, segmentBytes);
         int sent = 0;
-        for (int k = from; k < to; k++)
+        for (int k = from; k < to && !faulted; k++)
         {
-            Libc.putIovec(sendIov, 0, frames.address() + (long)k * segmentBytes,
-                k == frameCount - 1 ? lastBytes : segmentBytes);
-            sent += sendLocked(destination, 1, 0) == SENT ? 1 : 0;
+            sent += sendFrames(frames, k, k + 1, destination, 0) == SENT ? 1 : 0;
         }
         return sent;
+    }
+
+    /** @return as {@link #sendLocked}; a fault is recorded in {@link #faulted}. */
+    private int sendFrames(
+        final FrameIovecs frames, final int from, final int to, final InetSocketAddress destination,
+        final int segmentBytes) throws IOException
+    {
+        final int first = frames.firstEntry(from);
+        final int status = sendLocked(destination, frames.entryAddress(first), frames.firstEntry(to) - first,
+            segmentBytes);
+        faulted |= status == FAULTED;
+        return status;
     }
 
     /** Zero-length sends are doorbells: they wake a same-host receiver parked in {@link #awaitReadable}. */
@@ -332,14 +345,27 @@ final class UdpTransport implements AutoCloseable
         }
     }
 
-    /**
-     * One sendmsg of {@link #sendIov}'s first {@code iovCount} entries, offloaded in segments of
-     * {@code segmentBytes} unless 0, waiting out a full send buffer for a while.
-     *
-     * @return {@link #SENT}, {@link #SEND_BUFFER_FULL}, or -1 when an offloaded send was refused (EINVAL, EMSGSIZE,
-     *         EIO: the segments do not fit the route).
-     */
+    /** {@link #sendLocked(InetSocketAddress, long, int, int)} of {@link #sendIov}: a fault is a caller's error. */
     private int sendLocked(final InetSocketAddress to, final int iovCount, final int segmentBytes) throws IOException
+    {
+        final int status = sendLocked(to, sendIov.address(), iovCount, segmentBytes);
+        if (status == FAULTED)
+        {
+            throw new IOException("sendmsg to " + to + ": " + Errno.describe(Errno.EFAULT));
+        }
+        return status;
+    }
+
+    /**
+     * One sendmsg of the {@code iovCount} iovecs at {@code iovAddress}, offloaded in segments of {@code segmentBytes}
+     * unless 0, waiting out a full send buffer for a while.
+     *
+     * @return {@link #SENT}, {@link #SEND_BUFFER_FULL}, {@link #FAULTED} when an iovec points at memory not mapped,
+     *         or {@link #REFUSED} when an offloaded send was refused (EINVAL, EMSGSIZE, EIO: the segments do not fit
+     *         the route).
+     */
+    private int sendLocked(final InetSocketAddress to, final long iovAddress, final int iovCount,
+        final int segmentBytes) throws IOException
     {
         if (closed)
         {
@@ -348,7 +374,7 @@ final class UdpTransport implements AutoCloseable
         final MemorySegment name = sendAddresses.encode(to);
         sendHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_NAME, name);
         sendHeader.set(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN, sendAddresses.lengthOf(to));
-        sendHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_IOV, sendIov);
+        sendHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOV, iovAddress);
         sendHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOVLEN, iovCount);
         sendHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_CONTROL, segmentBytes > 0 ? sendControl : MemorySegment.NULL);
         sendHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN, segmentBytes > 0 ? CMSG_SPACE_INT_BYTES : 0);
@@ -372,7 +398,11 @@ final class UdpTransport implements AutoCloseable
             }
             if (segmentBytes > 0 && (errno == Errno.EINVAL || errno == Errno.EMSGSIZE || errno == Errno.EIO))
             {
-                return -1;
+                return REFUSED;
+            }
+            if (errno == Errno.EFAULT)
+            {
+                return FAULTED;
             }
             throw new IOException("sendmsg to " + to + ": " + Errno.describe(errno));
         }

@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.wire.FrameKind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,8 +59,8 @@ class UdpTransportTest
         final UdpTransport sender, final UdpTransport receiver, final int count, final int segment, final int last)
         throws IOException
     {
-        return sender.sendSegments(run(count, segment, last), count, segment, last,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
+        return sender.sendSegments(new FrameIovecs(arena).backToBack(run(count, segment, last).address(), count, segment,
+            last), segment, new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port()));
     }
 
     /** Receives until {@code count} frames came, checking each against {@link #run}'s pattern; returns their indexes. */
@@ -144,7 +145,7 @@ class UdpTransportTest
         final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
         final MemorySegment header = arena.allocate(32);
         final MemorySegment payload = arena.allocate(1000);
-        final MemorySegment frames = run(8, 1400, 700);
+        final FrameIovecs frames = new FrameIovecs(arena).backToBack(run(8, 1400, 700).address(), 8, 1400, 700);
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
         long allocated = 0;
@@ -155,7 +156,7 @@ class UdpTransportTest
             for (int i = 0; i < 20_000; i++)
             {
                 sender.send(header, payload, 0, 1000, to);
-                sender.sendSegments(frames, 8, 1400, 700, to);
+                sender.sendSegments(frames, 1400, to);
                 while (receiver.receive() != null)
                 {
                     received += receiver.receivedBytes() / receiver.receivedSegmentBytes();
@@ -165,6 +166,67 @@ class UdpTransportTest
             assertEquals(true, received > 0, "nothing received");
         }
         assertEquals(0, allocated, "bytes allocated by 20000 sends, runs and receives after two warm-up passes");
+    }
+
+    /** Headers from one buffer, payloads from two pieces of another, the frames' bytes as {@link #run} lays them. */
+    private FrameIovecs gathered(final int count, final int segment, final int last, final int header,
+        final MemorySegment pieces)
+    {
+        final MemorySegment frames = run(count, segment, last);
+        final MemorySegment headers = arena.allocate((long)count * header);
+        final MemorySegment payloads = arena.allocate((long)(count - 1) * (segment - header) + last - header);
+        for (int k = 0; k < count; k++)
+        {
+            MemorySegment.copy(frames, (long)k * segment, headers, (long)k * header, header);
+            MemorySegment.copy(frames, (long)k * segment + header, payloads, (long)k * (segment - header),
+                (k == count - 1 ? last : segment) - header);
+        }
+        final long split = payloads.byteSize() / 3 + 7;
+        Libc.putIovec(pieces, 0, payloads.address(), split);
+        Libc.putIovec(pieces, 1, payloads.address() + split, payloads.byteSize() - split);
+        return new FrameIovecs(arena).gathered(headers.address(), header, header, pieces, 2, segment - header,
+            payloads.byteSize());
+    }
+
+    @Test
+    void framesGatheredFromHeadersAndPayloadPiecesArriveWhole() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final int count = 20;
+        final int segment = 1400;
+        final int last = 500;
+        final FrameIovecs frames = gathered(count, segment, last, 40, arena.allocate(Libc.IOVEC_BYTES * 2, 8));
+        assertEquals(count, frames.frames());
+        assertEquals(count, sender.sendSegments(frames, segment,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port())));
+        assertEquals(false, sender.faulted());
+        assertEquals(java.util.stream.IntStream.range(0, count).boxed().toList(),
+            receiveFrames(receiver, count, segment, last));
+    }
+
+    @Test
+    void aGatheredPayloadOnAnUnmappedPageStopsTheRunAndSaysSo() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final MemorySegment pieces = arena.allocate(Libc.IOVEC_BYTES * 2, 8);
+        final int count = 10;
+        final int segment = 1000;
+        final FrameIovecs good = gathered(count, segment, segment, 40, pieces);
+        // the second piece moved to page 1, which Linux never maps (vm.mmap_min_addr): its send faults
+        final long secondBytes = pieces.get(ValueLayout.JAVA_LONG, Libc.IOVEC_BYTES + 8);
+        Libc.putIovec(pieces, 1, 4096, secondBytes);
+        final FrameIovecs bad = new FrameIovecs(arena).gathered(good.entryAddress(0), 0, 0, pieces, 2, segment - 40,
+            (long)count * (segment - 40));
+        final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        assertEquals(0, sender.sendSegments(bad, segment - 40, to));
+        assertEquals(true, sender.faulted());
+        final int sent = sender.sendSegments(gathered(count, segment, segment, 40, pieces), segment, to);
+        assertEquals(count, sent, "a run after a faulted one is sent whole");
+        assertEquals(false, sender.faulted());
+        assertEquals(java.util.stream.IntStream.range(0, count).boxed().toList(),
+            receiveFrames(receiver, count, segment, segment));
     }
 
     @Test
