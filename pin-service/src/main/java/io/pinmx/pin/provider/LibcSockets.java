@@ -33,6 +33,8 @@ public final class LibcSockets
     /** setsockopt: deliver coalesced datagrams with a cmsg giving their segment size. */
     public static final int UDP_GRO = 104;
     public static final int MSG_DONTWAIT = 0x40;
+    public static final int MSG_PEEK = 0x2;
+    public static final int MSG_TRUNC = 0x20;
     public static final int EFD_NONBLOCK = 0x800;
     public static final int EFD_CLOEXEC = 0x80000;
     public static final short POLLIN = 1;
@@ -69,6 +71,7 @@ public final class LibcSockets
     private static final MethodHandle SENDMSG = Libc.downcall("sendmsg", MSG_CALL);
     private static final MethodHandle SENDMSG_ERRNO = Libc.downcall("sendmsg", MSG_CALL, CAPTURE_ERRNO);
     private static final MethodHandle RECVMSG = Libc.downcall("recvmsg", MSG_CALL);
+    private static final MethodHandle RECVMSG_ERRNO = Libc.downcall("recvmsg", MSG_CALL, CAPTURE_ERRNO);
     private static final MethodHandle EVENTFD = Libc.downcall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle READ = Libc.downcall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
@@ -167,6 +170,26 @@ public final class LibcSockets
         try
         {
             return (long)RECVMSG.invokeExact(fd, msghdr, flags);
+        }
+        catch (final Throwable t)
+        {
+            throw Libc.failed("recvmsg", t);
+        }
+    }
+
+    /**
+     * recvmsg capturing errno, for a receive whose failure must be told apart from nothing waiting (the datagram is
+     * gone after any failure but EAGAIN).
+     *
+     * @return bytes received, or -errno.
+     */
+    public static long recvmsg(final MemorySegment captureState, final int fd, final MemorySegment msghdr,
+        final int flags)
+    {
+        try
+        {
+            final long n = (long)RECVMSG_ERRNO.invokeExact(captureState, fd, msghdr, flags);
+            return n >= 0 ? n : -Libc.errno(captureState);
         }
         catch (final Throwable t)
         {

@@ -117,7 +117,9 @@ public enum Counter
     /** Bytes of this endpoint's same-host pulls that the source endpoint's agent copied (user driver). */
     SHARED_PULL_BYTES_BY_SOURCE,
     /** Bytes this endpoint's agent copied into same-host peers' regions for their pulls from it (user driver). */
-    SHARED_PULL_BYTES_FOR_PEERS;
+    SHARED_PULL_BYTES_FOR_PEERS,
+    /** PULL_REPLY payloads the receive read straight into the pull's local region, with no copy after it (user driver). */
+    PULL_FRAMES_PLACED;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

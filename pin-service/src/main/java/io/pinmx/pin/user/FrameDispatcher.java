@@ -49,6 +49,7 @@ final class FrameDispatcher
     private final EventRing events;
     private final PeerRegistry<UdpPeer> peers;
     private final Puller puller;
+    private final ReplyPlacement placement;
     private final PullServer server;
     private final PullHelper helper;
     private final DriverCounters counters;
@@ -105,6 +106,7 @@ final class FrameDispatcher
         this.events = events;
         this.peers = peers;
         this.puller = puller;
+        this.placement = puller.placement();
         this.server = server;
         this.helper = helper;
         this.counters = counters;
@@ -169,7 +171,7 @@ final class FrameDispatcher
         // take no event; a run of small frames a NIC coalesced that overflows the ring loses its tail to resends.
         while (received < RECEIVE_BATCH && events.framesThatFit(UdpTransport.RECEIVE_BUFFER_BYTES) > 0)
         {
-            final InetSocketAddress source = udp.receive();
+            final InetSocketAddress source = receiveRun();
             if (source == null)
             {
                 break;
@@ -185,8 +187,11 @@ final class FrameDispatcher
                     continue;
                 }
                 frames++;
-                onFrame(udp.receivedBuffer(), offset, Math.min(segmentBytes, bytes - offset), source, false);
+                final int k = offset / segmentBytes;
+                onFrame(udp.receivedBuffer(), offset, Math.min(segmentBytes, bytes - offset), source, false,
+                    placement.placed(k) ? k : -1);
             }
+            placement.forget();
             puller.flushReplies();
         }
         if (frames > 0)
@@ -199,6 +204,40 @@ final class FrameDispatcher
             udpHot = false;
         }
         return received;
+    }
+
+    /**
+     * The next datagram, its PULL_REPLY payloads read straight into their pull's local region where
+     * {@link ReplyPlacement} can place them (only while pulls wait: the peek costs a system call).
+     *
+     * @return its source, or null if none is waiting.
+     */
+    private InetSocketAddress receiveRun()
+    {
+        if (!puller.pulling())
+        {
+            return udp.receive();
+        }
+        final int runBytes = udp.peek();
+        if (runBytes < 0)
+        {
+            return null;
+        }
+        if (placement.plan(udp.receivedBuffer(), runBytes, udp.receivedSegmentBytes()) == 0)
+        {
+            return udp.receive();
+        }
+        final InetSocketAddress source = udp.receive(placement.iovecs());
+        if (source == null)
+        {
+            if (udp.receiveFaulted())
+            {
+                placement.faulted();
+                return receiveRun();
+            }
+            placement.forget();
+        }
+        return source;
     }
 
     private void onShmFrame(
@@ -214,7 +253,7 @@ final class FrameDispatcher
         final InetSocketAddress source = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
         if (source != null)
         {
-            onFrame(buffer, frameOffset, frameLength, source, true);
+            onFrame(buffer, frameOffset, frameLength, source, true, -1);
             // the ring's space is the producer's again once drained: a reply's payload is written out now
             puller.flushReplies();
         }
@@ -255,10 +294,12 @@ final class FrameDispatcher
      * PULL_REPLYs are matched against the pull's own peer, so strangers cost no lasting state.
      *
      * @param lossless the frame came from the shared-memory ring, which cannot lose it.
+     * @param placed     its index in the run if its payload was read into a pull's region ({@link ReplyPlacement}),
+     *                   else -1.
      */
     private void onFrame(
         final MemorySegment frame, final long offset, final int length, final InetSocketAddress source,
-        final boolean lossless)
+        final boolean lossless, final int placed)
     {
         final DropReason invalid = FrameReader.check(frame, offset, length);
         if (invalid != DropReason.NONE)
@@ -289,7 +330,7 @@ final class FrameDispatcher
         switch (kind)
         {
             case PULL -> server.serve(frame, offset, source);
-            case PULL_REPLY -> puller.onReply(frame, offset, source.getAddress(), basePort);
+            case PULL_REPLY -> puller.onReply(frame, offset, source.getAddress(), basePort, placed);
             case NACK ->
             {
                 if (nack.wrap(frame, offset).refusedKind() == FrameKind.PULL)

@@ -7,21 +7,23 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A run of frames for one gathering send ({@link UdpTransport#sendSegments}) as iovecs, frame k starting at entry
- * {@link #firstEntry}(k): either frames laid out back to back in one buffer (one entry each), or a served block's
- * PULL_REPLY frames with each header from a staging slot and each payload straight from the declared region's
- * pieces, so the block is copied once, into the socket's buffers. Not thread safe: one per sender.
+ * A run of frames as iovecs, frame k starting at entry {@link #firstEntry}(k), for one gathering send
+ * ({@link UdpTransport#sendSegments}) or one scattering receive ({@link UdpTransport#receive(FrameIovecs)}): either
+ * frames laid out back to back in one buffer (one entry each), or PULL_REPLY frames with each header in a buffer
+ * slot and each payload in the pieces of a declared region, so a served block is copied once, into the socket's
+ * buffers, and a received one once, out of them. Not thread safe: one per sender or receiver.
  */
 final class FrameIovecs
 {
     /** Most frames of one run (a served block: {@link PullServer#STAGING_FRAMES}). */
     static final int MAX_FRAMES = PullServer.STAGING_FRAMES;
     /** A header and a payload entry per frame, plus one more for each region piece a payload starts in. */
-    private static final int MAX_ENTRIES = MAX_FRAMES * 2 + RegionTable.MAX_SEGMENTS;
+    private static final int MAX_ENTRIES = MAX_FRAMES * 2 + RegionTable.MAX_SEGMENTS + 1;
 
     private final MemorySegment entries;
     private final int[] firstEntry = new int[MAX_FRAMES + 1];
     private int frames;
+    private int entryCount;
 
     FrameIovecs(final Arena arena)
     {
@@ -39,6 +41,7 @@ final class FrameIovecs
         }
         firstEntry[frameCount] = frameCount;
         frames = frameCount;
+        entryCount = frameCount;
         return this;
     }
 
@@ -82,7 +85,21 @@ final class FrameIovecs
         }
         firstEntry[frameCount] = entry;
         frames = frameCount;
+        entryCount = entry;
         return this;
+    }
+
+    /** Appends one entry after the frames, for whatever else a receive brings (read into {@code address}). */
+    FrameIovecs rest(final long address, final long bytes)
+    {
+        Libc.putIovec(entries, entryCount++, address, bytes);
+        return this;
+    }
+
+    /** Entries in all: the frames' and any {@link #rest}. */
+    int entries()
+    {
+        return entryCount;
     }
 
     int frames()

@@ -32,6 +32,8 @@ final class PullSlot
     long length;
     /** UDP pulls: the pull offset of the next block to request, and bytes of blocks complete. */
     long nextRequestOffset;
+    /** Whether its replies may be read straight into its local region ({@link ReplyPlacement}). */
+    boolean placeable;
     long bytesDone;
 
     PullSlot(final int index, final int blocksInFlight)
@@ -68,6 +70,7 @@ final class PullSlot
         {
             block.clear();
         }
+        placeable = true;
         state = PullState.ACTIVE;
     }
 

@@ -34,7 +34,9 @@ import java.net.InetAddress;
  * the reply frames lost, the window's bandwidth below one pull's). A pull started while those bytes are requested
  * waits for a block to complete; small pulls (a strided get's rows) still go out together. A
  * block whose replies are late is requested again (missing frames only) up to {@code pullMaxRetries} times, then the
- * pull fails with TIMEOUT. The end of every pull is an event that carries the hold on its peer.
+ * pull fails with TIMEOUT. The payloads of a received run go straight into the local region where
+ * {@link ReplyPlacement} can place them (no copy after the receive), the others through one process_vm_writev per
+ * run. The end of every pull is an event that carries the hold on its peer.
  */
 final class Puller
 {
@@ -62,6 +64,7 @@ final class Puller
     private final SharedPullCopy sharedCopy;
     private final ReplyCopyBatch batch;
     private final PullSlots slots;
+    private final ReplyPlacement placement;
     private final int endpointIndex;
     private final int sessionId;
     /**
@@ -113,6 +116,7 @@ final class Puller
         final int blocks = blocksInFlight(options.pullBlocksInFlight(), options.framePayloadBytes(), framePayloadBytes);
         this.bytesInFlight = blocks * pullBlockBytes;
         this.slots = new PullSlots(blocks);
+        this.placement = new ReplyPlacement(arena, slots, regions, framePayloadBytes);
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
         this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
     }
@@ -377,7 +381,24 @@ final class Puller
     }
 
     /** Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us). */
-    void onReply(final MemorySegment buffer, final long frameOffset, final InetAddress host, final int basePort)
+    /** Where the replies of a run go before it is read, while pulls are active ({@link #pulling}). */
+    ReplyPlacement placement()
+    {
+        return placement;
+    }
+
+    /** @return whether any pull over UDP is waiting for replies. */
+    boolean pulling()
+    {
+        return slots.activeCount() > 0;
+    }
+
+    /**
+     * @param placed the frame's index in its run if {@link ReplyPlacement} read its payload into the local region
+     *               already, else -1 (the payload follows the header in {@code buffer}).
+     */
+    void onReply(final MemorySegment buffer, final long frameOffset, final InetAddress host, final int basePort,
+        final int placed)
     {
         reply.wrap(buffer, frameOffset);
         final PullSlot slot = slots.activeByWireHandle(reply.pullHandle());
@@ -400,6 +421,24 @@ final class Puller
         if (block.hasFrame(frameInBlock))
         {
             counters.increment(Counter.PULL_DUPLICATE_FRAMES);
+            return;
+        }
+        if (placed >= 0)
+        {
+            if (!placement.landedRight(placed, slot, pullOffset))
+            {
+                // its payload went to an empty place of the planned pull, not here: lost, and pulled again
+                counters.increment(Counter.DROPPED_BAD_FIELD);
+                return;
+            }
+            counters.increment(Counter.PULL_FRAMES_RECEIVED);
+            counters.increment(Counter.PULL_FRAMES_PLACED);
+            if (!batch.hasRoom(0))
+            {
+                flushReplies();
+            }
+            block.frameArrived(frameInBlock, System.nanoTime());
+            batch.addPlaced(slot, block, pullOffset);
             return;
         }
         counters.increment(Counter.PULL_FRAMES_RECEIVED);
@@ -442,7 +481,7 @@ final class Puller
             {
                 continue;
             }
-            if (!written && !writeOne(slot, batch.pullOffset(i), batch.address(i), batch.bytes(i)))
+            if (!written && batch.bytes(i) > 0 && !writeOne(slot, batch.pullOffset(i), batch.address(i), batch.bytes(i)))
             {
                 continue;
             }

@@ -62,6 +62,17 @@ final class ReplyCopyBatch
         totalBytes += bytes;
     }
 
+    /** Adds a payload the receive placed in its destination already ({@link ReplyPlacement}): nothing to write. */
+    void addPlaced(final PullSlot slot, final PullBlock block, final long pullOffset)
+    {
+        Libc.putIovec(local, frames, 0, 0);
+        slots[frames] = slot;
+        wireHandles[frames] = slot.wireHandle();
+        blocks[frames] = block;
+        pullOffsets[frames] = pullOffset;
+        frames++;
+    }
+
     int frames()
     {
         return frames;
@@ -101,7 +112,7 @@ final class ReplyCopyBatch
     /** @return true if every payload reached its destination in one call (else some or none did). */
     boolean write()
     {
-        return Libc.writev(captureState, Libc.pid(), local, frames, remote, destinations) == totalBytes;
+        return 0 == totalBytes || Libc.writev(captureState, Libc.pid(), local, frames, remote, destinations) == totalBytes;
     }
 
     void clear()

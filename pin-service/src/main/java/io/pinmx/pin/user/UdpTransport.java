@@ -36,6 +36,8 @@ final class UdpTransport implements AutoCloseable
     static final int MAX_SEGMENTS = 64;
     /** Most bytes one offloaded send carries: the largest UDP payload over IPv6 less a margin. */
     static final int MAX_SEGMENTED_BYTES = 65_000;
+    /** Bytes {@link #peek} reads: more than any frame header with its kind part. */
+    static final int PEEK_BYTES = 128;
     static final int SENT = 0;
     static final int LOSS_INJECTED = 1;
     static final int SEND_BUFFER_FULL = 2;
@@ -70,13 +72,16 @@ final class UdpTransport implements AutoCloseable
     private volatile boolean closed;
 
     private final MemorySegment receiveHeader;
+    private final MemorySegment receiveCapture;
     private final MemorySegment receiveIov;
+    private final MemorySegment peekIov;
     private final MemorySegment receiveName;
     private final MemorySegment receiveControl;
     private final MemorySegment receiveBuffer;
     private final SockaddrCache receiveAddresses;
     private int receivedBytes;
     private int receivedSegmentBytes;
+    private boolean receiveFaulted;
 
     private final MemorySegment pollFds;
     private final MemorySegment wakeValue;
@@ -101,15 +106,15 @@ final class UdpTransport implements AutoCloseable
         sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE, LibcSockets.UDP_SEGMENT);
         sendAddresses = new SockaddrCache(arena, family);
         receiveHeader = arena.allocate(LibcSockets.MSGHDR_BYTES, 8);
+        receiveCapture = Libc.allocateCaptureState(arena);
         receiveIov = arena.allocate(Libc.IOVEC_BYTES, 8);
+        peekIov = arena.allocate(Libc.IOVEC_BYTES, 8);
         receiveName = arena.allocate(32, 8);
         receiveControl = arena.allocate(64, 8);
         receiveBuffer = arena.allocate(Math.max(maxFrameBytes + 1, RECEIVE_BUFFER_BYTES), 64);
         receiveAddresses = new SockaddrCache(arena, family);
         Libc.putIovec(receiveIov, 0, receiveBuffer.address(), receiveBuffer.byteSize());
         receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_NAME, receiveName);
-        receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_IOV, receiveIov);
-        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOVLEN, 1);
         receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_CONTROL, receiveControl);
         pollFds = arena.allocate(POLLFD_BYTES * 2, 8);
         pollFds.set(ValueLayout.JAVA_INT, 0, fd);
@@ -415,32 +420,91 @@ final class UdpTransport implements AutoCloseable
      */
     InetSocketAddress receive()
     {
-        receiveHeader.set(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN, 32);
-        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN, receiveControl.byteSize());
-        final long n = LibcSockets.recvmsg(fd, receiveHeader, LibcSockets.MSG_DONTWAIT);
-        if (n < 0)
+        while (true)
         {
-            return null;
-        }
-        receivedBytes = (int)n;
-        receivedSegmentBytes = receivedBytes;
-        if (receiveHeader.get(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN) >= LibcSockets.CMSGHDR_BYTES + 4 &&
-            receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL) == LibcSockets.SOL_UDP &&
-            receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE) == LibcSockets.UDP_GRO)
-        {
-            final int segment = receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSGHDR_BYTES);
-            if (segment > 0)
+            final long n = receiveWith(receiveIov.address(), 1, LibcSockets.MSG_DONTWAIT);
+            if (n < 0)
             {
-                receivedSegmentBytes = segment;
+                return null;
+            }
+            final InetSocketAddress source = received(n);
+            if (source != null)
+            {
+                return source;
             }
         }
+    }
+
+    /**
+     * Look at the next datagram without taking it: the first {@link #PEEK_BYTES} of it land at the start of the
+     * receive buffer and {@link #receivedSegmentBytes} says where its frames start. Agent thread only.
+     *
+     * @return its length (it may exceed the receive buffer), or -1 if none is waiting.
+     */
+    int peek()
+    {
+        Libc.putIovec(peekIov, 0, receiveBuffer.address(), PEEK_BYTES);
+        final long n = receiveWith(peekIov.address(), 1, LibcSockets.MSG_DONTWAIT | LibcSockets.MSG_PEEK |
+            LibcSockets.MSG_TRUNC);
+        return n < 0 ? -1 : (int)n;
+    }
+
+    /**
+     * Receive the datagram {@link #peek} saw, its bytes scattered as {@code iovecs} lists (each frame's header at
+     * its place in the receive buffer, so {@link #receivedBuffer} reads as after {@link #receive}). Agent thread only.
+     *
+     * @return the source, or null if none is waiting, the source is not one we know (the datagram is dropped) or
+     *         the datagram was lost to an iovec that points at memory not mapped ({@link #receiveFaulted}).
+     */
+    InetSocketAddress receive(final FrameIovecs iovecs)
+    {
+        final long n = receiveWith(iovecs.entryAddress(0), iovecs.entries(), -1);
+        receiveFaulted = n == -Errno.EFAULT;
+        return n < 0 ? null : received(n);
+    }
+
+    /** Whether the last {@link #receive(FrameIovecs)} lost its datagram to an unmapped page (EFAULT). */
+    boolean receiveFaulted()
+    {
+        return receiveFaulted;
+    }
+
+    /** @param flags recvmsg flags, or -1 for MSG_DONTWAIT capturing errno (the result is then -errno on failure). */
+    private long receiveWith(final long iovAddress, final long iovCount, final int flags)
+    {
+        receiveHeader.set(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN, 32);
+        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN, receiveControl.byteSize());
+        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOV, iovAddress);
+        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOVLEN, iovCount);
+        final long n = flags < 0 ? LibcSockets.recvmsg(receiveCapture, fd, receiveHeader, LibcSockets.MSG_DONTWAIT) :
+            LibcSockets.recvmsg(fd, receiveHeader, flags);
+        if (n >= 0)
+        {
+            receivedSegmentBytes = (int)n;
+            if (receiveHeader.get(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN) >= LibcSockets.CMSGHDR_BYTES + 4 &&
+                receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL) == LibcSockets.SOL_UDP &&
+                receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE) == LibcSockets.UDP_GRO)
+            {
+                final int segment = receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSGHDR_BYTES);
+                if (segment > 0)
+                {
+                    receivedSegmentBytes = segment;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** The datagram of {@code n} bytes just taken: its source, or null (and no bytes) if it is none we know. */
+    private InetSocketAddress received(final long n)
+    {
+        receivedBytes = (int)n;
         final InetSocketAddress source = receiveAddresses.decode(receiveName,
             receiveHeader.get(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN));
         if (source == null)
         {
             receivedBytes = 0;
             receivedSegmentBytes = 0;
-            return receive();
         }
         return source;
     }

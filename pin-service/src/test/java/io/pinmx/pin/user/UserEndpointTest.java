@@ -116,7 +116,77 @@ class UserEndpointTest
         }
         assertEquals(sameHost ? 1 : 0, puller.counters().get(Counter.PULL_SINGLE_COPY));
         assertEquals(sameHost ? 0 : 1, puller.counters().get(Counter.PULL_FRAMES_RECEIVED) > 0 ? 1 : 0);
+        final long received = puller.counters().get(Counter.PULL_FRAMES_RECEIVED);
+        final long placed = puller.counters().get(Counter.PULL_FRAMES_PLACED);
+        assertTrue(placed <= received && placed >= received * 9 / 10,
+            placed + " of " + received + " replies read straight into the local region");
         assertEquals(total, puller.counters().get(Counter.PULL_BYTES));
+    }
+
+    @Test
+    void repliesReadStraightIntoALocalRegionOfOddSegmentsLandByteExactAcrossTheirBoundaries()
+    {
+        final DriverEndpoint server = open(UserDriverOptions.defaults().withSameHost(false));
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(false));
+        final MemorySegment source = arena.allocate(3 << 20);
+        Patterns.fill(source, 41);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment[] target = new MemorySegment[200];
+        long total = 0;
+        for (int i = 0; i < target.length; i++)
+        {
+            target[i] = arena.allocate(i % 7 == 6 ? (1 << 20) / 3 : 1 + i * 37L);
+            total += target[i].byteSize();
+        }
+        final int targetId = puller.declareRegion(target, target.length, RegionAccess.WRITE);
+        final long length = Math.min(total - 5, source.byteSize());
+        puller.startPull(new PullSpec().peerIndex(puller.acquirePeer(server.address().board())).remoteEndpointIndex(0)
+            .remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId).remoteOffset(0)
+            .localRegionId(targetId).localOffset(5).length(length).pullHandle(8));
+        final EventLog.Seen done = new EventLog().awaitPull(puller, TIMEOUT, 8);
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        long at = -5;
+        for (final MemorySegment segment : target)
+        {
+            final long from = Math.max(0, -at);
+            final long to = Math.min(segment.byteSize(), length - at);
+            if (from < to)
+            {
+                assertEquals(-1, MemorySegment.mismatch(source, at + from, at + to, segment, from, to),
+                    "bytes " + (at + from) + ".." + (at + to));
+            }
+            at += segment.byteSize();
+        }
+        assertTrue(puller.counters().get(Counter.PULL_FRAMES_PLACED) > 0);
+    }
+
+    @Test
+    void aLocalSegmentNotMappedFailsThePullNamingItThoughRepliesAreReadStraightIntoTheRegion()
+    {
+        final DriverEndpoint server = open(UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(2_000_000L, 5));
+        final DriverEndpoint puller = open(UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(2_000_000L, 5));
+        final MemorySegment source = arena.allocate(256 * 1024);
+        Patterns.fill(source, 3);
+        final int sourceId = server.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+        final MemorySegment good = arena.allocate(128 * 1024);
+        final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(128 * 1024);
+        final int targetId = puller.declareRegion(new MemorySegment[] {good, unmapped}, 2, RegionAccess.WRITE);
+        final PullSpec spec = new PullSpec().peerIndex(puller.acquirePeer(server.address().board()))
+            .remoteEndpointIndex(0).remoteSessionId(server.address().sessionId()).remoteRegionId(sourceId)
+            .remoteOffset(0).localRegionId(targetId).localOffset(0);
+        puller.startPull(spec.length(256 * 1024).pullHandle(1));
+        final EventLog log = new EventLog();
+        final EventLog.Seen failed = log.awaitPull(puller, TIMEOUT, 1);
+        assertEquals(EventType.PULL_FAILED, failed.type(), failed.message());
+        assertEquals(DriverError.SEGMENT_FAULT, failed.error());
+        assertTrue(failed.message().contains("local") && failed.message().contains("segment 1 at 0x") &&
+            failed.message().contains("EFAULT"), failed.message());
+        puller.startPull(spec.length(128 * 1024).pullHandle(2));
+        final EventLog.Seen done = log.awaitPull(puller, TIMEOUT, 2);
+        assertEquals(EventType.PULL_DONE, done.type(), done.message());
+        assertEquals(-1, MemorySegment.mismatch(source, 0, good.byteSize(), good, 0, good.byteSize()));
     }
 
     @ParameterizedTest(name = "sameHost={0}")
