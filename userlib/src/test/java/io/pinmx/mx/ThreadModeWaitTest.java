@@ -94,6 +94,51 @@ class ThreadModeWaitTest
     }
 
     @Test
+    void waitsWithTheLongestTimeoutWaitForTheirMessageInsteadOfEndingAtOnce() throws InterruptedException
+    {
+        final Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+        try (Arena arena = Arena.ofShared();
+             Endpoint receiver = TestEndpoints.open(options(11).build());
+             Endpoint sender = TestEndpoints.open(options(12).build()))
+        {
+            final Partner toReceiver = sender.connect(receiver.address(), KEY, TIMEOUT);
+            final MemorySegment into = arena.allocate(8);
+            final Request receive = receiver.irecv(MatchInfo.ANY_SOURCE, TAG, MatchInfo.MASK_ALL, into);
+            final Status probed = new Status();
+            final int[] anyDone = {-2};
+            final AtomicBoolean probeFound = new AtomicBoolean();
+            final AtomicBoolean received = new AtomicBoolean();
+            final Thread prober = Thread.ofPlatform().name("prober").start(() ->
+                probeFound.set(receiver.probe(MatchInfo.ANY_SOURCE, TAG + 1, MatchInfo.MASK_ALL, probed, longest)));
+            final Thread anyWaiter = Thread.ofPlatform().name("any-waiter").start(() ->
+                anyDone[0] = receiver.waitAny(new Request[] {receive}, 1, longest));
+            final Thread waiter = Thread.ofPlatform().name("waiter").start(() ->
+                received.set(receive.await(longest)));
+            await().atMost(TIMEOUT).until(() -> Thread.State.TIMED_WAITING == waiter.getState() &&
+                Thread.State.TIMED_WAITING == anyWaiter.getState());
+            assertTrue(prober.isAlive() && anyWaiter.isAlive() && waiter.isAlive(), "no wait ended at once");
+
+            send(sender, toReceiver, arena, 44);
+            waiter.join(TIMEOUT.toMillis());
+            anyWaiter.join(TIMEOUT.toMillis());
+            assertTrue(received.get(), "the receive completed");
+            assertEquals(0, anyDone[0]);
+            assertEquals(44, into.get(ValueLayout.JAVA_LONG, 0));
+            receive.release();
+
+            final MemorySegment word = arena.allocate(8);
+            final Request probedSend = sender.isend(toReceiver, TAG + 1, word);
+            prober.join(TIMEOUT.toMillis());
+            assertTrue(probeFound.get(), "the probe found its message");
+            probedSend.awaitOrThrow(TIMEOUT);
+            probedSend.release();
+            final Request drain = receiver.irecv(MatchInfo.ANY_SOURCE, TAG + 1, MatchInfo.MASK_ALL, word);
+            drain.awaitOrThrow(TIMEOUT);
+            drain.release();
+        }
+    }
+
+    @Test
     void aNegativePollTimeOfOneWaitIsNamed()
     {
         try (Arena arena = Arena.ofShared(); Endpoint endpoint = TestEndpoints.open(options(10).build()))
