@@ -214,7 +214,7 @@ final class FrameDispatcher
      */
     private InetSocketAddress receiveRun()
     {
-        if (!puller.pulling())
+        if (!puller.hasActivePulls())
         {
             return udp.receive();
         }

@@ -381,16 +381,10 @@ final class Puller
     }
 
     /** Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us). */
-    /** Where the replies of a run go before it is read, while pulls are active ({@link #pulling}). */
+    /** Where the replies of a run go before it is read, while pulls are active ({@link #hasActivePulls}). */
     ReplyPlacement placement()
     {
         return placement;
-    }
-
-    /** @return whether any pull over UDP is waiting for replies. */
-    boolean pulling()
-    {
-        return slots.activeCount() > 0;
     }
 
     /**
