@@ -380,7 +380,6 @@ final class Puller
         sendPull(slot, from, (int)(to - from));
     }
 
-    /** Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us). */
     /** Where the replies of a run go before it is read, while pulls are active ({@link #hasActivePulls}). */
     ReplyPlacement placement()
     {
@@ -388,6 +387,8 @@ final class Puller
     }
 
     /**
+     * Agent: a PULL_REPLY arrived (already checked by FrameReader and addressed to us).
+     *
      * @param placed the frame's index in its run if {@link ReplyPlacement} read its payload into the local region
      *               already, else -1 (the payload follows the header in {@code buffer}).
      */

@@ -422,7 +422,7 @@ final class UdpTransport implements AutoCloseable
     {
         while (true)
         {
-            final long n = receiveWith(receiveIov.address(), 1, LibcSockets.MSG_DONTWAIT);
+            final long n = receiveWith(receiveIov.address(), 1, LibcSockets.MSG_DONTWAIT, false);
             if (n < 0)
             {
                 return null;
@@ -445,7 +445,7 @@ final class UdpTransport implements AutoCloseable
     {
         Libc.putIovec(peekIov, 0, receiveBuffer.address(), PEEK_BYTES);
         final long n = receiveWith(peekIov.address(), 1, LibcSockets.MSG_DONTWAIT | LibcSockets.MSG_PEEK |
-            LibcSockets.MSG_TRUNC);
+            LibcSockets.MSG_TRUNC, false);
         return n < 0 ? -1 : (int)n;
     }
 
@@ -458,7 +458,7 @@ final class UdpTransport implements AutoCloseable
      */
     InetSocketAddress receive(final FrameIovecs iovecs)
     {
-        final long n = receiveWith(iovecs.entryAddress(0), iovecs.entries(), -1);
+        final long n = receiveWith(iovecs.entryAddress(0), iovecs.entries(), LibcSockets.MSG_DONTWAIT, true);
         receiveFaulted = n == -Errno.EFAULT;
         return n < 0 ? null : received(n);
     }
@@ -469,14 +469,17 @@ final class UdpTransport implements AutoCloseable
         return receiveFaulted;
     }
 
-    /** @param flags recvmsg flags, or -1 for MSG_DONTWAIT capturing errno (the result is then -errno on failure). */
-    private long receiveWith(final long iovAddress, final long iovCount, final int flags)
+    /**
+     * @param captureErrno whether a failure must say why: the result is then -errno, else -1.
+     * @return bytes received (the datagram's length with MSG_TRUNC), or negative when none was.
+     */
+    private long receiveWith(final long iovAddress, final long iovCount, final int flags, final boolean captureErrno)
     {
         receiveHeader.set(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN, 32);
         receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN, receiveControl.byteSize());
         receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOV, iovAddress);
         receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOVLEN, iovCount);
-        final long n = flags < 0 ? LibcSockets.recvmsg(receiveCapture, fd, receiveHeader, LibcSockets.MSG_DONTWAIT) :
+        final long n = captureErrno ? LibcSockets.recvmsg(receiveCapture, fd, receiveHeader, flags) :
             LibcSockets.recvmsg(fd, receiveHeader, flags);
         if (n >= 0)
         {
