@@ -193,6 +193,12 @@ final class FrameDispatcher
             }
             placement.forget();
             puller.flushReplies();
+            if (directHandler != null && directDelivered > 0)
+            {
+                // poll's caller may be waiting for just this: it looks before the next receive, which on a round
+                // trip of single datagrams finds nothing and cost each side ~0.8 us more per exchange
+                break;
+            }
         }
         if (frames > 0)
         {

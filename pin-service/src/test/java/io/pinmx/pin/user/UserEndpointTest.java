@@ -385,6 +385,38 @@ class UserEndpointTest
     }
 
     @Test
+    void aPollThatReceivesItselfReturnsAfterTheFirstDatagramWithAnEventAndLosesNone() throws Exception
+    {
+        final DriverEndpoint endpoint = open(UserDriverOptions.defaults().withProgressThread(false).withSameHost(false));
+        final InetSocketAddress target = endpoint.address().board().endpointSocketAddress(0);
+        try (DatagramChannel raw = DatagramChannel.open())
+        {
+            raw.bind(new InetSocketAddress("127.0.0.1", 0));
+            final MemorySegment frame = arena.allocate(256);
+            for (int seq = 1; seq <= 3; seq++)
+            {
+                TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, seq);
+                raw.send(frame.asByteBuffer().limit(FrameKind.TINY.headerBytes() + TestFrames.payloadBytes(FrameKind.TINY)), target);
+            }
+            final EventLog log = new EventLog();
+            final List<Integer> deliveredPerPoll = new ArrayList<>();
+            await().atMost(TIMEOUT).until(() ->
+            {
+                final int delivered = endpoint.poll(log::onEvent, 64);
+                if (delivered > 0)
+                {
+                    deliveredPerPoll.add(delivered);
+                }
+                return log.all().size() == 3;
+            });
+            // loopback queued all three before the first poll: the old poll handed over all three at once
+            assertEquals(List.of(1, 1, 1), deliveredPerPoll);
+            assertEquals(List.of(1, 2, 3), log.all().stream().map(EventLog.Seen::seq).toList());
+            assertEquals(3, endpoint.counters().get(Counter.FRAMES_RECEIVED_TINY));
+        }
+    }
+
+    @Test
     void malformedFramesAreDroppedCountedAndMisaddressedOnesNacked() throws Exception
     {
         final DriverEndpoint endpoint = open(UserDriverOptions.defaults());
