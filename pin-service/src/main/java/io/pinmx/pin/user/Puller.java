@@ -12,7 +12,6 @@ import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 import io.pinmx.pin.wire.NackFrame;
-import io.pinmx.pin.wire.NackReason;
 import io.pinmx.pin.wire.PullFrame;
 import io.pinmx.pin.wire.PullReplyFrame;
 
@@ -227,14 +226,14 @@ final class Puller
             peerFile.regions(), slot.remoteRegion, RegionTable.ACCESS_READ, slot.remoteOffset, slot.length);
         if (remoteCount < 0)
         {
-            failOnRegion(slot, remoteCount, true);
+            fail(slot, PullFailure.ofRegion(slot, remoteCount, true));
             return true;
         }
         final int localCount = copier.resolveLocal(
             regions, slot.localRegion, RegionTable.ACCESS_WRITE, slot.localOffset, slot.length);
         if (localCount < 0)
         {
-            failOnRegion(slot, localCount, false);
+            fail(slot, PullFailure.ofRegion(slot, localCount, false));
             return true;
         }
         final SharedPullCopy.Outcome outcome = shares(slot, peerFile) ? sharedCopy.copy(slot, peerFile) :
@@ -273,7 +272,8 @@ final class Puller
         }
         else
         {
-            failOnLocalFault(slot, copier.localFaultSegment(), copier.localFaultAddress(), errno);
+            fail(slot, PullFailure.ofLocalFault(slot, copier.localFaultSegment(), copier.localFaultAddress(),
+                errno));
         }
         return true;
     }
@@ -441,7 +441,7 @@ final class Puller
             regions, slot.localRegion, RegionTable.ACCESS_WRITE, slot.localOffset + pullOffset, payloadBytes);
         if (localCount < 0)
         {
-            failOnRegion(slot, localCount, false);
+            fail(slot, PullFailure.ofRegion(slot, localCount, false));
             return;
         }
         if (!batch.hasRoom(localCount))
@@ -508,13 +508,14 @@ final class Puller
             regions, slot.localRegion, RegionTable.ACCESS_WRITE, slot.localOffset + pullOffset, bytes);
         if (count < 0)
         {
-            failOnRegion(slot, count, false);
+            fail(slot, PullFailure.ofRegion(slot, count, false));
             return false;
         }
         copier.localBuffer(address, bytes);
         if (!copier.transfer(Libc.pid(), true, bytes))
         {
-            failOnLocalFault(slot, copier.remoteFaultSegment(), copier.remoteFaultAddress(), copier.errno());
+            fail(slot, PullFailure.ofLocalFault(
+                slot, copier.remoteFaultSegment(), copier.remoteFaultAddress(), copier.errno()));
             return false;
         }
         return true;
@@ -529,26 +530,7 @@ final class Puller
         {
             return;
         }
-        final NackReason reason = nack.reason();
-        final String prefix = "pull " + slot.handle + " from " + slot.describePeer() + ": ";
-        switch (reason)
-        {
-            case UNKNOWN_REGION -> fail(slot, DriverError.UNKNOWN_REGION, prefix + "remote " +
-                RegionTable.describe(nack.regionId()) + (nack.errno() == PullServer.EACCES ?
-                " was not declared READ" : " is not declared") + " (NACK UNKNOWN_REGION)");
-            case OUT_OF_RANGE -> fail(slot, DriverError.OUT_OF_RANGE, prefix + "remote offset " +
-                nack.address() + " + length reaches past the end of " + RegionTable.describe(nack.regionId()) +
-                " (NACK OUT_OF_RANGE)");
-            case SEGMENT_FAULT -> fail(slot, DriverError.SEGMENT_FAULT, prefix + "remote " +
-                RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
-                Long.toHexString(nack.address()) + ": not mapped (" + Errno.describe(nack.errno()) + ")");
-            case BAD_FIELD -> fail(slot, DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
-                framePayloadBytes + "-byte replies in blocks of " + pullBlockBytes + " bytes: its limit is " +
-                nack.address() + "-byte replies, " + PullServer.STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
-                "give both ends the same framePayloadBytes");
-            case BAD_ENDPOINT, BAD_SESSION -> fail(slot, DriverError.PEER_UNREACHABLE, prefix +
-                "the peer refused the request (NACK " + reason + ")");
-        }
+        fail(slot, PullFailure.ofNack(slot, nack, framePayloadBytes, pullBlockBytes));
     }
 
     /** Close: every pull not yet complete is abandoned; no end event can be polled any more. */
@@ -565,29 +547,6 @@ final class Puller
         }
     }
 
-    private void failOnRegion(final PullSlot slot, final int code, final boolean remote)
-    {
-        final int id = remote ? slot.remoteRegion : slot.localRegion;
-        final long offset = remote ? slot.remoteOffset : slot.localOffset;
-        final String prefix = "pull " + slot.handle + (remote ? " from " + slot.describePeer() : "") + ": " +
-            (remote ? "remote " : "local ") + RegionTable.describe(id);
-        switch (code)
-        {
-            case RegionTable.UNKNOWN_REGION -> fail(slot, DriverError.UNKNOWN_REGION, prefix + " is not declared");
-            case RegionTable.OUT_OF_RANGE -> fail(slot, DriverError.OUT_OF_RANGE, prefix + ": offset " + offset +
-                " + length " + slot.length + " reaches past its end");
-            default -> fail(slot, remote ? DriverError.UNKNOWN_REGION : DriverError.BAD_ARGUMENT, prefix +
-                " was not declared " + (remote ? "READ" : "WRITE"));
-        }
-    }
-
-    private void failOnLocalFault(final PullSlot slot, final int segment, final long address, final int errno)
-    {
-        fail(slot, DriverError.SEGMENT_FAULT, "pull " + slot.handle + ": local " +
-            RegionTable.describe(slot.localRegion) + " segment " + segment + " at 0x" + Long.toHexString(address) +
-            ": not mapped (" + Errno.describe(errno) + ")");
-    }
-
     /** The pull's hold on its peer passes to the completion event; poll releases it after delivery. */
     private void complete(final PullSlot slot)
     {
@@ -597,6 +556,11 @@ final class Puller
             peers.releaseHold(slot.peer);
         }
         free(slot);
+    }
+
+    private void fail(final PullSlot slot, final PullFailure failure)
+    {
+        fail(slot, failure.error(), failure.message());
     }
 
     private void fail(final PullSlot slot, final DriverError error, final String message)
