@@ -16,7 +16,7 @@ record PullFailure(DriverError error, String message)
         final PullSlot slot, final NackFrame nack, final int framePayloadBytes, final long pullBlockBytes)
     {
         final NackReason reason = nack.reason();
-        final String prefix = "pull " + slot.handle + " from " + slot.describePeer() + ": ";
+        final String prefix = fromPeer(slot);
         return switch (reason)
         {
             case UNKNOWN_REGION -> new PullFailure(DriverError.UNKNOWN_REGION, prefix + "remote " +
@@ -25,9 +25,8 @@ record PullFailure(DriverError error, String message)
             case OUT_OF_RANGE -> new PullFailure(DriverError.OUT_OF_RANGE, prefix + "remote offset " +
                 nack.address() + " + length reaches past the end of " + RegionTable.describe(nack.regionId()) +
                 " (NACK OUT_OF_RANGE)");
-            case SEGMENT_FAULT -> new PullFailure(DriverError.SEGMENT_FAULT, prefix + "remote " +
-                RegionTable.describe(nack.regionId()) + " segment " + nack.segmentIndex() + " at 0x" +
-                Long.toHexString(nack.address()) + ": not mapped (" + Errno.describe(nack.errno()) + ")");
+            case SEGMENT_FAULT ->
+                unmapped(prefix + "remote ", nack.regionId(), nack.segmentIndex(), nack.address(), nack.errno());
             case BAD_FIELD -> new PullFailure(DriverError.BAD_ARGUMENT, prefix + "the peer refused a PULL for " +
                 framePayloadBytes + "-byte replies in blocks of " + pullBlockBytes + " bytes: its limit is " +
                 nack.address() + "-byte replies, " + PullServer.STAGING_FRAMES + " per block (NACK BAD_FIELD); " +
@@ -57,8 +56,53 @@ record PullFailure(DriverError error, String message)
     /** Writing into the pull's local region met an unmapped page. */
     static PullFailure ofLocalFault(final PullSlot slot, final int segment, final long address, final int errno)
     {
-        return new PullFailure(DriverError.SEGMENT_FAULT, "pull " + slot.handle + ": local " +
-            RegionTable.describe(slot.localRegion) + " segment " + segment + " at 0x" + Long.toHexString(address) +
-            ": not mapped (" + Errno.describe(errno) + ")");
+        return unmapped("pull " + slot.handle + ": local ", slot.localRegion, segment, address, errno);
+    }
+
+    /** Reading the pull's remote region in a single copy met an unmapped page. */
+    static PullFailure ofRemoteFault(final PullSlot slot, final int segment, final long address, final int errno)
+    {
+        return unmapped(fromPeer(slot) + "remote ", slot.remoteRegion, segment, address, errno);
+    }
+
+    /** The peer's endpoint file names a session other than the one the pull was addressed to. */
+    static PullFailure ofSessionChanged(final PullSlot slot, final int currentSession)
+    {
+        return new PullFailure(DriverError.PEER_UNREACHABLE, fromPeer(slot) + "session " +
+            Integer.toHexString(slot.remoteSession) + " is not the endpoint's current session " +
+            Integer.toHexString(currentSession));
+    }
+
+    /** The peer's process, copying a block for a shared single copy, held it past the helper timeout. */
+    static PullFailure ofHelperStuck(final PullSlot slot, final int pid, final long helperTimeoutNs)
+    {
+        return new PullFailure(DriverError.TIMEOUT, fromPeer(slot) + "process " + pid +
+            ", copying a block of it, held that block for more than " + helperTimeoutNs / 1_000_000 + " ms");
+    }
+
+    /** The peer's process no longer exists ({@code errno}, ESRCH). */
+    static PullFailure ofProcessGone(final PullSlot slot, final int pid, final int errno)
+    {
+        return new PullFailure(DriverError.PEER_UNREACHABLE, fromPeer(slot) + "process " + pid + " is gone (" +
+            Errno.describe(errno) + ")");
+    }
+
+    /** A block's PULL went unanswered {@code requests} times. */
+    static PullFailure ofNoReply(final PullSlot slot, final long blockOffset, final int requests)
+    {
+        return new PullFailure(DriverError.TIMEOUT, fromPeer(slot) +
+            "no complete reply to the PULL of block at offset " + blockOffset + " after " + requests + " requests");
+    }
+
+    private static String fromPeer(final PullSlot slot)
+    {
+        return "pull " + slot.handle + " from " + slot.describePeer() + ": ";
+    }
+
+    private static PullFailure unmapped(
+        final String prefix, final int region, final int segment, final long address, final int errno)
+    {
+        return new PullFailure(DriverError.SEGMENT_FAULT, prefix + RegionTable.describe(region) + " segment " +
+            segment + " at 0x" + Long.toHexString(address) + ": not mapped (" + Errno.describe(errno) + ")");
     }
 }

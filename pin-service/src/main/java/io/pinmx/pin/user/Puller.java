@@ -217,9 +217,7 @@ final class Puller
     {
         if (peerFile.sessionId() != slot.remoteSession)
         {
-            fail(slot, DriverError.PEER_UNREACHABLE, "pull " + slot.handle + " from " + slot.describePeer() +
-                ": session " + Integer.toHexString(slot.remoteSession) + " is not the endpoint's current session " +
-                Integer.toHexString(peerFile.sessionId()));
+            fail(slot, PullFailure.ofSessionChanged(slot, peerFile.sessionId()));
             return true;
         }
         final int remoteCount = copier.resolveRemote(
@@ -248,9 +246,7 @@ final class Puller
         }
         if (outcome == SharedPullCopy.Outcome.HELPER_STUCK)
         {
-            fail(slot, DriverError.TIMEOUT, "pull " + slot.handle + " from " + slot.describePeer() + ": process " +
-                peerFile.pid() + ", copying a block of it, held that block for more than " +
-                helperTimeoutNs(options) / 1_000_000 + " ms");
+            fail(slot, PullFailure.ofHelperStuck(slot, peerFile.pid(), helperTimeoutNs(options)));
             return true;
         }
         final int errno = copier.errno();
@@ -260,15 +256,12 @@ final class Puller
         }
         if (errno == Errno.ESRCH)
         {
-            fail(slot, DriverError.PEER_UNREACHABLE, "pull " + slot.handle + " from " + slot.describePeer() +
-                ": process " + peerFile.pid() + " is gone (" + Errno.describe(errno) + ")");
+            fail(slot, PullFailure.ofProcessGone(slot, peerFile.pid(), errno));
         }
         else if (!copier.remoteReadable(peerFile.pid()))
         {
-            fail(slot, DriverError.SEGMENT_FAULT, "pull " + slot.handle + " from " + slot.describePeer() +
-                ": remote " + RegionTable.describe(slot.remoteRegion) + " segment " + copier.remoteFaultSegment() +
-                " at 0x" + Long.toHexString(copier.remoteFaultAddress()) + ": not mapped (" +
-                Errno.describe(errno) + ")");
+            fail(slot, PullFailure.ofRemoteFault(slot, copier.remoteFaultSegment(), copier.remoteFaultAddress(),
+                errno));
         }
         else
         {
@@ -357,9 +350,7 @@ final class Puller
                 work++;
                 if (block.retries() >= options.pullMaxRetries())
                 {
-                    fail(slot, DriverError.TIMEOUT, "pull " + slot.handle + " from " + slot.describePeer() +
-                        ": no complete reply to the PULL of block at offset " + block.pullOffset() + " after " +
-                        (block.retries() + 1) + " requests");
+                    fail(slot, PullFailure.ofNoReply(slot, block.pullOffset(), block.retries() + 1));
                     break;
                 }
                 block.retried(nowNs);
@@ -560,14 +551,9 @@ final class Puller
 
     private void fail(final PullSlot slot, final PullFailure failure)
     {
-        fail(slot, failure.error(), failure.message());
-    }
-
-    private void fail(final PullSlot slot, final DriverError error, final String message)
-    {
         counters.increment(Counter.PULLS_FAILED);
-        if (!events.offerCompletion(EventType.PULL_FAILED, slot.peer.index(), slot.handle, slot.bytesDone, error,
-            message))
+        if (!events.offerCompletion(EventType.PULL_FAILED, slot.peer.index(), slot.handle, slot.bytesDone,
+            failure.error(), failure.message()))
         {
             peers.releaseHold(slot.peer);
         }

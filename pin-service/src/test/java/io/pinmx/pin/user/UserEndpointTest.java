@@ -396,7 +396,8 @@ class UserEndpointTest
             for (int seq = 1; seq <= 3; seq++)
             {
                 TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, seq);
-                raw.send(frame.asByteBuffer().limit(FrameKind.TINY.headerBytes() + TestFrames.payloadBytes(FrameKind.TINY)), target);
+                final int frameBytes = FrameKind.TINY.headerBytes() + TestFrames.payloadBytes(FrameKind.TINY);
+                raw.send(frame.asByteBuffer().limit(frameBytes), target);
             }
             final EventLog log = new EventLog();
             final List<Integer> deliveredPerPoll = new ArrayList<>();
