@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Untimed warm-up of a transport before its first timed size: passes over every size of the run until, on every
@@ -87,21 +88,31 @@ public final class JitWarmUp
      */
     public static Outcome untilQuiet(final Job job, final long startNs, final Runnable pass)
     {
-        long windowStartNs = System.nanoTime();
-        long windowCompilerNs = compilerCpuNs();
+        return untilQuiet(job, startNs, pass, System::nanoTime, JitWarmUp::compilerCpuNs, MAX_WARMUP_NS);
+    }
+
+    /**
+     * {@link #untilQuiet(Job, long, Runnable)} with its clocks given: {@code nanoTime} for the windows and the limit,
+     * {@code compilerCpuNs} for the compiler threads' CPU time (negative: unknown).
+     */
+    static Outcome untilQuiet(final Job job, final long startNs, final Runnable pass, final LongSupplier nanoTime,
+        final LongSupplier compilerCpuNs, final long maxWarmupNs)
+    {
+        long windowStartNs = nanoTime.getAsLong();
+        long windowCompilerNs = compilerCpuNs.getAsLong();
         int passes = 0;
         while (true)
         {
             pass.run();
             passes++;
-            final long nowNs = System.nanoTime();
-            final long compilerNs = compilerCpuNs();
+            final long nowNs = nanoTime.getAsLong();
+            final long compilerNs = compilerCpuNs.getAsLong();
             final long windowNs = nowNs - windowStartNs;
             // A compiler thread that exited takes its time with it: a shrinking total starts a new window too.
             final boolean compiled = compilerNs < 0 || windowCompilerNs < 0 || compilerNs < windowCompilerNs ||
                 (compilerNs - windowCompilerNs) * 100 >= windowNs * QUIET_COMPILER_PERCENT;
             final boolean windowLongEnough = windowNs >= QUIET_WINDOW_NS;
-            final boolean outOfTime = nowNs - startNs > MAX_WARMUP_NS;
+            final boolean outOfTime = nowNs - startNs > maxWarmupNs;
             final List<byte[]> votes = job.allGather(new byte[] {
                 (byte)(compiled ? 1 : 0), (byte)(windowLongEnough ? 1 : 0), (byte)(outOfTime ? 1 : 0)});
             boolean anyCompiled = false;
@@ -115,16 +126,16 @@ public final class JitWarmUp
             }
             if (!anyCompiled && allLongEnough)
             {
-                return new Outcome(passes, System.nanoTime() - startNs, true);
+                return new Outcome(passes, nanoTime.getAsLong() - startNs, true);
             }
             if (anyOutOfTime)
             {
-                return new Outcome(passes, System.nanoTime() - startNs, false);
+                return new Outcome(passes, nanoTime.getAsLong() - startNs, false);
             }
             if (anyCompiled)
             {
-                windowStartNs = System.nanoTime();
-                windowCompilerNs = compilerCpuNs();
+                windowStartNs = nanoTime.getAsLong();
+                windowCompilerNs = compilerCpuNs.getAsLong();
             }
         }
     }
