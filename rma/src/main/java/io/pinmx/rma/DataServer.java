@@ -240,7 +240,7 @@ final class DataServer implements AutoCloseable
         if (header.inlineBytes() == total)
         {
             apply(target, scale, requests.asSlice(header.headerBytes(), total));
-            originCopied = total <= CopiedWrites.MAX_COPIED_BYTES;
+            originCopied = header.isDoneOnCopy();
         }
         else if (RequestHeader.DELIVERY_CHUNKS == header.delivery())
         {

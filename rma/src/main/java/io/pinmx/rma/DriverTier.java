@@ -199,7 +199,7 @@ final class DriverTier
         if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES
             || fitsInline && (packed || pieces.count() >= MAX_VECTOR))
         {
-            header.inlineBytes((int)pieces.totalBytes);
+            header.inlineBytes((int)pieces.totalBytes).doneOnCopy();
             final MemorySegment buffer = copied.buffer(headerBytes + pieces.totalBytes);
             final MemorySegment inline = buffer.asSlice(0, headerBytes + pieces.totalBytes);
             MemorySegment.copy(head, 0, inline, 0, headerBytes);

@@ -14,7 +14,8 @@ import java.lang.foreign.ValueLayout;
  *  32 u64 data bytes    40 u64 value / integral scale                        48 f64 scale re   56 f64 scale im
  *  64 u64 count[0..8]  136 u64 target stride[0..7]                          200 u32 pieces    204 u32 inline bytes
  * 208 u8  delivery (how data not inline arrives: 0 pieces, 1 chunks, 2 pulled)
- * 209 u8  1: answer once applied (a put or accumulate whose fence may be that answer)        210..211 zero
+ * 209 u8  1: answer once applied (a put or accumulate whose fence may be that answer)
+ * 210 u8  1: the origin completed this put or accumulate on its copy and does not wait for its ack    211 zero
  * 212 u32 a part of the server's pack area the origin has pulled, its offset + 1 (0: none)
  * 216 pieces: (u64 offset, u64 length) each, then the inline data
  * </pre>
@@ -37,6 +38,7 @@ final class RequestHeader
     static final int DELIVERY_PULL = 2;
     private static final int DELIVERY_AT = 208;
     private static final int ANSWER_APPLIED_AT = 209;
+    private static final int DONE_ON_COPY_AT = 210;
     private static final int RELEASED_PART_AT = 212;
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -134,6 +136,21 @@ final class RequestHeader
     boolean answersApplied()
     {
         return 1 == buffer.get(ValueLayout.JAVA_BYTE, ANSWER_APPLIED_AT);
+    }
+
+    /**
+     * Says the origin completed this put or accumulate once it copied the data into the request ({@link CopiedWrites}):
+     * nobody waits for its ack, so the server may hold it for the next message to carry.
+     */
+    RequestHeader doneOnCopy()
+    {
+        buffer.set(ValueLayout.JAVA_BYTE, DONE_ON_COPY_AT, (byte)1);
+        return this;
+    }
+
+    boolean isDoneOnCopy()
+    {
+        return 1 == buffer.get(ValueLayout.JAVA_BYTE, DONE_ON_COPY_AT);
     }
 
     /** Frees the server's pack-area part at {@code offset} (the origin pulled it) along with this request. */
