@@ -36,10 +36,13 @@ final class Calibration
      * tells them apart is the difference between two large gaps. Fitted from one size against the contiguous line,
      * tp and tc were each a small difference of noisy times: 64 pieces of 1 KiB, the put's one probe, took about as
      * long packed as direct, and the crossing came out anywhere from 0.55 to 2.3 KiB over 28 sweeps, which put rows of
-     * 1 KiB on the pack protocol at up to 1.7x the direct time.
+     * 1 KiB on the pack protocol at up to 1.7x the direct time. Puts probe 2 KiB pieces (128 KiB in all, as a sweep
+     * row of 128 doubles): with 1 KiB pieces, four of six sweeps fitted tc at 0.15-0.35 ns/B where the rows' gaps
+     * give ~1, and put rows of 128 doubles packed at 1.3-1.6x the direct time.
      */
     private static final long[] GET_PIECE_BYTES = {512, 4096};
-    private static final long[] PUT_PIECE_BYTES = {256, 1024};
+    private static final long[] PUT_PIECE_BYTES = {256, 2048};
+    private static final long[] ACC_PIECE_BYTES = {256, 1024};
     /**
      * The sizes the zero-copy and streaming curves go through, a factor of 4 apart: with 4 KiB, 32 KiB, 256 KiB and
      * 4 MiB, the curves between 32 and 256 KiB put 64 KiB gets on zero-copy at 1.27x streaming's time.
@@ -150,7 +153,12 @@ final class Calibration
 
     private static long[] pieceBytes(final CostModel.Kind kind)
     {
-        return CostModel.Kind.GET == kind ? GET_PIECE_BYTES : PUT_PIECE_BYTES;
+        return switch (kind)
+        {
+            case GET -> GET_PIECE_BYTES;
+            case PUT -> PUT_PIECE_BYTES;
+            case ACC -> ACC_PIECE_BYTES;
+        };
     }
 
     /**
