@@ -41,8 +41,7 @@ record PullFailure(DriverError error, String message)
     {
         final int id = remote ? slot.remoteRegion : slot.localRegion;
         final long offset = remote ? slot.remoteOffset : slot.localOffset;
-        final String prefix = "pull " + slot.handle + (remote ? " from " + slot.describePeer() : "") + ": " +
-            (remote ? "remote " : "local ") + RegionTable.describe(id);
+        final String prefix = (remote ? fromPeer(slot) + "remote " : local(slot)) + RegionTable.describe(id);
         return switch (code)
         {
             case RegionTable.UNKNOWN_REGION -> new PullFailure(DriverError.UNKNOWN_REGION, prefix + " is not declared");
@@ -56,7 +55,7 @@ record PullFailure(DriverError error, String message)
     /** Writing into the pull's local region met an unmapped page. */
     static PullFailure ofLocalFault(final PullSlot slot, final int segment, final long address, final int errno)
     {
-        return unmapped("pull " + slot.handle + ": local ", slot.localRegion, segment, address, errno);
+        return unmapped(local(slot), slot.localRegion, segment, address, errno);
     }
 
     /** Reading the pull's remote region in a single copy met an unmapped page. */
@@ -97,6 +96,11 @@ record PullFailure(DriverError error, String message)
     private static String fromPeer(final PullSlot slot)
     {
         return "pull " + slot.handle + " from " + slot.describePeer() + ": ";
+    }
+
+    private static String local(final PullSlot slot)
+    {
+        return "pull " + slot.handle + ": local ";
     }
 
     private static PullFailure unmapped(

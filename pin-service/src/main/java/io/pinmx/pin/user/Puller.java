@@ -505,6 +505,7 @@ final class Puller
         copier.localBuffer(address, bytes);
         if (!copier.transfer(Libc.pid(), true, bytes))
         {
+            // our own region sits on the copier's remote side here (a copy into this process): its fault is ours
             fail(slot, PullFailure.ofLocalFault(
                 slot, copier.remoteFaultSegment(), copier.remoteFaultAddress(), copier.errno()));
             return false;

@@ -18,6 +18,7 @@ import java.util.List;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
 
 class UdpTransportTest
 {
@@ -146,26 +147,42 @@ class UdpTransportTest
         final MemorySegment header = arena.allocate(32);
         final MemorySegment payload = arena.allocate(1000);
         final FrameIovecs frames = new FrameIovecs(arena).backToBack(run(8, 1400, 700).address(), 8, 1400, 700);
+        // A deoptimization puts the objects C2 had scalar-replaced on the heap once (a few hundred bytes), and one
+        // can land in any pass when other threads load classes or the host is busy: a pass of 20000 rounds must
+        // allocate nothing at all, but not every pass must be one the JIT left alone
+        final int maxPasses = 12;
+        final List<Long> allocated = new ArrayList<>();
+        for (int pass = 0; pass < maxPasses; pass++)
+        {
+            allocated.add(allocatedBytesBy20000Rounds(sender, receiver, to, header, payload, frames));
+            if (pass >= 2 && allocated.getLast() == 0)
+            {
+                return;
+            }
+        }
+        fail("bytes allocated by each pass of 20000 sends, runs and receives (two warm-up passes first): " + allocated);
+    }
+
+    private static long allocatedBytesBy20000Rounds(final UdpTransport sender, final UdpTransport receiver,
+        final InetSocketAddress to, final MemorySegment header, final MemorySegment payload,
+        final FrameIovecs frames) throws IOException
+    {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
-        long allocated = 0;
-        for (int pass = 0; pass < 3; pass++)
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        int received = 0;
+        for (int i = 0; i < 20_000; i++)
         {
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            int received = 0;
-            for (int i = 0; i < 20_000; i++)
+            sender.send(header, payload, 0, 1000, to);
+            sender.sendSegments(frames, 1400, to);
+            while (receiver.receive() != null)
             {
-                sender.send(header, payload, 0, 1000, to);
-                sender.sendSegments(frames, 1400, to);
-                while (receiver.receive() != null)
-                {
-                    received += receiver.receivedBytes() / receiver.receivedSegmentBytes();
-                }
+                received += receiver.receivedBytes() / receiver.receivedSegmentBytes();
             }
-            allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            assertEquals(true, received > 0, "nothing received");
         }
-        assertEquals(0, allocated, "bytes allocated by 20000 sends, runs and receives after two warm-up passes");
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(true, received > 0, "nothing received");
+        return allocated;
     }
 
     /** Headers from one buffer, payloads from two pieces of another, the frames' bytes as {@link #run} lays them. */
