@@ -13,12 +13,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class UdpTransportTest
 {
@@ -147,20 +148,26 @@ class UdpTransportTest
         final MemorySegment header = arena.allocate(32);
         final MemorySegment payload = arena.allocate(1000);
         final FrameIovecs frames = new FrameIovecs(arena).backToBack(run(8, 1400, 700).address(), 8, 1400, 700);
-        // A deoptimization puts the objects C2 had scalar-replaced on the heap once (a few hundred bytes), and one
-        // can land in any pass when other threads load classes or the host is busy: a pass of 20000 rounds must
-        // allocate nothing at all, but not every pass must be one the JIT left alone
-        final int maxPasses = 12;
-        final List<Long> allocated = new ArrayList<>();
-        for (int pass = 0; pass < maxPasses; pass++)
+        // Every measured pass counts: an allocation every few thousand rounds shows in each of them, while a
+        // deoptimization (other threads load classes, the host is busy) puts the objects C2 had scalar-replaced on
+        // the heap once, a few hundred bytes in one pass (472 B after a pass of 0 B, in 1 of 9 runs)
+        final int warmUpPasses = 2;
+        final int measuredPasses = 8;
+        final int oneOffPasses = 2;
+        final long oneOffBytes = 512;
+        for (int pass = 0; pass < warmUpPasses; pass++)
         {
-            allocated.add(allocatedBytesBy20000Rounds(sender, receiver, to, header, payload, frames));
-            if (pass >= 2 && allocated.getLast() == 0)
-            {
-                return;
-            }
+            allocatedBytesBy20000Rounds(sender, receiver, to, header, payload, frames);
         }
-        fail("bytes allocated by each pass of 20000 sends, runs and receives (two warm-up passes first): " + allocated);
+        final long[] allocated = new long[measuredPasses];
+        for (int pass = 0; pass < measuredPasses; pass++)
+        {
+            allocated[pass] = allocatedBytesBy20000Rounds(sender, receiver, to, header, payload, frames);
+        }
+        final String passes = Arrays.toString(allocated) + " bytes allocated by passes of 20000 sends, runs and " +
+            "receives after " + warmUpPasses + " warm-up passes";
+        assertTrue(Arrays.stream(allocated).filter(bytes -> bytes > 0).count() <= oneOffPasses, passes);
+        assertTrue(Arrays.stream(allocated).allMatch(bytes -> bytes <= oneOffBytes), passes);
     }
 
     private static long allocatedBytesBy20000Rounds(final UdpTransport sender, final UdpTransport receiver,
