@@ -1,6 +1,7 @@
 package io.pinmx.rma;
 
 import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
@@ -83,7 +84,17 @@ final class DataServer implements AutoCloseable
     {
         while (!stopping)
         {
-            final Request r = endpoint.irecv(MatchInfo.ANY_SOURCE, RmaTags.REQUEST, RmaTags.KIND_MASK, requests);
+            final Request r;
+            try
+            {
+                r = endpoint.irecv(MatchInfo.ANY_SOURCE, RmaTags.REQUEST, RmaTags.KIND_MASK, requests);
+            }
+            catch (final MxException ex)
+            {
+                // the endpoint stopped under us (its receive failed with the cause): no request can arrive
+                System.err.println("pinmx-rma data server of rank " + self + " ends: " + ex.getMessage());
+                return;
+            }
             if (!awaitOrStop(r))
             {
                 return;

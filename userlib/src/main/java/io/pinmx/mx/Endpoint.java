@@ -105,7 +105,7 @@ public final class Endpoint implements AutoCloseable
         final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ?
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
         this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, reads, idleStrategy,
-            options.callerPollNs, "pinmx-progress-" + address);
+            options.callerPollNs, "pinmx-progress-" + address, this::stopped);
         progress.start();
     }
 
@@ -479,9 +479,11 @@ public final class Endpoint implements AutoCloseable
      * Looks for an unexpected message a receive would match, without taking it.
      *
      * @return true, with source, match info and true length in {@code out}, if there is one.
+     * @throws MxException if the endpoint is closed or stopped (nothing can arrive any more).
      */
     public boolean iprobe(final int source, final long matchInfo, final long matchMask, final Status out)
     {
+        checkOpen();
         MatchInfo.validate(matchInfo, matchMask);
         progressFromCaller();
         lock.lock();
@@ -586,6 +588,13 @@ public final class Endpoint implements AutoCloseable
         }
     }
 
+    /**
+     * Closes the endpoint: partners are told, every pending request fails, regions are undeclared and the driver
+     * endpoint closes.
+     *
+     * @throws RuntimeException the first thing that refused to close (everything else closed all the same); none
+     *                          after the endpoint stopped, when such refusals only repeat its cause.
+     */
     public void close()
     {
         if (closed)
@@ -597,12 +606,53 @@ public final class Endpoint implements AutoCloseable
         lock.lock();
         try
         {
-            partners.sayGoodbye(sender);
-            partners.failAll("endpoint " + address + " closed");
-            regionCache.close();
+            final boolean stopped = null != progress.failure();
+            RuntimeException refusal = null;
+            if (!stopped)
+            {
+                partners.sayGoodbye(sender);
+                refusal = partners.failAll("endpoint " + address + " closed");
+            }
+            try
+            {
+                regionCache.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                if (null == refusal)
+                {
+                    refusal = ex;
+                }
+                else
+                {
+                    refusal.addSuppressed(ex);
+                }
+            }
             driver.close();
             pool.close();
             sender.close();
+            if (null != refusal && !stopped)
+            {
+                throw refusal;
+            }
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** A progress round threw {@code cause}: everything pending fails naming it, and every call after throws. */
+    private void stopped(final Throwable cause)
+    {
+        lock.lock();
+        try
+        {
+            final RuntimeException refusal = partners.failAll(stoppedBy(cause));
+            if (null != refusal)
+            {
+                cause.addSuppressed(refusal);
+            }
         }
         finally
         {
@@ -675,6 +725,16 @@ public final class Endpoint implements AutoCloseable
         {
             throw new MxException("endpoint " + address + " is closed");
         }
+        final Throwable failure = progress.failure();
+        if (null != failure)
+        {
+            throw new MxException(stoppedBy(failure), failure);
+        }
+    }
+
+    private String stoppedBy(final Throwable cause)
+    {
+        return "endpoint " + address + " stopped: a progress round failed: " + cause;
     }
 
     public String toString()

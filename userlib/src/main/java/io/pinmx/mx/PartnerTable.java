@@ -142,7 +142,6 @@ final class PartnerTable
         p.failure = reason;
         p.moveTo(ConnectionState.FAILED);
         active.remove(p);
-        forget(p);
         outbound.abandonAll(p, reason);
         final Request arriving = p.incoming.request();
         if (null != arriving)
@@ -166,6 +165,8 @@ final class PartnerTable
                 requests.fail(r, reason);
             }
         }
+        // last: a driver that failed refuses this, and the requests must have failed by then
+        forget(p);
     }
 
     /**
@@ -206,13 +207,54 @@ final class PartnerTable
     }
 
     /**
-     * Fails every partner (the endpoint closes).
+     * Fails every partner and every request still pending, receives from any source too: the endpoint closes, or
+     * stopped making progress. A driver that refuses to let a peer go (it failed) does not stop the rest.
+     *
+     * @return the first refusal, with any later ones suppressed in it, or null.
      */
-    void failAll(final String reason)
+    RuntimeException failAll(final String reason)
     {
+        RuntimeException refusal = null;
         for (int i = active.size() - 1; i >= 0; i--)
         {
-            fail(active.get(i), reason);
+            try
+            {
+                fail(active.get(i), reason);
+            }
+            catch (final RuntimeException ex)
+            {
+                refusal = withRefusal(refusal, ex);
+            }
         }
+        for (int i = 0, n = requests.size(); i < n; i++)
+        {
+            final Request r = requests.at(i);
+            if (RequestState.POSTED == r.state)
+            {
+                matchQueue.remove(r.posted);
+            }
+            try
+            {
+                if (RequestState.FREE != r.state)
+                {
+                    requests.fail(r, reason);
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                refusal = withRefusal(refusal, ex);
+            }
+        }
+        return refusal;
+    }
+
+    private static RuntimeException withRefusal(final RuntimeException first, final RuntimeException next)
+    {
+        if (null == first)
+        {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

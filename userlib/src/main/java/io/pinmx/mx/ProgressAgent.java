@@ -9,8 +9,10 @@ import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Owns making progress: one round polls the driver's events into the {@link FrameReceiver}
@@ -29,6 +31,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * driver (one thread at a time) until an event or the next timer. The driver's await does not
  * spin (its contract), so a wait that outlasts one blocking slice goes on blocking rather than
  * polling again.
+ * <p>
+ * A round that throws (the driver failed, or a bug) stops the endpoint: the agent keeps the cause, hands it to the
+ * endpoint's {@code onStop} (which fails everything pending, naming it) and runs no round again; the progress thread
+ * ends. Waits then end at once instead of at their deadlines.
  */
 final class ProgressAgent
 {
@@ -65,17 +71,23 @@ final class ProgressAgent
     private final AtomicInteger assistants = new AtomicInteger();
     private final long callerPollNs;
     private final Thread thread;
+    private final Consumer<Throwable> onStop;
+    /** Why a round threw; set once, after which no round runs. */
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean closed;
 
     /**
      * @param idleStrategy how the progress thread waits between rounds without work; null in CALLER mode.
      * @param callerPollNs how long a CALLER-mode wait runs rounds before it blocks in the driver.
+     * @param onStop      called once, without the lock held, with what a round threw.
      */
     ProgressAgent(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
         final FrameReceiver receiver, final PartnerTimers timers, final Rendezvous rendezvous, final RemoteReads reads,
-        final IdleStrategy idleStrategy, final long callerPollNs, final String threadName)
+        final IdleStrategy idleStrategy, final long callerPollNs, final String threadName,
+        final Consumer<Throwable> onStop)
     {
+        this.onStop = onStop;
         this.callerPollNs = callerPollNs;
         this.lock = lock;
         this.clock = clock;
@@ -103,22 +115,49 @@ final class ProgressAgent
         return null != thread;
     }
 
+    /** @return what the round that stopped the endpoint threw, or null while it makes progress. */
+    Throwable failure()
+    {
+        return failure.get();
+    }
+
     private void run(final IdleStrategy idleStrategy)
     {
         long assistedParkNs = ASSISTED_PARK_NS;
-        while (!closed)
+        try
         {
-            if (assistants.get() > 0)
+            while (!closed && null == failure.get())
             {
-                LockSupport.parkNanos(this, assistedParkNs);
-                assistedParkNs = ASSISTED_PARK_LONG_NS;
-                idleStrategy.reset();
+                if (assistants.get() > 0)
+                {
+                    LockSupport.parkNanos(this, assistedParkNs);
+                    assistedParkNs = ASSISTED_PARK_LONG_NS;
+                    idleStrategy.reset();
+                }
+                else
+                {
+                    assistedParkNs = ASSISTED_PARK_NS;
+                    idleStrategy.idle(progressOnce(true) ? 1 : 0);
+                }
             }
-            else
-            {
-                assistedParkNs = ASSISTED_PARK_NS;
-                idleStrategy.idle(progressOnce(true) ? 1 : 0);
-            }
+        }
+        catch (final Throwable t)
+        {
+            // the idle strategy blocks in the driver, outside any round
+            stop(t);
+        }
+    }
+
+    /** The first failure stops the endpoint; later ones (other threads' rounds racing it) are its consequences. */
+    private void stop(final Throwable cause)
+    {
+        if (failure.compareAndSet(null, cause))
+        {
+            onStop.accept(cause);
+        }
+        else if (failure.get() != cause)
+        {
+            failure.get().addSuppressed(cause);
         }
     }
 
@@ -140,8 +179,23 @@ final class ProgressAgent
      *
      * @param ackWhenIdle on an API thread, a round that finds no event sends the acks partners wait for at once
      *                    (false: they keep the ack delay, or ride on the next message).
+     * @return as {@link #progressOnce()}; true too when the round threw and stopped the endpoint (so that nobody
+     *         idles in the driver after it).
      */
     private boolean progressOnce(final boolean ackWhenIdle)
+    {
+        try
+        {
+            return null == failure.get() && round(ackWhenIdle);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            stop(ex);
+            return true;
+        }
+    }
+
+    private boolean round(final boolean ackWhenIdle)
     {
         if (!lock.tryLock())
         {
@@ -333,11 +387,19 @@ final class ProgressAgent
     /** CALLER mode: one thread blocks in the driver; the others yield until it returns. */
     private void blockInDriver(final long maxNs)
     {
-        if (awaitLock.tryLock())
+        if (null != failure.get())
+        {
+            Thread.yield();
+        }
+        else if (awaitLock.tryLock())
         {
             try
             {
                 driver.await(Math.min(maxNs, idleWaitNs()));
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                stop(ex);
             }
             finally
             {

@@ -164,6 +164,9 @@ final class RequestPool
     /**
      * Fails the request with the reason unless it is done already. A request whose buffer a
      * declare or the driver may still use keeps its lease and staging until that ends.
+     *
+     * @throws RuntimeException if the driver refused to let go of the request's region (the request failed all the
+     *                          same).
      */
     void fail(final Request r, final String reason)
     {
@@ -171,13 +174,14 @@ final class RequestPool
         {
             return;
         }
+        r.status.error = r + ": " + reason;
+        moveTo(r, RequestState.FAILED);
+        noteDone(r);
+        // after the state: under the endpoint lock nobody sees the order, and a refusal here leaves it failed
         if (!r.rendezvousReceive.holdsBuffer())
         {
             releaseResources(r);
         }
-        r.status.error = r + ": " + reason;
-        moveTo(r, RequestState.FAILED);
-        noteDone(r);
     }
 
     void cancelled(final Request r)

@@ -8,6 +8,8 @@ import io.pinmx.pin.spi.PinDriver;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A real driver whose endpoints pass every call through a test's interceptor, which may refuse it, let it through
@@ -30,11 +32,18 @@ final class InterceptingDriver implements PinDriver
 
     private final PinDriver driver;
     private final Interceptor interceptor;
+    private final List<DriverEndpoint> opened = new CopyOnWriteArrayList<>();
 
     InterceptingDriver(final PinDriver driver, final Interceptor interceptor)
     {
         this.driver = driver;
         this.interceptor = interceptor;
+    }
+
+    /** The real endpoints behind the intercepted ones, in the order they were opened. */
+    List<DriverEndpoint> opened()
+    {
+        return opened;
     }
 
     @Override
@@ -47,6 +56,7 @@ final class InterceptingDriver implements PinDriver
     public DriverEndpoint open(final EndpointConfig config)
     {
         final DriverEndpoint endpoint = driver.open(config);
+        opened.add(endpoint);
         return (DriverEndpoint)Proxy.newProxyInstance(DriverEndpoint.class.getClassLoader(),
             new Class<?>[] {DriverEndpoint.class}, (proxy, method, args) -> interceptor.intercept(method, args, () ->
             {
