@@ -12,13 +12,21 @@
 #   veth pair: mpirun runs in the first namespace and starts its daemon in the second through netns-rsh, as it
 #   would on a second host over ssh (each namespace its own host name, each rank bound to its own CPU, as the Java
 #   ranks are). Needs root and iproute2 (else the driver part is skipped, saying so).
-# Outputs, plots and the uptime before and after each side go to $PINMX_BENCH_OUT (default target/rma-bench/DATE).
+# PINMX_BENCH_ROUNDS=R (default 1): run each side R times, C and Java in turn, so that both see the same changes of
+#   the host; each value compared is then the median of the rounds, with the range of the rounds' own ratios beside.
+# Outputs (TIER-c-K.txt, TIER-java-K.txt for round K), plots and the uptime before and after each side go to
+# $PINMX_BENCH_OUT (default target/rma-bench/DATE).
 # Needs the Debian packages libarmci-mpi-dev, libopenmpi-dev and openmpi-bin (installed when root, else named).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib.sh
 pinmx_use_jdk
 
+rounds=${PINMX_BENCH_ROUNDS:-1}
+if ! [[ "$rounds" =~ ^[1-9][0-9]*$ ]]; then
+  echo "run.sh: PINMX_BENCH_ROUNDS='$rounds': expected a whole number >= 1" >&2
+  exit 2
+fi
 mode=${1:-all}
 case "$mode" in
   shm|driver|all) [ $# -gt 0 ] && shift ;;
@@ -42,20 +50,24 @@ mpirun_root=()
 [ "$(id -u)" -ne 0 ] || mpirun_root=(--allow-run-as-root)
 
 compare() {
-  local tier=$1
-  echo "# $tier: Java $out/$tier-java.txt, C $out/$tier-c.txt; uptime before and after each:"
+  local tier=$1 java=() c=() k
+  for k in $(seq "$rounds"); do java+=("$out/$tier-java-$k.txt"); c+=("$out/$tier-c-$k.txt"); done
+  echo "# $tier: Java ${java[*]}, C ${c[*]}; uptime before and after each:"
   sed 's/^/#   /' "$out/$tier-uptime.txt"
   "$JAVA_HOME/bin/java" -cp "$PINMX_CLASSPATH" io.pinmx.bench.osc.OscCompare \
-    "$out/$tier-java.txt" "$out/$tier-c.txt" "$out/$tier" | tee "$out/$tier-compare.txt"
+    "$(IFS=,; echo "${java[*]}")" "$(IFS=,; echo "${c[*]}")" "$out/$tier" | tee "$out/$tier-compare.txt"
 }
 
 run_shm() {
+  local k
   : > "$out/shm-uptime.txt"
-  echo "C: $(uptime)" >> "$out/shm-uptime.txt"
-  mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,vader --mca osc rdma \
-    "$out/armci_osc" "${shm_args[@]}" > "$out/shm-c.txt"
-  echo "Java: $(uptime)" >> "$out/shm-uptime.txt"
-  bin/pinmx-run -np 2 io.pinmx.bench.osc.OscBench "${shm_args[@]}" > "$out/shm-java.txt"
+  for k in $(seq "$rounds"); do
+    echo "C, round $k: $(uptime)" >> "$out/shm-uptime.txt"
+    mpirun "${mpirun_root[@]}" -np 2 --bind-to core --mca btl self,vader --mca osc rdma \
+      "$out/armci_osc" "${shm_args[@]}" > "$out/shm-c-$k.txt"
+    echo "Java, round $k: $(uptime)" >> "$out/shm-uptime.txt"
+    bin/pinmx-run -np 2 io.pinmx.bench.osc.OscBench "${shm_args[@]}" > "$out/shm-java-$k.txt"
+  done
   echo "end: $(uptime)" >> "$out/shm-uptime.txt"
   compare shm
 }
@@ -74,21 +86,24 @@ run_driver() {
   trap 'ip netns del "${ns[0]}" 2>/dev/null || true; ip netns del "${ns[1]}" 2>/dev/null || true; rm -rf "$home"' EXIT
   pinmx_veth_namespaces "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}"
   : > "$out/driver-uptime.txt"
-  echo "C (TCP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
   printf '%s slots=1\n' "${addr[@]}" > "$out/driver-hosts"
-  PINMX_NETNS_HOSTS="${addr[0]}=${ns[0]}/0 ${addr[1]}=${ns[1]}/1" rma/bench/netns-rsh "${addr[0]}" \
-    mpirun "${mpirun_root[@]}" -np 2 --hostfile "$out/driver-hosts" --map-by node --bind-to none \
-    --mca plm_rsh_agent "$PWD/rma/bench/netns-rsh" --mca oob_tcp_if_include "$net.0/24" \
-    --mca btl self,tcp --mca btl_tcp_if_include "$net.0/24" --mca osc pt2pt \
-    "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c.txt"
-  echo "Java (UDP across veth ${ns[0]}-${ns[1]}): $(uptime)" >> "$out/driver-uptime.txt"
-  PINMX_VETH_CPUS="0 1" pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "rmab$$" PINMX_RMA_SHARED_MEMORY=0 -- \
-    io.pinmx.bench.osc.OscBench "${driver_args[@]}" || status=$?
+  local k
+  for k in $(seq "$rounds"); do
+    echo "C (TCP across veth ${ns[0]}-${ns[1]}), round $k: $(uptime)" >> "$out/driver-uptime.txt"
+    PINMX_NETNS_HOSTS="${addr[0]}=${ns[0]}/0 ${addr[1]}=${ns[1]}/1" rma/bench/netns-rsh "${addr[0]}" \
+      mpirun "${mpirun_root[@]}" -np 2 --hostfile "$out/driver-hosts" --map-by node --bind-to none \
+      --mca plm_rsh_agent "$PWD/rma/bench/netns-rsh" --mca oob_tcp_if_include "$net.0/24" \
+      --mca btl self,tcp --mca btl_tcp_if_include "$net.0/24" --mca osc pt2pt \
+      "$out/armci_osc" "${driver_args[@]}" > "$out/driver-c-$k.txt"
+    echo "Java (UDP across veth ${ns[0]}-${ns[1]}), round $k: $(uptime)" >> "$out/driver-uptime.txt"
+    PINMX_VETH_CPUS="0 1" pinmx_veth_ranks "${ns[0]}" "${ns[1]}" "${addr[0]}" "${addr[1]}" "$home" "rmab$$r$k" \
+      PINMX_RMA_SHARED_MEMORY=0 -- io.pinmx.bench.osc.OscBench "${driver_args[@]}" || status=$?
+    cp "$home/out-0" "$out/driver-java-$k.txt"
+    if [ "$status" -ne 0 ]; then
+      return "$status"
+    fi
+  done
   echo "end: $(uptime)" >> "$out/driver-uptime.txt"
-  cp "$home/out-0" "$out/driver-java.txt"
-  if [ "$status" -ne 0 ]; then
-    return "$status"
-  fi
   compare driver
 }
 

@@ -18,7 +18,10 @@ import java.util.Map;
  * of latency and bandwidth, Java against C.
  * <p>
  * Run: {@code OscCompare JAVA_OUTPUT C_OUTPUT [PLOT_PREFIX]}; plots go to {@code PLOT_PREFIX-put.png},
- * {@code -get.png}, {@code -acc.png}, {@code -strided.png}.
+ * {@code -get.png}, {@code -acc.png}, {@code -strided.png}. With rounds (each side run several times, alternating,
+ * so that both see the same changes of the host), each output is a comma-separated list of the rounds' files in
+ * order: each value is then the median of the rounds, and a column beside each ratio gives the lowest and highest of
+ * the rounds' own ratios (round k of Java against round k of C, which ran next to each other).
  */
 public final class OscCompare
 {
@@ -36,9 +39,16 @@ public final class OscCompare
             System.err.println("usage: OscCompare JAVA_OUTPUT C_OUTPUT [PLOT_PREFIX]");
             System.exit(2);
         }
-        final OscTable java = read(Path.of(args[0]));
-        final OscTable c = read(Path.of(args[1]));
-        print(java, c, System.out);
+        final List<OscTable> javaRounds = readRounds(args[0]);
+        final List<OscTable> cRounds = readRounds(args[1]);
+        if (javaRounds.size() != cRounds.size())
+        {
+            System.err.println("OscCompare: " + javaRounds.size() + " Java rounds but " + cRounds.size() + " C rounds");
+            System.exit(2);
+        }
+        print(javaRounds, cRounds, System.out);
+        final OscTable java = OscTable.median(javaRounds);
+        final OscTable c = OscTable.median(cRounds);
         if (3 == args.length)
         {
             for (final Path png : plot(java, c, args[2]))
@@ -46,6 +56,16 @@ public final class OscCompare
                 System.out.println("# plot: " + png);
             }
         }
+    }
+
+    private static List<OscTable> readRounds(final String files)
+    {
+        final List<OscTable> rounds = new ArrayList<>();
+        for (final String file : files.split(","))
+        {
+            rounds.add(read(Path.of(file)));
+        }
+        return rounds;
     }
 
     static OscTable read(final Path file)
@@ -67,6 +87,23 @@ public final class OscCompare
     /** Prints every program both outputs have, row by row where both have the key. */
     static void print(final OscTable java, final OscTable c, final PrintStream out)
     {
+        print(List.of(java), List.of(c), out);
+    }
+
+    /**
+     * As {@link #print(OscTable, OscTable, PrintStream)} for the medians of rounds (round k of each side ran next to
+     * each other), with the range of the rounds' ratios beside each ratio when there is more than one round.
+     */
+    static void print(final List<OscTable> javaRounds, final List<OscTable> cRounds, final PrintStream out)
+    {
+        final OscTable java = OscTable.median(javaRounds);
+        final OscTable c = OscTable.median(cRounds);
+        final boolean rounds = javaRounds.size() > 1;
+        if (rounds)
+        {
+            out.println("# " + javaRounds.size() + " rounds, each side in turn: each value the median of the " +
+                "rounds; 'rounds' = the lowest and highest ratio of a round's Java against the same round's C");
+        }
         for (final OscProgram p : OscProgram.values())
         {
             final OscTable.Section j = java.section(p);
@@ -81,6 +118,10 @@ public final class OscCompare
             {
                 final String name = j.columns().get(col);
                 header.append(String.format("%22s%22s%14s", name + " " + JAVA, name + " C", "ratio"));
+                if (rounds)
+                {
+                    header.append(String.format("%14s", "rounds"));
+                }
             }
             out.println(header);
             for (final OscTable.Row row : j.rows())
@@ -95,11 +136,36 @@ public final class OscCompare
                 {
                     line.append(String.format("%22.3f%22.3f%14s", row.values()[v], base.values()[v],
                         ratio(row.values()[v], base.values()[v])));
+                    if (rounds)
+                    {
+                        line.append(String.format("%14s", roundRatios(javaRounds, cRounds, p, row.key(), v)));
+                    }
                 }
                 out.println(line);
             }
         }
         out.flush();
+    }
+
+    /** @return "LOW-HIGH" of the rounds' Java/C for one value, or "-" when a round lacks it or C measured 0. */
+    private static String roundRatios(final List<OscTable> javaRounds, final List<OscTable> cRounds,
+        final OscProgram program, final String key, final int column)
+    {
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (int r = 0; r < javaRounds.size(); r++)
+        {
+            final OscTable.Row mine = javaRounds.get(r).section(program).row(key);
+            final OscTable.Row theirs = cRounds.get(r).section(program).row(key);
+            if (null == mine || null == theirs || 0 == theirs.values()[column])
+            {
+                return "-";
+            }
+            final double ratio = mine.values()[column] / theirs.values()[column];
+            low = Math.min(low, ratio);
+            high = Math.max(high, ratio);
+        }
+        return String.format("%.2g-%.2g", low, high);
     }
 
     /** @return Java/C with two significant digits, or "-" when C measured 0. */

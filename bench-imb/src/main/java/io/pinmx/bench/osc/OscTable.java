@@ -89,6 +89,71 @@ public final class OscTable
         return new OscTable(sections);
     }
 
+    /**
+     * Rounds of one implementation's output (the same programs run again, alternating with the other side's) as one
+     * table: each value the median of the rounds' values (the upper one of an even count), for the sections and rows
+     * every round has.
+     *
+     * @throws IllegalArgumentException if no round is given, or a section's columns differ between rounds.
+     */
+    public static OscTable median(final List<OscTable> rounds)
+    {
+        if (rounds.isEmpty())
+        {
+            throw new IllegalArgumentException("no rounds to take the median of");
+        }
+        final Map<OscProgram, Section> sections = new EnumMap<>(OscProgram.class);
+        for (final Section first : rounds.getFirst().sections.values())
+        {
+            final List<Section> all = new ArrayList<>();
+            for (final OscTable round : rounds)
+            {
+                final Section s = round.section(first.program());
+                if (null != s && !s.columns().equals(first.columns()))
+                {
+                    throw new IllegalArgumentException(first.program().osuName() + ": columns " + s.columns() +
+                        " in one round, " + first.columns() + " in another");
+                }
+                all.add(s);
+            }
+            if (!all.contains(null))
+            {
+                sections.put(first.program(), new Section(first.program(), first.implementation(), first.columns(),
+                    medianRows(all)));
+            }
+        }
+        return new OscTable(sections);
+    }
+
+    private static List<Row> medianRows(final List<Section> rounds)
+    {
+        final List<Row> rows = new ArrayList<>();
+        for (final Row row : rounds.getFirst().rows())
+        {
+            final double[][] byColumn = new double[row.values().length][rounds.size()];
+            boolean everywhere = true;
+            for (int r = 0; r < rounds.size() && everywhere; r++)
+            {
+                final Row same = rounds.get(r).row(row.key());
+                everywhere = null != same;
+                for (int col = 0; everywhere && col < byColumn.length; col++)
+                {
+                    byColumn[col][r] = same.values()[col];
+                }
+            }
+            if (everywhere)
+            {
+                final double[] medians = new double[byColumn.length];
+                for (int col = 0; col < medians.length; col++)
+                {
+                    medians[col] = OscOptions.median(byColumn[col]);
+                }
+                rows.add(new Row(row.key(), medians));
+            }
+        }
+        return rows;
+    }
+
     /** @return the section of the program, or null if the output has none. */
     public Section section(final OscProgram program)
     {

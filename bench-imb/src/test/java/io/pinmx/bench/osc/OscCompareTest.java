@@ -102,6 +102,43 @@ class OscCompareTest
     }
 
     @Test
+    void roundsCompareTheirMediansAndShowTheRangeOfEachRoundsRatio() throws IOException
+    {
+        final List<OscTable> java = List.of(putAt8("0.041", true), putAt8("0.020", true), putAt8("0.090", true));
+        final List<OscTable> c = List.of(putAt8("0.082", false), putAt8("0.082", false), putAt8("0.164", false));
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        OscCompare.print(java, c, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        final List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(lines.getFirst().startsWith("# 3 rounds, each side in turn"), lines.getFirst());
+        assertTrue(lines.contains("# Size          Latency (us) pinmx        Latency (us) C         ratio        rounds"),
+            String.join("\n", lines));
+        final String eight = lines.stream().filter(l -> l.startsWith("  8 ")).findFirst().orElseThrow();
+        // medians 0.041 against 0.082; the rounds' own ratios 0.50, 0.24 and 0.55
+        assertEquals(List.of("8", "0.041", "0.082", "0.50", "0.24-0.55"), List.of(eight.strip().split("\\s+")));
+
+        final OscTable withoutRow = OscTable.parse(recordedC().stream()
+            .filter(line -> !line.equals("8                      0.082")).toList());
+        assertEquals(null, OscTable.median(List.of(OscTable.parse(recordedC()), withoutRow))
+            .section(OscProgram.OSU_PUT_LATENCY).row("8"), "a row one round lacks is left out");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> OscTable.median(List.of())).getMessage()
+            .contains("no rounds"));
+        final OscTable otherColumns = OscTable.parse(List.of("# OSU-style ARMCI Put Latency Test", "# Size  Time",
+            "8  0.1"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> OscTable.median(List.of(OscTable.parse(recordedC()), otherColumns))).getMessage()
+            .contains("osu_put_latency: columns [Size, Time] in one round"));
+    }
+
+    /** The recorded C output with the 8 B put latency replaced, as Java's ({@code java}) or C's. */
+    private static OscTable putAt8(final String value, final boolean java) throws IOException
+    {
+        return OscTable.parse(recordedC().stream()
+            .map(line -> java ? line.replace("C ARMCI-MPI over Open MPI", "pinmx rma (Java)") : line)
+            .map(line -> line.equals("8                      0.082") ? "8                      " + value : line)
+            .toList());
+    }
+
+    @Test
     void aMalformedRowIsRefusedNamingItsLine()
     {
         final List<String> lines = List.of("# OSU-style ARMCI Get Latency Test", "# Implementation: C",
