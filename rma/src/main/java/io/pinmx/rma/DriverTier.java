@@ -632,7 +632,10 @@ final class DriverTier
         }
     }
 
-    /** The endpoint refused to start an operation: the rank's partner failed (it died) or the endpoint closed. */
+    /**
+     * The endpoint refused to start an operation: the rank's partner failed (it died), or the endpoint closed or
+     * stopped (a progress round failed: the message names its cause).
+     */
     static RmaException refused(final int rank, final MxException ex)
     {
         return new RmaException("operation on rank " + rank + " refused: " + ex.getMessage(), ex);
