@@ -649,7 +649,7 @@ public final class Endpoint implements AutoCloseable
         try
         {
             final RuntimeException refusal = partners.failAll(stoppedBy(cause));
-            if (null != refusal)
+            if (null != refusal && refusal != cause)
             {
                 cause.addSuppressed(refusal);
             }
