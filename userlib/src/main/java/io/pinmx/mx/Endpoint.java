@@ -619,14 +619,7 @@ public final class Endpoint implements AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                if (null == refusal)
-                {
-                    refusal = ex;
-                }
-                else
-                {
-                    refusal.addSuppressed(ex);
-                }
+                refusal = PartnerTable.withRefusal(refusal, ex);
             }
             driver.close();
             pool.close();

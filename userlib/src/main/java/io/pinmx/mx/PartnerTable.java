@@ -248,7 +248,8 @@ final class PartnerTable
         return refusal;
     }
 
-    private static RuntimeException withRefusal(final RuntimeException first, final RuntimeException next)
+    /** The first refusal of a clean-up that goes on past refusals, later ones suppressed into it. */
+    static RuntimeException withRefusal(final RuntimeException first, final RuntimeException next)
     {
         if (null == first)
         {

@@ -46,9 +46,9 @@ public final class OscCompare
             System.err.println("OscCompare: " + javaRounds.size() + " Java rounds but " + cRounds.size() + " C rounds");
             System.exit(2);
         }
-        print(javaRounds, cRounds, System.out);
         final OscTable java = OscTable.median(javaRounds);
         final OscTable c = OscTable.median(cRounds);
+        print(java, c, javaRounds, cRounds, System.out);
         if (3 == args.length)
         {
             for (final Path png : plot(java, c, args[2]))
@@ -96,8 +96,14 @@ public final class OscCompare
      */
     static void print(final List<OscTable> javaRounds, final List<OscTable> cRounds, final PrintStream out)
     {
-        final OscTable java = OscTable.median(javaRounds);
-        final OscTable c = OscTable.median(cRounds);
+        print(OscTable.median(javaRounds), OscTable.median(cRounds), javaRounds, cRounds, out);
+    }
+
+    /** {@code java} and {@code c} are the medians of the rounds. */
+    private static void print(
+        final OscTable java, final OscTable c, final List<OscTable> javaRounds, final List<OscTable> cRounds,
+        final PrintStream out)
+    {
         final boolean rounds = javaRounds.size() > 1;
         if (rounds)
         {
