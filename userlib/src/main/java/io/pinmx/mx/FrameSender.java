@@ -17,6 +17,7 @@ import io.pinmx.pin.wire.RndvFrame;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * Owns the outgoing side of the wire: one reused native header buffer with a flyweight per
@@ -37,6 +38,8 @@ import java.lang.foreign.MemorySegment;
 final class FrameSender
 {
     private static final int HEADER_BUFFER_BYTES = 256;
+    /** Most frames of one {@link #sendMediumRun}: a 64 KiB UDP datagram holds fewer frames of a 1500-byte MTU. */
+    static final int MAX_RUN_FRAMES = 64;
 
     private final DriverEndpoint driver;
     private final EndpointOptions options;
@@ -55,6 +58,10 @@ final class FrameSender
     private final ConnectFrame connectOut = new ConnectFrame();
     private final NackFrame nackOut = new NackFrame();
     private final FrameFlyweight headerOut = new FrameFlyweight();
+    /** One MEDIUM_FRAG header per frame of a run, and the run's payloads (cleared after each run). */
+    private final MemorySegment[] runHeaders = new MemorySegment[MAX_RUN_FRAMES];
+    private final MemorySegment[] runPayloads = new MemorySegment[MAX_RUN_FRAMES];
+    private int runFrames;
     private long resentFrames;
     private long failedSends;
 
@@ -70,6 +77,12 @@ final class FrameSender
         for (final FrameKind kind : FrameKind.values())
         {
             headerViews[kind.code()] = headerBuffer.asSlice(0, kind.headerBytes());
+        }
+        final long runHeaderBytes = FrameKind.MEDIUM_FRAG.headerBytes();
+        final MemorySegment runHeaderBuffer = arena.allocate(runHeaderBytes * MAX_RUN_FRAMES, 8);
+        for (int k = 0; k < MAX_RUN_FRAMES; k++)
+        {
+            runHeaders[k] = runHeaderBuffer.asSlice(k * runHeaderBytes, runHeaderBytes);
         }
     }
 
@@ -108,14 +121,60 @@ final class FrameSender
         }
         else
         {
-            final long offset = (long)frameIndex * mediumFragmentBytes;
-            final int bytes = (int)Math.min(mediumFragmentBytes, length - offset);
-            mediumOut.wrap(headerBuffer, 0);
-            mediumOut.encodeHeader(FrameKind.MEDIUM_FRAG, p.remoteEndpointIndex, localEndpointIndex,
-                p.remoteSessionId, localSessionId, seq, bytes);
-            mediumOut.encode(r.matchInfo, (int)length, (int)offset, frameIndex, r.framesTotal, r.firstSeq);
-            return transmit(p, FrameKind.MEDIUM_FRAG, r.fragments.view(r.sendData, frameIndex, offset, bytes), resend);
+            return transmit(p, FrameKind.MEDIUM_FRAG, encodeMedium(headerBuffer, p, r, frameIndex, seq), resend);
         }
+    }
+
+    /**
+     * Encodes frame {@code frameIndex} of a medium send, sequence number {@code seq}, as the next frame of the run
+     * {@link #sendRun} sends; at most {@link #MAX_RUN_FRAMES} frames, all to one partner.
+     */
+    void addToRun(final Partner p, final Request r, final int frameIndex, final int seq)
+    {
+        runPayloads[runFrames] = encodeMedium(runHeaders[runFrames], p, r, frameIndex, seq);
+        headerOut.wrap(runHeaders[runFrames], 0);
+        headerOut.ackSeq(p.tracker.expectedSeq());
+        runFrames++;
+    }
+
+    /**
+     * Sends the frames {@link #addToRun} encoded since the last run in one {@link DriverEndpoint#sendRun}.
+     *
+     * @return true when the driver put them in the peer's receive queue, where they cannot be lost.
+     */
+    boolean sendRun(final Partner p)
+    {
+        final int frames = runFrames;
+        runFrames = 0;
+        try
+        {
+            final boolean delivered = driver.sendRun(p.peerIndex, runHeaders, runPayloads, frames);
+            p.tracker.onAckSent();
+            return delivered;
+        }
+        catch (final RuntimeException ex)
+        {
+            refused(p, FrameKind.MEDIUM_FRAG, ex, false);
+            return false;
+        }
+        finally
+        {
+            Arrays.fill(runPayloads, 0, frames, null);
+        }
+    }
+
+    /** @return the fragment's payload. */
+    private MemorySegment encodeMedium(
+        final MemorySegment header, final Partner p, final Request r, final int frameIndex, final int seq)
+    {
+        final long length = r.messageLength;
+        final long offset = (long)frameIndex * mediumFragmentBytes;
+        final int bytes = (int)Math.min(mediumFragmentBytes, length - offset);
+        mediumOut.wrap(header, 0);
+        mediumOut.encodeHeader(FrameKind.MEDIUM_FRAG, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId,
+            localSessionId, seq, bytes);
+        mediumOut.encode(r.matchInfo, (int)length, (int)offset, frameIndex, r.framesTotal, r.firstSeq);
+        return r.fragments.view(r.sendData, frameIndex, offset, bytes);
     }
 
     /**
@@ -176,16 +235,21 @@ final class FrameSender
         }
         catch (final RuntimeException ex)
         {
-            if (isTransient(ex))
-            {
-                p.lastSendError = ex.getMessage();
-                p.resendRoundStalled |= resend;
-            }
-            else if (null == p.sendPathBroken)
-            {
-                p.sendPathBroken = "the driver refused our " + kind + " frame: " + ex.getMessage();
-            }
+            refused(p, kind, ex, resend);
             return false;
+        }
+    }
+
+    private static void refused(final Partner p, final FrameKind kind, final RuntimeException ex, final boolean resend)
+    {
+        if (isTransient(ex))
+        {
+            p.lastSendError = ex.getMessage();
+            p.resendRoundStalled |= resend;
+        }
+        else if (null == p.sendPathBroken)
+        {
+            p.sendPathBroken = "the driver refused our " + kind + " frame: " + ex.getMessage();
         }
     }
 

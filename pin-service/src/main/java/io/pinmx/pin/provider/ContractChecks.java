@@ -10,6 +10,7 @@ import io.pinmx.pin.wire.FrameKind;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The argument checks of the driver contract that need no provider state, made once for both providers; each
@@ -17,6 +18,8 @@ import java.lang.foreign.ValueLayout;
  */
 public final class ContractChecks
 {
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     private ContractChecks()
     {
     }
@@ -59,9 +62,56 @@ public final class ContractChecks
         final int peerIndex, final MemorySegment header, final MemorySegment payload, final long maxFrameBytes,
         final String limitText)
     {
+        return frame(peerIndex, -1, header, payload, maxFrameBytes, limitText);
+    }
+
+    /**
+     * sendRun: 1 or more frames within both arrays, each one as {@link #send} checks it, every header naming the
+     * destination endpoint and session of the first.
+     */
+    public static void sendRun(
+        final int peerIndex, final MemorySegment[] headers, final MemorySegment[] payloads, final int frames,
+        final long maxFrameBytes, final String limitText)
+    {
+        if (null == headers || null == payloads || frames < 1 || frames > headers.length || frames > payloads.length)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "sendRun to peer " + peerIndex + ": frame count " +
+                frames + " not 1 or more within the header and payload arrays (" +
+                (null == headers ? "null" : headers.length) + " and " + (null == payloads ? "null" : payloads.length) +
+                " entries)");
+        }
+        for (int k = 0; k < frames; k++)
+        {
+            frame(peerIndex, k, headers[k], payloads[k], maxFrameBytes, limitText);
+            if (k > 0 && (destinationEndpoint(headers[k]) != destinationEndpoint(headers[0]) ||
+                destinationSession(headers[k]) != destinationSession(headers[0])))
+            {
+                throw new DriverException(DriverError.BAD_ARGUMENT, "sendRun to peer " + peerIndex + ", frame " + k +
+                    ": names endpoint " + destinationEndpoint(headers[k]) + " session " + destinationSession(headers[k]) +
+                    " where frame 0 names endpoint " + destinationEndpoint(headers[0]) + " session " +
+                    destinationSession(headers[0]) + "; a run goes to one endpoint");
+            }
+        }
+    }
+
+    public static int destinationEndpoint(final MemorySegment header)
+    {
+        return header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
+    }
+
+    public static int destinationSession(final MemorySegment header)
+    {
+        return header.get(U32, FrameFlyweight.DST_SESSION_OFFSET);
+    }
+
+    /** @param frameIndex the frame's place in a run, or -1 for a single send. */
+    private static FrameKind frame(
+        final int peerIndex, final int frameIndex, final MemorySegment header, final MemorySegment payload,
+        final long maxFrameBytes, final String limitText)
+    {
         if (null == header || header.byteSize() < FrameFlyweight.HEADER_BYTES)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": header of " +
+            throw new DriverException(DriverError.BAD_ARGUMENT, sending(peerIndex, frameIndex) + ": header of " +
                 (null == header ? "null" : header.byteSize() + " bytes") + " is shorter than the " +
                 FrameFlyweight.HEADER_BYTES + "-byte common header");
         }
@@ -69,16 +119,21 @@ public final class ContractChecks
         final FrameKind kind = FrameKind.fromCode(code);
         if (null == kind || kind == FrameKind.PULL || kind == FrameKind.PULL_REPLY)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": frame kind " +
+            throw new DriverException(DriverError.BAD_ARGUMENT, sending(peerIndex, frameIndex) + ": frame kind " +
                 (null == kind ? "code " + code + " is unknown" : kind + " is the driver's own (use startPull)"));
         }
         final long frameBytes = header.byteSize() + (null == payload ? 0 : payload.byteSize());
         if (frameBytes > maxFrameBytes)
         {
-            throw new DriverException(DriverError.BAD_ARGUMENT, "send to peer " + peerIndex + ": " + kind +
+            throw new DriverException(DriverError.BAD_ARGUMENT, sending(peerIndex, frameIndex) + ": " + kind +
                 " frame of " + frameBytes + " bytes exceeds " + maxFrameBytes + " (" + limitText + ")");
         }
         return kind;
+    }
+
+    private static String sending(final int peerIndex, final int frameIndex)
+    {
+        return frameIndex < 0 ? "send to peer " + peerIndex : "sendRun to peer " + peerIndex + ", frame " + frameIndex;
     }
 
     /** startPull: a spec, valid on its own ({@link PullSpec#validate()}). */

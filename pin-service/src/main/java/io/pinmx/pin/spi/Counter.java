@@ -119,7 +119,12 @@ public enum Counter
     /** Bytes this endpoint's agent copied into same-host peers' regions for their pulls from it (user driver). */
     SHARED_PULL_BYTES_FOR_PEERS,
     /** PULL_REPLY payloads the receive read straight into the pull's local region, with no copy after it (user driver). */
-    PULL_FRAMES_PLACED;
+    PULL_FRAMES_PLACED,
+    /**
+     * UDP sends that carried two or more frames by segmentation offload: served PULL_REPLY blocks and runs of
+     * {@link DriverEndpoint#sendRun} (user driver).
+     */
+    OFFLOADED_SENDS;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

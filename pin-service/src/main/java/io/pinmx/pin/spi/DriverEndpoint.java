@@ -101,6 +101,30 @@ public interface DriverEndpoint extends AutoCloseable
     boolean send(int peerIndex, MemorySegment header, MemorySegment payload);
 
     /**
+     * Send a run of frames to one endpoint of a peer, frame k being {@code headers[k]} then {@code payloads[k]},
+     * each as {@link #send} would, in as few calls into the system as the provider can make (the user driver: frames
+     * of one size go together in one UDP send with segmentation offload where the route allows). Returns once every
+     * header and payload may be reused. By default, {@link #send} frame by frame.
+     *
+     * @param peerIndex destination board.
+     * @param headers   encoded headers, every one naming the same destination endpoint and session.
+     * @param payloads  payload bytes of each frame, or {@link MemorySegment#NULL} / an empty segment for none.
+     * @param frames    frames of the run: the first {@code frames} entries of both arrays, 1 or more.
+     * @return as {@link #send}, for every frame of the run.
+     * @throws DriverException as {@link #send}, naming the frame when one is refused as an argument; a transient
+     *                         refusal (a full send buffer) may come after some frames of the run went out.
+     */
+    default boolean sendRun(int peerIndex, MemorySegment[] headers, MemorySegment[] payloads, int frames)
+    {
+        boolean delivered = true;
+        for (int k = 0; k < frames; k++)
+        {
+            delivered &= send(peerIndex, headers[k], payloads[k]);
+        }
+        return delivered;
+    }
+
+    /**
      * Start a pull; completion arrives as PULL_DONE or PULL_FAILED with the spec's handle. The
      * spec may be reused as soon as this returns.
      *

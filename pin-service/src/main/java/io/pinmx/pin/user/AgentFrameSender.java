@@ -66,6 +66,7 @@ final class AgentFrameSender
             counters.add(Counter.sent(FrameKind.PULL_REPLY), sent);
             counters.add(Counter.PULL_REPLY_FRAMES_SENT, sent);
             counters.add(Counter.DROPPED_LOSS_INJECTED_TX, udp.injectedLosses());
+            counters.add(Counter.OFFLOADED_SENDS, udp.offloadedSends());
             return !udp.faulted();
         }
         catch (final IOException e)

@@ -167,8 +167,8 @@ final class FrameDispatcher
     {
         int received = 0;
         int frames = 0;
-        // A datagram may be a run of up to 64 KiB of frames (UDP_GRO): only our own PULL_REPLYs are sent so, and they
-        // take no event; a run of small frames a NIC coalesced that overflows the ring loses its tail to resends.
+        // A datagram may be a run of up to 64 KiB of frames (UDP_GRO): served PULL_REPLY blocks, which take no event,
+        // and a library's send runs (MEDIUM_FRAG fragments), which take one each: room for a whole run is waited for.
         while (received < RECEIVE_BATCH && events.framesThatFit(UdpTransport.RECEIVE_BUFFER_BYTES) > 0)
         {
             final InetSocketAddress source = receiveRun();

@@ -9,9 +9,10 @@ import java.lang.foreign.ValueLayout;
 /**
  * A run of frames as iovecs, frame k starting at entry {@link #firstEntry}(k), for one gathering send
  * ({@link UdpTransport#sendSegments}) or one scattering receive ({@link UdpTransport#receive(FrameIovecs)}): either
- * frames laid out back to back in one buffer (one entry each), or PULL_REPLY frames with each header in a buffer
+ * frames laid out back to back in one buffer (one entry each), PULL_REPLY frames with each header in a buffer
  * slot and each payload in the pieces of a declared region, so a served block is copied once, into the socket's
- * buffers, and a received one once, out of them. Not thread safe: one per sender or receiver.
+ * buffers, and a received one once, out of them, or frames added one by one from their header and payload (a
+ * library's run of MEDIUM_FRAG frames, sent from the message's own bytes). Not thread safe: one per sender or receiver.
  */
 final class FrameIovecs
 {
@@ -86,6 +87,28 @@ final class FrameIovecs
         firstEntry[frameCount] = entry;
         frames = frameCount;
         entryCount = entry;
+        return this;
+    }
+
+    /** Empties the run, for frames {@link #add}ed one by one. */
+    FrameIovecs clear()
+    {
+        frames = 0;
+        entryCount = 0;
+        firstEntry[0] = 0;
+        return this;
+    }
+
+    /** Appends a frame: a native header, then a native payload unless it is empty. */
+    FrameIovecs add(final MemorySegment header, final MemorySegment payload)
+    {
+        checkFrames(frames + 1);
+        Libc.putIovec(entries, entryCount++, header.address(), header.byteSize());
+        if (payload.byteSize() > 0)
+        {
+            Libc.putIovec(entries, entryCount++, payload.address(), payload.byteSize());
+        }
+        firstEntry[++frames] = entryCount;
         return this;
     }
 

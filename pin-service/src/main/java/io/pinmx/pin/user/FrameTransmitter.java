@@ -1,21 +1,28 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The contract's {@code send} once its arguments are checked: an application frame goes into a same-host peer
  * endpoint's shared-memory ring (ringing its doorbell, a zero-length datagram, when its agent is parked), or as a
  * UDP datagram. Failures the caller must see are exceptions naming the peer; a loss injected for tests is counted.
- * Called from application threads; holds no state of its own beyond the peer-file cache it reads.
+ * Called from application threads; holds no state of its own beyond the peer-file cache it reads and the iovecs of
+ * the run being sent.
  */
 final class FrameTransmitter
 {
@@ -31,6 +38,9 @@ final class FrameTransmitter
     /** Null without the same-host path. */
     private final PeerFileCache peerFiles;
     private final byte[] hostBytes;
+    /** Guards {@link #runIovecs}: runs may come from several threads; taken before the transport's send lock. */
+    private final ReentrantLock runLock = new ReentrantLock();
+    private final FrameIovecs runIovecs = new FrameIovecs(Arena.ofAuto());
 
     FrameTransmitter(
         final UdpTransport udp, final DriverCounters counters, final PeerFileCache peerFiles, final byte[] hostBytes)
@@ -57,6 +67,122 @@ final class FrameTransmitter
         }
         counters.increment(Counter.sent(kind));
         return peerFile != null;
+    }
+
+    /**
+     * A run of frames to one endpoint ({@code DriverEndpoint.sendRun}, checked): into the peer's ring frame by frame,
+     * or over UDP where frames of one size go as one send with segmentation offload.
+     *
+     * @return true when the frames went into the peer's shared-memory ring, false when they went by UDP.
+     */
+    boolean sendRun(
+        final UdpPeer peer, final int dstEndpoint, final int dstSession, final MemorySegment[] headers,
+        final MemorySegment[] payloads, final int frames)
+    {
+        final EndpointFile peerFile = peerFile(peer, dstEndpoint, dstSession);
+        if (peerFile != null)
+        {
+            for (int k = 0; k < frames; k++)
+            {
+                sendShm(peerFile, peer, dstEndpoint, headers[k], payload(payloads, k));
+                counters.increment(Counter.sent(kindOf(headers[k])));
+            }
+            return true;
+        }
+        runLock.lock();
+        try
+        {
+            int k = 0;
+            while (k < frames)
+            {
+                k = sendUdpGroup(peer, dstEndpoint, headers, payloads, k, frames);
+            }
+        }
+        finally
+        {
+            runLock.unlock();
+        }
+        return false;
+    }
+
+    /**
+     * Sends frames from {@code from} on while they have one size (the last may be shorter) and a native header and
+     * payload: one offloaded send where the route allows; a frame with bytes on the Java heap goes alone.
+     *
+     * @return the first frame not sent yet.
+     */
+    private int sendUdpGroup(
+        final UdpPeer peer, final int dstEndpoint, final MemorySegment[] headers, final MemorySegment[] payloads,
+        final int from, final int frames)
+    {
+        if (!isNative(headers[from], payload(payloads, from)))
+        {
+            sendUdp(peer, dstEndpoint, kindOf(headers[from]), headers[from], payload(payloads, from));
+            counters.increment(Counter.sent(kindOf(headers[from])));
+            return from + 1;
+        }
+        final long segmentBytes = headers[from].byteSize() + payload(payloads, from).byteSize();
+        runIovecs.clear().add(headers[from], payload(payloads, from));
+        int end = from + 1;
+        long lastBytes = segmentBytes;
+        while (end < frames && lastBytes == segmentBytes && end - from < FrameIovecs.MAX_FRAMES &&
+            isNative(headers[end], payload(payloads, end)))
+        {
+            final long bytes = headers[end].byteSize() + payload(payloads, end).byteSize();
+            if (bytes > segmentBytes)
+            {
+                break;
+            }
+            runIovecs.add(headers[end], payload(payloads, end));
+            lastBytes = bytes;
+            end++;
+        }
+        final InetSocketAddress to = peer.socketAddress(dstEndpoint);
+        final int sent;
+        try
+        {
+            sent = udp.sendSegments(runIovecs, (int)segmentBytes, to);
+        }
+        catch (final IOException e)
+        {
+            throw new DriverException(DriverError.SYSTEM, 0, "send a run of " + (end - from) + " frames to peer " +
+                peer.index() + " (" + peer.board() + " endpoint " + dstEndpoint + "): " + e.getMessage(), e);
+        }
+        counters.add(Counter.DROPPED_LOSS_INJECTED_TX, udp.injectedLosses());
+        counters.add(Counter.OFFLOADED_SENDS, udp.offloadedSends());
+        if (udp.faulted())
+        {
+            throw new DriverException(DriverError.SYSTEM, Errno.EFAULT, "send a run of " + (end - from) +
+                " frames to peer " + peer.index() + " (" + peer.board() + " endpoint " + dstEndpoint + "): frame " +
+                (from + sent + udp.injectedLosses()) + " or one after it has a header or payload that is not mapped",
+                null);
+        }
+        if (sent + udp.injectedLosses() < end - from)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, "send a run of " + (end - from) + " frames to peer " +
+                peer.index() + " (" + peer.board() + " endpoint " + dstEndpoint + "): the UDP socket's send buffer " +
+                "stayed full after " + sent + " of them");
+        }
+        for (int k = from; k < end; k++)
+        {
+            counters.increment(Counter.sent(kindOf(headers[k])));
+        }
+        return end;
+    }
+
+    private static MemorySegment payload(final MemorySegment[] payloads, final int k)
+    {
+        return null == payloads[k] ? MemorySegment.NULL : payloads[k];
+    }
+
+    private static boolean isNative(final MemorySegment header, final MemorySegment payload)
+    {
+        return header.isNative() && (payload.byteSize() == 0 || payload.isNative());
+    }
+
+    private static FrameKind kindOf(final MemorySegment header)
+    {
+        return FrameKind.fromCode(header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
     }
 
     /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */

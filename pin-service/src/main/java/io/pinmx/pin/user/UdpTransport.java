@@ -64,10 +64,13 @@ final class UdpTransport implements AutoCloseable
     private final MemorySegment sendHeader;
     private final MemorySegment sendIov;
     private final MemorySegment sendControl;
+    /** A frame whose header or payload is on the Java heap, copied for the send. */
+    private final MemorySegment sendStaging;
     private final SockaddrCache sendAddresses;
     /** Offloaded sends of segments this large or larger failed (the path MTU is smaller): sent one by one. */
     private int segmentLimitBytes = Integer.MAX_VALUE;
     private int injectedLosses;
+    private int offloadedSends;
     private boolean faulted;
     private volatile boolean closed;
 
@@ -101,6 +104,7 @@ final class UdpTransport implements AutoCloseable
         sendHeader = arena.allocate(LibcSockets.MSGHDR_BYTES, 8);
         sendIov = arena.allocate(Libc.IOVEC_BYTES * 2, 8);
         sendControl = arena.allocate(CMSG_SPACE_INT_BYTES, 8);
+        sendStaging = arena.allocate(maxFrameBytes, 8);
         sendControl.set(ValueLayout.JAVA_LONG, 0, LibcSockets.CMSGHDR_BYTES + 2);
         sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL, LibcSockets.SOL_UDP);
         sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE, LibcSockets.UDP_SEGMENT);
@@ -233,6 +237,14 @@ final class UdpTransport implements AutoCloseable
             {
                 return LOSS_INJECTED;
             }
+            if (!header.isNative() || payloadBytes > 0 && !payload.isNative())
+            {
+                // iovecs take addresses: bytes on the Java heap go through the staging buffer
+                MemorySegment.copy(header, 0, sendStaging, 0, headerBytes);
+                MemorySegment.copy(payload, payloadOffset, sendStaging, headerBytes, payloadBytes);
+                Libc.putIovec(sendIov, 0, sendStaging.address(), headerBytes + payloadBytes);
+                return sendLocked(to, 1, 0);
+            }
             Libc.putIovec(sendIov, 0, header.address(), headerBytes);
             Libc.putIovec(sendIov, 1, payloadBytes > 0 ? payload.address() + payloadOffset : 0, payloadBytes);
             return sendLocked(to, payloadBytes > 0 ? 2 : 1, 0);
@@ -259,6 +271,7 @@ final class UdpTransport implements AutoCloseable
         try
         {
             injectedLosses = 0;
+            offloadedSends = 0;
             faulted = false;
             final int frameCount = frames.frames();
             final int perCall = segmentBytes >= segmentLimitBytes ? 1 :
@@ -292,6 +305,12 @@ final class UdpTransport implements AutoCloseable
         return injectedLosses;
     }
 
+    /** Sends of the last {@link #sendSegments} that carried two or more frames by segmentation offload. */
+    int offloadedSends()
+    {
+        return offloadedSends;
+    }
+
     /** Whether the last {@link #sendSegments} stopped at a page it could not read (EFAULT). */
     boolean faulted()
     {
@@ -310,9 +329,14 @@ final class UdpTransport implements AutoCloseable
         {
             sendControl.set(ValueLayout.JAVA_SHORT, LibcSockets.CMSGHDR_BYTES, (short)segmentBytes);
             final int status = sendFrames(frames, from, to, destination, segmentBytes);
+            if (status == SENT)
+            {
+                offloadedSends++;
+                return to - from;
+            }
             if (status != REFUSED)
             {
-                return status == SENT ? to - from : 0;
+                return 0;
             }
             segmentLimitBytes = Math.min(segmentLimitBytes, segmentBytes);
         }

@@ -20,8 +20,6 @@ import io.pinmx.pin.wire.FrameKind;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.security.SecureRandom;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -46,7 +44,6 @@ final class UserEndpoint implements DriverEndpoint
 {
     private static final int MAX_KIND_PART_BYTES = 64;
     private static final SecureRandom SESSION_IDS = new SecureRandom();
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final DriverInfo info;
     private final EndpointAddress address;
@@ -257,9 +254,19 @@ final class UserEndpoint implements DriverEndpoint
         checkOpen("send");
         final UdpPeer peer = peers.entryOrThrow("send", peerIndex, address);
         final FrameKind kind = ContractChecks.send(peerIndex, frameHeader, payload, maxFrameBytes, frameLimitText);
-        final int dstEndpoint = frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
-        return transmitter.send(peer, dstEndpoint, frameHeader.get(U32, FrameFlyweight.DST_SESSION_OFFSET), kind, frameHeader,
-            payload == null ? MemorySegment.NULL : payload);
+        return transmitter.send(peer, ContractChecks.destinationEndpoint(frameHeader),
+            ContractChecks.destinationSession(frameHeader), kind, frameHeader, payload == null ? MemorySegment.NULL : payload);
+    }
+
+    @Override
+    public boolean sendRun(
+        final int peerIndex, final MemorySegment[] headers, final MemorySegment[] payloads, final int frames)
+    {
+        checkOpen("sendRun");
+        final UdpPeer peer = peers.entryOrThrow("sendRun", peerIndex, address);
+        ContractChecks.sendRun(peerIndex, headers, payloads, frames, maxFrameBytes, frameLimitText);
+        return transmitter.sendRun(peer, ContractChecks.destinationEndpoint(headers[0]),
+            ContractChecks.destinationSession(headers[0]), headers, payloads, frames);
     }
 
     @Override

@@ -69,6 +69,12 @@ public final class SendWindow
         return count <= capacityMask;
     }
 
+    /** @return frames that may still be appended. */
+    public int room()
+    {
+        return capacityMask + 1 - count;
+    }
+
     public boolean isEmpty()
     {
         return 0 == count;
