@@ -17,7 +17,6 @@ import io.pinmx.pin.wire.PullReplyFrame;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 
 /**
@@ -45,10 +44,6 @@ final class Puller
         EndpointFile find(UdpPeer peer, int endpointIndex, int sessionId);
     }
 
-    private static final int IPV4_UDP_HEADER_BYTES = 28;
-    private static final int IPV6_UDP_HEADER_BYTES = 48;
-    /** Below this (an MTU under ~600 B) replies stay small rather than tiny; IP fragments them. */
-    private static final int MIN_REPLY_PAYLOAD_BYTES = 512;
     private static final long MIN_HELPER_TIMEOUT_NS = 1_000_000_000L;
 
     private final UserDriverOptions options;
@@ -109,8 +104,8 @@ final class Puller
         this.batch = new ReplyCopyBatch(arena);
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;
-        this.framePayloadBytes = replyPayloadBytes(options.framePayloadBytes(), UdpTransport.interfaceMtu(
-            options.bindAddress()), options.bindAddress() instanceof Inet6Address);
+        this.framePayloadBytes = UdpTransport.payloadWithinMtu(options.framePayloadBytes(), FrameKind.PULL_REPLY,
+            options.bindAddress());
         this.pullBlockBytes = (long)options.pullBlockFrames() * framePayloadBytes;
         final int blocks = blocksInFlight(options.pullBlocksInFlight(), options.framePayloadBytes(), framePayloadBytes);
         this.bytesInFlight = blocks * pullBlockBytes;
@@ -118,20 +113,6 @@ final class Puller
         this.placement = new ReplyPlacement(arena, slots, regions, framePayloadBytes);
         this.frame = arena.allocate(FrameFlyweight.HEADER_BYTES + 64, 8);
         this.pullHeader = frame.asSlice(0, FrameKind.PULL.headerBytes());
-    }
-
-    /**
-     * @param mtu of the interface the endpoint is bound to, or -1 if unknown.
-     * @return the reply payload to ask for: at most {@code framePayloadBytes}, and one datagram within {@code mtu}.
-     */
-    static int replyPayloadBytes(final int framePayloadBytes, final int mtu, final boolean ipv6)
-    {
-        if (mtu <= 0)
-        {
-            return framePayloadBytes;
-        }
-        final int fit = mtu - (ipv6 ? IPV6_UDP_HEADER_BYTES : IPV4_UDP_HEADER_BYTES) - FrameKind.PULL_REPLY.headerBytes();
-        return Math.min(framePayloadBytes, Math.max(MIN_REPLY_PAYLOAD_BYTES, fit));
     }
 
     /**

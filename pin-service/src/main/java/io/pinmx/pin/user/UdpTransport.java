@@ -3,6 +3,7 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.provider.LibcSockets;
+import io.pinmx.pin.wire.FrameKind;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -38,6 +39,10 @@ final class UdpTransport implements AutoCloseable
     static final int MAX_SEGMENTED_BYTES = 65_000;
     /** Bytes {@link #peek} reads: more than any frame header with its kind part. */
     static final int PEEK_BYTES = 128;
+    private static final int IPV4_UDP_HEADER_BYTES = 28;
+    private static final int IPV6_UDP_HEADER_BYTES = 48;
+    /** Below this (an MTU under ~600 B) frames stay small rather than tiny; IP fragments them. */
+    private static final int MIN_FITTED_PAYLOAD_BYTES = 512;
     static final int SENT = 0;
     static final int LOSS_INJECTED = 1;
     static final int SEND_BUFFER_FULL = 2;
@@ -188,6 +193,27 @@ final class UdpTransport implements AutoCloseable
                 Errno.describe(-rc));
         }
         return rc;
+    }
+
+    /**
+     * @return the payload of a {@code kind} frame to send from a socket bound to {@code bindAddress}: at most
+     *         {@code framePayloadBytes}, and one datagram within the interface's MTU where it is known (IP would
+     *         fragment a larger one, and runs of such frames can go out by segmentation offload).
+     */
+    static int payloadWithinMtu(final int framePayloadBytes, final FrameKind kind, final InetAddress bindAddress)
+    {
+        return payloadWithinMtu(framePayloadBytes, kind, interfaceMtu(bindAddress), bindAddress instanceof Inet6Address);
+    }
+
+    /** @param mtu of the interface the endpoint is bound to, or -1 if unknown. */
+    static int payloadWithinMtu(final int framePayloadBytes, final FrameKind kind, final int mtu, final boolean ipv6)
+    {
+        if (mtu <= 0)
+        {
+            return framePayloadBytes;
+        }
+        final int fit = mtu - (ipv6 ? IPV6_UDP_HEADER_BYTES : IPV4_UDP_HEADER_BYTES) - kind.headerBytes();
+        return Math.min(framePayloadBytes, Math.max(MIN_FITTED_PAYLOAD_BYTES, fit));
     }
 
     /** @return the MTU of the interface holding {@code address}, or -1 if there is none (a wildcard) or it is unknown. */

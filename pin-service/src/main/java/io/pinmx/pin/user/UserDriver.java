@@ -6,6 +6,7 @@ import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.PinDriver;
+import io.pinmx.pin.wire.FrameKind;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +76,7 @@ public final class UserDriver implements PinDriver
             (options.progressThread() ? "by a progress thread per endpoint" :
                 progressByOpener ? "by the opener's progress thread, which keeps polling" : "only inside poll/await"),
             false, RegionTable.MAX_SEGMENTS, options.maxRegions(), EndpointAddress.MAX_ENDPOINT_INDEX + 1,
-            options.framePayloadBytes(), options.framePayloadBytes(), features);
+            UdpTransport.payloadWithinMtu(options.framePayloadBytes(), FrameKind.MEDIUM_FRAG, options.bindAddress()),
+            options.framePayloadBytes(), features);
     }
 }

@@ -15,7 +15,8 @@ import java.nio.file.Path;
  * @param sameHost              true: use shared-memory rings and process_vm_readv pulls for peers on this host;
  *                              false: everything goes over UDP (as between hosts).
  * @param shmDirectory          where endpoint files live (tmpfs).
- * @param framePayloadBytes     payload bytes of one PULL_REPLY (and the largest MEDIUM_FRAG payload advertised).
+ * @param framePayloadBytes     payload bytes of one PULL_REPLY or MEDIUM_FRAG frame at most; both are cut to one datagram
+ *                              within the bound interface's MTU where it is known.
  * @param pullBlockFrames       PULL_REPLY frames requested by one PULL (at most 64).
  * @param pullBlocksInFlight    PULL requests outstanding per pull; the bytes of that many blocks bound what all of
  *                              the endpoint's pulls together have requested and not yet received.

@@ -4,6 +4,8 @@ import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.wire.FrameKind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -268,15 +270,16 @@ class UdpTransportTest
         assertEquals(true, e.getMessage().contains("IPv6"), e.getMessage());
     }
 
-    @Test
-    void replyPayloadFitsTheMtuAsOneDatagram()
+    @ParameterizedTest
+    @EnumSource(value = FrameKind.class, names = {"PULL_REPLY", "MEDIUM_FRAG"})
+    void aFramesPayloadFitsTheMtuAsOneDatagram(final FrameKind kind)
     {
-        final int header = FrameKind.PULL_REPLY.headerBytes();
-        assertEquals(1500 - 28 - header, Puller.replyPayloadBytes(8192, 1500, false));
-        assertEquals(1500 - 48 - header, Puller.replyPayloadBytes(8192, 1500, true));
-        assertEquals(8192, Puller.replyPayloadBytes(8192, 65536, false));
-        assertEquals(8192, Puller.replyPayloadBytes(8192, -1, false));
-        assertEquals(512, Puller.replyPayloadBytes(8192, 300, false));
-        assertEquals(256, Puller.replyPayloadBytes(256, 300, false));
+        final int header = kind.headerBytes();
+        assertEquals(1500 - 28 - header, UdpTransport.payloadWithinMtu(8192, kind, 1500, false));
+        assertEquals(1500 - 48 - header, UdpTransport.payloadWithinMtu(8192, kind, 1500, true));
+        assertEquals(8192, UdpTransport.payloadWithinMtu(8192, kind, 65536, false));
+        assertEquals(8192, UdpTransport.payloadWithinMtu(8192, kind, -1, false));
+        assertEquals(512, UdpTransport.payloadWithinMtu(8192, kind, 300, false));
+        assertEquals(256, UdpTransport.payloadWithinMtu(256, kind, 300, false));
     }
 }
