@@ -38,7 +38,7 @@ import java.util.Arrays;
 final class FrameSender
 {
     private static final int HEADER_BUFFER_BYTES = 256;
-    /** Most frames of one {@link #sendMediumRun}: a 64 KiB UDP datagram holds fewer frames of a 1500-byte MTU. */
+    /** Most frames of one {@link #sendRun}: an offloaded UDP send of 64 KiB holds fewer than that of a 1500-byte MTU. */
     static final int MAX_RUN_FRAMES = 64;
 
     private final DriverEndpoint driver;
