@@ -14,7 +14,6 @@ import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -35,9 +34,9 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import static org.awaitility.Awaitility.await;
+import static io.pinmx.pin.user.OpenedEndpoints.expect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -317,12 +316,5 @@ class PeerTableTest
     {
         return event.buffer().get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN),
             event.frameOffset() + FrameFlyweight.SEQ_OFFSET);
-    }
-
-    private static void expect(final DriverError kind, final String messagePart, final Executable call)
-    {
-        final DriverException e = assertThrows(DriverException.class, call);
-        assertEquals(kind, e.kind(), e.getMessage());
-        assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should contain '" + messagePart + "'");
     }
 }

@@ -3,15 +3,12 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
-import io.pinmx.pin.spi.DriverException;
-import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 import io.pinmx.pin.wire.MediumFragFrame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,13 +16,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.pinmx.pin.user.OpenedEndpoints.expect;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -41,27 +37,21 @@ class SendRunTest
     private static final int FRAMES = 41;
     private static final int HEAP_FRAME = 30;
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final OpenedEndpoints resources = new OpenedEndpoints();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] headers = new MemorySegment[FRAMES];
     private final MemorySegment[] payloads = new MemorySegment[FRAMES];
 
     @AfterEach
-    void closeAll() throws Exception
+    void closeAll()
     {
-        for (int i = resources.size() - 1; i >= 0; i--)
-        {
-            resources.get(i).close();
-        }
+        resources.close();
         arena.close();
     }
 
     private DriverEndpoint open(final UserDriverOptions options)
     {
-        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder()
-            .endpointIndex(0).options(UserDriverOptions.class, options).build());
-        resources.add(endpoint);
-        return endpoint;
+        return resources.open(options);
     }
 
     @ParameterizedTest(name = "sameHost={0}")
@@ -177,12 +167,5 @@ class SendRunTest
         assertEquals(headerBytes + payloads[k].byteSize(), seen.frame().length, "frame " + k);
         assertArrayEquals(payloads[k].toArray(ValueLayout.JAVA_BYTE),
             MemorySegment.ofArray(seen.frame()).asSlice(headerBytes).toArray(ValueLayout.JAVA_BYTE), "frame " + k);
-    }
-
-    private static void expect(final DriverError kind, final String messagePart, final Executable call)
-    {
-        final DriverException e = assertThrows(DriverException.class, call);
-        assertEquals(kind, e.kind(), e.getMessage());
-        assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should contain '" + messagePart + "'");
     }
 }

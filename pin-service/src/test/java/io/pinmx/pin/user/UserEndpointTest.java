@@ -6,7 +6,6 @@ import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
-import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PullSpec;
@@ -17,7 +16,6 @@ import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,12 +36,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
+import static io.pinmx.pin.user.OpenedEndpoints.expect;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Two endpoints of the user-space driver in this JVM; the multi-process cases are in {@link TwoProcessTest}. */
@@ -51,25 +49,19 @@ class UserEndpointTest
 {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final OpenedEndpoints resources = new OpenedEndpoints();
     private final Arena arena = Arena.ofShared();
 
     @AfterEach
-    void closeAll() throws Exception
+    void closeAll()
     {
-        for (int i = resources.size() - 1; i >= 0; i--)
-        {
-            resources.get(i).close();
-        }
+        resources.close();
         arena.close();
     }
 
     private DriverEndpoint open(final UserDriverOptions options)
     {
-        final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder()
-            .endpointIndex(0).options(UserDriverOptions.class, options).build());
-        resources.add(endpoint);
-        return endpoint;
+        return resources.open(options);
     }
 
     @ParameterizedTest(name = "sameHost={0}")
@@ -875,12 +867,5 @@ class UserEndpointTest
             assertEquals(fromAtTo, seen.peer());
             tag++;
         }
-    }
-
-    private static void expect(final DriverError kind, final String messagePart, final Executable call)
-    {
-        final DriverException e = assertThrows(DriverException.class, call);
-        assertEquals(kind, e.kind(), e.getMessage());
-        assertTrue(e.getMessage().contains(messagePart), "'" + e.getMessage() + "' should contain '" + messagePart + "'");
     }
 }
