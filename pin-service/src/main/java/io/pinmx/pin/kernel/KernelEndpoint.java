@@ -17,7 +17,6 @@ import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.spi.RegionAccess;
-import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 
 import java.lang.foreign.MemorySegment;
@@ -270,7 +269,7 @@ public final class KernelEndpoint implements DriverEndpoint
         {
             throw device.failure(-rc, "PINMX_IOC_SEND", kind + " of " + frameBytes + " bytes to peer " + peerIndex +
                 " (" + peer.board() + " endpoint " +
-                (frameHeader.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF) + ")" +
+                ContractChecks.destinationEndpoint(frameHeader) + ")" +
                 (rc == -Errno.EINVAL ? "; the module checks the header as a receiver would" : ""));
         }
         counters.increment(Counter.sent(kind));

@@ -94,6 +94,12 @@ public final class ContractChecks
         }
     }
 
+    /** @return the kind a frame header names, or null for an unknown code. */
+    public static FrameKind kind(final MemorySegment header)
+    {
+        return FrameKind.fromCode(header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
+    }
+
     public static int destinationEndpoint(final MemorySegment header)
     {
         return header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.DST_ENDPOINT_OFFSET) & 0xFF;
@@ -115,12 +121,12 @@ public final class ContractChecks
                 (null == header ? "null" : header.byteSize() + " bytes") + " is shorter than the " +
                 FrameFlyweight.HEADER_BYTES + "-byte common header");
         }
-        final int code = header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF;
-        final FrameKind kind = FrameKind.fromCode(code);
+        final FrameKind kind = kind(header);
         if (null == kind || kind == FrameKind.PULL || kind == FrameKind.PULL_REPLY)
         {
             throw new DriverException(DriverError.BAD_ARGUMENT, sending(peerIndex, frameIndex) + ": frame kind " +
-                (null == kind ? "code " + code + " is unknown" : kind + " is the driver's own (use startPull)"));
+                (null == kind ? "code " + (header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF) +
+                " is unknown" : kind + " is the driver's own (use startPull)"));
         }
         final long frameBytes = header.byteSize() + (null == payload ? 0 : payload.byteSize());
         if (frameBytes > maxFrameBytes)

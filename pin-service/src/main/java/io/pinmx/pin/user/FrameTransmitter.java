@@ -1,18 +1,17 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
-import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -85,7 +84,7 @@ final class FrameTransmitter
             for (int k = 0; k < frames; k++)
             {
                 sendShm(peerFile, peer, dstEndpoint, headers[k], payload(payloads, k));
-                counters.increment(Counter.sent(kindOf(headers[k])));
+                counters.increment(Counter.sent(ContractChecks.kind(headers[k])));
             }
             return true;
         }
@@ -115,10 +114,10 @@ final class FrameTransmitter
         final UdpPeer peer, final int dstEndpoint, final MemorySegment[] headers, final MemorySegment[] payloads,
         final int from, final int frames)
     {
-        if (!isNative(headers[from], payload(payloads, from)))
+        if (!UdpTransport.addressable(headers[from], payload(payloads, from)))
         {
-            sendUdp(peer, dstEndpoint, kindOf(headers[from]), headers[from], payload(payloads, from));
-            counters.increment(Counter.sent(kindOf(headers[from])));
+            sendUdp(peer, dstEndpoint, ContractChecks.kind(headers[from]), headers[from], payload(payloads, from));
+            counters.increment(Counter.sent(ContractChecks.kind(headers[from])));
             return from + 1;
         }
         final long segmentBytes = headers[from].byteSize() + payload(payloads, from).byteSize();
@@ -126,7 +125,7 @@ final class FrameTransmitter
         int end = from + 1;
         long lastBytes = segmentBytes;
         while (end < frames && lastBytes == segmentBytes && end - from < FrameIovecs.MAX_FRAMES &&
-            isNative(headers[end], payload(payloads, end)))
+            UdpTransport.addressable(headers[end], payload(payloads, end)))
         {
             final long bytes = headers[end].byteSize() + payload(payloads, end).byteSize();
             if (bytes > segmentBytes)
@@ -165,7 +164,7 @@ final class FrameTransmitter
         }
         for (int k = from; k < end; k++)
         {
-            counters.increment(Counter.sent(kindOf(headers[k])));
+            counters.increment(Counter.sent(ContractChecks.kind(headers[k])));
         }
         return end;
     }
@@ -173,16 +172,6 @@ final class FrameTransmitter
     private static MemorySegment payload(final MemorySegment[] payloads, final int k)
     {
         return null == payloads[k] ? MemorySegment.NULL : payloads[k];
-    }
-
-    private static boolean isNative(final MemorySegment header, final MemorySegment payload)
-    {
-        return header.isNative() && (payload.byteSize() == 0 || payload.isNative());
-    }
-
-    private static FrameKind kindOf(final MemorySegment header)
-    {
-        return FrameKind.fromCode(header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF);
     }
 
     /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */

@@ -245,6 +245,12 @@ final class UdpTransport implements AutoCloseable
         return send(header, payload, 0, payload.byteSize(), to);
     }
 
+    /** Whether a frame's header and payload can go into iovecs as they are: native, or (the payload) empty. */
+    static boolean addressable(final MemorySegment header, final MemorySegment payload)
+    {
+        return header.isNative() && (payload.byteSize() == 0 || payload.isNative());
+    }
+
     /** Send header + {@code payloadBytes} of {@code payload} from {@code payloadOffset} as one datagram. */
     int send(
         final MemorySegment header, final MemorySegment payload, final long payloadOffset, final long payloadBytes,
@@ -263,7 +269,7 @@ final class UdpTransport implements AutoCloseable
             {
                 return LOSS_INJECTED;
             }
-            if (!header.isNative() || payloadBytes > 0 && !payload.isNative())
+            if (!addressable(header, payloadBytes > 0 ? payload : MemorySegment.NULL))
             {
                 // iovecs take addresses: bytes on the Java heap go through the staging buffer
                 MemorySegment.copy(header, 0, sendStaging, 0, headerBytes);
