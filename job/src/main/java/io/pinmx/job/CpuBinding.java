@@ -1,17 +1,12 @@
 package io.pinmx.job;
 
+import io.pinmx.pin.provider.LibcScheduling;
+
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 
 /**
- * Binds the calling thread to one CPU of those it may run on (sched_setaffinity through FFM), and gives the old
+ * Binds the calling thread to one CPU of those it may run on (sched_setaffinity through {@link LibcScheduling}), and gives the old
  * set back on {@link #close}.
  * <p>
  * Why: a transport whose ranks busy-poll needs one core per rank. Left to the scheduler, two ranks that met in
@@ -23,26 +18,6 @@ import java.lang.invoke.VarHandle;
  */
 public final class CpuBinding implements AutoCloseable
 {
-    /** cpu_set_t of glibc: 1024 CPUs. */
-    private static final int CPU_SET_BYTES = 128;
-    private static final MethodHandle SCHED_GETAFFINITY;
-    private static final MethodHandle SCHED_SETAFFINITY;
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO =
-        CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-
-    static
-    {
-        final Linker linker = Linker.nativeLinker();
-        final FunctionDescriptor affinity = FunctionDescriptor.of(
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-        final Linker.Option errno = Linker.Option.captureCallState("errno");
-        SCHED_GETAFFINITY = linker.downcallHandle(
-            linker.defaultLookup().find("sched_getaffinity").orElseThrow(), affinity, errno);
-        SCHED_SETAFFINITY = linker.downcallHandle(
-            linker.defaultLookup().find("sched_setaffinity").orElseThrow(), affinity, errno);
-    }
-
     private final Arena arena;
     private final MemorySegment previous;
     private final int cpu;
@@ -70,14 +45,13 @@ public final class CpuBinding implements AutoCloseable
         final Arena arena = Arena.ofConfined();
         try
         {
-            final MemorySegment state = arena.allocate(CALL_STATE);
-            final MemorySegment previous = arena.allocate(CPU_SET_BYTES, 8);
-            call(SCHED_GETAFFINITY, state, previous, "sched_getaffinity");
-            final int allowed = count(previous);
-            final int cpu = nthSetBit(previous, index % allowed);
-            final MemorySegment mask = arena.allocate(CPU_SET_BYTES, 8);
-            mask.set(ValueLayout.JAVA_LONG, (cpu / 64) * 8L, 1L << (cpu % 64));
-            call(SCHED_SETAFFINITY, state, mask, "sched_setaffinity(CPU " + cpu + ")");
+            final MemorySegment previous = LibcScheduling.allocateCpuSet(arena);
+            LibcScheduling.getAffinity(LibcScheduling.CALLING_THREAD, previous);
+            final int allowed = LibcScheduling.count(previous);
+            final int cpu = LibcScheduling.nthCpu(previous, index % allowed);
+            final MemorySegment mask = LibcScheduling.allocateCpuSet(arena);
+            LibcScheduling.only(mask, cpu);
+            LibcScheduling.setAffinity(LibcScheduling.CALLING_THREAD, mask);
             return new CpuBinding(arena, previous, cpu, allowed);
         }
         catch (final RuntimeException ex)
@@ -94,10 +68,9 @@ public final class CpuBinding implements AutoCloseable
     {
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment state = arena.allocate(CALL_STATE);
-            final MemorySegment mask = arena.allocate(CPU_SET_BYTES, 8);
-            call(SCHED_GETAFFINITY, state, mask, "sched_getaffinity");
-            return count(mask);
+            final MemorySegment mask = LibcScheduling.allocateCpuSet(arena);
+            LibcScheduling.getAffinity(LibcScheduling.CALLING_THREAD, mask);
+            return LibcScheduling.count(mask);
         }
     }
 
@@ -117,52 +90,11 @@ public final class CpuBinding implements AutoCloseable
     {
         try
         {
-            call(SCHED_SETAFFINITY, arena.allocate(CALL_STATE), previous, "sched_setaffinity(restore)");
+            LibcScheduling.setAffinity(LibcScheduling.CALLING_THREAD, previous);
         }
         finally
         {
             arena.close();
-        }
-    }
-
-    private static int count(final MemorySegment mask)
-    {
-        int cpus = 0;
-        for (long offset = 0; offset < CPU_SET_BYTES; offset += 8)
-        {
-            cpus += Long.bitCount(mask.get(ValueLayout.JAVA_LONG, offset));
-        }
-        return cpus;
-    }
-
-    private static int nthSetBit(final MemorySegment mask, final int n)
-    {
-        int seen = 0;
-        for (int cpu = 0; cpu < CPU_SET_BYTES * 8; cpu++)
-        {
-            if (0 != (mask.get(ValueLayout.JAVA_LONG, (cpu / 64) * 8L) & (1L << (cpu % 64))) && seen++ == n)
-            {
-                return cpu;
-            }
-        }
-        throw new IllegalStateException("CPU mask has fewer than " + (n + 1) + " CPUs");
-    }
-
-    private static void call(final MethodHandle handle, final MemorySegment state, final MemorySegment mask,
-        final String what)
-    {
-        final int rc;
-        try
-        {
-            rc = (int)handle.invokeExact(state, 0, (long)CPU_SET_BYTES, mask);
-        }
-        catch (final Throwable t)
-        {
-            throw new IllegalStateException(what + ": downcall failed", t);
-        }
-        if (0 != rc)
-        {
-            throw new IllegalStateException(what + " failed: errno " + (int)ERRNO.get(state, 0L));
         }
     }
 }

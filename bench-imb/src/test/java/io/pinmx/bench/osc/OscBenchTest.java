@@ -86,10 +86,16 @@ class OscBenchTest
         return LaunchedJob.run(dir, RUN_DEADLINE_S, env, args);
     }
 
-    /** The keys of the tiny sweeps and positive values (completed counts may be anything up to those issued). */
+    /**
+     * The keys of the tiny sweeps and positive values. Completed counts may be anything up to those issued; a
+     * bandwidth row is printed in MB/s with 3 decimals, so a tiny sweep's one window of 32 one-byte operations that
+     * took over 64 ms (a loaded host, a JVM's first second: seen in CI) prints 0.000, and only the largest size's row
+     * must be positive.
+     */
     static void checkRows(final OscTable.Section section, final String out)
     {
         final List<String> keys = section.rows().stream().map(OscTable.Row::key).toList();
+        final boolean bandwidth = OscProgram.OSU_PUT_BW == section.program() || OscProgram.OSU_GET_BW == section.program();
         final List<String> expected = switch (section.program())
         {
             case OSU_PUT_LATENCY, OSU_GET_LATENCY, OSU_PUT_BW, OSU_GET_BW -> List.of("1", "2", "4", "8", "16", "32", "64");
@@ -104,7 +110,9 @@ class OscBenchTest
             for (int v = 0; v < row.values().length; v++)
             {
                 final boolean count = OscProgram.COMPUTE_WINDOW == section.program() && 1 == v;
-                assertTrue(count ? row.values()[v] >= 0 : row.values()[v] > 0, row.key() + " column " + v + ":\n" + out);
+                final boolean mayRoundToZero = count || bandwidth && !row.key().equals(keys.getLast());
+                assertTrue(mayRoundToZero ? row.values()[v] >= 0 : row.values()[v] > 0,
+                    section.program() + " " + row.key() + " column " + v + ":\n" + out);
             }
         }
     }

@@ -5,8 +5,10 @@
  * checks, the one idle strategy of pinmx ({@link io.pinmx.pin.provider.BackoffThenBlockIdleStrategy}: every
  * spin/yield/block wait of the providers, the endpoint library, the job module, rma's mutexes and the benchmarks, with its
  * tunings documented there), and the one libc wrapper ({@link io.pinmx.pin.provider.Libc}) with errno names ({@link
- * io.pinmx.pin.provider.Errno}) and the datagram socket calls of the user-space driver
- * ({@link io.pinmx.pin.provider.LibcSockets}: sendmsg/recvmsg with UDP segmentation and receive offload, eventfd, poll).
+ * io.pinmx.pin.provider.Errno}), the datagram socket calls of the user-space driver
+ * ({@link io.pinmx.pin.provider.LibcSockets}: sendmsg/recvmsg with UDP segmentation and receive offload, eventfd, poll)
+ * and the thread placement calls ({@link io.pinmx.pin.provider.LibcScheduling}: CPU affinity, SCHED_IDLE), with
+ * {@link io.pinmx.pin.provider.BackgroundThread} for work nobody waits on, kept off a rank's bound CPU.
  * <p>
  * The lowest floor: every module above pin-service may call it. May call {@link io.pinmx.pin.spi} (the contract
  * types its checks and errors use), {@link io.pinmx.pin.wire} (frame kinds and header offsets), Agrona (the

@@ -4,6 +4,7 @@ import io.pinmx.pin.node.ChronicleFlags;
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.CounterStore;
 import io.pinmx.pin.node.PublishedCounters;
+import io.pinmx.pin.provider.BackgroundThread;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.EndpointAddress;
 import java.net.InetAddress;
@@ -20,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * Publishes one endpoint's counters to the node-wide {@link CounterStore} so {@code pinmx-admin counters}
  * shows live endpoints. Called by the endpoint's progress agent only when idle, at most every
  * {@link #INTERVAL_NS}, and once at close. The endpoints of a process share one store per file, opened on a
- * daemon thread: the first open in a JVM generates and compiles Chronicle code, seconds on a loaded host, and an
- * endpoint must not wait for its monitoring. Publications before the store is open are skipped (the next due one
+ * {@link BackgroundThread}: the first open in a JVM generates and compiles Chronicle code, seconds of CPU, and an
+ * endpoint must not wait for its monitoring, nor share its CPU with it. Publications before the store is open are skipped (the next due one
  * carries the same live counters); an endpoint closed before that publishes its final counters once it is open. In
  * a JVM without the flags Chronicle Map needs ({@link ChronicleFlags}) nothing is published and Chronicle is never
  * loaded: the endpoint works all the same.
@@ -196,7 +197,7 @@ final class CounterPublisher
         SharedStore(final Path file)
         {
             this.file = file;
-            Thread.ofPlatform().daemon().name("pinmx-counters-open").start(this::openStore);
+            BackgroundThread.start("pinmx-counters-open", this::openStore);
         }
 
         private void openStore()

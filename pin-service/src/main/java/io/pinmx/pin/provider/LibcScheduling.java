@@ -1,0 +1,156 @@
+package io.pinmx.pin.provider;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The FFM downcalls that place a thread: sched_getaffinity/sched_setaffinity over glibc's {@code cpu_set_t} (1,024
+ * CPUs) and sched_setscheduler to SCHED_IDLE. Linux applies each to one thread: id 0 is the calling thread, the
+ * process id its first thread (the launcher's, which no pinmx code binds). Setup calls, so errno is always captured.
+ */
+public final class LibcScheduling
+{
+    /** Bytes of glibc's cpu_set_t. */
+    public static final int CPU_SET_BYTES = 128;
+    /** Thread id of the calling thread in the sched_* calls. */
+    public static final int CALLING_THREAD = 0;
+    /** Linux's policy for work that runs only where nothing else wants the CPU. */
+    static final int SCHED_IDLE = 5;
+
+    private static final FunctionDescriptor AFFINITY_CALL = FunctionDescriptor.of(
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+    private static final MethodHandle SCHED_GETAFFINITY =
+        Libc.downcall("sched_getaffinity", AFFINITY_CALL, CAPTURE_ERRNO);
+    private static final MethodHandle SCHED_SETAFFINITY =
+        Libc.downcall("sched_setaffinity", AFFINITY_CALL, CAPTURE_ERRNO);
+    private static final MethodHandle SCHED_SETSCHEDULER = Libc.downcall("sched_setscheduler",
+        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS),
+        CAPTURE_ERRNO);
+
+    private LibcScheduling()
+    {
+    }
+
+    /** @return an empty CPU set owned by {@code arena}. */
+    public static MemorySegment allocateCpuSet(final Arena arena)
+    {
+        return arena.allocate(CPU_SET_BYTES, Long.BYTES);
+    }
+
+    /**
+     * Reads the CPUs thread {@code tid} may run on into {@code cpus}.
+     *
+     * @throws IllegalStateException naming the thread and the errno if the kernel refuses.
+     */
+    public static void getAffinity(final int tid, final MemorySegment cpus)
+    {
+        affinityCall(SCHED_GETAFFINITY, "sched_getaffinity", tid, cpus);
+    }
+
+    /**
+     * Lets thread {@code tid} run on the CPUs of {@code cpus} only.
+     *
+     * @throws IllegalStateException naming the thread and the errno if the kernel refuses.
+     */
+    public static void setAffinity(final int tid, final MemorySegment cpus)
+    {
+        affinityCall(SCHED_SETAFFINITY, "sched_setaffinity", tid, cpus);
+    }
+
+    /**
+     * Moves the calling thread to SCHED_IDLE (no privilege needed: it only lowers the thread). Threads it creates
+     * inherit the policy.
+     *
+     * @return 0, or the errno of the refusal.
+     */
+    public static int idlePolicyForCallingThread()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment state = Libc.allocateCaptureState(arena);
+            // struct sched_param { int sched_priority; }: 0, the only priority of SCHED_IDLE
+            final MemorySegment param = arena.allocate(ValueLayout.JAVA_INT);
+            final int rc = (int)SCHED_SETSCHEDULER.invokeExact(state, CALLING_THREAD, SCHED_IDLE, param);
+            return 0 == rc ? 0 : Libc.errno(state);
+        }
+        catch (final Throwable t)
+        {
+            throw Libc.failed("sched_setscheduler", t);
+        }
+    }
+
+    /** @return how many CPUs {@code cpus} holds. */
+    public static int count(final MemorySegment cpus)
+    {
+        int n = 0;
+        for (long offset = 0; offset < CPU_SET_BYTES; offset += Long.BYTES)
+        {
+            n += Long.bitCount(cpus.get(ValueLayout.JAVA_LONG, offset));
+        }
+        return n;
+    }
+
+    /**
+     * @return the number of the {@code n}-th (from 0) CPU of {@code cpus}.
+     * @throws IllegalArgumentException naming n if the set holds fewer CPUs.
+     */
+    public static int nthCpu(final MemorySegment cpus, final int n)
+    {
+        int seen = 0;
+        for (int cpu = 0; cpu < CPU_SET_BYTES * Byte.SIZE; cpu++)
+        {
+            if (holds(cpus, cpu) && seen++ == n)
+            {
+                return cpu;
+            }
+        }
+        throw new IllegalArgumentException("n = " + n + ": the CPU set holds " + count(cpus) + " CPUs");
+    }
+
+    /**
+     * Makes {@code cpus} hold CPU {@code cpu} alone.
+     *
+     * @throws IllegalArgumentException naming cpu if a cpu_set_t cannot hold it.
+     */
+    public static void only(final MemorySegment cpus, final int cpu)
+    {
+        if (cpu < 0 || cpu >= CPU_SET_BYTES * Byte.SIZE)
+        {
+            throw new IllegalArgumentException("cpu = " + cpu + ": expected 0.." + (CPU_SET_BYTES * Byte.SIZE - 1));
+        }
+        cpus.fill((byte)0);
+        final long word = (cpu / Long.SIZE) * (long)Long.BYTES;
+        cpus.set(ValueLayout.JAVA_LONG, word, 1L << (cpu % Long.SIZE));
+    }
+
+    private static boolean holds(final MemorySegment cpus, final int cpu)
+    {
+        return 0 != (cpus.get(ValueLayout.JAVA_LONG, (cpu / Long.SIZE) * (long)Long.BYTES) & (1L << (cpu % Long.SIZE)));
+    }
+
+    private static void affinityCall(final MethodHandle call, final String name, final int tid, final MemorySegment cpus)
+    {
+        final int rc;
+        final int errno;
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment state = Libc.allocateCaptureState(arena);
+            rc = (int)call.invokeExact(state, tid, (long)CPU_SET_BYTES, cpus);
+            errno = Libc.errno(state);
+        }
+        catch (final Throwable t)
+        {
+            throw Libc.failed(name, t);
+        }
+        if (0 != rc)
+        {
+            throw new IllegalStateException(name + " of thread " + (CALLING_THREAD == tid ? "(calling)" : tid) +
+                " failed: " + Errno.describe(errno));
+        }
+    }
+}
