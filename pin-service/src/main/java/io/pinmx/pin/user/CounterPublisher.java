@@ -14,16 +14,19 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Publishes one endpoint's counters to the node-wide {@link CounterStore} so {@code pinmx-admin counters}
  * shows live endpoints. Called by the endpoint's progress agent only when idle, at most every
  * {@link #INTERVAL_NS}, and once at close. The endpoints of a process share one store per file, opened on a
  * {@link BackgroundThread}: the first open in a JVM generates and compiles Chronicle code, seconds of CPU, and an
- * endpoint must not wait for its monitoring, nor share its CPU with it. Publications before the store is open are skipped (the next due one
- * carries the same live counters); an endpoint closed before that publishes its final counters once it is open. In
+ * endpoint must not wait for its monitoring, nor share its CPU with it. Publications before the store is open are
+ * skipped (the next due one carries the same live counters); an endpoint closed before that publishes its final
+ * counters once it is open, and its close waits a bounded time for that ({@link #awaitFinalPublication}). In
  * a JVM without the flags Chronicle Map needs ({@link ChronicleFlags}) nothing is published and Chronicle is never
  * loaded: the endpoint works all the same.
  */
@@ -31,6 +34,8 @@ final class CounterPublisher
 {
     /** Least time between two publications of one endpoint. */
     static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Longest wait of a closed endpoint for its final publication: a JVM's first open takes ~2 s of CPU here. */
+    static final long FINAL_PUBLICATION_WAIT_MS = 5_000;
     /**
      * Snapshots a store holds before its opener forgets those of processes that are gone: every endpoint ever
      * opened on the node leaves one, and a full store refuses new endpoints. Below it, finished jobs' final
@@ -47,6 +52,7 @@ final class CounterPublisher
     private final DriverCounters counters;
     private long nextPublishNs;
     private boolean failed;
+    private CompletableFuture<Void> finalPublication;
 
     private CounterPublisher(final SharedStore shared, final String name, final DriverCounters counters)
     {
@@ -126,7 +132,8 @@ final class CounterPublisher
     }
 
     /**
-     * Publish the final counters and release the shared store: now if it is open, else once it is.
+     * Publish the final counters and release the shared store: now if it is open, else once it is (see
+     * {@link #awaitFinalPublication}).
      */
     void close()
     {
@@ -139,7 +146,7 @@ final class CounterPublisher
                 STORES.remove(shared.file);
             }
         }
-        shared.store.thenAccept(store ->
+        finalPublication = shared.store.thenAccept(store ->
         {
             publishTo(store);
             if (last)
@@ -147,6 +154,38 @@ final class CounterPublisher
                 store.close();
             }
         });
+    }
+
+    /**
+     * After {@link #close}, outside the endpoint's locks: waits at most {@link #FINAL_PUBLICATION_WAIT_MS} for the
+     * final counters to reach the store. The store opens on a {@link BackgroundThread}, which gets a CPU only when
+     * no other thread wants it; in a job that kept every CPU busy it may still be opening when the endpoint closes,
+     * and a process that exits then would leave no counters at all.
+     */
+    void awaitFinalPublication()
+    {
+        if (null == finalPublication)
+        {
+            return;
+        }
+        try
+        {
+            finalPublication.get(FINAL_PUBLICATION_WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        catch (final TimeoutException ex)
+        {
+            LOG.log(System.Logger.Level.WARNING, "endpoint " + name + ": final counters not yet published to " +
+                shared.file + " after " + FINAL_PUBLICATION_WAIT_MS + " ms (the store is still opening); " +
+                "published later if this process lives on");
+        }
+        catch (final ExecutionException ex)
+        {
+            // the opener logged why the store did not open
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void publish()

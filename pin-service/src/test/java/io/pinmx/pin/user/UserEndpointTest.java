@@ -837,6 +837,25 @@ class UserEndpointTest
         }
     }
 
+    @Test
+    void anEndpointClosedWhileItsStoreIsStillOpeningHasItsFinalCountersPublishedWhenCloseReturns(@TempDir final Path dir)
+    {
+        for (int round = 0; round < 3; round++)
+        {
+            // a new file each round: its store opens on a SCHED_IDLE thread, so it is most likely still opening
+            final Path file = dir.resolve("counters-" + round + ".dat");
+            final UserEndpoint endpoint = (UserEndpoint)open(UserDriverOptions.defaults().withCountersFile(file));
+            final String name = endpoint.publishedCountersName();
+            final long[] last = endpoint.counters().snapshot();
+            endpoint.close();
+            try (CounterStore store = ChronicleMapCounterStore.open(file))
+            {
+                assertArrayEquals(last, store.get(name).orElseThrow(() ->
+                    new AssertionError("no counters of " + name + " in " + file + " after close returned")).values());
+            }
+        }
+    }
+
     /**
      * Sends one frame of every kind the library sends from {@code from} to its peer {@code peer}, and checks each
      * arrives intact at {@code to} from {@code to}'s peer {@code fromAtTo}, through a shared-memory ring when
