@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 
 /**
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
- * gets and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces of two sizes by each
- * protocol (tp and tc of each kind, from the gaps between the protocols), and zero-copy against streamed transfers of
+ * gets and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces of two sizes in each size
+ * class by each protocol (tp and tc of each kind and class, from the gaps between the protocols), and zero-copy
+ * against streamed transfers of
  * {@link #CURVE_BYTES}, both from memory allocated
  * for each (never declared before; streamed ones had reused one buffer, and lines through two sizes ended at 1 MiB,
  * below where streaming falls behind, and then started at 128 KiB, above where a fresh region's declaration tips the
@@ -31,18 +32,11 @@ final class Calibration
     static final int PIECES = 64;
     private static final AccumulateScale ONES = AccumulateScale.ofDouble(1.0);
     /**
-     * Each kind's strided probes: {@value #PIECES} pieces of each size by each protocol, the sizes either side of where
-     * the protocols cross (puts and accumulates at ~0.5 KiB in the protocol sweep, gets above its 2 KiB), so that what
-     * tells them apart is the difference between two large gaps. Fitted from one size against the contiguous line,
-     * tp and tc were each a small difference of noisy times: 64 pieces of 1 KiB, the put's one probe, took about as
-     * long packed as direct, and the crossing came out anywhere from 0.55 to 2.3 KiB over 28 sweeps, which put rows of
-     * 1 KiB on the pack protocol at up to 1.7x the direct time. Puts probe 2 KiB pieces (128 KiB in all, as a sweep
-     * row of 128 doubles): with 1 KiB pieces, four of six sweeps fitted tc at 0.15-0.35 ns/B where the rows' gaps
-     * give ~1, and put rows of 128 doubles packed at 1.3-1.6x the direct time.
+     * A get's strided probes, {@value #PIECES} pieces of each size by each protocol, two in each {@link
+     * CostModel.SizeClass}: packed answers of one chunk (4 and 16 KiB in all), then larger (32 and 256 KiB).
      */
-    private static final long[] GET_PIECE_BYTES = {512, 4096};
-    private static final long[] PUT_PIECE_BYTES = {256, 2048};
-    private static final long[] ACC_PIECE_BYTES = {256, 1024};
+    private static final long[][] GET_PIECE_BYTES = {{64, 256}, {512, 4096}};
+    private static final long SMALLEST_PIECE_BYTES = Double.BYTES;
     /**
      * The sizes the zero-copy and streaming curves go through, a factor of 4 apart: with 4 KiB, 32 KiB, 256 KiB and
      * 4 MiB, the curves between 32 and 256 KiB put 64 KiB gets on zero-copy at 1.27x streaming's time.
@@ -122,11 +116,14 @@ final class Calibration
         final int stridedFrom = probes.size();
         for (final CostModel.Kind kind : CostModel.Kind.values())
         {
-            for (final long pieceBytes : pieceBytes(kind))
+            for (final CostModel.SizeClass size : CostModel.SizeClass.values())
             {
-                for (final StridedProtocol protocol : STRIDED_PROTOCOLS)
+                for (final long pieceBytes : pieceBytes(kind, size))
                 {
-                    probes.add(new Probe(protocol, zeroCopy, same, b -> strided(kind, b, pieceBytes)));
+                    for (final StridedProtocol protocol : STRIDED_PROTOCOLS)
+                    {
+                        probes.add(new Probe(protocol, zeroCopy, same, b -> strided(kind, b, pieceBytes)));
+                    }
                 }
             }
         }
@@ -151,25 +148,43 @@ final class Calibration
             curve(ns, curvesFrom + 3 * n));
     }
 
-    private static long[] pieceBytes(final CostModel.Kind kind)
+    /**
+     * @return a kind's two probe piece sizes in a size class. Puts and accumulates are classed by the driver's inline
+     *         limit L (32 KiB unless the endpoint's rendezvous threshold is lower): L / 4 and 7/8 L in all travel with
+     *         the request (past the 4 KiB that both protocols copy in alike), L and 16 L do not. Fitted from one
+     *         line through 16 and 128 KiB, across L, the puts' crossing came out at 1.1-3.7 KiB pieces where the
+     *         sweep's rows showed it between 256 B and 512 B. Past L the protocols part with the total, not the
+     *         pieces (packed 2% faster at 128 KiB, 10-30% slower at 512 KiB): with 4 L as the larger probe, one
+     *         calibration in three saw no cost per packed byte and packed 512 KiB at 1.29x the direct time.
+     */
+    private long[] pieceBytes(final CostModel.Kind kind, final CostModel.SizeClass size)
     {
-        return switch (kind)
+        if (CostModel.Kind.GET == kind)
         {
-            case GET -> GET_PIECE_BYTES;
-            case PUT -> PUT_PIECE_BYTES;
-            case ACC -> ACC_PIECE_BYTES;
-        };
+            return GET_PIECE_BYTES[size.ordinal()];
+        }
+        final long limit = driver.inlineLimitBytes();
+        return CostModel.SizeClass.SMALL == size ? new long[] {piece(limit / 4), piece(limit * 7 / 8)} :
+            new long[] {piece(limit), piece(16 * limit)};
+    }
+
+    /** @return a piece of {@value #PIECES} that make up about {@code totalBytes}, in whole doubles. */
+    private static long piece(final long totalBytes)
+    {
+        return Math.max(SMALLEST_PIECE_BYTES, totalBytes / PIECES / SMALLEST_PIECE_BYTES * SMALLEST_PIECE_BYTES);
     }
 
     /**
-     * @return a kind's tp and tc from its four probes (direct and pack at each size) among {@code ns} from
-     *         {@code from}.
+     * @return a kind's tp and tc in each size class from its eight probes (direct and pack at each size, the small
+     *         class's sizes first) among {@code ns} from {@code from}.
      */
-    private static CostModel.Strided strided(final double[] ns, final int from, final CostModel.Kind kind)
+    private CostModel.Strided strided(final double[] ns, final int from, final CostModel.Kind kind)
     {
-        final int i = from + 4 * kind.ordinal();
-        final long[] sizes = pieceBytes(kind);
-        return strided(sizes[0], ns[i], ns[i + 1], sizes[1], ns[i + 2], ns[i + 3]);
+        final int i = from + 8 * kind.ordinal();
+        final long[] small = pieceBytes(kind, CostModel.SizeClass.SMALL);
+        final long[] large = pieceBytes(kind, CostModel.SizeClass.LARGE);
+        return new CostModel.Strided(gap(small[0], ns[i], ns[i + 1], small[1], ns[i + 2], ns[i + 3]),
+            gap(large[0], ns[i + 4], ns[i + 5], large[1], ns[i + 6], ns[i + 7]));
     }
 
     /**
@@ -179,13 +194,13 @@ final class Calibration
      *         piece) and tp. Clamped at 0: a gap that does not shrink with the pieces' size means no cost per packed
      *         byte, and then pack wins whenever a piece costs anything.
      */
-    static CostModel.Strided strided(final long smallBytes, final double smallDirectNs, final double smallPackNs,
+    static CostModel.Gap gap(final long smallBytes, final double smallDirectNs, final double smallPackNs,
         final long largeBytes, final double largeDirectNs, final double largePackNs)
     {
         final double smallGapNs = (smallDirectNs - smallPackNs) / PIECES;
         final double largeGapNs = (largeDirectNs - largePackNs) / PIECES;
         final double packByteNs = Math.max(0, (smallGapNs - largeGapNs) / (largeBytes - smallBytes));
-        return new CostModel.Strided(Math.max(0, smallGapNs + packByteNs * smallBytes), packByteNs);
+        return new CostModel.Gap(Math.max(0, smallGapNs + packByteNs * smallBytes), packByteNs);
     }
 
     /** @return the curve through the {@link #CURVE_BYTES} probes' times from {@code from} on. */
@@ -274,9 +289,12 @@ final class Calibration
                 choice.force(protocol, ContiguousProtocol.ZERO_COPY);
                 for (final CostModel.Kind kind : CostModel.Kind.values())
                 {
-                    for (final long pieceBytes : pieceBytes(kind))
+                    for (final CostModel.SizeClass size : CostModel.SizeClass.values())
                     {
-                        strided(kind, buffer, pieceBytes);
+                        for (final long pieceBytes : pieceBytes(kind, size))
+                        {
+                            strided(kind, buffer, pieceBytes);
+                        }
                     }
                 }
             }

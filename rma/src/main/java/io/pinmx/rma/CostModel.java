@@ -10,15 +10,19 @@ import java.util.Locale;
  * Strided and vector, k pieces of n bytes, N = k * n (the seeds' model, {@code k * (ts + tn * n)} against
  * {@code ts + tn * N + 2 * tm * N}, with what it assumes measured instead): moved by the direct protocol they cost
  * {@code ts + tn * N + k * tp}, packed {@code ts + tn * N + tc * N}; ts and tn are one contiguous transfer's, tp (a
- * piece's own cost) and tc (a packed byte's) are measured per kind of request as each protocol runs, from how far apart
- * the two protocols are at two piece sizes, which is what the choice depends on (each protocol's time less one
- * contiguous transfer's had made them small differences of noisy times). The seeds' form
- * charged every piece a whole start-up, which the direct protocol here does not pay (a put's pieces go in one vector
- * message, a get's in reads running side by side): with tp taken from 64 pieces, 128 pieces were predicted to cost
- * 160 us where they took 90. And 2 tm from a memcpy missed what packing costs beyond its copies (the chunks through
- * the stream buffers): an accumulate's tc came out at 0.36-0.70 ns/B against 2 tm = 0.10-0.11, and packed accumulates of
- * 128 and 256 rows were chosen at 1.15-1.36x the direct time. The choice reduces to {@code tp <= tc * n}: direct for pieces
- * of at least tp / tc bytes. Contiguous: zero-copy and streaming are each a {@link Curve}
+ * piece's own cost) and tc (a packed byte's) are measured per kind of request and per {@link SizeClass} as each
+ * protocol runs, from how far apart the two protocols are at two piece sizes, which is what the choice depends on
+ * (each protocol's time less one contiguous transfer's had made them small differences of noisy times). The seeds'
+ * form charged every piece a whole start-up, which the direct protocol here does not pay (a put's pieces go in one
+ * vector message, a get's in reads running side by side): with tp taken from 64 pieces, 128 pieces were predicted to
+ * cost 160 us where they took 90. And 2 tm from a memcpy missed what packing costs beyond its copies (the chunks
+ * through the stream buffers): an accumulate's tc came out at 0.36-0.70 ns/B against 2 tm = 0.10-0.11. The choice
+ * reduces to {@code tp <= tc * n}: direct for pieces of at least tp / tc bytes. Each size class has its own tp and
+ * tc because both protocols change path where a request stops travelling with its data: one line through probes
+ * either side of that point (64 pieces of 256 B and of 2 KiB, 16 and 128 KiB in all) put the puts' crossing at
+ * 1.1-3.7 KiB pieces, where the sweep's rows showed pack 2x faster at 256 B (8 KiB in all, copied in with the
+ * request, against a vector of pieces) and slower from 512 B (32 KiB, streamed in chunks against pulled pieces):
+ * rows of 512 B packed at 1.17-1.22x the direct time. Contiguous: zero-copy and streaming are each a {@link Curve}
  * through transfers of a few sizes from memory not declared before; the cheaper at the request's size wins. (Lines
  * through 128 KiB and 4 MiB alone put 4-64 KiB gets on zero-copy where streaming took half the time: a zero-copy
  * transfer of fresh memory pays its declaration, which a line fitted to large transfers does not see.)
@@ -26,9 +30,9 @@ import java.util.Locale;
  * @param key            provider, host and interface the costs were measured for.
  * @param getContiguous  one contiguous get: ts and tn.
  * @param putContiguous  one contiguous put: ts and tn (accumulates too).
- * @param get            a strided or vector get's tp and tc.
- * @param put            a strided or vector put's tp and tc.
- * @param acc            a strided or vector accumulate's tp and tc.
+ * @param get            a strided or vector get's tp and tc in each size class.
+ * @param put            a strided or vector put's tp and tc in each size class.
+ * @param acc            a strided or vector accumulate's tp and tc in each size class.
  * @param getZeroCopy    a zero-copy get of memory not declared before.
  * @param getStream      a streamed get.
  * @param putZeroCopy    a zero-copy put of memory not declared before.
@@ -55,13 +59,46 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
     }
 
     /**
-     * A kind's costs beyond one contiguous transfer of the same bytes.
+     * Where a strided or vector request stands against the point where both protocols change path, which the driver
+     * tier decides per request.
+     */
+    public enum SizeClass
+    {
+        /**
+         * A put or accumulate whose data travels with the request (packed: copied in; direct: a vector of the
+         * pieces), a get whose packed answer is one chunk.
+         */
+        SMALL,
+        /**
+         * Past that: a put's pieces pulled by the target or packed into streamed chunks, a get's pieces pulled or
+         * packed at the target and pulled from there.
+         */
+        LARGE
+    }
+
+    /**
+     * One size class's costs beyond one contiguous transfer of the same bytes.
      *
      * @param pieceNs    tp: each piece the direct protocol moves.
      * @param packByteNs tc: each byte the pack protocol moves.
      */
-    public record Strided(double pieceNs, double packByteNs)
+    public record Gap(double pieceNs, double packByteNs)
     {
+    }
+
+    /**
+     * A kind's costs in each size class.
+     *
+     * @param small the {@link SizeClass#SMALL} requests'.
+     * @param large the {@link SizeClass#LARGE} requests'.
+     */
+    public record Strided(Gap small, Gap large)
+    {
+        /** @return the costs of {@code size}'s requests. */
+        public Gap of(final SizeClass size)
+        {
+            return SizeClass.SMALL == size ? small : large;
+        }
     }
 
     /**
@@ -201,8 +238,17 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
         {
             throw new IllegalArgumentException("cost model has no " + name + " strided costs");
         }
-        check(name + ".pieceNs", strided.pieceNs());
-        check(name + ".packByteNs", strided.packByteNs());
+        for (final SizeClass size : SizeClass.values())
+        {
+            final Gap gap = strided.of(size);
+            final String sized = name + "." + size.name().toLowerCase(Locale.ROOT);
+            if (null == gap)
+            {
+                throw new IllegalArgumentException("cost model has no " + sized + " strided costs");
+            }
+            check(sized + ".pieceNs", gap.pieceNs());
+            check(sized + ".packByteNs", gap.packByteNs());
+        }
     }
 
     private static void check(final String name, final Line line)
@@ -224,23 +270,23 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
     }
 
     /** @return the direct protocol's cost in ns: ts + tn * N + k * tp. */
-    public double directNs(final Kind kind, final long pieces, final long pieceBytes)
+    public double directNs(final Kind kind, final SizeClass size, final long pieces, final long pieceBytes)
     {
-        return line(kind).at(pieces * pieceBytes) + pieces * strided(kind).pieceNs();
+        return line(kind).at(pieces * pieceBytes) + pieces * strided(kind).of(size).pieceNs();
     }
 
     /** @return the pack protocol's cost in ns: ts + tn * N + tc * N. */
-    public double packNs(final Kind kind, final long pieces, final long pieceBytes)
+    public double packNs(final Kind kind, final SizeClass size, final long pieces, final long pieceBytes)
     {
         final long total = pieces * pieceBytes;
-        return line(kind).at(total) + strided(kind).packByteNs() * total;
+        return line(kind).at(total) + strided(kind).of(size).packByteNs() * total;
     }
 
-    /** @return the cheaper of DIRECT and PACK for k pieces of n bytes (DIRECT when equal). */
-    public StridedProtocol strided(final Kind kind, final long pieces, final long pieceBytes)
+    /** @return the cheaper of DIRECT and PACK for k pieces of n bytes in their size class (DIRECT when equal). */
+    public StridedProtocol strided(final Kind kind, final SizeClass size, final long pieces, final long pieceBytes)
     {
-        return directNs(kind, pieces, pieceBytes) <= packNs(kind, pieces, pieceBytes) ? StridedProtocol.DIRECT :
-            StridedProtocol.PACK;
+        return directNs(kind, size, pieces, pieceBytes) <= packNs(kind, size, pieces, pieceBytes) ?
+            StridedProtocol.DIRECT : StridedProtocol.PACK;
     }
 
     private Line line(final Kind kind)
@@ -272,10 +318,16 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
     @Override
     public String toString()
     {
-        return String.format(Locale.ROOT, "CostModel{%s: get ts %.0f ns, tn %.3f ns/B, tp %.0f ns, tc %.3f ns/B; put ts " +
-            "%.0f ns, tn %.3f ns/B, tp %.0f ns, tc %.3f ns/B; acc tp %.0f ns, tc %.3f ns/B; get zero-copy %s; get stream " +
-            "%s; put zero-copy %s; put stream %s}", key, getContiguous.startNs(), getContiguous.byteNs(), get.pieceNs(),
-            get.packByteNs(), putContiguous.startNs(), putContiguous.byteNs(), put.pieceNs(), put.packByteNs(),
-            acc.pieceNs(), acc.packByteNs(), getZeroCopy, getStream, putZeroCopy, putStream);
+        return String.format(Locale.ROOT, "CostModel{%s: get ts %.0f ns, tn %.3f ns/B, %s; put ts %.0f ns, " +
+            "tn %.3f ns/B, %s; acc %s; get zero-copy %s; get stream %s; put zero-copy %s; put stream %s}", key,
+            getContiguous.startNs(), getContiguous.byteNs(), text(get), putContiguous.startNs(), putContiguous.byteNs(),
+            text(put), text(acc), getZeroCopy, getStream, putZeroCopy, putStream);
+    }
+
+    private static String text(final Strided strided)
+    {
+        return String.format(Locale.ROOT, "small tp %.0f ns, tc %.3f ns/B, large tp %.0f ns, tc %.3f ns/B",
+            strided.small().pieceNs(), strided.small().packByteNs(), strided.large().pieceNs(),
+            strided.large().packByteNs());
     }
 }

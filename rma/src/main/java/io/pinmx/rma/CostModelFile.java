@@ -22,11 +22,12 @@ import java.util.zip.CRC32;
 final class CostModelFile
 {
     /**
-     * 4: tp and tc from the gaps between the strided protocols at two piece sizes (3: from one size against the
+     * 5: tp and tc of each size class (4: tp and tc from the gaps between the strided protocols at two piece sizes
+     * either side of where both protocols change path; 3: from one size against the
      * contiguous line; 2: without the effort it was measured with, so a quick model was taken for a full one; 1: lines
      * through two sizes, a per-piece start-up for gets and puts and a copy cost).
      */
-    static final int FORMAT = 4;
+    static final int FORMAT = 5;
     private static final String CRC = "crc32=";
 
     private CostModelFile()
@@ -184,8 +185,17 @@ final class CostModelFile
 
     private static void put(final Map<String, String> f, final String name, final CostModel.Strided strided)
     {
-        f.put(name + ".pieceNs", format(strided.pieceNs()));
-        f.put(name + ".packByteNs", format(strided.packByteNs()));
+        for (final CostModel.SizeClass size : CostModel.SizeClass.values())
+        {
+            final String sized = sized(name, size);
+            f.put(sized + ".pieceNs", format(strided.of(size).pieceNs()));
+            f.put(sized + ".packByteNs", format(strided.of(size).packByteNs()));
+        }
+    }
+
+    private static String sized(final String name, final CostModel.SizeClass size)
+    {
+        return name + "." + size.name().toLowerCase(Locale.ROOT);
     }
 
     private static void put(final Map<String, String> f, final String name, final CostModel.Curve curve)
@@ -215,7 +225,13 @@ final class CostModelFile
 
     private static CostModel.Strided strided(final Path file, final Map<String, String> values, final String name)
     {
-        return new CostModel.Strided(number(file, values, name + ".pieceNs"), number(file, values, name + ".packByteNs"));
+        return new CostModel.Strided(gap(file, values, sized(name, CostModel.SizeClass.SMALL)),
+            gap(file, values, sized(name, CostModel.SizeClass.LARGE)));
+    }
+
+    private static CostModel.Gap gap(final Path file, final Map<String, String> values, final String name)
+    {
+        return new CostModel.Gap(number(file, values, name + ".pieceNs"), number(file, values, name + ".packByteNs"));
     }
 
     private static CostModel.Curve curve(final Path file, final Map<String, String> values, final String name)

@@ -55,6 +55,12 @@ final class DriverTier
      * two ranks of one host through the driver, 8 B 7.2 against 5.8. Non-blocking gets still pull, side by side.
      */
     static final long SERVED_GET_MAX_BYTES = 2048;
+    /**
+     * What the protocol choice is told of a put whose region would change nothing: it follows the model's curves
+     * (16 KiB puts from memory once sent zero-copy went zero-copy, as a vector of the caller's memory, at up to 1.37x
+     * the time of a copy sent with the request).
+     */
+    private static final Predicate<MemorySegment> NO_REGION_USED = memory -> false;
     /** How often an origin waiting for a target's answer sends it a PING. */
     private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
@@ -125,6 +131,15 @@ final class DriverTier
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
 
+    /**
+     * @return the largest put or accumulate, header and data, that travels with its request (its data copied in or a
+     *         vector of its pieces); larger ones' pieces are pulled by the target or streamed in chunks.
+     */
+    long inlineLimitBytes()
+    {
+        return inlineLimitBytes;
+    }
+
     /** @return whether the endpoint has this memory declared (its region cache holds a region over it). */
     boolean isDeclared(final MemorySegment memory)
     {
@@ -180,21 +195,23 @@ final class DriverTier
         {
             header.scale(scale);
         }
+        final int headerBytes = header.headerBytes();
+        final boolean fitsInline = pieces.totalBytes <= inlineLimitBytes - headerBytes;
         final boolean packed;
         if (1 == pieces.count())
         {
-            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces, isDeclared);
+            // one that travels with its request is sent from the caller's memory or a copy, never from a region
+            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces,
+                fitsInline ? NO_REGION_USED : isDeclared);
         }
         else
         {
             packed = StridedProtocol.PACK == protocols.strided(null == scale ? CostModel.Kind.PUT : CostModel.Kind.ACC,
-                pieces);
+                fitsInline ? CostModel.SizeClass.SMALL : CostModel.SizeClass.LARGE, pieces);
         }
-        final int headerBytes = header.headerBytes();
         final Partner partner = job.partner(rank);
         final List<Request> sends = new ArrayList<>(2);
         final long requestTag = RmaTags.of(RmaTags.REQUEST, sequence);
-        final boolean fitsInline = pieces.totalBytes <= inlineLimitBytes - headerBytes;
         // what travels inline as a copy anyway completes on that copy, as a small write does
         if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES
             || fitsInline && (packed || pieces.count() >= MAX_VECTOR))
@@ -294,7 +311,9 @@ final class DriverTier
                 pull(handle, rank, allocation.regionId(rank), pieces);
                 return;
             }
-            if (StridedProtocol.PACK == protocols.strided(CostModel.Kind.GET, pieces))
+            final CostModel.SizeClass size = PackedGet.pulls(pieces.totalBytes) ? CostModel.SizeClass.LARGE :
+                CostModel.SizeClass.SMALL;
+            if (StridedProtocol.PACK == protocols.strided(CostModel.Kind.GET, size, pieces))
             {
                 if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
                 {

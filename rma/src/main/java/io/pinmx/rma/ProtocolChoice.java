@@ -59,8 +59,8 @@ final class ProtocolChoice
         return contiguous;
     }
 
-    /** @return DIRECT or PACK for a strided or vector request of these pieces, counted. */
-    StridedProtocol strided(final CostModel.Kind kind, final Pieces pieces)
+    /** @return DIRECT or PACK for a strided or vector request of these pieces in this size class, counted. */
+    StridedProtocol strided(final CostModel.Kind kind, final CostModel.SizeClass size, final Pieces pieces)
     {
         StridedProtocol p = strided;
         if (CostModel.Kind.GET != kind && !pieces.shareable())
@@ -70,7 +70,7 @@ final class ProtocolChoice
         else if (StridedProtocol.AUTO == p)
         {
             p = null == model ? StridedProtocol.DIRECT :
-                model.strided(kind, pieces.count(), pieces.totalBytes / Math.max(1, pieces.count()));
+                model.strided(kind, size, pieces.count(), pieces.totalBytes / Math.max(1, pieces.count()));
         }
         if (StridedProtocol.DIRECT == p)
         {

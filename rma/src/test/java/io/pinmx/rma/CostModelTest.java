@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static io.pinmx.rma.CostModel.SizeClass.LARGE;
+import static io.pinmx.rma.CostModel.SizeClass.SMALL;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -33,9 +35,16 @@ class CostModelTest
     private static CostModel model()
     {
         return new CostModel("user-host-lo", new CostModel.Line(10_000, 1.0), new CostModel.Line(20_000, 2.0),
-            new CostModel.Strided(2_000, 0.2), new CostModel.Strided(30_000, 0.2), new CostModel.Strided(50, 0.5),
+            both(2_000, 0.2), both(30_000, 0.2), both(50, 0.5),
             curve(1_000, 51_000, 1_000_000, 1_050_000), curve(1_000, 11_200, 1_000_000, 1_210_000), FREE_CURVE,
             FREE_CURVE);
+    }
+
+    /** @return the same tp and tc in both size classes. */
+    private static CostModel.Strided both(final double pieceNs, final double packByteNs)
+    {
+        final CostModel.Gap gap = new CostModel.Gap(pieceNs, packByteNs);
+        return new CostModel.Strided(gap, gap);
     }
 
     private static CostModel withStrided(final CostModel.Strided strided)
@@ -62,22 +71,46 @@ class CostModelTest
     {
         final CostModel m = model();
         // 4 pieces of 8 B: direct 10000 + 32 + 4 * 2000 = 18032 ns; pack 10000 + 32 + 6.4 ns.
-        assertEquals(18_032, m.directNs(CostModel.Kind.GET, 4, 8), 1e-9);
-        assertEquals(10_038.4, m.packNs(CostModel.Kind.GET, 4, 8), 1e-9);
-        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.GET, 4, 8));
+        assertEquals(18_032, m.directNs(CostModel.Kind.GET, SMALL, 4, 8), 1e-9);
+        assertEquals(10_038.4, m.packNs(CostModel.Kind.GET, SMALL, 4, 8), 1e-9);
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.GET, SMALL, 4, 8));
         // Direct once a piece is at least tp / tc = 10000 B, whatever the count: both pay ts + tn N once.
-        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.GET, 64, 9_999));
-        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.GET, 64, 10_001));
-        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.GET, 2, 1 << 20));
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.GET, SMALL, 64, 9_999));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.GET, SMALL, 64, 10_001));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.GET, SMALL, 2, 1 << 20));
         // Each kind its own costs: a put's piece (30 us) needs pieces of 150000 B, an accumulate's (50 ns) 100 B.
-        assertEquals(20_000 + 2.0 * 2 * 100_000 + 2 * 30_000, m.directNs(CostModel.Kind.PUT, 2, 100_000), 1e-9);
-        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.PUT, 2, 100_000));
-        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.PUT, 2, 150_001));
-        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.ACC, 128, 64));
-        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.ACC, 128, 1024));
+        assertEquals(20_000 + 2.0 * 2 * 100_000 + 2 * 30_000, m.directNs(CostModel.Kind.PUT, SMALL, 2, 100_000),
+            1e-9);
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.PUT, SMALL, 2, 100_000));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.PUT, SMALL, 2, 150_001));
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.ACC, SMALL, 128, 64));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.ACC, SMALL, 128, 1024));
         // Free pieces: direct always (and on a tie).
-        assertEquals(StridedProtocol.DIRECT, withStrided(new CostModel.Strided(0, 0)).strided(CostModel.Kind.PUT, 256,
+        assertEquals(StridedProtocol.DIRECT, withStrided(both(0, 0)).strided(CostModel.Kind.PUT, SMALL, 256,
             8));
+    }
+
+    @Test
+    void eachSizeClassHasItsOwnCosts()
+    {
+        // The sweep's puts: packed 2x faster at 32 rows of 256 B (small: copied in with the request), slower from 64
+        // rows of 512 B (large: streamed chunks against pulled pieces). Small: tp 500 ns, tc 0.1 ns/B, crossing at
+        // 5000 B pieces; large: tp 0, direct always.
+        final CostModel.Strided split = new CostModel.Strided(new CostModel.Gap(500, 0.1), new CostModel.Gap(0, 0.12));
+        final CostModel m = new CostModel("k", new CostModel.Line(15_000, 0.5), new CostModel.Line(15_000, 0.5), split,
+            split, split, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE);
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.PUT, SMALL, 32, 256));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.PUT, LARGE, 32, 256));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.ACC, LARGE, 64, 512));
+        assertEquals(15_000 + 0.5 * 8192 + 32 * 500, m.directNs(CostModel.Kind.GET, SMALL, 32, 256), 1e-9);
+        assertEquals(15_000 + 0.5 * 8192, m.directNs(CostModel.Kind.GET, LARGE, 32, 256), 1e-9);
+        assertEquals(15_000 + 0.5 * 8192 + 0.12 * 8192, m.packNs(CostModel.Kind.GET, LARGE, 32, 256), 1e-9);
+        final IllegalArgumentException noLarge = assertThrows(IllegalArgumentException.class, () -> withStrided(
+            new CostModel.Strided(new CostModel.Gap(0, 0), null)));
+        assertTrue(noLarge.getMessage().contains("get.large"), noLarge.getMessage());
+        final IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class, () -> withStrided(
+            new CostModel.Strided(new CostModel.Gap(0, 0), new CostModel.Gap(0, Double.NaN))));
+        assertTrue(notANumber.getMessage().contains("get.large.packByteNs = NaN"), notANumber.getMessage());
     }
 
     @Test
@@ -85,19 +118,19 @@ class CostModelTest
     {
         // 64 pieces: of 256 B direct 80 us, packed 60 us (a gap of 312.5 ns a piece); of 1 KiB direct 150 us, packed
         // 170 us (-312.5 ns): the gap shrinks by 625 ns over 768 B, and crosses 0 at 640 B.
-        final CostModel.Strided s = Calibration.strided(256, 80_000, 60_000, 1024, 150_000, 170_000);
+        final CostModel.Gap s = Calibration.gap(256, 80_000, 60_000, 1024, 150_000, 170_000);
         assertEquals(625.0 / 768, s.packByteNs(), 1e-12);
         assertEquals(312.5 + 256 * 625.0 / 768, s.pieceNs(), 1e-9);
         assertEquals(640, s.pieceNs() / s.packByteNs(), 1e-9);
-        final CostModel m = withStrided(s);
-        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.PUT, 32, 512));
-        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.PUT, 128, 1024));
+        final CostModel m = withStrided(new CostModel.Strided(s, s));
+        assertEquals(StridedProtocol.PACK, m.strided(CostModel.Kind.PUT, SMALL, 32, 512));
+        assertEquals(StridedProtocol.DIRECT, m.strided(CostModel.Kind.PUT, SMALL, 128, 1024));
         // Whatever one contiguous transfer costs: the same gaps at other totals give the same costs.
-        assertEquals(s, Calibration.strided(256, 180_000, 160_000, 1024, 350_000, 370_000));
+        assertEquals(s, Calibration.gap(256, 180_000, 160_000, 1024, 350_000, 370_000));
         // A gap that grows with the pieces (noise): no cost per packed byte, pack wherever a piece costs anything.
-        assertEquals(new CostModel.Strided(312.5, 0), Calibration.strided(256, 80_000, 60_000, 1024, 100_000, 70_000));
+        assertEquals(new CostModel.Gap(312.5, 0), Calibration.gap(256, 80_000, 60_000, 1024, 100_000, 70_000));
         // Direct faster at both sizes: free pieces, direct always.
-        assertEquals(new CostModel.Strided(0, 0), Calibration.strided(256, 50_000, 60_000, 1024, 90_000, 100_000));
+        assertEquals(new CostModel.Gap(0, 0), Calibration.gap(256, 50_000, 60_000, 1024, 90_000, 100_000));
     }
 
     @Test
@@ -143,7 +176,7 @@ class CostModelTest
         // zero-copy wins. A line through the two large sizes alone would put 4 KiB on zero-copy (~9 us against 18).
         final CostModel.Curve zeroCopy = curve(4096, 18_000, 32_768, 25_000, 262_144, 110_000, 4 << 20, 1_800_000);
         final CostModel.Curve stream = curve(4096, 9_000, 32_768, 15_000, 262_144, 125_000, 4 << 20, 2_000_000);
-        final CostModel.Strided none = new CostModel.Strided(0, 0);
+        final CostModel.Strided none = both(0, 0);
         final CostModel m = new CostModel("k", FREE, FREE, none, none, none, zeroCopy, stream, zeroCopy, stream);
         assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 8));
         assertEquals(ContiguousProtocol.STREAM, m.contiguous(false, 4096));
@@ -168,10 +201,10 @@ class CostModelTest
     @Test
     void refusesImpossibleCosts()
     {
-        final CostModel.Strided none = new CostModel.Strided(0, 0);
+        final CostModel.Strided none = both(0, 0);
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () ->
-            withStrided(new CostModel.Strided(-1, 0)));
-        assertTrue(ex.getMessage().contains("get.pieceNs = -1"), ex.getMessage());
+            withStrided(both(-1, 0)));
+        assertTrue(ex.getMessage().contains("get.small.pieceNs = -1"), ex.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new CostModel("k", new CostModel.Line(Double.NaN, 0), FREE,
             none, none, none, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE));
         final IllegalArgumentException noAcc = assertThrows(IllegalArgumentException.class, () -> new CostModel("k",
@@ -220,7 +253,7 @@ class CostModelTest
         final Path file = dir.resolve("model.properties");
         CostModelFile.write(file, model(), CalibrationEffort.FULL);
         final String text = Files.readString(file);
-        Files.writeString(file, text.replace("get.pieceNs=2000", "get.pieceNs=2001"), StandardCharsets.UTF_8);
+        Files.writeString(file, text.replace("get.large.pieceNs=2000", "get.large.pieceNs=2001"), StandardCharsets.UTF_8);
         final RmaException checksum = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
         assertTrue(checksum.getMessage().contains(file.toString()) && checksum.getMessage().contains("checksum") &&
             checksum.getMessage().contains(RmaOptions.RECALIBRATE_VARIABLE), checksum.getMessage());
@@ -239,6 +272,11 @@ class CostModelTest
         Files.writeString(file, withChecksum(text.replace("effort=full\n", "")), StandardCharsets.UTF_8);
         final RmaException noEffort = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
         assertTrue(noEffort.getMessage().contains(file + " has no effort"), noEffort.getMessage());
+
+        Files.writeString(file, withChecksum(text.replaceFirst("put\\.small\\.packByteNs=[0-9.]+\n", "")),
+            StandardCharsets.UTF_8);
+        final RmaException noClass = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
+        assertTrue(noClass.getMessage().contains(file + " has no put.small.packByteNs"), noClass.getMessage());
 
         final String shortCurve = withChecksum(text.replaceFirst("getStream\\.ns=[0-9.]+ ", "getStream.ns="));
         Files.writeString(file, shortCurve, StandardCharsets.UTF_8);

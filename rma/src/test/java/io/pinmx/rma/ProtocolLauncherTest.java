@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The driver tier's protocols in real jobs of 2 JVMs (bin/pinmx-run, shared memory off: UDP frames): the
  * {@code protocols} scenario with each protocol forced and with the model's choice, byte-exact at both ends; and the
  * cost model's file: written by the first job, used as it is by the next, refused naming it when damaged, measured
- * again on request.
+ * again on request; a model that prices small and large requests apart, followed by the tier.
  */
 class ProtocolLauncherTest
 {
@@ -93,8 +93,22 @@ class ProtocolLauncherTest
         assertEquals(FileTime.fromMillis(1_000_000), Files.getLastModifiedTime(model), "the cached model was rewritten");
         assertFalse(second.err().contains("measured the cost model"), second.err());
 
+        // Each request is priced by its size class: with small requests packed and large ones direct, the tier
+        // classes each as the calibration measured it; with streaming always cheaper, only a put that would send from
+        // a region it has goes zero-copy.
+        final CostModel m = measured.model();
+        final CostModel.Strided split = new CostModel.Strided(new CostModel.Gap(1e6, 0), new CostModel.Gap(0, 1));
+        final CostModel.Curve dear = new CostModel.Curve(new long[] {1, 1 << 30}, new double[] {1e6, 1e12});
+        final CostModel.Curve cheap = new CostModel.Curve(new long[] {1, 1 << 30}, new double[] {1, 1e6});
+        CostModelFile.write(model, new CostModel(key, m.getContiguous(), m.putContiguous(), split, split, split, dear,
+            cheap, dear, cheap), CalibrationEffort.FULL);
+        final LaunchedJob.Result classes = run(model, Map.of(), "sizeClasses");
+        assertEquals(0, classes.exitStatus(), classes.out() + classes.err());
+        assertTrue(classes.out().lines().anyMatch("PASSED sizeClasses"::equals), classes.out() + classes.err());
+
         // Damaged: every rank refuses to start, naming the file.
-        Files.writeString(model, text.replace("acc.packByteNs=", "acc.packByteNs=9"), StandardCharsets.UTF_8);
+        Files.writeString(model, text.replace("acc.large.packByteNs=", "acc.large.packByteNs=9"),
+            StandardCharsets.UTF_8);
         final LaunchedJob.Result damaged = run(model, Map.of(), "handles");
         assertNotEquals(0, damaged.exitStatus(), damaged.out());
         assertTrue(damaged.err().contains("rma cost model file " + model + " is damaged"), damaged.err());

@@ -185,6 +185,112 @@ final class ProtocolScenarios
         rma.free(a);
     }
 
+    /**
+     * Run with a model that packs every small request and moves every large one directly, and streams every
+     * contiguous transfer (the test writes it): a strided put, accumulate and get of 32 rows of 256 B (8 KiB: travels
+     * with its request, one packed chunk) are packed, of 64 rows of 1 KiB (64 KiB) direct, each counted once, and the
+     * bytes land: the origin reads its rows back, the target finds them in every other row, the accumulated ones
+     * between. Then contiguous puts from memory the endpoint has declared: 64 KiB goes zero-copy, 16 KiB (travels with
+     * its request, no region used) streams as the model says.
+     */
+    void sizeClasses()
+    {
+        contiguousPutsOfDeclaredMemory((rma.rank() + 1) % rma.size());
+        final int target = (rma.rank() + 1) % rma.size();
+        final int origin = (rma.rank() + rma.size() - 1) % rma.size();
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        a.local().fill((byte)0);
+        rma.barrier();
+        final long[][] shapes = {{256, 32, 0}, {1024, 64, 64 << 10}};
+        for (final long[] shape : shapes)
+        {
+            final long rowBytes = shape[0];
+            final long[] counts = {rowBytes, shape[1]};
+            final long[] packed = {rowBytes};
+            final long[] spread = {2 * rowBytes};
+            final MemorySegment rows = doubles(rowBytes * shape[1], rma.rank() + rowBytes);
+            final boolean small = rowBytes * shape[1] <= 8 << 10;
+            final String what = shape[1] + " rows of " + rowBytes + " B";
+            ProtocolCounts before = rma.protocolCounts();
+            rma.putStrided(rows, packed, a, target, shape[2], spread, counts, 1);
+            checkOne(before, small, "put of " + what);
+            before = rma.protocolCounts();
+            rma.accStrided(AccumulateScale.ofDouble(1.0), rows, packed, a, target, shape[2] + rowBytes, spread, counts,
+                1);
+            checkOne(before, small, "accumulate of " + what);
+            final MemorySegment back = Arena.ofAuto().allocate(rows.byteSize(), 8);
+            before = rma.protocolCounts();
+            rma.getStrided(a, target, shape[2], spread, back, packed, counts, 1);
+            checkOne(before, small, "get of " + what);
+            check(MemorySegment.mismatch(rows, 0, rows.byteSize(), back, 0, back.byteSize()) < 0,
+                () -> "the get of " + what + " differs from the put");
+        }
+        rma.barrier();
+        for (final long[] shape : shapes)
+        {
+            final long rowBytes = shape[0];
+            final MemorySegment theirs = doubles(rowBytes * shape[1], origin + rowBytes);
+            for (long row = 0; row < 2 * shape[1]; row++)
+            {
+                final long at = shape[2] + row * rowBytes;
+                final long from = row / 2 * rowBytes;
+                final long r = row;
+                check(MemorySegment.mismatch(a.local(), at, at + rowBytes, theirs, from, from + rowBytes) < 0,
+                    () -> "rank " + rma.rank() + "'s row " + r + " of " + shape[1] + " rows of " + rowBytes +
+                        " B is not rank " + origin + "'s " + (0 == r % 2 ? "put" : "accumulate"));
+            }
+        }
+        rma.free(a);
+    }
+
+    private void contiguousPutsOfDeclaredMemory(final int target)
+    {
+        final RmaAllocation a = rma.alloc(SLICE_BYTES);
+        final MemorySegment declared = Arena.ofShared().allocate(64 << 10, 4096);
+        fill(declared, 77 + rma.rank());
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.ZERO_COPY);
+        rma.put(declared, a, target, 0);
+        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        for (final long bytes : new long[] {64 << 10, 16 << 10})
+        {
+            final ProtocolCounts before = rma.protocolCounts();
+            rma.put(declared.asSlice(0, bytes), a, target, 0);
+            final ProtocolCounts after = rma.protocolCounts();
+            final long zeroCopy = after.zeroCopy() - before.zeroCopy();
+            final long stream = after.stream() - before.stream();
+            final boolean inline = bytes < 32 << 10;
+            check(inline ? 1 == stream && 0 == zeroCopy : 0 == stream && 1 == zeroCopy, () -> "a put of " + bytes +
+                " B from declared memory went " + zeroCopy + " zero-copy and " + stream + " streamed; expected " +
+                (inline ? "streamed (no region used)" : "zero-copy"));
+        }
+        final MemorySegment back = Arena.ofShared().allocate(64 << 10, 8);
+        rma.get(a, target, 0, back);
+        check(MemorySegment.mismatch(declared, 0, declared.byteSize(), back, 0, back.byteSize()) < 0,
+            () -> "rank " + target + "'s slice differs from the contiguous puts");
+        rma.free(a);
+    }
+
+    /** Checks that exactly one request moved since {@code before}, packed if {@code small} else direct. */
+    private void checkOne(final ProtocolCounts before, final boolean small, final String what)
+    {
+        final ProtocolCounts after = rma.protocolCounts();
+        final long pack = after.pack() - before.pack();
+        final long direct = after.direct() - before.direct();
+        check(small ? 1 == pack && 0 == direct : 0 == pack && 1 == direct, () -> "the " + what + " went " + direct +
+            " direct and " + pack + " packed; its size class's protocol is " + (small ? "pack" : "direct"));
+    }
+
+    /** @return {@code bytes} of doubles 1, 2, 3, ... times a seed: what an accumulate adds to zeros exactly. */
+    private static MemorySegment doubles(final long bytes, final long seed)
+    {
+        final MemorySegment m = Arena.ofAuto().allocate(bytes, 8);
+        for (long i = 0; i < bytes / Double.BYTES; i++)
+        {
+            m.setAtIndex(ValueLayout.JAVA_DOUBLE, i, (i + 1) * (double)seed);
+        }
+        return m;
+    }
+
     private boolean isVector(final Shape shape)
     {
         return null == shape.patch();

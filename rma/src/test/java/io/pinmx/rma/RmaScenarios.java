@@ -61,6 +61,7 @@ public final class RmaScenarios
                     case "unilateral" -> progress.unilateral();
                     case "protocols" -> new ProtocolScenarios(rma, System.getenv()).protocols();
                     case "packArea" -> new ProtocolScenarios(rma, System.getenv()).packedGetsBeyondThePackArea();
+                    case "sizeClasses" -> new ProtocolScenarios(rma, System.getenv()).sizeClasses();
                     case "killed" -> progress.killedTarget();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
