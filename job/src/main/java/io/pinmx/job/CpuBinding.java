@@ -6,8 +6,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Binds the calling thread to one CPU of those it may run on (sched_setaffinity through {@link LibcScheduling}), and gives the old
- * set back on {@link #close}.
+ * Binds the calling thread to one CPU of those it may run on (sched_setaffinity through {@link LibcScheduling}),
+ * and gives the old set back on {@link #close}.
  * <p>
  * Why: a transport whose ranks busy-poll needs one core per rank. Left to the scheduler, two ranks that met in
  * blocking socket reads during the bootstrap are woken onto the same CPU and stay there, both runnable, for
@@ -34,7 +34,7 @@ public final class CpuBinding implements AutoCloseable
     /**
      * Binds the calling thread to the {@code index}-th (modulo their count) CPU of those it may run on now.
      *
-     * @throws IllegalStateException naming the call and errno if the kernel refuses.
+     * @throws IllegalStateException naming the CPU, the call and errno if the kernel refuses.
      */
     public static CpuBinding bindCurrentThread(final int index)
     {
@@ -51,7 +51,14 @@ public final class CpuBinding implements AutoCloseable
             final int cpu = LibcScheduling.nthCpu(previous, index % allowed);
             final MemorySegment mask = LibcScheduling.allocateCpuSet(arena);
             LibcScheduling.only(mask, cpu);
-            LibcScheduling.setAffinity(LibcScheduling.CALLING_THREAD, mask);
+            try
+            {
+                LibcScheduling.setAffinity(LibcScheduling.CALLING_THREAD, mask);
+            }
+            catch (final IllegalStateException ex)
+            {
+                throw new IllegalStateException("binding to CPU " + cpu + ": " + ex.getMessage(), ex);
+            }
             return new CpuBinding(arena, previous, cpu, allowed);
         }
         catch (final RuntimeException ex)
@@ -84,13 +91,22 @@ public final class CpuBinding implements AutoCloseable
         return allowedCpus;
     }
 
-    /** Gives the thread its previous CPU set back; must run on the bound thread. */
+    /**
+     * Gives the thread its previous CPU set back; must run on the bound thread.
+     *
+     * @throws IllegalStateException naming the CPU, the call and errno if the kernel refuses.
+     */
     @Override
     public void close()
     {
         try
         {
             LibcScheduling.setAffinity(LibcScheduling.CALLING_THREAD, previous);
+        }
+        catch (final IllegalStateException ex)
+        {
+            throw new IllegalStateException("restoring the CPUs of a thread bound to CPU " + cpu + ": " +
+                ex.getMessage(), ex);
         }
         finally
         {

@@ -45,7 +45,8 @@ public final class Libc
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+    /** Captures a downcall's errno: for every call of the provider's libc classes whose failure names it. */
+    static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
     private static final Linker.Option VARIADIC_FROM_2 = Linker.Option.firstVariadicArg(2);
 
     private static final FunctionDescriptor IOCTL_SIGNATURE =

@@ -2,7 +2,6 @@ package io.pinmx.pin.provider;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -23,14 +22,13 @@ public final class LibcScheduling
 
     private static final FunctionDescriptor AFFINITY_CALL = FunctionDescriptor.of(
         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
     private static final MethodHandle SCHED_GETAFFINITY =
-        Libc.downcall("sched_getaffinity", AFFINITY_CALL, CAPTURE_ERRNO);
+        Libc.downcall("sched_getaffinity", AFFINITY_CALL, Libc.CAPTURE_ERRNO);
     private static final MethodHandle SCHED_SETAFFINITY =
-        Libc.downcall("sched_setaffinity", AFFINITY_CALL, CAPTURE_ERRNO);
+        Libc.downcall("sched_setaffinity", AFFINITY_CALL, Libc.CAPTURE_ERRNO);
     private static final MethodHandle SCHED_SETSCHEDULER = Libc.downcall("sched_setscheduler",
         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS),
-        CAPTURE_ERRNO);
+        Libc.CAPTURE_ERRNO);
 
     private LibcScheduling()
     {
@@ -124,13 +122,24 @@ public final class LibcScheduling
             throw new IllegalArgumentException("cpu = " + cpu + ": expected 0.." + (CPU_SET_BYTES * Byte.SIZE - 1));
         }
         cpus.fill((byte)0);
-        final long word = (cpu / Long.SIZE) * (long)Long.BYTES;
-        cpus.set(ValueLayout.JAVA_LONG, word, 1L << (cpu % Long.SIZE));
+        cpus.set(ValueLayout.JAVA_LONG, wordOffset(cpu), bit(cpu));
     }
 
     private static boolean holds(final MemorySegment cpus, final int cpu)
     {
-        return 0 != (cpus.get(ValueLayout.JAVA_LONG, (cpu / Long.SIZE) * (long)Long.BYTES) & (1L << (cpu % Long.SIZE)));
+        return 0 != (cpus.get(ValueLayout.JAVA_LONG, wordOffset(cpu)) & bit(cpu));
+    }
+
+    /** @return the byte offset of the cpu_set_t word that holds {@code cpu}. */
+    private static long wordOffset(final int cpu)
+    {
+        return (long)(cpu / Long.SIZE) * Long.BYTES;
+    }
+
+    /** @return {@code cpu}'s bit in its word. */
+    private static long bit(final int cpu)
+    {
+        return 1L << (cpu % Long.SIZE);
     }
 
     private static void affinityCall(final MethodHandle call, final String name, final int tid, final MemorySegment cpus)

@@ -1,7 +1,6 @@
 package io.pinmx.pin.provider;
 
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -54,26 +53,25 @@ public final class LibcSockets
     /** Large enough for sockaddr_in and sockaddr_in6. */
     public static final int SOCKADDR_BYTES = 28;
 
-    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
     private static final FunctionDescriptor MSG_CALL = FunctionDescriptor.of(ValueLayout.JAVA_LONG,
         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
     private static final FunctionDescriptor SOCKADDR_CALL = FunctionDescriptor.of(ValueLayout.JAVA_INT,
         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
 
     private static final MethodHandle SOCKET = Libc.downcall("socket", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), CAPTURE_ERRNO);
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), Libc.CAPTURE_ERRNO);
     private static final MethodHandle SETSOCKOPT = Libc.downcall("setsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-        CAPTURE_ERRNO);
-    private static final MethodHandle BIND = Libc.downcall("bind", SOCKADDR_CALL, CAPTURE_ERRNO);
+        Libc.CAPTURE_ERRNO);
+    private static final MethodHandle BIND = Libc.downcall("bind", SOCKADDR_CALL, Libc.CAPTURE_ERRNO);
     private static final MethodHandle GETSOCKNAME = Libc.downcall("getsockname", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS), CAPTURE_ERRNO);
+        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS), Libc.CAPTURE_ERRNO);
     private static final MethodHandle SENDMSG = Libc.downcall("sendmsg", MSG_CALL);
-    private static final MethodHandle SENDMSG_ERRNO = Libc.downcall("sendmsg", MSG_CALL, CAPTURE_ERRNO);
+    private static final MethodHandle SENDMSG_ERRNO = Libc.downcall("sendmsg", MSG_CALL, Libc.CAPTURE_ERRNO);
     private static final MethodHandle RECVMSG = Libc.downcall("recvmsg", MSG_CALL);
-    private static final MethodHandle RECVMSG_ERRNO = Libc.downcall("recvmsg", MSG_CALL, CAPTURE_ERRNO);
+    private static final MethodHandle RECVMSG_ERRNO = Libc.downcall("recvmsg", MSG_CALL, Libc.CAPTURE_ERRNO);
     private static final MethodHandle EVENTFD = Libc.downcall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), CAPTURE_ERRNO);
+        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), Libc.CAPTURE_ERRNO);
     private static final MethodHandle READ = Libc.downcall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
         ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
     private static final MethodHandle WRITE = Libc.downcall("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
