@@ -9,20 +9,19 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous
- * gets and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces of two sizes in each size
- * class by each protocol (tp and tc of each kind and class, from the gaps between the protocols), and zero-copy
- * against streamed transfers of
- * {@link #CURVE_BYTES}, both from memory allocated
- * for each (never declared before; streamed ones had reused one buffer, and lines through two sizes ended at 1 MiB,
- * below where streaming falls behind, and then started at 128 KiB, above where a fresh region's declaration tips the
- * balance). After a warm-up, rounds run every probe in turn and each cost is the fastest of its
- * rounds, so that a busy moment of a shared host does not become the model. The warm-up runs the small transfers
- * until the JIT has compiled their paths at both ends: with 20 rounds of each, models measured in a fresh JVM had an
- * 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of 1.5-10 ms start-up. Takes 1-5 s a rank
- * between two ranks on this 2-CPU host over loopback (the first rank's 3,000 small rounds 3.7 s of it, in a cold
- * JVM; the probes 0.6-1 s), 10-12 s across a veth pair; the peer's application is not involved (its data server
- * serves the puts). The numbers of rounds are the {@link CalibrationEffort}'s.
+ * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous gets
+ * and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces of two sizes in each size class
+ * by each protocol (tp and tc of each kind and class, from the gaps between the protocols), and zero-copy against
+ * streamed transfers of {@link #CURVE_BYTES}, both from memory allocated for each (never declared before; streamed ones
+ * had reused one buffer, and lines through two sizes ended at 1 MiB, below where streaming falls behind, and then
+ * started at 128 KiB, above where a fresh region's declaration tips the balance). After a warm-up, rounds run every
+ * probe in turn and each cost is the fastest of its rounds, so that a busy moment of a shared host does not become the
+ * model. The warm-up runs the small transfers until the JIT has compiled their paths at both ends: with 20 rounds of
+ * each, models measured in a fresh JVM had an 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of
+ * 1.5-10 ms start-up. Between two ranks on this 2-CPU host (2026-11-29) the first rank took 12-13 s, the second 6 s,
+ * over loopback and across a veth pair alike (11-12 s and 6 s before the size classes' probes; 1-5 s a rank on a
+ * quieter day); the peer's application is not involved (its data server serves the puts). The numbers of rounds are
+ * the {@link CalibrationEffort}'s.
  */
 final class Calibration
 {
