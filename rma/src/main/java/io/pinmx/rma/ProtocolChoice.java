@@ -8,7 +8,8 @@ import java.util.function.Predicate;
  * force one, else the cheaper by the measured {@link CostModel} (before there is one: direct and zero-copy). Memory
  * the endpoint's progress thread cannot touch (confined to the caller's thread) is always staged: a put of it is
  * packed or streamed, a contiguous get of it streamed (a direct strided get lands in a staging buffer of its own).
- * Memory the endpoint has declared already goes zero-copy: the model weighs streaming against zero-copy from memory
+ * Memory the endpoint has declared already goes zero-copy where the transfer would use its region (the tier names
+ * no region of a put that travels with its request): the model weighs streaming against zero-copy from memory
  * not yet declared, whose declaration is the only cost streaming saves (a window of 4 MiB gets into the same
  * buffers, streamed whenever a run's calibration put the two lines within noise of each other: 1.8 GB/s, against
  * 2.9 GB/s in place).
@@ -85,7 +86,8 @@ final class ProtocolChoice
 
     /**
      * @param declared asked only when the model would stream: whether the endpoint has the local memory declared
-     *                 already (a region cache lookup under its lock, kept off the path of small transfers).
+     *                 already and the transfer would use that region (a region cache lookup under its lock, kept off
+     *                 the path of small transfers).
      * @return ZERO_COPY or STREAM for a contiguous request (one piece), counted.
      */
     ContiguousProtocol contiguous(final boolean put, final Pieces pieces, final Predicate<MemorySegment> declared)
