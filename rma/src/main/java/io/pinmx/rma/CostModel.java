@@ -27,7 +27,7 @@ import java.util.Locale;
  * through 128 KiB and 4 MiB alone put 4-64 KiB gets on zero-copy where streaming took half the time: a zero-copy
  * transfer of fresh memory pays its declaration, which a line fitted to large transfers does not see.)
  *
- * @param key            provider, host and interface the costs were measured for.
+ * @param key            provider, host, interface and inline limit the costs were measured for.
  * @param getContiguous  one contiguous get: ts and tn.
  * @param putContiguous  one contiguous put: ts and tn (accumulates too).
  * @param get            a strided or vector get's tp and tc in each size class.

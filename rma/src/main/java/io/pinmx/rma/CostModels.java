@@ -26,11 +26,22 @@ final class CostModels
     {
     }
 
-    /** @return the key of this rank's driver: provider, host and the interface the job runs on. */
-    static String key(final JobEndpoint endpoint)
+    /**
+     * @return the key of this rank's driver: provider, host, the interface the job runs on, and the tier's inline
+     *         limit, where both strided protocols change path (the boundary of the model's size classes: costs
+     *         measured around another one would price requests by the wrong class).
+     */
+    static String key(final JobEndpoint endpoint, final long inlineLimitBytes)
     {
-        final String raw = endpoint.driverEndpoint().info().providerName() + "-" + hostName() + "-" +
-            endpoint.reachable().interfaceName();
+        return key(endpoint.driverEndpoint().info().providerName(), hostName(), endpoint.reachable().interfaceName(),
+            inlineLimitBytes);
+    }
+
+    /** @return the key of these parts, every character but letters, digits, '.', '_' and '-' made '_'. */
+    static String key(final String provider, final String host, final String interfaceName,
+        final long inlineLimitBytes)
+    {
+        final String raw = provider + "-" + host + "-" + interfaceName + "-inline" + inlineLimitBytes;
         return raw.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
@@ -49,7 +60,7 @@ final class CostModels
     static void establish(final Rma rma, final Job job, final JobEndpoint endpoint, final Ranks ranks,
         final DriverTier driver, final ProtocolChoice choice, final RmaOptions options)
     {
-        final String key = key(endpoint);
+        final String key = key(endpoint, driver.inlineLimitBytes());
         final Path file = null == options.modelFile() ? CostModelFile.defaultPath(key) : options.modelFile();
         final int peer = driverPeer(ranks, job.rank());
         byte state = NEED;

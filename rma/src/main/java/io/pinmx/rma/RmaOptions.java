@@ -13,7 +13,8 @@ import java.util.Map;
  * @param strided      the protocol of strided and vector operations through the driver (default AUTO: the model's).
  * @param contiguous   the protocol of contiguous operations through the driver (default AUTO: the model's).
  * @param modelFile    where the measured cost model is cached, or null for
- *                     {@code pinmx/rma-model-PROVIDER-HOST-INTERFACE.properties} under $XDG_CACHE_HOME or $HOME/.cache.
+ *                     {@code pinmx/rma-model-PROVIDER-HOST-INTERFACE-inlineBYTES.properties} under
+ *                     $XDG_CACHE_HOME or $HOME/.cache.
  * @param recalibrate  measure the cost model again at {@link Rma#init} even if its file is there (and rewrite it).
  * @param calibration  how many rounds that measurement takes (default FULL).
  */

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static io.pinmx.rma.CostModel.SizeClass.LARGE;
@@ -283,6 +284,15 @@ class CostModelTest
         final RmaException curve = assertThrows(RmaException.class, () -> CostModelFile.read(file, "user-host-lo"));
         assertTrue(curve.getMessage().contains(file.toString()) && curve.getMessage().contains("impossible cost"),
             curve.getMessage());
+    }
+
+    @Test
+    void keyNamesProviderHostInterfaceAndInlineLimitInFileNameCharacters()
+    {
+        assertEquals("user-node_1-veth0-inline32768", CostModels.key("user", "node 1", "veth0", 32_768));
+        // Another inline limit moves the size classes' boundary: a model of its own.
+        assertNotEquals(CostModels.key("kernel", "h", "lo", 32_768), CostModels.key("kernel", "h", "lo", 8_192));
+        assertEquals("kernel-h-_none_-inline65536", CostModels.key("kernel", "h", "(none)", 65_536));
     }
 
     @Test
