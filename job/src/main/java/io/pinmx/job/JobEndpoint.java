@@ -173,7 +173,7 @@ public final class JobEndpoint implements AutoCloseable
             if (peer != job.rank())
             {
                 partners[peer] = endpoint.connect(remote(addresses.get(peer)), endpoint.options().applicationKey(),
-                    CONNECT_TIMEOUT);
+                    CONNECT_TIMEOUT).named("rank " + peer);
             }
         }
         job.barrier();

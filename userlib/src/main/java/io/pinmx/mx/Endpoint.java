@@ -101,7 +101,8 @@ public final class Endpoint implements AutoCloseable
             sender, matchQueue, unexpected, pool);
         this.poster = new RequestPoster(lock, clock, now, options, mediumFragmentBytes, requests, partners, outbound,
             rendezvous, receiver, matchQueue, unexpected, pool);
-        final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender);
+        final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender, driver,
+            matchQueue);
         final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ?
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
         this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, reads, idleStrategy,

@@ -4,6 +4,7 @@ import io.pinmx.mx.reliability.PartnerState;
 import io.pinmx.mx.reliability.ReceiveTracker;
 import io.pinmx.mx.reliability.SendWindow;
 import io.pinmx.pin.spi.EndpointAddress;
+import io.pinmx.pin.spi.PeerLiveness;
 
 import java.util.ArrayDeque;
 
@@ -64,6 +65,14 @@ public final class Partner
     boolean resendRoundStalled;
     /** A send the driver refused outright (not transient): the sequence stream to the partner is broken. */
     String sendPathBroken;
+    /** When the timers last asked the driver whether the partner is alive. */
+    long livenessCheckedNs;
+    /** What the driver said then: ALIVE keeps a silent partner we wait on from being given up. */
+    PeerLiveness.State liveness = PeerLiveness.State.UNKNOWN;
+    /** The partner's process id, once the driver told it; 0 before. */
+    volatile int pid;
+    /** What messages call the partner ("partner ID" unless named). */
+    private volatile String name;
 
     Partner(final int id, final EndpointAddress address, final int peerIndex, final int connectSeq)
     {
@@ -72,6 +81,32 @@ public final class Partner
         this.peerIndex = peerIndex;
         this.remoteEndpointIndex = address.endpointIndex();
         this.connectSeq = connectSeq;
+        this.name = "partner " + id;
+    }
+
+    /**
+     * Names the partner in every message about it (its failures, its requests' failures), e.g. a job's "rank 3".
+     *
+     * @return this partner.
+     * @throws IllegalArgumentException for a null or blank name.
+     */
+    public Partner named(final String name)
+    {
+        if (null == name || name.isBlank())
+        {
+            throw new IllegalArgumentException("partner " + id + ": a name must not be blank, was '" + name + "'");
+        }
+        this.name = name;
+        return this;
+    }
+
+    /**
+     * @return the partner's process id where the driver has told it (same host: always once it was checked;
+     *         across hosts: once it answered a liveness probe), else 0.
+     */
+    public int pid()
+    {
+        return pid;
     }
 
     /**
@@ -135,8 +170,10 @@ public final class Partner
 
     String describe()
     {
-        return "partner " + id + " (" + address.board() + "/" + remoteEndpointIndex +
-            (remoteSessionId != 0 ? " session " + Integer.toHexString(remoteSessionId) : "") + ")";
+        final int knownPid = pid;
+        return name + " (" + address.board() + "/" + remoteEndpointIndex +
+            (remoteSessionId != 0 ? " session " + Integer.toHexString(remoteSessionId) : "") +
+            (knownPid != 0 ? ", pid " + knownPid : "") + ")";
     }
 
     public String toString()

@@ -1,5 +1,6 @@
 package io.pinmx.mx;
 
+import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.mx.match.MatchQueue;
 import io.pinmx.mx.match.UnexpectedQueue;
 import io.pinmx.pin.spi.DriverEndpoint;
@@ -167,6 +168,29 @@ final class PartnerTable
         }
         // last: a driver that failed refuses this, and the requests must have failed by then
         forget(p);
+    }
+
+    /**
+     * Gives up a partner that died or stayed silent: as {@link #fail}, and posted receives from any source fail too,
+     * since the message one of them waits for may be the partner's. (A partner that said goodbye fails by
+     * {@link #fail} alone: receives from any source wait on for the others.)
+     */
+    void failLost(final Partner p, final String reason)
+    {
+        if (ConnectionState.FAILED == p.connection)
+        {
+            return;
+        }
+        fail(p, reason);
+        for (int i = 0, n = requests.size(); i < n && matchQueue.postedFromAnySource() > 0; i++)
+        {
+            final Request r = requests.at(i);
+            if (RequestState.POSTED == r.state && MatchInfo.ANY_SOURCE == r.posted.source())
+            {
+                matchQueue.remove(r.posted);
+                requests.fail(r, "receive from any source failed: " + reason);
+            }
+        }
     }
 
     /**

@@ -1,19 +1,29 @@
 package io.pinmx.mx;
 
+import io.pinmx.mx.match.MatchQueue;
 import io.pinmx.mx.reliability.ResendTimer;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.PeerLiveness;
 import io.pinmx.pin.wire.FrameKind;
 import org.agrona.concurrent.CachedNanoClock;
 
 /**
  * Owns time in the protocol: connect resends and deadlines, go-back-N resends, delayed acks,
- * keepalives, and liveness (a partner we wait on that stays silent past the peer timeout is
- * failed and told so). Also says when the next of these falls due, which bounds how long the
- * progress agent may block. Guarded by the endpoint lock.
+ * keepalives, and liveness. We wait on a partner while frames to it are unacknowledged, a rendezvous
+ * or pull with it runs, a message from it arrives, or a posted receive names it or any source. A
+ * partner we wait on that stays silent is asked to answer (keepalive) and the driver is asked what
+ * it knows ({@link DriverEndpoint#checkLiveness}): a partner the driver knows to be gone fails at
+ * once; one it knows to be alive (its process runs on this host, or its driver answered a probe) is
+ * never given up however long it is silent; otherwise silence past the peer timeout fails it, and
+ * it is told so. Also says when the next of these falls due, which bounds how long the progress
+ * agent may block. Guarded by the endpoint lock.
  */
 final class PartnerTimers
 {
     private static final long MAX_IDLE_WAIT_NS = 1_000_000L;
     private static final long MIN_IDLE_WAIT_NS = 10_000L;
+    /** Silence after which, and interval at which, the driver is asked whether a partner we wait on is alive. */
+    static final long LIVENESS_CHECK_NS = 50_000_000L;
 
     private final EndpointOptions options;
     private final CachedNanoClock now;
@@ -22,11 +32,16 @@ final class PartnerTimers
     private final OutboundQueue outbound;
     private final FrameSender sender;
     private final ResendTimer resendTimer;
+    private final DriverEndpoint driver;
+    private final MatchQueue matchQueue;
+    private final PeerLiveness liveness = new PeerLiveness();
 
     PartnerTimers(
         final EndpointOptions options, final CachedNanoClock now, final PartnerTable partners, final Connector connector,
-        final OutboundQueue outbound, final FrameSender sender)
+        final OutboundQueue outbound, final FrameSender sender, final DriverEndpoint driver, final MatchQueue matchQueue)
     {
+        this.driver = driver;
+        this.matchQueue = matchQueue;
         this.options = options;
         this.now = now;
         this.partners = partners;
@@ -76,6 +91,7 @@ final class PartnerTimers
                     final long silentSinceNs = p.silentSinceNs(true, nowNs);
                     next = Math.min(next, (p.lastKeepaliveNs - silentSinceNs >= 0 ? p.lastKeepaliveNs : silentSinceNs) +
                         options.keepaliveIntervalNs);
+                    next = Math.min(next, Math.max(silentSinceNs, p.livenessCheckedNs) + LIVENESS_CHECK_NS);
                 }
             }
         }
@@ -87,9 +103,10 @@ final class PartnerTimers
         return MIN_IDLE_WAIT_NS;
     }
 
-    private static boolean isWaitingOn(final Partner p)
+    private boolean isWaitingOn(final Partner p)
     {
-        return !p.window.isEmpty() || p.outstandingRendezvous > 0 || p.incoming.feedsRequest();
+        return !p.window.isEmpty() || p.outstandingRendezvous > 0 || p.incoming.feedsRequest() ||
+            matchQueue.postedFrom(p.id()) > 0 || matchQueue.postedFromAnySource() > 0;
     }
 
     private void connectedTimers(final Partner p, final boolean idleCaller)
@@ -97,13 +114,30 @@ final class PartnerTimers
         final long nowNs = now.nanoTime();
         final boolean waiting = isWaitingOn(p);
         final long silentNs = nowNs - p.silentSinceNs(waiting, nowNs);
-        if (waiting && silentNs > options.peerTimeoutNs())
+        if (0 == p.livenessCheckedNs)
+        {
+            // once at connect, while the partner surely runs: a driver that probes learns its process early
+            if (checkLiveness(p, nowNs))
+            {
+                return;
+            }
+            p.liveness = PeerLiveness.State.UNKNOWN;
+        }
+        else if (!waiting || silentNs < LIVENESS_CHECK_NS)
+        {
+            p.liveness = PeerLiveness.State.UNKNOWN;
+        }
+        else if (nowNs - p.livenessCheckedNs >= LIVENESS_CHECK_NS && checkLiveness(p, nowNs))
+        {
+            return;
+        }
+        if (waiting && silentNs > options.peerTimeoutNs() && PeerLiveness.State.ALIVE != p.liveness)
         {
             // It may be alive and only unable to answer for now: tell it, so that its receives from
             // us fail instead of waiting for a connection we have given up (before the failure drops
             // our reference to its peer entry).
             sender.sendNack(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId, FrameKind.ACK, 0);
-            partners.fail(p, p.describe() + " unreachable: nothing heard for " + silentNs / 1_000_000 +
+            partners.failLost(p, p.describe() + " unreachable: nothing heard for " + silentNs / 1_000_000 +
                 " ms (limit " + options.peerTimeoutNs() / 1_000_000 + " ms) with " + p.window.inFlight() +
                 " frames unacknowledged from seq " + p.window.oldestSeq() +
                 (null != p.lastSendError ? "; last send error: " + p.lastSendError : ""));
@@ -128,5 +162,35 @@ final class PartnerTimers
             sender.sendAck(p, true);
         }
         partners.failIfSendPathBroken(p);
+    }
+
+    /**
+     * Asks the driver whether a silent partner we wait on is alive.
+     *
+     * @return true when it is gone and was failed now.
+     */
+    private boolean checkLiveness(final Partner p, final long nowNs)
+    {
+        p.livenessCheckedNs = nowNs;
+        try
+        {
+            driver.checkLiveness(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId, liveness);
+        }
+        catch (final RuntimeException e)
+        {
+            liveness.unknown(0);
+        }
+        p.liveness = liveness.state();
+        if (0 != liveness.pid())
+        {
+            p.pid = liveness.pid();
+        }
+        if (PeerLiveness.State.GONE != liveness.state())
+        {
+            return false;
+        }
+        partners.failLost(p, p.describe() + " is gone: " + liveness.reason() + " (" + p.window.inFlight() +
+            " frames unacknowledged)");
+        return true;
     }
 }

@@ -22,8 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Liveness against real pauses: two processes that stop talking for many peer timeouts stay
- * connected and lose nothing, and a partner that really is given up learns it even though it was
- * only frozen. The peer timeout here is {@value #RESEND_MS} ms x ({@value #MAX_RESENDS} + 1).
+ * connected and lose nothing; a partner on this host that is frozen while we wait on it is never
+ * given up (its process runs), and one that is killed while we only wait for its messages fails at
+ * once naming its process; and where only silence can judge (a driver without liveness answers), a
+ * partner given up learns it even though it was only frozen. The peer timeout here is
+ * {@value #RESEND_MS} ms x ({@value #MAX_RESENDS} + 1).
  */
 class PartnerPauseTest
 {
@@ -75,13 +78,119 @@ class PartnerPauseTest
         frozenPartnerLearnsIt(false);
     }
 
+    @Test
+    void aFrozenPartnerOnThisHostIsNeverGivenUpOverSharedMemory() throws Exception
+    {
+        frozenPartnerOnThisHostIsKept(true);
+    }
+
+    @Test
+    void aFrozenPartnerOnThisHostIsNeverGivenUpOverUdp() throws Exception
+    {
+        frozenPartnerOnThisHostIsKept(false);
+    }
+
+    @Test
+    void aKilledPartnerFailsReceivesNamingItAndFromAnySourceAtOnceOverSharedMemory() throws Exception
+    {
+        killedPartnerFailsReceives(true);
+    }
+
+    @Test
+    void aKilledPartnerFailsReceivesNamingItAndFromAnySourceAtOnceOverUdp() throws Exception
+    {
+        killedPartnerFailsReceives(false);
+    }
+
     private Endpoint openLocal(final boolean sameHost)
     {
-        local = TestEndpoints.open(TestEndpoints.options(0, KEY, UserDriverOptions.defaults().withSameHost(sameHost))
+        local = TestEndpoints.open(localOptions(sameHost));
+        return local;
+    }
+
+    private static EndpointOptions localOptions(final boolean sameHost)
+    {
+        return TestEndpoints.options(0, KEY, UserDriverOptions.defaults().withSameHost(sameHost))
             .resendTimeoutNs(TimeUnit.MILLISECONDS.toNanos(RESEND_MS))
             .maxResends(MAX_RESENDS)
-            .build());
-        return local;
+            .build();
+    }
+
+    /**
+     * The peer is frozen (SIGSTOP) for 3 peer timeouts while we wait on it: a receive from it and a send to it
+     * (which the peer's posted receive takes once thawed). Its process runs, so it is not given up; thawed, both
+     * complete and the partner stays connected.
+     */
+    private void frozenPartnerOnThisHostIsKept(final boolean sameHost) throws Exception
+    {
+        openLocal(sameHost);
+        try (PeerProcess peer = PeerProcess.start(1, KEY, sameHost, 0, RESEND_MS, MAX_RESENDS))
+        {
+            peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
+            final Partner partner = firstMessageFromPeer(peer);
+            peer.send("RECV_FROM 0 77 64");
+            signal(peer, "STOP");
+            Awaitility.await("every thread of peer " + peer.pid() + " stopped").atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(5)).until(() -> allThreadsStopped(peer.pid()));
+            final Request recv = local.irecv(partner.id(), 2, MatchInfo.MASK_ALL, arena.allocate(8));
+            final Request send;
+            try
+            {
+                final MemorySegment data = arena.allocate(64);
+                Patterns.fill(data, 77);
+                send = local.isend(partner, 0x77, data);
+                assertFalse(recv.await(Duration.ofMillis(3 * PEER_TIMEOUT_MS)), "receive from a frozen partner ended: " +
+                    recv.status());
+                assertTrue(!send.test() || !send.status().isError(), "send to a frozen partner: " + send.status());
+                assertEquals(PartnerState.CONNECTED, partner.state(), "a frozen partner on this host: " + partner);
+            }
+            finally
+            {
+                signal(peer, "CONT");
+            }
+            assertEquals("RECEIVED_FROM 77", peer.awaitLine("RECEIVED_FROM", LINE_TIMEOUT_MS));
+            assertFalse(send.awaitOrThrow(TIMEOUT).isError());
+            peer.command("SEND 0 2 8 2 eager 1", "POSTED", LINE_TIMEOUT_MS);
+            final Status got = recv.awaitOrThrow(TIMEOUT);
+            assertEquals(8, got.bytesTransferred(), got.toString());
+            assertEquals(PartnerState.CONNECTED, partner.state(), "partner after the thaw: " + partner);
+            send.release();
+            recv.release();
+        }
+    }
+
+    /**
+     * We only wait for the peer's messages (a receive naming it, one from any source; nothing unacknowledged):
+     * killed, it fails both at once, well inside the peer timeout, naming its process. Its process id is known
+     * first (the driver learns it at the first liveness check of the silent partner), so the failure must be
+     * the exact one, not the timeout.
+     */
+    private void killedPartnerFailsReceives(final boolean sameHost) throws Exception
+    {
+        openLocal(sameHost);
+        try (PeerProcess peer = PeerProcess.start(1, KEY, sameHost, 0, RESEND_MS, MAX_RESENDS))
+        {
+            peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
+            final Partner partner = firstMessageFromPeer(peer);
+            final Request named = local.irecv(partner.id(), 3, MatchInfo.MASK_ALL, arena.allocate(8));
+            final Request any = local.irecv(MatchInfo.ANY_SOURCE, 4, MatchInfo.MASK_ALL, arena.allocate(8));
+            Awaitility.await("the driver knows the partner's process").atMost(TIMEOUT)
+                .until(() -> partner.pid() == peer.pid());
+            peer.kill();
+            final long killedNs = System.nanoTime();
+            assertTrue(named.await(TIMEOUT), "receive naming a killed partner ended");
+            assertTrue(any.await(TIMEOUT), "receive from any source ended after a partner was killed");
+            final long tookMs = (System.nanoTime() - killedNs) / 1_000_000;
+            for (final Request r : new Request[] {named, any})
+            {
+                assertEquals(RequestState.FAILED, r.state());
+                final String error = r.status().error();
+                assertTrue(error.contains("is gone: its process " + peer.pid() + " exited"), error);
+                assertTrue(error.contains(peer.address.board().toString()), error);
+                r.release();
+            }
+            assertTrue(tookMs < 10 * PEER_TIMEOUT_MS, "failed after " + tookMs + " ms");
+        }
     }
 
     private String localBoard()
@@ -191,15 +300,15 @@ class PartnerPauseTest
     }
 
     /**
-     * The peer is frozen (SIGSTOP) with a receive posted from us while our send to it waits for an ack: we give
-     * it up after the peer timeout, and our receive from it fails. Over UDP the send fails with it; over shared
+     * Over a driver that judges by silence alone: the peer is frozen (SIGSTOP) with a receive posted from us while
+     * our send to it waits for an ack: we give it up after the peer timeout, and our receive from it fails. Over UDP the send fails with it; over shared
      * memory the 8 B send completed at once (its frame is in the peer's ring, which cannot lose it) while its
      * unacknowledged frame still made us wait on the peer. Thawed, the peer must learn it at once: its receive
      * fails naming the cause.
      */
     private void frozenPartnerLearnsIt(final boolean sameHost) throws Exception
     {
-        openLocal(sameHost);
+        local = Endpoint.open(new SilenceOnlyDriver(), localOptions(sameHost));
         try (PeerProcess peer = PeerProcess.start(1, KEY, sameHost, 0, RESEND_MS, MAX_RESENDS))
         {
             peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);

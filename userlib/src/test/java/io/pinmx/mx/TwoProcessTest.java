@@ -338,8 +338,10 @@ class TwoProcessTest
             assertTrue(send.await(Duration.ofMillis(limitMs * 3)), "send failed within the peer timeout");
             final long tookMs = (System.nanoTime() - killedAt) / 1_000_000;
             assertEquals(RequestState.FAILED, send.state());
-            assertTrue(send.status().error().contains("unreachable"), send.status().error());
-            assertTrue(send.status().error().contains(peer.address.board().toString()), send.status().error());
+            // on this host the driver may know the process exited before the silence ran out
+            final String error = send.status().error();
+            assertTrue(error.contains("unreachable") || error.contains("its process " + peer.pid() + " exited"), error);
+            assertTrue(error.contains(peer.address.board().toString()), error);
             assertTrue(recv.await(Duration.ofSeconds(1)));
             assertEquals(RequestState.FAILED, recv.state(), "a receive naming the dead partner fails too");
             assertTrue(tookMs <= limitMs * 3, "failed after " + tookMs + " ms, limit " + limitMs);

@@ -124,7 +124,16 @@ public enum Counter
      * UDP sends that carried two or more frames by segmentation offload: served PULL_REPLY blocks and runs of
      * {@link DriverEndpoint#sendRun} (user driver).
      */
-    OFFLOADED_SENDS;
+    OFFLOADED_SENDS,
+    /** Liveness probes sent to remote endpoints the library waits on and hears nothing from (user driver). */
+    LIVENESS_PROBES_SENT,
+    /** Liveness probes from remote endpoints this endpoint answered (user driver). */
+    LIVENESS_PROBES_ANSWERED,
+    /**
+     * Datagrams the responder read and dropped because the event queue was full while the application did not
+     * poll: read so that liveness probes behind them are answered; their senders resend them (user driver).
+     */
+    DROPPED_EVENT_QUEUE_FULL;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

@@ -134,6 +134,26 @@ public interface DriverEndpoint extends AutoCloseable
     void startPull(PullSpec spec);
 
     /**
+     * What the driver knows of a remote endpoint's liveness, beyond the library's silence: the library asks for a
+     * partner it waits on that has been silent, so that a partner whose process exited fails at once and a live
+     * one that only does not answer (its application computes, or is starved of CPU) is never given up. A provider
+     * that probes sends at most one probe per call and answers at once from what it knows; a later call sees the
+     * answer. Called under the library's lock: never blocks.
+     *
+     * @param peerIndex     the peer board.
+     * @param endpointIndex the remote endpoint's index on that board.
+     * @param sessionId     the session the library connected to (another session at that index is another
+     *                      endpoint: the one connected to is gone).
+     * @param out           filled and returned.
+     * @return {@code out}. By default {@link PeerLiveness.State#UNKNOWN}: silence alone decides.
+     * @throws DriverException {@link DriverError#UNKNOWN_PEER} for an unknown or reclaimed index.
+     */
+    default PeerLiveness checkLiveness(int peerIndex, int endpointIndex, int sessionId, PeerLiveness out)
+    {
+        return out.unknown(0);
+    }
+
+    /**
      * Deliver up to {@code limit} ready events.
      *
      * @param handler receives each event, valid only during the call.

@@ -5,6 +5,8 @@ import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,6 +23,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>
  * Owns {@link #agentLock}: held by whoever runs the duty cycle without a progress thread, so one runs it at a time;
  * {@link #stop} takes it to tear the transport down once nobody is inside the duty cycle.
+ * <p>
+ * Without a progress thread a responder thread wakes every {@link #RESPONDER_CHECK_NS} and, when nobody has run the
+ * duty cycle for {@link #RESPONDER_IDLE_NS} (the application computes, or is descheduled), runs one: received frames
+ * wait as events for the application, pulls from this endpoint are served and liveness probes are answered, so
+ * partners never take a live process that does not poll for a dead one. When the event queue is full it still
+ * reads datagrams, to answer probes, and drops the frames among them (their senders resend).
  */
 final class EndpointAgent
 {
@@ -28,6 +36,23 @@ final class EndpointAgent
     /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
     private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long TIMER_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How often the responder looks whether the duty cycle runs; well below the probes' answer window. */
+    static final long RESPONDER_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(25);
+    /** A duty cycle this long ago means nobody polls: the responder runs one. */
+    static final long RESPONDER_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final VarHandle LAST_CYCLE_NS;
+
+    static
+    {
+        try
+        {
+            LAST_CYCLE_NS = MethodHandles.lookup().findVarHandle(EndpointAgent.class, "lastCycleNs", long.class);
+        }
+        catch (final ReflectiveOperationException e)
+        {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final EndpointAddress address;
     private final UdpTransport udp;
@@ -41,12 +66,17 @@ final class EndpointAgent
     private final long pullResendTimeoutNs;
     private final ReentrantLock agentLock = new ReentrantLock();
     private final Thread progressThread;
+    /** Null with a progress thread. */
+    private final Thread responderThread;
 
     private volatile boolean stopped;
     private volatile Throwable progressFailure;
     private volatile boolean parked;
     private volatile Thread waiter;
     private long nextTimerCheckNs;
+    /** When a duty cycle last started (opaque: written each cycle, read by the responder). */
+    @SuppressWarnings("unused")
+    private long lastCycleNs;
 
     EndpointAgent(
         final EndpointAddress address,
@@ -68,15 +98,15 @@ final class EndpointAgent
         this.counterPublisher = counterPublisher;
         this.pullResendTimeoutNs = pullResendTimeoutNs;
         this.progressThread = progressThread ? new Thread(this::runProgress, "pinmx-progress-" + address) : null;
+        this.responderThread = progressThread ? null : new Thread(this::runResponder, "pinmx-responder-" + address);
     }
 
     void start()
     {
-        if (progressThread != null)
-        {
-            progressThread.setDaemon(true);
-            progressThread.start();
-        }
+        LAST_CYCLE_NS.setOpaque(this, System.nanoTime());
+        final Thread thread = progressThread != null ? progressThread : responderThread;
+        thread.setDaemon(true);
+        thread.start();
     }
 
     boolean hasProgressThread()
@@ -107,6 +137,7 @@ final class EndpointAgent
 
     private int doWork(final boolean receive)
     {
+        LAST_CYCLE_NS.setOpaque(this, System.nanoTime());
         int work = puller.startSubmitted();
         if (receive)
         {
@@ -195,14 +226,12 @@ final class EndpointAgent
         if (progressThread != null)
         {
             udp.wakeup();
-            try
-            {
-                progressThread.join(TimeUnit.SECONDS.toMillis(10));
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-            }
+            join(progressThread);
+        }
+        else
+        {
+            LockSupport.unpark(responderThread);
+            join(responderThread);
         }
         agentLock.lock();
         try
@@ -221,6 +250,50 @@ final class EndpointAgent
         if (blocked != null)
         {
             LockSupport.unpark(blocked);
+        }
+    }
+
+    private static void join(final Thread thread)
+    {
+        try
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void runResponder()
+    {
+        try
+        {
+            while (!stopped)
+            {
+                LockSupport.parkNanos(this, RESPONDER_CHECK_NS);
+                if (System.nanoTime() - (long)LAST_CYCLE_NS.getOpaque(this) >= RESPONDER_IDLE_NS &&
+                    agentLock.tryLock())
+                {
+                    try
+                    {
+                        if (!stopped)
+                        {
+                            doWork();
+                            dispatcher.answerProbesDroppingFrames();
+                        }
+                    }
+                    finally
+                    {
+                        agentLock.unlock();
+                    }
+                }
+            }
+        }
+        catch (final Throwable t)
+        {
+            progressFailure = t;
+            unparkWaiter();
         }
     }
 

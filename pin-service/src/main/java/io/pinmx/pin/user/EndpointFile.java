@@ -254,6 +254,41 @@ final class EndpointFile implements AutoCloseable
     }
 
     /**
+     * Who holds the endpoint file of a port, read from its header without mapping it (liveness checks).
+     *
+     * @return the owner, or null when there is no complete endpoint file of this layout at that port.
+     */
+    static Owner readOwner(final Path directory, final int port)
+    {
+        final ByteBuffer header = ByteBuffer.allocate((int)READY_OFFSET + 4).order(ByteOrder.nativeOrder());
+        try (FileChannel channel = FileChannel.open(pathFor(directory, port), StandardOpenOption.READ))
+        {
+            if (channel.read(header, 0) != header.capacity() || header.getLong((int)MAGIC_OFFSET) != MAGIC ||
+                header.getInt((int)VERSION_OFFSET) != LAYOUT_VERSION || header.getInt((int)PORT_OFFSET) != port)
+            {
+                return null;
+            }
+            return new Owner(header.getInt((int)PID_OFFSET), header.getInt((int)SESSION_OFFSET),
+                header.getInt((int)READY_OFFSET) == 1);
+        }
+        catch (final IOException e)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * The header of an endpoint file.
+     *
+     * @param pid       the owner process.
+     * @param sessionId the endpoint's session.
+     * @param open      false once the owner closed the endpoint (a killed owner leaves it true).
+     */
+    record Owner(int pid, int sessionId, boolean open)
+    {
+    }
+
+    /**
      * The endpoint files in {@code directory}, read from their headers without mapping them (for
      * {@code pinmx-admin endpoints}); files that are not endpoint files of this layout are skipped.
      */

@@ -23,7 +23,8 @@ import java.net.UnknownHostException;
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
  * the event ring has room for), checks each, and hands it on: PULLs to the {@link PullServer}, PULL_REPLYs and NACKs
  * of PULLs to the {@link Puller}, a same-host peer's invitation to share its pull to the {@link PullHelper},
- * misaddressed frames answered with a NACK, everything else queued as an event.
+ * misaddressed frames answered with a NACK, liveness probes and answers to {@link LivenessProbes}, everything else
+ * queued as an event.
  * Owns the cache of shared-memory senders' socket addresses and when the socket is next polled. Runs on the agent
  * only.
  * <p>
@@ -52,6 +53,7 @@ final class FrameDispatcher
     private final ReplyPlacement placement;
     private final PullServer server;
     private final PullHelper helper;
+    private final LivenessProbes liveness;
     private final DriverCounters counters;
     private final int endpointIndex;
     private final int sessionId;
@@ -96,6 +98,7 @@ final class FrameDispatcher
         final Puller puller,
         final PullServer server,
         final PullHelper helper,
+        final LivenessProbes liveness,
         final DriverCounters counters,
         final int endpointIndex,
         final int sessionId,
@@ -109,6 +112,7 @@ final class FrameDispatcher
         this.placement = puller.placement();
         this.server = server;
         this.helper = helper;
+        this.liveness = liveness;
         this.counters = counters;
         this.endpointIndex = endpointIndex;
         this.sessionId = sessionId;
@@ -157,6 +161,41 @@ final class FrameDispatcher
         return work;
     }
 
+    /**
+     * The responder's receive when the event queue has no room: datagrams are read anyway so that liveness probes
+     * among them are answered; frames are dropped (counted), and their senders resend them.
+     *
+     * @return datagrams read.
+     */
+    int answerProbesDroppingFrames()
+    {
+        int received = 0;
+        while (received < RECEIVE_BATCH && events.framesThatFit(UdpTransport.RECEIVE_BUFFER_BYTES) == 0)
+        {
+            final InetSocketAddress source = udp.receive();
+            if (source == null)
+            {
+                break;
+            }
+            received++;
+            final int bytes = udp.receivedBytes();
+            final int segmentBytes = udp.receivedSegmentBytes();
+            for (int offset = 0; offset < bytes; offset += segmentBytes)
+            {
+                final int length = Math.min(segmentBytes, bytes - offset);
+                if (LivenessProbes.isProbeDatagram(udp.receivedBuffer(), offset, length))
+                {
+                    liveness.onDatagram(udp.receivedBuffer(), offset, source);
+                }
+                else
+                {
+                    counters.increment(Counter.DROPPED_EVENT_QUEUE_FULL);
+                }
+            }
+        }
+        return received;
+    }
+
     /** The agent was parked: poll the socket on the next cycle whatever the traffic was. */
     void pollUdpNext()
     {
@@ -186,10 +225,15 @@ final class FrameDispatcher
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
                     continue;
                 }
+                final int length = Math.min(segmentBytes, bytes - offset);
+                if (LivenessProbes.isProbeDatagram(udp.receivedBuffer(), offset, length))
+                {
+                    liveness.onDatagram(udp.receivedBuffer(), offset, source);
+                    continue;
+                }
                 frames++;
                 final int k = offset / segmentBytes;
-                onFrame(udp.receivedBuffer(), offset, Math.min(segmentBytes, bytes - offset), source, false,
-                    placement.placed(k) ? k : -1);
+                onFrame(udp.receivedBuffer(), offset, length, source, false, placement.placed(k) ? k : -1);
             }
             placement.forget();
             puller.flushReplies();

@@ -13,6 +13,7 @@ import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
+import io.pinmx.pin.spi.PeerLiveness;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
@@ -57,6 +58,7 @@ final class UserEndpoint implements DriverEndpoint
     private final Puller puller;
     private final FrameTransmitter transmitter;
     private final EndpointAgent agent;
+    private final LivenessProbes liveness;
     private final int maxFrameBytes;
 
     /** Null without the same-host path. */
@@ -147,8 +149,10 @@ final class UserEndpoint implements DriverEndpoint
         final PullServer server = new PullServer(arena, agentFrames, regions, counters, options.framePayloadBytes(),
             endpointIndex, session);
         final ShmFrameRing ring = file == null ? null : file.ring();
+        this.liveness = new LivenessProbes(arena, udp, counters, options.shmDirectory(), endpointIndex, session);
         final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, events, peers, puller, server,
-            new PullHelper(arena, peerFiles, regions, counters), counters, endpointIndex, session, maxFrameBytes);
+            new PullHelper(arena, peerFiles, regions, counters), liveness, counters, endpointIndex, session,
+            maxFrameBytes);
         this.counterPublisher = null == options.countersFile() ? null :
             CounterPublisher.open(options.countersFile(), address, counters);
         this.agent = new EndpointAgent(address, options.progressThread(), options.pullResendTimeoutNs(), udp, ring,
@@ -191,6 +195,14 @@ final class UserEndpoint implements DriverEndpoint
             throw new DriverException(DriverError.BAD_ARGUMENT, "acquirePeer: board address is null");
         }
         return peers.acquire(board, UdpPeer.Key.of(board), address).index();
+    }
+
+    @Override
+    public PeerLiveness checkLiveness(
+        final int peerIndex, final int endpointIndex, final int sessionId, final PeerLiveness out)
+    {
+        checkOpen("checkLiveness");
+        return liveness.check(peers.entryOrThrow("checkLiveness", peerIndex, address), endpointIndex, sessionId, out);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.pinmx.mx.match;
 
+import org.agrona.collections.Int2IntHashMap;
+
 /**
  * Posted receives in posting order. An incoming message takes the first receive that
  * accepts it, which together with in-order delivery per partner gives MPI's
@@ -11,6 +13,9 @@ public final class MatchQueue
     private PostedReceive head;
     private PostedReceive tail;
     private int size;
+    /** Posted receives by the source they name (liveness: a partner a receive waits on is watched). */
+    private final Int2IntHashMap postedBySource = new Int2IntHashMap(0);
+    private int postedFromAnySource;
 
     /**
      * @throws IllegalStateException if the receive is already queued (here or elsewhere).
@@ -34,6 +39,43 @@ public final class MatchQueue
         }
         tail = receive;
         size++;
+        count(receive.source(), 1);
+    }
+
+    /**
+     * @return how many posted receives wait for a message from this partner in particular.
+     */
+    public int postedFrom(final int source)
+    {
+        return postedBySource.get(source);
+    }
+
+    /**
+     * @return how many posted receives accept a message from any partner.
+     */
+    public int postedFromAnySource()
+    {
+        return postedFromAnySource;
+    }
+
+    private void count(final int source, final int delta)
+    {
+        if (MatchInfo.ANY_SOURCE == source)
+        {
+            postedFromAnySource += delta;
+        }
+        else
+        {
+            final int posted = postedBySource.get(source) + delta;
+            if (0 == posted)
+            {
+                postedBySource.remove(source);
+            }
+            else
+            {
+                postedBySource.put(source, posted);
+            }
+        }
     }
 
     /**
@@ -104,5 +146,6 @@ public final class MatchQueue
         r.next = null;
         r.queued = false;
         size--;
+        count(r.source(), -1);
     }
 }
