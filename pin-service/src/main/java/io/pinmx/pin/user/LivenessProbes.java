@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
  * probes.
  * <p>
  * On this host it is exact: the remote endpoint's owner process, from its endpoint file (or from a probe answer
- * when it has none), runs or has exited ({@link ProcessStatus}); a closed file or another session at the port means
- * the endpoint is gone. Across hosts a probe is a {@link #DATAGRAM_BYTES}-byte datagram (no MXoE frame is that
+ * when it has none), runs or has exited ({@link ProcessStatus}); a closed or removed file or another session at the
+ * port means the endpoint is gone. (A same-host endpoint without a file, closed while its process lives on, counts
+ * as alive: its goodbye frames tell the library instead.) Across hosts a probe is a {@link #DATAGRAM_BYTES}-byte datagram (no MXoE frame is that
  * short) that the remote endpoint's agent answers whoever runs it: its progress thread, a caller polling, or the
  * agent's responder when the application has not polled for a while. An answer within {@link #ANSWER_FRESH_NS}
  * means alive.
@@ -56,6 +57,8 @@ final class LivenessProbes
         int answeredSession;
         int pid;
         long startTime = ProcessStatus.EXITED;
+        /** Its endpoint file was seen: the file's removal means the endpoint closed. */
+        boolean hadFile;
     }
 
     /**
@@ -157,11 +160,15 @@ final class LivenessProbes
                         ") holds its port " + port);
             }
             adopt(remote, owner.pid());
+            remote.hadFile = true;
             if (!owner.open())
             {
-                return isRunning(remote) ? out.gone(remote.pid, "it closed its endpoint") :
-                    out.gone(remote.pid, "its process " + remote.pid + " exited");
+                return closedOrExited(remote, out);
             }
+        }
+        else if (remote.hadFile)
+        {
+            return closedOrExited(remote, out);
         }
         if (remote.pid == 0)
         {
@@ -173,6 +180,12 @@ final class LivenessProbes
         }
         return isRunning(remote) ? out.alive(remote.pid) : out.gone(remote.pid, "its process " + remote.pid +
             " exited");
+    }
+
+    private static PeerLiveness closedOrExited(final Remote remote, final PeerLiveness out)
+    {
+        return isRunning(remote) ? out.gone(remote.pid, "it closed its endpoint") :
+            out.gone(remote.pid, "its process " + remote.pid + " exited");
     }
 
     private static void adopt(final Remote remote, final int pid)
