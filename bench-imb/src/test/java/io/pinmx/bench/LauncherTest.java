@@ -223,6 +223,46 @@ class LauncherTest
         }
     }
 
+    /**
+     * Three PMI tasks (one pinmx-run each, no parent watching them, as srun and mpirun start them) run Sendrecv over
+     * pinmx; rank 1's JVM is killed once the table starts. Rank 2 waits on it (a receive) and must fail promptly,
+     * naming rank 1 and its process, instead of waiting forever; rank 0 waits on rank 2 (its send to rank 1 may be
+     * acknowledged already) and fails as soon as either of them is gone.
+     */
+    @Test
+    void underPmiTheSurvivorsOfAKilledRankFailNamingIt() throws Exception
+    {
+        final Path bootstrap = dir.resolve("bootstrap-killed");
+        final List<Process> launchers = new ArrayList<>();
+        for (int rank = 0; rank < 3; rank++)
+        {
+            launchers.add(LaunchedJob.start(dir, Integer.toString(rank), Map.of("PMI_RANK", Integer.toString(rank),
+                "PMI_SIZE", "3", "PINMX_BOOTSTRAP", "file:" + bootstrap), List.of("Sendrecv", "-msglog", "0:22")));
+        }
+        try
+        {
+            await("rank 0 printed its table's header").atMost(Duration.ofSeconds(RUN_DEADLINE_S))
+                .until(() -> Files.readString(dir.resolve("out0")).contains("#bytes"));
+            // under a launcher pinmx-run becomes the rank's JVM (exec)
+            final ProcessHandle rank1 = launchers.get(1).toHandle();
+            assertTrue(rank1.info().command().map(c -> c.endsWith("/java")).orElse(false), rank1.info().toString());
+            assertTrue(rank1.destroyForcibly(), "kill -9 of rank 1's JVM");
+            for (final int rank : new int[] {0, 2})
+            {
+                final Process p = launchers.get(rank);
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "rank " + rank + " still runs a minute after rank 1 died");
+                final String err = Files.readString(dir.resolve("err" + rank));
+                assertTrue(p.exitValue() != 0, "rank " + rank + " exited 0: " + err);
+                assertTrue(err.contains("rank 1 (") && err.contains("pid " + rank1.pid()) ||
+                    0 == rank && err.contains("rank 2 ("), "rank " + rank + ": " + err);
+            }
+        }
+        finally
+        {
+            launchers.forEach(Process::destroyForcibly);
+        }
+    }
+
     @Test
     void underPmiWithoutABootstrapAddressTheLauncherSaysWhatToSet() throws Exception
     {
