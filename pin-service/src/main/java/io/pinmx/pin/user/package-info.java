@@ -12,7 +12,9 @@
  * straight into the pull's region where {@code ReplyPlacement} can place them, else written with one
  * {@code ReplyCopyBatch}; {@code PullServer}, sending each block's payloads straight from the region, both through
  * {@code FrameIovecs}), the receive dispatch
- * ({@code FrameDispatcher}), the send path ({@code FrameTransmitter}) and the progress agent ({@code EndpointAgent}).
+ * ({@code FrameDispatcher}), the send path ({@code FrameTransmitter}), liveness ({@code LivenessProbes}: exact on
+ * this host from endpoint files and /proc, probes answered by the remote agent across hosts) and the progress agent
+ * ({@code EndpointAgent}, with its responder thread when there is no progress thread).
  * Never pins memory. {@link io.pinmx.pin.user.UserEndpointFile} lists the endpoint files of a host for the admin
  * tool.
  * <p>
