@@ -113,7 +113,8 @@ public class PinmxDevice implements Device
             for (int r = 0; r < partners.length; r++)
             {
                 partners[r] = r == rank ?
-                    endpoint.connect(endpoint.address(), endpoint.options().applicationKey(), CONNECT_TIMEOUT) :
+                    endpoint.connect(endpoint.address(), endpoint.options().applicationKey(), CONNECT_TIMEOUT)
+                        .named("rank " + r) :
                     ranks.partner(r);
                 rankOfPartner.put(partners[r].id(), r);
             }
