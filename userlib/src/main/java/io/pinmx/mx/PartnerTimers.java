@@ -13,9 +13,9 @@ import org.agrona.concurrent.CachedNanoClock;
  * or pull with it runs, a message from it arrives, or a posted receive names it or any source. A
  * partner we wait on that stays silent is asked to answer (keepalive) and the driver is asked what
  * it knows ({@link DriverEndpoint#checkLiveness}): a partner the driver knows to be gone fails at
- * once; one it knows to be alive (its process runs on this host, or its driver answered a probe) is
- * never given up however long it is silent; otherwise silence past the peer timeout fails it, and
- * it is told so. Also says when the next of these falls due, which bounds how long the progress
+ * once; one it knows to be alive (its process runs on this host) is never given up however long it
+ * is silent; a probe its driver answered counts as hearing from it; otherwise silence past the peer
+ * timeout fails it, and it is told so. Also says when the next of these falls due, which bounds how long the progress
  * agent may block. Guarded by the endpoint lock.
  */
 final class PartnerTimers
@@ -113,7 +113,7 @@ final class PartnerTimers
     {
         final long nowNs = now.nanoTime();
         final boolean waiting = isWaitingOn(p);
-        final long silentNs = nowNs - p.silentSinceNs(waiting, nowNs);
+        long silentNs = nowNs - p.silentSinceNs(waiting, nowNs);
         if (0 == p.livenessCheckedNs)
         {
             // once at connect, while the partner surely runs: a driver that probes learns its process early
@@ -127,9 +127,13 @@ final class PartnerTimers
         {
             p.liveness = PeerLiveness.State.UNKNOWN;
         }
-        else if (nowNs - p.livenessCheckedNs >= LIVENESS_CHECK_NS && checkLiveness(p, nowNs))
+        else if (nowNs - p.livenessCheckedNs >= LIVENESS_CHECK_NS)
         {
-            return;
+            if (checkLiveness(p, nowNs))
+            {
+                return;
+            }
+            silentNs = nowNs - p.silentSinceNs(true, nowNs);
         }
         if (waiting && silentNs > options.peerTimeoutNs() && PeerLiveness.State.ALIVE != p.liveness)
         {
@@ -184,6 +188,15 @@ final class PartnerTimers
         if (0 != liveness.pid())
         {
             p.pid = liveness.pid();
+        }
+        if (PeerLiveness.NEVER != liveness.answeredAgoNs())
+        {
+            // its driver answered a probe: the partner is heard from, though its library is silent
+            final long answeredNs = nowNs - liveness.answeredAgoNs();
+            if (answeredNs - p.lastHeardNs > 0)
+            {
+                p.lastHeardNs = answeredNs;
+            }
         }
         if (PeerLiveness.State.GONE != liveness.state())
         {

@@ -4,11 +4,12 @@ package io.pinmx.pin.spi;
  * What a driver knows, apart from the library's own silence, of whether a remote endpoint is still there: a
  * mutable answer the library reuses, filled by {@link DriverEndpoint#checkLiveness}.
  * <ul>
- *   <li>{@link State#ALIVE}: known to exist: its process runs on this host, or its driver answered a liveness
- *       probe recently (drivers answer probes without the remote application calling in).</li>
+ *   <li>{@link State#ALIVE}: known to exist: its process runs on this host.</li>
  *   <li>{@link State#GONE}: known to be gone: its process exited, it closed the endpoint, or another endpoint now
  *       holds its address; {@link #reason()} says which.</li>
- *   <li>{@link State#UNKNOWN}: nothing beyond silence (a provider without probes, or no answer yet).</li>
+ *   <li>{@link State#UNKNOWN}: nothing exact; {@link #answeredAgoNs()} says how long ago its driver last answered a
+ *       liveness probe (drivers answer probes without the remote application calling in), which the library
+ *       counts as hearing from it.</li>
  * </ul>
  */
 public final class PeerLiveness
@@ -24,6 +25,10 @@ public final class PeerLiveness
     private State state = State.UNKNOWN;
     private int pid;
     private String reason = "";
+    private long answeredAgoNs = NEVER;
+
+    /** {@link #answeredAgoNs()} when no probe was ever answered. */
+    public static final long NEVER = Long.MAX_VALUE;
 
     /**
      * @return what is known.
@@ -49,10 +54,26 @@ public final class PeerLiveness
         return reason;
     }
 
+    /**
+     * @return nanoseconds since the remote driver last answered a liveness probe, or {@link #NEVER}.
+     */
+    public long answeredAgoNs()
+    {
+        return answeredAgoNs;
+    }
+
     /** Provider side: nothing known. */
     public PeerLiveness unknown(final int knownPid)
     {
-        return set(State.UNKNOWN, knownPid, "");
+        return unknown(knownPid, NEVER);
+    }
+
+    /** Provider side: nothing exact, but its driver answered a probe {@code agoNs} ago. */
+    public PeerLiveness unknown(final int knownPid, final long agoNs)
+    {
+        set(State.UNKNOWN, knownPid, "");
+        answeredAgoNs = agoNs;
+        return this;
     }
 
     /** Provider side: the endpoint exists. */
@@ -72,12 +93,14 @@ public final class PeerLiveness
         this.state = state;
         this.pid = pid;
         this.reason = reason;
+        this.answeredAgoNs = NEVER;
         return this;
     }
 
     @Override
     public String toString()
     {
-        return state + (pid != 0 ? " pid " + pid : "") + (reason.isEmpty() ? "" : ": " + reason);
+        return state + (pid != 0 ? " pid " + pid : "") + (reason.isEmpty() ? "" : ": " + reason) +
+            (answeredAgoNs != NEVER ? ", answered " + answeredAgoNs / 1_000_000 + " ms ago" : "");
     }
 }

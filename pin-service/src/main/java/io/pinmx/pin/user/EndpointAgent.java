@@ -279,6 +279,8 @@ final class EndpointAgent
                     {
                         if (!stopped)
                         {
+                            // probes come by UDP, which a cycle otherwise polls only every few cycles while cold
+                            dispatcher.pollUdpNext();
                             doWork();
                             dispatcher.answerProbesDroppingFrames();
                         }

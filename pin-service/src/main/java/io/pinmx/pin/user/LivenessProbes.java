@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * port means the endpoint is gone. (A same-host endpoint without a file, closed while its process lives on, counts
  * as alive: its goodbye frames tell the library instead.) Across hosts a probe is a {@link #DATAGRAM_BYTES}-byte datagram (no MXoE frame is that
  * short) that the remote endpoint's agent answers whoever runs it: its progress thread, a caller polling, or the
- * agent's responder when the application has not polled for a while. An answer within {@link #ANSWER_FRESH_NS}
- * means alive.
+ * agent's responder when the application has not polled for a while; how long ago it last answered is what the
+ * library weighs against its peer timeout.
  * <p>
  * Datagram, big-endian: magic (long), type (int: probe or answer), the sender's endpoint index, session and pid
  * (ints). Its content is fixed per endpoint, so both are built once. Remote state is kept per remote socket address
@@ -38,7 +38,6 @@ final class LivenessProbes
     private static final int PROBE = 1;
     private static final int ANSWER = 2;
     private static final long PROBE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
-    static final long ANSWER_FRESH_NS = TimeUnit.SECONDS.toNanos(1);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
@@ -136,13 +135,13 @@ final class LivenessProbes
             send(probe, to);
             counters.increment(Counter.LIVENESS_PROBES_SENT);
         }
-        if (remote.answeredAtNs != 0 && nowNs - remote.answeredAtNs < ANSWER_FRESH_NS)
+        if (remote.answeredAtNs == 0)
         {
-            return remote.answeredSession == sessionId ? out.alive(remote.pid) :
-                out.gone(remote.pid, "another endpoint (session " + Integer.toHexString(remote.answeredSession) +
-                    ") answers at its address " + to);
+            return out.unknown(remote.pid);
         }
-        return out.unknown(remote.pid);
+        return remote.answeredSession == sessionId ? out.unknown(remote.pid, nowNs - remote.answeredAtNs) :
+            out.gone(remote.pid, "another endpoint (session " + Integer.toHexString(remote.answeredSession) +
+                ") answers at its address " + to);
     }
 
     /** @return the exact answer, or null when this host does not know the endpoint's process (yet). */
