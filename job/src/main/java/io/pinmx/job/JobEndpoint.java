@@ -7,6 +7,7 @@ import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Status;
 import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.pin.kernel.KernelDriverOptions;
+import io.pinmx.pin.provider.ProcessStatus;
 import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.DriverEndpoint;
@@ -165,15 +166,23 @@ public final class JobEndpoint implements AutoCloseable
     private static Partner[] connectEveryRank(final Job job, final Endpoint endpoint)
     {
         final EndpointAddress local = endpoint.address();
-        final List<byte[]> addresses = job.allGather(
-            (local.board() + " " + local.endpointIndex()).getBytes(StandardCharsets.US_ASCII));
+        // with each rank's host identity and pid: ranks of this host are judged by their processes, exactly
+        final List<byte[]> addresses = job.allGather((local.board() + " " + local.endpointIndex() + " " +
+            hostIdentity() + " " + ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII));
         final Partner[] partners = new Partner[job.size()];
         for (int peer = 0; peer < job.size(); peer++)
         {
             if (peer != job.rank())
             {
-                partners[peer] = endpoint.connect(remote(addresses.get(peer)), endpoint.options().applicationKey(),
-                    CONNECT_TIMEOUT).named("rank " + peer);
+                final String[] published = new String(addresses.get(peer), StandardCharsets.US_ASCII).split(" ");
+                final Partner partner = endpoint.connect(
+                    new EndpointAddress(BoardAddress.parse(published[0]), Integer.parseInt(published[1]), 0),
+                    endpoint.options().applicationKey(), CONNECT_TIMEOUT).named("rank " + peer);
+                if (published[2].equals(hostIdentity()))
+                {
+                    partner.runsOnThisHost(Integer.parseInt(published[3]));
+                }
+                partners[peer] = partner;
             }
         }
         job.barrier();
@@ -202,10 +211,11 @@ public final class JobEndpoint implements AutoCloseable
             Integer.MAX_VALUE);
     }
 
-    private static EndpointAddress remote(final byte[] published)
+    /** This host as the job compares it: "-" when /proc does not tell (then no two ranks count as one host's). */
+    private static String hostIdentity()
     {
-        final String[] parts = new String(published, StandardCharsets.US_ASCII).split(" ");
-        return new EndpointAddress(BoardAddress.parse(parts[0]), Integer.parseInt(parts[1]), 0);
+        final String identity = ProcessStatus.hostIdentity();
+        return identity.isEmpty() ? "-" + ProcessHandle.current().pid() : identity;
     }
 
     public Job job()

@@ -1,6 +1,7 @@
 package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.PartnerState;
+import io.pinmx.pin.provider.ProcessStatus;
 import io.pinmx.mx.reliability.ReceiveTracker;
 import io.pinmx.mx.reliability.SendWindow;
 import io.pinmx.pin.spi.EndpointAddress;
@@ -73,6 +74,10 @@ public final class Partner
     volatile int pid;
     /** What messages call the partner ("partner ID" unless named). */
     private volatile String name;
+    /** The partner's process on this host as its opener told it ({@link #runsOnThisHost}), else 0. */
+    volatile int localPid;
+    /** That process's start time, so a reused pid is not taken for it. */
+    volatile long localStartTime = ProcessStatus.EXITED;
 
     Partner(final int id, final EndpointAddress address, final int peerIndex, final int connectSeq)
     {
@@ -97,6 +102,28 @@ public final class Partner
             throw new IllegalArgumentException("partner " + id + ": a name must not be blank, was '" + name + "'");
         }
         this.name = name;
+        return this;
+    }
+
+    /**
+     * Tells the endpoint that the partner is process {@code pid} of this host (a job that exchanged pids and host
+     * identities knows it): where the driver cannot judge the partner's liveness, the endpoint then judges it by
+     * that process, exactly: a partner whose process runs is never given up for silence, one whose process exited
+     * fails at once.
+     *
+     * @return this partner.
+     * @throws IllegalArgumentException when no process {@code pid} runs here.
+     */
+    public Partner runsOnThisHost(final int pid)
+    {
+        final long startTime = ProcessStatus.startTime(pid);
+        if (ProcessStatus.EXITED == startTime)
+        {
+            throw new IllegalArgumentException(describe() + ": no process " + pid + " runs on this host");
+        }
+        this.localStartTime = startTime;
+        this.localPid = pid;
+        this.pid = pid;
         return this;
     }
 

@@ -2,7 +2,9 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.match.MatchQueue;
 import io.pinmx.mx.reliability.ResendTimer;
+import io.pinmx.pin.provider.ProcessStatus;
 import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.PeerLiveness;
 import io.pinmx.pin.wire.FrameKind;
 import org.agrona.concurrent.CachedNanoClock;
@@ -35,6 +37,8 @@ final class PartnerTimers
     private final DriverEndpoint driver;
     private final MatchQueue matchQueue;
     private final PeerLiveness liveness = new PeerLiveness();
+    /** The driver judges liveness without the partner's library: receive-only waits can be watched. */
+    private final boolean driverJudgesLiveness;
 
     PartnerTimers(
         final EndpointOptions options, final CachedNanoClock now, final PartnerTable partners, final Connector connector,
@@ -42,6 +46,7 @@ final class PartnerTimers
     {
         this.driver = driver;
         this.matchQueue = matchQueue;
+        this.driverJudgesLiveness = driver.info().features().contains(DriverFeature.LIVENESS_PROBES);
         this.options = options;
         this.now = now;
         this.partners = partners;
@@ -103,10 +108,15 @@ final class PartnerTimers
         return MIN_IDLE_WAIT_NS;
     }
 
+    /**
+     * Receive-only waits count where the partner's liveness can be judged without its library (the driver probes,
+     * or its process is known here): otherwise a live partner that computes without polling would be given up.
+     */
     private boolean isWaitingOn(final Partner p)
     {
         return !p.window.isEmpty() || p.outstandingRendezvous > 0 || p.incoming.feedsRequest() ||
-            matchQueue.postedFrom(p.id()) > 0 || matchQueue.postedFromAnySource() > 0;
+            (driverJudgesLiveness || 0 != p.localPid) &&
+            (matchQueue.postedFrom(p.id()) > 0 || matchQueue.postedFromAnySource() > 0);
     }
 
     private void connectedTimers(final Partner p, final boolean idleCaller)
@@ -168,6 +178,19 @@ final class PartnerTimers
         partners.failIfSendPathBroken(p);
     }
 
+    /** The opener said which process of this host the partner is: judge by it where the driver knows nothing. */
+    private void judgeByLocalProcess(final Partner p)
+    {
+        if (ProcessStatus.startTime(p.localPid) == p.localStartTime)
+        {
+            liveness.alive(p.localPid);
+        }
+        else
+        {
+            liveness.gone(p.localPid, "its process " + p.localPid + " exited");
+        }
+    }
+
     /**
      * Asks the driver whether a silent partner we wait on is alive.
      *
@@ -183,6 +206,11 @@ final class PartnerTimers
         catch (final RuntimeException e)
         {
             liveness.unknown(0);
+        }
+        if (PeerLiveness.State.UNKNOWN == liveness.state() && PeerLiveness.NEVER == liveness.answeredAgoNs() &&
+            0 != p.localPid)
+        {
+            judgeByLocalProcess(p);
         }
         p.liveness = liveness.state();
         if (0 != liveness.pid())

@@ -18,5 +18,10 @@ public enum DriverFeature
     /** Pinning overlaps communication; frames that outrun it are overlap misses. */
     OVERLAPPED_PINNING,
     /** Pulls are served by the driver without the serving application calling in. */
-    ASYNC_PULL_SERVING
+    ASYNC_PULL_SERVING,
+    /**
+     * The driver judges remote endpoints' liveness ({@link DriverEndpoint#checkLiveness}) and answers liveness probes
+     * without the application calling in.
+     */
+    LIVENESS_PROBES
 }

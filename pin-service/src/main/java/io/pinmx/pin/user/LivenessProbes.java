@@ -1,6 +1,7 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.ProcessStatus;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.PeerLiveness;

@@ -62,7 +62,7 @@ public final class UserDriver implements PinDriver
 
     private DriverInfo info(final UserDriverOptions options, final boolean progressByOpener)
     {
-        final Set<DriverFeature> features = EnumSet.of(DriverFeature.UDP);
+        final Set<DriverFeature> features = EnumSet.of(DriverFeature.UDP, DriverFeature.LIVENESS_PROBES);
         if (options.sameHost())
         {
             features.add(DriverFeature.SAME_HOST_SHM);
@@ -74,7 +74,8 @@ public final class UserDriver implements PinDriver
         }
         return new DriverInfo(NAME, DESCRIPTION + "; chosen because " + chosenBecause + "; progress " +
             (options.progressThread() ? "by a progress thread per endpoint" :
-                progressByOpener ? "by the opener's progress thread, which keeps polling" : "only inside poll/await"),
+                progressByOpener ? "by the opener's progress thread, which keeps polling" :
+                    "only inside poll/await (a responder answers liveness probes when nobody polls)"),
             false, RegionTable.MAX_SEGMENTS, options.maxRegions(), EndpointAddress.MAX_ENDPOINT_INDEX + 1,
             UdpTransport.payloadWithinMtu(options.framePayloadBytes(), FrameKind.MEDIUM_FRAG, options.bindAddress()),
             options.framePayloadBytes(), features);

@@ -1,4 +1,4 @@
-package io.pinmx.pin.user;
+package io.pinmx.pin.provider;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,11 +8,14 @@ import java.nio.file.Path;
 /**
  * Whether a process of this host still runs, from {@code /proc/PID/stat}: a zombie (killed, not yet reaped) counts
  * as exited, a stopped or starved one as running, and the process start time tells a reused pid from the original.
+ * {@link #hostIdentity()} names the kernel and pid namespace this process runs in, so two processes can tell that
+ * each other's pids mean something here.
  */
-final class ProcessStatus
+public final class ProcessStatus
 {
     /** Start time of a process that does not run. */
-    static final long EXITED = -1;
+    public static final long EXITED = -1;
+    private static final String HOST_IDENTITY = readHostIdentity();
 
     private ProcessStatus()
     {
@@ -21,7 +24,7 @@ final class ProcessStatus
     /**
      * @return the process's start time (clock ticks after boot) while it runs, or {@link #EXITED}.
      */
-    static long startTime(final int pid)
+    public static long startTime(final int pid)
     {
         if (pid <= 0)
         {
@@ -56,6 +59,29 @@ final class ProcessStatus
         catch (final NumberFormatException e)
         {
             return EXITED;
+        }
+    }
+
+    /**
+     * @return this kernel's boot id and this process's pid namespace, e.g. {@code 3f2a...:4026531836}; processes with
+     *         the same identity see each other's pids; empty when /proc does not tell.
+     */
+    public static String hostIdentity()
+    {
+        return HOST_IDENTITY;
+    }
+
+    private static String readHostIdentity()
+    {
+        try
+        {
+            final String bootId = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim();
+            final String pidNamespace = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+            return bootId + ":" + pidNamespace.replaceAll("[^0-9]", "");
+        }
+        catch (final IOException | UnsupportedOperationException e)
+        {
+            return "";
         }
     }
 }
