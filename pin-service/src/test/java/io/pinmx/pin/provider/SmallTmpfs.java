@@ -36,6 +36,12 @@ public final class SmallTmpfs implements AutoCloseable
         return new SmallTmpfs(directory);
     }
 
+    /** Grows or shrinks the tmpfs, keeping its files. */
+    public void resize(final long bytes) throws IOException, InterruptedException
+    {
+        run(List.of("mount", "-o", "remount,size=" + bytes, directory.toString()));
+    }
+
     public Path directory()
     {
         return directory;
