@@ -133,8 +133,16 @@ public final class JobEndpoint implements AutoCloseable
         catch (final RuntimeException ex)
         {
             // The others are on their way into the address exchange: they learn of it there instead of waiting.
-            final List<byte[]> all = job.allGather(refusal("rank " + job.rank() + " could not open its endpoint: " +
-                ex.getMessage()));
+            final List<byte[]> all;
+            try
+            {
+                all = job.allGather(refusal("rank " + job.rank() + " could not open its endpoint: " + ex.getMessage()));
+            }
+            catch (final RuntimeException lost)
+            {
+                ex.addSuppressed(lost);
+                throw ex;
+            }
             throw refusedOnEveryRank(all, ex);
         }
         if (ProgressMode.CALLER == endpoint.options().progressMode())

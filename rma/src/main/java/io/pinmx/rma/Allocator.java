@@ -172,8 +172,8 @@ final class Allocator
         final String refusal)
     {
         final byte[] why = null == refusal ? new byte[0] : refusal.getBytes(StandardCharsets.UTF_8);
-        final List<byte[]> all = job.allGather(ByteBuffer.allocate(HEADER_BYTES + why.length).putLong(MAGIC).putLong(kind.ordinal())
-            .putLong(id).putLong(value).putLong(regionId).put(why).array());
+        final List<byte[]> all = job.allGather(ByteBuffer.allocate(HEADER_BYTES + why.length).putLong(MAGIC)
+            .putLong(kind.ordinal()).putLong(id).putLong(value).putLong(regionId).put(why).array());
         final long[] values = new long[job.size()];
         final long[] regionIds = new long[job.size()];
         final StringBuilder refusals = new StringBuilder();

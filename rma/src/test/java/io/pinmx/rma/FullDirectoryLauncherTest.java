@@ -68,8 +68,8 @@ class FullDirectoryLauncherTest
                 RmaOptions.MODEL_FILE_VARIABLE, dir.resolve("model.properties").toString()),
                 "alloc", Long.toString(tooLarge));
             // The measurement's allocation, if any, came first.
-            assertTrue(message.startsWith("ALLOC of allocation " + (1 - sharedMemory) + " refused on every rank: rank 1 " +
-                "could not make its slice of " + tooLarge + " bytes: " + tmpfs.directory() + " has no room for " +
+            assertTrue(message.startsWith("ALLOC of allocation " + (1 - sharedMemory) + " refused on every rank: " +
+                "rank 1 could not make its slice of " + tooLarge + " bytes: " + tmpfs.directory() + " has no room for " +
                 "pinmx-rma-"), message);
             assertTrue(message.contains("-rank1: " + tooLarge + " bytes asked, "), message);
             assertTrue(message.contains(" free of " + tmpfsBytes + " (ENOSPC"), message);
