@@ -63,10 +63,22 @@ public final class SmallTmpfs implements AutoCloseable
         }
     }
 
+    /**
+     * @throws IOException when the tmpfs was busy (a file in it still mapped or open): it is detached all the same
+     *                     (lazily), so nothing stays mounted after a failed test.
+     */
     @Override
     public void close() throws IOException, InterruptedException
     {
-        run(List.of("umount", directory.toString()));
+        try
+        {
+            run(List.of("umount", directory.toString()));
+        }
+        catch (final IOException busy)
+        {
+            run(List.of("umount", "--lazy", directory.toString()));
+            throw busy;
+        }
     }
 
     private static void run(final List<String> command) throws IOException, InterruptedException
