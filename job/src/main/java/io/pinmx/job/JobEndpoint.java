@@ -2,6 +2,7 @@ package io.pinmx.job;
 
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Status;
@@ -54,6 +55,8 @@ public final class JobEndpoint implements AutoCloseable
     private static final long RESEND_TIMEOUT_NS = 20_000_000L;
     private static final long DEFAULT_PEER_TIMEOUT_MS = 5_000;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    /** First byte of a published refusal: an address starts with its board's scheme, in ASCII letters. */
+    private static final byte REFUSED = 0;
 
     private final Job job;
     private final String driver;
@@ -87,7 +90,9 @@ public final class JobEndpoint implements AutoCloseable
      *
      * @throws IllegalArgumentException naming PINMX_DRIVER if it asks for a driver that cannot run here, or
      *                                  PINMX_PEER_TIMEOUT_MS if it is not a positive number.
-     * @throws io.pinmx.mx.MxException  naming the remote endpoint if a rank cannot be connected.
+     * @throws io.pinmx.mx.MxException  naming the remote endpoint if a rank cannot be connected; on every rank alike,
+     *                                  naming each rank whose endpoint did not open and why (its shared-memory file
+     *                                  did not fit in PINMX_SHM_DIR, say), if any did not.
      */
     public static JobEndpoint open(final Job job, final Map<String, String> env, final EndpointTuning tuning)
     {
@@ -121,7 +126,26 @@ public final class JobEndpoint implements AutoCloseable
                 return opened[0];
             }
         };
-        final Endpoint endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs, reachable, userBind));
+        final Endpoint endpoint;
+        try
+        {
+            endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs, reachable, userBind));
+        }
+        catch (final RuntimeException ex)
+        {
+            // The others are on their way into the address exchange: they learn of it there instead of waiting.
+            final List<byte[]> all;
+            try
+            {
+                all = job.allGather(refusal("rank " + job.rank() + " could not open its endpoint: " + ex.getMessage()));
+            }
+            catch (final RuntimeException lost)
+            {
+                ex.addSuppressed(lost);
+                throw ex;
+            }
+            throw refusedOnEveryRank(all, ex);
+        }
         if (ProgressMode.CALLER == endpoint.options().progressMode())
         {
             final Status probed = new Status();
@@ -137,6 +161,35 @@ public final class JobEndpoint implements AutoCloseable
             endpoint.close();
             throw ex;
         }
+    }
+
+    /** What a rank whose endpoint did not open publishes instead of its address. */
+    private static byte[] refusal(final String why)
+    {
+        final byte[] text = why.getBytes(StandardCharsets.UTF_8);
+        final byte[] published = new byte[1 + text.length];
+        published[0] = REFUSED;
+        System.arraycopy(text, 0, published, 1, text.length);
+        return published;
+    }
+
+    /**
+     * @param mine this rank's own failure, the cause of what it throws, or null.
+     * @return every rank's refusal in rank order, or null when every rank published its address.
+     */
+    private static MxException refusedOnEveryRank(final List<byte[]> published, final RuntimeException mine)
+    {
+        final StringBuilder refusals = new StringBuilder();
+        for (final byte[] theirs : published)
+        {
+            if (theirs.length > 0 && REFUSED == theirs[0])
+            {
+                refusals.append(refusals.isEmpty() ? "" : "; ")
+                    .append(new String(theirs, 1, theirs.length - 1, StandardCharsets.UTF_8));
+            }
+        }
+        return refusals.isEmpty() ? null :
+            new MxException("the job's endpoints did not open on every rank: " + refusals, mine);
     }
 
     private static EndpointOptions options(
@@ -169,6 +222,11 @@ public final class JobEndpoint implements AutoCloseable
         // with each rank's host identity and pid: ranks of this host are judged by their processes, exactly
         final List<byte[]> addresses = job.allGather((local.board() + " " + local.endpointIndex() + " " +
             hostIdentity() + " " + ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII));
+        final MxException refused = refusedOnEveryRank(addresses, null);
+        if (null != refused)
+        {
+            throw refused;
+        }
         final Partner[] partners = new Partner[job.size()];
         for (int peer = 0; peer < job.size(); peer++)
         {

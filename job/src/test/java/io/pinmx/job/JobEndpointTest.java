@@ -1,6 +1,8 @@
 package io.pinmx.job;
 
 import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.MxException;
+import io.pinmx.pin.provider.SmallTmpfs;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
@@ -14,9 +16,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -150,6 +154,61 @@ class JobEndpointTest
             idle.idle();
         }
         request.awaitOrThrow(MESSAGE_TIMEOUT);
+    }
+
+    @Test
+    void aRankWhoseEndpointFileDoesNotFitFailsEveryRankAlike() throws Exception
+    {
+        final Path roomy = Files.createDirectory(dir.resolve("roomy"));
+        final ExecutorService pool = Executors.newFixedThreadPool(RANKS);
+        try (SmallTmpfs small = SmallTmpfs.mount(Files.createDirectory(dir.resolve("small")), 8 * 1024))
+        {
+            @SuppressWarnings("unchecked") final Future<String>[] results = new Future[RANKS];
+            for (int r = 0; r < RANKS; r++)
+            {
+                final int rank = r;
+                final Path shm = 1 == rank ? small.directory() : roomy;
+                results[r] = pool.submit(() -> refusedOpen(rank, shm));
+            }
+            final String message = results[0].get(FUTURE_DEADLINE_S, TimeUnit.SECONDS);
+            assertTrue(message.startsWith("the job's endpoints did not open on every rank: rank 1 could not open its " +
+                "endpoint: "), message);
+            assertTrue(message.contains(small.directory() + " has no room for pinmx-udp-"), message);
+            assertTrue(message.contains(" bytes asked, 8192 free of 8192 (ENOSPC"), message);
+            assertTrue(message.endsWith("set PINMX_SHM_DIR to a directory with more room"), message);
+            for (int r = 1; r < RANKS; r++)
+            {
+                assertEquals(message, results[r].get(FUTURE_DEADLINE_S, TimeUnit.SECONDS), "rank " + r);
+            }
+            assertEquals(List.of(), small.files());
+            try (var left = Files.list(roomy))
+            {
+                assertEquals(List.of(), left.toList(), "the ranks whose endpoints opened closed them");
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+    }
+
+    /** @return the message of the refusal this rank got from opening its endpoint with files in {@code shm}. */
+    private String refusedOpen(final int rank, final Path shm)
+    {
+        try (Job job = Job.join(env(rank, RANKS)))
+        {
+            final EndpointTuning tuning = new EndpointTuning()
+            {
+                @Override
+                public void driverConfig(final EndpointConfig.Builder config)
+                {
+                    config.options(UserDriverOptions.class, UserDriverOptions.defaults().withShmDirectory(shm)
+                        .withCountersFile(null));
+                }
+            };
+            return assertThrows(MxException.class, () -> JobEndpoint.open(job, env(rank, RANKS), tuning).close())
+                .getMessage();
+        }
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.pinmx.mx.ExposedRegion;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,8 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Allocator
 {
     private static final long PAGE_BYTES = 4096;
-    private static final int WORD = Long.BYTES;
-    private static final int WORDS = 4;
+    /** Opens every rank's part of an allocator collective, so that another collective's payload is told apart. */
+    private static final long MAGIC = 0x706d_7872_616c_6c63L;
+    private static final int HEADER_BYTES = 5 * Long.BYTES;
     /** The region id of a slice that is not exposed (empty, or no rank uses the driver). */
     static final int NO_REGION = -1;
 
@@ -44,17 +46,31 @@ final class Allocator
         this.endpoint = endpoint;
     }
 
+    /**
+     * @throws RmaException on every rank alike, naming the rank and why, when a rank could not make its slice (its
+     *                      directory has no room for it, or its exposure failed): every rank then removes its own.
+     */
     RmaAllocation alloc(final long bytes)
     {
         final long id = nextAllocationId++;
         final Arena slices = Arena.ofShared();
-        final MemorySegment mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
+        MemorySegment mine = null;
         ExposedRegion exposed = null;
+        String refusal = null;
+        try
+        {
+            mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
+            exposed = null != mine && null != endpoint ? endpoint.expose(mine.asSlice(0, bytes)) : null;
+        }
+        catch (final RuntimeException ex)
+        {
+            // The others are on their way into the collective: they learn of it there instead of waiting for us.
+            refusal = "rank " + job.rank() + " could not make its slice of " + bytes + " bytes: " + ex.getMessage();
+        }
         final long[][] agreed;
         try
         {
-            exposed = null != mine && null != endpoint ? endpoint.expose(mine.asSlice(0, bytes)) : null;
-            agreed = collective(Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id());
+            agreed = collective(Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id(), refusal);
         }
         catch (final RuntimeException ex)
         {
@@ -143,33 +159,51 @@ final class Allocator
     }
 
     /**
+     * Every rank sends a magic word, its kind, allocation id, value and region id, then what refused its part, if
+     * anything (UTF-8, empty when nothing did).
+     *
+     * @param refusal why this rank could not do its part, or null.
      * @return every rank's value and region id, indexed by rank.
      * @throws RmaException on every rank, naming the ranks that disagree, if the ranks are not all in the same
-     *                      collective call on the same allocation.
+     *                      collective call on the same allocation; on every rank, with every refusal in rank order,
+     *                      if a rank could not do its part.
      */
-    private long[][] collective(final Collective kind, final long id, final long value, final int regionId)
+    private long[][] collective(final Collective kind, final long id, final long value, final int regionId,
+        final String refusal)
     {
-        final List<byte[]> all = job.allGather(ByteBuffer.allocate(WORDS * WORD).putLong(kind.ordinal()).putLong(id)
-            .putLong(value).putLong(regionId).array());
+        final byte[] why = null == refusal ? new byte[0] : refusal.getBytes(StandardCharsets.UTF_8);
+        final List<byte[]> all = job.allGather(ByteBuffer.allocate(HEADER_BYTES + why.length).putLong(MAGIC)
+            .putLong(kind.ordinal()).putLong(id).putLong(value).putLong(regionId).put(why).array());
         final long[] values = new long[job.size()];
         final long[] regionIds = new long[job.size()];
+        final StringBuilder refusals = new StringBuilder();
         for (int r = 0; r < job.size(); r++)
         {
-            if (all.get(r).length != WORDS * WORD)
+            final ByteBuffer b = ByteBuffer.wrap(all.get(r));
+            final long theirKind = b.remaining() < HEADER_BYTES || MAGIC != b.getLong() ? -1 : b.getLong();
+            if (theirKind < 0 || theirKind >= Collective.values().length)
             {
                 throw new RmaException("collective mismatch: rank " + r + " is in another collective call while rank " +
                     job.rank() + " is in " + kind + " of allocation " + id);
             }
-            final ByteBuffer b = ByteBuffer.wrap(all.get(r));
-            final Collective theirKind = Collective.values()[(int)b.getLong()];
             final long theirId = b.getLong();
             values[r] = b.getLong();
             regionIds[r] = b.getLong();
-            if (theirKind != kind || theirId != id)
+            if (Collective.values()[(int)theirKind] != kind || theirId != id)
             {
-                throw new RmaException("collective mismatch: rank " + r + " is in " + theirKind + " of allocation " +
-                    theirId + " while rank " + job.rank() + " is in " + kind + " of allocation " + id);
+                throw new RmaException("collective mismatch: rank " + r + " is in " +
+                    Collective.values()[(int)theirKind] + " of allocation " + theirId + " while rank " + job.rank() +
+                    " is in " + kind + " of allocation " + id);
             }
+            if (b.hasRemaining())
+            {
+                refusals.append(refusals.isEmpty() ? "" : "; ")
+                    .append(new String(all.get(r), HEADER_BYTES, b.remaining(), StandardCharsets.UTF_8));
+            }
+        }
+        if (!refusals.isEmpty())
+        {
+            throw new RmaException(kind + " of allocation " + id + " refused on every rank: " + refusals);
         }
         return new long[][] {values, regionIds};
     }
@@ -188,7 +222,7 @@ final class Allocator
     /** Collective; the caller has completed every operation. */
     void free(final RmaAllocation allocation)
     {
-        collective(Collective.FREE, allocation.id(), 0, NO_REGION);
+        collective(Collective.FREE, allocation.id(), 0, NO_REGION, null);
         live.remove(allocation.id());
         allocation.free();
     }

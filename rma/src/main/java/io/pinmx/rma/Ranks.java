@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,6 +27,8 @@ final class Ranks implements AutoCloseable
     private static final long STRIPE_COUNT = 1024;
     private static final long CONTROL_BYTES = HEADER_BYTES + STRIPE_COUNT * Long.BYTES;
     private static final long LIVENESS_PERIOD_MS = 50;
+    /** What each rank all-gathers at start: its pid and nonce, then why it could not create its control file. */
+    private static final int ANNOUNCEMENT_BYTES = 2 * Long.BYTES;
 
     private final Job job;
     private final String jobToken;
@@ -55,6 +58,8 @@ final class Ranks implements AutoCloseable
      * Collective.
      *
      * @param sharedMemory false: every other rank is reached through the driver, even on this host.
+     * @throws RmaException on every rank alike, naming the rank and why, when a rank could not create its control
+     *                      file (its directory has no room for it): every rank then removes its own.
      */
     static Ranks discover(final Job job, final Path directory, final boolean sharedMemory, final Arena arena)
     {
@@ -63,14 +68,27 @@ final class Ranks implements AutoCloseable
         final long nonce = ThreadLocalRandom.current().nextLong();
         final long pid = ProcessHandle.current().pid();
         final Path mine = controlFile(directory, jobToken, job.rank());
-        final MemorySegment control = SharedFile.create(mine, CONTROL_BYTES, arena);
-        control.set(ValueLayout.JAVA_LONG, 8, pid);
-        control.set(ValueLayout.JAVA_LONG, 16, nonce);
-        control.set(ValueLayout.JAVA_LONG, 0, MAGIC);
+        MemorySegment control = null;
+        byte[] refusal = new byte[0];
+        try
+        {
+            control = SharedFile.create(mine, CONTROL_BYTES, arena);
+            control.set(ValueLayout.JAVA_LONG, 8, pid);
+            control.set(ValueLayout.JAVA_LONG, 16, nonce);
+            control.set(ValueLayout.JAVA_LONG, 0, MAGIC);
+        }
+        catch (final RuntimeException ex)
+        {
+            // The others are on their way into the all-gather: they learn of it there instead of waiting for us.
+            refusal = ("rank " + job.rank() + " could not create its control file: " + ex.getMessage())
+                .getBytes(StandardCharsets.UTF_8);
+        }
         final List<byte[]> all;
         try
         {
-            all = job.allGather(ByteBuffer.allocate(16).putLong(pid).putLong(nonce).array());
+            all = job.allGather(ByteBuffer.allocate(ANNOUNCEMENT_BYTES + refusal.length).putLong(pid).putLong(nonce)
+                .put(refusal).array());
+            refuseIfAnyRankCouldNot(all);
         }
         catch (final RuntimeException ex)
         {
@@ -114,6 +132,26 @@ final class Ranks implements AutoCloseable
             SharedFile.remove(mine);
         }
         return new Ranks(job, jobToken, directory, tiers, pids, stripes);
+    }
+
+    /**
+     * @throws RmaException with every rank's refusal in rank order, if any rank sent one after its pid and nonce.
+     */
+    private static void refuseIfAnyRankCouldNot(final List<byte[]> all)
+    {
+        final StringBuilder refusals = new StringBuilder();
+        for (final byte[] theirs : all)
+        {
+            if (theirs.length > ANNOUNCEMENT_BYTES)
+            {
+                refusals.append(refusals.isEmpty() ? "" : "; ").append(new String(theirs, ANNOUNCEMENT_BYTES,
+                    theirs.length - ANNOUNCEMENT_BYTES, StandardCharsets.UTF_8));
+            }
+        }
+        if (!refusals.isEmpty())
+        {
+            throw new RmaException("rma cannot start on any rank: " + refusals);
+        }
     }
 
     static Path controlFile(final Path directory, final String jobToken, final int rank)

@@ -43,7 +43,15 @@ public final class Rma implements AutoCloseable
     {
         this.job = job;
         this.options = options;
-        this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
+        try
+        {
+            this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
+        }
+        catch (final RuntimeException ex)
+        {
+            arena.close();
+            throw ex;
+        }
         this.protocols = new ProtocolChoice(options.strided(), options.contiguous());
         if (anyRankNeedsTheDriver())
         {
@@ -128,7 +136,8 @@ public final class Rma implements AutoCloseable
     /**
      * Collective.
      *
-     * @throws RmaException naming a rank that this rank could reach only through the driver.
+     * @throws RmaException naming a rank that this rank could reach only through the driver; on every rank alike,
+     *                      naming the rank and why, when a rank's control file does not fit in its directory.
      */
     public static Rma init(final Job job, final RmaOptions options)
     {
@@ -159,7 +168,9 @@ public final class Rma implements AutoCloseable
      * slice. Slices are native, page aligned and zeroed.
      *
      * @throws IllegalArgumentException on every rank, naming the rank, if any rank asked for a negative size.
-     * @throws RmaException             on every rank if the ranks are not all in the same collective call.
+     * @throws RmaException             on every rank if the ranks are not all in the same collective call; on every
+     *                                  rank alike, naming the rank and why, when a rank's slice does not fit in its
+     *                                  directory ({@link RmaOptions#directory()}): then no rank keeps a slice.
      */
     public RmaAllocation alloc(final long bytes)
     {

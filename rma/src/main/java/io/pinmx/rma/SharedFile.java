@@ -1,5 +1,7 @@
 package io.pinmx.rma;
 
+import io.pinmx.pin.provider.FileSpace;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -11,8 +13,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A file in a tmpfs that ranks on one host map to share memory: created (zeroed, page-aligned mapping) by the rank
- * that owns it, mapped by the others, removed by its owner. The mapping lives as long as the arena given.
+ * A file in a tmpfs that ranks on one host map to share memory: created (zeroed, page-aligned mapping, its memory
+ * allocated before it is mapped, so that a full directory refuses it here rather than faulting at a later touch) by
+ * the rank that owns it, mapped by the others, removed by its owner. The mapping lives as long as the arena given.
  */
 final class SharedFile
 {
@@ -21,19 +24,44 @@ final class SharedFile
     }
 
     /**
-     * @throws UncheckedIOException naming the file if it exists already or cannot be created and sized.
+     * @throws UncheckedIOException naming the file if it exists already or cannot be mapped; naming the directory,
+     *                              the bytes asked, what is free and {@value RmaOptions#DIRECTORY_VARIABLE} if the
+     *                              directory has no room for it. A refused file is removed.
      */
     static MemorySegment create(final Path file, final long bytes, final Arena arena)
     {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-            StandardOpenOption.WRITE))
+        final FileChannel ch;
+        try
         {
-            ch.truncate(bytes);
+            ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("creating shared file " + file + ": " + ex, ex);
+        }
+        try (ch)
+        {
+            FileSpace.reserve(file, bytes, RmaOptions.DIRECTORY_VARIABLE);
+            return map(ch, file, bytes, arena);
+        }
+        catch (final IOException ex)
+        {
+            remove(file);
+            throw new UncheckedIOException(ex.getMessage(), ex);
+        }
+    }
+
+    private static MemorySegment map(final FileChannel ch, final Path file, final long bytes, final Arena arena)
+        throws IOException
+    {
+        try
+        {
             return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("creating shared file " + file + " of " + bytes + " bytes: " + ex, ex);
+            throw new IOException("mapping shared file " + file + " of " + bytes + " bytes: " + ex, ex);
         }
     }
 

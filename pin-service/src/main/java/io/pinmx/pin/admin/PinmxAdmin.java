@@ -3,6 +3,7 @@ package io.pinmx.pin.admin;
 import io.pinmx.pin.kernel.KernelModuleStatus;
 import io.pinmx.pin.node.ChronicleFlags;
 import io.pinmx.pin.node.NodeFiles;
+import io.pinmx.pin.user.UserDriverOptions;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ public final class PinmxAdmin
           jvm-flags                                  the JVM flags a pinmx program needs for node-wide state
         --json: one JSON value on standard output instead of text.
         files default to /dev/shm/pinmx/{peers,counters}.dat (system properties pinmx.peers.file, pinmx.counters.file);
-        user-driver endpoint files to /dev/shm.
+        user-driver endpoint files to $PINMX_SHM_DIR, else /dev/shm.
         exit status: 0 done, 1 the command failed, 2 bad command line.
         """;
 
@@ -50,7 +51,8 @@ public final class PinmxAdmin
     private final Supplier<KernelModuleStatus> module;
     private Path peersFile = NodeFiles.peersFile();
     private Path countersFile = NodeFiles.countersFile();
-    private Path shmDirectory = Path.of("/dev/shm");
+    /** --shm-dir, or null: the environment's ({@link UserDriverOptions#shmDirectory}). */
+    private Path shmDirectory;
     private boolean json;
 
     private PinmxAdmin(final Map<String, String> env, final Supplier<KernelModuleStatus> module)
@@ -149,7 +151,8 @@ public final class PinmxAdmin
                 noMoreArguments(args, "info");
                 yield new InfoCommand(env, module.get(), peersFile, countersFile).run();
             }
-            case "endpoints" -> new EndpointsCommand(shmDirectory, module.get()).run(allFlag(args, "endpoints"));
+            case "endpoints" -> new EndpointsCommand(null != shmDirectory ? shmDirectory :
+                UserDriverOptions.shmDirectory(env), module.get()).run(allFlag(args, "endpoints"));
             case "counters" -> counters(args);
             case "peers" -> peers(args);
             case "jvm-flags" ->

@@ -8,6 +8,7 @@
  * May call {@link io.pinmx.pin.spi} (providers through {@link java.util.ServiceLoader}),
  * {@link io.pinmx.pin.select} (the choice a job would make), {@link io.pinmx.pin.node}, and two read-only views
  * of the providers' host state: {@link io.pinmx.pin.kernel.KernelModuleStatus} and
- * {@link io.pinmx.pin.user.UserEndpointFile}; nothing else of the provider packages.
+ * {@link io.pinmx.pin.user.UserEndpointFile} (in the directory {@link io.pinmx.pin.user.UserDriverOptions#shmDirectory}
+ * reads from the environment); nothing else of the provider packages.
  */
 package io.pinmx.pin.admin;

@@ -23,7 +23,8 @@ public final class ChronicleMapCounterStore implements CounterStore
     private ChronicleMapCounterStore(final Path file, final Duration openTimeout)
     {
         this.file = file;
-        this.map = NodeFiles.openMap(file, "pinmx-counters", MAX_ENDPOINTS, "udp:192.168.100.200:40000/12",
+        this.map = NodeFiles.openMap(file, "pinmx-counters", NodeFiles.COUNTERS_FILE_PROPERTY, MAX_ENDPOINTS,
+            "udp:192.168.100.200:40000/12",
             "pid=1234567;at=1795000000000;FRAMES_SENT_TINY=123456789;FRAMES_RECEIVED_TINY=123456789;" +
             "FRAMES_SENT_MEDIUM_FRAG=1234567;FRAMES_RECEIVED_MEDIUM_FRAG=1234567;FRAMES_SENT_PULL=123456;" +
             "FRAMES_RECEIVED_PULL_REPLY=12345678;PULLS_STARTED=12345;PULLS_DONE=12345;PULL_BYTES=123456789012;" +

@@ -26,7 +26,8 @@ public final class ChronicleMapPeerTable implements PeerTable
     private ChronicleMapPeerTable(final Path file, final Duration openTimeout)
     {
         this.file = file;
-        this.map = NodeFiles.openMap(file, "pinmx-peers", MAX_HOSTS, "node-0042.cluster.example.org",
+        this.map = NodeFiles.openMap(file, "pinmx-peers", NodeFiles.PEERS_FILE_PROPERTY, MAX_HOSTS,
+            "node-0042.cluster.example.org",
             "0=udp:192.168.100.200:40000;1=eth:02:00:00:00:00:01", openTimeout);
     }
 

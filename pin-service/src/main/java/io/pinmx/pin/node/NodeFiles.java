@@ -3,6 +3,7 @@ package io.pinmx.pin.node;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,17 +58,21 @@ public final class NodeFiles
      *
      * @param file         persisted file.
      * @param name         map name, for Chronicle's diagnostics.
+     * @param movedBy      the system property that names another file, for the refusal of a full directory.
      * @param entries      most entries.
      * @param averageKey   a typical key, for sizing.
      * @param averageValue a typical value, for sizing.
      * @param timeout      longest wait for the file to open.
      * @return the map.
-     * @throws UncheckedIOException naming the file when it cannot be created, mapped or opened in time.
+     * @throws UncheckedIOException naming the file when it cannot be created, mapped or opened in time; naming the
+     *                              directory, the bytes asked, what is free and {@code movedBy} when the directory
+     *                              has no room for a new file (which is then removed).
      * @throws IllegalStateException naming the JVM flags Chronicle Map needs when this JVM lacks some.
      */
     static ChronicleMap<CharSequence, CharSequence> openMap(
         final Path file,
         final String name,
+        final String movedBy,
         final long entries,
         final String averageKey,
         final String averageValue,
@@ -75,6 +80,7 @@ public final class NodeFiles
     {
         ChronicleFlags.require(name + " file " + file);
         final CompletableFuture<ChronicleMap<CharSequence, CharSequence>> opening = new CompletableFuture<>();
+        final boolean creating = !Files.exists(file);
         try
         {
             final Path parent = file.toAbsolutePath().getParent();
@@ -111,8 +117,12 @@ public final class NodeFiles
         catch (final ExecutionException ex)
         {
             final Throwable cause = ex.getCause();
-            throw new UncheckedIOException("cannot open " + name + " file " + file + ": " + cause,
-                cause instanceof IOException io ? io : new IOException(cause));
+            final IOException io = cause instanceof IOException given ? given : new IOException(cause);
+            if (creating)
+            {
+                throw notCreated(file, name, movedBy, io);
+            }
+            throw new UncheckedIOException("cannot open " + name + " file " + file + ": " + cause, io);
         }
         catch (final IOException ex)
         {
@@ -123,5 +133,42 @@ public final class NodeFiles
             Thread.currentThread().interrupt();
             throw new UncheckedIOException(new InterruptedIOException("interrupted opening " + name + " file " + file));
         }
+    }
+
+    /**
+     * Chronicle allocates a new file's memory at creation (fallocate) and sizes the file first, so a directory
+     * without room refuses it there; the file it leaves has a header never made ready, which every later open
+     * would wait on until its timeout, so it goes.
+     */
+    private static UncheckedIOException notCreated(
+        final Path file, final String name, final String movedBy, final IOException cause)
+    {
+        long asked = 0;
+        try
+        {
+            asked = Files.size(file);
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            cause.addSuppressed(ex);
+        }
+        final Path directory = file.toAbsolutePath().getParent();
+        try
+        {
+            final FileStore store = Files.getFileStore(directory);
+            if (asked > store.getUsableSpace())
+            {
+                return new UncheckedIOException(directory + " has no room for " + name + " file " +
+                    file.getFileName() + ": " + asked + " bytes asked, " + store.getUsableSpace() + " free of " +
+                    store.getTotalSpace() + " (" + cause.getMessage() + "); set the system property " + movedBy +
+                    " to a file in a directory with more room", cause);
+            }
+        }
+        catch (final IOException ex)
+        {
+            cause.addSuppressed(ex);
+        }
+        return new UncheckedIOException("cannot create " + name + " file " + file + ": " + cause.getMessage(), cause);
     }
 }

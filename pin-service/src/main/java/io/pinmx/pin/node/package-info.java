@@ -8,7 +8,8 @@
  * addresses through the job's bootstrap instead. Providers publish counters from time to time. Chronicle Map is
  * touched only after {@link io.pinmx.pin.node.ChronicleFlags} found this JVM started with the flags it needs (the
  * parent pom's pinmx.jvm.opens, the one list); a JVM without them gets a message naming them, never Chronicle's
- * errors.
+ * errors. Chronicle allocates a new file's memory when it creates it; a directory without room refuses the file
+ * naming the directory, the bytes asked and free and the system property that moves it, and the file goes.
  * <p>
  * May call the JDK, Chronicle Map and {@link io.pinmx.pin.spi} value types.
  */

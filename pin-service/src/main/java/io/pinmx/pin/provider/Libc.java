@@ -12,7 +12,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The FFM downcalls to libc both providers make: open, close, ioctl, mmap, munmap, poll (the kernel binding),
- * process_vm_readv/writev, getpid, prctl (the user-space driver) and strerror. A call that can fail captures errno
+ * process_vm_readv/writev, getpid, prctl (the user-space driver), posix_fallocate (every shared file pinmx maps,
+ * through {@link FileSpace}) and strerror. A call that can fail captures errno
  * into a caller-owned capture-state segment ({@link #allocateCaptureState}), so the JVM cannot clobber it between
  * the call and its read; calls return the C result, a negative one meaning "read {@link #errno}".
  * <p>
@@ -78,6 +79,8 @@ public final class Libc
     private static final MethodHandle PRCTL = downcall("prctl",
         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), CAPTURE_ERRNO);
+    private static final MethodHandle POSIX_FALLOCATE = downcall("posix_fallocate",
+        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
     private static final MethodHandle STRERROR = downcall("strerror",
         FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
 
@@ -252,6 +255,23 @@ public final class Libc
         catch (final Throwable t)
         {
             throw failed(name, t);
+        }
+    }
+
+    /**
+     * posix_fallocate(fd, offset, length): the file's blocks in that range allocated for real.
+     *
+     * @return 0, or the error number (posix_fallocate returns it and leaves errno alone).
+     */
+    public static int posixFallocate(final int fd, final long offset, final long length)
+    {
+        try
+        {
+            return (int)POSIX_FALLOCATE.invokeExact(fd, offset, length);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("posix_fallocate", t);
         }
     }
 

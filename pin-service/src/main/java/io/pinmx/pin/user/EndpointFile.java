@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.FileSpace;
 import io.pinmx.pin.provider.Libc;
 
 import java.io.IOException;
@@ -82,19 +83,27 @@ final class EndpointFile implements AutoCloseable
         return directory.resolve(FILE_PREFIX + port);
     }
 
-    /** Create (replacing a stale file left by a dead owner: we hold the UDP port, so the name is ours). */
+    /**
+     * Create (replacing a stale file left by a dead owner: we hold the UDP port, so the name is ours), its memory
+     * allocated before it is mapped.
+     *
+     * @throws IOException naming the directory, the bytes asked, what is free and
+     *                     {@value UserDriverOptions#SHM_DIRECTORY_VARIABLE} when the directory has no room for the
+     *                     file (then no file is left).
+     */
     static EndpointFile create(
         final Path directory, final int port, final int sessionId, final int ringCapacity, final int maxRegions)
         throws IOException
     {
         final Path path = pathFor(directory, port);
-        final long size = tableOffset(ringCapacity) + RegionTable.areaBytes(maxRegions);
+        final long size = fileBytes(ringCapacity, maxRegions);
         removeFilesOfDeadOwners(directory);
         Files.deleteIfExists(path);
         final Arena arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(
             path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE))
         {
+            FileSpace.reserve(path, size, UserDriverOptions.SHM_DIRECTORY_VARIABLE);
             final MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
             mapped.set(ValueLayout.JAVA_INT, VERSION_OFFSET, LAYOUT_VERSION);
             mapped.set(ValueLayout.JAVA_INT, PID_OFFSET, Libc.pid());
@@ -112,8 +121,22 @@ final class EndpointFile implements AutoCloseable
         catch (final IOException | RuntimeException e)
         {
             arena.close();
+            try
+            {
+                Files.deleteIfExists(path);
+            }
+            catch (final IOException notRemoved)
+            {
+                e.addSuppressed(notRemoved);
+            }
             throw e;
         }
+    }
+
+    /** The bytes of an endpoint file with that ring and region table. */
+    static long fileBytes(final int ringCapacity, final int maxRegions)
+    {
+        return tableOffset(ringCapacity) + RegionTable.areaBytes(maxRegions);
     }
 
     /**

@@ -2,7 +2,9 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.node.NodeFiles;
 import java.net.InetAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Options of the user-space driver, given to {@code EndpointConfig.Builder.options(UserDriverOptions.class, ...)}.
@@ -14,7 +16,7 @@ import java.nio.file.Path;
  *                              false: progress happens only inside poll and await.
  * @param sameHost              true: use shared-memory rings and process_vm_readv pulls for peers on this host;
  *                              false: everything goes over UDP (as between hosts).
- * @param shmDirectory          where endpoint files live (tmpfs).
+ * @param shmDirectory          where endpoint files live (tmpfs; {@value #SHM_DIRECTORY_VARIABLE}, else /dev/shm).
  * @param framePayloadBytes     payload bytes of one PULL_REPLY or MEDIUM_FRAG frame at most; both are cut to one datagram
  *                              within the bound interface's MTU where it is known.
  * @param pullBlockFrames       PULL_REPLY frames requested by one PULL (at most 64).
@@ -57,6 +59,8 @@ public record UserDriverOptions(
 {
     /** Largest frame payload: the datagram must stay below 64 KiB with headers. */
     public static final int MAX_FRAME_PAYLOAD_BYTES = 60 * 1024;
+    /** Environment variable naming the directory of endpoint files (a tmpfs); unset or empty: /dev/shm. */
+    public static final String SHM_DIRECTORY_VARIABLE = "PINMX_SHM_DIR";
     /** Shared pulls from this size up (below it the invitation and the wait for the helper's block cost more). */
     public static final long DEFAULT_SHARED_PULL_MIN_BYTES = 128 * 1024;
 
@@ -112,15 +116,46 @@ public record UserDriverOptions(
     }
 
     /**
-     * Loopback, kernel-chosen port, progress thread, same-host path on, 8 KiB frames, no loss, counters
-     * published to {@link NodeFiles#countersFile()}.
+     * Loopback, kernel-chosen port, progress thread, same-host path on, endpoint files in
+     * {@link #shmDirectory(Map) this process's directory}, 8 KiB frames, no loss, counters published to
+     * {@link NodeFiles#countersFile()}.
+     *
+     * @throws IllegalArgumentException naming {@value #SHM_DIRECTORY_VARIABLE} if it is set to something other than a
+     *                                  directory.
      */
     public static UserDriverOptions defaults()
     {
         return new UserDriverOptions(
-            InetAddress.getLoopbackAddress(), 0, true, true, Path.of("/dev/shm"), 8192, 32, 4,
+            InetAddress.getLoopbackAddress(), 0, true, true, shmDirectory(System.getenv()), 8192, 32, 4,
             20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20, RegionTable.MAX_REGIONS, DEFAULT_SHARED_PULL_MIN_BYTES,
             NodeFiles.countersFile());
+    }
+
+    /**
+     * @param env the environment to read.
+     * @return the directory of endpoint files: {@value #SHM_DIRECTORY_VARIABLE} if set and not empty, else /dev/shm.
+     * @throws IllegalArgumentException naming the variable if it is set to something other than a directory.
+     */
+    public static Path shmDirectory(final Map<String, String> env)
+    {
+        final String value = env.get(SHM_DIRECTORY_VARIABLE);
+        if (null == value || value.isEmpty())
+        {
+            return Path.of("/dev/shm");
+        }
+        final Path directory = Path.of(value);
+        if (!Files.isDirectory(directory))
+        {
+            throw new IllegalArgumentException(SHM_DIRECTORY_VARIABLE + "=" + value + " is not a directory");
+        }
+        return directory;
+    }
+
+    public UserDriverOptions withShmDirectory(final Path directory)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, directory, framePayloadBytes,
+            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     /**

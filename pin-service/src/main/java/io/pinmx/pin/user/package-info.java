@@ -3,7 +3,9 @@
  * datagram payloads (the socket driven through {@link io.pinmx.pin.provider.LibcSockets} by {@code UdpTransport}:
  * gathering sends, pull replies and a library's send runs in UDP_SEGMENT runs, frames cut to the bound interface's
  * MTU, UDP_GRO receives), and for endpoints of one host a
- * many-to-one shared-memory ring per receiving endpoint in /dev/shm (zero-length UDP datagrams as doorbells for a parked receiver) plus single-copy pulls by one
+ * many-to-one shared-memory ring per receiving endpoint in its file in PINMX_SHM_DIR (default /dev/shm; memory
+ * allocated before the file is mapped, so a full directory refuses the open) (zero-length UDP datagrams as doorbells
+ * for a parked receiver) plus single-copy pulls by one
  * process_vm_readv from the peer's region table published in the same file, or, from 128 KiB, shared with the
  * source endpoint's agent when it polls ({@code SharedPulls} slots in the puller's file: {@code SharedPullCopy} copies
  * the front, the source's {@code PullHelper} the back with process_vm_writev). Owns the endpoint's UDP socket,

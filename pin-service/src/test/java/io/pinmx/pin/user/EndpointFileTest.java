@@ -1,6 +1,8 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.provider.SmallTmpfs;
+import io.pinmx.pin.spi.DriverError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,11 +11,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EndpointFileTest
@@ -49,6 +54,46 @@ class EndpointFileTest
             assertNull(EndpointFile.openPeer(directory, 3333), "file gone after close");
         }
         assertNull(EndpointFile.openPeer(directory, 4444), "no file, no peer");
+    }
+
+    @Test
+    void anEndpointWhoseFileDoesNotFitIsRefusedNamingDirectoryAndSizesAndLeavesNoFile() throws Exception
+    {
+        final int ringBytes = 1 << 16;
+        final int maxRegions = 4;
+        final long fileBytes = EndpointFile.fileBytes(ringBytes, maxRegions);
+        try (SmallTmpfs tmpfs = SmallTmpfs.mount(Files.createDirectory(directory.resolve("small")), 8 * 1024))
+        {
+            final String expected = tmpfs.directory() + " has no room for " + EndpointFile.FILE_PREFIX;
+            final IOException refused = assertThrows(IOException.class,
+                () -> EndpointFile.create(tmpfs.directory(), 3333, 1, ringBytes, maxRegions));
+            assertTrue(refused.getMessage().startsWith(expected + "3333: " + fileBytes + " bytes asked, 8192 free of " +
+                "8192 (ENOSPC"), refused.getMessage());
+            assertTrue(refused.getMessage().endsWith("set PINMX_SHM_DIR to a directory with more room"),
+                refused.getMessage());
+            assertEquals(List.of(), tmpfs.files());
+
+            final UserDriverOptions options = UserDriverOptions.defaults().withCountersFile(null)
+                .withShmDirectory(tmpfs.directory()).withRingBytes(ringBytes, 1 << 18).withMaxRegions(maxRegions);
+            try (OpenedEndpoints endpoints = new OpenedEndpoints())
+            {
+                OpenedEndpoints.expect(DriverError.SYSTEM, expected, () -> endpoints.open(options));
+            }
+            assertEquals(List.of(), tmpfs.files());
+            assertEquals(8192, tmpfs.freeBytes(), "a refusal keeps no page");
+        }
+    }
+
+    @Test
+    void theDirectoryOfEndpointFilesComesFromPinmxShmDir() throws IOException
+    {
+        assertEquals(Path.of("/dev/shm"), UserDriverOptions.shmDirectory(Map.of()));
+        assertEquals(Path.of("/dev/shm"), UserDriverOptions.shmDirectory(Map.of("PINMX_SHM_DIR", "")));
+        assertEquals(directory, UserDriverOptions.shmDirectory(Map.of("PINMX_SHM_DIR", directory.toString())));
+        final Path file = Files.createFile(directory.resolve("a-file"));
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> UserDriverOptions.shmDirectory(Map.of("PINMX_SHM_DIR", file.toString())));
+        assertEquals("PINMX_SHM_DIR=" + file + " is not a directory", refused.getMessage());
     }
 
     private static byte[] header(final int pid)
