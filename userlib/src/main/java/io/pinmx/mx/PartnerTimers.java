@@ -207,8 +207,7 @@ final class PartnerTimers
         {
             liveness.unknown(0);
         }
-        if (PeerLiveness.State.UNKNOWN == liveness.state() && PeerLiveness.NEVER == liveness.answeredAgoNs() &&
-            0 != p.localPid)
+        if (PeerLiveness.State.UNKNOWN == liveness.state() && 0 != p.localPid)
         {
             judgeByLocalProcess(p);
         }

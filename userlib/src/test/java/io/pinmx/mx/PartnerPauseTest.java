@@ -129,9 +129,7 @@ class PartnerPauseTest
             peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
             final Partner partner = firstMessageFromPeer(peer);
             peer.send("RECV_FROM 0 77 64");
-            signal(peer, "STOP");
-            Awaitility.await("every thread of peer " + peer.pid() + " stopped").atMost(TIMEOUT)
-                .pollInterval(Duration.ofMillis(5)).until(() -> allThreadsStopped(peer.pid()));
+            freeze(peer);
             final Request recv = local.irecv(partner.id(), 2, MatchInfo.MASK_ALL, arena.allocate(8));
             final Request send;
             try
@@ -315,10 +313,7 @@ class PartnerPauseTest
             peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
             final Partner partner = firstMessageFromPeer(peer);
             peer.send("RECV_FROM 0 77 64");
-            signal(peer, "STOP");
-            // kill(2) only queues the signal: the peer's threads may still run (and ack) until every one has stopped.
-            Awaitility.await("every thread of peer " + peer.pid() + " stopped").atMost(TIMEOUT)
-                .pollInterval(Duration.ofMillis(5)).until(() -> allThreadsStopped(peer.pid()));
+            freeze(peer);
             try
             {
                 final Request recv = local.irecv(partner.id(), 2, MatchInfo.MASK_ALL, arena.allocate(8));
@@ -342,6 +337,14 @@ class PartnerPauseTest
             final String failed = peer.awaitLine("RECV_FAILED", LINE_TIMEOUT_MS);
             assertTrue(failed.contains("BAD_SESSION") && failed.contains(local.address().board().toString()), failed);
         }
+    }
+
+    /** SIGSTOP, and wait until it took: kill(2) only queues it, and the peer's threads may run (and ack) until then. */
+    private static void freeze(final PeerProcess peer) throws IOException, InterruptedException
+    {
+        signal(peer, "STOP");
+        Awaitility.await("every thread of peer " + peer.pid() + " stopped").atMost(TIMEOUT)
+            .pollInterval(Duration.ofMillis(5)).until(() -> allThreadsStopped(peer.pid()));
     }
 
     /** @return true if every thread of the process is in state T (stopped) in /proc. */

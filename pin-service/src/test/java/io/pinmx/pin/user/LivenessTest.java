@@ -7,9 +7,11 @@ import io.pinmx.pin.wire.FrameKind;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,6 +49,27 @@ class LivenessTest
         assertEquals(OWN_PID, liveness.pid(), "the answer carries the peer's process id");
         assertTrue(b.counters().get(Counter.LIVENESS_PROBES_ANSWERED) > 0);
         assertTrue(a.counters().get(Counter.LIVENESS_PROBES_SENT) > 0);
+    }
+
+    /**
+     * The peer has a shared-memory ring, so its agent polls a quiet UDP socket only every few cycles; its responder
+     * still answers a probe within a few of its 25 ms rounds (every 64 cycles would be over 1.6 s). The prober looks
+     * for endpoint files in another directory, so it knows the peer only by probes.
+     */
+    @Test
+    void aPeerWithARingAnswersProbesPromptlyThoughItsSocketIsQuiet(@TempDir final Path elsewhere)
+        throws InterruptedException
+    {
+        final DriverEndpoint a = resources.open(quiet(true).withShmDirectory(elsewhere));
+        final DriverEndpoint b = resources.open(quiet(true));
+        final int peer = a.acquirePeer(b.address().board());
+        // the scenario: nothing reaches b's socket for a while, so its agent treats UDP as cold
+        Thread.sleep(4 * EndpointAgent.RESPONDER_IDLE_NS / 1_000_000);
+        final long startNs = System.nanoTime();
+        awaitAlive(a, peer, b);
+        final long tookMs = (System.nanoTime() - startNs) / 1_000_000;
+        assertTrue(tookMs < 1500, "the first answer took " + tookMs + " ms");
+        assertEquals(OWN_PID, liveness.pid());
     }
 
     @Test
