@@ -1,14 +1,10 @@
 package io.pinmx.rma.faults;
 
 import io.pinmx.job.Job;
-import io.pinmx.job.JobEndpoint;
-import io.pinmx.mx.Request;
-import io.pinmx.mx.Status;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaException;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +31,8 @@ public final class FaultSoakRank
     private static final Duration GO_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration SOAK_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration VICTIM_LIFETIME = Duration.ofSeconds(120);
-    private static final int KILL_PHASE_MESSAGE_BYTES = 100_000;
+    private static final Duration STEP_WAIT = Duration.ofMillis(10);
+    private static final int MESSAGES_PER_ROUND = 10;
 
     private FaultSoakRank()
     {
@@ -57,9 +54,13 @@ public final class FaultSoakRank
             final long started = System.nanoTime();
             stream.start(messages);
             final long deadline = started + SOAK_TIMEOUT.toNanos();
+            // One one-sided round per MESSAGES_PER_ROUND messages received: both kinds of traffic all along, and
+            // the two CPUs of the host shared between them rather than taken by whichever spins more.
             while (!stream.done() && System.nanoTime() < deadline)
             {
                 oneSided.round();
+                stream.awaitReceived((int)Math.min(messages, oneSided.rounds() * MESSAGES_PER_ROUND),
+                    Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
             }
             stream.finish(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
             rma.allFence();
@@ -73,89 +74,83 @@ public final class FaultSoakRank
             rma.barrier();
 
             say("KILL_PHASE");
+            final Exchange exchange = new Exchange(stream, arena);
             if (1 == rma.rank())
             {
-                keepSendingUntilKilled(oneSided, stream, arena);
+                keepSendingUntilKilled(oneSided, exchange);
             }
             else
             {
-                keepGoingUntilThePeerFails(oneSided, stream, arena, JobEndpoint.peerTimeoutMs(env));
+                keepGoingUntilThePeerFails(oneSided, exchange);
             }
         }
     }
 
-    /** Rank 1: one-sided rounds and rendezvous messages to rank 0 until the test kills this process. */
-    private static void keepSendingUntilKilled(final OneSidedTraffic oneSided, final MessageStream stream,
-        final Arena arena)
+    /** Rank 1: one-sided rounds and two-sided messages both ways until the test kills this process. */
+    private static void keepSendingUntilKilled(final OneSidedTraffic oneSided, final Exchange exchange)
     {
-        final MemorySegment data = arena.allocate(KILL_PHASE_MESSAGE_BYTES);
         final long deadline = System.nanoTime() + VICTIM_LIFETIME.toNanos();
-        long sent = 0;
-        Request previous = null;
         while (System.nanoTime() < deadline)
         {
             oneSided.round();
-            if (null != previous)
+            final String failure = exchange.step(Duration.ZERO);
+            if (null != failure)
             {
-                previous.awaitOrThrow(VICTIM_LIFETIME);
-                previous.release();
+                throw new AssertionError("rank 1's two-sided traffic failed before it was killed: " + failure);
             }
-            Payloads.fill(data, sent);
-            previous = stream.sendOne(sent++, data);
         }
         throw new AssertionError("rank 1 was not killed within " + VICTIM_LIFETIME);
     }
 
     /**
-     * Rank 0: one-sided rounds to rank 1 and a receive posted for its messages, until an operation fails; the
-     * failure must name rank 1, and so must the posted receive's.
+     * Rank 0: one-sided rounds and two-sided messages both ways, until both kinds failed on rank 1, each failure
+     * timed from the last operation of its kind that completed.
      */
-    private static void keepGoingUntilThePeerFails(final OneSidedTraffic oneSided, final MessageStream stream,
-        final Arena arena, final long peerTimeoutMs) throws InterruptedException
+    private static void keepGoingUntilThePeerFails(final OneSidedTraffic oneSided, final Exchange exchange)
     {
-        final MemorySegment in = arena.allocate(KILL_PHASE_MESSAGE_BYTES);
-        Request posted = stream.receiveOne(in);
-        long lastDone = System.nanoTime();
-        final long deadline = lastDone + VICTIM_LIFETIME.toNanos();
-        RmaException failure = null;
-        while (null == failure && System.nanoTime() < deadline)
+        final long deadline = System.nanoTime() + VICTIM_LIFETIME.toNanos();
+        long oneSidedDone = System.nanoTime();
+        long twoSidedDone = oneSidedDone;
+        long oneSidedSilentMs = 0;
+        long twoSidedSilentMs = 0;
+        RmaException oneSidedFailure = null;
+        String twoSidedFailure = null;
+        while ((null == oneSidedFailure || null == twoSidedFailure) && System.nanoTime() < deadline)
         {
-            try
+            if (null == oneSidedFailure)
             {
-                oneSided.round();
-                lastDone = System.nanoTime();
+                try
+                {
+                    oneSided.round();
+                    oneSidedDone = System.nanoTime();
+                }
+                catch (final RmaException ex)
+                {
+                    oneSidedFailure = ex;
+                    oneSidedSilentMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - oneSidedDone);
+                }
             }
-            catch (final RmaException ex)
+            if (null == twoSidedFailure)
             {
-                failure = ex;
+                twoSidedFailure = exchange.step(null == oneSidedFailure ? Duration.ZERO : STEP_WAIT);
+                if (null == twoSidedFailure)
+                {
+                    twoSidedDone = System.nanoTime();
+                }
+                else
+                {
+                    twoSidedSilentMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - twoSidedDone);
+                }
             }
-            if (null == failure && posted.test() && !posted.status().isError())
-            {
-                posted.release();
-                posted = stream.receiveOne(in);
-            }
         }
-        if (null == failure)
+        if (null == oneSidedFailure || null == twoSidedFailure)
         {
-            throw new AssertionError("no operation on rank 1 failed within " + VICTIM_LIFETIME);
+            throw new AssertionError("within " + VICTIM_LIFETIME + " of the kill phase, one-sided operations on rank 1 " +
+                (null == oneSidedFailure ? "never failed" : "failed") + ", two-sided ones " +
+                (null == twoSidedFailure ? "never failed" : "failed"));
         }
-        final long silentMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastDone);
-        // Messages rank 1 sent before it died may still come in; the receive posted after the last of them must fail.
-        final long receiveDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2 * peerTimeoutMs);
-        while (posted.await(Duration.ofNanos(Math.max(1, receiveDeadline - System.nanoTime()))) &&
-            !posted.status().isError())
-        {
-            posted.release();
-            posted = stream.receiveOne(in);
-        }
-        if (!posted.test())
-        {
-            throw new AssertionError("the receive posted for rank 1 neither completed nor failed within " +
-                2 * peerTimeoutMs + " ms of its one-sided failure");
-        }
-        final Status s = posted.status();
-        say("SURVIVOR_FAILED silentMs=" + silentMs + " rma=[" + failure.getMessage().replace('\n', ' ') +
-            "] twoSided=[" + (s.isError() ? s.error().replace('\n', ' ') : "completed") + "]");
+        say("SURVIVOR_FAILED silentMs=" + Math.max(oneSidedSilentMs, twoSidedSilentMs) + " rma=[" +
+            oneSidedFailure.getMessage().replace('\n', ' ') + "] twoSided=[" + twoSidedFailure + "]");
         System.exit(0);
     }
 

@@ -41,7 +41,8 @@ class KernelFaultSoakTest
 {
     static final String LONG_VARIABLE = "PINMX_FAULT_SOAK_LONG";
     static final String UNCHECKED_VARIABLE = "PINMX_FAULT_SOAK_UNCHECKED";
-    private static final int MESSAGES = 10_000;
+    /** Each way: 10,000 messages in all. */
+    private static final int MESSAGES = 5_000;
     private static final long PEER_TIMEOUT_MS = 5_000;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration SOAK_TIMEOUT = Duration.ofSeconds(240);

@@ -22,6 +22,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -48,6 +49,7 @@ final class MessageStream implements AutoCloseable
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private Thread sender;
     private Thread receiver;
+    private final Object progress = new Object();
     private volatile int received;
 
     private MessageStream(final Endpoint endpoint, final Partner partner, final int rank, final Duration timeout)
@@ -96,10 +98,23 @@ final class MessageStream implements AutoCloseable
         return !sender.isAlive() && !receiver.isAlive();
     }
 
-    /** @return messages received and checked so far. */
-    int received()
+    /**
+     * Waits until at least {@code count} messages were received and checked, both threads ended, or the timeout.
+     *
+     * @return messages received and checked so far.
+     */
+    int awaitReceived(final int count, final Duration timeout) throws InterruptedException
     {
-        return received;
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (progress)
+        {
+            long left;
+            while (received < count && !done() && (left = deadline - System.nanoTime()) > 0)
+            {
+                progress.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+            return received;
+        }
     }
 
     /**
@@ -131,7 +146,7 @@ final class MessageStream implements AutoCloseable
         }
     }
 
-    /** Sends one rendezvous-sized message to the other rank and returns without waiting for it. */
+    /** Sends one message to the other rank and returns without waiting for it. */
     Request sendOne(final long matchInfo, final MemorySegment data)
     {
         return endpoint.isend(partner, matchInfo, data);
@@ -211,7 +226,11 @@ final class MessageStream implements AutoCloseable
                 throw new AssertionError("rank " + rank + ": message " + i + " from rank " + from + " (" + size +
                     " B) differs at byte " + mismatch);
             }
-            received = i + 1;
+            synchronized (progress)
+            {
+                received = i + 1;
+                progress.notifyAll();
+            }
         }
     }
 
@@ -224,6 +243,13 @@ final class MessageStream implements AutoCloseable
         catch (final Throwable t)
         {
             failure.compareAndSet(null, t);
+        }
+        finally
+        {
+            synchronized (progress)
+            {
+                progress.notifyAll();
+            }
         }
     }
 
