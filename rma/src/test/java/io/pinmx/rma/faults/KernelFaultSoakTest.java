@@ -153,8 +153,10 @@ class KernelFaultSoakTest
     private Process startRank(final KernelFaults faults, final int rank, final Path home, final Path rmaDirectory,
         final String job, final int messages, final Path go) throws IOException
     {
-        final ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", faults.namespace(rank),
-            LaunchedJob.LAUNCHER.toString(), FaultSoakRank.class.getName(), Integer.toString(messages), go.toString())
+        final List<String> command = KernelFaults.inNamespace(faults.namespace(rank));
+        command.addAll(List.of(LaunchedJob.LAUNCHER.toString(), FaultSoakRank.class.getName(), Integer.toString(messages),
+            go.toString()));
+        final ProcessBuilder pb = new ProcessBuilder(command)
             .redirectOutput(dir.resolve("out-" + rank).toFile())
             .redirectError(dir.resolve("err-" + rank).toFile());
         final Map<String, String> env = pb.environment();

@@ -264,9 +264,16 @@ final class KernelFaults implements AutoCloseable
 
     private static String in(final String ns, final String... command) throws IOException, InterruptedException
     {
-        final List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", ns));
+        final List<String> all = inNamespace(ns);
         all.addAll(List.of(command));
         return run(all.toArray(String[]::new));
+    }
+
+    /** @return the start of a command line that runs what follows it in namespace {@code ns}. */
+    static List<String> inNamespace(final String ns)
+    {
+        final Path ip = toolPath("ip");
+        return new ArrayList<>(List.of(null == ip ? "ip" : ip.toString(), "netns", "exec", ns));
     }
 
     /** @return the command's output; its exit status other than 0 is an IOException with that output. */
