@@ -13,12 +13,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One rank of {@link KernelFaultSoakTest}'s two-rank job, each rank in its own network namespace:
- * {@code FaultSoakRank MESSAGES GO_FILE}.
+ * {@code FaultSoakRank MESSAGES GO_FILE SOAK_SECONDS}.
  * <ol>
  * <li>joins the job, starts rma on its driver tier and its two-sided stream endpoint, prints {@code READY} and waits
  * for GO_FILE (the test damages the link between the two, then creates it);</li>
  * <li>sends MESSAGES messages to the other rank and checks the other's MESSAGES while running one-sided rounds to it
- * ({@link OneSidedTraffic}); then fences, checks what the other's rounds left in its slice, prints
+ * ({@link OneSidedTraffic}), within SOAK_SECONDS; then fences, checks what the other's rounds left in its slice, prints
  * {@code COUNTERS ...} and {@code SOAK_PASSED ...};</li>
  * <li>prints {@code KILL_PHASE} and keeps both kinds of traffic going: rank 1 until the test kills it, rank 0 until
  * an operation on rank 1 fails; rank 0 then prints {@code SURVIVOR_FAILED}, how long after its last completed
@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 public final class FaultSoakRank
 {
     private static final Duration GO_TIMEOUT = Duration.ofSeconds(120);
-    private static final Duration SOAK_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration VICTIM_LIFETIME = Duration.ofSeconds(120);
     private static final Duration STEP_WAIT = Duration.ofMillis(10);
     private static final int MESSAGES_PER_ROUND = 10;
@@ -42,6 +41,7 @@ public final class FaultSoakRank
     {
         final int messages = Integer.parseInt(args[0]);
         final Path go = Path.of(args[1]);
+        final Duration soakTimeout = Duration.ofSeconds(Long.parseLong(args[2]));
         final Map<String, String> env = System.getenv();
         try (Job job = Job.join(env); Rma rma = Rma.init(job); Arena arena = Arena.ofShared();
             MessageStream stream = MessageStream.open(job, env))
@@ -53,7 +53,7 @@ public final class FaultSoakRank
 
             final long started = System.nanoTime();
             stream.start(messages);
-            final long deadline = started + SOAK_TIMEOUT.toNanos();
+            final long deadline = started + soakTimeout.toNanos();
             // One one-sided round per MESSAGES_PER_ROUND messages received: both kinds of traffic all along, and
             // the two CPUs of the host shared between them rather than taken by whichever spins more.
             while (!stream.done() && System.nanoTime() < deadline)

@@ -45,6 +45,7 @@ class KernelFaultSoakTest
     private static final int MESSAGES = 5_000;
     private static final long PEER_TIMEOUT_MS = 5_000;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    /** For {@value #MESSAGES} messages each way; a long run has ten times as long. */
     private static final Duration SOAK_TIMEOUT = Duration.ofSeconds(240);
     private static final KernelFaults.Damage A_TO_B = new KernelFaults.Damage(100, 20, 50, 20);
     private static final KernelFaults.Damage B_TO_A = new KernelFaults.Damage(10, 50, 100, 10);
@@ -62,7 +63,9 @@ class KernelFaultSoakTest
     {
         final String unavailable = KernelFaults.unavailableBecause();
         assumeTrue(null == unavailable, unavailable);
-        final int messages = "1".equals(System.getenv(LONG_VARIABLE)) ? 10 * MESSAGES : MESSAGES;
+        final int scale = "1".equals(System.getenv(LONG_VARIABLE)) ? 10 : 1;
+        final int messages = scale * MESSAGES;
+        final Duration soakTimeout = SOAK_TIMEOUT.multipliedBy(scale);
         final long id = ProcessHandle.current().pid() % 100_000;
         final Path home = Files.createDirectories(dir.resolve("home"));
         final Path rmaDirectory = Files.createDirectories(dir.resolve("rma"));
@@ -75,7 +78,7 @@ class KernelFaultSoakTest
             this.faults = faults;
             for (int rank = 0; rank < 2; rank++)
             {
-                ranks.add(startRank(faults, rank, home, rmaDirectory, "pxf" + id, messages, go));
+                ranks.add(startRank(faults, rank, home, rmaDirectory, "pxf" + id, messages, go, soakTimeout));
             }
             awaitLine(ranks, 0, "READY", READY_TIMEOUT);
             awaitLine(ranks, 1, "READY", READY_TIMEOUT);
@@ -84,8 +87,8 @@ class KernelFaultSoakTest
             faults.damage(A_TO_B, B_TO_A);
             Files.createFile(go);
 
-            final String passed0 = awaitLine(ranks, 0, "SOAK_PASSED", SOAK_TIMEOUT);
-            final String passed1 = awaitLine(ranks, 1, "SOAK_PASSED", SOAK_TIMEOUT);
+            final String passed0 = awaitLine(ranks, 0, "SOAK_PASSED", soakTimeout);
+            final String passed1 = awaitLine(ranks, 1, "SOAK_PASSED", soakTimeout);
             assertTrue(passed0.contains(" messages=" + messages + " ") && passed1.contains(" messages=" + messages + " "),
                 passed0 + " / " + passed1);
             final Map<String, Map<String, Long>> kernel = faults.counters();
@@ -109,8 +112,8 @@ class KernelFaultSoakTest
                 rank1.get("pullDuplicates") > 0, "no duplicate or stale frame reached the library: " + seen);
             assertTrue(rank0.get("rmaRounds") > 0 && rank1.get("rmaRounds") > 0, seen);
 
-            awaitLine(ranks, 1, "KILL_PHASE", SOAK_TIMEOUT);
-            awaitLine(ranks, 0, "KILL_PHASE", SOAK_TIMEOUT);
+            awaitLine(ranks, 1, "KILL_PHASE", soakTimeout);
+            awaitLine(ranks, 0, "KILL_PHASE", soakTimeout);
             final ProcessHandle victim = java(ranks.get(1));
             final long killedAt = System.nanoTime();
             assertTrue(victim.destroyForcibly(), "SIGKILL to rank 1's JVM " + victim.pid());
@@ -151,11 +154,11 @@ class KernelFaultSoakTest
 
     /** Rank {@code rank} through bin/pinmx-run as one task of a Slurm-like launcher, inside its namespace. */
     private Process startRank(final KernelFaults faults, final int rank, final Path home, final Path rmaDirectory,
-        final String job, final int messages, final Path go) throws IOException
+        final String job, final int messages, final Path go, final Duration soakTimeout) throws IOException
     {
         final List<String> command = KernelFaults.inNamespace(faults.namespace(rank));
         command.addAll(List.of(LaunchedJob.LAUNCHER.toString(), FaultSoakRank.class.getName(), Integer.toString(messages),
-            go.toString()));
+            go.toString(), Long.toString(soakTimeout.toSeconds())));
         final ProcessBuilder pb = new ProcessBuilder(command)
             .redirectOutput(dir.resolve("out-" + rank).toFile())
             .redirectError(dir.resolve("err-" + rank).toFile());
