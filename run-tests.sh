@@ -12,6 +12,8 @@ echo "pinmx: JDK $JAVA_HOME"
 failed_steps=()
 java_passed=0 java_failed=0
 
+# rma's KernelFaultSoakTest damages frames between network namespaces with nftables, HTB and ethtool (root only).
+[ "$(id -u)" -eq 0 ] && pinmx_need_packages iproute2 nftables ethtool
 if pinmx_mvn -fae verify; then :; else failed_steps+=("java"); fi
 
 # Surefire's XML reports are the source of truth for the Java counts.
