@@ -10,7 +10,7 @@ import io.pinmx.rma.Rma;
  */
 public final class MgOneSided
 {
-    public static final String VERSION = "one-sided (rma)";
+    public static final String VERSION = "one-sided rma";
 
     private MgOneSided()
     {
