@@ -6,13 +6,16 @@ import io.pinmx.rma.RmaAllocation;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 
 /**
  * MG's slabs over the one-sided layer, as ARMCI's MG moves them: each rank puts its bottom and top interior planes
- * straight into its neighbours' ghost slots, and a barrier (every put complete at its target, every rank arrived)
- * makes them readable. The slots alternate between two sets on successive exchanges, so a rank that runs ahead
- * writes the set its neighbour is not reading. A level held whole is assembled the same way: each rank puts its
- * planes into every other rank's copy.
+ * straight into its neighbours' ghost slots, fences each neighbour (its puts complete there) and notifies it by
+ * putting the exchange's number into the neighbour's flag for this side; a rank reads its ghost slots once both
+ * flags show the exchange. The slots alternate between two sets on successive exchanges: a neighbour writes a set
+ * again only after it saw this rank's next exchange, which this rank starts after reading the set. A level held
+ * whole is assembled with a barrier: each rank puts its planes into every other rank's copy.
  */
 final class RmaSlabTransport implements SlabTransport, AutoCloseable
 {
@@ -20,12 +23,18 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private static final int SETS = 2;
     private static final int LOWER_GHOST = 0;
     private static final int UPPER_GHOST = 1;
+    /** A neighbour that has not notified within this long is taken for dead or stuck. */
+    private static final long NOTIFY_DEADLINE_NS = TimeUnit.SECONDS.toNanos(120);
+    private static final int SPINS_BEFORE_YIELD = 1_000;
+    private static final VarHandle FLAG = ValueLayout.JAVA_LONG.varHandle();
 
     private final Rma rma;
     private final Arena arena = Arena.ofShared();
     /** Per level: the offset in {@link #ghosts} of its slots, two sets of a lower and an upper plane. */
     private final long[] ghostOffsets;
     private final RmaAllocation ghosts;
+    /** Per rank: the last exchange its lower neighbour notified, then its upper neighbour's. */
+    private final RmaAllocation flags;
     private final RmaAllocation wholeLevels;
     private final long wholeSetBytes;
     private final MemorySegment staging;
@@ -56,6 +65,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         }
         wholeSetBytes = largestWholeBytes;
         ghosts = rma.alloc(ghostBytes);
+        flags = rma.alloc(2 * Long.BYTES);
         wholeLevels = rma.alloc(SETS * wholeSetBytes);
         staging = arena.allocate(Math.max(2 * planeBytes(finest), wholeSetBytes), Double.BYTES);
     }
@@ -85,12 +95,43 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
             planeSize);
         rma.nbPut(staging.asSlice(0, planeBytes), ghosts, lower, set + UPPER_GHOST * planeBytes, null);
         rma.nbPut(staging.asSlice(planeBytes, planeBytes), ghosts, upper, set + LOWER_GHOST * planeBytes, null);
-        rma.barrier();
+        final long exchange = exchanges;
+        rma.fence(lower);
+        if (upper != lower)
+        {
+            rma.fence(upper);
+        }
+        rma.putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
+        rma.putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        awaitNotified(LOWER_GHOST, exchange, lower);
+        awaitNotified(UPPER_GHOST, exchange, upper);
         final MemorySegment mine = ghosts.local();
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + LOWER_GHOST * planeBytes, grid.values,
             grid.planeStart(0), planeSize);
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + UPPER_GHOST * planeBytes, grid.values,
             grid.planeStart(grid.planes + 1), planeSize);
+    }
+
+    private void awaitNotified(final int side, final long exchange, final int neighbour)
+    {
+        final MemorySegment flag = flags.local();
+        final long offset = side * Long.BYTES;
+        final long deadline = System.nanoTime() + NOTIFY_DEADLINE_NS;
+        int spins = 0;
+        while ((long)FLAG.getAcquire(flag, offset) < exchange)
+        {
+            if (++spins < SPINS_BEFORE_YIELD)
+            {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("MG exchange " + exchange + ": rank " + neighbour + " did not notify " +
+                    "rank " + rank() + " within " + TimeUnit.NANOSECONDS.toSeconds(NOTIFY_DEADLINE_NS) + " s");
+            }
+            Thread.yield();
+        }
     }
 
     @Override
@@ -144,6 +185,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     public void close()
     {
         rma.free(wholeLevels);
+        rma.free(flags);
         rma.free(ghosts);
         arena.close();
     }
