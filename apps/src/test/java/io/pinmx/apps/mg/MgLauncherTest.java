@@ -25,7 +25,7 @@ class MgLauncherTest
     /** Several JVMs on a shared 2-core host: under load a run takes minutes. */
     private static final long RUN_DEADLINE_S = 600;
     /** One cost model for the module's driver-tier runs, measured quickly by the first. */
-    private static final Path MODEL_FILE = Path.of("target", "rma-model-mg-test.properties").toAbsolutePath();
+    private static final Path MODEL_FILE = Path.of("target", "rma-model-test.properties").toAbsolutePath();
 
     @TempDir
     Path dir;
