@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SpMV as real jobs started by bin/pinmx-run: every get mode on both rma tiers with 1, 2 and 4 ranks matches the
- * one-rank product; bad arguments and a matrix with fewer rows than ranks are refused with one line and status 2.
+ * SpMV as real jobs started by bin/pinmx-run: every get mode on both rma tiers with 1, 2 and 4 ranks (the stencil;
+ * the power-law matrix on 4 and 2) matches the one-rank product; bad arguments and a matrix with fewer rows than ranks are refused with one line and status 2.
  */
 class SpmvLauncherTest
 {
@@ -29,9 +29,9 @@ class SpmvLauncherTest
 
     @ParameterizedTest(name = "{0} {1} on {2} ranks, shared memory {3}")
     @CsvSource({
-        "stencil27, 8, 1, 1", "stencil27, 8, 2, 1", "stencil27, 8, 4, 1",
-        "stencil27, 8, 1, 0", "stencil27, 8, 2, 0", "stencil27, 8, 4, 0",
-        "powerlaw, 500, 4, 1", "powerlaw, 500, 4, 0"})
+        "stencil27, 6, 1, 1", "stencil27, 6, 2, 1", "stencil27, 6, 4, 1",
+        "stencil27, 6, 1, 0", "stencil27, 6, 2, 0", "stencil27, 6, 4, 0",
+        "powerlaw, 300, 4, 1", "powerlaw, 300, 2, 0"})
     void everyModeMatchesTheOneRankProduct(final String matrix, final int size, final int ranks,
         final int sharedMemory) throws Exception
     {
