@@ -1,5 +1,7 @@
 package io.pinmx.apps.mg;
 
+import java.util.Arrays;
+
 /**
  * One level's values held by this rank: {@code side} x {@code side} points per z plane (the level's points along x
  * and y plus a ghost on each side), {@code planes} interior z planes starting at global plane {@code firstPlane},
@@ -39,7 +41,7 @@ final class Grid
 
     void zero()
     {
-        java.util.Arrays.fill(values, 0.0);
+        Arrays.fill(values, 0.0);
     }
 
     /** Periodic ghosts along x, then y, on the interior planes (NPB's comm3 order: a y ghost row includes x ghosts). */

@@ -37,9 +37,7 @@ final class Multigrid
     void reset()
     {
         u[finest].zero();
-        final long start = System.nanoTime();
         RandomCharges.place(v, cls.points(), transport);
-        transportNs += System.nanoTime() - start;
         refresh(finest, v);
     }
 

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -62,7 +63,7 @@ class SpmvLauncherTest
         "4, a matrix of 3 rows cannot give each of 4 ranks a row, powerlaw 3 all"})
     void refusesBadArguments(final int ranks, final String error, final String args) throws Exception
     {
-        final List<String> command = new java.util.ArrayList<>(List.of("-np", Integer.toString(ranks), MAIN));
+        final List<String> command = new ArrayList<>(List.of("-np", Integer.toString(ranks), MAIN));
         command.addAll(List.of(args.split(" ")));
         final LaunchedJob.Result run = LaunchedJob.finish(LaunchedJob.start(dir, "", Map.of(), command), dir,
             RUN_DEADLINE_S);
