@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The application kernels' versions back to back in one run, each run's report printed, then one line per kernel
+# and setting:
+#   ratio time MG S np2 host one-sided/message-passing = X   (rma's shared-memory tier against MPJ on pinmx's device)
+#   ratio time MG S np2 host one-sided/niodev = X            (against MPJ on its own TCP device)
+#   ratio time MG S np2 veth one-sided/message-passing = X   (one rank per network namespace across a veth pair)
+#   ratio time SpMV powerlaw 5000 np2 host aggregated/per-element = X   (and vector/per-element; fetch time too)
+# X below 1: the first version took less time. A run that fails its verification stops the script (status 1).
+#
+#   apps/run.sh [--class S|W|A] [--np "2 4"] [--settings "host udp veth"] [--kernels "mg spmv"]
+#               [--spmv "stencil27 24,powerlaw 5000"] [--spmv-iterations 5]
+#
+# host: every rank on this host (rma's shared-memory tier). udp: every rank on this host, rma through the driver
+# (PINMX_RMA_SHARED_MEMORY=0: UDP frames; MPJ runs are the host ones). veth: 2 ranks, each in its own network
+# namespace joined by a veth pair (needs root and iproute2; PINMX_VETH_CPUS="0 1" binds each rank's process to a
+# CPU), rma through the driver, MPJ on pinmx over UDP; niodev starts its ranks itself on one host, so it has no
+# veth run.
+set -euo pipefail
+
+cls=S nps="2 4" settings="host" kernels="mg spmv" spmv_matrices="stencil27 24,powerlaw 5000" spmv_iterations=5
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W or A" >&2; exit 2; }; cls=$2; shift 2 ;;
+    --np) [ $# -ge 2 ] || { echo "run.sh: --np needs a list of rank counts" >&2; exit 2; }; nps=$2; shift 2 ;;
+    --settings) [ $# -ge 2 ] || { echo "run.sh: --settings needs host, udp and/or veth" >&2; exit 2; }; settings=$2; shift 2 ;;
+    --kernels) [ $# -ge 2 ] || { echo "run.sh: --kernels needs mg and/or spmv" >&2; exit 2; }; kernels=$2; shift 2 ;;
+    --spmv) [ $# -ge 2 ] || { echo "run.sh: --spmv needs MATRIX SIZE[,MATRIX SIZE...]" >&2; exit 2; }; spmv_matrices=$2; shift 2 ;;
+    --spmv-iterations) [ $# -ge 2 ] || { echo "run.sh: --spmv-iterations needs a number" >&2; exit 2; }; spmv_iterations=$2; shift 2 ;;
+    *) echo "usage: run.sh [--class S|W|A] [--np \"2 4\"] [--settings \"host udp veth\"] [--kernels \"mg spmv\"] [--spmv \"MATRIX SIZE,...\"] [--spmv-iterations N]" >&2; exit 2 ;;
+  esac
+done
+case "$cls" in S|W|A) ;; *) echo "run.sh: class '$cls' is not one of S, W, A" >&2; exit 2 ;; esac
+
+root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+cd "$root"
+source scripts/lib.sh
+pinmx_use_jdk
+pinmx_need_mpj
+export MPJ_HOME=${MPJ_HOME:-$PINMX_MPJ_HOME}
+cp=$(pinmx_classpath apps)
+read -ra flags <<<"$(pinmx_jvm_flags)"
+out=$(mktemp -d "${TMPDIR:-/tmp}/apps-run.XXXXXX")
+netns=()
+cleanup() {
+  local ns
+  for ns in "${netns[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+  rm -rf "$out"
+}
+trap cleanup EXIT
+
+mg_one_sided=io.pinmx.apps.mg.MgOneSided
+mg_message_passing=io.pinmx.apps.mg.MgMessagePassing
+
+verified() { grep -q "Verification *= *SUCCESSFUL" "$1" && ! grep -q "Verification *= *UNSUCCESSFUL" "$1"; }
+# report NAME COMMAND...: runs a version, shows its report, keeps it in $out/NAME; stops the script if it failed.
+report() {
+  local name=$1; shift
+  echo "== $name"
+  if ! "$@" >"$out/$name" 2>"$out/$name.err"; then
+    cat "$out/$name" "$out/$name.err" >&2
+    echo "run.sh: $name failed" >&2
+    exit 1
+  fi
+  cat "$out/$name"
+  verified "$out/$name" || { echo "run.sh: $name did not verify" >&2; exit 1; }
+}
+seconds() { awk -F= '/Time in seconds/ { gsub(/ /, "", $2); print $2 }' "$out/$1"; }
+ratio() { awk -v n="$1" -v a="$(seconds "$2")" -v b="$(seconds "$3")" 'BEGIN { printf "ratio time %s = %.3g\n", n, a / b }'; }
+
+# The seconds of get mode $2 in SpMV report file $1 (field: Time in seconds, or Fetch seconds).
+spmv_seconds() { awk -v mode="$2" -v field="$3" -F= '/^ Gets/ { gsub(/ /, "", $2); m = $2 } index($0, " " field) == 1 && m == mode { gsub(/ /, "", $2); print $2 }' "$out/$1"; }
+spmv_ratios() {
+  local name=$1 label=$2 mode field
+  for mode in aggregated vector; do
+    for field in "Time in seconds" "Fetch seconds"; do
+      awk -v n="$label $mode/per-element$([ "$field" = "Fetch seconds" ] && echo " fetch")" \
+        -v a="$(spmv_seconds "$name" "$mode" "$field")" -v b="$(spmv_seconds "$name" per-element "$field")" \
+        'BEGIN { printf "ratio time %s = %.3g\n", n, a / b }'
+    done
+  done
+}
+has() { [[ " $1 " == *" $2 "* ]]; }
+
+ratios=()
+for np in $nps; do
+  if has "$kernels" spmv; then
+    IFS=, read -ra matrices <<<"$spmv_matrices"
+    for matrix in "${matrices[@]}"; do
+      read -r kind size <<<"$matrix"
+      for setting in host udp; do
+        has "$settings" $setting || continue
+        shared=1; [ $setting = udp ] && shared=0
+        name="spmv-$kind-$size-np$np-$setting"
+        report "$name" env PINMX_CLASSPATH="$cp" PINMX_RMA_SHARED_MEMORY=$shared bin/pinmx-run -np "$np" \
+          io.pinmx.apps.spmv.SpmvOneSided "$kind" "$size" all "$spmv_iterations"
+        mapfile -t -O "${#ratios[@]}" ratios < <(spmv_ratios "$name" "SpMV $kind $size np$np $setting")
+      done
+    done
+  fi
+  has "$kernels" mg || continue
+  if has "$settings" udp; then
+    report "mg-$cls-np$np-udp-one-sided" env PINMX_CLASSPATH="$cp" PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np "$np" \
+      $mg_one_sided "$cls"
+  fi
+  if has "$settings" host; then
+    report "mg-$cls-np$np-host-one-sided" env PINMX_CLASSPATH="$cp" bin/pinmx-run -np "$np" $mg_one_sided "$cls"
+    report "mg-$cls-np$np-host-mxdev" \
+      env PINMX_CLASSPATH="$cp" bin/pinmx-run -np "$np" --mpj $mg_message_passing "$cls"
+    report "mg-$cls-np$np-host-niodev" \
+      "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np "$np" \
+      $mg_message_passing "$cls"
+    ratios+=("$(ratio "MG $cls np$np host one-sided/message-passing" "mg-$cls-np$np-host-one-sided" "mg-$cls-np$np-host-mxdev")")
+    ratios+=("$(ratio "MG $cls np$np host one-sided/niodev" "mg-$cls-np$np-host-one-sided" "mg-$cls-np$np-host-niodev")")
+    if has "$settings" udp; then
+      ratios+=("$(ratio "MG $cls np$np udp one-sided/message-passing" "mg-$cls-np$np-udp-one-sided" "mg-$cls-np$np-host-mxdev")")
+    fi
+  fi
+done
+if has "$settings" veth; then
+  ns0=apps-$$-0 ns1=apps-$$-1
+  pinmx_veth_namespaces "$ns0" "$ns1" 10.231.0.1 10.231.0.2
+  netns=("$ns0" "$ns1")
+  veth() {
+    local name=$1; shift
+    mkdir -p "$out/$name.d"
+    echo "== $name"
+    pinmx_veth_ranks "$ns0" "$ns1" 10.231.0.1 10.231.0.2 "$out/$name.d" "apps-$name" PINMX_CLASSPATH="$cp" \
+      PINMX_RMA_SHARED_MEMORY=0 -- "$@" || { echo "run.sh: $name failed" >&2; exit 1; }
+    cp "$out/$name.d/out-0" "$out/$name"
+    cat "$out/$name"
+    verified "$out/$name" || { echo "run.sh: $name did not verify" >&2; exit 1; }
+  }
+  if has "$kernels" spmv; then
+    IFS=, read -ra matrices <<<"$spmv_matrices"
+    for matrix in "${matrices[@]}"; do
+      read -r kind size <<<"$matrix"
+      veth "spmv-$kind-$size-np2-veth" io.pinmx.apps.spmv.SpmvOneSided "$kind" "$size" all "$spmv_iterations"
+      mapfile -t -O "${#ratios[@]}" ratios < <(spmv_ratios "spmv-$kind-$size-np2-veth" "SpMV $kind $size np2 veth")
+    done
+  fi
+  if has "$kernels" mg; then
+    veth "mg-$cls-np2-veth-one-sided" $mg_one_sided "$cls"
+    veth "mg-$cls-np2-veth-mxdev" --mpj $mg_message_passing "$cls"
+    ratios+=("$(ratio "MG $cls np2 veth one-sided/message-passing" "mg-$cls-np2-veth-one-sided" "mg-$cls-np2-veth-mxdev")")
+  fi
+fi
+
+echo "== ratios"
+printf '%s\n' "${ratios[@]}"

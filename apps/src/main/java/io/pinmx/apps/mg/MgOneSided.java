@@ -1,0 +1,51 @@
+package io.pinmx.apps.mg;
+
+import io.pinmx.job.Job;
+import io.pinmx.rma.Rma;
+
+/**
+ * NPB MG over pinmx's one-sided layer ({@link RmaSlabTransport}): {@code bin/pinmx-run -np N
+ * io.pinmx.apps.mg.MgOneSided CLASS}, N a power of two of at most half the class's points. Rank 0 prints NPB's
+ * report; exits 1 when the verification fails, 2 on a bad class or rank count (a one-line error).
+ */
+public final class MgOneSided
+{
+    public static final String VERSION = "one-sided rma";
+
+    private MgOneSided()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        final MgClass cls = MgArguments.mgClass(args);
+        final MgRun run;
+        try (Job job = Job.join(System.getenv()))
+        {
+            try
+            {
+                new SlabLevels(cls, job.size(), job.rank());
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                MgArguments.refuse(ex);
+            }
+            try (Rma rma = Rma.init(job); RmaSlabTransport transport = new RmaSlabTransport(rma, cls))
+            {
+                if (0 == rma.rank())
+                {
+                    MgReport.header(System.out, cls, rma.size(), VERSION);
+                }
+                run = MgRun.of(cls, transport);
+                if (0 == rma.rank())
+                {
+                    MgReport.print(System.out, run, VERSION);
+                }
+            }
+        }
+        if (!run.verified())
+        {
+            System.exit(1);
+        }
+    }
+}

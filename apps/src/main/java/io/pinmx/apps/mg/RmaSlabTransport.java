@@ -1,0 +1,198 @@
+package io.pinmx.apps.mg;
+
+import io.pinmx.rma.Rma;
+import io.pinmx.rma.RmaAllocation;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * MG's slabs over the one-sided layer, as ARMCI's MG moves them: each rank puts its bottom and top interior planes
+ * straight into its neighbours' ghost slots, fences each neighbour (its puts complete there) and notifies it by
+ * putting the exchange's number into the neighbour's flag for this side; a rank reads its ghost slots once both
+ * flags show the exchange. The slots alternate between two sets on successive exchanges: a neighbour writes a set
+ * again only after it saw this rank's next exchange, which this rank starts after reading the set. A level held
+ * whole is assembled with a barrier: each rank puts its planes into every other rank's copy.
+ */
+final class RmaSlabTransport implements SlabTransport, AutoCloseable
+{
+    private static final long DOUBLE_BYTES = Double.BYTES;
+    private static final int SETS = 2;
+    private static final int LOWER_GHOST = 0;
+    private static final int UPPER_GHOST = 1;
+    /** A neighbour that has not notified within this long is taken for dead or stuck. */
+    private static final long NOTIFY_DEADLINE_NS = TimeUnit.SECONDS.toNanos(120);
+    private static final int SPINS_BEFORE_YIELD = 1_000;
+    private static final VarHandle FLAG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final Rma rma;
+    private final Arena arena = Arena.ofShared();
+    /** Per level: the offset in {@link #ghosts} of its slots, two sets of a lower and an upper plane. */
+    private final long[] ghostOffsets;
+    private final RmaAllocation ghosts;
+    /** Per rank: the last exchange its lower neighbour notified, then its upper neighbour's. */
+    private final RmaAllocation flags;
+    private final RmaAllocation wholeLevels;
+    private final long wholeSetBytes;
+    private final MemorySegment staging;
+    private long exchanges;
+    private long gathers;
+
+    /** Collective: allocates every level's ghost slots and the space of a level gathered whole. */
+    RmaSlabTransport(final Rma rma, final MgClass cls)
+    {
+        this.rma = rma;
+        final SlabLevels levels = new SlabLevels(cls, rma.size(), rma.rank());
+        final int finest = cls.finestLevel();
+        ghostOffsets = new long[finest + 1];
+        long ghostBytes = 0;
+        long largestWholeBytes = 0;
+        for (int k = 1; k <= finest; k++)
+        {
+            final long planeBytes = planeBytes(k);
+            if (levels.heldWhole(k))
+            {
+                largestWholeBytes = Math.max(largestWholeBytes, planeBytes * (1L << k));
+            }
+            else
+            {
+                ghostOffsets[k] = ghostBytes;
+                ghostBytes += SETS * 2 * planeBytes;
+            }
+        }
+        wholeSetBytes = largestWholeBytes;
+        ghosts = rma.alloc(ghostBytes);
+        flags = rma.alloc(2 * Long.BYTES);
+        wholeLevels = rma.alloc(SETS * wholeSetBytes);
+        staging = arena.allocate(Math.max(2 * planeBytes(finest), wholeSetBytes), Double.BYTES);
+    }
+
+    @Override
+    public int rank()
+    {
+        return rma.rank();
+    }
+
+    @Override
+    public int size()
+    {
+        return rma.size();
+    }
+
+    @Override
+    public void exchangeGhostPlanes(final int level, final Grid grid)
+    {
+        final long planeBytes = planeBytes(level);
+        final int planeSize = grid.planeSize();
+        final long set = ghostOffsets[level] + (exchanges++ % SETS) * 2 * planeBytes;
+        final int lower = (rank() + size() - 1) % size();
+        final int upper = (rank() + 1) % size();
+        MemorySegment.copy(grid.values, grid.planeStart(1), staging, ValueLayout.JAVA_DOUBLE, 0, planeSize);
+        MemorySegment.copy(grid.values, grid.planeStart(grid.planes), staging, ValueLayout.JAVA_DOUBLE, planeBytes,
+            planeSize);
+        rma.nbPut(staging.asSlice(0, planeBytes), ghosts, lower, set + UPPER_GHOST * planeBytes, null);
+        rma.nbPut(staging.asSlice(planeBytes, planeBytes), ghosts, upper, set + LOWER_GHOST * planeBytes, null);
+        final long exchange = exchanges;
+        rma.fence(lower);
+        if (upper != lower)
+        {
+            rma.fence(upper);
+        }
+        rma.putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
+        rma.putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        awaitNotified(LOWER_GHOST, exchange, lower);
+        awaitNotified(UPPER_GHOST, exchange, upper);
+        final MemorySegment mine = ghosts.local();
+        MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + LOWER_GHOST * planeBytes, grid.values,
+            grid.planeStart(0), planeSize);
+        MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + UPPER_GHOST * planeBytes, grid.values,
+            grid.planeStart(grid.planes + 1), planeSize);
+    }
+
+    private void awaitNotified(final int side, final long exchange, final int neighbour)
+    {
+        final MemorySegment flag = flags.local();
+        final long offset = side * Long.BYTES;
+        final long deadline = System.nanoTime() + NOTIFY_DEADLINE_NS;
+        int spins = 0;
+        while ((long)FLAG.getAcquire(flag, offset) < exchange)
+        {
+            if (++spins < SPINS_BEFORE_YIELD)
+            {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("MG exchange " + exchange + ": rank " + neighbour + " did not notify " +
+                    "rank " + rank() + " within " + TimeUnit.NANOSECONDS.toSeconds(NOTIFY_DEADLINE_NS) + " s");
+            }
+            Thread.yield();
+        }
+    }
+
+    @Override
+    public void gatherPlanes(final int level, final Grid whole, final int planesPerRank)
+    {
+        final long shareBytes = planeBytes(level) * planesPerRank;
+        final int shareSize = whole.planeSize() * planesPerRank;
+        final long set = (gathers++ % SETS) * wholeSetBytes;
+        final int firstPlane = 1 + rank() * planesPerRank;
+        MemorySegment.copy(whole.values, whole.planeStart(firstPlane), staging, ValueLayout.JAVA_DOUBLE, 0, shareSize);
+        final MemorySegment share = staging.asSlice(0, shareBytes);
+        for (int r = 0; r < size(); r++)
+        {
+            if (r != rank())
+            {
+                rma.nbPut(share, wholeLevels, r, set + rank() * shareBytes, null);
+            }
+        }
+        rma.barrier();
+        final MemorySegment mine = wholeLevels.local();
+        for (int r = 0; r < size(); r++)
+        {
+            if (r != rank())
+            {
+                MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + r * shareBytes, whole.values,
+                    whole.planeStart(1 + r * planesPerRank), shareSize);
+            }
+        }
+    }
+
+    @Override
+    public double[] sum(final double[] values)
+    {
+        return rma.sum(values);
+    }
+
+    @Override
+    public double max(final double value)
+    {
+        return rma.max(new double[] {value})[0];
+    }
+
+    @Override
+    public void barrier()
+    {
+        rma.barrier();
+    }
+
+    /** Collective. */
+    @Override
+    public void close()
+    {
+        rma.free(wholeLevels);
+        rma.free(flags);
+        rma.free(ghosts);
+        arena.close();
+    }
+
+    private static long planeBytes(final int level)
+    {
+        final long side = (1L << level) + 2;
+        return side * side * DOUBLE_BYTES;
+    }
+}
