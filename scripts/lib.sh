@@ -211,3 +211,83 @@ pinmx_veth_ranks() {
   fi
   return "$status"
 }
+
+# Prints pinmx's version line: the project's version (the parent pom's), the ABI version the library speaks (the
+# uapi header's PINMX_ABI_VERSION) and the loaded pinmx.ko's version, without starting a JVM.
+pinmx_version() {
+  local project abi module
+  project=$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' "$PINMX_ROOT/pom.xml")
+  abi=$(sed -n 's/^#define PINMX_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$PINMX_ROOT/kmod/include/uapi/pinmx.h")
+  if [ -r /sys/module/pinmx/version ]; then
+    module="pinmx.ko $(cat /sys/module/pinmx/version) loaded"
+  elif [ -d /sys/module/pinmx ]; then
+    module="pinmx.ko loaded (no version)"
+  else
+    module="pinmx.ko not loaded"
+  fi
+  echo "pinmx $project, ABI $abi, $module"
+}
+
+# Checks the PINMX_* variables a job's ranks read (docs/environment.md) before any JVM starts: for the first bad
+# one, prints one line naming it and what it may be, and returns 1.
+pinmx_check_environment() {
+  local v value problem
+  for v in PINMX_PEER_TIMEOUT_MS PINMX_BOOTSTRAP_TIMEOUT_MS; do
+    value=${!v-}
+    [ -z "${!v+x}" ] && continue
+    [[ "$value" =~ ^[1-9][0-9]{0,9}$ ]] && [ "$value" -le 2147483647 ] && continue
+    problem="$v='$value': expected milliseconds, 1..2147483647"
+    break
+  done
+  if [ -z "${problem:-}" ]; then
+    problem=$(pinmx_check_words PINMX_BIND core none &&
+      pinmx_check_words PINMX_RMA_SHARED_MEMORY 0 1 &&
+      pinmx_check_words PINMX_RMA_RECALIBRATE 0 1 &&
+      pinmx_check_words PINMX_RMA_STRIDED auto direct pack &&
+      pinmx_check_words PINMX_RMA_CONTIGUOUS auto zerocopy stream &&
+      pinmx_check_words PINMX_RMA_CALIBRATION full quick &&
+      pinmx_check_words PINMX_MPJ_PROGRESS caller thread)
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_SHARED_PULL_MIN_BYTES+x}" ] && ! [[ "$PINMX_SHARED_PULL_MIN_BYTES" =~ ^[0-9]+$ ]]; then
+    problem="PINMX_SHARED_PULL_MIN_BYTES='$PINMX_SHARED_PULL_MIN_BYTES': expected a byte count >= 0"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_ADDRESS+x}" ] && ! pinmx_is_ip "$PINMX_ADDRESS"; then
+    problem="PINMX_ADDRESS='$PINMX_ADDRESS': expected an IP address of this host (e.g. 192.168.1.10)"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_IFACE+x}" ] && { [ -z "$PINMX_IFACE" ] || [[ "$PINMX_IFACE" == */* ]] ||
+      [ ! -e "/sys/class/net/$PINMX_IFACE" ]; }; then
+    problem="PINMX_IFACE='$PINMX_IFACE': expected a network interface of this host ($(ls /sys/class/net | tr '\n' ' ' | sed 's/ $//'))"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_RMA_DIR+x}" ] && [ ! -d "$PINMX_RMA_DIR" ]; then
+    problem="PINMX_RMA_DIR='$PINMX_RMA_DIR': expected an existing directory (tmpfs, default /dev/shm)"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_BOOTSTRAP+x}" ] && ! [[ "$PINMX_BOOTSTRAP" =~ ^(file:.+|.+:[0-9]+)$ ]]; then
+    problem="PINMX_BOOTSTRAP='$PINMX_BOOTSTRAP': expected host:port (where rank 0 listens) or file:PATH"
+  fi
+  [ -z "$problem" ] && return 0
+  echo "pinmx-run: $problem" >&2
+  return 1
+}
+
+# pinmx_check_words VARIABLE WORD...: prints "VARIABLE='value': expected ..." and fails when VARIABLE is set to
+# none of the words.
+pinmx_check_words() {
+  local v=$1 w
+  shift
+  [ -z "${!v+x}" ] && return 0
+  for w in "$@"; do [ "${!v}" = "$w" ] && return 0; done
+  local words=("$@") n=$#
+  local allowed=${words[*]:0:n-1}
+  echo "$v='${!v}': expected ${allowed// /, } or ${words[n-1]}"
+  return 1
+}
+
+# True when $1 is an IPv4 address in dotted quads or an IPv6 address.
+pinmx_is_ip() {
+  local a=$1 part
+  if [[ "$a" =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]]; then
+    for part in ${a//./ }; do [ "$((10#$part))" -le 255 ] || return 1; done
+    return 0
+  fi
+  [[ "$a" == *:* ]] && [[ "$a" =~ ^[0-9A-Fa-f:.]+(%[A-Za-z0-9._-]+)?$ ]]
+}

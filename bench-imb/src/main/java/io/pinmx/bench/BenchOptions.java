@@ -1,5 +1,6 @@
 package io.pinmx.bench;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +15,14 @@ import java.util.List;
  *   --transport T             what to measure: pinmx (default), tcp, tcp-busy or aeron
  *   --baseline T[,T...]|none  also run over these transports first, in the same run, and print ratio lines
  *                             against each (default none)
- *   --plot FILE.png|FILE.svg  draw latency and bandwidth against size
+ *   --plot FILE.png|FILE.svg  draw latency and bandwidth against size (its directory must exist and be writable:
+ *                             checked here, before any work)
+ *   -h, --help                print the usage on standard output and do nothing else
  * </pre>
  */
 public record BenchOptions(
     int minLog, int maxLog, Repetitions repetitions, boolean iterGiven, int window, int loops,
-    String transport, List<String> baselines, Path plot)
+    String transport, List<String> baselines, Path plot, boolean help)
 {
     public static final int MAX_LOG = 30;
     public static final int DEFAULT_MAX_LOG = 22;
@@ -29,8 +32,31 @@ public record BenchOptions(
     public static final int MAX_LOOPS = 101;
     /** Every transport Transports can open. */
     public static final List<String> TRANSPORTS = List.of("pinmx", "tcp", "tcp-busy", "aeron");
-    public static final String USAGE = "arguments: [-msglog a:b] [-iter n[,volumeMB]] [-window n] [-loops n] " +
-        "[--transport pinmx|tcp|tcp-busy|aeron] [--baseline T[,T...]|none] [--plot FILE.png|FILE.svg]";
+    /** The arguments every program takes and the environment it reads, as --help lists them. */
+    public static final String ARGUMENTS_HELP = """
+          -msglog a:b | -msglog b   sizes 0 and 2^a..2^b bytes (default 0:22)
+          -iter n[,volumeMB]        IMB: repetitions per sample, and overall volume in MB (OSU: iterations per size)
+          -window n                 OSU bandwidth window, 1..128 (default 64)
+          -loops n                  timed loops per size, the median one reported (IMB programs; default 5)
+          --transport T             what to measure: pinmx (default), tcp, tcp-busy or aeron
+          --baseline T[,T...]|none  also measure over these transports first, same run, and print ratios (default none)
+          --plot FILE.png|FILE.svg  draw latency and bandwidth against size
+          -h, --help                this text
+        environment (docs/environment.md):
+          PINMX_DRIVER user|kernel|auto     the pinmx transport's provider (set by pinmx-run --driver)
+          PINMX_BIND core|none              bind each rank's polling thread to one CPU (default core)
+          PINMX_ADDRESS, PINMX_IFACE        where each rank is reached
+          PINMX_PEER_TIMEOUT_MS             how long an endpoint waits on a silent partner (default 5000)
+          PINMX_BOOTSTRAP_TIMEOUT_MS        how long ranks wait for each other at start-up (default 30000)
+          PINMX_SHARED_PULL_MIN_BYTES       the user driver's shared-pull threshold for the pinmx transport
+        exit status: 0 done, 1 the run failed, 2 bad arguments or rank count
+        """;
+
+    /** @return what {@code PROGRAM --help} prints: how to start it, then {@link #ARGUMENTS_HELP}. */
+    public static String help(final String program)
+    {
+        return "usage: bin/pinmx-run -np N " + program + " [ARGUMENTS]\n" + ARGUMENTS_HELP;
+    }
 
     /**
      * @throws IllegalArgumentException naming the argument that is wrong.
@@ -51,6 +77,11 @@ public record BenchOptions(
             final String arg = args[i];
             switch (arg)
             {
+                case "-h", "--help" ->
+                {
+                    return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines,
+                        plot, true);
+                }
                 case "-msglog" ->
                 {
                     final String value = value(args, ++i, arg);
@@ -98,16 +129,13 @@ public record BenchOptions(
                     {
                         throw new IllegalArgumentException("--plot " + value + ": the file must end in .png or .svg");
                     }
-                    plot = Path.of(value);
+                    plot = writablePlace("--plot", Path.of(value));
                 }
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
         }
-        if (null != plot && baselines.isEmpty())
-        {
-            throw new IllegalArgumentException("--plot draws the run against its baseline: add --baseline tcp");
-        }
-        return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot);
+        return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot,
+            false);
     }
 
     public boolean hasBaseline()
@@ -149,6 +177,29 @@ public record BenchOptions(
             sizes[log - minLog + 1] = 1 << log;
         }
         return sizes;
+    }
+
+    /**
+     * @return {@code file}, once its directory exists and is writable and it is not itself a directory, so that a
+     * run never ends by failing to write what it measured.
+     * @throws IllegalArgumentException naming the option and the file otherwise.
+     */
+    static Path writablePlace(final String option, final Path file)
+    {
+        final Path parent = file.toAbsolutePath().getParent();
+        if (Files.isDirectory(file))
+        {
+            throw new IllegalArgumentException(option + " " + file + ": is a directory, not a file");
+        }
+        if (!Files.isDirectory(parent))
+        {
+            throw new IllegalArgumentException(option + " " + file + ": no directory " + parent);
+        }
+        if (!Files.isWritable(parent) || Files.exists(file) && !Files.isWritable(file))
+        {
+            throw new IllegalArgumentException(option + " " + file + ": not writable");
+        }
+        return file;
     }
 
     private static String value(final String[] args, final int i, final String option)

@@ -63,10 +63,15 @@ public final class BenchmarkRun
         {
             if (reportsUsageErrors(env))
             {
-                err.println(benchmark.name() + ": " + ex.getMessage());
-                err.println(benchmark.name() + " " + BenchOptions.USAGE);
+                err.println(benchmark.name() + ": " + ex.getMessage() + " (" + benchmark.name() + " --help lists the arguments)");
             }
             return EXIT_USAGE;
+        }
+        if (options.help())
+        {
+            out.print(BenchOptions.help(benchmark.name()));
+            out.flush();
+            return 0;
         }
         try (Job job = Job.join(env))
         {
@@ -90,7 +95,7 @@ public final class BenchmarkRun
      * Every rank parses the same command line, so a bad one is said once, by rank 0 (or by a process started
      * outside a job); the other ranks only exit with {@link #EXIT_USAGE}.
      */
-    static boolean reportsUsageErrors(final Map<String, String> env)
+    public static boolean reportsUsageErrors(final Map<String, String> env)
     {
         try
         {

@@ -55,7 +55,27 @@ public final class MessageCost
 
     public static void main(final String[] args)
     {
-        final int bytes = args.length > 0 ? parseBytes(args[0]) : 8;
+        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
+        {
+            System.out.println("usage: bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]   (default 8, at most " +
+                MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment");
+            return;
+        }
+        final int bytes;
+        try
+        {
+            if (args.length > 1)
+            {
+                throw new IllegalArgumentException("MessageCost: unexpected argument '" + args[1] + "'");
+            }
+            bytes = args.length > 0 ? parseBytes(args[0]) : 8;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println(ex.getMessage() + " (MessageCost --help lists the arguments)");
+            System.exit(BenchmarkRun.EXIT_USAGE);
+            return;
+        }
         final double[] pinmx = pinmx(bytes);
         final double[] aeron = aeron(bytes);
         System.out.println("# one thread plays both ends; " + bytes + " B messages; median of " + LOOPS + " loops of " +
