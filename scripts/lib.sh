@@ -291,3 +291,66 @@ pinmx_is_ip() {
   fi
   [[ "$a" == *:* ]] && [[ "$a" =~ ^[0-9A-Fa-f:.]+(%[A-Za-z0-9._-]+)?$ ]]
 }
+
+# pinmx_wait_ranks PID...: waits for a job's local ranks (rank r's process is the r-th PID, children of this shell)
+# and returns the job's status: 0 when every rank exited 0, else the first failed rank's. A failed rank stops the
+# others (SIGTERM), said in one line on stderr. Every rank parses the same arguments and rank 0 alone says what is
+# wrong with them, so a rank that exits with the usage status (2) first leaves the others 20 s to exit on their own
+# before they are stopped: rank 0's line is never cut off by our signal.
+pinmx_wait_ranks() {
+  local pids=("$@") alive=("$@") status=0 failed_rank="" grace="" finished rc pid rank still
+  while [ ${#alive[@]} -gt 0 ]; do
+    finished=""
+    # Bash may have collected some of these already (many ranks ending at once): wait -n then names each as "no
+    # such job", which tells the user nothing; the loop below finds them.
+    wait -n -p finished "${alive[@]}" ${grace:+"$grace"} 2>/dev/null
+    rc=$?
+    # wait -n unsets the variable when it reports no job: bash may already have collected a rank that ended while
+    # another was being reported, and then gives its status only to a wait on its pid.
+    if [ -z "${finished:-}" ]; then
+      finished=""
+      for pid in "${alive[@]}" ${grace:+"$grace"}; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+          wait "$pid"
+          rc=$?
+          finished=$pid
+          break
+        fi
+      done
+      [ -n "$finished" ] || continue
+    fi
+    if [ "$finished" = "$grace" ]; then
+      grace=""
+      pinmx_stop_ranks "$failed_rank" "$status" "${alive[@]}"
+      continue
+    fi
+    still=()
+    for pid in "${alive[@]}"; do [ "$pid" != "$finished" ] && still+=("$pid"); done
+    alive=("${still[@]}")
+    if [ "$rc" -ne 0 ] && [ "$status" -eq 0 ]; then
+      status=$rc
+      for ((rank = 0; rank < ${#pids[@]}; rank++)); do [ "${pids[$rank]}" = "$finished" ] && failed_rank=$rank; done
+      if [ "$rc" -eq 2 ] && [ ${#alive[@]} -gt 0 ]; then
+        sleep 20 &
+        grace=$!
+      else
+        pinmx_stop_ranks "$failed_rank" "$status" "${alive[@]}"
+      fi
+    fi
+  done
+  [ -n "$grace" ] && kill "$grace" 2>/dev/null
+  return "$status"
+}
+
+# pinmx_stop_ranks RANK STATUS PID...: says that RANK failed with STATUS and sends SIGTERM to the PIDs. The last rank
+# to end, with the usage status, adds nothing to what it said itself.
+pinmx_stop_ranks() {
+  local rank=$1 status=$2 pid
+  shift 2
+  if [ $# -gt 0 ]; then
+    echo "pinmx-run: rank $rank exited with status $status; stopping the others" >&2
+  elif [ "$status" -ne 2 ]; then
+    echo "pinmx-run: rank $rank exited with status $status" >&2
+  fi
+  for pid in "$@"; do kill -TERM "$pid" 2>/dev/null; done
+}

@@ -72,16 +72,16 @@ public record BenchOptions(
         String transport = "pinmx";
         List<String> baselines = List.of();
         Path plot = null;
+        if (List.of(args).contains("--help") || List.of(args).contains("-h"))
+        {
+            return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot,
+                true);
+        }
         for (int i = 0; i < args.length; i++)
         {
             final String arg = args[i];
             switch (arg)
             {
-                case "-h", "--help" ->
-                {
-                    return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines,
-                        plot, true);
-                }
                 case "-msglog" ->
                 {
                     final String value = value(args, ++i, arg);

@@ -58,7 +58,8 @@ public final class MessageCost
         if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
         {
             System.out.println("usage: bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]   (default 8, at most " +
-                MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment");
+                MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment\n" +
+                "exit status: 0 done, 1 the run failed, 2 bad arguments");
             return;
         }
         final int bytes;

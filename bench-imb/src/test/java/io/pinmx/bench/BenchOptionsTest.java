@@ -1,8 +1,11 @@
 package io.pinmx.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -73,8 +76,41 @@ class BenchOptionsTest
         assertMessage("--transport mpi: expected one of pinmx, tcp, tcp-busy, aeron", "--transport", "mpi");
         assertMessage("-loops 0: need 1..101", "-loops", "0");
         assertMessage("--plot out.jpg: the file must end in .png or .svg", "--baseline", "tcp", "--plot", "out.jpg");
-        assertMessage("--plot draws the run against its baseline: add --baseline tcp", "--plot", "out.png");
         assertMessage("-window 0: need 1..128", "-window", "0");
+    }
+
+    /** A run never measures for minutes only to fail writing its plot: where it goes is checked first. */
+    @Test
+    void thePlotsPlaceIsCheckedBeforeAnyWork(@TempDir final Path dir) throws Exception
+    {
+        assertMessage("--plot /nonexistent/dir/x.png: no directory /nonexistent/dir", "--plot", "/nonexistent/dir/x.png");
+        assertMessage("--plot " + dir.resolve("missing/x.svg") + ": no directory " + dir.resolve("missing"), "--plot",
+            dir.resolve("missing/x.svg").toString());
+        final Path directory = Files.createDirectory(dir.resolve("plot.png"));
+        assertMessage("--plot " + directory + ": is a directory, not a file", "--plot", directory.toString());
+        final Path readOnly = Files.createDirectory(dir.resolve("read-only"));
+        Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r-xr-xr-x"));
+        if (!Files.isWritable(readOnly))
+        {
+            assertMessage("--plot " + readOnly.resolve("x.png") + ": not writable", "--plot",
+                readOnly.resolve("x.png").toString());
+        }
+    }
+
+    @Test
+    void aPlotNeedsNoBaseline(@TempDir final Path dir)
+    {
+        final BenchOptions o = BenchOptions.parse(new String[] {"--plot", dir.resolve("x.png").toString()});
+        assertEquals(dir.resolve("x.png"), o.plot());
+        assertTrue(!o.hasBaseline() && !o.help());
+    }
+
+    @Test
+    void helpIsAskedForWhateverElseIsGiven()
+    {
+        assertTrue(BenchOptions.parse(new String[] {"-msglog", "3", "--help"}).help());
+        assertTrue(BenchOptions.parse(new String[] {"--bogus", "-h"}).help());
+        assertTrue(BenchOptions.help("PingPing").startsWith("usage: bin/pinmx-run -np N PingPing [ARGUMENTS]\n"));
     }
 
     private static void assertMessage(final String expected, final String... args)

@@ -105,6 +105,10 @@ public record OscOptions(OscProgram program, long maxBytes, long divisor, int ma
                     }
                     minBytes = 2 == parts.length ? number(option, parts[0]) : 1;
                     maxBytes = number(option, parts[parts.length - 1]);
+                    if (minBytes < 1 || minBytes > maxBytes)
+                    {
+                        throw new IllegalArgumentException("-m " + value + ": expected 1 <= MIN <= MAX (bytes)");
+                    }
                 }
                 case "-d" -> divisor = number(option, value(args, ++i, option));
                 case "-n" -> maxN = Math.toIntExact(Math.min(Integer.MAX_VALUE, number(option, value(args, ++i, option))));
@@ -119,6 +123,8 @@ public record OscOptions(OscProgram program, long maxBytes, long divisor, int ma
                 case "--plot", "--baseline", "--transport", "-window", "-loops" -> throw new IllegalArgumentException(
                     option + " is an option of the two-sided programs (PingPong, osu_latency...), not of " +
                         args[0] + "; rma/bench's OscCompare sets its tables against C and plots them");
+                case "-f" -> throw new IllegalArgumentException(
+                    "-f (OSU's min/max/average columns) is not offered: each row is the median of -l timed loops");
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'");
             }
         }
