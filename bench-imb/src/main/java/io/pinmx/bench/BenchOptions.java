@@ -17,12 +17,13 @@ import java.util.List;
  *                             against each (default none)
  *   --plot FILE.png|FILE.svg  draw latency and bandwidth against size (its directory must exist and be writable:
  *                             checked here, before any work)
+ *   --csv FILE, --json FILE   also write every row (JSON: and the ratios) there for scripts (checked as --plot)
  *   -h, --help                print the usage on standard output and do nothing else
  * </pre>
  */
 public record BenchOptions(
     int minLog, int maxLog, Repetitions repetitions, boolean iterGiven, int window, int loops,
-    String transport, List<String> baselines, Path plot, boolean help)
+    String transport, List<String> baselines, Path plot, Path csv, Path json, boolean help)
 {
     public static final int MAX_LOG = 30;
     public static final int DEFAULT_MAX_LOG = 22;
@@ -41,6 +42,7 @@ public record BenchOptions(
           --transport T             what to measure: pinmx (default), tcp, tcp-busy or aeron
           --baseline T[,T...]|none  also measure over these transports first, same run, and print ratios (default none)
           --plot FILE.png|FILE.svg  draw latency and bandwidth against size
+          --csv FILE, --json FILE   also write every row (and, in JSON, the ratios) to FILE for scripts
           -h, --help                this text
         environment (docs/environment.md):
           PINMX_DRIVER user|kernel|auto     the pinmx transport's provider (set by pinmx-run --driver)
@@ -72,10 +74,12 @@ public record BenchOptions(
         String transport = "pinmx";
         List<String> baselines = List.of();
         Path plot = null;
+        Path csv = null;
+        Path json = null;
         if (List.of(args).contains("--help") || List.of(args).contains("-h"))
         {
             return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot,
-                true);
+                csv, json, true);
         }
         for (int i = 0; i < args.length; i++)
         {
@@ -131,11 +135,13 @@ public record BenchOptions(
                     }
                     plot = writablePlace("--plot", Path.of(value));
                 }
+                case "--csv" -> csv = writablePlace(arg, Path.of(value(args, ++i, arg)));
+                case "--json" -> json = writablePlace(arg, Path.of(value(args, ++i, arg)));
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
         }
         return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot,
-            false);
+            csv, json, false);
     }
 
     public boolean hasBaseline()

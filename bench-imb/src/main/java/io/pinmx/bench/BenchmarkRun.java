@@ -3,8 +3,12 @@ package io.pinmx.bench;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobRank;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +17,8 @@ import java.util.Map;
 /**
  * Runs one benchmark program on every rank: parse the options, join the job, measure each size over the
  * chosen transport (rank 0 prints each line as soon as it is measured), after, when asked, the same sizes
- * and repetitions over each baseline; then the ratio lines against each, the memory-copy limit and the plot.
+ * and repetitions over each baseline; then the ratio lines against each, the memory-copy limit, the plot and the
+ * result files for scripts.
  */
 public final class BenchmarkRun
 {
@@ -26,6 +31,9 @@ public final class BenchmarkRun
     private final Job job;
     private final Map<String, String> env;
     private final PrintStream out;
+    private final Instant startedAt = Instant.now();
+    /** The measured transport's progress, up to its details: "pinmx: user driver", for the plot's title. */
+    private String measuredOver = "";
 
     private BenchmarkRun(
         final Benchmark benchmark, final BenchOptions options, final Job job, final Map<String, String> env,
@@ -124,10 +132,11 @@ public final class BenchmarkRun
             baselines.put(baseline, measureOver(baseline));
         }
         final List<Measurement> measured = measureOver(options.transport());
-        if (!options.hasBaseline() || !root)
+        if (!root)
         {
             return;
         }
+        final List<Ratio> allRatios = new ArrayList<>();
         baselines.forEach((name, baseline) ->
         {
             out.println(RULE);
@@ -136,13 +145,14 @@ public final class BenchmarkRun
             for (final Ratio r : ratios(options.transport(), measured, name, baseline))
             {
                 out.println(r.line());
+                allRatios.add(r);
             }
         });
         // Always the 4 MiB copy line; a size's ratio when the run measured it.
         for (final int bytes : MemcpyBandwidth.COMPARED_BYTES)
         {
             final Measurement m = measured.stream().filter(x -> x.bytes() == bytes).findFirst().orElse(null);
-            if (null == m && MemcpyBandwidth.DEFAULT_BYTES != bytes)
+            if (!options.hasBaseline() || null == m && MemcpyBandwidth.DEFAULT_BYTES != bytes)
             {
                 continue;
             }
@@ -150,13 +160,27 @@ public final class BenchmarkRun
             out.printf("# memcpy (MemorySegment.copy, 1 thread, %d B, same run): %.2f Mbytes/sec%n", bytes, memcpy);
             if (null != m && Ratio.defined(m.mbytesPerSec(), memcpy))
             {
-                out.println(new Ratio(Ratio.BANDWIDTH, bytes, options.transport(), "memcpy",
-                    m.mbytesPerSec() / memcpy).line());
+                final Ratio r = new Ratio(Ratio.BANDWIDTH, bytes, options.transport(), "memcpy",
+                    m.mbytesPerSec() / memcpy);
+                out.println(r.line());
+                allRatios.add(r);
             }
+        }
+        if (null != options.csv())
+        {
+            ResultFiles.write(options.csv(), ResultFiles.csv(benchmark.name(), baselines, options.transport(), measured));
+            out.println("# csv: " + options.csv().toAbsolutePath());
+        }
+        if (null != options.json())
+        {
+            ResultFiles.write(options.json(), ResultFiles.json(benchmark.name(), job.size(), baselines,
+                options.transport(), measured, allRatios));
+            out.println("# json: " + options.json().toAbsolutePath());
         }
         if (null != options.plot())
         {
-            ResultPlot.write(options.plot(), benchmark.name(), options.transport(), measured, baselines);
+            ResultPlot.write(options.plot(), benchmark.name(), options.transport(), measured, baselines,
+                measuredOver + ", " + hostName() + ", " + startedAt.truncatedTo(ChronoUnit.MINUTES));
             out.println("# plot: " + options.plot().toAbsolutePath());
         }
         out.flush();
@@ -167,7 +191,7 @@ public final class BenchmarkRun
         out.println("#------------------------------------------------------------");
         out.println("#    pinmx benchmarks, IMB/OSU style (io.pinmx.bench)");
         out.println("#------------------------------------------------------------");
-        out.println("# Date                  : " + Instant.now());
+        out.println("# Date                  : " + startedAt);
         out.println("# Processes             : " + job.size() + " (one JVM each)");
         out.println("# Message sizes         : 0 and 2^" + options.minLog() + "..2^" + options.maxLog() + " bytes");
         if (benchmark instanceof ImbBenchmark)
@@ -201,6 +225,10 @@ public final class BenchmarkRun
                 out.println("# Benchmarking " + benchmark.name() + " over " + transport.name());
                 out.println("# #processes = " + job.size());
                 out.println("# progress: " + transport.progress());
+                if (transportName.equals(options.transport()))
+                {
+                    measuredOver = transport.progress().split(" \\(|;|,", 2)[0];
+                }
                 out.println("# JIT warm-up: " + Benchmark.JIT_WARMUP_REPETITIONS + " repetitions of " + sizes[1] +
                     " B, then " + warmUp.describe());
                 out.println(RULE);
@@ -220,6 +248,18 @@ public final class BenchmarkRun
             job.barrier();
         }
         return results;
+    }
+
+    private static String hostName()
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown host";
+        }
     }
 
     /**

@@ -98,6 +98,17 @@ class BenchOptionsTest
     }
 
     @Test
+    void resultFilesAreCheckedAsThePlotIs(@TempDir final Path dir)
+    {
+        final BenchOptions o = BenchOptions.parse(new String[] {"--csv", dir.resolve("r.csv").toString(),
+            "--json", dir.resolve("r.json").toString()});
+        assertEquals(dir.resolve("r.csv"), o.csv());
+        assertEquals(dir.resolve("r.json"), o.json());
+        assertMessage("--csv /nonexistent/dir/r.csv: no directory /nonexistent/dir", "--csv", "/nonexistent/dir/r.csv");
+        assertMessage("--json needs a value", "--json");
+    }
+
+    @Test
     void aPlotNeedsNoBaseline(@TempDir final Path dir)
     {
         final BenchOptions o = BenchOptions.parse(new String[] {"--plot", dir.resolve("x.png").toString()});

@@ -54,8 +54,10 @@ class LauncherTest
     void twoRanksRunPingPongWithTheBaselineRatiosAndAPlot() throws Exception
     {
         final Path plot = dir.resolve("pingpong.svg");
+        final Path csv = dir.resolve("pingpong.csv");
+        final Path json = dir.resolve("pingpong.json");
         final LaunchedJob.Result o = run("-np", "2", "PingPong", "--transport", "tcp", "--baseline", "tcp",
-            "-msglog", "0:3", "-iter", "20", "--plot", plot.toString());
+            "-msglog", "0:3", "-iter", "20", "--plot", plot.toString(), "--csv", csv.toString(), "--json", json.toString());
         assertEquals(0, o.exitStatus(), o.err());
         final List<Measurement> rows = o.out().lines().map(TableLayout.IMB_TIME::parse).filter(Objects::nonNull).toList();
         assertEquals(List.of(0L, 1L, 2L, 4L, 8L, 0L, 1L, 2L, 4L, 8L), rows.stream().map(Measurement::bytes).toList());
@@ -67,6 +69,15 @@ class LauncherTest
         assertTrue(o.out().contains("# progress: tcp: blocking SocketChannel"), o.out());
         assertTrue(o.out().contains("# memcpy (MemorySegment.copy, 1 thread, 4194304 B, same run): "), o.out());
         assertTrue(Files.readString(plot).contains("<svg"), "plot is not an SVG");
+        final List<String> csvLines = Files.readAllLines(csv);
+        assertEquals(ResultFiles.CSV_HEADER, csvLines.get(0));
+        assertEquals(11, csvLines.size(), csvLines.toString());
+        assertTrue(csvLines.get(1).startsWith("PingPong,baseline,tcp,0,20,") &&
+            csvLines.get(10).startsWith("PingPong,measured,tcp,8,20,"), csvLines.toString());
+        final String jsonText = Files.readString(json);
+        assertTrue(jsonText.startsWith("{\"benchmark\":\"PingPong\",\"processes\":2,\"measured\":{\"transport\":\"tcp\""),
+            jsonText);
+        assertEquals(ratios.size(), jsonText.split("\"metric\":", -1).length - 1, jsonText);
     }
 
     @Test
