@@ -337,8 +337,10 @@ class PinmxAdminTest
         module = loadedModule();
         env = Map.of("PINMX_DRIVER", "user");
         assertEquals(0, run("info"));
-        assertTrue(out.contains("a job here would use: user (") && out.contains("forced by PINMX_DRIVER=user"), out);
-        assertTrue(out.contains("auto-detection would pick: "), out);
+        assertTrue(out.contains("a job here would use: the user driver, because PINMX_DRIVER=user asks for it\n"), out);
+        assertTrue(out.contains("with PINMX_DRIVER=auto it would use: the "), out);
+        assertTrue(out.contains("\nprogress: an endpoint's own progress thread by default"), out);
+        assertFalse(out.contains("ServiceLoader"), out);
         assertTrue(out.contains("""
             kernel module pinmx.ko 0.1.0
               ABI version %d (this library: %d)
@@ -433,6 +435,8 @@ class PinmxAdminTest
     void infoListsTheRegisteredProvidersAndTheNodeFiles()
     {
         assertEquals(0, run("info"));
+        assertTrue(out.contains("a job here would use: the user driver, because bin/pinmx-run uses it unless " +
+            "--driver kernel or PINMX_DRIVER asks for another\n"), out);
         final long providers = ServiceLoader.load(PinDriver.class).stream().count();
         if (providers == 0)
         {
@@ -441,6 +445,8 @@ class PinmxAdminTest
         else
         {
             assertEquals(providers, out.lines().filter(line -> line.startsWith("provider ")).count(), out);
+            assertTrue(out.contains("provider user: UDP and same-host shared memory, never pins memory; available here\n"),
+                out);
             assertTrue(out.contains("  pins memory: "), out);
         }
         assertTrue(out.contains("peer table: " + peersFile() + " (absent)"), out);
