@@ -215,6 +215,13 @@ public final class BenchmarkRun
     {
         final int[] sizes = options.sizes();
         final List<Measurement> results = new ArrayList<>(sizes.length);
+        if (0 == job.rank())
+        {
+            // Said before it starts: the warm-up is the one silent phase, and it may take seconds.
+            out.println("# " + transportName + ": opening, then JIT warm-up (at most " +
+                JitWarmUp.MAX_WARMUP_NS / 1_000_000_000 + " s) before the first size");
+            out.flush();
+        }
         try (Transport transport = Transports.open(transportName, job, env);
             MessageBuffers buffers = new MessageBuffers(sizes[sizes.length - 1]))
         {

@@ -67,6 +67,8 @@ class LauncherTest
         assertEquals(4, ratios.stream().filter(r -> Ratio.BANDWIDTH.equals(r.metric())).count(), o.out());
         assertTrue(ratios.stream().allMatch(r -> "tcp".equals(r.measured()) && "tcp".equals(r.baseline()) && r.value() > 0));
         assertTrue(o.out().contains("# progress: tcp: blocking SocketChannel"), o.out());
+        assertTrue(o.out().contains("# tcp: opening, then JIT warm-up (at most 30 s) before the first size\n#---"),
+            o.out());
         assertTrue(o.out().contains("# memcpy (MemorySegment.copy, 1 thread, 4194304 B, same run): "), o.out());
         assertTrue(Files.readString(plot).contains("<svg"), "plot is not an SVG");
         final List<String> csvLines = Files.readAllLines(csv);
