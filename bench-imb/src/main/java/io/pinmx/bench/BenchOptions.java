@@ -17,14 +17,25 @@ import java.util.List;
  *                             against each (default none)
  *   --plot FILE.png|FILE.svg  draw latency and bandwidth against size (its directory must exist and be writable:
  *                             checked here, before any work)
+ * OSU's programs (osu_latency, osu_bw) take OSU's instead of -msglog and -iter:
+ *   -m [MIN:]MAX              sizes 0 and the powers of two from MIN to MAX bytes
+ *   -i n                      timed iterations per size (default OSU's)
+ *   -x n                      untimed iterations before them (default OSU's)
  *   --csv FILE, --json FILE   also write every row (JSON: and the ratios) there for scripts (checked as --plot)
  *   -h, --help                print the usage on standard output and do nothing else
  * </pre>
  */
 public record BenchOptions(
     int minLog, int maxLog, Repetitions repetitions, boolean iterGiven, int window, int loops,
-    String transport, List<String> baselines, Path plot, Path csv, Path json, boolean help)
+    String transport, List<String> baselines, Path plot, Path csv, Path json, int skip, boolean help)
 {
+    /** Whose size and iteration options a program takes: IMB's names take IMB's, OSU's names OSU's. */
+    public enum Style
+    {
+        IMB,
+        OSU
+    }
+
     public static final int MAX_LOG = 30;
     public static final int DEFAULT_MAX_LOG = 22;
     public static final int OSU_DEFAULT_WINDOW = 64;
@@ -54,10 +65,25 @@ public record BenchOptions(
         exit status: 0 done, 1 the run failed, 2 bad arguments or rank count
         """;
 
+    /** What OSU's programs take instead of -msglog and -iter. */
+    public static final String OSU_ARGUMENTS_HELP = """
+          OSU's programs take, instead of -msglog and -iter:
+          -m [MIN:]MAX              sizes 0 and the powers of two from MIN to MAX bytes (default 1:4194304)
+          -i n                      timed iterations per size (default 10000 up to 8 KiB, 1000 above; osu_bw 100/20)
+          -x n                      untimed iterations before them (default 100 up to 8 KiB, 10 above; osu_bw 10/2)
+        """;
+
     /** @return what {@code PROGRAM --help} prints: how to start it, then {@link #ARGUMENTS_HELP}. */
     public static String help(final String program)
     {
-        return "usage: bin/pinmx-run -np N " + program + " [ARGUMENTS]\n" + ARGUMENTS_HELP;
+        return "usage: bin/pinmx-run -np N " + program + " [ARGUMENTS]\n" + ARGUMENTS_HELP +
+            (Style.OSU == style(program) ? OSU_ARGUMENTS_HELP : "");
+    }
+
+    /** @return OSU's style for OSU's names, IMB's for the rest. */
+    public static Style style(final String program)
+    {
+        return program.startsWith("osu_") ? Style.OSU : Style.IMB;
     }
 
     /**
@@ -65,6 +91,17 @@ public record BenchOptions(
      */
     public static BenchOptions parse(final String[] args)
     {
+        return parse(args, Style.IMB);
+    }
+
+    /**
+     * @param style whose size and iteration options the program takes: IMB's, or OSU's (its names).
+     * @throws IllegalArgumentException naming the argument that is wrong, and the option of the style that would do
+     *                                  what the other style's asks.
+     */
+    public static BenchOptions parse(final String[] args, final Style style)
+    {
+        int skip = -1;
         int minLog = 0;
         int maxLog = DEFAULT_MAX_LOG;
         Repetitions repetitions = Repetitions.IMB_DEFAULT;
@@ -79,13 +116,75 @@ public record BenchOptions(
         if (List.of(args).contains("--help") || List.of(args).contains("-h"))
         {
             return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot,
-                csv, json, true);
+                csv, json, skip, true);
         }
         for (int i = 0; i < args.length; i++)
         {
             final String arg = args[i];
             switch (arg)
             {
+                case "-msglog", "-iter" ->
+                {
+                    if (Style.OSU == style)
+                    {
+                        throw new IllegalArgumentException(arg + " is IMB's; the OSU programs take -m [MIN:]MAX (bytes), " +
+                            "-i ITERATIONS and -x WARMUP");
+                    }
+                }
+                case "-m", "-i", "-x", "-f" ->
+                {
+                    if (Style.IMB == style)
+                    {
+                        throw new IllegalArgumentException(arg + " is OSU's; the IMB programs take -msglog a:b and " +
+                            "-iter n (osu_latency and osu_bw take OSU's)");
+                    }
+                }
+                default ->
+                {
+                }
+            }
+            switch (arg)
+            {
+                case "-m" ->
+                {
+                    final String value = value(args, ++i, arg);
+                    final String[] parts = value.split(":", -1);
+                    final long min = 2 == parts.length ? Repetitions.parseInt("-m", value, parts[0]) : 1;
+                    final long max = Repetitions.parseInt("-m", value, parts[parts.length - 1]);
+                    if (parts.length > 2 || min < 1 || min > max || max > 1L << MAX_LOG)
+                    {
+                        throw new IllegalArgumentException("-m " + value + ": expected [MIN:]MAX bytes, " +
+                            "1 <= MIN <= MAX <= " + (1L << MAX_LOG));
+                    }
+                    minLog = 64 - Long.numberOfLeadingZeros(min - 1);
+                    maxLog = 63 - Long.numberOfLeadingZeros(max);
+                    if (minLog > maxLog)
+                    {
+                        throw new IllegalArgumentException("-m " + value + ": no power of two between MIN and MAX");
+                    }
+                }
+                case "-i" ->
+                {
+                    final String value = value(args, ++i, arg);
+                    final int iterations = Repetitions.parseInt("-i", value, value);
+                    if (iterations < 1)
+                    {
+                        throw new IllegalArgumentException("-i " + value + ": need at least 1");
+                    }
+                    repetitions = new Repetitions(iterations, Repetitions.IMB_OVERALL_VOLUME_BYTES);
+                    iterGiven = true;
+                }
+                case "-x" ->
+                {
+                    final String value = value(args, ++i, arg);
+                    skip = Repetitions.parseInt("-x", value, value);
+                    if (skip < 0)
+                    {
+                        throw new IllegalArgumentException("-x " + value + ": need at least 0");
+                    }
+                }
+                case "-f" -> throw new IllegalArgumentException(
+                    "-f (OSU's min/max/average columns) is not offered: osu_latency's row is rank 0's time");
                 case "-msglog" ->
                 {
                     final String value = value(args, ++i, arg);
@@ -141,7 +240,7 @@ public record BenchOptions(
             }
         }
         return new BenchOptions(minLog, maxLog, repetitions, iterGiven, window, loops, transport, baselines, plot,
-            csv, json, false);
+            csv, json, skip, false);
     }
 
     public boolean hasBaseline()

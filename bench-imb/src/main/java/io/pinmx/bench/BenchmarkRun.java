@@ -65,7 +65,7 @@ public final class BenchmarkRun
         final BenchOptions options;
         try
         {
-            options = BenchOptions.parse(args);
+            options = BenchOptions.parse(args, BenchOptions.style(benchmark.name()));
         }
         catch (final IllegalArgumentException ex)
         {

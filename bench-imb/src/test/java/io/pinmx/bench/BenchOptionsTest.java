@@ -97,6 +97,43 @@ class BenchOptionsTest
         }
     }
 
+    /** OSU's names take OSU's options, IMB's names IMB's, and each names the other's option it does not take. */
+    @Test
+    void osuProgramsTakeOsusOptionsAndImbProgramsImbs()
+    {
+        final BenchOptions osu = BenchOptions.parse(new String[] {"-m", "8:4096", "-i", "50", "-x", "5"},
+            BenchOptions.Style.OSU);
+        assertArrayEquals(new int[] {0, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}, osu.sizes());
+        assertTrue(osu.iterGiven());
+        assertEquals(50, osu.repetitions().perSample());
+        assertEquals(5, osu.skip());
+        assertArrayEquals(new int[] {0, 1, 2, 4}, BenchOptions.parse(new String[] {"-m", "5"}, BenchOptions.Style.OSU).sizes());
+        assertArrayEquals(new int[] {0, 8, 16}, BenchOptions.parse(new String[] {"-m", "5:20"}, BenchOptions.Style.OSU).sizes());
+        assertEquals(-1, BenchOptions.parse(new String[0], BenchOptions.Style.OSU).skip());
+        assertEquals(BenchOptions.Style.OSU, BenchOptions.style("osu_latency"));
+        assertEquals(BenchOptions.Style.IMB, BenchOptions.style("PingPong"));
+        assertTrue(BenchOptions.help("osu_bw").contains("-m [MIN:]MAX"));
+        assertFalse(BenchOptions.help("PingPong").contains("-m [MIN:]MAX"));
+
+        assertOsuMessage("-msglog is IMB's; the OSU programs take -m [MIN:]MAX (bytes), -i ITERATIONS and -x WARMUP",
+            "-msglog", "0:10");
+        assertOsuMessage("-iter is IMB's; the OSU programs take -m [MIN:]MAX (bytes), -i ITERATIONS and -x WARMUP",
+            "-iter", "10");
+        assertOsuMessage("-m 9:15: no power of two between MIN and MAX", "-m", "9:15");
+        assertOsuMessage("-m 0:8: expected [MIN:]MAX bytes, 1 <= MIN <= MAX <= 1073741824", "-m", "0:8");
+        assertOsuMessage("-i 0: need at least 1", "-i", "0");
+        assertOsuMessage("-x -1: need at least 0", "-x", "-1");
+        assertOsuMessage("-f (OSU's min/max/average columns) is not offered: osu_latency's row is rank 0's time", "-f");
+        assertMessage("-m is OSU's; the IMB programs take -msglog a:b and -iter n (osu_latency and osu_bw take OSU's)",
+            "-m", "4096");
+    }
+
+    private static void assertOsuMessage(final String expected, final String... args)
+    {
+        assertEquals(expected, assertThrows(IllegalArgumentException.class,
+            () -> BenchOptions.parse(args, BenchOptions.Style.OSU)).getMessage());
+    }
+
     @Test
     void resultFilesAreCheckedAsThePlotIs(@TempDir final Path dir)
     {

@@ -133,7 +133,7 @@ class EntryPointsTest
     @ParameterizedTest
     @CsvSource({
         "PingPong, 2, -msglog", "PingPing, 2, -msglog", "Sendrecv, 2, -msglog", "Exchange, 2, -msglog",
-        "osu_latency, 2, -window", "osu_bw, 2, -window", "PinningPingPong, 2, -rounds", "MessageCost, 1, MESSAGE_BYTES",
+        "osu_latency, 2, -m [MIN:]MAX", "osu_bw, 2, -x n", "PinningPingPong, 2, -rounds", "MessageCost, 1, MESSAGE_BYTES",
         "osu_put_latency, 2, -m [MIN:]MAX", "osu_get_latency, 2, -i N", "osu_acc_latency, 2, -x N",
         "osu_fop_latency, 2, -l LOOPS", "osu_swap_latency, 2, PINMX_RMA_SHARED_MEMORY", "osu_lock_latency, 2, -m",
         "osu_put_bw, 2, -m", "osu_get_bw, 2, -m", "armci_strided, 2, -n MAX_N", "compute_window, 2, -w WINDOW_MS",

@@ -119,6 +119,15 @@ class LauncherTest
     }
 
     @Test
+    void osuLatencyTakesOsusSizesAndIterations() throws Exception
+    {
+        final LaunchedJob.Result o = run("-np", "2", "osu_latency", "--transport", "tcp", "-m", "2:8", "-i", "30", "-x", "3");
+        assertEquals(0, o.exitStatus(), o.err());
+        final List<Measurement> rows = o.out().lines().map(TableLayout.OSU_LATENCY::parse).filter(Objects::nonNull).toList();
+        assertEquals(List.of(0L, 2L, 4L, 8L), rows.stream().map(Measurement::bytes).toList(), o.out());
+    }
+
+    @Test
     void threeRanksRunSendrecvWithMinMaxAvgColumns() throws Exception
     {
         final LaunchedJob.Result o = run("-np", "3", "Sendrecv", "--transport", "tcp", "-msglog", "0:2", "-iter", "10");
