@@ -1,5 +1,5 @@
-# Shared by the top-level scripts: JDK discovery and package installation.
-# Sourced, not run.
+# Shared by the top-level scripts: JDK discovery, package installation, builds, the version line, the launcher's
+# checks of a job's environment and its wait for local ranks. Sourced, not run.
 
 PINMX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -231,7 +231,7 @@ pinmx_version() {
 # Checks the PINMX_* variables a job's ranks read (docs/environment.md) before any JVM starts: for the first bad
 # one, prints one line naming it and what it may be, and returns 1.
 pinmx_check_environment() {
-  local v value problem
+  local v value problem=""
   for v in PINMX_PEER_TIMEOUT_MS PINMX_BOOTSTRAP_TIMEOUT_MS; do
     value=${!v-}
     [ -z "${!v+x}" ] && continue
@@ -239,7 +239,7 @@ pinmx_check_environment() {
     problem="$v='$value': expected milliseconds, 1..2147483647"
     break
   done
-  if [ -z "${problem:-}" ]; then
+  if [ -z "$problem" ]; then
     problem=$(pinmx_check_words PINMX_BIND core none &&
       pinmx_check_words PINMX_RMA_SHARED_MEMORY 0 1 &&
       pinmx_check_words PINMX_RMA_RECALIBRATE 0 1 &&
@@ -248,20 +248,21 @@ pinmx_check_environment() {
       pinmx_check_words PINMX_RMA_CALIBRATION full quick &&
       pinmx_check_words PINMX_MPJ_PROGRESS caller thread)
   fi
-  if [ -z "$problem" ] && [ -n "${PINMX_SHARED_PULL_MIN_BYTES+x}" ] && ! [[ "$PINMX_SHARED_PULL_MIN_BYTES" =~ ^[0-9]+$ ]]; then
+  # Empty is unset for these, as their Java readers take it.
+  if [ -z "$problem" ] && [ -n "${PINMX_SHARED_PULL_MIN_BYTES:-}" ] && ! [[ "$PINMX_SHARED_PULL_MIN_BYTES" =~ ^[0-9]+$ ]]; then
     problem="PINMX_SHARED_PULL_MIN_BYTES='$PINMX_SHARED_PULL_MIN_BYTES': expected a byte count >= 0"
   fi
-  if [ -z "$problem" ] && [ -n "${PINMX_ADDRESS+x}" ] && ! pinmx_is_ip "$PINMX_ADDRESS"; then
+  if [ -z "$problem" ] && [ -n "${PINMX_ADDRESS:-}" ] && ! pinmx_is_ip "$PINMX_ADDRESS"; then
     problem="PINMX_ADDRESS='$PINMX_ADDRESS': expected an IP address of this host (e.g. 192.168.1.10)"
   fi
-  if [ -z "$problem" ] && [ -n "${PINMX_IFACE+x}" ] && { [ -z "$PINMX_IFACE" ] || [[ "$PINMX_IFACE" == */* ]] ||
+  if [ -z "$problem" ] && [ -n "${PINMX_IFACE:-}" ] && { [[ "$PINMX_IFACE" == */* ]] ||
       [ ! -e "/sys/class/net/$PINMX_IFACE" ]; }; then
     problem="PINMX_IFACE='$PINMX_IFACE': expected a network interface of this host ($(ls /sys/class/net | tr '\n' ' ' | sed 's/ $//'))"
   fi
   if [ -z "$problem" ] && [ -n "${PINMX_RMA_DIR+x}" ] && [ ! -d "$PINMX_RMA_DIR" ]; then
     problem="PINMX_RMA_DIR='$PINMX_RMA_DIR': expected an existing directory (tmpfs, default /dev/shm)"
   fi
-  if [ -z "$problem" ] && [ -n "${PINMX_BOOTSTRAP+x}" ] && ! [[ "$PINMX_BOOTSTRAP" =~ ^(file:.+|.+:[0-9]+)$ ]]; then
+  if [ -z "$problem" ] && [ -n "${PINMX_BOOTSTRAP:-}" ] && ! [[ "$PINMX_BOOTSTRAP" =~ ^(file:.+|.+:[0-9]+)$ ]]; then
     problem="PINMX_BOOTSTRAP='$PINMX_BOOTSTRAP': expected host:port (where rank 0 listens) or file:PATH"
   fi
   [ -z "$problem" ] && return 0

@@ -182,6 +182,7 @@ public final class PinmxTransport implements Transport
                 ")").orElse("kernel driver");
         }
         return config.options(UserDriverOptions.class).map(u -> "user driver (UDP" +
+            (null == u.bindAddress() ? "" : " on " + u.bindAddress().getHostAddress()) +
             (u.sameHost() ? " and same-host shared memory" : "") + ", frame payloads " + u.framePayloadBytes() +
             " B, shared pulls from " + u.sharedPullMinBytes() + " B, " +
             (u.progressThread() ? "its own progress thread" : "no progress thread of its own") + ")")

@@ -36,7 +36,7 @@ class PinmxTuningTest
         PinmxTransport.Tuning.defaults().withEnvironment(Map.of(VARIABLE, "4096")).driverConfig(builder);
         final EndpointConfig config = builder.build();
         final String user = PinmxTransport.driverSummary(false, config);
-        assertTrue(user.matches("user driver \\(UDP and same-host shared memory, frame payloads [0-9]+ B, shared " +
+        assertTrue(user.matches("user driver \\(UDP( on [0-9.:a-f]+)? and same-host shared memory, frame payloads [0-9]+ B, shared " +
             "pulls from 4096 B, no progress thread of its own\\)"), user);
         assertEquals(user, PinmxTransport.driverSummary(false, builder.build()));
         final String kernel = PinmxTransport.driverSummary(true, config);
