@@ -65,11 +65,7 @@ public final class MessageCost
         final int bytes;
         try
         {
-            if (args.length > 1)
-            {
-                throw new IllegalArgumentException("MessageCost: unexpected argument '" + args[1] + "'");
-            }
-            bytes = args.length > 0 ? parseBytes(args[0]) : 8;
+            bytes = messageBytes(args);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -87,6 +83,19 @@ public final class MessageCost
             aeron[1]));
         System.out.println(String.format(Locale.ROOT, "ratio per message pinmx/aeron = %.1f, per empty poll = %.1f",
             pinmx[0] / aeron[0], pinmx[1] / aeron[1]));
+    }
+
+    /**
+     * @return the message size the arguments give, default 8.
+     * @throws IllegalArgumentException naming the argument that is wrong.
+     */
+    static int messageBytes(final String[] args)
+    {
+        if (args.length > 1)
+        {
+            throw new IllegalArgumentException("MessageCost: unexpected argument '" + args[1] + "'");
+        }
+        return args.length > 0 ? parseBytes(args[0]) : 8;
     }
 
     private static int parseBytes(final String text)
