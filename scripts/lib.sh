@@ -255,7 +255,8 @@ pinmx_check_environment() {
   if [ -z "$problem" ] && [ -n "${PINMX_ADDRESS:-}" ] && ! pinmx_is_ip "$PINMX_ADDRESS"; then
     problem="PINMX_ADDRESS='$PINMX_ADDRESS': expected an IP address of this host (e.g. 192.168.1.10)"
   fi
-  if [ -z "$problem" ] && [ -n "${PINMX_IFACE:-}" ] && { [[ "$PINMX_IFACE" == */* ]] ||
+  # PINMX_ADDRESS wins over PINMX_IFACE, which is then not read.
+  if [ -z "$problem" ] && [ -z "${PINMX_ADDRESS:-}" ] && [ -n "${PINMX_IFACE:-}" ] && { [[ "$PINMX_IFACE" == */* ]] ||
       [ ! -e "/sys/class/net/$PINMX_IFACE" ]; }; then
     problem="PINMX_IFACE='$PINMX_IFACE': expected a network interface of this host ($(ls /sys/class/net | tr '\n' ' ' | sed 's/ $//'))"
   fi

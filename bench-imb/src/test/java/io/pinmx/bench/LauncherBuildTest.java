@@ -66,7 +66,8 @@ class LauncherBuildTest
     private static void assertRan(final Outcome o)
     {
         assertEquals(2, o.exit(), o.err());
-        assertTrue(o.err().contains("[rank 0] PingPong: unknown argument '--bogus'\n"), o.err());
+        assertTrue(o.err().contains("[rank 0] PingPong: unknown argument '--bogus' (PingPong --help lists the arguments)\n"),
+            o.err());
         assertFalse(o.err().contains("[INFO]") || o.err().contains("\u001b["), "Maven output leaked: " + o.err());
     }
 
