@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: IMB PingPong between two local processes on the best available driver, with three
+# The main job: IMB PingPong between two local processes on the user-space driver, with three
 # baselines measured in the same run before it and the ratios against each printed: blocking TCP,
 # busy-polling TCP and Aeron IPC (both bound and polling as pinmx does). Builds what it needs first;
 # extra arguments go to PingPong (e.g. -msglog 0:10, --plot pingpong.png).

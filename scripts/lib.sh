@@ -1,5 +1,5 @@
-# Shared by the top-level scripts: JDK discovery and package installation.
-# Sourced, not run.
+# Shared by the top-level scripts: JDK discovery, package installation, builds, the version line, the launcher's
+# checks of a job's environment and its wait for local ranks. Sourced, not run.
 
 PINMX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -210,4 +210,149 @@ pinmx_veth_ranks() {
     done
   fi
   return "$status"
+}
+
+# Prints pinmx's version line: the project's version (the parent pom's), the ABI version the library speaks (the
+# uapi header's PINMX_ABI_VERSION) and the loaded pinmx.ko's version, without starting a JVM.
+pinmx_version() {
+  local project abi module
+  project=$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' "$PINMX_ROOT/pom.xml")
+  abi=$(sed -n 's/^#define PINMX_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$PINMX_ROOT/kmod/include/uapi/pinmx.h")
+  if [ -r /sys/module/pinmx/version ]; then
+    module="pinmx.ko $(cat /sys/module/pinmx/version) loaded"
+  elif [ -d /sys/module/pinmx ]; then
+    module="pinmx.ko loaded (no version)"
+  else
+    module="pinmx.ko not loaded"
+  fi
+  echo "pinmx $project, ABI $abi, $module"
+}
+
+# Checks the PINMX_* variables a job's ranks read (docs/environment.md) before any JVM starts: for the first bad
+# one, prints one line naming it and what it may be, and returns 1.
+pinmx_check_environment() {
+  local v value problem=""
+  for v in PINMX_PEER_TIMEOUT_MS PINMX_BOOTSTRAP_TIMEOUT_MS; do
+    value=${!v-}
+    [ -z "${!v+x}" ] && continue
+    [[ "$value" =~ ^[1-9][0-9]{0,9}$ ]] && [ "$value" -le 2147483647 ] && continue
+    problem="$v='$value': expected milliseconds, 1..2147483647"
+    break
+  done
+  if [ -z "$problem" ]; then
+    problem=$(pinmx_check_words PINMX_BIND core none &&
+      pinmx_check_words PINMX_RMA_SHARED_MEMORY 0 1 &&
+      pinmx_check_words PINMX_RMA_RECALIBRATE 0 1 &&
+      pinmx_check_words PINMX_RMA_STRIDED auto direct pack &&
+      pinmx_check_words PINMX_RMA_CONTIGUOUS auto zerocopy stream &&
+      pinmx_check_words PINMX_RMA_CALIBRATION full quick &&
+      pinmx_check_words PINMX_MPJ_PROGRESS caller thread)
+  fi
+  # Empty is unset for these, as their Java readers take it.
+  if [ -z "$problem" ] && [ -n "${PINMX_SHARED_PULL_MIN_BYTES:-}" ] && ! [[ "$PINMX_SHARED_PULL_MIN_BYTES" =~ ^[0-9]+$ ]]; then
+    problem="PINMX_SHARED_PULL_MIN_BYTES='$PINMX_SHARED_PULL_MIN_BYTES': expected a byte count >= 0"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_ADDRESS:-}" ] && ! pinmx_is_ip "$PINMX_ADDRESS"; then
+    problem="PINMX_ADDRESS='$PINMX_ADDRESS': expected an IP address of this host (e.g. 192.168.1.10)"
+  fi
+  # PINMX_ADDRESS wins over PINMX_IFACE, which is then not read.
+  if [ -z "$problem" ] && [ -z "${PINMX_ADDRESS:-}" ] && [ -n "${PINMX_IFACE:-}" ] && { [[ "$PINMX_IFACE" == */* ]] ||
+      [ ! -e "/sys/class/net/$PINMX_IFACE" ]; }; then
+    problem="PINMX_IFACE='$PINMX_IFACE': expected a network interface of this host ($(ls /sys/class/net | tr '\n' ' ' | sed 's/ $//'))"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_RMA_DIR+x}" ] && [ ! -d "$PINMX_RMA_DIR" ]; then
+    problem="PINMX_RMA_DIR='$PINMX_RMA_DIR': expected an existing directory (tmpfs, default /dev/shm)"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_BOOTSTRAP:-}" ] && ! [[ "$PINMX_BOOTSTRAP" =~ ^(file:.+|.+:[0-9]+)$ ]]; then
+    problem="PINMX_BOOTSTRAP='$PINMX_BOOTSTRAP': expected host:port (where rank 0 listens) or file:PATH"
+  fi
+  [ -z "$problem" ] && return 0
+  echo "pinmx-run: $problem" >&2
+  return 1
+}
+
+# pinmx_check_words VARIABLE WORD...: prints "VARIABLE='value': expected ..." and fails when VARIABLE is set to
+# none of the words.
+pinmx_check_words() {
+  local v=$1 w
+  shift
+  [ -z "${!v+x}" ] && return 0
+  for w in "$@"; do [ "${!v}" = "$w" ] && return 0; done
+  local words=("$@") n=$#
+  local allowed=${words[*]:0:n-1}
+  echo "$v='${!v}': expected ${allowed// /, } or ${words[n-1]}"
+  return 1
+}
+
+# True when $1 is an IPv4 address in dotted quads or an IPv6 address.
+pinmx_is_ip() {
+  local a=$1 part
+  if [[ "$a" =~ ^[0-9]{1,3}(\.[0-9]{1,3}){3}$ ]]; then
+    for part in ${a//./ }; do [ "$((10#$part))" -le 255 ] || return 1; done
+    return 0
+  fi
+  [[ "$a" == *:* ]] && [[ "$a" =~ ^[0-9A-Fa-f:.]+(%[A-Za-z0-9._-]+)?$ ]]
+}
+
+# pinmx_wait_ranks PID...: waits for a job's local ranks (rank r's process is the r-th PID, children of this shell)
+# and returns the job's status: 0 when every rank exited 0, else the first failed rank's. A failed rank stops the
+# others (SIGTERM), said in one line on stderr. Every rank parses the same arguments and rank 0 alone says what is
+# wrong with them, so a rank that exits with the usage status (2) first leaves the others 20 s to exit on their own
+# before they are stopped: rank 0's line is never cut off by our signal.
+pinmx_wait_ranks() {
+  local pids=("$@") alive=("$@") status=0 failed_rank="" grace="" finished rc pid rank still
+  while [ ${#alive[@]} -gt 0 ]; do
+    finished=""
+    # Bash may have collected some of these already (many ranks ending at once): wait -n then names each as "no
+    # such job", which tells the user nothing; the loop below finds them.
+    wait -n -p finished "${alive[@]}" ${grace:+"$grace"} 2>/dev/null
+    rc=$?
+    # wait -n unsets the variable when it reports no job: bash may already have collected a rank that ended while
+    # another was being reported, and then gives its status only to a wait on its pid.
+    if [ -z "${finished:-}" ]; then
+      finished=""
+      for pid in "${alive[@]}" ${grace:+"$grace"}; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+          wait "$pid"
+          rc=$?
+          finished=$pid
+          break
+        fi
+      done
+      [ -n "$finished" ] || continue
+    fi
+    if [ "$finished" = "$grace" ]; then
+      grace=""
+      pinmx_stop_ranks "$failed_rank" "$status" "${alive[@]}"
+      continue
+    fi
+    still=()
+    for pid in "${alive[@]}"; do [ "$pid" != "$finished" ] && still+=("$pid"); done
+    alive=("${still[@]}")
+    if [ "$rc" -ne 0 ] && [ "$status" -eq 0 ]; then
+      status=$rc
+      for ((rank = 0; rank < ${#pids[@]}; rank++)); do [ "${pids[$rank]}" = "$finished" ] && failed_rank=$rank; done
+      if [ "$rc" -eq 2 ] && [ ${#alive[@]} -gt 0 ]; then
+        sleep 20 &
+        grace=$!
+      else
+        pinmx_stop_ranks "$failed_rank" "$status" "${alive[@]}"
+      fi
+    fi
+  done
+  [ -n "$grace" ] && kill "$grace" 2>/dev/null
+  return "$status"
+}
+
+# pinmx_stop_ranks RANK STATUS PID...: says that RANK failed with STATUS and sends SIGTERM to the PIDs. The last rank
+# to end, with the usage status, adds nothing to what it said itself.
+pinmx_stop_ranks() {
+  local rank=$1 status=$2 pid
+  shift 2
+  if [ $# -gt 0 ]; then
+    echo "pinmx-run: rank $rank exited with status $status; stopping the others" >&2
+  elif [ "$status" -ne 2 ]; then
+    echo "pinmx-run: rank $rank exited with status $status" >&2
+  fi
+  for pid in "$@"; do kill -TERM "$pid" 2>/dev/null; done
 }

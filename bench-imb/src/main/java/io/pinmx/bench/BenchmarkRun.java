@@ -3,8 +3,12 @@ package io.pinmx.bench;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobRank;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +17,8 @@ import java.util.Map;
 /**
  * Runs one benchmark program on every rank: parse the options, join the job, measure each size over the
  * chosen transport (rank 0 prints each line as soon as it is measured), after, when asked, the same sizes
- * and repetitions over each baseline; then the ratio lines against each, the memory-copy limit and the plot.
+ * and repetitions over each baseline; then the ratio lines against each, the memory-copy limit, the plot and the
+ * result files for scripts.
  */
 public final class BenchmarkRun
 {
@@ -26,6 +31,9 @@ public final class BenchmarkRun
     private final Job job;
     private final Map<String, String> env;
     private final PrintStream out;
+    private final Instant startedAt = Instant.now();
+    /** The measured transport's progress, up to its details: "pinmx: user driver", for the plot's title. */
+    private String measuredOver = "";
 
     private BenchmarkRun(
         final Benchmark benchmark, final BenchOptions options, final Job job, final Map<String, String> env,
@@ -57,16 +65,21 @@ public final class BenchmarkRun
         final BenchOptions options;
         try
         {
-            options = BenchOptions.parse(args);
+            options = BenchOptions.parse(args, BenchOptions.style(benchmark.name()));
         }
         catch (final IllegalArgumentException ex)
         {
             if (reportsUsageErrors(env))
             {
-                err.println(benchmark.name() + ": " + ex.getMessage());
-                err.println(benchmark.name() + " " + BenchOptions.USAGE);
+                err.println(benchmark.name() + ": " + ex.getMessage() + " (" + benchmark.name() + " --help lists the arguments)");
             }
             return EXIT_USAGE;
+        }
+        if (options.help())
+        {
+            out.print(BenchOptions.help(benchmark.name()));
+            out.flush();
+            return 0;
         }
         try (Job job = Job.join(env))
         {
@@ -90,7 +103,7 @@ public final class BenchmarkRun
      * Every rank parses the same command line, so a bad one is said once, by rank 0 (or by a process started
      * outside a job); the other ranks only exit with {@link #EXIT_USAGE}.
      */
-    static boolean reportsUsageErrors(final Map<String, String> env)
+    public static boolean reportsUsageErrors(final Map<String, String> env)
     {
         try
         {
@@ -119,10 +132,11 @@ public final class BenchmarkRun
             baselines.put(baseline, measureOver(baseline));
         }
         final List<Measurement> measured = measureOver(options.transport());
-        if (!options.hasBaseline() || !root)
+        if (!root)
         {
             return;
         }
+        final List<Ratio> allRatios = new ArrayList<>();
         baselines.forEach((name, baseline) ->
         {
             out.println(RULE);
@@ -131,13 +145,14 @@ public final class BenchmarkRun
             for (final Ratio r : ratios(options.transport(), measured, name, baseline))
             {
                 out.println(r.line());
+                allRatios.add(r);
             }
         });
         // Always the 4 MiB copy line; a size's ratio when the run measured it.
         for (final int bytes : MemcpyBandwidth.COMPARED_BYTES)
         {
             final Measurement m = measured.stream().filter(x -> x.bytes() == bytes).findFirst().orElse(null);
-            if (null == m && MemcpyBandwidth.DEFAULT_BYTES != bytes)
+            if (!options.hasBaseline() || null == m && MemcpyBandwidth.DEFAULT_BYTES != bytes)
             {
                 continue;
             }
@@ -145,13 +160,27 @@ public final class BenchmarkRun
             out.printf("# memcpy (MemorySegment.copy, 1 thread, %d B, same run): %.2f Mbytes/sec%n", bytes, memcpy);
             if (null != m && Ratio.defined(m.mbytesPerSec(), memcpy))
             {
-                out.println(new Ratio(Ratio.BANDWIDTH, bytes, options.transport(), "memcpy",
-                    m.mbytesPerSec() / memcpy).line());
+                final Ratio r = new Ratio(Ratio.BANDWIDTH, bytes, options.transport(), "memcpy",
+                    m.mbytesPerSec() / memcpy);
+                out.println(r.line());
+                allRatios.add(r);
             }
+        }
+        if (null != options.csv())
+        {
+            ResultFiles.write(options.csv(), ResultFiles.csv(benchmark.name(), baselines, options.transport(), measured));
+            out.println("# csv: " + options.csv().toAbsolutePath());
+        }
+        if (null != options.json())
+        {
+            ResultFiles.write(options.json(), ResultFiles.json(benchmark.name(), job.size(), baselines,
+                options.transport(), measured, allRatios));
+            out.println("# json: " + options.json().toAbsolutePath());
         }
         if (null != options.plot())
         {
-            ResultPlot.write(options.plot(), benchmark.name(), options.transport(), measured, baselines);
+            ResultPlot.write(options.plot(), benchmark.name(), options.transport(), measured, baselines,
+                measuredOver + ", " + hostName() + ", " + startedAt.truncatedTo(ChronoUnit.MINUTES));
             out.println("# plot: " + options.plot().toAbsolutePath());
         }
         out.flush();
@@ -162,7 +191,7 @@ public final class BenchmarkRun
         out.println("#------------------------------------------------------------");
         out.println("#    pinmx benchmarks, IMB/OSU style (io.pinmx.bench)");
         out.println("#------------------------------------------------------------");
-        out.println("# Date                  : " + Instant.now());
+        out.println("# Date                  : " + startedAt);
         out.println("# Processes             : " + job.size() + " (one JVM each)");
         out.println("# Message sizes         : 0 and 2^" + options.minLog() + "..2^" + options.maxLog() + " bytes");
         if (benchmark instanceof ImbBenchmark)
@@ -186,6 +215,13 @@ public final class BenchmarkRun
     {
         final int[] sizes = options.sizes();
         final List<Measurement> results = new ArrayList<>(sizes.length);
+        if (0 == job.rank())
+        {
+            // Said before it starts: the warm-up is the one silent phase, and it may take seconds.
+            out.println("# " + transportName + ": opening, then JIT warm-up (at most " +
+                JitWarmUp.MAX_WARMUP_NS / 1_000_000_000 + " s) before the first size");
+            out.flush();
+        }
         try (Transport transport = Transports.open(transportName, job, env);
             MessageBuffers buffers = new MessageBuffers(sizes[sizes.length - 1]))
         {
@@ -196,6 +232,10 @@ public final class BenchmarkRun
                 out.println("# Benchmarking " + benchmark.name() + " over " + transport.name());
                 out.println("# #processes = " + job.size());
                 out.println("# progress: " + transport.progress());
+                if (transportName.equals(options.transport()))
+                {
+                    measuredOver = transport.progress().split(" \\(|;|,", 2)[0];
+                }
                 out.println("# JIT warm-up: " + Benchmark.JIT_WARMUP_REPETITIONS + " repetitions of " + sizes[1] +
                     " B, then " + warmUp.describe());
                 out.println(RULE);
@@ -215,6 +255,18 @@ public final class BenchmarkRun
             job.barrier();
         }
         return results;
+    }
+
+    private static String hostName()
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown host";
+        }
     }
 
     /**

@@ -55,7 +55,24 @@ public final class MessageCost
 
     public static void main(final String[] args)
     {
-        final int bytes = args.length > 0 ? parseBytes(args[0]) : 8;
+        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
+        {
+            System.out.println("usage: bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]   (default 8, at most " +
+                MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment\n" +
+                "exit status: 0 done, 1 the run failed, 2 bad arguments");
+            return;
+        }
+        final int bytes;
+        try
+        {
+            bytes = messageBytes(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println(ex.getMessage() + " (MessageCost --help lists the arguments)");
+            System.exit(BenchmarkRun.EXIT_USAGE);
+            return;
+        }
         final double[] pinmx = pinmx(bytes);
         final double[] aeron = aeron(bytes);
         System.out.println("# one thread plays both ends; " + bytes + " B messages; median of " + LOOPS + " loops of " +
@@ -66,6 +83,19 @@ public final class MessageCost
             aeron[1]));
         System.out.println(String.format(Locale.ROOT, "ratio per message pinmx/aeron = %.1f, per empty poll = %.1f",
             pinmx[0] / aeron[0], pinmx[1] / aeron[1]));
+    }
+
+    /**
+     * @return the message size the arguments give, default 8.
+     * @throws IllegalArgumentException naming the argument that is wrong.
+     */
+    static int messageBytes(final String[] args)
+    {
+        if (args.length > 1)
+        {
+            throw new IllegalArgumentException("MessageCost: unexpected argument '" + args[1] + "'");
+        }
+        return args.length > 0 ? parseBytes(args[0]) : 8;
     }
 
     private static int parseBytes(final String text)

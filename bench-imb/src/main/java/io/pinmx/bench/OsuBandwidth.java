@@ -5,7 +5,7 @@ import io.pinmx.job.Job;
 /**
  * OSU osu_bw: rank 0 posts a window of sends (64 by default), rank 1 a window of receives, then rank 1
  * answers with a 4-byte ack; bandwidth is window * bytes per step over the timed steps (100 up to 8 KiB,
- * 20 above, after 10 or 2 untimed ones; {@code -iter n} sets the timed count).
+ * 20 above, after 10 or 2 untimed ones; {@code -i n} sets the timed count, {@code -x n} the untimed one).
  */
 public final class OsuBandwidth extends FixedBenchmark
 {
@@ -51,7 +51,8 @@ public final class OsuBandwidth extends FixedBenchmark
         final int iterations = repetitions(options, bytes);
         final int window = options.window();
         job.barrier();
-        exchange(transport, job, buffers, bytes, window, bytes > OsuLatency.LARGE_MESSAGE_BYTES ? LARGE_SKIP : SMALL_SKIP);
+        exchange(transport, job, buffers, bytes, window, options.skip() >= 0 ? options.skip() :
+            bytes > OsuLatency.LARGE_MESSAGE_BYTES ? LARGE_SKIP : SMALL_SKIP);
         final long startNs = System.nanoTime();
         exchange(transport, job, buffers, bytes, window, iterations);
         final double usec = (System.nanoTime() - startNs) / 1000.0;

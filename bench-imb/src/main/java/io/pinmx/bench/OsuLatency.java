@@ -4,7 +4,7 @@ import io.pinmx.job.Job;
 
 /**
  * OSU osu_latency: ping-pong between ranks 0 and 1 with OSU's iteration counts (10000 up to 8 KiB, 1000
- * above, after 100 or 10 untimed ones; {@code -iter n} sets the timed count); latency is half the round trip.
+ * above, after 100 or 10 untimed ones; {@code -i n} sets the timed count, {@code -x n} the untimed one); latency is half the round trip.
  */
 public final class OsuLatency extends FixedBenchmark
 {
@@ -48,7 +48,8 @@ public final class OsuLatency extends FixedBenchmark
     {
         final int iterations = repetitions(options, bytes);
         job.barrier();
-        exchange(transport, job, buffers, bytes, 0, bytes > LARGE_MESSAGE_BYTES ? LARGE_SKIP : SMALL_SKIP);
+        exchange(transport, job, buffers, bytes, 0, options.skip() >= 0 ? options.skip() :
+            bytes > LARGE_MESSAGE_BYTES ? LARGE_SKIP : SMALL_SKIP);
         final long startNs = System.nanoTime();
         exchange(transport, job, buffers, bytes, 0, iterations);
         final double usec = (System.nanoTime() - startNs) / 1000.0 / (2.0 * iterations);

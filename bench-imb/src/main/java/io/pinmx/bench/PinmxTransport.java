@@ -160,13 +160,33 @@ public final class PinmxTransport implements Transport
             binding.close();
             throw ex;
         }
-        final String description = "pinmx: " + ranks.driver() + " driver, " +
-            ranks.endpoint().options().driverConfig() + "; caller-driven progress, 1 thread per process: the " +
+        final String description = "pinmx: " + driverSummary(ranks.driverEndpoint() instanceof KernelEndpoint,
+            ranks.endpoint().options().driverConfig()) + "; caller-driven progress, 1 thread per process: the " +
             "benchmark thread polls the endpoint (busy, never parks, yields the core every " +
             BackoffThenBlockIdleStrategy.POLLS_PER_YIELD + " empty polls), also while it waits at the job's " +
             "barriers; peer timeout " + ranks.endpoint().options().peerTimeoutNs() / 1_000_000 + " ms (" +
             JobEndpoint.PEER_TIMEOUT_VARIABLE + "); " + binding.description();
         return new PinmxTransport(ranks, description, binding);
+    }
+
+    /**
+     * @return the driver in use and the few of its options that decide what is measured, in a fixed order: the
+     * config's own text lists every provider's options, in an order that changes from run to run.
+     */
+    static String driverSummary(final boolean kernel, final EndpointConfig config)
+    {
+        if (kernel)
+        {
+            return config.options(KernelDriverOptions.class).map(k -> "kernel driver (pinmx.ko on " + k.interfaceName() +
+                ", pin mode " + k.pinMode() + ", pulls " + (k.pullsOnWire() ? "as frames" : "copied on one interface") +
+                ")").orElse("kernel driver");
+        }
+        return config.options(UserDriverOptions.class).map(u -> "user driver (UDP" +
+            (null == u.bindAddress() ? "" : " on " + u.bindAddress().getHostAddress()) +
+            (u.sameHost() ? " and same-host shared memory" : "") + ", frame payloads " + u.framePayloadBytes() +
+            " B, shared pulls from " + u.sharedPullMinBytes() + " B, " +
+            (u.progressThread() ? "its own progress thread" : "no progress thread of its own") + ")")
+            .orElse("user driver");
     }
 
     /**

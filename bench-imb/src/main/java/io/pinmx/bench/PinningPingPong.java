@@ -152,10 +152,16 @@ public final class PinningPingPong
         {
             if (BenchmarkRun.reportsUsageErrors(env))
             {
-                err.println("PinningPingPong: " + ex.getMessage());
-                err.println("PinningPingPong " + USAGE);
+                err.println("PinningPingPong: " + ex.getMessage() + " (PinningPingPong --help lists the arguments)");
             }
             return BenchmarkRun.EXIT_USAGE;
+        }
+        if (arguments.bench().help())
+        {
+            out.println("usage: bin/pinmx-run -np 2 --driver kernel PinningPingPong " + USAGE);
+            out.print(BenchOptions.ARGUMENTS_HELP);
+            out.flush();
+            return 0;
         }
         if (!"kernel".equals(env.get(JobEndpoint.DRIVER_VARIABLE)))
         {

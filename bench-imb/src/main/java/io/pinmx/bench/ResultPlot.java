@@ -11,6 +11,8 @@ import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -38,17 +40,18 @@ public final class ResultPlot
         final Path file, final String benchmarkName, final String measuredName, final List<Measurement> measured,
         final Map<String, List<Measurement>> baselines)
     {
+        write(file, benchmarkName, measuredName, measured, baselines, "");
+    }
+
+    /**
+     * @param context what the titles add after the benchmark's name (where and when it ran, over what), or "".
+     */
+    public static void write(
+        final Path file, final String benchmarkName, final String measuredName, final List<Measurement> measured,
+        final Map<String, List<Measurement>> baselines, final String context)
+    {
         System.setProperty("java.awt.headless", "true");
-        final XYChart latency = chart(benchmarkName + " latency", "t [usec]", true);
-        final XYChart bandwidth = chart(benchmarkName + " bandwidth", "Mbytes/sec (10^6 B/s)", false);
-        addSeries(latency, measuredName, measured, Measurement::latencyUsec);
-        addSeries(bandwidth, measuredName, measured, Measurement::mbytesPerSec);
-        baselines.forEach((name, baseline) ->
-        {
-            addSeries(latency, name, baseline, Measurement::latencyUsec);
-            addSeries(bandwidth, name, baseline, Measurement::mbytesPerSec);
-        });
-        final List<XYChart> charts = List.of(latency, bandwidth).stream().filter(c -> !c.getSeriesMap().isEmpty()).toList();
+        final List<XYChart> charts = charts(benchmarkName, measuredName, measured, baselines, context);
         if (charts.isEmpty())
         {
             throw new IllegalStateException("--plot " + file + ": nothing to draw (no size above 0 was measured)");
@@ -85,6 +88,23 @@ public final class ResultPlot
         }
     }
 
+    /** @return the latency and the bandwidth chart, each when it has a series to draw. */
+    static List<XYChart> charts(final String benchmarkName, final String measuredName, final List<Measurement> measured,
+        final Map<String, List<Measurement>> baselines, final String context)
+    {
+        final String suffix = context.isEmpty() ? "" : " (" + context + ")";
+        final XYChart latency = chart(benchmarkName + " latency" + suffix, "t [usec]", true);
+        final XYChart bandwidth = chart(benchmarkName + " bandwidth" + suffix, "Mbytes/sec (10^6 B/s)", false);
+        addSeries(latency, measuredName, measured, Measurement::latencyUsec);
+        addSeries(bandwidth, measuredName, measured, Measurement::mbytesPerSec);
+        baselines.forEach((name, baseline) ->
+        {
+            addSeries(latency, name, baseline, Measurement::latencyUsec);
+            addSeries(bandwidth, name, baseline, Measurement::mbytesPerSec);
+        });
+        return List.of(latency, bandwidth).stream().filter(c -> !c.getSeriesMap().isEmpty()).toList();
+    }
+
     private static void paint(final Graphics2D g, final List<XYChart> charts)
     {
         for (final XYChart chart : charts)
@@ -100,7 +120,35 @@ public final class ResultPlot
             .title(title).xAxisTitle("message size [bytes]").yAxisTitle(yTitle).build();
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisLogarithmic(logY);
+        chart.setCustomXAxisTickLabelsFormatter(ResultPlot::tickLabel);
+        if (logY)
+        {
+            chart.setCustomYAxisTickLabelsFormatter(ResultPlot::tickLabel);
+        }
         return chart;
+    }
+
+    /** @return a log axis' tick as people write it: 0.1, 10, 1k, 100k, 1M, rather than 1.0E5. */
+    static String tickLabel(final double value)
+    {
+        if (value >= 1e9)
+        {
+            return compact(value / 1e9) + "G";
+        }
+        if (value >= 1e6)
+        {
+            return compact(value / 1e6) + "M";
+        }
+        if (value >= 1e3)
+        {
+            return compact(value / 1e3) + "k";
+        }
+        return compact(value);
+    }
+
+    private static String compact(final double value)
+    {
+        return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     private static void addSeries(

@@ -60,13 +60,14 @@ class LauncherBuildTest
     /** A benchmark of the built jar that stops at its argument check: proof the JVM ran on the built classpath. */
     private String[] program()
     {
-        return new String[]{ "-np", "1", "PingPong", "--bogus" };
+        return new String[]{ "-np", "2", "PingPong", "--bogus" };
     }
 
     private static void assertRan(final Outcome o)
     {
         assertEquals(2, o.exit(), o.err());
-        assertTrue(o.err().contains("[rank 0] PingPong: unknown argument '--bogus'\n"), o.err());
+        assertTrue(o.err().contains("[rank 0] PingPong: unknown argument '--bogus' (PingPong --help lists the arguments)\n"),
+            o.err());
         assertFalse(o.err().contains("[INFO]") || o.err().contains("\u001b["), "Maven output leaked: " + o.err());
     }
 
@@ -100,7 +101,8 @@ class LauncherBuildTest
         Files.deleteIfExists(STAMP);
         final Outcome o = finish(start("usage", "-np", "x", "PingPong"), "usage");
         assertEquals(2, o.exit(), o.err());
-        assertTrue(o.err().startsWith("pinmx-run: -np 'x': expected a positive number of processes\n"), o.err());
+        assertEquals("pinmx-run: -np 'x': expected a positive number of processes (pinmx-run --help lists the options)\n",
+            o.err());
         assertFalse(o.err().contains(BUILDING), o.err());
         assertFalse(Files.exists(STAMP), "no build ran");
     }

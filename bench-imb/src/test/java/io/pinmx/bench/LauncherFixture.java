@@ -11,10 +11,15 @@ import java.util.concurrent.CountDownLatch;
  * A program for the launcher tests, started by bin/pinmx-run as each rank. Modes:
  * {@code join} joins the job and prints what the all-gather brought; {@code fail-rank-1} makes rank 1 exit
  * with status 3 while the others block; {@code block} prints "ready" and blocks until killed; {@code driver} prints
- * the PINMX_DRIVER the rank was given.
+ * the PINMX_DRIVER the rank was given; {@code exit-together EPOCH_MS} makes every rank exit with status 1 at that
+ * moment, as ranks that all time out at once do; {@code usage-slow-rank-0} has every rank refuse its arguments with
+ * the usage status, rank 0, the one that says why, after the others, as a JVM that starts slower does.
  */
 public final class LauncherFixture
 {
+    /** Longer than a JVM takes to start and exit, so that the other ranks' usage status is seen first. */
+    private static final long SLOW_RANK_0_MS = 3_000;
+
     public static void main(final String[] args) throws InterruptedException
     {
         final JobRank rank = JobRank.fromEnvironment(System.getenv());
@@ -47,6 +52,24 @@ public final class LauncherFixture
                 System.out.println("ready " + rank.rank());
                 System.out.flush();
                 new CountDownLatch(1).await();
+            }
+            case "exit-together" ->
+            {
+                final long at = Long.parseLong(args[1]);
+                while (System.currentTimeMillis() < at)
+                {
+                    Thread.sleep(Math.max(1, at - System.currentTimeMillis()));
+                }
+                System.exit(1);
+            }
+            case "usage-slow-rank-0" ->
+            {
+                if (0 == rank.rank())
+                {
+                    Thread.sleep(SLOW_RANK_0_MS);
+                    System.err.println("LauncherFixture: bad argument, said by rank 0");
+                }
+                System.exit(BenchmarkRun.EXIT_USAGE);
             }
             case "driver" -> System.out.println("rank " + rank.rank() + " driver " + System.getenv("PINMX_DRIVER"));
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);

@@ -2,8 +2,10 @@ package io.pinmx.bench;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
 
 import java.awt.image.BufferedImage;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,28 @@ class ResultPlotTest
         final BufferedImage image = ImageIO.read(png.toFile());
         assertEquals(1280, image.getWidth());
         assertEquals(480, image.getHeight());
+    }
+
+    /** Log axes read as sizes and times are written, never 1.0E5; a title says where, when and over what. */
+    @Test
+    void ticksReadAsNumbersAndTheTitleSaysWhereAndWhen() throws Exception
+    {
+        assertEquals("1", ResultPlot.tickLabel(1));
+        assertEquals("0.1", ResultPlot.tickLabel(0.1));
+        assertEquals("100", ResultPlot.tickLabel(100));
+        assertEquals("10k", ResultPlot.tickLabel(10_000));
+        assertEquals("1M", ResultPlot.tickLabel(1_000_000));
+        assertEquals("4.19M", ResultPlot.tickLabel(4_194_304));
+        final List<Measurement> rows = List.of(Measurement.ofTime(8, 100, 3.5, 2.3), Measurement.ofTime(100_000, 10, 40, 2500));
+        final List<XYChart> charts = ResultPlot.charts("PingPong", "pinmx", rows, Map.of(),
+            "pinmx: user driver, node-7, 2026-12-05T12:40:00Z");
+        assertEquals(List.of("PingPong latency (pinmx: user driver, node-7, 2026-12-05T12:40:00Z)",
+            "PingPong bandwidth (pinmx: user driver, node-7, 2026-12-05T12:40:00Z)"),
+            charts.stream().map(XYChart::getTitle).toList());
+        assertEquals(List.of("pinmx"), List.copyOf(charts.get(0).getSeriesMap().keySet()), "no baseline needed");
+        final Path svg = dir.resolve("alone.svg");
+        ResultPlot.write(svg, "PingPong", "pinmx", rows, Map.of(), "pinmx: user driver");
+        assertTrue(Files.readString(svg).contains("<svg"), "plot is not an SVG");
     }
 
     @Test

@@ -37,7 +37,7 @@ class TwoNamespacePingPongTest
             final List<Measurement> rows = out.lines().map(TableLayout.IMB_TIME::parse).filter(Objects::nonNull).toList();
             assertEquals(19, rows.size(), out);
             assertTrue(out.contains("# progress: pinmx: user driver"), out);
-            assertTrue(out.contains("bindAddress=/" + hosts.address(0)), out);
+            assertTrue(out.contains("# progress: pinmx: user driver (UDP on " + hosts.address(0)), out);
             hosts.assertCrossed(1, before, rows.stream().mapToLong(row -> 2 * row.bytes() * row.repetitions()).sum(),
                 "timed PingPong payload bytes on the user driver");
         }

@@ -1,5 +1,6 @@
 package io.pinmx.bench.osc;
 
+import io.pinmx.bench.BenchmarkRun;
 import io.pinmx.bench.JitWarmUp;
 import io.pinmx.job.Job;
 import io.pinmx.job.RankBinding;
@@ -54,6 +55,7 @@ public final class OscBench
 
     public static void main(final String[] args)
     {
+        final String name = args.length > 0 && !args[0].startsWith("-") ? args[0] : "OscBench";
         final OscOptions options;
         try
         {
@@ -61,20 +63,35 @@ public final class OscBench
         }
         catch (final IllegalArgumentException ex)
         {
-            System.err.println("OscBench: " + ex.getMessage());
-            System.exit(2);
+            if (BenchmarkRun.reportsUsageErrors(System.getenv()))
+            {
+                System.err.println(name + ": " + ex.getMessage() + " (" + name + " --help lists the options)");
+            }
+            System.exit(BenchmarkRun.EXIT_USAGE);
             return;
         }
-        try (Job job = Job.join(System.getenv());
-            RankBinding binding = RankBinding.bind(job, System.getenv());
-            Rma rma = Rma.init(job);
-            Arena arena = Arena.ofShared())
+        if (options.help())
         {
-            if (2 != rma.size())
+            System.out.print(OscOptions.help("OscBench".equals(name) ? null : name));
+            return;
+        }
+        try (Job job = Job.join(System.getenv()))
+        {
+            if (2 != job.size())
             {
-                throw new IllegalArgumentException("the one-sided benchmarks need 2 ranks, not " + rma.size());
+                if (0 == job.rank())
+                {
+                    System.err.println(name + ": needs 2 ranks (an origin and a target), not " + job.size() +
+                        ": bin/pinmx-run -np 2 " + name);
+                }
+                System.exit(BenchmarkRun.EXIT_USAGE);
             }
-            new OscBench(options, job, System.out).run(rma, arena, binding.description());
+            try (RankBinding binding = RankBinding.bind(job, System.getenv());
+                Rma rma = Rma.init(job);
+                Arena arena = Arena.ofShared())
+            {
+                new OscBench(options, job, System.out).run(rma, arena, binding.description());
+            }
         }
     }
 
@@ -111,14 +128,14 @@ public final class OscBench
     {
         switch (p)
         {
-            case OSU_PUT_LATENCY -> sweep(origin, OscOp.PUT, false, 1, options.maxBytes());
-            case OSU_GET_LATENCY -> sweep(origin, OscOp.GET, false, 1, options.maxBytes());
-            case OSU_ACC_LATENCY -> sweep(origin, OscOp.ACC, false, Double.BYTES, options.maxBytes());
+            case OSU_PUT_LATENCY -> sweep(origin, OscOp.PUT, false, Math.max(1, options.minBytes()), options.maxBytes());
+            case OSU_GET_LATENCY -> sweep(origin, OscOp.GET, false, Math.max(1, options.minBytes()), options.maxBytes());
+            case OSU_ACC_LATENCY -> sweep(origin, OscOp.ACC, false, Math.max(Double.BYTES, options.minBytes()), options.maxBytes());
             case OSU_FOP_LATENCY -> sweep(origin, OscOp.FETCH_ADD, false, Long.BYTES, Long.BYTES);
             case OSU_SWAP_LATENCY -> sweep(origin, OscOp.SWAP, false, Long.BYTES, Long.BYTES);
             case OSU_LOCK_LATENCY -> sweep(origin, OscOp.LOCK, false, Long.BYTES, Long.BYTES);
-            case OSU_PUT_BW -> sweep(origin, OscOp.PUT, true, 1, options.maxBytes());
-            case OSU_GET_BW -> sweep(origin, OscOp.GET, true, 1, options.maxBytes());
+            case OSU_PUT_BW -> sweep(origin, OscOp.PUT, true, Math.max(1, options.minBytes()), options.maxBytes());
+            case OSU_GET_BW -> sweep(origin, OscOp.GET, true, Math.max(1, options.minBytes()), options.maxBytes());
             case ARMCI_STRIDED -> new StridedTable(origin, options, job, out).run();
             case COMPUTE_WINDOW -> new ComputeWindow(origin, options, job, out).run();
         }
@@ -220,22 +237,22 @@ public final class OscBench
 
     private long latencyIterations(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 1000 : 10000), pass);
+        return warmUp(bytes, options.timed(bytes > LARGE_MESSAGE_BYTES ? 1000 : 10000), pass);
     }
 
     private long latencySkip(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 10 : 100), pass);
+        return warmUp(bytes, options.skipped(bytes > LARGE_MESSAGE_BYTES ? 10 : 100), pass);
     }
 
     private long bandwidthIterations(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 20 : 100), pass);
+        return warmUp(bytes, options.timed(bytes > LARGE_MESSAGE_BYTES ? 20 : 100), pass);
     }
 
     private long bandwidthSkip(final long bytes, final Pass pass)
     {
-        return warmUp(bytes, options.iterations(bytes > LARGE_MESSAGE_BYTES ? 2 : 10), pass);
+        return warmUp(bytes, options.skipped(bytes > LARGE_MESSAGE_BYTES ? 2 : 10), pass);
     }
 
     /**

@@ -70,9 +70,9 @@ class OscBenchTest
         assertEquals(2, unknown.exitStatus(), unknown.err());
         assertTrue(unknown.err().contains("unknown PROGRAM 'osu_nothing'"), unknown.err());
         final LaunchedJob.Result option = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2", "osu_put_bw",
-            "-x", "3");
+            "-q", "3");
         assertEquals(2, option.exitStatus(), option.err());
-        assertTrue(option.err().contains("unknown option '-x'"), option.err());
+        assertTrue(option.err().contains("unknown option '-q'"), option.err());
     }
 
     private LaunchedJob.Result run(final Map<String, String> env, final String program) throws Exception

@@ -161,15 +161,46 @@ class OscCompareTest
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[0]))
             .getMessage().startsWith("no PROGRAM given"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[] {"all", "-m"}))
-            .getMessage().startsWith("option -m needs a value"));
+            .getMessage().startsWith("-m needs a value"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[] {"all", "-d", "x"}))
-            .getMessage().startsWith("option -d: 'x' is not a number"));
+            .getMessage().startsWith("-d x: not a whole number"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[] {"all", "-m", "4"}))
             .getMessage().contains("expected -m >= 8"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(new String[] {"all", "-l", "16"}))
             .getMessage().contains("-l 1..15"));
+        assertEquals(new OscOptions(OscProgram.OSU_PUT_LATENCY, 1024, 1, 256, 2000, 5, 16, 200, 20, false),
+            OscOptions.parse(new String[] {"osu_put_latency", "-m", "16:1024", "-i", "200", "-x", "20"}));
         assertEquals(3.0, OscOptions.median(new double[] {9, 1, 3}), 0);
         assertEquals(5.0, OscOptions.median(new double[] {5, 1, 3, 7}), 0);
+    }
+
+    /** What a user of OSU or IMB types first: help, and the other suite's options, each named in one line. */
+    @Test
+    void helpAndTheOtherSuitesOptionsAreAnsweredByName()
+    {
+        assertTrue(OscOptions.parse(new String[] {"osu_put_latency", "--help"}).help());
+        assertTrue(OscOptions.parse(new String[] {"--help"}).help());
+        assertTrue(OscOptions.parse(new String[] {"osu_put_latency", "-m", "x", "-h"}).help());
+        assertTrue(OscOptions.help("osu_put_latency").startsWith("usage: bin/pinmx-run -np 2 osu_put_latency [-m "));
+        assertOneLine("-msglog is IMB's; the one-sided programs take OSU's -m [MIN:]MAX (bytes)",
+            "osu_put_latency", "-msglog", "0:10");
+        assertOneLine("-iter is IMB's; the one-sided programs take OSU's -i ITERATIONS and -x WARMUP",
+            "osu_put_latency", "-iter", "100");
+        assertOneLine("--plot is an option of the two-sided programs (PingPong, osu_latency...), not of osu_put_bw; " +
+            "rma/bench's OscCompare sets its tables against C and plots them", "osu_put_bw", "--plot", "x.png");
+        assertOneLine("-m 1:2:3: expected MAX or MIN:MAX bytes", "all", "-m", "1:2:3");
+        assertOneLine("-m 64:16: expected 1 <= MIN <= MAX (bytes)", "all", "-m", "64:16", "-l", "3");
+        assertOneLine("-i 0: expected at least 1", "all", "-i", "0");
+        assertOneLine("-x needs a value", "all", "-x", "-m", "64");
+        assertOneLine("-f (OSU's min/max/average columns) is not offered: each row is the median of -l timed loops",
+            "all", "-f");
+        assertOneLine("unknown option '-q'", "all", "-q");
+    }
+
+    private static void assertOneLine(final String expected, final String... args)
+    {
+        final String message = assertThrows(IllegalArgumentException.class, () -> OscOptions.parse(args)).getMessage();
+        assertEquals(expected, message);
     }
 
     private static List<String> recordedC() throws IOException

@@ -25,12 +25,14 @@ final class CountersCommand
     /** The name that selects the kernel module's counters alone. */
     static final String KERNEL = "kernel";
 
+    private final NodeFile nodeFile;
     private final Path file;
     private final Supplier<KernelModuleStatus> module;
 
-    CountersCommand(final Path file, final Supplier<KernelModuleStatus> module)
+    CountersCommand(final NodeFile nodeFile, final Supplier<KernelModuleStatus> module)
     {
-        this.file = file;
+        this.nodeFile = nodeFile;
+        this.file = nodeFile.path();
         this.module = module;
     }
 
@@ -56,6 +58,16 @@ final class CountersCommand
 
     private List<Object> published(final String endpoint, final boolean all, final StringBuilder text)
     {
+        if (!nodeFile.readable("--counters-file"))
+        {
+            if (null != endpoint)
+            {
+                throw new IllegalStateException("no counters published by endpoint " + endpoint + ": no counters file " +
+                    file);
+            }
+            text.append("no counters published: no counters file at ").append(file).append('\n');
+            return List.of();
+        }
         try (CounterStore store = ChronicleMapCounterStore.open(file))
         {
             final List<PublishedCounters> snapshots;
@@ -127,6 +139,11 @@ final class CountersCommand
 
     Report prune()
     {
+        if (!nodeFile.readable("--counters-file"))
+        {
+            return new Report(JsonWriter.object("file", file.toString(), "pruned", List.of()),
+                "pruned 0: no counters file at " + file + "\n");
+        }
         try (CounterStore store = ChronicleMapCounterStore.open(file))
         {
             final StringBuilder text = new StringBuilder();

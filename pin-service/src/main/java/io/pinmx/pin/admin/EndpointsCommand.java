@@ -5,6 +5,7 @@ import io.pinmx.pin.user.UserEndpointFile;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,10 @@ final class EndpointsCommand
     {
         final StringBuilder text = new StringBuilder();
         final List<Object> user = new ArrayList<>();
+        if (!Files.isDirectory(shmDirectory))
+        {
+            throw new IllegalStateException("--shm-dir " + shmDirectory + ": no such directory");
+        }
         final List<UserEndpointFile> files;
         try
         {

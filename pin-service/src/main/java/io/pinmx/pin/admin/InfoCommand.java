@@ -26,6 +26,8 @@ final class InfoCommand
 {
     /** What bin/pinmx-run (and so every job) uses when neither --driver nor PINMX_DRIVER says. */
     static final String JOB_DEFAULT_DRIVER = "user";
+    private static final String CHOSEN_BECAUSE = "chosen because ";
+    private static final String CANNOT_RUN = "cannot run: ";
 
     private final Map<String, String> env;
     private final KernelModuleStatus module;
@@ -99,7 +101,11 @@ final class InfoCommand
         }
         final String features = info.features().stream().sorted().map(DriverFeature::name)
             .collect(Collectors.joining(", "));
-        text.append("provider ").append(info.providerName()).append(": ").append(info.chosenBecause()).append('\n')
+        final Map<String, Object> here = choose(info.providerName(), "pinmx-admin");
+        text.append("provider ").append(info.providerName()).append(": ").append(carries(info)).append("; ")
+            .append(null == here.get("provider") ? "not available here: " + cause(here.get("problem").toString()) :
+                "available here")
+            .append('\n')
             .append("  pins memory: ").append(info.pinsMemory() ? "yes" : "no").append('\n')
             .append("  limits: ").append(info.maxSegments()).append(" segments/region, ")
             .append(info.maxRegionsPerEndpoint()).append(" regions/endpoint, ").append(info.maxEndpointsPerBoard())
@@ -114,6 +120,26 @@ final class InfoCommand
             info.pullReplyPayloadBytes(), "features", info.features().stream().sorted().map(DriverFeature::name).toList());
     }
 
+    /** What a provider moves frames over and whether it pins, in words, from its features. */
+    private static String carries(final DriverInfo info)
+    {
+        final List<String> over = new ArrayList<>();
+        if (info.features().contains(DriverFeature.UDP))
+        {
+            over.add("UDP");
+        }
+        if (info.features().contains(DriverFeature.SAME_HOST_SHM))
+        {
+            over.add("same-host shared memory");
+        }
+        if (info.features().contains(DriverFeature.ETHERNET))
+        {
+            over.add("Ethernet frames through pinmx.ko");
+        }
+        return (over.isEmpty() ? "" : String.join(" and ", over) + ", ") +
+            (info.pinsMemory() ? "pins the memory it moves" : "never pins memory");
+    }
+
     /** A job takes PINMX_DRIVER, or bin/pinmx-run's default; a program calling DriverSelector alone defaults to auto. */
     private Map<String, Object> selection(final StringBuilder text)
     {
@@ -123,9 +149,38 @@ final class InfoCommand
             DriverSelector.VARIABLE + "=" + variable;
         final Map<String, Object> job = choose(jobChoice, forcedBy);
         final Map<String, Object> auto = choose("auto", null);
-        text.append("a job here would use: ").append(describe(job)).append('\n')
-            .append("auto-detection would pick: ").append(describe(auto)).append('\n');
+        final String why = null == variable ?
+            "bin/pinmx-run uses it unless --driver kernel or PINMX_DRIVER asks for another" :
+            DriverSelector.VARIABLE + "=" + variable + " asks for " + ("auto".equals(variable) ?
+                "the kernel's where pinmx.ko runs, else the user's" : "it");
+        text.append("a job here would use: ").append(null == job.get("provider") ? "nothing: " + job.get("problem") :
+                "the " + job.get("provider") + " driver, because " + why).append('\n')
+            .append("with PINMX_DRIVER=auto it would use: ").append(null == auto.get("provider") ?
+                "nothing: " + auto.get("problem") : "the " + auto.get("provider") + " driver, because " +
+                reason(auto.get("reason").toString())).append('\n')
+            .append("progress: an endpoint's own progress thread by default (the one-sided layer's too); the " +
+                "benchmarks' pinmx transport polls from the benchmark's thread; MPJ programs as PINMX_MPJ_PROGRESS " +
+                "says (caller, the default: a waiting call polls, then blocks)\n");
         return JsonWriter.object(DriverSelector.VARIABLE, variable, "job", job, "auto", auto);
+    }
+
+    /** @return a selection's refusal without its "X driver forced by Y cannot run: " start. */
+    private static String cause(final String problem)
+    {
+        final int at = problem.indexOf(CANNOT_RUN);
+        return at < 0 ? problem : problem.substring(at + CANNOT_RUN.length());
+    }
+
+    /** @return the provider's "chosen because ..." clause alone, else its whole description. */
+    private static String reason(final String chosenBecause)
+    {
+        final int start = chosenBecause.indexOf(CHOSEN_BECAUSE);
+        if (start < 0)
+        {
+            return chosenBecause;
+        }
+        final int end = chosenBecause.indexOf("; ", start);
+        return chosenBecause.substring(start + CHOSEN_BECAUSE.length(), end < 0 ? chosenBecause.length() : end);
     }
 
     private static Map<String, Object> choose(final String choice, final String forcedBy)
@@ -139,12 +194,6 @@ final class InfoCommand
         {
             return JsonWriter.object("provider", null, "problem", ex.getMessage());
         }
-    }
-
-    private static String describe(final Map<String, Object> choice)
-    {
-        return null == choice.get("provider") ? "nothing: " + choice.get("problem") :
-            choice.get("provider") + " (" + choice.get("reason") + ")";
     }
 
     private Map<String, Object> module(final StringBuilder text)

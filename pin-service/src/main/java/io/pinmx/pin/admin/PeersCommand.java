@@ -16,15 +16,22 @@ import java.util.Map;
  */
 final class PeersCommand
 {
+    private final NodeFile nodeFile;
     private final Path file;
 
-    PeersCommand(final Path file)
+    PeersCommand(final NodeFile nodeFile)
     {
-        this.file = file;
+        this.nodeFile = nodeFile;
+        this.file = nodeFile.path();
     }
 
     Report list()
     {
+        if (!nodeFile.readable("--peers-file"))
+        {
+            return new Report(JsonWriter.object("file", file.toString(), "peers", List.of()),
+                "no peers: no peer table at " + file + " (peers add creates it)\n");
+        }
         try (PeerTable table = ChronicleMapPeerTable.open(file))
         {
             final List<Object> peers = new ArrayList<>();

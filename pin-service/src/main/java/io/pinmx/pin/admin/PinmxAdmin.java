@@ -41,16 +41,20 @@ public final class PinmxAdmin
                                                      BOARD_ADDRESS is udp:IP:BASE_PORT or eth:XX:XX:XX:XX:XX:XX
           peers remove HOST [BOARD_INDEX]            remove a host, or one board of it
           jvm-flags                                  the JVM flags a pinmx program needs for node-wide state
+          --help, -h                                 this text; --version (bin/pinmx-admin): pinmx's version line
         --json: one JSON value on standard output instead of text.
         files default to /dev/shm/pinmx/{peers,counters}.dat (system properties pinmx.peers.file, pinmx.counters.file);
-        user-driver endpoint files to $PINMX_SHM_DIR, else /dev/shm.
+        user-driver endpoint files to $PINMX_SHM_DIR, else /dev/shm. Listing commands create nothing: a table not yet
+        created lists empty, a file or directory given on the command line that is not there is an error.
+        environment: PINMX_DRIVER (user, kernel or auto: the provider info says a job would use), PINMX_SHM_DIR
+        (where user-driver endpoint files are; docs/environment.md)
         exit status: 0 done, 1 the command failed, 2 bad command line.
         """;
 
     private final Map<String, String> env;
     private final Supplier<KernelModuleStatus> module;
-    private Path peersFile = NodeFiles.peersFile();
-    private Path countersFile = NodeFiles.countersFile();
+    private NodeFile peersFile = new NodeFile(NodeFiles.peersFile(), false);
+    private NodeFile countersFile = new NodeFile(NodeFiles.countersFile(), false);
     /** --shm-dir, or null: the environment's ({@link UserDriverOptions#shmDirectory}). */
     private Path shmDirectory;
     private boolean json;
@@ -107,8 +111,7 @@ public final class PinmxAdmin
         }
         catch (final UsageException ex)
         {
-            err.println("pinmx-admin: " + ex.getMessage());
-            err.print(USAGE);
+            err.println("pinmx-admin: " + ex.getMessage() + " (pinmx-admin --help lists the commands)");
             return EXIT_USAGE;
         }
         catch (final RuntimeException ex)
@@ -123,16 +126,16 @@ public final class PinmxAdmin
      */
     private Report execute(final Deque<String> args)
     {
-        while (!args.isEmpty() && args.peekFirst().startsWith("--"))
+        while (!args.isEmpty() && (args.peekFirst().startsWith("--") || "-h".equals(args.peekFirst())))
         {
             final String option = args.removeFirst();
             switch (option)
             {
-                case "--peers-file" -> peersFile = Path.of(value(args, option));
-                case "--counters-file" -> countersFile = Path.of(value(args, option));
+                case "--peers-file" -> peersFile = new NodeFile(Path.of(value(args, option)), true);
+                case "--counters-file" -> countersFile = new NodeFile(Path.of(value(args, option)), true);
                 case "--shm-dir" -> shmDirectory = Path.of(value(args, option));
                 case "--json" -> json = true;
-                case "--help" ->
+                case "--help", "-h" ->
                 {
                     return new Report(USAGE, USAGE);
                 }
@@ -149,7 +152,7 @@ public final class PinmxAdmin
             case "info" ->
             {
                 noMoreArguments(args, "info");
-                yield new InfoCommand(env, module.get(), peersFile, countersFile).run();
+                yield new InfoCommand(env, module.get(), peersFile.path(), countersFile.path()).run();
             }
             case "endpoints" -> new EndpointsCommand(null != shmDirectory ? shmDirectory :
                 UserDriverOptions.shmDirectory(env), module.get()).run(allFlag(args, "endpoints"));

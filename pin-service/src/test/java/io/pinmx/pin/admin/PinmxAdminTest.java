@@ -79,7 +79,8 @@ class PinmxAdminTest
     {
         assertEquals(PinmxAdmin.EXIT_USAGE, run(args), out);
         assertTrue(err.contains(expectedMessage), err);
-        assertTrue(err.contains("usage: pinmx-admin"), err);
+        assertTrue(err.endsWith(" (pinmx-admin --help lists the commands)\n"), err);
+        assertEquals(1, err.lines().count(), err);
         assertEquals("", out);
     }
 
@@ -109,11 +110,48 @@ class PinmxAdminTest
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("--peers-file needs a value"));
     }
 
+    /** Listing commands read: they create no file, and a file or directory named on the command line must be there. */
+    @Test
+    void listingCommandsCreateNothingAndRefuseAPathThatIsNotThere()
+    {
+        assertEquals(PinmxAdmin.EXIT_OK, run("peers"), err);
+        assertEquals("no peers: no peer table at " + peersFile() + " (peers add creates it)\n", out);
+        assertEquals(PinmxAdmin.EXIT_OK, run("counters"), err);
+        assertTrue(out.startsWith("no counters published: no counters file at " + countersFile() + "\n"), out);
+        assertEquals(PinmxAdmin.EXIT_OK, run("--json", "counters", "prune"), err);
+        assertEquals(PinmxAdmin.EXIT_FAILED, run("counters", "udp:10.0.0.9:1/0"), out);
+        assertEquals("pinmx-admin: no counters published by endpoint udp:10.0.0.9:1/0: no counters file " +
+            countersFile() + "\n", err);
+        assertFalse(Files.exists(peersFile()));
+        assertFalse(Files.exists(countersFile()));
+
+        final Path typo = directory.resolve("typo/dir");
+        assertEquals(PinmxAdmin.EXIT_FAILED, run("--peers-file", typo.resolve("peers.dat").toString(), "peers"), out);
+        assertEquals("pinmx-admin: --peers-file " + typo.resolve("peers.dat") + ": no directory " + typo + "\n", err);
+        assertEquals("", out);
+        assertEquals(PinmxAdmin.EXIT_FAILED, run("--counters-file", typo.resolve("c.dat").toString(), "counters"), out);
+        assertEquals("pinmx-admin: --counters-file " + typo.resolve("c.dat") + ": no directory " + typo + "\n", err);
+        assertEquals(PinmxAdmin.EXIT_FAILED, run("--shm-dir", "/nonexistent", "endpoints"), out);
+        assertEquals("pinmx-admin: --shm-dir /nonexistent: no such directory\n", err);
+        assertFalse(Files.exists(directory.resolve("typo")));
+    }
+
+    @Test
+    void helpGoesToStandardOutput()
+    {
+        assertEquals(PinmxAdmin.EXIT_OK, run("--help"), err);
+        assertTrue(out.startsWith("usage: pinmx-admin"), out);
+        assertTrue(out.contains("PINMX_DRIVER"), out);
+        assertEquals("", err);
+        assertEquals(PinmxAdmin.EXIT_OK, run("-h"), err);
+        assertTrue(out.startsWith("usage: pinmx-admin"), out);
+    }
+
     @Test
     void peersAddListAndRemoveThroughTheSharedFile()
     {
         assertEquals(0, run("peers"));
-        assertTrue(out.contains("no peers in " + peersFile()), out);
+        assertTrue(out.contains("no peers: no peer table at " + peersFile()), out);
 
         assertEquals(0, run("peers", "add", "node-a", "udp:10.0.0.1:40000"));
         assertEquals("added node-a 0 udp:10.0.0.1:40000\n", out);
@@ -154,7 +192,7 @@ class PinmxAdminTest
     void countersPrintsPublishedSnapshots()
     {
         assertEquals(0, run("counters"));
-        assertTrue(out.contains("no counters published in " + countersFile()), out);
+        assertTrue(out.contains("no counters published: no counters file at " + countersFile()), out);
 
         final DriverCounters counters = new DriverCounters();
         counters.add(Counter.PULL_BYTES, 67_108_864);
@@ -299,8 +337,10 @@ class PinmxAdminTest
         module = loadedModule();
         env = Map.of("PINMX_DRIVER", "user");
         assertEquals(0, run("info"));
-        assertTrue(out.contains("a job here would use: user (") && out.contains("forced by PINMX_DRIVER=user"), out);
-        assertTrue(out.contains("auto-detection would pick: "), out);
+        assertTrue(out.contains("a job here would use: the user driver, because PINMX_DRIVER=user asks for it\n"), out);
+        assertTrue(out.contains("with PINMX_DRIVER=auto it would use: the "), out);
+        assertTrue(out.contains("\nprogress: an endpoint's own progress thread by default"), out);
+        assertFalse(out.contains("ServiceLoader"), out);
         assertTrue(out.contains("""
             kernel module pinmx.ko 0.1.0
               ABI version %d (this library: %d)
@@ -395,6 +435,8 @@ class PinmxAdminTest
     void infoListsTheRegisteredProvidersAndTheNodeFiles()
     {
         assertEquals(0, run("info"));
+        assertTrue(out.contains("a job here would use: the user driver, because bin/pinmx-run uses it unless " +
+            "--driver kernel or PINMX_DRIVER asks for another\n"), out);
         final long providers = ServiceLoader.load(PinDriver.class).stream().count();
         if (providers == 0)
         {
@@ -403,6 +445,8 @@ class PinmxAdminTest
         else
         {
             assertEquals(providers, out.lines().filter(line -> line.startsWith("provider ")).count(), out);
+            assertTrue(out.contains("provider user: UDP and same-host shared memory, never pins memory; available here\n"),
+                out);
             assertTrue(out.contains("  pins memory: "), out);
         }
         assertTrue(out.contains("peer table: " + peersFile() + " (absent)"), out);

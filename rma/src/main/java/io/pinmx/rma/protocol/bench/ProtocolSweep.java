@@ -1,6 +1,7 @@
 package io.pinmx.rma.protocol.bench;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.JobRank;
 import io.pinmx.rma.ContiguousProtocol;
 import io.pinmx.rma.ProtocolCounts;
 import io.pinmx.rma.RankTier;
@@ -12,6 +13,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 
@@ -32,6 +34,17 @@ import java.util.function.IntFunction;
  */
 public final class ProtocolSweep
 {
+    private static final int EXIT_USAGE = 2;
+    private static final int DEFAULT_REPS = 30;
+    private static final String HELP = """
+        usage: PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np 2 io.pinmx.rma.protocol.bench.ProtocolSweep [REPS]
+          REPS        rounds of each point, each setting's median reported (default 30)
+          -h, --help  this text
+        environment (docs/environment.md): PINMX_RMA_SHARED_MEMORY=0 (rank 1 through the driver, which this measures),
+          PINMX_RMA_CALIBRATION, PINMX_RMA_RECALIBRATE, PINMX_RMA_MODEL_FILE (the cost model the choices come from),
+          PINMX_DRIVER, PINMX_PEER_TIMEOUT_MS, PINMX_BOOTSTRAP_TIMEOUT_MS
+        exit status: 0 done, 1 the run failed, 2 bad arguments or rank count
+        """;
     private static final int MATRIX = 512;
     private static final int MAX_N = 256;
     private static final long ROW_BYTES = MATRIX * Double.BYTES;
@@ -67,13 +80,44 @@ public final class ProtocolSweep
 
     public static void main(final String[] args)
     {
-        final int reps = args.length > 0 ? Integer.parseInt(args[0]) : 30;
-        try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
+        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
         {
-            if (2 != rma.size())
+            System.out.print(HELP);
+            return;
+        }
+        final int reps;
+        try
+        {
+            reps = repetitions(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            if (reportsUsageErrors(System.getenv()))
             {
-                throw new IllegalArgumentException("ProtocolSweep runs on 2 ranks, not " + rma.size());
+                System.err.println("ProtocolSweep: " + ex.getMessage() + " (ProtocolSweep --help lists the arguments)");
             }
+            System.exit(EXIT_USAGE);
+            return;
+        }
+        try (Job job = Job.join(System.getenv()))
+        {
+            if (2 != job.size())
+            {
+                if (0 == job.rank())
+                {
+                    System.err.println("ProtocolSweep: needs 2 ranks, not " + job.size() + ": bin/pinmx-run -np 2 " +
+                        ProtocolSweep.class.getName());
+                }
+                System.exit(EXIT_USAGE);
+            }
+            sweep(job, reps);
+        }
+    }
+
+    private static void sweep(final Job job, final int reps)
+    {
+        try (Rma rma = Rma.init(job))
+        {
             final RmaAllocation remote = rma.alloc(MAX_CONTIGUOUS_BYTES);
             if (0 == rma.rank())
             {
@@ -88,6 +132,45 @@ public final class ProtocolSweep
             }
             rma.barrier();
             rma.free(remote);
+        }
+    }
+
+    /** @return the repetitions argument, default {@link #DEFAULT_REPS}. */
+    static int repetitions(final String[] args)
+    {
+        if (args.length > 1)
+        {
+            throw new IllegalArgumentException("unexpected argument '" + args[1] + "'");
+        }
+        if (0 == args.length)
+        {
+            return DEFAULT_REPS;
+        }
+        try
+        {
+            final int reps = Integer.parseInt(args[0]);
+            if (reps >= 1)
+            {
+                return reps;
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // named below
+        }
+        throw new IllegalArgumentException("REPS '" + args[0] + "': expected a whole number of rounds, at least 1");
+    }
+
+    /** Rank 0 says what is wrong with the arguments every rank got (or a process outside a job). */
+    private static boolean reportsUsageErrors(final Map<String, String> env)
+    {
+        try
+        {
+            return 0 == JobRank.fromEnvironment(env).rank();
+        }
+        catch (final IllegalArgumentException noRank)
+        {
+            return true;
         }
     }
 
