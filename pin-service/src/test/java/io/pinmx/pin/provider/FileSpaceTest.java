@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FileSpaceTest
 {
     private static final long PAGE_BYTES = 4096;
-    private static final String VARIABLE = "PINMX_TEST_DIR";
+    private static final String VARIABLE = "SPACE_TEST_DIR";
 
     @TempDir
     Path dir;
