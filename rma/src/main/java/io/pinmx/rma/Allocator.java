@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * shared-file directory, mapped by every rank on the same host and removed as soon as they have (the mappings stay),
  * so a killed job leaves nothing behind. When ranks go through the driver, each slice is also exposed once on this
  * rank's endpoint (declared for read and write) and the region ids are exchanged with the sizes, so that gets are
- * pulls the driver serves. Checks that every rank is in the same collective call on the same allocation and says
- * which is not.
+ * pulls the driver serves. An allocation is collective over a group ({@link RmaGroup}): only its members take part
+ * and have slices. Checks that every member is in the same collective call on the same allocation and says which is
+ * not.
  */
 final class Allocator
 {
@@ -34,7 +36,6 @@ final class Allocator
     private final Endpoint endpoint;
     /** Live allocations by id, for the data server's thread. */
     private final ConcurrentHashMap<Long, RmaAllocation> live = new ConcurrentHashMap<>();
-    private long nextAllocationId;
 
     Allocator(final Job job, final Ranks ranks, final Path directory, final Endpoint endpoint)
     {
@@ -44,17 +45,22 @@ final class Allocator
         this.endpoint = endpoint;
     }
 
-    RmaAllocation alloc(final long bytes)
+    /**
+     * Collective over the group's members: each gives its slice's size; ranks outside the group have none.
+     */
+    RmaAllocation alloc(final RmaGroup group, final long bytes)
     {
-        final long id = nextAllocationId++;
+        final long id = group.nextAllocationId();
         final Arena slices = Arena.ofShared();
-        final MemorySegment mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
+        MemorySegment mine = null;
         ExposedRegion exposed = null;
         final long[][] agreed;
         try
         {
+            mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
             exposed = null != mine && null != endpoint ? endpoint.expose(mine.asSlice(0, bytes)) : null;
-            agreed = collective(Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id());
+            agreed = collective(group, Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id());
+            group.allocationAgreed();
         }
         catch (final RuntimeException ex)
         {
@@ -68,7 +74,7 @@ final class Allocator
         final long[] sizes = agreed[0];
         try
         {
-            for (int r = 0; r < job.size(); r++)
+            for (final int r : group.worldRanks())
             {
                 if (sizes[r] < 0)
                 {
@@ -83,10 +89,10 @@ final class Allocator
                     mapPeerSlice(id, r, sizes[r], slices);
                 regionIds[r] = (int)agreed[1][r];
             }
-            final RmaAllocation allocation = new RmaAllocation(id, job.rank(), sizes, mapped, regionIds, exposed,
-                slices);
+            final RmaAllocation allocation = new RmaAllocation(id, job.rank(), group, sizes, mapped, regionIds,
+                exposed, slices);
             live.put(id, allocation);
-            job.barrier();
+            group.barrier();
             return allocation;
         }
         catch (final RuntimeException ex)
@@ -143,32 +149,37 @@ final class Allocator
     }
 
     /**
-     * @return every rank's value and region id, indexed by rank.
-     * @throws RmaException on every rank, naming the ranks that disagree, if the ranks are not all in the same
-     *                      collective call on the same allocation.
+     * @return every rank's value and region id, indexed by world rank (0 and {@link #NO_REGION} outside the group).
+     * @throws RmaException on every member, naming the members that disagree, if the group's members are not all in
+     *                      the same collective call on the same allocation.
      */
-    private long[][] collective(final Collective kind, final long id, final long value, final int regionId)
+    private long[][] collective(final RmaGroup group, final Collective kind, final long id, final long value,
+        final int regionId)
     {
-        final List<byte[]> all = job.allGather(ByteBuffer.allocate(WORDS * WORD).putLong(kind.ordinal()).putLong(id)
-            .putLong(value).putLong(regionId).array());
+        final List<byte[]> all = group.allGather(ByteBuffer.allocate(WORDS * WORD).putLong(kind.ordinal())
+            .putLong(id).putLong(value).putLong(regionId).array());
         final long[] values = new long[job.size()];
         final long[] regionIds = new long[job.size()];
-        for (int r = 0; r < job.size(); r++)
+        Arrays.fill(regionIds, NO_REGION);
+        for (int g = 0; g < all.size(); g++)
         {
-            if (all.get(r).length != WORDS * WORD)
+            final int r = group.worldRank(g);
+            if (all.get(g).length != WORDS * WORD)
             {
                 throw new RmaException("collective mismatch: rank " + r + " is in another collective call while rank " +
                     job.rank() + " is in " + kind + " of allocation " + id);
             }
-            final ByteBuffer b = ByteBuffer.wrap(all.get(r));
-            final Collective theirKind = Collective.values()[(int)b.getLong()];
+            final ByteBuffer b = ByteBuffer.wrap(all.get(g));
+            final long theirKind = b.getLong();
             final long theirId = b.getLong();
             values[r] = b.getLong();
             regionIds[r] = b.getLong();
-            if (theirKind != kind || theirId != id)
+            if (theirKind != kind.ordinal() || theirId != id)
             {
-                throw new RmaException("collective mismatch: rank " + r + " is in " + theirKind + " of allocation " +
-                    theirId + " while rank " + job.rank() + " is in " + kind + " of allocation " + id);
+                throw new RmaException("collective mismatch: rank " + r + " is in " +
+                    (theirKind >= 0 && theirKind < Collective.values().length ? Collective.values()[(int)theirKind] :
+                    "call " + theirKind) + " of allocation " + theirId + " while rank " + job.rank() + " is in " +
+                    kind + " of allocation " + id);
             }
         }
         return new long[][] {values, regionIds};
@@ -185,10 +196,23 @@ final class Allocator
         return live.get(id);
     }
 
-    /** Collective; the caller has completed every operation. */
+    /** @return the id of a live allocation over the group, or -1. */
+    long liveIn(final RmaGroup group)
+    {
+        for (final RmaAllocation a : live.values())
+        {
+            if (a.group() == group)
+            {
+                return a.id();
+            }
+        }
+        return -1;
+    }
+
+    /** Collective over the allocation's group; the caller has completed every operation. */
     void free(final RmaAllocation allocation)
     {
-        collective(Collective.FREE, allocation.id(), 0, NO_REGION);
+        collective(allocation.group(), Collective.FREE, allocation.id(), 0, NO_REGION);
         live.remove(allocation.id());
         allocation.free();
     }

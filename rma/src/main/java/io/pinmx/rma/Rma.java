@@ -37,6 +37,7 @@ public final class Rma implements AutoCloseable
     private final DataServer server;
     private final Transfers transfers;
     private final ProtocolChoice protocols;
+    private final Groups groups;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -60,6 +61,7 @@ public final class Rma implements AutoCloseable
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
+        this.groups = new Groups(job, allocator, transfers, ranks, arena);
         if (null != driver)
         {
             try
@@ -163,13 +165,29 @@ public final class Rma implements AutoCloseable
      */
     public RmaAllocation alloc(final long bytes)
     {
+        return alloc(groups.world(), bytes);
+    }
+
+    /**
+     * Collective over the group's members ({@code ARMCI_Malloc_group}): as {@link #alloc(long)}, with slices on the
+     * members only; operations name them by world rank and refuse any other rank, naming it. Freed by
+     * {@link #free(RmaAllocation)}, collective over the same members.
+     *
+     * @throws IllegalArgumentException if the group is null or this rank is not a member.
+     * @throws IllegalStateException    if the group was freed.
+     */
+    public RmaAllocation alloc(final RmaGroup group, final long bytes)
+    {
         checkOpen();
-        return allocator.alloc(bytes);
+        checkGroup(group, "allocation");
+        return allocator.alloc(group, bytes);
     }
 
     /**
      * Collective free: completes every operation at its target (those on explicit and aggregate handles not yet
      * waited for too: their handles then only report the outcome), waits for every rank, then unmaps the slices.
+     *
+     * Collective over the allocation's group.
      *
      * @throws IllegalStateException if the allocation was freed already.
      * @throws RmaException          if the ranks are not all freeing the same allocation.
@@ -349,6 +367,34 @@ public final class Rma implements AutoCloseable
         transfers.putValue(target, rank, offset, Double.BYTES);
     }
 
+    /**
+     * Non-blocking value put ({@code ARMCI_NbPutValueInt}), followed by {@code handle} (null: the implicit handles);
+     * the value is copied, so nothing of the caller's must outlive the call.
+     */
+    public void nbPutInt(final int value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new int[] {value}), target, rank, offset, handle);
+    }
+
+    public void nbPutLong(final long value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new long[] {value}), target, rank, offset, handle);
+    }
+
+    public void nbPutFloat(final float value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new float[] {value}), target, rank, offset, handle);
+    }
+
+    public void nbPutDouble(final double value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new double[] {value}), target, rank, offset, handle);
+    }
+
     public int getInt(final RmaAllocation source, final int rank, final long offset)
     {
         return transfers.getValue(source, rank, offset, Integer.BYTES).get(ValueLayout.JAVA_INT_UNALIGNED, 0);
@@ -471,6 +517,73 @@ public final class Rma implements AutoCloseable
         job.barrier();
     }
 
+    /** All-fence, then waits for every member of the group ({@code armci_msg_group_barrier}). */
+    public void barrier(final RmaGroup group)
+    {
+        checkGroup(group, "group barrier");
+        allFence();
+        group.barrier();
+    }
+
+    // ---------------------------------------------------------------- groups
+
+    /** @return the group of every rank in rank order (ARMCI_GROUP_WORLD); never freed. */
+    public RmaGroup worldGroup()
+    {
+        return groups.world();
+    }
+
+    /**
+     * Collective over the parent's members ({@code ARMCI_Group_create_child}): a group of the listed parent ranks, in
+     * list order; every member of the parent gives the same list. A parent member not in the list gets the group with
+     * {@link RmaGroup#rank()} {@link RmaGroup#NOT_A_MEMBER}.
+     *
+     * @throws IllegalArgumentException on this rank for a null parent, a list that is null, names a rank outside the
+     *                                  parent or one twice (the other members then fail naming this rank), or if this
+     *                                  rank is not in the parent.
+     * @throws IllegalStateException    if the parent was freed.
+     * @throws RmaException             naming the member whose list differs or that is in another collective call.
+     */
+    public RmaGroup createGroup(final RmaGroup parent, final int[] parentRanks)
+    {
+        checkOpen();
+        return groups.create(parent, parentRanks);
+    }
+
+    /**
+     * Collective over the parent's members: the members giving the same colour (0 or more) form a group ordered by
+     * key, then parent rank; a negative colour joins none (the result has no members).
+     */
+    public RmaGroup splitGroup(final RmaGroup parent, final int colour, final int key)
+    {
+        checkOpen();
+        return groups.split(parent, colour, key);
+    }
+
+    /**
+     * Collective over the group's members ({@code ARMCI_Group_free}); a rank outside it only frees its own handle.
+     *
+     * @throws IllegalArgumentException for a null group or the world group.
+     * @throws IllegalStateException    if the group was freed, or an allocation over it is not.
+     */
+    public void freeGroup(final RmaGroup group)
+    {
+        if (null == group)
+        {
+            throw new IllegalArgumentException("group to free is null");
+        }
+        groups.free(group);
+    }
+
+    private static void checkGroup(final RmaGroup group, final String what)
+    {
+        if (null == group)
+        {
+            throw new IllegalArgumentException(what + ": the group is null");
+        }
+        group.checkCollective(what);
+    }
+
     DriverTier driver()
     {
         return driver;
@@ -485,12 +598,21 @@ public final class Rma implements AutoCloseable
      */
     public RmaMutexes createMutexes(final int count)
     {
+        return createMutexes(groups.world(), count);
+    }
+
+    /**
+     * Collective over the group's members: each hosts {@code count} mutexes; hosts are named by world rank and a rank
+     * outside the group is refused, naming it.
+     */
+    public RmaMutexes createMutexes(final RmaGroup group, final int count)
+    {
         final RmaAllocation words;
         try
         {
             // A negative count goes into the collective allocation as a negative size, which refuses it on every
             // rank alike: refusing it here, on this rank alone, would leave the others waiting in the allocation.
-            words = alloc(count * RmaMutexes.MUTEX_BYTES);
+            words = alloc(group, count * RmaMutexes.MUTEX_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -498,7 +620,7 @@ public final class Rma implements AutoCloseable
                 " bytes a mutex): " + ex.getMessage(), ex);
         }
         final int[] counts = new int[size()];
-        for (int r = 0; r < size(); r++)
+        for (final int r : group.worldRanks())
         {
             counts[r] = (int)(words.size(r) / RmaMutexes.MUTEX_BYTES);
         }
@@ -520,51 +642,158 @@ public final class Rma implements AutoCloseable
         return job.broadcast(root, bytes);
     }
 
-    /** Element-wise sum over every rank's array, the result on every rank. */
+    /**
+     * Collective over the group's members: the bytes of the member with group rank {@code root} on every member (the
+     * others' bytes are not used).
+     */
+    public byte[] broadcast(final RmaGroup group, final int root, final byte[] bytes)
+    {
+        checkGroup(group, "group broadcast");
+        group.worldRank(root);
+        final boolean mine = group.rank() == root;
+        if (mine && null == bytes)
+        {
+            throw new IllegalArgumentException("group broadcast: the root's bytes are null");
+        }
+        return group.allGather(mine ? bytes : new byte[0]).get(root);
+    }
+
+    /**
+     * Collective, in place ({@code armci_msg_igop}): every element becomes the operation over every rank's element at
+     * that index, combined in rank order so every rank gets the same bits.
+     *
+     * @throws IllegalArgumentException on this rank if it gave null values or an operation ints have not; the others
+     *                                  then fail naming it, and nothing changes anywhere.
+     * @throws RmaException             naming the rank that refused its part or reduces another operation, type or
+     *                                  length.
+     */
+    public void reduce(final ReduceOp op, final int[] values)
+    {
+        reduce(op, ElementType.INT, null == values ? null : MemorySegment.ofArray(values));
+    }
+
+    /** As {@link #reduce(ReduceOp, int[])} ({@code armci_msg_lgop}). */
+    public void reduce(final ReduceOp op, final long[] values)
+    {
+        reduce(op, ElementType.LONG, null == values ? null : MemorySegment.ofArray(values));
+    }
+
+    /** As {@link #reduce(ReduceOp, int[])} ({@code armci_msg_fgop}): the arithmetic operations only. */
+    public void reduce(final ReduceOp op, final float[] values)
+    {
+        reduce(op, ElementType.FLOAT, null == values ? null : MemorySegment.ofArray(values));
+    }
+
+    /** As {@link #reduce(ReduceOp, int[])} ({@code armci_msg_dgop}): the arithmetic operations only. */
+    public void reduce(final ReduceOp op, final double[] values)
+    {
+        reduce(op, ElementType.DOUBLE, null == values ? null : MemorySegment.ofArray(values));
+    }
+
+    /**
+     * As {@link #reduce(ReduceOp, int[])} over the elements of {@code type} in a caller's segment (heap or native,
+     * native byte order, any alignment): INT, LONG, FLOAT or DOUBLE.
+     *
+     * @throws IllegalArgumentException on this rank also if the segment is not whole elements or is read-only.
+     */
+    public void reduce(final ReduceOp op, final ElementType type, final MemorySegment values)
+    {
+        reduce(groups.world(), op, type, values);
+    }
+
+    /**
+     * As {@link #reduce(ReduceOp, ElementType, MemorySegment)}, collective over the group's members
+     * ({@code armci_msg_group_gop_scope}), combined in group-rank order.
+     */
+    public void reduce(final RmaGroup group, final ReduceOp op, final ElementType type, final MemorySegment values)
+    {
+        checkOpen();
+        checkGroup(group, "group reduction");
+        Reductions.reduce(group, rank(), op, type, values);
+    }
+
+    /** As {@link #reduce(ReduceOp, int[])} over the group's members. */
+    public void reduce(final RmaGroup group, final ReduceOp op, final int[] values)
+    {
+        reduce(group, op, ElementType.INT, null == values ? null : MemorySegment.ofArray(values));
+    }
+
+    public void reduce(final RmaGroup group, final ReduceOp op, final long[] values)
+    {
+        reduce(group, op, ElementType.LONG, null == values ? null : MemorySegment.ofArray(values));
+    }
+
+    public void reduce(final RmaGroup group, final ReduceOp op, final double[] values)
+    {
+        reduce(group, op, ElementType.DOUBLE, null == values ? null : MemorySegment.ofArray(values));
+    }
+
+    /** Element-wise sum over every rank's array, the result on every rank (a new array). */
     public int[] sum(final int[] values)
     {
-        return Reductions.ints(job, values, Reductions.Op.SUM);
+        return reduced(ReduceOp.SUM, values);
     }
 
     public int[] min(final int[] values)
     {
-        return Reductions.ints(job, values, Reductions.Op.MIN);
+        return reduced(ReduceOp.MIN, values);
     }
 
     public int[] max(final int[] values)
     {
-        return Reductions.ints(job, values, Reductions.Op.MAX);
+        return reduced(ReduceOp.MAX, values);
     }
 
     public long[] sum(final long[] values)
     {
-        return Reductions.longs(job, values, Reductions.Op.SUM);
+        return reduced(ReduceOp.SUM, values);
     }
 
     public long[] min(final long[] values)
     {
-        return Reductions.longs(job, values, Reductions.Op.MIN);
+        return reduced(ReduceOp.MIN, values);
     }
 
     public long[] max(final long[] values)
     {
-        return Reductions.longs(job, values, Reductions.Op.MAX);
+        return reduced(ReduceOp.MAX, values);
     }
 
     /** Sums in rank order, so every rank gets the same bits. */
     public double[] sum(final double[] values)
     {
-        return Reductions.doubles(job, values, Reductions.Op.SUM);
+        return reduced(ReduceOp.SUM, values);
     }
 
     public double[] min(final double[] values)
     {
-        return Reductions.doubles(job, values, Reductions.Op.MIN);
+        return reduced(ReduceOp.MIN, values);
     }
 
     public double[] max(final double[] values)
     {
-        return Reductions.doubles(job, values, Reductions.Op.MAX);
+        return reduced(ReduceOp.MAX, values);
+    }
+
+    private int[] reduced(final ReduceOp op, final int[] values)
+    {
+        final int[] result = null == values ? null : values.clone();
+        reduce(op, result);
+        return result;
+    }
+
+    private long[] reduced(final ReduceOp op, final long[] values)
+    {
+        final long[] result = null == values ? null : values.clone();
+        reduce(op, result);
+        return result;
+    }
+
+    private double[] reduced(final ReduceOp op, final double[] values)
+    {
+        final double[] result = null == values ? null : values.clone();
+        reduce(op, result);
+        return result;
     }
 
     // ---------------------------------------------------------------- checks

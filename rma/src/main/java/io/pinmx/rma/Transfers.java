@@ -187,9 +187,9 @@ final class Transfers
                 throw new IllegalArgumentException("vector accumulate piece of " + v.bytes() + " bytes is not a whole " +
                     "number of " + scale.type().bytes() + "-byte " + scale.type() + " elements");
             }
-            for (final long remote : v.remoteOffsets())
+            for (int i = 0; i < v.count(); i++)
             {
-                checkAligned(remote, scale.type().alignmentBytes(), "vector accumulate target offset");
+                checkAligned(v.remoteOffset(i), scale.type().alignmentBytes(), "vector accumulate target offset");
             }
         }
         final RmaHandle h = begin(handle);
@@ -279,6 +279,7 @@ final class Transfers
         }
         a.checkLive();
         ranks.checkRank(rank, what);
+        a.checkMember(rank, what);
         a.checkRange(rank, offset, bytes, what);
         ranks.checkAlive(rank);
         return a.slice(rank);
@@ -291,7 +292,7 @@ final class Transfers
         {
             for (int i = 0; i < v.count(); i++)
             {
-                a.checkRange(rank, v.remoteOffsets()[i], v.bytes(), what + " piece " + i);
+                a.checkRange(rank, v.remoteOffset(i), v.bytes(), what + " piece " + i);
             }
         }
         return slice;
@@ -342,9 +343,13 @@ final class Transfers
             {
                 throw new IllegalArgumentException(what + ": I/O vector group " + g + " is null");
             }
-            if (intoLocal && vectors[g].local().isReadOnly())
+            for (int i = 0; intoLocal && i < vectors[g].count(); i++)
             {
-                throw new IllegalArgumentException(what + ": I/O vector group " + g + "'s local segment is read-only");
+                if (vectors[g].piece(i).isReadOnly())
+                {
+                    throw new IllegalArgumentException(what + ": I/O vector group " + g + "'s local piece " + i +
+                        " is read-only");
+                }
             }
         }
     }
