@@ -199,9 +199,35 @@ public final class Rma implements AutoCloseable
             throw new IllegalArgumentException("allocation to free is null");
         }
         allocation.checkLive();
+        transfers.epoch().checkFree(allocation);
         // Operations on explicit handles not yet waited for included: nothing may reach a slice once freed.
         completeAtTargets(true);
         allocator.free(allocation);
+    }
+
+    /**
+     * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}) for direct loads and
+     * stores through {@link RmaAllocation#local()}: until {@link #accessEnd(RmaAllocation)} no floating-point or
+     * complex accumulate is applied to this rank's memory (their origins wait), so a load-modify-store of such an
+     * element loses none; the opening is a full fence. Puts, integer accumulates and gets are not held back. One
+     * epoch at a time; inside it, a floating-point accumulate aimed at this rank is refused.
+     *
+     * @throws IllegalStateException if an epoch is open, or the allocation was freed.
+     */
+    public void accessBegin(final RmaAllocation allocation)
+    {
+        checkOpen();
+        transfers.epoch().begin(allocation);
+    }
+
+    /**
+     * Closes the access epoch ({@code ARMCI_Access_end}): a full fence, then the held accumulates proceed.
+     *
+     * @throws IllegalStateException if no epoch is open on that allocation.
+     */
+    public void accessEnd(final RmaAllocation allocation)
+    {
+        transfers.epoch().end(allocation);
     }
 
     // ---------------------------------------------------------------- contiguous

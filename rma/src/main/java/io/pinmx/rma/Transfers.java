@@ -16,6 +16,7 @@ final class Transfers
     private final DriverTier driver;
     private final RmaHandle implicit = new RmaHandle(true);
     private final RmaHandle blockingHandle = new RmaHandle(true, true);
+    private final AccessEpoch epoch;
     /** Native, so value operations through the driver send from it and receive into it without staging. */
     private final MemorySegment valueWord;
     private boolean closed;
@@ -25,6 +26,12 @@ final class Transfers
         this.ranks = ranks;
         this.driver = driver;
         this.valueWord = arena.allocate(Long.BYTES, Long.BYTES);
+        this.epoch = new AccessEpoch(ranks.stripes(ranks.self()), ranks.self());
+    }
+
+    AccessEpoch epoch()
+    {
+        return epoch;
     }
 
     /** The handle a blocking call hands to its non-blocking form, waited for before the call returns. */
@@ -46,6 +53,7 @@ final class Transfers
     void close()
     {
         closed = true;
+        epoch.close();
     }
 
     // ---------------------------------------------------------------- put, get, accumulate
@@ -133,6 +141,7 @@ final class Transfers
         checkLocal(source, patch.sourceExtentBytes(), "accumulate source");
         final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "accumulate target");
         checkAligned(offset, scale.type().alignmentBytes(), "accumulate target offset");
+        epoch.checkAccumulate(scale.type(), rank);
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
@@ -192,6 +201,7 @@ final class Transfers
                 checkAligned(v.remoteOffset(i), scale.type().alignmentBytes(), "vector accumulate target offset");
             }
         }
+        epoch.checkAccumulate(scale.type(), rank);
         final RmaHandle h = begin(handle);
         if (null == slice)
         {

@@ -5,6 +5,7 @@ import io.pinmx.job.Job;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 import static io.pinmx.rma.RmaScenarios.check;
@@ -15,7 +16,8 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * {@link ArmciSuiteScenarios}: {@code ArmciInterfaceScenarios SCENARIO[,SCENARIO...]}, scenarios {@code nbvalues}
  * (non-blocking value puts on explicit, implicit and aggregate handles), {@code reductions} (every operation of
  * ARMCI's message helpers on every type, over arrays and segments, and their refusals) and {@code anywhere} (vector
- * groups whose local pieces lie in different segments, direct and packed) and {@code groups} ({@link GroupScenarios}).
+ * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}) and
+ * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them).
  * Each throws on the first wrong result;
  * rank 0 prints "PASSED SCENARIO" after each.
  */
@@ -45,6 +47,7 @@ public final class ArmciInterfaceScenarios
                     case "reductions" -> s.reductions();
                     case "anywhere" -> s.piecesAnywhere();
                     case "groups" -> new GroupScenarios(rma).run();
+                    case "epochs" -> s.accessEpochs();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
@@ -463,5 +466,72 @@ public final class ArmciInterfaceScenarios
             }
         }
         return true;
+    }
+
+    // ---------------------------------------------------------------- access epochs
+
+    /**
+     * Rank 0 adds 1 to a double of its own slice by load, a pause and store, each inside an access epoch, until every
+     * other rank has accumulated 1 onto the same double a number of times and said so (an int fetch-and-add, which
+     * the epoch does not hold back): no update is lost. Then the refusals: a second epoch, an end on another
+     * allocation or with none open, a floating-point accumulate to itself and a free inside the epoch; an integer
+     * accumulate to itself inside it is allowed.
+     */
+    private void accessEpochs()
+    {
+        final int rounds = 200;
+        final long pauseNs = 5_000;
+        final RmaAllocation a = rma.alloc(64);
+        final RmaAllocation b = rma.alloc(64);
+        long own = 0;
+        if (0 == rma.rank())
+        {
+            final MemorySegment mine = a.local();
+            final VarHandle done = ValueLayout.JAVA_INT.varHandle();
+            while ((int)done.getAcquire(mine, 8L) < rma.size() - 1)
+            {
+                rma.accessBegin(a);
+                final double seen = mine.get(ValueLayout.JAVA_DOUBLE, 0);
+                final long until = System.nanoTime() + pauseNs;
+                while (System.nanoTime() < until)
+                {
+                    Thread.onSpinWait();
+                }
+                mine.set(ValueLayout.JAVA_DOUBLE, 0, seen + 1);
+                rma.accessEnd(a);
+                own++;
+            }
+        }
+        else
+        {
+            final MemorySegment one = MemorySegment.ofArray(new double[] {1});
+            for (int i = 0; i < rounds; i++)
+            {
+                rma.acc(AccumulateScale.ofDouble(1), one, a, 0, 0);
+            }
+            rma.fence(0);
+            rma.fetchAndAdd(a, 0, 8, 1);
+        }
+        final long ownUpdates = rma.sum(new long[] {own})[0];
+        rma.barrier();
+        final double total = rma.getDouble(a, 0, 0);
+        final double want = ownUpdates + (double)rounds * (rma.size() - 1);
+        check(want == total, () -> "epoch updates and accumulates: " + total + ", want " + want);
+        rma.barrier();
+        final MemorySegment eight = MemorySegment.ofArray(new double[] {1});
+        rma.accessBegin(a);
+        expect(IllegalStateException.class, "is still open", () -> rma.accessBegin(b));
+        expect(IllegalStateException.class, "the open epoch is on allocation " + a.id(), () -> rma.accessEnd(b));
+        expect(IllegalStateException.class, "would wait for the epoch's end",
+            () -> rma.acc(AccumulateScale.ofDouble(1), eight, b, rma.rank(), 0));
+        expect(IllegalStateException.class, "inside its access epoch", () -> rma.free(a));
+        rma.acc(AccumulateScale.ofLong(3), MemorySegment.ofArray(new long[] {1}), b, rma.rank(), 8);
+        rma.accessEnd(a);
+        expect(IllegalStateException.class, "no epoch is open", () -> rma.accessEnd(a));
+        check(3 == b.local().get(ValueLayout.JAVA_LONG, 8) && 0 == b.local().get(ValueLayout.JAVA_DOUBLE, 0),
+            () -> "accumulates to itself around the refusals");
+        rma.free(b);
+        rma.free(a);
+        expect(IllegalStateException.class, "was freed", () -> rma.accessBegin(a));
     }
 }
