@@ -38,6 +38,7 @@ public final class Rma implements AutoCloseable
     private final Transfers transfers;
     private final ProtocolChoice protocols;
     private final Groups groups;
+    private final MemoryLocks memoryLocks;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -76,6 +77,7 @@ public final class Rma implements AutoCloseable
                 throw ex;
             }
         }
+        this.memoryLocks = new MemoryLocks(createMutexes(1));
     }
 
     /**
@@ -657,6 +659,31 @@ public final class Rma implements AutoCloseable
     public void destroyMutexes(final RmaMutexes mutexes)
     {
         free(mutexes.words());
+    }
+
+    /**
+     * Waits until this rank holds an address range of a rank's slice ({@code armci_lockmem}); each rank's memory has
+     * one lock (created at init), so ranges on one rank exclude each other even when apart. One range at a time.
+     *
+     * @throws IllegalArgumentException naming the rank or range if it is outside the job, the allocation's group or
+     *                                  the slice.
+     * @throws IllegalStateException    if this rank holds a range already, or the allocation was freed.
+     */
+    public void lockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
+    {
+        checkOpen();
+        checkRank(rank, "locked range");
+        memoryLocks.lock(allocation, rank, offset, bytes);
+    }
+
+    /**
+     * Completes this rank's puts and accumulates everywhere, then lets the range go ({@code armci_unlockmem}).
+     *
+     * @throws IllegalStateException naming the range if this rank does not hold exactly it.
+     */
+    public void unlockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
+    {
+        memoryLocks.unlock(allocation, rank, offset, bytes);
     }
 
     // ---------------------------------------------------------------- message helpers

@@ -17,7 +17,8 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * (non-blocking value puts on explicit, implicit and aggregate handles), {@code reductions} (every operation of
  * ARMCI's message helpers on every type, over arrays and segments, and their refusals) and {@code anywhere} (vector
  * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}) and
- * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them).
+ * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them)
+ * and {@code lockmem} (address-range locks around get-increment-put counters, and their refusals).
  * Each throws on the first wrong result;
  * rank 0 prints "PASSED SCENARIO" after each.
  */
@@ -48,6 +49,7 @@ public final class ArmciInterfaceScenarios
                     case "anywhere" -> s.piecesAnywhere();
                     case "groups" -> new GroupScenarios(rma).run();
                     case "epochs" -> s.accessEpochs();
+                    case "lockmem" -> s.addressRangeLocks();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
@@ -533,5 +535,55 @@ public final class ArmciInterfaceScenarios
         rma.free(b);
         rma.free(a);
         expect(IllegalStateException.class, "was freed", () -> rma.accessBegin(a));
+    }
+
+    // ---------------------------------------------------------------- address-range locks
+
+    /**
+     * Every rank increments a counter in every rank's slice by get, pause and put under an address-range lock of it,
+     * and a second counter in another range of the same slice: both exact. Then the refusals: a second range while
+     * one is held, unlocking another range or none, a range outside the slice or the job; the lock works afterwards.
+     */
+    private void addressRangeLocks()
+    {
+        final int rounds = 20;
+        final RmaAllocation a = rma.alloc(4096);
+        for (int i = 0; i < rounds; i++)
+        {
+            for (int t = 0; t < rma.size(); t++)
+            {
+                for (final long at : new long[] {0, 2048})
+                {
+                    rma.lockMemory(a, t, at, 8);
+                    final long seen = rma.getLong(a, t, at);
+                    Thread.onSpinWait();
+                    rma.putLong(seen + 1, a, t, at);
+                    rma.unlockMemory(a, t, at, 8);
+                }
+            }
+        }
+        rma.barrier();
+        final long want = (long)rounds * rma.size();
+        check(want == a.local().get(ValueLayout.JAVA_LONG, 0) && want == a.local().get(ValueLayout.JAVA_LONG, 2048),
+            () -> "counters under address-range locks: " + a.local().get(ValueLayout.JAVA_LONG, 0) + ", " +
+                a.local().get(ValueLayout.JAVA_LONG, 2048) + ", want " + want);
+        rma.barrier();
+        final int next = (rma.rank() + 1) % rma.size();
+        rma.lockMemory(a, next, 64, 16);
+        expect(IllegalStateException.class, "one at a time", () -> rma.lockMemory(a, next, 1024, 8));
+        expect(IllegalStateException.class, "this rank holds [64, +16)", () -> rma.unlockMemory(a, next, 64, 8));
+        rma.unlockMemory(a, next, 64, 16);
+        expect(IllegalStateException.class, "holds no range", () -> rma.unlockMemory(a, next, 64, 16));
+        expect(IllegalArgumentException.class, "outside rank " + next, () -> rma.lockMemory(a, next, 4090, 8));
+        expect(IllegalArgumentException.class, "rank " + rma.size(), () -> rma.lockMemory(a, rma.size(), 0, 8));
+        expect(IllegalArgumentException.class, "allocation is null", () -> rma.lockMemory(null, next, 0, 8));
+        rma.lockMemory(a, next, 4088, 8);
+        rma.putLong(rma.rank(), a, next, 4088);
+        rma.unlockMemory(a, next, 4088, 8);
+        rma.barrier();
+        final int prev = (rma.rank() + rma.size() - 1) % rma.size();
+        check(prev == a.local().get(ValueLayout.JAVA_LONG, 4088), () -> "a lock after refusals");
+        rma.free(a);
+        expect(IllegalStateException.class, "was freed", () -> rma.lockMemory(a, next, 0, 8));
     }
 }
