@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * ARMCI-style one-sided communication among the ranks of a {@link Job}: collective allocation of remotely
  * accessible memory, put, get and accumulate (contiguous, strided, vector; blocking and non-blocking), fences,
- * value operations, read-modify-write, mutexes, and ARMCI's message helpers (barrier, broadcast, reductions).
+ * value operations, read-modify-write, mutexes, groups, access epochs, address-range locks, barriers, and ARMCI's
+ * message helpers ({@link #messages()}: broadcast, reductions).
  * <p>
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
  * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
@@ -37,8 +38,9 @@ public final class Rma implements AutoCloseable
     private final DataServer server;
     private final Transfers transfers;
     private final ProtocolChoice protocols;
-    private final Groups groups;
+    private final RmaGroups groups;
     private final MemoryLocks memoryLocks;
+    private final RmaMessages messages;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -62,7 +64,8 @@ public final class Rma implements AutoCloseable
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
-        this.groups = new Groups(job, allocator, transfers, ranks, arena);
+        this.groups = new RmaGroups(this, job, allocator, transfers, ranks, arena);
+        this.messages = new RmaMessages(this, job);
         if (null != driver)
         {
             try
@@ -555,55 +558,19 @@ public final class Rma implements AutoCloseable
 
     // ---------------------------------------------------------------- groups
 
+    /** @return the groups of this rank's job: the world group, and creating, splitting and freeing others. */
+    public RmaGroups groups()
+    {
+        return groups;
+    }
+
     /** @return the group of every rank in rank order (ARMCI_GROUP_WORLD); never freed. */
     public RmaGroup worldGroup()
     {
         return groups.world();
     }
 
-    /**
-     * Collective over the parent's members ({@code ARMCI_Group_create_child}): a group of the listed parent ranks, in
-     * list order; every member of the parent gives the same list. A parent member not in the list gets the group with
-     * {@link RmaGroup#rank()} {@link RmaGroup#NOT_A_MEMBER}.
-     *
-     * @throws IllegalArgumentException on this rank for a null parent, a list that is null, names a rank outside the
-     *                                  parent or one twice (the other members then fail naming this rank), or if this
-     *                                  rank is not in the parent.
-     * @throws IllegalStateException    if the parent was freed.
-     * @throws RmaException             naming the member whose list differs or that is in another collective call.
-     */
-    public RmaGroup createGroup(final RmaGroup parent, final int[] parentRanks)
-    {
-        checkOpen();
-        return groups.create(parent, parentRanks);
-    }
-
-    /**
-     * Collective over the parent's members: the members giving the same colour (0 or more) form a group ordered by
-     * key, then parent rank; a negative colour joins none (the result has no members).
-     */
-    public RmaGroup splitGroup(final RmaGroup parent, final int colour, final int key)
-    {
-        checkOpen();
-        return groups.split(parent, colour, key);
-    }
-
-    /**
-     * Collective over the group's members ({@code ARMCI_Group_free}); a rank outside it only frees its own handle.
-     *
-     * @throws IllegalArgumentException for a null group or the world group.
-     * @throws IllegalStateException    if the group was freed, or an allocation over it is not.
-     */
-    public void freeGroup(final RmaGroup group)
-    {
-        if (null == group)
-        {
-            throw new IllegalArgumentException("group to free is null");
-        }
-        groups.free(group);
-    }
-
-    private static void checkGroup(final RmaGroup group, final String what)
+    static void checkGroup(final RmaGroup group, final String what)
     {
         if (null == group)
         {
@@ -688,165 +655,10 @@ public final class Rma implements AutoCloseable
 
     // ---------------------------------------------------------------- message helpers
 
-    /** @return {@code root}'s bytes on every rank. */
-    public byte[] broadcast(final int root, final byte[] bytes)
+    /** @return ARMCI's message helpers (broadcast, reductions; {@code armci_msg_*}) over this rank's job and groups. */
+    public RmaMessages messages()
     {
-        checkRank(root, "broadcast root");
-        return job.broadcast(root, bytes);
-    }
-
-    /**
-     * Collective over the group's members: the bytes of the member with group rank {@code root} on every member (the
-     * others' bytes are not used).
-     */
-    public byte[] broadcast(final RmaGroup group, final int root, final byte[] bytes)
-    {
-        checkGroup(group, "group broadcast");
-        group.worldRank(root);
-        final boolean mine = group.rank() == root;
-        if (mine && null == bytes)
-        {
-            throw new IllegalArgumentException("group broadcast: the root's bytes are null");
-        }
-        return group.allGather(mine ? bytes : new byte[0]).get(root);
-    }
-
-    /**
-     * Collective, in place ({@code armci_msg_igop}): every element becomes the operation over every rank's element at
-     * that index, combined in rank order so every rank gets the same bits.
-     *
-     * @throws IllegalArgumentException on this rank if it gave null values or an operation ints have not; the others
-     *                                  then fail naming it, and nothing changes anywhere.
-     * @throws RmaException             naming the rank that refused its part or reduces another operation, type or
-     *                                  length.
-     */
-    public void reduce(final ReduceOp op, final int[] values)
-    {
-        reduce(op, ElementType.INT, null == values ? null : MemorySegment.ofArray(values));
-    }
-
-    /** As {@link #reduce(ReduceOp, int[])} ({@code armci_msg_lgop}). */
-    public void reduce(final ReduceOp op, final long[] values)
-    {
-        reduce(op, ElementType.LONG, null == values ? null : MemorySegment.ofArray(values));
-    }
-
-    /** As {@link #reduce(ReduceOp, int[])} ({@code armci_msg_fgop}): the arithmetic operations only. */
-    public void reduce(final ReduceOp op, final float[] values)
-    {
-        reduce(op, ElementType.FLOAT, null == values ? null : MemorySegment.ofArray(values));
-    }
-
-    /** As {@link #reduce(ReduceOp, int[])} ({@code armci_msg_dgop}): the arithmetic operations only. */
-    public void reduce(final ReduceOp op, final double[] values)
-    {
-        reduce(op, ElementType.DOUBLE, null == values ? null : MemorySegment.ofArray(values));
-    }
-
-    /**
-     * As {@link #reduce(ReduceOp, int[])} over the elements of {@code type} in a caller's segment (heap or native,
-     * native byte order, any alignment): INT, LONG, FLOAT or DOUBLE.
-     *
-     * @throws IllegalArgumentException on this rank also if the segment is not whole elements or is read-only.
-     */
-    public void reduce(final ReduceOp op, final ElementType type, final MemorySegment values)
-    {
-        reduce(groups.world(), op, type, values);
-    }
-
-    /**
-     * As {@link #reduce(ReduceOp, ElementType, MemorySegment)}, collective over the group's members
-     * ({@code armci_msg_group_gop_scope}), combined in group-rank order.
-     */
-    public void reduce(final RmaGroup group, final ReduceOp op, final ElementType type, final MemorySegment values)
-    {
-        checkOpen();
-        checkGroup(group, "group reduction");
-        Reductions.reduce(group, rank(), op, type, values);
-    }
-
-    /** As {@link #reduce(ReduceOp, int[])} over the group's members. */
-    public void reduce(final RmaGroup group, final ReduceOp op, final int[] values)
-    {
-        reduce(group, op, ElementType.INT, null == values ? null : MemorySegment.ofArray(values));
-    }
-
-    public void reduce(final RmaGroup group, final ReduceOp op, final long[] values)
-    {
-        reduce(group, op, ElementType.LONG, null == values ? null : MemorySegment.ofArray(values));
-    }
-
-    public void reduce(final RmaGroup group, final ReduceOp op, final double[] values)
-    {
-        reduce(group, op, ElementType.DOUBLE, null == values ? null : MemorySegment.ofArray(values));
-    }
-
-    /** Element-wise sum over every rank's array, the result on every rank (a new array). */
-    public int[] sum(final int[] values)
-    {
-        return reduced(ReduceOp.SUM, values);
-    }
-
-    public int[] min(final int[] values)
-    {
-        return reduced(ReduceOp.MIN, values);
-    }
-
-    public int[] max(final int[] values)
-    {
-        return reduced(ReduceOp.MAX, values);
-    }
-
-    public long[] sum(final long[] values)
-    {
-        return reduced(ReduceOp.SUM, values);
-    }
-
-    public long[] min(final long[] values)
-    {
-        return reduced(ReduceOp.MIN, values);
-    }
-
-    public long[] max(final long[] values)
-    {
-        return reduced(ReduceOp.MAX, values);
-    }
-
-    /** Sums in rank order, so every rank gets the same bits. */
-    public double[] sum(final double[] values)
-    {
-        return reduced(ReduceOp.SUM, values);
-    }
-
-    public double[] min(final double[] values)
-    {
-        return reduced(ReduceOp.MIN, values);
-    }
-
-    public double[] max(final double[] values)
-    {
-        return reduced(ReduceOp.MAX, values);
-    }
-
-    private int[] reduced(final ReduceOp op, final int[] values)
-    {
-        final int[] result = null == values ? null : values.clone();
-        reduce(op, result);
-        return result;
-    }
-
-    private long[] reduced(final ReduceOp op, final long[] values)
-    {
-        final long[] result = null == values ? null : values.clone();
-        reduce(op, result);
-        return result;
-    }
-
-    private double[] reduced(final ReduceOp op, final double[] values)
-    {
-        final double[] result = null == values ? null : values.clone();
-        reduce(op, result);
-        return result;
+        return messages;
     }
 
     // ---------------------------------------------------------------- checks
@@ -907,7 +719,7 @@ public final class Rma implements AutoCloseable
         return null == server ? new long[3] : server.packedGets();
     }
 
-    private void checkOpen()
+    void checkOpen()
     {
         if (closed)
         {

@@ -8,8 +8,8 @@ import java.util.List;
  * rank in the job). Collectives over a group (allocation and free, mutexes, barrier, reductions, broadcast, creating
  * child groups) take only its members. Data operations name targets by world rank everywhere; an allocation or mutex
  * set of a group refuses a target that is not a member, naming it. The world group ({@link Rma#worldGroup()}) holds
- * every rank in rank order and is never freed; other groups come from {@link Rma#createGroup(RmaGroup, int[])} and
- * {@link Rma#splitGroup(RmaGroup, int, int)} and end with {@link Rma#freeGroup(RmaGroup)}.
+ * every rank in rank order and is never freed; other groups come from {@link RmaGroups#create(RmaGroup, int[])} and
+ * {@link RmaGroups#split(RmaGroup, int, int)} and end with {@link RmaGroups#free(RmaGroup)}.
  */
 public final class RmaGroup
 {

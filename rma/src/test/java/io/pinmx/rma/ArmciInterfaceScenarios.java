@@ -154,7 +154,7 @@ public final class ArmciInterfaceScenarios
         for (final ReduceOp op : ReduceOp.values())
         {
             final int[] got = ints.clone();
-            rma.reduce(op, got);
+            rma.messages().reduce(op, got);
             for (int i = 0; i < ints.length; i++)
             {
                 final long want = expected(op, i, n, Integer.SIZE);
@@ -163,7 +163,7 @@ public final class ArmciInterfaceScenarios
             }
             final long[] longs = Arrays.stream(ints).asLongStream().toArray();
             longs[6] = Long.MAX_VALUE;
-            rma.reduce(op, longs);
+            rma.messages().reduce(op, longs);
             for (int i = 0; i < longs.length; i++)
             {
                 final long want = expected(op, i, n, Long.SIZE);
@@ -176,8 +176,8 @@ public final class ArmciInterfaceScenarios
         {
             final double[] doubles = {(me + 1) * (me % 2 == 0 ? 1.5 : -1.5), me + 0.25};
             final float[] floats = {(float)doubles[0], (float)doubles[1]};
-            rma.reduce(op, doubles);
-            rma.reduce(op, floats);
+            rma.messages().reduce(op, doubles);
+            rma.messages().reduce(op, floats);
             for (int i = 0; i < doubles.length; i++)
             {
                 final double want = expectedDouble(op, i, n);
@@ -194,8 +194,8 @@ public final class ArmciInterfaceScenarios
             nativeLongs.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * i, (me + 1L) << (20 * i));
             heapDoubles.set(ValueLayout.JAVA_DOUBLE, 8L * i, me * (i + 1.0));
         }
-        rma.reduce(ReduceOp.OR, ElementType.LONG, nativeLongs);
-        rma.reduce(ReduceOp.MAX, ElementType.DOUBLE, heapDoubles);
+        rma.messages().reduce(ReduceOp.OR, ElementType.LONG, nativeLongs);
+        rma.messages().reduce(ReduceOp.MAX, ElementType.DOUBLE, heapDoubles);
         long or = 0;
         for (int r = 0; r < n; r++)
         {
@@ -219,42 +219,42 @@ public final class ArmciInterfaceScenarios
         final int last = n - 1;
         final double[] kept = {1.5, -2.5};
         expect(IllegalArgumentException.class, "an operation its element type has not",
-            () -> rma.reduce(ReduceOp.OR, kept.clone()));
+            () -> rma.messages().reduce(ReduceOp.OR, kept.clone()));
         final double[] mine = kept.clone();
         if (last == rma.rank())
         {
             expect(IllegalArgumentException.class, "an operation its element type has not",
-                () -> rma.reduce(ReduceOp.LOGICAL_AND, ElementType.FLOAT, MemorySegment.ofArray(new float[2])));
+                () -> rma.messages().reduce(ReduceOp.LOGICAL_AND, ElementType.FLOAT, MemorySegment.ofArray(new float[2])));
         }
         else
         {
-            expect(RmaException.class, "rank " + last + " gave an operation", () -> rma.reduce(ReduceOp.SUM, mine));
+            expect(RmaException.class, "rank " + last + " gave an operation", () -> rma.messages().reduce(ReduceOp.SUM, mine));
         }
         final long[] longs = 0 == rma.rank() ? new long[] {7, 7, 7} : new long[] {7, 7};
-        expect(RmaException.class, "collective mismatch", () -> rma.reduce(ReduceOp.SUM, longs));
+        expect(RmaException.class, "collective mismatch", () -> rma.messages().reduce(ReduceOp.SUM, longs));
         if (0 == rma.rank())
         {
             expect(IllegalArgumentException.class, "not whole elements",
-                () -> rma.reduce(ReduceOp.SUM, ElementType.INT, shared.allocate(7)));
+                () -> rma.messages().reduce(ReduceOp.SUM, ElementType.INT, shared.allocate(7)));
         }
         else
         {
             expect(RmaException.class, "rank 0 gave bytes that are not whole elements",
-                () -> rma.reduce(ReduceOp.SUM, mine));
+                () -> rma.messages().reduce(ReduceOp.SUM, mine));
         }
         if (last == rma.rank())
         {
             expect(IllegalArgumentException.class, "read-only",
-                () -> rma.reduce(ReduceOp.MAX, ElementType.DOUBLE, MemorySegment.ofArray(mine).asReadOnly()));
+                () -> rma.messages().reduce(ReduceOp.MAX, ElementType.DOUBLE, MemorySegment.ofArray(mine).asReadOnly()));
         }
         else
         {
-            expect(RmaException.class, "rank " + last + " gave read-only values", () -> rma.reduce(ReduceOp.MAX, mine));
+            expect(RmaException.class, "rank " + last + " gave read-only values", () -> rma.messages().reduce(ReduceOp.MAX, mine));
         }
-        expect(IllegalArgumentException.class, "gave no operation", () -> rma.reduce(null, mine));
+        expect(IllegalArgumentException.class, "gave no operation", () -> rma.messages().reduce(null, mine));
         check(Arrays.equals(kept, mine) && Arrays.stream(longs).allMatch(v -> 7 == v),
             () -> "refused reductions changed the values: " + Arrays.toString(mine) + " " + Arrays.toString(longs));
-        rma.reduce(ReduceOp.PROD, mine);
+        rma.messages().reduce(ReduceOp.PROD, mine);
         check(Math.pow(1.5, n) == mine[0], () -> "a reduction after refused ones: " + mine[0]);
     }
 
@@ -514,7 +514,7 @@ public final class ArmciInterfaceScenarios
             rma.fence(0);
             rma.fetchAndAdd(a, 0, 8, 1);
         }
-        final long ownUpdates = rma.sum(new long[] {own})[0];
+        final long ownUpdates = rma.messages().sum(new long[] {own})[0];
         rma.barrier();
         final double total = rma.getDouble(a, 0, 0);
         final double want = ownUpdates + (double)rounds * (rma.size() - 1);

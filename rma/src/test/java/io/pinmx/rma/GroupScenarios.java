@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 import static io.pinmx.rma.RmaScenarios.check;
 import static io.pinmx.rma.RmaScenarios.expect;
@@ -31,14 +32,14 @@ final class GroupScenarios
         final RmaGroup world = rma.worldGroup();
         check(world.size() == n && world.rank() == me && 0 == world.id() && world.worldRank(n - 1) == n - 1,
             () -> "world group " + world);
-        expect(IllegalArgumentException.class, "world group is never freed", () -> rma.freeGroup(world));
+        expect(IllegalArgumentException.class, "world group is never freed", () -> rma.groups().free(world));
         // Every rank but 0, in reverse world order: rank 0 is outside.
         final int[] list = new int[n - 1];
         for (int i = 0; i < list.length; i++)
         {
             list[i] = n - 1 - i;
         }
-        final RmaGroup upper = rma.createGroup(world, list);
+        final RmaGroup upper = rma.groups().create(world, list);
         check(upper.size() == n - 1 && Arrays.equals(list, upper.worldRanks()) && upper.id() > 0,
             () -> "group of " + Arrays.toString(list) + ": " + upper);
         check(0 == me ? RmaGroup.NOT_A_MEMBER == upper.rank() : upper.rank() == n - 1 - me &&
@@ -48,7 +49,7 @@ final class GroupScenarios
             expect(IllegalArgumentException.class, "rank 0 is not in group " + upper.id(), () -> rma.alloc(upper, 64));
             expect(IllegalArgumentException.class, "rank 0 is not in group", () -> rma.barrier(upper));
             expect(IllegalArgumentException.class, "rank 0 is not in group",
-                () -> rma.reduce(upper, ReduceOp.SUM, new long[1]));
+                () -> rma.messages().reduce(upper, ReduceOp.SUM, new long[1]));
         }
         else
         {
@@ -59,16 +60,16 @@ final class GroupScenarios
         refusals(world);
         if (0 != me)
         {
-            rma.freeGroup(upper);
+            rma.groups().free(upper);
         }
         else
         {
-            rma.freeGroup(upper);
+            rma.groups().free(upper);
             check(upper.isFreed(), () -> "a non-member's free leaves its handle live");
         }
-        expect(IllegalStateException.class, "group " + upper.id() + " was freed", () -> rma.freeGroup(upper));
+        expect(IllegalStateException.class, "group " + upper.id() + " was freed", () -> rma.groups().free(upper));
         expect(IllegalStateException.class, "was freed", () -> rma.alloc(upper, 8));
-        expect(IllegalStateException.class, "was freed", () -> rma.createGroup(upper, new int[] {0}));
+        expect(IllegalStateException.class, "was freed", () -> rma.groups().create(upper, new int[] {0}));
     }
 
     /**
@@ -109,7 +110,7 @@ final class GroupScenarios
         final int prev = g.worldRank((gr + size - 1) % size);
         check(1000 + prev == a.local().get(ValueLayout.JAVA_LONG, 8), () -> "ring put from rank " + prev);
         final long[] tickets = {ticket};
-        rma.reduce(g, ReduceOp.MAX, tickets);
+        rma.messages().reduce(g, ReduceOp.MAX, tickets);
         check(size - 1 == tickets[0], () -> "highest ticket " + tickets[0]);
         long memberSum = 0;
         for (final int w : g.worldRanks())
@@ -119,10 +120,10 @@ final class GroupScenarios
         final long wantAcc = 2 * memberSum;
         check(wantAcc == rma.getLong(a, root, 16), () -> "group accumulate " + rma.getLong(a, root, 16));
         final double[] abs = {me % 2 == 0 ? -me - 0.5 : me + 0.5};
-        rma.reduce(g, ReduceOp.ABSMIN, abs);
+        rma.messages().reduce(g, ReduceOp.ABSMIN, abs);
         final int lowest = Arrays.stream(g.worldRanks()).min().orElseThrow();
         check(lowest + 0.5 == abs[0], () -> "group absmin " + abs[0]);
-        final byte[] said = rma.broadcast(g, size - 1, ("from " + me).getBytes(StandardCharsets.US_ASCII));
+        final byte[] said = rma.messages().broadcast(g, size - 1, ("from " + me).getBytes(StandardCharsets.US_ASCII));
         check(("from " + g.worldRank(size - 1)).equals(new String(said, StandardCharsets.US_ASCII)),
             () -> "group broadcast " + new String(said, StandardCharsets.US_ASCII));
         // Mutexes on the group: every member hosts one; each takes every member's in turn around a counter.
@@ -145,7 +146,7 @@ final class GroupScenarios
         rma.barrier(g);
         check(size == a.local().get(ValueLayout.JAVA_LONG, 32), () -> "mutex counter " +
             a.local().get(ValueLayout.JAVA_LONG, 32));
-        expect(IllegalStateException.class, "still has allocation", () -> rma.freeGroup(g));
+        expect(IllegalStateException.class, "still has allocation", () -> rma.groups().free(g));
         rma.destroyMutexes(m);
         rma.free(a);
     }
@@ -157,14 +158,14 @@ final class GroupScenarios
     private void splits(final RmaGroup world)
     {
         final boolean outside = n > 2 && me == n - 1;
-        final RmaGroup half = rma.splitGroup(world, outside ? -1 : me % 2, -me);
+        final RmaGroup half = rma.groups().split(world, outside ? -1 : me % 2, -me);
         if (outside)
         {
             check(0 == half.size() && RmaGroup.NOT_A_MEMBER == half.rank(), () -> "negative colour gave " + half);
             expect(IllegalArgumentException.class, "is not in group", () -> rma.barrier(half));
             return;
         }
-        final int members = (int)java.util.stream.IntStream.range(0, outside(n)).filter(r -> r % 2 == me % 2).count();
+        final int members = (int)IntStream.range(0, splitting(n)).filter(r -> r % 2 == me % 2).count();
         check(half.size() == members && half.worldRank(0) == highest(me % 2), () -> "half " + half);
         for (int i = 1; i < half.size(); i++)
         {
@@ -172,20 +173,20 @@ final class GroupScenarios
             check(half.worldRank(i) < half.worldRank(i - 1), () -> "half not ordered by key at " + at + ": " + half);
         }
         final long[] sum = {me};
-        rma.reduce(half, ReduceOp.SUM, sum);
-        final long want = java.util.stream.IntStream.range(0, outside(n)).filter(r -> r % 2 == me % 2).sum();
+        rma.messages().reduce(half, ReduceOp.SUM, sum);
+        final long want = IntStream.range(0, splitting(n)).filter(r -> r % 2 == me % 2).sum();
         check(want == sum[0], () -> "sum over " + half + ": " + sum[0]);
         final RmaAllocation a = rma.alloc(half, 16);
         rma.putLong(me, a, half.worldRank(0), 0);
-        final RmaGroup child = rma.createGroup(half, new int[] {half.size() - 1});
+        final RmaGroup child = rma.groups().create(half, new int[] {half.size() - 1});
         check(half.worldRank(half.size() - 1) == me ? 0 == child.rank() : RmaGroup.NOT_A_MEMBER == child.rank(),
             () -> "child " + child + " of " + half);
         if (0 == child.rank())
         {
             final int[] alone = {7};
-            rma.reduce(child, ReduceOp.PROD, alone);
+            rma.messages().reduce(child, ReduceOp.PROD, alone);
             check(7 == alone[0], () -> "one-member reduction " + alone[0]);
-            rma.freeGroup(child);
+            rma.groups().free(child);
         }
         rma.barrier(half);
         if (0 == half.rank())
@@ -193,15 +194,15 @@ final class GroupScenarios
             check(a.local().get(ValueLayout.JAVA_LONG, 0) % 2 == me % 2, () -> "put within half");
         }
         rma.free(a);
-        rma.freeGroup(half);
+        rma.groups().free(half);
         if (RmaGroup.NOT_A_MEMBER == child.rank())
         {
-            rma.freeGroup(child);
+            rma.groups().free(child);
         }
     }
 
-    /** Ranks taking part in the split: every rank, less the last when n > 2. */
-    private static int outside(final int n)
+    /** Ranks with a colour in the split: every rank, less the last when n > 2. */
+    private static int splitting(final int n)
     {
         return n > 2 ? n - 1 : n;
     }
@@ -209,7 +210,7 @@ final class GroupScenarios
     private int highest(final int parity)
     {
         int h = -1;
-        for (int r = 0; r < outside(n); r++)
+        for (int r = 0; r < splitting(n); r++)
         {
             h = r % 2 == parity ? r : h;
         }
@@ -223,23 +224,23 @@ final class GroupScenarios
         if (last == me)
         {
             expect(IllegalArgumentException.class, "rank " + n + " is not a rank of parent group 0",
-                () -> rma.createGroup(world, new int[] {0, n}));
+                () -> rma.groups().create(world, new int[] {0, n}));
         }
         else
         {
-            expect(RmaException.class, "rank " + last + " refused its list", () -> rma.createGroup(world, new int[] {0}));
+            expect(RmaException.class, "rank " + last + " refused its list", () -> rma.groups().create(world, new int[] {0}));
         }
-        expect(IllegalArgumentException.class, "listed twice", () -> rma.createGroup(world, new int[] {0, 0}));
+        expect(IllegalArgumentException.class, "listed twice", () -> rma.groups().create(world, new int[] {0, 0}));
         expect(RmaException.class, "collective mismatch in group creation",
-            () -> rma.createGroup(world, 0 == me ? new int[] {0} : new int[] {0, 1}));
-        final RmaGroup all = rma.createGroup(world, world.worldRanks());
+            () -> rma.groups().create(world, 0 == me ? new int[] {0} : new int[] {0, 1}));
+        final RmaGroup all = rma.groups().create(world, world.worldRanks());
         if (0 == me)
         {
             expect(RmaException.class, "collective mismatch", () -> rma.alloc(all, 64));
         }
         else
         {
-            expect(RmaException.class, "collective mismatch", () -> rma.reduce(all, ReduceOp.SUM, new long[1]));
+            expect(RmaException.class, "collective mismatch", () -> rma.messages().reduce(all, ReduceOp.SUM, new long[1]));
         }
         // Still in step: an allocation over the group works after the refusals.
         final RmaAllocation a = rma.alloc(all, 8);
@@ -247,6 +248,6 @@ final class GroupScenarios
         rma.barrier(all);
         check((me + n - 1) % n + 1 == a.local().get(ValueLayout.JAVA_LONG, 0), () -> "allocation after refusals");
         rma.free(a);
-        rma.freeGroup(all);
+        rma.groups().free(all);
     }
 }

@@ -11,12 +11,13 @@ import java.util.List;
 import java.util.TreeMap;
 
 /**
- * Creates, splits and frees groups ({@link RmaGroup}), each collective over its parent's members. Owns the world
+ * Creates, splits and frees the groups ({@link RmaGroup}) of one {@link Rma}, each collective over its parent's
+ * members ({@code ARMCI_Group_create_child}, a split by colour and key, {@code ARMCI_Group_free}). Owns the world
  * group, this rank's count of groups created (which numbers new groups: a new group's id is its parent's lowest
  * world rank and that rank's count, so no two groups of the job share one) and the mailboxes the other groups
  * exchange through, allocated over the world at the first group created from it.
  */
-final class Groups
+public final class RmaGroups
 {
     private static final int ID_RANK_SHIFT = 24;
     private static final int HEADER_INTS = 4;
@@ -27,6 +28,7 @@ final class Groups
         CREATE, SPLIT
     }
 
+    private final Rma rma;
     private final Job job;
     private final Allocator allocator;
     private final Transfers transfers;
@@ -36,8 +38,10 @@ final class Groups
     private GroupMailboxes mailboxes;
     private int created;
 
-    Groups(final Job job, final Allocator allocator, final Transfers transfers, final Ranks ranks, final Arena arena)
+    RmaGroups(final Rma rma, final Job job, final Allocator allocator, final Transfers transfers, final Ranks ranks,
+        final Arena arena)
     {
+        this.rma = rma;
         this.job = job;
         this.allocator = allocator;
         this.transfers = transfers;
@@ -61,19 +65,27 @@ final class Groups
         });
     }
 
-    RmaGroup world()
+    /** @return the group of every rank in rank order (ARMCI_GROUP_WORLD); never freed. */
+    public RmaGroup world()
     {
         return world;
     }
 
     /**
-     * @throws IllegalArgumentException naming a bad or repeated parent rank on this rank (the others then fail naming
-     *                                  this one), or if this rank is not in the parent.
+     * Collective over the parent's members: a group of the listed parent ranks, in list order; every member of the
+     * parent gives the same list. A parent member not in the list gets the group with {@link RmaGroup#rank()}
+     * {@link RmaGroup#NOT_A_MEMBER}.
+     *
+     * @throws IllegalArgumentException on this rank for a null parent, a list that is null, names a rank outside the
+     *                                  parent or one twice (the other members then fail naming this rank), or if this
+     *                                  rank is not in the parent.
+     * @throws IllegalStateException    if the parent was freed.
      * @throws RmaException             naming the member whose list differs, that refused its list, or that is in
-     *                                  another call.
+     *                                  another collective call.
      */
-    RmaGroup create(final RmaGroup parent, final int[] parentRanks)
+    public RmaGroup create(final RmaGroup parent, final int[] parentRanks)
     {
+        rma.checkOpen();
         checkParent(parent, "group creation");
         final String refusal = refusal(parent, parentRanks);
         final int[] list = null == refusal ? parentRanks : new int[0];
@@ -115,11 +127,16 @@ final class Groups
     }
 
     /**
-     * Members of the parent giving the same colour (0 or more) form one group, ordered by key, then by parent rank; a
-     * member giving a negative colour is in none (it gets a group of no members).
+     * Collective over the parent's members: those giving the same colour (0 or more) form one group, ordered by key,
+     * then by parent rank; a member giving a negative colour is in none (it gets a group of no members).
+     *
+     * @throws IllegalArgumentException for a null parent, or if this rank is not in it.
+     * @throws IllegalStateException    if the parent was freed.
+     * @throws RmaException             naming a member in another collective call.
      */
-    RmaGroup split(final RmaGroup parent, final int colour, final int key)
+    public RmaGroup split(final RmaGroup parent, final int colour, final int key)
     {
+        rma.checkOpen();
         checkParent(parent, "group split");
         final List<byte[]> all = gather(parent, header(Call.SPLIT, 0, 0, colour, key));
         final TreeMap<Integer, List<int[]>> byColour = new TreeMap<>();
@@ -152,11 +169,15 @@ final class Groups
     /**
      * Collective over the group's members; a rank outside it only marks its own handle freed.
      *
-     * @throws IllegalArgumentException for the world group.
+     * @throws IllegalArgumentException for a null group or the world group.
      * @throws IllegalStateException    naming the group if it was freed, or an allocation over it not yet freed.
      */
-    void free(final RmaGroup group)
+    public void free(final RmaGroup group)
     {
+        if (null == group)
+        {
+            throw new IllegalArgumentException("group to free is null");
+        }
         if (world == group)
         {
             throw new IllegalArgumentException("the world group is never freed");
