@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,8 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * shared-file directory, mapped by every rank on the same host and removed as soon as they have (the mappings stay),
  * so a killed job leaves nothing behind. When ranks go through the driver, each slice is also exposed once on this
  * rank's endpoint (declared for read and write) and the region ids are exchanged with the sizes, so that gets are
- * pulls the driver serves. Checks that every rank is in the same collective call on the same allocation and says
- * which is not.
+ * pulls the driver serves. An allocation is collective over a group ({@link RmaGroup}): only its members take part
+ * and have slices. Checks that every member is in the same collective call on the same allocation and says which is
+ * not.
  */
 final class Allocator
 {
@@ -36,7 +38,6 @@ final class Allocator
     private final Endpoint endpoint;
     /** Live allocations by id, for the data server's thread. */
     private final ConcurrentHashMap<Long, RmaAllocation> live = new ConcurrentHashMap<>();
-    private long nextAllocationId;
 
     Allocator(final Job job, final Ranks ranks, final Path directory, final Endpoint endpoint)
     {
@@ -47,12 +48,15 @@ final class Allocator
     }
 
     /**
-     * @throws RmaException on every rank alike, naming the rank and why, when a rank could not make its slice (its
-     *                      directory has no room for it, or its exposure failed): every rank then removes its own.
+     * Collective over the group's members: each gives its slice's size; ranks outside the group have none.
+     *
+     * @throws RmaException on every member alike, naming the rank and why, when a member could not make its slice
+     *                      (its directory has no room for it, or its exposure failed): every member then removes its
+     *                      own.
      */
-    RmaAllocation alloc(final long bytes)
+    RmaAllocation alloc(final RmaGroup group, final long bytes)
     {
-        final long id = nextAllocationId++;
+        final long id = group.nextAllocationId();
         final Arena slices = Arena.ofShared();
         MemorySegment mine = null;
         ExposedRegion exposed = null;
@@ -70,7 +74,9 @@ final class Allocator
         final long[][] agreed;
         try
         {
-            agreed = collective(Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id(), refusal);
+            agreed = collective(group, Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id(),
+                refusal);
+            group.allocationAgreed();
         }
         catch (final RuntimeException ex)
         {
@@ -84,7 +90,7 @@ final class Allocator
         final long[] sizes = agreed[0];
         try
         {
-            for (int r = 0; r < job.size(); r++)
+            for (final int r : group.worldRanks())
             {
                 if (sizes[r] < 0)
                 {
@@ -99,10 +105,10 @@ final class Allocator
                     mapPeerSlice(id, r, sizes[r], slices);
                 regionIds[r] = (int)agreed[1][r];
             }
-            final RmaAllocation allocation = new RmaAllocation(id, job.rank(), sizes, mapped, regionIds, exposed,
-                slices);
+            final RmaAllocation allocation = new RmaAllocation(id, job.rank(), group, sizes, mapped, regionIds,
+                exposed, slices);
             live.put(id, allocation);
-            job.barrier();
+            group.barrier();
             return allocation;
         }
         catch (final RuntimeException ex)
@@ -159,27 +165,29 @@ final class Allocator
     }
 
     /**
-     * Every rank sends a magic word, its kind, allocation id, value and region id, then what refused its part, if
+     * Every member sends a magic word, its kind, allocation id, value and region id, then what refused its part, if
      * anything (UTF-8, empty when nothing did).
      *
      * @param refusal why this rank could not do its part, or null.
-     * @return every rank's value and region id, indexed by rank.
-     * @throws RmaException on every rank, naming the ranks that disagree, if the ranks are not all in the same
-     *                      collective call on the same allocation; on every rank, with every refusal in rank order,
-     *                      if a rank could not do its part.
+     * @return every rank's value and region id, indexed by world rank (0 and {@link #NO_REGION} outside the group).
+     * @throws RmaException on every member, naming the members that disagree, if the group's members are not all in
+     *                      the same collective call on the same allocation; on every member, with every refusal in
+     *                      rank order, if a member could not do its part.
      */
-    private long[][] collective(final Collective kind, final long id, final long value, final int regionId,
-        final String refusal)
+    private long[][] collective(final RmaGroup group, final Collective kind, final long id, final long value,
+        final int regionId, final String refusal)
     {
         final byte[] why = null == refusal ? new byte[0] : refusal.getBytes(StandardCharsets.UTF_8);
-        final List<byte[]> all = job.allGather(ByteBuffer.allocate(HEADER_BYTES + why.length).putLong(MAGIC)
+        final List<byte[]> all = group.allGather(ByteBuffer.allocate(HEADER_BYTES + why.length).putLong(MAGIC)
             .putLong(kind.ordinal()).putLong(id).putLong(value).putLong(regionId).put(why).array());
         final long[] values = new long[job.size()];
         final long[] regionIds = new long[job.size()];
+        Arrays.fill(regionIds, NO_REGION);
         final StringBuilder refusals = new StringBuilder();
-        for (int r = 0; r < job.size(); r++)
+        for (int g = 0; g < all.size(); g++)
         {
-            final ByteBuffer b = ByteBuffer.wrap(all.get(r));
+            final int r = group.worldRank(g);
+            final ByteBuffer b = ByteBuffer.wrap(all.get(g));
             final long theirKind = b.remaining() < HEADER_BYTES || MAGIC != b.getLong() ? -1 : b.getLong();
             if (theirKind < 0 || theirKind >= Collective.values().length)
             {
@@ -198,7 +206,7 @@ final class Allocator
             if (b.hasRemaining())
             {
                 refusals.append(refusals.isEmpty() ? "" : "; ")
-                    .append(new String(all.get(r), HEADER_BYTES, b.remaining(), StandardCharsets.UTF_8));
+                    .append(new String(all.get(g), HEADER_BYTES, b.remaining(), StandardCharsets.UTF_8));
             }
         }
         if (!refusals.isEmpty())
@@ -219,10 +227,23 @@ final class Allocator
         return live.get(id);
     }
 
-    /** Collective; the caller has completed every operation. */
+    /** @return the id of a live allocation over the group, or -1. */
+    long liveIn(final RmaGroup group)
+    {
+        for (final RmaAllocation a : live.values())
+        {
+            if (a.group() == group)
+            {
+                return a.id();
+            }
+        }
+        return -1;
+    }
+
+    /** Collective over the allocation's group; the caller has completed every operation. */
     void free(final RmaAllocation allocation)
     {
-        collective(Collective.FREE, allocation.id(), 0, NO_REGION, null);
+        collective(allocation.group(), Collective.FREE, allocation.id(), 0, NO_REGION, null);
         live.remove(allocation.id());
         allocation.free();
     }

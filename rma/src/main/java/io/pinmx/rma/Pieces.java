@@ -85,8 +85,8 @@ final class Pieces
         {
             for (int k = 0; k < v.count(); k++, i++)
             {
-                slices[i] = v.local().asSlice(v.localOffsets()[k], v.bytes());
-                remote[i] = v.remoteOffsets()[k];
+                slices[i] = v.piece(k);
+                remote[i] = v.remoteOffset(k);
                 lengths[i] = v.bytes();
             }
         }

@@ -1,136 +1,159 @@
 package io.pinmx.rma;
 
-import io.pinmx.job.Job;
-
-import java.nio.ByteBuffer;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 
 /**
- * ARMCI's reduction helpers over the job's control plane: every rank's array is gathered everywhere and combined
- * in rank order, so every rank computes the same result (to the bit, for doubles).
+ * ARMCI's reduction helpers over a group's members (the world's, or another group's in group order): every member's elements are gathered everywhere with a header (its
+ * operation, type and whether it refused its own part) and combined in rank order, so every rank computes the same
+ * result (to the bit, for floating point). The result replaces the caller's elements only when every rank's part
+ * was accepted: a refused or mismatched reduction changes nothing on any rank.
  */
 final class Reductions
 {
-    enum Op
+    /** Why a rank refused its own part; it still takes part in the gather so that the others fail naming it. */
+    private enum Refusal
     {
-        SUM, MIN, MAX
+        NONE("-"),
+        NULL_OPERATION("gave no operation or element type"),
+        NULL_VALUES("gave null values"),
+        UNDEFINED("gave an operation its element type has not"),
+        PARTIAL_ELEMENT("gave bytes that are not whole elements"),
+        READ_ONLY("gave read-only values");
+
+        private final String said;
+
+        Refusal(final String said)
+        {
+            this.said = said;
+        }
     }
 
-    /** What a rank that was given a null array sends: one byte, shorter than any element. */
-    private static final byte[] NULL_MARKER = {0};
+    private static final int HEADER_BYTES = 4;
+    private static final ElementType[] TYPES = ElementType.values();
+    private static final ReduceOp[] OPS = ReduceOp.values();
+    private static final Refusal[] REFUSALS = Refusal.values();
 
     private Reductions()
     {
     }
 
-    /** Ints travel and combine as longs: the low 32 bits of a long sum are the int sum with wraparound. */
-    static int[] ints(final Job job, final int[] values, final Op op)
-    {
-        if (null == values)
-        {
-            refuseNull(job, op);
-        }
-        final long[] wide = new long[values.length];
-        for (int i = 0; i < values.length; i++)
-        {
-            wide[i] = values[i];
-        }
-        final long[] combined = longs(job, wide, op);
-        final int[] result = new int[values.length];
-        for (int i = 0; i < values.length; i++)
-        {
-            result[i] = (int)combined[i];
-        }
-        return result;
-    }
-
-    static long[] longs(final Job job, final long[] values, final Op op)
-    {
-        if (null == values)
-        {
-            refuseNull(job, op);
-        }
-        final ByteBuffer mine = ByteBuffer.allocate(values.length * Long.BYTES);
-        mine.asLongBuffer().put(values);
-        final List<ByteBuffer> all = gather(job, mine.array(), values.length, Long.BYTES, op);
-        final long[] result = new long[values.length];
-        for (int i = 0; i < values.length; i++)
-        {
-            long acc = all.get(0).getLong(i * Long.BYTES);
-            for (int r = 1; r < all.size(); r++)
-            {
-                final long v = all.get(r).getLong(i * Long.BYTES);
-                acc = switch (op)
-                {
-                    case SUM -> acc + v;
-                    case MIN -> Math.min(acc, v);
-                    case MAX -> Math.max(acc, v);
-                };
-            }
-            result[i] = acc;
-        }
-        return result;
-    }
-
-    static double[] doubles(final Job job, final double[] values, final Op op)
-    {
-        if (null == values)
-        {
-            refuseNull(job, op);
-        }
-        final ByteBuffer mine = ByteBuffer.allocate(values.length * Double.BYTES);
-        mine.asDoubleBuffer().put(values);
-        final List<ByteBuffer> all = gather(job, mine.array(), values.length, Double.BYTES, op);
-        final double[] result = new double[values.length];
-        for (int i = 0; i < values.length; i++)
-        {
-            double acc = all.get(0).getDouble(i * Double.BYTES);
-            for (int r = 1; r < all.size(); r++)
-            {
-                final double v = all.get(r).getDouble(i * Double.BYTES);
-                acc = switch (op)
-                {
-                    case SUM -> acc + v;
-                    case MIN -> Math.min(acc, v);
-                    case MAX -> Math.max(acc, v);
-                };
-            }
-            result[i] = acc;
-        }
-        return result;
-    }
-
     /**
-     * A null array still takes part in the gather (as {@link #NULL_MARKER}, a length no array of elements has), so
-     * that every other rank fails naming this one instead of waiting for it.
+     * Replaces every element of {@code values} with the operation over every rank's element at that index.
      *
-     * @throws IllegalArgumentException always, naming the operation.
+     * @param self this rank's world rank, for messages (which name every rank by world rank).
+     * @throws IllegalArgumentException naming what this rank gave wrong (no operation, null values, an operation the
+     *                                  type has not, bytes that are not whole elements, read-only values); the other
+     *                                  ranks fail naming this one.
+     * @throws RmaException             naming the rank that refused its part, or that is in another reduction (another
+     *                                  operation, type or length) or another collective call.
      */
-    private static void refuseNull(final Job job, final Op op)
+    static void reduce(final RmaGroup group, final int self, final ReduceOp op, final ElementType type,
+        final MemorySegment values)
     {
-        job.allGather(NULL_MARKER);
-        throw new IllegalArgumentException(op + " of a null array: every rank must give one (of the same length)");
-    }
-
-    /**
-     * @throws RmaException naming the rank whose array has another length or is null (the call was not collective).
-     */
-    private static List<ByteBuffer> gather(final Job job, final byte[] mine, final int length, final int elementBytes,
-        final Op op)
-    {
-        final List<byte[]> all = job.allGather(mine);
-        for (int r = 0; r < all.size(); r++)
+        final Refusal refusal = null == op || null == type ? Refusal.NULL_OPERATION :
+            null == values ? Refusal.NULL_VALUES :
+            !op.appliesTo(type) ? Refusal.UNDEFINED :
+            0 != values.byteSize() % type.bytes() ? Refusal.PARTIAL_ELEMENT :
+            values.isReadOnly() ? Refusal.READ_ONLY : Refusal.NONE;
+        final long bytes = Refusal.NONE == refusal ? values.byteSize() : 0;
+        final byte[] mine = new byte[Math.toIntExact(HEADER_BYTES + bytes)];
+        mine[0] = (byte)refusal.ordinal();
+        mine[1] = (byte)(null == op ? 0 : op.ordinal());
+        mine[2] = (byte)(null == type ? 0 : type.ordinal());
+        if (Refusal.NONE == refusal)
         {
-            if (all.get(r).length == NULL_MARKER.length && elementBytes > NULL_MARKER.length)
+            MemorySegment.copy(values, 0, MemorySegment.ofArray(mine), HEADER_BYTES, bytes);
+        }
+        final List<byte[]> all = group.allGather(mine);
+        if (Refusal.NONE != refusal)
+        {
+            throw new IllegalArgumentException("reduction " + op + " of " + type + ": this rank " + refusal.said +
+                (null == values ? "" : " (" + values.byteSize() + " bytes)"));
+        }
+        for (int g = 0; g < all.size(); g++)
+        {
+            final byte[] theirs = all.get(g);
+            final int r = group.worldRank(g);
+            if (theirs.length < HEADER_BYTES || theirs[0] < 0 || theirs[0] >= REFUSALS.length ||
+                theirs[1] < 0 || theirs[1] >= OPS.length || theirs[2] < 0 || theirs[2] >= TYPES.length)
             {
-                throw new RmaException("collective " + op + ": rank " + r + " gave a null array");
+                throw new RmaException("collective mismatch in " + op + ": rank " + r + " is in another collective call");
             }
-            if (all.get(r).length != length * elementBytes)
+            if (Refusal.NONE.ordinal() != theirs[0])
             {
-                throw new RmaException("collective mismatch in " + op + ": rank " + r + " gave " +
-                    all.get(r).length / elementBytes + " elements, rank " + job.rank() + " gave " + length);
+                throw new RmaException("collective " + op + " of " + type + ": rank " + r + " " +
+                    REFUSALS[theirs[0]].said);
+            }
+            if (theirs[1] != op.ordinal() || theirs[2] != type.ordinal() || theirs.length != mine.length)
+            {
+                throw new RmaException("collective mismatch in " + op + ": rank " + r + " reduces " +
+                    (theirs.length - HEADER_BYTES) / TYPES[theirs[2]].bytes() + " " + TYPES[theirs[2]] + " by " +
+                    OPS[theirs[1]] + ", rank " + self + " " + bytes / type.bytes() + " " + type + " by " + op);
             }
         }
-        return all.stream().map(ByteBuffer::wrap).toList();
+        combine(all, op, type, values);
+    }
+
+    private static void combine(final List<byte[]> all, final ReduceOp op, final ElementType type,
+        final MemorySegment values)
+    {
+        final MemorySegment[] parts = new MemorySegment[all.size()];
+        for (int r = 0; r < parts.length; r++)
+        {
+            parts[r] = MemorySegment.ofArray(all.get(r)).asSlice(HEADER_BYTES);
+        }
+        // ABSMIN and ABSMAX give absolute values even from one rank: the first element is combined with itself.
+        final boolean absolute = ReduceOp.ABSMIN == op || ReduceOp.ABSMAX == op;
+        final long elements = values.byteSize() / type.bytes();
+        for (long i = 0; i < elements; i++)
+        {
+            final long at = i * type.bytes();
+            switch (type)
+            {
+                case INT ->
+                {
+                    int acc = parts[0].get(ValueLayout.JAVA_INT_UNALIGNED, at);
+                    acc = absolute ? op.apply(acc, acc) : acc;
+                    for (int r = 1; r < parts.length; r++)
+                    {
+                        acc = op.apply(acc, parts[r].get(ValueLayout.JAVA_INT_UNALIGNED, at));
+                    }
+                    values.set(ValueLayout.JAVA_INT_UNALIGNED, at, acc);
+                }
+                case LONG ->
+                {
+                    long acc = parts[0].get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+                    acc = absolute ? op.apply(acc, acc) : acc;
+                    for (int r = 1; r < parts.length; r++)
+                    {
+                        acc = op.apply(acc, parts[r].get(ValueLayout.JAVA_LONG_UNALIGNED, at));
+                    }
+                    values.set(ValueLayout.JAVA_LONG_UNALIGNED, at, acc);
+                }
+                case FLOAT ->
+                {
+                    float acc = parts[0].get(ValueLayout.JAVA_FLOAT_UNALIGNED, at);
+                    acc = absolute ? op.apply(acc, acc) : acc;
+                    for (int r = 1; r < parts.length; r++)
+                    {
+                        acc = op.apply(acc, parts[r].get(ValueLayout.JAVA_FLOAT_UNALIGNED, at));
+                    }
+                    values.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at, acc);
+                }
+                case DOUBLE ->
+                {
+                    double acc = parts[0].get(ValueLayout.JAVA_DOUBLE_UNALIGNED, at);
+                    acc = absolute ? op.apply(acc, acc) : acc;
+                    for (int r = 1; r < parts.length; r++)
+                    {
+                        acc = op.apply(acc, parts[r].get(ValueLayout.JAVA_DOUBLE_UNALIGNED, at));
+                    }
+                    values.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at, acc);
+                }
+                case COMPLEX_FLOAT, COMPLEX_DOUBLE -> throw new IllegalStateException(type + " reached the combine");
+            }
+        }
     }
 }

@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * ARMCI-style one-sided communication among the ranks of a {@link Job}: collective allocation of remotely
  * accessible memory, put, get and accumulate (contiguous, strided, vector; blocking and non-blocking), fences,
- * value operations, read-modify-write, mutexes, and ARMCI's message helpers (barrier, broadcast, reductions).
+ * value operations, read-modify-write, mutexes, groups, access epochs, address-range locks, barriers, and ARMCI's
+ * message helpers ({@link #messages()}: broadcast, reductions).
  * <p>
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
  * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
@@ -37,6 +38,9 @@ public final class Rma implements AutoCloseable
     private final DataServer server;
     private final Transfers transfers;
     private final ProtocolChoice protocols;
+    private final RmaGroups groups;
+    private final MemoryLocks memoryLocks;
+    private final RmaMessages messages;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -68,6 +72,8 @@ public final class Rma implements AutoCloseable
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
+        this.groups = new RmaGroups(this, job, allocator, transfers, ranks, arena);
+        this.messages = new RmaMessages(this, job);
         if (null != driver)
         {
             try
@@ -82,6 +88,7 @@ public final class Rma implements AutoCloseable
                 throw ex;
             }
         }
+        this.memoryLocks = new MemoryLocks(createMutexes(1));
     }
 
     /**
@@ -174,13 +181,29 @@ public final class Rma implements AutoCloseable
      */
     public RmaAllocation alloc(final long bytes)
     {
+        return alloc(groups.world(), bytes);
+    }
+
+    /**
+     * Collective over the group's members ({@code ARMCI_Malloc_group}): as {@link #alloc(long)}, with slices on the
+     * members only; operations name them by world rank and refuse any other rank, naming it. Freed by
+     * {@link #free(RmaAllocation)}, collective over the same members.
+     *
+     * @throws IllegalArgumentException if the group is null or this rank is not a member.
+     * @throws IllegalStateException    if the group was freed.
+     */
+    public RmaAllocation alloc(final RmaGroup group, final long bytes)
+    {
         checkOpen();
-        return allocator.alloc(bytes);
+        checkGroup(group, "allocation");
+        return allocator.alloc(group, bytes);
     }
 
     /**
      * Collective free: completes every operation at its target (those on explicit and aggregate handles not yet
      * waited for too: their handles then only report the outcome), waits for every rank, then unmaps the slices.
+     *
+     * Collective over the allocation's group.
      *
      * @throws IllegalStateException if the allocation was freed already.
      * @throws RmaException          if the ranks are not all freeing the same allocation.
@@ -192,9 +215,35 @@ public final class Rma implements AutoCloseable
             throw new IllegalArgumentException("allocation to free is null");
         }
         allocation.checkLive();
+        transfers.epoch().checkFree(allocation);
         // Operations on explicit handles not yet waited for included: nothing may reach a slice once freed.
         completeAtTargets(true);
         allocator.free(allocation);
+    }
+
+    /**
+     * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}) for direct loads and
+     * stores through {@link RmaAllocation#local()}: until {@link #accessEnd(RmaAllocation)} no floating-point or
+     * complex accumulate is applied to this rank's memory (their origins wait), so a load-modify-store of such an
+     * element loses none; the opening is a full fence. Puts, integer accumulates and gets are not held back. One
+     * epoch at a time; inside it, a floating-point accumulate aimed at this rank is refused.
+     *
+     * @throws IllegalStateException if an epoch is open, or the allocation was freed.
+     */
+    public void accessBegin(final RmaAllocation allocation)
+    {
+        checkOpen();
+        transfers.epoch().begin(allocation);
+    }
+
+    /**
+     * Closes the access epoch ({@code ARMCI_Access_end}): a full fence, then the held accumulates proceed.
+     *
+     * @throws IllegalStateException if no epoch is open on that allocation.
+     */
+    public void accessEnd(final RmaAllocation allocation)
+    {
+        transfers.epoch().end(allocation);
     }
 
     // ---------------------------------------------------------------- contiguous
@@ -360,6 +409,34 @@ public final class Rma implements AutoCloseable
         transfers.putValue(target, rank, offset, Double.BYTES);
     }
 
+    /**
+     * Non-blocking value put ({@code ARMCI_NbPutValueInt}), followed by {@code handle} (null: the implicit handles);
+     * the value is copied, so nothing of the caller's must outlive the call.
+     */
+    public void nbPutInt(final int value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new int[] {value}), target, rank, offset, handle);
+    }
+
+    public void nbPutLong(final long value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new long[] {value}), target, rank, offset, handle);
+    }
+
+    public void nbPutFloat(final float value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new float[] {value}), target, rank, offset, handle);
+    }
+
+    public void nbPutDouble(final double value, final RmaAllocation target, final int rank, final long offset,
+        final RmaHandle handle)
+    {
+        transfers.put(MemorySegment.ofArray(new double[] {value}), target, rank, offset, handle);
+    }
+
     public int getInt(final RmaAllocation source, final int rank, final long offset)
     {
         return transfers.getValue(source, rank, offset, Integer.BYTES).get(ValueLayout.JAVA_INT_UNALIGNED, 0);
@@ -482,6 +559,37 @@ public final class Rma implements AutoCloseable
         job.barrier();
     }
 
+    /** All-fence, then waits for every member of the group ({@code armci_msg_group_barrier}). */
+    public void barrier(final RmaGroup group)
+    {
+        checkGroup(group, "group barrier");
+        allFence();
+        group.barrier();
+    }
+
+    // ---------------------------------------------------------------- groups
+
+    /** @return the groups of this rank's job: the world group, and creating, splitting and freeing others. */
+    public RmaGroups groups()
+    {
+        return groups;
+    }
+
+    /** @return the group of every rank in rank order (ARMCI_GROUP_WORLD); never freed. */
+    public RmaGroup worldGroup()
+    {
+        return groups.world();
+    }
+
+    static void checkGroup(final RmaGroup group, final String what)
+    {
+        if (null == group)
+        {
+            throw new IllegalArgumentException(what + ": the group is null");
+        }
+        group.checkCollective(what);
+    }
+
     DriverTier driver()
     {
         return driver;
@@ -496,12 +604,21 @@ public final class Rma implements AutoCloseable
      */
     public RmaMutexes createMutexes(final int count)
     {
+        return createMutexes(groups.world(), count);
+    }
+
+    /**
+     * Collective over the group's members: each hosts {@code count} mutexes; hosts are named by world rank and a rank
+     * outside the group is refused, naming it.
+     */
+    public RmaMutexes createMutexes(final RmaGroup group, final int count)
+    {
         final RmaAllocation words;
         try
         {
             // A negative count goes into the collective allocation as a negative size, which refuses it on every
             // rank alike: refusing it here, on this rank alone, would leave the others waiting in the allocation.
-            words = alloc(count * RmaMutexes.MUTEX_BYTES);
+            words = alloc(group, count * RmaMutexes.MUTEX_BYTES);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -509,7 +626,7 @@ public final class Rma implements AutoCloseable
                 " bytes a mutex): " + ex.getMessage(), ex);
         }
         final int[] counts = new int[size()];
-        for (int r = 0; r < size(); r++)
+        for (final int r : group.worldRanks())
         {
             counts[r] = (int)(words.size(r) / RmaMutexes.MUTEX_BYTES);
         }
@@ -522,60 +639,37 @@ public final class Rma implements AutoCloseable
         free(mutexes.words());
     }
 
+    /**
+     * Waits until this rank holds an address range of a rank's slice ({@code armci_lockmem}); each rank's memory has
+     * one lock (created at init), so ranges on one rank exclude each other even when apart. One range at a time.
+     *
+     * @throws IllegalArgumentException naming the rank or range if it is outside the job, the allocation's group or
+     *                                  the slice.
+     * @throws IllegalStateException    if this rank holds a range already, or the allocation was freed.
+     */
+    public void lockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
+    {
+        checkOpen();
+        checkRank(rank, "locked range");
+        memoryLocks.lock(allocation, rank, offset, bytes);
+    }
+
+    /**
+     * Completes this rank's puts and accumulates everywhere, then lets the range go ({@code armci_unlockmem}).
+     *
+     * @throws IllegalStateException naming the range if this rank does not hold exactly it.
+     */
+    public void unlockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
+    {
+        memoryLocks.unlock(allocation, rank, offset, bytes);
+    }
+
     // ---------------------------------------------------------------- message helpers
 
-    /** @return {@code root}'s bytes on every rank. */
-    public byte[] broadcast(final int root, final byte[] bytes)
+    /** @return ARMCI's message helpers (broadcast, reductions; {@code armci_msg_*}) over this rank's job and groups. */
+    public RmaMessages messages()
     {
-        checkRank(root, "broadcast root");
-        return job.broadcast(root, bytes);
-    }
-
-    /** Element-wise sum over every rank's array, the result on every rank. */
-    public int[] sum(final int[] values)
-    {
-        return Reductions.ints(job, values, Reductions.Op.SUM);
-    }
-
-    public int[] min(final int[] values)
-    {
-        return Reductions.ints(job, values, Reductions.Op.MIN);
-    }
-
-    public int[] max(final int[] values)
-    {
-        return Reductions.ints(job, values, Reductions.Op.MAX);
-    }
-
-    public long[] sum(final long[] values)
-    {
-        return Reductions.longs(job, values, Reductions.Op.SUM);
-    }
-
-    public long[] min(final long[] values)
-    {
-        return Reductions.longs(job, values, Reductions.Op.MIN);
-    }
-
-    public long[] max(final long[] values)
-    {
-        return Reductions.longs(job, values, Reductions.Op.MAX);
-    }
-
-    /** Sums in rank order, so every rank gets the same bits. */
-    public double[] sum(final double[] values)
-    {
-        return Reductions.doubles(job, values, Reductions.Op.SUM);
-    }
-
-    public double[] min(final double[] values)
-    {
-        return Reductions.doubles(job, values, Reductions.Op.MIN);
-    }
-
-    public double[] max(final double[] values)
-    {
-        return Reductions.doubles(job, values, Reductions.Op.MAX);
+        return messages;
     }
 
     // ---------------------------------------------------------------- checks
@@ -636,7 +730,7 @@ public final class Rma implements AutoCloseable
         return null == server ? new long[3] : server.packedGets();
     }
 
-    private void checkOpen()
+    void checkOpen()
     {
         if (closed)
         {

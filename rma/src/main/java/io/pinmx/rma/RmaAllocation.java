@@ -6,7 +6,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * One collective allocation: every rank's slice (sizes may differ, 0 included), each native and page aligned.
+ * One collective allocation over a group ({@link #group()}, the world group unless given): every member's slice
+ * (sizes may differ, 0 included), each native and page aligned; ranks are world ranks and a rank outside the group
+ * has no slice.
  * Slices of ranks on this host are mapped here; {@link #local()} is this rank's own. Ranks reached through the
  * driver read a slice by pulling from the region its owner exposed. Valid until the collective
  * {@link Rma#free(RmaAllocation)}; any use after it fails naming the allocation.
@@ -15,6 +17,7 @@ public final class RmaAllocation
 {
     private final long id;
     private final int self;
+    private final RmaGroup group;
     private final long[] sizes;
     private final MemorySegment[] slices;
     private final int[] regionIds;
@@ -22,11 +25,12 @@ public final class RmaAllocation
     private final Arena arena;
     private volatile boolean freed;
 
-    RmaAllocation(final long id, final int self, final long[] sizes, final MemorySegment[] slices,
+    RmaAllocation(final long id, final int self, final RmaGroup group, final long[] sizes, final MemorySegment[] slices,
         final int[] regionIds, final ExposedRegion exposed, final Arena arena)
     {
         this.id = id;
         this.self = self;
+        this.group = group;
         this.sizes = sizes;
         this.slices = slices;
         this.regionIds = regionIds;
@@ -47,7 +51,16 @@ public final class RmaAllocation
         return slices[self];
     }
 
-    /** @return the bytes of a rank's slice. */
+    /** @return the group whose members took part in the allocation and hold its slices. */
+    public RmaGroup group()
+    {
+        return group;
+    }
+
+    /**
+     * @return the bytes of a rank's slice (by world rank).
+     * @throws IllegalArgumentException naming the rank if it is not in the job or not in the allocation's group.
+     */
     public long size(final int rank)
     {
         checkLive();
@@ -55,7 +68,17 @@ public final class RmaAllocation
         {
             throw new IllegalArgumentException("rank " + rank + " is not a rank of this job (0.." + (sizes.length - 1) + ")");
         }
+        checkMember(rank, "slice size of allocation " + id);
         return sizes[rank];
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the world rank, the allocation and its group if the rank has no slice
+     *                                  here (it is not a member of the group).
+     */
+    void checkMember(final int rank, final String what)
+    {
+        group.checkMember(rank, what + " (allocation " + id + ")");
     }
 
     /** The mapped slice of a rank on this host (this rank included), or null for one reached through the driver. */

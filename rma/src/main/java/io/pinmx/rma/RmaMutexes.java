@@ -5,7 +5,8 @@ import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import java.lang.foreign.MemorySegment;
 
 /**
- * A collectively created group of mutexes: every rank hosts its own number of them (0 allowed). Each mutex is a
+ * A collectively created set of mutexes: every member of its group hosts its own number of them (0 allowed); hosts
+ * are named by world rank, and a rank outside the group is refused naming it. Each mutex is a
  * ticket lock in its host's memory (next ticket, now serving), so waiters are served first come, first served; a
  * waiter on a same-host mutex watches the host's memory, a remote one waits for the host's data server to grant it
  * its turn, and nobody spins over the network. Destroyed collectively by
@@ -39,6 +40,7 @@ public final class RmaMutexes
     public int count(final int rank)
     {
         rma.checkRank(rank, "mutex host");
+        words.checkMember(rank, "mutex host");
         return counts[rank];
     }
 
@@ -134,6 +136,7 @@ public final class RmaMutexes
     {
         rma.checkRank(rank, "mutex host");
         words.checkLive();
+        words.checkMember(rank, "mutex host");
         if (mutex < 0 || mutex >= counts[rank])
         {
             throw new IllegalArgumentException("rank " + rank + " hosts " + counts[rank] + " mutexes; there is no mutex " + mutex);

@@ -110,7 +110,7 @@ final class SharedMemoryTier
     {
         for (int i = 0; i < v.count(); i++)
         {
-            MemorySegment.copy(v.local(), v.localOffsets()[i], slice, v.remoteOffsets()[i], v.bytes());
+            MemorySegment.copy(v.piece(i), 0, slice, v.remoteOffset(i), v.bytes());
         }
     }
 
@@ -118,7 +118,7 @@ final class SharedMemoryTier
     {
         for (int i = 0; i < v.count(); i++)
         {
-            MemorySegment.copy(slice, v.remoteOffsets()[i], v.local(), v.localOffsets()[i], v.bytes());
+            MemorySegment.copy(slice, v.remoteOffset(i), v.piece(i), 0, v.bytes());
         }
     }
 
@@ -126,7 +126,7 @@ final class SharedMemoryTier
     {
         for (int i = 0; i < v.count(); i++)
         {
-            Accumulator.accumulate(scale, v.local(), v.localOffsets()[i], slice, v.remoteOffsets()[i], v.bytes(), stripes);
+            Accumulator.accumulate(scale, v.piece(i), 0, slice, v.remoteOffset(i), v.bytes(), stripes);
         }
     }
 

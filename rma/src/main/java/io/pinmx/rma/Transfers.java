@@ -16,6 +16,7 @@ final class Transfers
     private final DriverTier driver;
     private final RmaHandle implicit = new RmaHandle(true);
     private final RmaHandle blockingHandle = new RmaHandle(true, true);
+    private final AccessEpoch epoch;
     /** Native, so value operations through the driver send from it and receive into it without staging. */
     private final MemorySegment valueWord;
     private boolean closed;
@@ -25,6 +26,12 @@ final class Transfers
         this.ranks = ranks;
         this.driver = driver;
         this.valueWord = arena.allocate(Long.BYTES, Long.BYTES);
+        this.epoch = new AccessEpoch(ranks.stripes(ranks.self()), ranks.self());
+    }
+
+    AccessEpoch epoch()
+    {
+        return epoch;
     }
 
     /** The handle a blocking call hands to its non-blocking form, waited for before the call returns. */
@@ -46,6 +53,7 @@ final class Transfers
     void close()
     {
         closed = true;
+        epoch.close();
     }
 
     // ---------------------------------------------------------------- put, get, accumulate
@@ -133,6 +141,7 @@ final class Transfers
         checkLocal(source, patch.sourceExtentBytes(), "accumulate source");
         final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "accumulate target");
         checkAligned(offset, scale.type().alignmentBytes(), "accumulate target offset");
+        epoch.checkAccumulate(scale.type(), rank);
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
@@ -187,11 +196,12 @@ final class Transfers
                 throw new IllegalArgumentException("vector accumulate piece of " + v.bytes() + " bytes is not a whole " +
                     "number of " + scale.type().bytes() + "-byte " + scale.type() + " elements");
             }
-            for (final long remote : v.remoteOffsets())
+            for (int i = 0; i < v.count(); i++)
             {
-                checkAligned(remote, scale.type().alignmentBytes(), "vector accumulate target offset");
+                checkAligned(v.remoteOffset(i), scale.type().alignmentBytes(), "vector accumulate target offset");
             }
         }
+        epoch.checkAccumulate(scale.type(), rank);
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
@@ -279,6 +289,7 @@ final class Transfers
         }
         a.checkLive();
         ranks.checkRank(rank, what);
+        a.checkMember(rank, what);
         a.checkRange(rank, offset, bytes, what);
         ranks.checkAlive(rank);
         return a.slice(rank);
@@ -291,7 +302,7 @@ final class Transfers
         {
             for (int i = 0; i < v.count(); i++)
             {
-                a.checkRange(rank, v.remoteOffsets()[i], v.bytes(), what + " piece " + i);
+                a.checkRange(rank, v.remoteOffset(i), v.bytes(), what + " piece " + i);
             }
         }
         return slice;
@@ -342,9 +353,13 @@ final class Transfers
             {
                 throw new IllegalArgumentException(what + ": I/O vector group " + g + " is null");
             }
-            if (intoLocal && vectors[g].local().isReadOnly())
+            for (int i = 0; intoLocal && i < vectors[g].count(); i++)
             {
-                throw new IllegalArgumentException(what + ": I/O vector group " + g + "'s local segment is read-only");
+                if (vectors[g].piece(i).isReadOnly())
+                {
+                    throw new IllegalArgumentException(what + ": I/O vector group " + g + "'s local piece " + i +
+                        " is read-only");
+                }
             }
         }
     }

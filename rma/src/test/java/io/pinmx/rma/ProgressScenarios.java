@@ -92,7 +92,7 @@ final class ProgressScenarios
         }
         // A get the model packed is one request the target's data server packs, a small blocking contiguous one a
         // request it answers with the bytes; every other get is the drivers'.
-        final long[] byServer = rma.sum(new long[] {rma.protocolCounts().pack() - packedBefore,
+        final long[] byServer = rma.messages().sum(new long[] {rma.protocolCounts().pack() - packedBefore,
             rma.protocolCounts().served() - servedGetsBefore});
         final long packed = byServer[0];
         final long servedGets = byServer[1];

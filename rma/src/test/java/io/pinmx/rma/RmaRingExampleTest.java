@@ -24,18 +24,20 @@ class RmaRingExampleTest
     Path dir;
 
     @Test
-    void everyRankReceivesThePreviousRankAndTheTotalIsTheSumOfRanks() throws Exception
+    void everyRankReceivesThePreviousRankAndTheTotalAndParitySumsAreSumsOfRanks() throws Exception
     {
         final LaunchedJob.Result job = LaunchedJob.runRanks(dir, 120, Map.of(), 3, RmaRing.class.getName());
         final String out = job.out();
         final String err = job.err();
         assertEquals(0, job.exitStatus(), out + err);
         final String rank0 = out.trim();
-        assertTrue(rank0.startsWith("rank 0 of 3 received 2, ticket ") && rank0.endsWith(", total 3"), rank0 + err);
+        assertTrue(rank0.startsWith("rank 0 of 3 received 2, ticket ") && rank0.endsWith(", parity sum 2, total 3"),
+            rank0 + err);
         for (int rank = 1; rank < 3; rank++)
         {
             final String prefix = "[rank " + rank + "] rank " + rank + " of 3 received " + (rank - 1) + ", ticket ";
-            assertTrue(err.lines().anyMatch(l -> l.startsWith(prefix) && l.endsWith(", total 3")), prefix + " in\n" + err);
+            final String suffix = ", parity sum " + (1 == rank ? 1 : 2) + ", total 3";
+            assertTrue(err.lines().anyMatch(l -> l.startsWith(prefix) && l.endsWith(suffix)), prefix + " in\n" + err);
         }
     }
 

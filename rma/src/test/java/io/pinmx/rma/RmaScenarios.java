@@ -499,15 +499,15 @@ public final class RmaScenarios
         }
         // ARMCI's message helpers, collective over every rank.
         final int n = rma.size();
-        final int[] ints = rma.sum(new int[] {rma.rank(), 1, Integer.MAX_VALUE});
+        final int[] ints = rma.messages().sum(new int[] {rma.rank(), 1, Integer.MAX_VALUE});
         check(ints[0] == n * (n - 1) / 2 && ints[1] == n && ints[2] == Integer.MAX_VALUE * n,
             () -> "int sum " + java.util.Arrays.toString(ints));
-        check(rma.min(new long[] {rma.rank() - 5L})[0] == -5 && rma.max(new long[] {rma.rank()})[0] == n - 1,
+        check(rma.messages().min(new long[] {rma.rank() - 5L})[0] == -5 && rma.messages().max(new long[] {rma.rank()})[0] == n - 1,
             () -> "long min/max");
-        check(rma.sum(new double[] {0.5 * rma.rank()})[0] == 0.25 * n * (n - 1) &&
-            rma.min(new double[] {-rma.rank()})[0] == 1 - n && rma.max(new int[] {-rma.rank()})[0] == 0,
+        check(rma.messages().sum(new double[] {0.5 * rma.rank()})[0] == 0.25 * n * (n - 1) &&
+            rma.messages().min(new double[] {-rma.rank()})[0] == 1 - n && rma.messages().max(new int[] {-rma.rank()})[0] == 0,
             () -> "double sum/min, int max");
-        final byte[] root = rma.broadcast(n - 1, new byte[] {(byte)rma.rank()});
+        final byte[] root = rma.messages().broadcast(n - 1, new byte[] {(byte)rma.rank()});
         check(1 == root.length && root[0] == n - 1, () -> "broadcast from the last rank");
         final RmaHandle explicit = rma.handle();
         rma.nbGet(a, rma.rank(), 0, arena.allocate(0), explicit);
@@ -561,7 +561,7 @@ public final class RmaScenarios
         }
         else
         {
-            expect(RmaException.class, "collective mismatch", () -> rma.sum(new long[] {1}));
+            expect(RmaException.class, "collective mismatch", () -> rma.messages().sum(new long[] {1}));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.pinmx.apps.mg;
 
+import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 
@@ -165,13 +166,17 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     @Override
     public double[] sum(final double[] values)
     {
-        return rma.sum(values);
+        final double[] sums = values.clone();
+        rma.messages().reduce(ReduceOp.SUM, sums);
+        return sums;
     }
 
     @Override
     public double max(final double value)
     {
-        return rma.max(new double[] {value})[0];
+        final double[] largest = {value};
+        rma.messages().reduce(ReduceOp.MAX, largest);
+        return largest[0];
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.pinmx.apps.spmv;
 
+import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 
@@ -55,7 +56,9 @@ record SpmvRun(MatrixKind kind, int size, FetchMode mode, int iterations, int ra
                 MemorySegment.copy(ghosts, ValueLayout.JAVA_DOUBLE, 0, xAll, owned, plan.ghosts());
                 rows.multiply(plan.columnSlots, xAll, y);
                 // Every rank's fetches are done once this sum returns: the slices may be overwritten.
-                final double norm = Math.sqrt(rma.sum(new double[] {PowerIteration.squares(y)})[0]);
+                final double[] squares = {PowerIteration.squares(y)};
+                rma.messages().reduce(ReduceOp.SUM, squares);
+                final double norm = Math.sqrt(squares[0]);
                 for (int i = 0; i < owned; i++)
                 {
                     mine.setAtIndex(ValueLayout.JAVA_DOUBLE, i, y[i] / norm);
@@ -77,8 +80,10 @@ record SpmvRun(MatrixKind kind, int size, FetchMode mode, int iterations, int ra
             error = Math.max(error, Math.abs(mine.getAtIndex(ValueLayout.JAVA_DOUBLE, i) - reference[rows.first + i]));
         }
         rma.free(x);
-        final long[] counts = rma.sum(new long[] {rows.nonzeros(), plan.ghosts()});
-        final double[] slowest = rma.max(new double[] {(end - start) / 1e9, fetchNs / 1e9, error / largest});
+        final long[] counts = {rows.nonzeros(), plan.ghosts()};
+        rma.messages().reduce(ReduceOp.SUM, counts);
+        final double[] slowest = {(end - start) / 1e9, fetchNs / 1e9, error / largest};
+        rma.messages().reduce(ReduceOp.MAX, slowest);
         return new SpmvRun(kind, size, mode, iterations, rma.size(), kind.rows(size), counts[0], counts[1], slowest[0],
             slowest[1], slowest[2]);
     }

@@ -2,8 +2,10 @@ package io.pinmx.rma.example;
 
 import io.pinmx.job.Job;
 import io.pinmx.rma.AccumulateScale;
+import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
+import io.pinmx.rma.RmaGroup;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -11,8 +13,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Every rank puts its rank number into the next rank's slice, adds it to a total on rank 0 and takes a ticket
- * from a counter there; after a barrier each rank reads what it received. Run: bin/pinmx-run -np 4
- * io.pinmx.rma.example.RmaRing
+ * from a counter there; the even and the odd ranks each sum their rank numbers over a group of their own; after a
+ * barrier each rank reads what it received. Run: bin/pinmx-run -np 4 io.pinmx.rma.example.RmaRing
  */
 public final class RmaRing
 {
@@ -27,11 +29,15 @@ public final class RmaRing
             rma.put(mine, slices, next, 0);
             rma.acc(AccumulateScale.ofLong(1), mine, slices, 0, 8);
             final int ticket = rma.fetchAndAdd(slices, 0, 16, 1);
+            final RmaGroup parity = rma.groups().split(rma.worldGroup(), rma.rank() % 2, rma.rank());
+            final long[] paritySum = {rma.rank()};
+            rma.messages().reduce(parity, ReduceOp.SUM, paritySum);
             rma.barrier();
             final long received = slices.local().get(ValueLayout.JAVA_LONG, 0);
             final long total = rma.getLong(slices, 0, 8);
             System.out.println("rank " + rma.rank() + " of " + rma.size() + " received " + received +
-                ", ticket " + ticket + ", total " + total);
+                ", ticket " + ticket + ", parity sum " + paritySum[0] + ", total " + total);
+            rma.groups().free(parity);
             rma.free(slices);
         }
     }
