@@ -5,6 +5,7 @@ import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
+import io.pinmx.pin.spi.Counter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,8 +19,8 @@ import java.time.Instant;
 
 /**
  * Every rank sends a message to every other rank and receives one from each, checking every byte; then prints one
- * line for a script: the milliseconds from this process's start to its first message received and its resident
- * memory. Run: {@code bin/pinmx-run -np 8 io.pinmx.job.example.AllPairs [BYTES]} (default 1024 bytes a message).
+ * line for a script: the milliseconds from this process's start to its first message received, its resident
+ * memory, and how many frames came through the user driver's same-host rings (0 over UDP). Run: {@code bin/pinmx-run -np 8 io.pinmx.job.example.AllPairs [BYTES]} (default 1024 bytes a message).
  */
 public final class AllPairs
 {
@@ -85,7 +86,8 @@ public final class AllPairs
             }
             System.out.println(REPORT_PREFIX + " rank " + rank + " of " + size + " received " + (size - 1) + " x " +
                 bytes + " B checked, first-message-ms " + firstMessageMs + ", rss-kib " + statusKib("VmRSS") +
-                ", hwm-kib " + statusKib("VmHWM"));
+                ", hwm-kib " + statusKib("VmHWM") +
+                ", shm-frames-received " + endpoint.driverCounters().get(Counter.SHM_FRAMES_RECEIVED));
 
             // Nobody closes its endpoint while a partner may still wait for an ack from it.
             job.barrier();
