@@ -19,6 +19,11 @@ while [ $# -gt 0 ]; do
 done
 [ ${#transports[@]} -gt 0 ] || transports=(shm udp)
 root=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
+# Built (when its sources changed) before the clock starts, not inside the first job's wall time.
+source "$root/scripts/lib.sh"
+pinmx_use_jdk
+PINMX_CLASSPATH=$(cd "$root" && pinmx_classpath bench-imb) || exit 1
+export PINMX_CLASSPATH
 out=$(mktemp -d "${TMPDIR:-/tmp}/many-ranks.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
