@@ -49,6 +49,11 @@ public final class JobEndpoint implements AutoCloseable
      * default 5000). Runs in the TCG guest need more: a rank there can be silent for over 5 s in JIT warm-up.
      */
     public static final String PEER_TIMEOUT_VARIABLE = "PINMX_PEER_TIMEOUT_MS";
+    /**
+     * "0" turns the user driver's same-host shared-memory rings off, so ranks of one host talk UDP as ranks of
+     * different hosts do; "1" (default) leaves the tuning's choice.
+     */
+    public static final String SAME_HOST_VARIABLE = "PINMX_SAME_HOST";
     /** The application key every rank of a job presents, unless its tuning sets another. */
     public static final int APPLICATION_KEY = 0x706d7862;
     /** Resend interval of unacknowledged frames (the library's default); the peer timeout is a multiple of it. */
@@ -107,6 +112,7 @@ public final class JobEndpoint implements AutoCloseable
             throw new IllegalArgumentException(ex.getMessage(), ex);
         }
         final long peerTimeoutMs = peerTimeoutMs(env);
+        final boolean sameHost = sameHost(env);
         final RankAddress reachable = RankAddress.choose(env, job);
         final InetAddress userBind = selected instanceof UserDriver ? reachable.requireAddress() : reachable.address();
         // Keeps the provider's endpoint itself (not wrapped) so provider counters can be read through it.
@@ -129,7 +135,7 @@ public final class JobEndpoint implements AutoCloseable
         final Endpoint endpoint;
         try
         {
-            endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs, reachable, userBind));
+            endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs, sameHost, reachable, userBind));
         }
         catch (final RuntimeException ex)
         {
@@ -193,16 +199,21 @@ public final class JobEndpoint implements AutoCloseable
     }
 
     private static EndpointOptions options(
-        final Job job, final EndpointTuning tuning, final long peerTimeoutMs, final RankAddress reachable,
-        final InetAddress userBind)
+        final Job job, final EndpointTuning tuning, final long peerTimeoutMs, final boolean sameHost,
+        final RankAddress reachable, final InetAddress userBind)
     {
         final EndpointConfig.Builder config = EndpointConfig.builder();
         tuning.driverConfig(config);
         // Where the peers reach this rank is the job's choice, whatever else the tuning changed.
-        final UserDriverOptions user = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
+        final UserDriverOptions tuned = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
+        final UserDriverOptions user = sameHost ? tuned : tuned.withSameHost(false);
         if (null != userBind)
         {
             config.options(UserDriverOptions.class, user.withBind(userBind, user.basePort()));
+        }
+        else
+        {
+            config.options(UserDriverOptions.class, user);
         }
         config.options(KernelDriverOptions.class, config.options(KernelDriverOptions.class)
             .orElseGet(KernelDriverOptions::defaults).withInterface(reachable.interfaceName()));
@@ -267,6 +278,21 @@ public final class JobEndpoint implements AutoCloseable
         }
         throw new IllegalArgumentException(PEER_TIMEOUT_VARIABLE + "=" + value + ": expected milliseconds, 1.." +
             Integer.MAX_VALUE);
+    }
+
+    /**
+     * @throws IllegalArgumentException naming PINMX_SAME_HOST if it is neither 0 nor 1.
+     */
+    public static boolean sameHost(final Map<String, String> env)
+    {
+        final String value = env.getOrDefault(SAME_HOST_VARIABLE, "1");
+        return switch (value)
+        {
+            case "1" -> true;
+            case "0" -> false;
+            default -> throw new IllegalArgumentException(SAME_HOST_VARIABLE + "=" + value +
+                ": expected 0 (same-host rings off, UDP) or 1");
+        };
     }
 
     /** This host as the job compares it: "-" when /proc does not tell (then no two ranks count as one host's). */
