@@ -242,6 +242,7 @@ pinmx_check_environment() {
   if [ -z "$problem" ]; then
     problem=$(pinmx_check_words PINMX_BIND core none &&
       pinmx_check_words PINMX_RMA_SHARED_MEMORY 0 1 &&
+      pinmx_check_words PINMX_SAME_HOST 0 1 &&
       pinmx_check_words PINMX_RMA_RECALIBRATE 0 1 &&
       pinmx_check_words PINMX_RMA_STRIDED auto direct pack &&
       pinmx_check_words PINMX_RMA_CONTIGUOUS auto zerocopy stream &&
@@ -251,6 +252,9 @@ pinmx_check_environment() {
   # Empty is unset for these, as their Java readers take it.
   if [ -z "$problem" ] && [ -n "${PINMX_SHARED_PULL_MIN_BYTES:-}" ] && ! [[ "$PINMX_SHARED_PULL_MIN_BYTES" =~ ^[0-9]+$ ]]; then
     problem="PINMX_SHARED_PULL_MIN_BYTES='$PINMX_SHARED_PULL_MIN_BYTES': expected a byte count >= 0"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_SHM_DIR:-}" ] && [ ! -d "$PINMX_SHM_DIR" ]; then
+    problem="PINMX_SHM_DIR='$PINMX_SHM_DIR': expected an existing directory (tmpfs, default /dev/shm)"
   fi
   if [ -z "$problem" ] && [ -n "${PINMX_ADDRESS:-}" ] && ! pinmx_is_ip "$PINMX_ADDRESS"; then
     problem="PINMX_ADDRESS='$PINMX_ADDRESS': expected an IP address of this host (e.g. 192.168.1.10)"

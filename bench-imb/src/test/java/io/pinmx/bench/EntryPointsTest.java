@@ -162,6 +162,8 @@ class EntryPointsTest
         "PINMX_RMA_CONTIGUOUS|fast|expected auto, zerocopy or stream",
         "PINMX_RMA_CALIBRATION|slow|expected full or quick",
         "PINMX_RMA_DIR|/nonexistent/dir|expected an existing directory",
+        "PINMX_SAME_HOST|maybe|expected 0 or 1",
+        "PINMX_SHM_DIR|/nonexistent/dir|expected an existing directory",
         "PINMX_BIND|weird|expected core or none",
         "PINMX_MPJ_PROGRESS|eager|expected caller or thread",
         "PINMX_SHARED_PULL_MIN_BYTES|-1|expected a byte count",
