@@ -24,10 +24,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * Owns {@link #agentLock}: held by whoever runs the duty cycle without a progress thread, so one runs it at a time;
  * {@link #stop} takes it to tear the transport down once nobody is inside the duty cycle.
  * <p>
- * Without a progress thread a responder thread wakes every {@link #RESPONDER_CHECK_NS} and, when nobody has run the
- * duty cycle for {@link #RESPONDER_IDLE_NS} (the application computes, or is descheduled), runs one: received frames
- * wait as events for the application, pulls from this endpoint are served and liveness probes are answered, so
- * partners never take a live process that does not poll for a dead one. When the event queue is full it still
+ * Without a progress thread (unless the options turn it off) a responder thread wakes every
+ * {@link #RESPONDER_CHECK_NS} and, when nobody has run the duty cycle for {@link #RESPONDER_IDLE_NS} (the application
+ * computes, or is descheduled), runs one: received frames wait as events for the application, pulls from this
+ * endpoint are served and liveness probes are answered, so partners never take a live process that does not poll
+ * for a dead one. When the event queue is full it still
  * reads datagrams, to answer probes, and drops the frames among them (their senders resend).
  */
 final class EndpointAgent
@@ -66,7 +67,7 @@ final class EndpointAgent
     private final long pullResendTimeoutNs;
     private final ReentrantLock agentLock = new ReentrantLock();
     private final Thread progressThread;
-    /** Null with a progress thread. */
+    /** Null with a progress thread, or when the options turn the responder off. */
     private final Thread responderThread;
 
     private volatile boolean stopped;
@@ -81,6 +82,7 @@ final class EndpointAgent
     EndpointAgent(
         final EndpointAddress address,
         final boolean progressThread,
+        final boolean responder,
         final long pullResendTimeoutNs,
         final UdpTransport udp,
         final ShmFrameRing ring,
@@ -98,15 +100,19 @@ final class EndpointAgent
         this.counterPublisher = counterPublisher;
         this.pullResendTimeoutNs = pullResendTimeoutNs;
         this.progressThread = progressThread ? new Thread(this::runProgress, "pinmx-progress-" + address) : null;
-        this.responderThread = progressThread ? null : new Thread(this::runResponder, "pinmx-responder-" + address);
+        this.responderThread = progressThread || !responder ? null :
+            new Thread(this::runResponder, "pinmx-responder-" + address);
     }
 
     void start()
     {
         LAST_CYCLE_NS.setOpaque(this, System.nanoTime());
         final Thread thread = progressThread != null ? progressThread : responderThread;
-        thread.setDaemon(true);
-        thread.start();
+        if (thread != null)
+        {
+            thread.setDaemon(true);
+            thread.start();
+        }
     }
 
     boolean hasProgressThread()
@@ -228,7 +234,7 @@ final class EndpointAgent
             udp.wakeup();
             join(progressThread);
         }
-        else
+        else if (responderThread != null)
         {
             LockSupport.unpark(responderThread);
             join(responderThread);

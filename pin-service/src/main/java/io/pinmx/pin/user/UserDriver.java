@@ -75,7 +75,8 @@ public final class UserDriver implements PinDriver
         return new DriverInfo(NAME, DESCRIPTION + "; chosen because " + chosenBecause + "; progress " +
             (options.progressThread() ? "by a progress thread per endpoint" :
                 progressByOpener ? "by the opener's progress thread, which keeps polling" :
-                    "only inside poll/await (a responder answers liveness probes when nobody polls)"),
+                    "only inside poll/await" + (options.responder() ?
+                        " (a responder answers liveness probes when nobody polls)" : "")),
             false, RegionTable.MAX_SEGMENTS, options.maxRegions(), EndpointAddress.MAX_ENDPOINT_INDEX + 1,
             UdpTransport.payloadWithinMtu(options.framePayloadBytes(), FrameKind.MEDIUM_FRAG, options.bindAddress()),
             options.framePayloadBytes(), features);

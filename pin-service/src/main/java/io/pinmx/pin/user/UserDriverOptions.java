@@ -14,6 +14,10 @@ import java.util.Map;
  *                              (the board's base port is then that port minus the endpoint index).
  * @param progressThread        true: a progress thread per endpoint serves pulls while the application computes;
  *                              false: progress happens only inside poll and await.
+ * @param responder             without a progress thread, true: a responder thread runs the agent when the
+ *                              application has not polled for a while (liveness probes answered, pulls served,
+ *                              frames queued); false: nothing runs outside poll and await, and partners across
+ *                              hosts judge this endpoint by silence alone.
  * @param sameHost              true: use shared-memory rings and process_vm_readv pulls for peers on this host;
  *                              false: everything goes over UDP (as between hosts).
  * @param shmDirectory          where endpoint files live (tmpfs; {@value #SHM_DIRECTORY_VARIABLE}, else /dev/shm).
@@ -41,6 +45,7 @@ public record UserDriverOptions(
     InetAddress bindAddress,
     int basePort,
     boolean progressThread,
+    boolean responder,
     boolean sameHost,
     Path shmDirectory,
     int framePayloadBytes,
@@ -125,10 +130,9 @@ public record UserDriverOptions(
      */
     public static UserDriverOptions defaults()
     {
-        return new UserDriverOptions(
-            InetAddress.getLoopbackAddress(), 0, true, true, shmDirectory(System.getenv()), 8192, 32, 4,
-            20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20, RegionTable.MAX_REGIONS, DEFAULT_SHARED_PULL_MIN_BYTES,
-            NodeFiles.countersFile());
+        return new UserDriverOptions(InetAddress.getLoopbackAddress(), 0, true, true, true,
+            shmDirectory(System.getenv()), 8192, 32, 4, 20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20,
+            RegionTable.MAX_REGIONS, DEFAULT_SHARED_PULL_MIN_BYTES, NodeFiles.countersFile());
     }
 
     /**
@@ -153,9 +157,9 @@ public record UserDriverOptions(
 
     public UserDriverOptions withShmDirectory(final Path directory)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, directory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, directory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     /**
@@ -164,72 +168,79 @@ public record UserDriverOptions(
      */
     public UserDriverOptions withCountersFile(final Path file)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, file);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, file);
     }
 
     public UserDriverOptions withBind(final InetAddress address, final int port)
     {
-        return new UserDriverOptions(address, port, progressThread, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(address, port, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withProgressThread(final boolean enabled)
     {
-        return new UserDriverOptions(bindAddress, basePort, enabled, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, enabled, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+    }
+
+    public UserDriverOptions withResponder(final boolean enabled)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, enabled, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withSameHost(final boolean enabled)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, enabled, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, enabled, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withLoss(final double txFraction, final double rxFraction, final long seed)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, txFraction, rxFraction,
-            seed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, txFraction,
+            rxFraction, seed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withPullResend(final long resendTimeoutNs, final int maxRetries)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, resendTimeoutNs, maxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, resendTimeoutNs, maxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withRingBytes(final int shmRing, final int eventRing)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRing, eventRing, maxRegions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRing, eventRing, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withFramePayloadBytes(final int bytes)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, bytes,
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory, bytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
             lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withMaxRegions(final int regions)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, regions, sharedPullMinBytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, regions, sharedPullMinBytes, countersFile);
     }
 
     public UserDriverOptions withSharedPullMinBytes(final long bytes)
     {
-        return new UserDriverOptions(bindAddress, basePort, progressThread, sameHost, shmDirectory, framePayloadBytes,
-            pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, bytes, countersFile);
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, bytes, countersFile);
     }
 
     /** Bytes one PULL request asks for. */

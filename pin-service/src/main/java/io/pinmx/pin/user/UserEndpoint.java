@@ -155,8 +155,8 @@ final class UserEndpoint implements DriverEndpoint
             maxFrameBytes);
         this.counterPublisher = null == options.countersFile() ? null :
             CounterPublisher.open(options.countersFile(), address, counters);
-        this.agent = new EndpointAgent(address, options.progressThread(), options.pullResendTimeoutNs(), udp, ring,
-            events, puller, dispatcher, counterPublisher);
+        this.agent = new EndpointAgent(address, options.progressThread(), options.responder(),
+            options.pullResendTimeoutNs(), udp, ring, events, puller, dispatcher, counterPublisher);
         this.awaitLoop = new AwaitLoop(this::eventReady, agent::blockAwaiting);
         agent.start();
     }

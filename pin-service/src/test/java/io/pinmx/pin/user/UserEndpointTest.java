@@ -379,7 +379,9 @@ class UserEndpointTest
     @Test
     void aPollThatReceivesItselfReturnsAfterTheFirstDatagramWithAnEventAndLosesNone() throws Exception
     {
-        final DriverEndpoint endpoint = open(UserDriverOptions.defaults().withProgressThread(false).withSameHost(false));
+        // no responder: only the polls under test may take the datagrams
+        final DriverEndpoint endpoint = open(UserDriverOptions.defaults().withProgressThread(false).withResponder(false)
+            .withSameHost(false));
         final InetSocketAddress target = endpoint.address().board().endpointSocketAddress(0);
         try (DatagramChannel raw = DatagramChannel.open())
         {
