@@ -54,6 +54,8 @@ static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
 	[PINMX_CNT_SERVE_MISSES]	= "serve_misses",
 	[PINMX_CNT_NACKS_SENT]		= "nacks_sent",
 	[PINMX_CNT_TX_ERRORS]		= "tx_errors",
+	[PINMX_CNT_RX_NO_KEY]		= "rx_no_key",
+	[PINMX_CNT_RX_BAD_KEY]		= "rx_bad_key",
 };
 
 static struct dentry *pinmx_debugfs_dir;

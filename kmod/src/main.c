@@ -214,7 +214,11 @@ static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.pad || (req.flags & ~PINMX_DECLARE_WRITABLE))
+	if (req.pad ||
+	    (req.flags & ~(PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE)))
+		return -EINVAL;
+	if ((req.flags & PINMX_DECLARE_REMOTE) &&
+	    !(req.flags & PINMX_DECLARE_WRITABLE))
 		return -EINVAL;
 	if (!req.nr_segments)
 		return -EINVAL;
@@ -329,7 +333,7 @@ static long pinmx_ioc_region_info(struct pinmx_endpoint *ep,
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.reserved[0] || req.reserved[1])
+	if (req.reserved)
 		return -EINVAL;
 	region = pinmx_get_region(ep, req.region_id, true);
 	if (IS_ERR(region))
@@ -340,6 +344,7 @@ static long pinmx_ioc_region_info(struct pinmx_endpoint *ep,
 	req.pinned_pages = READ_ONCE(region->nr_pinned);
 	req.pin_mode = region->mode;
 	req.flags = region->flags;
+	req.key = region->key;
 	pinmx_region_put_user(region);
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }

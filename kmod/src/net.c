@@ -72,6 +72,7 @@ static const u32 pinmx_payload_limit[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_SMALL]		= PINMX_SMALL_MAX_BYTES,
 	[PINMX_KIND_MEDIUM_FRAG]	= U32_MAX,
 	[PINMX_KIND_PULL_REPLY]		= U32_MAX,
+	[PINMX_KIND_PULL]		= PINMX_PULL_KEY_BYTES,
 };
 
 /* Is @a + @b below 2^63, with both below 2^63? */
@@ -105,10 +106,12 @@ static int pinmx_check_medium(const struct pinmx_wire_medium *m, u32 plen)
 	return 0;
 }
 
-static int pinmx_check_pull(const struct pinmx_wire_pull *p)
+static int pinmx_check_pull(const struct pinmx_wire_pull *p, u32 plen)
 {
 	u32 block = be32_to_cpu(p->block_len), per = be32_to_cpu(p->reply_bytes);
 
+	if (plen && plen != PINMX_PULL_KEY_BYTES)
+		return PINMX_CNT_RX_BAD_LENGTH;
 	if (!block || !per)
 		return PINMX_CNT_RX_BAD_FIELD;
 	if (be16_to_cpu(p->frame_count) != DIV_ROUND_UP((u64)block, per))
@@ -153,7 +156,7 @@ static int pinmx_check_kind(const union pinmx_wire_frame *f, u32 plen)
 					be64_to_cpu(f->rndv.region_offset)) ?
 		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
 	case PINMX_KIND_PULL:
-		return pinmx_check_pull(&f->pull);
+		return pinmx_check_pull(&f->pull, plen);
 	case PINMX_KIND_PULL_REPLY:
 		if (!plen)
 			return PINMX_CNT_RX_BAD_LENGTH;
@@ -438,8 +441,7 @@ static int pinmx_deliver(struct pinmx_endpoint *ep, struct sk_buff *skb,
 {
 	switch (f->hdr.kind) {
 	case PINMX_KIND_PULL:
-		pinmx_serve_pull(ep, &f->pull, eth_hdr(skb)->h_source, dev);
-		return 0;
+		return pinmx_serve_pull_frame(ep, skb, &f->pull, dev);
 	case PINMX_KIND_PULL_REPLY:
 		return pinmx_pull_reply(ep, skb, &f->reply, dev);
 	case PINMX_KIND_NACK:

@@ -161,6 +161,8 @@ struct pinmx_seg {
  * @id: id within the endpoint.
  * @mode: pin mode fixed at declaration.
  * @flags: PINMX_DECLARE_* flags.
+ * @key: remote-access key (PINMX_DECLARE_REMOTE), else 0; set before the
+ *	region is published, never changed.
  * @writable: pins with FOLL_WRITE.
  * @can_lock: declarer had CAP_IPC_LOCK: no RLIMIT_MEMLOCK check.
  * @lock_limit: RLIMIT_MEMLOCK of the declarer, in pages.
@@ -205,6 +207,7 @@ struct pinmx_region {
 	u32 id;
 	u32 mode;
 	u32 flags;
+	u64 key;
 	bool writable;
 	bool can_lock;
 	unsigned long lock_limit;
@@ -428,6 +431,10 @@ int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
 int pinmx_pull_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
 void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f,
 		      const u8 *src_mac, struct net_device *dev);
+int pinmx_serve_pull_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+			   const struct pinmx_wire_pull *f,
+			   struct net_device *dev);
+int pinmx_key_check(const struct pinmx_region *region, u64 key);
 struct pinmx_pull_server *pinmx_pull_server_alloc(struct pinmx_endpoint *ep);
 void pinmx_pull_server_free(struct pinmx_pull_server *server);
 

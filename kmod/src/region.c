@@ -15,6 +15,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -1281,6 +1282,10 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	region->chunk_min = ep->chunk_min;
 	region->chunk_max = ep->chunk_max;
 	region->flags = flags;
+	region->key = 0;
+	/* Non-zero: 0 stands for "not exposed" and for "no key carried". */
+	while ((flags & PINMX_DECLARE_REMOTE) && !region->key)
+		region->key = get_random_u64();
 	region->writable = flags & PINMX_DECLARE_WRITABLE;
 	region->can_lock = capable(CAP_IPC_LOCK);
 	region->lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;

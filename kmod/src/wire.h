@@ -21,6 +21,8 @@
 /* Payload limits of the eager kinds. */
 #define PINMX_TINY_MAX_BYTES	32
 #define PINMX_SMALL_MAX_BYTES	128
+/* Payload of a PULL that carries the serving region's key. */
+#define PINMX_PULL_KEY_BYTES	8
 
 /* CONNECT_REQUEST/REPLY status codes. */
 enum pinmx_connect_status {
@@ -45,7 +47,8 @@ enum pinmx_nack_reason {
 	PINMX_NACK_OUT_OF_RANGE = 4,
 	PINMX_NACK_SEGMENT_FAULT = 5,
 	PINMX_NACK_BAD_FIELD = 6,
-	PINMX_NACK_REASON_MAX = 6,
+	PINMX_NACK_BAD_KEY = 7,
+	PINMX_NACK_REASON_MAX = 7,
 };
 
 /* Common header, 32 bytes (PINMX_MXOE_COMMON_BYTES). */
@@ -103,7 +106,10 @@ struct pinmx_wire_rndv {
 	__be32 send_handle;
 } __packed;
 
-/* PULL (7), 72 bytes. */
+/*
+ * PULL (7), 72 bytes; then no payload, or the key of an exposed region
+ * (PINMX_PULL_KEY_BYTES, big-endian).
+ */
 struct pinmx_wire_pull {
 	struct pinmx_wire_hdr hdr;
 	__be32 handle;

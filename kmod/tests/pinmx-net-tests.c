@@ -970,7 +970,6 @@ static int test_pull_errors_reported(void)
 {
 	uint8_t *buf = map_anon(16 * PAGE);
 	struct pinmx_pull_event pe;
-	struct pinmx_pull bad;
 	int in[2], out[2], sv[2], status;
 	uint64_t ids[3];
 	uint32_t local, ro;
@@ -999,11 +998,6 @@ static int test_pull_errors_reported(void)
 	CHECK_ERRNO(node_pull(&n, ids[0], 0, local, 15 * PAGE, 2 * PAGE, 0), ERANGE);
 	CHECK_ERRNO(node_pull(&n, ids[0], 1ULL << 63, local, 0, PAGE, 0), EOVERFLOW);
 	CHECK_ERRNO(node_pull(&n, ids[0], 0, local, 0, PAGE, 0x80), EINVAL);
-	memset(&bad, 0, sizeof(bad));
-	bad.local_region = local;
-	bad.length = PAGE;
-	bad.reserved = 1;
-	CHECK_ERRNO(ioctl(n.fd, PINMX_IOC_PULL, &bad), EINVAL);
 
 	/* Empty pull: done at once. */
 	CHECK_OK(node_pull(&n, ids[0], 0, local, 0, 0, PINMX_PULL_WIRE));
@@ -1473,6 +1467,194 @@ static int test_pull_from_exited_process(void)
 	return 0;
 }
 
+/* What the key test's server tells the puller. */
+struct exposed_msg {
+	uint32_t exposed;	/* exposed region of endpoint 42, seed 7 */
+	uint32_t plain;		/* region of endpoint 42 not exposed, seed 8 */
+	uint32_t other;		/* exposed region of endpoint 43, seed 9 */
+	uint32_t other_session;
+	uint64_t key;		/* of @exposed */
+	uint64_t other_key;	/* of @other */
+};
+
+static int declare_filled(int fd, uint8_t *buf, uint32_t seed, uint32_t flags,
+			  uint32_t *id, uint64_t *key)
+{
+	struct pinmx_region_info ri;
+
+	fill(buf, 8 * PAGE, seed);
+	CHECK_OK(pmx_declare1(fd, buf, 8 * PAGE, flags, id));
+	CHECK_OK(pmx_region_info(fd, *id, &ri));
+	*key = ri.key;
+	return 0;
+}
+
+/* Server of the key test: two endpoints, exposed and plain regions. */
+static int sender_exposed_regions(struct node *n, void *arg)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint8_t *buf = map_anon(24 * PAGE);
+	struct exposed_msg m = { 0 };
+	struct node other = { 0 };
+	uint64_t none;
+	char c;
+
+	(void)arg;
+	CHECK(buf, "map");
+	if (node_bind(&other, "lo", 43) ||
+	    declare_filled(n->fd, buf, 7, remote, &m.exposed, &m.key) ||
+	    declare_filled(n->fd, buf + 8 * PAGE, 8, 0, &m.plain, &none) ||
+	    declare_filled(other.fd, buf + 16 * PAGE, 9, remote, &m.other,
+			   &m.other_key))
+		return 1;
+	m.other_session = other.session;
+	CHECK(write(STDOUT_FILENO, &m, sizeof(m)) == sizeof(m), "ids");
+	CHECK(read(STDIN_FILENO, &c, 1) >= 0, "read");
+	return 0;
+}
+
+static int node_pull_key(struct node *n, uint32_t remote, uint64_t key,
+			 uint32_t local, uint32_t flags)
+{
+	struct pinmx_pull req = {
+		.peer_endpoint = n->peer_index, .flags = flags,
+		.peer_session = n->peer_session, .remote_region = remote,
+		.local_region = local, .length = 8 * PAGE, .handle = 98,
+		.remote_key = key,
+	};
+
+	memcpy(req.peer_mac, n->peer_mac, 6);
+	return ioctl(n->fd, PINMX_IOC_PULL, &req);
+}
+
+/*
+ * One pull of 8 pages with @key must end with @status; a refused one
+ * leaves @dst as it was (seed 99) and counts one more @counter.
+ */
+static int pull_keyed(struct node *n, uint32_t remote, uint64_t key,
+		      uint32_t local, uint8_t *dst, uint32_t flags,
+		      uint32_t status, uint32_t seed, int counter)
+{
+	uint64_t c0 = pmx_counter(counter);
+	struct pinmx_pull_event pe;
+
+	fill(dst, 8 * PAGE, 99);
+	CHECK_OK(node_pull_key(n, remote, key, local, flags));
+	if (pull_end(n, &pe))
+		return 1;
+	CHECK(pe.status == status, "flags %u region %u key %#llx: status %u "
+	      "error %d nack %u", flags, remote, (unsigned long long)key,
+	      pe.status, pe.error, pe.nack_reason);
+	if (status != PINMX_PULL_OK) {
+		CHECK(pe.error == EACCES && pe.bytes == 0 && !pe.local &&
+		      pe.nack_reason == (flags ? 7 : 0),
+		      "refusal: error %d bytes %llu nack %u", pe.error,
+		      (unsigned long long)pe.bytes, pe.nack_reason);
+		CHECK(pmx_counter(counter) == c0 + 1, "counter %d +%llu",
+		      counter, (unsigned long long)(pmx_counter(counter) - c0));
+		seed = 99;
+	}
+	CHECK(mismatch(dst, 8 * PAGE, seed) == 8 * PAGE,
+	      "flags %u region %u: local bytes differ at %zu", flags, remote,
+	      mismatch(dst, 8 * PAGE, seed));
+	return 0;
+}
+
+/* Waits until process @pid is stopped (state T); 0, or 1 after 10 s. */
+static int wait_stopped(pid_t pid)
+{
+	char path[64], stat[256], *p;
+	uint64_t deadline = now_ns() + 10000000000ULL;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	do {
+		fd = open(path, O_RDONLY);
+		CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+		len = read(fd, stat, sizeof(stat) - 1);
+		stat[len > 0 ? len : 0] = 0;
+		close(fd);
+		p = strrchr(stat, ')');
+		if (p && p[1] == ' ' && p[2] == 'T')
+			return 0;
+		usleep(1000);
+	} while (now_ns() < deadline);
+	CHECK(0, "process %d not stopped: %s", pid, stat);
+}
+
+static int keyed_pulls(struct node *n, const struct exposed_msg *m,
+		       uint32_t local, uint8_t *dst, uint32_t flags)
+{
+	const int bad = PINMX_CNT_RX_BAD_KEY, none = PINMX_CNT_RX_NO_KEY;
+	const uint32_t refused = PINMX_PULL_BAD_KEY, ok = PINMX_PULL_OK;
+	struct node other = *n;
+
+	other.peer_index = 43;
+	other.peer_session = m->other_session;
+	return pull_keyed(n, m->exposed, 0, local, dst, flags, refused, 0, none) ||
+	       pull_keyed(n, m->exposed, m->key ^ 1, local, dst, flags, refused, 0, bad) ||
+	       pull_keyed(n, m->exposed, m->other_key, local, dst, flags, refused, 0, bad) ||
+	       pull_keyed(&other, m->other, m->key, local, dst, flags, refused, 0, bad) ||
+	       pull_keyed(n, m->exposed, m->key, local, dst, flags, ok, 7, 0) ||
+	       pull_keyed(n, m->plain, 0, local, dst, flags, ok, 8, 0) ||
+	       pull_keyed(n, m->plain, m->key, local, dst, flags, ok, 8, 0) ||
+	       pull_keyed(&other, m->other, m->other_key, local, dst, flags, ok, 9, 0);
+}
+
+/*
+ * An exposed region (PINMX_DECLARE_REMOTE) is pulled only with its key, by
+ * frames and region to region: no key, a wrong key, another region's key
+ * and another endpoint's region are refused with BAD_KEY, counted by
+ * reason, and leave the local memory as it was; the right key pulls the
+ * data, also while the serving process is stopped; a region not exposed
+ * ignores keys.
+ */
+static int test_pull_key_checked(void)
+{
+	uint8_t *dst = map_anon(8 * PAGE);
+	int in[2], out[2], sv[2], status;
+	struct exposed_msg m;
+	struct node n = { 0 };
+	uint32_t local;
+	pid_t server;
+	int err = 1;
+
+	CHECK(dst, "map");
+	CHECK_OK(pipe(in));
+	CHECK_OK(pipe(out));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	server = fork_server(in[0], in[1], out[1], sv[1], 42,
+			     sender_exposed_regions);
+	CHECK(server >= 0, "fork");
+	close(in[0]);
+	close(out[1]);
+	close(sv[1]);
+	if (node_open(&n, "lo", 44, sv[0]) ||
+	    read(out[0], &m, sizeof(m)) != sizeof(m))
+		goto out;
+	CHECK_OK(pmx_declare1(n.fd, dst, 8 * PAGE, PINMX_DECLARE_WRITABLE,
+			      &local));
+	if (keyed_pulls(&n, &m, local, dst, 0) ||
+	    keyed_pulls(&n, &m, local, dst, PINMX_PULL_WIRE))
+		goto out;
+	/* Served without the serving process. */
+	CHECK_OK(kill(server, SIGSTOP));
+	if (wait_stopped(server) ||
+	    keyed_pulls(&n, &m, local, dst, PINMX_PULL_WIRE))
+		goto out;
+	CHECK_OK(kill(server, SIGCONT));
+	close(in[1]);
+	CHECK(waitpid(server, &status, 0) == server && WIFEXITED(status) &&
+	      !WEXITSTATUS(status), "server status %#x", status);
+	node_close(&n);
+	return 0;
+out:
+	kill(server, SIGKILL);
+	waitpid(server, &status, 0);
+	return err;
+}
+
 static int test_wait_ioctl(void)
 {
 	struct pinmx_wait w = { .timeout_ns = 50000000 };
@@ -1515,6 +1697,8 @@ static const struct {
 	int (*fn)(void);
 } tests[] = {
 	{ "net_wait_ioctl", test_wait_ioctl },
+	{ "net_pull_key_checked_refusals_counted_memory_untouched",
+	  test_pull_key_checked },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_wire", test_lo_transfers_wire },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
 	  test_lo_transfers_local_copy },

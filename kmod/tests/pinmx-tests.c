@@ -665,7 +665,10 @@ static int test_bad_declare(void)
 				 &id), EFAULT);
 	CHECK_ERRNO(pmx_declare1(fd, (void *)0x7ffffffff000ul, 2 * PAGE, 0,
 				 &id), EFAULT);
-	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, 2, &id), EINVAL);
+	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, 4, &id), EINVAL);
+	/* Exposed for remote writes means writable. */
+	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, PINMX_DECLARE_REMOTE, &id),
+		    EINVAL);
 	CHECK_ERRNO(pmx_declare1(fd, buf, PINMX_MAX_REGION_BYTES + 1, 0, &id),
 		    EFBIG);
 	CHECK_ERRNO(pmx_declare1(fd, (void *)0x1000, 1ULL << 46, 0, &id), EFBIG);
@@ -690,6 +693,55 @@ static int test_bad_declare(void)
 	CHECK_OK(pmx_declare(fd, useg, 1, 0, &id));
 	close(fd);
 	free(raw);
+	return 0;
+}
+
+/*
+ * PINMX_DECLARE_REMOTE draws a non-zero key per region, read back only by
+ * the declaring process; other regions have key 0.
+ */
+static int test_declare_remote_key(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	struct pinmx_region_info ri = { 0 };
+	char *buf = map_anon(4 * PAGE);
+	uint32_t id[3], status;
+	uint64_t key[3];
+	int fd = pmx_open(), i;
+	pid_t child;
+
+	CHECK(fd >= 0 && buf, "setup");
+	CHECK_OK(pmx_declare1(fd, buf, PAGE, remote, &id[0]));
+	CHECK_OK(pmx_declare1(fd, buf, PAGE, remote, &id[1]));
+	CHECK_OK(pmx_declare1(fd, buf, PAGE, PINMX_DECLARE_WRITABLE, &id[2]));
+	for (i = 0; i < 3; i++) {
+		CHECK_OK(pmx_region_info(fd, id[i], &ri));
+		key[i] = ri.key;
+		CHECK(ri.reserved == 0, "reserved %llu",
+		      (unsigned long long)ri.reserved);
+	}
+	CHECK(key[0] && key[1] && key[0] != key[1] && !key[2],
+	      "keys %#llx %#llx %#llx", (unsigned long long)key[0],
+	      (unsigned long long)key[1], (unsigned long long)key[2]);
+	CHECK(pmx_region_info(fd, id[0], &ri) == 0 &&
+	      ri.flags == remote && ri.key == key[0],
+	      "flags %#x key changed", ri.flags);
+	ri = (struct pinmx_region_info){ .region_id = id[0], .reserved = 1 };
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_REGION_INFO, &ri), EINVAL);
+	/* Another process holding the file cannot read the key. */
+	child = fork();
+	CHECK(child >= 0, "fork");
+	if (child == 0) {
+		struct pinmx_region_info cri = { .region_id = id[0] };
+
+		_exit(ioctl(fd, PINMX_IOC_REGION_INFO, &cri) == -1 &&
+		      errno == EACCES && cri.key == 0 ? 0 : 1);
+	}
+	CHECK(waitpid(child, (int *)&status, 0) == child &&
+	      WIFEXITED(status) && !WEXITSTATUS(status),
+	      "child read another process's key: status %#x", status);
+	close(fd);
+	munmap(buf, 4 * PAGE);
 	return 0;
 }
 
@@ -1506,6 +1558,9 @@ static int test_net_malformed_frames_dropped_counted(void)
 	BAD(48, PINMX_CNT_RX_BAD_FIELD, "CONNECT_REQUEST status 1", f[0] = 1;
 	    put32(f + 24, 0); put32(f + 8, 0); memset(f + 32, 0, 16);
 	    f[44] = 1);
+	BAD(76, PINMX_CNT_RX_BAD_LENGTH, "PULL payload neither 0 nor a key",
+	    f[0] = 7; put32(f + 24, 4); memset(f + 32, 0, 44);
+	    put32(f + 56, 100); put32(f + 68, 100); f[65] = 1);
 	BAD(72, PINMX_CNT_RX_BAD_FIELD, "PULL frame count", f[0] = 7;
 	    put32(f + 24, 0); memset(f + 32, 0, 40); put32(f + 56, 100);
 	    put32(f + 68, 10); f[65] = 9);
@@ -1733,6 +1788,7 @@ static const struct {
 	{ "rlimit_memlock", test_rlimit_memlock },
 	{ "budget_eviction", test_budget_eviction },
 	{ "bad_declare", test_bad_declare },
+	{ "declare_remote_key", test_declare_remote_key },
 	{ "unmapped_segments", test_unmapped_segments },
 	{ "bad_ids_ranges_fds", test_bad_ids_ranges_fds },
 	{ "other_process_region", test_other_process_region },

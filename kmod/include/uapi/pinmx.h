@@ -24,8 +24,10 @@
  * from peers are served in the receive softirq straight from the pinned
  * pages of the named region, without the serving process doing anything.
  *
- * ABI version 2: the pull engine, the wait ioctl, 64 counters, the MTU in
- * struct pinmx_bind.
+ * ABI version 3: regions exposed with a random key (PINMX_DECLARE_REMOTE,
+ * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
+ * BAD_KEY pull status and the key counters. Version 2: the pull engine,
+ * the wait ioctl, 64 counters, the MTU in struct pinmx_bind.
  */
 #ifndef _UAPI_LINUX_PINMX_H
 #define _UAPI_LINUX_PINMX_H
@@ -33,7 +35,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PINMX_ABI_VERSION	2
+#define PINMX_ABI_VERSION	3
 #define PINMX_IOC_MAGIC		0xB7
 
 /* most segments one region may be declared with. */
@@ -82,7 +84,8 @@
  * @PINMX_KIND_SMALL: 48-byte header, 0..128 payload bytes.
  * @PINMX_KIND_MEDIUM_FRAG: 56-byte header, 1..link limit payload bytes.
  * @PINMX_KIND_RNDV: 64-byte header, no payload.
- * @PINMX_KIND_PULL: 72-byte header, no payload.
+ * @PINMX_KIND_PULL: 72-byte header; no payload, or the 8-byte key of an
+ *	exposed region.
  * @PINMX_KIND_PULL_REPLY: 48-byte header, 1..link limit payload bytes.
  * @PINMX_KIND_NOTIFY: 48-byte header, no payload.
  * @PINMX_KIND_ACK: 40-byte header, no payload.
@@ -183,6 +186,14 @@ struct pinmx_segment {
 
 /* pinmx_declare.flags */
 #define PINMX_DECLARE_WRITABLE	(1U << 0)	/* may be a copy destination */
+/*
+ * Exposed: the declaration draws a random non-zero 64-bit key (read back by
+ * PINMX_IOC_REGION_INFO) that every remote access must carry: a PULL of the
+ * region without it or with another value is refused with NACK BAD_KEY and
+ * counted, and nothing is read. Needs PINMX_DECLARE_WRITABLE (EINVAL): the
+ * key is also what remote writes and atomics are checked against.
+ */
+#define PINMX_DECLARE_REMOTE	(1U << 1)
 
 /**
  * struct pinmx_declare - PINMX_IOC_DECLARE: declare a region
@@ -247,6 +258,9 @@ struct pinmx_range {
  * @pinned_pages: out: pages pinned now.
  * @pin_mode: out: mode fixed at declaration.
  * @flags: out: PINMX_DECLARE_* flags.
+ * @key: out: the region's key if declared PINMX_DECLARE_REMOTE, else 0;
+ *	only the declaring process can read it (EACCES), so handing it to
+ *	peers is the owner's decision. Ignored on input.
  * @reserved: zero.
  */
 struct pinmx_region_info {
@@ -257,7 +271,8 @@ struct pinmx_region_info {
 	__u64 pinned_pages;
 	__u32 pin_mode;
 	__u32 flags;
-	__u64 reserved[2];
+	__u64 key;
+	__u64 reserved;
 };
 
 /**
@@ -367,6 +382,10 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_NACKS_SENT: NACK frames sent by the module.
  * @PINMX_CNT_TX_ERRORS: frames the module could not send from softirq
  *	(no memory, interface down or gone, queue full).
+ * @PINMX_CNT_RX_NO_KEY: remote accesses refused: the region is exposed
+ *	and the frame carries no key [NO_KEY]; answered with NACK BAD_KEY.
+ * @PINMX_CNT_RX_BAD_KEY: remote accesses refused: the frame's key is not
+ *	the exposed region's [BAD_KEY]; answered with NACK BAD_KEY.
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -416,6 +435,8 @@ enum pinmx_counter {
 	PINMX_CNT_SERVE_MISSES,
 	PINMX_CNT_NACKS_SENT,
 	PINMX_CNT_TX_ERRORS,
+	PINMX_CNT_RX_NO_KEY,
+	PINMX_CNT_RX_BAD_KEY,
 	PINMX_CNT_NR,
 };
 
@@ -572,6 +593,8 @@ struct pinmx_event {
  * @PINMX_PULL_TIMEOUT: a block stayed incomplete after the last resend.
  * @PINMX_PULL_NO_RESOURCES: the peer refused the request's shape (NACK
  *	BAD_FIELD, @address: its reply payload limit).
+ * @PINMX_PULL_BAD_KEY: the remote region is exposed and the pull carried
+ *	no key or another one (NACK BAD_KEY; @error EACCES).
  */
 enum pinmx_pull_status {
 	PINMX_PULL_OK			= 0,
@@ -581,6 +604,7 @@ enum pinmx_pull_status {
 	PINMX_PULL_OUT_OF_RANGE		= 5,
 	PINMX_PULL_TIMEOUT		= 6,
 	PINMX_PULL_NO_RESOURCES		= 7,
+	PINMX_PULL_BAD_KEY		= 8,
 };
 
 /**
@@ -664,7 +688,9 @@ struct pinmx_ring_ctl {
  * @local_offset: in: offset in the local region; the range must lie
  *	within it (ERANGE, EOVERFLOW).
  * @length: in: bytes; 0 completes at once with PINMX_EVENT_PULL_DONE.
- * @reserved: zero.
+ * @remote_key: in: key of the remote region if it is exposed
+ *	(PINMX_DECLARE_REMOTE at the peer), carried by every PULL as its
+ *	payload; 0 for a region that is not exposed (PULLs without payload).
  *
  * The endpoint must be bound (ENOTCONN) to an interface that is up
  * (ENETDOWN); at most PINMX_MAX_PULLS pulls run at once (EBUSY). Unless
@@ -704,7 +730,7 @@ struct pinmx_pull {
 	__u64 remote_offset;
 	__u64 local_offset;
 	__u64 length;
-	__u64 reserved;
+	__u64 remote_key;
 };
 
 /**

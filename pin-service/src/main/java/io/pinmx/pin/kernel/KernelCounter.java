@@ -98,5 +98,9 @@ public enum KernelCounter
     /** NACK frames sent by the module. */
     NACKS_SENT,
     /** frames the module could not send from softirq (no memory, interface down or gone, queue full). */
-    TX_ERRORS;
+    TX_ERRORS,
+    /** remote accesses refused: the region is exposed and the frame carries no key. */
+    RX_NO_KEY,
+    /** remote accesses refused: the frame's key is not the exposed region's. */
+    RX_BAD_KEY;
 }
