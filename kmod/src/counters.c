@@ -56,6 +56,16 @@ static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
 	[PINMX_CNT_TX_ERRORS]		= "tx_errors",
 	[PINMX_CNT_RX_NO_KEY]		= "rx_no_key",
 	[PINMX_CNT_RX_BAD_KEY]		= "rx_bad_key",
+	[PINMX_CNT_RX_NOT_EXPOSED]	= "rx_not_exposed",
+	[PINMX_CNT_PUTS_STARTED]	= "puts_started",
+	[PINMX_CNT_PUTS_DONE]		= "puts_done",
+	[PINMX_CNT_PUTS_FAILED]		= "puts_failed",
+	[PINMX_CNT_PUT_FRAMES_SENT]	= "put_frames_sent",
+	[PINMX_CNT_PUT_RESENDS]		= "put_resends",
+	[PINMX_CNT_PUT_TIMEOUTS]	= "put_timeouts",
+	[PINMX_CNT_PUT_FRAMES_WRITTEN]	= "put_frames_written",
+	[PINMX_CNT_PUT_MISSES]		= "put_misses",
+	[PINMX_CNT_PUT_DUPLICATE_ACKS]	= "put_duplicate_acks",
 };
 
 static struct dentry *pinmx_debugfs_dir;

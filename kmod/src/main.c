@@ -42,6 +42,7 @@ static int pinmx_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&ep->lock);
 	xa_init_flags(&ep->pulls, XA_FLAGS_ALLOC1);
+	xa_init_flags(&ep->puts, XA_FLAGS_ALLOC1);
 	ep->mode = pinmx_default_mode;
 	ep->chunk_min = pinmx_chunk_min_pages;
 	ep->chunk_max = pinmx_chunk_max_pages;
@@ -82,7 +83,8 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 			    PINMX_FEATURE_NET_IFACE | PINMX_FEATURE_NET_SEND |
 			    PINMX_FEATURE_NET_EVENT_RING |
 			    PINMX_FEATURE_NET_PULL | PINMX_FEATURE_NET_WAIT |
-			    PINMX_FEATURE_NET_LOCAL_PULL,
+			    PINMX_FEATURE_NET_LOCAL_PULL |
+			    PINMX_FEATURE_NET_PUT,
 		.max_segments = PINMX_MAX_SEGMENTS,
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
@@ -483,6 +485,8 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_send(ep, uarg);
 	case PINMX_IOC_PULL:
 		return pinmx_ioc_pull(ep, uarg);
+	case PINMX_IOC_PUT:
+		return pinmx_ioc_put(ep, uarg);
 	case PINMX_IOC_WAIT:
 		return pinmx_ioc_wait(ep, uarg);
 	default:
@@ -587,9 +591,12 @@ static int __init pinmx_init(void)
 	err = pinmx_pull_init();
 	if (err)
 		goto err_debugfs;
-	err = pinmx_net_init();
+	err = pinmx_put_init();
 	if (err)
 		goto err_pull;
+	err = pinmx_net_init();
+	if (err)
+		goto err_put;
 	err = misc_register(&pinmx_misc);
 	if (err)
 		goto err_net;
@@ -597,6 +604,8 @@ static int __init pinmx_init(void)
 
 err_net:
 	pinmx_net_exit();
+err_put:
+	pinmx_put_exit();
 err_pull:
 	pinmx_pull_exit();
 err_debugfs:
@@ -609,6 +618,7 @@ static void __exit pinmx_exit(void)
 {
 	misc_deregister(&pinmx_misc);
 	pinmx_net_exit();
+	pinmx_put_exit();
 	pinmx_pull_exit();
 	pinmx_debugfs_exit();
 	pinmx_region_exit();

@@ -64,6 +64,8 @@ static const u8 pinmx_header_bytes[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_NOTIFY]		= sizeof(struct pinmx_wire_notify),
 	[PINMX_KIND_ACK]		= sizeof(struct pinmx_wire_ack),
 	[PINMX_KIND_NACK]		= sizeof(struct pinmx_wire_nack),
+	[PINMX_KIND_PUT]		= sizeof(struct pinmx_wire_put),
+	[PINMX_KIND_PUT_ACK]		= sizeof(struct pinmx_wire_put_ack),
 };
 
 /* Payload limit per kind; U32_MAX: only the link limit applies. */
@@ -73,6 +75,7 @@ static const u32 pinmx_payload_limit[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_MEDIUM_FRAG]	= U32_MAX,
 	[PINMX_KIND_PULL_REPLY]		= U32_MAX,
 	[PINMX_KIND_PULL]		= PINMX_PULL_KEY_BYTES,
+	[PINMX_KIND_PUT]		= U32_MAX,
 };
 
 /* Is @a + @b below 2^63, with both below 2^63? */
@@ -122,6 +125,20 @@ static int pinmx_check_pull(const struct pinmx_wire_pull *p, u32 plen)
 	return 0;
 }
 
+static int pinmx_check_put(const struct pinmx_wire_put *p, u32 plen)
+{
+	u32 count = be32_to_cpu(p->frame_count);
+
+	if (!plen)
+		return PINMX_CNT_RX_BAD_LENGTH;
+	if (!count || be32_to_cpu(p->frame_index) >= count)
+		return PINMX_CNT_RX_BAD_FIELD;
+	if (!pinmx_u63_sum_ok(be64_to_cpu(p->region_offset), plen) ||
+	    !pinmx_u63_sum_ok(be64_to_cpu(p->put_offset), plen))
+		return PINMX_CNT_RX_OUT_OF_RANGE;
+	return 0;
+}
+
 static int pinmx_check_notify(const struct pinmx_wire_notify *n)
 {
 	if (be32_to_cpu(n->status) > PINMX_NOTIFY_STATUS_MAX)
@@ -166,6 +183,8 @@ static int pinmx_check_kind(const union pinmx_wire_frame *f, u32 plen)
 		return pinmx_check_notify(&f->notify);
 	case PINMX_KIND_NACK:
 		return pinmx_check_nack(&f->nack);
+	case PINMX_KIND_PUT:
+		return pinmx_check_put(&f->put, plen);
 	default:
 		return 0;
 	}
@@ -413,6 +432,12 @@ void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
 
 		n->refused_handle = pull->handle;
 		n->region_id = pull->region_id;
+	} else if (f->kind == PINMX_KIND_PUT) {
+		const struct pinmx_wire_put *put =
+			container_of(f, struct pinmx_wire_put, hdr);
+
+		n->refused_handle = put->handle;
+		n->region_id = put->region_id;
 	}
 	if (where) {
 		n->segment = cpu_to_be16(where->segment);
@@ -444,9 +469,15 @@ static int pinmx_deliver(struct pinmx_endpoint *ep, struct sk_buff *skb,
 		return pinmx_serve_pull_frame(ep, skb, &f->pull, dev);
 	case PINMX_KIND_PULL_REPLY:
 		return pinmx_pull_reply(ep, skb, &f->reply, dev);
+	case PINMX_KIND_PUT:
+		return pinmx_put_frame(ep, skb, &f->put, dev);
+	case PINMX_KIND_PUT_ACK:
+		return pinmx_put_ack(ep, &f->put_ack, dev);
 	case PINMX_KIND_NACK:
 		if (f->nack.refused_kind == PINMX_KIND_PULL)
 			return pinmx_pull_nack(ep, &f->nack);
+		if (f->nack.refused_kind == PINMX_KIND_PUT)
+			return pinmx_put_nack(ep, &f->nack);
 		break;
 	}
 	return pinmx_ring_push(ep, PINMX_EVENT_FRAME, skb->dev->ifindex,
@@ -472,8 +503,8 @@ static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
 		return drop;
 	ep = rcu_dereference(iface->eps[f.hdr.dst_ep]);
 	if (!ep) {
-		/* A puller must learn at once that its server is gone. */
-		if (f.hdr.kind == PINMX_KIND_PULL)
+		/* A puller or putter learns at once that its peer is gone. */
+		if (f.hdr.kind == PINMX_KIND_PULL || f.hdr.kind == PINMX_KIND_PUT)
 			pinmx_nack_refused(skb, dev, &f.hdr,
 					   PINMX_NACK_BAD_ENDPOINT);
 		return PINMX_CNT_RX_WRONG_ENDPOINT;
@@ -644,6 +675,7 @@ static struct pinmx_iface *pinmx_iface_by_name(struct net *net,
 /* Bind @ep to @req->index of the named interface; under RTNL. */
 static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 			     struct pinmx_pull_server *server,
+			     struct pinmx_put_server *put_server,
 			     struct pinmx_bind *req)
 {
 	struct pinmx_iface *iface;
@@ -662,6 +694,7 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 	ep->index = req->index;
 	ep->session = session;
 	ep->server = server;
+	ep->put_server = put_server;
 	smp_store_release(&ep->ring, ring);
 	rcu_assign_pointer(ep->iface, iface);
 	rcu_assign_pointer(iface->eps[req->index], ep);
@@ -674,6 +707,7 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 
 long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 {
+	struct pinmx_put_server *put_server;
 	struct pinmx_pull_server *server;
 	struct pinmx_bind req;
 	void *ring;
@@ -687,11 +721,12 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 		return -EINVAL;
 	ring = vmalloc_user(PINMX_RING_BYTES);
 	server = pinmx_pull_server_alloc(ep);
+	put_server = pinmx_put_server_alloc(ep);
 	err = -ENOMEM;
-	if (!ring || !server)
+	if (!ring || !server || !put_server)
 		goto err_free;
 	rtnl_lock();
-	err = pinmx_bind_locked(ep, ring, server, &req);
+	err = pinmx_bind_locked(ep, ring, server, put_server, &req);
 	rtnl_unlock();
 	if (err)
 		goto err_free;
@@ -700,6 +735,8 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 err_free:
 	if (server)
 		pinmx_pull_server_free(server);
+	if (put_server)
+		pinmx_put_server_free(put_server);
 	vfree(ring);
 	return err;
 }
@@ -732,7 +769,8 @@ static int pinmx_send_check(struct pinmx_endpoint *ep,
 	if (!kind || kind > PINMX_KIND_MAX ||
 	    header_len != pinmx_header_bytes[kind])
 		return -EINVAL;
-	if (kind == PINMX_KIND_PULL || kind == PINMX_KIND_PULL_REPLY)
+	if (kind == PINMX_KIND_PULL || kind == PINMX_KIND_PULL_REPLY ||
+	    kind == PINMX_KIND_PUT || kind == PINMX_KIND_PUT_ACK)
 		return -EPROTOTYPE;
 	if (f->hdr.src_ep != ep->index ||
 	    be32_to_cpu(f->hdr.src_session) != ep->session)
@@ -935,7 +973,9 @@ void pinmx_net_release(struct pinmx_endpoint *ep)
 	/* Receive softirqs may still be using the endpoint. */
 	synchronize_net();
 	pinmx_pull_server_free(ep->server);
+	pinmx_put_server_free(ep->put_server);
 	pinmx_pulls_release(ep);
+	pinmx_puts_release(ep);
 	vfree(ep->ring);
 }
 

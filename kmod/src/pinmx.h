@@ -10,7 +10,11 @@
  *				in address order (copy.c)
  *   pull->lock			spinlock: one pull's state (receive softirq,
  *				resend timer, PULL ioctl, pin answers)
+ *   put->lock			spinlock: one put's state (receive softirq,
+ *				resend timer, PUT ioctl); never with pull->lock
  *   server->lock		spinlock, _bh: the PULLs the server keeps
+ *   put_server->lock		spinlock, _bh: the PUTs the target keeps while
+ *				their pages are pinned; never with server->lock
  *   region->pages_lock		spinlock, _bh: page pointers against the pull
  *				engine; the asynchronous pin's waits
  *   ep->ring_lock		spinlock, _bh: event ring producers
@@ -44,6 +48,7 @@ struct seq_file;
 
 struct pinmx_region;
 struct pinmx_pull_server;
+struct pinmx_put_server;
 struct pinmx_iface;
 struct poll_table_struct;
 struct sk_buff;
@@ -277,6 +282,12 @@ void pinmx_ids_free(struct pinmx_region_ids *ids);
  * @ring_wq: poll() waiters, woken for each event.
  * @server: the pull server's state (PULLs waiting for pins), allocated at
  *	bind, like @ring.
+ * @puts: wire put handle -> struct pinmx_put_state; read under RCU by the
+ *	softirq; insertions and removals under @lock.
+ * @put_next: next put handle to try (cyclic allocation).
+ * @nr_puts: puts in @puts.
+ * @put_server: the put target's state (PUTs waiting for pins), allocated
+ *	at bind.
  */
 struct pinmx_endpoint {
 	struct mutex lock;
@@ -296,6 +307,10 @@ struct pinmx_endpoint {
 	u32 ring_prod;
 	wait_queue_head_t ring_wq;
 	struct pinmx_pull_server *server;
+	struct xarray puts;
+	u32 put_next;
+	unsigned int nr_puts;
+	struct pinmx_put_server *put_server;
 };
 
 /* A position in a region: segment and byte offset within it. */
@@ -340,6 +355,8 @@ extern unsigned int pinmx_default_mode;
 extern unsigned int pinmx_chunk_min_pages;
 extern unsigned int pinmx_chunk_max_pages;
 extern unsigned long pinmx_budget_pages;
+extern unsigned int pinmx_pull_resend_ms;
+extern unsigned int pinmx_pull_max_retries;
 
 #define PINMX_CHUNK_LIMIT	65536
 
@@ -437,6 +454,19 @@ int pinmx_serve_pull_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
 int pinmx_key_check(const struct pinmx_region *region, u64 key);
 struct pinmx_pull_server *pinmx_pull_server_alloc(struct pinmx_endpoint *ep);
 void pinmx_pull_server_free(struct pinmx_pull_server *server);
+
+/* put.c */
+int pinmx_put_init(void);
+void pinmx_put_exit(void);
+long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg);
+void pinmx_puts_release(struct pinmx_endpoint *ep);
+int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+		    const struct pinmx_wire_put *f, struct net_device *dev);
+int pinmx_put_ack(struct pinmx_endpoint *ep, const struct pinmx_wire_put_ack *f,
+		  struct net_device *dev);
+int pinmx_put_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
+struct pinmx_put_server *pinmx_put_server_alloc(struct pinmx_endpoint *ep);
+void pinmx_put_server_free(struct pinmx_put_server *server);
 
 /* copy.c */
 

@@ -41,11 +41,11 @@ static unsigned int pinmx_pull_blocks = 8;
 module_param_named(pull_blocks, pinmx_pull_blocks, uint, 0644);
 MODULE_PARM_DESC(pull_blocks, "blocks of one pull in flight, 1..16");
 
-static unsigned int pinmx_pull_resend_ms = 50;
+unsigned int pinmx_pull_resend_ms = 50;
 module_param_named(pull_resend_ms, pinmx_pull_resend_ms, uint, 0644);
 MODULE_PARM_DESC(pull_resend_ms, "a block without replies for this long is asked for again (doubling up to 16x)");
 
-static unsigned int pinmx_pull_max_retries = 8;
+unsigned int pinmx_pull_max_retries = 8;
 module_param_named(pull_max_retries, pinmx_pull_max_retries, uint, 0644);
 MODULE_PARM_DESC(pull_max_retries, "resends of one block before the pull fails with TIMEOUT");
 

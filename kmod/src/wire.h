@@ -160,6 +160,26 @@ struct pinmx_wire_nack {
 	__be32 reserved;
 } __packed;
 
+/* PUT (12), 72 bytes, then the bytes to write at region offset. */
+struct pinmx_wire_put {
+	struct pinmx_wire_hdr hdr;
+	__be32 handle;
+	__be32 region_id;
+	__be64 region_offset;
+	__be64 key;
+	__be32 frame_index;
+	__be32 frame_count;
+	__be64 put_offset;
+} __packed;
+
+/* PUT_ACK (13), 48 bytes. */
+struct pinmx_wire_put_ack {
+	struct pinmx_wire_hdr hdr;
+	__be32 handle;
+	__be32 frame_index;
+	__be64 reserved;
+} __packed;
+
 /* The header of any frame, as the receiver copies it out of the skb. */
 union pinmx_wire_frame {
 	struct pinmx_wire_hdr hdr;
@@ -172,9 +192,11 @@ union pinmx_wire_frame {
 	struct pinmx_wire_notify notify;
 	struct pinmx_wire_ack ack;
 	struct pinmx_wire_nack nack;
+	struct pinmx_wire_put put;
+	struct pinmx_wire_put_ack put_ack;
 };
 
-/* Longest header (common + kind part) of any kind: the PULL's. */
+/* Longest header (common + kind part) of any kind: the PULL's and PUT's. */
 #define PINMX_WIRE_MAX_HEADER	sizeof(struct pinmx_wire_pull)
 
 #define PINMX_WIRE_AT(type, field, off) \
@@ -256,6 +278,20 @@ PINMX_WIRE_AT(pinmx_wire_nack, address, 48);
 PINMX_WIRE_AT(pinmx_wire_nack, error, 56);
 PINMX_WIRE_AT(pinmx_wire_nack, reserved, 60);
 static_assert(sizeof(struct pinmx_wire_nack) == 64);
+
+PINMX_WIRE_AT(pinmx_wire_put, handle, 32);
+PINMX_WIRE_AT(pinmx_wire_put, region_id, 36);
+PINMX_WIRE_AT(pinmx_wire_put, region_offset, 40);
+PINMX_WIRE_AT(pinmx_wire_put, key, 48);
+PINMX_WIRE_AT(pinmx_wire_put, frame_index, 56);
+PINMX_WIRE_AT(pinmx_wire_put, frame_count, 60);
+PINMX_WIRE_AT(pinmx_wire_put, put_offset, 64);
+static_assert(sizeof(struct pinmx_wire_put) == 72);
+
+PINMX_WIRE_AT(pinmx_wire_put_ack, handle, 32);
+PINMX_WIRE_AT(pinmx_wire_put_ack, frame_index, 36);
+PINMX_WIRE_AT(pinmx_wire_put_ack, reserved, 40);
+static_assert(sizeof(struct pinmx_wire_put_ack) == 48);
 
 static_assert(sizeof(union pinmx_wire_frame) == PINMX_WIRE_MAX_HEADER);
 

@@ -1655,6 +1655,346 @@ out:
 	return err;
 }
 
+/* Target of the put tests: what it tells the origin. */
+struct put_target_msg {
+	uint32_t exposed;	/* 64 pages of a memfd (mapping A), seed 1 */
+	uint32_t plain;		/* 16 anonymous pages not exposed, seed 2 */
+	uint64_t key;		/* of @exposed */
+};
+
+#define PUT_REGION	(64 * PAGE)
+#define PUT_PLAIN	(16 * PAGE)
+
+/*
+ * Target of the put tests. Commands on stdin: 'd' dumps the memfd through
+ * a second mapping (B) and the plain region to stdout, 'u' unmaps A (the
+ * exposed region's memory) and answers 'k'; end of file ends it.
+ */
+static int put_target(struct node *n, void *arg)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	int memfd = memfd_create("pinmx-put", MFD_CLOEXEC);
+	uint8_t *a, *b, *plain = map_anon(PUT_PLAIN);
+	struct pinmx_region_info ri;
+	struct put_target_msg m;
+	char c;
+
+	(void)arg;
+	CHECK(memfd >= 0 && plain && !ftruncate(memfd, PUT_REGION), "memfd");
+	a = mmap(NULL, PUT_REGION, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	b = mmap(NULL, PUT_REGION, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	CHECK(a != MAP_FAILED && b != MAP_FAILED, "mmap: %s", strerror(errno));
+	fill(a, PUT_REGION, 1);
+	fill(plain, PUT_PLAIN, 2);
+	CHECK_OK(pmx_declare1(n->fd, a, PUT_REGION, remote, &m.exposed));
+	CHECK_OK(pmx_declare1(n->fd, plain, PUT_PLAIN, PINMX_DECLARE_WRITABLE,
+			      &m.plain));
+	CHECK_OK(pmx_region_info(n->fd, m.exposed, &ri));
+	m.key = ri.key;
+	CHECK(write(STDOUT_FILENO, &m, sizeof(m)) == sizeof(m), "msg");
+	while (read(STDIN_FILENO, &c, 1) == 1) {
+		if (c == 'd') {
+			CHECK(write(STDOUT_FILENO, b, PUT_REGION) == PUT_REGION &&
+			      write(STDOUT_FILENO, plain, PUT_PLAIN) == PUT_PLAIN,
+			      "dump");
+		} else if (c == 'u') {
+			CHECK_OK(munmap(a, PUT_REGION));
+			CHECK(write(STDOUT_FILENO, "k", 1) == 1, "ack");
+		}
+	}
+	return 0;
+}
+
+/* The origin's side of the put tests. */
+struct put_origin {
+	struct node n;
+	struct put_target_msg m;
+	pid_t target;
+	int in, out;		/* target's stdin (write end), stdout */
+	uint8_t *src;		/* PUT_REGION bytes, declared as @local */
+	uint32_t local;
+	uint8_t *model;		/* what the exposed region must hold */
+};
+
+static int put_origin_open(struct put_origin *o, uint8_t index)
+{
+	int in[2], out[2], sv[2];
+
+	memset(o, 0, sizeof(*o));
+	o->src = map_anon(PUT_REGION);
+	o->model = map_anon(PUT_REGION);
+	CHECK(o->src && o->model, "map");
+	fill(o->model, PUT_REGION, 1);
+	CHECK_OK(pipe(in));
+	CHECK_OK(pipe(out));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	o->target = fork_server(in[0], in[1], out[1], sv[1], index, put_target);
+	CHECK(o->target >= 0, "fork");
+	close(in[0]);
+	close(out[1]);
+	close(sv[1]);
+	o->in = in[1];
+	o->out = out[0];
+	if (node_open(&o->n, "lo", index + 1, sv[0]))
+		return 1;
+	CHECK(read(o->out, &o->m, sizeof(o->m)) == sizeof(o->m), "target msg");
+	CHECK_OK(pmx_declare1(o->n.fd, o->src, PUT_REGION, 0, &o->local));
+	return 0;
+}
+
+/* Ends the target; 0 if it exited cleanly. */
+static int put_origin_close(struct put_origin *o)
+{
+	int status;
+
+	close(o->in);
+	CHECK(waitpid(o->target, &status, 0) == o->target &&
+	      WIFEXITED(status) && !WEXITSTATUS(status),
+	      "target status %#x", status);
+	close(o->out);
+	node_close(&o->n);
+	return 0;
+}
+
+static int put_start(struct put_origin *o, uint32_t region, uint64_t key,
+		     uint64_t roff, uint64_t loff, uint64_t len, uint32_t handle)
+{
+	struct pinmx_put req = {
+		.peer_endpoint = o->n.peer_index,
+		.peer_session = o->n.peer_session, .remote_region = region,
+		.local_region = o->local, .remote_offset = roff,
+		.local_offset = loff, .length = len, .handle = handle,
+		.remote_key = key,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_PUT, &req);
+}
+
+/* Waits for the end of a put; 0 and *pe filled, or 1. */
+static int put_end(struct node *n, struct pinmx_pull_event *pe, bool *done)
+{
+	const struct pinmx_event *ev = node_next(n, 20000);
+
+	CHECK(ev && (ev->type == PINMX_EVENT_PUT_DONE ||
+		     ev->type == PINMX_EVENT_PUT_FAILED), "no put end (%u)",
+	      ev ? ev->type : 0);
+	memcpy(pe, ev + 1, sizeof(*pe));
+	*done = ev->type == PINMX_EVENT_PUT_DONE;
+	node_consume(n);
+	return 0;
+}
+
+/* One put of @len bytes of seed @seed at @roff that must complete. */
+static int put_one(struct put_origin *o, uint64_t roff, uint64_t len,
+		   uint32_t seed)
+{
+	struct pinmx_pull_event pe;
+	bool done;
+
+	fill(o->src, len, seed);
+	CHECK_OK(put_start(o, o->m.exposed, o->m.key, roff, 0, len, seed));
+	if (put_end(&o->n, &pe, &done))
+		return 1;
+	CHECK(done && pe.status == PINMX_PULL_OK && pe.bytes == len &&
+	      pe.handle == seed, "put %llu at %llu: status %u error %d",
+	      (unsigned long long)len, (unsigned long long)roff, pe.status,
+	      pe.error);
+	memcpy(o->model + roff, o->src, len);
+	return 0;
+}
+
+/* A put that must fail with @status, counting one more @counter (if any). */
+static int put_refused(struct put_origin *o, uint32_t region, uint64_t key,
+		       uint64_t roff, uint64_t len, uint32_t status,
+		       uint8_t nack, int counter)
+{
+	uint64_t c0 = counter >= 0 ? pmx_counter(counter) : 0;
+	struct pinmx_pull_event pe;
+	bool done;
+
+	fill(o->src, len, 77);
+	CHECK_OK(put_start(o, region, key, roff, 0, len, 5));
+	if (put_end(&o->n, &pe, &done))
+		return 1;
+	CHECK(!done && pe.status == status && pe.nack_reason == nack &&
+	      pe.bytes == 0, "region %u key %#llx at %llu: done %d status %u "
+	      "nack %u", region, (unsigned long long)key,
+	      (unsigned long long)roff, done, pe.status, pe.nack_reason);
+	CHECK(counter < 0 || pmx_counter(counter) >= c0 + 1,
+	      "counter %d not counted", counter);
+	return 0;
+}
+
+/* The target's memfd and plain region must be exactly the model and seed 2. */
+static int put_check_target(struct put_origin *o)
+{
+	uint8_t *got = map_anon(PUT_REGION + PUT_PLAIN);
+	size_t have = 0;
+	ssize_t r;
+
+	CHECK(got && write(o->in, "d", 1) == 1, "dump request");
+	while (have < PUT_REGION + PUT_PLAIN) {
+		r = read(o->out, got + have, PUT_REGION + PUT_PLAIN - have);
+		CHECK(r > 0, "dump read: %zd", r);
+		have += r;
+	}
+	for (size_t i = 0; i < PUT_REGION; i++)
+		CHECK(got[i] == o->model[i], "exposed region byte %zu: %#x, "
+		      "expected %#x", i, got[i], o->model[i]);
+	CHECK(mismatch(got + PUT_REGION, PUT_PLAIN, 2) == PUT_PLAIN,
+	      "plain region written at %zu",
+	      mismatch(got + PUT_REGION, PUT_PLAIN, 2));
+	munmap(got, PUT_REGION + PUT_PLAIN);
+	return 0;
+}
+
+/* Eight puts in flight at once, disjoint, every end checked. */
+static int put_concurrent(struct put_origin *o)
+{
+	const uint64_t len = PAGE + 100, stride = 2 * PAGE;
+	struct pinmx_pull_event pe;
+	uint32_t seen = 0, i;
+	bool done;
+
+	for (i = 0; i < 8; i++)
+		fill(o->src + i * stride, len, 20 + i);
+	for (i = 0; i < 8; i++)
+		CHECK_OK(put_start(o, o->m.exposed, o->m.key,
+				   40 * PAGE + i * stride + 1, i * stride, len,
+				   20 + i));
+	for (i = 0; i < 8; i++) {
+		if (put_end(&o->n, &pe, &done))
+			return 1;
+		CHECK(done && pe.handle >= 20 && pe.handle < 28 &&
+		      !(seen & (1u << (pe.handle - 20))),
+		      "concurrent put end: handle %u status %u", pe.handle,
+		      pe.status);
+		seen |= 1u << (pe.handle - 20);
+	}
+	for (i = 0; i < 8; i++)
+		memcpy(o->model + 40 * PAGE + i * stride + 1, o->src + i * stride,
+		       len);
+	return 0;
+}
+
+/*
+ * Puts into a stopped target: the module writes them in softirq, pinning
+ * the target's pages on demand, and completes each at the origin (remote
+ * completion) while the target process never runs; refusals (no, wrong
+ * key, region not exposed, out of range, unknown region) end with their
+ * status and are counted; bad requests fail the ioctl. After SIGCONT the
+ * target's memory is exactly what the completed puts wrote.
+ */
+static int test_put_stopped_target(void)
+{
+	const int bad = PINMX_CNT_RX_BAD_KEY;
+	uint64_t done0 = pmx_counter(PINMX_CNT_PUTS_DONE);
+	uint64_t written0 = pmx_counter(PINMX_CNT_PUT_FRAMES_WRITTEN);
+	uint64_t misses0 = pmx_counter(PINMX_CNT_PUT_MISSES);
+	uint64_t resends0 = pmx_counter(PINMX_CNT_PUT_RESENDS);
+	struct put_origin o;
+	struct pinmx_put req = { 0 };
+
+	if (put_origin_open(&o, 50))
+		goto fail;
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) ||
+	    put_one(&o, 3, 1, 10) || put_one(&o, 5000, 1000, 11) ||
+	    put_one(&o, 2 * PAGE, 1428, 12) || put_one(&o, 3 * PAGE + 1, 1429, 13) ||
+	    put_one(&o, 7, 64 * 1024, 14) || put_one(&o, 10000, 200 * 1024, 15) ||
+	    put_concurrent(&o) ||
+	    put_one(&o, PUT_REGION - 10, 10, 16))
+		goto fail;
+	if (put_refused(&o, o.m.exposed, 0, 0, 100, PINMX_PULL_BAD_KEY, 7,
+			PINMX_CNT_RX_NO_KEY) ||
+	    put_refused(&o, o.m.exposed, o.m.key ^ 4, 0, 100,
+			PINMX_PULL_BAD_KEY, 7, bad) ||
+	    put_refused(&o, o.m.plain, o.m.key, 0, 100, PINMX_PULL_BAD_KEY, 7,
+			PINMX_CNT_RX_NOT_EXPOSED) ||
+	    put_refused(&o, o.m.exposed, o.m.key, PUT_REGION - 10, 11,
+			PINMX_PULL_OUT_OF_RANGE, 4, PINMX_CNT_RX_OUT_OF_RANGE) ||
+	    put_refused(&o, 999, o.m.key, 0, 100, PINMX_PULL_UNKNOWN_REGION, 3,
+			-1))
+		goto fail;
+	CHECK(!wait_stopped(o.target), "target ran");
+	printf("# target stopped: %llu PUT frames written, %llu misses, "
+	       "%llu resends\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_FRAMES_WRITTEN) - written0),
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_MISSES) - misses0),
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_RESENDS) - resends0));
+	CHECK(pmx_counter(PINMX_CNT_PUTS_DONE) >= done0 + 15, "puts done +%llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PUTS_DONE) - done0));
+	/* Bad requests: nothing starts. */
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 0, 0, 0, 1), EINVAL);
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 0, 0,
+			      PINMX_PUT_MAX_BYTES + 1, 1), EMSGSIZE);
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 1ULL << 63, 0, 1, 1),
+		    EOVERFLOW);
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 0, PUT_REGION - 1, 2,
+			      1), ERANGE);
+	req.local_region = o.local;
+	req.length = 1;
+	req.reserved = 1;
+	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), EINVAL);
+	req.reserved = 0;
+	req.local_region = 4000;
+	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), ENOENT);
+	CHECK_OK(kill(o.target, SIGCONT));
+	if (put_check_target(&o))
+		goto fail;
+	return put_origin_close(&o);
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
+/*
+ * The target unmaps the exposed region's memory after a put wrote it: the
+ * next put fails SEGMENT_FAULT naming the region offset, and the pages
+ * pinned before the munmap (still the memfd's pages, seen through a second
+ * mapping) are not written. Every pin is released at the end.
+ */
+static int test_put_munmap_segment_fault(void)
+{
+	uint64_t pinned0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	struct pinmx_pull_event pe;
+	struct put_origin o;
+	uint64_t deadline;
+	bool done;
+	char k;
+
+	if (put_origin_open(&o, 52) || put_one(&o, 0, PUT_REGION, 30))
+		goto fail;
+	CHECK(write(o.in, "u", 1) == 1 && read(o.out, &k, 1) == 1 && k == 'k',
+	      "munmap in the target");
+	fill(o.src, PUT_REGION, 31);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 0, 0, PUT_REGION, 31));
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(!done && pe.status == PINMX_PULL_SEGMENT_FAULT &&
+	      pe.error == EFAULT && pe.nack_reason == 5 && pe.segment == 0 &&
+	      pe.address < PUT_REGION && pe.address % 1428 == 0,
+	      "put after munmap: done %d status %u error %d nack %u segment %u "
+	      "address %llu", done, pe.status, pe.error, pe.nack_reason,
+	      pe.segment, (unsigned long long)pe.address);
+	if (put_check_target(&o) || put_origin_close(&o))
+		return 1;
+	deadline = now_ns() + 5000000000ULL;
+	while (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 &&
+	       ms_left(deadline))
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0,
+	      "%lld pages left pinned",
+	      (long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - pinned0));
+	return 0;
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
 static int test_wait_ioctl(void)
 {
 	struct pinmx_wait w = { .timeout_ns = 50000000 };
@@ -1699,6 +2039,10 @@ static const struct {
 	{ "net_wait_ioctl", test_wait_ioctl },
 	{ "net_pull_key_checked_refusals_counted_memory_untouched",
 	  test_pull_key_checked },
+	{ "net_put_stopped_target_completes_memory_exact",
+	  test_put_stopped_target },
+	{ "net_put_after_munmap_segment_fault_no_stale_write",
+	  test_put_munmap_segment_fault },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_wire", test_lo_transfers_wire },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
 	  test_lo_transfers_local_copy },

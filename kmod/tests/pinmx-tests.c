@@ -1205,6 +1205,12 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = v;
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, v);
+}
+
 /* Common header of a frame of @kind from @src to @dst. */
 static void mxoe_header(uint8_t *h, uint8_t kind, const struct net_ep *src,
 			uint8_t dst_index, uint32_t dst_session, uint32_t plen)
@@ -1356,6 +1362,8 @@ static int test_net_send_rejects_bad_headers(void)
 	CHECK_ERRNO(net_send(&a, h, 48, (void *)8, 4), EFAULT);
 	mxoe_header(h, PINMX_KIND_PULL, &a, b.index, b.session, 0);
 	CHECK_ERRNO(net_send(&a, h, 72, NULL, 0), EPROTOTYPE);
+	mxoe_header(h, PINMX_KIND_PUT_ACK, &a, b.index, b.session, 0);
+	CHECK_ERRNO(net_send(&a, h, 48, NULL, 0), EPROTOTYPE);
 	mxoe_header(h, PINMX_KIND_MEDIUM_FRAG, &a, b.index, b.session, 1445);
 	put32(h + 40, 1445);
 	h[51] = 1;
@@ -1535,7 +1543,19 @@ static int test_net_malformed_frames_dropped_counted(void)
 	BAD(20, PINMX_CNT_RX_SHORT, "truncated common header");
 	BAD(51, PINMX_CNT_RX_BAD_VERSION, "version 2", f[1] = 2);
 	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 0", f[0] = 0);
-	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 12", f[0] = 12);
+	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 14", f[0] = 14);
+	BAD(72, PINMX_CNT_RX_BAD_LENGTH, "PUT without payload", f[0] = 12;
+	    put32(f + 24, 0); memset(f + 32, 0, 40); put32(f + 60, 1));
+	BAD(73, PINMX_CNT_RX_BAD_FIELD, "PUT frame count 0", f[0] = 12;
+	    put32(f + 24, 1); memset(f + 32, 0, 41));
+	BAD(73, PINMX_CNT_RX_BAD_FIELD, "PUT frame index past count",
+	    f[0] = 12; put32(f + 24, 1); memset(f + 32, 0, 41);
+	    put32(f + 56, 1); put32(f + 60, 1));
+	BAD(73, PINMX_CNT_RX_OUT_OF_RANGE, "PUT region offset 2^63 - 1",
+	    f[0] = 12; put32(f + 24, 1); memset(f + 32, 0, 41);
+	    put32(f + 60, 1); put64(f + 40, (1ULL << 63) - 1));
+	BAD(48, PINMX_CNT_RX_SHORT, "truncated PUT header", f[0] = 12;
+	    put32(f + 24, 0));
 	BAD(40, PINMX_CNT_RX_SHORT, "truncated TINY header");
 	BAD(66, PINMX_CNT_RX_SHORT, "truncated PULL header", f[0] = 7);
 	BAD(51, PINMX_CNT_RX_BAD_LENGTH, "payload past frame", put32(f + 24, 4));
@@ -1584,6 +1604,103 @@ static int test_net_malformed_frames_dropped_counted(void)
 	CHECK(n == 2000, "%llu of 2000 random frames counted",
 	      (unsigned long long)n);
 	close(fd);
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
+/* A field of a fuzzed PUT: the good value half the time, else random. */
+static uint64_t fuzz_field(uint64_t good, uint64_t mask)
+{
+	uint64_t r = rng();
+
+	return r & 1 ? good : (r >> 8) & mask;
+}
+
+/* Waits for @n put end events on @ep; 0, or 1 after 20 s. */
+static int drain_put_ends(struct net_ep *ep, unsigned int n)
+{
+	const struct pinmx_event *ev;
+
+	while (n) {
+		ev = net_next(ep, 20000);
+		CHECK(ev, "%u put ends missing", n);
+		CHECK(ev->type == PINMX_EVENT_PUT_DONE ||
+		      ev->type == PINMX_EVENT_PUT_FAILED ||
+		      ev->type == PINMX_EVENT_FRAME, "event type %u", ev->type);
+		if (ev->type != PINMX_EVENT_FRAME) {
+			const struct pinmx_pull_event *pe = (const void *)(ev + 1);
+
+			CHECK(pe->status <= PINMX_PULL_BAD_KEY, "status %u",
+			      pe->status);
+			n--;
+		}
+		net_consume(ep);
+	}
+	return 0;
+}
+
+/*
+ * 2000 PUT requests whose fields are half good, half random, from a to an
+ * exposed region of b: each fails with a known errno or ends with an event;
+ * the exposed region holds only its old bytes or the source's, and a region
+ * of b not exposed, declared at the same time, is untouched.
+ */
+static int test_fuzz_put(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint8_t *src = map_anon(8 * PAGE), *dst = map_anon(8 * PAGE);
+	uint8_t *canary = map_anon(8 * PAGE);
+	struct pinmx_region_info ri;
+	uint32_t local, exposed, plain;
+	unsigned int started = 0, i;
+	struct net_ep a, b;
+
+	CHECK(src && dst && canary, "map");
+	if (net_ep_open(&a, 7) || net_ep_open(&b, 8))
+		return 1;
+	memset(src, 0xab, 8 * PAGE);
+	fill(canary, 8 * PAGE, 81);
+	CHECK_OK(pmx_declare1(a.fd, src, 8 * PAGE, 0, &local));
+	CHECK_OK(pmx_declare1(b.fd, dst, 8 * PAGE, remote, &exposed));
+	CHECK_OK(pmx_declare1(b.fd, canary, 8 * PAGE, PINMX_DECLARE_WRITABLE,
+			      &plain));
+	CHECK_OK(pmx_region_info(b.fd, exposed, &ri));
+	for (i = 0; i < 2000; i++) {
+		struct pinmx_put req = {
+			.peer_endpoint = fuzz_field(b.index, 0xff),
+			.flags = fuzz_field(0, 0xff),
+			.peer_session = fuzz_field(b.session, 0xffffffff),
+			.remote_region = rng() & 1 ? exposed : fuzz_field(plain, 7),
+			.local_region = fuzz_field(local, 7),
+			.handle = i,
+			.remote_offset = fuzz_field(rng() % (8 * PAGE), ~0ULL),
+			.local_offset = fuzz_field(rng() % (8 * PAGE), ~0ULL),
+			.length = fuzz_field(rng() % (3 * PAGE), ~0ULL),
+			.remote_key = fuzz_field(ri.key, ~0ULL),
+			.reserved = fuzz_field(0, 1),
+		};
+		long ret = ioctl(a.fd, PINMX_IOC_PUT, &req);
+
+		if (!ret)
+			started++;
+		else
+			CHECK(ret == -1 && fuzz_errno_known(errno),
+			      "put returned %ld errno %d (%s)", ret, errno,
+			      strerror(errno));
+		if (started == 64) {
+			if (drain_put_ends(&a, started))
+				return 1;
+			started = 0;
+		}
+	}
+	if (drain_put_ends(&a, started))
+		return 1;
+	for (i = 0; i < 8 * PAGE; i++)
+		CHECK(dst[i] == 0 || dst[i] == 0xab, "exposed byte %u: %#x", i,
+		      dst[i]);
+	CHECK(mismatch(canary, 8 * PAGE, 81) == 8 * PAGE,
+	      "region not exposed written at %zu", mismatch(canary, 8 * PAGE, 81));
 	close(a.fd);
 	close(b.fd);
 	return 0;
@@ -1799,6 +1916,7 @@ static const struct {
 	{ "net_lo_eager_tiny_small_medium_two_endpoints",
 	  test_net_lo_eager_two_endpoints },
 	{ "net_send_rejects_bad_headers", test_net_send_rejects_bad_headers },
+	{ "net_fuzz_put_requests_known_errors_memory_bounded", test_fuzz_put },
 	{ "net_event_ring_overflow_drops_counted",
 	  test_net_event_ring_overflow_drops_counted },
 	{ "net_malformed_frames_dropped_counted",

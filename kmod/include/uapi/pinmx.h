@@ -26,7 +26,8 @@
  *
  * ABI version 3: regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
- * BAD_KEY pull status and the key counters. Version 2: the pull engine,
+ * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
+ * and counters. Version 2: the pull engine,
  * the wait ioctl, 64 counters, the MTU in struct pinmx_bind.
  */
 #ifndef _UAPI_LINUX_PINMX_H
@@ -64,6 +65,8 @@
 #define PINMX_FEATURE_NET_WAIT		(1ULL << 20)
 /* pulls between endpoints of one interface copy region to region */
 #define PINMX_FEATURE_NET_LOCAL_PULL	(1ULL << 21)
+/* PINMX_IOC_PUT, PUTs served in softirq, PINMX_EVENT_PUT_* events */
+#define PINMX_FEATURE_NET_PUT		(1ULL << 22)
 
 /* EtherType of MXoE frames. */
 #define PINMX_ETH_P_MXOE	0x86DF
@@ -90,6 +93,9 @@
  * @PINMX_KIND_NOTIFY: 48-byte header, no payload.
  * @PINMX_KIND_ACK: 40-byte header, no payload.
  * @PINMX_KIND_NACK: 64-byte header, no payload.
+ * @PINMX_KIND_PUT: 72-byte header, 1..link limit payload bytes (pinmx.ko's
+ *	put engine).
+ * @PINMX_KIND_PUT_ACK: 48-byte header, no payload.
  * @PINMX_KIND_MAX: highest kind code.
  */
 enum pinmx_frame_kind {
@@ -104,7 +110,9 @@ enum pinmx_frame_kind {
 	PINMX_KIND_NOTIFY		= 9,
 	PINMX_KIND_ACK			= 10,
 	PINMX_KIND_NACK			= 11,
-	PINMX_KIND_MAX			= 11,
+	PINMX_KIND_PUT			= 12,
+	PINMX_KIND_PUT_ACK		= 13,
+	PINMX_KIND_MAX			= 13,
 };
 
 /**
@@ -345,15 +353,15 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_RX_NOT_ATTACHED: frames dropped: interface not attached.
  * @PINMX_CNT_RX_SHORT: frames dropped: shorter than their header [SHORT].
  * @PINMX_CNT_RX_BAD_VERSION: frames dropped: version not 1 [BAD_VERSION].
- * @PINMX_CNT_RX_UNKNOWN_KIND: frames dropped: kind not 1..11 [UNKNOWN_KIND].
+ * @PINMX_CNT_RX_UNKNOWN_KIND: frames dropped: kind not 1..13 [UNKNOWN_KIND].
  * @PINMX_CNT_RX_BAD_LENGTH: frames dropped: payload length inconsistent
  *	with the frame, the kind or the link limit [BAD_LENGTH].
  * @PINMX_CNT_RX_BAD_FIELD: frames dropped: invalid field [BAD_FIELD].
  * @PINMX_CNT_RX_OUT_OF_RANGE: frames dropped: offset or length out of
  *	range [OUT_OF_RANGE].
  * @PINMX_CNT_RX_WRONG_ENDPOINT: frames dropped: no endpoint bound to the
- *	destination index on the interface [WRONG_ENDPOINT]; a PULL is
- *	answered with NACK BAD_ENDPOINT so its puller fails at once.
+ *	destination index on the interface [WRONG_ENDPOINT]; a PULL or PUT is
+ *	answered with NACK BAD_ENDPOINT so its sender fails at once.
  * @PINMX_CNT_RX_WRONG_SESSION: frames dropped: destination session is not
  *	the endpoint's [WRONG_SESSION]; answered with NACK BAD_SESSION
  *	(never a NACK to a NACK).
@@ -386,6 +394,20 @@ struct pinmx_pin_mode_req {
  *	and the frame carries no key [NO_KEY]; answered with NACK BAD_KEY.
  * @PINMX_CNT_RX_BAD_KEY: remote accesses refused: the frame's key is not
  *	the exposed region's [BAD_KEY]; answered with NACK BAD_KEY.
+ * @PINMX_CNT_RX_NOT_EXPOSED: PUT frames refused: the region is not declared
+ *	PINMX_DECLARE_REMOTE [NOT_EXPOSED]; answered with NACK BAD_KEY.
+ * @PINMX_CNT_PUTS_STARTED: PINMX_IOC_PUT calls that started a put.
+ * @PINMX_CNT_PUTS_DONE: puts that ended with PINMX_EVENT_PUT_DONE.
+ * @PINMX_CNT_PUTS_FAILED: puts that ended with PINMX_EVENT_PUT_FAILED.
+ * @PINMX_CNT_PUT_FRAMES_SENT: PUT frames sent, resends included.
+ * @PINMX_CNT_PUT_RESENDS: PUT frames sent again after a timeout.
+ * @PINMX_CNT_PUT_TIMEOUTS: puts failed after the last resend.
+ * @PINMX_CNT_PUT_FRAMES_WRITTEN: PUT frames written into a local region
+ *	and acknowledged.
+ * @PINMX_CNT_PUT_MISSES: PUT frames dropped because the target pages were
+ *	not pinned yet [PUT_MISSES]; the origin resends.
+ * @PINMX_CNT_PUT_DUPLICATE_ACKS: PUT_ACK or NACK frames for an unknown or
+ *	finished put, another peer, or a frame acknowledged already.
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -437,6 +459,16 @@ enum pinmx_counter {
 	PINMX_CNT_TX_ERRORS,
 	PINMX_CNT_RX_NO_KEY,
 	PINMX_CNT_RX_BAD_KEY,
+	PINMX_CNT_RX_NOT_EXPOSED,
+	PINMX_CNT_PUTS_STARTED,
+	PINMX_CNT_PUTS_DONE,
+	PINMX_CNT_PUTS_FAILED,
+	PINMX_CNT_PUT_FRAMES_SENT,
+	PINMX_CNT_PUT_RESENDS,
+	PINMX_CNT_PUT_TIMEOUTS,
+	PINMX_CNT_PUT_FRAMES_WRITTEN,
+	PINMX_CNT_PUT_MISSES,
+	PINMX_CNT_PUT_DUPLICATE_ACKS,
 	PINMX_CNT_NR,
 };
 
@@ -551,6 +583,8 @@ struct pinmx_send {
 #define PINMX_EVENT_FRAME	1	/* a received MXoE frame */
 #define PINMX_EVENT_PULL_DONE	2	/* struct pinmx_pull_event follows */
 #define PINMX_EVENT_PULL_FAILED	3	/* struct pinmx_pull_event follows */
+#define PINMX_EVENT_PUT_DONE	4	/* struct pinmx_pull_event follows */
+#define PINMX_EVENT_PUT_FAILED	5	/* struct pinmx_pull_event follows */
 
 /**
  * struct pinmx_event - head of one event ring slot
@@ -733,6 +767,70 @@ struct pinmx_pull {
 	__u64 remote_key;
 };
 
+/* largest PINMX_IOC_PUT (EMSGSIZE above). */
+#define PINMX_PUT_MAX_BYTES	(16ULL << 20)
+/* puts one endpoint may run at once (EBUSY above). */
+#define PINMX_MAX_PUTS		1024
+
+/**
+ * struct pinmx_put - PINMX_IOC_PUT: write into a peer's exposed region
+ * @peer_mac: in: the target endpoint's interface address.
+ * @peer_endpoint: in: the target endpoint's index.
+ * @flags: in: zero.
+ * @peer_session: in: the target endpoint's session id.
+ * @remote_region: in: region id at the target, declared there with
+ *	PINMX_DECLARE_REMOTE.
+ * @local_region: in: region of this endpoint declared by the caller, the
+ *	source (ENOENT, EACCES).
+ * @handle: in: the caller's handle, echoed by the end event.
+ * @remote_offset: in: offset in the remote region; below 2^63 with
+ *	@length (EOVERFLOW).
+ * @local_offset: in: offset in the local region; the range must lie
+ *	within it (ERANGE, EOVERFLOW).
+ * @length: in: bytes, 1..PINMX_PUT_MAX_BYTES (EINVAL, EMSGSIZE).
+ * @remote_key: in: the remote region's key.
+ * @reserved: zero.
+ *
+ * The endpoint must be bound (ENOTCONN) to an interface that is up
+ * (ENETDOWN); at most PINMX_MAX_PUTS run at once (EBUSY). The bytes are
+ * copied from the local region before the ioctl returns (EFAULT if that
+ * memory is not readable: nothing is sent), so the local region may be
+ * reused at once. They go as PUT frames of min(MTU, PINMX_MXOE_MAX_BYTES)
+ * - 72 bytes, at most 64 without an acknowledgement; the target's receive
+ * softirq writes each into the pinned pages of the remote region and
+ * acknowledges it, without the target process running. A frame whose
+ * target pages are not pinned yet is dropped there and pinned in the
+ * background; frames without an acknowledgement for pull_resend_ms
+ * (doubling up to 16x) are sent again, at most pull_max_retries times in a
+ * row; then the put fails with TIMEOUT.
+ *
+ * The end is a PINMX_EVENT_PUT_DONE event once the target acknowledged
+ * every frame (remote completion: the bytes are in its memory), or
+ * PINMX_EVENT_PUT_FAILED with a struct pinmx_pull_event whose status is
+ * UNKNOWN_REGION, OUT_OF_RANGE (@address: the refused region offset),
+ * BAD_KEY (no or wrong key, or a region not exposed), SEGMENT_FAULT (a
+ * target page cannot be pinned, e.g. unmapped: @address is the region
+ * offset of the refused frame, @segment the segment, @error the errno),
+ * FAILED (target gone) or TIMEOUT. Bytes of frames acknowledged before a
+ * failure are written; no other byte is, and never into a page the target
+ * process no longer maps.
+ */
+struct pinmx_put {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 flags;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 local_region;
+	__u32 handle;
+	__u32 pad;
+	__u64 remote_offset;
+	__u64 local_offset;
+	__u64 length;
+	__u64 remote_key;
+	__u64 reserved;
+};
+
 /**
  * struct pinmx_wait - PINMX_IOC_WAIT: sleep until the event ring has events
  * @timeout_ns: in: longest wait; 0 only looks, U64_MAX waits forever.
@@ -764,5 +862,6 @@ struct pinmx_wait {
 #define PINMX_IOC_SEND		_IOW(PINMX_IOC_MAGIC, 0x22, struct pinmx_send)
 #define PINMX_IOC_PULL		_IOW(PINMX_IOC_MAGIC, 0x23, struct pinmx_pull)
 #define PINMX_IOC_WAIT		_IOWR(PINMX_IOC_MAGIC, 0x24, struct pinmx_wait)
+#define PINMX_IOC_PUT		_IOW(PINMX_IOC_MAGIC, 0x25, struct pinmx_put)
 
 #endif /* _UAPI_LINUX_PINMX_H */

@@ -53,7 +53,7 @@ public enum KernelCounter
     RX_SHORT,
     /** frames dropped: version not 1 [BAD_VERSION]. */
     RX_BAD_VERSION,
-    /** frames dropped: kind not 1..11 [UNKNOWN_KIND]. */
+    /** frames dropped: kind not 1..13 [UNKNOWN_KIND]. */
     RX_UNKNOWN_KIND,
     /** frames dropped: payload length inconsistent with the frame, the kind or the link limit [BAD_LENGTH]. */
     RX_BAD_LENGTH,
@@ -102,5 +102,25 @@ public enum KernelCounter
     /** remote accesses refused: the region is exposed and the frame carries no key. */
     RX_NO_KEY,
     /** remote accesses refused: the frame's key is not the exposed region's. */
-    RX_BAD_KEY;
+    RX_BAD_KEY,
+    /** PUT frames refused: the region is not exposed. */
+    RX_NOT_EXPOSED,
+    /** PINMX_IOC_PUT calls that started a put. */
+    PUTS_STARTED,
+    /** puts that ended with PINMX_EVENT_PUT_DONE. */
+    PUTS_DONE,
+    /** puts that ended with PINMX_EVENT_PUT_FAILED. */
+    PUTS_FAILED,
+    /** PUT frames sent, resends included. */
+    PUT_FRAMES_SENT,
+    /** PUT frames sent again after a timeout. */
+    PUT_RESENDS,
+    /** puts failed after the last resend. */
+    PUT_TIMEOUTS,
+    /** PUT frames written into a local region and acknowledged. */
+    PUT_FRAMES_WRITTEN,
+    /** PUT frames dropped because the target pages were not pinned yet; the origin resends. */
+    PUT_MISSES,
+    /** PUT_ACK or NACK frames for an unknown or finished put, another peer, or a frame acknowledged already. */
+    PUT_DUPLICATE_ACKS;
 }

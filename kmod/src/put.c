@@ -1,0 +1,851 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The put engine: PINMX_IOC_PUT writes bytes of a local region into an
+ * exposed region of a peer as PUT frames; the peer's receive softirq writes
+ * each frame straight into the pinned pages of the named region and answers
+ * PUT_ACK, without the target process. The origin resends frames without an
+ * ACK and ends the put with a PINMX_EVENT_PUT_DONE once every frame is
+ * acknowledged (remote completion), or PINMX_EVENT_PUT_FAILED.
+ *
+ * Origin: one struct pinmx_put_state per put (spinlock for the receive
+ * softirq, the resend timer and the starting ioctl); the bytes are copied
+ * from the local region at the ioctl, so resends never touch user memory.
+ * Target: a frame whose pages are not pinned is dropped (a put miss) and
+ * its range pinned asynchronously in the declarer's mm; a failed pin is
+ * answered with NACK SEGMENT_FAULT naming the region and the frame's
+ * region offset, so an invalidation (munmap, mprotect) fails the put and a
+ * page the target no longer maps is never written (the copy holds
+ * region->pages_lock, which every unpin takes). A frame written twice
+ * writes the same bytes at the same place: resends are harmless.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
+#include <linux/uaccess.h>
+
+#include "pinmx.h"
+
+/* Frames of one put in flight without an ACK. */
+#define PINMX_PUT_WINDOW_FRAMES	64
+/* Puts kept per endpoint while their target pages are pinned. */
+#define PINMX_PUT_SLOTS		16
+
+/**
+ * struct pinmx_put_state - one put run by the origin
+ * @ep: endpoint running it; outlives the put (release ends puts).
+ * @lock: guards everything below that changes (receive softirq, resend
+ *	timer, starting ioctl).
+ * @timer: resend timer; also retries an end event the ring had no room for.
+ * @end_work: removes the ended put from @ep->puts and frees it.
+ * @rcu: the softirq finds puts under RCU.
+ * @id: wire put handle (index in @ep->puts).
+ * @handle: the caller's handle.
+ * @peer_mac: target interface.
+ * @peer_index: target endpoint index.
+ * @peer_session: target endpoint session.
+ * @remote_region: region id at the target.
+ * @remote_key: its key.
+ * @remote_offset: offset of the put in the remote region.
+ * @length: bytes to put.
+ * @frame_bytes: payload of every frame but the last.
+ * @nframes: frames of the put.
+ * @base: lowest frame without an ACK.
+ * @next: next frame never sent.
+ * @acked_frames: frames acknowledged.
+ * @retries: resends since the last ACK.
+ * @max_retries: resends without an ACK before TIMEOUT.
+ * @resend: resend timeout in jiffies, before backoff.
+ * @ended: the end is decided.
+ * @event_pending: the end event waits for room in the ring.
+ * @end: the end event.
+ * @acked: bit per frame, set when acknowledged.
+ * @data: the bytes to put.
+ */
+struct pinmx_put_state {
+	struct pinmx_endpoint *ep;
+	spinlock_t lock;
+	struct timer_list timer;
+	struct work_struct end_work;
+	struct rcu_head rcu;
+	u32 id;
+	u32 handle;
+	u8 peer_mac[ETH_ALEN];
+	u8 peer_index;
+	u32 peer_session;
+	u32 remote_region;
+	u64 remote_key;
+	u64 remote_offset;
+	u64 length;
+	u32 frame_bytes;
+	u32 nframes;
+	u32 base;
+	u32 next;
+	u32 acked_frames;
+	unsigned int retries;
+	unsigned int max_retries;
+	unsigned long resend;
+	bool ended;
+	bool event_pending;
+	struct pinmx_pull_event end;
+	unsigned long *acked;
+	u8 *data;
+};
+
+/**
+ * struct pinmx_put_slot - a PUT frame whose target pages are being pinned
+ * @wait: the asynchronous pin.
+ * @server: the put server it belongs to.
+ * @region: the region it names, with a reference; NULL when free.
+ * @put: the frame's header (the latest one for @region).
+ * @mac: its origin's interface address.
+ * @ifindex: the interface it came in on.
+ */
+struct pinmx_put_slot {
+	struct pinmx_pin_wait wait;
+	struct pinmx_put_server *server;
+	struct pinmx_region *region;
+	struct pinmx_wire_put put;
+	u8 mac[ETH_ALEN];
+	int ifindex;
+};
+
+/**
+ * struct pinmx_put_server - the target side of one bound endpoint
+ * @ep: the endpoint.
+ * @lock: guards @closing and the slots' fields (softirq, pin answers,
+ *	release); taken with _bh.
+ * @closing: the endpoint is being released: no slot is taken any more.
+ * @slots: PUT frames waiting for pins.
+ */
+struct pinmx_put_server {
+	struct pinmx_endpoint *ep;
+	spinlock_t lock;
+	bool closing;
+	struct pinmx_put_slot slots[PINMX_PUT_SLOTS];
+};
+
+static struct workqueue_struct *pinmx_put_wq;
+
+static u32 pinmx_put_frame_limit(const struct net_device *dev)
+{
+	return pinmx_link_bytes(dev) - sizeof(struct pinmx_wire_put);
+}
+
+/* ---- origin ---------------------------------------------------------- */
+
+static int pinmx_put_push_end(struct pinmx_put_state *put)
+{
+	return pinmx_ring_push_event(put->ep, put->end.status ?
+				     PINMX_EVENT_PUT_FAILED :
+				     PINMX_EVENT_PUT_DONE, put->peer_mac,
+				     &put->end, sizeof(put->end));
+}
+
+/* Decide the end of @put and report it; under put->lock. */
+static void pinmx_put_end(struct pinmx_put_state *put, u32 status, int error,
+			  u16 segment, u64 address)
+{
+	lockdep_assert_held(&put->lock);
+	if (put->ended)
+		return;
+	put->ended = true;
+	put->end.handle = put->handle;
+	put->end.status = status;
+	put->end.error = -error;
+	put->end.bytes = status ? 0 : put->length;
+	put->end.segment = segment;
+	put->end.address = address;
+	pinmx_count(status ? PINMX_CNT_PUTS_FAILED : PINMX_CNT_PUTS_DONE, 1);
+	if (pinmx_put_push_end(put)) {
+		put->event_pending = true;
+		mod_timer(&put->timer, jiffies + 1);
+		return;
+	}
+	queue_work(pinmx_put_wq, &put->end_work);
+}
+
+/* Queue frame @k of @put; under put->lock, RCU. */
+static void pinmx_put_send(struct pinmx_put_state *put, u32 k,
+			   struct net_device *dev, struct sk_buff_head *txq)
+{
+	struct pinmx_endpoint *ep = put->ep;
+	u64 off = (u64)k * put->frame_bytes;
+	u32 n = min_t(u64, put->frame_bytes, put->length - off);
+	struct pinmx_wire_put *f;
+	struct sk_buff *skb;
+
+	skb = pinmx_frame_alloc(dev, sizeof(*f) + n);
+	if (!skb)
+		return;
+	f = (struct pinmx_wire_put *)skb->data;
+	pinmx_mxoe_header(&f->hdr, PINMX_KIND_PUT, put->peer_index, ep->index,
+			  put->peer_session, ep->session, n);
+	f->handle = cpu_to_be32(put->id);
+	f->region_id = cpu_to_be32(put->remote_region);
+	f->region_offset = cpu_to_be64(put->remote_offset + off);
+	f->key = cpu_to_be64(put->remote_key);
+	f->frame_index = cpu_to_be32(k);
+	f->frame_count = cpu_to_be32(put->nframes);
+	f->put_offset = cpu_to_be64(off);
+	memcpy(f + 1, put->data + off, n);
+	pinmx_count(PINMX_CNT_PUT_FRAMES_SENT, 1);
+	pinmx_frame_queue(txq, skb, dev, put->peer_mac);
+}
+
+/* Send new frames while the window has room; under put->lock. */
+static void pinmx_put_fill(struct pinmx_put_state *put, struct net_device *dev,
+			   struct sk_buff_head *txq)
+{
+	while (put->next < put->nframes &&
+	       put->next - put->base < PINMX_PUT_WINDOW_FRAMES)
+		pinmx_put_send(put, put->next++, dev, txq);
+}
+
+static bool pinmx_put_hears(const struct pinmx_put_state *put,
+			    const struct pinmx_wire_hdr *f)
+{
+	return !put->ended && be32_to_cpu(f->src_session) == put->peer_session &&
+	       f->src_ep == put->peer_index;
+}
+
+/**
+ * pinmx_put_ack - a PUT_ACK for @ep arrived; receive softirq, RCU
+ * @ep: addressed endpoint.
+ * @f: the checked PUT_ACK.
+ * @dev: the interface it came in on.
+ *
+ * Return: 0 if it acknowledged a frame, else the counter of the drop.
+ */
+int pinmx_put_ack(struct pinmx_endpoint *ep, const struct pinmx_wire_put_ack *f,
+		  struct net_device *dev)
+{
+	struct pinmx_put_state *put = xa_load(&ep->puts, be32_to_cpu(f->handle));
+	u32 k = be32_to_cpu(f->frame_index);
+	struct sk_buff_head txq;
+	int drop = 0;
+
+	if (!put)
+		return PINMX_CNT_PUT_DUPLICATE_ACKS;
+	__skb_queue_head_init(&txq);
+	spin_lock(&put->lock);
+	if (!pinmx_put_hears(put, &f->hdr) || k >= put->next ||
+	    test_bit(k, put->acked)) {
+		drop = PINMX_CNT_PUT_DUPLICATE_ACKS;
+		goto out;
+	}
+	__set_bit(k, put->acked);
+	put->acked_frames++;
+	put->retries = 0;
+	while (put->base < put->next && test_bit(put->base, put->acked))
+		put->base++;
+	if (put->acked_frames == put->nframes) {
+		pinmx_put_end(put, PINMX_PULL_OK, 0, 0, 0);
+		goto out;
+	}
+	pinmx_put_fill(put, dev, &txq);
+	mod_timer(&put->timer, jiffies + put->resend);
+out:
+	spin_unlock(&put->lock);
+	pinmx_frame_xmit(&txq);
+	return drop;
+}
+
+/* enum pinmx_pull_status and errno for a NACK refusing a PUT. */
+static u32 pinmx_put_nack_status(u8 reason, int *err)
+{
+	switch (reason) {
+	case PINMX_NACK_UNKNOWN_REGION:
+		*err = -ENOENT;
+		return PINMX_PULL_UNKNOWN_REGION;
+	case PINMX_NACK_OUT_OF_RANGE:
+		*err = -ERANGE;
+		return PINMX_PULL_OUT_OF_RANGE;
+	case PINMX_NACK_SEGMENT_FAULT:
+		*err = -EFAULT;
+		return PINMX_PULL_SEGMENT_FAULT;
+	case PINMX_NACK_BAD_KEY:
+		*err = -EACCES;
+		return PINMX_PULL_BAD_KEY;
+	case PINMX_NACK_BAD_SESSION:
+		*err = -ECONNRESET;
+		return PINMX_PULL_FAILED;
+	default:
+		*err = -ECONNREFUSED;
+		return PINMX_PULL_FAILED;
+	}
+}
+
+/**
+ * pinmx_put_nack - a NACK refusing one of @ep's PUTs; softirq, RCU
+ * @ep: addressed endpoint.
+ * @f: the checked NACK.
+ *
+ * Return: 0 if it ended a put, else the counter of the drop.
+ */
+int pinmx_put_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f)
+{
+	struct pinmx_put_state *put = xa_load(&ep->puts,
+					      be32_to_cpu(f->refused_handle));
+	u32 status, nerr = be32_to_cpu(f->error);
+	int err, drop = 0;
+
+	if (!put)
+		return PINMX_CNT_PUT_DUPLICATE_ACKS;
+	status = pinmx_put_nack_status(f->reason, &err);
+	if (nerr && nerr < MAX_ERRNO)
+		err = -(int)nerr;
+	spin_lock(&put->lock);
+	if (pinmx_put_hears(put, &f->hdr)) {
+		put->end.nack_reason = f->reason;
+		pinmx_put_end(put, status, err, be16_to_cpu(f->segment),
+			      be64_to_cpu(f->address));
+	} else {
+		drop = PINMX_CNT_PUT_DUPLICATE_ACKS;
+	}
+	spin_unlock(&put->lock);
+	return drop;
+}
+
+/* Resend the unacknowledged frames sent so far, or time out. */
+static void pinmx_put_timer(struct timer_list *t)
+{
+	struct pinmx_put_state *put = from_timer(put, t, timer);
+	struct net_device *dev;
+	struct sk_buff_head txq;
+	u32 k;
+
+	__skb_queue_head_init(&txq);
+	rcu_read_lock();
+	spin_lock(&put->lock);
+	if (put->event_pending) {
+		if (!pinmx_put_push_end(put)) {
+			put->event_pending = false;
+			queue_work(pinmx_put_wq, &put->end_work);
+		} else {
+			mod_timer(&put->timer, jiffies + put->resend);
+		}
+		goto out;
+	}
+	if (put->ended)
+		goto out;
+	dev = pinmx_ep_dev_rcu(put->ep);
+	if (!dev) {
+		pinmx_put_end(put, PINMX_PULL_FAILED, -ENETDOWN, 0, 0);
+		goto out;
+	}
+	if (put->retries >= put->max_retries) {
+		pinmx_count(PINMX_CNT_PUT_TIMEOUTS, 1);
+		pinmx_put_end(put, PINMX_PULL_TIMEOUT, -ETIMEDOUT, 0, 0);
+		goto out;
+	}
+	put->retries++;
+	for (k = put->base; k < put->next; k++) {
+		if (!test_bit(k, put->acked)) {
+			pinmx_count(PINMX_CNT_PUT_RESENDS, 1);
+			pinmx_put_send(put, k, dev, &txq);
+		}
+	}
+	/* Backoff: the timeout doubles per resend up to 16x. */
+	mod_timer(&put->timer, jiffies + (put->resend << min(put->retries, 4U)));
+out:
+	spin_unlock(&put->lock);
+	pinmx_frame_xmit(&txq);
+	rcu_read_unlock();
+}
+
+static void pinmx_put_free(struct pinmx_put_state *put)
+{
+	del_timer_sync(&put->timer);
+	kvfree(put->data);
+	bitmap_free(put->acked);
+	kfree_rcu(put, rcu);
+}
+
+/* Whoever takes a put out of ep->puts frees it. */
+static void pinmx_put_end_work(struct work_struct *work)
+{
+	struct pinmx_put_state *put =
+		container_of(work, struct pinmx_put_state, end_work);
+	struct pinmx_endpoint *ep = put->ep;
+	bool mine;
+
+	mutex_lock(&ep->lock);
+	mine = xa_erase(&ep->puts, put->id) == put;
+	if (mine)
+		ep->nr_puts--;
+	mutex_unlock(&ep->lock);
+	if (mine)
+		pinmx_put_free(put);
+}
+
+/**
+ * pinmx_puts_release - end and free every put of a closing endpoint
+ * @ep: endpoint no longer reachable by the receive softirq.
+ */
+void pinmx_puts_release(struct pinmx_endpoint *ep)
+{
+	struct pinmx_put_state *put;
+	unsigned long id;
+
+	for (;;) {
+		mutex_lock(&ep->lock);
+		put = NULL;
+		xa_for_each(&ep->puts, id, put) {
+			xa_erase(&ep->puts, id);
+			ep->nr_puts--;
+			break;
+		}
+		mutex_unlock(&ep->lock);
+		if (!put)
+			break;
+		spin_lock_bh(&put->lock);
+		put->ended = true;
+		put->event_pending = false;
+		spin_unlock_bh(&put->lock);
+		cancel_work_sync(&put->end_work);
+		pinmx_put_free(put);
+	}
+	xa_destroy(&ep->puts);
+}
+
+/* Copy [@off, @off + @len) of @region, declared by the caller, into @buf. */
+static int pinmx_put_copy_in(struct pinmx_region *region, u64 off, u8 *buf,
+			     u64 len)
+{
+	struct pinmx_seg *seg = pinmx_region_find(region, off);
+	u64 in = off - seg->offset;
+
+	while (len) {
+		u64 n = min(len, seg->len - in);
+
+		if (copy_from_user(buf, u64_to_user_ptr(seg->vaddr + in), n))
+			return -EFAULT;
+		buf += n;
+		len -= n;
+		seg++;
+		in = 0;
+	}
+	return 0;
+}
+
+static int pinmx_put_check(const struct pinmx_put *req)
+{
+	u64 end;
+
+	if (req->flags || req->reserved)
+		return -EINVAL;
+	if (!req->length)
+		return -EINVAL;
+	if (req->length > PINMX_PUT_MAX_BYTES)
+		return -EMSGSIZE;
+	if (check_add_overflow(req->remote_offset, req->length, &end) ||
+	    end >= PINMX_U63_LIMIT)
+		return -EOVERFLOW;
+	if (check_add_overflow(req->local_offset, req->length, &end))
+		return -EOVERFLOW;
+	return 0;
+}
+
+static struct pinmx_put_state *pinmx_put_alloc(struct pinmx_endpoint *ep,
+					       const struct pinmx_put *req,
+					       struct pinmx_region *local)
+{
+	struct pinmx_put_state *put = kzalloc(sizeof(*put), GFP_KERNEL);
+	int err;
+
+	if (!put)
+		return ERR_PTR(-ENOMEM);
+	put->data = kvmalloc(req->length, GFP_KERNEL);
+	err = -ENOMEM;
+	if (!put->data)
+		goto err_free;
+	err = pinmx_put_copy_in(local, req->local_offset, put->data,
+				req->length);
+	if (err)
+		goto err_free;
+	put->ep = ep;
+	spin_lock_init(&put->lock);
+	timer_setup(&put->timer, pinmx_put_timer, 0);
+	INIT_WORK(&put->end_work, pinmx_put_end_work);
+	put->handle = req->handle;
+	memcpy(put->peer_mac, req->peer_mac, ETH_ALEN);
+	put->peer_index = req->peer_endpoint;
+	put->peer_session = req->peer_session;
+	put->remote_region = req->remote_region;
+	put->remote_key = req->remote_key;
+	put->remote_offset = req->remote_offset;
+	put->length = req->length;
+	put->resend = max(1UL, msecs_to_jiffies(READ_ONCE(pinmx_pull_resend_ms)));
+	put->max_retries = READ_ONCE(pinmx_pull_max_retries);
+	return put;
+
+err_free:
+	kvfree(put->data);
+	kfree(put);
+	return ERR_PTR(err);
+}
+
+static int pinmx_put_publish(struct pinmx_endpoint *ep,
+			     struct pinmx_put_state *put)
+{
+	int err = -EBUSY;
+
+	mutex_lock(&ep->lock);
+	if (ep->nr_puts < PINMX_MAX_PUTS)
+		err = xa_alloc_cyclic(&ep->puts, &put->id, put,
+				      XA_LIMIT(1, INT_MAX), &ep->put_next,
+				      GFP_KERNEL);
+	if (err >= 0) {
+		ep->nr_puts++;
+		err = 0;
+	}
+	mutex_unlock(&ep->lock);
+	return err;
+}
+
+/* Size the put for the link and send its first window; 0 or -ENETDOWN. */
+static int pinmx_put_launch(struct pinmx_put_state *put)
+{
+	struct net_device *dev;
+	struct sk_buff_head txq;
+	int err = 0;
+
+	__skb_queue_head_init(&txq);
+	rcu_read_lock();
+	dev = pinmx_ep_dev_rcu(put->ep);
+	if (!dev || !(dev->flags & IFF_UP)) {
+		err = -ENETDOWN;
+		goto out;
+	}
+	spin_lock_bh(&put->lock);
+	put->frame_bytes = pinmx_put_frame_limit(dev);
+	put->nframes = DIV_ROUND_UP_ULL(put->length, put->frame_bytes);
+	put->acked = bitmap_zalloc(put->nframes, GFP_ATOMIC);
+	if (!put->acked) {
+		spin_unlock_bh(&put->lock);
+		err = -ENOMEM;
+		goto out;
+	}
+	pinmx_put_fill(put, dev, &txq);
+	mod_timer(&put->timer, jiffies + put->resend);
+	spin_unlock_bh(&put->lock);
+	pinmx_count(PINMX_CNT_PUTS_STARTED, 1);
+	local_bh_disable();
+	pinmx_frame_xmit(&txq);
+	local_bh_enable();
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_put_state *put;
+	struct pinmx_region *local;
+	struct pinmx_put req;
+	int err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	err = pinmx_put_check(&req);
+	if (err)
+		return err;
+	if (!smp_load_acquire(&ep->ring))
+		return -ENOTCONN;
+	local = pinmx_get_region(ep, req.local_region, true);
+	if (IS_ERR(local))
+		return PTR_ERR(local);
+	if (req.local_offset + req.length > local->length) {
+		pinmx_region_put_user(local);
+		return -ERANGE;
+	}
+	put = pinmx_put_alloc(ep, &req, local);
+	pinmx_region_put_user(local);
+	if (IS_ERR(put))
+		return PTR_ERR(put);
+	err = pinmx_put_publish(ep, put);
+	if (err) {
+		pinmx_put_free(put);
+		return err;
+	}
+	err = pinmx_put_launch(put);
+	if (err) {
+		spin_lock_bh(&put->lock);
+		put->ended = true;
+		spin_unlock_bh(&put->lock);
+		pinmx_put_end_work(&put->end_work);
+	}
+	return err;
+}
+
+/* ---- target ---------------------------------------------------------- */
+
+static void pinmx_put_ack_queue(struct sk_buff_head *txq, struct net_device *dev,
+				const struct pinmx_wire_put *f, const u8 *mac)
+{
+	struct pinmx_wire_put_ack *a;
+	struct sk_buff *skb = pinmx_frame_alloc(dev, sizeof(*a));
+
+	if (!skb)
+		return;
+	a = (struct pinmx_wire_put_ack *)skb->data;
+	pinmx_answer_header(&a->hdr, PINMX_KIND_PUT_ACK, &f->hdr, 0);
+	a->handle = f->handle;
+	a->frame_index = f->frame_index;
+	pinmx_frame_queue(txq, skb, dev, mac);
+}
+
+/* Refuse PUT @f: NACK @reason naming its region offset and @err. */
+static void pinmx_put_refuse(struct sk_buff_head *txq, struct net_device *dev,
+			     const struct pinmx_wire_put *f, const u8 *mac,
+			     u8 reason, const struct pinmx_fault *where)
+{
+	struct pinmx_fault at = {
+		.address = be64_to_cpu(f->region_offset),
+		.segment = where ? where->segment : 0,
+		.err = where ? where->err : 0,
+	};
+
+	pinmx_nack_queue(txq, dev, &f->hdr, mac, reason, &at);
+}
+
+/* Free slot, or the one already waiting for @region; under server->lock. */
+static struct pinmx_put_slot *pinmx_put_slot_find(struct pinmx_put_server *server,
+						  struct pinmx_region *region)
+{
+	struct pinmx_put_slot *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < PINMX_PUT_SLOTS; i++) {
+		struct pinmx_put_slot *slot = &server->slots[i];
+
+		if (slot->region == region)
+			return slot;
+		if (!slot->region && !free)
+			free = slot;
+	}
+	return free;
+}
+
+/*
+ * Keep PUT @f, which found region offset @miss not pinned, until its range
+ * is pinned; without a slot it is left to the origin's resend.
+ * Return: 0, or -ENOENT if the region is destroyed.
+ */
+static int pinmx_put_defer(struct pinmx_put_server *server,
+			   struct pinmx_region *region,
+			   const struct pinmx_wire_put *f, const u8 *mac,
+			   struct net_device *dev, u64 miss, u64 end)
+{
+	struct pinmx_put_slot *slot;
+	int err = 0;
+
+	spin_lock_bh(&server->lock);
+	slot = server->closing ? NULL : pinmx_put_slot_find(server, region);
+	if (!slot)
+		goto out;
+	if (!slot->region) {
+		kref_get(&region->kref);
+		slot->region = region;
+	}
+	slot->put = *f;
+	memcpy(slot->mac, mac, ETH_ALEN);
+	slot->ifindex = dev->ifindex;
+	err = pinmx_region_pin_async(region, &slot->wait, miss, end - miss);
+	if (err && !pinmx_pin_wait_queued(&slot->wait)) {
+		slot->region = NULL;
+		pinmx_region_put(region);
+	}
+out:
+	spin_unlock_bh(&server->lock);
+	return err;
+}
+
+/*
+ * The pages a PUT found missing are pinned, and the origin's resend writes
+ * them; or they cannot be: refuse the PUT naming where, so the origin's
+ * put fails instead of resending until it times out.
+ */
+static void pinmx_put_pinned(struct pinmx_pin_wait *w, int err,
+			     const struct pinmx_fault *where)
+{
+	struct pinmx_put_slot *slot = container_of(w, struct pinmx_put_slot, wait);
+	struct pinmx_put_server *server = slot->server;
+	struct pinmx_region *region;
+	struct pinmx_wire_put put;
+	struct sk_buff_head txq;
+	struct net_device *dev;
+	u8 mac[ETH_ALEN];
+	int ifindex;
+
+	spin_lock_bh(&server->lock);
+	region = slot->region;
+	if (!region || pinmx_pin_wait_queued(w)) {
+		spin_unlock_bh(&server->lock);
+		return;
+	}
+	put = slot->put;
+	memcpy(mac, slot->mac, sizeof(mac));
+	ifindex = slot->ifindex;
+	slot->region = NULL;
+	spin_unlock_bh(&server->lock);
+	__skb_queue_head_init(&txq);
+	rcu_read_lock();
+	local_bh_disable();
+	dev = pinmx_ep_dev_rcu(server->ep);
+	if (err && dev && dev->ifindex == ifindex)
+		pinmx_put_refuse(&txq, dev, &put, mac,
+				 err == -ENOENT ? PINMX_NACK_UNKNOWN_REGION :
+				 PINMX_NACK_SEGMENT_FAULT,
+				 err == -ENOENT ? NULL : where);
+	pinmx_frame_xmit(&txq);
+	local_bh_enable();
+	rcu_read_unlock();
+	pinmx_region_put(region);
+}
+
+/*
+ * Why @region refuses PUT @f: the NACK reason, or 0 if it does not; *@drop
+ * is the counter of the refusal (0 for an unknown region: as for a PULL,
+ * the NACK is the answer).
+ */
+static u8 pinmx_put_refusal(const struct pinmx_region *region,
+			    const struct pinmx_wire_put *f, u32 plen, int *drop)
+{
+	*drop = 0;
+	if (!region || READ_ONCE(region->dead))
+		return PINMX_NACK_UNKNOWN_REGION;
+	if (!(region->flags & PINMX_DECLARE_REMOTE)) {
+		*drop = PINMX_CNT_RX_NOT_EXPOSED;
+		return PINMX_NACK_BAD_KEY;
+	}
+	*drop = pinmx_key_check(region, be64_to_cpu(f->key));
+	if (*drop)
+		return PINMX_NACK_BAD_KEY;
+	if (be64_to_cpu(f->region_offset) + plen > region->length) {
+		*drop = PINMX_CNT_RX_OUT_OF_RANGE;
+		return PINMX_NACK_OUT_OF_RANGE;
+	}
+	return 0;
+}
+
+/**
+ * pinmx_put_frame - a PUT frame for @ep; receive softirq, RCU
+ * @ep: addressed endpoint (session checked).
+ * @skb: the frame, its payload the bytes to write.
+ * @f: its checked header.
+ * @dev: the interface it came in on.
+ *
+ * Return: 0 if written and acknowledged, else the counter of the drop.
+ */
+int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+		    const struct pinmx_wire_put *f, struct net_device *dev)
+{
+	struct pinmx_region *region =
+		pinmx_ids_get(&ep->regions, be32_to_cpu(f->region_id));
+	u64 roff = be64_to_cpu(f->region_offset), miss;
+	u32 plen = be32_to_cpu(f->hdr.payload_len);
+	const u8 *mac = eth_hdr(skb)->h_source;
+	struct sk_buff_head txq;
+	int drop = 0, err;
+	u8 reason;
+
+	__skb_queue_head_init(&txq);
+	reason = pinmx_put_refusal(region, f, plen, &drop);
+	if (reason) {
+		pinmx_put_refuse(&txq, dev, f, mac, reason, NULL);
+		goto out;
+	}
+	err = pinmx_region_write_skb(region, roff, skb, sizeof(*f), plen, &miss);
+	if (err == -EAGAIN) {
+		drop = PINMX_CNT_PUT_MISSES;
+		err = pinmx_put_defer(ep->put_server, region, f, mac, dev, miss,
+				      roff + plen);
+	}
+	if (err == -ENOENT)
+		pinmx_put_refuse(&txq, dev, f, mac, PINMX_NACK_UNKNOWN_REGION,
+				 NULL);
+	else if (!drop) {
+		pinmx_count(PINMX_CNT_PUT_FRAMES_WRITTEN, 1);
+		pinmx_put_ack_queue(&txq, dev, f, mac);
+	}
+out:
+	if (region)
+		pinmx_region_put(region);
+	pinmx_frame_xmit(&txq);
+	return drop;
+}
+
+/**
+ * pinmx_put_server_alloc - the target side of an endpoint being bound
+ * @ep: the endpoint.
+ *
+ * Return: the server, or NULL without memory.
+ */
+struct pinmx_put_server *pinmx_put_server_alloc(struct pinmx_endpoint *ep)
+{
+	struct pinmx_put_server *server = kzalloc(sizeof(*server), GFP_KERNEL);
+	unsigned int i;
+
+	if (!server)
+		return NULL;
+	server->ep = ep;
+	spin_lock_init(&server->lock);
+	for (i = 0; i < PINMX_PUT_SLOTS; i++) {
+		server->slots[i].server = server;
+		pinmx_pin_wait_init(&server->slots[i].wait, pinmx_put_pinned);
+	}
+	return server;
+}
+
+/**
+ * pinmx_put_server_free - drop the PUTs kept by a closing endpoint
+ * @server: server of an endpoint no longer reachable by the softirq.
+ */
+void pinmx_put_server_free(struct pinmx_put_server *server)
+{
+	unsigned int i;
+
+	spin_lock_bh(&server->lock);
+	server->closing = true;
+	spin_unlock_bh(&server->lock);
+	for (i = 0; i < PINMX_PUT_SLOTS; i++) {
+		struct pinmx_put_slot *slot = &server->slots[i];
+		struct pinmx_region *region;
+
+		spin_lock_bh(&server->lock);
+		region = slot->region;
+		if (region)
+			kref_get(&region->kref);
+		spin_unlock_bh(&server->lock);
+		if (!region)
+			continue;
+		pinmx_region_pin_cancel(region, &slot->wait);
+		spin_lock_bh(&server->lock);
+		if (slot->region == region) {
+			slot->region = NULL;
+			pinmx_region_put(region);
+		}
+		spin_unlock_bh(&server->lock);
+		pinmx_region_put(region);
+	}
+	kfree(server);
+}
+
+int pinmx_put_init(void)
+{
+	pinmx_put_wq = alloc_workqueue("pinmx_put", 0, 0);
+	return pinmx_put_wq ? 0 : -ENOMEM;
+}
+
+void pinmx_put_exit(void)
+{
+	/* kfree_rcu() of the puts must not outlive the module. */
+	rcu_barrier();
+	destroy_workqueue(pinmx_put_wq);
+}
