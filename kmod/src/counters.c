@@ -66,6 +66,12 @@ static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
 	[PINMX_CNT_PUT_FRAMES_WRITTEN]	= "put_frames_written",
 	[PINMX_CNT_PUT_MISSES]		= "put_misses",
 	[PINMX_CNT_PUT_DUPLICATE_ACKS]	= "put_duplicate_acks",
+	[PINMX_CNT_ATOMICS_DONE]	= "atomics_done",
+	[PINMX_CNT_ATOMICS_FAILED]	= "atomics_failed",
+	[PINMX_CNT_ATOMICS_APPLIED]	= "atomics_applied",
+	[PINMX_CNT_ATOMIC_REPLAYS]	= "atomic_replays",
+	[PINMX_CNT_ATOMIC_MISSES]	= "atomic_misses",
+	[PINMX_CNT_ATOMIC_DUPLICATE_REPLIES] = "atomic_duplicate_replies",
 };
 
 static struct dentry *pinmx_debugfs_dir;

@@ -84,7 +84,8 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 			    PINMX_FEATURE_NET_EVENT_RING |
 			    PINMX_FEATURE_NET_PULL | PINMX_FEATURE_NET_WAIT |
 			    PINMX_FEATURE_NET_LOCAL_PULL |
-			    PINMX_FEATURE_NET_PUT,
+			    PINMX_FEATURE_NET_PUT |
+			    PINMX_FEATURE_NET_ATOMIC,
 		.max_segments = PINMX_MAX_SEGMENTS,
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
@@ -487,6 +488,8 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_pull(ep, uarg);
 	case PINMX_IOC_PUT:
 		return pinmx_ioc_put(ep, uarg);
+	case PINMX_IOC_ATOMIC:
+		return pinmx_ioc_atomic(ep, uarg);
 	case PINMX_IOC_WAIT:
 		return pinmx_ioc_wait(ep, uarg);
 	default:

@@ -66,6 +66,8 @@ static const u8 pinmx_header_bytes[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_NACK]		= sizeof(struct pinmx_wire_nack),
 	[PINMX_KIND_PUT]		= sizeof(struct pinmx_wire_put),
 	[PINMX_KIND_PUT_ACK]		= sizeof(struct pinmx_wire_put_ack),
+	[PINMX_KIND_ATOMIC]		= sizeof(struct pinmx_wire_atomic),
+	[PINMX_KIND_ATOMIC_REPLY]	= sizeof(struct pinmx_wire_atomic_reply),
 };
 
 /* Payload limit per kind; U32_MAX: only the link limit applies. */
@@ -76,6 +78,7 @@ static const u32 pinmx_payload_limit[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_PULL_REPLY]		= U32_MAX,
 	[PINMX_KIND_PULL]		= PINMX_PULL_KEY_BYTES,
 	[PINMX_KIND_PUT]		= U32_MAX,
+	[PINMX_KIND_ATOMIC]		= PINMX_ATOMIC_MAX_WORDS * 8,
 };
 
 /* Is @a + @b below 2^63, with both below 2^63? */
@@ -139,6 +142,26 @@ static int pinmx_check_put(const struct pinmx_wire_put *p, u32 plen)
 	return 0;
 }
 
+static int pinmx_check_atomic(const struct pinmx_wire_atomic *a, u32 plen)
+{
+	u16 count = be16_to_cpu(a->count);
+	u32 words;
+
+	if (!a->op || a->op >= PINMX_ATOMIC_NR_OPS ||
+	    (a->width != 4 && a->width != 8) || !count ||
+	    (a->op != PINMX_ATOMIC_ACCUMULATE && count != 1) ||
+	    be64_to_cpu(a->region_offset) % a->width)
+		return PINMX_CNT_RX_BAD_FIELD;
+	words = a->op == PINMX_ATOMIC_CAS ? 2 :
+		a->op == PINMX_ATOMIC_ACCUMULATE ? count : 1;
+	if (plen != words * 8)
+		return PINMX_CNT_RX_BAD_LENGTH;
+	if (!pinmx_u63_sum_ok(be64_to_cpu(a->region_offset),
+			      (u64)count * a->width))
+		return PINMX_CNT_RX_OUT_OF_RANGE;
+	return 0;
+}
+
 static int pinmx_check_notify(const struct pinmx_wire_notify *n)
 {
 	if (be32_to_cpu(n->status) > PINMX_NOTIFY_STATUS_MAX)
@@ -185,6 +208,8 @@ static int pinmx_check_kind(const union pinmx_wire_frame *f, u32 plen)
 		return pinmx_check_nack(&f->nack);
 	case PINMX_KIND_PUT:
 		return pinmx_check_put(&f->put, plen);
+	case PINMX_KIND_ATOMIC:
+		return pinmx_check_atomic(&f->atomic, plen);
 	default:
 		return 0;
 	}
@@ -432,7 +457,8 @@ void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
 
 		n->refused_handle = pull->handle;
 		n->region_id = pull->region_id;
-	} else if (f->kind == PINMX_KIND_PUT) {
+	} else if (f->kind == PINMX_KIND_PUT || f->kind == PINMX_KIND_ATOMIC) {
+		/* An ATOMIC has its seq and region id where a PUT has them. */
 		const struct pinmx_wire_put *put =
 			container_of(f, struct pinmx_wire_put, hdr);
 
@@ -473,11 +499,17 @@ static int pinmx_deliver(struct pinmx_endpoint *ep, struct sk_buff *skb,
 		return pinmx_put_frame(ep, skb, &f->put, dev);
 	case PINMX_KIND_PUT_ACK:
 		return pinmx_put_ack(ep, &f->put_ack, dev);
+	case PINMX_KIND_ATOMIC:
+		return pinmx_atomic_frame(ep, skb, &f->atomic, dev);
+	case PINMX_KIND_ATOMIC_REPLY:
+		return pinmx_atomic_reply(ep, &f->atomic_reply);
 	case PINMX_KIND_NACK:
 		if (f->nack.refused_kind == PINMX_KIND_PULL)
 			return pinmx_pull_nack(ep, &f->nack);
 		if (f->nack.refused_kind == PINMX_KIND_PUT)
 			return pinmx_put_nack(ep, &f->nack);
+		if (f->nack.refused_kind == PINMX_KIND_ATOMIC)
+			return pinmx_atomic_nack(ep, &f->nack);
 		break;
 	}
 	return pinmx_ring_push(ep, PINMX_EVENT_FRAME, skb->dev->ifindex,
@@ -504,7 +536,8 @@ static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
 	ep = rcu_dereference(iface->eps[f.hdr.dst_ep]);
 	if (!ep) {
 		/* A puller or putter learns at once that its peer is gone. */
-		if (f.hdr.kind == PINMX_KIND_PULL || f.hdr.kind == PINMX_KIND_PUT)
+		if (f.hdr.kind == PINMX_KIND_PULL || f.hdr.kind == PINMX_KIND_PUT ||
+		    f.hdr.kind == PINMX_KIND_ATOMIC)
 			pinmx_nack_refused(skb, dev, &f.hdr,
 					   PINMX_NACK_BAD_ENDPOINT);
 		return PINMX_CNT_RX_WRONG_ENDPOINT;
@@ -676,6 +709,8 @@ static struct pinmx_iface *pinmx_iface_by_name(struct net *net,
 static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 			     struct pinmx_pull_server *server,
 			     struct pinmx_put_server *put_server,
+			     struct pinmx_atomic_origin *origin,
+			     struct pinmx_atomic_target *target,
 			     struct pinmx_bind *req)
 {
 	struct pinmx_iface *iface;
@@ -695,6 +730,8 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 	ep->session = session;
 	ep->server = server;
 	ep->put_server = put_server;
+	ep->atomic_origin = origin;
+	ep->atomic_target = target;
 	smp_store_release(&ep->ring, ring);
 	rcu_assign_pointer(ep->iface, iface);
 	rcu_assign_pointer(iface->eps[req->index], ep);
@@ -707,6 +744,8 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 
 long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 {
+	struct pinmx_atomic_origin *origin;
+	struct pinmx_atomic_target *target;
 	struct pinmx_put_server *put_server;
 	struct pinmx_pull_server *server;
 	struct pinmx_bind req;
@@ -722,11 +761,14 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 	ring = vmalloc_user(PINMX_RING_BYTES);
 	server = pinmx_pull_server_alloc(ep);
 	put_server = pinmx_put_server_alloc(ep);
+	origin = pinmx_atomic_origin_alloc(ep);
+	target = pinmx_atomic_target_alloc();
 	err = -ENOMEM;
-	if (!ring || !server || !put_server)
+	if (!ring || !server || !put_server || !origin || !target)
 		goto err_free;
 	rtnl_lock();
-	err = pinmx_bind_locked(ep, ring, server, put_server, &req);
+	err = pinmx_bind_locked(ep, ring, server, put_server, origin, target,
+				&req);
 	rtnl_unlock();
 	if (err)
 		goto err_free;
@@ -737,6 +779,10 @@ err_free:
 		pinmx_pull_server_free(server);
 	if (put_server)
 		pinmx_put_server_free(put_server);
+	if (origin)
+		pinmx_atomic_origin_free(origin);
+	if (target)
+		pinmx_atomic_target_free(target);
 	vfree(ring);
 	return err;
 }
@@ -769,8 +815,8 @@ static int pinmx_send_check(struct pinmx_endpoint *ep,
 	if (!kind || kind > PINMX_KIND_MAX ||
 	    header_len != pinmx_header_bytes[kind])
 		return -EINVAL;
-	if (kind == PINMX_KIND_PULL || kind == PINMX_KIND_PULL_REPLY ||
-	    kind == PINMX_KIND_PUT || kind == PINMX_KIND_PUT_ACK)
+	if (kind >= PINMX_KIND_PUT || kind == PINMX_KIND_PULL ||
+	    kind == PINMX_KIND_PULL_REPLY)
 		return -EPROTOTYPE;
 	if (f->hdr.src_ep != ep->index ||
 	    be32_to_cpu(f->hdr.src_session) != ep->session)
@@ -976,6 +1022,8 @@ void pinmx_net_release(struct pinmx_endpoint *ep)
 	pinmx_put_server_free(ep->put_server);
 	pinmx_pulls_release(ep);
 	pinmx_puts_release(ep);
+	pinmx_atomic_origin_free(ep->atomic_origin);
+	pinmx_atomic_target_free(ep->atomic_target);
 	vfree(ep->ring);
 }
 

@@ -13,8 +13,12 @@
  *   put->lock			spinlock: one put's state (receive softirq,
  *				resend timer, PUT ioctl); never with pull->lock
  *   server->lock		spinlock, _bh: the PULLs the server keeps
- *   put_server->lock		spinlock, _bh: the PUTs the target keeps while
- *				their pages are pinned; never with server->lock
+ *   atomic_origin->lock	spinlock, _bh: one endpoint's atomics in flight
+ *   atomic_target->lock	spinlock, _bh: answers kept per peer; held while
+ *				an atomic applies (pages_lock inside)
+ *   put_server->lock		spinlock, _bh: the PUTs (and ATOMICs) the target
+ *				keeps while their pages are pinned; never with
+ *				server->lock
  *   region->pages_lock		spinlock, _bh: page pointers against the pull
  *				engine; the asynchronous pin's waits
  *   ep->ring_lock		spinlock, _bh: event ring producers
@@ -49,6 +53,8 @@ struct seq_file;
 struct pinmx_region;
 struct pinmx_pull_server;
 struct pinmx_put_server;
+struct pinmx_atomic_origin;
+struct pinmx_atomic_target;
 struct pinmx_iface;
 struct poll_table_struct;
 struct sk_buff;
@@ -288,6 +294,8 @@ void pinmx_ids_free(struct pinmx_region_ids *ids);
  * @nr_puts: puts in @puts.
  * @put_server: the put target's state (PUTs waiting for pins), allocated
  *	at bind.
+ * @atomic_origin: this endpoint's atomics in flight, allocated at bind.
+ * @atomic_target: the answers kept for peers' atomics, allocated at bind.
  */
 struct pinmx_endpoint {
 	struct mutex lock;
@@ -311,6 +319,8 @@ struct pinmx_endpoint {
 	u32 put_next;
 	unsigned int nr_puts;
 	struct pinmx_put_server *put_server;
+	struct pinmx_atomic_origin *atomic_origin;
+	struct pinmx_atomic_target *atomic_target;
 };
 
 /* A position in a region: segment and byte offset within it. */
@@ -398,6 +408,9 @@ int pinmx_region_write_skb(struct pinmx_region *region, u64 offset,
 			   u64 *miss);
 void pinmx_region_unpin_range(struct pinmx_region *region, u64 offset,
 			      u64 len);
+typedef void (*pinmx_word_fn)(void *word, u32 index, void *arg);
+int pinmx_region_words(struct pinmx_region *region, u64 offset, u32 width,
+		       u32 count, pinmx_word_fn fn, void *arg, u64 *miss);
 void pinmx_lru_touch(struct pinmx_region *region);
 int pinmx_region_init(void);
 void pinmx_region_exit(void);
@@ -465,8 +478,23 @@ int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
 int pinmx_put_ack(struct pinmx_endpoint *ep, const struct pinmx_wire_put_ack *f,
 		  struct net_device *dev);
 int pinmx_put_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
+int pinmx_put_defer(struct pinmx_put_server *server,
+		    struct pinmx_region *region, const struct pinmx_wire_put *f,
+		    const u8 *mac, struct net_device *dev, u64 miss, u64 end);
 struct pinmx_put_server *pinmx_put_server_alloc(struct pinmx_endpoint *ep);
 void pinmx_put_server_free(struct pinmx_put_server *server);
+
+/* atomic.c */
+long pinmx_ioc_atomic(struct pinmx_endpoint *ep, void __user *uarg);
+int pinmx_atomic_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+		       const struct pinmx_wire_atomic *f, struct net_device *dev);
+int pinmx_atomic_reply(struct pinmx_endpoint *ep,
+		       const struct pinmx_wire_atomic_reply *f);
+int pinmx_atomic_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
+struct pinmx_atomic_origin *pinmx_atomic_origin_alloc(struct pinmx_endpoint *ep);
+void pinmx_atomic_origin_free(struct pinmx_atomic_origin *origin);
+struct pinmx_atomic_target *pinmx_atomic_target_alloc(void);
+void pinmx_atomic_target_free(struct pinmx_atomic_target *target);
 
 /* copy.c */
 

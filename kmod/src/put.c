@@ -632,15 +632,25 @@ static struct pinmx_put_slot *pinmx_put_slot_find(struct pinmx_put_server *serve
 	return free;
 }
 
-/*
- * Keep PUT @f, which found region offset @miss not pinned, until its range
- * is pinned; without a slot it is left to the origin's resend.
+/**
+ * pinmx_put_defer - keep a request whose target page is not pinned
+ * @server: the target endpoint's put server.
+ * @region: the region it names, referenced.
+ * @f: a PUT, or an ATOMIC copied into one (same offsets up to the key).
+ * @mac: its origin's interface.
+ * @dev: the interface it came in on.
+ * @miss: region offset of the first byte not pinned.
+ * @end: end of the range to pin.
+ *
+ * The range is pinned in the background; a failure is answered with NACK
+ * SEGMENT_FAULT naming @f's region offset, a success with nothing (the
+ * origin resends). Without a slot @f is left to the origin's resend.
+ *
  * Return: 0, or -ENOENT if the region is destroyed.
  */
-static int pinmx_put_defer(struct pinmx_put_server *server,
-			   struct pinmx_region *region,
-			   const struct pinmx_wire_put *f, const u8 *mac,
-			   struct net_device *dev, u64 miss, u64 end)
+int pinmx_put_defer(struct pinmx_put_server *server,
+		    struct pinmx_region *region, const struct pinmx_wire_put *f,
+		    const u8 *mac, struct net_device *dev, u64 miss, u64 end)
 {
 	struct pinmx_put_slot *slot;
 	int err = 0;

@@ -180,6 +180,31 @@ struct pinmx_wire_put_ack {
 	__be64 reserved;
 } __packed;
 
+/*
+ * ATOMIC (14), 64 bytes, then the operands as 8-byte big-endian words: one
+ * for FETCH_ADD and SWAP, compare then new for CAS, @count for ACCUMULATE.
+ * Offsets 32..55 are laid out as PUT's, so a kept request is refused alike.
+ */
+struct pinmx_wire_atomic {
+	struct pinmx_wire_hdr hdr;
+	__be32 seq;
+	__be32 region_id;
+	__be64 region_offset;
+	__be64 key;
+	u8 op;
+	u8 width;
+	__be16 count;
+	__be32 reserved;
+} __packed;
+
+/* ATOMIC_REPLY (15), 48 bytes. */
+struct pinmx_wire_atomic_reply {
+	struct pinmx_wire_hdr hdr;
+	__be32 seq;
+	__be32 reserved;
+	__be64 old;
+} __packed;
+
 /* The header of any frame, as the receiver copies it out of the skb. */
 union pinmx_wire_frame {
 	struct pinmx_wire_hdr hdr;
@@ -194,6 +219,8 @@ union pinmx_wire_frame {
 	struct pinmx_wire_nack nack;
 	struct pinmx_wire_put put;
 	struct pinmx_wire_put_ack put_ack;
+	struct pinmx_wire_atomic atomic;
+	struct pinmx_wire_atomic_reply atomic_reply;
 };
 
 /* Longest header (common + kind part) of any kind: the PULL's and PUT's. */
@@ -292,6 +319,25 @@ PINMX_WIRE_AT(pinmx_wire_put_ack, handle, 32);
 PINMX_WIRE_AT(pinmx_wire_put_ack, frame_index, 36);
 PINMX_WIRE_AT(pinmx_wire_put_ack, reserved, 40);
 static_assert(sizeof(struct pinmx_wire_put_ack) == 48);
+
+PINMX_WIRE_AT(pinmx_wire_atomic, seq, 32);
+PINMX_WIRE_AT(pinmx_wire_atomic, region_id, 36);
+PINMX_WIRE_AT(pinmx_wire_atomic, region_offset, 40);
+PINMX_WIRE_AT(pinmx_wire_atomic, key, 48);
+PINMX_WIRE_AT(pinmx_wire_atomic, op, 56);
+PINMX_WIRE_AT(pinmx_wire_atomic, width, 57);
+PINMX_WIRE_AT(pinmx_wire_atomic, count, 58);
+PINMX_WIRE_AT(pinmx_wire_atomic, reserved, 60);
+static_assert(sizeof(struct pinmx_wire_atomic) == 64);
+static_assert(offsetof(struct pinmx_wire_atomic, seq) ==
+	      offsetof(struct pinmx_wire_put, handle));
+static_assert(offsetof(struct pinmx_wire_atomic, region_offset) ==
+	      offsetof(struct pinmx_wire_put, region_offset));
+
+PINMX_WIRE_AT(pinmx_wire_atomic_reply, seq, 32);
+PINMX_WIRE_AT(pinmx_wire_atomic_reply, reserved, 36);
+PINMX_WIRE_AT(pinmx_wire_atomic_reply, old, 40);
+static_assert(sizeof(struct pinmx_wire_atomic_reply) == 48);
 
 static_assert(sizeof(union pinmx_wire_frame) == PINMX_WIRE_MAX_HEADER);
 

@@ -1995,6 +1995,222 @@ fail:
 	return 1;
 }
 
+static int atomic_start(struct put_origin *o, uint8_t op, uint32_t width,
+			uint64_t roff, uint64_t operand, uint64_t compare,
+			const void *values, uint32_t count, uint32_t handle)
+{
+	struct pinmx_atomic req = {
+		.peer_endpoint = o->n.peer_index, .op = op,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .width = width,
+		.handle = handle, .count = count, .remote_offset = roff,
+		.remote_key = o->m.key, .operand = operand, .compare = compare,
+		.values = (uintptr_t)values,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_ATOMIC, &req);
+}
+
+/* Waits for the end of an atomic; 0 and *ae filled, or 1. */
+static int atomic_end(struct node *n, struct pinmx_atomic_event *ae,
+		      bool *done)
+{
+	const struct pinmx_event *ev = node_next(n, 20000);
+
+	CHECK(ev && (ev->type == PINMX_EVENT_ATOMIC_DONE ||
+		     ev->type == PINMX_EVENT_ATOMIC_FAILED),
+	      "no atomic end (%u)", ev ? ev->type : 0);
+	memcpy(ae, ev + 1, sizeof(*ae));
+	*done = ev->type == PINMX_EVENT_ATOMIC_DONE;
+	node_consume(n);
+	return 0;
+}
+
+/* One atomic that must complete; its old value in *old. */
+static int atomic_one(struct put_origin *o, uint8_t op, uint32_t width,
+		      uint64_t roff, uint64_t operand, uint64_t compare,
+		      const void *values, uint32_t count, uint64_t *old)
+{
+	struct pinmx_atomic_event ae;
+	bool done;
+
+	CHECK_OK(atomic_start(o, op, width, roff, operand, compare, values,
+			      count, 7));
+	if (atomic_end(&o->n, &ae, &done))
+		return 1;
+	CHECK(done && ae.status == PINMX_PULL_OK && ae.handle == 7 &&
+	      ae.op == op, "op %u at %llu: status %u error %d", op,
+	      (unsigned long long)roff, ae.status, ae.error);
+	*old = ae.old;
+	return 0;
+}
+
+static uint64_t model_word(const struct put_origin *o, uint64_t off,
+			   uint32_t width)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, o->model + off, width);
+	return v;
+}
+
+static void model_set(struct put_origin *o, uint64_t off, uint32_t width,
+		      uint64_t v)
+{
+	memcpy(o->model + off, &v, width);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * @n fetch-and-adds of @add on one word, up to 200 in flight (fewer while
+ * the module answers EBUSY: the request 256 before is still in flight):
+ * the old values returned are exactly init, init + add, ..., each once.
+ */
+static int fetch_adds(struct put_origin *o, uint32_t width, uint64_t roff,
+		      uint64_t add, unsigned int n)
+{
+	uint64_t init = model_word(o, roff, width), *olds = calloc(n, 8);
+	uint64_t mask = width == 8 ? ~0ULL : 0xffffffffULL;
+	unsigned int sent = 0, got = 0, i;
+	struct pinmx_atomic_event ae;
+	bool done;
+
+	CHECK(olds, "calloc");
+	while (got < n) {
+		while (sent < n && sent - got < 200) {
+			if (atomic_start(o, PINMX_ATOMIC_FETCH_ADD, width, roff,
+					 add, 0, NULL, 1, sent)) {
+				CHECK(errno == EBUSY, "fetch-add: %s",
+				      strerror(errno));
+				break;
+			}
+			sent++;
+		}
+		if (atomic_end(&o->n, &ae, &done))
+			return 1;
+		CHECK(done && ae.status == PINMX_PULL_OK, "fetch-add %u: "
+		      "status %u error %d", ae.handle, ae.status, ae.error);
+		olds[got++] = ae.old;
+	}
+	qsort(olds, n, 8, cmp_u64);
+	for (i = 0; i < n; i++) {
+		uint64_t want = (init + i * add) & mask;
+
+		/* Sorted olds of a run that may wrap: compare as a set. */
+		CHECK(bsearch(&want, olds, n, 8, cmp_u64),
+		      "old value %llu never returned (width %u)",
+		      (unsigned long long)want, width);
+	}
+	model_set(o, roff, width, (init + n * add) & mask);
+	free(olds);
+	return 0;
+}
+
+/*
+ * Atomics on a stopped target: 1000 int64 and 300 int32 fetch-and-adds
+ * (every returned value checked: each old value exactly once), swaps
+ * (each returns the previous one), compare-and-swaps that store and that
+ * do not, int32 and int64 accumulates; all complete while the target is
+ * stopped, and after SIGCONT its memory is exactly as expected. A wrong
+ * key is refused and counted; a misaligned word fails the ioctl.
+ */
+static int test_atomics_stopped_target(void)
+{
+	uint64_t applied0 = pmx_counter(PINMX_CNT_ATOMICS_APPLIED);
+	struct pinmx_atomic_event ae;
+	int64_t acc64[100];
+	int32_t acc32[179];
+	struct put_origin o;
+	uint64_t old, prev;
+	bool done;
+	int i;
+
+	if (put_origin_open(&o, 54))
+		goto fail;
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) ||
+	    fetch_adds(&o, 8, 0, 3, 1000) ||
+	    fetch_adds(&o, 4, 8, (uint32_t)-1, 300))
+		goto fail;
+	prev = model_word(&o, 16, 8);
+	for (i = 0; i < 10; i++) {
+		if (atomic_one(&o, PINMX_ATOMIC_SWAP, 8, 16, 100 + i, 0, NULL, 1,
+			       &old))
+			goto fail;
+		CHECK(old == prev, "swap %d: old %llu, expected %llu", i,
+		      (unsigned long long)old, (unsigned long long)prev);
+		prev = 100 + i;
+	}
+	model_set(&o, 16, 8, prev);
+	for (uint32_t width = 4; width <= 8; width += 4) {
+		uint64_t roff = width == 4 ? 24 : 32;
+		uint64_t init = model_word(&o, roff, width);
+
+		if (atomic_one(&o, PINMX_ATOMIC_CAS, width, roff, 5, init, NULL,
+			       1, &old))
+			goto fail;
+		CHECK(old == init, "CAS%u that stores: old %llu", width * 8,
+		      (unsigned long long)old);
+		if (atomic_one(&o, PINMX_ATOMIC_CAS, width, roff, 9, init, NULL,
+			       1, &old))
+			goto fail;
+		CHECK(old == 5, "CAS%u that does not store: old %llu",
+		      width * 8, (unsigned long long)old);
+		model_set(&o, roff, width, 5);
+	}
+	for (i = 0; i < 100; i++) {
+		acc64[i] = i - 50;
+		model_set(&o, 64 + i * 8, 8, model_word(&o, 64 + i * 8, 8) +
+			  acc64[i]);
+	}
+	for (i = 0; i < 179; i++) {
+		acc32[i] = 3 * i - 7;
+		model_set(&o, 1024 + i * 4, 4,
+			  (uint32_t)(model_word(&o, 1024 + i * 4, 4) + acc32[i]));
+	}
+	if (atomic_one(&o, PINMX_ATOMIC_ACCUMULATE, 8, 64, 0, 0, acc64, 100,
+		       &old) ||
+	    atomic_one(&o, PINMX_ATOMIC_ACCUMULATE, 4, 1024, 0, 0, acc32, 179,
+		       &old))
+		goto fail;
+	/* Refusals: nothing applied. */
+	o.m.key ^= 1;
+	CHECK_OK(atomic_start(&o, PINMX_ATOMIC_FETCH_ADD, 8, 0, 1, 0, NULL, 1, 9));
+	if (atomic_end(&o.n, &ae, &done))
+		goto fail;
+	CHECK(!done && ae.status == PINMX_PULL_BAD_KEY && ae.nack_reason == 7,
+	      "wrong key: status %u nack %u", ae.status, ae.nack_reason);
+	o.m.key ^= 1;
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_FETCH_ADD, 8, 4, 1, 0, NULL,
+				 1, 9), EINVAL);
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_SWAP, 8, 0, 1, 0, NULL, 2, 9),
+		    EINVAL);
+	CHECK_ERRNO(atomic_start(&o, 9, 8, 0, 1, 0, NULL, 1, 9), EINVAL);
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0, NULL,
+				 180, 9), EINVAL);
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0,
+				 (void *)8, 2, 9), EFAULT);
+	CHECK(!wait_stopped(o.target), "target ran");
+	printf("# target stopped: %llu atomics applied\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_ATOMICS_APPLIED) -
+				    applied0));
+	CHECK_OK(kill(o.target, SIGCONT));
+	if (put_check_target(&o))
+		goto fail;
+	return put_origin_close(&o);
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
 static int test_wait_ioctl(void)
 {
 	struct pinmx_wait w = { .timeout_ns = 50000000 };
@@ -2043,6 +2259,8 @@ static const struct {
 	  test_put_stopped_target },
 	{ "net_put_after_munmap_segment_fault_no_stale_write",
 	  test_put_munmap_segment_fault },
+	{ "net_atomics_stopped_target_every_old_value_memory_exact",
+	  test_atomics_stopped_target },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_wire", test_lo_transfers_wire },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
 	  test_lo_transfers_local_copy },

@@ -1543,7 +1543,23 @@ static int test_net_malformed_frames_dropped_counted(void)
 	BAD(20, PINMX_CNT_RX_SHORT, "truncated common header");
 	BAD(51, PINMX_CNT_RX_BAD_VERSION, "version 2", f[1] = 2);
 	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 0", f[0] = 0);
-	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 14", f[0] = 14);
+	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 16", f[0] = 16);
+#define ATOMIC(op, width, count, off, plen)				\
+	f[0] = 14; put32(f + 24, plen); memset(f + 32, 0, 32 + plen);	\
+	f[56] = op; f[57] = width; f[59] = count; put64(f + 40, off)
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC op 0", ATOMIC(0, 8, 1, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC op 5", ATOMIC(5, 8, 1, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC width 3", ATOMIC(1, 3, 1, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC misaligned", ATOMIC(1, 8, 1, 4, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "FETCH_ADD of 2 words",
+	    ATOMIC(1, 8, 2, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_LENGTH, "CAS with one operand",
+	    ATOMIC(3, 8, 1, 0, 8));
+	BAD(80, PINMX_CNT_RX_BAD_LENGTH, "ACCUMULATE of 3 with 2 operands",
+	    ATOMIC(4, 4, 3, 0, 16));
+	BAD(72, PINMX_CNT_RX_OUT_OF_RANGE, "ATOMIC at 2^63 - 8",
+	    ATOMIC(1, 8, 1, (1ULL << 63) - 8, 8));
+#undef ATOMIC
 	BAD(72, PINMX_CNT_RX_BAD_LENGTH, "PUT without payload", f[0] = 12;
 	    put32(f + 24, 0); memset(f + 32, 0, 40); put32(f + 60, 1));
 	BAD(73, PINMX_CNT_RX_BAD_FIELD, "PUT frame count 0", f[0] = 12;
@@ -1701,6 +1717,93 @@ static int test_fuzz_put(void)
 		      dst[i]);
 	CHECK(mismatch(canary, 8 * PAGE, 81) == 8 * PAGE,
 	      "region not exposed written at %zu", mismatch(canary, 8 * PAGE, 81));
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
+/* Sends FETCH_ADD seq @seq of @add to word 0 of @region as endpoint @a. */
+static int raw_fetch_add(int fd, int ifindex, struct net_ep *a,
+			 struct net_ep *b, uint32_t region, uint64_t key,
+			 uint32_t seq, uint64_t add)
+{
+	uint8_t f[72];
+
+	mxoe_header(f, PINMX_KIND_ATOMIC, a, b->index, b->session, 8);
+	put32(f + 32, seq);
+	put32(f + 36, region);
+	put64(f + 40, 0);
+	put64(f + 48, key);
+	f[56] = PINMX_ATOMIC_FETCH_ADD;
+	f[57] = 8;
+	f[59] = 1;
+	put64(f + 64, add);
+	return raw_send(fd, ifindex, f, sizeof(f));
+}
+
+/* Waits until counter @c reaches @want; 0, or 1 after 5 s. */
+static int counter_reaches(int c, uint64_t want)
+{
+	for (int i = 0; i < 1000 && pmx_counter(c) < want; i++)
+		usleep(5000);
+	CHECK(pmx_counter(c) >= want, "counter %d: %llu, want %llu", c,
+	      (unsigned long long)pmx_counter(c), (unsigned long long)want);
+	return 0;
+}
+
+/*
+ * A FETCH_ADD request received twice (a resend, a duplicate on the wire)
+ * adds once and is answered again from the peer's window; one older than
+ * the window is dropped; a new seq adds again.
+ */
+static int test_atomic_replayed_once(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint64_t *word = map_anon(PAGE);
+	uint64_t applied0 = pmx_counter(PINMX_CNT_ATOMICS_APPLIED);
+	uint64_t replays0 = pmx_counter(PINMX_CNT_ATOMIC_REPLAYS);
+	struct pinmx_region_info ri;
+	struct net_ep a, b;
+	int fd, ifindex;
+	uint32_t id;
+
+	CHECK(word, "map");
+	if (net_ep_open(&a, 9) || net_ep_open(&b, 10))
+		return 1;
+	fd = raw_open(&ifindex);
+	CHECK(fd >= 0 && ifindex > 0, "raw socket: %s", strerror(errno));
+	*word = 1000;
+	CHECK_OK(pmx_declare1(b.fd, word, PAGE, remote, &id));
+	CHECK_OK(pmx_region_info(b.fd, id, &ri));
+	CHECK_OK(pmx_range(b.fd, PINMX_IOC_PIN, id, 0, PAGE));
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMICS_APPLIED, applied0 + 1))
+		return 1;
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMIC_REPLAYS, replays0 + 1))
+		return 1;
+	CHECK(__atomic_load_n(word, __ATOMIC_SEQ_CST) == 1005,
+	      "word %llu after a replay", (unsigned long long)*word);
+	/* seq 300 + 256 moves the window: 300 is older than it now. */
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 556, 7));
+	if (counter_reaches(PINMX_CNT_ATOMICS_APPLIED, applied0 + 2))
+		return 1;
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMIC_REPLAYS, replays0 + 2))
+		return 1;
+	CHECK(__atomic_load_n(word, __ATOMIC_SEQ_CST) == 1012 &&
+	      pmx_counter(PINMX_CNT_ATOMICS_APPLIED) == applied0 + 2,
+	      "word %llu, applied +%llu", (unsigned long long)*word,
+	      (unsigned long long)(pmx_counter(PINMX_CNT_ATOMICS_APPLIED) -
+				   applied0));
+	/* The same seq from another session is another peer's request. */
+	a.session++;
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMICS_APPLIED, applied0 + 3))
+		return 1;
+	CHECK(__atomic_load_n(word, __ATOMIC_SEQ_CST) == 1017, "word %llu",
+	      (unsigned long long)*word);
+	close(fd);
 	close(a.fd);
 	close(b.fd);
 	return 0;
@@ -1917,6 +2020,7 @@ static const struct {
 	  test_net_lo_eager_two_endpoints },
 	{ "net_send_rejects_bad_headers", test_net_send_rejects_bad_headers },
 	{ "net_fuzz_put_requests_known_errors_memory_bounded", test_fuzz_put },
+	{ "net_atomic_replayed_request_applied_once", test_atomic_replayed_once },
 	{ "net_event_ring_overflow_drops_counted",
 	  test_net_event_ring_overflow_drops_counted },
 	{ "net_malformed_frames_dropped_counted",

@@ -27,7 +27,7 @@
  * ABI version 3: regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
  * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
- * and counters. Version 2: the pull engine,
+ * and counters; PINMX_IOC_ATOMIC, its events and counters. Version 2: the pull engine,
  * the wait ioctl, 64 counters, the MTU in struct pinmx_bind.
  */
 #ifndef _UAPI_LINUX_PINMX_H
@@ -67,6 +67,8 @@
 #define PINMX_FEATURE_NET_LOCAL_PULL	(1ULL << 21)
 /* PINMX_IOC_PUT, PUTs served in softirq, PINMX_EVENT_PUT_* events */
 #define PINMX_FEATURE_NET_PUT		(1ULL << 22)
+/* PINMX_IOC_ATOMIC, atomics served in softirq, PINMX_EVENT_ATOMIC_* events */
+#define PINMX_FEATURE_NET_ATOMIC	(1ULL << 23)
 
 /* EtherType of MXoE frames. */
 #define PINMX_ETH_P_MXOE	0x86DF
@@ -96,6 +98,8 @@
  * @PINMX_KIND_PUT: 72-byte header, 1..link limit payload bytes (pinmx.ko's
  *	put engine).
  * @PINMX_KIND_PUT_ACK: 48-byte header, no payload.
+ * @PINMX_KIND_ATOMIC: 64-byte header, 8-byte big-endian operands.
+ * @PINMX_KIND_ATOMIC_REPLY: 48-byte header, no payload.
  * @PINMX_KIND_MAX: highest kind code.
  */
 enum pinmx_frame_kind {
@@ -112,7 +116,9 @@ enum pinmx_frame_kind {
 	PINMX_KIND_NACK			= 11,
 	PINMX_KIND_PUT			= 12,
 	PINMX_KIND_PUT_ACK		= 13,
-	PINMX_KIND_MAX			= 13,
+	PINMX_KIND_ATOMIC		= 14,
+	PINMX_KIND_ATOMIC_REPLY		= 15,
+	PINMX_KIND_MAX			= 15,
 };
 
 /**
@@ -353,7 +359,7 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_RX_NOT_ATTACHED: frames dropped: interface not attached.
  * @PINMX_CNT_RX_SHORT: frames dropped: shorter than their header [SHORT].
  * @PINMX_CNT_RX_BAD_VERSION: frames dropped: version not 1 [BAD_VERSION].
- * @PINMX_CNT_RX_UNKNOWN_KIND: frames dropped: kind not 1..13 [UNKNOWN_KIND].
+ * @PINMX_CNT_RX_UNKNOWN_KIND: frames dropped: kind not 1..15 [UNKNOWN_KIND].
  * @PINMX_CNT_RX_BAD_LENGTH: frames dropped: payload length inconsistent
  *	with the frame, the kind or the link limit [BAD_LENGTH].
  * @PINMX_CNT_RX_BAD_FIELD: frames dropped: invalid field [BAD_FIELD].
@@ -408,6 +414,17 @@ struct pinmx_pin_mode_req {
  *	not pinned yet [PUT_MISSES]; the origin resends.
  * @PINMX_CNT_PUT_DUPLICATE_ACKS: PUT_ACK or NACK frames for an unknown or
  *	finished put, another peer, or a frame acknowledged already.
+ * @PINMX_CNT_ATOMICS_DONE: atomics that ended with PINMX_EVENT_ATOMIC_DONE.
+ * @PINMX_CNT_ATOMICS_FAILED: atomics that ended with
+ *	PINMX_EVENT_ATOMIC_FAILED.
+ * @PINMX_CNT_ATOMICS_APPLIED: ATOMIC requests applied to a local region.
+ * @PINMX_CNT_ATOMIC_REPLAYS: ATOMIC requests seen before, not applied
+ *	again: answered with the stored answer, or dropped when older than
+ *	the peer's window.
+ * @PINMX_CNT_ATOMIC_MISSES: ATOMIC requests dropped because the target
+ *	page was not pinned yet; the origin resends.
+ * @PINMX_CNT_ATOMIC_DUPLICATE_REPLIES: ATOMIC_REPLY or NACK frames for no
+ *	atomic in flight.
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -469,6 +486,12 @@ enum pinmx_counter {
 	PINMX_CNT_PUT_FRAMES_WRITTEN,
 	PINMX_CNT_PUT_MISSES,
 	PINMX_CNT_PUT_DUPLICATE_ACKS,
+	PINMX_CNT_ATOMICS_DONE,
+	PINMX_CNT_ATOMICS_FAILED,
+	PINMX_CNT_ATOMICS_APPLIED,
+	PINMX_CNT_ATOMIC_REPLAYS,
+	PINMX_CNT_ATOMIC_MISSES,
+	PINMX_CNT_ATOMIC_DUPLICATE_REPLIES,
 	PINMX_CNT_NR,
 };
 
@@ -585,6 +608,8 @@ struct pinmx_send {
 #define PINMX_EVENT_PULL_FAILED	3	/* struct pinmx_pull_event follows */
 #define PINMX_EVENT_PUT_DONE	4	/* struct pinmx_pull_event follows */
 #define PINMX_EVENT_PUT_FAILED	5	/* struct pinmx_pull_event follows */
+#define PINMX_EVENT_ATOMIC_DONE	6	/* struct pinmx_atomic_event follows */
+#define PINMX_EVENT_ATOMIC_FAILED 7	/* struct pinmx_atomic_event follows */
 
 /**
  * struct pinmx_event - head of one event ring slot
@@ -832,6 +857,111 @@ struct pinmx_put {
 };
 
 /**
+ * enum pinmx_atomic_op - operations of PINMX_IOC_ATOMIC
+ * @PINMX_ATOMIC_FETCH_ADD: add @operand to the word; answer the old value.
+ * @PINMX_ATOMIC_SWAP: store @operand; answer the old value.
+ * @PINMX_ATOMIC_CAS: store @operand if the word equals @compare; answer the
+ *	old value (equal to @compare when it stored).
+ * @PINMX_ATOMIC_ACCUMULATE: add word i of @values to word i of the range,
+ *	each addition atomic; answer 0.
+ * @PINMX_ATOMIC_NR_OPS: one past the last.
+ */
+enum pinmx_atomic_op {
+	PINMX_ATOMIC_FETCH_ADD		= 1,
+	PINMX_ATOMIC_SWAP		= 2,
+	PINMX_ATOMIC_CAS		= 3,
+	PINMX_ATOMIC_ACCUMULATE		= 4,
+	PINMX_ATOMIC_NR_OPS		= 5,
+};
+
+/*
+ * The origin's numbering window: an atomic is refused with EBUSY while the
+ * one started PINMX_ATOMIC_WINDOW before it is still in flight (so at most
+ * this many are); the target keeps per peer the answers of this many.
+ */
+#define PINMX_ATOMIC_WINDOW		256
+/* words of one PINMX_ATOMIC_ACCUMULATE: (1500 - 64) / 8. */
+#define PINMX_ATOMIC_MAX_WORDS		179
+
+/**
+ * struct pinmx_atomic - PINMX_IOC_ATOMIC: an atomic on a peer's exposed region
+ * @peer_mac: in: the target endpoint's interface address.
+ * @peer_endpoint: in: the target endpoint's index.
+ * @op: in: enum pinmx_atomic_op (EINVAL otherwise).
+ * @peer_session: in: the target endpoint's session id.
+ * @remote_region: in: region id at the target, declared PINMX_DECLARE_REMOTE.
+ * @width: in: bytes of a word, 4 (int32) or 8 (int64) (EINVAL otherwise).
+ * @handle: in: the caller's handle, echoed by the end event.
+ * @count: in: words: 1, or 1..PINMX_ATOMIC_MAX_WORDS for ACCUMULATE (EINVAL).
+ * @remote_offset: in: region offset of the (first) word, a multiple of
+ *	@width (EINVAL); below 2^63 with the words (EOVERFLOW).
+ * @remote_key: in: the remote region's key.
+ * @operand: in: FETCH_ADD's addend, SWAP's and CAS's new value; for width
+ *	4 its low 32 bits.
+ * @compare: in: CAS's expected value.
+ * @values: in: ACCUMULATE: user pointer to @count words of @width bytes.
+ * @reserved: zero.
+ *
+ * The endpoint must be bound (ENOTCONN) to an interface that is up
+ * (ENETDOWN); EBUSY while the atomic this endpoint started
+ * PINMX_ATOMIC_WINDOW before this one is still in flight. The target's receive softirq applies the operation with the
+ * kernel's atomic operations on the word in its pinned page, so it is
+ * atomic against the target CPUs' own atomics on that word, and answers
+ * with the old value; the target process never runs. A page not pinned yet
+ * drops the request while it is pinned; a request without an answer is
+ * sent again after pull_resend_ms (doubling), at most pull_max_retries
+ * times, then the atomic fails with TIMEOUT. A resent request is applied
+ * once: the target keeps, per peer endpoint, the answers of its last
+ * PINMX_ATOMIC_WINDOW requests and answers a request seen before with the
+ * stored answer; older ones are dropped.
+ *
+ * The end is a PINMX_EVENT_ATOMIC_DONE event with the old value, or
+ * PINMX_EVENT_ATOMIC_FAILED with the pull statuses: UNKNOWN_REGION,
+ * OUT_OF_RANGE, BAD_KEY, NO_RESOURCES (a word not naturally aligned in the
+ * target's memory, NACK BAD_FIELD), SEGMENT_FAULT (a page cannot be
+ * pinned; @address the region offset), FAILED, TIMEOUT.
+ */
+struct pinmx_atomic {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 op;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 width;
+	__u32 handle;
+	__u32 count;
+	__u64 remote_offset;
+	__u64 remote_key;
+	__u64 operand;
+	__u64 compare;
+	__u64 values;
+	__u64 reserved;
+};
+
+/**
+ * struct pinmx_atomic_event - end of an atomic, after the head of its slot
+ * @handle: the caller's handle.
+ * @status: enum pinmx_pull_status.
+ * @old: DONE: the word's value before the operation (0 for ACCUMULATE;
+ *	zero-extended for width 4).
+ * @error: positive errno of a failure, else 0.
+ * @nack_reason: the peer's NACK reason when a NACK ended it, else 0.
+ * @op: the operation.
+ * @pad: zero.
+ * @address: SEGMENT_FAULT, OUT_OF_RANGE: the region offset; else 0.
+ */
+struct pinmx_atomic_event {
+	__u32 handle;
+	__u32 status;
+	__u64 old;
+	__s32 error;
+	__u8 nack_reason;
+	__u8 op;
+	__u16 pad;
+	__u64 address;
+};
+
+/**
  * struct pinmx_wait - PINMX_IOC_WAIT: sleep until the event ring has events
  * @timeout_ns: in: longest wait; 0 only looks, U64_MAX waits forever.
  * @ready: out: events waiting in the ring (0 when the timeout passed).
@@ -863,5 +993,6 @@ struct pinmx_wait {
 #define PINMX_IOC_PULL		_IOW(PINMX_IOC_MAGIC, 0x23, struct pinmx_pull)
 #define PINMX_IOC_WAIT		_IOWR(PINMX_IOC_MAGIC, 0x24, struct pinmx_wait)
 #define PINMX_IOC_PUT		_IOW(PINMX_IOC_MAGIC, 0x25, struct pinmx_put)
+#define PINMX_IOC_ATOMIC	_IOW(PINMX_IOC_MAGIC, 0x26, struct pinmx_atomic)
 
 #endif /* _UAPI_LINUX_PINMX_H */

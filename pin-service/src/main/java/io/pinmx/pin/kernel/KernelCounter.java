@@ -53,7 +53,7 @@ public enum KernelCounter
     RX_SHORT,
     /** frames dropped: version not 1 [BAD_VERSION]. */
     RX_BAD_VERSION,
-    /** frames dropped: kind not 1..13 [UNKNOWN_KIND]. */
+    /** frames dropped: kind not 1..15 [UNKNOWN_KIND]. */
     RX_UNKNOWN_KIND,
     /** frames dropped: payload length inconsistent with the frame, the kind or the link limit [BAD_LENGTH]. */
     RX_BAD_LENGTH,
@@ -122,5 +122,17 @@ public enum KernelCounter
     /** PUT frames dropped because the target pages were not pinned yet; the origin resends. */
     PUT_MISSES,
     /** PUT_ACK or NACK frames for an unknown or finished put, another peer, or a frame acknowledged already. */
-    PUT_DUPLICATE_ACKS;
+    PUT_DUPLICATE_ACKS,
+    /** atomics that ended with PINMX_EVENT_ATOMIC_DONE. */
+    ATOMICS_DONE,
+    /** atomics that ended with PINMX_EVENT_ATOMIC_FAILED. */
+    ATOMICS_FAILED,
+    /** ATOMIC requests applied to a local region. */
+    ATOMICS_APPLIED,
+    /** ATOMIC requests seen before, not applied again: answered with the stored answer, or dropped when older than the peer's window. */
+    ATOMIC_REPLAYS,
+    /** ATOMIC requests dropped because the target page was not pinned yet; the origin resends. */
+    ATOMIC_MISSES,
+    /** ATOMIC_REPLY or NACK frames for no atomic in flight. */
+    ATOMIC_DUPLICATE_REPLIES;
 }
