@@ -801,8 +801,9 @@ static int sender_outlives_puller(struct node *n, void *arg)
  * @sock, stdin from the pipe @in (end of file tells it to stop; its write
  * end @in_w is closed in the child), stdout to @out unless negative.
  */
-static pid_t fork_server(int in, int in_w, int out, int sock, uint8_t index,
-			 int (*serve)(struct node *n, void *arg))
+static pid_t fork_server_on(int in, int in_w, int out, int sock, uint8_t index,
+			    int (*serve)(struct node *n, void *arg),
+			    const char *netns, const char *ifname)
 {
 	struct node n = { 0 };
 	pid_t pid = fork();
@@ -813,9 +814,17 @@ static pid_t fork_server(int in, int in_w, int out, int sock, uint8_t index,
 	close(in_w);
 	if (out >= 0)
 		dup2(out, STDOUT_FILENO);
-	if (node_open(&n, "lo", index, sock))
+	if (netns && enter_netns(netns))
+		_exit(3);
+	if (node_open(&n, ifname, index, sock))
 		_exit(4);
 	_exit(serve(&n, NULL) ? 1 : 0);
+}
+
+static pid_t fork_server(int in, int in_w, int out, int sock, uint8_t index,
+			 int (*serve)(struct node *n, void *arg))
+{
+	return fork_server_on(in, in_w, out, sock, index, serve, NULL, "lo");
 }
 
 /*
@@ -1716,7 +1725,11 @@ struct put_origin {
 	uint8_t *model;		/* what the exposed region must hold */
 };
 
-static int put_origin_open(struct put_origin *o, uint8_t index)
+/*
+ * The target in network namespace NS_A on vpa, this process in NS_B on vpb
+ * when @veth, else both on lo.
+ */
+static int put_origin_open_on(struct put_origin *o, uint8_t index, bool veth)
 {
 	int in[2], out[2], sv[2];
 
@@ -1728,18 +1741,26 @@ static int put_origin_open(struct put_origin *o, uint8_t index)
 	CHECK_OK(pipe(in));
 	CHECK_OK(pipe(out));
 	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	o->target = fork_server(in[0], in[1], out[1], sv[1], index, put_target);
+	o->target = fork_server_on(in[0], in[1], out[1], sv[1], index,
+				   put_target, veth ? NS_A : NULL,
+				   veth ? "vpa" : "lo");
 	CHECK(o->target >= 0, "fork");
 	close(in[0]);
 	close(out[1]);
 	close(sv[1]);
 	o->in = in[1];
 	o->out = out[0];
-	if (node_open(&o->n, "lo", index + 1, sv[0]))
+	if ((veth && enter_netns(NS_B)) ||
+	    node_open(&o->n, veth ? "vpb" : "lo", index + 1, sv[0]))
 		return 1;
 	CHECK(read(o->out, &o->m, sizeof(o->m)) == sizeof(o->m), "target msg");
 	CHECK_OK(pmx_declare1(o->n.fd, o->src, PUT_REGION, 0, &o->local));
 	return 0;
+}
+
+static int put_origin_open(struct put_origin *o, uint8_t index)
+{
+	return put_origin_open_on(o, index, false);
 }
 
 /* Ends the target; 0 if it exited cleanly. */
@@ -2211,6 +2232,50 @@ fail:
 	return 1;
 }
 
+/*
+ * Puts and atomics across a veth pair whose both directions lose, duplicate
+ * and reorder frames (netem): the puts complete, every fetch-and-add's old
+ * value comes back exactly once, and the target's memory is exact: no
+ * duplicated request was applied twice.
+ */
+static int puts_atomics_lossy(struct put_origin *o)
+{
+	return put_one(o, PAGE + 7, 200 * 1024, 40) || put_one(o, 20, 1, 41) ||
+	       fetch_adds(o, 8, 0, 5, 500) ||
+	       fetch_adds(o, 4, 8, 3, 200) ||
+	       put_check_target(o) || put_origin_close(o);
+}
+
+static int test_veth_netem_puts_atomics_once(void)
+{
+	uint64_t replays0 = pmx_counter(PINMX_CNT_ATOMIC_REPLAYS);
+	uint64_t resends0 = pmx_counter(PINMX_CNT_PUT_RESENDS);
+	struct put_origin o = { 0 };
+	int r = 1;
+
+	CHECK_OK(setup_veth());
+	CHECK_OK(run("for s in " NS_A ":vpa " NS_B ":vpb; do "
+		     "ip netns exec ${s%:*} tc qdisc add dev ${s#*:} root netem "
+		     "delay 1ms reorder 75% loss 2% duplicate 20% || exit 1; done"));
+	CHECK_OK(pmx_write_param("pull_resend_ms", "20"));
+	if (!put_origin_open_on(&o, 56, true))
+		r = puts_atomics_lossy(&o);
+	if (r && o.target > 0) {
+		kill(o.target, SIGKILL);
+		waitpid(o.target, NULL, 0);
+	}
+	pmx_write_param("pull_resend_ms", "50");
+	teardown_veth();
+	if (r)
+		return r;
+	printf("# under netem: %llu atomic replays, %llu put resends\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_ATOMIC_REPLAYS) - replays0),
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_RESENDS) - resends0));
+	CHECK(pmx_counter(PINMX_CNT_ATOMIC_REPLAYS) > replays0,
+	      "no duplicated atomic seen under netem duplicate 20%%");
+	return 0;
+}
+
 static int test_wait_ioctl(void)
 {
 	struct pinmx_wait w = { .timeout_ns = 50000000 };
@@ -2261,6 +2326,8 @@ static const struct {
 	  test_put_munmap_segment_fault },
 	{ "net_atomics_stopped_target_every_old_value_memory_exact",
 	  test_atomics_stopped_target },
+	{ "net_veth_netem_dup_reorder_loss_puts_atomics_applied_once",
+	  test_veth_netem_puts_atomics_once },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_wire", test_lo_transfers_wire },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
 	  test_lo_transfers_local_copy },
