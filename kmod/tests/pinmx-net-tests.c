@@ -1847,10 +1847,9 @@ static int put_refused(struct put_origin *o, uint32_t region, uint64_t key,
 	return 0;
 }
 
-/* The target's memfd and plain region must be exactly the model and seed 2. */
-static int put_check_target(struct put_origin *o)
+/* The target's memfd (through mapping B) and plain region into @got. */
+static int put_dump(struct put_origin *o, uint8_t *got)
 {
-	uint8_t *got = map_anon(PUT_REGION + PUT_PLAIN);
 	size_t have = 0;
 	ssize_t r;
 
@@ -1860,6 +1859,16 @@ static int put_check_target(struct put_origin *o)
 		CHECK(r > 0, "dump read: %zd", r);
 		have += r;
 	}
+	return 0;
+}
+
+/* The target's memfd and plain region must be exactly the model and seed 2. */
+static int put_check_target(struct put_origin *o)
+{
+	uint8_t *got = map_anon(PUT_REGION + PUT_PLAIN);
+
+	if (put_dump(o, got))
+		return 1;
 	for (size_t i = 0; i < PUT_REGION; i++)
 		CHECK(got[i] == o->model[i], "exposed region byte %zu: %#x, "
 		      "expected %#x", i, got[i], o->model[i]);
@@ -2001,6 +2010,66 @@ static int test_put_munmap_segment_fault(void)
 	      "address %llu", done, pe.status, pe.error, pe.nack_reason,
 	      pe.segment, (unsigned long long)pe.address);
 	if (put_check_target(&o) || put_origin_close(&o))
+		return 1;
+	deadline = now_ns() + 5000000000ULL;
+	while (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 &&
+	       ms_left(deadline))
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0,
+	      "%lld pages left pinned",
+	      (long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - pinned0));
+	return 0;
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
+/*
+ * The target unmaps the region while a put writes it: the put completes
+ * (the munmap came after its last frame) or fails SEGMENT_FAULT, the next
+ * put fails, and the memfd's pages hold, byte by byte, the data of before
+ * or of the put that raced, never the later put's. Pins all released.
+ */
+static int test_put_munmap_during_put(void)
+{
+	uint64_t pinned0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	uint8_t *got = map_anon(PUT_REGION + PUT_PLAIN);
+	uint8_t *before = map_anon(PUT_REGION), *racing = map_anon(PUT_REGION);
+	struct pinmx_pull_event pe;
+	struct put_origin o;
+	uint64_t deadline;
+	bool done;
+	char k;
+
+	CHECK(got && before && racing, "map");
+	fill(before, PUT_REGION, 30);
+	fill(racing, PUT_REGION, 31);
+	if (put_origin_open(&o, 58) || put_one(&o, 0, PUT_REGION, 30))
+		goto fail;
+	fill(o.src, PUT_REGION, 31);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 0, 0, PUT_REGION, 31));
+	CHECK(write(o.in, "u", 1) == 1 && read(o.out, &k, 1) == 1 && k == 'k',
+	      "munmap in the target");
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(done || (pe.status == PINMX_PULL_SEGMENT_FAULT &&
+		       pe.error == EFAULT), "racing put: status %u error %d",
+	      pe.status, pe.error);
+	printf("# put racing the munmap: %s\n", done ? "done" : "SEGMENT_FAULT");
+	fill(o.src, PUT_REGION, 32);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 0, 0, PUT_REGION, 32));
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(!done && pe.status == PINMX_PULL_SEGMENT_FAULT,
+	      "put after munmap: status %u", pe.status);
+	if (put_dump(&o, got))
+		goto fail;
+	for (size_t i = 0; i < PUT_REGION; i++)
+		CHECK(got[i] == before[i] || got[i] == racing[i],
+		      "byte %zu: %#x is neither the old nor the racing put's", i,
+		      got[i]);
+	if (put_origin_close(&o))
 		return 1;
 	deadline = now_ns() + 5000000000ULL;
 	while (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 &&
@@ -2324,6 +2393,8 @@ static const struct {
 	  test_put_stopped_target },
 	{ "net_put_after_munmap_segment_fault_no_stale_write",
 	  test_put_munmap_segment_fault },
+	{ "net_put_racing_munmap_no_write_after_it_pins_released",
+	  test_put_munmap_during_put },
 	{ "net_atomics_stopped_target_every_old_value_memory_exact",
 	  test_atomics_stopped_target },
 	{ "net_veth_netem_dup_reorder_loss_puts_atomics_applied_once",
