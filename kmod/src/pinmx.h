@@ -472,6 +472,7 @@ void pinmx_pull_server_free(struct pinmx_pull_server *server);
 int pinmx_put_init(void);
 void pinmx_put_exit(void);
 long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg);
+long pinmx_ioc_putv(struct pinmx_endpoint *ep, void __user *uarg);
 void pinmx_puts_release(struct pinmx_endpoint *ep);
 int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
 		    const struct pinmx_wire_put *f, struct net_device *dev);

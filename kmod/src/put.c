@@ -50,10 +50,9 @@
  * @peer_session: target endpoint session.
  * @remote_region: region id at the target.
  * @remote_key: its key.
- * @remote_offset: offset of the put in the remote region.
  * @length: bytes to put.
- * @frame_bytes: payload of every frame but the last.
  * @nframes: frames of the put.
+ * @frames: where each frame's bytes come from and go.
  * @base: lowest frame without an ACK.
  * @next: next frame never sent.
  * @acked_frames: frames acknowledged.
@@ -79,10 +78,9 @@ struct pinmx_put_state {
 	u32 peer_session;
 	u32 remote_region;
 	u64 remote_key;
-	u64 remote_offset;
 	u64 length;
-	u32 frame_bytes;
 	u32 nframes;
+	struct pinmx_put_frame *frames;
 	u32 base;
 	u32 next;
 	u32 acked_frames;
@@ -94,6 +92,20 @@ struct pinmx_put_state {
 	struct pinmx_pull_event end;
 	unsigned long *acked;
 	u8 *data;
+};
+
+/**
+ * struct pinmx_put_frame - one PUT frame of a put
+ * @region_offset: where its bytes go in the remote region.
+ * @data_offset: where they are in the put's bytes.
+ * @len: bytes.
+ *
+ * A frame never spans two pieces of a vector put.
+ */
+struct pinmx_put_frame {
+	u64 region_offset;
+	u64 data_offset;
+	u32 len;
 };
 
 /**
@@ -173,26 +185,25 @@ static void pinmx_put_end(struct pinmx_put_state *put, u32 status, int error,
 static void pinmx_put_send(struct pinmx_put_state *put, u32 k,
 			   struct net_device *dev, struct sk_buff_head *txq)
 {
+	const struct pinmx_put_frame *fr = &put->frames[k];
 	struct pinmx_endpoint *ep = put->ep;
-	u64 off = (u64)k * put->frame_bytes;
-	u32 n = min_t(u64, put->frame_bytes, put->length - off);
 	struct pinmx_wire_put *f;
 	struct sk_buff *skb;
 
-	skb = pinmx_frame_alloc(dev, sizeof(*f) + n);
+	skb = pinmx_frame_alloc(dev, sizeof(*f) + fr->len);
 	if (!skb)
 		return;
 	f = (struct pinmx_wire_put *)skb->data;
 	pinmx_mxoe_header(&f->hdr, PINMX_KIND_PUT, put->peer_index, ep->index,
-			  put->peer_session, ep->session, n);
+			  put->peer_session, ep->session, fr->len);
 	f->handle = cpu_to_be32(put->id);
 	f->region_id = cpu_to_be32(put->remote_region);
-	f->region_offset = cpu_to_be64(put->remote_offset + off);
+	f->region_offset = cpu_to_be64(fr->region_offset);
 	f->key = cpu_to_be64(put->remote_key);
 	f->frame_index = cpu_to_be32(k);
 	f->frame_count = cpu_to_be32(put->nframes);
-	f->put_offset = cpu_to_be64(off);
-	memcpy(f + 1, put->data + off, n);
+	f->put_offset = cpu_to_be64(fr->data_offset);
+	memcpy(f + 1, put->data + fr->data_offset, fr->len);
 	pinmx_count(PINMX_CNT_PUT_FRAMES_SENT, 1);
 	pinmx_frame_queue(txq, skb, dev, put->peer_mac);
 }
@@ -362,6 +373,7 @@ static void pinmx_put_free(struct pinmx_put_state *put)
 {
 	del_timer_sync(&put->timer);
 	kvfree(put->data);
+	kvfree(put->frames);
 	bitmap_free(put->acked);
 	kfree_rcu(put, rcu);
 }
@@ -433,39 +445,115 @@ static int pinmx_put_copy_in(struct pinmx_region *region, u64 off, u8 *buf,
 	return 0;
 }
 
-static int pinmx_put_check(const struct pinmx_put *req)
+/* Checks the pieces against @local; their total bytes in *@total. */
+static int pinmx_put_check_pieces(const struct pinmx_put_piece *pieces,
+				  u32 nr, const struct pinmx_region *local,
+				  u64 *total)
 {
 	u64 end;
+	u32 i;
 
-	if (req->flags || req->reserved)
-		return -EINVAL;
-	if (!req->length)
-		return -EINVAL;
-	if (req->length > PINMX_PUT_MAX_BYTES)
-		return -EMSGSIZE;
-	if (check_add_overflow(req->remote_offset, req->length, &end) ||
-	    end >= PINMX_U63_LIMIT)
-		return -EOVERFLOW;
-	if (check_add_overflow(req->local_offset, req->length, &end))
-		return -EOVERFLOW;
+	for (i = 0, *total = 0; i < nr; i++) {
+		const struct pinmx_put_piece *p = &pieces[i];
+
+		if (!p->len)
+			return -EINVAL;
+		if (p->len > PINMX_PUT_MAX_BYTES ||
+		    (*total += p->len) > PINMX_PUT_MAX_BYTES)
+			return -EMSGSIZE;
+		if (check_add_overflow(p->remote_offset, p->len, &end) ||
+		    end >= PINMX_U63_LIMIT)
+			return -EOVERFLOW;
+		if (check_add_overflow(p->local_offset, p->len, &end))
+			return -EOVERFLOW;
+		if (end > local->length)
+			return -ERANGE;
+	}
 	return 0;
 }
 
+/* Cut the pieces into frames of at most @frame_bytes, in order. */
+static int pinmx_put_frames(struct pinmx_put_state *put,
+			    const struct pinmx_put_piece *pieces, u32 nr,
+			    u32 frame_bytes)
+{
+	u64 n = 0, doff = 0, off;
+	u32 i, k = 0;
+
+	for (i = 0; i < nr; i++)
+		n += DIV_ROUND_UP_ULL(pieces[i].len, frame_bytes);
+	put->frames = kvmalloc_array(n, sizeof(*put->frames), GFP_KERNEL);
+	put->acked = bitmap_zalloc(n, GFP_KERNEL);
+	if (!put->frames || !put->acked)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		for (off = 0; off < pieces[i].len; off += frame_bytes, k++) {
+			put->frames[k].region_offset =
+				pieces[i].remote_offset + off;
+			put->frames[k].data_offset = doff + off;
+			put->frames[k].len = min_t(u64, frame_bytes,
+						   pieces[i].len - off);
+		}
+		doff += pieces[i].len;
+	}
+	put->nframes = n;
+	return 0;
+}
+
+/* The bound interface's PUT payload limit, or 0 when it is gone or down. */
+static u32 pinmx_put_link_frame_bytes(struct pinmx_endpoint *ep)
+{
+	struct net_device *dev;
+	u32 n = 0;
+
+	rcu_read_lock();
+	dev = pinmx_ep_dev_rcu(ep);
+	if (dev && (dev->flags & IFF_UP))
+		n = pinmx_put_frame_limit(dev);
+	rcu_read_unlock();
+	return n;
+}
+
+/* Copy the pieces' bytes out of @local, declared by the caller. */
+static int pinmx_put_gather(struct pinmx_put_state *put,
+			    const struct pinmx_put_piece *pieces, u32 nr,
+			    struct pinmx_region *local)
+{
+	u64 doff = 0;
+	u32 i;
+	int err;
+
+	put->data = kvmalloc(put->length, GFP_KERNEL);
+	if (!put->data)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		err = pinmx_put_copy_in(local, pieces[i].local_offset,
+					put->data + doff, pieces[i].len);
+		if (err)
+			return err;
+		doff += pieces[i].len;
+	}
+	return 0;
+}
+
+/* A put of @req's peer, region and key over @pieces of @local. */
 static struct pinmx_put_state *pinmx_put_alloc(struct pinmx_endpoint *ep,
 					       const struct pinmx_put *req,
+					       const struct pinmx_put_piece *pieces,
+					       u32 nr, u64 total,
 					       struct pinmx_region *local)
 {
 	struct pinmx_put_state *put = kzalloc(sizeof(*put), GFP_KERNEL);
+	u32 frame_bytes = pinmx_put_link_frame_bytes(ep);
 	int err;
 
 	if (!put)
 		return ERR_PTR(-ENOMEM);
-	put->data = kvmalloc(req->length, GFP_KERNEL);
-	err = -ENOMEM;
-	if (!put->data)
-		goto err_free;
-	err = pinmx_put_copy_in(local, req->local_offset, put->data,
-				req->length);
+	put->length = total;
+	err = frame_bytes ? pinmx_put_gather(put, pieces, nr, local) :
+	      -ENETDOWN;
+	if (!err)
+		err = pinmx_put_frames(put, pieces, nr, frame_bytes);
 	if (err)
 		goto err_free;
 	put->ep = ep;
@@ -478,14 +566,14 @@ static struct pinmx_put_state *pinmx_put_alloc(struct pinmx_endpoint *ep,
 	put->peer_session = req->peer_session;
 	put->remote_region = req->remote_region;
 	put->remote_key = req->remote_key;
-	put->remote_offset = req->remote_offset;
-	put->length = req->length;
 	put->resend = max(1UL, msecs_to_jiffies(READ_ONCE(pinmx_pull_resend_ms)));
 	put->max_retries = READ_ONCE(pinmx_pull_max_retries);
 	return put;
 
 err_free:
 	kvfree(put->data);
+	kvfree(put->frames);
+	bitmap_free(put->acked);
 	kfree(put);
 	return ERR_PTR(err);
 }
@@ -523,14 +611,6 @@ static int pinmx_put_launch(struct pinmx_put_state *put)
 		goto out;
 	}
 	spin_lock_bh(&put->lock);
-	put->frame_bytes = pinmx_put_frame_limit(dev);
-	put->nframes = DIV_ROUND_UP_ULL(put->length, put->frame_bytes);
-	put->acked = bitmap_zalloc(put->nframes, GFP_ATOMIC);
-	if (!put->acked) {
-		spin_unlock_bh(&put->lock);
-		err = -ENOMEM;
-		goto out;
-	}
 	pinmx_put_fill(put, dev, &txq);
 	mod_timer(&put->timer, jiffies + put->resend);
 	spin_unlock_bh(&put->lock);
@@ -543,28 +623,22 @@ out:
 	return err;
 }
 
-long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg)
+/* Start a put to @req's peer and region of @pieces of the caller's region. */
+static long pinmx_put_start(struct pinmx_endpoint *ep,
+			    const struct pinmx_put *req,
+			    const struct pinmx_put_piece *pieces, u32 nr)
 {
 	struct pinmx_put_state *put;
 	struct pinmx_region *local;
-	struct pinmx_put req;
+	u64 total;
 	int err;
 
-	if (copy_from_user(&req, uarg, sizeof(req)))
-		return -EFAULT;
-	err = pinmx_put_check(&req);
-	if (err)
-		return err;
-	if (!smp_load_acquire(&ep->ring))
-		return -ENOTCONN;
-	local = pinmx_get_region(ep, req.local_region, true);
+	local = pinmx_get_region(ep, req->local_region, true);
 	if (IS_ERR(local))
 		return PTR_ERR(local);
-	if (req.local_offset + req.length > local->length) {
-		pinmx_region_put_user(local);
-		return -ERANGE;
-	}
-	put = pinmx_put_alloc(ep, &req, local);
+	err = pinmx_put_check_pieces(pieces, nr, local, &total);
+	put = err ? ERR_PTR(err) :
+	      pinmx_put_alloc(ep, req, pieces, nr, total, local);
 	pinmx_region_put_user(local);
 	if (IS_ERR(put))
 		return PTR_ERR(put);
@@ -580,6 +654,56 @@ long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg)
 		spin_unlock_bh(&put->lock);
 		pinmx_put_end_work(&put->end_work);
 	}
+	return err;
+}
+
+long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_put_piece piece;
+	struct pinmx_put req;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.pad || req.reserved)
+		return -EINVAL;
+	if (!smp_load_acquire(&ep->ring))
+		return -ENOTCONN;
+	piece = (struct pinmx_put_piece){
+		.remote_offset = req.remote_offset,
+		.local_offset = req.local_offset, .len = req.length,
+	};
+	return pinmx_put_start(ep, &req, &piece, 1);
+}
+
+long pinmx_ioc_putv(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_put_piece *pieces;
+	struct pinmx_putv v;
+	struct pinmx_put req;
+	long err;
+
+	if (copy_from_user(&v, uarg, sizeof(v)))
+		return -EFAULT;
+	if (v.flags || v.pad || v.reserved || !v.nr_pieces)
+		return -EINVAL;
+	if (v.nr_pieces > PINMX_PUT_MAX_PIECES)
+		return -E2BIG;
+	if (!smp_load_acquire(&ep->ring))
+		return -ENOTCONN;
+	pieces = memdup_user(u64_to_user_ptr(v.pieces),
+			     array_size(v.nr_pieces, sizeof(*pieces)));
+	if (IS_ERR(pieces))
+		return PTR_ERR(pieces);
+	req = (struct pinmx_put){
+		.peer_endpoint = v.peer_endpoint,
+		.peer_session = v.peer_session,
+		.remote_region = v.remote_region,
+		.local_region = v.local_region, .handle = v.handle,
+		.remote_key = v.remote_key,
+	};
+	memcpy(req.peer_mac, v.peer_mac, ETH_ALEN);
+	err = pinmx_put_start(ep, &req, pieces, v.nr_pieces);
+	kfree(pieces);
 	return err;
 }
 

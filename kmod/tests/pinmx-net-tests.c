@@ -2085,6 +2085,102 @@ fail:
 	return 1;
 }
 
+static int putv_start(struct put_origin *o, const struct pinmx_put_piece *p,
+		      uint32_t nr, uint32_t handle)
+{
+	struct pinmx_putv req = {
+		.peer_endpoint = o->n.peer_index,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .local_region = o->local,
+		.handle = handle, .nr_pieces = nr, .pieces = (uintptr_t)p,
+		.remote_key = o->m.key,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_PUTV, &req);
+}
+
+/* A vector put that must complete; the model follows it. */
+static int putv_one(struct put_origin *o, const struct pinmx_put_piece *p,
+		    uint32_t nr, uint32_t seed)
+{
+	struct pinmx_pull_event pe;
+	uint64_t total = 0;
+	bool done;
+
+	fill(o->src, PUT_REGION, seed);
+	CHECK_OK(putv_start(o, p, nr, seed));
+	if (put_end(&o->n, &pe, &done))
+		return 1;
+	for (uint32_t i = 0; i < nr; i++) {
+		memcpy(o->model + p[i].remote_offset, o->src + p[i].local_offset,
+		       p[i].len);
+		total += p[i].len;
+	}
+	CHECK(done && pe.bytes == total, "vector put of %u pieces: status %u "
+	      "error %d", nr, pe.status, pe.error);
+	return 0;
+}
+
+/*
+ * Vector puts into a stopped target: a strided one (64 pieces of 100
+ * bytes, 1000 apart) and one of pieces of 5000 (across pages), 1 and
+ * 3000 bytes, each scattered by the target's softirq and completing once;
+ * the memory is exact after SIGCONT. A piece past the region's end fails
+ * the put OUT_OF_RANGE naming its offset; bad piece lists fail the ioctl.
+ */
+static int test_putv_stopped_target(void)
+{
+	struct pinmx_put_piece strided[64], vec[3] = {
+		{ 200000, 7, 5000 }, { 250000, 9000, 1 }, { 180000, 20000, 3000 },
+	};
+	struct pinmx_put_piece bad[2];
+	struct pinmx_pull_event pe;
+	struct put_origin o;
+	bool done;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		strided[i] = (struct pinmx_put_piece){ 100000 + i * 1000,
+						       i * 100, 100 };
+	if (put_origin_open(&o, 60))
+		goto fail;
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) || putv_one(&o, strided, 64, 50) ||
+	    putv_one(&o, vec, 3, 51))
+		goto fail;
+	bad[0] = (struct pinmx_put_piece){ 0, 0, 10 };
+	bad[1] = (struct pinmx_put_piece){ PUT_REGION - 5, 0, 10 };
+	/* Whether the first piece lands or not, the memory stays the model. */
+	memcpy(o.src, o.model, 10);
+	CHECK_OK(putv_start(&o, bad, 2, 52));
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(!done && pe.status == PINMX_PULL_OUT_OF_RANGE &&
+	      pe.address == PUT_REGION - 5, "piece past the end: status %u "
+	      "address %llu", pe.status, (unsigned long long)pe.address);
+	CHECK(!wait_stopped(o.target), "target ran");
+	CHECK_ERRNO(putv_start(&o, vec, 0, 1), EINVAL);
+	CHECK_ERRNO(putv_start(&o, vec, PINMX_PUT_MAX_PIECES + 1, 1), E2BIG);
+	CHECK_ERRNO(putv_start(&o, (void *)8, 2, 1), EFAULT);
+	bad[1] = (struct pinmx_put_piece){ 0, 0, 0 };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), EINVAL);
+	bad[1] = (struct pinmx_put_piece){ 0, PUT_REGION - 1, 2 };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), ERANGE);
+	bad[1] = (struct pinmx_put_piece){ (1ULL << 63) - 1, 0, 2 };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), EOVERFLOW);
+	bad[1] = (struct pinmx_put_piece){ 0, 0, PINMX_PUT_MAX_BYTES };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), EMSGSIZE);
+	CHECK_OK(kill(o.target, SIGCONT));
+	if (put_check_target(&o))
+		goto fail;
+	return put_origin_close(&o);
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
 static int atomic_start(struct put_origin *o, uint8_t op, uint32_t width,
 			uint64_t roff, uint64_t operand, uint64_t compare,
 			const void *values, uint32_t count, uint32_t handle)
@@ -2393,6 +2489,8 @@ static const struct {
 	  test_put_stopped_target },
 	{ "net_put_after_munmap_segment_fault_no_stale_write",
 	  test_put_munmap_segment_fault },
+	{ "net_putv_stopped_target_strided_and_vector_exact",
+	  test_putv_stopped_target },
 	{ "net_put_racing_munmap_no_write_after_it_pins_released",
 	  test_put_munmap_during_put },
 	{ "net_atomics_stopped_target_every_old_value_memory_exact",

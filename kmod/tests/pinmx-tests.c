@@ -1657,8 +1657,8 @@ static int drain_put_ends(struct net_ep *ep, unsigned int n)
 }
 
 /*
- * 2000 PUT requests whose fields are half good, half random, from a to an
- * exposed region of b: each fails with a known errno or ends with an event;
+ * 2000 PUT and PUTV requests whose fields are half good, half random, from
+ * a to an exposed region of b: each fails with a known errno or ends with an event;
  * the exposed region holds only its old bytes or the source's, and a region
  * of b not exposed, declared at the same time, is untouched.
  */
@@ -1696,7 +1696,27 @@ static int test_fuzz_put(void)
 			.remote_key = fuzz_field(ri.key, ~0ULL),
 			.reserved = fuzz_field(0, 1),
 		};
-		long ret = ioctl(a.fd, PINMX_IOC_PUT, &req);
+		struct pinmx_put_piece pieces[4];
+		struct pinmx_putv v = {
+			.peer_endpoint = req.peer_endpoint,
+			.peer_session = req.peer_session,
+			.remote_region = req.remote_region,
+			.local_region = req.local_region, .handle = i,
+			.nr_pieces = fuzz_field(1 + rng() % 4, 0xfff),
+			.pieces = fuzz_field((uintptr_t)pieces, ~0ULL),
+			.remote_key = req.remote_key,
+			.reserved = req.reserved,
+		};
+		long ret;
+
+		for (unsigned int k = 0; k < 4; k++)
+			pieces[k] = (struct pinmx_put_piece){
+				fuzz_field(rng() % (8 * PAGE), ~0ULL),
+				fuzz_field(rng() % (8 * PAGE), ~0ULL),
+				fuzz_field(1 + rng() % (2 * PAGE), ~0ULL),
+			};
+		ret = i & 1 ? ioctl(a.fd, PINMX_IOC_PUTV, &v) :
+		      ioctl(a.fd, PINMX_IOC_PUT, &req);
 
 		if (!ret)
 			started++;

@@ -796,6 +796,8 @@ struct pinmx_pull {
 #define PINMX_PUT_MAX_BYTES	(16ULL << 20)
 /* puts one endpoint may run at once (EBUSY above). */
 #define PINMX_MAX_PUTS		1024
+/* pieces of one PINMX_IOC_PUTV (E2BIG above). */
+#define PINMX_PUT_MAX_PIECES	1024
 
 /**
  * struct pinmx_put - PINMX_IOC_PUT: write into a peer's exposed region
@@ -852,6 +854,57 @@ struct pinmx_put {
 	__u64 remote_offset;
 	__u64 local_offset;
 	__u64 length;
+	__u64 remote_key;
+	__u64 reserved;
+};
+
+/**
+ * struct pinmx_put_piece - one piece of a PINMX_IOC_PUTV
+ * @remote_offset: where it goes in the remote region; below 2^63 with
+ *	@len (EOVERFLOW).
+ * @local_offset: where it is in the local region (ERANGE past its end).
+ * @len: bytes, not zero (EINVAL).
+ */
+struct pinmx_put_piece {
+	__u64 remote_offset;
+	__u64 local_offset;
+	__u64 len;
+};
+
+/**
+ * struct pinmx_putv - PINMX_IOC_PUTV: a put over a list of pieces
+ * @peer_mac: in: as for struct pinmx_put.
+ * @peer_endpoint: in: as for struct pinmx_put.
+ * @flags: in: zero.
+ * @peer_session: in: as for struct pinmx_put.
+ * @remote_region: in: as for struct pinmx_put.
+ * @local_region: in: as for struct pinmx_put.
+ * @handle: in: as for struct pinmx_put.
+ * @nr_pieces: in: 1..PINMX_PUT_MAX_PIECES (EINVAL, E2BIG).
+ * @pad: zero.
+ * @pieces: in: user pointer to @nr_pieces struct pinmx_put_piece (EFAULT).
+ * @remote_key: in: as for struct pinmx_put.
+ * @reserved: zero.
+ *
+ * One put whose bytes are gathered from the pieces' local ranges and
+ * scattered by the target's softirq to their remote offsets, each frame
+ * within one piece (strided and vector puts in one completion); the pieces
+ * together are at most PINMX_PUT_MAX_BYTES (EMSGSIZE). Pieces that overlap
+ * in the remote region leave one or the other's bytes there. Otherwise as
+ * PINMX_IOC_PUT; a SEGMENT_FAULT or OUT_OF_RANGE @address is the refused
+ * frame's remote offset.
+ */
+struct pinmx_putv {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 flags;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 local_region;
+	__u32 handle;
+	__u32 nr_pieces;
+	__u32 pad;
+	__u64 pieces;
 	__u64 remote_key;
 	__u64 reserved;
 };
@@ -994,5 +1047,6 @@ struct pinmx_wait {
 #define PINMX_IOC_WAIT		_IOWR(PINMX_IOC_MAGIC, 0x24, struct pinmx_wait)
 #define PINMX_IOC_PUT		_IOW(PINMX_IOC_MAGIC, 0x25, struct pinmx_put)
 #define PINMX_IOC_ATOMIC	_IOW(PINMX_IOC_MAGIC, 0x26, struct pinmx_atomic)
+#define PINMX_IOC_PUTV		_IOW(PINMX_IOC_MAGIC, 0x27, struct pinmx_putv)
 
 #endif /* _UAPI_LINUX_PINMX_H */
