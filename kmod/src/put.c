@@ -1,22 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The put engine: PINMX_IOC_PUT writes bytes of a local region into an
- * exposed region of a peer as PUT frames; the peer's receive softirq writes
- * each frame straight into the pinned pages of the named region and answers
- * PUT_ACK, without the target process. The origin resends frames without an
- * ACK and ends the put with a PINMX_EVENT_PUT_DONE once every frame is
- * acknowledged (remote completion), or PINMX_EVENT_PUT_FAILED.
+ * The origin side of the put engine: PINMX_IOC_PUT and PINMX_IOC_PUTV copy
+ * the bytes of a local region's range or pieces at the ioctl (resends never
+ * touch user memory) and send them as PUT frames, each within one piece and
+ * naming its remote region offset, at most PINMX_PUT_WINDOW_FRAMES without
+ * a PUT_ACK. Frames without an ACK are resent after the resend timeout; the
+ * put ends with PINMX_EVENT_PUT_DONE once every frame is acknowledged
+ * (remote completion: the bytes are in the target's memory), or
+ * PINMX_EVENT_PUT_FAILED on a NACK, a timeout or the interface gone. The
+ * target side is put_target.c. A frame written twice writes the same bytes
+ * at the same place: resends are harmless.
  *
- * Origin: one struct pinmx_put_state per put (spinlock for the receive
- * softirq, the resend timer and the starting ioctl); the bytes are copied
- * from the local region at the ioctl, so resends never touch user memory.
- * Target: a frame whose pages are not pinned is dropped (a put miss) and
- * its range pinned asynchronously in the declarer's mm; a failed pin is
- * answered with NACK SEGMENT_FAULT naming the region and the frame's
- * region offset, so an invalidation (munmap, mprotect) fails the put and a
- * page the target no longer maps is never written (the copy holds
- * region->pages_lock, which every unpin takes). A frame written twice
- * writes the same bytes at the same place: resends are harmless.
+ * One struct pinmx_put_state per put; its spinlock is taken by the receive
+ * softirq, the resend timer and the starting ioctl.
  */
 
 #include <linux/etherdevice.h>
@@ -32,8 +28,6 @@
 
 /* Frames of one put in flight without an ACK. */
 #define PINMX_PUT_WINDOW_FRAMES	64
-/* Puts kept per endpoint while their target pages are pinned. */
-#define PINMX_PUT_SLOTS		16
 
 /**
  * struct pinmx_put_state - one put run by the origin
@@ -108,47 +102,12 @@ struct pinmx_put_frame {
 	u32 len;
 };
 
-/**
- * struct pinmx_put_slot - a PUT frame whose target pages are being pinned
- * @wait: the asynchronous pin.
- * @server: the put server it belongs to.
- * @region: the region it names, with a reference; NULL when free.
- * @put: the frame's header (the latest one for @region).
- * @mac: its origin's interface address.
- * @ifindex: the interface it came in on.
- */
-struct pinmx_put_slot {
-	struct pinmx_pin_wait wait;
-	struct pinmx_put_server *server;
-	struct pinmx_region *region;
-	struct pinmx_wire_put put;
-	u8 mac[ETH_ALEN];
-	int ifindex;
-};
-
-/**
- * struct pinmx_put_server - the target side of one bound endpoint
- * @ep: the endpoint.
- * @lock: guards @closing and the slots' fields (softirq, pin answers,
- *	release); taken with _bh.
- * @closing: the endpoint is being released: no slot is taken any more.
- * @slots: PUT frames waiting for pins.
- */
-struct pinmx_put_server {
-	struct pinmx_endpoint *ep;
-	spinlock_t lock;
-	bool closing;
-	struct pinmx_put_slot slots[PINMX_PUT_SLOTS];
-};
-
 static struct workqueue_struct *pinmx_put_wq;
 
 static u32 pinmx_put_frame_limit(const struct net_device *dev)
 {
 	return pinmx_link_bytes(dev) - sizeof(struct pinmx_wire_put);
 }
-
-/* ---- origin ---------------------------------------------------------- */
 
 static int pinmx_put_push_end(struct pinmx_put_state *put)
 {
@@ -705,270 +664,6 @@ long pinmx_ioc_putv(struct pinmx_endpoint *ep, void __user *uarg)
 	err = pinmx_put_start(ep, &req, pieces, v.nr_pieces);
 	kfree(pieces);
 	return err;
-}
-
-/* ---- target ---------------------------------------------------------- */
-
-static void pinmx_put_ack_queue(struct sk_buff_head *txq, struct net_device *dev,
-				const struct pinmx_wire_put *f, const u8 *mac)
-{
-	struct pinmx_wire_put_ack *a;
-	struct sk_buff *skb = pinmx_frame_alloc(dev, sizeof(*a));
-
-	if (!skb)
-		return;
-	a = (struct pinmx_wire_put_ack *)skb->data;
-	pinmx_answer_header(&a->hdr, PINMX_KIND_PUT_ACK, &f->hdr, 0);
-	a->handle = f->handle;
-	a->frame_index = f->frame_index;
-	pinmx_frame_queue(txq, skb, dev, mac);
-}
-
-/* Refuse PUT @f: NACK @reason naming its region offset and @err. */
-static void pinmx_put_refuse(struct sk_buff_head *txq, struct net_device *dev,
-			     const struct pinmx_wire_put *f, const u8 *mac,
-			     u8 reason, const struct pinmx_fault *where)
-{
-	struct pinmx_fault at = {
-		.address = be64_to_cpu(f->region_offset),
-		.segment = where ? where->segment : 0,
-		.err = where ? where->err : 0,
-	};
-
-	pinmx_nack_queue(txq, dev, &f->hdr, mac, reason, &at);
-}
-
-/* Free slot, or the one already waiting for @region; under server->lock. */
-static struct pinmx_put_slot *pinmx_put_slot_find(struct pinmx_put_server *server,
-						  struct pinmx_region *region)
-{
-	struct pinmx_put_slot *free = NULL;
-	unsigned int i;
-
-	for (i = 0; i < PINMX_PUT_SLOTS; i++) {
-		struct pinmx_put_slot *slot = &server->slots[i];
-
-		if (slot->region == region)
-			return slot;
-		if (!slot->region && !free)
-			free = slot;
-	}
-	return free;
-}
-
-/**
- * pinmx_put_defer - keep a request whose target page is not pinned
- * @server: the target endpoint's put server.
- * @region: the region it names, referenced.
- * @f: a PUT, or an ATOMIC copied into one (same offsets up to the key).
- * @mac: its origin's interface.
- * @dev: the interface it came in on.
- * @miss: region offset of the first byte not pinned.
- * @end: end of the range to pin.
- *
- * The range is pinned in the background; a failure is answered with NACK
- * SEGMENT_FAULT naming @f's region offset, a success with nothing (the
- * origin resends). Without a slot @f is left to the origin's resend.
- *
- * Return: 0, or -ENOENT if the region is destroyed.
- */
-int pinmx_put_defer(struct pinmx_put_server *server,
-		    struct pinmx_region *region, const struct pinmx_wire_put *f,
-		    const u8 *mac, struct net_device *dev, u64 miss, u64 end)
-{
-	struct pinmx_put_slot *slot;
-	int err = 0;
-
-	spin_lock_bh(&server->lock);
-	slot = server->closing ? NULL : pinmx_put_slot_find(server, region);
-	if (!slot)
-		goto out;
-	if (!slot->region) {
-		kref_get(&region->kref);
-		slot->region = region;
-	}
-	slot->put = *f;
-	memcpy(slot->mac, mac, ETH_ALEN);
-	slot->ifindex = dev->ifindex;
-	err = pinmx_region_pin_async(region, &slot->wait, miss, end - miss);
-	if (err && !pinmx_pin_wait_queued(&slot->wait)) {
-		slot->region = NULL;
-		pinmx_region_put(region);
-	}
-out:
-	spin_unlock_bh(&server->lock);
-	return err;
-}
-
-/*
- * The pages a PUT found missing are pinned, and the origin's resend writes
- * them; or they cannot be: refuse the PUT naming where, so the origin's
- * put fails instead of resending until it times out.
- */
-static void pinmx_put_pinned(struct pinmx_pin_wait *w, int err,
-			     const struct pinmx_fault *where)
-{
-	struct pinmx_put_slot *slot = container_of(w, struct pinmx_put_slot, wait);
-	struct pinmx_put_server *server = slot->server;
-	struct pinmx_region *region;
-	struct pinmx_wire_put put;
-	struct sk_buff_head txq;
-	struct net_device *dev;
-	u8 mac[ETH_ALEN];
-	int ifindex;
-
-	spin_lock_bh(&server->lock);
-	region = slot->region;
-	if (!region || pinmx_pin_wait_queued(w)) {
-		spin_unlock_bh(&server->lock);
-		return;
-	}
-	put = slot->put;
-	memcpy(mac, slot->mac, sizeof(mac));
-	ifindex = slot->ifindex;
-	slot->region = NULL;
-	spin_unlock_bh(&server->lock);
-	__skb_queue_head_init(&txq);
-	rcu_read_lock();
-	local_bh_disable();
-	dev = pinmx_ep_dev_rcu(server->ep);
-	if (err && dev && dev->ifindex == ifindex)
-		pinmx_put_refuse(&txq, dev, &put, mac,
-				 err == -ENOENT ? PINMX_NACK_UNKNOWN_REGION :
-				 PINMX_NACK_SEGMENT_FAULT,
-				 err == -ENOENT ? NULL : where);
-	pinmx_frame_xmit(&txq);
-	local_bh_enable();
-	rcu_read_unlock();
-	pinmx_region_put(region);
-}
-
-/*
- * Why @region refuses PUT @f: the NACK reason, or 0 if it does not; *@drop
- * is the counter of the refusal (0 for an unknown region: as for a PULL,
- * the NACK is the answer).
- */
-static u8 pinmx_put_refusal(const struct pinmx_region *region,
-			    const struct pinmx_wire_put *f, u32 plen, int *drop)
-{
-	*drop = 0;
-	if (!region || READ_ONCE(region->dead))
-		return PINMX_NACK_UNKNOWN_REGION;
-	if (!(region->flags & PINMX_DECLARE_REMOTE)) {
-		*drop = PINMX_CNT_RX_NOT_EXPOSED;
-		return PINMX_NACK_BAD_KEY;
-	}
-	*drop = pinmx_key_check(region, be64_to_cpu(f->key));
-	if (*drop)
-		return PINMX_NACK_BAD_KEY;
-	if (be64_to_cpu(f->region_offset) + plen > region->length) {
-		*drop = PINMX_CNT_RX_OUT_OF_RANGE;
-		return PINMX_NACK_OUT_OF_RANGE;
-	}
-	return 0;
-}
-
-/**
- * pinmx_put_frame - a PUT frame for @ep; receive softirq, RCU
- * @ep: addressed endpoint (session checked).
- * @skb: the frame, its payload the bytes to write.
- * @f: its checked header.
- * @dev: the interface it came in on.
- *
- * Return: 0 if written and acknowledged, else the counter of the drop.
- */
-int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
-		    const struct pinmx_wire_put *f, struct net_device *dev)
-{
-	struct pinmx_region *region =
-		pinmx_ids_get(&ep->regions, be32_to_cpu(f->region_id));
-	u64 roff = be64_to_cpu(f->region_offset), miss;
-	u32 plen = be32_to_cpu(f->hdr.payload_len);
-	const u8 *mac = eth_hdr(skb)->h_source;
-	struct sk_buff_head txq;
-	int drop = 0, err;
-	u8 reason;
-
-	__skb_queue_head_init(&txq);
-	reason = pinmx_put_refusal(region, f, plen, &drop);
-	if (reason) {
-		pinmx_put_refuse(&txq, dev, f, mac, reason, NULL);
-		goto out;
-	}
-	err = pinmx_region_write_skb(region, roff, skb, sizeof(*f), plen, &miss);
-	if (err == -EAGAIN) {
-		drop = PINMX_CNT_PUT_MISSES;
-		err = pinmx_put_defer(ep->put_server, region, f, mac, dev, miss,
-				      roff + plen);
-	}
-	if (err == -ENOENT)
-		pinmx_put_refuse(&txq, dev, f, mac, PINMX_NACK_UNKNOWN_REGION,
-				 NULL);
-	else if (!drop) {
-		pinmx_count(PINMX_CNT_PUT_FRAMES_WRITTEN, 1);
-		pinmx_put_ack_queue(&txq, dev, f, mac);
-	}
-out:
-	if (region)
-		pinmx_region_put(region);
-	pinmx_frame_xmit(&txq);
-	return drop;
-}
-
-/**
- * pinmx_put_server_alloc - the target side of an endpoint being bound
- * @ep: the endpoint.
- *
- * Return: the server, or NULL without memory.
- */
-struct pinmx_put_server *pinmx_put_server_alloc(struct pinmx_endpoint *ep)
-{
-	struct pinmx_put_server *server = kzalloc(sizeof(*server), GFP_KERNEL);
-	unsigned int i;
-
-	if (!server)
-		return NULL;
-	server->ep = ep;
-	spin_lock_init(&server->lock);
-	for (i = 0; i < PINMX_PUT_SLOTS; i++) {
-		server->slots[i].server = server;
-		pinmx_pin_wait_init(&server->slots[i].wait, pinmx_put_pinned);
-	}
-	return server;
-}
-
-/**
- * pinmx_put_server_free - drop the PUTs kept by a closing endpoint
- * @server: server of an endpoint no longer reachable by the softirq.
- */
-void pinmx_put_server_free(struct pinmx_put_server *server)
-{
-	unsigned int i;
-
-	spin_lock_bh(&server->lock);
-	server->closing = true;
-	spin_unlock_bh(&server->lock);
-	for (i = 0; i < PINMX_PUT_SLOTS; i++) {
-		struct pinmx_put_slot *slot = &server->slots[i];
-		struct pinmx_region *region;
-
-		spin_lock_bh(&server->lock);
-		region = slot->region;
-		if (region)
-			kref_get(&region->kref);
-		spin_unlock_bh(&server->lock);
-		if (!region)
-			continue;
-		pinmx_region_pin_cancel(region, &slot->wait);
-		spin_lock_bh(&server->lock);
-		if (slot->region == region) {
-			slot->region = NULL;
-			pinmx_region_put(region);
-		}
-		spin_unlock_bh(&server->lock);
-		pinmx_region_put(region);
-	}
-	kfree(server);
 }
 
 int pinmx_put_init(void)
