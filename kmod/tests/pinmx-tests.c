@@ -1829,6 +1829,61 @@ static int test_atomic_replayed_once(void)
 	return 0;
 }
 
+/*
+ * A word aligned in its region but not in the target's memory (the region
+ * starts 4 bytes into a page) is refused with NACK BAD_FIELD: the atomic
+ * ends NO_RESOURCES and the memory is untouched; a 4-byte word there is
+ * aligned and applied.
+ */
+static int test_atomic_misaligned_refused(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint8_t *page = map_anon(PAGE);
+	const struct pinmx_atomic_event *ae;
+	const struct pinmx_event *ev;
+	struct pinmx_region_info ri;
+	struct pinmx_atomic req;
+	struct net_ep a, b;
+	uint32_t id, word;
+
+	CHECK(page, "map");
+	if (net_ep_open(&a, 11) || net_ep_open(&b, 12))
+		return 1;
+	memset(page, 0x11, PAGE);
+	CHECK_OK(pmx_declare1(b.fd, page + 4, 64, remote, &id));
+	CHECK_OK(pmx_region_info(b.fd, id, &ri));
+	for (uint32_t width = 8; width >= 4; width -= 4) {
+		req = (struct pinmx_atomic){
+			.peer_endpoint = b.index, .op = PINMX_ATOMIC_FETCH_ADD,
+			.peer_session = b.session, .remote_region = id,
+			.width = width, .handle = width, .count = 1,
+			.remote_offset = 0, .remote_key = ri.key, .operand = 1,
+		};
+		CHECK_OK(ioctl(a.fd, PINMX_IOC_ATOMIC, &req));
+		ev = net_next(&a, 20000);
+		CHECK(ev, "no atomic end");
+		ae = (const void *)(ev + 1);
+		if (width == 8)
+			CHECK(ev->type == PINMX_EVENT_ATOMIC_FAILED &&
+			      ae->status == PINMX_PULL_NO_RESOURCES &&
+			      ae->nack_reason == 6, "misaligned: type %u "
+			      "status %u nack %u", ev->type, ae->status,
+			      ae->nack_reason);
+		else
+			CHECK(ev->type == PINMX_EVENT_ATOMIC_DONE &&
+			      ae->old == 0x11111111, "aligned int32: type %u "
+			      "old %#llx", ev->type,
+			      (unsigned long long)ae->old);
+		net_consume(&a);
+	}
+	memcpy(&word, page + 4, 4);
+	CHECK(word == 0x11111112 && page[8] == 0x11 && page[3] == 0x11,
+	      "memory after the atomics: %#x", word);
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
 /* The example frames of docs/wire-protocol.md, to endpoint 1 session 0x11223344. */
 static const struct {
 	const char *name;
@@ -2041,6 +2096,8 @@ static const struct {
 	{ "net_send_rejects_bad_headers", test_net_send_rejects_bad_headers },
 	{ "net_fuzz_put_requests_known_errors_memory_bounded", test_fuzz_put },
 	{ "net_atomic_replayed_request_applied_once", test_atomic_replayed_once },
+	{ "net_atomic_misaligned_word_refused_memory_untouched",
+	  test_atomic_misaligned_refused },
 	{ "net_event_ring_overflow_drops_counted",
 	  test_net_event_ring_overflow_drops_counted },
 	{ "net_malformed_frames_dropped_counted",
