@@ -15,6 +15,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -970,6 +971,74 @@ out:
 	return err;
 }
 
+/* Is every word of the range naturally aligned in memory and pinned? */
+static int pinmx_region_words_check(struct pinmx_region *region, u64 offset,
+				    u32 width, u32 count, u64 *miss)
+{
+	struct pinmx_cursor c;
+	u32 i;
+
+	pinmx_cursor_init(&c, region, offset);
+	for (i = 0; i < count; i++) {
+		/* Aligned words never cross a page; a segment end, maybe. */
+		if ((c.seg->vaddr + c.off) % width || c.seg->len - c.off < width)
+			return -EINVAL;
+		if (!c.seg->pages[pinmx_cursor_index(&c)]) {
+			*miss = offset + (u64)i * width;
+			return -EAGAIN;
+		}
+		pinmx_cursor_advance(&c, width);
+	}
+	return 0;
+}
+
+/**
+ * pinmx_region_words - apply @fn to pinned words of a region, in any context
+ * @region: region found under RCU or referenced.
+ * @offset: region offset of the first word; the range is within the region.
+ * @width: bytes of a word, 4 or 8.
+ * @count: words.
+ * @fn: called with the kernel address of word i, for i in order, under
+ *	pages_lock (no unpin runs meanwhile); it uses the kernel's atomic ops.
+ * @arg: for @fn.
+ * @miss: set to the offset of the first word not pinned on -EAGAIN.
+ *
+ * Everything is checked before @fn runs once.
+ *
+ * Return: 0; -EINVAL if a word is not naturally aligned in the declaring
+ * process's memory or crosses a segment end; -EAGAIN if a page is not
+ * pinned; -ENOENT if the region is destroyed.
+ */
+int pinmx_region_words(struct pinmx_region *region, u64 offset, u32 width,
+		       u32 count, pinmx_word_fn fn, void *arg, u64 *miss)
+{
+	struct pinmx_cursor c;
+	int err;
+	u32 i;
+
+	spin_lock_bh(&region->pages_lock);
+	err = region->dead ? -ENOENT :
+	      pinmx_region_words_check(region, offset, width, count, miss);
+	if (err)
+		goto out;
+	pinmx_cursor_init(&c, region, offset);
+	for (i = 0; i < count; i++) {
+		unsigned long idx = pinmx_cursor_index(&c);
+		struct page *page = c.seg->pages[idx];
+		void *addr = kmap_local_page(page) +
+			     offset_in_page(c.seg->vaddr + c.off);
+
+		fn(addr, i, arg);
+		kunmap_local(addr);
+		flush_dcache_page(page);
+		set_bit(idx, c.seg->dirty);
+		pinmx_cursor_advance(&c, width);
+	}
+out:
+	spin_unlock_bh(&region->pages_lock);
+	return err;
+}
+
 /**
  * pinmx_region_read - copy pinned bytes out of a region, in any context
  * @region: region found under RCU or referenced.
@@ -1281,6 +1350,10 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	region->chunk_min = ep->chunk_min;
 	region->chunk_max = ep->chunk_max;
 	region->flags = flags;
+	region->key = 0;
+	/* Non-zero: 0 stands for "not exposed" and for "no key carried". */
+	while ((flags & PINMX_DECLARE_REMOTE) && !region->key)
+		region->key = get_random_u64();
 	region->writable = flags & PINMX_DECLARE_WRITABLE;
 	region->can_lock = capable(CAP_IPC_LOCK);
 	region->lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;

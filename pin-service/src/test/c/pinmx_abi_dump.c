@@ -26,7 +26,8 @@ int main(void)
 	S(pinmx_range); F(pinmx_range, region_id); F(pinmx_range, pad); F(pinmx_range, offset); F(pinmx_range, len);
 	S(pinmx_region_info); F(pinmx_region_info, region_id); F(pinmx_region_info, nr_segments);
 	F(pinmx_region_info, length); F(pinmx_region_info, nr_pages); F(pinmx_region_info, pinned_pages);
-	F(pinmx_region_info, pin_mode); F(pinmx_region_info, flags); F(pinmx_region_info, reserved);
+	F(pinmx_region_info, pin_mode); F(pinmx_region_info, flags); F(pinmx_region_info, key);
+	F(pinmx_region_info, reserved);
 	S(pinmx_copy); F(pinmx_copy, src_fd); F(pinmx_copy, src_region); F(pinmx_copy, src_offset);
 	F(pinmx_copy, dst_region); F(pinmx_copy, flags); F(pinmx_copy, dst_offset); F(pinmx_copy, len);
 	F(pinmx_copy, reserved);
@@ -48,7 +49,7 @@ int main(void)
 	S(pinmx_pull); F(pinmx_pull, peer_mac); F(pinmx_pull, peer_endpoint); F(pinmx_pull, flags);
 	F(pinmx_pull, peer_session); F(pinmx_pull, remote_region); F(pinmx_pull, local_region);
 	F(pinmx_pull, handle); F(pinmx_pull, remote_offset); F(pinmx_pull, local_offset); F(pinmx_pull, length);
-	F(pinmx_pull, reserved);
+	F(pinmx_pull, remote_key);
 	S(pinmx_wait); F(pinmx_wait, timeout_ns); F(pinmx_wait, ready); F(pinmx_wait, pad);
 
 	C(PINMX_ABI_VERSION); C(PINMX_IOC_MAGIC); C(PINMX_MAX_SEGMENTS); C(PINMX_MAX_REGIONS);
@@ -84,7 +85,12 @@ int main(void)
 	N(PINMX_CNT_PULL_REQUESTS); N(PINMX_CNT_PULL_RESENDS); N(PINMX_CNT_PULL_TIMEOUTS);
 	N(PINMX_CNT_PULL_REPLIES_SENT); N(PINMX_CNT_PULL_REPLIES_RECEIVED); N(PINMX_CNT_PULL_DUPLICATES);
 	N(PINMX_CNT_PULL_BAD_REPLY); N(PINMX_CNT_OVERLAP_MISSES); N(PINMX_CNT_SERVE_MISSES);
-	N(PINMX_CNT_NACKS_SENT); N(PINMX_CNT_TX_ERRORS);
+	N(PINMX_CNT_NACKS_SENT); N(PINMX_CNT_TX_ERRORS); N(PINMX_CNT_RX_NO_KEY); N(PINMX_CNT_RX_BAD_KEY);
+	N(PINMX_CNT_RX_NOT_EXPOSED); N(PINMX_CNT_PUTS_STARTED); N(PINMX_CNT_PUTS_DONE); N(PINMX_CNT_PUTS_FAILED);
+	N(PINMX_CNT_PUT_FRAMES_SENT); N(PINMX_CNT_PUT_RESENDS); N(PINMX_CNT_PUT_TIMEOUTS);
+	N(PINMX_CNT_PUT_FRAMES_WRITTEN); N(PINMX_CNT_PUT_MISSES); N(PINMX_CNT_PUT_DUPLICATE_ACKS);
+	N(PINMX_CNT_ATOMICS_DONE); N(PINMX_CNT_ATOMICS_FAILED); N(PINMX_CNT_ATOMICS_APPLIED);
+	N(PINMX_CNT_ATOMIC_REPLAYS); N(PINMX_CNT_ATOMIC_MISSES); N(PINMX_CNT_ATOMIC_DUPLICATE_REPLIES);
 	printf("const PINMX_CNT_NR %d\n", (int)PINMX_CNT_NR);
 	return 0;
 }

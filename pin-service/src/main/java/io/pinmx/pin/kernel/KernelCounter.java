@@ -53,7 +53,7 @@ public enum KernelCounter
     RX_SHORT,
     /** frames dropped: version not 1 [BAD_VERSION]. */
     RX_BAD_VERSION,
-    /** frames dropped: kind not 1..11 [UNKNOWN_KIND]. */
+    /** frames dropped: kind not 1..15 [UNKNOWN_KIND]. */
     RX_UNKNOWN_KIND,
     /** frames dropped: payload length inconsistent with the frame, the kind or the link limit [BAD_LENGTH]. */
     RX_BAD_LENGTH,
@@ -98,5 +98,41 @@ public enum KernelCounter
     /** NACK frames sent by the module. */
     NACKS_SENT,
     /** frames the module could not send from softirq (no memory, interface down or gone, queue full). */
-    TX_ERRORS;
+    TX_ERRORS,
+    /** remote accesses refused: the region is exposed and the frame carries no key. */
+    RX_NO_KEY,
+    /** remote accesses refused: the frame's key is not the exposed region's. */
+    RX_BAD_KEY,
+    /** PUT frames refused: the region is not exposed. */
+    RX_NOT_EXPOSED,
+    /** PINMX_IOC_PUT calls that started a put. */
+    PUTS_STARTED,
+    /** puts that ended with PINMX_EVENT_PUT_DONE. */
+    PUTS_DONE,
+    /** puts that ended with PINMX_EVENT_PUT_FAILED. */
+    PUTS_FAILED,
+    /** PUT frames sent, resends included. */
+    PUT_FRAMES_SENT,
+    /** PUT frames sent again after a timeout. */
+    PUT_RESENDS,
+    /** puts failed after the last resend. */
+    PUT_TIMEOUTS,
+    /** PUT frames written into a local region and acknowledged. */
+    PUT_FRAMES_WRITTEN,
+    /** PUT frames dropped because the target pages were not pinned yet; the origin resends. */
+    PUT_MISSES,
+    /** PUT_ACK or NACK frames for an unknown or finished put, another peer, or a frame acknowledged already. */
+    PUT_DUPLICATE_ACKS,
+    /** atomics that ended with PINMX_EVENT_ATOMIC_DONE. */
+    ATOMICS_DONE,
+    /** atomics that ended with PINMX_EVENT_ATOMIC_FAILED. */
+    ATOMICS_FAILED,
+    /** ATOMIC requests applied to a local region. */
+    ATOMICS_APPLIED,
+    /** ATOMIC requests seen before, not applied again: answered with the stored answer, or dropped when older than the peer's window. */
+    ATOMIC_REPLAYS,
+    /** ATOMIC requests dropped because the target page was not pinned yet; the origin resends. */
+    ATOMIC_MISSES,
+    /** ATOMIC_REPLY or NACK frames for no atomic in flight. */
+    ATOMIC_DUPLICATE_REPLIES;
 }

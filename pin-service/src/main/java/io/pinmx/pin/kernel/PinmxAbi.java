@@ -17,7 +17,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 public final class PinmxAbi
 {
     /** ABI version this binding speaks; PINMX_IOC_HELLO with any other fails with EPROTONOSUPPORT. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
     static final int IOC_MAGIC = 0xB7;
 
     public static final int MAX_SEGMENTS = 256;
@@ -98,8 +98,8 @@ public final class PinmxAbi
         U32.withName("region_id"), U32.withName("pad"), U64.withName("offset"), U64.withName("len"));
     public static final StructLayout REGION_INFO = struct("pinmx_region_info",
         U32.withName("region_id"), U32.withName("nr_segments"), U64.withName("length"), U64.withName("nr_pages"),
-        U64.withName("pinned_pages"), U32.withName("pin_mode"), U32.withName("flags"),
-        MemoryLayout.sequenceLayout(2, U64).withName("reserved"));
+        U64.withName("pinned_pages"), U32.withName("pin_mode"), U32.withName("flags"), U64.withName("key"),
+        U64.withName("reserved"));
     public static final StructLayout COPY = struct("pinmx_copy",
         U32.withName("src_fd"), U32.withName("src_region"), U64.withName("src_offset"), U32.withName("dst_region"),
         U32.withName("flags"), U64.withName("dst_offset"), U64.withName("len"), U64.withName("reserved"));
@@ -132,7 +132,7 @@ public final class PinmxAbi
         MemoryLayout.sequenceLayout(6, U8).withName("peer_mac"), U8.withName("peer_endpoint"), U8.withName("flags"),
         U32.withName("peer_session"), U32.withName("remote_region"), U32.withName("local_region"),
         U32.withName("handle"), U64.withName("remote_offset"), U64.withName("local_offset"), U64.withName("length"),
-        U64.withName("reserved"));
+        U64.withName("remote_key"));
     public static final StructLayout WAIT = struct("pinmx_wait",
         U64.withName("timeout_ns"), U32.withName("ready"), U32.withName("pad"));
 
