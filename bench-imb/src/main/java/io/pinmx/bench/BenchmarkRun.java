@@ -2,6 +2,7 @@ package io.pinmx.bench;
 
 import io.pinmx.job.Job;
 import io.pinmx.job.JobRank;
+import io.pinmx.pin.select.PinmxVersion;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -62,6 +63,11 @@ public final class BenchmarkRun
         final Benchmark benchmark, final String[] args, final Map<String, String> env, final PrintStream out,
         final PrintStream err)
     {
+        if (List.of(args).contains("--version"))
+        {
+            out.println(PinmxVersion.line());
+            return 0;
+        }
         final BenchOptions options;
         try
         {
