@@ -49,6 +49,8 @@ class TwoJobsBindingTest
             assertEquals(0, job.exitStatus(), job.err());
             final String progress = job.out().lines().filter(l -> l.startsWith("# progress: tcp-busy")).findFirst()
                 .orElseThrow();
+            assertTrue(progress.matches(".* bound by pid [0-9]+.*"), "the second job's rank 0 names no other job: " +
+                progress);
             final long heldBy = Long.parseLong(progress.replaceAll(".* bound by pid ([0-9]+).*", "$1"));
             assertTrue(firstRanks.contains(heldBy), heldBy + " is not a rank of the first job " + firstRanks + ": " +
                 progress);
