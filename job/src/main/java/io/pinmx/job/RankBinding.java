@@ -2,6 +2,7 @@ package io.pinmx.job;
 
 import io.pinmx.pin.user.UserDriverOptions;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -68,7 +69,19 @@ public final class RankBinding implements AutoCloseable
         final CpuClaims claims = new CpuClaims(Path.of(env.getOrDefault(UserDriverOptions.SHM_DIRECTORY_VARIABLE,
             DEFAULT_SHM_DIRECTORY), CpuClaims.DIRECTORY_NAME));
         final int[] cpus = CpuBinding.allowedCpuList();
-        final CpuClaims.Outcome claim = claims.claim(cpus, rank);
+        final int preferred = cpus[rank % cpus.length];
+        CpuClaims.Outcome claim;
+        String where = "";
+        try
+        {
+            claim = claims.claim(cpus, rank);
+        }
+        catch (final UncheckedIOException ex)
+        {
+            // The claims only keep jobs apart: without them the rank binds as if it were alone.
+            claim = new CpuClaims.Outcome(preferred, false, -1);
+            where = "; other jobs' CPUs unknown: " + ex.getMessage();
+        }
         final CpuBinding binding;
         try
         {
@@ -82,9 +95,7 @@ public final class RankBinding implements AutoCloseable
             }
             throw ex;
         }
-        final int preferred = cpus[rank % cpus.length];
-        String where = "";
-        if (!claim.claimed())
+        if (!claim.claimed() && claim.heldByPid() > 0)
         {
             where = "; CPU " + claim.cpu() + " is also bound by pid " + claim.heldByPid() + ", another job: both take " +
                 "turns on it";
