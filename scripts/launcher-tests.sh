@@ -140,7 +140,7 @@ run_open_mpi() {
 }
 
 # The main job through bench-imb/run-series.sh: ./run-main.sh runs with its three baselines and the tally judges
-# the ratios it printed (8 B measured; the other targets' sizes left out, so "absent" and not met).
+# the ratios of its --json file (8 B measured; the other targets' sizes left out, so "absent" and not met).
 run_series() {
   local dir=$work/series out
   started=$SECONDS
@@ -151,7 +151,7 @@ run_series() {
   if ! out=$(timeout "$DEADLINE_S" bench-imb/run-series.sh -o "$dir" 1 -msglog 3:3 -iter 20 -loops 1 2>&1); then
     result "run-series" failed "exit status $?: $(tail -n 5 <<<"$out" | tr '\n' ' ')"
   elif ! grep -qE '^8B-vs-aeron: met in [01] of 1 runs$' <<<"$out" || ! grep -q '^run 1 8B-vs-aeron (met|missed) worst=[0-9.]' -E <<<"$out" ||
-    [ "$(grep -c 'absent worst=-$' <<<"$out")" -ne 3 ] || ! grep -q '^ratio latency 8 B pinmx/aeron = ' "$dir/run-1.log"; then
+    [ "$(grep -c 'absent worst=-$' <<<"$out")" -ne 3 ] || ! grep -q '"metric":"latency","bytes":8,"measured":"pinmx","baseline":"aeron","value":[0-9]' "$dir/run-1.json"; then
     result "run-series" failed "unexpected tally: $(tr '\n' ' ' <<<"$out")"
   else
     result "run-series" passed "$(grep '^8B-vs-aeron' <<<"$out") in $((SECONDS - started)) s"

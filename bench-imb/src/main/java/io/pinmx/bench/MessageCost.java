@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.Partner;
@@ -55,11 +56,10 @@ public final class MessageCost
 
     public static void main(final String[] args)
     {
-        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
+        if (ProgramArguments.answered(args, "usage: bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]   (default 8, at most " +
+            MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment\n" +
+            "exit status: 0 done, 1 the run failed, 2 bad arguments\n"))
         {
-            System.out.println("usage: bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]   (default 8, at most " +
-                MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment\n" +
-                "exit status: 0 done, 1 the run failed, 2 bad arguments");
             return;
         }
         final int bytes;

@@ -5,6 +5,7 @@ import io.pinmx.job.JobEndpoint;
 import io.pinmx.pin.kernel.KernelCounter;
 import io.pinmx.pin.kernel.KernelDriverOptions;
 import io.pinmx.pin.kernel.PinmxAbi;
+import io.pinmx.pin.select.PinmxVersion;
 
 import java.io.PrintStream;
 import java.time.Instant;
@@ -143,6 +144,11 @@ public final class PinningPingPong
 
     static int run(final String[] args, final Map<String, String> env, final PrintStream out, final PrintStream err)
     {
+        if (List.of(args).contains("--version"))
+        {
+            out.println(PinmxVersion.line());
+            return 0;
+        }
         final Arguments arguments;
         try
         {

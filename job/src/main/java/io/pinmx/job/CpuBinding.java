@@ -42,13 +42,23 @@ public final class CpuBinding implements AutoCloseable
         {
             throw new IllegalArgumentException("CPU index " + index + " is negative");
         }
+        final int[] cpus = allowedCpuList();
+        return bindCurrentThreadTo(cpus[index % cpus.length]);
+    }
+
+    /**
+     * Binds the calling thread to {@code cpu}, one of those it may run on now.
+     *
+     * @throws IllegalStateException naming the CPU, the call and errno if the kernel refuses.
+     */
+    public static CpuBinding bindCurrentThreadTo(final int cpu)
+    {
         final Arena arena = Arena.ofConfined();
         try
         {
             final MemorySegment previous = LibcScheduling.allocateCpuSet(arena);
             LibcScheduling.getAffinity(LibcScheduling.CALLING_THREAD, previous);
             final int allowed = LibcScheduling.count(previous);
-            final int cpu = LibcScheduling.nthCpu(previous, index % allowed);
             final MemorySegment mask = LibcScheduling.allocateCpuSet(arena);
             LibcScheduling.only(mask, cpu);
             try
@@ -65,6 +75,24 @@ public final class CpuBinding implements AutoCloseable
         {
             arena.close();
             throw ex;
+        }
+    }
+
+    /**
+     * @return the CPUs the calling thread may run on, in ascending order.
+     */
+    public static int[] allowedCpuList()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment mask = LibcScheduling.allocateCpuSet(arena);
+            LibcScheduling.getAffinity(LibcScheduling.CALLING_THREAD, mask);
+            final int[] cpus = new int[LibcScheduling.count(mask)];
+            for (int i = 0; i < cpus.length; i++)
+            {
+                cpus[i] = LibcScheduling.nthCpu(mask, i);
+            }
+            return cpus;
         }
     }
 

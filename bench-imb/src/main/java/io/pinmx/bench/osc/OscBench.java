@@ -4,6 +4,7 @@ import io.pinmx.bench.BenchmarkRun;
 import io.pinmx.bench.JitWarmUp;
 import io.pinmx.job.Job;
 import io.pinmx.job.RankBinding;
+import io.pinmx.pin.select.PinmxVersion;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 import io.pinmx.rma.RmaMutexes;
@@ -11,6 +12,7 @@ import io.pinmx.rma.RmaMutexes;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * OSU-style one-sided benchmarks over {@link Rma}, two ranks: rank 0 is the origin, rank 1 the target (its
@@ -56,6 +58,11 @@ public final class OscBench
     public static void main(final String[] args)
     {
         final String name = args.length > 0 && !args[0].startsWith("-") ? args[0] : "OscBench";
+        if (Arrays.asList(args).contains("--version"))
+        {
+            System.out.println(PinmxVersion.line());
+            return;
+        }
         final OscOptions options;
         try
         {

@@ -1,5 +1,7 @@
 package io.pinmx.mpj.bench;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -27,12 +29,24 @@ public final class MpjWakeup
     private static final int WARM_UP_COMPUTE_US = 150;
     private static final int TAG = 7;
 
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np 2 --mpj io.pinmx.mpj.bench.MpjWakeup [-rounds N] [-compute-us N]
+          How late a rank blocked in Recv learns of a message from a partner that computed first (defaults 200
+          rounds of 2000 us); prints the median, 90th percentile and largest wake-up in microseconds.
+          Reads PINMX_MPJ_PROGRESS and the job's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
+          exit status: 0 done, 1 a rank failed
+        """;
+
     private MpjWakeup()
     {
     }
 
     public static void main(final String[] args) throws Exception
     {
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
+        {
+            return;
+        }
         final String[] own = MPI.Init(args);
         int rounds = 200;
         long computeNs = 2_000_000;

@@ -4,6 +4,7 @@ import io.pinmx.pin.kernel.KernelCounter;
 import io.pinmx.pin.kernel.KernelModuleStatus;
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.CounterStore;
+import io.pinmx.pin.node.PendingCounters;
 import io.pinmx.pin.node.PublishedCounters;
 import io.pinmx.pin.spi.Counter;
 
@@ -13,11 +14,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
  * {@code counters}: the counters each endpoint published to the node's counters file (per endpoint: the
- * user-space provider's), and the kernel module's own, module-wide (PINMX_IOC_COUNTERS); {@code counters prune}
+ * user-space provider's; with those of endpoints that closed before their process opened it, {@link PendingCounters}), and the kernel module's own, module-wide (PINMX_IOC_COUNTERS); {@code counters prune}
  * forgets snapshots of processes that are gone.
  */
 final class CountersCommand
@@ -58,7 +60,9 @@ final class CountersCommand
 
     private List<Object> published(final String endpoint, final boolean all, final StringBuilder text)
     {
-        if (!nodeFile.readable("--counters-file"))
+        final List<PublishedCounters> pending = PendingCounters.list(file);
+        final boolean stored = nodeFile.readable("--counters-file");
+        if (!stored && pending.isEmpty())
         {
             if (null != endpoint)
             {
@@ -68,48 +72,64 @@ final class CountersCommand
             text.append("no counters published: no counters file at ").append(file).append('\n');
             return List.of();
         }
-        try (CounterStore store = ChronicleMapCounterStore.open(file))
+        List<PublishedCounters> snapshots = latest(stored, pending);
+        if (null != endpoint)
         {
-            final List<PublishedCounters> snapshots;
-            if (null == endpoint)
-            {
-                snapshots = store.list();
-                if (snapshots.isEmpty())
-                {
-                    text.append("no counters published in ").append(file).append('\n');
-                }
-            }
-            else
-            {
-                snapshots = List.of(store.get(endpoint).orElseThrow(() -> new IllegalStateException(
-                    "no counters published by endpoint " + endpoint + " in " + file)));
-            }
-            final List<Object> json = new ArrayList<>();
-            for (final PublishedCounters snapshot : snapshots)
-            {
-                text.append(snapshot.endpoint()).append(" pid ").append(snapshot.pid())
-                    .append(snapshot.publisherAlive() ? " (running)" : " (gone)").append(" published ")
-                    .append(Instant.ofEpochMilli(snapshot.publishedAtEpochMillis())).append('\n');
-                final Map<String, Object> values = new LinkedHashMap<>();
-                for (final Counter counter : Counter.values())
-                {
-                    final long value = snapshot.get(counter);
-                    if (all || value != 0)
-                    {
-                        values.put(counter.name(), value);
-                        text.append("  ").append(counter.name()).append(' ').append(value).append('\n');
-                    }
-                }
-                final Map<String, Object> one = new LinkedHashMap<>();
-                one.put("endpoint", snapshot.endpoint());
-                one.put("pid", snapshot.pid());
-                one.put("running", snapshot.publisherAlive());
-                one.put("published", Instant.ofEpochMilli(snapshot.publishedAtEpochMillis()).toString());
-                one.put("counters", values);
-                json.add(one);
-            }
-            return json;
+            snapshots = List.of(snapshots.stream().filter(s -> s.endpoint().equals(endpoint)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no counters published by endpoint " + endpoint +
+                    " in " + file)));
         }
+        else if (snapshots.isEmpty())
+        {
+            text.append("no counters published in ").append(file).append('\n');
+        }
+        final List<Object> json = new ArrayList<>();
+        for (final PublishedCounters snapshot : snapshots)
+        {
+            text.append(snapshot.endpoint()).append(" pid ").append(snapshot.pid())
+                .append(snapshot.publisherAlive() ? " (running)" : " (gone)").append(" published ")
+                .append(Instant.ofEpochMilli(snapshot.publishedAtEpochMillis())).append('\n');
+            final Map<String, Object> values = new LinkedHashMap<>();
+            for (final Counter counter : Counter.values())
+            {
+                final long value = snapshot.get(counter);
+                if (all || value != 0)
+                {
+                    values.put(counter.name(), value);
+                    text.append("  ").append(counter.name()).append(' ').append(value).append('\n');
+                }
+            }
+            final Map<String, Object> one = new LinkedHashMap<>();
+            one.put("endpoint", snapshot.endpoint());
+            one.put("pid", snapshot.pid());
+            one.put("running", snapshot.publisherAlive());
+            one.put("published", Instant.ofEpochMilli(snapshot.publishedAtEpochMillis()).toString());
+            one.put("counters", values);
+            json.add(one);
+        }
+        return json;
+    }
+
+    /**
+     * @return per endpoint the later of its stored snapshot and its pending one (an endpoint that closed before its
+     *         process opened the store), sorted by endpoint name.
+     */
+    private List<PublishedCounters> latest(final boolean stored, final List<PublishedCounters> pending)
+    {
+        final Map<String, PublishedCounters> byEndpoint = new TreeMap<>();
+        if (stored)
+        {
+            try (CounterStore store = ChronicleMapCounterStore.open(file))
+            {
+                store.list().forEach(s -> byEndpoint.put(s.endpoint(), s));
+            }
+        }
+        for (final PublishedCounters p : pending)
+        {
+            byEndpoint.merge(p.endpoint(), p, (a, b) ->
+                a.publishedAtEpochMillis() >= b.publishedAtEpochMillis() ? a : b);
+        }
+        return new ArrayList<>(byEndpoint.values());
     }
 
     private Map<String, Object> kernel(final boolean all, final StringBuilder text)

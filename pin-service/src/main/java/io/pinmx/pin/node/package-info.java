@@ -5,7 +5,9 @@
  * /dev/shm/pinmx. Nothing here is on the message path. {@link io.pinmx.pin.node.PeerNames} resolves host
  * names through the peer table ({@code HOST} or {@code HOST:BOARD} to a board address, as Open-MX's
  * mx_hostname_to_nic_id), for programs that connect endpoints themselves; a job's ranks exchange their
- * addresses through the job's bootstrap instead. Providers publish counters from time to time. Chronicle Map is
+ * addresses through the job's bootstrap instead. Providers publish counters from time to time; an endpoint that
+ * closes before its process opened the store leaves its final ones in {@link io.pinmx.pin.node.PendingCounters}
+ * files beside it, which the store's next opener moves in. Chronicle Map is
  * touched only after {@link io.pinmx.pin.node.ChronicleFlags} found this JVM started with the flags it needs (the
  * parent pom's pinmx.jvm.opens, the one list); a JVM without them gets a message naming them, never Chronicle's
  * errors. Chronicle allocates a new file's memory when it creates it; a directory without room refuses the file

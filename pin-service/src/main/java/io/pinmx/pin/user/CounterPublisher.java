@@ -3,10 +3,12 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.node.ChronicleFlags;
 import io.pinmx.pin.node.ChronicleMapCounterStore;
 import io.pinmx.pin.node.CounterStore;
+import io.pinmx.pin.node.PendingCounters;
 import io.pinmx.pin.node.PublishedCounters;
 import io.pinmx.pin.provider.BackgroundThread;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.EndpointAddress;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -14,10 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Publishes one endpoint's counters to the node-wide {@link CounterStore} so {@code pinmx-admin counters}
@@ -25,8 +25,8 @@ import java.util.concurrent.TimeoutException;
  * {@link #INTERVAL_NS}, and once at close. The endpoints of a process share one store per file, opened on a
  * {@link BackgroundThread}: the first open in a JVM generates and compiles Chronicle code, seconds of CPU, and an
  * endpoint must not wait for its monitoring, nor share its CPU with it. Publications before the store is open are
- * skipped (the next due one carries the same live counters); an endpoint closed before that publishes its final
- * counters once it is open, and its close waits a bounded time for that ({@link #awaitFinalPublication}). In
+ * skipped (the next due one carries the same live counters); an endpoint closed before that leaves its final counters
+ * in a {@link PendingCounters} file, which the store's next opener moves in. In
  * a JVM without the flags Chronicle Map needs ({@link ChronicleFlags}) nothing is published and Chronicle is never
  * loaded: the endpoint works all the same.
  */
@@ -34,8 +34,6 @@ final class CounterPublisher
 {
     /** Least time between two publications of one endpoint. */
     static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Longest wait of a closed endpoint for its final publication: a JVM's first open takes ~2 s of CPU here. */
-    static final long FINAL_PUBLICATION_WAIT_MS = 5_000;
     /**
      * Snapshots a store holds before its opener forgets those of processes that are gone: every endpoint ever
      * opened on the node leaves one, and a full store refuses new endpoints. Below it, finished jobs' final
@@ -52,7 +50,6 @@ final class CounterPublisher
     private final DriverCounters counters;
     private long nextPublishNs;
     private boolean failed;
-    private CompletableFuture<Void> finalPublication;
 
     private CounterPublisher(final SharedStore shared, final String name, final DriverCounters counters)
     {
@@ -132,8 +129,9 @@ final class CounterPublisher
     }
 
     /**
-     * Publish the final counters and release the shared store: now if it is open, else once it is (see
-     * {@link #awaitFinalPublication}).
+     * Publish the final counters and release the shared store. When the store is not open yet (a job shorter than a
+     * fresh JVM's first open), the final counters go to a {@link PendingCounters} file in microseconds, which the
+     * store's next opener moves in: an endpoint's close never waits for its monitoring.
      */
     void close()
     {
@@ -146,45 +144,40 @@ final class CounterPublisher
                 STORES.remove(shared.file);
             }
         }
-        finalPublication = shared.store.thenAccept(store ->
+        final Future.State state = shared.store.state();
+        if (state == Future.State.SUCCESS)
         {
+            final CounterStore store = shared.store.resultNow();
             publishTo(store);
             if (last)
             {
                 store.close();
             }
-        });
-    }
-
-    /**
-     * After {@link #close}, outside the endpoint's locks: waits at most {@link #FINAL_PUBLICATION_WAIT_MS} for the
-     * final counters to reach the store. The store opens on a {@link BackgroundThread}, which gets a CPU only when
-     * no other thread wants it; in a job that kept every CPU busy it may still be opening when the endpoint closes,
-     * and a process that exits then would leave no counters at all.
-     */
-    void awaitFinalPublication()
-    {
-        if (null == finalPublication)
-        {
             return;
         }
+        if (state == Future.State.RUNNING)
+        {
+            if (!failed)
+            {
+                publishPending();
+            }
+            if (last)
+            {
+                shared.store.thenAccept(CounterStore::close);
+            }
+        }
+    }
+
+    private void publishPending()
+    {
         try
         {
-            finalPublication.get(FINAL_PUBLICATION_WAIT_MS, TimeUnit.MILLISECONDS);
+            PendingCounters.write(shared.file, PublishedCounters.of(name, counters));
         }
-        catch (final TimeoutException ex)
+        catch (final UncheckedIOException ex)
         {
-            LOG.log(System.Logger.Level.WARNING, "endpoint " + name + ": final counters not yet published to " +
-                shared.file + " after " + FINAL_PUBLICATION_WAIT_MS + " ms (the store is still opening); " +
-                "published later if this process lives on");
-        }
-        catch (final ExecutionException ex)
-        {
-            // the opener logged why the store did not open
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
+            LOG.log(System.Logger.Level.WARNING, "endpoint " + name + ": final counters not published: " +
+                ex.getMessage());
         }
     }
 
@@ -244,6 +237,7 @@ final class CounterPublisher
             try
             {
                 final CounterStore opened = ChronicleMapCounterStore.open(file);
+                movePendingInto(opened);
                 pruneIfCrowded(opened);
                 store.complete(opened);
             }
@@ -252,6 +246,19 @@ final class CounterPublisher
                 LOG.log(System.Logger.Level.WARNING, "counters of this process's endpoints are not published, " +
                     "cannot open " + file + ": " + ex.getMessage());
                 store.completeExceptionally(ex);
+            }
+        }
+
+        private void movePendingInto(final CounterStore opened)
+        {
+            try
+            {
+                PendingCounters.moveInto(opened, file);
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.log(System.Logger.Level.WARNING, "final counters of closed endpoints left in " +
+                    PendingCounters.directoryOf(file) + ": " + ex.getMessage());
             }
         }
     }

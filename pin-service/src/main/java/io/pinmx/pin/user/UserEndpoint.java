@@ -376,10 +376,6 @@ final class UserEndpoint implements DriverEndpoint
             pollLock.unlock();
         }
         agent.unparkWaiter();
-        if (null != counterPublisher)
-        {
-            counterPublisher.awaitFinalPublication();
-        }
     }
 
     /** Close, inside the agent's lock: nothing runs the duty cycle any more. */

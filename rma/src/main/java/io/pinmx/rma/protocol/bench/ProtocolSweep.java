@@ -2,6 +2,7 @@ package io.pinmx.rma.protocol.bench;
 
 import io.pinmx.job.Job;
 import io.pinmx.job.JobRank;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.ContiguousProtocol;
 import io.pinmx.rma.ProtocolCounts;
 import io.pinmx.rma.RankTier;
@@ -80,9 +81,8 @@ public final class ProtocolSweep
 
     public static void main(final String[] args)
     {
-        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
+        if (ProgramArguments.answered(args, HELP))
         {
-            System.out.print(HELP);
             return;
         }
         final int reps;
