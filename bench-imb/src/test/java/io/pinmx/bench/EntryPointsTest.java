@@ -274,7 +274,9 @@ class EntryPointsTest
         "io.pinmx.mpj.npb.IntegerSort", "MPJ: mpj-device's MpjEntryPointsTest",
         "io.pinmx.mpj.bench.MpjPingPong", "MPJ: mpj-device's MpjEntryPointsTest",
         "io.pinmx.mpj.bench.MpjAllreduce", "MPJ: mpj-device's MpjEntryPointsTest",
-        "io.pinmx.mpj.bench.MpjWakeup", "MPJ: mpj-device's MpjEntryPointsTest");
+        "io.pinmx.mpj.bench.MpjWakeup", "MPJ: mpj-device's MpjEntryPointsTest",
+        "io.pinmx.mpj.jgf.JgfSection1", "MPJ: mpj-device's MpjEntryPointsTest",
+        "io.pinmx.mpj.jgf.JgfSection2", "MPJ: mpj-device's MpjEntryPointsTest");
     private static final List<String> EXEMPT_PACKAGES = List.of(
         "io.pinmx.apps.", "apps/run.sh's application kernels; their module's own tests start them");
 

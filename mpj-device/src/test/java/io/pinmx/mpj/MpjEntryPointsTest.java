@@ -24,7 +24,8 @@ class MpjEntryPointsTest
 
     @ParameterizedTest
     @CsvSource({"io.pinmx.mpj.npb.IntegerSort, CLASS", "io.pinmx.mpj.bench.MpjPingPong, -msglog a:b",
-        "io.pinmx.mpj.bench.MpjAllreduce, -msglog a:b", "io.pinmx.mpj.bench.MpjWakeup, -compute-us N"})
+        "io.pinmx.mpj.bench.MpjAllreduce, -msglog a:b", "io.pinmx.mpj.bench.MpjWakeup, -compute-us N",
+        "io.pinmx.mpj.jgf.JgfSection1, --target-s S", "io.pinmx.mpj.jgf.JgfSection2, --size A|B"})
     void everyMpjProgramAnswersHelpAndVersion(final String program, final String mentions) throws Exception
     {
         final LaunchedJob.Result help = LaunchedJob.run(dir, DEADLINE_S, Map.of(), "--mpj", program, "--help");

@@ -1,5 +1,7 @@
 package io.pinmx.mpj.jgf;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -28,6 +30,7 @@ public final class JgfSection1
           --target-s S       seconds one timed run must last at least (default 10, the suite's)
           --max-elements N   skip the sizes above N elements (default: none skipped)
           --doubles-only     leave out the object-array variants
+          exit status: 0 done, 1 a rank failed, 2 a bad argument
         """;
 
     private JgfSection1()
@@ -66,7 +69,7 @@ public final class JgfSection1
             }
             else if (kernels.contains(Section1Kernel.PING_PONG) && 2 != ranks)
             {
-                throw new IllegalArgumentException("JgfSection1: PingPong runs on exactly 2 ranks, not " + ranks);
+                throw new IllegalArgumentException("PingPong runs on exactly 2 ranks, not " + ranks);
             }
             return new Options(kernels, target, maxElements, doublesOnly);
         }
@@ -75,7 +78,7 @@ public final class JgfSection1
         {
             if (at >= own.length)
             {
-                throw new IllegalArgumentException("JgfSection1: " + option + " needs a value");
+                throw new IllegalArgumentException(option + " needs a value");
             }
             try
             {
@@ -89,21 +92,29 @@ public final class JgfSection1
             {
                 // reported below
             }
-            throw new IllegalArgumentException("JgfSection1: " + option + " " + own[at] + " is not a positive number");
+            throw new IllegalArgumentException(option + " " + own[at] + " is not a positive number");
         }
     }
 
     public static void main(final String[] args) throws Exception
     {
-        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
         {
-            System.out.print(USAGE);
             return;
         }
         final String device = args.length > 2 ? args[2] : "?";
         final String[] own = MPI.Init(args);
         final Intracomm comm = MPI.COMM_WORLD;
-        final Options options = Options.parse(own, comm.Size());
+        final Options options;
+        try
+        {
+            options = Options.parse(own, comm.Size());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            ProgramArguments.refuse("JgfSection1", ex.getMessage());
+            return;
+        }
         if (0 == comm.Rank())
         {
             System.out.printf("Java Grande Forum MPJ benchmarks (pinmx's implementation) - section 1%n");

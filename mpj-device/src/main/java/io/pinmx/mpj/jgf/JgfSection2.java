@@ -1,5 +1,7 @@
 package io.pinmx.mpj.jgf;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -30,6 +32,7 @@ public final class JgfSection2
           Java Grande Forum MPJ benchmarks, section 2: each kernel runs once at the size and is validated.
           KERNEL   Crypt, LUFact, SOR, Series, SparseMatmult (default: all, in that order)
           --size   the suite's problem size, A (default) or B
+          exit status: 0 every kernel validated, 1 a validation or a rank failed, 2 a bad argument
         """;
 
     private JgfSection2()
@@ -38,34 +41,23 @@ public final class JgfSection2
 
     public static void main(final String[] args) throws Exception
     {
-        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
         {
-            System.out.print(USAGE);
             return;
         }
         final String device = args.length > 2 ? args[2] : "?";
         final String[] own = MPI.Init(args);
         final Intracomm comm = MPI.COMM_WORLD;
-        JgfSize size = JgfSize.A;
+        final JgfSize size;
         final List<Section2Kernel> chosen = new ArrayList<>();
-        for (int i = 0; i < own.length; i++)
+        try
         {
-            if ("--size".equals(own[i]))
-            {
-                if (i + 1 == own.length)
-                {
-                    throw new IllegalArgumentException("JgfSection2: --size needs A or B");
-                }
-                size = JgfSize.named(own[++i]);
-            }
-            else
-            {
-                chosen.add(kernel(own[i]));
-            }
+            size = parse(own, chosen);
         }
-        if (chosen.isEmpty())
+        catch (final IllegalArgumentException ex)
         {
-            chosen.addAll(KERNELS.values());
+            ProgramArguments.refuse("JgfSection2", ex.getMessage());
+            return;
         }
         if (0 == comm.Rank())
         {
@@ -89,12 +81,38 @@ public final class JgfSection2
         }
     }
 
+    /** Adds the kernels {@code own} names (all when it names none) to {@code chosen}; returns the size. */
+    private static JgfSize parse(final String[] own, final List<Section2Kernel> chosen)
+    {
+        JgfSize size = JgfSize.A;
+        for (int i = 0; i < own.length; i++)
+        {
+            if ("--size".equals(own[i]))
+            {
+                if (i + 1 == own.length)
+                {
+                    throw new IllegalArgumentException("--size needs A or B");
+                }
+                size = JgfSize.named(own[++i]);
+            }
+            else
+            {
+                chosen.add(kernel(own[i]));
+            }
+        }
+        if (chosen.isEmpty())
+        {
+            chosen.addAll(KERNELS.values());
+        }
+        return size;
+    }
+
     private static Section2Kernel kernel(final String name)
     {
         final Section2Kernel kernel = KERNELS.get(name.toLowerCase(Locale.ROOT));
         if (null == kernel)
         {
-            throw new IllegalArgumentException("JgfSection2: no kernel '" + name + "'; the kernels are " +
+            throw new IllegalArgumentException("no kernel '" + name + "'; the kernels are " +
                 KERNELS.values().stream().map(Section2Kernel::name).collect(Collectors.joining(", ")));
         }
         return kernel;

@@ -193,6 +193,6 @@ enum Section1Kernel
         {
             all.append(all.isEmpty() ? "" : ", ").append(kernel.label);
         }
-        throw new IllegalArgumentException("JgfSection1: no benchmark '" + name + "'; the benchmarks are " + all);
+        throw new IllegalArgumentException("no benchmark '" + name + "'; the benchmarks are " + all);
     }
 }

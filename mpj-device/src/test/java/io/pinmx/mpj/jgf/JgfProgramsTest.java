@@ -9,13 +9,12 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Java Grande MPJ programs on the device through {@code bin/pinmx-run --mpj} with 2 ranks: section 2 at size A
  * validates every kernel against the suite's reference values, section 1 prints a line for every benchmark, size and
- * element type it was asked for, and bad arguments are refused by name.
+ * element type it was asked for, and bad arguments are refused by name with exit status 2.
  */
 class JgfProgramsTest
 {
@@ -68,16 +67,16 @@ class JgfProgramsTest
     {
         final LaunchedJob.Result unknown = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2", "--mpj", SECTION2,
             "Sorting");
-        assertNotEquals(0, unknown.exitStatus());
+        assertEquals(2, unknown.exitStatus(), unknown.err());
         assertTrue(unknown.err().contains("no kernel 'Sorting'; the kernels are Crypt, LUFact, SOR, Series, SparseMatmult"),
             unknown.err());
         final LaunchedJob.Result size = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2", "--mpj", SECTION2,
             "--size", "Q");
-        assertNotEquals(0, size.exitStatus());
+        assertEquals(2, size.exitStatus(), size.err());
         assertTrue(size.err().contains("JGF size 'Q' is not one of A, B"), size.err());
         final LaunchedJob.Result pingPong = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "3", "--mpj", SECTION1,
             "PingPong");
-        assertNotEquals(0, pingPong.exitStatus());
+        assertEquals(2, pingPong.exitStatus(), pingPong.err());
         assertTrue(pingPong.err().contains("PingPong runs on exactly 2 ranks, not 3"), pingPong.err());
     }
 }
