@@ -30,8 +30,7 @@ import java.util.function.Predicate;
  * or one packed inline in its request, is complete once copied ({@link CopiedWrites}); others once their sends are
  * acknowledged. Read-modify-writes, fences and mutex operations wait for a reply. The first copied write to a rank
  * after a fence asks the server to answer once it applied it: a fence that finds no other write sent since awaits
- * that answer instead of sending a FENCE (8 B put + fence across a veth pair: 19.4-19.6 us, as a fetch-and-add's
- * 18.6-20.1, where two requests took 26.7).
+ * that answer instead of sending a FENCE, so a put + fence costs one round trip, as a fetch-and-add does, not two.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
@@ -50,15 +49,14 @@ final class DriverTier
     static final int READS_IN_FLIGHT = 16;
     /**
      * The largest blocking contiguous get the target's data server answers with the bytes, one request and one reply
-     * as a fetch-and-add, instead of a pull the drivers serve. Across a veth pair (user driver, UDP), pull against
-     * served: 8 B 7.8 against 5.9 us, 1 KiB 8.0 against 6.1, 2 KiB 9.0 against 8.1, 4 KiB 9.6 against 10.1; between
-     * two ranks of one host through the driver, 8 B 7.2 against 5.8. Non-blocking gets still pull, side by side.
+     * as a fetch-and-add, instead of a pull the drivers serve: up to this size the served get is the faster of the
+     * two, across a network and between ranks of one host alike. Non-blocking gets still pull, side by side.
      */
     static final long SERVED_GET_MAX_BYTES = 2048;
     /**
      * What the protocol choice is told of a put whose region would change nothing: it follows the model's curves
-     * (16 KiB puts from memory once sent zero-copy went zero-copy, as a vector of the caller's memory, at up to 1.37x
-     * the time of a copy sent with the request).
+     * (a put that travels with its request uses no region, so memory declared already must not send it zero-copy,
+     * which is slower than a copy sent with the request).
      */
     private static final Predicate<MemorySegment> NO_REGION_USED = memory -> false;
     /** How often an origin waiting for a target's answer sends it a PING. */
@@ -96,8 +94,8 @@ final class DriverTier
     private final MemorySegment askAnswer = Arena.ofAuto().allocate(SERVED_GET_MAX_BYTES, 8);
     /**
      * Where a put or accumulate's request header is encoded, copied from there into what is sent: an arena per
-     * request (its cleaner kept until a collection) had both ranks collecting every 1-1.5 s in an 8 B put loop,
-     * 35-55 ms each, with what survived growing ~9 MB a time.
+     * request keeps its cleaner until a collection, so a put loop would have both ranks collecting often, each pause
+     * long against an operation.
      */
     private final SegmentAllocator scratchHead = SegmentAllocator.prefixAllocator(Arena.ofAuto().allocate(
         RequestHeader.FIXED_BYTES + (long)RequestHeader.PIECE_BYTES * MAX_PIECES_PER_REQUEST, 8));
@@ -105,8 +103,7 @@ final class DriverTier
     /**
      * The largest request that carries its data inline: one the endpoint sends eagerly. Past its rendezvous
      * threshold the target pulls the request from the origin's memory, and an inline copy, fresh memory each time,
-     * cost a region declaration per put (32 KiB put + fence 160-320 us against 86-115 us for 64 KiB sent from the
-     * caller's buffer).
+     * would cost a region declaration per put, more than sending from the caller's buffer.
      */
     private final long inlineLimitBytes;
 
@@ -606,7 +603,8 @@ final class DriverTier
 
     /**
      * Tells the rank's data server that the packed get at {@code offset} of its pack area was pulled: with the next
-     * request to it (a message of its own cost each packed get ~3 us), or at once when another part waits for that.
+     * request to it (a message of its own would add a send to each packed get), or at once when another part waits
+     * for that.
      */
     void releasePacked(final int rank, final long offset)
     {

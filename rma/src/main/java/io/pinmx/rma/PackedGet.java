@@ -85,9 +85,8 @@ final class PackedGet implements RmaHandle.Completion
 
     /**
      * @return whether a packed get of {@code bytes} is pulled from the server's pack area when it has room: when it
-     *         does not fit one chunk. One message of packed bytes beats a reply and a pull (two round trips), more
-     *         did not: across a veth pair, strided gets of 64 x 64 doubles (two 16 KiB chunks) took 62-118 us, pulled
-     *         46-63 (a reply after 9-10 us, then a 32 KiB pull); of 32 x 32 (one 8 KiB chunk) 23-27, pulled 37-49.
+     *         does not fit one chunk. One message of packed bytes beats a reply and a pull (two round trips); more
+     *         messages lose to the pull, whose replies travel as MTU-sized frames in offloaded runs.
      */
     static boolean pulls(final long bytes)
     {
