@@ -114,8 +114,8 @@ public final class PinmxTransport implements Transport
         public void driverConfig(final EndpointConfig.Builder config)
         {
             // No node-wide counter publication: a poll-driven endpoint would publish only at close anyway, and
-            // opening the Chronicle Map compiles generated code at run time, which kept this host's C2 compiler busy
-            // for seconds (5 s of C2 CPU in one 2-rank run, measured with perf sched) while sizes were being timed.
+            // opening the Chronicle Map compiles generated code at run time, which keeps the C2 compiler busy for
+            // seconds while sizes are being timed.
             config.options(UserDriverOptions.class,
                     UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null)
                         .withSharedPullMinBytes(sharedPullMinBytes))

@@ -34,7 +34,7 @@ final class CounterPublisher
 {
     /** Least time between two publications of one endpoint. */
     static final long INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Longest wait of a closed endpoint for its final publication: a JVM's first open takes ~2 s of CPU here. */
+    /** Longest wait of a closed endpoint for its final publication: a JVM's first open takes seconds of CPU. */
     static final long FINAL_PUBLICATION_WAIT_MS = 5_000;
     /**
      * Snapshots a store holds before its opener forgets those of processes that are gone: every endpoint ever

@@ -294,8 +294,8 @@ public final class ProtocolSweep
     /**
      * Times the operation under each of the three settings in turn, {@code n} rounds after one untimed round, so
      * that a load that changes during the point weighs on all three alike; each round starts one setting later than
-     * the last, so that none always follows the same one (run third, after streaming, the model's zero-copy
-     * transfers of 256 KiB took 20-35% longer than zero-copy forced, run first).
+     * the last, so that none always follows the same one (a setting that always runs after streaming pays for the
+     * caches and buffers streaming left behind).
      *
      * @return the median time of each setting, us.
      */
