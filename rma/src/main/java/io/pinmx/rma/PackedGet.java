@@ -156,7 +156,7 @@ final class PackedGet implements RmaHandle.Completion
         final boolean failed = RequestState.FAILED == reply.state();
         if (failed)
         {
-            failure = DriverTier.failure(rank, reply);
+            failure = RankFailures.failure(rank, reply);
         }
         reply.release();
         reply = null;
@@ -198,7 +198,7 @@ final class PackedGet implements RmaHandle.Completion
         catch (final MxException ex)
         {
             // the target failed since it answered: nothing to pull, nobody to release the part to
-            failure = DriverTier.refused(rank, ex);
+            failure = RankFailures.refused(rank, ex);
             state = State.DONE;
         }
     }
@@ -210,7 +210,7 @@ final class PackedGet implements RmaHandle.Completion
         final boolean failed = RequestState.FAILED == pull.state();
         if (failed)
         {
-            failure = DriverTier.failure(rank, pull);
+            failure = RankFailures.failure(rank, pull);
         }
         pull.release();
         tier.releasePacked(rank, pullOffset);
@@ -229,7 +229,7 @@ final class PackedGet implements RmaHandle.Completion
             tier.awaitAnswer(rank, r);
             if (RequestState.FAILED == r.state() && null == failure)
             {
-                failure = DriverTier.failure(rank, r);
+                failure = RankFailures.failure(rank, r);
             }
             r.release();
             if (null == failure)
