@@ -58,7 +58,8 @@ MODULE_PARM_DESC(pin_delay_us, "sleep before every pin call, microseconds (tests
  * Time from kicking an overlapped worker to its running, a moving average
  * (weight 1/8; racing updates only blur it). A copier hands the rest of a
  * region to the worker only if pinning it in line would take longer. The
- * first guess is within the 0.1-1.25 ms measured under TCG.
+ * first guess lies within the range seen under emulation; the measured
+ * average replaces it as workers run.
  */
 static unsigned long pinmx_worker_start_ns = 250 * NSEC_PER_USEC;
 module_param_named(worker_start_ns, pinmx_worker_start_ns, ulong, 0444);
@@ -599,9 +600,9 @@ static bool pinmx_seg_more_after(struct pinmx_seg *seg, unsigned long last)
  * After pinning @need pages in line in @ns: have the worker pin the rest of
  * the region, from page @last of segment @s, if pinning the region's
  * missing pages at that speed takes longer than the worker takes to start.
- * Otherwise the copier pins each batch in line: handing 1 MiB (~50 us of
- * pinning under TCG) to a worker that starts in 0.1-1.25 ms only adds the
- * hand-off and, once it runs, contention.
+ * Otherwise the copier pins each batch in line: handing a region that pins
+ * faster than a worker starts only adds the hand-off and, once it runs,
+ * contention.
  */
 static void pinmx_worker_kick_if_pays(struct pinmx_region *region,
 				      unsigned int s, unsigned long last,
@@ -617,8 +618,8 @@ static void pinmx_worker_kick_if_pays(struct pinmx_region *region,
 
 /*
  * Overlapped mode, in the declaring process: the caller never waits for a
- * worker that has not started (a handoff costs 0.1-1 ms under load, more
- * than pinning the range). It pins its own range in line and then, if the
+ * worker that has not started (a handoff under load costs more than
+ * pinning the range). It pins its own range in line and then, if the
  * rest of the region takes longer to pin than a worker to start, has the
  * worker pin ahead of it, from the end of that range; it moves the start
  * of a worker not started yet. It waits only for the chunk the running
@@ -1218,8 +1219,9 @@ static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
  * The receive softirq finds regions under RCU. A small one goes back to its
  * SLAB_TYPESAFE_BY_RCU cache at once: the memory stays a region for RCU
  * readers, who check what they found (pinmx_ids_get()), and a declare soon
- * after reuses it warm; freeing it a grace period later had every declare
- * take a fresh object, often from a newly allocated and cleared slab page.
+ * after reuses it warm; freeing it a grace period later would have every
+ * declare take a fresh object, often from a newly allocated and cleared
+ * slab page.
  * Its page arrays and mm went at destroy.
  */
 static void pinmx_region_free(struct kref *kref)

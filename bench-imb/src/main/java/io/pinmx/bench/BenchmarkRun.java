@@ -129,9 +129,9 @@ public final class BenchmarkRun
             printHeader();
         }
         // The baselines run first, blocking TCP first of all, in the processes' untouched state: the busy-polling
-        // transports bind their thread to a CPU per rank, and a blocking TCP run after that found its ranks left on
-        // different vCPUs, where every blocking wake-up crosses to an idle vCPU (8 B: 34-40 us instead of the 3-4 us
-        // TCP gets on a shared one).
+        // transports bind their thread to a CPU per rank, and a blocking TCP run after that finds its ranks left on
+        // different vCPUs, where every blocking wake-up crosses to an idle vCPU and costs several times what it does
+        // on a shared one.
         final Map<String, List<Measurement>> baselines = new LinkedHashMap<>();
         for (final String baseline : options.baselines())
         {

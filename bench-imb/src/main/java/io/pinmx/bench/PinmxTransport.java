@@ -114,8 +114,8 @@ public final class PinmxTransport implements Transport
         public void driverConfig(final EndpointConfig.Builder config)
         {
             // No node-wide counter publication: a poll-driven endpoint would publish only at close anyway, and
-            // opening the Chronicle Map compiles generated code at run time, which kept this host's C2 compiler busy
-            // for seconds (5 s of C2 CPU in one 2-rank run, measured with perf sched) while sizes were being timed.
+            // opening the Chronicle Map compiles generated code at run time, which keeps the C2 compiler busy for
+            // seconds while sizes are being timed.
             config.options(UserDriverOptions.class,
                     UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null)
                         .withSharedPullMinBytes(sharedPullMinBytes))
@@ -126,8 +126,7 @@ public final class PinmxTransport implements Transport
         public void options(final EndpointOptions.Builder options)
         {
             // The library's ack delay: an ack rides on the reply, or goes out at the first progress round that finds
-            // nothing to do; acking every message at once (ackDelayNs 0) cost an ACK frame per message (8 B across a
-            // veth: 4.1-4.2 us against 2.9).
+            // nothing to do; acking every message at once (ackDelayNs 0) would cost an ACK frame per message.
             options.progressMode(ProgressMode.CALLER)
                 .regionCacheMaxBytes(regionCacheMaxBytes);
         }

@@ -11,10 +11,9 @@ import java.lang.foreign.MemorySegment;
  * <p>
  * Why: a transport whose ranks busy-poll needs one core per rank. Left to the scheduler, two ranks that met in
  * blocking socket reads during the bootstrap are woken onto the same CPU and stay there, both runnable, for
- * seconds while the other CPU idles (seen on this 2-vCPU host with ps: both benchmark threads on cpu1); every
- * message then waits for the receiver's turn on the shared core (8 B half round trip 25-28 us instead of
- * 1.2 us). MPI launchers bind ranks to cores for the same reason. Blocking transports are better left unbound:
- * the scheduler wakes a blocked receiver on the sender's core.
+ * seconds while the other CPU idles; every message then waits for the receiver's turn on the shared core,
+ * which multiplies a small message's time. MPI launchers bind ranks to cores for the same reason. Blocking
+ * transports are better left unbound: the scheduler wakes a blocked receiver on the sender's core.
  */
 public final class CpuBinding implements AutoCloseable
 {

@@ -20,24 +20,23 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li>{@code caller} (default): no progress thread, in the library or the driver; the thread that waits polls its
  *   request (one round of progress each), busy with a yield every {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD}
- *   empty polls, for up to 50 us (about what a blocked wake-up costs here, so a wait costs at most twice the
- *   better choice), then blocks in the endpoint (on this host shared with other jobs, load 16-25, 1 ms was the
- *   worst of 20 us to 1 ms in two runs of three, see the README: a rank whose partner lost its core does better to
- *   give its own up than to spin through its slice); acks go out at once (no ack delay). One runnable
- *   thread per rank, and no blocking wake-up (~30 us here) on the path of a reply that comes within the spin. MPI
+ *   empty polls, for up to 50 us (about what a blocked wake-up costs, so a wait costs at most twice the
+ *   better choice), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
+ *   does better to give its own up than to spin through its slice); acks go out at once (no ack delay). One
+ *   runnable thread per rank, and no blocking wake-up on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner pull its data only when it next
- *   calls MPJ (same host: the receiver pulls by itself). With the user driver's own progress thread beside it, the
- *   two spinning threads per rank fought for the cores: 8 B MPJ PingPong ~1.1 ms; without it 10-80 us. The
- *   thread that called MPI.Init is bound to the rank's own CPU when PINMX_BIND=core ({@link #callerPolls()}).</li>
+ *   calls MPJ (same host: the receiver pulls by itself). The user driver runs no progress thread of its own: two
+ *   spinning threads per rank would fight for the cores. The thread that called MPI.Init is bound to the rank's own
+ *   CPU when PINMX_BIND=core ({@link #callerPolls()}).</li>
  *   <li>{@code thread}: the endpoint library's progress thread serves the endpoint while the rank computes; waits
- *   block on the request (the progress thread wakes them): two wake-ups per message (8 B PingPong 220-350 us).</li>
+ *   block on the request (the progress thread wakes them): two wake-ups per message.</li>
  * </ul>
  */
 enum DeviceProgress
 {
     // The device polls before it waits in the endpoint, which then blocks at once (callerPollNs 0).
     CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).callerPollNs(0).ackDelayNs(0),
-        // The waiting rank is the progress: a driver thread spinning beside it took ~1 ms per 8 B message.
+        // The waiting rank is the progress: a driver thread spinning beside it would take the rank's core.
         user -> user.withProgressThread(false)),
     THREAD(Duration.ZERO, options ->
     {
@@ -111,8 +110,7 @@ enum DeviceProgress
      * Waits until {@code w}, which moves {@code bytes} of message, is done or {@code timeout} passed. The poll before
      * blocking grows by {@value #SPIN_NS_PER_BYTE} ns per byte (up to {@value #MAX_SPIN_NS} ns): a rendezvous that
      * copies a large message takes longer than the base spin, and a sender that blocked meanwhile pays a wake-up
-     * for its notify (the first run with a flat 50 us, load ~20, had its 32 KiB-2 MiB PingPong rows 1.1-2.8x slower
-     * than the run with 1 ms just after it).
+     * for its notify, which a flat base spin makes every rendezvous size pay.
      *
      * @return true if it is done.
      */

@@ -10,8 +10,7 @@ public enum CalibrationEffort
 {
     /**
      * The default: small transfers until the JIT has compiled their paths at both ends, 200 rounds of every kind,
-     * then each probe's fastest of 9 rounds (on a 2-CPU host 12-13 s for the first rank and 6 s for the second, over
-     * loopback or across a veth pair).
+     * then each probe's fastest of 9 rounds (seconds a rank on a 2-CPU host).
      */
     FULL(3000, 200, 9, 10),
     /**

@@ -66,7 +66,7 @@ final class Completions
                 r.await(DriverTier.UNTIL_DONE);
                 if (RequestState.FAILED == r.state() && null == failed)
                 {
-                    failed = DriverTier.failure(rank, r);
+                    failed = RankFailures.failure(rank, r);
                 }
                 r.release();
             }
@@ -125,7 +125,7 @@ final class Completions
                 r.await(DriverTier.UNTIL_DONE);
                 if (RequestState.FAILED == r.state() && null == failure)
                 {
-                    failure = DriverTier.failure(rank, r);
+                    failure = RankFailures.failure(rank, r);
                 }
                 r.release();
             }

@@ -8,8 +8,10 @@
  * {@link io.pinmx.rma.LockStripes} are shared by every transfer path; {@code Ranks}, {@code Allocator} and
  * {@code SharedMemoryTier} own rank discovery, the shared files (and each slice's exposed region) and the same-host
  * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest, with
- * {@code PackedGet} for a get the target packs) and {@code DataServer} (target, with the {@code PackArea} it packs
- * such gets into for the origin to pull, handed out by {@code PackParts}) own what goes through the endpoint
+ * {@code PackedGet} for a get the target packs, {@code ServerNotices} for what it tells a server without waiting
+ * and {@code RankFailures} for how an operation on a failed rank ends) and {@code DataServer} (target, with the
+ * {@code PackArea} it packs such gets into for the origin to pull, handed out by {@code PackParts}) own what goes
+ * through the endpoint
  * ({@code RequestHeader}, {@code RmaTags}, {@code Pieces}, {@code PieceCursor}, {@code ChunkSchedule},
  * {@code StreamBuffers}, and {@code CopiedWrites} and {@code KeptBuffers} for writes complete on their copy and for
  * answers); {@code ProtocolChoice} picks each request's protocol

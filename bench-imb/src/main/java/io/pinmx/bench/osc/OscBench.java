@@ -265,8 +265,8 @@ public final class OscBench
     /**
      * The untimed pass: as many iterations as timed up to 8 KiB (C2 compiles after ~10^4 runs), a tenth above. At
      * full counts ({@code -d 1}) passes of a tenth of that follow until the JIT is quiet on both ranks
-     * ({@link JitWarmUp#untilQuiet}): after the untimed pass alone C2 was still compiling the fetch-and-add's path
-     * (DriverTier.ask, 150 ms of compiling) while the first timed loops ran.
+     * ({@link JitWarmUp#untilQuiet}): after the untimed pass alone C2 can still be compiling a path (the
+     * fetch-and-add's) while the first timed loops run.
      */
     private static long warmUp(final long bytes, final long count, final Pass pass)
     {

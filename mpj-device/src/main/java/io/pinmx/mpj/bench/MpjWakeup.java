@@ -17,8 +17,7 @@ import java.util.Locale;
  * round together. Same host, so both read the same monotonic clock. Prints the median, 90th percentile and largest
  * wake-up of {@code -rounds} rounds, in microseconds, after {@value #WARM_UP_ROUNDS} untimed rounds of
  * {@value #WARM_UP_COMPUTE_US} us each (longer than either device polls before it blocks, so the JIT compiles the
- * blocked path: with only 10 untimed rounds pinmx's median was 356 us, warm 71 us, against 47-50 us for a blocked
- * C thread woken by UDP or TCP on this host).
+ * blocked path: with a few untimed rounds the median measures interpreted code, not the wake-up).
  * <p>
  * {@code main(RANK CONFIG DEVICE [-rounds N] [-compute-us N])}, defaults 200 rounds of 2000 us.
  */

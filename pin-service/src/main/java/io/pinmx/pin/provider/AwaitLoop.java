@@ -4,8 +4,8 @@ package io.pinmx.pin.provider;
  * The contract's {@code await(timeoutNs)} for both providers: check readiness, then block in the provider's own
  * wait for at most the time left, until ready or the deadline. It does not spin or yield first: whoever calls it has
  * polled already (the endpoint library's progress thread through its {@link BackoffThenBlockIdleStrategy}, a
- * caller-mode wait through its poll), and a spin restarted on every call made a wait of many bounded slices burn
- * its core (a waiting MPJ rank: ~0.5 s of CPU per 3 s) and, behind its yields, wake late on a loaded host.
+ * caller-mode wait through its poll), and a spin restarted on every call would make a wait of many bounded slices
+ * burn its core and, behind its yields, wake late on a loaded host.
  * One instance per endpoint; the contract has one thread in await at a time. Allocation-free.
  */
 public final class AwaitLoop

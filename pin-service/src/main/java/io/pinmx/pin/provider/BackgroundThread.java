@@ -7,8 +7,8 @@ import java.lang.foreign.MemorySegment;
  * Threads for work no caller waits on, such as opening the node's counters file (the first Chronicle Map of a JVM
  * generates and compiles code: seconds of CPU). A thread inherits the CPU binding of the thread that starts it, and a
  * rank's threads are bound to the rank's one CPU; at normal priority such work then held that CPU while the rank's
- * own threads, woken by a frame, waited for the next scheduler tick: 8 B put + fence between two ranks took 4-20 ms
- * for the first seconds of a job instead of ~15 us. A background thread therefore runs under SCHED_IDLE (any other
+ * own threads, woken by a frame, wait for the next scheduler tick, which makes every operation of a job's first
+ * seconds milliseconds long. A background thread therefore runs under SCHED_IDLE (any other
  * thread that wakes takes the CPU from it at once) on every CPU the process may use. Where the kernel refuses
  * either, the work runs all the same, placed as the starting thread is (logged at DEBUG).
  */

@@ -14,8 +14,8 @@ import java.util.Locale;
  * {@code parkNanos}, which a datagram or a kernel event cannot end, hence the blocker. Not thread-safe: one
  * instance per idling thread.
  * <p>
- * The tunings, all here, and why: a blocked wake-up costs ~30 us on these hosts while a spinning thread answers in
- * a few, so whoever owns a core for progress spins first; on 2 cores a spinner must hand its core over soon to a
+ * The tunings, all here, and why: a blocked wake-up costs several times what a spinning thread takes to answer,
+ * so whoever owns a core for progress spins first; on 2 cores a spinner must hand its core over soon to a
  * third runnable thread (the JIT, the GC, another rank), or that thread takes it for a whole scheduler slice.
  * <ul>
  * <li>{@link #providerAgent}: a provider's progress thread: {@value #PROVIDER_SPINS} spins, {@value #PROVIDER_YIELDS}
@@ -39,10 +39,9 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     public static final int PROVIDER_YIELDS = 100;
     /**
      * The endpoint library's progress thread: none. Each of its rounds polls the driver first (a microsecond or
-     * more), so 2,000 spinning rounds held a core for ~2 ms; a thread that shared it (the rma data server, which the
-     * progress thread stands aside for, or a caller about to wait) could not run meanwhile: 1% of packed-get answers
-     * across a veth pair took 2.0-2.1 ms, with yielding rounds 1.2-1.6 (three runs each, means 76-88 us against 51-65).
-     * A yield with nobody else runnable returns at once.
+     * more), so spinning rounds would hold a core for milliseconds; a thread that shares it (the rma data server,
+     * which the progress thread stands aside for, or a caller about to wait) could not run meanwhile, and its
+     * answers would wait that long. A yield with nobody else runnable returns at once.
      */
     public static final int ENDPOINT_SPINS = 0;
     /** The endpoint library's progress thread: yielding rounds before blocking in the driver. */

@@ -28,7 +28,7 @@ import java.net.UnknownHostException;
  * Owns the cache of shared-memory senders' socket addresses and when the socket is next polled. Runs on the agent
  * only.
  * <p>
- * A UDP receive is a system call (~0.5-1 us here), several times the cost of looking at the ring, and same-host
+ * A UDP receive is a system call, several times the cost of looking at the ring, and same-host
  * traffic never comes by UDP. So with a ring the socket is polled every cycle only while datagrams are flowing
  * (one carried a frame within {@link #UDP_HOT_NS}), otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
  * the first cycle after the agent was parked (a doorbell or a datagram woke it).
@@ -240,7 +240,7 @@ final class FrameDispatcher
             if (directHandler != null && directDelivered > 0)
             {
                 // poll's caller may be waiting for just this: it looks before the next receive, which on a round
-                // trip of single datagrams finds nothing and cost each side ~0.8 us more per exchange
+                // trip of single datagrams finds nothing and would add a system call to each side's exchange
                 break;
             }
         }

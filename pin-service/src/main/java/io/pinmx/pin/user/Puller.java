@@ -28,10 +28,10 @@ import java.net.InetAddress;
  * {@code pullBlockFrames} PULL_REPLY frames, {@code pullBlocksInFlight} blocks outstanding ({@link PullBlock}; more
  * when replies are cut to fit the MTU, see {@link #blocksInFlight}). The bytes those blocks hold are what all of
  * the endpoint's pulls together may have requested and not yet received: the replies of every pull land in one
- * socket, and 32 pulls of 4 MiB each with their own blocks in flight sent 28 MiB at a 4 MiB receive buffer (17% of
- * the reply frames lost, the window's bandwidth below one pull's). A pull started while those bytes are requested
- * waits for a block to complete; small pulls (a strided get's rows) still go out together. A
- * block whose replies are late is requested again (missing frames only) up to {@code pullMaxRetries} times, then the
+ * socket, and many large pulls each with their own blocks in flight would send more than the receive buffer holds,
+ * losing reply frames and bringing a window's bandwidth below one pull's. A pull started while those bytes are
+ * requested waits for a block to complete; small pulls (a strided get's rows) still go out together. A block whose
+ * replies are late is requested again (missing frames only) up to {@code pullMaxRetries} times, then the
  * pull fails with TIMEOUT. The payloads of a received run go straight into the local region where
  * {@link ReplyPlacement} can place them (no copy after the receive), the others through one process_vm_writev per
  * run. The end of every pull is an event that carries the hold on its peer.
