@@ -40,6 +40,7 @@ final class PmixExchange implements ControlPlane
     private final List<BiConsumer<Integer, String>> deathListeners = new CopyOnWriteArrayList<>();
     private volatile String death;
     private Runnable progressHook;
+    private Future<?> lastCall;
     private long collectives;
 
     private PmixExchange(final PmixClient client, final int size, final int[] nodeRanks)
@@ -191,6 +192,7 @@ final class PmixExchange implements ControlPlane
     {
         failIfDead(what);
         final Future<T> result = caller.submit(calls::get);
+        lastCall = result;
         idle.reset();
         try
         {
@@ -261,21 +263,17 @@ final class PmixExchange implements ControlPlane
         return nodeRanks.clone();
     }
 
-    /** PMIx_Finalize, unless a call still blocks on the helper thread (a dead rank's fence): then just leave. */
+    /**
+     * PMIx_Finalize, unless a call still blocks on the helper thread (a fence a dead rank never joins): then the
+     * process leaves without it and the launcher sees it end unfinalized.
+     */
     @Override
     public void close()
     {
         caller.shutdown();
-        try
+        if (null == lastCall || lastCall.isDone())
         {
-            if (caller.awaitTermination(WAIT_SLICE_MS, TimeUnit.MILLISECONDS))
-            {
-                client.close();
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
+            client.close();
         }
     }
 }
