@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -31,6 +32,7 @@ import java.util.function.Supplier;
 final class PmixExchange implements ControlPlane
 {
     private static final long WAIT_SLICE_MS = 10;
+    private static final long DEATH_REPORT_WAIT_MS = 1_000;
 
     private final PmixClient client;
     private final int size;
@@ -221,11 +223,12 @@ final class PmixExchange implements ControlPlane
         }
         catch (final ExecutionException ex)
         {
-            failIfDead(what);
+            awaitDeathReport(what);
             final Throwable cause = ex.getCause();
             if (cause instanceof RuntimeException runtime)
             {
-                throw runtime;
+                throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + runtime.getMessage() +
+                    " (did a rank of the job end or fail?)", runtime);
             }
             throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + cause, cause);
         }
@@ -234,6 +237,20 @@ final class PmixExchange implements ControlPlane
             Thread.currentThread().interrupt();
             throw new IllegalStateException("job: rank " + client.rank() + " interrupted in " + what, ex);
         }
+    }
+
+    /**
+     * A failed collective is most often a rank's death (a fence the dead rank never joins ends in an error): give
+     * the launcher's report of it a moment to arrive, so that the failure names the rank.
+     */
+    private void awaitDeathReport(final String what)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEATH_REPORT_WAIT_MS);
+        while (null == death && deadlineNs - System.nanoTime() > 0)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        failIfDead(what);
     }
 
     private void failIfDead(final String what)
