@@ -70,6 +70,9 @@ final class PmixExchange implements ControlPlane
         {
             final PmixExchange exchange = new PmixExchange(client, client.jobSize(), client.localPeers());
             client.onRankDeath(exchange::rankDied);
+            // A program that keeps its job to the end (MPJ's device) still leaves finalized: the launcher takes a
+            // rank that exits without PMIx_Finalize for a failed one.
+            Runtime.getRuntime().addShutdownHook(new Thread(exchange::close, "pinmx-pmix-finalize"));
             return exchange;
         }
         catch (final RuntimeException ex)
@@ -285,7 +288,7 @@ final class PmixExchange implements ControlPlane
      * process leaves without it and the launcher sees it end unfinalized.
      */
     @Override
-    public void close()
+    public synchronized void close()
     {
         caller.shutdown();
         if (null == lastCall || lastCall.isDone())
