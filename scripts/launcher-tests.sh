@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real launchers start a pinmx job: IMB PingPong through bin/pinmx-run under
-#   - srun -n 2 of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
+#   - srun -n 2 (and srun --mpi=pmix -n 2, through Slurm's PMIx server) of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
 #     all in a private directory, on their own ports and munge socket) and stops again;
 #   - Open MPI's mpirun -np 2.
 # Installs slurm-wlm, munge and openmpi-bin when missing (root only; once). A launcher that cannot run here is
@@ -118,6 +118,15 @@ EOF
   started=$SECONDS
   HOME=$dir/home timeout "$DEADLINE_S" srun -n 2 -N 1 --overcommit "${pingpong[@]}" >"$dir/out" 2>"$dir/err"
   judge slurm $? "$dir/out" "$dir/err" "$dir/home"
+  # The same through Slurm's PMIx server (the mpi_pmix plugin): the ranks meet through it, no bootstrap file.
+  if srun --mpi=list 2>&1 | grep -q pmix; then
+    started=$SECONDS
+    HOME=$dir/home timeout "$DEADLINE_S" srun --mpi=pmix -n 2 -N 1 --overcommit "${pingpong[@]}" >"$dir/out-pmix" \
+      2>"$dir/err-pmix"
+    judge "slurm pmix" $? "$dir/out-pmix" "$dir/err-pmix" "$dir/home"
+  else
+    result "slurm pmix" skipped "srun --mpi=list offers no pmix plugin: $(srun --mpi=list 2>&1 | tr '\n' ' ')"
+  fi
   stop_daemons
   unset SLURM_CONF
 }

@@ -23,6 +23,7 @@ import io.pinmx.pin.user.UserDriverOptions;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -159,7 +160,9 @@ public final class JobEndpoint implements AutoCloseable
         }
         try
         {
-            return new JobEndpoint(job, driver, reachable, endpoint, opened[0], connectEveryRank(job, endpoint));
+            final Partner[] partners = connectEveryRank(job, endpoint);
+            failPartnersOnDeath(job, endpoint, partners);
+            return new JobEndpoint(job, driver, reachable, endpoint, opened[0], partners);
         }
         catch (final RuntimeException ex)
         {
@@ -247,7 +250,7 @@ public final class JobEndpoint implements AutoCloseable
                 final Partner partner = endpoint.connect(
                     new EndpointAddress(BoardAddress.parse(published[0]), Integer.parseInt(published[1]), 0),
                     endpoint.options().applicationKey(), CONNECT_TIMEOUT).named("rank " + peer);
-                if (published[2].equals(hostIdentity()))
+                if (onThisHost(job, peer, published[2]))
                 {
                     partner.runsOnThisHost(Integer.parseInt(published[3]));
                 }
@@ -256,6 +259,29 @@ public final class JobEndpoint implements AutoCloseable
         }
         job.barrier();
         return partners;
+    }
+
+    /**
+     * A peer runs on this host when it has this host's identity (boot id and pid namespace) and, where the launcher
+     * tells which ranks share this node (PMIx), is one of them: ranks of two launcher nodes in one kernel (network
+     * namespaces) then stay separate hosts, as they are to their launcher.
+     */
+    private static boolean onThisHost(final Job job, final int peer, final String identity)
+    {
+        final int[] nodeRanks = job.nodeRanks();
+        return identity.equals(hostIdentity()) && (null == nodeRanks || Arrays.binarySearch(nodeRanks, peer) >= 0);
+    }
+
+    /** A rank the launcher reports dead fails at once, whatever waits on it, instead of after the peer timeout. */
+    private static void failPartnersOnDeath(final Job job, final Endpoint endpoint, final Partner[] partners)
+    {
+        job.onRankDeath((rank, why) ->
+        {
+            if (rank >= 0 && rank < partners.length && null != partners[rank])
+            {
+                endpoint.failPartner(partners[rank], why);
+            }
+        });
     }
 
     /**

@@ -208,6 +208,34 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * Gives a partner up on news from outside the endpoint (a job's launcher reporting its process dead): every
+     * pending request to or from it, and every receive from any source, fails at once with {@code reason}, as
+     * when the peer timeout gives it up. A partner that already failed stays as it is.
+     *
+     * @throws IllegalArgumentException when the partner is not this endpoint's, or the reason is blank.
+     */
+    public void failPartner(final Partner partner, final String reason)
+    {
+        if (null == reason || reason.isBlank())
+        {
+            throw new IllegalArgumentException("failPartner: a reason must be given for " + partner);
+        }
+        lock.lock();
+        try
+        {
+            if (partners.byId(partner.id()) != partner)
+            {
+                throw new IllegalArgumentException("failPartner: " + partner + " is not a partner of " + address);
+            }
+            partners.failLost(partner, reason);
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Connects to a remote endpoint, presenting its application key. Returns at once if already connected.
      *
      * @throws MxException naming the remote endpoint and the cause: wrong key, no reply within the timeout.
