@@ -18,8 +18,17 @@ public record BlockGrid(int order, int rows, int cols, int chunk)
     /** Blocks are indexed by int. */
     static final int MAX_ORDER = 16_384;
 
-    /** @throws IllegalArgumentException naming the order or rank count that cannot be distributed. */
+    /** The grid with the default chunk: the blocks' common side, halved down to {@link #MAX_CHUNK_COLUMNS}. */
     public static BlockGrid of(final int order, final int ranks)
+    {
+        return of(order, ranks, 0);
+    }
+
+    /**
+     * @param chunk the chunk width, a divisor of the blocks' common side (order / lcm(rows, cols)); 0 for the default.
+     * @throws IllegalArgumentException naming the order, rank count or chunk that cannot be used.
+     */
+    public static BlockGrid of(final int order, final int ranks, final int chunk)
     {
         if (ranks < 1)
         {
@@ -43,12 +52,17 @@ public record BlockGrid(int order, int rows, int cols, int chunk)
             throw new IllegalArgumentException("matrix order " + order + " is not a multiple of the " + ranks +
                 " ranks of a " + rows + "x" + cols + " grid");
         }
-        int chunk = order / lcm(rows, cols);
-        while (chunk > MAX_CHUNK_COLUMNS && chunk % 2 == 0)
+        final int side = order / lcm(rows, cols);
+        if (chunk < 0 || (chunk > 0 && side % chunk != 0))
         {
-            chunk /= 2;
+            throw new IllegalArgumentException("chunk " + chunk + " does not divide the blocks' common side " + side);
         }
-        return new BlockGrid(order, rows, cols, chunk);
+        int width = chunk > 0 ? chunk : side;
+        while (0 == chunk && width > MAX_CHUNK_COLUMNS && width % 2 == 0)
+        {
+            width /= 2;
+        }
+        return new BlockGrid(order, rows, cols, width);
     }
 
     public int ranks()

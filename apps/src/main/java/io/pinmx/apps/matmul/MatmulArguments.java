@@ -1,6 +1,9 @@
 package io.pinmx.apps.matmul;
 
-/** The matrix programs' one argument, the order; a bad one, or one the ranks cannot share, ends the program. */
+/**
+ * The matrix programs' arguments, the order and optionally the chunk width; a bad one, or an order the ranks cannot
+ * share, ends the program.
+ */
 final class MatmulArguments
 {
     static final int BAD_ARGUMENTS_STATUS = 2;
@@ -14,26 +17,31 @@ final class MatmulArguments
     {
         try
         {
-            if (args.length != 1)
+            if (args.length < 1 || args.length > 2)
             {
-                throw new IllegalArgumentException("usage: " + program + " ORDER, got " + args.length + " arguments");
+                throw new IllegalArgumentException("usage: " + program + " ORDER [CHUNK], got " + args.length +
+                    " arguments");
             }
-            final int order;
-            try
-            {
-                order = Integer.parseInt(args[0]);
-            }
-            catch (final NumberFormatException ex)
-            {
-                throw new IllegalArgumentException("matrix order '" + args[0] + "' is not an integer");
-            }
-            return BlockGrid.of(order, ranks);
+            return BlockGrid.of(integer("matrix order", args[0]), ranks,
+                args.length == 2 ? integer("chunk", args[1]) : 0);
         }
         catch (final IllegalArgumentException ex)
         {
             System.err.println(program + ": " + ex.getMessage());
             System.exit(BAD_ARGUMENTS_STATUS);
             return null;
+        }
+    }
+
+    private static int integer(final String name, final String text)
+    {
+        try
+        {
+            return Integer.parseInt(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(name + " '" + text + "' is not an integer");
         }
     }
 }

@@ -23,10 +23,11 @@ public record MatmulRun(BlockGrid grid, String version, double seconds, double t
         return maxError <= TOLERANCE;
     }
 
-    /** 1 - wait / transfer, at least 0; NaN when nothing was transferred. */
+    /** 1 - wait / transfer, at least 0; NaN on one rank, which transfers nothing. */
     public double hiddenFraction()
     {
-        return transferSeconds > 0 ? Math.max(0.0, 1.0 - waitSeconds / transferSeconds) : Double.NaN;
+        return grid.ranks() > 1 && transferSeconds > 0 ?
+            Math.max(0.0, 1.0 - waitSeconds / transferSeconds) : Double.NaN;
     }
 
     public double gflops()

@@ -54,8 +54,9 @@ final class Srumma implements AutoCloseable
         {
             for (int j = 0; j < n; j++)
             {
-                aLocal.setAtIndex(ValueLayout.JAVA_DOUBLE, (long)i * n + j, ClosedFormProduct.a(firstRow + i, firstCol + j));
-                bLocal.setAtIndex(ValueLayout.JAVA_DOUBLE, (long)i * n + j, ClosedFormProduct.b(firstRow + i, firstCol + j));
+                final long index = (long)i * n + j;
+                aLocal.setAtIndex(ValueLayout.JAVA_DOUBLE, index, ClosedFormProduct.a(firstRow + i, firstCol + j));
+                bLocal.setAtIndex(ValueLayout.JAVA_DOUBLE, index, ClosedFormProduct.b(firstRow + i, firstCol + j));
             }
         }
         for (int s = 0; s < BUFFERS; s++)

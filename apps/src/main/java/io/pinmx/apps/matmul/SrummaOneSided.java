@@ -5,8 +5,9 @@ import io.pinmx.rma.Rma;
 
 /**
  * SRUMMA over pinmx's one-sided layer ({@link Srumma}): {@code bin/pinmx-run -np N
- * io.pinmx.apps.matmul.SrummaOneSided ORDER}, ORDER a multiple of N. Rank 0 prints the report; exits 1 when the
- * product is wrong, 2 on a bad order or one the ranks cannot share (a one-line error).
+ * io.pinmx.apps.matmul.SrummaOneSided ORDER [CHUNK]}, ORDER a multiple of N, CHUNK the shared dimension's chunk
+ * width (default: the blocks' common side, halved down to 256). Rank 0 prints the report; exits 1 when the product
+ * is wrong, 2 on a bad argument or an order the ranks cannot share (a one-line error).
  */
 public final class SrummaOneSided
 {

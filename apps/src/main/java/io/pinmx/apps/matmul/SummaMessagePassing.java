@@ -4,9 +4,10 @@ import mpi.MPI;
 
 /**
  * SUMMA over MPJ Express ({@link Summa}), on pinmx's device ({@code bin/pinmx-run -np N --mpj
- * io.pinmx.apps.matmul.SummaMessagePassing ORDER}) or any other MPJ device (niodev:
- * {@code io.pinmx.mpj.niodev.NiodevJob}). Arguments after MPJ's own: the order, a multiple of N. Rank 0 prints the
- * report; exits 1 when the product is wrong, 2 on a bad order or one the ranks cannot share (a one-line error).
+ * io.pinmx.apps.matmul.SummaMessagePassing ORDER [CHUNK]}) or any other MPJ device (niodev:
+ * {@code io.pinmx.mpj.niodev.NiodevJob}). Arguments after MPJ's own: the order, a multiple of N, and optionally the
+ * chunk width. Rank 0 prints the report; exits 1 when the product is wrong, 2 on a bad argument or an order the
+ * ranks cannot share (a one-line error).
  */
 public final class SummaMessagePassing
 {
