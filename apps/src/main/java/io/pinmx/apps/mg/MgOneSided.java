@@ -37,9 +37,11 @@ public final class MgOneSided
                     MgReport.header(System.out, cls, rma.size(), VERSION);
                 }
                 run = MgRun.of(cls, transport);
+                final double[] phases = transport.exchangePhaseSeconds();
                 if (0 == rma.rank())
                 {
                     MgReport.print(System.out, run, VERSION);
+                    MgReport.exchangePhases(System.out, phases);
                 }
             }
         }
