@@ -13,11 +13,11 @@ import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.PinDriver;
-import io.pinmx.pin.user.UserDriver;
 import io.pinmx.pin.user.UserDriverOptions;
 
 import java.net.InetAddress;
@@ -114,7 +114,9 @@ public final class JobEndpoint implements AutoCloseable
         final long peerTimeoutMs = peerTimeoutMs(env);
         final boolean sameHost = sameHost(env);
         final RankAddress reachable = RankAddress.choose(env, job);
-        final InetAddress userBind = selected instanceof UserDriver ? reachable.requireAddress() : reachable.address();
+        // A UDP provider binds the address its partners reach it at, so that address must be known.
+        final InetAddress userBind = selected.info().features().contains(DriverFeature.UDP) ?
+            reachable.requireAddress() : reachable.address();
         // Keeps the provider's endpoint itself (not wrapped) so provider counters can be read through it.
         final DriverEndpoint[] opened = new DriverEndpoint[1];
         final PinDriver keepingItsEndpoint = new PinDriver()
