@@ -1,6 +1,7 @@
 package io.pinmx.pin.spi;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
 
 /**
  * An open endpoint of a provider. Operations throw {@link DriverException} naming what was
@@ -178,6 +179,24 @@ public interface DriverEndpoint extends AutoCloseable
     /**
      * Release every region and pending pull; pending pulls complete as failed. Idempotent.
      */
+    /**
+     * @return the provider options this endpoint runs with, every key its provider reads (for reports); none when
+     *         the provider reads no keys.
+     */
+    default ProviderOptions providerOptions()
+    {
+        return ProviderOptions.none();
+    }
+
+    /**
+     * @return counters of the provider as a whole rather than of this endpoint (pinmx.ko's module-wide ones), by
+     *         name; empty when the provider keeps none.
+     */
+    default Map<String, Long> moduleCounters()
+    {
+        return Map.of();
+    }
+
     @Override
     void close();
 }

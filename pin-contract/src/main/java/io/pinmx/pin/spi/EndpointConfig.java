@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Which endpoint to open and the provider's options. Each provider defines its options as one
- * immutable type of its own (for example a record) and finds it with {@link #options(Class)}, so
- * options are typed and no option names are spread around as strings.
+ * Which endpoint to open and the provider's options. A provider's own code and tests give its options as one
+ * immutable type of the provider (found with {@link #options(Class)}); callers above the contract, which never name
+ * a provider's class, give them by key ({@link #providerOptions()}, keys in {@link ProviderOptionKeys}), and a key
+ * overrides the same option of the typed value.
  */
 public final class EndpointConfig
 {
@@ -17,19 +18,26 @@ public final class EndpointConfig
     private final int boardIndex;
     private final int endpointIndex;
     private final Map<Class<?>, Object> options;
+    private final ProviderOptions providerOptions;
     private final boolean progressByOpener;
 
     private EndpointConfig(final Builder builder)
     {
-        this(builder.boardIndex, builder.endpointIndex, Map.copyOf(builder.options), builder.progressByOpener);
+        this(builder.boardIndex, builder.endpointIndex, Map.copyOf(builder.options), builder.providerOptions,
+            builder.progressByOpener);
     }
 
     private EndpointConfig(
-        final int boardIndex, final int endpointIndex, final Map<Class<?>, Object> options, final boolean progressByOpener)
+        final int boardIndex,
+        final int endpointIndex,
+        final Map<Class<?>, Object> options,
+        final ProviderOptions providerOptions,
+        final boolean progressByOpener)
     {
         this.boardIndex = boardIndex;
         this.endpointIndex = endpointIndex;
         this.options = options;
+        this.providerOptions = providerOptions;
         this.progressByOpener = progressByOpener;
     }
 
@@ -78,6 +86,14 @@ public final class EndpointConfig
     }
 
     /**
+     * @return the options given by key; each provider reads and checks its own.
+     */
+    public ProviderOptions providerOptions()
+    {
+        return providerOptions;
+    }
+
+    /**
      * @return true when whoever opens the endpoint keeps polling it (the endpoint library's progress thread), so the
      *         provider runs no progress thread of its own whatever its options say: one thread per endpoint waits
      *         and wakes, not two.
@@ -92,13 +108,14 @@ public final class EndpointConfig
      */
     public EndpointConfig withProgressByOpener()
     {
-        return new EndpointConfig(boardIndex, endpointIndex, options, true);
+        return new EndpointConfig(boardIndex, endpointIndex, options, providerOptions, true);
     }
 
     @Override
     public String toString()
     {
         return "EndpointConfig{board=" + boardIndex + ", endpoint=" + endpointIndex + ", options=" + options.values() +
+            ", provider options=" + providerOptions +
             (progressByOpener ? ", progress by the opener" : "") + "}";
     }
 
@@ -110,6 +127,7 @@ public final class EndpointConfig
         private int boardIndex;
         private int endpointIndex;
         private final Map<Class<?>, Object> options = new HashMap<>();
+        private ProviderOptions providerOptions = ProviderOptions.none();
         private boolean progressByOpener;
 
         private Builder()
@@ -151,6 +169,31 @@ public final class EndpointConfig
                 throw new IllegalArgumentException("endpoint config: options type and value must not be null");
             }
             this.options.put(type, options);
+            return this;
+        }
+
+        /**
+         * Set a provider option by key, replacing an earlier value of the key.
+         *
+         * @param key   {@code PROVIDER.OPTION}, one of {@link ProviderOptionKeys}.
+         * @param value of the type the key names.
+         * @return this.
+         * @throws DriverException {@link DriverError#BAD_ARGUMENT} naming a malformed key or a value of no option
+         *                         type ({@link ProviderOptions#with}).
+         */
+        public Builder option(final String key, final Object value)
+        {
+            providerOptions = providerOptions.with(key, value);
+            return this;
+        }
+
+        /**
+         * @param more provider options by key, each replacing an earlier value of its key.
+         * @return this.
+         */
+        public Builder options(final ProviderOptions more)
+        {
+            providerOptions = providerOptions.withAll(more);
             return this;
         }
 

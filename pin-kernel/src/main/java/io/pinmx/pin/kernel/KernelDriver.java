@@ -20,7 +20,8 @@ import java.util.EnumSet;
  * pages of declared regions on demand (MMU notifiers unpin them when the mapping changes), sends the frames the
  * library encodes, puts received frames and pull completions into a ring mapped into this process, and runs the
  * pull engine in softirq on both sides. Options come from {@link KernelDriverOptions} in the
- * {@link EndpointConfig} (defaults otherwise); the board index is ignored: a board is the bound interface.
+ * {@link EndpointConfig} (defaults otherwise) with the config's {@code kernel.} keys over them; the board index is
+ * ignored: a board is the bound interface.
  */
 public final class KernelDriver implements PinDriver
 {
@@ -60,8 +61,7 @@ public final class KernelDriver implements PinDriver
     @Override
     public DriverEndpoint open(final EndpointConfig config)
     {
-        return KernelEndpoint.open(config.endpointIndex(),
-            config.options(KernelDriverOptions.class).orElseGet(KernelDriverOptions::defaults), chosenBecause);
+        return KernelEndpoint.open(config.endpointIndex(), KernelProviderOptions.resolve(config), chosenBecause);
     }
 
     /**

@@ -15,6 +15,7 @@ import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
+import io.pinmx.pin.spi.ProviderOptions;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.wire.FrameKind;
@@ -22,6 +23,8 @@ import io.pinmx.pin.wire.FrameKind;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.StampedLock;
@@ -52,6 +55,7 @@ public final class KernelEndpoint implements DriverEndpoint
     private final int maxRegions;
     private final EndpointAddress address;
     private final DriverInfo info;
+    private final ProviderOptions providerOptions;
     private final MemorySegment ring;
     private final KernelEventRing events;
     private final DriverCounters counters = new DriverCounters();
@@ -64,6 +68,7 @@ public final class KernelEndpoint implements DriverEndpoint
     {
         this.device = bound.device();
         this.interfaceName = options.interfaceName();
+        this.providerOptions = KernelProviderOptions.describe(options);
         this.pullFlags = (byte)(options.pullsOnWire() ? PinmxAbi.PULL_WIRE : 0);
         this.features = bound.features();
         this.maxRegions = bound.maxRegions();
@@ -128,6 +133,12 @@ public final class KernelEndpoint implements DriverEndpoint
     public DriverInfo info()
     {
         return info;
+    }
+
+    @Override
+    public ProviderOptions providerOptions()
+    {
+        return providerOptions;
     }
 
     @Override
@@ -246,6 +257,21 @@ public final class KernelEndpoint implements DriverEndpoint
         }
         MemorySegment.copy(values, ValueLayout.JAVA_LONG, PinmxAbi.COUNTERS_VALUE, into, 0, PinmxAbi.COUNTERS_MAX);
         return into;
+    }
+
+    /**
+     * @return the module-wide counters (PINMX_IOC_COUNTERS) by {@link KernelCounter} name, in their order.
+     */
+    @Override
+    public Map<String, Long> moduleCounters()
+    {
+        final long[] values = moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
+        final Map<String, Long> byName = new LinkedHashMap<>();
+        for (final KernelCounter counter : KernelCounter.values())
+        {
+            byName.put(counter.name(), values[counter.ordinal()]);
+        }
+        return byName;
     }
 
     @Override

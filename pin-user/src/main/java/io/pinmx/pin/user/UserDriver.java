@@ -17,7 +17,8 @@ import java.util.Set;
  * The user-space provider of the driver contract: MXoE frames in UDP datagrams between any hosts, shared-memory
  * rings and single-copy process_vm_readv pulls between endpoints of one host, a progress thread per endpoint
  * serving pulls. It is a transport only: it never pins memory. Endpoint options come from
- * {@link UserDriverOptions} in the {@link EndpointConfig} (defaults otherwise).
+ * {@link UserDriverOptions} in the {@link EndpointConfig} (defaults otherwise) with the config's {@code user.} keys
+ * over them.
  */
 public final class UserDriver implements PinDriver
 {
@@ -53,7 +54,7 @@ public final class UserDriver implements PinDriver
     @Override
     public DriverEndpoint open(final EndpointConfig config)
     {
-        final UserDriverOptions given = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
+        final UserDriverOptions given = UserProviderOptions.resolve(config);
         // An opener that keeps polling (the endpoint library's progress thread) is the endpoint's progress: a second
         // spinning thread per endpoint only competes with it for the cores (8 B blocking round trips took ~1 ms).
         final UserDriverOptions options = config.progressByOpener() ? given.withProgressThread(false) : given;

@@ -14,6 +14,7 @@ import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.PeerLiveness;
+import io.pinmx.pin.spi.ProviderOptions;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
@@ -47,6 +48,7 @@ final class UserEndpoint implements DriverEndpoint
     private static final SecureRandom SESSION_IDS = new SecureRandom();
 
     private final DriverInfo info;
+    private final ProviderOptions providerOptions;
     private final EndpointAddress address;
     private final Arena arena;
     private final UdpTransport udp;
@@ -84,6 +86,7 @@ final class UserEndpoint implements DriverEndpoint
         throws IOException
     {
         this.info = info;
+        this.providerOptions = UserProviderOptions.describe(options);
         int session;
         do
         {
@@ -184,6 +187,12 @@ final class UserEndpoint implements DriverEndpoint
     public DriverInfo info()
     {
         return info;
+    }
+
+    @Override
+    public ProviderOptions providerOptions()
+    {
+        return providerOptions;
     }
 
     @Override
