@@ -12,7 +12,7 @@
  * {@link io.pinmx.pin.provider.FileSpace}: a shared file's memory allocated before anyone maps it (the user driver's
  * endpoint files, rma's slices), refused naming the directory, the bytes asked and free and what moves the file.
  * <p>
- * The lowest floor: every module above pin-service may call it. May call {@link io.pinmx.pin.spi} (the contract
+ * The lowest floor: every module above the contract may call it. May call {@link io.pinmx.pin.spi} (the contract
  * types its checks and errors use), {@link io.pinmx.pin.wire} (frame kinds and header offsets), Agrona (the
  * IdleStrategy family), the JDK and libc through FFM; never a provider.
  */

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A tmpfs of a few pages mounted for one test, to make shared files run out of room for real; unmounted at close.
- * Mounting needs root: a test without it is skipped (JUnit assumption). Shipped in pin-service's test-jar for the
+ * Mounting needs root: a test without it is skipped (JUnit assumption). Shipped in pin-contract's test-jar for the
  * modules above.
  */
 public final class SmallTmpfs implements AutoCloseable

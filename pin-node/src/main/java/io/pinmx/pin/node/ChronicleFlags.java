@@ -105,7 +105,7 @@ public final class ChronicleFlags
             if (null == in)
             {
                 throw new IllegalStateException("resource " + RESOURCE + " of " + ChronicleFlags.class.getPackageName() +
-                    " is missing from the class path (pin-service jar built without its filtered resources)");
+                    " is missing from the class path (pin-node jar built without its filtered resources)");
             }
             final String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
             return List.copyOf(Arrays.asList(text.split("\\s+")));
