@@ -8,14 +8,20 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The receive-path check and the flyweights allocate nothing per frame once warm.
+ * The receive-path check and the flyweights allocate nothing per frame once warm. A deoptimisation during a pass
+ * re-materialises the few objects escape analysis had removed (tens of bytes, depending on which classes earlier
+ * tests of the same JVM loaded), so a pass that allocated that little is followed by another, up to
+ * {@value #MAX_PASSES}; a per-frame allocation shows in every pass.
  */
 class FrameAllocationTest
 {
     private static final int FRAMES = 200_000;
+    private static final int MAX_PASSES = 5;
 
     private final EagerFrame eager = new EagerFrame();
     private final PullReplyFrame reply = new PullReplyFrame();
@@ -49,10 +55,16 @@ class FrameAllocationTest
         {
             final MemorySegment buffer = arena.allocate(2048);
             encodeCheckAndDecode(buffer, FRAMES);
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            encodeCheckAndDecode(buffer, FRAMES);
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            assertEquals(0, allocated, "bytes allocated by " + FRAMES + " frames (sink " + sink + ")");
+            final List<Long> allocated = new ArrayList<>();
+            do
+            {
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                encodeCheckAndDecode(buffer, FRAMES);
+                allocated.add(threads.getCurrentThreadAllocatedBytes() - before);
+            }
+            while (0 != allocated.getLast() && allocated.size() < MAX_PASSES);
+            assertEquals(0, allocated.getLast(), "bytes allocated by each pass of " + FRAMES + " frames " + allocated +
+                " (sink " + sink + ")");
         }
     }
 }
