@@ -14,9 +14,9 @@ import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
 import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriver;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -48,6 +48,8 @@ public final class MessageCost
     private static final int APPLICATION_KEY = 0x4d43;
     private static final long MATCH_INFO = 1;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** The provider whose same-host message cost is measured. */
+    private static final String USER_DRIVER = "user";
     private static final String AERON_CHANNEL = "aeron:ipc?term-length=64m|mtu=65504";
 
     private MessageCost()
@@ -168,12 +170,12 @@ public final class MessageCost
 
     private static Endpoint openEndpoint(final int endpointIndex)
     {
-        return Endpoint.open(new UserDriver(), EndpointOptions.builder()
+        return Endpoint.open(DriverSelector.select(USER_DRIVER, "MessageCost"), EndpointOptions.builder()
             .driverConfig(EndpointConfig.builder()
                 .boardIndex(0)
                 .endpointIndex(endpointIndex)
-                .options(UserDriverOptions.class,
-                    UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null))
+                .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)
+                .option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false)
                 .build())
             .applicationKey(APPLICATION_KEY)
             .progressMode(ProgressMode.CALLER)

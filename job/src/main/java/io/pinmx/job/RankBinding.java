@@ -1,7 +1,5 @@
 package io.pinmx.job;
 
-import io.pinmx.pin.user.UserDriverOptions;
-
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -16,6 +14,8 @@ import java.util.Map;
  */
 public final class RankBinding implements AutoCloseable
 {
+    /** The user driver's directory of endpoint files (a tmpfs): CPU claims live beside them. */
+    private static final String SHM_DIRECTORY_VARIABLE = "PINMX_SHM_DIR";
     /** "core" (default): bind the rank's polling thread to one CPU per rank; "none": don't. */
     public static final String BIND_VARIABLE = "PINMX_BIND";
 
@@ -66,7 +66,7 @@ public final class RankBinding implements AutoCloseable
             return new RankBinding(null, null, "that thread is not bound to a CPU (" + size + " ranks, " + allowed +
                 " CPUs allowed)");
         }
-        final CpuClaims claims = new CpuClaims(Path.of(env.getOrDefault(UserDriverOptions.SHM_DIRECTORY_VARIABLE,
+        final CpuClaims claims = new CpuClaims(Path.of(env.getOrDefault(SHM_DIRECTORY_VARIABLE,
             DEFAULT_SHM_DIRECTORY), CpuClaims.DIRECTORY_NAME));
         final int[] cpus = CpuBinding.allowedCpuList();
         final int preferred = cpus[rank % cpus.length];

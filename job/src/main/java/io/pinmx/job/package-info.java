@@ -6,7 +6,7 @@
  * {@link io.pinmx.job.JobEndpoint} (this rank's pinmx endpoint connected to every other rank, reachable where
  * {@link io.pinmx.job.RankAddress} says: PINMX_ADDRESS, PINMX_IFACE, or the route to rank 0), and
  * {@link io.pinmx.job.RankBinding} (a busy-polling rank's thread bound to its own CPU, PINMX_BIND).
- * A busy-polling rank waits with pin-service's one idle strategy
+ * A busy-polling rank waits with pin-contract's one idle strategy
  * ({@link io.pinmx.pin.provider.BackoffThenBlockIdleStrategy#busyPolling}).
  * <p>
  * Owns the job's control connections, its PMIx client and the partner table by rank; may call libpmix.so.2, the endpoint library

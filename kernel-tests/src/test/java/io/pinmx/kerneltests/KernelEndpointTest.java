@@ -3,6 +3,7 @@ package io.pinmx.kerneltests;
 import io.pinmx.pin.kernel.KernelCounter;
 import io.pinmx.pin.kernel.KernelDriver;
 import io.pinmx.pin.kernel.KernelDriverOptions;
+import io.pinmx.pin.kernel.KernelDriverProvider;
 import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.kernel.PinmxAbi;
 import io.pinmx.pin.select.DriverSelector;
@@ -15,6 +16,7 @@ import io.pinmx.pin.spi.PinDriver;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.user.UserDriver;
+import io.pinmx.pin.user.UserDriverProvider;
 import io.pinmx.pin.wire.EagerFrame;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
@@ -233,13 +235,13 @@ class KernelEndpointTest
     @Test
     void theProviderChoiceFollowsTheModulesAbiVersion()
     {
-        final PinDriver chosen = DriverSelector.select(null, null, KernelDriverOptions.DEFAULT_DEVICE,
-            PinmxAbi.ABI_VERSION);
+        final PinDriver chosen = DriverSelector.select(null, null, List.of(new UserDriverProvider(),
+            new KernelDriverProvider(KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION)));
         assertInstanceOf(KernelDriver.class, chosen);
         assertTrue(chosen.info().chosenBecause().contains("chosen because /dev/pinmx speaks pinmx ABI version 2"),
             chosen.info().chosenBecause());
-        final PinDriver mismatched = DriverSelector.select(null, null, KernelDriverOptions.DEFAULT_DEVICE,
-            PinmxAbi.ABI_VERSION + 1);
+        final PinDriver mismatched = DriverSelector.select(null, null, List.of(new UserDriverProvider(),
+            new KernelDriverProvider(KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION + 1)));
         assertInstanceOf(UserDriver.class, mismatched);
         assertTrue(mismatched.info().chosenBecause().contains("/dev/pinmx speaks pinmx ABI version 2, this library " +
             "speaks version 3"), mismatched.info().chosenBecause());

@@ -7,12 +7,11 @@ import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * How the device's endpoint makes progress and how a waiting MPJ call waits, chosen per job by
@@ -37,10 +36,12 @@ enum DeviceProgress
     // The device polls before it waits in the endpoint, which then blocks at once (callerPollNs 0).
     CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).callerPollNs(0).ackDelayNs(0),
         // The waiting rank is the progress: a driver thread spinning beside it would take the rank's core.
-        user -> user.withProgressThread(false)),
+        driver -> driver.option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)),
     THREAD(Duration.ZERO, options ->
     {
-    }, user -> user);
+    }, driver ->
+    {
+    });
 
     static final String VARIABLE = "PINMX_MPJ_PROGRESS";
 
@@ -56,7 +57,8 @@ enum DeviceProgress
     private final EndpointTuning tuning;
 
     DeviceProgress(
-        final Duration spin, final Consumer<EndpointOptions.Builder> options, final UnaryOperator<UserDriverOptions> user)
+        final Duration spin, final Consumer<EndpointOptions.Builder> options,
+        final Consumer<EndpointConfig.Builder> driver)
     {
         this.spinNs = spin.toNanos();
         this.tuning = new EndpointTuning()
@@ -66,8 +68,7 @@ enum DeviceProgress
             {
                 // No node-wide counters file: opening its Chronicle Map compiles generated Java source inside every
                 // rank at start-up, seconds of CPU on a 2-core host while the ranks warm up (as bench-imb's transport).
-                config.options(UserDriverOptions.class, user.apply(
-                    config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults).withCountersFile(null)));
+                driver.accept(config.option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false));
             }
 
             @Override

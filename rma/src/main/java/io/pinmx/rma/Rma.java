@@ -4,7 +4,7 @@ import io.pinmx.job.Job;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.JobEndpoint;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -108,8 +108,8 @@ public final class Rma implements AutoCloseable
             @Override
             public void driverConfig(final EndpointConfig.Builder config)
             {
-                config.options(UserDriverOptions.class,
-                    UserDriverOptions.defaults().withSameHost(options.sharedMemory()).withProgressThread(false));
+                config.option(ProviderOptionKeys.USER_SAME_HOST, options.sharedMemory())
+                    .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false);
             }
         };
     }
