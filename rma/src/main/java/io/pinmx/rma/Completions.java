@@ -95,6 +95,12 @@ final class Completions
             this.staging = staging;
         }
 
+        /** @return the endpoint reads this get started. */
+        int reads()
+        {
+            return reads.length;
+        }
+
         @Override
         public boolean isDone()
         {

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArmciInterfaceLauncherTest
 {
     private static final long RUN_DEADLINE_S = 180;
-    private static final String SCENARIOS = "nbvalues,reductions,anywhere,groups,epochs,lockmem";
+    private static final String SCENARIOS = "nbvalues,reductions,anywhere,groups,epochs,lockmem,manygets";
 
     @TempDir
     Path dir;
