@@ -22,7 +22,7 @@ final class ReadsInFlight
 
     /**
      * Completes the oldest gets until {@code more} reads fit (all of them, when {@code more} alone reaches the
-     * limit); gets already done are only dropped from the count.
+     * limit); a get already done or waited for settles at once.
      */
     void makeRoom(final int more)
     {
