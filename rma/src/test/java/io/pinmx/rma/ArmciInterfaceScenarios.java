@@ -19,13 +19,12 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}),
  * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them),
  * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals) and {@code manygets}
- * (2,000 non-blocking gets on one aggregate handle, every value checked). Each throws on the first wrong result; rank
+ * ({@link ManyGetsScenario}). Each throws on the first wrong result; rank
  * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
  */
 public final class ArmciInterfaceScenarios
 {
     private static final long SLOT_BYTES = 64;
-    private static final int MANY_GETS = 2_000;
 
     private final Rma rma;
     private final Arena confined = Arena.ofConfined();
@@ -54,7 +53,7 @@ public final class ArmciInterfaceScenarios
                     case "groups" -> new GroupScenarios(rma).run();
                     case "epochs" -> s.accessEpochs();
                     case "lockmem" -> s.addressRangeLocks();
-                    case "manygets" -> s.manyGetsOnOneAggregateHandle();
+                    case "manygets" -> new ManyGetsScenario(rma).run();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
@@ -141,58 +140,6 @@ public final class ArmciInterfaceScenarios
     private static int value(final int origin, final int form, final int target)
     {
         return 1 + origin * 100 + form * 10 + target;
-    }
-
-    // ---------------------------------------------------------------- many gets on one aggregate handle
-
-    /**
-     * Every rank issues {@link #MANY_GETS} 8-byte non-blocking gets of every rank's slice, in reverse order, on one
-     * aggregate handle (more than a driver has pull slots: ARMCI's aggregate handles take any number), half into native
-     * memory and half into a heap array, then waits once and checks every value; the handle is free afterwards.
-     */
-    private void manyGetsOnOneAggregateHandle()
-    {
-        final int n = rma.size();
-        final RmaAllocation a = rma.alloc(MANY_GETS * Long.BYTES);
-        for (int i = 0; i < MANY_GETS; i++)
-        {
-            a.local().setAtIndex(ValueLayout.JAVA_LONG, i, manyGetsValue(rma.rank(), i));
-        }
-        rma.barrier();
-        final MemorySegment nativeHalf = shared.allocate((long)MANY_GETS / 2 * Long.BYTES, Long.BYTES);
-        final long[] heapHalf = new long[MANY_GETS - MANY_GETS / 2];
-        final MemorySegment heapSegment = MemorySegment.ofArray(heapHalf);
-        final RmaHandle handle = rma.aggregateHandle();
-        for (int g = 0; g < MANY_GETS; g++)
-        {
-            final int element = MANY_GETS - 1 - g;
-            final MemorySegment into = g < MANY_GETS / 2 ? nativeHalf.asSlice((long)g * Long.BYTES, Long.BYTES) :
-                heapSegment.asSlice((long)(g - MANY_GETS / 2) * Long.BYTES, Long.BYTES);
-            rma.nbGet(a, manyGetsTarget(g, n), (long)element * Long.BYTES, into, handle);
-        }
-        handle.await();
-        check(handle.test(), () -> "the aggregate handle is busy after its wait");
-        for (int g = 0; g < MANY_GETS; g++)
-        {
-            final long got = g < MANY_GETS / 2 ? nativeHalf.getAtIndex(ValueLayout.JAVA_LONG, g) :
-                heapHalf[g - MANY_GETS / 2];
-            final long expected = manyGetsValue(manyGetsTarget(g, n), MANY_GETS - 1 - g);
-            final int which = g;
-            check(expected == got, () -> "get " + which + " of " + MANY_GETS + " on one aggregate handle: " + got +
-                ", expected " + expected);
-        }
-        rma.barrier();
-        rma.free(a);
-    }
-
-    private int manyGetsTarget(final int get, final int ranks)
-    {
-        return (rma.rank() + 1 + get) % ranks;
-    }
-
-    private static long manyGetsValue(final int rank, final int element)
-    {
-        return rank * 1_000_000_007L + element;
     }
 
     // ---------------------------------------------------------------- reductions
