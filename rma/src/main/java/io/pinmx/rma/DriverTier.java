@@ -78,6 +78,7 @@ final class DriverTier
     private final MemorySegment appliedAnswers;
     /** Per rank, the gets that may still be pulling from it. */
     private final List<Completions.Pulls>[] pendingGets;
+    private final ReadsInFlight readsInFlight = new ReadsInFlight();
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
     private final StreamBuffers streams;
@@ -330,6 +331,7 @@ final class DriverTier
         final int perRead = direct ? Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
             PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
         final int reads = (pieces.count() + perRead - 1) / perRead;
+        readsInFlight.makeRoom(reads);
         final Request[] pulls = new Request[reads];
         long stagedAt = 0;
         for (int c = 0; c < reads; c++)
@@ -357,6 +359,7 @@ final class DriverTier
         }
         final Completions.Pulls get = new Completions.Pulls(rank, pulls, direct ? null : pieces, staging);
         pendingGets[rank].add(get);
+        readsInFlight.add(get);
         handle.add(get);
     }
 

@@ -42,9 +42,18 @@ final class ProtocolChoice
         return model;
     }
 
-    /** Forces protocols (AUTO: the model's choice) and returns nothing; the calibration forces each in turn. */
+    /**
+     * Forces protocols (AUTO: the model's choice); the calibration forces each in turn.
+     *
+     * @throws IllegalArgumentException if either is null.
+     */
     void force(final StridedProtocol s, final ContiguousProtocol c)
     {
+        if (null == s || null == c)
+        {
+            throw new IllegalArgumentException("protocols must be given (AUTO to let the model choose): strided " +
+                s + ", contiguous " + c);
+        }
         this.strided = s;
         this.contiguous = c;
     }
