@@ -278,7 +278,7 @@ class EntryPointsTest
         "io.pinmx.mpj.jgf.JgfSection1", "MPJ: mpj-device's MpjEntryPointsTest",
         "io.pinmx.mpj.jgf.JgfSection2", "MPJ: mpj-device's MpjEntryPointsTest");
     private static final List<String> EXEMPT_PACKAGES = List.of(
-        "io.pinmx.apps.", "apps/run.sh's application kernels; their module's own tests start them");
+        "io.pinmx.apps.", "the application programs: apps' AppsEntryPointsTest");
 
     @Test
     void everyMainClassIsStartedHereOrExemptWithAReason() throws Exception

@@ -1,6 +1,7 @@
 package io.pinmx.apps.matmul;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.Rma;
 
 /**
@@ -11,6 +12,12 @@ import io.pinmx.rma.Rma;
  */
 public final class SrummaOneSided
 {
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N io.pinmx.apps.matmul.SrummaOneSided ORDER [CHUNK]
+          SRUMMA: C = A x B on a 2-D block grid, remote blocks fetched by non-blocking strided gets overlapped with
+          the multiply, checked against a closed form.
+          exit status: 0 checked, 1 a wrong product or a rank failed, 2 a bad argument
+        """;
     static final String ALGORITHM = "SRUMMA";
 
     private SrummaOneSided()
@@ -19,6 +26,10 @@ public final class SrummaOneSided
 
     public static void main(final String[] args)
     {
+        if (ProgramArguments.answered(args, USAGE))
+        {
+            return;
+        }
         final MatmulRun run;
         try (Job job = Job.join(System.getenv()))
         {
