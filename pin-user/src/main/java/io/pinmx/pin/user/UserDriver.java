@@ -56,7 +56,7 @@ public final class UserDriver implements PinDriver
     {
         final UserDriverOptions given = UserProviderOptions.resolve(config);
         // An opener that keeps polling (the endpoint library's progress thread) is the endpoint's progress: a second
-        // spinning thread per endpoint only competes with it for the cores (8 B blocking round trips took ~1 ms).
+        // spinning thread per endpoint only competes with it for the cores.
         final UserDriverOptions options = config.progressByOpener() ? given.withProgressThread(false) : given;
         return UserEndpoint.open(config.endpointIndex(), options, info(options, config.progressByOpener()));
     }
