@@ -121,7 +121,7 @@ class KernelEndpointTest
     {
         assertEquals("kernel", a.info().providerName());
         assertTrue(a.info().pinsMemory());
-        assertTrue(a.info().chosenBecause().contains("chosen because test: /dev/pinmx speaks pinmx ABI version 2"),
+        assertTrue(a.info().chosenBecause().contains("chosen because test: /dev/pinmx speaks pinmx ABI version " + PinmxAbi.ABI_VERSION),
             a.info().chosenBecause());
         assertEquals(PinmxAbi.MXOE_MAX_BYTES - FrameKind.MEDIUM_FRAG.headerBytes(), a.info().mediumFragPayloadBytes());
         final int medium = a.info().mediumFragPayloadBytes();
@@ -238,13 +238,13 @@ class KernelEndpointTest
         final PinDriver chosen = DriverSelector.select(null, null, List.of(new UserDriverProvider(),
             new KernelDriverProvider(KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION)));
         assertInstanceOf(KernelDriver.class, chosen);
-        assertTrue(chosen.info().chosenBecause().contains("chosen because /dev/pinmx speaks pinmx ABI version 2"),
+        assertTrue(chosen.info().chosenBecause().contains("chosen because /dev/pinmx speaks pinmx ABI version " + PinmxAbi.ABI_VERSION),
             chosen.info().chosenBecause());
         final PinDriver mismatched = DriverSelector.select(null, null, List.of(new UserDriverProvider(),
             new KernelDriverProvider(KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION + 1)));
         assertInstanceOf(UserDriver.class, mismatched);
-        assertTrue(mismatched.info().chosenBecause().contains("/dev/pinmx speaks pinmx ABI version 2, this library " +
-            "speaks version 3"), mismatched.info().chosenBecause());
+        assertTrue(mismatched.info().chosenBecause().contains("/dev/pinmx speaks pinmx ABI version " + PinmxAbi.ABI_VERSION +
+            ", this library speaks version " + (PinmxAbi.ABI_VERSION + 1)), mismatched.info().chosenBecause());
     }
 
     @Test
@@ -253,8 +253,8 @@ class KernelEndpointTest
         final DriverException e = assertThrows(DriverException.class, () -> driver.open(KernelDevices.config(3,
             KernelDriverOptions.defaults().withAbiVersion(PinmxAbi.ABI_VERSION + 1))));
         assertEquals(93, e.errno(), e.getMessage());
-        assertTrue(e.getMessage().contains("PINMX_IOC_HELLO on /dev/pinmx: the module speaks ABI version 2, this " +
-            "library asked for 3: EPROTONOSUPPORT"), e.getMessage());
+        assertTrue(e.getMessage().contains("PINMX_IOC_HELLO on /dev/pinmx: the module speaks ABI version " +
+            PinmxAbi.ABI_VERSION + ", this library asked for " + (PinmxAbi.ABI_VERSION + 1) + ": EPROTONOSUPPORT"), e.getMessage());
     }
 
     @Test
