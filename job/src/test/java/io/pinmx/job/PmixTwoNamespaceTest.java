@@ -63,7 +63,8 @@ class PmixTwoNamespaceTest
                 Map.of("PINMX_NETNS_HOSTS", hosts.address(0) + "=" + hosts.name(0) + "/0 " + hosts.address(1) + "=" +
                     hosts.name(1) + "/1"), command), dir, "", RUN_DEADLINE_S);
 
-            assertEquals(0, job.exitStatus(), job.out() + job.err());
+            assertEquals(0, job.exitStatus(), job.out() + job.err() + "\nthe namespaces after the job:\n" +
+                hosts.describe());
             assertTrue(job.out().lines().anyMatch("rank 0 of 2 got 1 from rank 1"::equals), job.out() + job.err());
             assertTrue(job.out().lines().anyMatch("rank 1 of 2 got 0 from rank 0"::equals), job.out() + job.err());
             for (final Path home : homes)
