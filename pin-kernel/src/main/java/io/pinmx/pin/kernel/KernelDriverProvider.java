@@ -3,8 +3,6 @@ package io.pinmx.pin.kernel;
 import io.pinmx.pin.spi.DriverProvider;
 import io.pinmx.pin.spi.PinDriver;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -58,29 +56,7 @@ public final class KernelDriverProvider implements DriverProvider
     @Override
     public String versionDetails()
     {
-        return versionDetails(abiVersion, KernelModuleStatus.SYS_MODULE);
-    }
-
-    static String versionDetails(final int abiVersion, final Path sysModule)
-    {
-        return "ABI " + abiVersion + ", " + moduleState(sysModule);
-    }
-
-    private static String moduleState(final Path sysModule)
-    {
-        final Path version = sysModule.resolve("version");
-        if (Files.isReadable(version))
-        {
-            try
-            {
-                return "pinmx.ko " + Files.readString(version).trim() + " loaded";
-            }
-            catch (final IOException ex)
-            {
-                return "pinmx.ko loaded (no version)";
-            }
-        }
-        return Files.isDirectory(sysModule) ? "pinmx.ko loaded (no version)" : "pinmx.ko not loaded";
+        return "ABI " + abiVersion + ", " + KernelModuleStatus.loadState(KernelModuleStatus.SYS_MODULE);
     }
 
     @Override

@@ -212,6 +212,21 @@ public record KernelModuleStatus(
         return Collections.unmodifiableSortedMap(parameters);
     }
 
+    /**
+     * From sysfs alone, without opening the device (what {@code --version} says).
+     *
+     * @return {@code pinmx.ko VERSION loaded}, {@code pinmx.ko loaded (no version)} or {@code pinmx.ko not loaded}.
+     */
+    static String loadState(final Path sysModule)
+    {
+        if (!Files.isDirectory(sysModule))
+        {
+            return "pinmx.ko not loaded";
+        }
+        final String version = readTrimmed(sysModule.resolve("version"));
+        return version.isEmpty() ? "pinmx.ko loaded (no version)" : "pinmx.ko " + version + " loaded";
+    }
+
     private static String readTrimmed(final Path file)
     {
         try
