@@ -43,6 +43,8 @@ static int pinmx_open(struct inode *inode, struct file *file)
 	mutex_init(&ep->lock);
 	xa_init_flags(&ep->pulls, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ep->puts, XA_FLAGS_ALLOC1);
+	spin_lock_init(&ep->put_seq_lock);
+	INIT_LIST_HEAD(&ep->puts_running);
 	ep->mode = pinmx_default_mode;
 	ep->chunk_min = pinmx_chunk_min_pages;
 	ep->chunk_max = pinmx_chunk_max_pages;

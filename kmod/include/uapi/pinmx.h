@@ -24,7 +24,8 @@
  * from peers are served in the receive softirq straight from the pinned
  * pages of the named region, without the serving process doing anything.
  *
- * ABI version 3: regions exposed with a random key (PINMX_DECLARE_REMOTE,
+ * ABI version 4: room for 128 counters, the put_stale counter. Version 3:
+ * regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
  * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
  * and counters; PINMX_IOC_ATOMIC, its events and counters. Version 2: the pull engine,
@@ -36,7 +37,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PINMX_ABI_VERSION	3
+#define PINMX_ABI_VERSION	4
 #define PINMX_IOC_MAGIC		0xB7
 
 /* most segments one region may be declared with. */
@@ -425,6 +426,8 @@ struct pinmx_pin_mode_req {
  *	page was not pinned yet; the origin resends.
  * @PINMX_CNT_ATOMIC_DUPLICATE_REPLIES: ATOMIC_REPLY or NACK frames for no
  *	atomic in flight.
+ * @PINMX_CNT_PUT_STALE: PUT frames dropped unwritten because their put had
+ *	ended at the origin (a late duplicate) [PUT_STALE].
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -492,11 +495,12 @@ enum pinmx_counter {
 	PINMX_CNT_ATOMIC_REPLAYS,
 	PINMX_CNT_ATOMIC_MISSES,
 	PINMX_CNT_ATOMIC_DUPLICATE_REPLIES,
+	PINMX_CNT_PUT_STALE,
 	PINMX_CNT_NR,
 };
 
 /* room in pinmx_counters.value, for later counters. */
-#define PINMX_COUNTERS_MAX	64
+#define PINMX_COUNTERS_MAX	128
 
 /**
  * struct pinmx_counters - PINMX_IOC_COUNTERS: module-wide counters

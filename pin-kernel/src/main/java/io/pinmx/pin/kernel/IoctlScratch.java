@@ -12,7 +12,8 @@ import java.lang.foreign.MemorySegment;
  */
 final class IoctlScratch
 {
-    private static final long STRUCT_BYTES = 1024;
+    /** Room for any argument struct taken through {@link #struct}; PINMX_IOC_COUNTERS's is the largest. */
+    private static final long STRUCT_BYTES = Math.max(1024, PinmxAbi.COUNTERS.byteSize());
     private static final ThreadLocal<IoctlScratch> PER_THREAD = ThreadLocal.withInitial(IoctlScratch::new);
 
     final MemorySegment captureState;

@@ -17,7 +17,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 public final class PinmxAbi
 {
     /** ABI version this binding speaks; PINMX_IOC_HELLO with any other fails with EPROTONOSUPPORT. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
     static final int IOC_MAGIC = 0xB7;
 
     public static final int MAX_SEGMENTS = 256;
@@ -50,7 +50,7 @@ public final class PinmxAbi
 
     public static final int DECLARE_WRITABLE = 1;
 
-    public static final int COUNTERS_MAX = 64;
+    public static final int COUNTERS_MAX = 128;
     public static final int IFNAMSIZ = 16;
 
     public static final int EVENT_FRAME = 1;
