@@ -494,6 +494,8 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_atomic(ep, uarg);
 	case PINMX_IOC_PUTV:
 		return pinmx_ioc_putv(ep, uarg);
+	case PINMX_IOC_PULLV:
+		return pinmx_ioc_pullv(ep, uarg);
 	case PINMX_IOC_WAIT:
 		return pinmx_ioc_wait(ep, uarg);
 	default:

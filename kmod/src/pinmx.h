@@ -485,6 +485,9 @@ int pinmx_put_init(void);
 void pinmx_put_exit(void);
 long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg);
 long pinmx_ioc_putv(struct pinmx_endpoint *ep, void __user *uarg);
+long pinmx_ioc_pullv(struct pinmx_endpoint *ep, void __user *uarg);
+int pinmx_pieces_check(const struct pinmx_put_piece *pieces, u32 nr,
+		       u64 local_length, u64 max_bytes, u64 *total);
 void pinmx_puts_release(struct pinmx_endpoint *ep);
 int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
 		    const struct pinmx_wire_put *f, struct net_device *dev);

@@ -432,10 +432,19 @@ static int pinmx_put_copy_in(struct pinmx_region *region, u64 off, u8 *buf,
 	return 0;
 }
 
-/* Checks the pieces against @local; their total bytes in *@total. */
-static int pinmx_put_check_pieces(const struct pinmx_put_piece *pieces,
-				  u32 nr, const struct pinmx_region *local,
-				  u64 *total)
+/**
+ * pinmx_pieces_check - check the pieces of a vector put or pull
+ * @pieces: the caller's pieces.
+ * @nr: how many.
+ * @local_length: length of the local region they name.
+ * @max_bytes: largest total.
+ * @total: out: their bytes.
+ *
+ * Return: 0, -EINVAL for an empty piece, -EMSGSIZE past @max_bytes,
+ * -EOVERFLOW at 2^63 in the remote region, -ERANGE past the local one.
+ */
+int pinmx_pieces_check(const struct pinmx_put_piece *pieces, u32 nr,
+		       u64 local_length, u64 max_bytes, u64 *total)
 {
 	u64 end;
 	u32 i;
@@ -445,15 +454,15 @@ static int pinmx_put_check_pieces(const struct pinmx_put_piece *pieces,
 
 		if (!p->len)
 			return -EINVAL;
-		if (p->len > PINMX_PUT_MAX_BYTES ||
-		    (*total += p->len) > PINMX_PUT_MAX_BYTES)
+		if (check_add_overflow(*total, p->len, total) ||
+		    *total > max_bytes)
 			return -EMSGSIZE;
 		if (check_add_overflow(p->remote_offset, p->len, &end) ||
 		    end >= PINMX_U63_LIMIT)
 			return -EOVERFLOW;
 		if (check_add_overflow(p->local_offset, p->len, &end))
 			return -EOVERFLOW;
-		if (end > local->length)
+		if (end > local_length)
 			return -ERANGE;
 	}
 	return 0;
@@ -630,7 +639,8 @@ static long pinmx_put_start(struct pinmx_endpoint *ep,
 	local = pinmx_get_region(ep, req->local_region, true);
 	if (IS_ERR(local))
 		return PTR_ERR(local);
-	err = pinmx_put_check_pieces(pieces, nr, local, &total);
+	err = pinmx_pieces_check(pieces, nr, local->length,
+				 PINMX_PUT_MAX_BYTES, &total);
 	put = err ? ERR_PTR(err) :
 	      pinmx_put_alloc(ep, req, pieces, nr, total, local);
 	pinmx_region_put_user(local);

@@ -2703,6 +2703,163 @@ fail:
 	return 1;
 }
 
+/* A vector pull of the put target's exposed region into @local. */
+static int pullv_start(struct put_origin *o, uint32_t local, uint64_t key,
+		       const struct pinmx_put_piece *p, uint32_t nr,
+		       uint8_t flags)
+{
+	struct pinmx_pullv req = {
+		.peer_endpoint = o->n.peer_index, .flags = flags,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .local_region = local,
+		.handle = 77, .nr_pieces = nr, .pieces = (uintptr_t)p,
+		.remote_key = key,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_PULLV, &req);
+}
+
+#define PULLV_PIECES	140
+
+/*
+ * Pieces of a vector pull: 64 strided ones, one spanning many blocks, the
+ * region's last byte, 74 descending small ones. Returns their total.
+ */
+static uint64_t pullv_pieces(struct pinmx_put_piece *p)
+{
+	uint64_t total = 0;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < 64; i++)
+		p[n++] = (struct pinmx_put_piece){ 5 + i * 3001, i * 1000, 1000 };
+	p[n++] = (struct pinmx_put_piece){ 60000, 70000, 150000 };
+	p[n++] = (struct pinmx_put_piece){ PUT_REGION - 1, 230000, 1 };
+	for (i = 0; n < PULLV_PIECES; i++)
+		p[n++] = (struct pinmx_put_piece){ 100000 - i * 50,
+						   240000 + i * 7, 7 };
+	for (i = 0; i < n; i++)
+		total += p[i].len;
+	return total;
+}
+
+/* One vector pull that must complete and place every piece, nothing else. */
+static int pullv_exact(struct put_origin *o, uint32_t local, uint8_t *dst,
+		       uint8_t flags)
+{
+	struct pinmx_put_piece p[PULLV_PIECES];
+	uint8_t *want = map_anon(PUT_REGION);
+	uint64_t total = pullv_pieces(p);
+	struct pinmx_pull_event pe;
+
+	CHECK(want, "map");
+	fill(dst, PUT_REGION, 99);
+	fill(want, PUT_REGION, 99);
+	for (uint32_t i = 0; i < PULLV_PIECES; i++)
+		memcpy(want + p[i].local_offset, o->model + p[i].remote_offset,
+		       p[i].len);
+	CHECK_OK(pullv_start(o, local, o->m.key, p, PULLV_PIECES, flags));
+	if (pull_end(&o->n, &pe))
+		return 1;
+	CHECK(pe.status == PINMX_PULL_OK && pe.bytes == total && pe.handle == 77,
+	      "flags %u: status %u error %d bytes %llu of %llu", flags,
+	      pe.status, pe.error, (unsigned long long)pe.bytes,
+	      (unsigned long long)total);
+	for (size_t i = 0; i < PUT_REGION; i++)
+		CHECK(dst[i] == want[i], "flags %u: local byte %zu: %#x, "
+		      "expected %#x", flags, i, dst[i], want[i]);
+	munmap(want, PUT_REGION);
+	return 0;
+}
+
+/* A vector pull that must end with @status, @dst untouched (seed 99). */
+static int pullv_refused(struct put_origin *o, uint32_t local, uint8_t *dst,
+			 uint64_t key, const struct pinmx_put_piece *p,
+			 uint32_t nr, uint8_t flags, uint32_t status)
+{
+	struct pinmx_pull_event pe;
+
+	fill(dst, PUT_REGION, 99);
+	CHECK_OK(pullv_start(o, local, key, p, nr, flags));
+	if (pull_end(&o->n, &pe))
+		return 1;
+	CHECK(pe.status == status, "flags %u: status %u, expected %u (error "
+	      "%d, address %llu)", flags, pe.status, status, pe.error,
+	      (unsigned long long)pe.address);
+	CHECK(status != PINMX_PULL_OUT_OF_RANGE ||
+	      pe.address == p[nr - 1].remote_offset,
+	      "flags %u: OUT_OF_RANGE names %llu, not the piece at %llu",
+	      flags, (unsigned long long)pe.address,
+	      (unsigned long long)p[nr - 1].remote_offset);
+	return 0;
+}
+
+/*
+ * PINMX_IOC_PULLV: strided, many-block and descending pieces of a stopped
+ * target's exposed region land at their local offsets and nowhere else, on
+ * the wire and through the same-interface copy; a piece past the remote
+ * region fails OUT_OF_RANGE naming it, a wrong key BAD_KEY; bad requests
+ * fail the ioctl with their errno and start nothing.
+ */
+static int test_pullv_pieces(void)
+{
+	const uint32_t writable = PINMX_DECLARE_WRITABLE;
+	uint64_t local0 = pmx_counter(PINMX_CNT_PULLS_LOCAL);
+	struct pinmx_put_piece bad[2] = {
+		{ 0, 0, 100 }, { PUT_REGION - 10, 100, 11 },
+	};
+	struct pinmx_put_piece *many = calloc(PINMX_PULL_MAX_PIECES + 1,
+					      sizeof(*many));
+	uint8_t *dst = map_anon(PUT_REGION);
+	struct put_origin o = { 0 };
+	uint32_t local;
+
+	CHECK(dst && many, "map");
+	if (put_origin_open(&o, 66))
+		goto fail;
+	CHECK_OK(pmx_declare1(o.n.fd, dst, PUT_REGION, writable, &local));
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) ||
+	    pullv_exact(&o, local, dst, PINMX_PULL_WIRE) ||
+	    pullv_exact(&o, local, dst, 0) ||
+	    pullv_refused(&o, local, dst, o.m.key, bad, 2, PINMX_PULL_WIRE,
+			  PINMX_PULL_OUT_OF_RANGE) ||
+	    pullv_refused(&o, local, dst, o.m.key, bad, 2, 0,
+			  PINMX_PULL_OUT_OF_RANGE) ||
+	    pullv_refused(&o, local, dst, o.m.key ^ 1, bad, 1, PINMX_PULL_WIRE,
+			  PINMX_PULL_BAD_KEY))
+		goto fail;
+	CHECK(pmx_counter(PINMX_CNT_PULLS_LOCAL) == local0 + 1,
+	      "same-interface pulls +%llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PULLS_LOCAL) - local0));
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 0, 0), EINVAL);
+	for (uint32_t i = 0; i <= PINMX_PULL_MAX_PIECES; i++)
+		many[i] = (struct pinmx_put_piece){ i, i, 1 };
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, many,
+				PINMX_PULL_MAX_PIECES + 1, 0), E2BIG);
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 2, 0x80), EINVAL);
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, NULL, 2, 0), EFAULT);
+	bad[0].len = 0;
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 2, 0), EINVAL);
+	bad[0] = (struct pinmx_put_piece){ 0, PUT_REGION - 5, 6 };
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 1, 0), ERANGE);
+	bad[0] = (struct pinmx_put_piece){ 1ULL << 63, 0, 6 };
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 1, 0), EOVERFLOW);
+	CHECK(mismatch(dst, PUT_REGION, 99) == PUT_REGION,
+	      "a refused pull wrote local byte %zu",
+	      mismatch(dst, PUT_REGION, 99));
+	CHECK_OK(kill(o.target, SIGCONT));
+	free(many);
+	return put_origin_close(&o);
+fail:
+	if (o.target > 0) {
+		kill(o.target, SIGKILL);
+		waitpid(o.target, NULL, 0);
+	}
+	free(many);
+	return 1;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -2718,6 +2875,8 @@ static const struct {
 	  test_put_stale_duplicate_dropped },
 	{ "net_put_mprotect_map_fixed_fork_cow_lands_where_target_sees",
 	  test_put_remapped_target },
+	{ "net_pullv_strided_vector_pieces_exact_refusals",
+	  test_pullv_pieces },
 	{ "net_putv_stopped_target_strided_and_vector_exact",
 	  test_putv_stopped_target },
 	{ "net_put_racing_munmap_no_write_after_it_pins_released",
