@@ -25,7 +25,11 @@ public final class Request
         SEND_RENDEZVOUS,
         RECEIVE,
         /** A one-sided read: the driver pulls pieces of a partner's exposed region ({@link RemoteReads}). */
-        READ
+        READ,
+        /** A one-sided put into a partner's region exposed for writes ({@link RemoteWrites}). */
+        WRITE,
+        /** A one-sided atomic on a partner's region exposed for writes ({@link RemoteWrites}). */
+        ATOMIC
     }
 
     private static final VarHandle STATE;
