@@ -143,4 +143,18 @@ class KernelRemoteWriteTest
         done(origin.iput(partner, region.id(), region.key(), 0, source));
         assertEquals(-1, memory.asSlice(0, 256).mismatch(source), "the endpoint still writes after the refusals");
     }
+
+    @Test
+    void aRegionExposedForWritesIsReadWithItsKeyOnly()
+    {
+        final MemorySegment source = pattern(arena, 3000, 6);
+        done(origin.iput(partner, region.id(), region.key(), 500, source));
+        final MemorySegment back = arena.allocate(3000);
+        done(origin.iget(partner, region.id(), region.key(), 500, back));
+        assertEquals(-1, back.mismatch(source), "read back with the key");
+        final Request keyless = origin.iget(partner, region.id(), 500, arena.allocate(3000));
+        final MxException refused = assertThrows(MxException.class, () -> keyless.awaitOrThrow(TIMEOUT));
+        assertTrue(refused.getMessage().contains("BAD_KEY"), refused.getMessage());
+        keyless.release();
+    }
 }

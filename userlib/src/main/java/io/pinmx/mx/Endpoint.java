@@ -479,8 +479,21 @@ public final class Endpoint implements AutoCloseable
         final MemorySegment destination)
     {
         checkOpen();
-        return reads.post(source, remoteRegionId, new long[] {remoteOffset}, new long[] {destination.byteSize()}, 1,
-            new MemorySegment[] {destination}, 1);
+        return reads.post(source, remoteRegionId, 0, new long[] {remoteOffset}, new long[] {destination.byteSize()},
+            1, new MemorySegment[] {destination}, 1);
+    }
+
+    /**
+     * As {@link #iget(Partner, int, long, MemorySegment)} from a region the partner exposed for writes
+     * ({@link #exposeForWrites}), which its driver lets be read only with the region's {@code key}: a read without it
+     * or with another fails naming BAD_KEY.
+     */
+    public Request iget(final Partner source, final int remoteRegionId, final long key, final long remoteOffset,
+        final MemorySegment destination)
+    {
+        checkOpen();
+        return reads.post(source, remoteRegionId, key, new long[] {remoteOffset},
+            new long[] {destination.byteSize()}, 1, new MemorySegment[] {destination}, 1);
     }
 
     /**
@@ -495,7 +508,7 @@ public final class Endpoint implements AutoCloseable
         final long[] lengths, final int pieces, final MemorySegment[] destination, final int count)
     {
         checkOpen();
-        return reads.post(source, remoteRegionId, remoteOffsets, lengths, pieces, destination, count);
+        return reads.post(source, remoteRegionId, 0, remoteOffsets, lengths, pieces, destination, count);
     }
 
     /**

@@ -81,6 +81,8 @@ public final class Request
     long[] readOffsets;
     long[] readLengths;
     int readPieces;
+    /** The key of the region a read pulls from when it was exposed for writes, else 0. */
+    long readKey;
     /** The first piece of the pull in flight and the one after its run of remote-contiguous pieces. */
     int readFrom;
     int readTo;

@@ -407,6 +407,7 @@ public final class KernelEndpoint implements DriverEndpoint
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_OFFSET, spec.remoteOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LOCAL_OFFSET, spec.localOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LENGTH, spec.length());
+        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_KEY, spec.remoteKey());
         return ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
     }
 
