@@ -151,9 +151,8 @@ public interface DriverEndpoint extends AutoCloseable
 
     /**
      * Start a put into a peer's remote-writable region; its end arrives as PUT_DONE (every byte is in the target's
-     * memory: remote completion) or PUT_FAILED with the spec's handle. The source bytes may be reused once this
-     * returns only where {@link DriverInfo} says the provider copies them (the kernel provider does); otherwise at
-     * the end event.
+     * memory: remote completion) or PUT_FAILED with the spec's handle. Callers keep the source bytes unchanged until
+     * the end event: a provider may read them until then (the kernel provider copies them before this returns).
      *
      * @throws DriverException {@link DriverError#UNSUPPORTED} naming the provider and the capability on a provider
      *                         without {@link DriverFeature#REMOTE_WRITE}; {@link DriverError#BAD_ARGUMENT} naming
