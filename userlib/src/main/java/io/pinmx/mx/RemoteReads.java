@@ -47,8 +47,8 @@ final class RemoteReads
      * @throws MxException              if the partner is not connected or every request is in use.
      */
     Request post(
-        final Partner p, final int remoteRegionId, final long[] remoteOffsets, final long[] lengths, final int pieces,
-        final MemorySegment[] destination, final int count)
+        final Partner p, final int remoteRegionId, final long key, final long[] remoteOffsets, final long[] lengths,
+        final int pieces, final MemorySegment[] destination, final int count)
     {
         final long total = checkPieces(remoteOffsets, lengths, pieces);
         final Request r;
@@ -79,6 +79,7 @@ final class RemoteReads
                 "destination of " + destinationBytes + " bytes: the sizes must agree");
         }
         describe(r, p, remoteRegionId, remoteOffsets, lengths, pieces, total);
+        r.readKey = key;
         try
         {
             declare(r, total);
@@ -268,6 +269,7 @@ final class RemoteReads
             .localRegionId(r.lease.regionId())
             .localOffset(r.lease.offset() + r.readDestinationOffset)
             .length(r.pullBytes)
+            .remoteKey(r.readKey)
             .pullHandle(r.handle());
         driver.startPull(pullSpec);
     }

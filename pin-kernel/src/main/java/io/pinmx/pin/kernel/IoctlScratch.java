@@ -24,6 +24,11 @@ final class IoctlScratch
     final MemorySegment send;
     final MemorySegment pull;
     final MemorySegment wait;
+    final MemorySegment put;
+    final MemorySegment putv;
+    final MemorySegment atomic;
+    /** struct pinmx_put_piece[PUT_MAX_PIECES] for PINMX_IOC_PUTV. */
+    final MemorySegment putPieces;
     /** Native copies of heap headers and payloads for PINMX_IOC_SEND, which takes user pointers. */
     final MemorySegment stagedHeader;
     final MemorySegment stagedPayload;
@@ -38,6 +43,10 @@ final class IoctlScratch
         send = arena.allocate(PinmxAbi.SEND);
         pull = arena.allocate(PinmxAbi.PULL);
         wait = arena.allocate(PinmxAbi.WAIT);
+        put = arena.allocate(PinmxAbi.PUT);
+        putv = arena.allocate(PinmxAbi.PUTV);
+        atomic = arena.allocate(PinmxAbi.ATOMIC);
+        putPieces = arena.allocate(PinmxAbi.PUT_PIECE.byteSize() * PinmxAbi.PUT_MAX_PIECES, 8);
         stagedHeader = arena.allocate(PinmxAbi.MXOE_MAX_BYTES, 8);
         stagedPayload = arena.allocate(PinmxAbi.MXOE_MAX_BYTES, 8);
     }
