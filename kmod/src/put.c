@@ -669,7 +669,7 @@ long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg)
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.flags || req.pad || req.reserved)
+	if (req.flags || req.pad || req.pad2 || req.reserved)
 		return -EINVAL;
 	if (!smp_load_acquire(&ep->ring))
 		return -ENOTCONN;

@@ -2026,6 +2026,9 @@ static int test_put_stopped_target(void)
 	req.reserved = 1;
 	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), EINVAL);
 	req.reserved = 0;
+	req.pad2 = 1;
+	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), EINVAL);
+	req.pad2 = 0;
 	req.local_region = 4000;
 	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), ENOENT);
 	CHECK_OK(kill(o.target, SIGCONT));
@@ -2256,6 +2259,21 @@ static int atomic_start(struct put_origin *o, uint8_t op, uint32_t width,
 	return ioctl(o->n.fd, PINMX_IOC_ATOMIC, &req);
 }
 
+/* An atomic with its padding set must fail with EINVAL. */
+static int atomic_padded(struct put_origin *o)
+{
+	struct pinmx_atomic req = {
+		.peer_endpoint = o->n.peer_index, .op = PINMX_ATOMIC_FETCH_ADD,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .width = 8, .count = 1,
+		.remote_key = o->m.key, .pad = 1,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	CHECK_ERRNO(ioctl(o->n.fd, PINMX_IOC_ATOMIC, &req), EINVAL);
+	return 0;
+}
+
 /* Waits for the end of an atomic; 0 and *ae filled, or 1. */
 static int atomic_end(struct node *n, struct pinmx_atomic_event *ae,
 		      bool *done)
@@ -2437,6 +2455,8 @@ static int test_atomics_stopped_target(void)
 	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_SWAP, 8, 0, 1, 0, NULL, 2, 9),
 		    EINVAL);
 	CHECK_ERRNO(atomic_start(&o, 9, 8, 0, 1, 0, NULL, 1, 9), EINVAL);
+	if (atomic_padded(&o))
+		goto fail;
 	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0, NULL,
 				 180, 9), EINVAL);
 	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0,

@@ -25,7 +25,8 @@
  * pages of the named region, without the serving process doing anything.
  *
  * ABI version 4: room for 128 counters, the put_stale counter,
- * PINMX_IOC_PULLV. Version 3:
+ * PINMX_IOC_PULLV, explicit padding in struct pinmx_put and struct
+ * pinmx_atomic. Version 3:
  * regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
  * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
@@ -859,6 +860,8 @@ struct pinmx_pullv {
  * @local_region: in: region of this endpoint declared by the caller, the
  *	source (ENOENT, EACCES).
  * @handle: in: the caller's handle, echoed by the end event.
+ * @pad: zero.
+ * @pad2: zero.
  * @remote_offset: in: offset in the remote region; below 2^63 with
  *	@length (EOVERFLOW).
  * @local_offset: in: offset in the local region; the range must lie
@@ -900,6 +903,7 @@ struct pinmx_put {
 	__u32 local_region;
 	__u32 handle;
 	__u32 pad;
+	__u32 pad2;
 	__u64 remote_offset;
 	__u64 local_offset;
 	__u64 length;
@@ -995,6 +999,7 @@ enum pinmx_atomic_op {
  * @width: in: bytes of a word, 4 (int32) or 8 (int64) (EINVAL otherwise).
  * @handle: in: the caller's handle, echoed by the end event.
  * @count: in: words: 1, or 1..PINMX_ATOMIC_MAX_WORDS for ACCUMULATE (EINVAL).
+ * @pad: zero.
  * @remote_offset: in: region offset of the (first) word, a multiple of
  *	@width (EINVAL); below 2^63 with the words (EOVERFLOW).
  * @remote_key: in: the remote region's key.
@@ -1032,6 +1037,7 @@ struct pinmx_atomic {
 	__u32 width;
 	__u32 handle;
 	__u32 count;
+	__u32 pad;
 	__u64 remote_offset;
 	__u64 remote_key;
 	__u64 operand;

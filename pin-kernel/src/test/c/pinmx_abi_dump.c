@@ -53,7 +53,7 @@ int main(void)
 	S(pinmx_wait); F(pinmx_wait, timeout_ns); F(pinmx_wait, ready); F(pinmx_wait, pad);
 	S(pinmx_put); F(pinmx_put, peer_mac); F(pinmx_put, peer_endpoint); F(pinmx_put, flags);
 	F(pinmx_put, peer_session); F(pinmx_put, remote_region); F(pinmx_put, local_region); F(pinmx_put, handle);
-	F(pinmx_put, pad); F(pinmx_put, remote_offset); F(pinmx_put, local_offset); F(pinmx_put, length);
+	F(pinmx_put, pad); F(pinmx_put, pad2); F(pinmx_put, remote_offset); F(pinmx_put, local_offset); F(pinmx_put, length);
 	F(pinmx_put, remote_key); F(pinmx_put, reserved);
 	S(pinmx_put_piece); F(pinmx_put_piece, remote_offset); F(pinmx_put_piece, local_offset);
 	F(pinmx_put_piece, len);
@@ -63,7 +63,7 @@ int main(void)
 	F(pinmx_putv, remote_key); F(pinmx_putv, reserved);
 	S(pinmx_atomic); F(pinmx_atomic, peer_mac); F(pinmx_atomic, peer_endpoint); F(pinmx_atomic, op);
 	F(pinmx_atomic, peer_session); F(pinmx_atomic, remote_region); F(pinmx_atomic, width);
-	F(pinmx_atomic, handle); F(pinmx_atomic, count); F(pinmx_atomic, remote_offset);
+	F(pinmx_atomic, handle); F(pinmx_atomic, count); F(pinmx_atomic, pad); F(pinmx_atomic, remote_offset);
 	F(pinmx_atomic, remote_key); F(pinmx_atomic, operand); F(pinmx_atomic, compare); F(pinmx_atomic, values);
 	F(pinmx_atomic, reserved);
 	S(pinmx_atomic_event); F(pinmx_atomic_event, handle); F(pinmx_atomic_event, status);

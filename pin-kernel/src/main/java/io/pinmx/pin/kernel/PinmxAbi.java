@@ -99,9 +99,6 @@ public final class PinmxAbi
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT;
     private static final ValueLayout.OfByte U8 = ValueLayout.JAVA_BYTE;
 
-    /** The 4 bytes C's alignment puts before a u64 that follows an odd number of u32s (no field in the header). */
-    private static final MemoryLayout IMPLICIT_HOLE = MemoryLayout.paddingLayout(4);
-
     public static final StructLayout INFO = struct("pinmx_info",
         U32.withName("abi_version"), U32.withName("pin_mode"), U64.withName("features"),
         U32.withName("max_segments"), U32.withName("max_regions"), U32.withName("endpoint_id"),
@@ -161,7 +158,7 @@ public final class PinmxAbi
     public static final StructLayout PUT = struct("pinmx_put",
         MemoryLayout.sequenceLayout(6, U8).withName("peer_mac"), U8.withName("peer_endpoint"), U8.withName("flags"),
         U32.withName("peer_session"), U32.withName("remote_region"), U32.withName("local_region"),
-        U32.withName("handle"), U32.withName("pad"), IMPLICIT_HOLE, U64.withName("remote_offset"),
+        U32.withName("handle"), U32.withName("pad"), U32.withName("pad2"), U64.withName("remote_offset"),
         U64.withName("local_offset"),
         U64.withName("length"), U64.withName("remote_key"), U64.withName("reserved"));
     public static final StructLayout PUT_PIECE = struct("pinmx_put_piece",
@@ -174,7 +171,7 @@ public final class PinmxAbi
     public static final StructLayout ATOMIC = struct("pinmx_atomic",
         MemoryLayout.sequenceLayout(6, U8).withName("peer_mac"), U8.withName("peer_endpoint"), U8.withName("op"),
         U32.withName("peer_session"), U32.withName("remote_region"), U32.withName("width"), U32.withName("handle"),
-        U32.withName("count"), IMPLICIT_HOLE, U64.withName("remote_offset"), U64.withName("remote_key"),
+        U32.withName("count"), U32.withName("pad"), U64.withName("remote_offset"), U64.withName("remote_key"),
         U64.withName("operand"),
         U64.withName("compare"), U64.withName("values"), U64.withName("reserved"));
     public static final StructLayout ATOMIC_EVENT = struct("pinmx_atomic_event",
