@@ -32,9 +32,6 @@ class PmixTwoNamespaceTest
     @Test
     void rankRingAcrossNamespacesWithTheirOwnHomes() throws Exception
     {
-        // Passes in the module's tree, fails in both clean-clone runs of ./run-tests.sh (rank 1 in the second namespace
-        // finds no IPv4 address though `ip addr` shows one there): opt in until that is understood (issue 45).
-        assumeTrue(Boolean.getBoolean("pinmx.pmixNamespaces"), "opt in with -Dpinmx.pmixNamespaces=true");
         MpirunJob.assumeMpirun();
         assumeTrue(Files.isExecutable(NETNS_RSH), "needs " + NETNS_RSH);
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "needs util-linux's unshare");
