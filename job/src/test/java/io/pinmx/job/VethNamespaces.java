@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
@@ -29,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 public final class VethNamespaces implements AutoCloseable
 {
     private static final long COMMAND_DEADLINE_S = 30;
-    private static final long LINK_UP_DEADLINE_S = 30;
+    private static final long LINK_STATE_DEADLINE_S = 30;
     private static final long LINK_POLL_INTERVAL_MS = 20;
 
     private static final AtomicInteger CREATED = new AtomicInteger();
@@ -85,11 +86,15 @@ public final class VethNamespaces implements AutoCloseable
         }
         for (int side = 0; side < 2; side++)
         {
-            final int end = side;
-            await("veth " + names[end] + " operationally up").atMost(Duration.ofSeconds(LINK_UP_DEADLINE_S))
-                .pollInterval(Duration.ofMillis(LINK_POLL_INTERVAL_MS)).ignoreExceptions()
-                .until(() -> operationalState(end), "up"::equals);
+            awaitState(side, "up", "up"::equals);
         }
+    }
+
+    private void awaitState(final int side, final String expected, final Predicate<String> reached)
+    {
+        await("veth " + names[side] + " operationally " + expected).atMost(Duration.ofSeconds(LINK_STATE_DEADLINE_S))
+            .pollInterval(Duration.ofMillis(LINK_POLL_INTERVAL_MS)).ignoreExceptions()
+            .until(() -> operationalState(side), reached);
     }
 
     /**
@@ -101,6 +106,18 @@ public final class VethNamespaces implements AutoCloseable
     {
         return run(inside(side, List.of("cat", "/sys/class/net/" + names[side] + "/operstate")).toArray(String[]::new))
             .trim();
+    }
+
+    /**
+     * Sets that side's veth end down, as when a peer host goes: the other end stays set up but loses its carrier.
+     * Returns once the kernel no longer reports the other end operationally up.
+     *
+     * @param side 0 or 1.
+     */
+    public void setDown(final int side) throws IOException, InterruptedException
+    {
+        run(ip, "-n", names[side], "link", "set", names[side], "down");
+        awaitState(1 - side, "not up", state -> !"up".equals(state));
     }
 
     /**
