@@ -14,7 +14,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A two-rank job of Open MPI's mpirun across the two "hosts" of a {@link VethNamespaces} pair, one rank each, with
- * a HOME of its own per host so that no shared file can be what joins it: mpirun runs in the first namespace and
+ * a HOME and a shared-memory directory of its own per host (PINMX_SHM_DIR, PINMX_RMA_DIR: on one kernel both
+ * namespaces would otherwise see the same /dev/shm, where rma finds the other rank's files and maps its memory),
+ * so that no shared file can be what joins it or carries its data: mpirun runs in the first namespace and
  * starts its daemon in the second through rma/bench/netns-rsh (each with its own host name); the ranks meet
  * through mpirun's PMIx servers and reach each other over the veth. Shipped in this module's test-jar for every
  * module's cross-namespace PMIx tests; {@link #assumeReady} skips the calling test, saying why, where mpirun,
@@ -29,12 +31,14 @@ public final class MpirunAcrossNamespaces
     private final VethNamespaces hosts;
     private final Path dir;
     private final Path[] homes;
+    private final Path[] sharedMemoryDirectories;
 
     private MpirunAcrossNamespaces(final VethNamespaces hosts, final Path dir)
     {
         this.hosts = hosts;
         this.dir = dir;
         homes = new Path[] {dir.resolve("home-a"), dir.resolve("home-b")};
+        sharedMemoryDirectories = new Path[] {dir.resolve("shm-a"), dir.resolve("shm-b")};
     }
 
     /**
@@ -53,15 +57,17 @@ public final class MpirunAcrossNamespaces
     public static MpirunAcrossNamespaces over(final VethNamespaces hosts, final Path dir) throws IOException
     {
         final MpirunAcrossNamespaces job = new MpirunAcrossNamespaces(hosts, dir);
-        for (final Path home : job.homes)
+        final StringBuilder agent = new StringBuilder("#!/bin/sh\ncase \"$1\" in\n");
+        for (int side = 0; side < 2; side++)
         {
-            Files.createDirectories(home);
+            Files.createDirectories(job.homes[side]);
+            Files.createDirectories(job.sharedMemoryDirectories[side]);
+            agent.append("  ").append(hosts.address(side)).append(") export HOME=").append(job.homes[side])
+                .append(" PINMX_SHM_DIR=").append(job.sharedMemoryDirectories[side])
+                .append(" PINMX_RMA_DIR=").append(job.sharedMemoryDirectories[side]).append(" ;;\n");
         }
-        // Each "host" gets its own HOME, then netns-rsh enters its namespace.
-        Files.writeString(job.agent(), "#!/bin/sh\ncase \"$1\" in\n" +
-            "  " + hosts.address(0) + ") export HOME=" + job.homes[0] + " ;;\n" +
-            "  " + hosts.address(1) + ") export HOME=" + job.homes[1] + " ;;\n" +
-            "esac\nexec " + NETNS_RSH + " \"$@\"\n");
+        // Each "host" gets its own directories, then netns-rsh enters its namespace.
+        Files.writeString(job.agent(), agent.append("esac\nexec ").append(NETNS_RSH).append(" \"$@\"\n"));
         Files.setPosixFilePermissions(job.agent(), PosixFilePermissions.fromString("rwx------"));
         Files.writeString(job.hostfile(), hosts.address(0) + " slots=1\n" + hosts.address(1) + " slots=1\n");
         return job;
