@@ -100,7 +100,7 @@ public final class VethNamespaces implements AutoCloseable
     /**
      * @param side 0 or 1.
      * @return that side's veth end's operational state as the kernel reports it ({@code up}, {@code down},
-     * {@code lowerlayerdown}): {@code up} is what makes the interface count as up for Java and the user driver.
+     * {@code lowerlayerdown}): only {@code up} makes Java's {@code NetworkInterface.isUp()} true.
      */
     public String operationalState(final int side) throws IOException, InterruptedException
     {
