@@ -219,10 +219,14 @@ final class RemoteReads
 
     private void tryStart(final Request r)
     {
+        if (refusedStarts.queueBehind(r, now.nanoTime()))
+        {
+            return;
+        }
         try
         {
             startPull(r);
-            RefusedPullStarts.accepted(r);
+            refusedStarts.accepted(r, now.nanoTime());
         }
         catch (final RuntimeException ex)
         {
@@ -248,6 +252,10 @@ final class RemoteReads
     /** A read released or failed while its pull waited to start only lets its buffer go, as at a pull's end. */
     private void retryStart(final Request r)
     {
+        if (requests.endHeldFailure(r, r.readDestinationOffset))
+        {
+            return;
+        }
         if (RequestState.PULLING != r.state || Rendezvous.ReceiveState.PULLING != r.rendezvousReceive)
         {
             forgetPieces(r);
@@ -283,6 +291,10 @@ final class RemoteReads
             Rendezvous.ReceiveState.PULLING_RELEASED != r.rendezvousReceive)
         {
             return false;
+        }
+        if (requests.endHeldFailure(r, r.readDestinationOffset))
+        {
+            return true;
         }
         if (RequestState.PULLING != r.state || Rendezvous.ReceiveState.PULLING != r.rendezvousReceive)
         {
