@@ -18,8 +18,12 @@ import java.util.function.Consumer;
  */
 final class RefusedPullStarts
 {
-    /** How long pull starts may keep being refused for want of room, none accepted, before they fail. */
-    static final long PATIENCE_NS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * How long pull starts may keep being refused for want of room, none accepted, before they fail: longer than a
+     * pull may run before its driver times it out (the user driver's default, 20 resends backing off, takes about
+     * 6 s), so slots held by pulls of a slow or dead peer are given back before anyone waiting gives up.
+     */
+    static final long PATIENCE_NS = TimeUnit.SECONDS.toNanos(30);
 
     private final ArrayDeque<Request> waiting;
     private boolean retrying;
