@@ -634,6 +634,7 @@ public final class Endpoint implements AutoCloseable
                 refusal = PartnerTable.withRefusal(refusal, ex);
             }
             driver.close();
+            requests.endHeldFailures();
             pool.close();
             sender.close();
             if (null != refusal && !stopped)
@@ -654,6 +655,8 @@ public final class Endpoint implements AutoCloseable
         try
         {
             final RuntimeException refusal = partners.failAll(stoppedBy(cause));
+            // no pull's end is polled any more: a failure held for one would never reach its waiter
+            requests.endHeldFailures();
             if (null != refusal && refusal != cause)
             {
                 cause.addSuppressed(refusal);

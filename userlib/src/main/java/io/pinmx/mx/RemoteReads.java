@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * its pieces one run at a time: consecutive pieces that are contiguous in the remote region go as one pull, each
  * landing where the previous one ended in the destination. While a pull runs the request holds its buffer
  * ({@link Rendezvous.ReceiveState#PULLING}), and the partner counts as busy, so its silence is measured and a dead
- * partner fails the read. A pull that timed out while the partner is connected is started again.
+ * partner fails the read. A pull that timed out while the partner is connected is only slow: it is started again,
+ * waiting behind refused starts like a new one.
  */
 final class RemoteReads
 {
@@ -220,10 +221,14 @@ final class RemoteReads
 
     private void tryStart(final Request r)
     {
+        if (refusedStarts.queueBehind(r, now.nanoTime()))
+        {
+            return;
+        }
         try
         {
             startPull(r);
-            RefusedPullStarts.accepted(r);
+            refusedStarts.accepted(r, now.nanoTime());
         }
         catch (final RuntimeException ex)
         {
@@ -249,6 +254,10 @@ final class RemoteReads
     /** A read released or failed while its pull waited to start only lets its buffer go, as at a pull's end. */
     private void retryStart(final Request r)
     {
+        if (requests.endHeldFailure(r, r.readDestinationOffset))
+        {
+            return;
+        }
         if (RequestState.PULLING != r.state || Rendezvous.ReceiveState.PULLING != r.rendezvousReceive)
         {
             forgetPieces(r);
@@ -286,6 +295,10 @@ final class RemoteReads
         {
             return false;
         }
+        if (requests.endHeldFailure(r, r.readDestinationOffset))
+        {
+            return true;
+        }
         if (RequestState.PULLING != r.state || Rendezvous.ReceiveState.PULLING != r.rendezvousReceive)
         {
             forgetPieces(r);
@@ -294,8 +307,10 @@ final class RemoteReads
         }
         if (null != errorKind)
         {
-            if (DriverError.TIMEOUT == errorKind && r.partner.isConnected() && restart(r))
+            if (DriverError.TIMEOUT == errorKind && r.partner.isConnected())
             {
+                r.pullRetries++;
+                tryStart(r);
                 return true;
             }
             end(r, "pull of " + r.pullBytes + " bytes at offset " + r.readOffsets[r.readFrom] + " of region " +
@@ -314,21 +329,6 @@ final class RemoteReads
             end(r, null);
         }
         return true;
-    }
-
-    /** A pull that timed out while the partner is connected is only slow: pull the same run again. */
-    private boolean restart(final Request r)
-    {
-        try
-        {
-            startPull(r);
-            r.pullRetries++;
-            return true;
-        }
-        catch (final RuntimeException ex)
-        {
-            return false;
-        }
     }
 
     /**

@@ -92,6 +92,11 @@ public final class Request
     /** The receiver's outcome from NOTIFY: anything but OK/TRUNCATED fails the send. */
     NotifyStatus notifyStatus;
     Rendezvous.ReceiveState rendezvousReceive = Rendezvous.ReceiveState.NONE;
+    /**
+     * Why the request fails once its running pull ends ({@link RequestPool#fail}): until then the driver may still
+     * write into its buffer, so its owner must not see it done. Null when no failure waits.
+     */
+    String failureAtPullEnd;
     /** Links in the {@link RequestPool}'s completion queue. */
     Request completedPrev;
     Request completedNext;
