@@ -1,0 +1,154 @@
+package io.pinmx.rma;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.pinmx.rma.RmaScenarios.check;
+
+/**
+ * {@link ArmciInterfaceScenarios}' {@code exclusion}: rank 0 repeatedly opens an access epoch on its slice, writes a
+ * work-in-progress mark over all of it, then the epoch's stamp, and checks the stamp is intact before it ends the
+ * epoch; meanwhile every other rank hammers that slice with puts of its own stamp, long accumulates, fetch-and-adds
+ * and gets of the whole slice (a size the driver tier serves in the data server). No remote write may land inside an
+ * epoch (rank 0 would find its stamp changed) and no get may see the mark (a half-written epoch). The hammering
+ * must have reached the slice between epochs (rank 0 counts the epochs that found it changed since the last one).
+ */
+final class EpochExclusionScenario
+{
+    private static final int LONGS = 256;
+    private static final int PIECE_LONGS = 32;
+    private static final long HAMMER_NS = 1_000_000_000L;
+    private static final long INSIDE_PAUSE_NS = 20_000;
+    private static final long BETWEEN_PAUSE_NS = 50_000;
+    private static final int MIN_EPOCHS = 10;
+    private static final int MIN_HAMMER_ROUNDS = 10;
+    private static final long TAG_SHIFT = 56;
+    private static final long WORK_IN_PROGRESS = 0x7EL << TAG_SHIFT;
+    private static final long EPOCH_TAG = 0x5AL << TAG_SHIFT;
+    private static final VarHandle DONE = ValueLayout.JAVA_LONG.varHandle();
+
+    private final Rma rma;
+
+    EpochExclusionScenario(final Rma rma)
+    {
+        this.rma = rma;
+    }
+
+    void run()
+    {
+        final RmaAllocation slice = rma.alloc(0 == rma.rank() ? LONGS * Long.BYTES : 0);
+        final RmaAllocation done = rma.alloc(0 == rma.rank() ? Long.BYTES : 0);
+        if (0 == rma.rank())
+        {
+            fill(slice.local(), EPOCH_TAG);
+        }
+        rma.barrier();
+        if (0 == rma.rank())
+        {
+            final long disturbed = epochs(slice, done);
+            check(disturbed > 0, () -> "no epoch found the slice changed by the other ranks since the one before");
+        }
+        else
+        {
+            hammer(slice, done);
+        }
+        rma.barrier();
+        rma.free(done);
+        rma.free(slice);
+    }
+
+    /**
+     * Rank 0: epochs until every other rank has finished hammering.
+     *
+     * @return the epochs that found the slice changed since the one before.
+     */
+    private long epochs(final RmaAllocation slice, final RmaAllocation done)
+    {
+        final MemorySegment mine = slice.local();
+        long epochs = 0;
+        long disturbed = 0;
+        while ((long)DONE.getAcquire(done.local(), 0L) < rma.size() - 1 || epochs < MIN_EPOCHS)
+        {
+            final long stamp = EPOCH_TAG | epochs;
+            rma.accessBegin(slice);
+            disturbed += changedSince(mine, EPOCH_TAG | Math.max(0, epochs - 1)) ? 1 : 0;
+            fill(mine, WORK_IN_PROGRESS);
+            pause(INSIDE_PAUSE_NS);
+            fill(mine, stamp);
+            pause(INSIDE_PAUSE_NS);
+            for (int i = 0; i < LONGS; i++)
+            {
+                final long seen = mine.getAtIndex(ValueLayout.JAVA_LONG, i);
+                final int at = i;
+                final long epoch = epochs;
+                check(stamp == seen, () -> "epoch " + epoch + ": element " + at + " is 0x" + Long.toHexString(seen) +
+                    ", rank 0 wrote 0x" + Long.toHexString(stamp) + ": a remote operation landed inside the epoch");
+            }
+            rma.accessEnd(slice);
+            epochs++;
+            pause(BETWEEN_PAUSE_NS);
+        }
+        return disturbed;
+    }
+
+    private static boolean changedSince(final MemorySegment longs, final long stamp)
+    {
+        for (int i = 0; i < LONGS; i++)
+        {
+            if (stamp != longs.getAtIndex(ValueLayout.JAVA_LONG, i))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The other ranks: puts, accumulates, fetch-and-adds and gets on rank 0's slice. */
+    private void hammer(final RmaAllocation slice, final RmaAllocation done)
+    {
+        final ThreadLocalRandom random = ThreadLocalRandom.current();
+        final MemorySegment piece = MemorySegment.ofArray(new long[PIECE_LONGS]);
+        final MemorySegment ones = MemorySegment.ofArray(new long[PIECE_LONGS]);
+        fill(ones, 1);
+        final MemorySegment seen = MemorySegment.ofArray(new long[LONGS]);
+        final long until = System.nanoTime() + HAMMER_NS;
+        long rounds = 0;
+        while (System.nanoTime() < until || rounds < MIN_HAMMER_ROUNDS)
+        {
+            fill(piece, ((0x10L + rma.rank()) << TAG_SHIFT) | rounds);
+            final long at = (long)random.nextInt(LONGS - PIECE_LONGS + 1) * Long.BYTES;
+            rma.put(piece, slice, 0, at);
+            rma.acc(AccumulateScale.ofLong(1), ones, slice, 0, (long)random.nextInt(LONGS - PIECE_LONGS + 1) * Long.BYTES);
+            rma.fetchAndAddLong(slice, 0, (long)random.nextInt(LONGS) * Long.BYTES, 1);
+            rma.get(slice, 0, 0, seen);
+            for (int i = 0; i < LONGS; i++)
+            {
+                final long value = seen.getAtIndex(ValueLayout.JAVA_LONG, i);
+                final int element = i;
+                check(WORK_IN_PROGRESS != (value & (0xFFL << TAG_SHIFT)), () -> "rank " + rma.rank() + "'s get saw " +
+                    "element " + element + " = 0x" + Long.toHexString(value) + ": rank 0's epoch half-written");
+            }
+            rounds++;
+        }
+        rma.fetchAndAddLong(done, 0, 0, 1);
+    }
+
+    private static void fill(final MemorySegment longs, final long value)
+    {
+        for (long i = 0; i < longs.byteSize() / Long.BYTES; i++)
+        {
+            longs.setAtIndex(ValueLayout.JAVA_LONG, i, value);
+        }
+    }
+
+    private static void pause(final long nanos)
+    {
+        final long until = System.nanoTime() + nanos;
+        while (System.nanoTime() < until)
+        {
+            Thread.onSpinWait();
+        }
+    }
+}
