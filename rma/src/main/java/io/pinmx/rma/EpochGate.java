@@ -14,12 +14,19 @@ import java.util.concurrent.locks.LockSupport;
  * word, then waits for every slot to leave its allocation. Both are sequentially consistent accesses, so either the
  * accessor sees the epoch and stands back, or the owner sees the accessor and waits for it: no operation on that
  * slice overlaps the epoch, and no atomic read-modify-write is on an operation's path.
+ * <p>
+ * The drivers' pulls (gets through the driver) read the slice without any of this rank's threads, so they cannot
+ * take a slot: for them the gate keeps an epoch counter, odd while an epoch is open and counting epochs, which this
+ * rank exposes on its endpoint ({@link EpochCounters}): a pull that read the counter even and unchanged before it
+ * started and after it ended overlapped no epoch.
  */
 final class EpochGate
 {
     /** Epoch word and slots each on a cache line of their own: accessors of one target share no line. */
     private static final long LINE_BYTES = 64;
     private static final long EPOCH_AT = 0;
+    private static final long COUNTER_AT = LINE_BYTES;
+    private static final int FIRST_SLOT_LINE = 2;
     private static final int SPINS_BEFORE_YIELD = 100;
     private static final int YIELDS_BEFORE_PARK = 100;
     private static final long PARK_NS = 50_000;
@@ -34,7 +41,7 @@ final class EpochGate
      */
     EpochGate(final MemorySegment words, final int slots)
     {
-        if (words.byteSize() < bytes(slots - 1))
+        if (words.byteSize() < bytes(slots - 1) || 0 != words.address() % Long.BYTES)
         {
             throw new IllegalArgumentException("epoch gate of " + words.byteSize() + " bytes for " + slots + " slots");
         }
@@ -45,7 +52,7 @@ final class EpochGate
     /** @return the bytes of the gate of a job of {@code ranks} ranks. */
     static long bytes(final int ranks)
     {
-        return LINE_BYTES * (ranks + 2);
+        return LINE_BYTES * (ranks + 1 + FIRST_SLOT_LINE);
     }
 
     /** @return the slot of the owner's data server in a job of {@code ranks} ranks (one past the ranks'). */
@@ -119,20 +126,28 @@ final class EpochGate
         }
         catch (final RuntimeException ex)
         {
-            close();
+            WORD.setRelease(words, EPOCH_AT, 0L);
             throw ex;
         }
+        WORD.setVolatile(words, COUNTER_AT, (long)WORD.getVolatile(words, COUNTER_AT) + 1);
     }
 
-    /** The owner closes its epoch: its stores happen before any accessor's entry. */
+    /** The owner closes its epoch: its stores happen before any accessor's entry and before the counter is even. */
     void close()
     {
+        WORD.setVolatile(words, COUNTER_AT, (long)WORD.getVolatile(words, COUNTER_AT) + 1);
         WORD.setRelease(words, EPOCH_AT, 0L);
+    }
+
+    /** @return the epoch counter's 8 bytes: odd while an epoch is open; what this rank exposes for pulls to check. */
+    MemorySegment counter()
+    {
+        return words.asSlice(COUNTER_AT, Long.BYTES);
     }
 
     private static long slotAt(final int slot)
     {
-        return LINE_BYTES * (slot + 1);
+        return LINE_BYTES * (slot + FIRST_SLOT_LINE);
     }
 
     /** The other side may be a descheduled process: spin briefly, then let it run, then sleep a little. */

@@ -149,13 +149,14 @@ public final class Rma implements AutoCloseable
     }
 
     /**
-     * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}) for direct loads and
-     * stores through {@link RmaAllocation#local()}: until {@link #accessEnd(RmaAllocation)} no floating-point or
-     * complex accumulate is applied to this rank's memory (their origins wait), so a load-modify-store of such an
-     * element loses none; the opening is a full fence. Puts, integer accumulates and gets are not held back. One
-     * epoch at a time; inside it, a floating-point accumulate aimed at this rank is refused.
+     * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}, with ARMCI-MPI's
+     * exclusive lock of one's own window) for direct loads and stores through {@link RmaAllocation#local()}: once it
+     * returns, and until {@link #accessEnd(RmaAllocation)}, no other rank's put, accumulate, read-modify-write or get
+     * touches that slice (their origins wait; a get that a driver pulled meanwhile is pulled again); the opening is a
+     * full fence. One epoch at a time; inside it, an operation on this rank's own slice of that allocation is refused.
      *
      * @throws IllegalStateException if an epoch is open, or the allocation was freed.
+     * @throws RmaException          naming a same-host rank that exited while touching the slice.
      */
     public void accessBegin(final RmaAllocation allocation)
     {
@@ -164,7 +165,7 @@ public final class Rma implements AutoCloseable
     }
 
     /**
-     * Closes the access epoch ({@code ARMCI_Access_end}): a full fence, then the held accumulates proceed.
+     * Closes the access epoch ({@code ARMCI_Access_end}): a full fence, then the operations held back proceed.
      *
      * @throws IllegalStateException if no epoch is open on that allocation.
      */

@@ -110,6 +110,11 @@ public final class RmaHandle
     {
         try
         {
+            // Gets seen done before the first waits share one check of their target's epoch counter.
+            for (int i = 0; i < pending.size(); i++)
+            {
+                pending.get(i).isDone();
+            }
             for (int i = 0; i < pending.size(); i++)
             {
                 pending.get(i).await();

@@ -47,7 +47,7 @@ final class RmaLayers
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
             this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
-            this.driver = new DriverTier(endpoint, protocols);
+            this.driver = new DriverTier(endpoint, protocols, EpochCounters.exchange(endpoint, ranks.gate(job.rank())));
             this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()),
                 ranks.gate(job.rank()), job.rank(), job.size());
         }

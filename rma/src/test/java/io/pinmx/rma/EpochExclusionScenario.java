@@ -11,16 +11,19 @@ import static io.pinmx.rma.RmaScenarios.check;
  * {@link ArmciInterfaceScenarios}' {@code exclusion}: rank 0 repeatedly opens an access epoch on its slice, writes a
  * work-in-progress mark over all of it, then the epoch's stamp, and checks the stamp is intact before it ends the
  * epoch; meanwhile every other rank hammers that slice with puts of its own stamp, long accumulates, fetch-and-adds
- * and gets of the whole slice (a size the driver tier serves in the data server). No remote write may land inside an
+ * and gets: of the whole slice and non-blocking ones of a piece (through the driver, pulls no target thread takes
+ * part in), and of a part the driver tier serves in the target's data server. No remote write may land inside an
  * epoch (rank 0 would find its stamp changed) and no get may see the mark (a half-written epoch). The hammering
  * must have reached the slice between epochs (rank 0 counts the epochs that found it changed since the last one).
  */
 final class EpochExclusionScenario
 {
-    private static final int LONGS = 256;
+    private static final int LONGS = 1024;
     private static final int PIECE_LONGS = 32;
+    /** A blocking get this long the driver tier serves in the target's data server; longer ones are pulls. */
+    private static final int SERVED_LONGS = 256;
     private static final long HAMMER_NS = 1_000_000_000L;
-    private static final long INSIDE_PAUSE_NS = 20_000;
+    private static final long INSIDE_PAUSE_NS = 100_000;
     private static final long BETWEEN_PAUSE_NS = 50_000;
     private static final int MIN_EPOCHS = 10;
     private static final int MIN_HAMMER_ROUNDS = 10;
@@ -88,6 +91,8 @@ final class EpochExclusionScenario
             }
             rma.accessEnd(slice);
             epochs++;
+            // Spinning, not parked: this rank's endpoint threads, which serve the others' pulls, run at whatever point
+            // the system preempts this one, mostly inside an epoch.
             pause(BETWEEN_PAUSE_NS);
         }
         return disturbed;
@@ -112,27 +117,51 @@ final class EpochExclusionScenario
         final MemorySegment piece = MemorySegment.ofArray(new long[PIECE_LONGS]);
         final MemorySegment ones = MemorySegment.ofArray(new long[PIECE_LONGS]);
         fill(ones, 1);
-        final MemorySegment seen = MemorySegment.ofArray(new long[LONGS]);
-        final long until = System.nanoTime() + HAMMER_NS;
-        long rounds = 0;
-        while (System.nanoTime() < until || rounds < MIN_HAMMER_ROUNDS)
+        final MemorySegment whole = MemorySegment.ofArray(new long[LONGS]);
+        final MemorySegment served = MemorySegment.ofArray(new long[SERVED_LONGS]);
+        final MemorySegment nonBlocking = MemorySegment.ofArray(new long[PIECE_LONGS]);
+        final RmaHandle handle = rma.handle();
+        // Rank 0 epochs until every other rank says it is done, a failing one too, so that the job ends at once.
+        try
         {
-            fill(piece, ((0x10L + rma.rank()) << TAG_SHIFT) | rounds);
-            final long at = (long)random.nextInt(LONGS - PIECE_LONGS + 1) * Long.BYTES;
-            rma.put(piece, slice, 0, at);
-            rma.acc(AccumulateScale.ofLong(1), ones, slice, 0, (long)random.nextInt(LONGS - PIECE_LONGS + 1) * Long.BYTES);
-            rma.fetchAndAddLong(slice, 0, (long)random.nextInt(LONGS) * Long.BYTES, 1);
-            rma.get(slice, 0, 0, seen);
-            for (int i = 0; i < LONGS; i++)
+            final long until = System.nanoTime() + HAMMER_NS;
+            long rounds = 0;
+            while (System.nanoTime() < until || rounds < MIN_HAMMER_ROUNDS)
             {
-                final long value = seen.getAtIndex(ValueLayout.JAVA_LONG, i);
-                final int element = i;
-                check(WORK_IN_PROGRESS != (value & (0xFFL << TAG_SHIFT)), () -> "rank " + rma.rank() + "'s get saw " +
-                    "element " + element + " = 0x" + Long.toHexString(value) + ": rank 0's epoch half-written");
+                fill(piece, ((0x10L + rma.rank()) << TAG_SHIFT) | rounds);
+                rma.put(piece, slice, 0, offset(random, PIECE_LONGS));
+                rma.acc(AccumulateScale.ofLong(1), ones, slice, 0, offset(random, PIECE_LONGS));
+                rma.fetchAndAddLong(slice, 0, offset(random, 1), 1);
+                rma.nbGet(slice, 0, offset(random, PIECE_LONGS), nonBlocking, handle);
+                rma.get(slice, 0, 0, whole);
+                rma.get(slice, 0, offset(random, SERVED_LONGS), served);
+                handle.await();
+                checkNoMark(whole, "get of the whole slice");
+                checkNoMark(served, "served get");
+                checkNoMark(nonBlocking, "non-blocking get");
+                rounds++;
             }
-            rounds++;
         }
-        rma.fetchAndAddLong(done, 0, 0, 1);
+        finally
+        {
+            rma.fetchAndAddLong(done, 0, 0, 1);
+        }
+    }
+
+    private static long offset(final ThreadLocalRandom random, final int longs)
+    {
+        return (long)random.nextInt(LONGS - longs + 1) * Long.BYTES;
+    }
+
+    private void checkNoMark(final MemorySegment seen, final String what)
+    {
+        for (int i = 0; i < seen.byteSize() / Long.BYTES; i++)
+        {
+            final long value = seen.getAtIndex(ValueLayout.JAVA_LONG, i);
+            final int element = i;
+            check(WORK_IN_PROGRESS != (value & (0xFFL << TAG_SHIFT)), () -> "rank " + rma.rank() + "'s " + what +
+                " saw element " + element + " = 0x" + Long.toHexString(value) + ": rank 0's epoch half-written");
+        }
     }
 
     private static void fill(final MemorySegment longs, final long value)
