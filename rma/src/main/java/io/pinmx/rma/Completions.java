@@ -86,7 +86,8 @@ final class Completions
     static final class Pulls implements RmaHandle.Completion
     {
         private final int rank;
-        private final PullPlan plan;
+        /** Dropped once settled, with the caller's pieces it names. */
+        private PullPlan plan;
         private final EpochCounters epochs;
         private Request[] reads;
         /** The epoch counter's reading known when the reads started. */
@@ -180,6 +181,7 @@ final class Completions
             }
             unpackInto = null;
             staging = null;
+            plan = null;
         }
 
         private void awaitReads()

@@ -104,6 +104,9 @@ final class Ranks implements AutoCloseable
         final long[] pids = new long[size];
         final LockStripes[] stripes = new LockStripes[size];
         final EpochGate[] gates = new EpochGate[size];
+        // An empty slice of a rank reached through the driver is "mapped" (as nothing) and takes this gate, never
+        // opened: a zero-byte operation on it has nothing to exclude.
+        final EpochGate neverOpened = new EpochGate(arena.allocate(EpochGate.bytes(size), Long.BYTES), size + 1);
         try
         {
             for (int r = 0; r < size; r++)
@@ -130,6 +133,7 @@ final class Ranks implements AutoCloseable
                 else
                 {
                     tiers[r] = RankTier.DRIVER;
+                    gates[r] = neverOpened;
                 }
             }
             job.barrier();
@@ -209,7 +213,10 @@ final class Ranks implements AutoCloseable
         return stripes[rank];
     }
 
-    /** @return the rank's access-epoch gate; null for a rank reached through the driver. */
+    /**
+     * @return the rank's access-epoch gate; for a rank reached through the driver, one no rank opens (what an operation
+     *         on its empty slice, the only one mapped here, takes).
+     */
     EpochGate gate(final int rank)
     {
         return gates[rank];
