@@ -38,13 +38,15 @@ final class Ranks implements AutoCloseable
     private final long[] pids;
     private final LockStripes[] stripes;
     private final EpochGate[] gates;
+    /** Whether each rank runs on this host, whichever tier reaches it. */
+    private final boolean[] sameHost;
     /** 1 once the watcher saw the rank's process gone; read by every operation on a same-host rank. */
     private final AtomicIntegerArray dead;
     private final Thread watcher;
     private volatile boolean closed;
 
     private Ranks(final Job job, final String jobToken, final Path directory, final RankTier[] tiers, final long[] pids,
-        final LockStripes[] stripes, final EpochGate[] gates)
+        final LockStripes[] stripes, final EpochGate[] gates, final boolean[] sameHost)
     {
         this.job = job;
         this.jobToken = jobToken;
@@ -53,6 +55,7 @@ final class Ranks implements AutoCloseable
         this.pids = pids;
         this.stripes = stripes;
         this.gates = gates;
+        this.sameHost = sameHost;
         this.dead = new AtomicIntegerArray(tiers.length);
         this.watcher = Thread.ofPlatform().daemon().name("pinmx-rma-liveness").start(this::watch);
     }
@@ -104,6 +107,7 @@ final class Ranks implements AutoCloseable
         final long[] pids = new long[size];
         final LockStripes[] stripes = new LockStripes[size];
         final EpochGate[] gates = new EpochGate[size];
+        final boolean[] sameHost = new boolean[size];
         // An empty slice of a rank reached through the driver is "mapped" (as nothing) and takes this gate, never
         // opened: a zero-byte operation on it has nothing to exclude.
         final EpochGate neverOpened = new EpochGate(arena.allocate(EpochGate.bytes(size), Long.BYTES), size + 1);
@@ -117,14 +121,17 @@ final class Ranks implements AutoCloseable
                 if (r == job.rank())
                 {
                     tiers[r] = RankTier.SELF;
+                    sameHost[r] = true;
                     stripes[r] = stripes(control);
                     gates[r] = gate(control, size);
                     continue;
                 }
-                final MemorySegment theirs = sharedMemory ?
-                    SharedFile.openIfPresent(controlFile(directory, jobToken, r), controlBytes, arena) : null;
-                if (null != theirs && MAGIC == theirs.get(ValueLayout.JAVA_LONG, 0) &&
-                    theirNonce == theirs.get(ValueLayout.JAVA_LONG, 16))
+                // Looked for even with the shared-memory tier off: ARMCI_Same_node asks where a rank runs.
+                final MemorySegment theirs =
+                    SharedFile.openIfPresent(controlFile(directory, jobToken, r), controlBytes, arena);
+                sameHost[r] = null != theirs && MAGIC == theirs.get(ValueLayout.JAVA_LONG, 0) &&
+                    theirNonce == theirs.get(ValueLayout.JAVA_LONG, 16);
+                if (sharedMemory && sameHost[r])
                 {
                     tiers[r] = RankTier.SHARED_MEMORY;
                     stripes[r] = stripes(theirs);
@@ -142,7 +149,7 @@ final class Ranks implements AutoCloseable
         {
             SharedFile.remove(mine);
         }
-        return new Ranks(job, jobToken, directory, tiers, pids, stripes, gates);
+        return new Ranks(job, jobToken, directory, tiers, pids, stripes, gates, sameHost);
     }
 
     /** A control file: a header (magic, pid, nonce), the lock stripes, then the access-epoch gate. */
@@ -205,6 +212,12 @@ final class Ranks implements AutoCloseable
     RankTier tier(final int rank)
     {
         return tiers[rank];
+    }
+
+    /** @return whether the rank runs on this host (its control file is mapped here), whichever tier reaches it. */
+    boolean sameHost(final int rank)
+    {
+        return sameHost[rank];
     }
 
     /** @return the rank's lock stripes; null for a rank reached through the driver. */

@@ -96,6 +96,18 @@ public final class Rma implements AutoCloseable
         return ranks.tier(rank);
     }
 
+    /**
+     * {@code ARMCI_Same_node}: whether the rank runs on this host, whichever tier reaches it (with the shared-memory
+     * tier off, a rank on this host is reached through the driver and is still on this node).
+     *
+     * @throws IllegalArgumentException naming the rank if it is not one of the job's.
+     */
+    public boolean sameNode(final int rank)
+    {
+        checkRank(rank, "same-node");
+        return ranks.sameHost(rank);
+    }
+
     // ---------------------------------------------------------------- allocation
 
     /**

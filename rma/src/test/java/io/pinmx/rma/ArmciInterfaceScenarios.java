@@ -18,7 +18,8 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * ARMCI's message helpers on every type, over arrays and segments, and their refusals), {@code anywhere} (vector
  * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}),
  * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them),
- * {@code exclusion} ({@link EpochExclusionScenario}: no remote operation interleaves with an epoch),
+ * {@code exclusion} ({@link EpochExclusionScenario}: no remote operation interleaves with an epoch), {@code samenode}
+ * ({@link SameNodeScenario}),
  * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals) and {@code manygets}
  * ({@link ManyGetsScenario}). Each throws on the first wrong result; rank
  * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
@@ -54,6 +55,7 @@ public final class ArmciInterfaceScenarios
                     case "groups" -> new GroupScenarios(rma).run();
                     case "epochs" -> s.accessEpochs();
                     case "exclusion" -> new EpochExclusionScenario(rma).run();
+                    case "samenode" -> new SameNodeScenario(rma).run();
                     case "lockmem" -> s.addressRangeLocks();
                     case "manygets" -> new ManyGetsScenario(rma).run();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
