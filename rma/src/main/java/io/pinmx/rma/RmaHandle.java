@@ -113,6 +113,11 @@ public final class RmaHandle
         RuntimeException failure = null;
         try
         {
+            // Gets seen done before the first waits share one check of their target's epoch counter.
+            for (int i = 0; i < pending.size(); i++)
+            {
+                pending.get(i).isDone();
+            }
             for (int i = 0; i < pending.size(); i++)
             {
                 try
