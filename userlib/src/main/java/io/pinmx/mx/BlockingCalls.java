@@ -1,6 +1,7 @@
 package io.pinmx.mx;
 
 import io.pinmx.pin.wire.ConnectStatus;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.time.Duration;
 
@@ -60,6 +61,8 @@ final class BlockingCalls
     {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeout.toNanos();
+        final long pollEndNs = startNs + waits.callerPollNs();
+        final IdleStrategy idle = waits.pollIdle();
         while (!endpoint.iprobe(source, matchInfo, matchMask, out))
         {
             final long remaining = deadline - System.nanoTime();
@@ -67,7 +70,7 @@ final class BlockingCalls
             {
                 return false;
             }
-            waits.pause(Math.min(remaining, MAX_PAUSE_NS), startNs);
+            waits.pause(Math.min(remaining, MAX_PAUSE_NS), pollEndNs, idle);
         }
         return true;
     }
@@ -77,8 +80,19 @@ final class BlockingCalls
      */
     int waitAny(final Request[] requests, final int count, final Duration timeout)
     {
+        return waitAny(requests, count, timeout, waits.callerPollNs());
+    }
+
+    /**
+     * @param pollNs how long the wait stays on its core before it blocks or parks.
+     * @return the index of one of the first {@code count} requests that is done, or -1 if none is within the timeout.
+     */
+    int waitAny(final Request[] requests, final int count, final Duration timeout, final long pollNs)
+    {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeout.toNanos();
+        final long pollEndNs = startNs + pollNs;
+        final IdleStrategy idle = waits.pollIdle();
         while (true)
         {
             for (int i = 0; i < count; i++)
@@ -93,7 +107,7 @@ final class BlockingCalls
             {
                 return -1;
             }
-            waits.pause(Math.min(remaining, MAX_PAUSE_NS), startNs);
+            waits.pause(Math.min(remaining, MAX_PAUSE_NS), pollEndNs, idle);
         }
     }
 
@@ -108,6 +122,8 @@ final class BlockingCalls
         final Endpoint endpoint, final Partner partner, final int applicationKey, final long startNs,
         final long deadline, final Duration timeout)
     {
+        final long pollEndNs = startNs + waits.callerPollNs();
+        final IdleStrategy idle = waits.pollIdle();
         while (true)
         {
             final ConnectionState state = partner.connection;
@@ -130,7 +146,7 @@ final class BlockingCalls
                         " is not the endpoint's)" : ""));
                 }
             }
-            waits.pause(MAX_PAUSE_NS, startNs);
+            waits.pause(MAX_PAUSE_NS, pollEndNs, idle);
         }
     }
 }

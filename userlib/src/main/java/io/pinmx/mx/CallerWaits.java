@@ -1,8 +1,10 @@
 package io.pinmx.mx;
 
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.provider.ProgressRunner;
 import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.DriverEndpoint;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -10,8 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * How API threads wait on the endpoint, in its {@link ThreadingMode}. For the first {@code pollNs} of a wait (the
  * options' {@code callerPollNs} unless the wait names its own) the waiting thread stays on its core: INVOKER runs the
- * endpoint's round through the invoker (a spin when it found nothing), DEDICATED spins watching what it waits for
- * while the agent's thread polls. Past that, DEDICATED parks on its request (the round that completes it unparks
+ * endpoint's round through the invoker, DEDICATED watches what it waits for while the agent's thread polls; between
+ * tries that find nothing it idles with {@link BackoffThenBlockIdleStrategy#busyPolling} (a yield every few dozen, so
+ * a descheduled partner or the agent thread gets the core on a small host). Past that, DEDICATED parks on its request (the round that completes it unparks
  * it), or briefly with none; INVOKER blocks in the driver (one thread at a time) until an event or the next timer.
  * The driver's await does not spin (its contract), so a wait that outlasts one blocking slice goes on blocking
  * rather than polling again.
@@ -29,6 +32,8 @@ final class CallerWaits
     private final boolean invoker;
     private final long callerPollNs;
     private final ReentrantLock awaitLock = new ReentrantLock();
+    /** Each waiting thread's idle between tries of its poll phase. */
+    private final ThreadLocal<IdleStrategy> pollIdle = ThreadLocal.withInitial(BackoffThenBlockIdleStrategy::busyPolling);
 
     CallerWaits(final DriverEndpoint driver, final EndpointRound round, final ProgressRunner runner,
         final long callerPollNs)
@@ -64,6 +69,7 @@ final class CallerWaits
         }
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeoutNs;
+        final IdleStrategy idle = pollIdle();
         while (!r.state.isDone())
         {
             final long remaining = deadline - System.nanoTime();
@@ -74,7 +80,7 @@ final class CallerWaits
             // DEDICATED: the park on the request ends when it completes, so it needs no bound of its own (a waiter
             // parked in bounded slices would wake many times a second for nothing)
             final long maxNs = invoker ? Math.min(remaining, MAX_IDLE_WAIT_NS) : remaining;
-            pauseUntil(maxNs, startNs + pollNs, r, ackWhenIdle);
+            pauseUntil(maxNs, startNs + pollNs, idle, r, ackWhenIdle);
         }
         return true;
     }
@@ -85,22 +91,37 @@ final class CallerWaits
         runner.invoke();
     }
 
-    /**
-     * One pause of a wait without a request to park on that began at {@code waitStartNs} (see {@link #pauseUntil}).
-     */
-    void pause(final long maxNs, final long waitStartNs)
+    /** @return the calling thread's idle for the poll phase of a wait that begins now. */
+    IdleStrategy pollIdle()
     {
-        pauseUntil(maxNs, waitStartNs + callerPollNs, null, true);
+        final IdleStrategy idle = pollIdle.get();
+        idle.reset();
+        return idle;
     }
 
-    private void pauseUntil(final long maxNs, final long pollEndNs, final Request parkOn, final boolean ackWhenIdle)
+    /** @return the options' {@code callerPollNs}: how long a wait that names none stays on its core. */
+    long callerPollNs()
+    {
+        return callerPollNs;
+    }
+
+    /**
+     * One pause of a wait without a request to park on, polling until {@code pollEndNs} (see {@link #pauseUntil}).
+     *
+     * @param idle what {@link #pollIdle} gave the wait when it began.
+     */
+    void pause(final long maxNs, final long pollEndNs, final IdleStrategy idle)
+    {
+        pauseUntil(maxNs, pollEndNs, idle, null, true);
+    }
+
+    private void pauseUntil(
+        final long maxNs, final long pollEndNs, final IdleStrategy idle, final Request parkOn,
+        final boolean ackWhenIdle)
     {
         if (System.nanoTime() - pollEndNs < 0)
         {
-            if (0 == invoke(ackWhenIdle))
-            {
-                Thread.onSpinWait();
-            }
+            idle.idle(invoke(ackWhenIdle));
         }
         else if (!invoker)
         {

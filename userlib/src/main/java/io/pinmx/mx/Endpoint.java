@@ -488,6 +488,21 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * As {@link #waitAny(Request[], int, Duration)}, staying on the core for the first {@code pollFor} of the wait
+     * instead of the options' {@code callerPollNs} (see {@link Request#await(Duration, Duration)}).
+     *
+     * @throws IllegalArgumentException naming pollFor if it is negative.
+     */
+    public int waitAny(final Request[] requests, final int count, final Duration timeout, final Duration pollFor)
+    {
+        if (pollFor.isNegative())
+        {
+            throw new IllegalArgumentException("pollFor = " + pollFor + ": must be >= 0");
+        }
+        return blocking.waitAny(requests, count, timeout, pollFor.toNanos());
+    }
+
+    /**
      * Closes the endpoint: partners are told, every pending request fails, regions are undeclared and the driver
      * endpoint closes.
      *
