@@ -20,10 +20,10 @@ import java.util.List;
  * here; a packed get larger than a chunk is packed into the {@link PackArea} for the origin to pull): one thread per
  * rank that serves every request aimed at this rank's slices whether or not the application ever calls the library
  * (unilateral progress).
- * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it polls the endpoint
- * itself (the endpoint's progress thread stands aside meanwhile), so the next request of an origin issuing them back
- * to back is received on this thread with no wake-up in between (a wake-up costs more than the operation); later it
- * parks and the progress thread wakes it when one arrives.
+ * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it stays on its core
+ * (watching the receive, or polling the endpoint itself when no agent thread does), so the next request of an origin
+ * issuing them back to back needs no wake-up (a wake-up costs more than the operation); later it parks and the
+ * round that completes the receive wakes it.
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
  * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote

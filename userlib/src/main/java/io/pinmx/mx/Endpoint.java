@@ -12,14 +12,16 @@ import io.pinmx.pin.spi.AtomicOp;
 import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.RemoteRegion;
+import io.pinmx.pin.provider.ProgressRunner;
+import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PinDriver;
 import io.pinmx.pin.wire.MediumFragFrame;
 import io.pinmx.regioncache.RegionCache;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
-import org.agrona.concurrent.IdleStrategy;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -37,9 +39,10 @@ import java.util.function.LongSupplier;
  * {@link PartnerTable} and {@link Connector} (partners, handshake), {@link OutboundQueue} and
  * {@link FrameSender} (frames out), {@link FrameReceiver} (frames in, matching, reassembly),
  * {@link Rendezvous} (declare, pull, notify), {@link RemoteReads} (one-sided reads of exposed
- * regions), {@link PartnerTimers} (resends, acks, liveness), {@link ProgressAgent} (the
- * progress thread) and {@link BlockingCalls} (how connect, probe and waitAny wait). One lock guards all protocol state; the
- * progress thread (or a caller in {@link ProgressMode#CALLER} mode) holds it while it polls
+ * regions), {@link PartnerTimers} (resends, acks, liveness), {@link EndpointRound} (the progress agent, run by a
+ * {@link ProgressRunner} in the options' {@link ThreadingMode}), {@link CallerWaits} and {@link BlockingCalls} (how
+ * API threads wait). One lock guards all protocol state; the
+ * round (on the agent's thread, or a caller's wait in {@link ThreadingMode#INVOKER} mode) holds it while it polls
  * the driver and runs timers, and the API methods hold it briefly to post work. Region
  * declares run outside it. Frames go out under the lock, from one reused header buffer, so
  * the hot path allocates nothing per message.
@@ -68,7 +71,9 @@ public final class Endpoint implements AutoCloseable
     private final RemoteWrites writes;
     private final FrameReceiver receiver;
     private final RequestPoster poster;
-    private final ProgressAgent progress;
+    private final EndpointRound round;
+    private final ProgressRunner progress;
+    private final CallerWaits waits;
     private final BlockingCalls blocking;
     private final int mediumFragmentBytes;
     private final EndpointAddress address;
@@ -109,12 +114,14 @@ public final class Endpoint implements AutoCloseable
             rendezvous, receiver, matchQueue, unexpected, pool);
         final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender, driver,
             matchQueue);
-        final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ?
-            BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
-        this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, reads, idleStrategy,
-            options.callerPollNs, "pinmx-progress-" + address, this::stopped);
-        this.blocking = new BlockingCalls(progress);
-        progress.start();
+        final ThreadingMode mode = options.progressMode.threadingMode();
+        this.round = new EndpointRound(lock, clock, now, driver, receiver, timers, rendezvous, reads,
+            "pinmx-progress-" + address, ThreadingMode.INVOKER == mode, this::stopped);
+        this.progress = ProgressRunner.start(mode,
+            BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(round.idleWaitNs())),
+            this::progressFailed, round);
+        this.waits = new CallerWaits(driver, round, progress, options.callerPollNs);
+        this.blocking = new BlockingCalls(waits);
     }
 
     /**
@@ -601,6 +608,21 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * As {@link #waitAny(Request[], int, Duration)}, staying on the core for the first {@code pollFor} of the wait
+     * instead of the options' {@code callerPollNs} (see {@link Request#await(Duration, Duration)}).
+     *
+     * @throws IllegalArgumentException naming pollFor if it is negative.
+     */
+    public int waitAny(final Request[] requests, final int count, final Duration timeout, final Duration pollFor)
+    {
+        if (pollFor.isNegative())
+        {
+            throw new IllegalArgumentException("pollFor = " + pollFor + ": must be >= 0");
+        }
+        return blocking.waitAny(requests, count, timeout, pollFor.toNanos());
+    }
+
+    /**
      * Closes the endpoint: partners are told, every pending request fails, regions are undeclared and the driver
      * endpoint closes.
      *
@@ -614,11 +636,12 @@ public final class Endpoint implements AutoCloseable
             return;
         }
         closed = true;
+        round.close();
         progress.close();
         lock.lock();
         try
         {
-            final boolean stopped = null != progress.failure();
+            final boolean stopped = null != round.failure();
             RuntimeException refusal = null;
             if (!stopped)
             {
@@ -645,6 +668,15 @@ public final class Endpoint implements AutoCloseable
         finally
         {
             lock.unlock();
+        }
+    }
+
+    /** The agent's thread: what its round or idle threw stops the endpoint; its own stop signal ends the thread. */
+    private void progressFailed(final Throwable cause)
+    {
+        if (!(cause instanceof AgentTerminationException))
+        {
+            round.stop(cause);
         }
     }
 
@@ -702,25 +734,20 @@ public final class Endpoint implements AutoCloseable
 
     boolean awaitRequest(final Request r, final long timeoutNs)
     {
-        return progress.awaitRequest(r, timeoutNs);
+        return waits.awaitRequest(r, timeoutNs);
     }
 
     boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs, final boolean ackWhenIdle)
     {
-        return progress.awaitRequest(r, timeoutNs, pollNs, ackWhenIdle);
+        return waits.awaitRequest(r, timeoutNs, pollNs, ackWhenIdle);
     }
 
     /**
-     * One round of progress on the caller's thread in {@link ProgressMode#CALLER} mode; nothing otherwise.
+     * One round of progress on the caller's thread in {@link ThreadingMode#INVOKER} mode; nothing otherwise.
      */
     void progressFromCaller()
     {
-        progress.progressFromCaller();
-    }
-
-    private long progressIdleWaitNs()
-    {
-        return progress.idleWaitNs();
+        waits.progressFromCaller();
     }
 
     /** A statistic read under the endpoint lock (off the hot path: the lambda may allocate). */
@@ -743,7 +770,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new MxException("endpoint " + address + " is closed");
         }
-        final Throwable failure = progress.failure();
+        final Throwable failure = round.failure();
         if (null != failure)
         {
             throw new MxException(stoppedBy(failure), failure);
