@@ -93,4 +93,24 @@ class LateReadReplyTest
         }
         assertFalse(reader.driverCounters().get(Counter.PULL_FRAMES_RECEIVED) > 0, "no reply was accepted");
     }
+
+    @Test
+    void closingTheReaderEndsAReadHeldForItsPull()
+    {
+        final UserDriverOptions udp = UserDriverOptions.defaults().withSameHost(false);
+        reader = TestEndpoints.open(TestEndpoints.options(1, KEY, udp).build());
+        owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
+            .progressMode(ProgressMode.CALLER).build());
+        final Partner toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
+        final ExposedRegion region = owner.expose(arena.allocate(READ_BYTES, 4096));
+        final Request read = reader.iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
+        await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        reader.failPartner(toOwner, "owner given up by the test");
+        assertEquals(RequestState.PULLING, read.state(), "held until its pull ends");
+
+        reader.close();
+        assertEquals(RequestState.FAILED, read.state());
+        assertTrue(read.status().error().contains("owner given up by the test"), read.status().error());
+        read.release();
+    }
 }
