@@ -75,24 +75,8 @@ class KernelOneSidedTest
     void putsAndAtomicsReachAStoppedTargetAcrossAVethPair() throws Exception
     {
         final KernelDriver driver = KernelDevices.requireDevice();
-        final String ip = NetworkNamespaces.requireIp();
-        final long pid = ProcessHandle.current().pid();
-        final String namespace = "pinmx-onesided-" + pid;
-        final String here = "pmos" + pid % 100_000;
-        final String there = "pmot" + pid % 100_000;
-        NetworkNamespaces.run(ip, "netns", "add", namespace);
-        try
-        {
-            NetworkNamespaces.run(ip, "link", "add", here, "type", "veth", "peer", "name", there);
-            NetworkNamespaces.run(ip, "link", "set", there, "netns", namespace);
-            NetworkNamespaces.run(ip, "link", "set", here, "up");
-            NetworkNamespaces.run(ip, "-n", namespace, "link", "set", there, "up");
-            runAgainstTarget(driver, List.of(ip, "netns", "exec", namespace), here, there);
-        }
-        finally
-        {
-            NetworkNamespaces.run(ip, "netns", "del", namespace);
-        }
+        NetworkNamespaces.withVethPair(NetworkNamespaces.requireIp(), "pmos", -1,
+            pair -> runAgainstTarget(driver, pair.enter(), pair.here(), pair.there()));
     }
 
     private static void runAgainstTarget(

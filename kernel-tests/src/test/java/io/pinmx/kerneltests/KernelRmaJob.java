@@ -81,28 +81,8 @@ final class KernelRmaJob
      */
     void runAcrossAVethPair(final String prefix, final int subnetByte) throws IOException, InterruptedException
     {
-        final String ip = NetworkNamespaces.requireIp();
-        final long id = ProcessHandle.current().pid() % 100_000;
-        final String namespace = prefix + "-" + id;
-        final String here = prefix + "a" + id;
-        final String there = prefix + "b" + id;
-        final String subnet = "10." + subnetByte + "." + id % 250;
-        NetworkNamespaces.run(ip, "netns", "add", namespace);
-        try
-        {
-            NetworkNamespaces.run(ip, "link", "add", here, "type", "veth", "peer", "name", there);
-            NetworkNamespaces.run(ip, "link", "set", there, "netns", namespace);
-            NetworkNamespaces.run(ip, "addr", "add", subnet + ".1/24", "dev", here);
-            NetworkNamespaces.run(ip, "link", "set", here, "up");
-            NetworkNamespaces.run(ip, "-n", namespace, "addr", "add", subnet + ".2/24", "dev", there);
-            NetworkNamespaces.run(ip, "-n", namespace, "link", "set", there, "up");
-            NetworkNamespaces.run(ip, "-n", namespace, "link", "set", "lo", "up");
-            run(here, there, subnet + ".1", List.of(ip, "netns", "exec", namespace));
-        }
-        finally
-        {
-            NetworkNamespaces.run(ip, "netns", "del", namespace);
-        }
+        NetworkNamespaces.withVethPair(NetworkNamespaces.requireIp(), prefix, subnetByte,
+            pair -> run(pair.here(), pair.there(), pair.host(1), pair.enter()));
     }
 
     /**

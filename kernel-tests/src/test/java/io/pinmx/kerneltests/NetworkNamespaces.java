@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -13,7 +14,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What the tests that place a peer in another network namespace share: finding iproute2's {@code ip} (the test is
- * skipped, saying why, without it or without root) and running its commands.
+ * skipped, saying why, without it or without root), running its commands, and a namespace joined to this one by a
+ * veth pair for the length of a test.
  */
 final class NetworkNamespaces
 {
@@ -40,5 +42,66 @@ final class NetworkNamespaces
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(COMMAND_TIMEOUT_S, TimeUnit.SECONDS), String.join(" ", command) + " hung");
         assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + output);
+    }
+
+    /**
+     * A veth pair's two ends: {@code here} in this namespace, {@code there} in {@code namespace}; with a subnet,
+     * {@code host(1)} here and {@code host(2)} there.
+     */
+    record VethPair(String ip, String namespace, String here, String there, String subnet)
+    {
+        /** @return the command prefix that runs a program inside the other namespace. */
+        List<String> enter()
+        {
+            return List.of(ip, "netns", "exec", namespace);
+        }
+
+        /** @return the address of host {@code n} on the pair's subnet. */
+        String host(final int n)
+        {
+            return subnet + "." + n;
+        }
+    }
+
+    /** What runs while a veth pair exists. */
+    @FunctionalInterface
+    interface VethBody
+    {
+        void run(VethPair pair) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Makes namespace {@code prefix-ID} (ID from this JVM's pid) joined to this one by the veth pair
+     * {@code prefix + "a" + ID} here and {@code prefix + "b" + ID} there, both up, runs the body, then removes the
+     * namespace and with it the pair.
+     *
+     * @param subnetByte with a value of 0 to 255, the ends get {@code 10.subnetByte.x.1/24} and {@code .2/24} and the
+     *                   namespace's loopback is brought up; with -1, no addresses.
+     */
+    static void withVethPair(final String ip, final String prefix, final int subnetByte, final VethBody body)
+        throws IOException, InterruptedException
+    {
+        final long id = ProcessHandle.current().pid() % 100_000;
+        final VethPair pair = new VethPair(ip, prefix + "-" + id, prefix + "a" + id, prefix + "b" + id,
+            subnetByte < 0 ? null : "10." + subnetByte + "." + id % 250);
+        run(ip, "netns", "add", pair.namespace());
+        try
+        {
+            run(ip, "link", "add", pair.here(), "type", "veth", "peer", "name", pair.there());
+            run(ip, "link", "set", pair.there(), "netns", pair.namespace());
+            if (null != pair.subnet())
+            {
+                run(ip, "addr", "add", pair.host(1) + "/24", "dev", pair.here());
+                run(ip, "-n", pair.namespace(), "addr", "add", pair.host(2) + "/24", "dev", pair.there());
+                run(ip, "-n", pair.namespace(), "link", "set", "lo", "up");
+            }
+            run(ip, "link", "set", pair.here(), "up");
+            run(ip, "-n", pair.namespace(), "link", "set", pair.there(), "up");
+            body.run(pair);
+        }
+        finally
+        {
+            run(ip, "netns", "del", pair.namespace());
+        }
     }
 }

@@ -44,37 +44,20 @@ class TwoHostTest
     void messagesOfEverySizeClassCrossAVethPairBetweenNamespacesAndComeBack() throws Exception
     {
         final KernelDriver driver = KernelDevices.requireDevice();
-        final String ip = NetworkNamespaces.requireIp();
-        final long pid = ProcessHandle.current().pid();
-        final String namespace = "pinmx-echo-" + pid;
-        final String here = "pmxa" + pid % 100_000;
-        final String there = "pmxb" + pid % 100_000;
-        NetworkNamespaces.run(ip, "netns", "add", namespace);
-        try
-        {
-            NetworkNamespaces.run(ip, "link", "add", here, "type", "veth", "peer", "name", there);
-            NetworkNamespaces.run(ip, "link", "set", there, "netns", namespace);
-            NetworkNamespaces.run(ip, "link", "set", here, "up");
-            NetworkNamespaces.run(ip, "-n", namespace, "link", "set", there, "up");
-            exchangeWithEchoPeer(driver, ip, namespace, here, there);
-        }
-        finally
-        {
-            NetworkNamespaces.run(ip, "netns", "del", namespace);
-        }
+        NetworkNamespaces.withVethPair(NetworkNamespaces.requireIp(), "pmxe", -1,
+            pair -> exchangeWithEchoPeer(driver, pair));
     }
 
-    private static void exchangeWithEchoPeer(
-        final KernelDriver driver, final String ip, final String namespace, final String here, final String there)
+    private static void exchangeWithEchoPeer(final KernelDriver driver, final NetworkNamespaces.VethPair pair)
         throws IOException, InterruptedException
     {
-        final List<String> command = new ArrayList<>(List.of(ip, "netns", "exec", namespace,
-            ProcessHandle.current().info().command().orElseThrow()));
+        final List<String> command = new ArrayList<>(pair.enter());
+        command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoPeer.class.getName(), there));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoPeer.class.getName(), pair.there()));
         final Process peer = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (Endpoint endpoint = Endpoint.open(driver, EndpointOptions.builder()
-                .driverConfig(KernelDevices.config(1, KernelDriverOptions.defaults().withInterface(here)))
+                .driverConfig(KernelDevices.config(1, KernelDriverOptions.defaults().withInterface(pair.here())))
                 .applicationKey(EchoPeer.KEY).build());
              Arena arena = Arena.ofShared();
              BufferedReader fromPeer = new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII));

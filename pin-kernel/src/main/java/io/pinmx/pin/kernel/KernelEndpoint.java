@@ -64,6 +64,7 @@ public final class KernelEndpoint implements DriverEndpoint
     private final KernelOneSided oneSided;
     private final DriverCounters counters = new DriverCounters();
     private final PeerRegistry<MacPeer> peers = new PeerRegistry<>(counters);
+    private final PeerIoctl<PullSpec> pullIoctl = this::ioctlPull;
     private final StampedLock lifecycle = new StampedLock();
     private final AwaitLoop awaitLoop = new AwaitLoop(this::eventReady, this::blockAwaiting);
     private volatile boolean closed;
@@ -79,7 +80,7 @@ public final class KernelEndpoint implements DriverEndpoint
         this.address = new EndpointAddress(bound.board(), bound.index(), bound.session());
         this.ring = bound.ring();
         this.events = new KernelEventRing(ring, peers, counters);
-        this.oneSided = new KernelOneSided(this, device, peers, address, features);
+        this.oneSided = new KernelOneSided(this, device, features);
         final int linkBytes = Math.min(bound.mtu(), PinmxAbi.MXOE_MAX_BYTES);
         this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " +
             bound.mtu() + "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " +
@@ -373,23 +374,45 @@ public final class KernelEndpoint implements DriverEndpoint
                 device.path() + " has no pull engine (features " + PinmxAbi.describeFeatures(features) +
                 " lack NET_PULL)", null);
         }
-        final MacPeer peer = peers.holdOrThrow("startPull", spec.peerIndex(), address);
-        final int rc;
-        try
-        {
-            rc = ioctlPull(spec, peer);
-        }
-        catch (final RuntimeException e)
-        {
-            peers.releaseHold(peer);
-            throw e;
-        }
+        final int rc = issueHoldingPeer("startPull", spec.peerIndex(), spec, pullIoctl);
         if (rc != 0)
         {
-            peers.releaseHold(peer);
             throw pullFailure(-rc, spec);
         }
         counters.increment(Counter.PULLS_STARTED);
+    }
+
+    /** An ioctl that starts an operation on a peer. */
+    @FunctionalInterface
+    interface PeerIoctl<S>
+    {
+        /** @return 0, or minus the errno the module refused with. */
+        int issue(S spec, MacPeer peer);
+    }
+
+    /**
+     * Issues an ioctl holding the peer's entry: a started operation keeps the hold until its end event is delivered
+     * ({@link KernelEventRing}); a refusal or an exception releases it at once.
+     *
+     * @return the ioctl's result: 0, or minus an errno.
+     */
+    <S> int issueHoldingPeer(final String operation, final int peerIndex, final S spec, final PeerIoctl<S> ioctl)
+    {
+        final MacPeer peer = peers.holdOrThrow(operation, peerIndex, address);
+        boolean started = false;
+        try
+        {
+            final int rc = ioctl.issue(spec, peer);
+            started = rc == 0;
+            return rc;
+        }
+        finally
+        {
+            if (!started)
+            {
+                peers.releaseHold(peer);
+            }
+        }
     }
 
     /** The pull's hold on its peer is released when its end event has been delivered. */

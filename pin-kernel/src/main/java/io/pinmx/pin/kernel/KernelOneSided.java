@@ -1,14 +1,12 @@
 package io.pinmx.pin.kernel;
 
 import io.pinmx.pin.provider.Errno;
-import io.pinmx.pin.provider.PeerRegistry;
 import io.pinmx.pin.spi.AtomicOp;
 import io.pinmx.pin.spi.AtomicSpec;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.DriverFeature;
-import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PutSpec;
 import io.pinmx.pin.spi.RemoteTarget;
 
@@ -28,18 +26,15 @@ final class KernelOneSided
 
     private final KernelEndpoint endpoint;
     private final PinmxDevice device;
-    private final PeerRegistry<MacPeer> peers;
-    private final EndpointAddress address;
     private final long features;
+    private final KernelEndpoint.PeerIoctl<PutSpec> putIoctl = this::ioctlPut;
+    private final KernelEndpoint.PeerIoctl<PutSpec> putvIoctl = this::ioctlPutv;
+    private final KernelEndpoint.PeerIoctl<AtomicSpec> atomicIoctl = this::ioctlAtomic;
 
-    KernelOneSided(
-        final KernelEndpoint endpoint, final PinmxDevice device, final PeerRegistry<MacPeer> peers,
-        final EndpointAddress address, final long features)
+    KernelOneSided(final KernelEndpoint endpoint, final PinmxDevice device, final long features)
     {
         this.endpoint = endpoint;
         this.device = device;
-        this.peers = peers;
-        this.address = address;
         this.features = features;
     }
 
@@ -54,21 +49,10 @@ final class KernelOneSided
         {
             checkRange(spec, "length", spec.length(), spec.remoteOffset(), spec.localOffset());
         }
-        final RemoteTarget target = spec.target();
-        final MacPeer peer = peers.holdOrThrow("startPut", target.peerIndex(), address);
-        final int rc;
-        try
-        {
-            rc = spec.isVector() ? ioctlPutv(spec, peer) : ioctlPut(spec, peer);
-        }
-        catch (final RuntimeException e)
-        {
-            peers.releaseHold(peer);
-            throw e;
-        }
+        final int rc = endpoint.issueHoldingPeer(
+            "startPut", spec.target().peerIndex(), spec, spec.isVector() ? putvIoctl : putIoctl);
         if (rc != 0)
         {
-            peers.releaseHold(peer);
             throw putFailure(-rc, spec);
         }
     }
@@ -76,21 +60,11 @@ final class KernelOneSided
     void atomic(final AtomicSpec spec)
     {
         require(PinmxAbi.FEATURE_NET_ATOMIC, DriverFeature.REMOTE_ATOMIC, "startAtomic");
-        final int count = checkAtomic(spec);
-        final MacPeer peer = peers.holdOrThrow("startAtomic", spec.target().peerIndex(), address);
-        final int rc;
-        try
-        {
-            rc = ioctlAtomic(spec, count, peer);
-        }
-        catch (final RuntimeException e)
-        {
-            peers.releaseHold(peer);
-            throw e;
-        }
+        checkAtomic(spec);
+        final int rc = endpoint.issueHoldingPeer("startAtomic", spec.target().peerIndex(), spec,
+            atomicIoctl);
         if (rc != 0)
         {
-            peers.releaseHold(peer);
             throw atomicFailure(-rc, spec);
         }
     }
@@ -148,7 +122,7 @@ final class KernelOneSided
     }
 
     /** @return the number of words. */
-    private static int checkAtomic(final AtomicSpec spec)
+    private static void checkAtomic(final AtomicSpec spec)
     {
         final int width = spec.widthBytes();
         if (null == spec.op())
@@ -166,7 +140,7 @@ final class KernelOneSided
         }
         if (AtomicOp.ACCUMULATE != spec.op())
         {
-            return 1;
+            return;
         }
         final MemorySegment values = spec.values();
         final long words = values.byteSize() / width;
@@ -175,7 +149,12 @@ final class KernelOneSided
             throw badArgument(spec, "values " + values + " must be native memory of 1.." +
                 PinmxAbi.ATOMIC_MAX_WORDS + " whole " + width + "-byte words");
         }
-        return (int)words;
+    }
+
+    /** The words an atomic touches: an accumulate's value count, else one. */
+    private static int wordCount(final AtomicSpec spec)
+    {
+        return AtomicOp.ACCUMULATE == spec.op() ? (int)(spec.values().byteSize() / spec.widthBytes()) : 1;
     }
 
     private static DriverException badArgument(final Object spec, final String cause)
@@ -226,7 +205,7 @@ final class KernelOneSided
         return endpoint.ioctlHot("startPut", scratch, PinmxAbi.IOC_PUTV, putv);
     }
 
-    private int ioctlAtomic(final AtomicSpec spec, final int count, final MacPeer peer)
+    private int ioctlAtomic(final AtomicSpec spec, final MacPeer peer)
     {
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment atomic = scratch.atomic;
@@ -238,7 +217,7 @@ final class KernelOneSided
         atomic.set(ValueLayout.JAVA_INT, PinmxAbi.ATOMIC_REMOTE_REGION, target.regionId());
         atomic.set(ValueLayout.JAVA_INT, PinmxAbi.ATOMIC_WIDTH, spec.widthBytes());
         atomic.set(ValueLayout.JAVA_INT, PinmxAbi.ATOMIC_HANDLE, spec.handle());
-        atomic.set(ValueLayout.JAVA_INT, PinmxAbi.ATOMIC_COUNT, count);
+        atomic.set(ValueLayout.JAVA_INT, PinmxAbi.ATOMIC_COUNT, wordCount(spec));
         atomic.set(ValueLayout.JAVA_LONG, PinmxAbi.ATOMIC_REMOTE_OFFSET, spec.remoteOffset());
         atomic.set(ValueLayout.JAVA_LONG, PinmxAbi.ATOMIC_REMOTE_KEY, target.key());
         final long widthMask = spec.widthBytes() == AtomicSpec.INT32_BYTES ? 0xFFFF_FFFFL : -1L;
