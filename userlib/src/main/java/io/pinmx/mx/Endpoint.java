@@ -8,7 +8,6 @@ import io.pinmx.mx.match.UnexpectedQueue;
 import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.mx.reliability.SequenceNumbers;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
-import io.pinmx.pin.spi.AtomicOp;
 import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.RemoteRegion;
@@ -107,7 +106,7 @@ public final class Endpoint implements AutoCloseable
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
         this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);
         this.reads = new RemoteReads(lock, clock, now, driver, requests);
-        this.writes = new RemoteWrites(lock, driver, requests);
+        this.writes = new RemoteWrites(this, lock, driver, requests);
         this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, reads, writes,
             outbound, sender, matchQueue, unexpected, pool);
         this.poster = new RequestPoster(lock, clock, now, options, mediumFragmentBytes, requests, partners, outbound,
@@ -361,8 +360,7 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Declares native memory for partners' one-sided writes and atomics ({@link #iput}, {@link #iputv},
-     * {@link #iatomic}, {@link #iaccumulate}) and reads: give partners the region's {@link ExposedRegion#id()} and
+     * Declares native memory for partners' one-sided writes and atomics ({@link RemoteWrites}) and reads: give partners the region's {@link ExposedRegion#id()} and
      * {@link ExposedRegion#key()}. The driver applies them without this process. Needs a driver with
      * {@link DriverFeature#REMOTE_WRITE} ({@link #driverInfo()}).
      *
@@ -383,7 +381,7 @@ public final class Endpoint implements AutoCloseable
 
     /**
      * @return what the endpoint's driver is and can do: {@code driverInfo().has(DriverFeature.REMOTE_WRITE)} says
-     *         whether {@link #iput} and {@link #exposeForWrites} work here.
+     *         whether {@link RemoteWrites} and {@link #exposeForWrites} work here.
      */
     public DriverInfo driverInfo()
     {
@@ -391,74 +389,12 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * One-sided write of {@code source} at {@code remoteOffset} of a partner's region exposed for writes (its
-     * {@link ExposedRegion#id()} and {@link ExposedRegion#key()}): the partner's driver writes the bytes, its process
-     * does nothing. The request completes once every byte is in the partner's memory (remote completion), or fails
-     * naming the partner and the cause (a wrong key, a range past the region's end, the partner gone). The source
-     * must stay unchanged until then. Needs {@link DriverFeature#REMOTE_WRITE}.
-     *
-     * @throws io.pinmx.pin.spi.DriverException {@link io.pinmx.pin.spi.DriverError#UNSUPPORTED} naming the driver
-     *                                          and the capability; the driver's refusal naming a bad argument.
-     * @throws IllegalArgumentException         for an empty source.
+     * @return the origin side of one-sided writes and atomics into partners' regions exposed with
+     *         {@link #exposeForWrites}.
      */
-    public Request iput(final Partner target, final int remoteRegionId, final long key, final long remoteOffset,
-        final MemorySegment source)
+    public RemoteWrites writes()
     {
-        checkOpen();
-        return writes.postPut(target, remoteRegionId, key, new long[] {remoteOffset}, source, null, null, 1);
-    }
-
-    /**
-     * One-sided write of {@code pieces} pieces, piece {@code i} being {@code lengths[i]} bytes at
-     * {@code sourceOffsets[i]} of {@code source} written at {@code remoteOffsets[i]} of the partner's region (strided
-     * and vector puts; the partner's driver scatters them), completing once all are there. As {@link #iput}.
-     *
-     * @throws IllegalArgumentException naming a piece outside the source.
-     */
-    public Request iputv(final Partner target, final int remoteRegionId, final long key, final long[] remoteOffsets,
-        final MemorySegment source, final long[] sourceOffsets, final long[] lengths, final int pieces)
-    {
-        checkOpen();
-        if (null == sourceOffsets || null == remoteOffsets)
-        {
-            throw new IllegalArgumentException("put of " + pieces + " pieces: null offsets");
-        }
-        return writes.postPut(target, remoteRegionId, key, remoteOffsets, source, sourceOffsets, lengths, pieces);
-    }
-
-    /**
-     * One-sided atomic on the naturally aligned int32 ({@code widthBytes} 4) or int64 (8) word at
-     * {@code remoteOffset} of a partner's region exposed for writes, applied by the partner's driver atomically
-     * against its own CPU's atomics on that word. {@code operand} is FETCH_ADD's addend and SWAP's and
-     * COMPARE_AND_SWAP's new value, {@code compare} COMPARE_AND_SWAP's expected value. On completion
-     * {@link Status#oldValue()} is the word's value before. Needs {@link DriverFeature#REMOTE_ATOMIC}.
-     *
-     * @throws io.pinmx.pin.spi.DriverException UNSUPPORTED naming the driver and the capability; BAD_ARGUMENT naming
-     *                                          a width or a misaligned offset.
-     */
-    public Request iatomic(final Partner target, final int remoteRegionId, final long key, final AtomicOp op,
-        final int widthBytes, final long remoteOffset, final long operand, final long compare)
-    {
-        checkOpen();
-        if (AtomicOp.ACCUMULATE == op)
-        {
-            throw new IllegalArgumentException("iatomic: ACCUMULATE takes a vector of values: use iaccumulate");
-        }
-        return writes.postAtomic(target, remoteRegionId, key, op, widthBytes, remoteOffset, operand, compare,
-            MemorySegment.NULL);
-    }
-
-    /**
-     * One-sided integer accumulate: word {@code i} of {@code values} (native memory of whole {@code widthBytes}
-     * words, this host's byte order) is added atomically to the word at {@code remoteOffset + i * widthBytes} of a
-     * partner's region exposed for writes. As {@link #iatomic}.
-     */
-    public Request iaccumulate(final Partner target, final int remoteRegionId, final long key, final int widthBytes,
-        final long remoteOffset, final MemorySegment values)
-    {
-        checkOpen();
-        return writes.postAtomic(target, remoteRegionId, key, AtomicOp.ACCUMULATE, widthBytes, remoteOffset, 0, 0,
-            values);
+        return writes;
     }
 
     /**
@@ -764,7 +700,7 @@ public final class Endpoint implements AutoCloseable
         }
     }
 
-    private void checkOpen()
+    void checkOpen()
     {
         if (closed)
         {

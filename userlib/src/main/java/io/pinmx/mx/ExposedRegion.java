@@ -28,7 +28,7 @@ public final class ExposedRegion implements AutoCloseable
 
     /**
      * @return for a region exposed for writes ({@link Endpoint#exposeForWrites}), the key a partner's
-     *         {@link Endpoint#iput} and {@link Endpoint#iatomic} must carry; 0 for one exposed for reads only.
+     *         {@link RemoteWrites#iput} and {@link RemoteWrites#iatomic} must carry; 0 for one exposed for reads only.
      */
     public long key()
     {

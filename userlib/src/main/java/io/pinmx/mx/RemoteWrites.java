@@ -11,27 +11,101 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Owns one-sided writes and atomics ({@link Endpoint#iput}, {@link Endpoint#iputv}, {@link Endpoint#iatomic},
- * {@link Endpoint#iaccumulate}) into a partner's region exposed for writes: the driver carries them and the
+ * The origin side of one-sided writes and atomics into a partner's region exposed for writes
+ * ({@link Endpoint#exposeForWrites}), reached through {@link Endpoint#writes()}: the driver carries them and the
  * partner's driver applies them, with no message to the partner and nothing for its process to do. Only drivers
  * with {@link DriverFeature#REMOTE_WRITE} / {@link DriverFeature#REMOTE_ATOMIC} do this; on others a call is refused
  * before any request is taken. A put declares its source (or a staging copy of heap memory) outside the endpoint
  * lock, then starts under it; the request completes on the driver's end event (remote completion) and holds its
  * source until then.
  */
-final class RemoteWrites
+public final class RemoteWrites
 {
+    private final Endpoint endpoint;
     private final ReentrantLock lock;
     private final DriverEndpoint driver;
     private final RequestPool requests;
     private final PutSpec putSpec = new PutSpec();
     private final AtomicSpec atomicSpec = new AtomicSpec();
 
-    RemoteWrites(final ReentrantLock lock, final DriverEndpoint driver, final RequestPool requests)
+    RemoteWrites(
+        final Endpoint endpoint, final ReentrantLock lock, final DriverEndpoint driver, final RequestPool requests)
     {
+        this.endpoint = endpoint;
         this.lock = lock;
         this.driver = driver;
         this.requests = requests;
+    }
+
+    /**
+     * One-sided write of {@code source} at {@code remoteOffset} of a partner's region exposed for writes (its
+     * {@link ExposedRegion#id()} and {@link ExposedRegion#key()}): the partner's driver writes the bytes, its process
+     * does nothing. The request completes once every byte is in the partner's memory (remote completion), or fails
+     * naming the partner and the cause (a wrong key, a range past the region's end, the partner gone). The source
+     * must stay unchanged until then. Needs {@link DriverFeature#REMOTE_WRITE}.
+     *
+     * @throws io.pinmx.pin.spi.DriverException {@link io.pinmx.pin.spi.DriverError#UNSUPPORTED} naming the driver
+     *                                          and the capability; the driver's refusal naming a bad argument.
+     * @throws IllegalArgumentException         for an empty source.
+     */
+    public Request iput(final Partner target, final int remoteRegionId, final long key, final long remoteOffset,
+        final MemorySegment source)
+    {
+        endpoint.checkOpen();
+        return postPut(target, remoteRegionId, key, new long[] {remoteOffset}, source, null, null, 1);
+    }
+
+    /**
+     * One-sided write of {@code pieces} pieces, piece {@code i} being {@code lengths[i]} bytes at
+     * {@code sourceOffsets[i]} of {@code source} written at {@code remoteOffsets[i]} of the partner's region (strided
+     * and vector puts; the partner's driver scatters them), completing once all are there. As {@link #iput}.
+     *
+     * @throws IllegalArgumentException naming a piece outside the source.
+     */
+    public Request iputv(final Partner target, final int remoteRegionId, final long key, final long[] remoteOffsets,
+        final MemorySegment source, final long[] sourceOffsets, final long[] lengths, final int pieces)
+    {
+        endpoint.checkOpen();
+        if (null == sourceOffsets || null == remoteOffsets)
+        {
+            throw new IllegalArgumentException("put of " + pieces + " pieces: null offsets");
+        }
+        return postPut(target, remoteRegionId, key, remoteOffsets, source, sourceOffsets, lengths, pieces);
+    }
+
+    /**
+     * One-sided atomic on the naturally aligned int32 ({@code widthBytes} 4) or int64 (8) word at
+     * {@code remoteOffset} of a partner's region exposed for writes, applied by the partner's driver atomically
+     * against its own CPU's atomics on that word. {@code operand} is FETCH_ADD's addend and SWAP's and
+     * COMPARE_AND_SWAP's new value, {@code compare} COMPARE_AND_SWAP's expected value. On completion
+     * {@link Status#oldValue()} is the word's value before. Needs {@link DriverFeature#REMOTE_ATOMIC}.
+     *
+     * @throws io.pinmx.pin.spi.DriverException UNSUPPORTED naming the driver and the capability; BAD_ARGUMENT naming
+     *                                          a width or a misaligned offset.
+     */
+    public Request iatomic(final Partner target, final int remoteRegionId, final long key, final AtomicOp op,
+        final int widthBytes, final long remoteOffset, final long operand, final long compare)
+    {
+        endpoint.checkOpen();
+        if (AtomicOp.ACCUMULATE == op)
+        {
+            throw new IllegalArgumentException("iatomic: ACCUMULATE takes a vector of values: use iaccumulate");
+        }
+        return postAtomic(target, remoteRegionId, key, op, widthBytes, remoteOffset, operand, compare,
+            MemorySegment.NULL);
+    }
+
+    /**
+     * One-sided integer accumulate: word {@code i} of {@code values} (native memory of whole {@code widthBytes}
+     * words, this host's byte order) is added atomically to the word at {@code remoteOffset + i * widthBytes} of a
+     * partner's region exposed for writes. As {@link #iatomic}.
+     */
+    public Request iaccumulate(final Partner target, final int remoteRegionId, final long key, final int widthBytes,
+        final long remoteOffset, final MemorySegment values)
+    {
+        endpoint.checkOpen();
+        return postAtomic(target, remoteRegionId, key, AtomicOp.ACCUMULATE, widthBytes, remoteOffset, 0, 0,
+            values);
     }
 
     /**

@@ -23,7 +23,7 @@ public final class Status
     }
 
     /**
-     * @return for a completed {@link Endpoint#iatomic}: the word's value before the operation (a 4-byte word's
+     * @return for a completed {@link RemoteWrites#iatomic}: the word's value before the operation (a 4-byte word's
      *         zero-extended; 0 for an accumulate); 0 for other requests.
      */
     public long oldValue()

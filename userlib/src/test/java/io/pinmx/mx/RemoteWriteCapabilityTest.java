@@ -63,13 +63,13 @@ class RemoteWriteCapabilityTest
         final MemorySegment source = arena.allocate(64);
         for (int i = 0; i < MAX_REQUESTS + 4; i++)
         {
-            refused(DriverFeature.REMOTE_WRITE, "iput", () -> origin.iput(partner, 1, 42, 0, source));
-            refused(DriverFeature.REMOTE_WRITE, "iput", () -> origin.iputv(partner, 1, 42, new long[] {0, 128},
+            refused(DriverFeature.REMOTE_WRITE, "iput", () -> origin.writes().iput(partner, 1, 42, 0, source));
+            refused(DriverFeature.REMOTE_WRITE, "iput", () -> origin.writes().iputv(partner, 1, 42, new long[] {0, 128},
                 source, new long[] {0, 32}, new long[] {32, 32}, 2));
             refused(DriverFeature.REMOTE_ATOMIC, "iatomic",
-                () -> origin.iatomic(partner, 1, 42, AtomicOp.FETCH_ADD, 8, 0, 1, 0));
+                () -> origin.writes().iatomic(partner, 1, 42, AtomicOp.FETCH_ADD, 8, 0, 1, 0));
             refused(DriverFeature.REMOTE_ATOMIC, "iatomic",
-                () -> origin.iaccumulate(partner, 1, 42, 8, 0, arena.allocate(16, 8)));
+                () -> origin.writes().iaccumulate(partner, 1, 42, 8, 0, arena.allocate(16, 8)));
         }
         assertEquals(77, memory.get(ValueLayout.JAVA_LONG, 0), "nothing touched the memory");
         final ExposedRegion readable = target.expose(memory);
