@@ -26,7 +26,8 @@
  *
  * ABI version 4: room for 128 counters, the put_stale counter,
  * PINMX_IOC_PULLV, explicit padding in struct pinmx_put and struct
- * pinmx_atomic. Version 3:
+ * pinmx_atomic; PINMX_IOC_PULL_CANCEL where PINMX_FEATURE_NET_PULL_CANCEL
+ * announces it (an addition only: the version stays). Version 3:
  * regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
  * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
