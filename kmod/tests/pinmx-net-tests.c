@@ -944,7 +944,6 @@ static int receiver_cancels_pull(struct node *n, void *arg, pid_t sender)
 	int attempt, i;
 
 	(void)arg;
-	(void)sender;
 	CHECK(buf && seen, "map");
 	f = expect_frame(n, PINMX_KIND_RNDV, 5000);
 	CHECK(f, "no RNDV");
@@ -1013,6 +1012,7 @@ static int receiver_cancels_pull(struct node *n, void *arg, pid_t sender)
 	CHECK(pe->handle == 30 && pe->bytes == len, "handle %u bytes %llu",
 	      pe->handle, (unsigned long long)pe->bytes);
 	node_consume(n);
+	kill(sender, SIGKILL);
 	return 0;
 }
 
