@@ -945,7 +945,8 @@ static int receiver_cancels_pull(struct node *n, void *arg, pid_t sender)
 
 	(void)arg;
 	CHECK(buf && seen, "map");
-	f = expect_frame(n, PINMX_KIND_RNDV, 5000);
+	/* The sender fills and pins 64 MiB first: slow in a loaded guest. */
+	f = expect_frame(n, PINMX_KIND_RNDV, 30000);
 	CHECK(f, "no RNDV");
 	req.remote_region = get32(f + 56);
 	memcpy(req.peer_mac, n->peer_mac, 6);
