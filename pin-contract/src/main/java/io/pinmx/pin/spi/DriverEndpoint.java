@@ -140,7 +140,8 @@ public interface DriverEndpoint extends AutoCloseable
      * writes nothing more into its local region; replies arriving later are dropped and counted as
      * {@code PULL_DUPLICATE_FRAMES}. A copy already under way finishes first. A pull that ended before the cancel
      * took effect keeps its own end event, and a handle with no pull in flight is ignored, so cancelling is always
-     * safe. Returns before the pull ends: its end event says when the local region is free again.
+     * safe. Returns before the pull ends: its end event says when the local region is free again; a pull started
+     * with the same handle before that event may be cancelled with it.
      *
      * @param pullHandle the handle the pulls were started with ({@link PullSpec#pullHandle}).
      * @throws DriverException {@link DriverError#UNSUPPORTED} on a provider that cannot cancel (its pulls end on
