@@ -87,7 +87,8 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 			    PINMX_FEATURE_NET_PULL | PINMX_FEATURE_NET_WAIT |
 			    PINMX_FEATURE_NET_LOCAL_PULL |
 			    PINMX_FEATURE_NET_PUT |
-			    PINMX_FEATURE_NET_ATOMIC,
+			    PINMX_FEATURE_NET_ATOMIC |
+			    PINMX_FEATURE_NET_PULL_CANCEL,
 		.max_segments = PINMX_MAX_SEGMENTS,
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
@@ -496,6 +497,8 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_putv(ep, uarg);
 	case PINMX_IOC_PULLV:
 		return pinmx_ioc_pullv(ep, uarg);
+	case PINMX_IOC_PULL_CANCEL:
+		return pinmx_ioc_pull_cancel(ep, uarg);
 	case PINMX_IOC_WAIT:
 		return pinmx_ioc_wait(ep, uarg);
 	default:

@@ -486,6 +486,7 @@ void pinmx_put_exit(void);
 long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg);
 long pinmx_ioc_putv(struct pinmx_endpoint *ep, void __user *uarg);
 long pinmx_ioc_pullv(struct pinmx_endpoint *ep, void __user *uarg);
+long pinmx_ioc_pull_cancel(struct pinmx_endpoint *ep, void __user *uarg);
 int pinmx_pieces_check(const struct pinmx_put_piece *pieces, u32 nr,
 		       u64 local_length, u64 max_bytes, u64 *total);
 void pinmx_puts_release(struct pinmx_endpoint *ep);

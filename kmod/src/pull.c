@@ -674,6 +674,47 @@ void pinmx_pulls_release(struct pinmx_endpoint *ep)
 	xa_destroy(&ep->pulls);
 }
 
+/* End every running pull of @ep started with @handle; returns how many. */
+static u32 pinmx_pulls_cancel(struct pinmx_endpoint *ep, u32 handle)
+{
+	struct pinmx_pull_state *pull;
+	unsigned long id;
+	u32 cancelled = 0;
+
+	/* ep->lock keeps every pull in ep->pulls: end_work takes it to free. */
+	mutex_lock(&ep->lock);
+	xa_for_each(&ep->pulls, id, pull) {
+		if (pull->handle != handle)
+			continue;
+		spin_lock_bh(&pull->lock);
+		if (!pull->ended) {
+			pinmx_pull_end(pull, PINMX_PULL_CANCELLED, -ECANCELED,
+				       NULL, true);
+			pinmx_count(PINMX_CNT_PULLS_CANCELLED, 1);
+			cancelled++;
+		}
+		spin_unlock_bh(&pull->lock);
+	}
+	mutex_unlock(&ep->lock);
+	return cancelled;
+}
+
+long pinmx_ioc_pull_cancel(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_pull_cancel req;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.cancelled || req.reserved)
+		return -EINVAL;
+	if (!smp_load_acquire(&ep->ring))
+		return -ENOTCONN;
+	req.cancelled = pinmx_pulls_cancel(ep, req.handle);
+	if (copy_to_user(uarg, &req, sizeof(req)))
+		return -EFAULT;
+	return 0;
+}
+
 /* Push an end event for a pull that never ran on the wire. */
 static int pinmx_pull_report(struct pinmx_endpoint *ep,
 			     const struct pinmx_pull *req, u32 status, int err,

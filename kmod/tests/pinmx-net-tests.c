@@ -922,6 +922,139 @@ static int test_killed_peer_mid_pull(void)
 	return 0;
 }
 
+/*
+ * Pulls 64 MiB and cancels the pull once bytes flow: the cancel ends it
+ * (one PULL_FAILED, CANCELLED), nothing lands in the buffer afterwards,
+ * and a second cancel, an unknown handle and bad arguments change nothing.
+ * A pull that ended before the cancel reached it is pulled again.
+ */
+static int receiver_cancels_pull(struct node *n, void *arg, pid_t sender)
+{
+	uint64_t len = 64 * MiB, cancelled0 = pmx_counter(PINMX_CNT_PULLS_CANCELLED);
+	uint8_t *buf = map_anon(len), *seen = map_anon(len);
+	struct pinmx_pull req = {
+		.peer_endpoint = n->peer_index, .flags = PINMX_PULL_WIRE,
+		.peer_session = n->peer_session, .length = len,
+	};
+	struct pinmx_pull_cancel c = { 0 };
+	const struct pinmx_pull_event *pe;
+	const struct pinmx_event *ev;
+	const uint8_t *f;
+	uint64_t bytes0, t0;
+	int attempt, i;
+
+	(void)arg;
+	CHECK(buf && seen, "map");
+	/* The sender fills and pins 64 MiB first: slow in a loaded guest. */
+	f = expect_frame(n, PINMX_KIND_RNDV, 30000);
+	CHECK(f, "no RNDV");
+	req.remote_region = get32(f + 56);
+	memcpy(req.peer_mac, n->peer_mac, 6);
+	node_consume(n);
+	CHECK_OK(pmx_declare1(n->fd, buf, len, PINMX_DECLARE_WRITABLE,
+			      &req.local_region));
+	for (attempt = 0; attempt < 5; attempt++) {
+		memset(buf, 0, len);
+		req.handle = 20 + attempt;
+		bytes0 = pmx_counter(PINMX_CNT_PULL_BYTES);
+		CHECK_OK(ioctl(n->fd, PINMX_IOC_PULL, &req));
+		for (i = 0; i < 2000 && pmx_counter(PINMX_CNT_PULL_BYTES) < bytes0 + MiB; i++)
+			usleep(1000);
+		c = (struct pinmx_pull_cancel){ .handle = req.handle };
+		t0 = now_ns();
+		CHECK_OK(ioctl(n->fd, PINMX_IOC_PULL_CANCEL, &c));
+		t0 = now_ns() - t0;
+		memcpy(seen, buf, len);
+		if (c.cancelled)
+			break;
+		ev = node_next(n, 20000);
+		CHECK(ev && ev->type == PINMX_EVENT_PULL_DONE,
+		      "uncancelled pull did not end done");
+		node_consume(n);
+	}
+	CHECK(c.cancelled == 1, "cancelled %u pulls in %d attempts",
+	      c.cancelled, attempt);
+	/* The end event is in the ring when the ioctl returns. */
+	ev = node_next(n, 0);
+	CHECK(ev && ev->type == PINMX_EVENT_PULL_FAILED, "no PULL_FAILED");
+	pe = (const struct pinmx_pull_event *)(ev + 1);
+	printf("# cancelled after %llu bytes; the ioctl took %.3f ms\n",
+	       (unsigned long long)pe->bytes, t0 / 1e6);
+	CHECK(pe->handle == req.handle && pe->status == PINMX_PULL_CANCELLED &&
+	      pe->error == ECANCELED && pe->local == 1 && pe->bytes < len,
+	      "handle %u status %u error %d local %u bytes %llu", pe->handle,
+	      pe->status, pe->error, pe->local, (unsigned long long)pe->bytes);
+	node_consume(n);
+	/* Replies still on their way arrive now: none may be written. */
+	CHECK(!node_next(n, 200), "an event after the cancelled pull's end");
+	CHECK(!memcmp(seen, buf, len), "bytes written after the cancel");
+	CHECK(pmx_counter(PINMX_CNT_PULLS_CANCELLED) == cancelled0 + 1,
+	      "pulls_cancelled +%llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PULLS_CANCELLED) - cancelled0));
+
+	c.cancelled = 0;
+	CHECK_OK(ioctl(n->fd, PINMX_IOC_PULL_CANCEL, &c));
+	CHECK(c.cancelled == 0, "an ended pull cancelled again");
+	c = (struct pinmx_pull_cancel){ .handle = 4242 };
+	CHECK_OK(ioctl(n->fd, PINMX_IOC_PULL_CANCEL, &c));
+	CHECK(c.cancelled == 0, "an unknown handle cancelled %u", c.cancelled);
+	c = (struct pinmx_pull_cancel){ .handle = req.handle, .reserved = 1 };
+	CHECK_ERRNO(ioctl(n->fd, PINMX_IOC_PULL_CANCEL, &c), EINVAL);
+	c = (struct pinmx_pull_cancel){ .handle = req.handle, .cancelled = 1 };
+	CHECK_ERRNO(ioctl(n->fd, PINMX_IOC_PULL_CANCEL, &c), EINVAL);
+	CHECK(!node_next(n, 0), "an event from a refused cancel");
+
+	/* The endpoint pulls as before. */
+	req.handle = 30;
+	CHECK_OK(ioctl(n->fd, PINMX_IOC_PULL, &req));
+	ev = node_next(n, 20000);
+	CHECK(ev && ev->type == PINMX_EVENT_PULL_DONE, "pull after a cancel");
+	pe = (const struct pinmx_pull_event *)(ev + 1);
+	CHECK(pe->handle == 30 && pe->bytes == len, "handle %u bytes %llu",
+	      pe->handle, (unsigned long long)pe->bytes);
+	node_consume(n);
+	kill(sender, SIGKILL);
+	return 0;
+}
+
+/*
+ * PINMX_IOC_PULL_CANCEL on a running 64 MiB wire pull over lo, then on an
+ * unbound endpoint (ENOTCONN); afterwards no page is pinned and no region
+ * is left.
+ */
+static int test_pull_cancel(void)
+{
+	uint64_t pinned0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	uint64_t regions0 = pmx_counter(PINMX_CNT_REGIONS_NOW);
+	struct pair_cfg cfg = {
+		.ifname_a = "lo", .ifname_b = "lo",
+		.sender = sender_then_idle, .receiver = receiver_cancels_pull,
+		.sender_killed = true,
+	};
+	struct pinmx_pull_cancel c = { .handle = 1 };
+	struct pinmx_info info;
+	int fd, i;
+
+	fd = pmx_open();
+	CHECK(fd >= 0, "open");
+	CHECK_OK(ioctl(fd, PINMX_IOC_INFO, &info));
+	CHECK(info.features & PINMX_FEATURE_NET_PULL_CANCEL,
+	      "PINMX_FEATURE_NET_PULL_CANCEL not announced");
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_PULL_CANCEL, &c), ENOTCONN);
+	close(fd);
+	if (run_pair(&cfg))
+		return 1;
+	for (i = 0; i < 5000 && (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 ||
+				 pmx_counter(PINMX_CNT_REGIONS_NOW) != regions0); i++)
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0 &&
+	      pmx_counter(PINMX_CNT_REGIONS_NOW) == regions0,
+	      "%llu pages, %llu regions left",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - pinned0),
+	      (unsigned long long)(pmx_counter(PINMX_CNT_REGIONS_NOW) - regions0));
+	return 0;
+}
+
 static int node_pull(struct node *n, uint32_t remote, uint64_t roff,
 		     uint32_t local, uint64_t loff, uint64_t len,
 		     uint32_t flags)
@@ -2916,6 +3049,8 @@ static const struct {
 	{ "net_killed_peer_mid_pull_error_event_pins_released",
 	  test_killed_peer_mid_pull },
 	{ "net_pull_errors_reported", test_pull_errors_reported },
+	{ "net_pull_cancel_ends_once_no_byte_after_pins_released",
+	  test_pull_cancel },
 	{ "net_refault_mprotect_20_rounds_new_data_exact",
 	  test_refault_mprotect },
 	{ "net_refault_memfd_truncate_20_rounds_new_data_exact",

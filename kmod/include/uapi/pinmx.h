@@ -26,7 +26,8 @@
  *
  * ABI version 4: room for 128 counters, the put_stale counter,
  * PINMX_IOC_PULLV, explicit padding in struct pinmx_put and struct
- * pinmx_atomic. Version 3:
+ * pinmx_atomic; PINMX_IOC_PULL_CANCEL where PINMX_FEATURE_NET_PULL_CANCEL
+ * announces it (an addition only: the version stays). Version 3:
  * regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
  * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
@@ -72,6 +73,8 @@
 #define PINMX_FEATURE_NET_PUT		(1ULL << 22)
 /* PINMX_IOC_ATOMIC, atomics served in softirq, PINMX_EVENT_ATOMIC_* events */
 #define PINMX_FEATURE_NET_ATOMIC	(1ULL << 23)
+/* PINMX_IOC_PULL_CANCEL, the PINMX_PULL_CANCELLED status */
+#define PINMX_FEATURE_NET_PULL_CANCEL	(1ULL << 24)
 
 /* EtherType of MXoE frames. */
 #define PINMX_ETH_P_MXOE	0x86DF
@@ -430,6 +433,8 @@ struct pinmx_pin_mode_req {
  *	atomic in flight.
  * @PINMX_CNT_PUT_STALE: PUT frames dropped unwritten because their put had
  *	ended at the origin (a late duplicate) [PUT_STALE].
+ * @PINMX_CNT_PULLS_CANCELLED: pulls ended by PINMX_IOC_PULL_CANCEL (also
+ *	counted in PINMX_CNT_PULLS_FAILED).
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -498,6 +503,7 @@ enum pinmx_counter {
 	PINMX_CNT_ATOMIC_MISSES,
 	PINMX_CNT_ATOMIC_DUPLICATE_REPLIES,
 	PINMX_CNT_PUT_STALE,
+	PINMX_CNT_PULLS_CANCELLED,
 	PINMX_CNT_NR,
 };
 
@@ -660,6 +666,8 @@ struct pinmx_event {
  *	BAD_FIELD, @address: its reply payload limit).
  * @PINMX_PULL_BAD_KEY: the remote region is exposed and the pull carried
  *	no key or another one (NACK BAD_KEY; @error EACCES).
+ * @PINMX_PULL_CANCELLED: PINMX_IOC_PULL_CANCEL ended it (@error ECANCELED,
+ *	@local set); @bytes were written before.
  */
 enum pinmx_pull_status {
 	PINMX_PULL_OK			= 0,
@@ -670,6 +678,7 @@ enum pinmx_pull_status {
 	PINMX_PULL_TIMEOUT		= 6,
 	PINMX_PULL_NO_RESOURCES		= 7,
 	PINMX_PULL_BAD_KEY		= 8,
+	PINMX_PULL_CANCELLED		= 9,
 };
 
 /**
@@ -1085,6 +1094,33 @@ struct pinmx_wait {
 	__u32 pad;
 };
 
+/**
+ * struct pinmx_pull_cancel - PINMX_IOC_PULL_CANCEL: end running pulls now
+ * @handle: in: the caller's handle the pulls were started with (struct
+ *	pinmx_pull or struct pinmx_pullv).
+ * @cancelled: out: pulls this call ended; zero in.
+ * @reserved: zero.
+ *
+ * Every pull of this endpoint with @handle that has not ended yet ends
+ * under its lock, as a pull that fails does: its end event
+ * (PINMX_EVENT_PULL_FAILED, PINMX_PULL_CANCELLED) goes into the ring once,
+ * no reply is written into the local region after the ioctl returns
+ * (replies arriving later are dropped and counted as
+ * PINMX_CNT_PULL_DUPLICATES), and the pull's hold on the local region and
+ * its pending pin are released with it. A pull that ended before (its
+ * event already in the ring or read), and a handle no pull has, are left
+ * alone: @cancelled 0, return 0. The endpoint must be bound (ENOTCONN);
+ * reserved fields not zero: EINVAL. Announced by
+ * PINMX_FEATURE_NET_PULL_CANCEL; it adds an ioctl, a status, a counter
+ * and a feature bit and changes nothing else, so the ABI version stays:
+ * a module without the bit answers ENOTTY.
+ */
+struct pinmx_pull_cancel {
+	__u32 handle;
+	__u32 cancelled;
+	__u64 reserved;
+};
+
 #define PINMX_IOC_INFO		_IOR(PINMX_IOC_MAGIC, 0x01, struct pinmx_info)
 #define PINMX_IOC_HELLO		_IOWR(PINMX_IOC_MAGIC, 0x02, struct pinmx_hello)
 #define PINMX_IOC_DECLARE	_IOWR(PINMX_IOC_MAGIC, 0x03, struct pinmx_declare)
@@ -1104,5 +1140,6 @@ struct pinmx_wait {
 #define PINMX_IOC_ATOMIC	_IOW(PINMX_IOC_MAGIC, 0x26, struct pinmx_atomic)
 #define PINMX_IOC_PUTV		_IOW(PINMX_IOC_MAGIC, 0x27, struct pinmx_putv)
 #define PINMX_IOC_PULLV		_IOW(PINMX_IOC_MAGIC, 0x28, struct pinmx_pullv)
+#define PINMX_IOC_PULL_CANCEL	_IOWR(PINMX_IOC_MAGIC, 0x29, struct pinmx_pull_cancel)
 
 #endif /* _UAPI_LINUX_PINMX_H */

@@ -431,4 +431,57 @@ class KernelEndpointTest
         assertTrue(localPast.getMessage().contains("reaches past the end of local region " + local + ": ERANGE"),
             localPast.getMessage());
     }
+    /**
+     * A wire pull cancelled while it runs ends at once with one CANCELLED event and nothing lands in its region
+     * after the cancel returned; cancelling it again or an unknown handle changes nothing. A pull that ended before
+     * its cancel (possible over lo, whose replies the starting ioctl's softirq may serve) is pulled again.
+     */
+    @Test
+    void aCancelledPullEndsOnceAndNoByteLandsInItsRegionAfterTheCancel()
+    {
+        KernelDevices.requirePulls(a);
+        reopenPuller(true, -1);
+        final int length = 64 << 20;
+        final MemorySegment target = arena.allocate(length);
+        final MemorySegment seen = arena.allocate(length);
+        final int remote = b.declareRegion(new MemorySegment[]{pattern(arena, length, 6)}, 1, RegionAccess.READ);
+        final int local = a.declareRegion(new MemorySegment[]{target}, 1, RegionAccess.WRITE);
+        final long[] before = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
+        Received end = null;
+        for (int attempt = 0; attempt < 5 && (null == end || EventType.PULL_DONE == end.type()); attempt++)
+        {
+            target.fill((byte)0);
+            a.startPull(pullFromB(remote, local, length, 0x70 + attempt));
+            a.cancelPull(0x70 + attempt);
+            seen.copyFrom(target);
+            end = pollUntil(a, 1).getFirst();
+            assertEquals(0x70 + attempt, end.pullHandle());
+        }
+        assertEquals(EventType.PULL_FAILED, end.type(), end.message());
+        assertEquals(DriverError.CANCELLED, end.error(), end.message());
+        assertTrue(end.message().contains("cancelled"), end.message());
+        assertTrue(end.bytes() < length, "bytes " + end.bytes());
+        assertEquals(1, a.counters().get(Counter.PULLS_CANCELLED));
+        final long[] after = a.moduleCounters(new long[PinmxAbi.COUNTERS_MAX]);
+        final int cancelled = KernelCounter.PULLS_CANCELLED.ordinal();
+        assertEquals(1, after[cancelled] - before[cancelled], "module's pulls_cancelled");
+
+        a.cancelPull(end.pullHandle());
+        a.cancelPull(12345);
+        final List<Received> later = new ArrayList<>();
+        final long quietUntilNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        while (System.nanoTime() - quietUntilNs < 0)
+        {
+            a.await(TimeUnit.MILLISECONDS.toNanos(10));
+            a.poll((DriverEvent e) -> later.add(new Received(e.type(), e.peerIndex(), new byte[0], 0, e.pullHandle(),
+                e.bytes(), e.error(), "")), 16);
+        }
+        assertTrue(later.isEmpty(), "events after the cancelled pull's end: " + later);
+        assertEquals(-1, seen.mismatch(target), "bytes written into the region after the cancel returned");
+        assertEquals(1, a.counters().get(Counter.PULLS_CANCELLED));
+
+        a.close();
+        final DriverException closed = assertThrows(DriverException.class, () -> a.cancelPull(1));
+        assertEquals(DriverError.ENDPOINT_CLOSED, closed.kind(), closed.getMessage());
+    }
 }

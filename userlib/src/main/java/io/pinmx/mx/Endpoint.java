@@ -98,7 +98,7 @@ public final class Endpoint implements AutoCloseable
         this.unexpected = new UnexpectedQueue(pool, options.unexpectedMaxMessages, options.unexpectedMaxBytes);
         this.regionCache = new RegionCache(
             new DriverRegionDeclarer(driver), options.regionCacheMaxRegions, options.regionCacheMaxBytes);
-        this.requests = new RequestPool(this, options.maxRequests, regionCache, pool, address.toString());
+        this.requests = new RequestPool(this, driver, options.maxRequests, regionCache, pool, address.toString());
         this.sender = new FrameSender(driver, address, options, mediumFragmentBytes);
         this.outbound = new OutboundQueue(now, sender, requests, options.smallMaxBytes,
             options.sendWindowFrames);

@@ -2,6 +2,8 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.buffer.BufferPool;
 import io.pinmx.mx.buffer.PooledBuffer;
+import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.wire.NotifyStatus;
 import io.pinmx.regioncache.RegionCache;
 
@@ -21,13 +23,15 @@ final class RequestPool
     private final RegionCache regionCache;
     private final BufferPool buffers;
     private final String endpointName;
+    private final DriverEndpoint driver;
     private Request completedHead;
     private Request completedTail;
 
     RequestPool(
-        final Endpoint endpoint, final int maxRequests, final RegionCache regionCache, final BufferPool buffers,
-        final String endpointName)
+        final Endpoint endpoint, final DriverEndpoint driver, final int maxRequests, final RegionCache regionCache,
+        final BufferPool buffers, final String endpointName)
     {
+        this.driver = driver;
         this.regionCache = regionCache;
         this.buffers = buffers;
         this.endpointName = endpointName;
@@ -165,8 +169,9 @@ final class RequestPool
      * Fails the request with the reason unless it is done already. A request whose buffer a
      * declare may still use keeps its lease and staging until that ends. A request whose pull the driver is
      * running is not done until that pull ends: the driver may place replies into its buffer until then, and an
-     * owner told it is done would reuse or free that buffer. The failure waits ({@link Request#failureAtPullEnd})
-     * and whoever sees the pull end ends the request with it ({@link #endHeldFailure}).
+     * owner told it is done would reuse or free that buffer. The failure waits ({@link Request#failureAtPullEnd}),
+     * the driver is asked to cancel the pull so that its end comes now rather than at its timeout, and whoever sees
+     * the pull end ends the request with it ({@link #endHeldFailure}).
      *
      * @throws RuntimeException if the driver refused to let go of the request's region (the request failed all the
      *                          same).
@@ -182,6 +187,7 @@ final class RequestPool
             if (null == r.failureAtPullEnd)
             {
                 r.failureAtPullEnd = reason;
+                cancelPull(r);
             }
             return;
         }
@@ -193,6 +199,22 @@ final class RequestPool
         if (!r.rendezvousReceive.holdsBuffer())
         {
             releaseResources(r);
+        }
+    }
+
+    /**
+     * Asks the driver to end the request's pull at once. A driver that cannot (it lacks the operation, or is closed)
+     * leaves the failure waiting for the pull's own end, or for {@link #endHeldFailures}.
+     */
+    private void cancelPull(final Request r)
+    {
+        try
+        {
+            driver.cancelPull(r.handle());
+        }
+        catch (final DriverException cannotCancel)
+        {
+            // the held failure takes effect at the pull's own end event, as without a cancel
         }
     }
 

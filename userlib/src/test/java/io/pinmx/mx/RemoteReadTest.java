@@ -3,6 +3,7 @@ package io.pinmx.mx;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.user.UserDriverOptions;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -146,9 +148,38 @@ class RemoteReadTest
         assertTrue(failure.contains(toOwner.describe()), failure);
     }
 
+    @Test
+    void aReadPullingFromAnOwnerThatClosesFailsWithinThePeerTimeoutAndLeavesItsBufferAlone()
+    {
+        final UserDriverOptions udp = UserDriverOptions.defaults().withSameHost(false);
+        reader = TestEndpoints.open(TestEndpoints.options(1, KEY, udp)
+            .resendTimeoutNs(TimeUnit.MILLISECONDS.toNanos(RESEND_MS)).maxResends(MAX_RESENDS).build());
+        // an owner that serves pulls only while polled: the read's requests wait there until it closes
+        owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
+            .progressMode(ProgressMode.CALLER).build());
+        toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
+        region = owner.expose(arena.allocate(REGION_BYTES, 4096));
+        final MemorySegment into = arena.allocate(REGION_BYTES, 4096);
+        into.fill((byte)0x5A);
+        final Request read = reader.iget(toOwner, region.id(), 0, into);
+        await().atMost(TIMEOUT)
+            .until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        final long closedAtNs = System.nanoTime();
+        owner.close();
+        assertTrue(read.await(TIMEOUT), "read of a closed owner ended");
+        final long tookMs = (System.nanoTime() - closedAtNs) / 1_000_000;
+        final long limitMs = 3 * RESEND_MS * (MAX_RESENDS + 1);
+        assertTrue(tookMs <= limitMs, "read of a closed owner failed after " + tookMs + " ms, limit " + limitMs);
+        assertEquals(RequestState.FAILED, read.state(), read.toString());
+        assertTrue(read.status().error().contains(toOwner.describe()), read.status().error());
+        read.release();
+        assertEquals(-1, into.mismatch(arena.allocate(REGION_BYTES).fill((byte)0x5A)), "nothing landed in the buffer");
+    }
+
     /**
      * The owner's goodbye may fail the partner before the read is posted (refused) or after: then the read fails once
-     * the driver's pull of it ends (its pull timeout), never before, so no late reply lands in a released buffer.
+     * the driver's pull of it ends, never before, so no late reply lands in a released buffer; the library cancels
+     * that pull, so this comes within the peer timeout (with slack for load), not at the pull's own timeout.
      */
     private String readOfClosedOwner(final int regionId, final MemorySegment into)
     {
@@ -161,7 +192,11 @@ class RemoteReadTest
         {
             return refused.getMessage();
         }
+        final long postedAtNs = System.nanoTime();
         assertTrue(gone.await(TIMEOUT), "read of a closed endpoint ended");
+        final long tookMs = (System.nanoTime() - postedAtNs) / 1_000_000;
+        final long limitMs = 3 * RESEND_MS * (MAX_RESENDS + 1);
+        assertTrue(tookMs <= limitMs, "read of a closed endpoint failed after " + tookMs + " ms, limit " + limitMs);
         assertEquals(RequestState.FAILED, gone.state(), gone.toString());
         final String error = gone.status().error();
         gone.release();

@@ -114,6 +114,8 @@ public enum Counter
     PEERS_RECLAIMED,
     /** Pulls still unfinished when the endpoint closed: no end event was or can be polled for them. */
     PULLS_ABANDONED,
+    /** Pulls ended by {@link DriverEndpoint#cancelPull} before their last byte (also counted in PULLS_FAILED). */
+    PULLS_CANCELLED,
     /** Bytes of this endpoint's same-host pulls that the source endpoint's agent copied (user driver). */
     SHARED_PULL_BYTES_BY_SOURCE,
     /** Bytes this endpoint's agent copied into same-host peers' regions for their pulls from it (user driver). */

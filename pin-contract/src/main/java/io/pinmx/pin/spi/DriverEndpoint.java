@@ -135,6 +135,25 @@ public interface DriverEndpoint extends AutoCloseable
     void startPull(PullSpec spec);
 
     /**
+     * End the pulls in flight with this handle now rather than at their last byte or their timeout: each ends with
+     * one PULL_FAILED event of kind {@link DriverError#CANCELLED} (bytes: those complete), after which the driver
+     * writes nothing more into its local region; replies arriving later are dropped and counted as
+     * {@code PULL_DUPLICATE_FRAMES}. A copy already under way finishes first. A pull that ended before the cancel
+     * took effect keeps its own end event, and a handle with no pull in flight is ignored, so cancelling is always
+     * safe. Returns before the pull ends: its end event says when the local region is free again; a pull started
+     * with the same handle before that event may be cancelled with it.
+     *
+     * @param pullHandle the handle the pulls were started with ({@link PullSpec#pullHandle}).
+     * @throws DriverException {@link DriverError#UNSUPPORTED} on a provider that cannot cancel (its pulls end on
+     *                         their own), {@link DriverError#ENDPOINT_CLOSED} after close.
+     */
+    default void cancelPull(int pullHandle)
+    {
+        throw new DriverException(DriverError.UNSUPPORTED, "cancelPull: provider '" + info().providerName() +
+            "' cannot cancel a pull; it ends at its last byte or its timeout");
+    }
+
+    /**
      * Declare native memory for remote writes and atomics: peers that are given the returned key may put into it
      * ({@link #startPut}) and apply atomics to it ({@link #startAtomic}) with no help from this process, and read it
      * with the key. Providers without {@link DriverFeature#REMOTE_WRITE} refuse it.

@@ -29,5 +29,7 @@ public enum DriverError
     /** The remote region refused the access: no key, another key, or a region not declared for remote access. */
     BAD_KEY,
     /** The provider lacks the {@link DriverFeature} the operation needs; nothing was done. */
-    UNSUPPORTED
+    UNSUPPORTED,
+    /** The caller cancelled the pull ({@link DriverEndpoint#cancelPull}): no byte lands after its end event. */
+    CANCELLED
 }

@@ -136,5 +136,7 @@ public enum KernelCounter
     /** ATOMIC_REPLY or NACK frames for no atomic in flight. */
     ATOMIC_DUPLICATE_REPLIES,
     /** PUT frames dropped unwritten because their put had ended at the origin (a late duplicate). */
-    PUT_STALE;
+    PUT_STALE,
+    /** Pulls ended by PINMX_IOC_PULL_CANCEL (also counted in PULLS_FAILED). */
+    PULLS_CANCELLED;
 }

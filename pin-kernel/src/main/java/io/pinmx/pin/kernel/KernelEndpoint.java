@@ -62,6 +62,7 @@ public final class KernelEndpoint implements DriverEndpoint
     private final MemorySegment ring;
     private final KernelEventRing events;
     private final KernelOneSided oneSided;
+    private final KernelPullCancel pullCancel;
     private final DriverCounters counters = new DriverCounters();
     private final PeerRegistry<MacPeer> peers = new PeerRegistry<>(counters);
     private final PeerIoctl<PullSpec> pullIoctl = this::ioctlPull;
@@ -81,6 +82,7 @@ public final class KernelEndpoint implements DriverEndpoint
         this.ring = bound.ring();
         this.events = new KernelEventRing(ring, peers, counters);
         this.oneSided = new KernelOneSided(this, device, features);
+        this.pullCancel = new KernelPullCancel(this, device, features);
         final int linkBytes = Math.min(bound.mtu(), PinmxAbi.MXOE_MAX_BYTES);
         this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " +
             bound.mtu() + "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " +
@@ -218,6 +220,12 @@ public final class KernelEndpoint implements DriverEndpoint
             destroyRegion(regionId);
             throw e;
         }
+    }
+
+    @Override
+    public void cancelPull(final int pullHandle)
+    {
+        pullCancel.cancel(pullHandle);
     }
 
     @Override

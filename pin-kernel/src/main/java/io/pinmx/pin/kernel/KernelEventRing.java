@@ -166,6 +166,10 @@ final class KernelEventRing
         if (type == PinmxAbi.EVENT_PULL_FAILED || type == PinmxAbi.EVENT_PULL_DONE)
         {
             counters.increment(Counter.PULLS_FAILED);
+            if (status == PinmxAbi.PULL_CANCELLED)
+            {
+                counters.increment(Counter.PULLS_CANCELLED);
+            }
             counters.add(Counter.PULL_BYTES, bytes);
             event.pullFailed(peer, handle, bytes, errorOf(status, body), describeFailure("pull", status, body, peer,
                 handle));
@@ -256,6 +260,7 @@ final class KernelEventRing
             case PinmxAbi.PULL_TIMEOUT -> DriverError.TIMEOUT;
             case PinmxAbi.PULL_NO_RESOURCES -> DriverError.NO_RESOURCES;
             case PinmxAbi.PULL_BAD_KEY -> DriverError.BAD_KEY;
+            case PinmxAbi.PULL_CANCELLED -> DriverError.CANCELLED;
             default ->
             {
                 final int nack = ring.get(ValueLayout.JAVA_BYTE, body + PinmxAbi.PULL_EVENT_NACK_REASON) & 0xFF;
@@ -290,6 +295,7 @@ final class KernelEventRing
             case PinmxAbi.PULL_NO_RESOURCES -> text.append("the peer refused the request's shape (its reply limit ")
                 .append(address).append(" bytes)");
             case PinmxAbi.PULL_BAD_KEY -> text.append(BAD_KEY_TEXT);
+            case PinmxAbi.PULL_CANCELLED -> text.append("cancelled");
             default -> text.append("failed (status ").append(status).append(')');
         }
         appendCauses(text, nack, errno);

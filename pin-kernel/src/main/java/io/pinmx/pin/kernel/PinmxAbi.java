@@ -38,6 +38,7 @@ public final class PinmxAbi
     public static final long FEATURE_NET_LOCAL_PULL = 1L << 21;
     public static final long FEATURE_NET_PUT = 1L << 22;
     public static final long FEATURE_NET_ATOMIC = 1L << 23;
+    public static final long FEATURE_NET_PULL_CANCEL = 1L << 24;
 
     public static final int ETH_P_MXOE = 0x86DF;
     public static final int MXOE_VERSION = 1;
@@ -72,6 +73,7 @@ public final class PinmxAbi
     public static final int PULL_TIMEOUT = 6;
     public static final int PULL_NO_RESOURCES = 7;
     public static final int PULL_BAD_KEY = 8;
+    public static final int PULL_CANCELLED = 9;
 
     public static final int RING_SLOTS = 256;
     public static final int RING_SLOT_BYTES = 2048;
@@ -161,6 +163,8 @@ public final class PinmxAbi
         U32.withName("handle"), U32.withName("pad"), U32.withName("pad2"), U64.withName("remote_offset"),
         U64.withName("local_offset"),
         U64.withName("length"), U64.withName("remote_key"), U64.withName("reserved"));
+    public static final StructLayout PULL_CANCEL = struct("pinmx_pull_cancel",
+        U32.withName("handle"), U32.withName("cancelled"), U64.withName("reserved"));
     public static final StructLayout PUT_PIECE = struct("pinmx_put_piece",
         U64.withName("remote_offset"), U64.withName("local_offset"), U64.withName("len"));
     public static final StructLayout PUTV = struct("pinmx_putv",
@@ -181,7 +185,7 @@ public final class PinmxAbi
     /** Every struct of the header, for the layout test. */
     public static final List<StructLayout> STRUCTS = List.of(INFO, HELLO, SEGMENT, DECLARE, REGION_REF, RANGE,
         REGION_INFO, COPY, PIN_MODE_REQ, COUNTERS, ATTACH, BIND, SEND, EVENT, PULL_EVENT, RING_CTL, PULL, WAIT, PUT,
-        PUT_PIECE, PUTV, ATOMIC, ATOMIC_EVENT);
+        PULL_CANCEL, PUT_PIECE, PUTV, ATOMIC, ATOMIC_EVENT);
 
     public static final int IOC_INFO = ior(0x01, INFO);
     public static final int IOC_HELLO = iowr(0x02, HELLO);
@@ -201,6 +205,7 @@ public final class PinmxAbi
     public static final int IOC_PUT = iow(0x25, PUT);
     public static final int IOC_ATOMIC = iow(0x26, ATOMIC);
     public static final int IOC_PUTV = iow(0x27, PUTV);
+    public static final int IOC_PULL_CANCEL = iowr(0x29, PULL_CANCEL);
 
     static final long INFO_ABI_VERSION = offset(INFO, "abi_version");
     static final long INFO_FEATURES = offset(INFO, "features");
@@ -256,6 +261,8 @@ public final class PinmxAbi
     static final long PULL_LENGTH = offset(PULL, "length");
     static final long PULL_REMOTE_KEY = offset(PULL, "remote_key");
     static final long WAIT_TIMEOUT_NS = offset(WAIT, "timeout_ns");
+    static final long PULL_CANCEL_HANDLE = offset(PULL_CANCEL, "handle");
+    static final long PULL_CANCEL_CANCELLED = offset(PULL_CANCEL, "cancelled");
     static final long PUT_PEER_MAC = offset(PUT, "peer_mac");
     static final long PUT_PEER_ENDPOINT = offset(PUT, "peer_endpoint");
     static final long PUT_PEER_SESSION = offset(PUT, "peer_session");
@@ -314,7 +321,7 @@ public final class PinmxAbi
         final String[] names = {"PIN_DECLARE", "PIN_ON_DEMAND", "PIN_OVERLAPPED", "LOCAL_COPY", "INVALIDATE",
             "BUDGET"};
         final String[] netNames = {"NET_IFACE", "NET_SEND", "NET_EVENT_RING", "NET_PULL", "NET_WAIT",
-            "NET_LOCAL_PULL", "NET_PUT", "NET_ATOMIC"};
+            "NET_LOCAL_PULL", "NET_PUT", "NET_ATOMIC", "NET_PULL_CANCEL"};
         final StringBuilder text = new StringBuilder();
         for (int bit = 0; bit < 64; bit++)
         {

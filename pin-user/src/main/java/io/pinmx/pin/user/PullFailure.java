@@ -93,6 +93,13 @@ record PullFailure(DriverError error, String message)
             "no complete reply to the PULL of block at offset " + blockOffset + " after " + requests + " requests");
     }
 
+    /** The caller cancelled the pull after {@code bytesDone} of its bytes were written. */
+    static PullFailure ofCancelled(final PullSlot slot)
+    {
+        return new PullFailure(DriverError.CANCELLED, fromPeer(slot) + "cancelled after " + slot.bytesDone + " of " +
+            slot.length + " bytes");
+    }
+
     private static String fromPeer(final PullSlot slot)
     {
         return "pull " + slot.handle + " from " + slot.describePeer() + ": ";

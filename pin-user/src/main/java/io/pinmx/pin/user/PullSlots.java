@@ -8,8 +8,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link #MAX_PULLS} preallocated pull slots of one endpoint and the lists that hand them between threads: the
- * free stack and the FIFO of submitted pulls, shared by application threads ({@link #claim}) and the agent
- * ({@link #takeSubmitted}, {@link #free}) under {@link #lock}; and the agent's own list of ACTIVE slots.
+ * free stack, the FIFO of submitted pulls and the handles of pulls to cancel, shared by application threads
+ * ({@link #claim}, {@link #requestCancel}) and the agent ({@link #takeCancels}, {@link #takeSubmitted},
+ * {@link #free}) under {@link #lock}; and the agent's own list of ACTIVE slots.
  */
 final class PullSlots
 {
@@ -23,7 +24,12 @@ final class PullSlots
     private final PullSlot[] submitted = new PullSlot[MAX_PULLS];
     private int submittedHead;
     private int submittedCount;
-    /** Set with a submission, cleared by the agent once the FIFO is empty: lets an idle agent skip the lock. */
+    /** Caller handles of pulls to cancel, each once, in the order asked. */
+    private final int[] cancels = new int[MAX_PULLS];
+    private int cancelCount;
+    /**
+     * Set with a submission or a cancel, cleared by the agent once both are empty: lets an idle agent skip the lock.
+     */
     private volatile boolean hasSubmissions;
     private final PullSlot[] active = new PullSlot[MAX_PULLS];
     private int activeCount;
@@ -60,6 +66,63 @@ final class PullSlots
         }
     }
 
+    /**
+     * Application thread: ask the agent to cancel the pulls with this caller handle.
+     *
+     * @throws DriverException {@link DriverError#NO_RESOURCES} when {@link #MAX_PULLS} other handles wait already.
+     */
+    void requestCancel(final int pullHandle)
+    {
+        lock.lock();
+        try
+        {
+            for (int i = 0; i < cancelCount; i++)
+            {
+                if (cancels[i] == pullHandle)
+                {
+                    return;
+                }
+            }
+            if (cancelCount == MAX_PULLS)
+            {
+                throw new DriverException(DriverError.NO_RESOURCES, "cancelPull " + pullHandle + ": " + MAX_PULLS +
+                    " cancels already wait for the agent");
+            }
+            cancels[cancelCount++] = pullHandle;
+            hasSubmissions = true;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Agent: the handles to cancel, moved into {@code into}. Taken before the submitted FIFO is drained, so a pull
+     * submitted before its cancel has started by the time the cancel applies.
+     *
+     * @return how many.
+     */
+    int takeCancels(final int[] into)
+    {
+        if (!hasSubmissions)
+        {
+            return 0;
+        }
+        lock.lock();
+        try
+        {
+            final int count = cancelCount;
+            System.arraycopy(cancels, 0, into, 0, count);
+            cancelCount = 0;
+            return count;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
     boolean hasSubmissions()
     {
         return hasSubmissions;
@@ -77,7 +140,7 @@ final class PullSlots
         {
             if (submittedCount == 0)
             {
-                hasSubmissions = false;
+                hasSubmissions = cancelCount > 0;
                 return null;
             }
             final PullSlot slot = submitted[submittedHead];
@@ -108,6 +171,19 @@ final class PullSlots
     PullSlot active(final int i)
     {
         return active[i];
+    }
+
+    /** Agent: the ACTIVE slot started with this caller handle, or null. */
+    PullSlot activeByHandle(final int pullHandle)
+    {
+        for (int i = 0; i < activeCount; i++)
+        {
+            if (active[i].handle == pullHandle)
+            {
+                return active[i];
+            }
+        }
+        return null;
     }
 
     /** Agent: the ACTIVE slot a wire handle names, or null for a late, duplicate or forged one. */

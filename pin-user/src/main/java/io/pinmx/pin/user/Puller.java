@@ -75,6 +75,7 @@ final class Puller
     private final PullFrame pull = new PullFrame();
     private final PullReplyFrame reply = new PullReplyFrame();
     private final NackFrame nack = new NackFrame();
+    private final int[] cancels = new int[PullSlots.MAX_PULLS];
 
     Puller(
         final Arena arena,
@@ -163,9 +164,16 @@ final class Puller
         return slots.activeCount() > 0;
     }
 
-    /** Agent: start submitted pulls. @return work done. */
+    /** Application thread: queue a cancel of the pulls with this caller handle for the agent. */
+    void requestCancel(final int pullHandle)
+    {
+        slots.requestCancel(pullHandle);
+    }
+
+    /** Agent: start submitted pulls, then apply the cancels asked for before them. @return work done. */
     int startSubmitted()
     {
+        final int cancelCount = slots.takeCancels(cancels);
         int started = 0;
         PullSlot slot;
         while ((slot = slots.takeSubmitted()) != null)
@@ -173,7 +181,26 @@ final class Puller
             start(slot);
             started++;
         }
-        return started;
+        for (int i = 0; i < cancelCount; i++)
+        {
+            cancel(cancels[i]);
+        }
+        return started + cancelCount;
+    }
+
+    /**
+     * Agent: end every active pull with this caller handle. Its slot goes back under a new generation, so replies
+     * still on their way are dropped as duplicates; a same-host copy cannot be under way here, since it runs to its
+     * end inside its start on this thread. Pulls that ended already have their own end event.
+     */
+    private void cancel(final int pullHandle)
+    {
+        PullSlot slot;
+        while ((slot = slots.activeByHandle(pullHandle)) != null)
+        {
+            counters.increment(Counter.PULLS_CANCELLED);
+            fail(slot, PullFailure.ofCancelled(slot));
+        }
     }
 
     private void start(final PullSlot slot)

@@ -309,6 +309,14 @@ final class UserEndpoint implements DriverEndpoint
     }
 
     @Override
+    public void cancelPull(final int pullHandle)
+    {
+        checkOpen("cancelPull");
+        puller.requestCancel(pullHandle);
+        agent.wakeIfParked();
+    }
+
+    @Override
     public int poll(final EventHandler handler, final int limit)
     {
         checkOpen("poll");

@@ -10,7 +10,7 @@
  * source endpoint's agent when it polls ({@code SharedPulls} slots in the puller's file: {@code SharedPullCopy} copies
  * the front, the source's {@code PullHelper} the back with process_vm_writev). Owns the endpoint's UDP socket,
  * shared-memory file, peer table (a {@link io.pinmx.pin.provider.PeerRegistry} keyed by UdpPeer.Key), region table, both sides of the
- * pull protocol ({@code Puller} over preallocated {@code PullSlot}s: a received run's payloads read by the kernel
+ * pull protocol ({@code Puller} over preallocated {@code PullSlot}s, cancelled through the agent: a received run's payloads read by the kernel
  * straight into the pull's region where {@code ReplyPlacement} can place them, else written with one
  * {@code ReplyCopyBatch}; {@code PullServer}, sending each block's payloads straight from the region, both through
  * {@code FrameIovecs}), the receive dispatch
