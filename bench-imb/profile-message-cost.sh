@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where the CPU work of one same-host 8 B message goes: runs MessageCost under JDK Flight Recorder's execution
 # sampler (1 ms; samples only threads on a CPU, so the shares hold on a loaded host) and splits its pinmx samples
-# into the steps of the path, scaled to MessageCost's own ns per message. A sample belongs to the deepest step
+# into the steps of the path, scaled to MessageCost's CPU ns per message. A sample belongs to the deepest step
 # method on its stack, so each step's share excludes the steps it calls.
 # usage: bench-imb/profile-message-cost.sh [MESSAGE_BYTES]   (recording and printed samples in bench-imb/target/profile/)
 set -euo pipefail
@@ -22,7 +22,7 @@ echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   -Xlog:jfr=warning -cp "$cp" io.pinmx.bench.MessageCost "$@" | tee "$dir/message-cost.txt"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 80 "$dir/message-cost.jfr" > "$dir/samples.txt"
-per_message_ns=$(sed -n 's/^pinmx: \([0-9.]*\) ns per message.*/\1/p' "$dir/message-cost.txt")
+per_message_ns=$(sed -n 's/^pinmx: .*CPU time: \([0-9.]*\) ns per message.*/\1/p' "$dir/message-cost.txt")
 python3 - "$dir/samples.txt" "$per_message_ns" <<'PY'
 import collections, re, sys
 # (method, step): a sample's step is the deepest of these methods on its stack
@@ -59,7 +59,7 @@ for event in samples.split("jdk.ExecutionSample {")[1:]:
     counts[next((step_of[f] for f in frames if f in step_of), OTHER)] += 1
 if n == 0:
     sys.exit("profile-message-cost: no pinmx samples in the recording")
-print(f"# {n} samples of the pinmx loop, {total_ns:.1f} ns per message")
+print(f"# {n} samples of the pinmx loop, {total_ns:.1f} CPU ns per message")
 print("| step | samples | share | ns per message |\n|---|---:|---:|---:|")
 for _, step in STEPS + [(None, OTHER)]:
     if counts[step]:
