@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Where the CPU work of one same-host 8 B message goes: runs MessageCost under JDK Flight Recorder's execution
-# sampler (1 ms; samples only threads on a CPU, so the shares hold on a loaded host) and splits its pinmx samples
+# Where the CPU work of one same-host 8 B message goes: runs MessageCost under JDK Flight Recorder's execution and
+# native-method samplers (1 ms; a thread waiting for a CPU is in neither, so the shares hold on a loaded host; a
+# system call made through FFM shows in the native samples only) and splits its pinmx samples
 # into the steps of the path, scaled to MessageCost's CPU ns per message. A sample belongs to the deepest step
 # method on its stack, so each step's share excludes the steps it calls.
 # usage: bench-imb/profile-message-cost.sh [MESSAGE_BYTES]   (recording and printed samples in bench-imb/target/profile/)
@@ -14,6 +15,7 @@ cat > "$dir/cpu.jfc" <<'JFC'
 <?xml version="1.0" encoding="UTF-8"?>
 <configuration version="2.0">
   <event name="jdk.ExecutionSample"><setting name="enabled">true</setting><setting name="period">1 ms</setting></event>
+  <event name="jdk.NativeMethodSample"><setting name="enabled">true</setting><setting name="period">1 ms</setting></event>
 </configuration>
 JFC
 cp=$(pinmx_classpath bench-imb)
@@ -21,7 +23,7 @@ echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$JAVA_HOME/bin/java" $(pinmx_jvm_flags) -XX:StartFlightRecording=filename="$dir/message-cost.jfr,settings=$dir/cpu.jfc" \
   -Xlog:jfr=warning -cp "$cp" io.pinmx.bench.MessageCost "$@" | tee "$dir/message-cost.txt"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-"$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 80 "$dir/message-cost.jfr" > "$dir/samples.txt"
+"$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample,jdk.NativeMethodSample --stack-depth 80 "$dir/message-cost.jfr" > "$dir/samples.txt"
 per_message_ns=$(sed -n 's/^pinmx: .*CPU time: \([0-9.]*\) ns per message.*/\1/p' "$dir/message-cost.txt")
 python3 - "$dir/samples.txt" "$per_message_ns" <<'PY'
 import collections, re, sys
@@ -51,7 +53,7 @@ OTHER = "other: the benchmark's loop"
 step_of = dict(STEPS)
 samples, total_ns = open(sys.argv[1]).read(), float(sys.argv[2])
 counts, n = collections.Counter(), 0
-for event in samples.split("jdk.ExecutionSample {")[1:]:
+for event in re.split(r"jdk\.(?:ExecutionSample|NativeMethodSample) \{", samples)[1:]:
     frames = re.findall(r"^\s+([\w.$<>]+)\(", event, re.M)
     if "io.pinmx.bench.MessageCost.lambda$pinmx$0" not in frames:
         continue
