@@ -24,8 +24,9 @@ echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   -Xlog:jfr=warning -cp "$cp" io.pinmx.bench.MessageCost "$@" | tee "$dir/message-cost.txt"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample,jdk.NativeMethodSample --stack-depth 80 "$dir/message-cost.jfr" > "$dir/samples.txt"
-per_message_ns=$(sed -n 's/^pinmx: .*CPU time: \([0-9.]*\) ns per message.*/\1/p' "$dir/message-cost.txt")
-python3 - "$dir/samples.txt" "$per_message_ns" <<'PY'
+cpu_figures=$(sed -n 's/^pinmx: .*CPU time: \([0-9.]*\) ns per message, \([0-9.]*\) ns per empty poll.*/\1 \2/p' \
+  "$dir/message-cost.txt")
+python3 - "$dir/samples.txt" $cpu_figures <<'PY'
 import collections, re, sys
 # (method, step): a sample's step is the deepest of these methods on its stack
 STEPS = [
@@ -51,20 +52,27 @@ STEPS = [
 ]
 OTHER = "other: the benchmark's loop"
 step_of = dict(STEPS)
-samples, total_ns = open(sys.argv[1]).read(), float(sys.argv[2])
-counts, n = collections.Counter(), 0
-for event in re.split(r"jdk\.(?:ExecutionSample|NativeMethodSample) \{", samples)[1:]:
-    frames = re.findall(r"^\s+([\w.$<>]+)\(", event, re.M)
-    if "io.pinmx.bench.MessageCost.lambda$pinmx$0" not in frames:
-        continue
-    n += 1
-    counts[next((step_of[f] for f in frames if f in step_of), OTHER)] += 1
-if n == 0:
-    sys.exit("profile-message-cost: no pinmx samples in the recording")
-print(f"# {n} samples of the pinmx loop, {total_ns:.1f} CPU ns per message")
-print("| step | samples | share | ns per message |\n|---|---:|---:|---:|")
-for _, step in STEPS + [(None, OTHER)]:
-    if counts[step]:
-        print(f"| {step} | {counts[step]} | {100.0 * counts[step] / n:.1f}% | {total_ns * counts[step] / n:.0f} |")
-print(f"| total | {n} | 100% | {total_ns:.0f} |")
+events = re.split(r"jdk\.(?:ExecutionSample|NativeMethodSample) \{", open(sys.argv[1]).read())[1:]
+stacks = [re.findall(r"^\s+([\w.$<>]+)\(", event, re.M) for event in events]
+
+
+def table(loop, total_ns, what):
+    """Prints the steps of the samples taken inside MessageCost's lambda named loop."""
+    counts, n = collections.Counter(), 0
+    for frames in stacks:
+        if "io.pinmx.bench.MessageCost." + loop in frames:
+            n += 1
+            counts[next((step_of[f] for f in frames if f in step_of), OTHER)] += 1
+    if n == 0:
+        sys.exit("profile-message-cost: no samples of " + loop + " in the recording")
+    print(f"# {n} samples of {what}, {total_ns:.1f} CPU ns each")
+    print(f"| step | samples | share | ns per {what} |\n|---|---:|---:|---:|")
+    for _, step in STEPS + [(None, OTHER)]:
+        if counts[step]:
+            print(f"| {step} | {counts[step]} | {100.0 * counts[step] / n:.1f}% | {total_ns * counts[step] / n:.0f} |")
+    print(f"| total | {n} | 100% | {total_ns:.0f} |")
+
+
+table("lambda$pinmx$0", float(sys.argv[2]), "message")
+table("lambda$pinmx$1", float(sys.argv[3]), "empty poll")
 PY
