@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Where the CPU work of one same-host 8 B message goes: runs MessageCost under JDK Flight Recorder's execution and
 # native-method samplers (1 ms; a thread waiting for a CPU is in neither, so the shares hold on a loaded host; a
-# system call made through FFM shows in the native samples only) and splits its pinmx samples
-# into the steps of the path, scaled to MessageCost's CPU ns per message. A sample belongs to the deepest step
-# method on its stack, so each step's share excludes the steps it calls.
+# system call made through FFM shows in the native samples only) and splits its pinmx samples into the steps of the
+# path, scaled to MessageCost's CPU ns per message and per empty poll. A sample belongs to the deepest step method on
+# its stack, so each step's share excludes the steps it calls.
 # usage: bench-imb/profile-message-cost.sh [MESSAGE_BYTES]   (recording and printed samples in bench-imb/target/profile/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
