@@ -21,6 +21,8 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
@@ -34,7 +36,8 @@ import java.util.concurrent.CompletableFuture;
  * progress rounds until both are done and their release; Aeron IPC: two exclusive publications and subscriptions of
  * an embedded media driver, each message an offer and a poll that copies it out. Also the cost of a poll that finds
  * nothing. A half round trip between two processes is this work on the path plus the transfer of the message's
- * cache lines between the cores, which both pay alike.
+ * cache lines between the cores, which both pay alike. Each figure is given in elapsed time and in the thread's CPU
+ * time, which a loaded host inflates far less.
  * <p>
  * Run: {@code bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]} (default 8; at most {@value #MAX_MESSAGE_BYTES}).
  */
@@ -51,6 +54,7 @@ public final class MessageCost
     /** The provider whose same-host message cost is measured. */
     private static final String USER_DRIVER = "user";
     private static final String AERON_CHANNEL = "aeron:ipc?term-length=64m|mtu=65504";
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private MessageCost()
     {
@@ -79,12 +83,15 @@ public final class MessageCost
         final double[] aeron = aeron(bytes);
         System.out.println("# one thread plays both ends; " + bytes + " B messages; median of " + LOOPS + " loops of " +
             MESSAGES_PER_LOOP + " messages each way (" + WARM_UP_LOOPS + " loops of warm-up before)");
-        System.out.println(String.format(Locale.ROOT, "pinmx: %.1f ns per message, %.1f ns per empty poll", pinmx[0],
-            pinmx[1]));
-        System.out.println(String.format(Locale.ROOT, "aeron: %.1f ns per message, %.1f ns per empty poll", aeron[0],
-            aeron[1]));
-        System.out.println(String.format(Locale.ROOT, "ratio per message pinmx/aeron = %.1f, per empty poll = %.1f",
-            pinmx[0] / aeron[0], pinmx[1] / aeron[1]));
+        System.out.println(String.format(Locale.ROOT,
+            "pinmx: %.1f ns per message, %.1f ns per empty poll; CPU time: %.1f ns per message, %.1f ns per empty poll",
+            pinmx[0], pinmx[1], pinmx[2], pinmx[3]));
+        System.out.println(String.format(Locale.ROOT,
+            "aeron: %.1f ns per message, %.1f ns per empty poll; CPU time: %.1f ns per message, %.1f ns per empty poll",
+            aeron[0], aeron[1], aeron[2], aeron[3]));
+        System.out.println(String.format(Locale.ROOT, "ratio per message pinmx/aeron = %.1f, per empty poll = %.1f; " +
+            "in CPU time %.1f and %.1f", pinmx[0] / aeron[0], pinmx[1] / aeron[1], pinmx[2] / aeron[2],
+            pinmx[3] / aeron[3]));
     }
 
     /**
@@ -128,25 +135,25 @@ public final class MessageCost
             final Partner bToA = connect(b, a);
             final MemorySegment out = arena.allocate(bytes + 1L).asSlice(0, bytes);
             final MemorySegment in = arena.allocate(bytes + 1L).asSlice(0, bytes);
-            final double perMessageNs = median(() ->
+            final double[] perMessageNs = median(() ->
             {
                 for (int i = 0; i < MESSAGES_PER_LOOP; i++)
                 {
                     oneWay(b, bToA, a, aToB, out, in);
                     oneWay(a, aToB, b, bToA, out, in);
                 }
-            }) / (2.0 * MESSAGES_PER_LOOP);
+            }, 2.0 * MESSAGES_PER_LOOP);
             final Request pending = b.irecv(bToA.id(), MATCH_INFO + 1, MatchInfo.MASK_ALL, in);
-            final double emptyPollNs = median(() ->
+            final double[] emptyPollNs = median(() ->
             {
                 for (int i = 0; i < EMPTY_POLLS_PER_LOOP; i++)
                 {
                     pending.test();
                 }
-            }) / EMPTY_POLLS_PER_LOOP;
+            }, EMPTY_POLLS_PER_LOOP);
             pending.cancel();
             pending.release();
-            return new double[] {perMessageNs, emptyPollNs};
+            return new double[] {perMessageNs[0], emptyPollNs[0], perMessageNs[1], emptyPollNs[1]};
         }
     }
 
@@ -226,22 +233,22 @@ public final class MessageCost
             final UnsafeBuffer out = new UnsafeBuffer(arena.allocate(MAX_MESSAGE_BYTES).address(), bytes);
             final UnsafeBuffer in = new UnsafeBuffer(arena.allocate(MAX_MESSAGE_BYTES).address(), MAX_MESSAGE_BYTES);
             final FragmentHandler copyOut = (buffer, offset, length, header) -> buffer.getBytes(offset, in, 0, length);
-            final double perMessageNs = median(() ->
+            final double[] perMessageNs = median(() ->
             {
                 for (int i = 0; i < MESSAGES_PER_LOOP; i++)
                 {
                     oneWay(aToB, atB, out, bytes, copyOut);
                     oneWay(bToA, atA, out, bytes, copyOut);
                 }
-            }) / (2.0 * MESSAGES_PER_LOOP);
-            final double emptyPollNs = median(() ->
+            }, 2.0 * MESSAGES_PER_LOOP);
+            final double[] emptyPollNs = median(() ->
             {
                 for (int i = 0; i < EMPTY_POLLS_PER_LOOP; i++)
                 {
                     atB.poll(copyOut, 1);
                 }
-            }) / EMPTY_POLLS_PER_LOOP;
-            return new double[] {perMessageNs, emptyPollNs};
+            }, EMPTY_POLLS_PER_LOOP);
+            return new double[] {perMessageNs[0], emptyPollNs[0], perMessageNs[1], emptyPollNs[1]};
         }
     }
 
@@ -259,21 +266,28 @@ public final class MessageCost
         }
     }
 
-    /** @return the median ns of {@link #LOOPS} runs of the loop, after {@link #WARM_UP_LOOPS} untimed ones. */
-    private static double median(final Runnable loop)
+    /**
+     * @return the median elapsed and the median CPU ns per operation of {@link #LOOPS} runs of the loop, after
+     * {@link #WARM_UP_LOOPS} untimed ones.
+     */
+    private static double[] median(final Runnable loop, final double operationsPerLoop)
     {
         for (int i = 0; i < WARM_UP_LOOPS; i++)
         {
             loop.run();
         }
         final long[] ns = new long[LOOPS];
+        final long[] cpuNs = new long[LOOPS];
         for (int i = 0; i < LOOPS; i++)
         {
+            final long startCpuNs = THREADS.getCurrentThreadCpuTime();
             final long startNs = System.nanoTime();
             loop.run();
             ns[i] = System.nanoTime() - startNs;
+            cpuNs[i] = THREADS.getCurrentThreadCpuTime() - startCpuNs;
         }
         Arrays.sort(ns);
-        return ns[LOOPS / 2];
+        Arrays.sort(cpuNs);
+        return new double[] {ns[LOOPS / 2] / operationsPerLoop, cpuNs[LOOPS / 2] / operationsPerLoop};
     }
 }

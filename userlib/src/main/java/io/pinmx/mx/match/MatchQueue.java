@@ -1,6 +1,6 @@
 package io.pinmx.mx.match;
 
-import org.agrona.collections.Int2IntHashMap;
+import java.util.Arrays;
 
 /**
  * Posted receives in posting order. An incoming message takes the first receive that
@@ -13,8 +13,14 @@ public final class MatchQueue
     private PostedReceive head;
     private PostedReceive tail;
     private int size;
-    /** Posted receives by the source they name (liveness: a partner a receive waits on is watched). */
-    private final Int2IntHashMap postedBySource = new Int2IntHashMap(0);
+    private static final int INITIAL_SOURCES = 16;
+
+    /**
+     * Posted receives by the source they name (liveness: a partner a receive waits on is watched), indexed by the
+     * source: partner ids are dense from 0, so an array grown to the largest one posted replaces a hash lookup on
+     * every post and match.
+     */
+    private int[] postedBySource = new int[INITIAL_SOURCES];
     private int postedFromAnySource;
 
     /**
@@ -47,7 +53,7 @@ public final class MatchQueue
      */
     public int postedFrom(final int source)
     {
-        return postedBySource.get(source);
+        return source >= 0 && source < postedBySource.length ? postedBySource[source] : 0;
     }
 
     /**
@@ -66,15 +72,11 @@ public final class MatchQueue
         }
         else
         {
-            final int posted = postedBySource.get(source) + delta;
-            if (0 == posted)
+            if (source >= postedBySource.length)
             {
-                postedBySource.remove(source);
+                postedBySource = Arrays.copyOf(postedBySource, Math.max(source + 1, 2 * postedBySource.length));
             }
-            else
-            {
-                postedBySource.put(source, posted);
-            }
+            postedBySource[source] += delta;
         }
     }
 

@@ -25,7 +25,8 @@ public final class PostedReceive
     /**
      * Sets what this receive accepts; only while it is not queued.
      *
-     * @throws IllegalArgumentException if bits of matchInfo are set outside matchMask.
+     * @param source a partner id (from 0) or {@link MatchInfo#ANY_SOURCE}.
+     * @throws IllegalArgumentException if source is neither, or bits of matchInfo are set outside matchMask.
      * @throws IllegalStateException    if the receive is still queued.
      */
     public PostedReceive set(final int source, final long matchInfo, final long matchMask)
@@ -33,6 +34,10 @@ public final class PostedReceive
         if (queued)
         {
             throw new IllegalStateException("posted receive is queued; cancel or match it before reuse");
+        }
+        if (source < 0 && MatchInfo.ANY_SOURCE != source)
+        {
+            throw new IllegalArgumentException("source " + source + " is neither a partner id (from 0) nor ANY_SOURCE");
         }
         MatchInfo.validate(matchInfo, matchMask);
         this.source = source;

@@ -93,4 +93,35 @@ class MatchQueueTest
         assertSame(a, queue.match(2, 0L));
         assertSame("a", a.owner());
     }
+
+    @Test
+    void aSourceThatIsNeitherAPartnerIdNorAnySourceIsRefusedNamingIt()
+    {
+        final PostedReceive r = new PostedReceive("r");
+        final IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> r.set(-2, 0L, MASK_ANY));
+        assertTrue(e.getMessage().contains("source -2"), e.getMessage());
+        assertFalse(r.queued);
+        assertTrue(queue.isEmpty());
+    }
+
+    @Test
+    void receivesAreCountedPerSourceAlsoPastTheFirstSources()
+    {
+        final PostedReceive near = post("near", 3, 0L, MASK_ANY);
+        final PostedReceive far = post("far", 100, 0L, MASK_ANY);
+        post("far again", 100, 0L, MASK_ANY);
+        post("any", ANY_SOURCE, 0L, MASK_ANY);
+        assertEquals(1, queue.postedFrom(3));
+        assertEquals(2, queue.postedFrom(100));
+        assertEquals(0, queue.postedFrom(99));
+        assertEquals(0, queue.postedFrom(1 << 20));
+        assertEquals(1, queue.postedFromAnySource());
+
+        assertSame(near, queue.match(3, 7L));
+        assertSame(far, queue.match(100, 7L));
+        assertEquals(0, queue.postedFrom(3));
+        assertEquals(1, queue.postedFrom(100));
+        assertEquals(4 - 2, queue.size());
+    }
 }
