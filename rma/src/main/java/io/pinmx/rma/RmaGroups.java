@@ -37,6 +37,7 @@ public final class RmaGroups
     private final RmaGroup world;
     private GroupMailboxes mailboxes;
     private int created;
+    private RmaGroup defaultGroup;
 
     RmaGroups(final Rma rma, final Job job, final Allocator allocator, final Transfers transfers, final Ranks ranks,
         final Arena arena)
@@ -63,12 +64,36 @@ public final class RmaGroups
                 job.barrier();
             }
         });
+        this.defaultGroup = world;
     }
 
     /** @return the group of every rank in rank order (ARMCI_GROUP_WORLD); never freed. */
     public RmaGroup world()
     {
         return world;
+    }
+
+    /**
+     * @return the group {@link Rma#alloc(long)} allocates over and {@link Rma#barrier()} waits for
+     *         ({@code ARMCI_Group_get_default}): the world group unless {@link #setDefault(RmaGroup)} chose another.
+     */
+    public RmaGroup defaultGroup()
+    {
+        return defaultGroup;
+    }
+
+    /**
+     * {@code ARMCI_Group_set_default}: this rank's allocations and barriers that name no group take this one from now
+     * on (each member sets it: the calls stay collective over its members). Freeing it later makes those calls fail
+     * naming it until another is set.
+     *
+     * @throws IllegalArgumentException if the group is null or this rank is not a member.
+     * @throws IllegalStateException    naming the group if it was freed.
+     */
+    public void setDefault(final RmaGroup group)
+    {
+        RmaGroup.check(group, "default group");
+        defaultGroup = group;
     }
 
     /**
