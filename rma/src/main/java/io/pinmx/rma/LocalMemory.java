@@ -2,7 +2,10 @@ package io.pinmx.rma;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -166,32 +169,48 @@ public final class LocalMemory
      */
     void issued(final RmaHandle handle, final MemorySegment local)
     {
-        if (buffers.isEmpty() || null == local || !local.isNative())
+        final Buffer buffer = holding(local);
+        if (null != buffer)
         {
-            return;
-        }
-        final Map.Entry<Long, Buffer> below = buffers.floorEntry(local.address());
-        if (null != below && below.getValue().holds(local))
-        {
-            below.getValue().inFlight++;
-            handle.add(new InFlight(below.getValue()));
+            inFlight(handle, buffer);
         }
     }
 
-    /** As {@link #issued(RmaHandle, MemorySegment)} for every local piece of the vectors. */
+    /** As {@link #issued(RmaHandle, MemorySegment)} for the local pieces of the vectors: once per buffer. */
     void issued(final RmaHandle handle, final IoVector[] vectors)
     {
         if (buffers.isEmpty())
         {
             return;
         }
+        final Set<Buffer> holding = Collections.newSetFromMap(new IdentityHashMap<>());
         for (final IoVector v : vectors)
         {
             for (int i = 0; i < v.count(); i++)
             {
-                issued(handle, v.piece(i));
+                final Buffer buffer = holding(v.piece(i));
+                if (null != buffer && holding.add(buffer))
+                {
+                    inFlight(handle, buffer);
+                }
             }
         }
+    }
+
+    private Buffer holding(final MemorySegment local)
+    {
+        if (buffers.isEmpty() || null == local || !local.isNative())
+        {
+            return null;
+        }
+        final Map.Entry<Long, Buffer> below = buffers.floorEntry(local.address());
+        return null != below && below.getValue().holds(local) ? below.getValue() : null;
+    }
+
+    private static void inFlight(final RmaHandle handle, final Buffer buffer)
+    {
+        buffer.inFlight++;
+        handle.add(new InFlight(buffer));
     }
 
     /** Frees every buffer still held (at the Rma's close). */
