@@ -1,9 +1,12 @@
 package io.pinmx.rma;
 
 import io.pinmx.job.Job;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.stream.IntStream;
 
 /**
@@ -31,6 +34,8 @@ public final class Rma implements AutoCloseable
     private final RmaGroups groups;
     private final MemoryLocks memoryLocks;
     private final RmaMessages messages;
+    private final LocalMemory localMemory;
+    private static final VarHandle INT_FLAG = ValueLayout.JAVA_INT.varHandle();
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -41,8 +46,9 @@ public final class Rma implements AutoCloseable
         this.driver = layers.driver;
         this.transfers = layers.transfers;
         this.fences = new Fences(ranks, driver, transfers);
-        this.groups = new RmaGroups(this, job, layers.allocator, transfers, ranks, layers.arena);
-        this.messages = new RmaMessages(this, job);
+        this.groups = new RmaGroups(this, job, layers.allocator, transfers, ranks, layers.arena, Hosts.exchange(job, ranks));
+        this.messages = new RmaMessages(this, job, new TwoSidedMessages(layers.messageEndpoint, ranks));
+        this.localMemory = new LocalMemory(job.rank());
         if (null != driver)
         {
             try
@@ -111,7 +117,8 @@ public final class Rma implements AutoCloseable
     // ---------------------------------------------------------------- allocation
 
     /**
-     * Collective allocation: every rank gives its slice's size (sizes may differ, 0 included) and gets every rank's
+     * Collective allocation over the default group ({@link RmaGroups#defaultGroup()}, the world unless set): every
+     * member gives its slice's size (sizes may differ, 0 included) and gets every rank's
      * slice. Slices are native, page aligned and zeroed.
      *
      * @throws IllegalArgumentException on every rank, naming the rank, if any rank asked for a negative size.
@@ -121,7 +128,7 @@ public final class Rma implements AutoCloseable
      */
     public RmaAllocation alloc(final long bytes)
     {
-        return alloc(groups.world(), bytes);
+        return alloc(groups.defaultGroup(), bytes);
     }
 
     /**
@@ -200,6 +207,7 @@ public final class Rma implements AutoCloseable
         final RmaHandle handle)
     {
         transfers.put(source, target, rank, offset, handle);
+        localMemory.issued(followedBy(handle), source);
     }
 
     /** Blocking get: returns when the data is in {@code destination}. */
@@ -213,6 +221,7 @@ public final class Rma implements AutoCloseable
         final RmaHandle handle)
     {
         transfers.get(source, rank, offset, destination, handle);
+        localMemory.issued(followedBy(handle), destination);
     }
 
     /** Blocking accumulate {@code target += scale * source}: returns when {@code source} may be reused. */
@@ -227,6 +236,7 @@ public final class Rma implements AutoCloseable
         final long offset, final RmaHandle handle)
     {
         transfers.acc(scale, source, target, rank, offset, handle);
+        localMemory.issued(followedBy(handle), source);
     }
 
     // ---------------------------------------------------------------- strided
@@ -248,6 +258,7 @@ public final class Rma implements AutoCloseable
         final RmaHandle handle)
     {
         transfers.putStrided(source, sourceStrides, target, rank, offset, targetStrides, counts, levels, handle);
+        localMemory.issued(followedBy(handle), source);
     }
 
     /** Blocking strided get (ARMCI_GetS); strides on the remote side are the source strides. */
@@ -265,6 +276,7 @@ public final class Rma implements AutoCloseable
     {
         transfers.getStrided(source, rank, offset, sourceStrides, destination, destinationStrides, counts, levels,
             handle);
+        localMemory.issued(followedBy(handle), destination);
     }
 
     /** Blocking strided accumulate (ARMCI_AccS); counts[0] and every stride are whole elements. */
@@ -282,6 +294,7 @@ public final class Rma implements AutoCloseable
         final int levels, final RmaHandle handle)
     {
         transfers.accStrided(scale, source, sourceStrides, target, rank, offset, targetStrides, counts, levels, handle);
+        localMemory.issued(followedBy(handle), source);
     }
 
     // ---------------------------------------------------------------- vector
@@ -296,6 +309,7 @@ public final class Rma implements AutoCloseable
     public void nbPutVector(final IoVector[] vectors, final RmaAllocation target, final int rank, final RmaHandle handle)
     {
         transfers.putVector(vectors, target, rank, handle);
+        localMemory.issued(followedBy(handle), vectors);
     }
 
     /** Blocking vector get (ARMCI_GetV): every group's pieces, local side the destination. */
@@ -308,6 +322,7 @@ public final class Rma implements AutoCloseable
     public void nbGetVector(final IoVector[] vectors, final RmaAllocation source, final int rank, final RmaHandle handle)
     {
         transfers.getVector(vectors, source, rank, handle);
+        localMemory.issued(followedBy(handle), vectors);
     }
 
     /** Blocking vector accumulate (ARMCI_AccV); every piece is whole, aligned elements. */
@@ -321,6 +336,7 @@ public final class Rma implements AutoCloseable
         final int rank, final RmaHandle handle)
     {
         transfers.accVector(scale, vectors, target, rank, handle);
+        localMemory.issued(followedBy(handle), vectors);
     }
 
     // ---------------------------------------------------------------- values and read-modify-write
@@ -347,6 +363,56 @@ public final class Rma implements AutoCloseable
     {
         transfers.valueWord().set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, value);
         transfers.putValue(target, rank, offset, Double.BYTES);
+    }
+
+    /**
+     * {@code ARMCI_Put_flag}: a blocking put, then the int at {@code flagOffset} of the rank's slice of {@code flags}
+     * set to {@code value}, ordered on both tiers: a rank that sees the flag (a load-acquire, as
+     * {@link #awaitFlag(RmaAllocation, long, int, Duration)} does) sees every byte of the put.
+     *
+     * @throws IllegalArgumentException naming the argument for what a put refuses, a flag outside the slice or not
+     *                                  aligned to 4 bytes, or one overlapping the put's bytes; nothing moves then.
+     */
+    public void putFlag(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
+        final RmaAllocation flags, final long flagOffset, final int value)
+    {
+        transfers.putFlag(source, target, rank, offset, flags, flagOffset, value);
+    }
+
+    /**
+     * Waits until the int at {@code offset} of this rank's slice of {@code flags} holds {@code value}, reading it with
+     * acquire semantics, so the bytes of a {@link #putFlag} that set it are visible once it returns.
+     *
+     * @throws IllegalArgumentException naming the offset if it is outside the slice or not aligned to 4 bytes.
+     * @throws RmaException             naming the flag, the value awaited and the value seen if the timeout passes.
+     */
+    public void awaitFlag(final RmaAllocation flags, final long offset, final int value, final Duration timeout)
+    {
+        if (null == flags || null == timeout)
+        {
+            throw new IllegalArgumentException("awaited flag: the " + (null == flags ? "allocation" : "timeout") +
+                " is null");
+        }
+        flags.checkLive();
+        flags.checkMember(rank(), "awaited flag");
+        flags.checkRange(rank(), offset, Integer.BYTES, "awaited flag");
+        if (0 != offset % Integer.BYTES)
+        {
+            throw new IllegalArgumentException("awaited flag offset " + offset + " is not aligned to 4 bytes");
+        }
+        final MemorySegment mine = flags.local();
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.lockWait();
+        int seen;
+        while ((seen = (int)INT_FLAG.getAcquire(mine, offset)) != value)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new RmaException("flag at " + offset + " of allocation " + flags.id() + " on rank " + rank() +
+                    " still holds " + seen + " after " + timeout.toMillis() + " ms, not " + value);
+            }
+            idle.idle();
+        }
     }
 
     /**
@@ -461,11 +527,17 @@ public final class Rma implements AutoCloseable
         fences.allTargets(false);
     }
 
-    /** All-fence, then waits for every rank (ARMCI_Barrier). */
+    /** All-fence, then waits for every member of the default group, the world unless set (ARMCI_Barrier). */
     public void barrier()
     {
-        allFence();
-        job.barrier();
+        final RmaGroup group = groups.defaultGroup();
+        if (groups.world() == group)
+        {
+            allFence();
+            job.barrier();
+            return;
+        }
+        barrier(group);
     }
 
     /** All-fence, then waits for every member of the group ({@code armci_msg_group_barrier}). */
@@ -550,6 +622,18 @@ public final class Rma implements AutoCloseable
         return messages;
     }
 
+    /** @return this rank's local buffers and local copy ({@code ARMCI_Malloc_local}, {@code _Free_local}, {@code ARMCI_Copy}). */
+    public LocalMemory localMemory()
+    {
+        return localMemory;
+    }
+
+    /** @return the handle a non-blocking call given {@code handle} adds its operation to. */
+    private RmaHandle followedBy(final RmaHandle handle)
+    {
+        return null == handle ? transfers.implicit() : handle;
+    }
+
     // ---------------------------------------------------------------- checks
 
     void checkRank(final int rank, final String what)
@@ -630,6 +714,8 @@ public final class Rma implements AutoCloseable
         finally
         {
             layers.release();
+            // after every operation is complete: none still reads or writes a buffer
+            localMemory.close();
         }
     }
 

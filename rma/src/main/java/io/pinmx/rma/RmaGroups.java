@@ -35,12 +35,34 @@ public final class RmaGroups
     private final Ranks ranks;
     private final Arena arena;
     private final RmaGroup world;
+    private final Hosts hosts;
     private GroupMailboxes mailboxes;
     private int created;
+    private RmaGroup defaultGroup;
 
-    RmaGroups(final Rma rma, final Job job, final Allocator allocator, final Transfers transfers, final Ranks ranks,
-        final Arena arena)
+    /** One member's exchange with itself: a scope that takes in only this rank. */
+    private static final RmaGroup.Exchange ALONE = new RmaGroup.Exchange()
     {
+        @Override
+        public List<byte[]> allGather(final RmaGroup group, final byte[] mine)
+        {
+            return List.of(mine);
+        }
+
+        @Override
+        public void barrier(final RmaGroup group)
+        {
+        }
+    };
+
+    /**
+     * Collective: on a job over several hosts, opens the mailboxes at once, as a scope's members exchange through
+     * them without the rest of the job.
+     */
+    RmaGroups(final Rma rma, final Job job, final Allocator allocator, final Transfers transfers, final Ranks ranks,
+        final Arena arena, final Hosts hosts)
+    {
+        this.hosts = hosts;
         this.rma = rma;
         this.job = job;
         this.allocator = allocator;
@@ -63,12 +85,60 @@ public final class RmaGroups
                 job.barrier();
             }
         });
+        this.defaultGroup = world;
+        if (!hosts.oneHost())
+        {
+            openMailboxes();
+        }
+    }
+
+    /**
+     * The members of the group the scope takes in, as a group of their own built here alone (every member computes
+     * the same), exchanging through the mailboxes; the group itself when the scope takes in every member.
+     *
+     * @return null when this rank takes no part (it is not its host's master, in MASTERS).
+     */
+    RmaGroup scoped(final ArmciScope scope, final RmaGroup group)
+    {
+        final int[] members = hosts.members(scope, group);
+        if (null == members)
+        {
+            return null;
+        }
+        if (members.length == group.size())
+        {
+            return group;
+        }
+        return new RmaGroup(group.id(), members, job.size(), job.rank(), 1 == members.length ? ALONE : mailboxes);
     }
 
     /** @return the group of every rank in rank order (ARMCI_GROUP_WORLD); never freed. */
     public RmaGroup world()
     {
         return world;
+    }
+
+    /**
+     * @return the group {@link Rma#alloc(long)} allocates over and {@link Rma#barrier()} waits for
+     *         ({@code ARMCI_Group_get_default}): the world group unless {@link #setDefault(RmaGroup)} chose another.
+     */
+    public RmaGroup defaultGroup()
+    {
+        return defaultGroup;
+    }
+
+    /**
+     * {@code ARMCI_Group_set_default}: this rank's allocations and barriers that name no group take this one from now
+     * on (each member sets it: the calls stay collective over its members). Freeing it later makes those calls fail
+     * naming it until another is set.
+     *
+     * @throws IllegalArgumentException if the group is null or this rank is not a member.
+     * @throws IllegalStateException    naming the group if it was freed.
+     */
+    public void setDefault(final RmaGroup group)
+    {
+        RmaGroup.check(group, "default group");
+        defaultGroup = group;
     }
 
     /**
@@ -206,9 +276,14 @@ public final class RmaGroups
         if (world == parent && null == mailboxes)
         {
             // Every rank is in this call: the mailboxes are a world allocation made at the same point everywhere.
-            mailboxes = new GroupMailboxes(transfers, ranks,
-                allocator.alloc(world, GroupMailboxes.sliceBytes(job.size())), job.rank(), arena);
+            openMailboxes();
         }
+    }
+
+    private void openMailboxes()
+    {
+        mailboxes = new GroupMailboxes(transfers, ranks, allocator.alloc(world, GroupMailboxes.sliceBytes(job.size())),
+            job.rank(), arena);
     }
 
     /** @return why the list is refused, or null. */

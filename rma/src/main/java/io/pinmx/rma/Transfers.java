@@ -2,6 +2,8 @@ package io.pinmx.rma;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 
 /**
  * Every data operation of {@link Rma} on its way to a tier: checks its arguments (a refused call changes nothing),
@@ -301,6 +303,31 @@ final class Transfers
     MemorySegment valueWord()
     {
         return valueWord;
+    }
+
+    /**
+     * A blocking put, then the int flag set to {@code value}: both go to one rank, and one origin's writes to one
+     * target land in order on both tiers (this thread's stores, fenced, on the shared-memory tier; the target's data
+     * server serves one origin's requests in order through the driver), so a rank that sees the flag sees the bytes.
+     * Every argument is checked before anything moves.
+     */
+    void putFlag(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
+        final RmaAllocation flags, final long flagOffset, final int value)
+    {
+        checkSource(source, "flagged put source");
+        slice(target, rank, offset, source.byteSize(), "flagged put target");
+        slice(flags, rank, flagOffset, Integer.BYTES, "put flag");
+        checkAligned(flagOffset, Integer.BYTES, "put flag offset");
+        if (flags == target && flagOffset < offset + source.byteSize() && offset < flagOffset + Integer.BYTES)
+        {
+            throw new IllegalArgumentException("put flag [" + flagOffset + ", " + flagOffset + " + 4) overlaps the " +
+                "put's bytes [" + offset + ", " + offset + " + " + source.byteSize() + ") on rank " + rank);
+        }
+        put(source, target, rank, offset, blockingHandle);
+        awaitBlocking();
+        VarHandle.storeStoreFence();
+        valueWord.set(ValueLayout.JAVA_INT_UNALIGNED, 0, value);
+        putValue(flags, rank, flagOffset, Integer.BYTES);
     }
 
     // ---------------------------------------------------------------- read-modify-write

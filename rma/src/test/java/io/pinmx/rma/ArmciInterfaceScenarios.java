@@ -20,8 +20,10 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them),
  * {@code exclusion} ({@link EpochExclusionScenario}: no remote operation interleaves with an epoch), {@code samenode}
  * ({@link SameNodeScenario}),
- * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals) and {@code manygets}
- * ({@link ManyGetsScenario}). Each throws on the first wrong result; rank
+ * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals), {@code manygets}
+ * ({@link ManyGetsScenario}), {@code localmem} ({@link LocalMemoryScenario}), {@code putflag}
+ * ({@link PutFlagScenario}), {@code defaultgroup} ({@link DefaultGroupScenario}), {@code scopes}
+ * ({@link ScopeScenario}) and {@code twosided} ({@link TwoSidedScenario}). Each throws on the first wrong result; rank
  * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
  */
 public final class ArmciInterfaceScenarios
@@ -58,6 +60,11 @@ public final class ArmciInterfaceScenarios
                     case "samenode" -> new SameNodeScenario(rma).run();
                     case "lockmem" -> s.addressRangeLocks();
                     case "manygets" -> new ManyGetsScenario(rma).run();
+                    case "localmem" -> new LocalMemoryScenario(rma).run();
+                    case "putflag" -> new PutFlagScenario(rma).run();
+                    case "defaultgroup" -> new DefaultGroupScenario(rma).run();
+                    case "scopes" -> new ScopeScenario(rma).run();
+                    case "twosided" -> new TwoSidedScenario(rma).run();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
