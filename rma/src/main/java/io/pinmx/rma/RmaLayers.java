@@ -3,8 +3,6 @@ package io.pinmx.rma;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
-import io.pinmx.mx.EndpointOptions;
-import io.pinmx.mx.ProgressMode;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.ProviderOptionKeys;
 
@@ -13,7 +11,7 @@ import java.lang.foreign.Arena;
 /**
  * The layers under one rank's {@link Rma}: the ranks' tiers and mapped slices, and, when any rank of the job is
  * reached through the driver, this rank's endpoint, driver tier and data server; the allocator and the transfers
- * over both tiers; the endpoint two-sided messages take (the driver tier's, else one of their own). Opened collectively at init, released in reverse at close.
+ * over both tiers. Opened collectively at init, released in reverse at close.
  */
 final class RmaLayers
 {
@@ -26,8 +24,6 @@ final class RmaLayers
     final DataServer server;
     final Allocator allocator;
     final Transfers transfers;
-    /** {@link #endpoint}, or when there is none an endpoint for two-sided messages only, driven by its callers. */
-    final JobEndpoint messageEndpoint;
 
     /**
      * Collective: the endpoint is opened by every rank or by none.
@@ -63,45 +59,6 @@ final class RmaLayers
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
-        if (null != endpoint)
-        {
-            this.messageEndpoint = endpoint;
-            return;
-        }
-        try
-        {
-            this.messageEndpoint = JobEndpoint.open(job, System.getenv(), messageTuning(options));
-        }
-        catch (final RuntimeException ex)
-        {
-            ranks.close();
-            arena.close();
-            throw ex;
-        }
-    }
-
-    /**
-     * Every rank reaches every other through shared memory: messages alone use this endpoint, so it runs no thread
-     * (its callers' waits drive it) and publishes no counters (opening the counters' map costs seconds of start-up).
-     */
-    private static EndpointTuning messageTuning(final RmaOptions options)
-    {
-        return new EndpointTuning()
-        {
-            @Override
-            public void driverConfig(final EndpointConfig.Builder config)
-            {
-                config.option(ProviderOptionKeys.USER_SAME_HOST, options.sharedMemory())
-                    .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)
-                    .option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false);
-            }
-
-            @Override
-            public void options(final EndpointOptions.Builder endpointOptions)
-            {
-                endpointOptions.progressMode(ProgressMode.CALLER);
-            }
-        };
     }
 
     /**
@@ -164,10 +121,6 @@ final class RmaLayers
         {
             server.close();
             endpoint.close();
-        }
-        else
-        {
-            messageEndpoint.close();
         }
         ranks.close();
         arena.close();

@@ -23,66 +23,12 @@ public final class RmaMessages
 
     private final Rma rma;
     private final Job job;
-    private final TwoSidedMessages twoSided;
 
-    RmaMessages(final Rma rma, final Job job, final TwoSidedMessages twoSided)
+    RmaMessages(final Rma rma, final Job job)
     {
         this.rma = rma;
         this.job = job;
-        this.twoSided = twoSided;
     }
-
-    // ---------------------------------------------------------------- two-sided
-
-    /**
-     * {@code armci_msg_snd}: sends the buffer's bytes to a rank with a tag; returns once the buffer may be reused (a
-     * long message may wait for the receive).
-     *
-     * @throws IllegalArgumentException naming the rank if it is outside the job or this rank, if the buffer is null, or
-     *                                  both sizes if it is longer than {@link #maxMessageBytes()}.
-     * @throws RmaException             naming the rank if it exited.
-     */
-    public void send(final int tag, final MemorySegment buffer, final int to)
-    {
-        rma.checkOpen();
-        twoSided.send(tag, buffer, to);
-    }
-
-    /** @return the most bytes one two-sided message carries (the endpoint's eager size). */
-    public long maxMessageBytes()
-    {
-        return twoSided.maxBytes();
-    }
-
-    /**
-     * {@code armci_msg_rcv}: receives the next message with the tag from the rank into the buffer.
-     *
-     * @return the message's length in bytes.
-     * @throws IllegalArgumentException naming the rank if it is outside the job or this rank, the buffer if it is null
-     *                                  or read-only, or both sizes if the message is longer than the buffer (it then
-     *                                  stays queued for a receive with room).
-     * @throws RmaException             naming the rank if it exited.
-     */
-    public long receive(final int tag, final MemorySegment buffer, final int from)
-    {
-        rma.checkOpen();
-        rma.checkRank(from, "message source");
-        return twoSided.receive(tag, buffer, from).bytes();
-    }
-
-    /**
-     * {@code armci_msg_rcvany}: receives the next message with the tag from any rank, as
-     * {@link #receive(int, MemorySegment, int)}.
-     *
-     * @return who sent it and its length.
-     */
-    public ReceivedMessage receiveAny(final int tag, final MemorySegment buffer)
-    {
-        rma.checkOpen();
-        return twoSided.receive(tag, buffer, -1);
-    }
-
-    // ---------------------------------------------------------------- collectives
 
     /** @return {@code root}'s bytes on every rank. */
     public byte[] broadcast(final int root, final byte[] bytes)

@@ -22,8 +22,8 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * ({@link SameNodeScenario}),
  * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals), {@code manygets}
  * ({@link ManyGetsScenario}), {@code localmem} ({@link LocalMemoryScenario}), {@code putflag}
- * ({@link PutFlagScenario}), {@code defaultgroup} ({@link DefaultGroupScenario}), {@code scopes}
- * ({@link ScopeScenario}) and {@code twosided} ({@link TwoSidedScenario}). Each throws on the first wrong result; rank
+ * ({@link PutFlagScenario}), {@code defaultgroup} ({@link DefaultGroupScenario}) and {@code scopes}
+ * ({@link ScopeScenario}). Each throws on the first wrong result; rank
  * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
  */
 public final class ArmciInterfaceScenarios
@@ -64,7 +64,6 @@ public final class ArmciInterfaceScenarios
                     case "putflag" -> new PutFlagScenario(rma).run();
                     case "defaultgroup" -> new DefaultGroupScenario(rma).run();
                     case "scopes" -> new ScopeScenario(rma).run();
-                    case "twosided" -> new TwoSidedScenario(rma).run();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
