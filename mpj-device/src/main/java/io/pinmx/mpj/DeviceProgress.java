@@ -17,8 +17,9 @@ import java.util.function.Consumer;
  * {@value #VARIABLE}:
  * <ul>
  *   <li>{@code caller} (default, the endpoint's INVOKER threading mode): no progress thread, in the library or the
- *   driver; the thread that waits runs the endpoint's rounds, busy without yielding, for up to 50 us while such polls pay ({@link SpinBudget}) (about what a blocked
- *   wake-up costs, so a wait costs at most twice the better choice), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
+ *   driver; the thread that waits runs the endpoint's rounds, busy without yielding, for up to 50 us (about what a
+ *   blocked wake-up costs, so a wait costs at most twice the better choice) while such polls pay
+ *   ({@link SpinBudget}), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
  *   does better to give its own up than to spin through its slice); acks go out at once (no ack delay). One
  *   runnable thread per rank, and no blocking wake-up on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner pull its data only when it next
@@ -48,7 +49,6 @@ enum DeviceProgress
     static final long MAX_SPIN_NS = 2_000_000;
 
     /** How long a waiting thread polls before it blocks in the endpoint. */
-    private final Duration spin;
     private final long spinNs;
     private final EndpointTuning tuning;
 
@@ -56,7 +56,6 @@ enum DeviceProgress
         final Duration spin, final Consumer<EndpointOptions.Builder> options,
         final Consumer<EndpointConfig.Builder> driver)
     {
-        this.spin = spin;
         this.spinNs = spin.toNanos();
         this.tuning = new EndpointTuning()
         {
