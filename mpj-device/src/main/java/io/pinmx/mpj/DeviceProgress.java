@@ -5,7 +5,6 @@ import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
-import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.ProviderOptionKeys;
 
@@ -18,9 +17,9 @@ import java.util.function.Consumer;
  * {@value #VARIABLE}:
  * <ul>
  *   <li>{@code caller} (default, the endpoint's INVOKER threading mode): no progress thread, in the library or the
- *   driver; the thread that waits runs the endpoint's rounds, busy with a yield every
- *   {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD} empty rounds, for up to 50 us (about what a blocked
- *   wake-up costs, so a wait costs at most twice the better choice), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
+ *   driver; the thread that waits runs the endpoint's rounds, busy without yielding, for up to 50 us (about what a
+ *   blocked wake-up costs, so a wait costs at most twice the better choice) while such polls pay
+ *   ({@link SpinBudget}), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
  *   does better to give its own up than to spin through its slice); acks go out at once (no ack delay). One
  *   runnable thread per rank, and no blocking wake-up on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner pull its data only when it next
@@ -50,7 +49,6 @@ enum DeviceProgress
     static final long MAX_SPIN_NS = 2_000_000;
 
     /** How long a waiting thread polls before it blocks in the endpoint. */
-    private final Duration spin;
     private final long spinNs;
     private final EndpointTuning tuning;
 
@@ -58,7 +56,6 @@ enum DeviceProgress
         final Duration spin, final Consumer<EndpointOptions.Builder> options,
         final Consumer<EndpointConfig.Builder> driver)
     {
-        this.spin = spin;
         this.spinNs = spin.toNanos();
         this.tuning = new EndpointTuning()
         {
@@ -73,7 +70,7 @@ enum DeviceProgress
             @Override
             public void options(final EndpointOptions.Builder builder)
             {
-                options.accept(builder);
+                options.accept(builder.rendezvousThresholdBytes(PinmxDevice.EAGER_MAX_BYTES));
             }
         };
     }
@@ -110,28 +107,71 @@ enum DeviceProgress
      * Waits until {@code w}, which moves {@code bytes} of message, is done or {@code timeout} passed. The poll before
      * blocking grows by {@value #SPIN_NS_PER_BYTE} ns per byte (up to {@value #MAX_SPIN_NS} ns): a rendezvous that
      * copies a large message takes longer than the base spin, and a sender that blocked meanwhile pays a wake-up
-     * for its notify, which a flat base spin makes every rendezvous size pay. The endpoint's wait does the polling
-     * (its invoker's rounds, or watching the request while its agent thread polls) and the blocking.
+     * for its notify, which a flat base spin makes every rendezvous size pay. The poll runs the endpoint's rounds
+     * ({@link Request#test}) without yielding: on a loaded host a yield hands the core to every other runnable task
+     * for a scheduler slice, milliseconds, where the partner's reply takes microseconds; the scheduler still takes the
+     * core from a spin that outlasts its slice. Then the endpoint's wait blocks at once.
      *
      * @return true if it is done.
      */
-    boolean await(final Request w, final int bytes, final Duration timeout)
+    boolean await(final Request w, final int bytes, final Duration timeout, final SpinBudget budget)
     {
         if (0 == spinNs)
         {
             return w.await(timeout);
         }
-        return w.await(timeout, Duration.ofNanos(Math.min(MAX_SPIN_NS, spinNs + bytes * SPIN_NS_PER_BYTE)));
+        if (!budget.pollNext())
+        {
+            return w.await(timeout, Duration.ZERO);
+        }
+        final long spinEndNs = System.nanoTime() + Math.min(MAX_SPIN_NS, spinNs + bytes * SPIN_NS_PER_BYTE);
+        while (!w.test())
+        {
+            if (System.nanoTime() - spinEndNs >= 0)
+            {
+                budget.polled(false);
+                return w.await(timeout, Duration.ZERO);
+            }
+            Thread.onSpinWait();
+        }
+        budget.polled(true);
+        return true;
     }
 
     /**
-     * Waits until one of the first {@code count} requests is done or {@code timeout} passed.
+     * Waits until one of the first {@code count} requests is done or {@code timeout} passed, polling as
+     * {@link #await} does for the base spin first.
      *
      * @return the index of a done request, or -1.
      */
-    int awaitAny(final Endpoint endpoint, final Request[] requests, final int count, final Duration timeout)
+    int awaitAny(
+        final Endpoint endpoint, final Request[] requests, final int count, final Duration timeout,
+        final SpinBudget budget)
     {
-        return 0 == spinNs ? endpoint.waitAny(requests, count, timeout) :
-            endpoint.waitAny(requests, count, timeout, spin);
+        if (0 == spinNs)
+        {
+            return endpoint.waitAny(requests, count, timeout);
+        }
+        if (budget.pollNext())
+        {
+            final long spinEndNs = System.nanoTime() + spinNs;
+            do
+            {
+                // One round of the endpoint (test runs it), then a look at every request.
+                requests[0].test();
+                for (int i = 0; i < count; i++)
+                {
+                    if (requests[i].state().isDone())
+                    {
+                        budget.polled(true);
+                        return i;
+                    }
+                }
+                Thread.onSpinWait();
+            }
+            while (System.nanoTime() - spinEndNs < 0);
+            budget.polled(false);
+        }
+        return endpoint.waitAny(requests, count, timeout, Duration.ZERO);
     }
 }

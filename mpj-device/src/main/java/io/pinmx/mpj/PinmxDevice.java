@@ -41,6 +41,12 @@ public class PinmxDevice implements Device
     /** How often a rank that waits on peers checks they are alive. */
     static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * Longest endpoint message (header and static buffer) sent eager; longer ones go by rendezvous. niodev's protocol
+     * switch limit: an MPJ send of up to about 128 KiB completes without waiting for its receiver to post, as MPJ's
+     * programs (a Reduce or Scatter to a root still busy) expect of a device.
+     */
+    static final int EAGER_MAX_BYTES = 128 * 1024;
 
     private enum State
     {
@@ -62,6 +68,7 @@ public class PinmxDevice implements Device
     private final List<PinmxRequest> inFlight = new ArrayList<>();
     private ProbeStash stash;
     private DeviceProgress progress;
+    private final SpinBudget spinBudget = new SpinBudget();
     /** Per destination rank: the sequence number of the next dynamic buffer sent to it in this init. */
     private int[] dynamicSequenceTo;
     /** What a wait watches: the awaited request, then the messages of receives that may still need their dynamic part. */
@@ -420,7 +427,7 @@ public class PinmxDevice implements Device
                 }
             }
             if (waitable.isEmpty() || progress.awaitAny(endpoint, waitable.toArray(new Request[0]), waitable.size(),
-                HEARTBEAT_INTERVAL) < 0)
+                HEARTBEAT_INTERVAL, spinBudget) < 0)
             {
                 checkPeers(null);
             }
@@ -436,8 +443,8 @@ public class PinmxDevice implements Device
         {
             final Request w = r.inFlight();
             final int count = null == w ? 0 : watch(w);
-            final boolean progressed = 1 == count ? progress.await(w, r.bytes(), HEARTBEAT_INTERVAL) :
-                count > 1 && progress.awaitAny(endpoint, watched, count, HEARTBEAT_INTERVAL) >= 0;
+            final boolean progressed = 1 == count ? progress.await(w, r.bytes(), HEARTBEAT_INTERVAL, spinBudget) :
+                count > 1 && progress.awaitAny(endpoint, watched, count, HEARTBEAT_INTERVAL, spinBudget) >= 0;
             if (!progressed)
             {
                 checkPeers(r);

@@ -7,7 +7,7 @@ import mpi.Status;
 
 /**
  * Derived datatypes over the device, each in a ring (send to the next rank, receive from the previous one):
- * Contiguous, Vector (eager and past the 32 KiB rendezvous threshold), Indexed and Struct sent and received with
+ * Contiguous, Vector (eager and past the device's 128 KiB eager limit), Indexed and Struct sent and received with
  * the same type (the gaps of the receive buffer must stay untouched), a Vector received as plain elements, and
  * Status.Get_count / Get_elements for each (count in derived items, elements in base elements). Prints
  * "Datatypes OK" on every rank.
@@ -25,8 +25,8 @@ public final class Datatypes
         final int previous = (me + n - 1) % n;
         contiguous(me, next, previous);
         vector(me, next, previous, 3, 2, 5, 10);
-        // 6000 blocks of 2 ints: 48 000 bytes of data, a rendezvous message.
-        vector(me, next, previous, 6000, 2, 3, 11);
+        // 20 000 blocks of 2 ints: 160 000 bytes of data, past the device's 128 KiB eager limit: a rendezvous message.
+        vector(me, next, previous, 20_000, 2, 3, 11);
         vectorIntoElements(me, next, previous);
         indexed(me, next, previous);
         struct(me, next, previous);

@@ -23,7 +23,7 @@ public final class MoreCollectives
         {
             reduceScatter(me, n);
         }
-        for (final int unit : new int[] {3, 5000})
+        for (final int unit : new int[] {3, 9000})
         {
             allgatherv(me, n, unit);
             for (int root = 0; root < n; root++)

@@ -115,7 +115,7 @@ public final class Objects
     private static ArrayList<String> bulk(final int from, final int seq)
     {
         final ArrayList<String> l = new ArrayList<>();
-        final int items = 0 == seq % 4 ? 4000 : seq;
+        final int items = 0 == seq % 4 ? 12_000 : seq;
         for (int i = 0; i < items; i++)
         {
             l.add(from + "/" + seq + "/" + i);

@@ -5,8 +5,8 @@ import mpi.Request;
 import mpi.Status;
 
 /**
- * Point-to-point over the device: a ring exchange at every pinmx size class (0 B, tiny, small, medium, past the
- * 32 KiB rendezvous threshold, 4 MiB) in bytes, ints and doubles; ANY_SOURCE/ANY_TAG; non-overtaking order of
+ * Point-to-point over the device: a ring exchange at every pinmx size class (0 B, tiny, small, medium up to the
+ * device's 128 KiB eager limit, rendezvous at 4 MiB) in bytes, ints and doubles; ANY_SOURCE/ANY_TAG; non-overtaking order of
  * mixed sizes; probe and iprobe (counts before the receive, and a receive by another tag after a probe); ssend
  * completing only after the receive matched; waitany and testall. Prints "PointToPoint OK" on every rank.
  */

@@ -6,7 +6,7 @@ import mpi.Status;
 
 /**
  * Many messages at once over the device: every rank sends every other rank messages of each pinmx size class
- * (0 B, tiny up to 32 B, small up to 128 B, medium up to 32 KiB, rendezvous above) in one burst, received by
+ * (0 B, tiny up to 32 B, small up to 128 B, medium up to the device's 128 KiB, rendezvous above) in one burst, received by
  * ANY_SOURCE/ANY_TAG receives that must see each sender's messages in its sending order (checked by the tag and
  * the length of each); then 200 Isends and 200 Irecvs per rank (spread over its partners) outstanding at once, with tags posted in the
  * reverse order of the sends and completed through Waitany in whatever order they end; zero-length messages by
