@@ -6,7 +6,6 @@ import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 import io.pinmx.rma.RmaHandle;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -20,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * put-with-notify), and the exchange costs no round trip. The slots alternate between two sets on successive
  * exchanges: a neighbour writes a set again only after it saw this rank's next exchange, which this rank starts after
  * reading the set. The planes leave from two staging sets in turn, each with its own handle, so a set is written
- * again only after its puts completed. A level held whole is assembled with a barrier: each rank puts its planes into
+ * again only after its puts completed; the sets are this rank's slice of an allocation, memory the endpoint has
+ * declared, so a put goes out from it as it is (zero copy) rather than copied chunk by chunk through stream buffers
+ * while the caller waits. A level held whole is assembled with a barrier: each rank puts its planes into
  * every other rank's copy.
  */
 final class RmaSlabTransport implements SlabTransport, AutoCloseable
@@ -35,7 +36,6 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private static final VarHandle FLAG = ValueLayout.JAVA_LONG.varHandle();
 
     private final Rma rma;
-    private final Arena arena = Arena.ofShared();
     /** Per level: the offset in {@link #ghosts} of its slots, two sets of a lower and an upper plane. */
     private final long[] ghostOffsets;
     private final RmaAllocation ghosts;
@@ -44,6 +44,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private final RmaAllocation wholeLevels;
     private final long wholeSetBytes;
     /** Where the planes leave from: {@link #SETS} sets of {@link #stagingSetBytes}, set s's puts on handle s. */
+    private final RmaAllocation stagingSlices;
     private final MemorySegment staging;
     private final long stagingSetBytes;
     private final RmaHandle[] stagingPuts = new RmaHandle[SETS];
@@ -84,7 +85,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         flags = rma.alloc(2 * Long.BYTES);
         wholeLevels = rma.alloc(SETS * wholeSetBytes);
         stagingSetBytes = Math.max(2 * planeBytes(finest), wholeSetBytes);
-        staging = arena.allocate(SETS * stagingSetBytes, Double.BYTES);
+        stagingSlices = rma.alloc(SETS * stagingSetBytes);
+        staging = stagingSlices.local();
         for (int s = 0; s < SETS; s++)
         {
             stagingPuts[s] = rma.aggregateHandle();
@@ -128,8 +130,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         rma.nbPutLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES, puts);
         rma.nbPutLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES, puts);
         final long waitStart = System.nanoTime();
-        awaitNotified(LOWER_GHOST, exchange, lower);
-        awaitNotified(UPPER_GHOST, exchange, upper);
+        awaitNotified(LOWER_GHOST, exchange, lower, puts);
+        awaitNotified(UPPER_GHOST, exchange, upper, puts);
         putDoneNs += putStart - start;
         putNs += waitStart - putStart;
         notifyWaitNs += System.nanoTime() - waitStart;
@@ -152,14 +154,25 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         }
     }
 
-    private void awaitNotified(final int side, final long exchange, final int neighbour)
+    /**
+     * Waits for the neighbour's flag, testing this exchange's puts meanwhile: through the driver a test polls the
+     * endpoint, which serves the neighbour's pulls of this rank's planes and moves its puts here on, where a thread
+     * that only watched the flag would leave both to a parked data server sharing its CPU.
+     */
+    private void awaitNotified(final int side, final long exchange, final int neighbour, final RmaHandle puts)
     {
         final MemorySegment flag = flags.local();
         final long offset = side * Long.BYTES;
         final long deadline = System.nanoTime() + NOTIFY_DEADLINE_NS;
         int spins = 0;
+        boolean putsDone = false;
         while ((long)FLAG.getAcquire(flag, offset) < exchange)
         {
+            if (!putsDone)
+            {
+                putsDone = puts.test();
+                continue;
+            }
             if (++spins < SPINS_BEFORE_YIELD)
             {
                 Thread.onSpinWait();
@@ -255,10 +268,10 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         {
             puts.await();
         }
+        rma.free(stagingSlices);
         rma.free(wholeLevels);
         rma.free(flags);
         rma.free(ghosts);
-        arena.close();
     }
 
     private static long planeBytes(final int level)
