@@ -40,14 +40,11 @@ final class MgReport
         out.flush();
     }
 
-    /**
-     * The one-sided ghost exchanges' phases: puts and notifications issued, waiting for a staging set's earlier puts
-     * to complete, waiting to be notified.
-     */
+    /** The one-sided ghost exchanges' phases: puts issued, fences and notifications, waiting to be notified. */
     static void exchangePhases(final PrintStream out, final double[] seconds)
     {
         line(out, "Ghost put secs", String.format(Locale.ROOT, "%.4f", seconds[0]));
-        line(out, "Ghost done secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
+        line(out, "Ghost fence secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
         line(out, "Ghost wait secs", String.format(Locale.ROOT, "%.4f", seconds[2]));
         out.flush();
     }

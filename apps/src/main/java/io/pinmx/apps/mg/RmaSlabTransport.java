@@ -1,11 +1,10 @@
 package io.pinmx.apps.mg;
 
-import io.pinmx.rma.RankTier;
 import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
-import io.pinmx.rma.RmaHandle;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -13,16 +12,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * MG's slabs over the one-sided layer, as ARMCI's MG moves them: each rank puts its bottom and top interior planes
- * straight into its neighbours' ghost slots and notifies each neighbour by putting the exchange's number into its
- * flag for this side; a rank reads its ghost slots once both flags show the exchange. No fence: rma applies one
- * origin's operations on one target in issue order, so a flag lands after the plane put before it (ARMCI's
- * put-with-notify), and the exchange costs no round trip. The slots alternate between two sets on successive
- * exchanges: a neighbour writes a set again only after it saw this rank's next exchange, which this rank starts after
- * reading the set. The planes leave from two staging sets in turn, each with its own handle, so a set is written
- * again only after its puts completed; the sets are this rank's slice of an allocation, memory the endpoint has
- * declared, so a put goes out from it as it is (zero copy) rather than copied chunk by chunk through stream buffers
- * while the caller waits. A level held whole is assembled with a barrier: each rank puts its planes into
- * every other rank's copy.
+ * straight into its neighbours' ghost slots, fences each neighbour (its puts complete there) and notifies it by
+ * putting the exchange's number into the neighbour's flag for this side; a rank reads its ghost slots once both
+ * flags show the exchange. The slots alternate between two sets on successive exchanges: a neighbour writes a set
+ * again only after it saw this rank's next exchange, which this rank starts after reading the set. A level held
+ * whole is assembled with a barrier: each rank puts its planes into every other rank's copy.
  */
 final class RmaSlabTransport implements SlabTransport, AutoCloseable
 {
@@ -36,6 +30,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private static final VarHandle FLAG = ValueLayout.JAVA_LONG.varHandle();
 
     private final Rma rma;
+    private final Arena arena = Arena.ofShared();
     /** Per level: the offset in {@link #ghosts} of its slots, two sets of a lower and an upper plane. */
     private final long[] ghostOffsets;
     private final RmaAllocation ghosts;
@@ -43,19 +38,12 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private final RmaAllocation flags;
     private final RmaAllocation wholeLevels;
     private final long wholeSetBytes;
-    /** Where the planes leave from: {@link #SETS} sets of {@link #stagingSetBytes}, set s's puts on handle s. */
-    private final RmaAllocation stagingSlices;
     private final MemorySegment staging;
-    private final long stagingSetBytes;
-    private final RmaHandle[] stagingPuts = new RmaHandle[SETS];
     private long exchanges;
     private long gathers;
-    /**
-     * The timed part's ghost exchanges by phase: waiting for a staging set's earlier puts to complete, copying out
-     * and issuing the puts and notifications, waiting for the neighbours' notifications.
-     */
-    private long putDoneNs;
+    /** The timed part's ghost exchanges by phase: copying out and issuing the puts, the fences, the notify wait. */
     private long putNs;
+    private long fenceNs;
     private long notifyWaitNs;
 
     /** Collective: allocates every level's ghost slots and the space of a level gathered whole. */
@@ -84,13 +72,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         ghosts = rma.alloc(ghostBytes);
         flags = rma.alloc(2 * Long.BYTES);
         wholeLevels = rma.alloc(SETS * wholeSetBytes);
-        stagingSetBytes = Math.max(2 * planeBytes(finest), wholeSetBytes);
-        stagingSlices = rma.alloc(SETS * stagingSetBytes);
-        staging = stagingSlices.local();
-        for (int s = 0; s < SETS; s++)
-        {
-            stagingPuts[s] = rma.aggregateHandle();
-        }
+        staging = arena.allocate(Math.max(2 * planeBytes(finest), wholeSetBytes), Double.BYTES);
     }
 
     @Override
@@ -110,30 +92,29 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     {
         final long planeBytes = planeBytes(level);
         final int planeSize = grid.planeSize();
-        final int setIndex = (int)(exchanges++ % SETS);
-        final long set = ghostOffsets[level] + setIndex * 2 * planeBytes;
+        final long set = ghostOffsets[level] + (exchanges++ % SETS) * 2 * planeBytes;
         final int lower = (rank() + size() - 1) % size();
         final int upper = (rank() + 1) % size();
         final long start = System.nanoTime();
-        final RmaHandle puts = stagingPuts[setIndex];
-        puts.await();
-        final long putStart = System.nanoTime();
-        final MemorySegment out = staging.asSlice(setIndex * stagingSetBytes, 2 * planeBytes);
-        MemorySegment.copy(grid.values, grid.planeStart(1), out, ValueLayout.JAVA_DOUBLE, 0, planeSize);
-        MemorySegment.copy(grid.values, grid.planeStart(grid.planes), out, ValueLayout.JAVA_DOUBLE, planeBytes,
+        MemorySegment.copy(grid.values, grid.planeStart(1), staging, ValueLayout.JAVA_DOUBLE, 0, planeSize);
+        MemorySegment.copy(grid.values, grid.planeStart(grid.planes), staging, ValueLayout.JAVA_DOUBLE, planeBytes,
             planeSize);
+        rma.nbPut(staging.asSlice(0, planeBytes), ghosts, lower, set + UPPER_GHOST * planeBytes, null);
+        rma.nbPut(staging.asSlice(planeBytes, planeBytes), ghosts, upper, set + LOWER_GHOST * planeBytes, null);
         final long exchange = exchanges;
-        rma.nbPut(out.asSlice(0, planeBytes), ghosts, lower, set + UPPER_GHOST * planeBytes, puts);
-        rma.nbPut(out.asSlice(planeBytes, planeBytes), ghosts, upper, set + LOWER_GHOST * planeBytes, puts);
-        orderForSharedMemory(lower);
-        orderForSharedMemory(upper);
-        rma.nbPutLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES, puts);
-        rma.nbPutLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES, puts);
+        final long fenceStart = System.nanoTime();
+        rma.fence(lower);
+        if (upper != lower)
+        {
+            rma.fence(upper);
+        }
+        rma.putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
+        rma.putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
         final long waitStart = System.nanoTime();
-        awaitNotified(LOWER_GHOST, exchange, lower, puts);
-        awaitNotified(UPPER_GHOST, exchange, upper, puts);
-        putDoneNs += putStart - start;
-        putNs += waitStart - putStart;
+        awaitNotified(LOWER_GHOST, exchange, lower);
+        awaitNotified(UPPER_GHOST, exchange, upper);
+        putNs += fenceStart - start;
+        fenceNs += waitStart - fenceStart;
         notifyWaitNs += System.nanoTime() - waitStart;
         final MemorySegment mine = ghosts.local();
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + LOWER_GHOST * planeBytes, grid.values,
@@ -142,37 +123,14 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
             grid.planeStart(grid.planes + 1), planeSize);
     }
 
-    /**
-     * A same-host neighbour's plane was copied into its memory: a memory fence (no round trip) orders the flag's
-     * store after it. Through the driver the issue order already does.
-     */
-    private void orderForSharedMemory(final int neighbour)
-    {
-        if (RankTier.SHARED_MEMORY == rma.tier(neighbour))
-        {
-            rma.fence(neighbour);
-        }
-    }
-
-    /**
-     * Waits for the neighbour's flag, testing this exchange's puts meanwhile: through the driver a test polls the
-     * endpoint, which serves the neighbour's pulls of this rank's planes and moves its puts here on, where a thread
-     * that only watched the flag would leave both to a parked data server sharing its CPU.
-     */
-    private void awaitNotified(final int side, final long exchange, final int neighbour, final RmaHandle puts)
+    private void awaitNotified(final int side, final long exchange, final int neighbour)
     {
         final MemorySegment flag = flags.local();
         final long offset = side * Long.BYTES;
         final long deadline = System.nanoTime() + NOTIFY_DEADLINE_NS;
         int spins = 0;
-        boolean putsDone = false;
         while ((long)FLAG.getAcquire(flag, offset) < exchange)
         {
-            if (!putsDone)
-            {
-                putsDone = puts.test();
-                continue;
-            }
             if (++spins < SPINS_BEFORE_YIELD)
             {
                 Thread.onSpinWait();
@@ -193,10 +151,6 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         final long shareBytes = planeBytes(level) * planesPerRank;
         final int shareSize = whole.planeSize() * planesPerRank;
         final long set = (gathers++ % SETS) * wholeSetBytes;
-        for (final RmaHandle puts : stagingPuts)
-        {
-            puts.await();
-        }
         final int firstPlane = 1 + rank() * planesPerRank;
         MemorySegment.copy(whole.values, whole.planeStart(firstPlane), staging, ValueLayout.JAVA_DOUBLE, 0, shareSize);
         final MemorySegment share = staging.asSlice(0, shareBytes);
@@ -244,18 +198,18 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     @Override
     public void startTimedPart()
     {
-        putDoneNs = 0;
         putNs = 0;
+        fenceNs = 0;
         notifyWaitNs = 0;
     }
 
     /**
-     * Collective: the timed part's ghost exchanges by phase, slowest rank each: copying out and issuing the puts and
-     * notifications, waiting for a staging set's earlier puts, waiting for the neighbours' notifications.
+     * Collective: the timed part's ghost exchanges by phase, slowest rank each: copying out and issuing the puts,
+     * the fences and notifying puts, waiting for the neighbours' notifications.
      */
     double[] exchangePhaseSeconds()
     {
-        final double[] seconds = {putNs / 1e9, putDoneNs / 1e9, notifyWaitNs / 1e9};
+        final double[] seconds = {putNs / 1e9, fenceNs / 1e9, notifyWaitNs / 1e9};
         rma.messages().reduce(ReduceOp.MAX, seconds);
         return seconds;
     }
@@ -264,14 +218,10 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     @Override
     public void close()
     {
-        for (final RmaHandle puts : stagingPuts)
-        {
-            puts.await();
-        }
-        rma.free(stagingSlices);
         rma.free(wholeLevels);
         rma.free(flags);
         rma.free(ghosts);
+        arena.close();
     }
 
     private static long planeBytes(final int level)
