@@ -8,9 +8,11 @@
 #   ratio time SRUMMA 1024 np2 veth one-sided/message-passing = X       (SRUMMA over rma against SUMMA over MPJ)
 #   hidden SRUMMA 1024 np2 veth one-sided = F                         (the communication SRUMMA hid, 0 to 1)
 # X below 1: the first version took less time. A run that fails its verification stops the script (status 1).
+# The plots (one PNG per kernel: each version's time in each setting, io.pinmx.apps.plot.TimesPlot) go to
+# --plots DIR (default apps/target/plots), with times.tsv, the times they show.
 #
 #   apps/run.sh [--class S|W|A] [--np "2 4"] [--settings "host udp veth"] [--kernels "mg spmv srumma"]
-#               [--spmv "stencil27 24,powerlaw 5000"] [--spmv-iterations 5] [--srumma "1024"]
+#               [--spmv "stencil27 24,powerlaw 5000"] [--spmv-iterations 5] [--srumma "1024"] [--plots DIR]
 #
 # host: every rank on this host (rma's shared-memory tier). udp: every rank on this host, rma through the driver
 # (PINMX_RMA_SHARED_MEMORY=0: UDP frames; MPJ runs are the host ones). veth: 2 ranks, each in its own network
@@ -20,7 +22,7 @@
 set -euo pipefail
 
 cls=S nps="2 4" settings="host" kernels="mg spmv srumma" spmv_matrices="stencil27 24,powerlaw 5000" spmv_iterations=5
-srumma_orders=1024
+srumma_orders=1024 plots=
 while [ $# -gt 0 ]; do
   case "$1" in
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W or A" >&2; exit 2; }; cls=$2; shift 2 ;;
@@ -30,12 +32,14 @@ while [ $# -gt 0 ]; do
     --spmv) [ $# -ge 2 ] || { echo "run.sh: --spmv needs MATRIX SIZE[,MATRIX SIZE...]" >&2; exit 2; }; spmv_matrices=$2; shift 2 ;;
     --spmv-iterations) [ $# -ge 2 ] || { echo "run.sh: --spmv-iterations needs a number" >&2; exit 2; }; spmv_iterations=$2; shift 2 ;;
     --srumma) [ $# -ge 2 ] || { echo "run.sh: --srumma needs matrix orders" >&2; exit 2; }; srumma_orders=$2; shift 2 ;;
-    *) echo "usage: run.sh [--class S|W|A] [--np \"2 4\"] [--settings \"host udp veth\"] [--kernels \"mg spmv srumma\"] [--spmv \"MATRIX SIZE,...\"] [--spmv-iterations N] [--srumma \"ORDER ...\"]" >&2; exit 2 ;;
+    --plots) [ $# -ge 2 ] || { echo "run.sh: --plots needs a directory" >&2; exit 2; }; plots=$2; shift 2 ;;
+    *) echo "usage: run.sh [--class S|W|A] [--np \"2 4\"] [--settings \"host udp veth\"] [--kernels \"mg spmv srumma\"] [--spmv \"MATRIX SIZE,...\"] [--spmv-iterations N] [--srumma \"ORDER ...\"] [--plots DIR]" >&2; exit 2 ;;
   esac
 done
 case "$cls" in S|W|A) ;; *) echo "run.sh: class '$cls' is not one of S, W, A" >&2; exit 2 ;; esac
 
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+plots=$(realpath -m "${plots:-$root/apps/target/plots}")
 cd "$root"
 source scripts/lib.sh
 pinmx_use_jdk
@@ -71,6 +75,8 @@ report() {
   verified "$out/$name" || { echo "run.sh: $name did not verify" >&2; exit 1; }
 }
 seconds() { awk -F= '/Time in seconds/ { gsub(/ /, "", $2); print $2 }' "$out/$1"; }
+# plotted KERNEL SETTING VERSION SECONDS: one bar of the plots.
+plotted() { printf '%s\t%s\t%s\t%s\n' "$@" >>"$out/times.tsv"; }
 ratio() { awk -v n="$1" -v a="$(seconds "$2")" -v b="$(seconds "$3")" 'BEGIN { printf "ratio time %s = %.3g\n", n, a / b }'; }
 
 # The seconds of get mode $2 in SpMV report file $1 (field: Time in seconds, or Fetch seconds).
@@ -83,6 +89,12 @@ spmv_ratios() {
         -v a="$(spmv_seconds "$name" "$mode" "$field")" -v b="$(spmv_seconds "$name" per-element "$field")" \
         'BEGIN { printf "ratio time %s = %.3g\n", n, a / b }'
     done
+  done
+}
+spmv_plotted() {
+  local mode
+  for mode in per-element aggregated vector; do
+    plotted "$2" "$3" "$mode" "$(spmv_seconds "$1" "$mode" "Time in seconds")"
   done
 }
 # hidden LABEL FILE: the fraction of the communication the SRUMMA run in FILE hid behind its computing.
@@ -102,6 +114,7 @@ for np in $nps; do
         report "$name" env PINMX_CLASSPATH="$cp" PINMX_RMA_SHARED_MEMORY=$shared bin/pinmx-run -np "$np" \
           io.pinmx.apps.spmv.SpmvOneSided "$kind" "$size" all "$spmv_iterations"
         mapfile -t -O "${#ratios[@]}" ratios < <(spmv_ratios "$name" "SpMV $kind $size np$np $setting")
+        spmv_plotted "$name" "SpMV $kind $size" "np$np $setting"
       done
     done
   fi
@@ -113,12 +126,16 @@ for np in $nps; do
         report "$base-udp-one-sided" env PINMX_CLASSPATH="$cp" PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np "$np" \
           $srumma_one_sided "$order"
         ratios+=("$(hidden "$label udp one-sided" "$base-udp-one-sided")")
+        plotted "SRUMMA $order" "np$np udp" "one-sided" "$(seconds "$base-udp-one-sided")"
       fi
       has "$settings" host || continue
       report "$base-host-one-sided" env PINMX_CLASSPATH="$cp" bin/pinmx-run -np "$np" $srumma_one_sided "$order"
       report "$base-host-mxdev" env PINMX_CLASSPATH="$cp" bin/pinmx-run -np "$np" --mpj $summa_message_passing "$order"
       report "$base-host-niodev" "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob \
         -np "$np" $summa_message_passing "$order"
+      plotted "SRUMMA $order" "np$np host" "one-sided" "$(seconds "$base-host-one-sided")"
+      plotted "SRUMMA $order" "np$np host" "MPJ pinmx" "$(seconds "$base-host-mxdev")"
+      plotted "SRUMMA $order" "np$np host" "MPJ niodev" "$(seconds "$base-host-niodev")"
       ratios+=("$(ratio "$label host one-sided/message-passing" "$base-host-one-sided" "$base-host-mxdev")")
       ratios+=("$(ratio "$label host one-sided/niodev" "$base-host-one-sided" "$base-host-niodev")")
       if has "$settings" udp; then
@@ -130,6 +147,7 @@ for np in $nps; do
   if has "$settings" udp; then
     report "mg-$cls-np$np-udp-one-sided" env PINMX_CLASSPATH="$cp" PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np "$np" \
       $mg_one_sided "$cls"
+    plotted "MG $cls" "np$np udp" "one-sided" "$(seconds "mg-$cls-np$np-udp-one-sided")"
   fi
   if has "$settings" host; then
     report "mg-$cls-np$np-host-one-sided" env PINMX_CLASSPATH="$cp" bin/pinmx-run -np "$np" $mg_one_sided "$cls"
@@ -138,6 +156,9 @@ for np in $nps; do
     report "mg-$cls-np$np-host-niodev" \
       "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np "$np" \
       $mg_message_passing "$cls"
+    plotted "MG $cls" "np$np host" "one-sided" "$(seconds "mg-$cls-np$np-host-one-sided")"
+    plotted "MG $cls" "np$np host" "MPJ pinmx" "$(seconds "mg-$cls-np$np-host-mxdev")"
+    plotted "MG $cls" "np$np host" "MPJ niodev" "$(seconds "mg-$cls-np$np-host-niodev")"
     ratios+=("$(ratio "MG $cls np$np host one-sided/message-passing" "mg-$cls-np$np-host-one-sided" "mg-$cls-np$np-host-mxdev")")
     ratios+=("$(ratio "MG $cls np$np host one-sided/niodev" "mg-$cls-np$np-host-one-sided" "mg-$cls-np$np-host-niodev")")
     if has "$settings" udp; then
@@ -165,12 +186,15 @@ if has "$settings" veth; then
       read -r kind size <<<"$matrix"
       veth "spmv-$kind-$size-np2-veth" io.pinmx.apps.spmv.SpmvOneSided "$kind" "$size" all "$spmv_iterations"
       mapfile -t -O "${#ratios[@]}" ratios < <(spmv_ratios "spmv-$kind-$size-np2-veth" "SpMV $kind $size np2 veth")
+      spmv_plotted "spmv-$kind-$size-np2-veth" "SpMV $kind $size" "np2 veth"
     done
   fi
   if has "$kernels" srumma; then
     for order in $srumma_orders; do
       veth "srumma-$order-np2-veth-one-sided" $srumma_one_sided "$order"
       veth "srumma-$order-np2-veth-mxdev" --mpj $summa_message_passing "$order"
+      plotted "SRUMMA $order" "np2 veth" "one-sided" "$(seconds "srumma-$order-np2-veth-one-sided")"
+      plotted "SRUMMA $order" "np2 veth" "MPJ pinmx" "$(seconds "srumma-$order-np2-veth-mxdev")"
       ratios+=("$(ratio "SRUMMA $order np2 veth one-sided/message-passing" "srumma-$order-np2-veth-one-sided" \
         "srumma-$order-np2-veth-mxdev")")
       ratios+=("$(hidden "SRUMMA $order np2 veth one-sided" "srumma-$order-np2-veth-one-sided")")
@@ -179,9 +203,17 @@ if has "$settings" veth; then
   if has "$kernels" mg; then
     veth "mg-$cls-np2-veth-one-sided" $mg_one_sided "$cls"
     veth "mg-$cls-np2-veth-mxdev" --mpj $mg_message_passing "$cls"
+    plotted "MG $cls" "np2 veth" "one-sided" "$(seconds "mg-$cls-np2-veth-one-sided")"
+    plotted "MG $cls" "np2 veth" "MPJ pinmx" "$(seconds "mg-$cls-np2-veth-mxdev")"
     ratios+=("$(ratio "MG $cls np2 veth one-sided/message-passing" "mg-$cls-np2-veth-one-sided" "mg-$cls-np2-veth-mxdev")")
   fi
 fi
 
 echo "== ratios"
 printf '%s\n' "${ratios[@]}"
+if [ -s "$out/times.tsv" ]; then
+  echo "== plots"
+  mkdir -p "$plots"
+  cp "$out/times.tsv" "$plots/times.tsv"
+  "$JAVA_HOME/bin/java" -cp "$cp" io.pinmx.apps.plot.TimesPlot "$plots/times.tsv" "$plots"
+fi

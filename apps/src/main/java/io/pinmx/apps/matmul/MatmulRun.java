@@ -9,7 +9,8 @@ import java.util.Locale;
  * @param seconds         the timed product: every chunk fetched or broadcast and multiplied.
  * @param transferSeconds the chunks' communication on its own: SRUMMA's pass of blocking gets without computing,
  *                        SUMMA's broadcasts within the product.
- * @param waitSeconds     the product's time waiting for chunks: the communication not hidden behind computing.
+ * @param waitSeconds     the product's time in communication calls (SRUMMA: issuing, testing and waiting for gets;
+ *                        SUMMA: its broadcasts): the communication not hidden behind computing.
  * @param maxError        the largest difference from the closed-form product, relative to the bound on |C|.
  */
 public record MatmulRun(BlockGrid grid, String version, double seconds, double transferSeconds, double waitSeconds,

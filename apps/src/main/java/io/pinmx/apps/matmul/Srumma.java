@@ -15,11 +15,17 @@ import java.lang.foreign.ValueLayout;
  * gets on one aggregate handle into the other of two buffers while it multiplies the current chunk. Pieces a rank
  * holds itself are read in place. Before the timed product, one pass makes the same gets blocking with no computing:
  * the communication the product has to hide.
+ * <p>
+ * A chunk is multiplied in panels of rows, the gets in flight tested between panels: through the driver a test polls
+ * the endpoint, which moves this rank's pulls on and serves the ones aimed at it, where otherwise each pull's round
+ * trip waits for a parked thread to be woken and scheduled beside the multiply on the same CPU.
  */
 final class Srumma implements AutoCloseable
 {
     static final String VERSION = "one-sided rma";
     private static final int BUFFERS = 2;
+    /** About this many multiply-adds between two tests of the gets in flight. */
+    private static final long MULTIPLY_ADDS_PER_TEST = 1L << 20;
 
     private final Rma rma;
     private final BlockGrid grid;
@@ -34,6 +40,9 @@ final class Srumma implements AutoCloseable
     private final MemorySegment[] bBuffers = new MemorySegment[BUFFERS];
     private final double[] aChunk;
     private final double[] bChunk;
+    private final int panelRows;
+    /** The product's time in communication calls: issuing, testing and waiting for gets. */
+    private long communicationNs;
 
     /** Collective: allocates this rank's blocks of A and B and fills them. */
     Srumma(final Rma rma, final BlockGrid grid)
@@ -66,6 +75,7 @@ final class Srumma implements AutoCloseable
         }
         aChunk = new double[m * w];
         bChunk = new double[w * n];
+        panelRows = (int)Math.clamp(MULTIPLY_ADDS_PER_TEST / ((long)w * n), 1, m);
     }
 
     /** Collective: the communication-only pass, then the timed product, then its check. */
@@ -86,10 +96,10 @@ final class Srumma implements AutoCloseable
         rma.barrier();
 
         final double[] c = new double[m * n];
-        long waitNs = 0;
+        communicationNs = 0;
         start = System.nanoTime();
         final int first = grid.firstChunk(rank);
-        RmaHandle pending = fetch(first, 0);
+        RmaHandle pending = timedFetch(first, 0);
         for (int step = 0; step < grid.chunks(); step++)
         {
             final int t = (first + step) % grid.chunks();
@@ -98,19 +108,45 @@ final class Srumma implements AutoCloseable
             {
                 final long waitStart = System.nanoTime();
                 pending.await();
-                waitNs += System.nanoTime() - waitStart;
+                communicationNs += System.nanoTime() - waitStart;
             }
-            pending = step + 1 < grid.chunks() ? fetch((t + 1) % grid.chunks(), (step + 1) % BUFFERS) : null;
+            pending = step + 1 < grid.chunks() ? timedFetch((t + 1) % grid.chunks(), (step + 1) % BUFFERS) : null;
             unpack(t, buffer);
-            Dgemm.multiplyAdd(m, n, w, aChunk, 0, w, bChunk, 0, n, c, 0, n);
+            multiply(c, pending);
         }
         final double seconds = (System.nanoTime() - start) / 1e9;
+        final long waitNs = communicationNs;
 
         final double error = new ClosedFormProduct(grid.order())
             .maxError(c, m, n, grid.gridRow(rank) * m, grid.gridCol(rank) * n);
         final double[] max = {seconds, transferSeconds, waitNs / 1e9, error};
         rma.messages().reduce(ReduceOp.MAX, max);
         return new MatmulRun(grid, VERSION, max[0], max[1], max[2], max[3]);
+    }
+
+    /** C += the current chunk's product, panel by panel, testing the gets in flight (null: none) between panels. */
+    private void multiply(final double[] c, final RmaHandle inFlight)
+    {
+        boolean done = null == inFlight;
+        for (int i = 0; i < m; i += panelRows)
+        {
+            final int rows = Math.min(panelRows, m - i);
+            Dgemm.multiplyAdd(rows, n, w, aChunk, i * w, w, bChunk, 0, n, c, i * n, n);
+            if (!done)
+            {
+                final long testStart = System.nanoTime();
+                done = inFlight.test();
+                communicationNs += System.nanoTime() - testStart;
+            }
+        }
+    }
+
+    private RmaHandle timedFetch(final int t, final int s)
+    {
+        final long issueStart = System.nanoTime();
+        final RmaHandle handle = fetch(t, s);
+        communicationNs += System.nanoTime() - issueStart;
+        return handle;
     }
 
     /** Starts the gets of chunk t's pieces held elsewhere into buffer set s; null when this rank holds both. */
