@@ -37,8 +37,8 @@ final class LivenessProbes
 {
     /** The fields, then their CRC32C: a damaged probe or answer is dropped, not believed. */
     static final int DATAGRAM_BYTES = 24 + FrameChecksum.CHECK_BYTES;
-    private static final long MAGIC = 0x50494E4D584C4956L;
-    private static final int PROBE = 1;
+    static final long MAGIC = 0x50494E4D584C4956L;
+    static final int PROBE = 1;
     private static final int ANSWER = 2;
     private static final long PROBE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);

@@ -27,8 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * UDP_GRO on, so such a run may also arrive whole ({@link UdpReceiver}, the receive side).
  * <p>
  * Non-blocking; an idle progress agent blocks in poll(2) on the socket and an eventfd that another thread writes to
- * wake it. A send gathers header and payload from where they lie (no staging copy); sends from several threads are
- * serialised by a lock because they share the message header scratch.
+ * wake it. A send gathers the payload from where it lies (only the header, a few dozen bytes, is copied, to carry
+ * the frame check); sends from several threads are serialised by a lock because they share the message header
+ * scratch.
  */
 final class UdpTransport implements AutoCloseable
 {

@@ -11,9 +11,15 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.DatagramChannel;
 import java.time.Duration;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,6 +81,40 @@ class FrameCheckTest
             assertTrue(puller.counters().get(Counter.PULL_REQUESTS_RESENT) > 0, seen);
             assertTrue(puller.counters().get(Counter.PULL_FRAMES_PLACED) > 0, "replies read straight into the region: " +
                 seen);
+        }
+    }
+
+    @Test
+    void aProbeIsAnsweredOnlyWhenItsTrailerMatches() throws Exception
+    {
+        final DriverEndpoint endpoint = resources.open(UserDriverOptions.defaults().withSameHost(false));
+        try (DatagramChannel raw = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+            0)))
+        {
+            final MemorySegment probe = arena.allocate(LivenessProbes.DATAGRAM_BYTES);
+            final ValueLayout.OfLong magic = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+            final ValueLayout.OfInt field = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+            probe.set(magic, 0, LivenessProbes.MAGIC);
+            probe.set(field, 8, LivenessProbes.PROBE);
+            final FrameChecksum checksum = new FrameChecksum();
+            checksum.stampTrailer(probe.address(), LivenessProbes.DATAGRAM_BYTES - FrameChecksum.CHECK_BYTES);
+            probe.set(field, 16, 99);
+            final InetSocketAddress target = endpoint.address().board().endpointSocketAddress(0);
+            raw.send(probe.asByteBuffer(), target);
+            await().atMost(TIMEOUT).until(() -> endpoint.counters().get(Counter.DROPPED_BAD_CRC) == 1);
+            assertEquals(0, endpoint.counters().get(Counter.LIVENESS_PROBES_ANSWERED), "a damaged probe is not answered");
+
+            checksum.stampTrailer(probe.address(), LivenessProbes.DATAGRAM_BYTES - FrameChecksum.CHECK_BYTES);
+            raw.send(probe.asByteBuffer(), target);
+            final ByteBuffer answer = ByteBuffer.allocateDirect(256);
+            raw.configureBlocking(false);
+            await().atMost(TIMEOUT).until(() -> raw.receive(answer.clear()) != null);
+            answer.flip();
+            assertEquals(LivenessProbes.DATAGRAM_BYTES, answer.remaining());
+            assertTrue(checksum.trailerMatches(MemorySegment.ofBuffer(answer).address(), answer.remaining()),
+                "the answer carries its own trailer");
+            assertEquals(1, endpoint.counters().get(Counter.LIVENESS_PROBES_ANSWERED));
+            assertEquals(1, endpoint.counters().get(Counter.DROPPED_BAD_CRC));
         }
     }
 }
