@@ -108,6 +108,9 @@ class UserEndpointTest
         }
         assertEquals(sameHost ? 1 : 0, puller.counters().get(Counter.PULL_SINGLE_COPY));
         assertEquals(sameHost ? 0 : 1, puller.counters().get(Counter.PULL_FRAMES_RECEIVED) > 0 ? 1 : 0);
+        assertEquals(0, puller.counters().get(Counter.DROPPED_BAD_CRC) + server.counters().get(Counter.DROPPED_BAD_CRC),
+            "undamaged frames all pass their check");
+        assertEquals(0, puller.counters().get(Counter.PULL_REQUESTS_RESENT), "nothing was lost");
         final long received = puller.counters().get(Counter.PULL_FRAMES_RECEIVED);
         final long placed = puller.counters().get(Counter.PULL_FRAMES_PLACED);
         assertTrue(placed <= received && placed >= received * 9 / 10,
