@@ -69,7 +69,8 @@ final class FrameChecksum
     boolean matches(final FrameIovecs frames, final int k)
     {
         final long header = frames.entryBase(frames.firstEntry(k));
-        return frames.entryLength(frames.firstEntry(k)) >= CHECKED_FROM && of(frames, k) == getInt(header + CHECK_OFFSET);
+        return frames.entryLength(frames.firstEntry(k)) >= CHECKED_FROM &&
+            of(frames, k) == getInt(header + CHECK_OFFSET);
     }
 
     /** Writes the CRC32C of the {@code bytes} at {@code address} right after them. */
@@ -147,8 +148,8 @@ final class FrameChecksum
     {
         if (bytes > MAX_PIECE_BYTES)
         {
-            throw new IllegalArgumentException("a frame piece of " + bytes + " bytes at 0x" + Long.toHexString(address) +
-                ": at most " + MAX_PIECE_BYTES + " are checked at once");
+            throw new IllegalArgumentException("a frame piece of " + bytes + " bytes at 0x" +
+                Long.toHexString(address) + ": at most " + MAX_PIECE_BYTES + " are checked at once");
         }
         final long gib = address >>> WINDOW_SHIFT;
         final int slot = (int)((gib ^ gib >>> 3 ^ gib >>> 6) & (WINDOWS - 1));

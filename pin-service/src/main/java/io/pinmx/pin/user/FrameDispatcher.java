@@ -22,12 +22,11 @@ import java.net.UnknownHostException;
 /**
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
  * the event ring has room for), checks each (a UDP frame or probe first by its CRC32C, {@link FrameChecksum}: one
- * damaged in flight is dropped and counted; ring records are memory, not a wire, and carry none), and hands it on: PULLs to the {@link PullServer}, PULL_REPLYs and NACKs
- * of PULLs to the {@link Puller}, a same-host peer's invitation to share its pull to the {@link PullHelper},
- * misaddressed frames answered with a NACK, liveness probes and answers to {@link LivenessProbes}, everything else
- * queued as an event.
- * Owns the cache of shared-memory senders' socket addresses and when the socket is next polled. Runs on the agent
- * only.
+ * damaged in flight is dropped and counted; ring records are memory, not a wire, and carry none), and hands it on:
+ * PULLs to the {@link PullServer}, PULL_REPLYs and NACKs of PULLs to the {@link Puller}, a same-host peer's invitation
+ * to share its pull to the {@link PullHelper}, misaddressed frames answered with a NACK, liveness probes and answers to
+ * {@link LivenessProbes}, everything else queued as an event. Owns the cache of shared-memory senders' socket addresses
+ * and when the socket is next polled. Runs on the agent only.
  * <p>
  * A UDP receive is a system call (~0.5-1 us here), several times the cost of looking at the ring, and same-host
  * traffic never comes by UDP. So with a ring the socket is polled every cycle only while datagrams are flowing
