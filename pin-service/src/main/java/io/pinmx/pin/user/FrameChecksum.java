@@ -16,8 +16,8 @@ import java.util.zip.CRC32C;
  * Frames are read where they lie (a header here, a payload in a region) through direct-buffer windows over the
  * address space, made once per GiB of addresses met, so the intrinsified {@link CRC32C} runs with no allocation per
  * frame. Only native memory that is mapped may be read: the bytes a receive has just written, the driver's own
- * buffers, and the native segments a library hands to a send (alive for the call). Not thread safe: one per sending
- * or receiving owner.
+ * buffers, and memory of a caller's (a library's payload, a served region) that {@link ReadablePages} found
+ * readable. Not thread safe: one per sending or receiving owner.
  */
 final class FrameChecksum
 {

@@ -19,10 +19,12 @@ import java.net.InetSocketAddress;
  * range, READ access) and its block answered with PULL_REPLY frames; a bad PULL, or any frame not addressed to this
  * endpoint, is answered with a NACK. Runs on the agent only; keeps no state between requests.
  * <p>
- * The block is read with process_vm_readv into the payload slots of a staging buffer, where each header is followed
- * by its payload: an unmapped page is that copy's failure, naming the segment and address for the NACK, not a crash,
- * and the transport computes each frame's check from bytes that cannot change under it. The replies then go out in
- * as few sends as UDP segmentation offload allows ({@link FrameIovecs}, frames back to back).
+ * The replies go out in as few sends as UDP segmentation offload allows, each send gathering the frames' headers
+ * from a staging buffer and their payloads straight from our declared region ({@link FrameIovecs}): the block is
+ * copied once, by the kernel into its socket buffers, and an unmapped page is the send's EFAULT, not a crash. Then
+ * the block is read with process_vm_readv into the payload slots of the staging buffer (where each header is
+ * followed by its payload's room), which names the segment and address for the NACK, or, if the page is mapped
+ * again, serves the block from there.
  */
 final class PullServer
 {
@@ -110,7 +112,13 @@ final class PullServer
             reply.encode(pullerHandle, firstFrame + k, pullOffset + at);
             lastSegmentBytes = replyHeaderBytes + bytes;
         }
-        // the checked copy names a page of the block that is not mapped; the frame checks are then read from the copy
+        if (sender.sendReplies(iovecs.gathered(staging.address(), segmentBytes, replyHeaderBytes,
+            copier.remoteIovecs(), count, replyBytes, blockBytes), segmentBytes, replyTo))
+        {
+            counters.increment(Counter.PULLS_SERVED);
+            return;
+        }
+        // a page of the block is not mapped: the checked copy names it, or serves the block if it is mapped again
         copier.localFrames(staging.address() + replyHeaderBytes, segmentBytes, replyBytes, blockBytes);
         if (!copier.transfer(Libc.pid(), false, blockBytes))
         {

@@ -75,6 +75,8 @@ final class UdpTransport implements AutoCloseable
     /** A copy of the frame header being sent, with its frame check. */
     private final MemorySegment sendFrameHeader;
     private final FrameChecksum sendChecksum = new FrameChecksum();
+    /** Native memory of a caller's is read for the frame check only once a system call could read it. */
+    private final ReadablePages sendPages;
     /** Offloaded sends of segments this large or larger failed (the path MTU is smaller): sent one by one. */
     private int segmentLimitBytes = Integer.MAX_VALUE;
     private int injectedLosses;
@@ -103,6 +105,7 @@ final class UdpTransport implements AutoCloseable
         sendControl = arena.allocate(CMSG_SPACE_INT_BYTES, 8);
         sendStaging = arena.allocate(maxFrameBytes, 8);
         sendFrameHeader = arena.allocate(MAX_HEADER_BYTES, 8);
+        sendPages = new ReadablePages(arena);
         sendControl.set(ValueLayout.JAVA_LONG, 0, LibcSockets.CMSGHDR_BYTES + 2);
         sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL, LibcSockets.SOL_UDP);
         sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE, LibcSockets.UDP_SEGMENT);
@@ -275,6 +278,10 @@ final class UdpTransport implements AutoCloseable
             // the caller's header stays as it is: its frame check goes into a copy
             MemorySegment.copy(header, 0, sendFrameHeader, 0, headerBytes);
             final long payloadAddress = payloadBytes > 0 ? payload.address() + payloadOffset : 0;
+            if (!sendPages.clear().add(header.address(), headerBytes).add(payloadAddress, payloadBytes).readable())
+            {
+                throw new IOException("sendmsg to " + to + ": " + Errno.describe(Errno.EFAULT));
+            }
             sendChecksum.stamp(sendFrameHeader.address(), headerBytes, payloadAddress, payloadBytes);
             Libc.putIovec(sendIov, 0, sendFrameHeader.address(), headerBytes);
             Libc.putIovec(sendIov, 1, payloadAddress, payloadBytes);
@@ -290,8 +297,8 @@ final class UdpTransport implements AutoCloseable
      * Send the frames of {@code frames}, each {@code segmentBytes} long but the last, with as few calls as UDP
      * segmentation offload allows; each frame is subject to loss injection on its own. A send the kernel refuses
      * whole (a segment above the path MTU) is retried frame by frame, and frames of that size are sent one by one
-     * from then on. A send that meets an unmapped page (EFAULT: a gathered payload) stops the run: the frames from
-     * that send on are not sent and {@link #faulted} says so.
+     * from then on. A run with a page that cannot be read (a gathered payload) is not sent and {@link #faulted} says
+     * so; so is the rest of a run whose send meets one that went away since (EFAULT).
      *
      * @return frames sent; {@link #injectedLosses} says how many of the others loss injection dropped, and the rest
      *         found the send buffer full or were not sent after a fault.
@@ -305,6 +312,11 @@ final class UdpTransport implements AutoCloseable
             offloadedSends = 0;
             faulted = false;
             final int frameCount = frames.frames();
+            if (!readable(frames))
+            {
+                faulted = true;
+                return 0;
+            }
             for (int k = 0; k < frameCount; k++)
             {
                 sendChecksum.stamp(frames, k);
@@ -332,6 +344,16 @@ final class UdpTransport implements AutoCloseable
         {
             sendLock.unlock();
         }
+    }
+
+    private boolean readable(final FrameIovecs frames)
+    {
+        sendPages.clear();
+        for (int entry = 0, end = frames.firstEntry(frames.frames()); entry < end; entry++)
+        {
+            sendPages.add(frames.entryBase(entry), frames.entryLength(entry));
+        }
+        return sendPages.readable();
     }
 
     /** Frames of the last {@link #sendSegments} dropped by loss injection. */

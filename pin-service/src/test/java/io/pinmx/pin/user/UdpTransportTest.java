@@ -250,6 +250,47 @@ class UdpTransportTest
     }
 
     @Test
+    void aGatheredPayloadOnAnUnmappedPageStopsTheRunAndSaysSo() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final MemorySegment pieces = arena.allocate(Libc.IOVEC_BYTES * 2, 8);
+        final int count = 10;
+        final int segment = 1000;
+        final FrameIovecs good = gathered(count, segment, segment, 40, pieces);
+        // the second piece moved to page 1, which Linux never maps (vm.mmap_min_addr): its frame check cannot be read
+        final long secondBytes = pieces.get(ValueLayout.JAVA_LONG, Libc.IOVEC_BYTES + 8);
+        Libc.putIovec(pieces, 1, 4096, secondBytes);
+        final FrameIovecs bad = new FrameIovecs(arena).gathered(good.entryAddress(0), 0, 0, pieces, 2, segment - 40,
+            (long)count * (segment - 40));
+        final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        assertEquals(0, sender.sendSegments(bad, segment - 40, to));
+        assertTrue(sender.faulted());
+        final int sent = sender.sendSegments(gathered(count, segment, segment, 40, pieces), segment, to);
+        assertEquals(count, sent, "a run after a faulted one is sent whole");
+        assertFalse(sender.faulted());
+        assertAllArriveInOrder(receiver, count, segment, segment);
+    }
+
+    @Test
+    void aFramesPayloadOnAnUnmappedPageIsRefusedAsEfaultAndTheNextFrameGoesOut() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        final MemorySegment header = arena.allocate(FrameKind.SMALL.headerBytes());
+        final MemorySegment unmapped = MemorySegment.ofAddress(4096).reinterpret(100);
+        final IOException refused = assertThrows(IOException.class, () -> sender.send(header, unmapped, to));
+        assertTrue(refused.getMessage().contains("EFAULT"), refused.getMessage());
+        final MemorySegment payload = arena.allocate(100).fill((byte)7);
+        assertEquals(UdpTransport.SENT, sender.send(header, payload, to));
+        final UdpReceiver udp = receiver.receiver();
+        await().atMost(TIMEOUT).until(() -> udp.receive() != null);
+        assertEquals(header.byteSize() + payload.byteSize(), udp.receivedBytes(), "only the good frame arrived");
+        assertTrue(new FrameChecksum().matches(udp.receivedBuffer().address(), udp.receivedBytes()));
+    }
+
+    @Test
     void everyFrameSentCarriesACheckThatAnyFlippedBitFailsAndTheCallersHeaderStaysAsItWas() throws IOException
     {
         final UdpTransport sender = open(0);
