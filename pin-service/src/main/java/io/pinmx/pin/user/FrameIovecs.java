@@ -30,6 +30,7 @@ final class FrameIovecs
     private final int[] firstEntry = new int[MAX_FRAMES + 1];
     private int frames;
     private int entryCount;
+    private boolean callerMemory;
 
     FrameIovecs(final Arena arena)
     {
@@ -37,7 +38,10 @@ final class FrameIovecs
         headerSlots = arena.allocate((long)HEADER_SLOT_BYTES * MAX_FRAMES, 8);
     }
 
-    /** Frames laid out back to back from {@code address}, each {@code segmentBytes} long but the last. */
+    /**
+     * Frames laid out back to back from {@code address}, each {@code segmentBytes} long but the last: a buffer of
+     * the driver's own, known to be mapped.
+     */
     FrameIovecs backToBack(final long address, final int frameCount, final int segmentBytes, final int lastBytes)
     {
         checkFrames(frameCount);
@@ -49,6 +53,7 @@ final class FrameIovecs
         firstEntry[frameCount] = frameCount;
         frames = frameCount;
         entryCount = frameCount;
+        callerMemory = false;
         return this;
     }
 
@@ -93,6 +98,7 @@ final class FrameIovecs
         firstEntry[frameCount] = entry;
         frames = frameCount;
         entryCount = entry;
+        callerMemory = true;
         return this;
     }
 
@@ -102,6 +108,7 @@ final class FrameIovecs
         frames = 0;
         entryCount = 0;
         firstEntry[0] = 0;
+        callerMemory = false;
         return this;
     }
 
@@ -121,6 +128,7 @@ final class FrameIovecs
         if (payload.byteSize() > 0)
         {
             Libc.putIovec(entries, entryCount++, payload.address(), payload.byteSize());
+            callerMemory = true;
         }
         firstEntry[++frames] = entryCount;
         return this;
@@ -148,6 +156,12 @@ final class FrameIovecs
     int firstEntry(final int k)
     {
         return firstEntry[k];
+    }
+
+    /** Whether an entry points at memory not the driver's own (a region's piece, a library's payload). */
+    boolean readsCallerMemory()
+    {
+        return callerMemory;
     }
 
     /** Where the bytes of entry {@code entry} lie. */

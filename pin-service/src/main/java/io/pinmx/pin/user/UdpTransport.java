@@ -278,7 +278,7 @@ final class UdpTransport implements AutoCloseable
             // the caller's header stays as it is: its frame check goes into a copy
             MemorySegment.copy(header, 0, sendFrameHeader, 0, headerBytes);
             final long payloadAddress = payloadBytes > 0 ? payload.address() + payloadOffset : 0;
-            if (!sendPages.clear().add(header.address(), headerBytes).add(payloadAddress, payloadBytes).readable())
+            if (payloadBytes > 0 && !sendPages.clear().add(payloadAddress, payloadBytes).readable())
             {
                 throw new IOException("sendmsg to " + to + ": " + Errno.describe(Errno.EFAULT));
             }
@@ -346,8 +346,13 @@ final class UdpTransport implements AutoCloseable
         }
     }
 
+    /** A run of the driver's own buffer is mapped; one that reads a caller's memory has its pages probed. */
     private boolean readable(final FrameIovecs frames)
     {
+        if (!frames.readsCallerMemory())
+        {
+            return true;
+        }
         sendPages.clear();
         for (int entry = 0, end = frames.firstEntry(frames.frames()); entry < end; entry++)
         {
