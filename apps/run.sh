@@ -5,10 +5,12 @@
 #   ratio time MG S np2 host one-sided/niodev = X            (against MPJ on its own TCP device)
 #   ratio time MG S np2 veth one-sided/message-passing = X   (one rank per network namespace across a veth pair)
 #   ratio time SpMV powerlaw 5000 np2 host aggregated/per-element = X   (and vector/per-element; fetch time too)
+#   ratio time SRUMMA 1024 np2 veth one-sided/message-passing = X       (SRUMMA over rma against SUMMA over MPJ)
+#   hidden SRUMMA 1024 np2 veth one-sided = F                         (the communication SRUMMA hid, 0 to 1)
 # X below 1: the first version took less time. A run that fails its verification stops the script (status 1).
 #
-#   apps/run.sh [--class S|W|A] [--np "2 4"] [--settings "host udp veth"] [--kernels "mg spmv"]
-#               [--spmv "stencil27 24,powerlaw 5000"] [--spmv-iterations 5]
+#   apps/run.sh [--class S|W|A] [--np "2 4"] [--settings "host udp veth"] [--kernels "mg spmv srumma"]
+#               [--spmv "stencil27 24,powerlaw 5000"] [--spmv-iterations 5] [--srumma "1024"]
 #
 # host: every rank on this host (rma's shared-memory tier). udp: every rank on this host, rma through the driver
 # (PINMX_RMA_SHARED_MEMORY=0: UDP frames; MPJ runs are the host ones). veth: 2 ranks, each in its own network
@@ -17,16 +19,18 @@
 # veth run.
 set -euo pipefail
 
-cls=S nps="2 4" settings="host" kernels="mg spmv" spmv_matrices="stencil27 24,powerlaw 5000" spmv_iterations=5
+cls=S nps="2 4" settings="host" kernels="mg spmv srumma" spmv_matrices="stencil27 24,powerlaw 5000" spmv_iterations=5
+srumma_orders=1024
 while [ $# -gt 0 ]; do
   case "$1" in
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W or A" >&2; exit 2; }; cls=$2; shift 2 ;;
     --np) [ $# -ge 2 ] || { echo "run.sh: --np needs a list of rank counts" >&2; exit 2; }; nps=$2; shift 2 ;;
     --settings) [ $# -ge 2 ] || { echo "run.sh: --settings needs host, udp and/or veth" >&2; exit 2; }; settings=$2; shift 2 ;;
-    --kernels) [ $# -ge 2 ] || { echo "run.sh: --kernels needs mg and/or spmv" >&2; exit 2; }; kernels=$2; shift 2 ;;
+    --kernels) [ $# -ge 2 ] || { echo "run.sh: --kernels needs mg, spmv and/or srumma" >&2; exit 2; }; kernels=$2; shift 2 ;;
     --spmv) [ $# -ge 2 ] || { echo "run.sh: --spmv needs MATRIX SIZE[,MATRIX SIZE...]" >&2; exit 2; }; spmv_matrices=$2; shift 2 ;;
     --spmv-iterations) [ $# -ge 2 ] || { echo "run.sh: --spmv-iterations needs a number" >&2; exit 2; }; spmv_iterations=$2; shift 2 ;;
-    *) echo "usage: run.sh [--class S|W|A] [--np \"2 4\"] [--settings \"host udp veth\"] [--kernels \"mg spmv\"] [--spmv \"MATRIX SIZE,...\"] [--spmv-iterations N]" >&2; exit 2 ;;
+    --srumma) [ $# -ge 2 ] || { echo "run.sh: --srumma needs matrix orders" >&2; exit 2; }; srumma_orders=$2; shift 2 ;;
+    *) echo "usage: run.sh [--class S|W|A] [--np \"2 4\"] [--settings \"host udp veth\"] [--kernels \"mg spmv srumma\"] [--spmv \"MATRIX SIZE,...\"] [--spmv-iterations N] [--srumma \"ORDER ...\"]" >&2; exit 2 ;;
   esac
 done
 case "$cls" in S|W|A) ;; *) echo "run.sh: class '$cls' is not one of S, W, A" >&2; exit 2 ;; esac
@@ -50,6 +54,8 @@ trap cleanup EXIT
 
 mg_one_sided=io.pinmx.apps.mg.MgOneSided
 mg_message_passing=io.pinmx.apps.mg.MgMessagePassing
+srumma_one_sided=io.pinmx.apps.matmul.SrummaOneSided
+summa_message_passing=io.pinmx.apps.matmul.SummaMessagePassing
 
 verified() { grep -q "Verification *= *SUCCESSFUL" "$1" && ! grep -q "Verification *= *UNSUCCESSFUL" "$1"; }
 # report NAME COMMAND...: runs a version, shows its report, keeps it in $out/NAME; stops the script if it failed.
@@ -79,6 +85,8 @@ spmv_ratios() {
     done
   done
 }
+# hidden LABEL FILE: the fraction of the communication the SRUMMA run in FILE hid behind its computing.
+hidden() { awk -v n="$1" -F= '/^ Hidden fraction/ { gsub(/ /, "", $2); print "hidden " n " = " $2 }' "$out/$2"; }
 has() { [[ " $1 " == *" $2 "* ]]; }
 
 ratios=()
@@ -95,6 +103,27 @@ for np in $nps; do
           io.pinmx.apps.spmv.SpmvOneSided "$kind" "$size" all "$spmv_iterations"
         mapfile -t -O "${#ratios[@]}" ratios < <(spmv_ratios "$name" "SpMV $kind $size np$np $setting")
       done
+    done
+  fi
+  if has "$kernels" srumma; then
+    for order in $srumma_orders; do
+      base="srumma-$order-np$np"
+      label="SRUMMA $order np$np"
+      if has "$settings" udp; then
+        report "$base-udp-one-sided" env PINMX_CLASSPATH="$cp" PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np "$np" \
+          $srumma_one_sided "$order"
+        ratios+=("$(hidden "$label udp one-sided" "$base-udp-one-sided")")
+      fi
+      has "$settings" host || continue
+      report "$base-host-one-sided" env PINMX_CLASSPATH="$cp" bin/pinmx-run -np "$np" $srumma_one_sided "$order"
+      report "$base-host-mxdev" env PINMX_CLASSPATH="$cp" bin/pinmx-run -np "$np" --mpj $summa_message_passing "$order"
+      report "$base-host-niodev" "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob \
+        -np "$np" $summa_message_passing "$order"
+      ratios+=("$(ratio "$label host one-sided/message-passing" "$base-host-one-sided" "$base-host-mxdev")")
+      ratios+=("$(ratio "$label host one-sided/niodev" "$base-host-one-sided" "$base-host-niodev")")
+      if has "$settings" udp; then
+        ratios+=("$(ratio "$label udp one-sided/message-passing" "$base-udp-one-sided" "$base-host-mxdev")")
+      fi
     done
   fi
   has "$kernels" mg || continue
@@ -136,6 +165,15 @@ if has "$settings" veth; then
       read -r kind size <<<"$matrix"
       veth "spmv-$kind-$size-np2-veth" io.pinmx.apps.spmv.SpmvOneSided "$kind" "$size" all "$spmv_iterations"
       mapfile -t -O "${#ratios[@]}" ratios < <(spmv_ratios "spmv-$kind-$size-np2-veth" "SpMV $kind $size np2 veth")
+    done
+  fi
+  if has "$kernels" srumma; then
+    for order in $srumma_orders; do
+      veth "srumma-$order-np2-veth-one-sided" $srumma_one_sided "$order"
+      veth "srumma-$order-np2-veth-mxdev" --mpj $summa_message_passing "$order"
+      ratios+=("$(ratio "SRUMMA $order np2 veth one-sided/message-passing" "srumma-$order-np2-veth-one-sided" \
+        "srumma-$order-np2-veth-mxdev")")
+      ratios+=("$(hidden "SRUMMA $order np2 veth one-sided" "srumma-$order-np2-veth-one-sided")")
     done
   fi
   if has "$kernels" mg; then

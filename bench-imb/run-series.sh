@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the main job (./run-main.sh) N times in a row and says, per issue-16 target, in how many runs it was met:
 # 8 B and 1-32 KiB half round trip <= 2x Aeron IPC, 64 KiB bandwidth >= 0.6x memcpy, 4 MiB >= 1.0x memcpy.
-# Every run's whole output is kept (DIR/run-K.log); a run that fails stops the series, naming its log.
+# Every run's whole output is kept (DIR/run-K.log) with its results for scripts (DIR/run-K.json, --json), which the
+# tally reads; a run that fails stops the series, naming its log.
 # usage: bench-imb/run-series.sh [-o DIR] N [PingPong arguments, passed to every run]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,9 +25,16 @@ targets='8B-vs-aeron latency aeron 8 8 <= 2
 64KiB-vs-memcpy bandwidth memcpy 65536 65536 >= 0.6
 4MiB-vs-memcpy bandwidth memcpy 4194304 4194304 >= 1.0'
 
-# Prints "NAME met|missed|absent worst=R" for each target, from one run's ratio lines.
+# Prints "NAME met|missed|absent worst=R" for each target, from the ratios of one run's --json file:
+# {..."ratios":[{"metric":"latency","bytes":8,"measured":"pinmx","baseline":"aeron","value":2.200},...]}
 judge() {
-	awk -v targets="$targets" '
+	sed 's/.*"ratios":\[//' "$1" | tr '}' '\n' | awk -v targets="$targets" '
+		function field(name,    m) {
+			if (!match($0, "\"" name "\":\"?[^\",]*")) return ""
+			m = substr($0, RSTART, RLENGTH)
+			sub(/^"[^"]*":"?/, "", m)
+			return m
+		}
 		BEGIN {
 			n = split(targets, rows, "\n")
 			for (i = 1; i <= n; i++) {
@@ -35,12 +43,11 @@ judge() {
 				cmp[i] = f[6]; bound[i] = f[7]
 			}
 		}
-		# ratio latency 8 B pinmx/aeron = 2.2
-		$1 == "ratio" && $6 == "=" {
-			split($5, pair, "/")
+		field("metric") != "" && field("value") ~ /^[0-9.]+$/ {
 			for (i = 1; i <= n; i++)
-				if ($2 == metric[i] && pair[2] == base[i] && $3 + 0 >= lo[i] && $3 + 0 <= hi[i]) {
-					r = $7 + 0
+				if (field("metric") == metric[i] && field("baseline") == base[i] && field("bytes") + 0 >= lo[i] &&
+					field("bytes") + 0 <= hi[i]) {
+					r = field("value") + 0
 					if (!(i in worst) || (cmp[i] == "<=" ? r > worst[i] : r < worst[i]))
 						worst[i] = r
 				}
@@ -57,10 +64,10 @@ judge() {
 summary=$dir/summary.txt
 : >"$summary"
 for k in $(seq 1 "$runs"); do
-	log=$dir/run-$k.log
+	log=$dir/run-$k.log json=$dir/run-$k.json
 	echo "# run $k of $runs ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg)) -> $log"
-	./run-main.sh "$@" >"$log" 2>&1 || die "run $k failed (exit $?); its output: $log"
-	judge <"$log" | sed "s/^/run $k /" | tee -a "$summary"
+	./run-main.sh "$@" --json "$json" >"$log" 2>&1 || die "run $k failed (exit $?); its output: $log"
+	judge "$json" | sed "s/^/run $k /" | tee -a "$summary"
 done
 echo "# per target, the runs that met it (a row's worst size decides a run; 'absent': the run measured no such size)"
 awk '{ runs[$3]++; if ($4 == "met") met[$3]++ }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real launchers start a pinmx job: IMB PingPong through bin/pinmx-run under
-#   - srun -n 2 of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
+#   - srun -n 2 (and srun --mpi=pmix -n 2, through Slurm's PMIx server) of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
 #     all in a private directory, on their own ports and munge socket) and stops again;
 #   - Open MPI's mpirun -np 2.
 # Installs slurm-wlm, munge and openmpi-bin when missing (root only; once). A launcher that cannot run here is
@@ -118,6 +118,15 @@ EOF
   started=$SECONDS
   HOME=$dir/home timeout "$DEADLINE_S" srun -n 2 -N 1 --overcommit "${pingpong[@]}" >"$dir/out" 2>"$dir/err"
   judge slurm $? "$dir/out" "$dir/err" "$dir/home"
+  # The same through Slurm's PMIx server (the mpi_pmix plugin): the ranks meet through it, no bootstrap file.
+  if srun --mpi=list 2>&1 | grep -q pmix; then
+    started=$SECONDS
+    HOME=$dir/home timeout "$DEADLINE_S" srun --mpi=pmix -n 2 -N 1 --overcommit "${pingpong[@]}" >"$dir/out-pmix" \
+      2>"$dir/err-pmix"
+    judge "slurm pmix" $? "$dir/out-pmix" "$dir/err-pmix" "$dir/home"
+  else
+    result "slurm pmix" skipped "srun --mpi=list offers no pmix plugin: $(srun --mpi=list 2>&1 | tr '\n' ' ')"
+  fi
   stop_daemons
   unset SLURM_CONF
 }
@@ -140,7 +149,7 @@ run_open_mpi() {
 }
 
 # The main job through bench-imb/run-series.sh: ./run-main.sh runs with its three baselines and the tally judges
-# the ratios it printed (8 B measured; the other targets' sizes left out, so "absent" and not met).
+# the ratios of its --json file (8 B measured; the other targets' sizes left out, so "absent" and not met).
 run_series() {
   local dir=$work/series out
   started=$SECONDS
@@ -151,7 +160,7 @@ run_series() {
   if ! out=$(timeout "$DEADLINE_S" bench-imb/run-series.sh -o "$dir" 1 -msglog 3:3 -iter 20 -loops 1 2>&1); then
     result "run-series" failed "exit status $?: $(tail -n 5 <<<"$out" | tr '\n' ' ')"
   elif ! grep -qE '^8B-vs-aeron: met in [01] of 1 runs$' <<<"$out" || ! grep -q '^run 1 8B-vs-aeron (met|missed) worst=[0-9.]' -E <<<"$out" ||
-    [ "$(grep -c 'absent worst=-$' <<<"$out")" -ne 3 ] || ! grep -q '^ratio latency 8 B pinmx/aeron = ' "$dir/run-1.log"; then
+    [ "$(grep -c 'absent worst=-$' <<<"$out")" -ne 3 ] || ! grep -q '"metric":"latency","bytes":8,"measured":"pinmx","baseline":"aeron","value":[0-9]' "$dir/run-1.json"; then
     result "run-series" failed "unexpected tally: $(tr '\n' ' ' <<<"$out")"
   else
     result "run-series" passed "$(grep '^8B-vs-aeron' <<<"$out") in $((SECONDS - started)) s"

@@ -42,6 +42,7 @@ static int pinmx_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&ep->lock);
 	xa_init_flags(&ep->pulls, XA_FLAGS_ALLOC1);
+	xa_init_flags(&ep->puts, XA_FLAGS_ALLOC1);
 	ep->mode = pinmx_default_mode;
 	ep->chunk_min = pinmx_chunk_min_pages;
 	ep->chunk_max = pinmx_chunk_max_pages;
@@ -82,7 +83,9 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 			    PINMX_FEATURE_NET_IFACE | PINMX_FEATURE_NET_SEND |
 			    PINMX_FEATURE_NET_EVENT_RING |
 			    PINMX_FEATURE_NET_PULL | PINMX_FEATURE_NET_WAIT |
-			    PINMX_FEATURE_NET_LOCAL_PULL,
+			    PINMX_FEATURE_NET_LOCAL_PULL |
+			    PINMX_FEATURE_NET_PUT |
+			    PINMX_FEATURE_NET_ATOMIC,
 		.max_segments = PINMX_MAX_SEGMENTS,
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
@@ -214,7 +217,11 @@ static long pinmx_ioc_declare(struct pinmx_endpoint *ep, void __user *uarg)
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.pad || (req.flags & ~PINMX_DECLARE_WRITABLE))
+	if (req.pad ||
+	    (req.flags & ~(PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE)))
+		return -EINVAL;
+	if ((req.flags & PINMX_DECLARE_REMOTE) &&
+	    !(req.flags & PINMX_DECLARE_WRITABLE))
 		return -EINVAL;
 	if (!req.nr_segments)
 		return -EINVAL;
@@ -329,7 +336,7 @@ static long pinmx_ioc_region_info(struct pinmx_endpoint *ep,
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.reserved[0] || req.reserved[1])
+	if (req.reserved)
 		return -EINVAL;
 	region = pinmx_get_region(ep, req.region_id, true);
 	if (IS_ERR(region))
@@ -340,6 +347,7 @@ static long pinmx_ioc_region_info(struct pinmx_endpoint *ep,
 	req.pinned_pages = READ_ONCE(region->nr_pinned);
 	req.pin_mode = region->mode;
 	req.flags = region->flags;
+	req.key = region->key;
 	pinmx_region_put_user(region);
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
@@ -478,6 +486,12 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_send(ep, uarg);
 	case PINMX_IOC_PULL:
 		return pinmx_ioc_pull(ep, uarg);
+	case PINMX_IOC_PUT:
+		return pinmx_ioc_put(ep, uarg);
+	case PINMX_IOC_ATOMIC:
+		return pinmx_ioc_atomic(ep, uarg);
+	case PINMX_IOC_PUTV:
+		return pinmx_ioc_putv(ep, uarg);
 	case PINMX_IOC_WAIT:
 		return pinmx_ioc_wait(ep, uarg);
 	default:
@@ -582,9 +596,12 @@ static int __init pinmx_init(void)
 	err = pinmx_pull_init();
 	if (err)
 		goto err_debugfs;
-	err = pinmx_net_init();
+	err = pinmx_put_init();
 	if (err)
 		goto err_pull;
+	err = pinmx_net_init();
+	if (err)
+		goto err_put;
 	err = misc_register(&pinmx_misc);
 	if (err)
 		goto err_net;
@@ -592,6 +609,8 @@ static int __init pinmx_init(void)
 
 err_net:
 	pinmx_net_exit();
+err_put:
+	pinmx_put_exit();
 err_pull:
 	pinmx_pull_exit();
 err_debugfs:
@@ -604,6 +623,7 @@ static void __exit pinmx_exit(void)
 {
 	misc_deregister(&pinmx_misc);
 	pinmx_net_exit();
+	pinmx_put_exit();
 	pinmx_pull_exit();
 	pinmx_debugfs_exit();
 	pinmx_region_exit();

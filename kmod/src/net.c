@@ -64,6 +64,10 @@ static const u8 pinmx_header_bytes[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_NOTIFY]		= sizeof(struct pinmx_wire_notify),
 	[PINMX_KIND_ACK]		= sizeof(struct pinmx_wire_ack),
 	[PINMX_KIND_NACK]		= sizeof(struct pinmx_wire_nack),
+	[PINMX_KIND_PUT]		= sizeof(struct pinmx_wire_put),
+	[PINMX_KIND_PUT_ACK]		= sizeof(struct pinmx_wire_put_ack),
+	[PINMX_KIND_ATOMIC]		= sizeof(struct pinmx_wire_atomic),
+	[PINMX_KIND_ATOMIC_REPLY]	= sizeof(struct pinmx_wire_atomic_reply),
 };
 
 /* Payload limit per kind; U32_MAX: only the link limit applies. */
@@ -72,6 +76,9 @@ static const u32 pinmx_payload_limit[PINMX_KIND_MAX + 1] = {
 	[PINMX_KIND_SMALL]		= PINMX_SMALL_MAX_BYTES,
 	[PINMX_KIND_MEDIUM_FRAG]	= U32_MAX,
 	[PINMX_KIND_PULL_REPLY]		= U32_MAX,
+	[PINMX_KIND_PULL]		= PINMX_PULL_KEY_BYTES,
+	[PINMX_KIND_PUT]		= U32_MAX,
+	[PINMX_KIND_ATOMIC]		= PINMX_ATOMIC_MAX_WORDS * 8,
 };
 
 /* Is @a + @b below 2^63, with both below 2^63? */
@@ -105,16 +112,52 @@ static int pinmx_check_medium(const struct pinmx_wire_medium *m, u32 plen)
 	return 0;
 }
 
-static int pinmx_check_pull(const struct pinmx_wire_pull *p)
+static int pinmx_check_pull(const struct pinmx_wire_pull *p, u32 plen)
 {
 	u32 block = be32_to_cpu(p->block_len), per = be32_to_cpu(p->reply_bytes);
 
+	if (plen && plen != PINMX_PULL_KEY_BYTES)
+		return PINMX_CNT_RX_BAD_LENGTH;
 	if (!block || !per)
 		return PINMX_CNT_RX_BAD_FIELD;
 	if (be16_to_cpu(p->frame_count) != DIV_ROUND_UP((u64)block, per))
 		return PINMX_CNT_RX_BAD_FIELD;
 	if (!pinmx_u63_sum_ok(be64_to_cpu(p->region_offset), block) ||
 	    !pinmx_u63_sum_ok(be64_to_cpu(p->pull_offset), block))
+		return PINMX_CNT_RX_OUT_OF_RANGE;
+	return 0;
+}
+
+static int pinmx_check_put(const struct pinmx_wire_put *p, u32 plen)
+{
+	u32 count = be32_to_cpu(p->frame_count);
+
+	if (!plen)
+		return PINMX_CNT_RX_BAD_LENGTH;
+	if (!count || be32_to_cpu(p->frame_index) >= count)
+		return PINMX_CNT_RX_BAD_FIELD;
+	if (!pinmx_u63_sum_ok(be64_to_cpu(p->region_offset), plen) ||
+	    !pinmx_u63_sum_ok(be64_to_cpu(p->put_offset), plen))
+		return PINMX_CNT_RX_OUT_OF_RANGE;
+	return 0;
+}
+
+static int pinmx_check_atomic(const struct pinmx_wire_atomic *a, u32 plen)
+{
+	u16 count = be16_to_cpu(a->count);
+	u32 words;
+
+	if (!a->op || a->op >= PINMX_ATOMIC_NR_OPS ||
+	    (a->width != 4 && a->width != 8) || !count ||
+	    (a->op != PINMX_ATOMIC_ACCUMULATE && count != 1) ||
+	    be64_to_cpu(a->region_offset) % a->width)
+		return PINMX_CNT_RX_BAD_FIELD;
+	words = a->op == PINMX_ATOMIC_CAS ? 2 :
+		a->op == PINMX_ATOMIC_ACCUMULATE ? count : 1;
+	if (plen != words * 8)
+		return PINMX_CNT_RX_BAD_LENGTH;
+	if (!pinmx_u63_sum_ok(be64_to_cpu(a->region_offset),
+			      (u64)count * a->width))
 		return PINMX_CNT_RX_OUT_OF_RANGE;
 	return 0;
 }
@@ -153,7 +196,7 @@ static int pinmx_check_kind(const union pinmx_wire_frame *f, u32 plen)
 					be64_to_cpu(f->rndv.region_offset)) ?
 		       0 : PINMX_CNT_RX_OUT_OF_RANGE;
 	case PINMX_KIND_PULL:
-		return pinmx_check_pull(&f->pull);
+		return pinmx_check_pull(&f->pull, plen);
 	case PINMX_KIND_PULL_REPLY:
 		if (!plen)
 			return PINMX_CNT_RX_BAD_LENGTH;
@@ -163,6 +206,10 @@ static int pinmx_check_kind(const union pinmx_wire_frame *f, u32 plen)
 		return pinmx_check_notify(&f->notify);
 	case PINMX_KIND_NACK:
 		return pinmx_check_nack(&f->nack);
+	case PINMX_KIND_PUT:
+		return pinmx_check_put(&f->put, plen);
+	case PINMX_KIND_ATOMIC:
+		return pinmx_check_atomic(&f->atomic, plen);
 	default:
 		return 0;
 	}
@@ -410,6 +457,13 @@ void pinmx_nack_queue(struct sk_buff_head *txq, struct net_device *dev,
 
 		n->refused_handle = pull->handle;
 		n->region_id = pull->region_id;
+	} else if (f->kind == PINMX_KIND_PUT || f->kind == PINMX_KIND_ATOMIC) {
+		/* An ATOMIC has its seq and region id where a PUT has them. */
+		const struct pinmx_wire_put *put =
+			container_of(f, struct pinmx_wire_put, hdr);
+
+		n->refused_handle = put->handle;
+		n->region_id = put->region_id;
 	}
 	if (where) {
 		n->segment = cpu_to_be16(where->segment);
@@ -438,13 +492,24 @@ static int pinmx_deliver(struct pinmx_endpoint *ep, struct sk_buff *skb,
 {
 	switch (f->hdr.kind) {
 	case PINMX_KIND_PULL:
-		pinmx_serve_pull(ep, &f->pull, eth_hdr(skb)->h_source, dev);
-		return 0;
+		return pinmx_serve_pull_frame(ep, skb, &f->pull, dev);
 	case PINMX_KIND_PULL_REPLY:
 		return pinmx_pull_reply(ep, skb, &f->reply, dev);
+	case PINMX_KIND_PUT:
+		return pinmx_put_frame(ep, skb, &f->put, dev);
+	case PINMX_KIND_PUT_ACK:
+		return pinmx_put_ack(ep, &f->put_ack, dev);
+	case PINMX_KIND_ATOMIC:
+		return pinmx_atomic_frame(ep, skb, &f->atomic, dev);
+	case PINMX_KIND_ATOMIC_REPLY:
+		return pinmx_atomic_reply(ep, &f->atomic_reply);
 	case PINMX_KIND_NACK:
 		if (f->nack.refused_kind == PINMX_KIND_PULL)
 			return pinmx_pull_nack(ep, &f->nack);
+		if (f->nack.refused_kind == PINMX_KIND_PUT)
+			return pinmx_put_nack(ep, &f->nack);
+		if (f->nack.refused_kind == PINMX_KIND_ATOMIC)
+			return pinmx_atomic_nack(ep, &f->nack);
 		break;
 	}
 	return pinmx_ring_push(ep, PINMX_EVENT_FRAME, skb->dev->ifindex,
@@ -470,8 +535,9 @@ static int pinmx_rcv_frame(struct sk_buff *skb, struct net_device *dev)
 		return drop;
 	ep = rcu_dereference(iface->eps[f.hdr.dst_ep]);
 	if (!ep) {
-		/* A puller must learn at once that its server is gone. */
-		if (f.hdr.kind == PINMX_KIND_PULL)
+		/* A puller or putter learns at once that its peer is gone. */
+		if (f.hdr.kind == PINMX_KIND_PULL || f.hdr.kind == PINMX_KIND_PUT ||
+		    f.hdr.kind == PINMX_KIND_ATOMIC)
 			pinmx_nack_refused(skb, dev, &f.hdr,
 					   PINMX_NACK_BAD_ENDPOINT);
 		return PINMX_CNT_RX_WRONG_ENDPOINT;
@@ -642,6 +708,9 @@ static struct pinmx_iface *pinmx_iface_by_name(struct net *net,
 /* Bind @ep to @req->index of the named interface; under RTNL. */
 static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 			     struct pinmx_pull_server *server,
+			     struct pinmx_put_server *put_server,
+			     struct pinmx_atomic_origin *origin,
+			     struct pinmx_atomic_target *target,
 			     struct pinmx_bind *req)
 {
 	struct pinmx_iface *iface;
@@ -660,6 +729,9 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 	ep->index = req->index;
 	ep->session = session;
 	ep->server = server;
+	ep->put_server = put_server;
+	ep->atomic_origin = origin;
+	ep->atomic_target = target;
 	smp_store_release(&ep->ring, ring);
 	rcu_assign_pointer(ep->iface, iface);
 	rcu_assign_pointer(iface->eps[req->index], ep);
@@ -672,6 +744,9 @@ static int pinmx_bind_locked(struct pinmx_endpoint *ep, void *ring,
 
 long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 {
+	struct pinmx_atomic_origin *origin;
+	struct pinmx_atomic_target *target;
+	struct pinmx_put_server *put_server;
 	struct pinmx_pull_server *server;
 	struct pinmx_bind req;
 	void *ring;
@@ -685,11 +760,15 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 		return -EINVAL;
 	ring = vmalloc_user(PINMX_RING_BYTES);
 	server = pinmx_pull_server_alloc(ep);
+	put_server = pinmx_put_server_alloc(ep);
+	origin = pinmx_atomic_origin_alloc(ep);
+	target = pinmx_atomic_target_alloc();
 	err = -ENOMEM;
-	if (!ring || !server)
+	if (!ring || !server || !put_server || !origin || !target)
 		goto err_free;
 	rtnl_lock();
-	err = pinmx_bind_locked(ep, ring, server, &req);
+	err = pinmx_bind_locked(ep, ring, server, put_server, origin, target,
+				&req);
 	rtnl_unlock();
 	if (err)
 		goto err_free;
@@ -698,6 +777,12 @@ long pinmx_ioc_bind(struct pinmx_endpoint *ep, void __user *uarg)
 err_free:
 	if (server)
 		pinmx_pull_server_free(server);
+	if (put_server)
+		pinmx_put_server_free(put_server);
+	if (origin)
+		pinmx_atomic_origin_free(origin);
+	if (target)
+		pinmx_atomic_target_free(target);
 	vfree(ring);
 	return err;
 }
@@ -730,7 +815,8 @@ static int pinmx_send_check(struct pinmx_endpoint *ep,
 	if (!kind || kind > PINMX_KIND_MAX ||
 	    header_len != pinmx_header_bytes[kind])
 		return -EINVAL;
-	if (kind == PINMX_KIND_PULL || kind == PINMX_KIND_PULL_REPLY)
+	if (kind >= PINMX_KIND_PUT || kind == PINMX_KIND_PULL ||
+	    kind == PINMX_KIND_PULL_REPLY)
 		return -EPROTOTYPE;
 	if (f->hdr.src_ep != ep->index ||
 	    be32_to_cpu(f->hdr.src_session) != ep->session)
@@ -933,7 +1019,11 @@ void pinmx_net_release(struct pinmx_endpoint *ep)
 	/* Receive softirqs may still be using the endpoint. */
 	synchronize_net();
 	pinmx_pull_server_free(ep->server);
+	pinmx_put_server_free(ep->put_server);
 	pinmx_pulls_release(ep);
+	pinmx_puts_release(ep);
+	pinmx_atomic_origin_free(ep->atomic_origin);
+	pinmx_atomic_target_free(ep->atomic_target);
 	vfree(ep->ring);
 }
 

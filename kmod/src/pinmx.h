@@ -10,7 +10,15 @@
  *				in address order (copy.c)
  *   pull->lock			spinlock: one pull's state (receive softirq,
  *				resend timer, PULL ioctl, pin answers)
+ *   put->lock			spinlock: one put's state (receive softirq,
+ *				resend timer, PUT ioctl); never with pull->lock
  *   server->lock		spinlock, _bh: the PULLs the server keeps
+ *   atomic_origin->lock	spinlock, _bh: one endpoint's atomics in flight
+ *   atomic_target->lock	spinlock, _bh: answers kept per peer; held while
+ *				an atomic applies (pages_lock inside)
+ *   put_server->lock		spinlock, _bh: the PUTs (and ATOMICs) the target
+ *				keeps while their pages are pinned; never with
+ *				server->lock
  *   region->pages_lock		spinlock, _bh: page pointers against the pull
  *				engine; the asynchronous pin's waits
  *   ep->ring_lock		spinlock, _bh: event ring producers
@@ -44,6 +52,9 @@ struct seq_file;
 
 struct pinmx_region;
 struct pinmx_pull_server;
+struct pinmx_put_server;
+struct pinmx_atomic_origin;
+struct pinmx_atomic_target;
 struct pinmx_iface;
 struct poll_table_struct;
 struct sk_buff;
@@ -161,6 +172,8 @@ struct pinmx_seg {
  * @id: id within the endpoint.
  * @mode: pin mode fixed at declaration.
  * @flags: PINMX_DECLARE_* flags.
+ * @key: remote-access key (PINMX_DECLARE_REMOTE), else 0; set before the
+ *	region is published, never changed.
  * @writable: pins with FOLL_WRITE.
  * @can_lock: declarer had CAP_IPC_LOCK: no RLIMIT_MEMLOCK check.
  * @lock_limit: RLIMIT_MEMLOCK of the declarer, in pages.
@@ -205,6 +218,7 @@ struct pinmx_region {
 	u32 id;
 	u32 mode;
 	u32 flags;
+	u64 key;
 	bool writable;
 	bool can_lock;
 	unsigned long lock_limit;
@@ -274,6 +288,14 @@ void pinmx_ids_free(struct pinmx_region_ids *ids);
  * @ring_wq: poll() waiters, woken for each event.
  * @server: the pull server's state (PULLs waiting for pins), allocated at
  *	bind, like @ring.
+ * @puts: wire put handle -> struct pinmx_put_state; read under RCU by the
+ *	softirq; insertions and removals under @lock.
+ * @put_next: next put handle to try (cyclic allocation).
+ * @nr_puts: puts in @puts.
+ * @put_server: the put target's state (PUTs waiting for pins), allocated
+ *	at bind.
+ * @atomic_origin: this endpoint's atomics in flight, allocated at bind.
+ * @atomic_target: the answers kept for peers' atomics, allocated at bind.
  */
 struct pinmx_endpoint {
 	struct mutex lock;
@@ -293,6 +315,12 @@ struct pinmx_endpoint {
 	u32 ring_prod;
 	wait_queue_head_t ring_wq;
 	struct pinmx_pull_server *server;
+	struct xarray puts;
+	u32 put_next;
+	unsigned int nr_puts;
+	struct pinmx_put_server *put_server;
+	struct pinmx_atomic_origin *atomic_origin;
+	struct pinmx_atomic_target *atomic_target;
 };
 
 /* A position in a region: segment and byte offset within it. */
@@ -337,6 +365,8 @@ extern unsigned int pinmx_default_mode;
 extern unsigned int pinmx_chunk_min_pages;
 extern unsigned int pinmx_chunk_max_pages;
 extern unsigned long pinmx_budget_pages;
+extern unsigned int pinmx_pull_resend_ms;
+extern unsigned int pinmx_pull_max_retries;
 
 #define PINMX_CHUNK_LIMIT	65536
 
@@ -378,6 +408,9 @@ int pinmx_region_write_skb(struct pinmx_region *region, u64 offset,
 			   u64 *miss);
 void pinmx_region_unpin_range(struct pinmx_region *region, u64 offset,
 			      u64 len);
+typedef void (*pinmx_word_fn)(void *word, u32 index, void *arg);
+int pinmx_region_words(struct pinmx_region *region, u64 offset, u32 width,
+		       u32 count, pinmx_word_fn fn, void *arg, u64 *miss);
 void pinmx_lru_touch(struct pinmx_region *region);
 int pinmx_region_init(void);
 void pinmx_region_exit(void);
@@ -428,8 +461,41 @@ int pinmx_pull_reply(struct pinmx_endpoint *ep, struct sk_buff *skb,
 int pinmx_pull_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
 void pinmx_serve_pull(struct pinmx_endpoint *ep, const struct pinmx_wire_pull *f,
 		      const u8 *src_mac, struct net_device *dev);
+int pinmx_serve_pull_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+			   const struct pinmx_wire_pull *f,
+			   struct net_device *dev);
+int pinmx_key_check(const struct pinmx_region *region, u64 key);
 struct pinmx_pull_server *pinmx_pull_server_alloc(struct pinmx_endpoint *ep);
 void pinmx_pull_server_free(struct pinmx_pull_server *server);
+
+/* put.c */
+int pinmx_put_init(void);
+void pinmx_put_exit(void);
+long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg);
+long pinmx_ioc_putv(struct pinmx_endpoint *ep, void __user *uarg);
+void pinmx_puts_release(struct pinmx_endpoint *ep);
+int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+		    const struct pinmx_wire_put *f, struct net_device *dev);
+int pinmx_put_ack(struct pinmx_endpoint *ep, const struct pinmx_wire_put_ack *f,
+		  struct net_device *dev);
+int pinmx_put_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
+int pinmx_put_defer(struct pinmx_put_server *server,
+		    struct pinmx_region *region, const struct pinmx_wire_put *f,
+		    const u8 *mac, struct net_device *dev, u64 miss, u64 end);
+struct pinmx_put_server *pinmx_put_server_alloc(struct pinmx_endpoint *ep);
+void pinmx_put_server_free(struct pinmx_put_server *server);
+
+/* atomic.c */
+long pinmx_ioc_atomic(struct pinmx_endpoint *ep, void __user *uarg);
+int pinmx_atomic_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+		       const struct pinmx_wire_atomic *f, struct net_device *dev);
+int pinmx_atomic_reply(struct pinmx_endpoint *ep,
+		       const struct pinmx_wire_atomic_reply *f);
+int pinmx_atomic_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f);
+struct pinmx_atomic_origin *pinmx_atomic_origin_alloc(struct pinmx_endpoint *ep);
+void pinmx_atomic_origin_free(struct pinmx_atomic_origin *origin);
+struct pinmx_atomic_target *pinmx_atomic_target_alloc(void);
+void pinmx_atomic_target_free(struct pinmx_atomic_target *target);
 
 /* copy.c */
 

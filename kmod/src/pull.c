@@ -41,11 +41,11 @@ static unsigned int pinmx_pull_blocks = 8;
 module_param_named(pull_blocks, pinmx_pull_blocks, uint, 0644);
 MODULE_PARM_DESC(pull_blocks, "blocks of one pull in flight, 1..16");
 
-static unsigned int pinmx_pull_resend_ms = 50;
+unsigned int pinmx_pull_resend_ms = 50;
 module_param_named(pull_resend_ms, pinmx_pull_resend_ms, uint, 0644);
 MODULE_PARM_DESC(pull_resend_ms, "a block without replies for this long is asked for again (doubling up to 16x)");
 
-static unsigned int pinmx_pull_max_retries = 8;
+unsigned int pinmx_pull_max_retries = 8;
 module_param_named(pull_max_retries, pinmx_pull_max_retries, uint, 0644);
 MODULE_PARM_DESC(pull_max_retries, "resends of one block before the pull fails with TIMEOUT");
 
@@ -89,6 +89,7 @@ struct pinmx_pull_block {
  * @peer_index: serving endpoint index.
  * @peer_session: serving endpoint session.
  * @remote_region: region id at the server.
+ * @remote_key: its key, carried by every PULL when not 0.
  * @remote_offset: offset of the pull in the remote region.
  * @local_offset: offset of the pull in @local.
  * @length: bytes to pull.
@@ -119,6 +120,7 @@ struct pinmx_pull_state {
 	u8 peer_index;
 	u32 peer_session;
 	u32 remote_region;
+	u64 remote_key;
 	u64 remote_offset;
 	u64 local_offset;
 	u64 length;
@@ -144,7 +146,7 @@ struct pinmx_pull_state {
  * @wait: the asynchronous pin of the pages it found missing.
  * @server: the server it belongs to.
  * @region: the region it names, with a reference; NULL when free.
- * @pull: the PULL (the latest one for @region).
+ * @pull: the PULL (the latest one for @region), its key checked.
  * @mac: its puller's interface address.
  * @ifindex: the interface it came in on.
  */
@@ -240,16 +242,22 @@ static void pinmx_pull_request(struct pinmx_pull_state *pull,
 	struct pinmx_endpoint *ep = pull->ep;
 	u64 start = (u64)k0 * pull->reply_bytes;
 	u64 end = min_t(u64, (u64)(k1 + 1) * pull->reply_bytes, blk->len);
+	u32 key_len = pull->remote_key ? PINMX_PULL_KEY_BYTES : 0;
 	struct pinmx_wire_pull *f;
 	struct sk_buff *skb;
 
 	blk->touched = jiffies;
-	skb = pinmx_frame_alloc(dev, sizeof(*f));
+	skb = pinmx_frame_alloc(dev, sizeof(*f) + key_len);
 	if (!skb)
 		return;
 	f = (struct pinmx_wire_pull *)skb->data;
 	pinmx_mxoe_header(&f->hdr, PINMX_KIND_PULL, pull->peer_index, ep->index,
-			  pull->peer_session, ep->session, 0);
+			  pull->peer_session, ep->session, key_len);
+	if (key_len) {
+		__be64 key = cpu_to_be64(pull->remote_key);
+
+		memcpy(f + 1, &key, sizeof(key));
+	}
 	f->handle = cpu_to_be32(pull->id);
 	f->region_id = cpu_to_be32(pull->remote_region);
 	f->region_offset = cpu_to_be64(pull->remote_offset + blk->offset + start);
@@ -413,6 +421,10 @@ static void pinmx_nack_status(u8 reason, u32 *status, int *err)
 	case PINMX_NACK_BAD_SESSION:
 		*status = PINMX_PULL_FAILED;
 		*err = -ECONNRESET;
+		break;
+	case PINMX_NACK_BAD_KEY:
+		*status = PINMX_PULL_BAD_KEY;
+		*err = -EACCES;
 		break;
 	default:
 		*status = PINMX_PULL_FAILED;
@@ -653,10 +665,24 @@ static int pinmx_pull_report(struct pinmx_endpoint *ep,
 	return 0;
 }
 
+/* Pull status of a local pull whose serving region was not found. */
+static u32 pinmx_local_status(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return PINMX_PULL_UNKNOWN_REGION;
+	case -EACCES:
+		return PINMX_PULL_BAD_KEY;
+	default:
+		return PINMX_PULL_FAILED;
+	}
+}
+
 /*
  * The serving endpoint is on this interface: take a reference on its
  * region. ERR_PTR(-ECONNREFUSED) if there is no such endpoint,
- * -ECONNRESET for another session, -ENOENT for an unknown region.
+ * -ECONNRESET for another session, -ENOENT for an unknown region, -EACCES
+ * for a key that is not the region's (counted as the wire path counts it).
  */
 static struct pinmx_region *pinmx_local_peer_region(struct pinmx_endpoint *ep,
 						    const struct pinmx_pull *req)
@@ -670,8 +696,13 @@ static struct pinmx_region *pinmx_local_peer_region(struct pinmx_endpoint *ep,
 		region = ERR_PTR(-ECONNRESET);
 	else if (peer) {
 		region = pinmx_ids_get(&peer->regions, req->remote_region);
-		if (!region)
+		if (!region) {
 			region = ERR_PTR(-ENOENT);
+		} else if (pinmx_key_check(region, req->remote_key)) {
+			pinmx_count(pinmx_key_check(region, req->remote_key), 1);
+			pinmx_region_put(region);
+			region = ERR_PTR(-EACCES);
+		}
 	}
 	rcu_read_unlock();
 	return region;
@@ -689,10 +720,8 @@ static int pinmx_pull_local(struct pinmx_endpoint *ep,
 
 	if (IS_ERR(src)) {
 		err = PTR_ERR(src);
-		return pinmx_pull_report(ep, req, err == -ENOENT ?
-					 PINMX_PULL_UNKNOWN_REGION :
-					 PINMX_PULL_FAILED, err, 0, false,
-					 NULL);
+		return pinmx_pull_report(ep, req, pinmx_local_status(err), err,
+					 0, false, NULL);
 	}
 	err = -ENOENT;
 	if (!pinmx_region_get_user(src))
@@ -767,6 +796,7 @@ static struct pinmx_pull_state *pinmx_pull_alloc(struct pinmx_endpoint *ep,
 	pull->peer_index = req->peer_endpoint;
 	pull->peer_session = req->peer_session;
 	pull->remote_region = req->remote_region;
+	pull->remote_key = req->remote_key;
 	pull->remote_offset = req->remote_offset;
 	pull->local_offset = req->local_offset;
 	pull->length = req->length;
@@ -833,7 +863,7 @@ static int pinmx_pull_check(const struct pinmx_pull *req)
 {
 	u64 end;
 
-	if (req->reserved || (req->flags & ~PINMX_PULL_WIRE))
+	if (req->flags & ~PINMX_PULL_WIRE)
 		return -EINVAL;
 	if (check_add_overflow(req->remote_offset, req->length, &end) ||
 	    end >= PINMX_U63_LIMIT)
@@ -1146,9 +1176,69 @@ static void pinmx_serve_replies(struct pinmx_endpoint *ep,
 }
 
 /**
+ * pinmx_key_check - may an access carrying @key use @region remotely?
+ * @region: the named region, with a reference.
+ * @key: the key the access carries, 0 for none.
+ *
+ * A region not declared PINMX_DECLARE_REMOTE has key 0 and takes any. The
+ * key is written before the region is published and never changed, so a
+ * holder of a reference reads it as is.
+ *
+ * Return: 0, or the counter of the refusal's reason.
+ */
+int pinmx_key_check(const struct pinmx_region *region, u64 key)
+{
+	if (!region->key || key == region->key)
+		return 0;
+	return key ? PINMX_CNT_RX_BAD_KEY : PINMX_CNT_RX_NO_KEY;
+}
+
+/**
+ * pinmx_serve_pull_frame - a PULL frame for @ep; receive softirq, RCU
+ * @ep: addressed endpoint (session checked).
+ * @skb: the frame, its payload the key if any.
+ * @f: its checked header.
+ * @dev: the interface it came in on.
+ *
+ * A PULL naming an exposed region without its key is refused with NACK
+ * BAD_KEY and reads nothing; the rest is pinmx_serve_pull()'s.
+ *
+ * Return: 0 if taken, else the counter of the drop.
+ */
+int pinmx_serve_pull_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
+			   const struct pinmx_wire_pull *f,
+			   struct net_device *dev)
+{
+	const u8 *src_mac = eth_hdr(skb)->h_source;
+	struct pinmx_region *region;
+	struct sk_buff_head txq;
+	__be64 wire_key = 0;
+	int refused;
+
+	if (be32_to_cpu(f->hdr.payload_len) == PINMX_PULL_KEY_BYTES &&
+	    skb_copy_bits(skb, sizeof(*f), &wire_key, sizeof(wire_key)))
+		return PINMX_CNT_RX_SHORT;
+	region = pinmx_ids_get(&ep->regions, be32_to_cpu(f->region_id));
+	if (!region) {
+		pinmx_serve_pull(ep, f, src_mac, dev);
+		return 0;
+	}
+	refused = pinmx_key_check(region, be64_to_cpu(wire_key));
+	pinmx_region_put(region);
+	if (!refused) {
+		pinmx_serve_pull(ep, f, src_mac, dev);
+		return 0;
+	}
+	__skb_queue_head_init(&txq);
+	pinmx_nack_queue(&txq, dev, &f->hdr, src_mac, PINMX_NACK_BAD_KEY, NULL);
+	pinmx_frame_xmit(&txq);
+	return refused;
+}
+
+/**
  * pinmx_serve_pull - answer a PULL addressed to @ep; receive softirq, RCU
  * @ep: addressed endpoint (session checked).
- * @f: the checked PULL.
+ * @f: the checked PULL, its key checked.
  * @src_mac: the puller's interface.
  * @dev: the interface it came in on, where the answers go.
  */

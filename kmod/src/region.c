@@ -15,6 +15,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -57,7 +58,8 @@ MODULE_PARM_DESC(pin_delay_us, "sleep before every pin call, microseconds (tests
  * Time from kicking an overlapped worker to its running, a moving average
  * (weight 1/8; racing updates only blur it). A copier hands the rest of a
  * region to the worker only if pinning it in line would take longer. The
- * first guess is within the 0.1-1.25 ms measured under TCG.
+ * first guess lies within the range seen under emulation; the measured
+ * average replaces it as workers run.
  */
 static unsigned long pinmx_worker_start_ns = 250 * NSEC_PER_USEC;
 module_param_named(worker_start_ns, pinmx_worker_start_ns, ulong, 0444);
@@ -598,9 +600,9 @@ static bool pinmx_seg_more_after(struct pinmx_seg *seg, unsigned long last)
  * After pinning @need pages in line in @ns: have the worker pin the rest of
  * the region, from page @last of segment @s, if pinning the region's
  * missing pages at that speed takes longer than the worker takes to start.
- * Otherwise the copier pins each batch in line: handing 1 MiB (~50 us of
- * pinning under TCG) to a worker that starts in 0.1-1.25 ms only adds the
- * hand-off and, once it runs, contention.
+ * Otherwise the copier pins each batch in line: handing a region that pins
+ * faster than a worker starts only adds the hand-off and, once it runs,
+ * contention.
  */
 static void pinmx_worker_kick_if_pays(struct pinmx_region *region,
 				      unsigned int s, unsigned long last,
@@ -616,8 +618,8 @@ static void pinmx_worker_kick_if_pays(struct pinmx_region *region,
 
 /*
  * Overlapped mode, in the declaring process: the caller never waits for a
- * worker that has not started (a handoff costs 0.1-1 ms under load, more
- * than pinning the range). It pins its own range in line and then, if the
+ * worker that has not started (a handoff under load costs more than
+ * pinning the range). It pins its own range in line and then, if the
  * rest of the region takes longer to pin than a worker to start, has the
  * worker pin ahead of it, from the end of that range; it moves the start
  * of a worker not started yet. It waits only for the chunk the running
@@ -970,6 +972,74 @@ out:
 	return err;
 }
 
+/* Is every word of the range naturally aligned in memory and pinned? */
+static int pinmx_region_words_check(struct pinmx_region *region, u64 offset,
+				    u32 width, u32 count, u64 *miss)
+{
+	struct pinmx_cursor c;
+	u32 i;
+
+	pinmx_cursor_init(&c, region, offset);
+	for (i = 0; i < count; i++) {
+		/* Aligned words never cross a page; a segment end, maybe. */
+		if ((c.seg->vaddr + c.off) % width || c.seg->len - c.off < width)
+			return -EINVAL;
+		if (!c.seg->pages[pinmx_cursor_index(&c)]) {
+			*miss = offset + (u64)i * width;
+			return -EAGAIN;
+		}
+		pinmx_cursor_advance(&c, width);
+	}
+	return 0;
+}
+
+/**
+ * pinmx_region_words - apply @fn to pinned words of a region, in any context
+ * @region: region found under RCU or referenced.
+ * @offset: region offset of the first word; the range is within the region.
+ * @width: bytes of a word, 4 or 8.
+ * @count: words.
+ * @fn: called with the kernel address of word i, for i in order, under
+ *	pages_lock (no unpin runs meanwhile); it uses the kernel's atomic ops.
+ * @arg: for @fn.
+ * @miss: set to the offset of the first word not pinned on -EAGAIN.
+ *
+ * Everything is checked before @fn runs once.
+ *
+ * Return: 0; -EINVAL if a word is not naturally aligned in the declaring
+ * process's memory or crosses a segment end; -EAGAIN if a page is not
+ * pinned; -ENOENT if the region is destroyed.
+ */
+int pinmx_region_words(struct pinmx_region *region, u64 offset, u32 width,
+		       u32 count, pinmx_word_fn fn, void *arg, u64 *miss)
+{
+	struct pinmx_cursor c;
+	int err;
+	u32 i;
+
+	spin_lock_bh(&region->pages_lock);
+	err = region->dead ? -ENOENT :
+	      pinmx_region_words_check(region, offset, width, count, miss);
+	if (err)
+		goto out;
+	pinmx_cursor_init(&c, region, offset);
+	for (i = 0; i < count; i++) {
+		unsigned long idx = pinmx_cursor_index(&c);
+		struct page *page = c.seg->pages[idx];
+		void *addr = kmap_local_page(page) +
+			     offset_in_page(c.seg->vaddr + c.off);
+
+		fn(addr, i, arg);
+		kunmap_local(addr);
+		flush_dcache_page(page);
+		set_bit(idx, c.seg->dirty);
+		pinmx_cursor_advance(&c, width);
+	}
+out:
+	spin_unlock_bh(&region->pages_lock);
+	return err;
+}
+
 /**
  * pinmx_region_read - copy pinned bytes out of a region, in any context
  * @region: region found under RCU or referenced.
@@ -1149,8 +1219,9 @@ static const struct mmu_interval_notifier_ops pinmx_mn_ops = {
  * The receive softirq finds regions under RCU. A small one goes back to its
  * SLAB_TYPESAFE_BY_RCU cache at once: the memory stays a region for RCU
  * readers, who check what they found (pinmx_ids_get()), and a declare soon
- * after reuses it warm; freeing it a grace period later had every declare
- * take a fresh object, often from a newly allocated and cleared slab page.
+ * after reuses it warm; freeing it a grace period later would have every
+ * declare take a fresh object, often from a newly allocated and cleared
+ * slab page.
  * Its page arrays and mm went at destroy.
  */
 static void pinmx_region_free(struct kref *kref)
@@ -1281,6 +1352,10 @@ struct pinmx_region *pinmx_region_create(struct pinmx_endpoint *ep,
 	region->chunk_min = ep->chunk_min;
 	region->chunk_max = ep->chunk_max;
 	region->flags = flags;
+	region->key = 0;
+	/* Non-zero: 0 stands for "not exposed" and for "no key carried". */
+	while ((flags & PINMX_DECLARE_REMOTE) && !region->key)
+		region->key = get_random_u64();
 	region->writable = flags & PINMX_DECLARE_WRITABLE;
 	region->can_lock = capable(CAP_IPC_LOCK);
 	region->lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;

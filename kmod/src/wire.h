@@ -21,6 +21,8 @@
 /* Payload limits of the eager kinds. */
 #define PINMX_TINY_MAX_BYTES	32
 #define PINMX_SMALL_MAX_BYTES	128
+/* Payload of a PULL that carries the serving region's key. */
+#define PINMX_PULL_KEY_BYTES	8
 
 /* CONNECT_REQUEST/REPLY status codes. */
 enum pinmx_connect_status {
@@ -45,7 +47,8 @@ enum pinmx_nack_reason {
 	PINMX_NACK_OUT_OF_RANGE = 4,
 	PINMX_NACK_SEGMENT_FAULT = 5,
 	PINMX_NACK_BAD_FIELD = 6,
-	PINMX_NACK_REASON_MAX = 6,
+	PINMX_NACK_BAD_KEY = 7,
+	PINMX_NACK_REASON_MAX = 7,
 };
 
 /* Common header, 32 bytes (PINMX_MXOE_COMMON_BYTES). */
@@ -103,7 +106,10 @@ struct pinmx_wire_rndv {
 	__be32 send_handle;
 } __packed;
 
-/* PULL (7), 72 bytes. */
+/*
+ * PULL (7), 72 bytes; then no payload, or the key of an exposed region
+ * (PINMX_PULL_KEY_BYTES, big-endian).
+ */
 struct pinmx_wire_pull {
 	struct pinmx_wire_hdr hdr;
 	__be32 handle;
@@ -154,6 +160,51 @@ struct pinmx_wire_nack {
 	__be32 reserved;
 } __packed;
 
+/* PUT (12), 72 bytes, then the bytes to write at region offset. */
+struct pinmx_wire_put {
+	struct pinmx_wire_hdr hdr;
+	__be32 handle;
+	__be32 region_id;
+	__be64 region_offset;
+	__be64 key;
+	__be32 frame_index;
+	__be32 frame_count;
+	__be64 put_offset;
+} __packed;
+
+/* PUT_ACK (13), 48 bytes. */
+struct pinmx_wire_put_ack {
+	struct pinmx_wire_hdr hdr;
+	__be32 handle;
+	__be32 frame_index;
+	__be64 reserved;
+} __packed;
+
+/*
+ * ATOMIC (14), 64 bytes, then the operands as 8-byte big-endian words: one
+ * for FETCH_ADD and SWAP, compare then new for CAS, @count for ACCUMULATE.
+ * Offsets 32..55 are laid out as PUT's, so a kept request is refused alike.
+ */
+struct pinmx_wire_atomic {
+	struct pinmx_wire_hdr hdr;
+	__be32 seq;
+	__be32 region_id;
+	__be64 region_offset;
+	__be64 key;
+	u8 op;
+	u8 width;
+	__be16 count;
+	__be32 reserved;
+} __packed;
+
+/* ATOMIC_REPLY (15), 48 bytes. */
+struct pinmx_wire_atomic_reply {
+	struct pinmx_wire_hdr hdr;
+	__be32 seq;
+	__be32 reserved;
+	__be64 old;
+} __packed;
+
 /* The header of any frame, as the receiver copies it out of the skb. */
 union pinmx_wire_frame {
 	struct pinmx_wire_hdr hdr;
@@ -166,9 +217,13 @@ union pinmx_wire_frame {
 	struct pinmx_wire_notify notify;
 	struct pinmx_wire_ack ack;
 	struct pinmx_wire_nack nack;
+	struct pinmx_wire_put put;
+	struct pinmx_wire_put_ack put_ack;
+	struct pinmx_wire_atomic atomic;
+	struct pinmx_wire_atomic_reply atomic_reply;
 };
 
-/* Longest header (common + kind part) of any kind: the PULL's. */
+/* Longest header (common + kind part) of any kind: the PULL's and PUT's. */
 #define PINMX_WIRE_MAX_HEADER	sizeof(struct pinmx_wire_pull)
 
 #define PINMX_WIRE_AT(type, field, off) \
@@ -250,6 +305,39 @@ PINMX_WIRE_AT(pinmx_wire_nack, address, 48);
 PINMX_WIRE_AT(pinmx_wire_nack, error, 56);
 PINMX_WIRE_AT(pinmx_wire_nack, reserved, 60);
 static_assert(sizeof(struct pinmx_wire_nack) == 64);
+
+PINMX_WIRE_AT(pinmx_wire_put, handle, 32);
+PINMX_WIRE_AT(pinmx_wire_put, region_id, 36);
+PINMX_WIRE_AT(pinmx_wire_put, region_offset, 40);
+PINMX_WIRE_AT(pinmx_wire_put, key, 48);
+PINMX_WIRE_AT(pinmx_wire_put, frame_index, 56);
+PINMX_WIRE_AT(pinmx_wire_put, frame_count, 60);
+PINMX_WIRE_AT(pinmx_wire_put, put_offset, 64);
+static_assert(sizeof(struct pinmx_wire_put) == 72);
+
+PINMX_WIRE_AT(pinmx_wire_put_ack, handle, 32);
+PINMX_WIRE_AT(pinmx_wire_put_ack, frame_index, 36);
+PINMX_WIRE_AT(pinmx_wire_put_ack, reserved, 40);
+static_assert(sizeof(struct pinmx_wire_put_ack) == 48);
+
+PINMX_WIRE_AT(pinmx_wire_atomic, seq, 32);
+PINMX_WIRE_AT(pinmx_wire_atomic, region_id, 36);
+PINMX_WIRE_AT(pinmx_wire_atomic, region_offset, 40);
+PINMX_WIRE_AT(pinmx_wire_atomic, key, 48);
+PINMX_WIRE_AT(pinmx_wire_atomic, op, 56);
+PINMX_WIRE_AT(pinmx_wire_atomic, width, 57);
+PINMX_WIRE_AT(pinmx_wire_atomic, count, 58);
+PINMX_WIRE_AT(pinmx_wire_atomic, reserved, 60);
+static_assert(sizeof(struct pinmx_wire_atomic) == 64);
+static_assert(offsetof(struct pinmx_wire_atomic, seq) ==
+	      offsetof(struct pinmx_wire_put, handle));
+static_assert(offsetof(struct pinmx_wire_atomic, region_offset) ==
+	      offsetof(struct pinmx_wire_put, region_offset));
+
+PINMX_WIRE_AT(pinmx_wire_atomic_reply, seq, 32);
+PINMX_WIRE_AT(pinmx_wire_atomic_reply, reserved, 36);
+PINMX_WIRE_AT(pinmx_wire_atomic_reply, old, 40);
+static_assert(sizeof(struct pinmx_wire_atomic_reply) == 48);
 
 static_assert(sizeof(union pinmx_wire_frame) == PINMX_WIRE_MAX_HEADER);
 

@@ -801,8 +801,9 @@ static int sender_outlives_puller(struct node *n, void *arg)
  * @sock, stdin from the pipe @in (end of file tells it to stop; its write
  * end @in_w is closed in the child), stdout to @out unless negative.
  */
-static pid_t fork_server(int in, int in_w, int out, int sock, uint8_t index,
-			 int (*serve)(struct node *n, void *arg))
+static pid_t fork_server_on(int in, int in_w, int out, int sock, uint8_t index,
+			    int (*serve)(struct node *n, void *arg),
+			    const char *netns, const char *ifname)
 {
 	struct node n = { 0 };
 	pid_t pid = fork();
@@ -813,9 +814,17 @@ static pid_t fork_server(int in, int in_w, int out, int sock, uint8_t index,
 	close(in_w);
 	if (out >= 0)
 		dup2(out, STDOUT_FILENO);
-	if (node_open(&n, "lo", index, sock))
+	if (netns && enter_netns(netns))
+		_exit(3);
+	if (node_open(&n, ifname, index, sock))
 		_exit(4);
 	_exit(serve(&n, NULL) ? 1 : 0);
+}
+
+static pid_t fork_server(int in, int in_w, int out, int sock, uint8_t index,
+			 int (*serve)(struct node *n, void *arg))
+{
+	return fork_server_on(in, in_w, out, sock, index, serve, NULL, "lo");
 }
 
 /*
@@ -970,7 +979,6 @@ static int test_pull_errors_reported(void)
 {
 	uint8_t *buf = map_anon(16 * PAGE);
 	struct pinmx_pull_event pe;
-	struct pinmx_pull bad;
 	int in[2], out[2], sv[2], status;
 	uint64_t ids[3];
 	uint32_t local, ro;
@@ -999,11 +1007,6 @@ static int test_pull_errors_reported(void)
 	CHECK_ERRNO(node_pull(&n, ids[0], 0, local, 15 * PAGE, 2 * PAGE, 0), ERANGE);
 	CHECK_ERRNO(node_pull(&n, ids[0], 1ULL << 63, local, 0, PAGE, 0), EOVERFLOW);
 	CHECK_ERRNO(node_pull(&n, ids[0], 0, local, 0, PAGE, 0x80), EINVAL);
-	memset(&bad, 0, sizeof(bad));
-	bad.local_region = local;
-	bad.length = PAGE;
-	bad.reserved = 1;
-	CHECK_ERRNO(ioctl(n.fd, PINMX_IOC_PULL, &bad), EINVAL);
 
 	/* Empty pull: done at once. */
 	CHECK_OK(node_pull(&n, ids[0], 0, local, 0, 0, PINMX_PULL_WIRE));
@@ -1473,6 +1476,971 @@ static int test_pull_from_exited_process(void)
 	return 0;
 }
 
+/* What the key test's server tells the puller. */
+struct exposed_msg {
+	uint32_t exposed;	/* exposed region of endpoint 42, seed 7 */
+	uint32_t plain;		/* region of endpoint 42 not exposed, seed 8 */
+	uint32_t other;		/* exposed region of endpoint 43, seed 9 */
+	uint32_t other_session;
+	uint64_t key;		/* of @exposed */
+	uint64_t other_key;	/* of @other */
+};
+
+static int declare_filled(int fd, uint8_t *buf, uint32_t seed, uint32_t flags,
+			  uint32_t *id, uint64_t *key)
+{
+	struct pinmx_region_info ri;
+
+	fill(buf, 8 * PAGE, seed);
+	CHECK_OK(pmx_declare1(fd, buf, 8 * PAGE, flags, id));
+	CHECK_OK(pmx_region_info(fd, *id, &ri));
+	*key = ri.key;
+	return 0;
+}
+
+/* Server of the key test: two endpoints, exposed and plain regions. */
+static int sender_exposed_regions(struct node *n, void *arg)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint8_t *buf = map_anon(24 * PAGE);
+	struct exposed_msg m = { 0 };
+	struct node other = { 0 };
+	uint64_t none;
+	char c;
+
+	(void)arg;
+	CHECK(buf, "map");
+	if (node_bind(&other, "lo", 43) ||
+	    declare_filled(n->fd, buf, 7, remote, &m.exposed, &m.key) ||
+	    declare_filled(n->fd, buf + 8 * PAGE, 8, 0, &m.plain, &none) ||
+	    declare_filled(other.fd, buf + 16 * PAGE, 9, remote, &m.other,
+			   &m.other_key))
+		return 1;
+	m.other_session = other.session;
+	CHECK(write(STDOUT_FILENO, &m, sizeof(m)) == sizeof(m), "ids");
+	CHECK(read(STDIN_FILENO, &c, 1) >= 0, "read");
+	return 0;
+}
+
+static int node_pull_key(struct node *n, uint32_t remote, uint64_t key,
+			 uint32_t local, uint32_t flags)
+{
+	struct pinmx_pull req = {
+		.peer_endpoint = n->peer_index, .flags = flags,
+		.peer_session = n->peer_session, .remote_region = remote,
+		.local_region = local, .length = 8 * PAGE, .handle = 98,
+		.remote_key = key,
+	};
+
+	memcpy(req.peer_mac, n->peer_mac, 6);
+	return ioctl(n->fd, PINMX_IOC_PULL, &req);
+}
+
+/*
+ * One pull of 8 pages with @key must end with @status; a refused one
+ * leaves @dst as it was (seed 99) and counts one more @counter.
+ */
+static int pull_keyed(struct node *n, uint32_t remote, uint64_t key,
+		      uint32_t local, uint8_t *dst, uint32_t flags,
+		      uint32_t status, uint32_t seed, int counter)
+{
+	uint64_t c0 = pmx_counter(counter);
+	struct pinmx_pull_event pe;
+
+	fill(dst, 8 * PAGE, 99);
+	CHECK_OK(node_pull_key(n, remote, key, local, flags));
+	if (pull_end(n, &pe))
+		return 1;
+	CHECK(pe.status == status, "flags %u region %u key %#llx: status %u "
+	      "error %d nack %u", flags, remote, (unsigned long long)key,
+	      pe.status, pe.error, pe.nack_reason);
+	if (status != PINMX_PULL_OK) {
+		CHECK(pe.error == EACCES && pe.bytes == 0 && !pe.local &&
+		      pe.nack_reason == (flags ? 7 : 0),
+		      "refusal: error %d bytes %llu nack %u", pe.error,
+		      (unsigned long long)pe.bytes, pe.nack_reason);
+		CHECK(pmx_counter(counter) == c0 + 1, "counter %d +%llu",
+		      counter, (unsigned long long)(pmx_counter(counter) - c0));
+		seed = 99;
+	}
+	CHECK(mismatch(dst, 8 * PAGE, seed) == 8 * PAGE,
+	      "flags %u region %u: local bytes differ at %zu", flags, remote,
+	      mismatch(dst, 8 * PAGE, seed));
+	return 0;
+}
+
+/* Waits until process @pid is stopped (state T); 0, or 1 after 10 s. */
+static int wait_stopped(pid_t pid)
+{
+	char path[64], stat[256], *p;
+	uint64_t deadline = now_ns() + 10000000000ULL;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	do {
+		fd = open(path, O_RDONLY);
+		CHECK(fd >= 0, "%s: %s", path, strerror(errno));
+		len = read(fd, stat, sizeof(stat) - 1);
+		stat[len > 0 ? len : 0] = 0;
+		close(fd);
+		p = strrchr(stat, ')');
+		if (p && p[1] == ' ' && p[2] == 'T')
+			return 0;
+		usleep(1000);
+	} while (now_ns() < deadline);
+	CHECK(0, "process %d not stopped: %s", pid, stat);
+}
+
+static int keyed_pulls(struct node *n, const struct exposed_msg *m,
+		       uint32_t local, uint8_t *dst, uint32_t flags)
+{
+	const int bad = PINMX_CNT_RX_BAD_KEY, none = PINMX_CNT_RX_NO_KEY;
+	const uint32_t refused = PINMX_PULL_BAD_KEY, ok = PINMX_PULL_OK;
+	struct node other = *n;
+
+	other.peer_index = 43;
+	other.peer_session = m->other_session;
+	return pull_keyed(n, m->exposed, 0, local, dst, flags, refused, 0, none) ||
+	       pull_keyed(n, m->exposed, m->key ^ 1, local, dst, flags, refused, 0, bad) ||
+	       pull_keyed(n, m->exposed, m->other_key, local, dst, flags, refused, 0, bad) ||
+	       pull_keyed(&other, m->other, m->key, local, dst, flags, refused, 0, bad) ||
+	       pull_keyed(n, m->exposed, m->key, local, dst, flags, ok, 7, 0) ||
+	       pull_keyed(n, m->plain, 0, local, dst, flags, ok, 8, 0) ||
+	       pull_keyed(n, m->plain, m->key, local, dst, flags, ok, 8, 0) ||
+	       pull_keyed(&other, m->other, m->other_key, local, dst, flags, ok, 9, 0);
+}
+
+/*
+ * An exposed region (PINMX_DECLARE_REMOTE) is pulled only with its key, by
+ * frames and region to region: no key, a wrong key, another region's key
+ * and another endpoint's region are refused with BAD_KEY, counted by
+ * reason, and leave the local memory as it was; the right key pulls the
+ * data, also while the serving process is stopped; a region not exposed
+ * ignores keys.
+ */
+static int test_pull_key_checked(void)
+{
+	uint8_t *dst = map_anon(8 * PAGE);
+	int in[2], out[2], sv[2], status;
+	struct exposed_msg m;
+	struct node n = { 0 };
+	uint32_t local;
+	pid_t server;
+	int err = 1;
+
+	CHECK(dst, "map");
+	CHECK_OK(pipe(in));
+	CHECK_OK(pipe(out));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	server = fork_server(in[0], in[1], out[1], sv[1], 42,
+			     sender_exposed_regions);
+	CHECK(server >= 0, "fork");
+	close(in[0]);
+	close(out[1]);
+	close(sv[1]);
+	if (node_open(&n, "lo", 44, sv[0]) ||
+	    read(out[0], &m, sizeof(m)) != sizeof(m))
+		goto out;
+	CHECK_OK(pmx_declare1(n.fd, dst, 8 * PAGE, PINMX_DECLARE_WRITABLE,
+			      &local));
+	if (keyed_pulls(&n, &m, local, dst, 0) ||
+	    keyed_pulls(&n, &m, local, dst, PINMX_PULL_WIRE))
+		goto out;
+	/* Served without the serving process. */
+	CHECK_OK(kill(server, SIGSTOP));
+	if (wait_stopped(server) ||
+	    keyed_pulls(&n, &m, local, dst, PINMX_PULL_WIRE))
+		goto out;
+	CHECK_OK(kill(server, SIGCONT));
+	close(in[1]);
+	CHECK(waitpid(server, &status, 0) == server && WIFEXITED(status) &&
+	      !WEXITSTATUS(status), "server status %#x", status);
+	node_close(&n);
+	return 0;
+out:
+	kill(server, SIGKILL);
+	waitpid(server, &status, 0);
+	return err;
+}
+
+/* Target of the put tests: what it tells the origin. */
+struct put_target_msg {
+	uint32_t exposed;	/* 64 pages of a memfd (mapping A), seed 1 */
+	uint32_t plain;		/* 16 anonymous pages not exposed, seed 2 */
+	uint64_t key;		/* of @exposed */
+};
+
+#define PUT_REGION	(64 * PAGE)
+#define PUT_PLAIN	(16 * PAGE)
+
+/*
+ * Target of the put tests. Commands on stdin: 'd' dumps the memfd through
+ * a second mapping (B) and the plain region to stdout, 'u' unmaps A (the
+ * exposed region's memory) and answers 'k'; end of file ends it.
+ */
+static int put_target(struct node *n, void *arg)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	int memfd = memfd_create("pinmx-put", MFD_CLOEXEC);
+	uint8_t *a, *b, *plain = map_anon(PUT_PLAIN);
+	struct pinmx_region_info ri;
+	struct put_target_msg m;
+	char c;
+
+	(void)arg;
+	CHECK(memfd >= 0 && plain && !ftruncate(memfd, PUT_REGION), "memfd");
+	a = mmap(NULL, PUT_REGION, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	b = mmap(NULL, PUT_REGION, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	CHECK(a != MAP_FAILED && b != MAP_FAILED, "mmap: %s", strerror(errno));
+	fill(a, PUT_REGION, 1);
+	fill(plain, PUT_PLAIN, 2);
+	CHECK_OK(pmx_declare1(n->fd, a, PUT_REGION, remote, &m.exposed));
+	CHECK_OK(pmx_declare1(n->fd, plain, PUT_PLAIN, PINMX_DECLARE_WRITABLE,
+			      &m.plain));
+	CHECK_OK(pmx_region_info(n->fd, m.exposed, &ri));
+	m.key = ri.key;
+	CHECK(write(STDOUT_FILENO, &m, sizeof(m)) == sizeof(m), "msg");
+	while (read(STDIN_FILENO, &c, 1) == 1) {
+		if (c == 'd') {
+			CHECK(write(STDOUT_FILENO, b, PUT_REGION) == PUT_REGION &&
+			      write(STDOUT_FILENO, plain, PUT_PLAIN) == PUT_PLAIN,
+			      "dump");
+		} else if (c == 'u') {
+			CHECK_OK(munmap(a, PUT_REGION));
+			CHECK(write(STDOUT_FILENO, "k", 1) == 1, "ack");
+		}
+	}
+	return 0;
+}
+
+/* The origin's side of the put tests. */
+struct put_origin {
+	struct node n;
+	struct put_target_msg m;
+	pid_t target;
+	int in, out;		/* target's stdin (write end), stdout */
+	uint8_t *src;		/* PUT_REGION bytes, declared as @local */
+	uint32_t local;
+	uint8_t *model;		/* what the exposed region must hold */
+};
+
+/*
+ * The target in network namespace NS_A on vpa, this process in NS_B on vpb
+ * when @veth, else both on lo.
+ */
+static int put_origin_open_on(struct put_origin *o, uint8_t index, bool veth)
+{
+	int in[2], out[2], sv[2];
+
+	memset(o, 0, sizeof(*o));
+	o->src = map_anon(PUT_REGION);
+	o->model = map_anon(PUT_REGION);
+	CHECK(o->src && o->model, "map");
+	fill(o->model, PUT_REGION, 1);
+	CHECK_OK(pipe(in));
+	CHECK_OK(pipe(out));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	o->target = fork_server_on(in[0], in[1], out[1], sv[1], index,
+				   put_target, veth ? NS_A : NULL,
+				   veth ? "vpa" : "lo");
+	CHECK(o->target >= 0, "fork");
+	close(in[0]);
+	close(out[1]);
+	close(sv[1]);
+	o->in = in[1];
+	o->out = out[0];
+	if ((veth && enter_netns(NS_B)) ||
+	    node_open(&o->n, veth ? "vpb" : "lo", index + 1, sv[0]))
+		return 1;
+	CHECK(read(o->out, &o->m, sizeof(o->m)) == sizeof(o->m), "target msg");
+	CHECK_OK(pmx_declare1(o->n.fd, o->src, PUT_REGION, 0, &o->local));
+	return 0;
+}
+
+static int put_origin_open(struct put_origin *o, uint8_t index)
+{
+	return put_origin_open_on(o, index, false);
+}
+
+/* Ends the target; 0 if it exited cleanly. */
+static int put_origin_close(struct put_origin *o)
+{
+	int status;
+
+	close(o->in);
+	CHECK(waitpid(o->target, &status, 0) == o->target &&
+	      WIFEXITED(status) && !WEXITSTATUS(status),
+	      "target status %#x", status);
+	close(o->out);
+	node_close(&o->n);
+	return 0;
+}
+
+static int put_start(struct put_origin *o, uint32_t region, uint64_t key,
+		     uint64_t roff, uint64_t loff, uint64_t len, uint32_t handle)
+{
+	struct pinmx_put req = {
+		.peer_endpoint = o->n.peer_index,
+		.peer_session = o->n.peer_session, .remote_region = region,
+		.local_region = o->local, .remote_offset = roff,
+		.local_offset = loff, .length = len, .handle = handle,
+		.remote_key = key,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_PUT, &req);
+}
+
+/* Waits for the end of a put; 0 and *pe filled, or 1. */
+static int put_end(struct node *n, struct pinmx_pull_event *pe, bool *done)
+{
+	const struct pinmx_event *ev = node_next(n, 20000);
+
+	CHECK(ev && (ev->type == PINMX_EVENT_PUT_DONE ||
+		     ev->type == PINMX_EVENT_PUT_FAILED), "no put end (%u)",
+	      ev ? ev->type : 0);
+	memcpy(pe, ev + 1, sizeof(*pe));
+	*done = ev->type == PINMX_EVENT_PUT_DONE;
+	node_consume(n);
+	return 0;
+}
+
+/* One put of @len bytes of seed @seed at @roff that must complete. */
+static int put_one(struct put_origin *o, uint64_t roff, uint64_t len,
+		   uint32_t seed)
+{
+	struct pinmx_pull_event pe;
+	bool done;
+
+	fill(o->src, len, seed);
+	CHECK_OK(put_start(o, o->m.exposed, o->m.key, roff, 0, len, seed));
+	if (put_end(&o->n, &pe, &done))
+		return 1;
+	CHECK(done && pe.status == PINMX_PULL_OK && pe.bytes == len &&
+	      pe.handle == seed, "put %llu at %llu: status %u error %d",
+	      (unsigned long long)len, (unsigned long long)roff, pe.status,
+	      pe.error);
+	memcpy(o->model + roff, o->src, len);
+	return 0;
+}
+
+/* A put that must fail with @status, counting one more @counter (if any). */
+static int put_refused(struct put_origin *o, uint32_t region, uint64_t key,
+		       uint64_t roff, uint64_t len, uint32_t status,
+		       uint8_t nack, int counter)
+{
+	uint64_t c0 = counter >= 0 ? pmx_counter(counter) : 0;
+	struct pinmx_pull_event pe;
+	bool done;
+
+	fill(o->src, len, 77);
+	CHECK_OK(put_start(o, region, key, roff, 0, len, 5));
+	if (put_end(&o->n, &pe, &done))
+		return 1;
+	CHECK(!done && pe.status == status && pe.nack_reason == nack &&
+	      pe.bytes == 0, "region %u key %#llx at %llu: done %d status %u "
+	      "nack %u", region, (unsigned long long)key,
+	      (unsigned long long)roff, done, pe.status, pe.nack_reason);
+	CHECK(counter < 0 || pmx_counter(counter) >= c0 + 1,
+	      "counter %d not counted", counter);
+	return 0;
+}
+
+/* The target's memfd (through mapping B) and plain region into @got. */
+static int put_dump(struct put_origin *o, uint8_t *got)
+{
+	size_t have = 0;
+	ssize_t r;
+
+	CHECK(got && write(o->in, "d", 1) == 1, "dump request");
+	while (have < PUT_REGION + PUT_PLAIN) {
+		r = read(o->out, got + have, PUT_REGION + PUT_PLAIN - have);
+		CHECK(r > 0, "dump read: %zd", r);
+		have += r;
+	}
+	return 0;
+}
+
+/* The target's memfd and plain region must be exactly the model and seed 2. */
+static int put_check_target(struct put_origin *o)
+{
+	uint8_t *got = map_anon(PUT_REGION + PUT_PLAIN);
+
+	if (put_dump(o, got))
+		return 1;
+	for (size_t i = 0; i < PUT_REGION; i++)
+		CHECK(got[i] == o->model[i], "exposed region byte %zu: %#x, "
+		      "expected %#x", i, got[i], o->model[i]);
+	CHECK(mismatch(got + PUT_REGION, PUT_PLAIN, 2) == PUT_PLAIN,
+	      "plain region written at %zu",
+	      mismatch(got + PUT_REGION, PUT_PLAIN, 2));
+	munmap(got, PUT_REGION + PUT_PLAIN);
+	return 0;
+}
+
+/* Eight puts in flight at once, disjoint, every end checked. */
+static int put_concurrent(struct put_origin *o)
+{
+	const uint64_t len = PAGE + 100, stride = 2 * PAGE;
+	struct pinmx_pull_event pe;
+	uint32_t seen = 0, i;
+	bool done;
+
+	for (i = 0; i < 8; i++)
+		fill(o->src + i * stride, len, 20 + i);
+	for (i = 0; i < 8; i++)
+		CHECK_OK(put_start(o, o->m.exposed, o->m.key,
+				   40 * PAGE + i * stride + 1, i * stride, len,
+				   20 + i));
+	for (i = 0; i < 8; i++) {
+		if (put_end(&o->n, &pe, &done))
+			return 1;
+		CHECK(done && pe.handle >= 20 && pe.handle < 28 &&
+		      !(seen & (1u << (pe.handle - 20))),
+		      "concurrent put end: handle %u status %u", pe.handle,
+		      pe.status);
+		seen |= 1u << (pe.handle - 20);
+	}
+	for (i = 0; i < 8; i++)
+		memcpy(o->model + 40 * PAGE + i * stride + 1, o->src + i * stride,
+		       len);
+	return 0;
+}
+
+/*
+ * Puts into a stopped target: the module writes them in softirq, pinning
+ * the target's pages on demand, and completes each at the origin (remote
+ * completion) while the target process never runs; refusals (no, wrong
+ * key, region not exposed, out of range, unknown region) end with their
+ * status and are counted; bad requests fail the ioctl. After SIGCONT the
+ * target's memory is exactly what the completed puts wrote.
+ */
+static int test_put_stopped_target(void)
+{
+	const int bad = PINMX_CNT_RX_BAD_KEY;
+	uint64_t done0 = pmx_counter(PINMX_CNT_PUTS_DONE);
+	uint64_t written0 = pmx_counter(PINMX_CNT_PUT_FRAMES_WRITTEN);
+	uint64_t misses0 = pmx_counter(PINMX_CNT_PUT_MISSES);
+	uint64_t resends0 = pmx_counter(PINMX_CNT_PUT_RESENDS);
+	struct put_origin o;
+	struct pinmx_put req = { 0 };
+
+	if (put_origin_open(&o, 50))
+		goto fail;
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) ||
+	    put_one(&o, 3, 1, 10) || put_one(&o, 5000, 1000, 11) ||
+	    put_one(&o, 2 * PAGE, 1428, 12) || put_one(&o, 3 * PAGE + 1, 1429, 13) ||
+	    put_one(&o, 7, 64 * 1024, 14) || put_one(&o, 10000, 200 * 1024, 15) ||
+	    put_concurrent(&o) ||
+	    put_one(&o, PUT_REGION - 10, 10, 16))
+		goto fail;
+	if (put_refused(&o, o.m.exposed, 0, 0, 100, PINMX_PULL_BAD_KEY, 7,
+			PINMX_CNT_RX_NO_KEY) ||
+	    put_refused(&o, o.m.exposed, o.m.key ^ 4, 0, 100,
+			PINMX_PULL_BAD_KEY, 7, bad) ||
+	    put_refused(&o, o.m.plain, o.m.key, 0, 100, PINMX_PULL_BAD_KEY, 7,
+			PINMX_CNT_RX_NOT_EXPOSED) ||
+	    put_refused(&o, o.m.exposed, o.m.key, PUT_REGION - 10, 11,
+			PINMX_PULL_OUT_OF_RANGE, 4, PINMX_CNT_RX_OUT_OF_RANGE) ||
+	    put_refused(&o, 999, o.m.key, 0, 100, PINMX_PULL_UNKNOWN_REGION, 3,
+			-1))
+		goto fail;
+	CHECK(!wait_stopped(o.target), "target ran");
+	printf("# target stopped: %llu PUT frames written, %llu misses, "
+	       "%llu resends\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_FRAMES_WRITTEN) - written0),
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_MISSES) - misses0),
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_RESENDS) - resends0));
+	CHECK(pmx_counter(PINMX_CNT_PUTS_DONE) >= done0 + 15, "puts done +%llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PUTS_DONE) - done0));
+	/* Bad requests: nothing starts. */
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 0, 0, 0, 1), EINVAL);
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 0, 0,
+			      PINMX_PUT_MAX_BYTES + 1, 1), EMSGSIZE);
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 1ULL << 63, 0, 1, 1),
+		    EOVERFLOW);
+	CHECK_ERRNO(put_start(&o, o.m.exposed, o.m.key, 0, PUT_REGION - 1, 2,
+			      1), ERANGE);
+	req.local_region = o.local;
+	req.length = 1;
+	req.reserved = 1;
+	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), EINVAL);
+	req.reserved = 0;
+	req.local_region = 4000;
+	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), ENOENT);
+	CHECK_OK(kill(o.target, SIGCONT));
+	if (put_check_target(&o))
+		goto fail;
+	return put_origin_close(&o);
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
+/*
+ * The target unmaps the exposed region's memory after a put wrote it: the
+ * next put fails SEGMENT_FAULT naming the region offset, and the pages
+ * pinned before the munmap (still the memfd's pages, seen through a second
+ * mapping) are not written. Every pin is released at the end.
+ */
+static int test_put_munmap_segment_fault(void)
+{
+	uint64_t pinned0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	struct pinmx_pull_event pe;
+	struct put_origin o;
+	uint64_t deadline;
+	bool done;
+	char k;
+
+	if (put_origin_open(&o, 52) || put_one(&o, 0, PUT_REGION, 30))
+		goto fail;
+	CHECK(write(o.in, "u", 1) == 1 && read(o.out, &k, 1) == 1 && k == 'k',
+	      "munmap in the target");
+	fill(o.src, PUT_REGION, 31);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 0, 0, PUT_REGION, 31));
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(!done && pe.status == PINMX_PULL_SEGMENT_FAULT &&
+	      pe.error == EFAULT && pe.nack_reason == 5 && pe.segment == 0 &&
+	      pe.address < PUT_REGION && pe.address % 1428 == 0,
+	      "put after munmap: done %d status %u error %d nack %u segment %u "
+	      "address %llu", done, pe.status, pe.error, pe.nack_reason,
+	      pe.segment, (unsigned long long)pe.address);
+	if (put_check_target(&o) || put_origin_close(&o))
+		return 1;
+	deadline = now_ns() + 5000000000ULL;
+	while (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 &&
+	       ms_left(deadline))
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0,
+	      "%lld pages left pinned",
+	      (long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - pinned0));
+	return 0;
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
+/*
+ * The target unmaps the region while a put writes it: the put completes
+ * (the munmap came after its last frame) or fails SEGMENT_FAULT, the next
+ * put fails, and the memfd's pages hold, byte by byte, the data of before
+ * or of the put that raced, never the later put's. Pins all released.
+ */
+static int test_put_munmap_during_put(void)
+{
+	uint64_t pinned0 = pmx_counter(PINMX_CNT_PAGES_PINNED_NOW);
+	uint8_t *got = map_anon(PUT_REGION + PUT_PLAIN);
+	uint8_t *before = map_anon(PUT_REGION), *racing = map_anon(PUT_REGION);
+	struct pinmx_pull_event pe;
+	struct put_origin o;
+	uint64_t deadline;
+	bool done;
+	char k;
+
+	CHECK(got && before && racing, "map");
+	fill(before, PUT_REGION, 30);
+	fill(racing, PUT_REGION, 31);
+	if (put_origin_open(&o, 58) || put_one(&o, 0, PUT_REGION, 30))
+		goto fail;
+	fill(o.src, PUT_REGION, 31);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 0, 0, PUT_REGION, 31));
+	CHECK(write(o.in, "u", 1) == 1 && read(o.out, &k, 1) == 1 && k == 'k',
+	      "munmap in the target");
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(done || (pe.status == PINMX_PULL_SEGMENT_FAULT &&
+		       pe.error == EFAULT), "racing put: status %u error %d",
+	      pe.status, pe.error);
+	printf("# put racing the munmap: %s\n", done ? "done" : "SEGMENT_FAULT");
+	fill(o.src, PUT_REGION, 32);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 0, 0, PUT_REGION, 32));
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(!done && pe.status == PINMX_PULL_SEGMENT_FAULT,
+	      "put after munmap: status %u", pe.status);
+	if (put_dump(&o, got))
+		goto fail;
+	for (size_t i = 0; i < PUT_REGION; i++)
+		CHECK(got[i] == before[i] || got[i] == racing[i],
+		      "byte %zu: %#x is neither the old nor the racing put's", i,
+		      got[i]);
+	if (put_origin_close(&o))
+		return 1;
+	deadline = now_ns() + 5000000000ULL;
+	while (pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) != pinned0 &&
+	       ms_left(deadline))
+		usleep(1000);
+	CHECK(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) == pinned0,
+	      "%lld pages left pinned",
+	      (long long)(pmx_counter(PINMX_CNT_PAGES_PINNED_NOW) - pinned0));
+	return 0;
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
+static int putv_start(struct put_origin *o, const struct pinmx_put_piece *p,
+		      uint32_t nr, uint32_t handle)
+{
+	struct pinmx_putv req = {
+		.peer_endpoint = o->n.peer_index,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .local_region = o->local,
+		.handle = handle, .nr_pieces = nr, .pieces = (uintptr_t)p,
+		.remote_key = o->m.key,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_PUTV, &req);
+}
+
+/* A vector put that must complete; the model follows it. */
+static int putv_one(struct put_origin *o, const struct pinmx_put_piece *p,
+		    uint32_t nr, uint32_t seed)
+{
+	struct pinmx_pull_event pe;
+	uint64_t total = 0;
+	bool done;
+
+	fill(o->src, PUT_REGION, seed);
+	CHECK_OK(putv_start(o, p, nr, seed));
+	if (put_end(&o->n, &pe, &done))
+		return 1;
+	for (uint32_t i = 0; i < nr; i++) {
+		memcpy(o->model + p[i].remote_offset, o->src + p[i].local_offset,
+		       p[i].len);
+		total += p[i].len;
+	}
+	CHECK(done && pe.bytes == total, "vector put of %u pieces: status %u "
+	      "error %d", nr, pe.status, pe.error);
+	return 0;
+}
+
+/*
+ * Vector puts into a stopped target: a strided one (64 pieces of 100
+ * bytes, 1000 apart) and one of pieces of 5000 (across pages), 1 and
+ * 3000 bytes, each scattered by the target's softirq and completing once;
+ * the memory is exact after SIGCONT. A piece past the region's end fails
+ * the put OUT_OF_RANGE naming its offset; bad piece lists fail the ioctl.
+ */
+static int test_putv_stopped_target(void)
+{
+	struct pinmx_put_piece strided[64], vec[3] = {
+		{ 200000, 7, 5000 }, { 250000, 9000, 1 }, { 180000, 20000, 3000 },
+	};
+	struct pinmx_put_piece bad[2];
+	struct pinmx_pull_event pe;
+	struct put_origin o;
+	bool done;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		strided[i] = (struct pinmx_put_piece){ 100000 + i * 1000,
+						       i * 100, 100 };
+	if (put_origin_open(&o, 60))
+		goto fail;
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) || putv_one(&o, strided, 64, 50) ||
+	    putv_one(&o, vec, 3, 51))
+		goto fail;
+	bad[0] = (struct pinmx_put_piece){ 0, 0, 10 };
+	bad[1] = (struct pinmx_put_piece){ PUT_REGION - 5, 0, 10 };
+	/* Whether the first piece lands or not, the memory stays the model. */
+	memcpy(o.src, o.model, 10);
+	CHECK_OK(putv_start(&o, bad, 2, 52));
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(!done && pe.status == PINMX_PULL_OUT_OF_RANGE &&
+	      pe.address == PUT_REGION - 5, "piece past the end: status %u "
+	      "address %llu", pe.status, (unsigned long long)pe.address);
+	CHECK(!wait_stopped(o.target), "target ran");
+	CHECK_ERRNO(putv_start(&o, vec, 0, 1), EINVAL);
+	CHECK_ERRNO(putv_start(&o, vec, PINMX_PUT_MAX_PIECES + 1, 1), E2BIG);
+	CHECK_ERRNO(putv_start(&o, (void *)8, 2, 1), EFAULT);
+	bad[1] = (struct pinmx_put_piece){ 0, 0, 0 };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), EINVAL);
+	bad[1] = (struct pinmx_put_piece){ 0, PUT_REGION - 1, 2 };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), ERANGE);
+	bad[1] = (struct pinmx_put_piece){ (1ULL << 63) - 1, 0, 2 };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), EOVERFLOW);
+	bad[1] = (struct pinmx_put_piece){ 0, 0, PINMX_PUT_MAX_BYTES };
+	CHECK_ERRNO(putv_start(&o, bad, 2, 1), EMSGSIZE);
+	CHECK_OK(kill(o.target, SIGCONT));
+	if (put_check_target(&o))
+		goto fail;
+	return put_origin_close(&o);
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
+static int atomic_start(struct put_origin *o, uint8_t op, uint32_t width,
+			uint64_t roff, uint64_t operand, uint64_t compare,
+			const void *values, uint32_t count, uint32_t handle)
+{
+	struct pinmx_atomic req = {
+		.peer_endpoint = o->n.peer_index, .op = op,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .width = width,
+		.handle = handle, .count = count, .remote_offset = roff,
+		.remote_key = o->m.key, .operand = operand, .compare = compare,
+		.values = (uintptr_t)values,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_ATOMIC, &req);
+}
+
+/* Waits for the end of an atomic; 0 and *ae filled, or 1. */
+static int atomic_end(struct node *n, struct pinmx_atomic_event *ae,
+		      bool *done)
+{
+	const struct pinmx_event *ev = node_next(n, 20000);
+
+	CHECK(ev && (ev->type == PINMX_EVENT_ATOMIC_DONE ||
+		     ev->type == PINMX_EVENT_ATOMIC_FAILED),
+	      "no atomic end (%u)", ev ? ev->type : 0);
+	memcpy(ae, ev + 1, sizeof(*ae));
+	*done = ev->type == PINMX_EVENT_ATOMIC_DONE;
+	node_consume(n);
+	return 0;
+}
+
+/* One atomic that must complete; its old value in *old. */
+static int atomic_one(struct put_origin *o, uint8_t op, uint32_t width,
+		      uint64_t roff, uint64_t operand, uint64_t compare,
+		      const void *values, uint32_t count, uint64_t *old)
+{
+	struct pinmx_atomic_event ae;
+	bool done;
+
+	CHECK_OK(atomic_start(o, op, width, roff, operand, compare, values,
+			      count, 7));
+	if (atomic_end(&o->n, &ae, &done))
+		return 1;
+	CHECK(done && ae.status == PINMX_PULL_OK && ae.handle == 7 &&
+	      ae.op == op, "op %u at %llu: status %u error %d", op,
+	      (unsigned long long)roff, ae.status, ae.error);
+	*old = ae.old;
+	return 0;
+}
+
+static uint64_t model_word(const struct put_origin *o, uint64_t off,
+			   uint32_t width)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, o->model + off, width);
+	return v;
+}
+
+static void model_set(struct put_origin *o, uint64_t off, uint32_t width,
+		      uint64_t v)
+{
+	memcpy(o->model + off, &v, width);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * @n fetch-and-adds of @add on one word, up to 200 in flight (fewer while
+ * the module answers EBUSY: the request 256 before is still in flight):
+ * the old values returned are exactly init, init + add, ..., each once.
+ */
+static int fetch_adds(struct put_origin *o, uint32_t width, uint64_t roff,
+		      uint64_t add, unsigned int n)
+{
+	uint64_t init = model_word(o, roff, width), *olds = calloc(n, 8);
+	uint64_t mask = width == 8 ? ~0ULL : 0xffffffffULL;
+	unsigned int sent = 0, got = 0, i;
+	struct pinmx_atomic_event ae;
+	bool done;
+
+	CHECK(olds, "calloc");
+	while (got < n) {
+		while (sent < n && sent - got < 200) {
+			if (atomic_start(o, PINMX_ATOMIC_FETCH_ADD, width, roff,
+					 add, 0, NULL, 1, sent)) {
+				CHECK(errno == EBUSY, "fetch-add: %s",
+				      strerror(errno));
+				break;
+			}
+			sent++;
+		}
+		if (atomic_end(&o->n, &ae, &done))
+			return 1;
+		CHECK(done && ae.status == PINMX_PULL_OK, "fetch-add %u: "
+		      "status %u error %d", ae.handle, ae.status, ae.error);
+		olds[got++] = ae.old;
+	}
+	qsort(olds, n, 8, cmp_u64);
+	for (i = 0; i < n; i++) {
+		uint64_t want = (init + i * add) & mask;
+
+		/* Sorted olds of a run that may wrap: compare as a set. */
+		CHECK(bsearch(&want, olds, n, 8, cmp_u64),
+		      "old value %llu never returned (width %u)",
+		      (unsigned long long)want, width);
+	}
+	model_set(o, roff, width, (init + n * add) & mask);
+	free(olds);
+	return 0;
+}
+
+/*
+ * Atomics on a stopped target: 1000 int64 and 300 int32 fetch-and-adds
+ * (every returned value checked: each old value exactly once), swaps
+ * (each returns the previous one), compare-and-swaps that store and that
+ * do not, int32 and int64 accumulates; all complete while the target is
+ * stopped, and after SIGCONT its memory is exactly as expected. A wrong
+ * key is refused and counted; a misaligned word fails the ioctl.
+ */
+static int test_atomics_stopped_target(void)
+{
+	uint64_t applied0 = pmx_counter(PINMX_CNT_ATOMICS_APPLIED);
+	struct pinmx_atomic_event ae;
+	int64_t acc64[100];
+	int32_t acc32[179];
+	struct put_origin o;
+	uint64_t old, prev;
+	bool done;
+	int i;
+
+	if (put_origin_open(&o, 54))
+		goto fail;
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) ||
+	    fetch_adds(&o, 8, 0, 3, 1000) ||
+	    fetch_adds(&o, 4, 8, (uint32_t)-1, 300))
+		goto fail;
+	prev = model_word(&o, 16, 8);
+	for (i = 0; i < 10; i++) {
+		if (atomic_one(&o, PINMX_ATOMIC_SWAP, 8, 16, 100 + i, 0, NULL, 1,
+			       &old))
+			goto fail;
+		CHECK(old == prev, "swap %d: old %llu, expected %llu", i,
+		      (unsigned long long)old, (unsigned long long)prev);
+		prev = 100 + i;
+	}
+	model_set(&o, 16, 8, prev);
+	for (uint32_t width = 4; width <= 8; width += 4) {
+		uint64_t roff = width == 4 ? 24 : 32;
+		uint64_t init = model_word(&o, roff, width);
+
+		if (atomic_one(&o, PINMX_ATOMIC_CAS, width, roff, 5, init, NULL,
+			       1, &old))
+			goto fail;
+		CHECK(old == init, "CAS%u that stores: old %llu", width * 8,
+		      (unsigned long long)old);
+		if (atomic_one(&o, PINMX_ATOMIC_CAS, width, roff, 9, init, NULL,
+			       1, &old))
+			goto fail;
+		CHECK(old == 5, "CAS%u that does not store: old %llu",
+		      width * 8, (unsigned long long)old);
+		model_set(&o, roff, width, 5);
+	}
+	for (i = 0; i < 100; i++) {
+		acc64[i] = i - 50;
+		model_set(&o, 64 + i * 8, 8, model_word(&o, 64 + i * 8, 8) +
+			  acc64[i]);
+	}
+	for (i = 0; i < 179; i++) {
+		acc32[i] = 3 * i - 7;
+		model_set(&o, 1024 + i * 4, 4,
+			  (uint32_t)(model_word(&o, 1024 + i * 4, 4) + acc32[i]));
+	}
+	if (atomic_one(&o, PINMX_ATOMIC_ACCUMULATE, 8, 64, 0, 0, acc64, 100,
+		       &old) ||
+	    atomic_one(&o, PINMX_ATOMIC_ACCUMULATE, 4, 1024, 0, 0, acc32, 179,
+		       &old))
+		goto fail;
+	/* Refusals: nothing applied. */
+	o.m.key ^= 1;
+	CHECK_OK(atomic_start(&o, PINMX_ATOMIC_FETCH_ADD, 8, 0, 1, 0, NULL, 1, 9));
+	if (atomic_end(&o.n, &ae, &done))
+		goto fail;
+	CHECK(!done && ae.status == PINMX_PULL_BAD_KEY && ae.nack_reason == 7,
+	      "wrong key: status %u nack %u", ae.status, ae.nack_reason);
+	o.m.key ^= 1;
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_FETCH_ADD, 8, 4, 1, 0, NULL,
+				 1, 9), EINVAL);
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_SWAP, 8, 0, 1, 0, NULL, 2, 9),
+		    EINVAL);
+	CHECK_ERRNO(atomic_start(&o, 9, 8, 0, 1, 0, NULL, 1, 9), EINVAL);
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0, NULL,
+				 180, 9), EINVAL);
+	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0,
+				 (void *)8, 2, 9), EFAULT);
+	CHECK(!wait_stopped(o.target), "target ran");
+	printf("# target stopped: %llu atomics applied\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_ATOMICS_APPLIED) -
+				    applied0));
+	CHECK_OK(kill(o.target, SIGCONT));
+	if (put_check_target(&o))
+		goto fail;
+	return put_origin_close(&o);
+fail:
+	kill(o.target, SIGKILL);
+	waitpid(o.target, NULL, 0);
+	return 1;
+}
+
+/*
+ * Puts and atomics across a veth pair whose both directions lose, duplicate
+ * and reorder frames (netem): the puts complete, every fetch-and-add's old
+ * value comes back exactly once, and the target's memory is exact: no
+ * duplicated request was applied twice.
+ */
+static int puts_atomics_lossy(struct put_origin *o)
+{
+	return put_one(o, PAGE + 7, 200 * 1024, 40) || put_one(o, 20, 1, 41) ||
+	       fetch_adds(o, 8, 0, 5, 500) ||
+	       fetch_adds(o, 4, 8, 3, 200) ||
+	       put_check_target(o) || put_origin_close(o);
+}
+
+static int test_veth_netem_puts_atomics_once(void)
+{
+	uint64_t replays0 = pmx_counter(PINMX_CNT_ATOMIC_REPLAYS);
+	uint64_t resends0 = pmx_counter(PINMX_CNT_PUT_RESENDS);
+	struct put_origin o = { 0 };
+	int r = 1;
+
+	CHECK_OK(setup_veth());
+	CHECK_OK(run("for s in " NS_A ":vpa " NS_B ":vpb; do "
+		     "ip netns exec ${s%:*} tc qdisc add dev ${s#*:} root netem "
+		     "delay 1ms reorder 75% loss 2% duplicate 20% || exit 1; done"));
+	CHECK_OK(pmx_write_param("pull_resend_ms", "20"));
+	if (!put_origin_open_on(&o, 56, true))
+		r = puts_atomics_lossy(&o);
+	if (r && o.target > 0) {
+		kill(o.target, SIGKILL);
+		waitpid(o.target, NULL, 0);
+	}
+	pmx_write_param("pull_resend_ms", "50");
+	teardown_veth();
+	if (r)
+		return r;
+	printf("# under netem: %llu atomic replays, %llu put resends\n",
+	       (unsigned long long)(pmx_counter(PINMX_CNT_ATOMIC_REPLAYS) - replays0),
+	       (unsigned long long)(pmx_counter(PINMX_CNT_PUT_RESENDS) - resends0));
+	CHECK(pmx_counter(PINMX_CNT_ATOMIC_REPLAYS) > replays0,
+	      "no duplicated atomic seen under netem duplicate 20%%");
+	return 0;
+}
+
 static int test_wait_ioctl(void)
 {
 	struct pinmx_wait w = { .timeout_ns = 50000000 };
@@ -1515,6 +2483,20 @@ static const struct {
 	int (*fn)(void);
 } tests[] = {
 	{ "net_wait_ioctl", test_wait_ioctl },
+	{ "net_pull_key_checked_refusals_counted_memory_untouched",
+	  test_pull_key_checked },
+	{ "net_put_stopped_target_completes_memory_exact",
+	  test_put_stopped_target },
+	{ "net_put_after_munmap_segment_fault_no_stale_write",
+	  test_put_munmap_segment_fault },
+	{ "net_putv_stopped_target_strided_and_vector_exact",
+	  test_putv_stopped_target },
+	{ "net_put_racing_munmap_no_write_after_it_pins_released",
+	  test_put_munmap_during_put },
+	{ "net_atomics_stopped_target_every_old_value_memory_exact",
+	  test_atomics_stopped_target },
+	{ "net_veth_netem_dup_reorder_loss_puts_atomics_applied_once",
+	  test_veth_netem_puts_atomics_once },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_wire", test_lo_transfers_wire },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
 	  test_lo_transfers_local_copy },

@@ -665,7 +665,10 @@ static int test_bad_declare(void)
 				 &id), EFAULT);
 	CHECK_ERRNO(pmx_declare1(fd, (void *)0x7ffffffff000ul, 2 * PAGE, 0,
 				 &id), EFAULT);
-	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, 2, &id), EINVAL);
+	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, 4, &id), EINVAL);
+	/* Exposed for remote writes means writable. */
+	CHECK_ERRNO(pmx_declare1(fd, buf, PAGE, PINMX_DECLARE_REMOTE, &id),
+		    EINVAL);
 	CHECK_ERRNO(pmx_declare1(fd, buf, PINMX_MAX_REGION_BYTES + 1, 0, &id),
 		    EFBIG);
 	CHECK_ERRNO(pmx_declare1(fd, (void *)0x1000, 1ULL << 46, 0, &id), EFBIG);
@@ -690,6 +693,55 @@ static int test_bad_declare(void)
 	CHECK_OK(pmx_declare(fd, useg, 1, 0, &id));
 	close(fd);
 	free(raw);
+	return 0;
+}
+
+/*
+ * PINMX_DECLARE_REMOTE draws a non-zero key per region, read back only by
+ * the declaring process; other regions have key 0.
+ */
+static int test_declare_remote_key(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	struct pinmx_region_info ri = { 0 };
+	char *buf = map_anon(4 * PAGE);
+	uint32_t id[3], status;
+	uint64_t key[3];
+	int fd = pmx_open(), i;
+	pid_t child;
+
+	CHECK(fd >= 0 && buf, "setup");
+	CHECK_OK(pmx_declare1(fd, buf, PAGE, remote, &id[0]));
+	CHECK_OK(pmx_declare1(fd, buf, PAGE, remote, &id[1]));
+	CHECK_OK(pmx_declare1(fd, buf, PAGE, PINMX_DECLARE_WRITABLE, &id[2]));
+	for (i = 0; i < 3; i++) {
+		CHECK_OK(pmx_region_info(fd, id[i], &ri));
+		key[i] = ri.key;
+		CHECK(ri.reserved == 0, "reserved %llu",
+		      (unsigned long long)ri.reserved);
+	}
+	CHECK(key[0] && key[1] && key[0] != key[1] && !key[2],
+	      "keys %#llx %#llx %#llx", (unsigned long long)key[0],
+	      (unsigned long long)key[1], (unsigned long long)key[2]);
+	CHECK(pmx_region_info(fd, id[0], &ri) == 0 &&
+	      ri.flags == remote && ri.key == key[0],
+	      "flags %#x key changed", ri.flags);
+	ri = (struct pinmx_region_info){ .region_id = id[0], .reserved = 1 };
+	CHECK_ERRNO(ioctl(fd, PINMX_IOC_REGION_INFO, &ri), EINVAL);
+	/* Another process holding the file cannot read the key. */
+	child = fork();
+	CHECK(child >= 0, "fork");
+	if (child == 0) {
+		struct pinmx_region_info cri = { .region_id = id[0] };
+
+		_exit(ioctl(fd, PINMX_IOC_REGION_INFO, &cri) == -1 &&
+		      errno == EACCES && cri.key == 0 ? 0 : 1);
+	}
+	CHECK(waitpid(child, (int *)&status, 0) == child &&
+	      WIFEXITED(status) && !WEXITSTATUS(status),
+	      "child read another process's key: status %#x", status);
+	close(fd);
+	munmap(buf, 4 * PAGE);
 	return 0;
 }
 
@@ -1153,6 +1205,12 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = v;
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, v);
+}
+
 /* Common header of a frame of @kind from @src to @dst. */
 static void mxoe_header(uint8_t *h, uint8_t kind, const struct net_ep *src,
 			uint8_t dst_index, uint32_t dst_session, uint32_t plen)
@@ -1304,6 +1362,8 @@ static int test_net_send_rejects_bad_headers(void)
 	CHECK_ERRNO(net_send(&a, h, 48, (void *)8, 4), EFAULT);
 	mxoe_header(h, PINMX_KIND_PULL, &a, b.index, b.session, 0);
 	CHECK_ERRNO(net_send(&a, h, 72, NULL, 0), EPROTOTYPE);
+	mxoe_header(h, PINMX_KIND_PUT_ACK, &a, b.index, b.session, 0);
+	CHECK_ERRNO(net_send(&a, h, 48, NULL, 0), EPROTOTYPE);
 	mxoe_header(h, PINMX_KIND_MEDIUM_FRAG, &a, b.index, b.session, 1445);
 	put32(h + 40, 1445);
 	h[51] = 1;
@@ -1483,7 +1543,35 @@ static int test_net_malformed_frames_dropped_counted(void)
 	BAD(20, PINMX_CNT_RX_SHORT, "truncated common header");
 	BAD(51, PINMX_CNT_RX_BAD_VERSION, "version 2", f[1] = 2);
 	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 0", f[0] = 0);
-	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 12", f[0] = 12);
+	BAD(51, PINMX_CNT_RX_UNKNOWN_KIND, "kind 16", f[0] = 16);
+#define ATOMIC(op, width, count, off, plen)				\
+	f[0] = 14; put32(f + 24, plen); memset(f + 32, 0, 32 + plen);	\
+	f[56] = op; f[57] = width; f[59] = count; put64(f + 40, off)
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC op 0", ATOMIC(0, 8, 1, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC op 5", ATOMIC(5, 8, 1, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC width 3", ATOMIC(1, 3, 1, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "ATOMIC misaligned", ATOMIC(1, 8, 1, 4, 8));
+	BAD(72, PINMX_CNT_RX_BAD_FIELD, "FETCH_ADD of 2 words",
+	    ATOMIC(1, 8, 2, 0, 8));
+	BAD(72, PINMX_CNT_RX_BAD_LENGTH, "CAS with one operand",
+	    ATOMIC(3, 8, 1, 0, 8));
+	BAD(80, PINMX_CNT_RX_BAD_LENGTH, "ACCUMULATE of 3 with 2 operands",
+	    ATOMIC(4, 4, 3, 0, 16));
+	BAD(72, PINMX_CNT_RX_OUT_OF_RANGE, "ATOMIC at 2^63 - 8",
+	    ATOMIC(1, 8, 1, (1ULL << 63) - 8, 8));
+#undef ATOMIC
+	BAD(72, PINMX_CNT_RX_BAD_LENGTH, "PUT without payload", f[0] = 12;
+	    put32(f + 24, 0); memset(f + 32, 0, 40); put32(f + 60, 1));
+	BAD(73, PINMX_CNT_RX_BAD_FIELD, "PUT frame count 0", f[0] = 12;
+	    put32(f + 24, 1); memset(f + 32, 0, 41));
+	BAD(73, PINMX_CNT_RX_BAD_FIELD, "PUT frame index past count",
+	    f[0] = 12; put32(f + 24, 1); memset(f + 32, 0, 41);
+	    put32(f + 56, 1); put32(f + 60, 1));
+	BAD(73, PINMX_CNT_RX_OUT_OF_RANGE, "PUT region offset 2^63 - 1",
+	    f[0] = 12; put32(f + 24, 1); memset(f + 32, 0, 41);
+	    put32(f + 60, 1); put64(f + 40, (1ULL << 63) - 1));
+	BAD(48, PINMX_CNT_RX_SHORT, "truncated PUT header", f[0] = 12;
+	    put32(f + 24, 0));
 	BAD(40, PINMX_CNT_RX_SHORT, "truncated TINY header");
 	BAD(66, PINMX_CNT_RX_SHORT, "truncated PULL header", f[0] = 7);
 	BAD(51, PINMX_CNT_RX_BAD_LENGTH, "payload past frame", put32(f + 24, 4));
@@ -1506,6 +1594,9 @@ static int test_net_malformed_frames_dropped_counted(void)
 	BAD(48, PINMX_CNT_RX_BAD_FIELD, "CONNECT_REQUEST status 1", f[0] = 1;
 	    put32(f + 24, 0); put32(f + 8, 0); memset(f + 32, 0, 16);
 	    f[44] = 1);
+	BAD(76, PINMX_CNT_RX_BAD_LENGTH, "PULL payload neither 0 nor a key",
+	    f[0] = 7; put32(f + 24, 4); memset(f + 32, 0, 44);
+	    put32(f + 56, 100); put32(f + 68, 100); f[65] = 1);
 	BAD(72, PINMX_CNT_RX_BAD_FIELD, "PULL frame count", f[0] = 7;
 	    put32(f + 24, 0); memset(f + 32, 0, 40); put32(f + 56, 100);
 	    put32(f + 68, 10); f[65] = 9);
@@ -1529,6 +1620,265 @@ static int test_net_malformed_frames_dropped_counted(void)
 	CHECK(n == 2000, "%llu of 2000 random frames counted",
 	      (unsigned long long)n);
 	close(fd);
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
+/* A field of a fuzzed PUT: the good value half the time, else random. */
+static uint64_t fuzz_field(uint64_t good, uint64_t mask)
+{
+	uint64_t r = rng();
+
+	return r & 1 ? good : (r >> 8) & mask;
+}
+
+/* Waits for @n put end events on @ep; 0, or 1 after 20 s. */
+static int drain_put_ends(struct net_ep *ep, unsigned int n)
+{
+	const struct pinmx_event *ev;
+
+	while (n) {
+		ev = net_next(ep, 20000);
+		CHECK(ev, "%u put ends missing", n);
+		CHECK(ev->type == PINMX_EVENT_PUT_DONE ||
+		      ev->type == PINMX_EVENT_PUT_FAILED ||
+		      ev->type == PINMX_EVENT_FRAME, "event type %u", ev->type);
+		if (ev->type != PINMX_EVENT_FRAME) {
+			const struct pinmx_pull_event *pe = (const void *)(ev + 1);
+
+			CHECK(pe->status <= PINMX_PULL_BAD_KEY, "status %u",
+			      pe->status);
+			n--;
+		}
+		net_consume(ep);
+	}
+	return 0;
+}
+
+/*
+ * 2000 PUT and PUTV requests whose fields are half good, half random, from
+ * a to an exposed region of b: each fails with a known errno or ends with an event;
+ * the exposed region holds only its old bytes or the source's, and a region
+ * of b not exposed, declared at the same time, is untouched.
+ */
+static int test_fuzz_put(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint8_t *src = map_anon(8 * PAGE), *dst = map_anon(8 * PAGE);
+	uint8_t *canary = map_anon(8 * PAGE);
+	struct pinmx_region_info ri;
+	uint32_t local, exposed, plain;
+	unsigned int started = 0, i;
+	struct net_ep a, b;
+
+	CHECK(src && dst && canary, "map");
+	if (net_ep_open(&a, 7) || net_ep_open(&b, 8))
+		return 1;
+	memset(src, 0xab, 8 * PAGE);
+	fill(canary, 8 * PAGE, 81);
+	CHECK_OK(pmx_declare1(a.fd, src, 8 * PAGE, 0, &local));
+	CHECK_OK(pmx_declare1(b.fd, dst, 8 * PAGE, remote, &exposed));
+	CHECK_OK(pmx_declare1(b.fd, canary, 8 * PAGE, PINMX_DECLARE_WRITABLE,
+			      &plain));
+	CHECK_OK(pmx_region_info(b.fd, exposed, &ri));
+	for (i = 0; i < 2000; i++) {
+		struct pinmx_put req = {
+			.peer_endpoint = fuzz_field(b.index, 0xff),
+			.flags = fuzz_field(0, 0xff),
+			.peer_session = fuzz_field(b.session, 0xffffffff),
+			.remote_region = rng() & 1 ? exposed : fuzz_field(plain, 7),
+			.local_region = fuzz_field(local, 7),
+			.handle = i,
+			.remote_offset = fuzz_field(rng() % (8 * PAGE), ~0ULL),
+			.local_offset = fuzz_field(rng() % (8 * PAGE), ~0ULL),
+			.length = fuzz_field(rng() % (3 * PAGE), ~0ULL),
+			.remote_key = fuzz_field(ri.key, ~0ULL),
+			.reserved = fuzz_field(0, 1),
+		};
+		struct pinmx_put_piece pieces[4];
+		struct pinmx_putv v = {
+			.peer_endpoint = req.peer_endpoint,
+			.peer_session = req.peer_session,
+			.remote_region = req.remote_region,
+			.local_region = req.local_region, .handle = i,
+			.nr_pieces = fuzz_field(1 + rng() % 4, 0xfff),
+			.pieces = fuzz_field((uintptr_t)pieces, ~0ULL),
+			.remote_key = req.remote_key,
+			.reserved = req.reserved,
+		};
+		long ret;
+
+		for (unsigned int k = 0; k < 4; k++)
+			pieces[k] = (struct pinmx_put_piece){
+				fuzz_field(rng() % (8 * PAGE), ~0ULL),
+				fuzz_field(rng() % (8 * PAGE), ~0ULL),
+				fuzz_field(1 + rng() % (2 * PAGE), ~0ULL),
+			};
+		ret = i & 1 ? ioctl(a.fd, PINMX_IOC_PUTV, &v) :
+		      ioctl(a.fd, PINMX_IOC_PUT, &req);
+
+		if (!ret)
+			started++;
+		else
+			CHECK(ret == -1 && fuzz_errno_known(errno),
+			      "put returned %ld errno %d (%s)", ret, errno,
+			      strerror(errno));
+		if (started == 64) {
+			if (drain_put_ends(&a, started))
+				return 1;
+			started = 0;
+		}
+	}
+	if (drain_put_ends(&a, started))
+		return 1;
+	for (i = 0; i < 8 * PAGE; i++)
+		CHECK(dst[i] == 0 || dst[i] == 0xab, "exposed byte %u: %#x", i,
+		      dst[i]);
+	CHECK(mismatch(canary, 8 * PAGE, 81) == 8 * PAGE,
+	      "region not exposed written at %zu", mismatch(canary, 8 * PAGE, 81));
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
+/* Sends FETCH_ADD seq @seq of @add to word 0 of @region as endpoint @a. */
+static int raw_fetch_add(int fd, int ifindex, struct net_ep *a,
+			 struct net_ep *b, uint32_t region, uint64_t key,
+			 uint32_t seq, uint64_t add)
+{
+	uint8_t f[72];
+
+	mxoe_header(f, PINMX_KIND_ATOMIC, a, b->index, b->session, 8);
+	put32(f + 32, seq);
+	put32(f + 36, region);
+	put64(f + 40, 0);
+	put64(f + 48, key);
+	f[56] = PINMX_ATOMIC_FETCH_ADD;
+	f[57] = 8;
+	f[59] = 1;
+	put64(f + 64, add);
+	return raw_send(fd, ifindex, f, sizeof(f));
+}
+
+/* Waits until counter @c reaches @want; 0, or 1 after 5 s. */
+static int counter_reaches(int c, uint64_t want)
+{
+	for (int i = 0; i < 1000 && pmx_counter(c) < want; i++)
+		usleep(5000);
+	CHECK(pmx_counter(c) >= want, "counter %d: %llu, want %llu", c,
+	      (unsigned long long)pmx_counter(c), (unsigned long long)want);
+	return 0;
+}
+
+/*
+ * A FETCH_ADD request received twice (a resend, a duplicate on the wire)
+ * adds once and is answered again from the peer's window; one older than
+ * the window is dropped; a new seq adds again.
+ */
+static int test_atomic_replayed_once(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint64_t *word = map_anon(PAGE);
+	uint64_t applied0 = pmx_counter(PINMX_CNT_ATOMICS_APPLIED);
+	uint64_t replays0 = pmx_counter(PINMX_CNT_ATOMIC_REPLAYS);
+	struct pinmx_region_info ri;
+	struct net_ep a, b;
+	int fd, ifindex;
+	uint32_t id;
+
+	CHECK(word, "map");
+	if (net_ep_open(&a, 9) || net_ep_open(&b, 10))
+		return 1;
+	fd = raw_open(&ifindex);
+	CHECK(fd >= 0 && ifindex > 0, "raw socket: %s", strerror(errno));
+	*word = 1000;
+	CHECK_OK(pmx_declare1(b.fd, word, PAGE, remote, &id));
+	CHECK_OK(pmx_region_info(b.fd, id, &ri));
+	CHECK_OK(pmx_range(b.fd, PINMX_IOC_PIN, id, 0, PAGE));
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMICS_APPLIED, applied0 + 1))
+		return 1;
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMIC_REPLAYS, replays0 + 1))
+		return 1;
+	CHECK(__atomic_load_n(word, __ATOMIC_SEQ_CST) == 1005,
+	      "word %llu after a replay", (unsigned long long)*word);
+	/* seq 300 + 256 moves the window: 300 is older than it now. */
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 556, 7));
+	if (counter_reaches(PINMX_CNT_ATOMICS_APPLIED, applied0 + 2))
+		return 1;
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMIC_REPLAYS, replays0 + 2))
+		return 1;
+	CHECK(__atomic_load_n(word, __ATOMIC_SEQ_CST) == 1012 &&
+	      pmx_counter(PINMX_CNT_ATOMICS_APPLIED) == applied0 + 2,
+	      "word %llu, applied +%llu", (unsigned long long)*word,
+	      (unsigned long long)(pmx_counter(PINMX_CNT_ATOMICS_APPLIED) -
+				   applied0));
+	/* The same seq from another session is another peer's request. */
+	a.session++;
+	CHECK_OK(raw_fetch_add(fd, ifindex, &a, &b, id, ri.key, 300, 5));
+	if (counter_reaches(PINMX_CNT_ATOMICS_APPLIED, applied0 + 3))
+		return 1;
+	CHECK(__atomic_load_n(word, __ATOMIC_SEQ_CST) == 1017, "word %llu",
+	      (unsigned long long)*word);
+	close(fd);
+	close(a.fd);
+	close(b.fd);
+	return 0;
+}
+
+/*
+ * A word aligned in its region but not in the target's memory (the region
+ * starts 4 bytes into a page) is refused with NACK BAD_FIELD: the atomic
+ * ends NO_RESOURCES and the memory is untouched; a 4-byte word there is
+ * aligned and applied.
+ */
+static int test_atomic_misaligned_refused(void)
+{
+	const uint32_t remote = PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE;
+	uint8_t *page = map_anon(PAGE);
+	const struct pinmx_atomic_event *ae;
+	const struct pinmx_event *ev;
+	struct pinmx_region_info ri;
+	struct pinmx_atomic req;
+	struct net_ep a, b;
+	uint32_t id, word;
+
+	CHECK(page, "map");
+	if (net_ep_open(&a, 11) || net_ep_open(&b, 12))
+		return 1;
+	memset(page, 0x11, PAGE);
+	CHECK_OK(pmx_declare1(b.fd, page + 4, 64, remote, &id));
+	CHECK_OK(pmx_region_info(b.fd, id, &ri));
+	for (uint32_t width = 8; width >= 4; width -= 4) {
+		req = (struct pinmx_atomic){
+			.peer_endpoint = b.index, .op = PINMX_ATOMIC_FETCH_ADD,
+			.peer_session = b.session, .remote_region = id,
+			.width = width, .handle = width, .count = 1,
+			.remote_offset = 0, .remote_key = ri.key, .operand = 1,
+		};
+		CHECK_OK(ioctl(a.fd, PINMX_IOC_ATOMIC, &req));
+		ev = net_next(&a, 20000);
+		CHECK(ev, "no atomic end");
+		ae = (const void *)(ev + 1);
+		if (width == 8)
+			CHECK(ev->type == PINMX_EVENT_ATOMIC_FAILED &&
+			      ae->status == PINMX_PULL_NO_RESOURCES &&
+			      ae->nack_reason == 6, "misaligned: type %u "
+			      "status %u nack %u", ev->type, ae->status,
+			      ae->nack_reason);
+		else
+			CHECK(ev->type == PINMX_EVENT_ATOMIC_DONE &&
+			      ae->old == 0x11111111, "aligned int32: type %u "
+			      "old %#llx", ev->type,
+			      (unsigned long long)ae->old);
+		net_consume(&a);
+	}
+	memcpy(&word, page + 4, 4);
+	CHECK(word == 0x11111112 && page[8] == 0x11 && page[3] == 0x11,
+	      "memory after the atomics: %#x", word);
 	close(a.fd);
 	close(b.fd);
 	return 0;
@@ -1733,6 +2083,7 @@ static const struct {
 	{ "rlimit_memlock", test_rlimit_memlock },
 	{ "budget_eviction", test_budget_eviction },
 	{ "bad_declare", test_bad_declare },
+	{ "declare_remote_key", test_declare_remote_key },
 	{ "unmapped_segments", test_unmapped_segments },
 	{ "bad_ids_ranges_fds", test_bad_ids_ranges_fds },
 	{ "other_process_region", test_other_process_region },
@@ -1743,6 +2094,10 @@ static const struct {
 	{ "net_lo_eager_tiny_small_medium_two_endpoints",
 	  test_net_lo_eager_two_endpoints },
 	{ "net_send_rejects_bad_headers", test_net_send_rejects_bad_headers },
+	{ "net_fuzz_put_requests_known_errors_memory_bounded", test_fuzz_put },
+	{ "net_atomic_replayed_request_applied_once", test_atomic_replayed_once },
+	{ "net_atomic_misaligned_word_refused_memory_untouched",
+	  test_atomic_misaligned_refused },
 	{ "net_event_ring_overflow_drops_counted",
 	  test_net_event_ring_overflow_drops_counted },
 	{ "net_malformed_frames_dropped_counted",

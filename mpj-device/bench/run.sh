@@ -8,8 +8,12 @@
 # and, run alone, how late a rank blocked in Recv wakes for a partner that computed first (io.pinmx.mpj.bench.MpjWakeup):
 #   ratio wake-up median pinmx/niodev = X
 # NPB_TIMERS=1 makes IS print its per-stage timers (computation and each collective) on both devices.
+# jgf runs the Java Grande MPJ benchmarks (io.pinmx.mpj.jgf): section 1 with each timed run lasting at least
+# --target-s seconds (default 1; the suite's is 10) and section 2 at --size (default A), then one ratio of
+# operations per second per benchmark and size (higher: pinmx faster):
+#   ratio jgf Section1:Reduce:Double 4472 pinmx/niodev = X
 #
-#   mpj-device/bench/run.sh [pingpong|is|all|wakeup] [--class S|W|A|B] [-msglog a:b]
+#   mpj-device/bench/run.sh [pingpong|is|all|wakeup|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
@@ -20,13 +24,16 @@
 # it unbound.
 set -euo pipefail
 
-what=all cls=A msglog=0:22
+what=all cls=A msglog=0:22 target_s=1 jgf_size=A
 while [ $# -gt 0 ]; do
   case "$1" in
-    pingpong|is|all|wakeup) what=$1; shift ;;
+    pingpong|is|all|wakeup|jgf) what=$1; shift ;;
+    --target-s) [ $# -ge 2 ] || { echo "run.sh: --target-s needs seconds" >&2; exit 2; }; target_s=$2; shift 2 ;;
+    --size) [ $# -ge 2 ] || { echo "run.sh: --size needs A or B" >&2; exit 2; }; jgf_size=$2; shift 2 ;;
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W, A or B" >&2; exit 2; }; cls=$2; shift 2 ;;
     -msglog) [ $# -ge 2 ] || { echo "run.sh: -msglog needs a:b" >&2; exit 2; }; msglog=$2; shift 2 ;;
-    *) echo "usage: run.sh [pingpong|is|all|wakeup] [--class S|W|A|B] [-msglog a:b]" >&2; exit 2 ;;
+    *) echo "usage: run.sh [pingpong|is|all|wakeup|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]" >&2
+       exit 2 ;;
   esac
 done
 
@@ -65,6 +72,23 @@ if [ "$what" = wakeup ]; then
   median() { awk '/^wake-up us:/ { print $4 }' "$1"; }
   echo "== ratios"
   ratio "wake-up median" "$(median "$out/wakeup.pinmx")" "$(median "$out/wakeup.niodev")"
+  exit 0
+fi
+if [ "$what" = jgf ]; then
+  both jgf1 io.pinmx.mpj.jgf.JgfSection1 --target-s "$target_s"
+  both jgf2 io.pinmx.mpj.jgf.JgfSection2 --size "$jgf_size"
+  for d in niodev pinmx; do
+    ! grep -q "validation FAILED" "$out/jgf2.$d" || { echo "run.sh: a JGF section 2 kernel did not validate on $d" >&2; exit 1; }
+  done
+  echo "== ratios"
+  # Key: benchmark name and size; value: the number after the field that ends in /s.
+  rates() { awk '/^Section[12]:/ { for (i = 2; i < NF; i++) if ($i ~ /\/s$/) { print $1, $3, $(i + 1); break } }' "$@"; }
+  rates "$out/jgf1.niodev" "$out/jgf2.niodev" >"$out/jgf.niodev"
+  rates "$out/jgf1.pinmx" "$out/jgf2.pinmx" | while read -r name size rate; do
+    base=$(awk -v n="$name" -v s="$size" '$1 == n && $2 == s { print $3 }' "$out/jgf.niodev")
+    case "$rate$base" in *n/a*|"$rate") echo "ratio jgf $name $size pinmx/niodev = n/a" ;;
+      *) ratio "jgf $name $size" "$rate" "$base" ;; esac
+  done
   exit 0
 fi
 if [ "$what" != is ]; then

@@ -24,8 +24,11 @@
  * from peers are served in the receive softirq straight from the pinned
  * pages of the named region, without the serving process doing anything.
  *
- * ABI version 2: the pull engine, the wait ioctl, 64 counters, the MTU in
- * struct pinmx_bind.
+ * ABI version 3: regions exposed with a random key (PINMX_DECLARE_REMOTE,
+ * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
+ * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
+ * and counters; PINMX_IOC_ATOMIC, its events and counters. Version 2: the pull engine,
+ * the wait ioctl, 64 counters, the MTU in struct pinmx_bind.
  */
 #ifndef _UAPI_LINUX_PINMX_H
 #define _UAPI_LINUX_PINMX_H
@@ -33,7 +36,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PINMX_ABI_VERSION	2
+#define PINMX_ABI_VERSION	3
 #define PINMX_IOC_MAGIC		0xB7
 
 /* most segments one region may be declared with. */
@@ -62,6 +65,10 @@
 #define PINMX_FEATURE_NET_WAIT		(1ULL << 20)
 /* pulls between endpoints of one interface copy region to region */
 #define PINMX_FEATURE_NET_LOCAL_PULL	(1ULL << 21)
+/* PINMX_IOC_PUT, PUTs served in softirq, PINMX_EVENT_PUT_* events */
+#define PINMX_FEATURE_NET_PUT		(1ULL << 22)
+/* PINMX_IOC_ATOMIC, atomics served in softirq, PINMX_EVENT_ATOMIC_* events */
+#define PINMX_FEATURE_NET_ATOMIC	(1ULL << 23)
 
 /* EtherType of MXoE frames. */
 #define PINMX_ETH_P_MXOE	0x86DF
@@ -82,11 +89,17 @@
  * @PINMX_KIND_SMALL: 48-byte header, 0..128 payload bytes.
  * @PINMX_KIND_MEDIUM_FRAG: 56-byte header, 1..link limit payload bytes.
  * @PINMX_KIND_RNDV: 64-byte header, no payload.
- * @PINMX_KIND_PULL: 72-byte header, no payload.
+ * @PINMX_KIND_PULL: 72-byte header; no payload, or the 8-byte key of an
+ *	exposed region.
  * @PINMX_KIND_PULL_REPLY: 48-byte header, 1..link limit payload bytes.
  * @PINMX_KIND_NOTIFY: 48-byte header, no payload.
  * @PINMX_KIND_ACK: 40-byte header, no payload.
  * @PINMX_KIND_NACK: 64-byte header, no payload.
+ * @PINMX_KIND_PUT: 72-byte header, 1..link limit payload bytes (pinmx.ko's
+ *	put engine).
+ * @PINMX_KIND_PUT_ACK: 48-byte header, no payload.
+ * @PINMX_KIND_ATOMIC: 64-byte header, 8-byte big-endian operands.
+ * @PINMX_KIND_ATOMIC_REPLY: 48-byte header, no payload.
  * @PINMX_KIND_MAX: highest kind code.
  */
 enum pinmx_frame_kind {
@@ -101,7 +114,11 @@ enum pinmx_frame_kind {
 	PINMX_KIND_NOTIFY		= 9,
 	PINMX_KIND_ACK			= 10,
 	PINMX_KIND_NACK			= 11,
-	PINMX_KIND_MAX			= 11,
+	PINMX_KIND_PUT			= 12,
+	PINMX_KIND_PUT_ACK		= 13,
+	PINMX_KIND_ATOMIC		= 14,
+	PINMX_KIND_ATOMIC_REPLY		= 15,
+	PINMX_KIND_MAX			= 15,
 };
 
 /**
@@ -183,6 +200,14 @@ struct pinmx_segment {
 
 /* pinmx_declare.flags */
 #define PINMX_DECLARE_WRITABLE	(1U << 0)	/* may be a copy destination */
+/*
+ * Exposed: the declaration draws a random non-zero 64-bit key (read back by
+ * PINMX_IOC_REGION_INFO) that every remote access must carry: a PULL of the
+ * region without it or with another value is refused with NACK BAD_KEY and
+ * counted, and nothing is read. Needs PINMX_DECLARE_WRITABLE (EINVAL): the
+ * key is also what remote writes and atomics are checked against.
+ */
+#define PINMX_DECLARE_REMOTE	(1U << 1)
 
 /**
  * struct pinmx_declare - PINMX_IOC_DECLARE: declare a region
@@ -247,6 +272,9 @@ struct pinmx_range {
  * @pinned_pages: out: pages pinned now.
  * @pin_mode: out: mode fixed at declaration.
  * @flags: out: PINMX_DECLARE_* flags.
+ * @key: out: the region's key if declared PINMX_DECLARE_REMOTE, else 0;
+ *	only the declaring process can read it (EACCES), so handing it to
+ *	peers is the owner's decision. Ignored on input.
  * @reserved: zero.
  */
 struct pinmx_region_info {
@@ -257,7 +285,8 @@ struct pinmx_region_info {
 	__u64 pinned_pages;
 	__u32 pin_mode;
 	__u32 flags;
-	__u64 reserved[2];
+	__u64 key;
+	__u64 reserved;
 };
 
 /**
@@ -330,15 +359,15 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_RX_NOT_ATTACHED: frames dropped: interface not attached.
  * @PINMX_CNT_RX_SHORT: frames dropped: shorter than their header [SHORT].
  * @PINMX_CNT_RX_BAD_VERSION: frames dropped: version not 1 [BAD_VERSION].
- * @PINMX_CNT_RX_UNKNOWN_KIND: frames dropped: kind not 1..11 [UNKNOWN_KIND].
+ * @PINMX_CNT_RX_UNKNOWN_KIND: frames dropped: kind not 1..15 [UNKNOWN_KIND].
  * @PINMX_CNT_RX_BAD_LENGTH: frames dropped: payload length inconsistent
  *	with the frame, the kind or the link limit [BAD_LENGTH].
  * @PINMX_CNT_RX_BAD_FIELD: frames dropped: invalid field [BAD_FIELD].
  * @PINMX_CNT_RX_OUT_OF_RANGE: frames dropped: offset or length out of
  *	range [OUT_OF_RANGE].
  * @PINMX_CNT_RX_WRONG_ENDPOINT: frames dropped: no endpoint bound to the
- *	destination index on the interface [WRONG_ENDPOINT]; a PULL is
- *	answered with NACK BAD_ENDPOINT so its puller fails at once.
+ *	destination index on the interface [WRONG_ENDPOINT]; a PULL or PUT is
+ *	answered with NACK BAD_ENDPOINT so its sender fails at once.
  * @PINMX_CNT_RX_WRONG_SESSION: frames dropped: destination session is not
  *	the endpoint's [WRONG_SESSION]; answered with NACK BAD_SESSION
  *	(never a NACK to a NACK).
@@ -367,6 +396,35 @@ struct pinmx_pin_mode_req {
  * @PINMX_CNT_NACKS_SENT: NACK frames sent by the module.
  * @PINMX_CNT_TX_ERRORS: frames the module could not send from softirq
  *	(no memory, interface down or gone, queue full).
+ * @PINMX_CNT_RX_NO_KEY: remote accesses refused: the region is exposed
+ *	and the frame carries no key [NO_KEY]; answered with NACK BAD_KEY.
+ * @PINMX_CNT_RX_BAD_KEY: remote accesses refused: the frame's key is not
+ *	the exposed region's [BAD_KEY]; answered with NACK BAD_KEY.
+ * @PINMX_CNT_RX_NOT_EXPOSED: PUT frames refused: the region is not declared
+ *	PINMX_DECLARE_REMOTE [NOT_EXPOSED]; answered with NACK BAD_KEY.
+ * @PINMX_CNT_PUTS_STARTED: PINMX_IOC_PUT calls that started a put.
+ * @PINMX_CNT_PUTS_DONE: puts that ended with PINMX_EVENT_PUT_DONE.
+ * @PINMX_CNT_PUTS_FAILED: puts that ended with PINMX_EVENT_PUT_FAILED.
+ * @PINMX_CNT_PUT_FRAMES_SENT: PUT frames sent, resends included.
+ * @PINMX_CNT_PUT_RESENDS: PUT frames sent again after a timeout.
+ * @PINMX_CNT_PUT_TIMEOUTS: puts failed after the last resend.
+ * @PINMX_CNT_PUT_FRAMES_WRITTEN: PUT frames written into a local region
+ *	and acknowledged.
+ * @PINMX_CNT_PUT_MISSES: PUT frames dropped because the target pages were
+ *	not pinned yet [PUT_MISSES]; the origin resends.
+ * @PINMX_CNT_PUT_DUPLICATE_ACKS: PUT_ACK or NACK frames for an unknown or
+ *	finished put, another peer, or a frame acknowledged already.
+ * @PINMX_CNT_ATOMICS_DONE: atomics that ended with PINMX_EVENT_ATOMIC_DONE.
+ * @PINMX_CNT_ATOMICS_FAILED: atomics that ended with
+ *	PINMX_EVENT_ATOMIC_FAILED.
+ * @PINMX_CNT_ATOMICS_APPLIED: ATOMIC requests applied to a local region.
+ * @PINMX_CNT_ATOMIC_REPLAYS: ATOMIC requests seen before, not applied
+ *	again: answered with the stored answer, or dropped when older than
+ *	the peer's window.
+ * @PINMX_CNT_ATOMIC_MISSES: ATOMIC requests dropped because the target
+ *	page was not pinned yet; the origin resends.
+ * @PINMX_CNT_ATOMIC_DUPLICATE_REPLIES: ATOMIC_REPLY or NACK frames for no
+ *	atomic in flight.
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -416,6 +474,24 @@ enum pinmx_counter {
 	PINMX_CNT_SERVE_MISSES,
 	PINMX_CNT_NACKS_SENT,
 	PINMX_CNT_TX_ERRORS,
+	PINMX_CNT_RX_NO_KEY,
+	PINMX_CNT_RX_BAD_KEY,
+	PINMX_CNT_RX_NOT_EXPOSED,
+	PINMX_CNT_PUTS_STARTED,
+	PINMX_CNT_PUTS_DONE,
+	PINMX_CNT_PUTS_FAILED,
+	PINMX_CNT_PUT_FRAMES_SENT,
+	PINMX_CNT_PUT_RESENDS,
+	PINMX_CNT_PUT_TIMEOUTS,
+	PINMX_CNT_PUT_FRAMES_WRITTEN,
+	PINMX_CNT_PUT_MISSES,
+	PINMX_CNT_PUT_DUPLICATE_ACKS,
+	PINMX_CNT_ATOMICS_DONE,
+	PINMX_CNT_ATOMICS_FAILED,
+	PINMX_CNT_ATOMICS_APPLIED,
+	PINMX_CNT_ATOMIC_REPLAYS,
+	PINMX_CNT_ATOMIC_MISSES,
+	PINMX_CNT_ATOMIC_DUPLICATE_REPLIES,
 	PINMX_CNT_NR,
 };
 
@@ -530,6 +606,10 @@ struct pinmx_send {
 #define PINMX_EVENT_FRAME	1	/* a received MXoE frame */
 #define PINMX_EVENT_PULL_DONE	2	/* struct pinmx_pull_event follows */
 #define PINMX_EVENT_PULL_FAILED	3	/* struct pinmx_pull_event follows */
+#define PINMX_EVENT_PUT_DONE	4	/* struct pinmx_pull_event follows */
+#define PINMX_EVENT_PUT_FAILED	5	/* struct pinmx_pull_event follows */
+#define PINMX_EVENT_ATOMIC_DONE	6	/* struct pinmx_atomic_event follows */
+#define PINMX_EVENT_ATOMIC_FAILED 7	/* struct pinmx_atomic_event follows */
 
 /**
  * struct pinmx_event - head of one event ring slot
@@ -572,6 +652,8 @@ struct pinmx_event {
  * @PINMX_PULL_TIMEOUT: a block stayed incomplete after the last resend.
  * @PINMX_PULL_NO_RESOURCES: the peer refused the request's shape (NACK
  *	BAD_FIELD, @address: its reply payload limit).
+ * @PINMX_PULL_BAD_KEY: the remote region is exposed and the pull carried
+ *	no key or another one (NACK BAD_KEY; @error EACCES).
  */
 enum pinmx_pull_status {
 	PINMX_PULL_OK			= 0,
@@ -581,6 +663,7 @@ enum pinmx_pull_status {
 	PINMX_PULL_OUT_OF_RANGE		= 5,
 	PINMX_PULL_TIMEOUT		= 6,
 	PINMX_PULL_NO_RESOURCES		= 7,
+	PINMX_PULL_BAD_KEY		= 8,
 };
 
 /**
@@ -664,7 +747,9 @@ struct pinmx_ring_ctl {
  * @local_offset: in: offset in the local region; the range must lie
  *	within it (ERANGE, EOVERFLOW).
  * @length: in: bytes; 0 completes at once with PINMX_EVENT_PULL_DONE.
- * @reserved: zero.
+ * @remote_key: in: key of the remote region if it is exposed
+ *	(PINMX_DECLARE_REMOTE at the peer), carried by every PULL as its
+ *	payload; 0 for a region that is not exposed (PULLs without payload).
  *
  * The endpoint must be bound (ENOTCONN) to an interface that is up
  * (ENETDOWN); at most PINMX_MAX_PULLS pulls run at once (EBUSY). Unless
@@ -704,7 +789,229 @@ struct pinmx_pull {
 	__u64 remote_offset;
 	__u64 local_offset;
 	__u64 length;
+	__u64 remote_key;
+};
+
+/* largest PINMX_IOC_PUT (EMSGSIZE above). */
+#define PINMX_PUT_MAX_BYTES	(16ULL << 20)
+/* puts one endpoint may run at once (EBUSY above). */
+#define PINMX_MAX_PUTS		1024
+/* pieces of one PINMX_IOC_PUTV (E2BIG above). */
+#define PINMX_PUT_MAX_PIECES	1024
+
+/**
+ * struct pinmx_put - PINMX_IOC_PUT: write into a peer's exposed region
+ * @peer_mac: in: the target endpoint's interface address.
+ * @peer_endpoint: in: the target endpoint's index.
+ * @flags: in: zero.
+ * @peer_session: in: the target endpoint's session id.
+ * @remote_region: in: region id at the target, declared there with
+ *	PINMX_DECLARE_REMOTE.
+ * @local_region: in: region of this endpoint declared by the caller, the
+ *	source (ENOENT, EACCES).
+ * @handle: in: the caller's handle, echoed by the end event.
+ * @remote_offset: in: offset in the remote region; below 2^63 with
+ *	@length (EOVERFLOW).
+ * @local_offset: in: offset in the local region; the range must lie
+ *	within it (ERANGE, EOVERFLOW).
+ * @length: in: bytes, 1..PINMX_PUT_MAX_BYTES (EINVAL, EMSGSIZE).
+ * @remote_key: in: the remote region's key.
+ * @reserved: zero.
+ *
+ * The endpoint must be bound (ENOTCONN) to an interface that is up
+ * (ENETDOWN); at most PINMX_MAX_PUTS run at once (EBUSY). The bytes are
+ * copied from the local region before the ioctl returns (EFAULT if that
+ * memory is not readable: nothing is sent), so the local region may be
+ * reused at once. They go as PUT frames of min(MTU, PINMX_MXOE_MAX_BYTES)
+ * - 72 bytes, at most 64 without an acknowledgement; the target's receive
+ * softirq writes each into the pinned pages of the remote region and
+ * acknowledges it, without the target process running. A frame whose
+ * target pages are not pinned yet is dropped there and pinned in the
+ * background; frames without an acknowledgement for pull_resend_ms
+ * (doubling up to 16x) are sent again, at most pull_max_retries times in a
+ * row; then the put fails with TIMEOUT.
+ *
+ * The end is a PINMX_EVENT_PUT_DONE event once the target acknowledged
+ * every frame (remote completion: the bytes are in its memory), or
+ * PINMX_EVENT_PUT_FAILED with a struct pinmx_pull_event whose status is
+ * UNKNOWN_REGION, OUT_OF_RANGE (@address: the refused region offset),
+ * BAD_KEY (no or wrong key, or a region not exposed), SEGMENT_FAULT (a
+ * target page cannot be pinned, e.g. unmapped: @address is the region
+ * offset of the refused frame, @segment the segment, @error the errno),
+ * FAILED (target gone) or TIMEOUT. Bytes of frames acknowledged before a
+ * failure are written; no other byte is, and never into a page the target
+ * process no longer maps.
+ */
+struct pinmx_put {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 flags;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 local_region;
+	__u32 handle;
+	__u32 pad;
+	__u64 remote_offset;
+	__u64 local_offset;
+	__u64 length;
+	__u64 remote_key;
 	__u64 reserved;
+};
+
+/**
+ * struct pinmx_put_piece - one piece of a PINMX_IOC_PUTV
+ * @remote_offset: where it goes in the remote region; below 2^63 with
+ *	@len (EOVERFLOW).
+ * @local_offset: where it is in the local region (ERANGE past its end).
+ * @len: bytes, not zero (EINVAL).
+ */
+struct pinmx_put_piece {
+	__u64 remote_offset;
+	__u64 local_offset;
+	__u64 len;
+};
+
+/**
+ * struct pinmx_putv - PINMX_IOC_PUTV: a put over a list of pieces
+ * @peer_mac: in: as for struct pinmx_put.
+ * @peer_endpoint: in: as for struct pinmx_put.
+ * @flags: in: zero.
+ * @peer_session: in: as for struct pinmx_put.
+ * @remote_region: in: as for struct pinmx_put.
+ * @local_region: in: as for struct pinmx_put.
+ * @handle: in: as for struct pinmx_put.
+ * @nr_pieces: in: 1..PINMX_PUT_MAX_PIECES (EINVAL, E2BIG).
+ * @pad: zero.
+ * @pieces: in: user pointer to @nr_pieces struct pinmx_put_piece (EFAULT).
+ * @remote_key: in: as for struct pinmx_put.
+ * @reserved: zero.
+ *
+ * One put whose bytes are gathered from the pieces' local ranges and
+ * scattered by the target's softirq to their remote offsets, each frame
+ * within one piece (strided and vector puts in one completion); the pieces
+ * together are at most PINMX_PUT_MAX_BYTES (EMSGSIZE). Pieces that overlap
+ * in the remote region leave one or the other's bytes there. Otherwise as
+ * PINMX_IOC_PUT; a SEGMENT_FAULT or OUT_OF_RANGE @address is the refused
+ * frame's remote offset.
+ */
+struct pinmx_putv {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 flags;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 local_region;
+	__u32 handle;
+	__u32 nr_pieces;
+	__u32 pad;
+	__u64 pieces;
+	__u64 remote_key;
+	__u64 reserved;
+};
+
+/**
+ * enum pinmx_atomic_op - operations of PINMX_IOC_ATOMIC
+ * @PINMX_ATOMIC_FETCH_ADD: add @operand to the word; answer the old value.
+ * @PINMX_ATOMIC_SWAP: store @operand; answer the old value.
+ * @PINMX_ATOMIC_CAS: store @operand if the word equals @compare; answer the
+ *	old value (equal to @compare when it stored).
+ * @PINMX_ATOMIC_ACCUMULATE: add word i of @values to word i of the range,
+ *	each addition atomic; answer 0.
+ * @PINMX_ATOMIC_NR_OPS: one past the last.
+ */
+enum pinmx_atomic_op {
+	PINMX_ATOMIC_FETCH_ADD		= 1,
+	PINMX_ATOMIC_SWAP		= 2,
+	PINMX_ATOMIC_CAS		= 3,
+	PINMX_ATOMIC_ACCUMULATE		= 4,
+	PINMX_ATOMIC_NR_OPS		= 5,
+};
+
+/*
+ * The origin's numbering window: an atomic is refused with EBUSY while the
+ * one started PINMX_ATOMIC_WINDOW before it is still in flight (so at most
+ * this many are); the target keeps per peer the answers of this many.
+ */
+#define PINMX_ATOMIC_WINDOW		256
+/* words of one PINMX_ATOMIC_ACCUMULATE: (1500 - 64) / 8. */
+#define PINMX_ATOMIC_MAX_WORDS		179
+
+/**
+ * struct pinmx_atomic - PINMX_IOC_ATOMIC: an atomic on a peer's exposed region
+ * @peer_mac: in: the target endpoint's interface address.
+ * @peer_endpoint: in: the target endpoint's index.
+ * @op: in: enum pinmx_atomic_op (EINVAL otherwise).
+ * @peer_session: in: the target endpoint's session id.
+ * @remote_region: in: region id at the target, declared PINMX_DECLARE_REMOTE.
+ * @width: in: bytes of a word, 4 (int32) or 8 (int64) (EINVAL otherwise).
+ * @handle: in: the caller's handle, echoed by the end event.
+ * @count: in: words: 1, or 1..PINMX_ATOMIC_MAX_WORDS for ACCUMULATE (EINVAL).
+ * @remote_offset: in: region offset of the (first) word, a multiple of
+ *	@width (EINVAL); below 2^63 with the words (EOVERFLOW).
+ * @remote_key: in: the remote region's key.
+ * @operand: in: FETCH_ADD's addend, SWAP's and CAS's new value; for width
+ *	4 its low 32 bits.
+ * @compare: in: CAS's expected value.
+ * @values: in: ACCUMULATE: user pointer to @count words of @width bytes.
+ * @reserved: zero.
+ *
+ * The endpoint must be bound (ENOTCONN) to an interface that is up
+ * (ENETDOWN); EBUSY while the atomic this endpoint started
+ * PINMX_ATOMIC_WINDOW before this one is still in flight. The target's receive softirq applies the operation with the
+ * kernel's atomic operations on the word in its pinned page, so it is
+ * atomic against the target CPUs' own atomics on that word, and answers
+ * with the old value; the target process never runs. A page not pinned yet
+ * drops the request while it is pinned; a request without an answer is
+ * sent again after pull_resend_ms (doubling), at most pull_max_retries
+ * times, then the atomic fails with TIMEOUT. A resent request is applied
+ * once: the target keeps, per peer endpoint, the answers of its last
+ * PINMX_ATOMIC_WINDOW requests and answers a request seen before with the
+ * stored answer; older ones are dropped.
+ *
+ * The end is a PINMX_EVENT_ATOMIC_DONE event with the old value, or
+ * PINMX_EVENT_ATOMIC_FAILED with the pull statuses: UNKNOWN_REGION,
+ * OUT_OF_RANGE, BAD_KEY, NO_RESOURCES (a word not naturally aligned in the
+ * target's memory, NACK BAD_FIELD), SEGMENT_FAULT (a page cannot be
+ * pinned; @address the region offset), FAILED, TIMEOUT.
+ */
+struct pinmx_atomic {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 op;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 width;
+	__u32 handle;
+	__u32 count;
+	__u64 remote_offset;
+	__u64 remote_key;
+	__u64 operand;
+	__u64 compare;
+	__u64 values;
+	__u64 reserved;
+};
+
+/**
+ * struct pinmx_atomic_event - end of an atomic, after the head of its slot
+ * @handle: the caller's handle.
+ * @status: enum pinmx_pull_status.
+ * @old: DONE: the word's value before the operation (0 for ACCUMULATE;
+ *	zero-extended for width 4).
+ * @error: positive errno of a failure, else 0.
+ * @nack_reason: the peer's NACK reason when a NACK ended it, else 0.
+ * @op: the operation.
+ * @pad: zero.
+ * @address: SEGMENT_FAULT, OUT_OF_RANGE: the region offset; else 0.
+ */
+struct pinmx_atomic_event {
+	__u32 handle;
+	__u32 status;
+	__u64 old;
+	__s32 error;
+	__u8 nack_reason;
+	__u8 op;
+	__u16 pad;
+	__u64 address;
 };
 
 /**
@@ -738,5 +1045,8 @@ struct pinmx_wait {
 #define PINMX_IOC_SEND		_IOW(PINMX_IOC_MAGIC, 0x22, struct pinmx_send)
 #define PINMX_IOC_PULL		_IOW(PINMX_IOC_MAGIC, 0x23, struct pinmx_pull)
 #define PINMX_IOC_WAIT		_IOWR(PINMX_IOC_MAGIC, 0x24, struct pinmx_wait)
+#define PINMX_IOC_PUT		_IOW(PINMX_IOC_MAGIC, 0x25, struct pinmx_put)
+#define PINMX_IOC_ATOMIC	_IOW(PINMX_IOC_MAGIC, 0x26, struct pinmx_atomic)
+#define PINMX_IOC_PUTV		_IOW(PINMX_IOC_MAGIC, 0x27, struct pinmx_putv)
 
 #endif /* _UAPI_LINUX_PINMX_H */

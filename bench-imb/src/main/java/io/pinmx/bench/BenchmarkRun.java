@@ -2,6 +2,7 @@ package io.pinmx.bench;
 
 import io.pinmx.job.Job;
 import io.pinmx.job.JobRank;
+import io.pinmx.pin.select.PinmxVersion;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,8 +18,8 @@ import java.util.Map;
 /**
  * Runs one benchmark program on every rank: parse the options, join the job, measure each size over the
  * chosen transport (rank 0 prints each line as soon as it is measured), after, when asked, the same sizes
- * and repetitions over each baseline; then the ratio lines against each, the memory-copy limit, the plot and the
- * result files for scripts.
+ * and repetitions over each baseline; then the comparison table and headline ratios ({@link ComparisonTable}), the
+ * memory-copy limit, the plot and the result files for scripts (every size's ratios in {@code --json}).
  */
 public final class BenchmarkRun
 {
@@ -62,6 +63,11 @@ public final class BenchmarkRun
         final Benchmark benchmark, final String[] args, final Map<String, String> env, final PrintStream out,
         final PrintStream err)
     {
+        if (List.of(args).contains("--version"))
+        {
+            out.println(PinmxVersion.line());
+            return 0;
+        }
         final BenchOptions options;
         try
         {
@@ -123,9 +129,9 @@ public final class BenchmarkRun
             printHeader();
         }
         // The baselines run first, blocking TCP first of all, in the processes' untouched state: the busy-polling
-        // transports bind their thread to a CPU per rank, and a blocking TCP run after that found its ranks left on
-        // different vCPUs, where every blocking wake-up crosses to an idle vCPU (8 B: 34-40 us instead of the 3-4 us
-        // TCP gets on a shared one).
+        // transports bind their thread to a CPU per rank, and a blocking TCP run after that finds its ranks left on
+        // different vCPUs, where every blocking wake-up crosses to an idle vCPU and costs several times what it does
+        // on a shared one.
         final Map<String, List<Measurement>> baselines = new LinkedHashMap<>();
         for (final String baseline : options.baselines())
         {
@@ -137,17 +143,15 @@ public final class BenchmarkRun
             return;
         }
         final List<Ratio> allRatios = new ArrayList<>();
-        baselines.forEach((name, baseline) ->
+        baselines.forEach((name, baseline) -> allRatios.addAll(ratios(options.transport(), measured, name, baseline)));
+        if (!baselines.isEmpty())
         {
             out.println(RULE);
-            out.println("# same-run ratios, " + options.transport() + " against " + name +
-                " (latency below 1 and bandwidth above 1 favour " + options.transport() + ")");
-            for (final Ratio r : ratios(options.transport(), measured, name, baseline))
-            {
-                out.println(r.line());
-                allRatios.add(r);
-            }
-        });
+            ComparisonTable.lines(options.transport(), measured, baselines).forEach(out::println);
+            out.println(RULE);
+            out.println("# headline ratios (latency below 1 and bandwidth above 1 favour " + options.transport() + ")");
+            ComparisonTable.headline(allRatios, measured).forEach(r -> out.println(r.line()));
+        }
         // Always the 4 MiB copy line; a size's ratio when the run measured it.
         for (final int bytes : MemcpyBandwidth.COMPARED_BYTES)
         {

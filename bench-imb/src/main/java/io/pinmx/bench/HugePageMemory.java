@@ -15,8 +15,8 @@ import java.nio.file.Path;
  * them with transparent huge pages where it offers them ({@code always} or {@code madvise} mode).
  * <p>
  * Why: message buffers of every transport and the memcpy baseline come from here, so all of them see the same
- * kind of memory. With 4 KiB pages a same-host process_vm_readv pins and copies page by page (0.84x memcpy at
- * 4 MiB on this host, measured in C); on huge pages it copies at memcpy speed. Where the kernel grants no huge
+ * kind of memory. With 4 KiB pages a same-host process_vm_readv pins and copies page by page, slower than
+ * memcpy; on huge pages it copies at memcpy speed. Where the kernel grants no huge
  * pages the buffers are ordinary pages and everything still works.
  */
 final class HugePageMemory

@@ -10,7 +10,7 @@ import java.util.Comparator;
  * part, the per-repetition times gathered to rank 0, and throughput from the slowest rank's time. The timed loop
  * runs {@link BenchOptions#loops()} times, each after a barrier, and the loop whose slowest rank has the median
  * time is the one reported, so that one stall of a rank on a shared host (a millisecond of descheduling spread
- * over a loop of 1 us exchanges) does not decide the row; the repetitions per loop are IMB's.
+ * over a loop of microsecond exchanges) does not decide the row; the repetitions per loop are IMB's.
  */
 abstract class ImbBenchmark extends FixedBenchmark
 {

@@ -19,9 +19,9 @@ import java.util.function.LongSupplier;
  * whether a message arrives before or after its receive is posted) runs code the smallest size never reaches; the
  * first timed use of such a path hits an uncommon trap, runs in the profiling tier, and is compiled while the size
  * is timed. Why measure the compiler threads' CPU time (from /proc/self/task/TID/schedstat, in ns): on 2 cores
- * with one spinning rank per core, a C2 compile takes a core from a rank in 4 ms scheduler slices (perf sched:
- * 1000 repetitions of a 1.2 us exchange measured 3-25 us while C2 ran), and the JVM's total compilation time only
- * grows when a compile ends, so a short pass during a long compile looked quiet. The ranks decide together (an
+ * with one spinning rank per core, a C2 compile takes a core from a rank in whole scheduler slices, which
+ * multiplies a timed exchange's time, and the JVM's total compilation time only grows when a compile ends, so a
+ * short pass during a long compile would look quiet. The ranks decide together (an
  * all-gather per pass), so every rank runs the same exchanges. The one-sided benchmarks ({@code osc.OscBench}) wait
  * for the same quiet with passes of their own ({@link #untilQuiet}).
  */

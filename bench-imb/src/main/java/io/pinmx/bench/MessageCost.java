@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.Partner;
@@ -13,9 +14,9 @@ import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
 import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriver;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -47,6 +48,8 @@ public final class MessageCost
     private static final int APPLICATION_KEY = 0x4d43;
     private static final long MATCH_INFO = 1;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** The provider whose same-host message cost is measured. */
+    private static final String USER_DRIVER = "user";
     private static final String AERON_CHANNEL = "aeron:ipc?term-length=64m|mtu=65504";
 
     private MessageCost()
@@ -55,11 +58,10 @@ public final class MessageCost
 
     public static void main(final String[] args)
     {
-        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
+        if (ProgramArguments.answered(args, "usage: bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]   (default 8, at most " +
+            MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment\n" +
+            "exit status: 0 done, 1 the run failed, 2 bad arguments\n"))
         {
-            System.out.println("usage: bin/pinmx-run -np 1 MessageCost [MESSAGE_BYTES]   (default 8, at most " +
-                MAX_MESSAGE_BYTES + ")\n  one thread plays both ends of a ping-pong, pinmx then Aeron IPC; no environment\n" +
-                "exit status: 0 done, 1 the run failed, 2 bad arguments");
             return;
         }
         final int bytes;
@@ -168,12 +170,12 @@ public final class MessageCost
 
     private static Endpoint openEndpoint(final int endpointIndex)
     {
-        return Endpoint.open(new UserDriver(), EndpointOptions.builder()
+        return Endpoint.open(DriverSelector.select(USER_DRIVER, "MessageCost"), EndpointOptions.builder()
             .driverConfig(EndpointConfig.builder()
                 .boardIndex(0)
                 .endpointIndex(endpointIndex)
-                .options(UserDriverOptions.class,
-                    UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null))
+                .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)
+                .option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false)
                 .build())
             .applicationKey(APPLICATION_KEY)
             .progressMode(ProgressMode.CALLER)

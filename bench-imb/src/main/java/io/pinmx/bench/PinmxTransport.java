@@ -10,13 +10,13 @@ import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
-import io.pinmx.pin.kernel.KernelDriverOptions;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
-import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
+import io.pinmx.pin.spi.ProviderOptions;
 
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
 
@@ -66,24 +66,17 @@ public final class PinmxTransport implements Transport
     /**
      * How an endpoint differs from the library's defaults beyond what the environment chooses.
      *
-     * @param kernelOptions        options of the kernel provider (pin mode, pulls on the wire), used when
-     *                             PINMX_DRIVER picks it.
+     * @param driverOptions        provider options by key beyond the transport's own (the kernel provider's pin
+     *                             mode and pulls on the wire, used when PINMX_DRIVER picks it; the user driver's
+     *                             shared pulls).
      * @param regionCacheMaxBytes  region cache capacity in declared bytes; 0 turns the cache off.
-     * @param sharedPullMinBytes   the user driver's {@code sharedPullMinBytes} (0: a receiver copies alone).
      */
-    public record Tuning(KernelDriverOptions kernelOptions, long regionCacheMaxBytes, long sharedPullMinBytes)
-        implements EndpointTuning
+    public record Tuning(ProviderOptions driverOptions, long regionCacheMaxBytes) implements EndpointTuning
     {
-        /** With the user driver's shared pulls as it defaults them. */
-        public Tuning(final KernelDriverOptions kernelOptions, final long regionCacheMaxBytes)
-        {
-            this(kernelOptions, regionCacheMaxBytes, UserDriverOptions.DEFAULT_SHARED_PULL_MIN_BYTES);
-        }
-
-        /** The kernel provider's and the library's defaults. */
+        /** The providers' and the library's defaults. */
         public static Tuning defaults()
         {
-            return new Tuning(KernelDriverOptions.defaults(), EndpointOptions.builder().build().regionCacheMaxBytes());
+            return new Tuning(ProviderOptions.none(), EndpointOptions.builder().build().regionCacheMaxBytes());
         }
 
         /** These, with {@code PINMX_SHARED_PULL_MIN_BYTES} of {@code env} if set. */
@@ -99,7 +92,8 @@ public final class PinmxTransport implements Transport
                 final long bytes = Long.parseLong(value);
                 if (bytes >= 0)
                 {
-                    return new Tuning(kernelOptions, regionCacheMaxBytes, bytes);
+                    return new Tuning(driverOptions.with(ProviderOptionKeys.USER_SHARED_PULL_MIN_BYTES, bytes),
+                        regionCacheMaxBytes);
                 }
             }
             catch (final NumberFormatException ignored)
@@ -114,20 +108,18 @@ public final class PinmxTransport implements Transport
         public void driverConfig(final EndpointConfig.Builder config)
         {
             // No node-wide counter publication: a poll-driven endpoint would publish only at close anyway, and
-            // opening the Chronicle Map compiles generated code at run time, which kept this host's C2 compiler busy
-            // for seconds (5 s of C2 CPU in one 2-rank run, measured with perf sched) while sizes were being timed.
-            config.options(UserDriverOptions.class,
-                    UserDriverOptions.defaults().withProgressThread(false).withCountersFile(null)
-                        .withSharedPullMinBytes(sharedPullMinBytes))
-                .options(KernelDriverOptions.class, kernelOptions);
+            // opening the Chronicle Map compiles generated code at run time, which keeps the C2 compiler busy for
+            // seconds while sizes are being timed.
+            config.option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)
+                .option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false)
+                .options(driverOptions);
         }
 
         @Override
         public void options(final EndpointOptions.Builder options)
         {
             // The library's ack delay: an ack rides on the reply, or goes out at the first progress round that finds
-            // nothing to do; acking every message at once (ackDelayNs 0) cost an ACK frame per message (8 B across a
-            // veth: 4.1-4.2 us against 2.9).
+            // nothing to do; acking every message at once (ackDelayNs 0) would cost an ACK frame per message.
             options.progressMode(ProgressMode.CALLER)
                 .regionCacheMaxBytes(regionCacheMaxBytes);
         }
@@ -160,8 +152,8 @@ public final class PinmxTransport implements Transport
             binding.close();
             throw ex;
         }
-        final String description = "pinmx: " + driverSummary(ranks.driverEndpoint() instanceof KernelEndpoint,
-            ranks.endpoint().options().driverConfig()) + "; caller-driven progress, 1 thread per process: the " +
+        final String description = "pinmx: " + driverSummary(ranks.driverEndpoint().info().providerName(),
+            ranks.driverEndpoint().providerOptions()) + "; caller-driven progress, 1 thread per process: the " +
             "benchmark thread polls the endpoint (busy, never parks, yields the core every " +
             BackoffThenBlockIdleStrategy.POLLS_PER_YIELD + " empty polls), also while it waits at the job's " +
             "barriers; peer timeout " + ranks.endpoint().options().peerTimeoutNs() / 1_000_000 + " ms (" +
@@ -170,39 +162,45 @@ public final class PinmxTransport implements Transport
     }
 
     /**
-     * @return the driver in use and the few of its options that decide what is measured, in a fixed order: the
-     * config's own text lists every provider's options, in an order that changes from run to run.
+     * @param provider the driver in use ({@code DriverInfo.providerName()}).
+     * @param options  the options its endpoint runs with ({@code DriverEndpoint.providerOptions()}).
+     * @return the driver in use and the few of its options that decide what is measured, in a fixed order.
      */
-    static String driverSummary(final boolean kernel, final EndpointConfig config)
+    static String driverSummary(final String provider, final ProviderOptions options)
     {
-        if (kernel)
+        if ("kernel".equals(provider))
         {
-            return config.options(KernelDriverOptions.class).map(k -> "kernel driver (pinmx.ko on " + k.interfaceName() +
-                ", pin mode " + k.pinMode() + ", pulls " + (k.pullsOnWire() ? "as frames" : "copied on one interface") +
-                ")").orElse("kernel driver");
+            return "kernel driver (pinmx.ko on " +
+                options.get(ProviderOptionKeys.KERNEL_INTERFACE, String.class).orElse("?") + ", pin mode " +
+                options.get(ProviderOptionKeys.KERNEL_PIN_MODE, String.class).orElse("?") + ", pulls " +
+                (options.get(ProviderOptionKeys.KERNEL_PULLS_ON_WIRE, Boolean.class).orElse(false) ? "as frames" :
+                    "copied on one interface") + ")";
         }
-        return config.options(UserDriverOptions.class).map(u -> "user driver (UDP" +
-            (null == u.bindAddress() ? "" : " on " + u.bindAddress().getHostAddress()) +
-            (u.sameHost() ? " and same-host shared memory" : "") + ", frame payloads " + u.framePayloadBytes() +
-            " B, shared pulls from " + u.sharedPullMinBytes() + " B, " +
-            (u.progressThread() ? "its own progress thread" : "no progress thread of its own") + ")")
-            .orElse("user driver");
+        if ("user".equals(provider))
+        {
+            return "user driver (UDP" + options.get(ProviderOptionKeys.USER_BIND_ADDRESS, InetAddress.class)
+                .map(address -> " on " + address.getHostAddress()).orElse("") +
+                (options.get(ProviderOptionKeys.USER_SAME_HOST, Boolean.class).orElse(false) ?
+                    " and same-host shared memory" : "") +
+                ", frame payloads " + options.get(ProviderOptionKeys.USER_FRAME_PAYLOAD_BYTES, Integer.class)
+                .map(String::valueOf).orElse("?") +
+                " B, shared pulls from " + options.get(ProviderOptionKeys.USER_SHARED_PULL_MIN_BYTES, Long.class)
+                .map(String::valueOf).orElse("?") + " B, " +
+                (options.get(ProviderOptionKeys.USER_PROGRESS_THREAD, Boolean.class).orElse(false) ?
+                    "its own progress thread" : "no progress thread of its own") + ")";
+        }
+        return provider + " driver";
     }
 
     /**
-     * Reads pinmx.ko's module-wide counters (both ranks of a one-host job) through this rank's kernel endpoint.
+     * Reads the provider's counters of the whole module (pinmx.ko's, covering both ranks of a one-host job) through
+     * this rank's endpoint.
      *
-     * @param into at least 64 longs, indexed by {@link io.pinmx.pin.kernel.KernelCounter#ordinal()}.
-     * @return false, leaving {@code into} alone, when the endpoint is not the kernel provider's.
+     * @return the counters by name; empty when the provider keeps none (the user driver).
      */
-    public boolean moduleCounters(final long[] into)
+    public Map<String, Long> moduleCounters()
     {
-        if (ranks.driverEndpoint() instanceof KernelEndpoint kernel)
-        {
-            kernel.moduleCounters(into);
-            return true;
-        }
-        return false;
+        return ranks.driverEndpoint().moduleCounters();
     }
 
     @Override

@@ -2,9 +2,9 @@ package io.pinmx.bench;
 
 import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
-import io.pinmx.pin.kernel.KernelCounter;
-import io.pinmx.pin.kernel.KernelDriverOptions;
-import io.pinmx.pin.kernel.PinmxAbi;
+import io.pinmx.pin.select.PinmxVersion;
+import io.pinmx.pin.spi.ProviderOptionKeys;
+import io.pinmx.pin.spi.ProviderOptions;
 
 import java.io.PrintStream;
 import java.time.Instant;
@@ -31,38 +31,39 @@ public final class PinningPingPong
     private static final int DEFAULT_ROUNDS = 3;
     private static final String RULE = "#----------------------------------------------------------------";
     private static final double NANOS_PER_USEC = 1000.0;
-    private static final KernelCounter[] SHOWN = {
-        KernelCounter.PIN_CALLS, KernelCounter.PAGES_PINNED_TOTAL, KernelCounter.PAGES_UNPINNED,
-        KernelCounter.OVERLAP_WAITS, KernelCounter.OVERLAP_MISSES, KernelCounter.SERVE_MISSES,
-        KernelCounter.PULL_RESENDS, KernelCounter.PULLS_LOCAL};
+    /** pinmx.ko's module-wide counters shown per size, by their names in {@code DriverEndpoint.moduleCounters()}. */
+    private static final String[] SHOWN = {
+        "PIN_CALLS", "PAGES_PINNED_TOTAL", "PAGES_UNPINNED", "OVERLAP_WAITS", "OVERLAP_MISSES", "SERVE_MISSES",
+        "PULL_RESENDS", "PULLS_LOCAL"};
 
     /**
      * One of the paper's pinning set-ups, as this stack realises it.
      *
      * @param name                 the paper's name.
-     * @param pinMode              PinmxAbi.PIN_* of the endpoint's regions.
+     * @param pinMode              the kernel provider's pin mode of the endpoint's regions
+     *                             ({@code ProviderOptionKeys.KERNEL_PIN_MODE}).
      * @param regionCacheMaxBytes  the library's region cache capacity; 0: no cache.
      * @param pinBeforeTiming      an untimed round trip of the largest size right after opening, so the cached
      *                             regions of both buffers are declared (and, at declaration, pinned) once before
      *                             any size is timed; every later message is a cache hit inside them.
      * @param mapping              how, for the header.
      */
-    record Setup(String name, int pinMode, long regionCacheMaxBytes, boolean pinBeforeTiming, String mapping)
+    record Setup(String name, String pinMode, long regionCacheMaxBytes, boolean pinBeforeTiming, String mapping)
     {
     }
 
     static final Setup[] SETUPS = {
-        new Setup("permanent", PinmxAbi.PIN_DECLARE, 1L << 30, true,
+        new Setup("permanent", "declare", 1L << 30, true,
             "region cache on, pinning at declaration, both buffers declared and pinned whole by one untimed " +
                 "round trip of the largest size after opening: no declare, pin or unpin in any timed loop"),
-        new Setup("once-per-comm", PinmxAbi.PIN_DECLARE, 0, false,
+        new Setup("once-per-comm", "declare", 0, false,
             "region cache off (capacity 0 B): each rendezvous declares its buffer, the module pins it whole in " +
                 "the declare ioctl (sender before its RNDV, receiver before its pull), destroy unpins at the end"),
-        new Setup("region-cache", PinmxAbi.PIN_ON_DEMAND, 1L << 30, false,
+        new Setup("region-cache", "on-demand", 1L << 30, false,
             "region cache on (1 GiB), on-demand pinning: a size's first use on an endpoint (untimed: the " +
                 "warm-up pass of round 1, IMB's 2 warm-up repetitions later) declares its region and its first " +
                 "pull pins it; timed repetitions hit the cache and find the pages pinned"),
-        new Setup("overlapped", PinmxAbi.PIN_OVERLAPPED, 0, false,
+        new Setup("overlapped", "overlapped", 0, false,
             "region cache off, overlapped pinning: each rendezvous declares without pinning, the RNDV send " +
                 "starts the module's pin worker, the pull runs while it pins; replies finding pages not yet " +
                 "pinned are overlap misses recovered by resends, copies wait (overlap waits)")};
@@ -143,6 +144,11 @@ public final class PinningPingPong
 
     static int run(final String[] args, final Map<String, String> env, final PrintStream out, final PrintStream err)
     {
+        if (List.of(args).contains("--version"))
+        {
+            out.println(PinmxVersion.line());
+            return 0;
+        }
         final Arguments arguments;
         try
         {
@@ -198,8 +204,6 @@ public final class PinningPingPong
         private final Map<String, String> env;
         private final PrintStream out;
         private final PingPong pingPong = new PingPong();
-        private final long[] before = new long[PinmxAbi.COUNTERS_MAX];
-        private final long[] after = new long[PinmxAbi.COUNTERS_MAX];
         private boolean jitWarm;
 
         Runner(final Arguments arguments, final Job job, final Map<String, String> env, final PrintStream out)
@@ -251,7 +255,8 @@ public final class PinningPingPong
             final boolean root)
         {
             final PinmxTransport.Tuning tuning = new PinmxTransport.Tuning(
-                KernelDriverOptions.defaults().withPinMode(setup.pinMode()).withPullsOnWire(onWire),
+                ProviderOptions.none().with(ProviderOptionKeys.KERNEL_PIN_MODE, setup.pinMode())
+                    .with(ProviderOptionKeys.KERNEL_PULLS_ON_WIRE, onWire),
                 setup.regionCacheMaxBytes());
             final Sample[] samples = new Sample[sizes.length];
             try (PinmxTransport transport = PinmxTransport.open(job, env, tuning))
@@ -318,10 +323,7 @@ public final class PinningPingPong
             final int repetitions = arguments.bench().repetitions().forSize(bytes);
             pingPong.loop(transport, job, buffers, bytes, Benchmark.WARMUP_ITERATIONS);
             job.barrier();
-            if (root)
-            {
-                readCounters(transport, before);
-            }
+            final Map<String, Long> before = root ? readCounters(transport) : Map.of();
             final long startNs = System.nanoTime();
             pingPong.loop(transport, job, buffers, bytes, repetitions);
             final long elapsedNs = System.nanoTime() - startNs;
@@ -332,22 +334,24 @@ public final class PinningPingPong
             {
                 return null;
             }
-            readCounters(transport, after);
+            final Map<String, Long> after = readCounters(transport);
             final long[] delta = new long[SHOWN.length];
             for (int i = 0; i < SHOWN.length; i++)
             {
-                delta[i] = after[SHOWN[i].ordinal()] - before[SHOWN[i].ordinal()];
+                delta[i] = after.get(SHOWN[i]) - before.get(SHOWN[i]);
             }
             final double tMax = Math.max(all[0], all[1]);
             return new Sample(bytes, repetitions, tMax, bytes / tMax, delta);
         }
 
-        private static void readCounters(final PinmxTransport transport, final long[] into)
+        private static Map<String, Long> readCounters(final PinmxTransport transport)
         {
-            if (!transport.moduleCounters(into))
+            final Map<String, Long> counters = transport.moduleCounters();
+            if (!counters.keySet().containsAll(Arrays.asList(SHOWN)))
             {
                 throw new IllegalStateException("the pinmx transport did not open the kernel provider");
             }
+            return counters;
         }
 
         private void printHeader(final int[] sizes)

@@ -227,4 +227,86 @@ class EntryPointsTest
             "job runs far slower than with one CPU per rank (and start-up may need --timeout)"),
             o.errLines().stream().filter(l -> l.startsWith("pinmx-run:")).collect(Collectors.toList()), o.err());
     }
+
+    /** The programs without a table of their own: --help, and a wrong argument where they take one. */
+    @ParameterizedTest
+    @CsvSource({"io.pinmx.job.example.RankRing, -np N", "io.pinmx.job.example.AllPairs, [BYTES]",
+        "io.pinmx.rma.example.RmaRing, one-sided layer"})
+    void theExamplesAnswerHelp(final String program, final String mentions) throws Exception
+    {
+        assertHelp(pinmxRun(program, "--help"), mentions, "exit status");
+        assertHelp(pinmxRun(program, "-h"), mentions);
+    }
+
+    @Test
+    void allPairsRefusesABadMessageSizeOnce() throws Exception
+    {
+        assertRefused(pinmxRun("-np", "2", "io.pinmx.job.example.AllPairs", "x1"),
+            "[rank 0] AllPairs: BYTES 'x1': expected a positive number of bytes", "--help");
+    }
+
+    /** A program started by java itself, not through pinmx-run, says the same version line as pinmx-run. */
+    @ParameterizedTest
+    @ValueSource(strings = {"io.pinmx.bench.PingPong", "io.pinmx.bench.OsuLatency", "io.pinmx.bench.OsuBandwidth", "io.pinmx.bench.MessageCost",
+        "io.pinmx.bench.PinningPingPong", "io.pinmx.bench.osc.OscBench osu_put_latency",
+        "io.pinmx.rma.protocol.bench.ProtocolSweep", "io.pinmx.job.example.RankRing", "io.pinmx.job.example.AllPairs",
+        "io.pinmx.rma.example.RmaRing"})
+    void theJavaProgramsSayTheLaunchersVersionLine(final String program) throws Exception
+    {
+        final Outcome launcher = pinmxRun("--version");
+        assertVersion(launcher);
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-cp", System.getProperty("java.class.path")));
+        command.addAll(List.of(program.split(" ")));
+        command.add("--version");
+        final Outcome java = run(Map.of(), command);
+        assertEquals(0, java.exit(), java.err());
+        assertEquals(launcher.out(), java.out());
+    }
+
+    /** Main classes this test does not start, and why; every other one under src/main must be started above. */
+    private static final Map<String, String> EXEMPT = Map.of(
+        "io.pinmx.pin.admin.PinmxAdmin", "started by bin/pinmx-admin, driven above",
+        "io.pinmx.bench.osc.OscCompare", "a post-processing tool of rma/bench/run.sh; OscCompareTest drives it",
+        "io.pinmx.mpj.niodev.NiodevJob", "mpj-device/bench/run.sh's niodev baseline launcher; MpjEntryPointsTest " +
+            "covers the MPJ programs",
+        "io.pinmx.mpj.niodev.BoundRank", "started by NiodevJob only, with MPJ's own arguments",
+        "io.pinmx.mpj.npb.IntegerSort", "MPJ: mpj-device's MpjEntryPointsTest",
+        "io.pinmx.mpj.bench.MpjPingPong", "MPJ: mpj-device's MpjEntryPointsTest",
+        "io.pinmx.mpj.bench.MpjAllreduce", "MPJ: mpj-device's MpjEntryPointsTest",
+        "io.pinmx.mpj.bench.MpjWakeup", "MPJ: mpj-device's MpjEntryPointsTest",
+        "io.pinmx.mpj.jgf.JgfSection1", "MPJ: mpj-device's MpjEntryPointsTest",
+        "io.pinmx.mpj.jgf.JgfSection2", "MPJ: mpj-device's MpjEntryPointsTest");
+    private static final List<String> EXEMPT_PACKAGES = List.of(
+        "io.pinmx.apps.", "the application programs: apps' AppsEntryPointsTest");
+
+    @Test
+    void everyMainClassIsStartedHereOrExemptWithAReason() throws Exception
+    {
+        final String source = Files.readString(Path.of("src", "test", "java", "io", "pinmx", "bench",
+            "EntryPointsTest.java"));
+        final List<String> missing = new ArrayList<>();
+        try (var files = Files.walk(Path.of("..").toAbsolutePath().normalize(), 12))
+        {
+            for (final Path file : files.filter(f -> f.toString().endsWith(".java") &&
+                f.toString().contains("/src/main/java/")).toList())
+            {
+                if (!Files.readString(file).contains("public static void main("))
+                {
+                    continue;
+                }
+                final String path = file.toString();
+                final String name = path.substring(path.indexOf("/src/main/java/") + 15, path.length() - 5)
+                    .replace('/', '.');
+                final String simple = name.substring(name.lastIndexOf('.') + 1);
+                final boolean started = source.contains("\"" + name) || source.contains("\"" + simple + ",") ||
+                    source.contains("\"" + simple + "\"");
+                if (!started && !EXEMPT.containsKey(name) && !name.startsWith(EXEMPT_PACKAGES.getFirst()))
+                {
+                    missing.add(name);
+                }
+            }
+        }
+        assertEquals(List.of(), missing, "main classes neither started by EntryPointsTest nor exempt");
+    }
 }

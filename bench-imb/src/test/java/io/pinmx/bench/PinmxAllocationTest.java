@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * The pinmx transport's timed loops allocate nothing once warm, for every protocol PingPong's sizes reach (tiny,
  * medium in one and in several fragments, rendezvous), messages arriving before and after their receive is posted:
  * measured by the JVM's per-thread allocation counter in every pass ({@link PassAllocation}), two ranks in two
- * threads over the user-space driver's same-host path. A G1 pause here is 8-50 ms, so a steady allocation would sooner or later land in a timed size.
+ * threads over the user-space driver's same-host path. A G1 pause takes milliseconds, so a steady allocation would
+ * sooner or later land in a timed size.
  */
 class PinmxAllocationTest
 {

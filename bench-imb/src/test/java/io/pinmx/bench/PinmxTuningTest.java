@@ -1,10 +1,14 @@
 package io.pinmx.bench;
 
+import io.pinmx.pin.select.DriverSelector;
+import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
+import io.pinmx.pin.spi.ProviderOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,11 +23,11 @@ class PinmxTuningTest
     void sharedPullsKeepTheDriversDefaultUnlessTheEnvironmentSetsThem()
     {
         final PinmxTransport.Tuning defaults = PinmxTransport.Tuning.defaults();
-        assertEquals(UserDriverOptions.DEFAULT_SHARED_PULL_MIN_BYTES, defaults.sharedPullMinBytes());
+        assertEquals(Optional.empty(), sharedPullMinBytes(defaults));
         assertEquals(defaults, defaults.withEnvironment(Map.of()));
         assertEquals(defaults, defaults.withEnvironment(Map.of(VARIABLE, "")));
-        assertEquals(0, defaults.withEnvironment(Map.of(VARIABLE, "0")).sharedPullMinBytes());
-        assertEquals(1 << 20, defaults.withEnvironment(Map.of(VARIABLE, "1048576")).sharedPullMinBytes());
+        assertEquals(Optional.of(0L), sharedPullMinBytes(defaults.withEnvironment(Map.of(VARIABLE, "0"))));
+        assertEquals(Optional.of(1L << 20), sharedPullMinBytes(defaults.withEnvironment(Map.of(VARIABLE, "1048576"))));
         assertEquals(defaults.regionCacheMaxBytes(),
             defaults.withEnvironment(Map.of(VARIABLE, "0")).regionCacheMaxBytes());
     }
@@ -34,14 +38,17 @@ class PinmxTuningTest
     {
         final EndpointConfig.Builder builder = EndpointConfig.builder();
         PinmxTransport.Tuning.defaults().withEnvironment(Map.of(VARIABLE, "4096")).driverConfig(builder);
-        final EndpointConfig config = builder.build();
-        final String user = PinmxTransport.driverSummary(false, config);
-        assertTrue(user.matches("user driver \\(UDP( on [0-9.:a-f]+)? and same-host shared memory, frame payloads [0-9]+ B, shared " +
-            "pulls from 4096 B, no progress thread of its own\\)"), user);
-        assertEquals(user, PinmxTransport.driverSummary(false, builder.build()));
-        final String kernel = PinmxTransport.driverSummary(true, config);
-        assertTrue(kernel.startsWith("kernel driver (pinmx.ko on lo, pin mode "), kernel);
-        assertTrue(!user.contains("EndpointConfig") && !kernel.contains("Kernel") && !user.contains("User"), user);
+        try (DriverEndpoint endpoint = DriverSelector.select("user", "PinmxTuningTest").open(builder.build()))
+        {
+            final String user = PinmxTransport.driverSummary(endpoint.info().providerName(), endpoint.providerOptions());
+            assertTrue(user.matches("user driver \\(UDP( on [0-9.:a-f]+)? and same-host shared memory, frame " +
+                "payloads [0-9]+ B, shared pulls from 4096 B, no progress thread of its own\\)"), user);
+            assertEquals(user, PinmxTransport.driverSummary(endpoint.info().providerName(), endpoint.providerOptions()));
+        }
+        final String kernel = PinmxTransport.driverSummary("kernel", ProviderOptions.none()
+            .with(ProviderOptionKeys.KERNEL_INTERFACE, "lo").with(ProviderOptionKeys.KERNEL_PIN_MODE, "on-demand")
+            .with(ProviderOptionKeys.KERNEL_PULLS_ON_WIRE, true));
+        assertEquals("kernel driver (pinmx.ko on lo, pin mode on-demand, pulls as frames)", kernel);
     }
 
     @Test
@@ -53,5 +60,10 @@ class PinmxTuningTest
                 () -> PinmxTransport.Tuning.defaults().withEnvironment(Map.of(VARIABLE, bad)));
             assertTrue(e.getMessage().startsWith(VARIABLE + "=" + bad + ":"), e.getMessage());
         }
+    }
+
+    private static Optional<Long> sharedPullMinBytes(final PinmxTransport.Tuning tuning)
+    {
+        return tuning.driverOptions().get(ProviderOptionKeys.USER_SHARED_PULL_MIN_BYTES, Long.class);
     }
 }

@@ -11,10 +11,9 @@ import java.lang.foreign.MemorySegment;
  * <p>
  * Why: a transport whose ranks busy-poll needs one core per rank. Left to the scheduler, two ranks that met in
  * blocking socket reads during the bootstrap are woken onto the same CPU and stay there, both runnable, for
- * seconds while the other CPU idles (seen on this 2-vCPU host with ps: both benchmark threads on cpu1); every
- * message then waits for the receiver's turn on the shared core (8 B half round trip 25-28 us instead of
- * 1.2 us). MPI launchers bind ranks to cores for the same reason. Blocking transports are better left unbound:
- * the scheduler wakes a blocked receiver on the sender's core.
+ * seconds while the other CPU idles; every message then waits for the receiver's turn on the shared core,
+ * which multiplies a small message's time. MPI launchers bind ranks to cores for the same reason. Blocking
+ * transports are better left unbound: the scheduler wakes a blocked receiver on the sender's core.
  */
 public final class CpuBinding implements AutoCloseable
 {
@@ -42,13 +41,23 @@ public final class CpuBinding implements AutoCloseable
         {
             throw new IllegalArgumentException("CPU index " + index + " is negative");
         }
+        final int[] cpus = allowedCpuList();
+        return bindCurrentThreadTo(cpus[index % cpus.length]);
+    }
+
+    /**
+     * Binds the calling thread to {@code cpu}, one of those it may run on now.
+     *
+     * @throws IllegalStateException naming the CPU, the call and errno if the kernel refuses.
+     */
+    public static CpuBinding bindCurrentThreadTo(final int cpu)
+    {
         final Arena arena = Arena.ofConfined();
         try
         {
             final MemorySegment previous = LibcScheduling.allocateCpuSet(arena);
             LibcScheduling.getAffinity(LibcScheduling.CALLING_THREAD, previous);
             final int allowed = LibcScheduling.count(previous);
-            final int cpu = LibcScheduling.nthCpu(previous, index % allowed);
             final MemorySegment mask = LibcScheduling.allocateCpuSet(arena);
             LibcScheduling.only(mask, cpu);
             try
@@ -65,6 +74,24 @@ public final class CpuBinding implements AutoCloseable
         {
             arena.close();
             throw ex;
+        }
+    }
+
+    /**
+     * @return the CPUs the calling thread may run on, in ascending order.
+     */
+    public static int[] allowedCpuList()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment mask = LibcScheduling.allocateCpuSet(arena);
+            LibcScheduling.getAffinity(LibcScheduling.CALLING_THREAD, mask);
+            final int[] cpus = new int[LibcScheduling.count(mask)];
+            for (int i = 0; i < cpus.length; i++)
+            {
+                cpus[i] = LibcScheduling.nthCpu(mask, i);
+            }
+            return cpus;
         }
     }
 

@@ -1,111 +1,76 @@
 package io.pinmx.job;
 
-import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
-
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
- * The control plane of a job of N ranks: joined through the bootstrap {@link Rendezvous} (rank 0 listens, every
- * other rank connects to it), its connections then carry small collectives routed through rank 0: all-gather,
- * barrier, broadcast and gather of byte payloads. Meant for set-up and bookkeeping (addresses, timings), not for
- * data: every call is a round through rank 0 over TCP. One thread per rank uses it; collectives must be called by
- * every rank in the same order.
+ * The control plane of a job of N ranks: small collectives of byte payloads (all-gather, barrier, broadcast,
+ * gather) for set-up and bookkeeping (addresses, timings), not for data. Under a launcher that serves PMIx
+ * ({@link #servedByPmix}) they go through its PMIx server ({@link PmixExchange}); otherwise through a TCP star
+ * with rank 0 met at the bootstrap rendezvous ({@link TcpStar}). One thread per rank uses it; collectives must
+ * be called by every rank in the same order.
  */
 public final class Job implements AutoCloseable
 {
     public static final String TIMEOUT_VARIABLE = "PINMX_BOOTSTRAP_TIMEOUT_MS";
     /** Largest payload one rank may contribute to one collective. */
     public static final int MAX_PAYLOAD_BYTES = 1 << 24;
+    /** Set by a PMIx launcher in every process it starts: the job's namespace. */
+    public static final String PMIX_NAMESPACE_VARIABLE = "PMIX_NAMESPACE";
+    /** Prefix of the variables telling a PMIx client where its server listens (PMIX_SERVER_URI4, ...). */
+    public static final String PMIX_SERVER_PREFIX = "PMIX_SERVER_URI";
     private static final long DEFAULT_TIMEOUT_MS = 30_000;
 
     private final JobRank rank;
-    private final ServerSocket listener;
-    private final Socket[] sockets;
-    private final DataInputStream[] in;
-    private final DataOutputStream[] out;
-    private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
-    private Runnable progressHook;
+    private final ControlPlane plane;
 
-    private Job(final JobRank rank, final ServerSocket listener, final Socket[] sockets) throws IOException
+    private Job(final JobRank rank, final ControlPlane plane)
     {
         this.rank = rank;
-        this.listener = listener;
-        this.sockets = sockets;
-        in = new DataInputStream[sockets.length];
-        out = new DataOutputStream[sockets.length];
-        for (int i = 0; i < sockets.length; i++)
-        {
-            if (null != sockets[i])
-            {
-                in[i] = new DataInputStream(new BufferedInputStream(sockets[i].getInputStream()));
-                out[i] = new DataOutputStream(new BufferedOutputStream(sockets[i].getOutputStream()));
-            }
-        }
+        this.plane = plane;
     }
 
     /**
-     * Joins the job described by the environment (rank and size from the {@link Launcher}'s variables,
-     * PINMX_BOOTSTRAP, PINMX_BOOTSTRAP_TIMEOUT_MS).
+     * Joins the job described by the environment: through the launcher's PMIx server when {@link #servedByPmix},
+     * else with rank and size from the {@link Launcher}'s variables through PINMX_BOOTSTRAP
+     * (PINMX_BOOTSTRAP_TIMEOUT_MS).
      *
      * @throws IllegalArgumentException naming the variable that is missing or malformed.
      * @throws IllegalStateException    naming the ranks or address involved if the rendezvous does not complete
-     *                                  within the timeout.
+     *                                  within the timeout, or the PMIx call that failed and PMIx's text for why.
      */
     public static Job join(final Map<String, String> env)
     {
-        final JobRank rank = JobRank.fromEnvironment(env);
-        final long timeoutMs = timeoutMs(env);
-        if (1 == rank.size())
+        if (servedByPmix(env))
         {
+            final PmixExchange pmix = PmixExchange.join();
             try
             {
-                return new Job(rank, null, new Socket[1]);
+                return new Job(new JobRank(pmix.rank(), pmix.size()), pmix);
             }
-            catch (final IOException ex)
+            catch (final RuntimeException ex)
             {
-                throw new UncheckedIOException(ex);
-            }
-        }
-        final BootstrapAddress address = BootstrapAddress.fromEnvironment(env);
-        try
-        {
-            if (0 != rank.rank())
-            {
-                return new Job(rank, null, Rendezvous.connect(rank, address, timeoutMs));
-            }
-            final ServerSocket listener = new ServerSocket();
-            try
-            {
-                return new Job(rank, listener, Rendezvous.listen(rank, address, timeoutMs, listener));
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                listener.close();
+                pmix.close();
                 throw ex;
             }
         }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("bootstrap: rank " + rank.rank() + " via " + address + ": " + ex.getMessage(), ex);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("bootstrap: rank " + rank.rank() + " interrupted", ex);
-        }
+        final JobRank rank = JobRank.fromEnvironment(env);
+        return new Job(rank, TcpStar.join(rank, env, timeoutMs(env)));
+    }
+
+    /**
+     * The one place the control plane is chosen: PMIx when a PMIx server started this process (PMIX_NAMESPACE,
+     * PMIX_RANK and a PMIX_SERVER_URI* variable are set) and neither bin/pinmx-run's own ranks (PINMX_RANK) nor
+     * an explicit PINMX_BOOTSTRAP asks for the TCP star.
+     */
+    public static boolean servedByPmix(final Map<String, String> env)
+    {
+        return null == env.get(Launcher.PINMX_RUN.rankVariable()) && null == env.get(BootstrapAddress.VARIABLE) &&
+            null != env.get(PMIX_NAMESPACE_VARIABLE) && null != env.get(Launcher.PMIX.rankVariable()) &&
+            env.keySet().stream().anyMatch(name -> name.startsWith(PMIX_SERVER_PREFIX));
     }
 
     private static long timeoutMs(final Map<String, String> env)
@@ -132,12 +97,29 @@ public final class Job implements AutoCloseable
 
     /**
      * @return the local address of this rank's control connection to rank 0 (rank 0: the address the other ranks
-     *         reached it at), so the route the job's traffic takes to rank 0; loopback in a job of one.
+     *         reached it at), so the route the job's traffic takes to rank 0; loopback in a job of one; null under
+     *         PMIx, where the job has no connection of its own.
      */
     public InetAddress controlAddress()
     {
-        final Socket toRankZeroOrFromRankOne = sockets[0 == rank.rank() ? Math.min(1, sockets.length - 1) : 0];
-        return null == toRankZeroOrFromRankOne ? InetAddress.getLoopbackAddress() : toRankZeroOrFromRankOne.getLocalAddress();
+        return plane.controlAddress();
+    }
+
+    /**
+     * @return the ranks that share this rank's node as the launcher tells it (this one included, ascending), or
+     *         null when the control plane does not know (the TCP star).
+     */
+    public int[] nodeRanks()
+    {
+        return plane.nodeRanks();
+    }
+
+    /**
+     * @return true when this job's control plane is the launcher's PMIx server.
+     */
+    public boolean usesPmix()
+    {
+        return plane instanceof PmixExchange;
     }
 
     public int rank()
@@ -154,22 +136,12 @@ public final class Job implements AutoCloseable
      * Every rank contributes bytes; every rank gets all contributions indexed by rank.
      *
      * @throws IllegalArgumentException naming the size if {@code mine} is larger than {@link #MAX_PAYLOAD_BYTES}.
-     * @throws IllegalStateException    naming the rank whose control connection was lost.
+     * @throws IllegalStateException    naming the rank whose control connection was lost, or that died.
      */
     public List<byte[]> allGather(final byte[] mine)
     {
         checkPayload(mine);
-        if (0 != rank())
-        {
-            send(0, mine);
-            return receiveAll(0);
-        }
-        final List<byte[]> all = gatherAtZero(mine);
-        for (int r = 1; r < size(); r++)
-        {
-            sendAll(r, all);
-        }
-        return all;
+        return plane.allGather(mine);
     }
 
     /**
@@ -177,7 +149,7 @@ public final class Job implements AutoCloseable
      */
     public void barrier()
     {
-        allGather(new byte[0]);
+        plane.barrier();
     }
 
     /**
@@ -194,20 +166,7 @@ public final class Job implements AutoCloseable
         {
             checkPayload(bytes);
         }
-        if (0 != rank())
-        {
-            if (rank() == root)
-            {
-                send(0, bytes);
-            }
-            return receive(0);
-        }
-        final byte[] value = 0 == root ? bytes : receive(root);
-        for (int r = 1; r < size(); r++)
-        {
-            send(r, value);
-        }
-        return value;
+        return plane.broadcast(root, bytes);
     }
 
     /**
@@ -220,18 +179,7 @@ public final class Job implements AutoCloseable
     {
         checkRoot(root);
         checkPayload(mine);
-        if (0 != rank())
-        {
-            send(0, mine);
-            return rank() == root ? receiveAll(0) : List.of();
-        }
-        final List<byte[]> all = gatherAtZero(mine);
-        if (0 == root)
-        {
-            return all;
-        }
-        sendAll(root, all);
-        return List.of();
+        return plane.gather(root, mine);
     }
 
     /**
@@ -249,14 +197,23 @@ public final class Job implements AutoCloseable
     }
 
     /**
-     * Sets what to run, over and over, while this rank waits for a peer's control message (null: block in the
-     * read). An endpoint whose progress is driven by its caller supplies one, so that a rank waiting here still
-     * answers its peers (acks), and so that the wait spins instead of sleeping (yielding the core every
-     * {@link BackoffThenBlockIdleStrategy#POLLS_PER_YIELD} runs).
+     * Sets what to run, over and over, while this rank waits for its peers (null: just wait). An endpoint whose
+     * progress is driven by its caller supplies one, so that a rank waiting here still answers its peers (acks),
+     * and so that the wait spins instead of sleeping.
      */
     public void progressHook(final Runnable hook)
     {
-        progressHook = hook;
+        plane.progressHook(hook);
+    }
+
+    /**
+     * Tells {@code listener} (rank, why) when the launcher reports a rank dead (PMIx events); runs on the
+     * launcher library's thread and must not block. Without PMIx it is never called: a dead rank shows as its
+     * lost control connection or its silent endpoint.
+     */
+    void onRankDeath(final BiConsumer<Integer, String> listener)
+    {
+        plane.onRankDeath(listener);
     }
 
     private void checkRoot(final int root)
@@ -276,147 +233,9 @@ public final class Job implements AutoCloseable
         }
     }
 
-    /** Rank 0: its own payload, then every other rank's, indexed by rank. */
-    private List<byte[]> gatherAtZero(final byte[] mine)
-    {
-        final List<byte[]> all = new ArrayList<>(size());
-        all.add(mine);
-        for (int r = 1; r < size(); r++)
-        {
-            all.add(receive(r));
-        }
-        return all;
-    }
-
-    private void send(final int r, final byte[] bytes)
-    {
-        try
-        {
-            out[r].writeInt(bytes.length);
-            out[r].write(bytes);
-            out[r].flush();
-        }
-        catch (final IOException ex)
-        {
-            throw lost(r, ex);
-        }
-    }
-
-    private void sendAll(final int r, final List<byte[]> all)
-    {
-        try
-        {
-            out[r].writeInt(all.size());
-            for (final byte[] b : all)
-            {
-                out[r].writeInt(b.length);
-                out[r].write(b);
-            }
-            out[r].flush();
-        }
-        catch (final IOException ex)
-        {
-            throw lost(r, ex);
-        }
-    }
-
-    private byte[] receive(final int r)
-    {
-        try
-        {
-            awaitReadable(r);
-            return read(r);
-        }
-        catch (final IOException ex)
-        {
-            throw lost(r, ex);
-        }
-    }
-
-    private List<byte[]> receiveAll(final int r)
-    {
-        try
-        {
-            awaitReadable(r);
-            final int count = in[r].readInt();
-            if (count != size())
-            {
-                throw new IllegalStateException("job: rank " + rank() + " got " + count + " payloads from rank " + r +
-                    " for a job of " + size());
-            }
-            final List<byte[]> all = new ArrayList<>(count);
-            for (int i = 0; i < count; i++)
-            {
-                all.add(read(r));
-            }
-            return all;
-        }
-        catch (final IOException ex)
-        {
-            throw lost(r, ex);
-        }
-    }
-
-    private byte[] read(final int r) throws IOException
-    {
-        final int length = in[r].readInt();
-        if (length < 0 || length > MAX_PAYLOAD_BYTES)
-        {
-            throw new IllegalStateException("job: rank " + rank() + " got a control message of " + length +
-                " bytes from rank " + r + " (not a pinmx job's control connection?)");
-        }
-        final byte[] bytes = new byte[length];
-        in[r].readFully(bytes);
-        return bytes;
-    }
-
-    /**
-     * Before a blocking read from rank {@code r}: with a progress hook, run it until bytes are there to read.
-     */
-    private void awaitReadable(final int r) throws IOException
-    {
-        final Runnable hook = progressHook;
-        if (null == hook)
-        {
-            return;
-        }
-        idle.reset();
-        while (0 == in[r].available())
-        {
-            if (sockets[r].isClosed())
-            {
-                return;
-            }
-            hook.run();
-            idle.idle();
-        }
-    }
-
-    private RuntimeException lost(final int r, final IOException ex)
-    {
-        if (ex instanceof EOFException)
-        {
-            return new IllegalStateException("job: rank " + rank() + " lost its control connection to rank " + r +
-                " (did a rank die?)", ex);
-        }
-        return new UncheckedIOException("job: rank " + rank() + " control connection to rank " + r + " failed: " +
-            ex.getMessage(), ex);
-    }
-
     @Override
     public void close()
     {
-        Rendezvous.closeAll(sockets);
-        if (null != listener)
-        {
-            try
-            {
-                listener.close();
-            }
-            catch (final IOException ignored)
-            {
-                // closing on the way out: nothing left to tell
-            }
-        }
+        plane.close();
     }
 }

@@ -7,27 +7,27 @@ import io.pinmx.mx.Partner;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Status;
 import io.pinmx.mx.match.MatchInfo;
-import io.pinmx.pin.kernel.KernelDriverOptions;
 import io.pinmx.pin.provider.ProcessStatus;
 import io.pinmx.pin.select.DriverSelector;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.PinDriver;
-import io.pinmx.pin.user.UserDriver;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
- * This rank's pinmx endpoint, opened on the driver PINMX_DRIVER chooses (user, kernel or auto, through pin-service's
+ * This rank's pinmx endpoint, opened on the driver PINMX_DRIVER chooses (user, kernel or auto, through pin-contract's
  * {@link DriverSelector}; unset means user) and connected to every other rank of the {@link Job}: the addresses are
  * all-gathered over the job's control plane, each rank connects to every other, and a barrier ends the set-up. The
  * endpoint is reachable where {@link RankAddress} says (the user driver binds that address, the kernel provider
@@ -114,7 +114,9 @@ public final class JobEndpoint implements AutoCloseable
         final long peerTimeoutMs = peerTimeoutMs(env);
         final boolean sameHost = sameHost(env);
         final RankAddress reachable = RankAddress.choose(env, job);
-        final InetAddress userBind = selected instanceof UserDriver ? reachable.requireAddress() : reachable.address();
+        // A UDP provider binds the address its partners reach it at, so that address must be known.
+        final InetAddress userBind = selected.info().features().contains(DriverFeature.UDP) ?
+            reachable.requireAddress() : reachable.address();
         // Keeps the provider's endpoint itself (not wrapped) so provider counters can be read through it.
         final DriverEndpoint[] opened = new DriverEndpoint[1];
         final PinDriver keepingItsEndpoint = new PinDriver()
@@ -159,7 +161,9 @@ public final class JobEndpoint implements AutoCloseable
         }
         try
         {
-            return new JobEndpoint(job, driver, reachable, endpoint, opened[0], connectEveryRank(job, endpoint));
+            final Partner[] partners = connectEveryRank(job, endpoint);
+            failPartnersOnDeath(job, endpoint, partners);
+            return new JobEndpoint(job, driver, reachable, endpoint, opened[0], partners);
         }
         catch (final RuntimeException ex)
         {
@@ -205,18 +209,15 @@ public final class JobEndpoint implements AutoCloseable
         final EndpointConfig.Builder config = EndpointConfig.builder();
         tuning.driverConfig(config);
         // Where the peers reach this rank is the job's choice, whatever else the tuning changed.
-        final UserDriverOptions tuned = config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults);
-        final UserDriverOptions user = sameHost ? tuned : tuned.withSameHost(false);
+        if (!sameHost)
+        {
+            config.option(ProviderOptionKeys.USER_SAME_HOST, false);
+        }
         if (null != userBind)
         {
-            config.options(UserDriverOptions.class, user.withBind(userBind, user.basePort()));
+            config.option(ProviderOptionKeys.USER_BIND_ADDRESS, userBind);
         }
-        else
-        {
-            config.options(UserDriverOptions.class, user);
-        }
-        config.options(KernelDriverOptions.class, config.options(KernelDriverOptions.class)
-            .orElseGet(KernelDriverOptions::defaults).withInterface(reachable.interfaceName()));
+        config.option(ProviderOptionKeys.KERNEL_INTERFACE, reachable.interfaceName());
         config.boardIndex(0).endpointIndex(job.rank() % (EndpointAddress.MAX_ENDPOINT_INDEX + 1));
         final EndpointOptions.Builder options = EndpointOptions.builder().applicationKey(APPLICATION_KEY);
         tuning.options(options);
@@ -247,7 +248,7 @@ public final class JobEndpoint implements AutoCloseable
                 final Partner partner = endpoint.connect(
                     new EndpointAddress(BoardAddress.parse(published[0]), Integer.parseInt(published[1]), 0),
                     endpoint.options().applicationKey(), CONNECT_TIMEOUT).named("rank " + peer);
-                if (published[2].equals(hostIdentity()))
+                if (onThisHost(job, peer, published[2]))
                 {
                     partner.runsOnThisHost(Integer.parseInt(published[3]));
                 }
@@ -256,6 +257,29 @@ public final class JobEndpoint implements AutoCloseable
         }
         job.barrier();
         return partners;
+    }
+
+    /**
+     * A peer runs on this host when it has this host's identity (boot id and pid namespace) and, where the launcher
+     * tells which ranks share this node (PMIx), is one of them: ranks of two launcher nodes in one kernel (network
+     * namespaces) then stay separate hosts, as they are to their launcher.
+     */
+    private static boolean onThisHost(final Job job, final int peer, final String identity)
+    {
+        final int[] nodeRanks = job.nodeRanks();
+        return identity.equals(hostIdentity()) && (null == nodeRanks || Arrays.binarySearch(nodeRanks, peer) >= 0);
+    }
+
+    /** A rank the launcher reports dead fails at once, whatever waits on it, instead of after the peer timeout. */
+    private static void failPartnersOnDeath(final Job job, final Endpoint endpoint, final Partner[] partners)
+    {
+        job.onRankDeath((rank, why) ->
+        {
+            if (rank >= 0 && rank < partners.length && null != partners[rank])
+            {
+                endpoint.failPartner(partners[rank], why);
+            }
+        });
     }
 
     /**

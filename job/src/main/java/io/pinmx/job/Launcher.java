@@ -6,9 +6,8 @@ import java.util.List;
 /**
  * The launchers a rank can have been started by, each naming its rank variable and where the job's size is, in
  * the order {@link JobRank#fromEnvironment} tries them: pinmx's own first, so that bin/pinmx-run inside a Slurm
- * allocation still means its own ranks. PMIx puts only the rank in the environment (PMIX_RANK; the size is
- * PMIX_JOB_SIZE through the PMIx library), so a bare PMIx launch needs PINMX_SIZE; under Open MPI's mpirun or
- * Slurm's srun the launcher's own variables, tried earlier, already give both.
+ * allocation still means its own ranks. Where a PMIx server serves the job, {@link Job#join} reads rank and size
+ * from it instead; PMIX_RANK without a server (the size is only in the PMIx library) needs PINMX_SIZE.
  */
 public enum Launcher
 {

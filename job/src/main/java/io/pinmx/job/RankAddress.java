@@ -19,7 +19,10 @@ import java.util.Map;
  * <li>{@value #ADDRESS_VARIABLE}: an IP address of this host, and the interface that holds it;</li>
  * <li>{@value #INTERFACE_VARIABLE}: an interface by name, and its first IPv4 address (else its first address);</li>
  * <li>the route to rank 0: the local address of this rank's control connection to rank 0 (rank 0 itself: the
- * local address at which the other ranks reached it), and the interface that holds it.</li>
+ * local address at which the other ranks reached it), and the interface that holds it;</li>
+ * <li>under PMIx, which has no connection to learn a route from: loopback when PMIx says every rank is on this
+ * node, else the address of the interface carrying the default route, else the only non-loopback IPv4 address
+ * of this host, else an error asking for one of the variables.</li>
  * </ol>
  * Rank 0 listens for the bootstrap, when PINMX_BOOTSTRAP is a file, at {@link #listenAddress}: the same variables,
  * then the address of the interface that carries the default route, then loopback.
@@ -39,7 +42,8 @@ public record RankAddress(InetAddress address, String interfaceName, String chos
     private static final String DEFAULT_DESTINATION = "00000000";
 
     /**
-     * This rank's address: from the variables, else the route its control connection to rank 0 took.
+     * This rank's address: from the variables, else the route its control connection to rank 0 took (under PMIx,
+     * {@link #withoutRoute}).
      *
      * @throws IllegalArgumentException naming the variable whose address or interface is not on this host.
      */
@@ -51,9 +55,60 @@ public record RankAddress(InetAddress address, String interfaceName, String chos
             return given;
         }
         final InetAddress routed = job.controlAddress();
+        if (null == routed)
+        {
+            return withoutRoute(job.nodeRanks(), job.size());
+        }
         return new RankAddress(routed, interfaceHolding(routed, "the route to rank 0"),
             "the route to rank 0 (" + (0 == job.rank() ? "where the other ranks reached it" : "its control connection") +
             ")");
+    }
+
+    /**
+     * A job whose control plane has no connection of its own (PMIx): loopback when every rank is on this node,
+     * else the default route's interface, else the only non-loopback IPv4 address here.
+     *
+     * @param nodeRanks the ranks on this node as the launcher tells it, or null when unknown.
+     * @throws IllegalArgumentException asking for PINMX_IFACE or PINMX_ADDRESS when none of those applies.
+     */
+    static RankAddress withoutRoute(final int[] nodeRanks, final int size)
+    {
+        if (null != nodeRanks && nodeRanks.length == size)
+        {
+            final InetAddress loopback = InetAddress.getLoopbackAddress();
+            return new RankAddress(loopback, interfaceHolding(loopback, "loopback"),
+                "loopback (every rank on this node, says PMIx)");
+        }
+        final String routeInterface = defaultRouteInterface();
+        final InetAddress routed = null == routeInterface ? null : firstAddress(networkInterface(routeInterface));
+        if (routed instanceof Inet4Address)
+        {
+            return new RankAddress(routed, routeInterface, "the default route's interface " + routeInterface);
+        }
+        final List<InetAddress> candidates = nonLoopbackIpv4();
+        if (1 == candidates.size())
+        {
+            final InetAddress only = candidates.getFirst();
+            return new RankAddress(only, interfaceHolding(only, "the only IPv4 address"),
+                "the only non-loopback IPv4 address");
+        }
+        throw new IllegalArgumentException("cannot tell which address the other ranks reach this one at (no " +
+            "default route, " + candidates.size() + " non-loopback IPv4 addresses): set " + INTERFACE_VARIABLE +
+            " or " + ADDRESS_VARIABLE);
+    }
+
+    private static List<InetAddress> nonLoopbackIpv4()
+    {
+        try
+        {
+            return NetworkInterface.networkInterfaces().filter(RankAddress::isUp)
+                .flatMap(NetworkInterface::inetAddresses)
+                .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress()).toList();
+        }
+        catch (final SocketException ex)
+        {
+            throw new UncheckedIOException("cannot list this host's interfaces", ex);
+        }
     }
 
     /**

@@ -1,7 +1,10 @@
 package io.pinmx.job;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,5 +52,21 @@ class RankBindingTest
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> RankBinding.bindWhenAsked(0, 1, Map.of(RankBinding.BIND_VARIABLE, "socket")));
         assertTrue(ex.getMessage().contains("PINMX_BIND=socket"), ex.getMessage());
+    }
+
+    /** The host's CPU claims keep jobs apart; where they cannot be kept, the rank still binds, saying why. */
+    @Test
+    void aRankBindsWhenTheClaimsDirectoryCannotBeMade(@TempDir final Path dir) throws Exception
+    {
+        final Path notADirectory = Files.writeString(dir.resolve("file"), "x");
+        final int allowed = CpuBinding.allowedCpusOfThisThread();
+        try (RankBinding binding = RankBinding.bind(0, 1, Map.of(RankBinding.BIND_VARIABLE, "core",
+            "PINMX_SHM_DIR", notADirectory.toString())))
+        {
+            assertEquals(1, CpuBinding.allowedCpusOfThisThread(), binding.description());
+            assertTrue(binding.description().contains("other jobs' CPUs unknown: cannot make the CPU claims " +
+                "directory " + notADirectory.resolve("pinmx-cpus")), binding.description());
+        }
+        assertEquals(allowed, CpuBinding.allowedCpusOfThisThread());
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,15 +24,17 @@ public final class VethNamespaces implements AutoCloseable
 {
     private static final long COMMAND_DEADLINE_S = 30;
 
+    private static final AtomicInteger CREATED = new AtomicInteger();
+
     private final String ip;
     private final String[] names;
     private final String[] addresses;
 
-    private VethNamespaces(final String ip, final long id)
+    private VethNamespaces(final String ip, final long id, final int sequence)
     {
         this.ip = ip;
-        names = new String[] {"pjob" + id + "a", "pjob" + id + "b"};
-        addresses = new String[] {"10.231." + id % 250 + ".1", "10.231." + id % 250 + ".2"};
+        names = new String[] {"pjob" + id + "s" + sequence + "a", "pjob" + id + "s" + sequence + "b"};
+        addresses = new String[] {"10.231." + (id + sequence) % 250 + ".1", "10.231." + (id + sequence) % 250 + ".2"};
     }
 
     /**
@@ -43,8 +46,10 @@ public final class VethNamespaces implements AutoCloseable
             .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
         assumeTrue(null != ip, "needs iproute2's ip for network namespaces and a veth pair");
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
-        // Interface names have at most 15 characters: "pjob" + 5 digits + side.
-        final VethNamespaces pair = new VethNamespaces(ip, ProcessHandle.current().pid() % 100_000);
+        // Interface names have at most 15 characters: "pjob" + 5 digits + "s" + 2 digits + side. Each pair of a JVM
+        // has names and a subnet of its own, so nothing a previous test left behind is reached by mistake.
+        final VethNamespaces pair = new VethNamespaces(ip, ProcessHandle.current().pid() % 100_000,
+            CREATED.getAndIncrement() % 100);
         try
         {
             pair.setUp();
@@ -131,6 +136,19 @@ public final class VethNamespaces implements AutoCloseable
             what);
         assertTrue(crossed >= payloadBytes, "veth " + names[side] + " carried " + crossed + " bytes, fewer than the " +
             payloadBytes + " " + what);
+    }
+
+    /**
+     * @return both sides' interfaces and addresses as {@code ip addr} shows them, for a failure's message.
+     */
+    public String describe() throws IOException, InterruptedException
+    {
+        final StringBuilder out = new StringBuilder();
+        for (final String name : names)
+        {
+            out.append(name).append(":\n").append(run(ip, "-n", name, "addr"));
+        }
+        return out.toString();
     }
 
     @Override

@@ -14,8 +14,8 @@ import java.util.List;
  * The veth pair is named as {@link RmaKernelTest}'s (and {@link KernelRmaJob} keeps each interface's cost model in
  * the guest's /tmp) so that whichever class runs second skips the calibration.
  * <p>
- * CI runs this on two kernels under TCG, where a job's start-up alone is ~20 s, so by default the scenarios that
- * differ on the kernel provider are split between the two jobs (each part ~20-30 s in the guest): the get-heavy ones
+ * CI runs this on two kernels under TCG, where a job's start-up alone takes many seconds, so by default the
+ * scenarios that differ on the kernel provider are split between the two jobs: the get-heavy ones
  * across the veth, whose pulls are the module's frames, the data-server ones over {@code lo}; handles (gets completed
  * by test alone, by a free, packed and direct) and closepending (a close with pulls outstanding) on both. Left out:
  * zeroslices and mutexes (argument checks and data-server requests the others already exercise).

@@ -3,6 +3,7 @@ package io.pinmx.kerneltests;
 import io.pinmx.pin.kernel.KernelCounter;
 import io.pinmx.pin.kernel.KernelDriver;
 import io.pinmx.pin.kernel.KernelDriverOptions;
+import io.pinmx.pin.kernel.KernelDriverProvider;
 import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.kernel.PinmxAbi;
 import io.pinmx.pin.select.DriverSelector;
@@ -15,6 +16,7 @@ import io.pinmx.pin.spi.PinDriver;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.user.UserDriver;
+import io.pinmx.pin.user.UserDriverProvider;
 import io.pinmx.pin.wire.EagerFrame;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
@@ -119,7 +121,7 @@ class KernelEndpointTest
     {
         assertEquals("kernel", a.info().providerName());
         assertTrue(a.info().pinsMemory());
-        assertTrue(a.info().chosenBecause().contains("chosen because test: /dev/pinmx speaks pinmx ABI version 2"),
+        assertTrue(a.info().chosenBecause().contains("chosen because test: /dev/pinmx speaks pinmx ABI version " + PinmxAbi.ABI_VERSION),
             a.info().chosenBecause());
         assertEquals(PinmxAbi.MXOE_MAX_BYTES - FrameKind.MEDIUM_FRAG.headerBytes(), a.info().mediumFragPayloadBytes());
         final int medium = a.info().mediumFragPayloadBytes();
@@ -233,16 +235,16 @@ class KernelEndpointTest
     @Test
     void theProviderChoiceFollowsTheModulesAbiVersion()
     {
-        final PinDriver chosen = DriverSelector.select(null, null, KernelDriverOptions.DEFAULT_DEVICE,
-            PinmxAbi.ABI_VERSION);
+        final PinDriver chosen = DriverSelector.select(null, null, List.of(new UserDriverProvider(),
+            new KernelDriverProvider(KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION)));
         assertInstanceOf(KernelDriver.class, chosen);
-        assertTrue(chosen.info().chosenBecause().contains("chosen because /dev/pinmx speaks pinmx ABI version 2"),
+        assertTrue(chosen.info().chosenBecause().contains("chosen because /dev/pinmx speaks pinmx ABI version " + PinmxAbi.ABI_VERSION),
             chosen.info().chosenBecause());
-        final PinDriver mismatched = DriverSelector.select(null, null, KernelDriverOptions.DEFAULT_DEVICE,
-            PinmxAbi.ABI_VERSION + 1);
+        final PinDriver mismatched = DriverSelector.select(null, null, List.of(new UserDriverProvider(),
+            new KernelDriverProvider(KernelDriverOptions.DEFAULT_DEVICE, PinmxAbi.ABI_VERSION + 1)));
         assertInstanceOf(UserDriver.class, mismatched);
-        assertTrue(mismatched.info().chosenBecause().contains("/dev/pinmx speaks pinmx ABI version 2, this library " +
-            "speaks version 3"), mismatched.info().chosenBecause());
+        assertTrue(mismatched.info().chosenBecause().contains("/dev/pinmx speaks pinmx ABI version " + PinmxAbi.ABI_VERSION +
+            ", this library speaks version " + (PinmxAbi.ABI_VERSION + 1)), mismatched.info().chosenBecause());
     }
 
     @Test
@@ -251,8 +253,8 @@ class KernelEndpointTest
         final DriverException e = assertThrows(DriverException.class, () -> driver.open(KernelDevices.config(3,
             KernelDriverOptions.defaults().withAbiVersion(PinmxAbi.ABI_VERSION + 1))));
         assertEquals(93, e.errno(), e.getMessage());
-        assertTrue(e.getMessage().contains("PINMX_IOC_HELLO on /dev/pinmx: the module speaks ABI version 2, this " +
-            "library asked for 3: EPROTONOSUPPORT"), e.getMessage());
+        assertTrue(e.getMessage().contains("PINMX_IOC_HELLO on /dev/pinmx: the module speaks ABI version " +
+            PinmxAbi.ABI_VERSION + ", this library asked for " + (PinmxAbi.ABI_VERSION + 1) + ": EPROTONOSUPPORT"), e.getMessage());
     }
 
     @Test

@@ -161,13 +161,13 @@ final class KernelRmaJob
         pb.environment().put("PINMX_RMA_SHARED_MEMORY", "0");
         pb.environment().put("PINMX_RMA_DIR", shm.toString());
         // The default model file is under user.home, which Java takes from the password file (/root), not HOME: in
-        // the guest that is the host's read-only root, so every job measured the model again (most of a job's
-        // ~35 s start-up under TCG). One file per interface in the guest's /tmp lets the next job on the same
+        // the guest that is the host's read-only root, so every job would measure the model again (most of a job's
+        // start-up under TCG). One file per interface in the guest's /tmp lets the next job on the same
         // interfaces (the other rma test class) reuse it; per interface, since the two ranks' keys differ on a veth.
         pb.environment().put("PINMX_RMA_MODEL_FILE", Path.of(System.getProperty("java.io.tmpdir"),
             "pinmx-kernel-tests", "rma-model-" + interfaceName + ".properties").toString());
-        // A full measurement under TCG took 60-190 s a rank (RmaKernelTest's first jobs, with both kernels' VMs on
-        // the host): the scenarios check results, not the protocols' speed, so a quick model does.
+        // A full measurement under TCG takes minutes a rank: the scenarios check results, not the protocols' speed,
+        // so a quick model does.
         pb.environment().put("PINMX_RMA_CALIBRATION", "quick");
         return pb.start();
     }

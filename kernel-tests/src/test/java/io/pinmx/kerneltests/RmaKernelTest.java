@@ -19,11 +19,9 @@ class RmaKernelTest
 {
     private static final String SCENARIOS = "strided,accumulate,consistency,rmw,unilateral,killed";
     /**
-     * A hang's bound, not a speed target: the jobs took 124-172 s under TCG, 194-197 s once the cost model's
-     * calibration measured more (six curve sizes, strided probes per kind), and on a slower host (2026-11-27: system
-     * calls and thread switches 2-4x dearer) 239 s over lo and 355 s across the veth on 6.1; 369 and 465 s with both
-     * kernels' VMs running at once, where the model's measurement was 120-190 s a rank. Measured quickly
-     * ({@code PINMX_RMA_CALIBRATION=quick}, set by {@link KernelRmaJob}): 157 and 136 s on 6.1 with one VM.
+     * A hang's bound, not a speed target: under TCG the jobs take minutes, most of it the cost model's calibration
+     * (measured quickly here: {@code PINMX_RMA_CALIBRATION=quick}, set by {@link KernelRmaJob}), and a slow host or
+     * both kernels' VMs running at once can double that.
      */
     private static final long JOB_DEADLINE_S = 600;
     /** A rank in JIT warm-up under TCG can be silent for seconds; the killed rank is noticed after this. */

@@ -7,12 +7,11 @@ import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriverOptions;
+import io.pinmx.pin.spi.ProviderOptionKeys;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * How the device's endpoint makes progress and how a waiting MPJ call waits, chosen per job by
@@ -20,28 +19,29 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li>{@code caller} (default): no progress thread, in the library or the driver; the thread that waits polls its
  *   request (one round of progress each), busy with a yield every {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD}
- *   empty polls, for up to 50 us (about what a blocked wake-up costs here, so a wait costs at most twice the
- *   better choice), then blocks in the endpoint (on this host shared with other jobs, load 16-25, 1 ms was the
- *   worst of 20 us to 1 ms in two runs of three, see the README: a rank whose partner lost its core does better to
- *   give its own up than to spin through its slice); acks go out at once (no ack delay). One runnable
- *   thread per rank, and no blocking wake-up (~30 us here) on the path of a reply that comes within the spin. MPI
+ *   empty polls, for up to 50 us (about what a blocked wake-up costs, so a wait costs at most twice the
+ *   better choice), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
+ *   does better to give its own up than to spin through its slice); acks go out at once (no ack delay). One
+ *   runnable thread per rank, and no blocking wake-up on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner pull its data only when it next
- *   calls MPJ (same host: the receiver pulls by itself). With the user driver's own progress thread beside it, the
- *   two spinning threads per rank fought for the cores: 8 B MPJ PingPong ~1.1 ms; without it 10-80 us. The
- *   thread that called MPI.Init is bound to the rank's own CPU when PINMX_BIND=core ({@link #callerPolls()}).</li>
+ *   calls MPJ (same host: the receiver pulls by itself). The user driver runs no progress thread of its own: two
+ *   spinning threads per rank would fight for the cores. The thread that called MPI.Init is bound to the rank's own
+ *   CPU when PINMX_BIND=core ({@link #callerPolls()}).</li>
  *   <li>{@code thread}: the endpoint library's progress thread serves the endpoint while the rank computes; waits
- *   block on the request (the progress thread wakes them): two wake-ups per message (8 B PingPong 220-350 us).</li>
+ *   block on the request (the progress thread wakes them): two wake-ups per message.</li>
  * </ul>
  */
 enum DeviceProgress
 {
     // The device polls before it waits in the endpoint, which then blocks at once (callerPollNs 0).
     CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).callerPollNs(0).ackDelayNs(0),
-        // The waiting rank is the progress: a driver thread spinning beside it took ~1 ms per 8 B message.
-        user -> user.withProgressThread(false)),
+        // The waiting rank is the progress: a driver thread spinning beside it would take the rank's core.
+        driver -> driver.option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)),
     THREAD(Duration.ZERO, options ->
     {
-    }, user -> user);
+    }, driver ->
+    {
+    });
 
     static final String VARIABLE = "PINMX_MPJ_PROGRESS";
 
@@ -57,7 +57,8 @@ enum DeviceProgress
     private final EndpointTuning tuning;
 
     DeviceProgress(
-        final Duration spin, final Consumer<EndpointOptions.Builder> options, final UnaryOperator<UserDriverOptions> user)
+        final Duration spin, final Consumer<EndpointOptions.Builder> options,
+        final Consumer<EndpointConfig.Builder> driver)
     {
         this.spinNs = spin.toNanos();
         this.tuning = new EndpointTuning()
@@ -67,8 +68,7 @@ enum DeviceProgress
             {
                 // No node-wide counters file: opening its Chronicle Map compiles generated Java source inside every
                 // rank at start-up, seconds of CPU on a 2-core host while the ranks warm up (as bench-imb's transport).
-                config.options(UserDriverOptions.class, user.apply(
-                    config.options(UserDriverOptions.class).orElseGet(UserDriverOptions::defaults).withCountersFile(null)));
+                driver.accept(config.option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false));
             }
 
             @Override
@@ -111,8 +111,7 @@ enum DeviceProgress
      * Waits until {@code w}, which moves {@code bytes} of message, is done or {@code timeout} passed. The poll before
      * blocking grows by {@value #SPIN_NS_PER_BYTE} ns per byte (up to {@value #MAX_SPIN_NS} ns): a rendezvous that
      * copies a large message takes longer than the base spin, and a sender that blocked meanwhile pays a wake-up
-     * for its notify (the first run with a flat 50 us, load ~20, had its 32 KiB-2 MiB PingPong rows 1.1-2.8x slower
-     * than the run with 1 ms just after it).
+     * for its notify, which a flat base spin makes every rendezvous size pay.
      *
      * @return true if it is done.
      */

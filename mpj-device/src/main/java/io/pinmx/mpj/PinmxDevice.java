@@ -7,27 +7,19 @@ import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.Status;
-import io.pinmx.mx.match.MatchInfo;
 import mpjbuf.Buffer;
-import mpjbuf.NIOBuffer;
-import mpjbuf.RawBuffer;
 import mpjbuf.Type;
-import org.agrona.collections.Int2IntHashMap;
 import xdev.Device;
 import xdev.ProcessID;
 import xdev.XDevException;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 /**
  * MPJ Express's xdev device over the pinmx endpoint library: one endpoint per rank (from the job bootstrap), every
@@ -41,15 +33,14 @@ import java.util.UUID;
  * Every rank, not only the one waited on: a barrier may wait on a live rank that itself waits on the dead one, and
  * a dead rank breaks the job as MPI's default error handler (errors are fatal) has it.
  * <p>
- * Owns the endpoint of one init (opened by {@link #init}, closed by {@link #finish}), the ProcessIDs, the requests
- * in flight and the messages probes took out of the endpoint ({@link ProbeStash}).
+ * Owns the endpoint of one init (opened by {@link #init}, closed by {@link #finish}), its ranks ({@link RankTable}),
+ * the requests in flight and the messages probes took out of the endpoint ({@link ProbeStash}).
  */
 public class PinmxDevice implements Device
 {
     /** How often a rank that waits on peers checks they are alive. */
     static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
-    private static final int NO_RANK = -1;
 
     private enum State
     {
@@ -64,10 +55,7 @@ public class PinmxDevice implements Device
     private Endpoint endpoint;
     private int rank;
     private int epoch;
-    private ProcessID[] pids;
-    private final Map<UUID, Integer> rankOfId = new HashMap<>();
-    private Partner[] partners;
-    private final Int2IntHashMap rankOfPartner = new Int2IntHashMap(NO_RANK);
+    private RankTable rankTable;
     private HeaderPool headers;
     private Heartbeats heartbeats;
     /** Requests whose end nobody has seen yet (what {@link #peek()} looks through). */
@@ -108,7 +96,7 @@ public class PinmxDevice implements Device
             }
             ranks = JobEndpoint.open(job, System.getenv(), progress.tuning());
             endpoint = ranks.endpoint();
-            partners = new Partner[job.size()];
+            final Partner[] partners = new Partner[job.size()];
             dynamicSequenceTo = new int[job.size()];
             for (int r = 0; r < partners.length; r++)
             {
@@ -116,12 +104,12 @@ public class PinmxDevice implements Device
                     endpoint.connect(endpoint.address(), endpoint.options().applicationKey(), CONNECT_TIMEOUT)
                         .named("rank " + r) :
                     ranks.partner(r);
-                rankOfPartner.put(partners[r].id(), r);
             }
+            rankTable = new RankTable(rank, partners);
             headers = new HeaderPool();
             heartbeats = new Heartbeats(endpoint, partners, rank, epoch, headers.empty());
-            stash = new ProbeStash(endpoint, epoch, rank, this::rankOfPartner);
-            pids = exchangeIds();
+            stash = new ProbeStash(endpoint, epoch, rank, rankTable::rankOfPartner);
+            final ProcessID[] pids = rankTable.exchangeIds(job, epoch);
             state = State.OPEN;
             return pids;
         }
@@ -149,27 +137,6 @@ public class PinmxDevice implements Device
         }
     }
 
-    /** Every rank's new ProcessID, in rank order; every rank must be at the same init. */
-    private ProcessID[] exchangeIds()
-    {
-        final UUID mine = UUID.randomUUID();
-        final List<byte[]> all = job.allGather(
-            (epoch + " " + mine).getBytes(StandardCharsets.US_ASCII));
-        final ProcessID[] ids = new ProcessID[all.size()];
-        for (int r = 0; r < ids.length; r++)
-        {
-            final String[] parts = new String(all.get(r), StandardCharsets.US_ASCII).split(" ");
-            if (Integer.parseInt(parts[0]) != epoch)
-            {
-                throw new XDevException("mxdev (pinmx): rank " + r + " is at MPI.Init number " + parts[0] +
-                    ", rank " + rank + " at number " + epoch);
-            }
-            ids[r] = new ProcessID(UUID.fromString(parts[1]));
-            rankOfId.put(ids[r].uuid(), r);
-        }
-        return ids;
-    }
-
     @Override
     public int getSendOverhead()
     {
@@ -186,7 +153,7 @@ public class PinmxDevice implements Device
     public ProcessID id()
     {
         checkOpen();
-        return pids[rank];
+        return rankTable.id(rank);
     }
 
     /**
@@ -265,16 +232,16 @@ public class PinmxDevice implements Device
     {
         checkOpen();
         MatchBits.checkContext(context);
-        final int destination = rankOf(dstID, "destination");
+        final int destination = rankTable.rankOf(dstID, "destination");
         final int staticBytes = buf.getSize();
         final byte[] dynamicPart = buf.getDynamicBuffer();
         final int dynamicBytes = null == dynamicPart ? 0 : dynamicPart.length;
-        final MemorySegment staticPart = staticRegion(buf, staticBytes);
+        final MemorySegment staticPart = StaticPart.region(buf, staticBytes);
         final MemorySegment header = headers.take();
         final int dynamicSequence = 0 == dynamicBytes ? 0 : nextDynamicSequence(destination);
-        MessageHeader.write(header, staticBytes, dynamicBytes, rank, typeCode(buf, staticBytes),
-            elements(buf, staticBytes), dynamicSequence);
-        final Partner to = partners[destination];
+        MessageHeader.write(header, staticBytes, dynamicBytes, rank, StaticPart.typeCode(buf, staticBytes),
+            StaticPart.elements(buf, staticBytes), dynamicSequence);
+        final Partner to = rankTable.partner(destination);
         final MemorySegment[] vector = {header, staticPart};
         final int count = 0 == staticBytes ? 1 : 2;
         final long bits = MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, tag);
@@ -326,7 +293,7 @@ public class PinmxDevice implements Device
     {
         checkOpen();
         MatchBits.checkContext(context);
-        final int source = sourceRank(srcID);
+        final int source = rankTable.sourceRank(srcID);
         final boolean anyTag = ANY_TAG == tag;
         final StashedMessage stashed = stash.take(source, context, tag, anyTag);
         if (null != stashed)
@@ -334,10 +301,10 @@ public class PinmxDevice implements Device
             return track(PinmxRequest.receiveStashed(this, buf, status, context, stashed));
         }
         final MemorySegment header = headers.take();
-        final MemorySegment[] vector = {header, staticRegion(buf, capacity(buf))};
-        final int count = 0 == capacity(buf) ? 1 : 2;
+        final MemorySegment[] vector = {header, StaticPart.region(buf, StaticPart.capacity(buf))};
+        final int count = 0 == StaticPart.capacity(buf) ? 1 : 2;
         final Request message = endpoint.irecv(
-            NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
+            rankTable.partnerIdOrAny(source),
             MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, anyTag ? 0 : tag), MatchBits.mask(anyTag),
             vector, count);
         return track(PinmxRequest.receive(this, buf, status, source, context, header, message));
@@ -357,15 +324,15 @@ public class PinmxDevice implements Device
                     inFlight.get(i).arrivingMessage();
                 }
             }
-            final int source = sourceRank(srcID);
-            endpoint.probe(NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
+            final int source = rankTable.sourceRank(srcID);
+            endpoint.probe(rankTable.partnerIdOrAny(source),
                 MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, ANY_TAG == tag ? 0 : tag),
                 MatchBits.mask(ANY_TAG == tag), new Status(), HEARTBEAT_INTERVAL);
             final String dead = heartbeats.beat();
             if (null != dead)
             {
                 throw new XDevException("mxdev (pinmx) rank " + rank + ": probe for a message from " +
-                    (NO_RANK == source ? "any rank" : "rank " + source) + " failed: " + dead);
+                    (RankTable.NO_RANK == source ? "any rank" : "rank " + source) + " failed: " + dead);
             }
         }
         return found;
@@ -380,9 +347,9 @@ public class PinmxDevice implements Device
     {
         checkOpen();
         MatchBits.checkContext(context);
-        final int source = sourceRank(srcID);
+        final int source = rankTable.sourceRank(srcID);
         heartbeats.drain();
-        final StashedMessage m = stash.find(source, NO_RANK == source ? MatchInfo.ANY_SOURCE : partners[source].id(),
+        final StashedMessage m = stash.find(source, rankTable.partnerIdOrAny(source),
             context, tag, ANY_TAG == tag);
         return null == m ? null : described(m);
     }
@@ -400,7 +367,7 @@ public class PinmxDevice implements Device
     public mpjdev.Status iprobe(final ProcessID srcID, final ProcessID dstID, final int tag, final int context)
     {
         checkOpen();
-        if (rankOf(dstID, "destination") != rank)
+        if (rankTable.rankOf(dstID, "destination") != rank)
         {
             throw new XDevException("mxdev (pinmx) rank " + rank + ": iprobe for messages to another rank (" +
                 dstID.uuid() + ")");
@@ -417,7 +384,7 @@ public class PinmxDevice implements Device
         {
             return null;
         }
-        return irecv(buf, pids[found.source], found.tag, context, found).iwait();
+        return irecv(buf, rankTable.id(found.source), found.tag, context, found).iwait();
     }
 
     /**
@@ -541,7 +508,7 @@ public class PinmxDevice implements Device
 
     Request receiveDynamicPart(final int sourceRank, final int sequence, final byte[] into)
     {
-        return endpoint.irecv(partners[sourceRank].id(), MatchBits.dynamicPart(epoch, sequence),
+        return endpoint.irecv(rankTable.partner(sourceRank).id(), MatchBits.dynamicPart(epoch, sequence),
             MatchBits.EXACT_MASK, MemorySegment.ofArray(into));
     }
 
@@ -551,7 +518,7 @@ public class PinmxDevice implements Device
         final int elements)
     {
         status.source = sourceRank;
-        status.srcID = pids[sourceRank].uuid();
+        status.srcID = rankTable.id(sourceRank).uuid();
         status.tag = tag;
         status.countInBytes = staticBytes;
         status.numEls = elements;
@@ -571,23 +538,7 @@ public class PinmxDevice implements Device
 
     int rankOfPartner(final int partnerId)
     {
-        return rankOfPartner.get(partnerId);
-    }
-
-    private int rankOf(final ProcessID id, final String role)
-    {
-        final Integer r = null == id ? null : rankOfId.get(id.uuid());
-        if (null == r)
-        {
-            throw new XDevException("mxdev (pinmx) rank " + rank + ": " + role + " " +
-                (null == id ? "null" : id.uuid()) + " is not a process of this job");
-        }
-        return r;
-    }
-
-    private int sourceRank(final ProcessID id)
-    {
-        return null != id && ANY_SRC.uuid().equals(id.uuid()) ? NO_RANK : rankOf(id, "source");
+        return rankTable.rankOfPartner(partnerId);
     }
 
     private void checkOpen()
@@ -596,40 +547,5 @@ public class PinmxDevice implements Device
         {
             throw new XDevException("mxdev (pinmx): the device is " + state + " (call MPI.Init first)");
         }
-    }
-
-    /** Bytes of static buffer a receive into {@code buf} can take. */
-    static int capacity(final Buffer buf)
-    {
-        return Math.max(0, Math.min(buf.getCapacity(), nio(buf).capacity()) - buf.offset());
-    }
-
-    /** The first {@code bytes} of the buffer's static part, over its direct ByteBuffer's memory (no copy). */
-    static MemorySegment staticRegion(final Buffer buf, final int bytes)
-    {
-        final ByteBuffer b = nio(buf);
-        return MemorySegment.ofBuffer(b.slice(0, b.capacity())).asSlice(buf.offset(), bytes);
-    }
-
-    private static ByteBuffer nio(final Buffer buf)
-    {
-        final RawBuffer raw = buf.getStaticBuffer();
-        if (raw instanceof NIOBuffer n)
-        {
-            return n.getBuffer();
-        }
-        throw new XDevException("mxdev (pinmx): static buffer " + raw + " is not an mpjbuf.NIOBuffer");
-    }
-
-    /** The first section's type code, read where mpjbuf.Buffer writes it (or NO_TYPE). */
-    private static int typeCode(final Buffer buf, final int staticBytes)
-    {
-        return staticBytes < Buffer.SECTION_OVERHEAD ? MessageHeader.NO_TYPE :
-            buf.getStaticBuffer().getByte(buf.offset());
-    }
-
-    private static int elements(final Buffer buf, final int staticBytes)
-    {
-        return staticBytes < Buffer.SECTION_OVERHEAD ? 0 : buf.getStaticBuffer().getInt(buf.offset() + 4, false);
     }
 }

@@ -88,7 +88,7 @@ final class PinmxRequest extends mpjdev.Request
             final int staticBytes = MessageHeader.staticBytes(h);
             if (r.fits(staticBytes, stashed.sourceRank(), MatchBits.tag(stashed.bits())))
             {
-                PinmxDevice.staticRegion(buffer, staticBytes).copyFrom(stashed.staticPart().asSlice(0, staticBytes));
+                StaticPart.region(buffer, staticBytes).copyFrom(stashed.staticPart().asSlice(0, staticBytes));
                 r.arrived(h, stashed.sourceRank(), MatchBits.tag(stashed.bits()));
             }
         }
@@ -103,7 +103,7 @@ final class PinmxRequest extends mpjdev.Request
     /** Bytes of static buffer this request moves: the message (send) or the room for it (receive). */
     int bytes()
     {
-        return receive ? PinmxDevice.capacity(buffer) : buffer.getSize();
+        return receive ? StaticPart.capacity(buffer) : buffer.getSize();
     }
 
     /** The endpoint request a waiter can block on, or null when none is in flight. */
@@ -250,7 +250,7 @@ final class PinmxRequest extends mpjdev.Request
         {
             device.headers().give(header);
             fail("a message of " + Math.max(0, length - MessageHeader.BYTES) + " bytes from rank " + sourceRank +
-                " (tag " + tag + ") does not fit the receive buffer of " + PinmxDevice.capacity(buffer) + " bytes");
+                " (tag " + tag + ") does not fit the receive buffer of " + StaticPart.capacity(buffer) + " bytes");
             return;
         }
         arrived(header, sourceRank, tag);
@@ -260,12 +260,12 @@ final class PinmxRequest extends mpjdev.Request
 
     private boolean fits(final int staticBytes, final int sourceRank, final int tag)
     {
-        if (staticBytes <= PinmxDevice.capacity(buffer))
+        if (staticBytes <= StaticPart.capacity(buffer))
         {
             return true;
         }
         fail("a message of " + staticBytes + " bytes from rank " + sourceRank + " (tag " + tag +
-            ") does not fit the receive buffer of " + PinmxDevice.capacity(buffer) + " bytes");
+            ") does not fit the receive buffer of " + StaticPart.capacity(buffer) + " bytes");
         return false;
     }
 

@@ -60,7 +60,7 @@ class DeviceArgumentsTest
         final int offset = 8;
         final Buffer buffer = new Buffer(BufferFactory.create(4096), offset, 4096);
         final ByteBuffer direct = ((NIOBuffer)buffer.getStaticBuffer()).getBuffer();
-        final MemorySegment region = PinmxDevice.staticRegion(buffer, 100);
+        final MemorySegment region = StaticPart.region(buffer, 100);
         assertTrue(region.isNative(), "the static part must go as native memory, not staged");
         assertTrue(direct.isDirect());
         assertEquals(

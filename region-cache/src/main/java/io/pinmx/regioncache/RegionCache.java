@@ -4,6 +4,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Objects;
 
+import static io.pinmx.regioncache.SegmentArguments.SINGLE_SEGMENT;
+import static io.pinmx.regioncache.SegmentArguments.checkLeaseFree;
+import static io.pinmx.regioncache.SegmentArguments.checkedAddress;
+
 /**
  * LRU cache of declared regions keyed by their segment vector.
  * <p>
@@ -35,12 +39,11 @@ import java.util.Objects;
  * single-segment regions are also in an address-ordered index that finds a containing
  * region in O(log n) whatever the overlaps (see {@link ContainmentIndex}).
  * <p>
- * Thread-safe: one lock guards the indexes and counters; a hit takes it once in acquire
- * and once in release, for a hash probe (then a binary search if a single segment has no
- * exact match) and a few link updates. Declares and undeclares run outside the lock. When
- * two threads miss on the same vector at once, both declare and the loser undeclares its copy. An id is
- * undeclared only after its region left the indexes, so the driver cannot hand it out again
- * while a lookup could still find the old region.
+ * Thread-safe: one lock guards the indexes, the {@link IdleRegions}, the {@link UndeclareQueue} and the counters;
+ * a hit takes it once in acquire and once in release, for a hash probe (then a binary search if a single segment has
+ * no exact match) and a few link updates. Declares and undeclares run outside the lock. When two threads miss on the
+ * same vector at once, both declare and the loser undeclares its copy. An id is undeclared only after its region left
+ * the indexes, so the driver cannot hand it out again while a lookup could still find the old region.
  * <p>
  * A declare failure caches nothing and propagates unchanged. An undeclare failure
  * propagates from the call that triggered it once every queued undeclare was attempted
@@ -52,8 +55,6 @@ public final class RegionCache implements AutoCloseable
     /** Most segments in one region, as in the driver contract. */
     public static final int MAX_SEGMENTS = 256;
 
-    private static final int SINGLE_SEGMENT = -1;
-
     private final RegionDeclarer declarer;
     private final int maxRegions;
     private final long maxDeclaredBytes;
@@ -63,12 +64,8 @@ public final class RegionCache implements AutoCloseable
     /** Cached single-segment regions by address, for containment. */
     private final ContainmentIndex singles = new ContainmentIndex();
 
-    /** Most recently released idle region. */
-    private CachedRegion idleHead;
-    /** Least recently released idle region: the next to evict. */
-    private CachedRegion idleTail;
-    /** Regions waiting for their undeclare, linked through {@code undeclareNext}. */
-    private CachedRegion undeclareHead;
+    private final IdleRegions idle = new IdleRegions();
+    private final UndeclareQueue undeclares;
 
     private long hits;
     private long misses;
@@ -89,6 +86,7 @@ public final class RegionCache implements AutoCloseable
     public RegionCache(final RegionDeclarer declarer, final int maxRegions, final long maxDeclaredBytes)
     {
         this.declarer = Objects.requireNonNull(declarer, "declarer must not be null");
+        this.undeclares = new UndeclareQueue(declarer);
         if (maxRegions < 1)
         {
             throw new IllegalArgumentException("maxRegions must be at least 1: " + maxRegions);
@@ -218,17 +216,17 @@ public final class RegionCache implements AutoCloseable
                 }
                 else
                 {
-                    linkIdleHead(region);
+                    idle.pushMostRecent(region);
                     evictWhileOverCapacity();
                 }
             }
-            if (null == undeclareHead)
+            if (undeclares.isEmpty())
             {
                 return;
             }
-            pending = takeUndeclareQueue();
+            pending = undeclares.takeAll();
         }
-        undeclareAll(pending);
+        undeclares.undeclareAll(pending);
     }
 
     /**
@@ -381,26 +379,24 @@ public final class RegionCache implements AutoCloseable
             final CachedRegion existing = wasClosed ? null : findExisting(region);
             if (wasClosed)
             {
-                region.undeclareNext = undeclareHead;
-                undeclareHead = region;
+                undeclares.add(region);
             }
             else if (null != existing)
             {
                 use(existing);
                 lease.hold(this, existing, region.start - existing.start);
-                region.undeclareNext = undeclareHead;
-                undeclareHead = region;
+                undeclares.add(region);
             }
             else
             {
                 insert(region);
                 lease.hold(this, region, 0);
             }
-            pending = takeUndeclareQueue();
+            pending = undeclares.takeAll();
         }
         try
         {
-            undeclareAll(pending);
+            undeclares.undeclareAll(pending);
         }
         catch (final RuntimeException ex)
         {
@@ -445,7 +441,7 @@ public final class RegionCache implements AutoCloseable
                 final CachedRegion pending;
                 synchronized (lock)
                 {
-                    evicted = null != idleTail;
+                    evicted = null != idle.leastRecent();
                     if (evicted)
                     {
                         evictIdleTail();
@@ -453,9 +449,9 @@ public final class RegionCache implements AutoCloseable
                     }
                     held = declaredRegions;
                     inUse = inUseRegions;
-                    pending = takeUndeclareQueue();
+                    pending = undeclares.takeAll();
                 }
-                undeclareAll(pending);
+                undeclares.undeclareAll(pending);
                 if (!evicted)
                 {
                     throw new RegionTableFullException("the driver has no room for another region and none of the " +
@@ -506,7 +502,7 @@ public final class RegionCache implements AutoCloseable
 
     private void evictWhileOverCapacity()
     {
-        while (null != idleTail && overCapacity())
+        while (null != idle.leastRecent() && overCapacity())
         {
             evictIdleTail();
         }
@@ -515,8 +511,8 @@ public final class RegionCache implements AutoCloseable
     /** Drops the least recently used idle region and queues its undeclare. */
     private void evictIdleTail()
     {
-        final CachedRegion victim = idleTail;
-        unlinkIdle(victim);
+        final CachedRegion victim = idle.leastRecent();
+        idle.remove(victim);
         removeFromIndex(victim);
         victim.dropped = true;
         retire(victim);
@@ -547,14 +543,14 @@ public final class RegionCache implements AutoCloseable
                 invalidations++;
                 if (0 == region.inUseCount)
                 {
-                    unlinkIdle(region);
+                    idle.remove(region);
                     retire(region);
                 }
             }
             dropped = victims.size();
-            pending = takeUndeclareQueue();
+            pending = undeclares.takeAll();
         }
-        undeclareAll(pending);
+        undeclares.undeclareAll(pending);
         return dropped;
     }
 
@@ -563,7 +559,7 @@ public final class RegionCache implements AutoCloseable
         if (0 == region.inUseCount++)
         {
             inUseRegions++;
-            unlinkIdle(region);
+            idle.remove(region);
         }
     }
 
@@ -581,89 +577,7 @@ public final class RegionCache implements AutoCloseable
     {
         declaredRegions--;
         declaredBytes -= region.declaredBytes;
-        region.undeclareNext = undeclareHead;
-        undeclareHead = region;
-    }
-
-    private CachedRegion takeUndeclareQueue()
-    {
-        final CachedRegion head = undeclareHead;
-        undeclareHead = null;
-        return head;
-    }
-
-    private void undeclareAll(final CachedRegion head)
-    {
-        RuntimeException failure = null;
-        CachedRegion region = head;
-        while (null != region)
-        {
-            final CachedRegion next = region.undeclareNext;
-            region.undeclareNext = null;
-            try
-            {
-                declarer.undeclare(region.regionId);
-            }
-            catch (final RuntimeException ex)
-            {
-                if (null == failure)
-                {
-                    failure = ex;
-                }
-                else
-                {
-                    failure.addSuppressed(ex);
-                }
-            }
-            region = next;
-        }
-        if (null != failure)
-        {
-            throw failure;
-        }
-    }
-
-    private void linkIdleHead(final CachedRegion region)
-    {
-        region.idlePrevious = null;
-        region.idleNext = idleHead;
-        if (null == idleHead)
-        {
-            idleTail = region;
-        }
-        else
-        {
-            idleHead.idlePrevious = region;
-        }
-        idleHead = region;
-        region.idleLinked = true;
-    }
-
-    private void unlinkIdle(final CachedRegion region)
-    {
-        if (!region.idleLinked)
-        {
-            return;
-        }
-        if (null == region.idlePrevious)
-        {
-            idleHead = region.idleNext;
-        }
-        else
-        {
-            region.idlePrevious.idleNext = region.idleNext;
-        }
-        if (null == region.idleNext)
-        {
-            idleTail = region.idlePrevious;
-        }
-        else
-        {
-            region.idleNext.idlePrevious = region.idlePrevious;
-        }
-        region.idlePrevious = null;
-        region.idleNext = null;
-        region.idleLinked = false;
+        undeclares.add(region);
     }
 
     private void checkOpen()
@@ -672,51 +586,5 @@ public final class RegionCache implements AutoCloseable
         {
             throw new IllegalStateException("region cache is closed");
         }
-    }
-
-    private static void checkLeaseFree(final RegionLease lease)
-    {
-        Objects.requireNonNull(lease, "lease must not be null");
-        if (lease.isHeld())
-        {
-            throw new IllegalStateException(
-                "lease already holds region " + lease.regionId + ": release it before acquiring again");
-        }
-    }
-
-    /**
-     * Checks one requested segment and returns its address; names it only when it fails,
-     * so a valid request builds no string.
-     *
-     * @param index position in the vector, or {@link #SINGLE_SEGMENT} for the single-segment argument.
-     */
-    private static long checkedAddress(final MemorySegment segment, final int index)
-    {
-        if (null == segment)
-        {
-            throw new IllegalArgumentException(segmentName(index) + " is null");
-        }
-        if (!segment.isNative())
-        {
-            throw new IllegalArgumentException(
-                segmentName(index) + " is a heap segment: only native segments can be declared");
-        }
-        final long address = segment.address();
-        final long length = segment.byteSize();
-        if (length < 1)
-        {
-            throw new IllegalArgumentException(segmentName(index) + " is empty: a segment needs a positive size");
-        }
-        if (address + length < address)
-        {
-            throw new IllegalArgumentException(
-                segmentName(index) + " at 0x" + Long.toHexString(address) + " of " + length + " bytes wraps around");
-        }
-        return address;
-    }
-
-    private static String segmentName(final int index)
-    {
-        return SINGLE_SEGMENT == index ? "segment" : "segments[" + index + "]";
     }
 }

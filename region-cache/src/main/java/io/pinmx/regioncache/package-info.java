@@ -5,7 +5,7 @@
  * ones to stay within a region count and a byte capacity. Pinning is not its concern: the
  * driver pins and unpins declared regions on its own.
  * <p>
- * Owns {@link io.pinmx.regioncache.RegionCache}, its leases, indexes and statistics. It
+ * Owns {@link io.pinmx.regioncache.RegionCache}, its leases, indexes, idle list, undeclare queue and statistics. It
  * calls nothing but the JDK and the {@link io.pinmx.regioncache.RegionDeclarer} its user
  * supplies; the endpoint library adapts that interface to the driver contract.
  */

@@ -12,16 +12,13 @@ import java.util.function.Supplier;
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous gets
  * and puts of 8 B and 256 KiB (ts, tn), strided gets, puts and accumulates of 64 pieces of two sizes in each size class
  * by each protocol (tp and tc of each kind and class, from the gaps between the protocols), and zero-copy against
- * streamed transfers of {@link #CURVE_BYTES}, both from memory allocated for each (never declared before; streamed ones
- * had reused one buffer, and lines through two sizes ended at 1 MiB, below where streaming falls behind, and then
- * started at 128 KiB, above where a fresh region's declaration tips the balance). After a warm-up, rounds run every
- * probe in turn and each cost is the fastest of its rounds, so that a busy moment of a shared host does not become the
- * model. The warm-up runs the small transfers until the JIT has compiled their paths at both ends: with 20 rounds of
- * each, models measured in a fresh JVM had an 8 B get start-up of 0.2-0.9 ms (9 us compiled, back to back) and lines of
- * 1.5-10 ms start-up. Between two ranks on this 2-CPU host (2026-11-29) the first rank took 12-13 s, the second 6 s,
- * over loopback and across a veth pair alike (11-12 s and 6 s before the size classes' probes; 1-5 s a rank on a
- * quieter day); the peer's application is not involved (its data server serves the puts). The numbers of rounds are
- * the {@link CalibrationEffort}'s.
+ * streamed transfers of {@link #CURVE_BYTES}, both from memory allocated for each (never declared before), so that
+ * the curves span both where a fresh region's declaration tips the balance and where streaming falls behind. After a
+ * warm-up, rounds run every probe in turn and each cost is the fastest of its rounds, so that a busy moment of a
+ * shared host does not become the model. The warm-up runs the small transfers until the JIT has compiled their paths
+ * at both ends: a model measured on interpreted code prices start-ups many times too high. A full measurement takes
+ * seconds a rank; the peer's application is not involved (its data server serves the puts). The numbers of rounds
+ * are the {@link CalibrationEffort}'s.
  */
 final class Calibration
 {
@@ -37,8 +34,8 @@ final class Calibration
     private static final long[][] GET_PIECE_BYTES = {{64, 256}, {512, 4096}};
     private static final long SMALLEST_PIECE_BYTES = Double.BYTES;
     /**
-     * The sizes the zero-copy and streaming curves go through, a factor of 4 apart: with 4 KiB, 32 KiB, 256 KiB and
-     * 4 MiB, the curves between 32 and 256 KiB put 64 KiB gets on zero-copy at 1.27x streaming's time.
+     * The sizes the zero-copy and streaming curves go through, a factor of 4 apart: points further apart leave the
+     * straight segments between them too far from the transfers' times in the medium sizes.
      */
     static final long[] CURVE_BYTES = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
     private static final long LARGEST_CURVE_BYTES = CURVE_BYTES[CURVE_BYTES.length - 1];
@@ -50,7 +47,7 @@ final class Calibration
     private static final StridedProtocol[] STRIDED_PROTOCOLS = {StridedProtocol.DIRECT, StridedProtocol.PACK};
     /**
      * Each probe runs this many times in a row and only the last is timed: the first after another kind of probe
-     * found the peer's threads backed off (an 8 B get then measured 58-87 us, against 18 us as the second of two).
+     * finds the peer's threads backed off and would time their wake-up, not the transfer.
      */
     private static final int BACK_TO_BACK = 2;
 
@@ -150,11 +147,9 @@ final class Calibration
     /**
      * @return a kind's two probe piece sizes in a size class. Puts and accumulates are classed by the driver's inline
      *         limit L (32 KiB unless the endpoint's rendezvous threshold is lower): L / 4 and 7/8 L in all travel with
-     *         the request (past the 4 KiB that both protocols copy in alike), L and 16 L do not. Fitted from one
-     *         line through 16 and 128 KiB, across L, the puts' crossing came out at 1.1-3.7 KiB pieces where the
-     *         sweep's rows showed it between 256 B and 512 B. Past L the protocols part with the total, not the
-     *         pieces (packed 2% faster at 128 KiB, 10-30% slower at 512 KiB): with 4 L as the larger probe, one
-     *         calibration in three saw no cost per packed byte and packed 512 KiB at 1.29x the direct time.
+     *         the request (past the 4 KiB that both protocols copy in alike), L and 16 L do not: one line across L
+     *         misplaces the crossing. Past L the protocols part with the total, not the pieces, so the larger probe
+     *         is far enough past L (16 L, not 4 L) for the cost per packed byte to show above the noise.
      */
     private long[] pieceBytes(final CostModel.Kind kind, final CostModel.SizeClass size)
     {
@@ -264,11 +259,9 @@ final class Calibration
     /**
      * The effort's small transfers (enough calls for the JIT's optimising tier, at FULL), then its rounds of every kind
      * of transfer, a get and a put of fresh memory by each contiguous protocol among them: woken threads, warm caches,
-     * compiled paths for what the curves time. With 20 rounds (the get and the put of one allocation, so the put never
-     * declared), the curves' zero-copy puts of fresh 64 KiB came out at 225-355 us, their rounds falling from ms to the
-     * end of the calibration (40 rounds: to 128-240 us), where the protocol sweep took 118-182 us, and 64 KiB puts went
-     * streamed at 1.15-1.65x the zero-copy time in 7 of 10 sweeps; with 200, in 1 of 10 (1.14x). Under TCG the rounds
-     * cost minutes, hence {@link CalibrationEffort#QUICK}'s 2.
+     * compiled paths for what the curves time. With too few rounds the curves' zero-copy puts of fresh memory still
+     * run slower than they do later in a job, and medium puts go streamed where zero-copy is faster. Under TCG the
+     * rounds cost minutes, hence {@link CalibrationEffort#QUICK}'s 2.
      */
     private void warmUp(final MemorySegment buffer)
     {

@@ -10,26 +10,29 @@ public enum CalibrationEffort
 {
     /**
      * The default: small transfers until the JIT has compiled their paths at both ends, 200 rounds of every kind,
-     * then each probe's fastest of 9 rounds (on a 2-CPU host 12-13 s for the first rank and 6 s for the second, over
-     * loopback or across a veth pair).
+     * then each probe's fastest of 9 rounds (seconds a rank on a 2-CPU host).
      */
-    FULL(3000, 200, 9),
+    FULL(3000, 200, 9, 10),
     /**
      * A tenth of the small transfers, 2 warm-up rounds of each kind and 3 timed rounds, for machines where every round
      * trip is slow (an emulated guest: under qemu's TCG a full measurement took 1-3 minutes a rank): a noisier model;
      * its file says so, and later quick jobs use it while a full job does not (it measures a full one and replaces it).
      */
-    QUICK(300, 2, 3);
+    QUICK(300, 2, 3, 3);
 
     final int smallWarmUpRounds;
     final int warmUpRounds;
     final int timedRounds;
+    /** What a rank's measurement takes on an idle 2-CPU host, for the line said before it starts. */
+    final int typicalSecondsPerRank;
 
-    CalibrationEffort(final int smallWarmUpRounds, final int warmUpRounds, final int timedRounds)
+    CalibrationEffort(final int smallWarmUpRounds, final int warmUpRounds, final int timedRounds,
+        final int typicalSecondsPerRank)
     {
         this.smallWarmUpRounds = smallWarmUpRounds;
         this.warmUpRounds = warmUpRounds;
         this.timedRounds = timedRounds;
+        this.typicalSecondsPerRank = typicalSecondsPerRank;
     }
 
     /** @return the word that names it in {@code PINMX_RMA_CALIBRATION}, in the model file and on stderr. */

@@ -66,7 +66,7 @@ final class Completions
                 r.await(DriverTier.UNTIL_DONE);
                 if (RequestState.FAILED == r.state() && null == failed)
                 {
-                    failed = DriverTier.failure(rank, r);
+                    failed = RankFailures.failure(rank, r);
                 }
                 r.release();
             }
@@ -82,8 +82,9 @@ final class Completions
     {
         private final int rank;
         private final Request[] reads;
-        private final Pieces unpackInto;
-        private final MemorySegment staging;
+        /** Dropped once settled: a get that {@link ReadsInFlight} still follows holds no memory. */
+        private Pieces unpackInto;
+        private MemorySegment staging;
         private boolean settled;
         private RmaException failure;
 
@@ -93,6 +94,12 @@ final class Completions
             this.reads = reads;
             this.unpackInto = unpackInto;
             this.staging = staging;
+        }
+
+        /** @return the endpoint reads this get started. */
+        int reads()
+        {
+            return reads.length;
         }
 
         @Override
@@ -125,7 +132,7 @@ final class Completions
                 r.await(DriverTier.UNTIL_DONE);
                 if (RequestState.FAILED == r.state() && null == failure)
                 {
-                    failure = DriverTier.failure(rank, r);
+                    failure = RankFailures.failure(rank, r);
                 }
                 r.release();
             }
@@ -133,6 +140,8 @@ final class Completions
             {
                 unpackInto.unpack(staging);
             }
+            unpackInto = null;
+            staging = null;
         }
 
         @Override

@@ -12,20 +12,16 @@ import java.util.Locale;
  * {@code ts + tn * N + k * tp}, packed {@code ts + tn * N + tc * N}; ts and tn are one contiguous transfer's, tp (a
  * piece's own cost) and tc (a packed byte's) are measured per kind of request and per {@link SizeClass} as each
  * protocol runs, from how far apart the two protocols are at two piece sizes, which is what the choice depends on
- * (each protocol's time less one contiguous transfer's had made them small differences of noisy times). The seeds'
- * form charged every piece a whole start-up, which the direct protocol here does not pay (a put's pieces go in one
- * vector message, a get's in reads running side by side): with tp taken from 64 pieces, 128 pieces were predicted to
- * cost 160 us where they took 90. And 2 tm from a memcpy missed what packing costs beyond its copies (the chunks
- * through the stream buffers): an accumulate's tc came out at 0.36-0.70 ns/B against 2 tm = 0.10-0.11. The choice
- * reduces to {@code tp <= tc * n}: direct for pieces of at least tp / tc bytes. Each size class has its own tp and
- * tc because both protocols change path where a request stops travelling with its data: one line through probes
- * either side of that point (64 pieces of 256 B and of 2 KiB, 16 and 128 KiB in all) put the puts' crossing at
- * 1.1-3.7 KiB pieces, where the sweep's rows showed pack 2x faster at 256 B (8 KiB in all, copied in with the
- * request, against a vector of pieces) and slower from 512 B (32 KiB, streamed in chunks against pulled pieces):
- * rows of 512 B packed at 1.17-1.22x the direct time. Contiguous: zero-copy and streaming are each a {@link Curve}
- * through transfers of a few sizes from memory not declared before; the cheaper at the request's size wins. (Lines
- * through 128 KiB and 4 MiB alone put 4-64 KiB gets on zero-copy where streaming took half the time: a zero-copy
- * transfer of fresh memory pays its declaration, which a line fitted to large transfers does not see.)
+ * (each protocol's time less one contiguous transfer's would make them small differences of noisy times). The seeds'
+ * form charges every piece a whole start-up, which the direct protocol here does not pay (a put's pieces go in one
+ * vector message, a get's in reads running side by side), and 2 tm from a memcpy misses what packing costs beyond
+ * its copies (the chunks through the stream buffers). The choice reduces to {@code tp <= tc * n}: direct for pieces
+ * of at least tp / tc bytes. Each size class has its own tp and tc because both protocols change path where a
+ * request stops travelling with its data (packed: copied in with the request, then streamed in chunks; direct: a
+ * vector of pieces, then pulled pieces), so one line through probes either side of that point misplaces the
+ * crossing. Contiguous: zero-copy and streaming are each a {@link Curve} through transfers of a few sizes from memory
+ * not declared before; the cheaper at the request's size wins. Small sizes need points of their own: a zero-copy
+ * transfer of fresh memory pays its declaration, which a line fitted to large transfers does not see.
  *
  * @param key            provider, host, interface and inline limit the costs were measured for.
  * @param getContiguous  one contiguous get: ts and tn.
@@ -45,8 +41,8 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
      * How much cheaper than zero-copy streaming must be predicted to be chosen (a fraction of zero-copy's time): memory
      * sent zero-copy stays declared and goes faster the next time, streamed memory does not. Small, so that when the
      * curves are right the choice costs a transfer of fresh memory at most ~5%, below the 10% the protocol sweep
-     * allows, which leaves room for the curves' own error (0.25 put 64 KiB gets on zero-copy, 1.3x slower than
-     * streaming; 0.1 put 16 KiB gets there at 1.15-1.25x in 4 of 5 sweeps, with curves within 10% of the sweep's).
+     * allows, which leaves room for the curves' own error; a larger margin sends small gets zero-copy where streaming
+     * is faster.
      */
     public static final double STREAM_MARGIN = 0.05;
 

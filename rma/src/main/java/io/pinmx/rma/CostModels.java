@@ -14,7 +14,8 @@ import java.util.List;
  * than the job asks for (a quick one for a full job), then written there. Ranks measure one after
  * another (each against its next rank reached through the driver), so that their measurements do not disturb each
  * other. A damaged file fails the init on every rank, naming the file on its rank; a file that cannot be written is
- * said on stderr and the model just measured is used. A measurement says on stderr how long it took.
+ * said on stderr and the model just measured is used. Rank 0 says on stderr what is measured and about how long it
+ * takes before it starts; each measurement says how long it took.
  */
 final class CostModels
 {
@@ -87,7 +88,7 @@ final class CostModels
             }
         }
         final List<byte[]> states = job.allGather(new byte[] {state});
-        boolean anyNeeds = false;
+        int needing = 0;
         for (int r = 0; r < states.size(); r++)
         {
             if (DAMAGED == states.get(r)[0])
@@ -95,11 +96,18 @@ final class CostModels
                 throw null != damaged ? damaged : new RmaException("rank " + r + "'s rma cost model file is " +
                     "damaged (its error names the file)");
             }
-            anyNeeds |= NEED == states.get(r)[0];
+            needing += NEED == states.get(r)[0] ? 1 : 0;
         }
-        if (!anyNeeds)
+        if (0 == needing)
         {
             return;
+        }
+        if (0 == job.rank())
+        {
+            // Said before it starts: the job is silent for that long, the first time on a host.
+            System.err.println("pinmx-rma: measuring the cost model " + key + " (" + options.calibration().word() +
+                ") on " + needing + " rank(s), one after another, about " +
+                needing * options.calibration().typicalSecondsPerRank + " s; kept in " + file + " for later jobs");
         }
         final RmaAllocation area = rma.alloc(Calibration.CALIBRATION_BYTES);
         for (int r = 0; r < states.size(); r++)

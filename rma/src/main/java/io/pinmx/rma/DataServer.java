@@ -22,8 +22,8 @@ import java.util.List;
  * (unilateral progress).
  * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it polls the endpoint
  * itself (the endpoint's progress thread stands aside meanwhile), so the next request of an origin issuing them back
- * to back is received on this thread with no wake-up in between (30-50 us each on these vCPUs); later it parks and
- * the progress thread wakes it when one arrives.
+ * to back is received on this thread with no wake-up in between (a wake-up costs more than the operation); later it
+ * parks and the progress thread wakes it when one arrives.
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
  * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote
@@ -334,8 +334,8 @@ final class DataServer implements AutoCloseable
 
     /**
      * Where data that is not applied as it lands (accumulates, packed puts) is received: one buffer kept across
-     * requests, so the endpoint's region cache finds it declared already; fresh memory per request cost a
-     * declaration each (1 MiB accumulate + fence 4.8 ms against C's 0.17). Requests are served one at a time, so
+     * requests, so the endpoint's region cache finds it declared already; fresh memory per request would cost a
+     * declaration each. Requests are served one at a time, so
      * it is free again once one is served. Past {@link #STAGING_KEPT_MAX_BYTES} a request gets memory of its own.
      */
     private MemorySegment staging(final long bytes)

@@ -5,7 +5,6 @@ import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
-import io.pinmx.mx.RequestState;
 import io.pinmx.mx.match.MatchInfo;
 
 import java.lang.foreign.Arena;
@@ -28,10 +27,10 @@ import java.util.function.Predicate;
  * with its data inline when it fits the server's request buffer, else following it: the caller's pieces as vectors
  * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). A small put or accumulate,
  * or one packed inline in its request, is complete once copied ({@link CopiedWrites}); others once their sends are
- * acknowledged. Read-modify-writes, fences and mutex operations wait for a reply. The first copied write to a rank
+ * acknowledged. Read-modify-writes, fences and mutex operations wait for a reply, pinging the server meanwhile
+ * ({@link ServerNotices}). The first copied write to a rank
  * after a fence asks the server to answer once it applied it: a fence that finds no other write sent since awaits
- * that answer instead of sending a FENCE (8 B put + fence across a veth pair: 19.4-19.6 us, as a fetch-and-add's
- * 18.6-20.1, where two requests took 26.7).
+ * that answer instead of sending a FENCE, so a put + fence costs one round trip, as a fetch-and-add does, not two.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
@@ -50,19 +49,16 @@ final class DriverTier
     static final int READS_IN_FLIGHT = 16;
     /**
      * The largest blocking contiguous get the target's data server answers with the bytes, one request and one reply
-     * as a fetch-and-add, instead of a pull the drivers serve. Across a veth pair (user driver, UDP), pull against
-     * served: 8 B 7.8 against 5.9 us, 1 KiB 8.0 against 6.1, 2 KiB 9.0 against 8.1, 4 KiB 9.6 against 10.1; between
-     * two ranks of one host through the driver, 8 B 7.2 against 5.8. Non-blocking gets still pull, side by side.
+     * as a fetch-and-add, instead of a pull the drivers serve: up to this size the served get is the faster of the
+     * two, across a network and between ranks of one host alike. Non-blocking gets still pull, side by side.
      */
     static final long SERVED_GET_MAX_BYTES = 2048;
     /**
      * What the protocol choice is told of a put whose region would change nothing: it follows the model's curves
-     * (16 KiB puts from memory once sent zero-copy went zero-copy, as a vector of the caller's memory, at up to 1.37x
-     * the time of a copy sent with the request).
+     * (a put that travels with its request uses no region, so memory declared already must not send it zero-copy,
+     * which is slower than a copy sent with the request).
      */
     private static final Predicate<MemorySegment> NO_REGION_USED = memory -> false;
-    /** How often an origin waiting for a target's answer sends it a PING. */
-    private static final Duration PING_INTERVAL = Duration.ofMillis(500);
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
     static final Duration UNTIL_DONE = Duration.ofDays(365);
 
@@ -70,12 +66,7 @@ final class DriverTier
     private final Endpoint endpoint;
     private final int self;
     private final RequestHeader header = new RequestHeader();
-    private final MemorySegment pingHeader;
-    private static final long NO_PART = -1;
-    /** Per rank, the part of its pack area this rank pulled and has not yet told it about, or {@link #NO_PART}. */
-    private final long[] pulledParts;
-    /** Sends nobody waits for (pings, pack-area releases), released once done. */
-    private final List<Request> unanswered = new ArrayList<>();
+    private final ServerNotices notices;
     private final boolean[] unfenced;
     /**
      * Per rank, the answer the first small put or accumulate to it after a fence asked for (see
@@ -87,6 +78,7 @@ final class DriverTier
     private final MemorySegment appliedAnswers;
     /** Per rank, the gets that may still be pulling from it. */
     private final List<Completions.Pulls>[] pendingGets;
+    private final ReadsInFlight readsInFlight = new ReadsInFlight();
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
     private final StreamBuffers streams;
@@ -96,8 +88,8 @@ final class DriverTier
     private final MemorySegment askAnswer = Arena.ofAuto().allocate(SERVED_GET_MAX_BYTES, 8);
     /**
      * Where a put or accumulate's request header is encoded, copied from there into what is sent: an arena per
-     * request (its cleaner kept until a collection) had both ranks collecting every 1-1.5 s in an 8 B put loop,
-     * 35-55 ms each, with what survived growing ~9 MB a time.
+     * request keeps its cleaner until a collection, so a put loop would have both ranks collecting often, each pause
+     * long against an operation.
      */
     private final SegmentAllocator scratchHead = SegmentAllocator.prefixAllocator(Arena.ofAuto().allocate(
         RequestHeader.FIXED_BYTES + (long)RequestHeader.PIECE_BYTES * MAX_PIECES_PER_REQUEST, 8));
@@ -105,8 +97,7 @@ final class DriverTier
     /**
      * The largest request that carries its data inline: one the endpoint sends eagerly. Past its rendezvous
      * threshold the target pulls the request from the origin's memory, and an inline copy, fresh memory each time,
-     * cost a region declaration per put (32 KiB put + fence 160-320 us against 86-115 us for 64 KiB sent from the
-     * caller's buffer).
+     * would cost a region declaration per put, more than sending from the caller's buffer.
      */
     private final long inlineLimitBytes;
 
@@ -123,12 +114,9 @@ final class DriverTier
         this.appliedIsLast = new boolean[job.job().size()];
         this.appliedAnswers = Arena.ofAuto().allocate((long)Long.BYTES * job.job().size(), 8);
         this.pendingGets = newGetLists(job.job().size());
-        this.pulledParts = new long[job.job().size()];
-        Arrays.fill(pulledParts, NO_PART);
+        this.notices = new ServerNotices(job);
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.copied = new CopiedWrites(job.job().size(), inlineLimitBytes);
-        this.pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
-        header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
 
     /**
@@ -171,7 +159,7 @@ final class DriverTier
         }
         catch (final MxException ex)
         {
-            throw refused(rank, ex);
+            throw RankFailures.refused(rank, ex);
         }
     }
 
@@ -302,7 +290,7 @@ final class DriverTier
                         pieces.remoteOffsets[0], pieces.local[0]);
                     if (null != failed)
                     {
-                        final RmaException error = failure(rank, failed);
+                        final RmaException error = RankFailures.failure(rank, failed);
                         failed.release();
                         throw error;
                     }
@@ -327,7 +315,7 @@ final class DriverTier
         }
         catch (final MxException ex)
         {
-            throw refused(rank, ex);
+            throw RankFailures.refused(rank, ex);
         }
     }
 
@@ -343,6 +331,7 @@ final class DriverTier
         final int perRead = direct ? Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
             PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
         final int reads = (pieces.count() + perRead - 1) / perRead;
+        readsInFlight.makeRoom(reads);
         final Request[] pulls = new Request[reads];
         long stagedAt = 0;
         for (int c = 0; c < reads; c++)
@@ -370,6 +359,7 @@ final class DriverTier
         }
         final Completions.Pulls get = new Completions.Pulls(rank, pulls, direct ? null : pieces, staging);
         pendingGets[rank].add(get);
+        readsInFlight.add(get);
         handle.add(get);
     }
 
@@ -416,7 +406,7 @@ final class DriverTier
         }
         catch (final MxException ex)
         {
-            throw refused(rank, ex);
+            throw RankFailures.refused(rank, ex);
         }
     }
 
@@ -427,7 +417,7 @@ final class DriverTier
         final long sequence = nextSequence++;
         final MemorySegment head = askHead;
         header.wrap(head).encode(op, self, sequence, allocationId, offset, 0, value);
-        releaseWith(rank);
+        notices.releaseWith(rank, header);
         final MemorySegment answer = askAnswer;
         final Partner partner = job.partner(rank);
         final Request receive = endpoint.irecv(partner.id(), RmaTags.of(RmaTags.REPLY, sequence), MatchInfo.MASK_ALL,
@@ -443,7 +433,11 @@ final class DriverTier
             Completions.forget(new Request[] {receive}, 0);
             throw ex;
         }
-        new Reply(rank, send, receive).await();
+        // a target that acknowledged the request and then died sends nothing
+        awaitAnswer(rank, receive);
+        send.await(UNTIL_DONE);
+        send.release();
+        RankFailures.releaseAnswer(rank, receive);
         if (RmaOp.FENCE == op)
         {
             // served after the write that asked for an answer, so that answer came first
@@ -468,7 +462,7 @@ final class DriverTier
         }
         catch (final MxException ex)
         {
-            throw refused(rank, ex);
+            throw RankFailures.refused(rank, ex);
         }
         new Completions.Sends(rank, List.of(send)).await();
     }
@@ -522,18 +516,7 @@ final class DriverTier
         }
         appliedAnswer[rank] = null;
         awaitAnswer(rank, answer);
-        release(rank, answer);
-    }
-
-    /** Releases an answer's receive that completed; throws naming the rank if it failed. */
-    private static void release(final int rank, final Request answer)
-    {
-        final RmaException error = RequestState.FAILED == answer.state() ? failure(rank, answer) : null;
-        answer.release();
-        if (null != error)
-        {
-            throw error;
-        }
+        RankFailures.releaseAnswer(rank, answer);
     }
 
     /** Sends a copied write; the answer it asked for, if it did, must not stay posted when the send is refused. */
@@ -563,7 +546,7 @@ final class DriverTier
         final int pieceBytes = null == patch ? RequestHeader.PIECE_BYTES * pieces.count() : 0;
         final MemorySegment head = allocator.allocate(RequestHeader.FIXED_BYTES + pieceBytes, 8);
         header.wrap(head).encode(op, self, sequence, allocationId, remoteBase, pieces.totalBytes, 0);
-        releaseWith(rank);
+        notices.releaseWith(rank, header);
         if (null != patch)
         {
             header.strided(patch, remoteIsTarget);
@@ -591,101 +574,15 @@ final class DriverTier
         }
     }
 
-    /**
-     * Waits for a receive of what the rank's data server sends back. The server answers only if it lives: the wait
-     * keeps talking to it (a PING every {@link #PING_INTERVAL}) so that the endpoint notices if not, which fails the
-     * receive.
-     */
+    /** Waits for a receive of what the rank's data server sends back, see {@link ServerNotices#awaitAnswer}. */
     void awaitAnswer(final int rank, final Request receive)
     {
-        while (!receive.await(PING_INTERVAL))
-        {
-            sendUnanswered(rank, pingHeader);
-        }
+        notices.awaitAnswer(rank, receive);
     }
 
-    /**
-     * Tells the rank's data server that the packed get at {@code offset} of its pack area was pulled: with the next
-     * request to it (a message of its own cost each packed get ~3 us), or at once when another part waits for that.
-     */
+    /** The packed get at {@code offset} of the rank's pack area was pulled, see {@link ServerNotices#releasePacked}. */
     void releasePacked(final int rank, final long offset)
     {
-        if (NO_PART == pulledParts[rank])
-        {
-            pulledParts[rank] = offset;
-            return;
-        }
-        final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
-        header.wrap(head).encode(RmaOp.PING, self, 0, 0, 0, 0, 0).releasedPart(offset);
-        sendUnanswered(rank, head);
-    }
-
-    /** Adds the rank's pulled pack-area part, if one waits, to the request just encoded in {@link #header}. */
-    private void releaseWith(final int rank)
-    {
-        if (NO_PART != pulledParts[rank])
-        {
-            header.releasedPart(pulledParts[rank]);
-            pulledParts[rank] = NO_PART;
-        }
-    }
-
-    private void sendUnanswered(final int rank, final MemorySegment head)
-    {
-        unanswered.removeIf(r ->
-        {
-            if (r.test())
-            {
-                r.release();
-                return true;
-            }
-            return false;
-        });
-        try
-        {
-            unanswered.add(endpoint.isend(job.partner(rank), RmaTags.of(RmaTags.REQUEST, 0), head));
-        }
-        catch (final MxException ex)
-        {
-            // the rank failed: the operation waiting on it fails by itself, and a dead server frees nothing
-        }
-    }
-
-    /**
-     * The endpoint refused to start an operation: the rank's partner failed (it died), or the endpoint closed or
-     * stopped (a progress round failed: the message names its cause).
-     */
-    static RmaException refused(final int rank, final MxException ex)
-    {
-        return new RmaException("operation on rank " + rank + " refused: " + ex.getMessage(), ex);
-    }
-
-    static RmaException failure(final int rank, final Request r)
-    {
-        return new RmaException("operation on rank " + rank + " failed: " + r.status().error());
-    }
-
-    /** A request and the receive of its reply. */
-    private final class Reply
-    {
-        private final int rank;
-        private final Request send;
-        private final Request receive;
-
-        Reply(final int rank, final Request send, final Request receive)
-        {
-            this.rank = rank;
-            this.send = send;
-            this.receive = receive;
-        }
-
-        void await()
-        {
-            // a target that acknowledged the request and then died sends nothing
-            awaitAnswer(rank, receive);
-            send.await(UNTIL_DONE);
-            send.release();
-            release(rank, receive);
-        }
+        notices.releasePacked(rank, offset);
     }
 }

@@ -85,9 +85,8 @@ final class PackedGet implements RmaHandle.Completion
 
     /**
      * @return whether a packed get of {@code bytes} is pulled from the server's pack area when it has room: when it
-     *         does not fit one chunk. One message of packed bytes beats a reply and a pull (two round trips), more
-     *         did not: across a veth pair, strided gets of 64 x 64 doubles (two 16 KiB chunks) took 62-118 us, pulled
-     *         46-63 (a reply after 9-10 us, then a 32 KiB pull); of 32 x 32 (one 8 KiB chunk) 23-27, pulled 37-49.
+     *         does not fit one chunk. One message of packed bytes beats a reply and a pull (two round trips); more
+     *         messages lose to the pull, whose replies travel as MTU-sized frames in offloaded runs.
      */
     static boolean pulls(final long bytes)
     {
@@ -157,7 +156,7 @@ final class PackedGet implements RmaHandle.Completion
         final boolean failed = RequestState.FAILED == reply.state();
         if (failed)
         {
-            failure = DriverTier.failure(rank, reply);
+            failure = RankFailures.failure(rank, reply);
         }
         reply.release();
         reply = null;
@@ -199,7 +198,7 @@ final class PackedGet implements RmaHandle.Completion
         catch (final MxException ex)
         {
             // the target failed since it answered: nothing to pull, nobody to release the part to
-            failure = DriverTier.refused(rank, ex);
+            failure = RankFailures.refused(rank, ex);
             state = State.DONE;
         }
     }
@@ -211,7 +210,7 @@ final class PackedGet implements RmaHandle.Completion
         final boolean failed = RequestState.FAILED == pull.state();
         if (failed)
         {
-            failure = DriverTier.failure(rank, pull);
+            failure = RankFailures.failure(rank, pull);
         }
         pull.release();
         tier.releasePacked(rank, pullOffset);
@@ -230,7 +229,7 @@ final class PackedGet implements RmaHandle.Completion
             tier.awaitAnswer(rank, r);
             if (RequestState.FAILED == r.state() && null == failure)
             {
-                failure = DriverTier.failure(rank, r);
+                failure = RankFailures.failure(rank, r);
             }
             r.release();
             if (null == failure)

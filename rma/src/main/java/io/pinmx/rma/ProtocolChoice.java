@@ -10,9 +10,8 @@ import java.util.function.Predicate;
  * packed or streamed, a contiguous get of it streamed (a direct strided get lands in a staging buffer of its own).
  * Memory the endpoint has declared already goes zero-copy where the transfer would use its region (the tier names
  * no region of a put that travels with its request): the model weighs streaming against zero-copy from memory
- * not yet declared, whose declaration is the only cost streaming saves (a window of 4 MiB gets into the same
- * buffers, streamed whenever a run's calibration put the two lines within noise of each other: 1.8 GB/s, against
- * 2.9 GB/s in place).
+ * not yet declared, whose declaration is the only cost streaming saves (without this rule, repeated gets into the
+ * same buffers stream on every call whenever a calibration puts the two lines within noise of each other).
  * Used by the thread that issues operations.
  */
 final class ProtocolChoice
@@ -43,9 +42,18 @@ final class ProtocolChoice
         return model;
     }
 
-    /** Forces protocols (AUTO: the model's choice) and returns nothing; the calibration forces each in turn. */
+    /**
+     * Forces protocols (AUTO: the model's choice); the calibration forces each in turn.
+     *
+     * @throws IllegalArgumentException if either is null.
+     */
     void force(final StridedProtocol s, final ContiguousProtocol c)
     {
+        if (null == s || null == c)
+        {
+            throw new IllegalArgumentException("protocols must be given (AUTO to let the model choose): strided " +
+                s + ", contiguous " + c);
+        }
         this.strided = s;
         this.contiguous = c;
     }

@@ -1,16 +1,10 @@
 package io.pinmx.rma;
 
 import io.pinmx.job.Job;
-import io.pinmx.job.EndpointTuning;
-import io.pinmx.job.JobEndpoint;
-import io.pinmx.pin.spi.EndpointConfig;
-import io.pinmx.pin.user.UserDriverOptions;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * ARMCI-style one-sided communication among the ranks of a {@link Job}: collective allocation of remotely
@@ -29,15 +23,11 @@ import java.util.List;
 public final class Rma implements AutoCloseable
 {
     private final Job job;
-    private final RmaOptions options;
-    private final Arena arena = Arena.ofShared();
+    private final RmaLayers layers;
     private final Ranks ranks;
-    private final Allocator allocator;
-    private final JobEndpoint endpoint;
     private final DriverTier driver;
-    private final DataServer server;
     private final Transfers transfers;
-    private final ProtocolChoice protocols;
+    private final Fences fences;
     private final RmaGroups groups;
     private final MemoryLocks memoryLocks;
     private final RmaMessages messages;
@@ -46,90 +36,28 @@ public final class Rma implements AutoCloseable
     private Rma(final Job job, final RmaOptions options)
     {
         this.job = job;
-        this.options = options;
-        try
-        {
-            this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
-        }
-        catch (final RuntimeException ex)
-        {
-            arena.close();
-            throw ex;
-        }
-        this.protocols = new ProtocolChoice(options.strided(), options.contiguous());
-        if (anyRankNeedsTheDriver())
-        {
-            this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
-            this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
-            this.driver = new DriverTier(endpoint, protocols);
-            this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()), job.rank());
-        }
-        else
-        {
-            this.endpoint = null;
-            this.allocator = new Allocator(job, ranks, options.directory(), null);
-            this.driver = null;
-            this.server = null;
-        }
-        this.transfers = new Transfers(ranks, driver, arena);
-        this.groups = new RmaGroups(this, job, allocator, transfers, ranks, arena);
+        this.layers = new RmaLayers(job, options);
+        this.ranks = layers.ranks;
+        this.driver = layers.driver;
+        this.transfers = layers.transfers;
+        this.fences = new Fences(ranks, driver, transfers);
+        this.groups = new RmaGroups(this, job, layers.allocator, transfers, ranks, layers.arena);
         this.messages = new RmaMessages(this, job);
         if (null != driver)
         {
             try
             {
-                CostModels.establish(this, job, endpoint, ranks, driver, protocols, options);
+                CostModels.establish(this, job, layers.endpoint, ranks, driver, layers.protocols, options);
             }
             catch (final RuntimeException ex)
             {
                 // Every rank fails here alike (a damaged model file fails them all): nothing to wait for.
                 closed = true;
-                release();
+                layers.release();
                 throw ex;
             }
         }
         this.memoryLocks = new MemoryLocks(createMutexes(1));
-    }
-
-    /**
-     * With the shared-memory tier off, the user driver's own same-host rings are off too: the driver tier is then
-     * the path that crosses a network (UDP frames), which is what switching the tier off is for.
-     * <p>
-     * The user driver runs no progress thread of its own: the endpoint's progress thread, or a thread waiting in the
-     * endpoint (the data server between requests, a caller awaiting a reply), polls it. With both, two threads per
-     * rank spun on the two cores of this host while a third waited, and each operation paid for the contention.
-     * Acks keep the library's delay: a waiting thread that polls and finds nothing sends the acks a partner waits for
-     * at once (a put's, once the data server has applied it), and the others ride on replies.
-     */
-    private static EndpointTuning endpointTuning(final RmaOptions options)
-    {
-        return new EndpointTuning()
-        {
-            @Override
-            public void driverConfig(final EndpointConfig.Builder config)
-            {
-                config.options(UserDriverOptions.class,
-                    UserDriverOptions.defaults().withSameHost(options.sharedMemory()).withProgressThread(false));
-            }
-        };
-    }
-
-    /** Collective: the endpoint is opened by every rank or by none. */
-    private boolean anyRankNeedsTheDriver()
-    {
-        boolean mine = false;
-        for (int r = 0; r < ranks.size(); r++)
-        {
-            mine |= RankTier.DRIVER == ranks.tier(r);
-        }
-        for (final byte[] theirs : job.allGather(new byte[] {(byte)(mine ? 1 : 0)}))
-        {
-            if (1 == theirs[0])
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -195,15 +123,14 @@ public final class Rma implements AutoCloseable
     public RmaAllocation alloc(final RmaGroup group, final long bytes)
     {
         checkOpen();
-        checkGroup(group, "allocation");
-        return allocator.alloc(group, bytes);
+        RmaGroup.check(group, "allocation");
+        return layers.allocator.alloc(group, bytes);
     }
 
     /**
      * Collective free: completes every operation at its target (those on explicit and aggregate handles not yet
-     * waited for too: their handles then only report the outcome), waits for every rank, then unmaps the slices.
-     *
-     * Collective over the allocation's group.
+     * waited for too: their handles then only report the outcome), waits for every rank of the allocation's group,
+     * then unmaps the slices.
      *
      * @throws IllegalStateException if the allocation was freed already.
      * @throws RmaException          if the ranks are not all freeing the same allocation.
@@ -217,8 +144,8 @@ public final class Rma implements AutoCloseable
         allocation.checkLive();
         transfers.epoch().checkFree(allocation);
         // Operations on explicit handles not yet waited for included: nothing may reach a slice once freed.
-        completeAtTargets(true);
-        allocator.free(allocation);
+        fences.allTargets(true);
+        layers.allocator.free(allocation);
     }
 
     /**
@@ -512,44 +439,13 @@ public final class Rma implements AutoCloseable
     public void fence(final int rank)
     {
         checkRank(rank, "fence target");
-        waitProc(rank);
-        if (RankTier.DRIVER == ranks.tier(rank))
-        {
-            driver.fence(rank);
-        }
-        SharedMemoryTier.fence();
+        fences.fence(rank);
     }
 
     /** Returns when every earlier put and accumulate to any rank is complete there. */
     public void allFence()
     {
-        completeAtTargets(false);
-    }
-
-    /**
-     * Waits for the implicit operations, then completes at every driver-tier target what went there: its puts and
-     * accumulates ({@code drain} false: a fence where one went since the last), or everything, gets and requests on
-     * handles not yet waited for included ({@code drain} true: before a free).
-     */
-    private void completeAtTargets(final boolean drain)
-    {
-        waitAll();
-        for (int r = 0; r < size(); r++)
-        {
-            if (RankTier.DRIVER != ranks.tier(r))
-            {
-                continue;
-            }
-            if (drain)
-            {
-                driver.drain(r);
-            }
-            else
-            {
-                driver.fence(r);
-            }
-        }
-        SharedMemoryTier.fence();
+        fences.allTargets(false);
     }
 
     /** All-fence, then waits for every rank (ARMCI_Barrier). */
@@ -562,7 +458,7 @@ public final class Rma implements AutoCloseable
     /** All-fence, then waits for every member of the group ({@code armci_msg_group_barrier}). */
     public void barrier(final RmaGroup group)
     {
-        checkGroup(group, "group barrier");
+        RmaGroup.check(group, "group barrier");
         allFence();
         group.barrier();
     }
@@ -579,20 +475,6 @@ public final class Rma implements AutoCloseable
     public RmaGroup worldGroup()
     {
         return groups.world();
-    }
-
-    static void checkGroup(final RmaGroup group, final String what)
-    {
-        if (null == group)
-        {
-            throw new IllegalArgumentException(what + ": the group is null");
-        }
-        group.checkCollective(what);
-    }
-
-    DriverTier driver()
-    {
-        return driver;
     }
 
     // ---------------------------------------------------------------- mutexes
@@ -613,24 +495,7 @@ public final class Rma implements AutoCloseable
      */
     public RmaMutexes createMutexes(final RmaGroup group, final int count)
     {
-        final RmaAllocation words;
-        try
-        {
-            // A negative count goes into the collective allocation as a negative size, which refuses it on every
-            // rank alike: refusing it here, on this rank alone, would leave the others waiting in the allocation.
-            words = alloc(group, count * RmaMutexes.MUTEX_BYTES);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("mutex count refused on every rank (" + RmaMutexes.MUTEX_BYTES +
-                " bytes a mutex): " + ex.getMessage(), ex);
-        }
-        final int[] counts = new int[size()];
-        for (final int r : group.worldRanks())
-        {
-            counts[r] = (int)(words.size(r) / RmaMutexes.MUTEX_BYTES);
-        }
-        return new RmaMutexes(this, words, counts);
+        return RmaMutexes.create(this, driver, group, count);
     }
 
     /** Collective: destroys the group; using it afterwards fails. */
@@ -690,7 +555,7 @@ public final class Rma implements AutoCloseable
      */
     public ProtocolCounts protocolCounts()
     {
-        return protocols.counts();
+        return layers.protocols.counts();
     }
 
     /**
@@ -701,33 +566,25 @@ public final class Rma implements AutoCloseable
      */
     public void protocols(final StridedProtocol strided, final ContiguousProtocol contiguous)
     {
-        if (null == strided || null == contiguous)
-        {
-            throw new IllegalArgumentException("protocols must be given (AUTO to let the model choose): strided " +
-                strided + ", contiguous " + contiguous);
-        }
-        protocols.force(strided, contiguous);
+        layers.protocols.force(strided, contiguous);
     }
 
     /** @return the cost model that chooses this rank's protocols, or null when no rank is reached through the driver. */
     public CostModel costModel()
     {
-        return protocols.model();
+        return layers.protocols.model();
     }
 
     /** @return requests this rank's data server has served (0 without one): what its CPU did for others. */
     long dataServerRequests()
     {
-        return null == server ? 0 : server.requestsServed();
+        return layers.dataServerRequests();
     }
 
-    /**
-     * @return of the packed gets this rank's data server answered: how many it packed for the origin to pull, how
-     *         many it sent in chunks (small, or no room in its pack area), and the bytes of its pack area still held.
-     */
+    /** @return of the packed gets this rank's data server answered: packed, sent in chunks, pack-area bytes held. */
     long[] dataServerPackedGets()
     {
-        return null == server ? new long[3] : server.packedGets();
+        return layers.dataServerPackedGets();
     }
 
     void checkOpen()
@@ -759,29 +616,14 @@ public final class Rma implements AutoCloseable
         }
         finally
         {
-            release();
+            layers.release();
         }
-    }
-
-    private void release()
-    {
-        if (null != server)
-        {
-            server.close();
-            endpoint.close();
-        }
-        ranks.close();
-        arena.close();
     }
 
     @Override
     public String toString()
     {
-        final List<String> tiers = new ArrayList<>();
-        for (int r = 0; r < size(); r++)
-        {
-            tiers.add(r + ":" + ranks.tier(r));
-        }
-        return "Rma{rank " + rank() + " of " + size() + ", " + tiers + '}';
+        return "Rma{rank " + rank() + " of " + size() + ", " +
+            IntStream.range(0, size()).mapToObj(r -> r + ":" + ranks.tier(r)).toList() + '}';
     }
 }

@@ -123,6 +123,19 @@ public final class RmaGroup
     }
 
     /**
+     * @throws IllegalArgumentException if the group is null or this rank is not a member.
+     * @throws IllegalStateException    if the group was freed.
+     */
+    static void check(final RmaGroup group, final String what)
+    {
+        if (null == group)
+        {
+            throw new IllegalArgumentException(what + ": the group is null");
+        }
+        group.checkCollective(what);
+    }
+
+    /**
      * @throws IllegalStateException    naming the group if it was freed.
      * @throws IllegalArgumentException naming this rank if it is not a member (only members take part in a group's
      *                                  collectives).

@@ -35,7 +35,7 @@ public final class RmaMessages
      */
     public byte[] broadcast(final RmaGroup group, final int root, final byte[] bytes)
     {
-        Rma.checkGroup(group, "group broadcast");
+        RmaGroup.check(group, "group broadcast");
         group.worldRank(root);
         final boolean mine = group.rank() == root;
         if (mine && null == bytes)
@@ -95,7 +95,7 @@ public final class RmaMessages
     public void reduce(final RmaGroup group, final ReduceOp op, final ElementType type, final MemorySegment values)
     {
         rma.checkOpen();
-        Rma.checkGroup(group, "group reduction");
+        RmaGroup.check(group, "group reduction");
         Reductions.reduce(group, job.rank(), op, type, values);
     }
 

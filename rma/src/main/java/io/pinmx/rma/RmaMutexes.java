@@ -18,15 +18,17 @@ public final class RmaMutexes
     private static final long SERVING_OFFSET = Long.BYTES;
 
     private final Rma rma;
+    private final DriverTier driver;
     private final RmaAllocation words;
     private final int[] counts;
     private final boolean[][] held;
     /** How a waiter on a same-host mutex waits (this object is used by its rank's application thread only). */
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.lockWait();
 
-    RmaMutexes(final Rma rma, final RmaAllocation words, final int[] counts)
+    private RmaMutexes(final Rma rma, final DriverTier driver, final RmaAllocation words, final int[] counts)
     {
         this.rma = rma;
+        this.driver = driver;
         this.words = words;
         this.counts = counts;
         this.held = new boolean[counts.length][];
@@ -34,6 +36,34 @@ public final class RmaMutexes
         {
             held[r] = new boolean[counts[r]];
         }
+    }
+
+    /**
+     * Collective over the group's members: each hosts {@code count} mutexes, in an allocation of their own.
+     *
+     * @param driver null when no rank is reached through the driver.
+     * @throws IllegalArgumentException on every rank, naming the rank, if any rank gave a negative count.
+     */
+    static RmaMutexes create(final Rma rma, final DriverTier driver, final RmaGroup group, final int count)
+    {
+        final RmaAllocation words;
+        try
+        {
+            // A negative count goes into the collective allocation as a negative size, which refuses it on every
+            // rank alike: refusing it here, on this rank alone, would leave the others waiting in the allocation.
+            words = rma.alloc(group, count * MUTEX_BYTES);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("mutex count refused on every rank (" + MUTEX_BYTES +
+                " bytes a mutex): " + ex.getMessage(), ex);
+        }
+        final int[] counts = new int[rma.size()];
+        for (final int r : group.worldRanks())
+        {
+            counts[r] = (int)(words.size(r) / MUTEX_BYTES);
+        }
+        return new RmaMutexes(rma, driver, words, counts);
     }
 
     /** @return how many mutexes the rank hosts. */
@@ -60,7 +90,7 @@ public final class RmaMutexes
         }
         if (null == slice)
         {
-            rma.driver().call(RmaOp.LOCK, rank, words.id(), mutex, 0);
+            driver.call(RmaOp.LOCK, rank, words.id(), mutex, 0);
             held[rank][mutex] = true;
             return;
         }
@@ -90,7 +120,7 @@ public final class RmaMutexes
         }
         if (null == slice)
         {
-            held[rank][mutex] = 1 == rma.driver().call(RmaOp.TRY_LOCK, rank, words.id(), mutex, 0);
+            held[rank][mutex] = 1 == driver.call(RmaOp.TRY_LOCK, rank, words.id(), mutex, 0);
             return held[rank][mutex];
         }
         final long at = mutex * MUTEX_BYTES;
@@ -121,7 +151,7 @@ public final class RmaMutexes
         held[rank][mutex] = false;
         if (null == slice)
         {
-            rma.driver().tell(RmaOp.UNLOCK, rank, words.id(), mutex);
+            driver.tell(RmaOp.UNLOCK, rank, words.id(), mutex);
             return;
         }
         SharedMemoryTier.fetchAndAdd(slice, mutex * MUTEX_BYTES + SERVING_OFFSET, 1L);

@@ -1,15 +1,18 @@
 /**
  * ARMCI-style one-sided communication over pinmx: {@link io.pinmx.rma.Rma} is the facade (allocation, put, get,
  * accumulate, read-modify-write, mutexes, fences, access epochs ({@code AccessEpoch}), address-range locks
- * ({@code MemoryLocks})), with {@link io.pinmx.rma.RmaGroups} for groups ({@link io.pinmx.rma.RmaGroup}, whose
+ * ({@code MemoryLocks})) over the layers {@code RmaLayers} opens and releases, with {@code Fences} completing
+ * operations at their targets, {@link io.pinmx.rma.RmaGroups} for groups ({@link io.pinmx.rma.RmaGroup}, whose
  * collectives go through {@code GroupMailboxes}) and {@link io.pinmx.rma.RmaMessages} for the message helpers
  * ({@code Reductions}, {@link io.pinmx.rma.ReduceOp}); {@code Transfers} checks every data operation and routes it to
  * a tier; {@link io.pinmx.rma.StridedPatch}, {@link io.pinmx.rma.Accumulator} and
  * {@link io.pinmx.rma.LockStripes} are shared by every transfer path; {@code Ranks}, {@code Allocator} and
  * {@code SharedMemoryTier} own rank discovery, the shared files (and each slice's exposed region) and the same-host
  * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest, with
- * {@code PackedGet} for a get the target packs) and {@code DataServer} (target, with the {@code PackArea} it packs
- * such gets into for the origin to pull, handed out by {@code PackParts}) own what goes through the endpoint
+ * {@code PackedGet} for a get the target packs, {@code ReadsInFlight} holding gets back under the drivers' pull
+ * limits, {@code ServerNotices} for what it tells a server without waiting and {@code RankFailures} for how an
+ * operation on a failed rank ends) and {@code DataServer} (target, with the {@code PackArea} it packs such gets into
+ * for the origin to pull, handed out by {@code PackParts}) own what goes through the endpoint
  * ({@code RequestHeader}, {@code RmaTags}, {@code Pieces}, {@code PieceCursor}, {@code ChunkSchedule},
  * {@code StreamBuffers}, and {@code CopiedWrites} and {@code KeptBuffers} for writes complete on their copy and for
  * answers); {@code ProtocolChoice} picks each request's protocol

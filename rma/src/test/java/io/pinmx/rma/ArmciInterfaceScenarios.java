@@ -15,12 +15,12 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * One rank of a job checking the parts of ARMCI's interface that Global Arrays-style codes call beyond
  * {@link ArmciSuiteScenarios}: {@code ArmciInterfaceScenarios SCENARIO[,SCENARIO...]}, scenarios {@code nbvalues}
  * (non-blocking value puts on explicit, implicit and aggregate handles), {@code reductions} (every operation of
- * ARMCI's message helpers on every type, over arrays and segments, and their refusals) and {@code anywhere} (vector
- * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}) and
- * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them)
- * and {@code lockmem} (address-range locks around get-increment-put counters, and their refusals).
- * Each throws on the first wrong result;
- * rank 0 prints "PASSED SCENARIO" after each.
+ * ARMCI's message helpers on every type, over arrays and segments, and their refusals), {@code anywhere} (vector
+ * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}),
+ * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them),
+ * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals) and {@code manygets}
+ * ({@link ManyGetsScenario}). Each throws on the first wrong result; rank
+ * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
  */
 public final class ArmciInterfaceScenarios
 {
@@ -37,11 +37,14 @@ public final class ArmciInterfaceScenarios
 
     public static void main(final String[] args)
     {
+        final long joining = System.nanoTime();
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
             final ArmciInterfaceScenarios s = new ArmciInterfaceScenarios(rma);
+            RmaScenarios.printStart(rma, joining);
             for (final String scenario : args[0].split(","))
             {
+                final long started = System.nanoTime();
                 switch (scenario)
                 {
                     case "nbvalues" -> s.nbValues();
@@ -50,12 +53,14 @@ public final class ArmciInterfaceScenarios
                     case "groups" -> new GroupScenarios(rma).run();
                     case "epochs" -> s.accessEpochs();
                     case "lockmem" -> s.addressRangeLocks();
+                    case "manygets" -> new ManyGetsScenario(rma).run();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
                 if (0 == rma.rank())
                 {
                     System.out.println("PASSED " + scenario);
+                    System.out.println("# " + scenario + ": " + (System.nanoTime() - started) / 1_000_000 + " ms");
                 }
             }
         }

@@ -38,7 +38,7 @@ class ProtocolLauncherTest
     {
         final Path shm = Files.createDirectories(dir.resolve("shm"));
         // No rank dies here: a long peer timeout keeps a rank starved on a loaded 2-core host (its JIT warm-up
-        // during the calibration's traffic went 8.6 s unheard once) from being taken for dead.
+        // during the calibration's traffic can go unheard for seconds) from being taken for dead.
         final Map<String, String> env = new HashMap<>(Map.of(
             RmaOptions.DIRECTORY_VARIABLE, shm.toString(),
             RmaOptions.SHARED_MEMORY_VARIABLE, "0",
@@ -125,5 +125,22 @@ class ProtocolLauncherTest
         assertEquals(0, full.exitStatus(), full.out() + full.err());
         assertTrue(full.err().contains("measured the cost model " + key + " (full)"), full.err());
         assertEquals(CalibrationEffort.FULL, CostModelFile.read(model, key).effort());
+    }
+
+    @Test
+    void aMeasurementIsAnnouncedOnceByRankZeroBeforeItStarts() throws Exception
+    {
+        final LaunchedJob.Result job = run(dir.resolve("model.properties"), Map.of(
+            RmaOptions.RECALIBRATE_VARIABLE, "1", RmaOptions.CALIBRATION_VARIABLE, "quick"), "handles");
+        assertEquals(0, job.exitStatus(), job.out() + job.err());
+        final List<String> lines = job.err().lines().toList();
+        final List<String> announced = lines.stream().filter(l -> l.contains("measuring the cost model")).toList();
+        assertEquals(1, announced.size(), job.err());
+        assertTrue(announced.getFirst().matches("\\[rank 0\\] pinmx-rma: measuring the cost model \\S+ \\(quick\\) on 2 " +
+            "rank\\(s\\), one after another, about 6 s; kept in " + dir.resolve("model.properties") + " for later jobs"),
+            announced.getFirst());
+        final int firstMeasured = lines.indexOf(lines.stream().filter(l -> l.contains("measured the cost model"))
+            .findFirst().orElseThrow());
+        assertTrue(lines.indexOf(announced.getFirst()) < firstMeasured, job.err());
     }
 }

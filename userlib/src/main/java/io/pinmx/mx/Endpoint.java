@@ -12,7 +12,6 @@ import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PinDriver;
-import io.pinmx.pin.wire.ConnectStatus;
 import io.pinmx.pin.wire.MediumFragFrame;
 import io.pinmx.regioncache.RegionCache;
 import org.agrona.concurrent.CachedNanoClock;
@@ -21,6 +20,7 @@ import org.agrona.concurrent.IdleStrategy;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * An MX-style endpoint over one driver endpoint: connect to partners, post sends and
@@ -33,8 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link PartnerTable} and {@link Connector} (partners, handshake), {@link OutboundQueue} and
  * {@link FrameSender} (frames out), {@link FrameReceiver} (frames in, matching, reassembly),
  * {@link Rendezvous} (declare, pull, notify), {@link RemoteReads} (one-sided reads of exposed
- * regions), {@link PartnerTimers} (resends, acks, liveness) and {@link ProgressAgent} (the
- * progress thread). One lock guards all protocol state; the
+ * regions), {@link PartnerTimers} (resends, acks, liveness), {@link ProgressAgent} (the
+ * progress thread) and {@link BlockingCalls} (how connect, probe and waitAny wait). One lock guards all protocol state; the
  * progress thread (or a caller in {@link ProgressMode#CALLER} mode) holds it while it polls
  * the driver and runs timers, and the API methods hold it briefly to post work. Region
  * declares run outside it. Frames go out under the lock, from one reused header buffer, so
@@ -43,7 +43,6 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Endpoint implements AutoCloseable
 {
     private static final int SEQUENCE_BITS = 31;
-    private static final long MAX_IDLE_WAIT_NS = 1_000_000L;
     private static final long STAGING_MAX_BYTES = 1L << 30;
 
     private final DriverEndpoint driver;
@@ -65,6 +64,7 @@ public final class Endpoint implements AutoCloseable
     private final FrameReceiver receiver;
     private final RequestPoster poster;
     private final ProgressAgent progress;
+    private final BlockingCalls blocking;
     private final int mediumFragmentBytes;
     private final EndpointAddress address;
     private volatile boolean closed;
@@ -107,6 +107,7 @@ public final class Endpoint implements AutoCloseable
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
         this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, reads, idleStrategy,
             options.callerPollNs, "pinmx-progress-" + address, this::stopped);
+        this.blocking = new BlockingCalls(progress);
         progress.start();
     }
 
@@ -138,15 +139,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long droppedFrames()
     {
-        lock.lock();
-        try
-        {
-            return receiver.droppedFrames();
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return underLock(() -> receiver.droppedFrames());
     }
 
     /**
@@ -154,15 +147,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long resentFrames()
     {
-        lock.lock();
-        try
-        {
-            return sender.resentFrames();
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return underLock(() -> sender.resentFrames());
     }
 
     /**
@@ -170,15 +155,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long failedSends()
     {
-        lock.lock();
-        try
-        {
-            return sender.failedSends();
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return underLock(() -> sender.failedSends());
     }
 
     /**
@@ -202,15 +179,7 @@ public final class Endpoint implements AutoCloseable
      */
     public int unexpectedMessages()
     {
-        lock.lock();
-        try
-        {
-            return unexpected.size();
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return (int)underLock(unexpected::size);
     }
 
     /**
@@ -218,15 +187,7 @@ public final class Endpoint implements AutoCloseable
      */
     public long unexpectedBytes()
     {
-        lock.lock();
-        try
-        {
-            return unexpected.storedEagerBytes();
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return underLock(() -> unexpected.storedEagerBytes());
     }
 
     /**
@@ -239,6 +200,34 @@ public final class Endpoint implements AutoCloseable
         try
         {
             return partners.byId(partnerId);
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives a partner up on news from outside the endpoint (a job's launcher reporting its process dead): every
+     * pending request to or from it, and every receive from any source, fails at once with {@code reason}, as
+     * when the peer timeout gives it up. A partner that already failed stays as it is.
+     *
+     * @throws IllegalArgumentException when the partner is not this endpoint's, or the reason is blank.
+     */
+    public void failPartner(final Partner partner, final String reason)
+    {
+        if (null == reason || reason.isBlank())
+        {
+            throw new IllegalArgumentException("failPartner: a reason must be given for " + partner);
+        }
+        lock.lock();
+        try
+        {
+            if (partners.byId(partner.id()) != partner)
+            {
+                throw new IllegalArgumentException("failPartner: " + partner + " is not a partner of " + address);
+            }
+            partners.failLost(partner, reason);
         }
         finally
         {
@@ -268,41 +257,11 @@ public final class Endpoint implements AutoCloseable
         {
             lock.unlock();
         }
-        boolean assisting = false;
-        try
-        {
-            while (true)
-            {
-                final ConnectionState state = partner.connection;
-                if (ConnectionState.FAILED == state)
-                {
-                    throw new MxException(partner.failure);
-                }
-                if (state.isConnected())
-                {
-                    final int verified = verifyOutcome(partner, applicationKey, deadline, timeout);
-                    if (verified == ConnectStatus.OK.code())
-                    {
-                        return partner;
-                    }
-                    if (verified >= 0)
-                    {
-                        throw new MxException("connect to " + partner.describe() + " refused: " +
-                            ConnectStatus.fromCode(verified) + (ConnectStatus.BAD_KEY.code() == verified ?
-                            " (application key 0x" + Integer.toHexString(applicationKey) +
-                            " is not the endpoint's)" : ""));
-                    }
-                }
-                assisting = progress.pause(MAX_IDLE_WAIT_NS, startNs, assisting, null);
-            }
-        }
-        finally
-        {
-            progress.endAssist(assisting);
-        }
+        return blocking.awaitConnected(this, partner, applicationKey, startNs, deadline, timeout);
     }
 
-    private int verifyOutcome(final Partner p, final int applicationKey, final long deadline, final Duration timeout)
+    /** Under the lock: the connector's verdict on a connected partner, see {@link Connector#verifyOutcome}. */
+    int verifyOutcome(final Partner p, final int applicationKey, final long deadline, final Duration timeout)
     {
         lock.lock();
         try
@@ -439,7 +398,7 @@ public final class Endpoint implements AutoCloseable
      */
     public void send(final Partner destination, final long matchInfo, final MemorySegment buffer, final Duration timeout)
     {
-        finish(isend(destination, matchInfo, buffer), timeout, null);
+        BlockingCalls.finish(isend(destination, matchInfo, buffer), timeout, null);
     }
 
     /**
@@ -449,31 +408,7 @@ public final class Endpoint implements AutoCloseable
         final int source, final long matchInfo, final long matchMask, final MemorySegment buffer,
         final Status status, final Duration timeout)
     {
-        finish(irecv(source, matchInfo, matchMask, buffer), timeout, status);
-    }
-
-    private void finish(final Request request, final Duration timeout, final Status out)
-    {
-        if (!request.await(timeout))
-        {
-            final String what = request.toString();
-            if (!request.cancel())
-            {
-                throw new MxException(what + " did not complete within " + timeout.toMillis() + " ms");
-            }
-            request.release();
-            throw new MxException(what + " did not match within " + timeout.toMillis() + " ms and was cancelled");
-        }
-        final String error = request.status.error;
-        if (null != out)
-        {
-            out.copyFrom(request.status);
-        }
-        request.release();
-        if (null != error)
-        {
-            throw new MxException(error);
-        }
+        BlockingCalls.finish(irecv(source, matchInfo, matchMask, buffer), timeout, status);
     }
 
     /**
@@ -515,26 +450,7 @@ public final class Endpoint implements AutoCloseable
     public boolean probe(
         final int source, final long matchInfo, final long matchMask, final Status out, final Duration timeout)
     {
-        final long startNs = System.nanoTime();
-        final long deadline = startNs + timeout.toNanos();
-        boolean assisting = false;
-        try
-        {
-            while (!iprobe(source, matchInfo, matchMask, out))
-            {
-                final long remaining = deadline - System.nanoTime();
-                if (remaining <= 0)
-                {
-                    return false;
-                }
-                assisting = progress.pause(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs, assisting, null);
-            }
-            return true;
-        }
-        finally
-        {
-            progress.endAssist(assisting);
-        }
+        return blocking.probe(this, source, matchInfo, matchMask, out, timeout);
     }
 
     /**
@@ -561,32 +477,7 @@ public final class Endpoint implements AutoCloseable
      */
     public int waitAny(final Request[] requests, final int count, final Duration timeout)
     {
-        final long startNs = System.nanoTime();
-        final long deadline = startNs + timeout.toNanos();
-        boolean assisting = false;
-        try
-        {
-            while (true)
-            {
-                for (int i = 0; i < count; i++)
-                {
-                    if (requests[i].state.isDone())
-                    {
-                        return i;
-                    }
-                }
-                final long remaining = deadline - System.nanoTime();
-                if (remaining <= 0)
-                {
-                    return -1;
-                }
-                assisting = progress.pause(Math.min(remaining, MAX_IDLE_WAIT_NS), startNs, assisting, null);
-            }
-        }
-        finally
-        {
-            progress.endAssist(assisting);
-        }
+        return blocking.waitAny(requests, count, timeout);
     }
 
     /**
@@ -654,10 +545,6 @@ public final class Endpoint implements AutoCloseable
         }
     }
 
-    // ---------------------------------------------------------------- posting
-
-    // ---------------------------------------------------------------- request lifecycle
-
     boolean cancel(final Request r)
     {
         lock.lock();
@@ -711,6 +598,20 @@ public final class Endpoint implements AutoCloseable
     private long progressIdleWaitNs()
     {
         return progress.idleWaitNs();
+    }
+
+    /** A statistic read under the endpoint lock (off the hot path: the lambda may allocate). */
+    private long underLock(final LongSupplier statistic)
+    {
+        lock.lock();
+        try
+        {
+            return statistic.getAsLong();
+        }
+        finally
+        {
+            lock.unlock();
+        }
     }
 
     private void checkOpen()

@@ -140,7 +140,8 @@ final class OutboundQueue
 
     /**
      * The next {@code frames} MEDIUM_FRAG frames of the partner's head send, handed to the driver together (one UDP
-     * send with segmentation offload in the user driver, where one per frame cost ~2 us each on a veth pair).
+     * send with segmentation offload in the user driver, where a system call per frame would cost more than the
+     * frame's bytes).
      */
     private void sendMediumRun(final Partner p, final Request r, final int firstFrame, final int frames, final long nowNs)
     {
@@ -272,7 +273,7 @@ final class OutboundQueue
         {
             // The partner's ring stayed full for the frame before: each later one would wait as long (2 ms in the
             // user driver) while this caller drains nothing, and two ranks resending into each other's full rings
-            // then crawl (MPJ Traffic, 4 ranks: 93 s for 600 messages a rank). The next round resends them.
+            // then crawl. The next round resends them.
             return;
         }
         if (owner instanceof Request r)

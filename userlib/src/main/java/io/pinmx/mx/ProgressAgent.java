@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * run the rounds. It also owns how API threads wait: for the options' {@code callerPollNs} of a
  * wait the waiting thread runs rounds itself. In THREAD mode the progress thread stands aside
  * meanwhile (parked while any API thread assists), so one thread polls per endpoint and the
- * event a wait is for is handled on the waiting thread: no wake-up hand-off (30-50 us on these
- * vCPUs) between the thread that received it and the one that needs it. Past that, a THREAD-mode
+ * event a wait is for is handled on the waiting thread: no wake-up hand-off (which costs more than
+ * a small operation) between the thread that received it and the one that needs it. Past that, a THREAD-mode
  * wait parks on its request (the round that completes it unparks it) and the progress thread
  * resumes (after a wait that ended done, from its bounded park); a CALLER-mode wait blocks in the
  * driver (one thread at a time) until an event or the next timer. The driver's await does not
@@ -43,15 +43,14 @@ final class ProgressAgent
     private static final long THREAD_MODE_PARK_NS = 50_000L;
     /**
      * How long the progress thread first parks while a wait polls: a wait that ends with its request done does not
-     * wake it (an unpark per operation put a third runnable thread on two busy cores: fop across a veth 15 us against
-     * 12), so after a lone wait it resumes this long at most after the wait began.
+     * wake it (an unpark per operation puts a third runnable thread on two busy cores), so after a lone wait it
+     * resumes this long at most after the wait began.
      */
     private static final long ASSISTED_PARK_NS = 200_000L;
     /**
      * How long it parks once it woke and found waits still polling (a caller issuing operations back to back): each
-     * wake-up takes the caller's core for a switch and back, and the operation it lands on took 30-50 us instead of
-     * 11; at one per 200 us, 8 B fetch-and-adds across a veth had a p99 of 37-62 us, at one per ms 26-46 (five runs
-     * each, with the waits' parks below unbounded too).
+     * wake-up takes the caller's core for a switch and back and makes the operation it lands on several times
+     * slower, so the longer park sets how often that happens, and with it the tail of back-to-back operations.
      */
     private static final long ASSISTED_PARK_LONG_NS = 1_000_000L;
 
@@ -283,7 +282,7 @@ final class ProgressAgent
                     return false;
                 }
                 // THREAD mode: the park on the request ends when it completes, so it needs no bound of its own (a
-                // waiter parked in 1 ms slices woke a thousand times a second for nothing)
+                // waiter parked in bounded slices would wake many times a second for nothing)
                 final long maxNs = null != thread ? remaining : Math.min(remaining, MAX_IDLE_WAIT_NS);
                 assisting = pauseUntil(maxNs, startNs + pollNs, assisting, r, ackWhenIdle);
             }

@@ -1,5 +1,7 @@
 package io.pinmx.apps.mg;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.MPI;
 
 /**
@@ -10,12 +12,22 @@ import mpi.MPI;
  */
 public final class MgMessagePassing
 {
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N --mpj io.pinmx.apps.mg.MgMessagePassing CLASS   (N a power of two)
+          NAS MG over MPJ Express (Send/Recv of the same faces); CLASS is S, W or A.
+          exit status: 0 verified, 1 verification failed or a rank failed, 2 a bad CLASS or rank count
+        """;
+
     private MgMessagePassing()
     {
     }
 
     public static void main(final String[] args) throws Exception
     {
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
+        {
+            return;
+        }
         final String version = "MPJ " + (args.length > 2 ? args[2] : "?");
         final String[] own = MPI.Init(args);
         final MgClass cls = MgArguments.mgClass(own);

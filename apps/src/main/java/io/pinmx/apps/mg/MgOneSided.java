@@ -1,6 +1,7 @@
 package io.pinmx.apps.mg;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.Rma;
 
 /**
@@ -10,6 +11,12 @@ import io.pinmx.rma.Rma;
  */
 public final class MgOneSided
 {
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N io.pinmx.apps.mg.MgOneSided CLASS   (N a power of two)
+          NAS MG over pinmx's one-sided layer (strided puts into the neighbours' ghost planes); CLASS is S, W or A.
+          Reads the job's and rma's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
+          exit status: 0 verified, 1 verification failed or a rank failed, 2 a bad CLASS or rank count
+        """;
     public static final String VERSION = "one-sided rma";
 
     private MgOneSided()
@@ -18,6 +25,10 @@ public final class MgOneSided
 
     public static void main(final String[] args)
     {
+        if (ProgramArguments.answered(args, USAGE))
+        {
+            return;
+        }
         final MgClass cls = MgArguments.mgClass(args);
         final MgRun run;
         try (Job job = Job.join(System.getenv()))
@@ -37,9 +48,11 @@ public final class MgOneSided
                     MgReport.header(System.out, cls, rma.size(), VERSION);
                 }
                 run = MgRun.of(cls, transport);
+                final double[] phases = transport.exchangePhaseSeconds();
                 if (0 == rma.rank())
                 {
                     MgReport.print(System.out, run, VERSION);
+                    MgReport.exchangePhases(System.out, phases);
                 }
             }
         }

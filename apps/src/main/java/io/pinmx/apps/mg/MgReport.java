@@ -40,6 +40,15 @@ final class MgReport
         out.flush();
     }
 
+    /** The one-sided ghost exchanges' phases: puts issued, fences and notifications, waiting to be notified. */
+    static void exchangePhases(final PrintStream out, final double[] seconds)
+    {
+        line(out, "Ghost put secs", String.format(Locale.ROOT, "%.4f", seconds[0]));
+        line(out, "Ghost fence secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
+        line(out, "Ghost wait secs", String.format(Locale.ROOT, "%.4f", seconds[2]));
+        out.flush();
+    }
+
     private static void line(final PrintStream out, final String name, final String value)
     {
         out.printf(Locale.ROOT, " %-16s=%25s%n", name, value);

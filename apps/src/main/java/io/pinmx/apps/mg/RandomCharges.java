@@ -1,5 +1,7 @@
 package io.pinmx.apps.mg;
 
+import io.pinmx.mpj.npb.NpbRandom;
+
 import java.util.Arrays;
 import java.util.Comparator;
 

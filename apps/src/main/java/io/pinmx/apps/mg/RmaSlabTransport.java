@@ -41,6 +41,10 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private final MemorySegment staging;
     private long exchanges;
     private long gathers;
+    /** The timed part's ghost exchanges by phase: copying out and issuing the puts, the fences, the notify wait. */
+    private long putNs;
+    private long fenceNs;
+    private long notifyWaitNs;
 
     /** Collective: allocates every level's ghost slots and the space of a level gathered whole. */
     RmaSlabTransport(final Rma rma, final MgClass cls)
@@ -91,12 +95,14 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         final long set = ghostOffsets[level] + (exchanges++ % SETS) * 2 * planeBytes;
         final int lower = (rank() + size() - 1) % size();
         final int upper = (rank() + 1) % size();
+        final long start = System.nanoTime();
         MemorySegment.copy(grid.values, grid.planeStart(1), staging, ValueLayout.JAVA_DOUBLE, 0, planeSize);
         MemorySegment.copy(grid.values, grid.planeStart(grid.planes), staging, ValueLayout.JAVA_DOUBLE, planeBytes,
             planeSize);
         rma.nbPut(staging.asSlice(0, planeBytes), ghosts, lower, set + UPPER_GHOST * planeBytes, null);
         rma.nbPut(staging.asSlice(planeBytes, planeBytes), ghosts, upper, set + LOWER_GHOST * planeBytes, null);
         final long exchange = exchanges;
+        final long fenceStart = System.nanoTime();
         rma.fence(lower);
         if (upper != lower)
         {
@@ -104,8 +110,12 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         }
         rma.putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
         rma.putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        final long waitStart = System.nanoTime();
         awaitNotified(LOWER_GHOST, exchange, lower);
         awaitNotified(UPPER_GHOST, exchange, upper);
+        putNs += fenceStart - start;
+        fenceNs += waitStart - fenceStart;
+        notifyWaitNs += System.nanoTime() - waitStart;
         final MemorySegment mine = ghosts.local();
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + LOWER_GHOST * planeBytes, grid.values,
             grid.planeStart(0), planeSize);
@@ -183,6 +193,25 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     public void barrier()
     {
         rma.barrier();
+    }
+
+    @Override
+    public void startTimedPart()
+    {
+        putNs = 0;
+        fenceNs = 0;
+        notifyWaitNs = 0;
+    }
+
+    /**
+     * Collective: the timed part's ghost exchanges by phase, slowest rank each: copying out and issuing the puts,
+     * the fences and notifying puts, waiting for the neighbours' notifications.
+     */
+    double[] exchangePhaseSeconds()
+    {
+        final double[] seconds = {putNs / 1e9, fenceNs / 1e9, notifyWaitNs / 1e9};
+        rma.messages().reduce(ReduceOp.MAX, seconds);
+        return seconds;
     }
 
     /** Collective. */

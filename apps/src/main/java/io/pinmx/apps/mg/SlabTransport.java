@@ -28,4 +28,9 @@ interface SlabTransport
     double max(double value);
 
     void barrier();
+
+    /** Called as the timed part starts: a transport that times its own phases starts them from zero. */
+    default void startTimedPart()
+    {
+    }
 }

@@ -19,12 +19,6 @@ public enum FetchMode
     AGGREGATED("aggregated"),
     VECTOR("vector");
 
-    /**
-     * Gets waited for together at most: beyond 256 pulls in flight the driver tier's endpoint refuses the next
-     * (rma's aggregate handle does not hold them back), so the aggregated mode completes its handle every this many.
-     */
-    static final int AGGREGATE_BATCH = 128;
-
     private final String word;
 
     FetchMode(final String word)
@@ -64,16 +58,13 @@ public enum FetchMode
             }
             case AGGREGATED ->
             {
-                for (int from = 0; from < plan.ghosts(); from += AGGREGATE_BATCH)
+                final RmaHandle handle = rma.aggregateHandle();
+                for (int g = 0; g < plan.ghosts(); g++)
                 {
-                    final RmaHandle handle = rma.aggregateHandle();
-                    for (int g = from; g < Math.min(plan.ghosts(), from + AGGREGATE_BATCH); g++)
-                    {
-                        rma.nbGet(x, plan.ghostOwners[g], plan.ghostRemoteOffsets[g],
-                            ghosts.asSlice((long)g * Double.BYTES, Double.BYTES), handle);
-                    }
-                    handle.await();
+                    rma.nbGet(x, plan.ghostOwners[g], plan.ghostRemoteOffsets[g],
+                        ghosts.asSlice((long)g * Double.BYTES, Double.BYTES), handle);
                 }
+                handle.await();
             }
             case VECTOR ->
             {

@@ -42,6 +42,11 @@ class MgLauncherTest
             "PINMX_RMA_CALIBRATION", "quick"),
             "-np", Integer.toString(ranks), "--peer-timeout", "30", MgOneSided.class.getName(), "S");
         assertVerified(run, ranks, MgOneSided.VERSION);
+        for (final String phase : List.of("Ghost put secs", "Ghost fence secs", "Ghost wait secs"))
+        {
+            final String pattern = String.format(" %-16s= +[0-9]+\\.[0-9]{4}", phase);
+            assertTrue(run.out().lines().anyMatch(l -> l.matches(pattern)), pattern + " in\n" + run.out());
+        }
         try (var left = Files.list(shm))
         {
             assertEquals(List.of(), left.toList(), "shared files left behind");

@@ -4,6 +4,7 @@ import io.pinmx.bench.BenchmarkRun;
 import io.pinmx.bench.JitWarmUp;
 import io.pinmx.job.Job;
 import io.pinmx.job.RankBinding;
+import io.pinmx.pin.select.PinmxVersion;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 import io.pinmx.rma.RmaMutexes;
@@ -11,6 +12,7 @@ import io.pinmx.rma.RmaMutexes;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * OSU-style one-sided benchmarks over {@link Rma}, two ranks: rank 0 is the origin, rank 1 the target (its
@@ -56,6 +58,11 @@ public final class OscBench
     public static void main(final String[] args)
     {
         final String name = args.length > 0 && !args[0].startsWith("-") ? args[0] : "OscBench";
+        if (Arrays.asList(args).contains("--version"))
+        {
+            System.out.println(PinmxVersion.line());
+            return;
+        }
         final OscOptions options;
         try
         {
@@ -258,8 +265,8 @@ public final class OscBench
     /**
      * The untimed pass: as many iterations as timed up to 8 KiB (C2 compiles after ~10^4 runs), a tenth above. At
      * full counts ({@code -d 1}) passes of a tenth of that follow until the JIT is quiet on both ranks
-     * ({@link JitWarmUp#untilQuiet}): after the untimed pass alone C2 was still compiling the fetch-and-add's path
-     * (DriverTier.ask, 150 ms of compiling) while the first timed loops ran.
+     * ({@link JitWarmUp#untilQuiet}): after the untimed pass alone C2 can still be compiling a path (the
+     * fetch-and-add's) while the first timed loops run.
      */
     private static long warmUp(final long bytes, final long count, final Pass pass)
     {

@@ -2,6 +2,7 @@ package io.pinmx.job.example;
 
 import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.Request;
 
@@ -18,9 +19,19 @@ public final class RankRing
 {
     private static final long MATCH_INFO = 42;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N io.pinmx.job.example.RankRing   (N >= 2)
+          Each rank sends its rank number to the next and prints what the previous one sent.
+          Reads the job's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
+          exit status: 0 done, 1 a rank failed, 2 fewer than 2 ranks
+        """;
 
     public static void main(final String[] args)
     {
+        if (ProgramArguments.answered(args, USAGE))
+        {
+            return;
+        }
         try (Job job = Job.join(System.getenv());
             JobEndpoint ranks = JobEndpoint.open(job, System.getenv());
             Arena arena = Arena.ofShared())

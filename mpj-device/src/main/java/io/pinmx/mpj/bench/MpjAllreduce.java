@@ -1,5 +1,7 @@
 package io.pinmx.mpj.bench;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -16,12 +18,23 @@ import java.util.Locale;
  */
 public final class MpjAllreduce
 {
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N --mpj io.pinmx.mpj.bench.MpjAllreduce [-msglog a:b]
+          IMB Allreduce of ints over MPJ Express; sizes 2^a..2^b bytes.
+          Reads PINMX_MPJ_PROGRESS and the job's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
+          exit status: 0 done, 1 a rank failed
+        """;
+
     private MpjAllreduce()
     {
     }
 
     public static void main(final String[] args) throws Exception
     {
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
+        {
+            return;
+        }
         final String device = args.length > 2 ? args[2] : "?";
         final int[] logs = ImbRules.msglog(MPI.Init(args), "MpjAllreduce", 2);
         final Intracomm comm = MPI.COMM_WORLD;

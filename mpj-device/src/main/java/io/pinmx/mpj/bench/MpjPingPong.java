@@ -1,5 +1,7 @@
 package io.pinmx.mpj.bench;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -20,12 +22,23 @@ public final class MpjPingPong
 {
     private static final int TAG = 1;
 
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N --mpj io.pinmx.mpj.bench.MpjPingPong [-msglog a:b]   (N >= 2)
+          IMB PingPong between ranks 0 and 1 over MPJ Express; sizes 0 and 2^a..2^b bytes (default 0:22).
+          Reads PINMX_MPJ_PROGRESS and the job's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
+          exit status: 0 done, 1 a rank failed
+        """;
+
     private MpjPingPong()
     {
     }
 
     public static void main(final String[] args) throws Exception
     {
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
+        {
+            return;
+        }
         final String device = args.length > 2 ? args[2] : "?";
         final int[] logs = ImbRules.msglog(MPI.Init(args), "MpjPingPong", 0);
         final Intracomm comm = MPI.COMM_WORLD;

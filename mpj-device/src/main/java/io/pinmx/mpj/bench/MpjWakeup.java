@@ -1,5 +1,7 @@
 package io.pinmx.mpj.bench;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -15,8 +17,7 @@ import java.util.Locale;
  * round together. Same host, so both read the same monotonic clock. Prints the median, 90th percentile and largest
  * wake-up of {@code -rounds} rounds, in microseconds, after {@value #WARM_UP_ROUNDS} untimed rounds of
  * {@value #WARM_UP_COMPUTE_US} us each (longer than either device polls before it blocks, so the JIT compiles the
- * blocked path: with only 10 untimed rounds pinmx's median was 356 us, warm 71 us, against 47-50 us for a blocked
- * C thread woken by UDP or TCP on this host).
+ * blocked path: with a few untimed rounds the median measures interpreted code, not the wake-up).
  * <p>
  * {@code main(RANK CONFIG DEVICE [-rounds N] [-compute-us N])}, defaults 200 rounds of 2000 us.
  */
@@ -27,12 +28,24 @@ public final class MpjWakeup
     private static final int WARM_UP_COMPUTE_US = 150;
     private static final int TAG = 7;
 
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np 2 --mpj io.pinmx.mpj.bench.MpjWakeup [-rounds N] [-compute-us N]
+          How late a rank blocked in Recv learns of a message from a partner that computed first (defaults 200
+          rounds of 2000 us); prints the median, 90th percentile and largest wake-up in microseconds.
+          Reads PINMX_MPJ_PROGRESS and the job's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
+          exit status: 0 done, 1 a rank failed
+        """;
+
     private MpjWakeup()
     {
     }
 
     public static void main(final String[] args) throws Exception
     {
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
+        {
+            return;
+        }
         final String[] own = MPI.Init(args);
         int rounds = 200;
         long computeNs = 2_000_000;

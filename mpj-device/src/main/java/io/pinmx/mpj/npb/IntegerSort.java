@@ -1,5 +1,7 @@
 package io.pinmx.mpj.npb;
 
+import io.pinmx.job.ProgramArguments;
+import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -17,12 +19,24 @@ import java.util.Locale;
  */
 public final class IntegerSort
 {
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N --mpj io.pinmx.mpj.npb.IntegerSort CLASS   (N a power of two)
+          NAS Parallel Benchmarks IS (integer sort) over MPJ Express on pinmx; CLASS is S, W, A or B.
+          Reads PINMX_MPJ_PROGRESS (caller or thread), NPB_TIMERS (1: time each stage) and the job's PINMX_*
+          variables (bin/pinmx-run --help, docs/environment.md).
+          exit status: 0 verified, 1 verification failed or a rank failed, 2 a bad CLASS or rank count
+        """;
+
     private IntegerSort()
     {
     }
 
     public static void main(final String[] args) throws Exception
     {
+        if (ProgramArguments.answered(MpjArguments.own(args), USAGE))
+        {
+            return;
+        }
         final String device = args.length > 2 ? args[2] : "?";
         final String[] own = MPI.Init(args);
         if (own.length != 1)

@@ -4,13 +4,14 @@ package io.pinmx.mpj.npb;
  * NPB's pseudo-random generator (randlc): x' = a * x mod 2^46, returning x' * 2^-46, with NPB's multiplier and
  * seed. Done here in exact 64-bit integer arithmetic: splitting both factors at bit 23 keeps every partial product
  * below 2^46, so no intermediate overflows and the sequence is bit-identical to NPB's double-precision version.
+ * NPB IS (here) and NPB MG (the apps module) draw from it.
  */
-final class NpbRandom
+public final class NpbRandom
 {
     /** NPB's multiplier a = 5^13. */
-    static final long MULTIPLIER = 1_220_703_125L;
-    /** NPB IS's seed. */
-    static final long SEED = 314_159_265L;
+    public static final long MULTIPLIER = 1_220_703_125L;
+    /** The seed of NPB IS and NPB MG. */
+    public static final long SEED = 314_159_265L;
 
     private static final int HALF_BITS = 23;
     private static final long HALF_MASK = (1L << HALF_BITS) - 1;
@@ -28,11 +29,11 @@ final class NpbRandom
     double next(final long a)
     {
         x = multiply(a, x);
-        return x * TWO_TO_MINUS_46;
+        return scaled(x);
     }
 
     /** a * b mod 2^46, for 0 <= a, b < 2^46. */
-    static long multiply(final long a, final long b)
+    public static long multiply(final long a, final long b)
     {
         final long a1 = a >>> HALF_BITS;
         final long a2 = a & HALF_MASK;
@@ -40,6 +41,28 @@ final class NpbRandom
         final long b2 = b & HALF_MASK;
         final long cross = (a1 * b2 + a2 * b1) & HALF_MASK;
         return ((cross << HALF_BITS) + a2 * b2) & MODULUS_MASK;
+    }
+
+    /** a^exponent mod 2^46, by repeated squaring: the step that skips {@code exponent} numbers of a sequence. */
+    public static long power(final long a, final long exponent)
+    {
+        long result = 1;
+        long square = a;
+        for (long e = exponent; e != 0; e >>>= 1)
+        {
+            if ((e & 1) != 0)
+            {
+                result = multiply(result, square);
+            }
+            square = multiply(square, square);
+        }
+        return result;
+    }
+
+    /** A state scaled into (0, 1), as randlc returns it. */
+    public static double scaled(final long state)
+    {
+        return state * TWO_TO_MINUS_46;
     }
 
     /**

@@ -27,6 +27,25 @@ class NpbRandomTest
     }
 
     @Test
+    void powerSkipsAheadInTheSequence()
+    {
+        for (final long exponent : new long[] {0, 1, 2, 5, 1_000, 32 * 32 + 7})
+        {
+            long state = NpbRandom.SEED;
+            for (long i = 0; i < exponent; i++)
+            {
+                state = NpbRandom.multiply(state, NpbRandom.MULTIPLIER);
+            }
+            assertEquals(state, NpbRandom.multiply(NpbRandom.SEED, NpbRandom.power(NpbRandom.MULTIPLIER, exponent)),
+                "a^" + exponent);
+        }
+        final long big = (1L << 40) + 3;
+        assertEquals(BigInteger.valueOf(NpbRandom.MULTIPLIER).modPow(BigInteger.valueOf(big), TWO_TO_46).longValue(),
+            NpbRandom.power(NpbRandom.MULTIPLIER, big));
+        assertEquals(0.5, NpbRandom.scaled(1L << 45));
+    }
+
+    @Test
     void eachRankStartsWhereTheSequenceOfTheRanksBeforeItEnds()
     {
         final int ranks = 4;

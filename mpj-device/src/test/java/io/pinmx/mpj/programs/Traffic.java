@@ -20,8 +20,8 @@ public final class Traffic
     /**
      * Receives (and as many sends) a rank has outstanding at once, spread over its partners. Not 200 per partner:
      * on 4 ranks (600 each way per rank) under load the user driver's shared-memory rings overflow while every rank
-     * waits up to 2 ms on its partners' full rings, and a partner falls silent past the 5 s peer timeout (seen 1 of
-     * 5 runs at load average 18 even after the resend fix; README, "Not done yet").
+     * waits up to 2 ms on its partners' full rings, and a partner can fall silent past the 5 s peer timeout under
+     * load (README, "Not done yet").
      */
     private static final int OUTSTANDING_PER_RANK = 200;
     private static final int MAX_BYTES = 200_000;

@@ -1,6 +1,7 @@
 package io.pinmx.rma.example;
 
 import io.pinmx.job.Job;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.AccumulateScale;
 import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
@@ -18,8 +19,20 @@ import java.lang.foreign.ValueLayout;
  */
 public final class RmaRing
 {
+    private static final String USAGE = """
+        usage: bin/pinmx-run -np N io.pinmx.rma.example.RmaRing
+          Each rank puts its rank number into the next rank's slice, adds it to a total on rank 0, takes a ticket
+          there and sums its parity group's rank numbers; each prints what it received.
+          Reads the one-sided layer's variables and the job's (docs/environment.md, bin/pinmx-run --help).
+          exit status: 0 done, 1 a rank failed
+        """;
+
     public static void main(final String[] args)
     {
+        if (ProgramArguments.answered(args, USAGE))
+        {
+            return;
+        }
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job); Arena arena = Arena.ofConfined())
         {
             final RmaAllocation slices = rma.alloc(4096);

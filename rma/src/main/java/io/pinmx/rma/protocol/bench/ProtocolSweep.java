@@ -2,6 +2,7 @@ package io.pinmx.rma.protocol.bench;
 
 import io.pinmx.job.Job;
 import io.pinmx.job.JobRank;
+import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.ContiguousProtocol;
 import io.pinmx.rma.ProtocolCounts;
 import io.pinmx.rma.RankTier;
@@ -26,7 +27,7 @@ import java.util.function.IntFunction;
  * settings in turn, round after round, and takes each one's median; "auto/best" is the model's choice against the
  * better forced protocol in the same run, "auto chose" what the model took (the counters say), and "chosen/best" the
  * forced time of the protocol the model took against the better one: whether the choice was right, without the
- * noise of a third median (fresh 256 KiB puts spread over 130-210 us, whichever protocol). The last lines count the
+ * noise of a third median (fresh medium puts spread widely whichever protocol). The last lines count the
  * points whose choice was within 10% of the better protocol.
  * <p>
  * Run: {@code PINMX_RMA_SHARED_MEMORY=0 bin/pinmx-run -np 2 io.pinmx.rma.protocol.bench.ProtocolSweep [REPS]}, or
@@ -51,7 +52,7 @@ public final class ProtocolSweep
     private static final long MAX_CONTIGUOUS_BYTES = 16L << 20;
     private static final StridedProtocol[] STRIDED = {StridedProtocol.DIRECT, StridedProtocol.PACK,
         StridedProtocol.AUTO};
-    /** Warm-up rounds, each every kind of operation under each setting (about 1 ms a round across a veth pair). */
+    /** Warm-up rounds, each every kind of operation under each setting. */
     private static final int WARM_UP_ROUNDS = 2000;
     private static final int[] WARM_UP_SIDES = {8, 64};
     private static final long[] WARM_UP_CONTIGUOUS_BYTES = {4096, 64 << 10};
@@ -80,9 +81,8 @@ public final class ProtocolSweep
 
     public static void main(final String[] args)
     {
-        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0])))
+        if (ProgramArguments.answered(args, HELP))
         {
-            System.out.print(HELP);
             return;
         }
         final int reps;
@@ -206,8 +206,8 @@ public final class ProtocolSweep
     /**
      * Runs every kind of operation under every setting until the JIT has compiled their paths at both ends: while it
      * compiles, on ranks with one CPU each, its compiler threads take that CPU from the progress thread a scheduler
-     * slice at a time, and points timed then had medians of ~1.1 ms where the compiled operation takes 20-60 us (a
-     * whole untimed sweep first, a few hundred calls of each path, still left them). Small and medium shapes only:
+     * slice at a time, and a point timed then measures the compiler, not the operation (a whole untimed sweep, a few
+     * hundred calls of each path, is not enough). Small and medium shapes only:
      * the paths are the same at every size, and their calls are what the JIT counts.
      */
     private void warmUp()
@@ -294,8 +294,8 @@ public final class ProtocolSweep
     /**
      * Times the operation under each of the three settings in turn, {@code n} rounds after one untimed round, so
      * that a load that changes during the point weighs on all three alike; each round starts one setting later than
-     * the last, so that none always follows the same one (run third, after streaming, the model's zero-copy
-     * transfers of 256 KiB took 20-35% longer than zero-copy forced, run first).
+     * the last, so that none always follows the same one (a setting that always runs after streaming pays for the
+     * caches and buffers streaming left behind).
      *
      * @return the median time of each setting, us.
      */

@@ -1,0 +1,72 @@
+package io.pinmx.apps.matmul;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * One timed distributed product and its report. Times are the slowest rank's.
+ *
+ * @param seconds         the timed product: every chunk fetched or broadcast and multiplied.
+ * @param transferSeconds the chunks' communication on its own: SRUMMA's pass of blocking gets without computing,
+ *                        SUMMA's broadcasts within the product.
+ * @param waitSeconds     the product's time waiting for chunks: the communication not hidden behind computing.
+ * @param maxError        the largest difference from the closed-form product, relative to the bound on |C|.
+ */
+public record MatmulRun(BlockGrid grid, String version, double seconds, double transferSeconds, double waitSeconds,
+    double maxError)
+{
+    /** Each element sums order products: far below this relative to the bound on |C| unless a chunk is wrong. */
+    static final double TOLERANCE = 1.0e-12;
+
+    public boolean verified()
+    {
+        return maxError <= TOLERANCE;
+    }
+
+    /** 1 - wait / transfer, at least 0; NaN on one rank, which transfers nothing. */
+    public double hiddenFraction()
+    {
+        return grid.ranks() > 1 && transferSeconds > 0 ?
+            Math.max(0.0, 1.0 - waitSeconds / transferSeconds) : Double.NaN;
+    }
+
+    public double gflops()
+    {
+        final double n = grid.order();
+        return 2.0 * n * n * n / seconds / 1e9;
+    }
+
+    static void header(final PrintStream out, final String algorithm, final BlockGrid grid, final String version)
+    {
+        out.printf(Locale.ROOT, "%n%n Dense matrix multiplication (pinmx, Java) -- %s%n%n", algorithm);
+        out.printf(Locale.ROOT, " Order: %d  grid %dx%d  chunk %d%n", grid.order(), grid.rows(), grid.cols(),
+            grid.chunk());
+        out.printf(Locale.ROOT, " Number of processes: %d%n", grid.ranks());
+        out.printf(Locale.ROOT, " Version: %s%n", version);
+        out.flush();
+    }
+
+    void print(final PrintStream out, final String algorithm)
+    {
+        out.printf(Locale.ROOT, "%n %s Benchmark Completed.%n", algorithm);
+        line(out, "Order", Integer.toString(grid.order()));
+        line(out, "Grid", grid.rows() + "x" + grid.cols());
+        line(out, "Chunk", Integer.toString(grid.chunk()));
+        line(out, "Time in seconds", String.format(Locale.ROOT, "%.4f", seconds));
+        line(out, "Gflop/s total", String.format(Locale.ROOT, "%.3f", gflops()));
+        line(out, "Transfer secs", String.format(Locale.ROOT, "%.4f", transferSeconds));
+        line(out, "Wait secs", String.format(Locale.ROOT, "%.4f", waitSeconds));
+        line(out, "Hidden fraction",
+            Double.isNaN(hiddenFraction()) ? "-" : String.format(Locale.ROOT, "%.3f", hiddenFraction()));
+        line(out, "Total processes", Integer.toString(grid.ranks()));
+        line(out, "Version", version);
+        line(out, "Max rel. error", String.format(Locale.ROOT, "%.3e", maxError));
+        line(out, "Verification", verified() ? "SUCCESSFUL" : "UNSUCCESSFUL");
+        out.flush();
+    }
+
+    private static void line(final PrintStream out, final String name, final String value)
+    {
+        out.printf(Locale.ROOT, " %-16s=%25s%n", name, value);
+    }
+}

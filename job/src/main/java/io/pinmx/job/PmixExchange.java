@@ -1,0 +1,299 @@
+package io.pinmx.job;
+
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * The job's control plane on the launcher's PMIx server: no bootstrap file, no rank-0 socket. Every collective
+ * is the modex: each contributing rank puts its bytes under a key of its own collective ("pinmx.N.KIND", N
+ * counting the job's collectives, so a later collective never reads an earlier one's value), commits, and a
+ * PMIx_Fence with data collection brings every committed value to every rank's server; the ranks that need
+ * them then get them locally. The barrier is a fence without data. The servers do the fan-in and fan-out
+ * along their own tree (Open MPI's daemons, Slurm's stepds), so no rank handles every other rank's bytes.
+ * Values stay in the servers' stores until the job ends: this plane is for set-up, not for data.
+ * <p>
+ * The PMIx calls run on one helper thread while the caller waits: it drives the progress hook meanwhile (a
+ * caller-driven endpoint keeps answering its peers) and fails at once naming the rank when PMIx reports a
+ * rank's death.
+ */
+final class PmixExchange implements ControlPlane
+{
+    private static final long WAIT_SLICE_MS = 10;
+    private static final long DEATH_REPORT_WAIT_MS = 1_000;
+
+    private final PmixClient client;
+    private final int size;
+    private final int[] nodeRanks;
+    private final ExecutorService caller;
+    private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
+    private final List<BiConsumer<Integer, String>> deathListeners = new CopyOnWriteArrayList<>();
+    private volatile String death;
+    private Runnable progressHook;
+    private Future<?> lastCall;
+    private long collectives;
+
+    private PmixExchange(final PmixClient client, final int size, final int[] nodeRanks)
+    {
+        this.client = client;
+        this.size = size;
+        this.nodeRanks = nodeRanks;
+        caller = Executors.newSingleThreadExecutor(task ->
+        {
+            final Thread thread = new Thread(task, "pinmx-pmix-rank-" + client.rank());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * PMIx_Init, then the job's size, this node's ranks and the death events.
+     *
+     * @throws IllegalStateException naming the PMIx call that failed and PMIx's text for why.
+     */
+    static PmixExchange join()
+    {
+        final PmixClient client = PmixClient.init();
+        try
+        {
+            final PmixExchange exchange = new PmixExchange(client, client.jobSize(), client.localPeers());
+            client.onRankDeath(exchange::rankDied);
+            // A program that keeps its job to the end (MPJ's device) still leaves finalized: the launcher takes a
+            // rank that exits without PMIx_Finalize for a failed one.
+            Runtime.getRuntime().addShutdownHook(new Thread(exchange::close, "pinmx-pmix-finalize"));
+            return exchange;
+        }
+        catch (final RuntimeException ex)
+        {
+            try
+            {
+                client.close();
+            }
+            catch (final RuntimeException closing)
+            {
+                ex.addSuppressed(closing);
+            }
+            throw ex;
+        }
+    }
+
+    int rank()
+    {
+        return client.rank();
+    }
+
+    int size()
+    {
+        return size;
+    }
+
+    String namespace()
+    {
+        return client.namespace();
+    }
+
+    /** Runs on PMIx's thread: remembers the first death for every wait, and tells the listeners. */
+    private void rankDied(final int rank, final String event)
+    {
+        final String why = "rank " + rank + " died (" + event + ")";
+        if (null == death)
+        {
+            death = why;
+        }
+        for (final BiConsumer<Integer, String> listener : deathListeners)
+        {
+            listener.accept(rank, why);
+        }
+    }
+
+    @Override
+    public void onRankDeath(final BiConsumer<Integer, String> listener)
+    {
+        deathListeners.add(listener);
+    }
+
+    @Override
+    public List<byte[]> allGather(final byte[] mine)
+    {
+        final String key = nextKey("allgather");
+        return await("all-gather", () ->
+        {
+            client.putAndCommit(key, mine);
+            client.fence(true);
+            return everyRanks(key);
+        });
+    }
+
+    @Override
+    public void barrier()
+    {
+        nextKey("barrier");
+        await("barrier", () ->
+        {
+            client.fence(false);
+            return null;
+        });
+    }
+
+    @Override
+    public byte[] broadcast(final int root, final byte[] bytes)
+    {
+        final String key = nextKey("broadcast");
+        return await("broadcast from rank " + root, () ->
+        {
+            if (client.rank() == root)
+            {
+                client.putAndCommit(key, bytes);
+            }
+            client.fence(true);
+            return client.rank() == root ? bytes : client.getBytes(root, key);
+        });
+    }
+
+    @Override
+    public List<byte[]> gather(final int root, final byte[] mine)
+    {
+        final String key = nextKey("gather");
+        return await("gather to rank " + root, () ->
+        {
+            client.putAndCommit(key, mine);
+            client.fence(true);
+            return client.rank() == root ? everyRanks(key) : List.<byte[]>of();
+        });
+    }
+
+    private String nextKey(final String kind)
+    {
+        return "pinmx." + collectives++ + "." + kind;
+    }
+
+    private List<byte[]> everyRanks(final String key)
+    {
+        final List<byte[]> all = new ArrayList<>(size);
+        for (int r = 0; r < size; r++)
+        {
+            all.add(client.getBytes(r, key));
+        }
+        return all;
+    }
+
+    /**
+     * Runs the PMIx calls on the helper thread; meanwhile runs the progress hook (or waits in slices), and
+     * gives up naming the rank as soon as PMIx reports a death.
+     */
+    private <T> T await(final String what, final Supplier<T> calls)
+    {
+        failIfDead(what);
+        final Future<T> result = caller.submit(calls::get);
+        lastCall = result;
+        idle.reset();
+        try
+        {
+            while (true)
+            {
+                final Runnable hook = progressHook;
+                try
+                {
+                    if (null == hook)
+                    {
+                        return result.get(WAIT_SLICE_MS, TimeUnit.MILLISECONDS);
+                    }
+                    if (result.isDone())
+                    {
+                        return result.get();
+                    }
+                    hook.run();
+                    idle.idle();
+                }
+                catch (final TimeoutException ignored)
+                {
+                    // a slice without a result: look for a death, then wait on
+                }
+                failIfDead(what);
+            }
+        }
+        catch (final ExecutionException ex)
+        {
+            awaitDeathReport(what);
+            final Throwable cause = ex.getCause();
+            if (cause instanceof RuntimeException runtime)
+            {
+                throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + runtime.getMessage() +
+                    " (did a rank of the job end or fail?)", runtime);
+            }
+            throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + cause, cause);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("job: rank " + client.rank() + " interrupted in " + what, ex);
+        }
+    }
+
+    /**
+     * A failed collective is most often a rank's death (a fence the dead rank never joins ends in an error): give
+     * the launcher's report of it a moment to arrive, so that the failure names the rank.
+     */
+    private void awaitDeathReport(final String what)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEATH_REPORT_WAIT_MS);
+        while (null == death && deadlineNs - System.nanoTime() > 0)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        failIfDead(what);
+    }
+
+    private void failIfDead(final String what)
+    {
+        final String why = death;
+        if (null != why)
+        {
+            throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + why);
+        }
+    }
+
+    @Override
+    public void progressHook(final Runnable hook)
+    {
+        progressHook = hook;
+    }
+
+    @Override
+    public InetAddress controlAddress()
+    {
+        return null;
+    }
+
+    @Override
+    public int[] nodeRanks()
+    {
+        return nodeRanks.clone();
+    }
+
+    /**
+     * PMIx_Finalize, unless a call still blocks on the helper thread (a fence a dead rank never joins): then the
+     * process leaves without it and the launcher sees it end unfinalized.
+     */
+    @Override
+    public synchronized void close()
+    {
+        caller.shutdown();
+        if (null == lastCall || lastCall.isDone())
+        {
+            client.close();
+        }
+    }
+}

@@ -1,0 +1,305 @@
+package io.pinmx.pin.user;
+
+import io.pinmx.pin.provider.Libc;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One endpoint's declared regions, kept in its /dev/shm file so a same-host puller in another process can read
+ * segment addresses without asking. The owner declares and destroys (serialised by the caller); any thread or
+ * process reads through {@link #resolve} under a per-entry seqlock, so it never acts on a half-written entry.
+ * <p>
+ * Region ids carry a generation: {@code id = generation << SLOT_BITS | slot}. Destroying bumps the slot's
+ * generation, so a stale id from a destroyed region never resolves to the region that reuses its slot.
+ * <p>
+ * Entry layout ({@link #ENTRY_BYTES}): seq (long, odd while being written), id (int, 0 = free), access (int),
+ * segment count (int), generation (int), total bytes (long), then up to {@link #MAX_SEGMENTS} (address, length)
+ * pairs of longs.
+ */
+final class RegionTable
+{
+    static final int MAX_SEGMENTS = 256;
+    static final int SLOT_BITS = 10;
+    static final int MAX_REGIONS = 1 << SLOT_BITS;
+    static final int ENTRY_HEADER_BYTES = 32;
+    static final int ENTRY_BYTES = ENTRY_HEADER_BYTES + MAX_SEGMENTS * 16;
+    static final int ACCESS_READ = 1;
+    static final int ACCESS_WRITE = 2;
+
+    /** {@link #resolve} results below zero. */
+    static final int UNKNOWN_REGION = -1;
+    static final int OUT_OF_RANGE = -2;
+    static final int ACCESS_DENIED = -3;
+
+    private static final long SEQ_OFFSET = 0;
+    private static final long ID_OFFSET = 8;
+    private static final long ACCESS_OFFSET = 12;
+    private static final long COUNT_OFFSET = 16;
+    private static final long GENERATION_OFFSET = 20;
+    private static final long TOTAL_OFFSET = 24;
+    private static final int GENERATION_MASK = (1 << (31 - SLOT_BITS)) - 1;
+
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    private final MemorySegment table;
+    private final int maxRegions;
+    /**
+     * Owner only: the free slots, the next to take on top; made by the first {@link #declare} (a reader's table never
+     * declares). Finding a free slot by looking at each entry in turn would touch a page per entry (an entry is
+     * 4 KiB), which makes a declaration slower the fuller the table.
+     */
+    private int[] freeSlots;
+    private int freeCount;
+
+    RegionTable(final MemorySegment table)
+    {
+        this.maxRegions = (int)Math.min(MAX_REGIONS, table.byteSize() / ENTRY_BYTES);
+        if (maxRegions < 1)
+        {
+            throw new IllegalArgumentException("region table area too small: " + table.byteSize() + " bytes");
+        }
+        this.table = table;
+    }
+
+    static long areaBytes(final int maxRegions)
+    {
+        return (long)maxRegions * ENTRY_BYTES;
+    }
+
+    int maxRegions()
+    {
+        return maxRegions;
+    }
+
+    /**
+     * Owner only. Publish a region; returns its id, or 0 when every slot is taken.
+     *
+     * @throws IllegalArgumentException naming the bad segment when a segment is not native.
+     */
+    int declare(final MemorySegment[] segments, final int count, final int access)
+    {
+        if (null == freeSlots)
+        {
+            collectFreeSlots();
+        }
+        if (0 == freeCount)
+        {
+            return 0;
+        }
+        final int slot = freeSlots[freeCount - 1];
+        final long entry = (long)slot * ENTRY_BYTES;
+        final int generation = nextGeneration(table.get(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET));
+        final int id = generation << SLOT_BITS | slot;
+        long total = 0;
+        final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+        LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 1);
+        for (int i = 0; i < count; i++)
+        {
+            final long at = entry + ENTRY_HEADER_BYTES + i * 16L;
+            table.set(ValueLayout.JAVA_LONG, at, segments[i].address());
+            table.set(ValueLayout.JAVA_LONG, at + 8, segments[i].byteSize());
+            total += segments[i].byteSize();
+        }
+        table.set(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET, access);
+        table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, count);
+        table.set(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET, generation);
+        table.set(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET, total);
+        INT.setVolatile(table, entry + ID_OFFSET, id);
+        LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
+        freeCount--;
+        return id;
+    }
+
+    /** Owner only: the slots no region holds, the lowest on top (the order a scan from slot 0 took them in). */
+    private void collectFreeSlots()
+    {
+        freeSlots = new int[maxRegions];
+        for (int slot = maxRegions - 1; slot >= 0; slot--)
+        {
+            if ((int)INT.getVolatile(table, (long)slot * ENTRY_BYTES + ID_OFFSET) == 0)
+            {
+                freeSlots[freeCount++] = slot;
+            }
+        }
+    }
+
+    /** Owner only. @return false if {@code id} is not a declared region. */
+    boolean destroy(final int id)
+    {
+        final int slot = slotOf(id);
+        if (slot < 0)
+        {
+            return false;
+        }
+        final long entry = (long)slot * ENTRY_BYTES;
+        if ((int)INT.getVolatile(table, entry + ID_OFFSET) != id)
+        {
+            return false;
+        }
+        final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+        LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 1);
+        INT.setVolatile(table, entry + ID_OFFSET, 0);
+        table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, 0);
+        LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
+        if (null != freeSlots)
+        {
+            freeSlots[freeCount++] = slot;
+        }
+        return true;
+    }
+
+    /** Owner only: every declared id, for close. */
+    int declaredIds(final int[] out)
+    {
+        int n = 0;
+        for (int slot = 0; slot < maxRegions && n < out.length; slot++)
+        {
+            final int id = (int)INT.getVolatile(table, (long)slot * ENTRY_BYTES + ID_OFFSET);
+            if (id != 0)
+            {
+                out[n++] = id;
+            }
+        }
+        return n;
+    }
+
+    /** Total bytes of a region, or a negative {@link #resolve} code if unknown. */
+    long regionBytes(final int id)
+    {
+        final int slot = slotOf(id);
+        if (slot < 0)
+        {
+            return UNKNOWN_REGION;
+        }
+        final long entry = (long)slot * ENTRY_BYTES;
+        while (true)
+        {
+            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+            final int currentId = (int)INT.getVolatile(table, entry + ID_OFFSET);
+            final long total = table.get(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET);
+            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
+            {
+                return currentId == id ? total : UNKNOWN_REGION;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Build the iovecs covering {@code [offset, offset + length)} of region {@code id} into {@code iov} (each
+     * covered segment piece is one iovec), and record which segment each iovec came from in {@code segmentIndex}.
+     *
+     * @return iovec count, or {@link #UNKNOWN_REGION}, {@link #OUT_OF_RANGE}, {@link #ACCESS_DENIED}.
+     */
+    int resolve(
+        final int id,
+        final int requiredAccess,
+        final long offset,
+        final long length,
+        final MemorySegment iov,
+        final int[] segmentIndex)
+    {
+        final int slot = slotOf(id);
+        if (slot < 0)
+        {
+            return UNKNOWN_REGION;
+        }
+        final long entry = (long)slot * ENTRY_BYTES;
+        while (true)
+        {
+            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+            final int result = (seq & 1) == 0 ? resolveEntry(entry, id, requiredAccess, offset, length, iov, segmentIndex) : 0;
+            VarHandle.acquireFence();
+            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
+            {
+                return result;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** {@link #resolve} without building iovecs: 0 if the range is valid, else the negative code. */
+    int check(final int id, final int requiredAccess, final long offset, final long length)
+    {
+        return resolve(id, requiredAccess, offset, length, null, null);
+    }
+
+    static int slotOfId(final int id)
+    {
+        return id & (MAX_REGIONS - 1);
+    }
+
+    private int resolveEntry(
+        final long entry,
+        final int id,
+        final int requiredAccess,
+        final long offset,
+        final long length,
+        final MemorySegment iov,
+        final int[] segmentIndex)
+    {
+        if ((int)INT.getVolatile(table, entry + ID_OFFSET) != id)
+        {
+            return UNKNOWN_REGION;
+        }
+        if ((table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET) & requiredAccess) != requiredAccess)
+        {
+            return ACCESS_DENIED;
+        }
+        final long total = table.get(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET);
+        if (offset < 0 || length < 0 || offset > total || length > total - offset)
+        {
+            return OUT_OF_RANGE;
+        }
+        if (iov == null)
+        {
+            return 0;
+        }
+        final int count = Math.min(table.get(ValueLayout.JAVA_INT, entry + COUNT_OFFSET), MAX_SEGMENTS);
+        int n = 0;
+        long segmentStart = 0;
+        final long end = offset + length;
+        for (int i = 0; i < count && segmentStart < end; i++)
+        {
+            final long at = entry + ENTRY_HEADER_BYTES + i * 16L;
+            final long address = table.get(ValueLayout.JAVA_LONG, at);
+            final long bytes = table.get(ValueLayout.JAVA_LONG, at + 8);
+            final long segmentEnd = segmentStart + bytes;
+            final long from = Math.max(offset, segmentStart);
+            final long to = Math.min(end, segmentEnd);
+            if (to > from)
+            {
+                Libc.putIovec(iov, n, address + (from - segmentStart), to - from);
+                segmentIndex[n] = i;
+                n++;
+            }
+            segmentStart = segmentEnd;
+        }
+        return n;
+    }
+
+    private int slotOf(final int id)
+    {
+        if (id <= 0)
+        {
+            return -1;
+        }
+        final int slot = slotOfId(id);
+        return slot < maxRegions ? slot : -1;
+    }
+
+    private static int nextGeneration(final int previous)
+    {
+        final int next = (previous + 1) & GENERATION_MASK;
+        return next == 0 ? 1 : next;
+    }
+
+    /** "region 0x1403 (slot 3, generation 5)" for error messages. */
+    static String describe(final int id)
+    {
+        return "region " + id + " (slot " + slotOfId(id) + ", generation " + (id >>> SLOT_BITS) + ")";
+    }
+}

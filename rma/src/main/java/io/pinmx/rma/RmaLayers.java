@@ -1,0 +1,127 @@
+package io.pinmx.rma;
+
+import io.pinmx.job.EndpointTuning;
+import io.pinmx.job.Job;
+import io.pinmx.job.JobEndpoint;
+import io.pinmx.pin.spi.EndpointConfig;
+import io.pinmx.pin.spi.ProviderOptionKeys;
+
+import java.lang.foreign.Arena;
+
+/**
+ * The layers under one rank's {@link Rma}: the ranks' tiers and mapped slices, and, when any rank of the job is
+ * reached through the driver, this rank's endpoint, driver tier and data server; the allocator and the transfers
+ * over both tiers. Opened collectively at init, released in reverse at close.
+ */
+final class RmaLayers
+{
+    final Arena arena;
+    final Ranks ranks;
+    final ProtocolChoice protocols;
+    /** Null when every rank of the job reaches every other through shared memory, as {@link #driver} and {@link #server}. */
+    final JobEndpoint endpoint;
+    final DriverTier driver;
+    final DataServer server;
+    final Allocator allocator;
+    final Transfers transfers;
+
+    /**
+     * Collective: the endpoint is opened by every rank or by none.
+     *
+     * @throws RmaException naming a rank whose control file does not fit in its directory (on every rank alike).
+     */
+    RmaLayers(final Job job, final RmaOptions options)
+    {
+        this.arena = Arena.ofShared();
+        try
+        {
+            this.ranks = Ranks.discover(job, options.directory(), options.sharedMemory(), arena);
+        }
+        catch (final RuntimeException ex)
+        {
+            arena.close();
+            throw ex;
+        }
+        this.protocols = new ProtocolChoice(options.strided(), options.contiguous());
+        if (anyRankNeedsTheDriver(job, ranks))
+        {
+            this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
+            this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
+            this.driver = new DriverTier(endpoint, protocols);
+            this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()), job.rank());
+        }
+        else
+        {
+            this.endpoint = null;
+            this.allocator = new Allocator(job, ranks, options.directory(), null);
+            this.driver = null;
+            this.server = null;
+        }
+        this.transfers = new Transfers(ranks, driver, arena);
+    }
+
+    /**
+     * With the shared-memory tier off, the user driver's own same-host rings are off too: the driver tier is then
+     * the path that crosses a network (UDP frames), which is what switching the tier off is for.
+     * <p>
+     * The user driver runs no progress thread of its own: the endpoint's progress thread, or a thread waiting in the
+     * endpoint (the data server between requests, a caller awaiting a reply), polls it. With both, two threads per
+     * rank spun on the two cores of this host while a third waited, and each operation paid for the contention.
+     * Acks keep the library's delay: a waiting thread that polls and finds nothing sends the acks a partner waits for
+     * at once (a put's, once the data server has applied it), and the others ride on replies.
+     */
+    private static EndpointTuning endpointTuning(final RmaOptions options)
+    {
+        return new EndpointTuning()
+        {
+            @Override
+            public void driverConfig(final EndpointConfig.Builder config)
+            {
+                config.option(ProviderOptionKeys.USER_SAME_HOST, options.sharedMemory())
+                    .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false);
+            }
+        };
+    }
+
+    /** Collective: whether any rank of the job reaches some rank only through the driver. */
+    private static boolean anyRankNeedsTheDriver(final Job job, final Ranks ranks)
+    {
+        boolean mine = false;
+        for (int r = 0; r < ranks.size(); r++)
+        {
+            mine |= RankTier.DRIVER == ranks.tier(r);
+        }
+        for (final byte[] theirs : job.allGather(new byte[] {(byte)(mine ? 1 : 0)}))
+        {
+            if (1 == theirs[0])
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return requests this rank's data server has served (0 without one): what its CPU did for others. */
+    long dataServerRequests()
+    {
+        return null == server ? 0 : server.requestsServed();
+    }
+
+    /** @return of the packed gets this rank's data server answered: packed, sent in chunks, pack-area bytes held. */
+    long[] dataServerPackedGets()
+    {
+        return null == server ? new long[3] : server.packedGets();
+    }
+
+    /** Stops the data server, closes the endpoint, unmaps every slice. */
+    void release()
+    {
+        if (null != server)
+        {
+            server.close();
+            endpoint.close();
+        }
+        ranks.close();
+        arena.close();
+    }
+}
