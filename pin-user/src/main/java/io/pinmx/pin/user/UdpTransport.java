@@ -346,7 +346,10 @@ final class UdpTransport implements AutoCloseable
         }
     }
 
-    /** A run of the driver's own buffer is mapped; one that reads a caller's memory has its pages probed. */
+    /**
+     * A run of the driver's own buffer is mapped; one that reads a caller's memory has its payloads asked about
+     * (each frame's header is a copy of ours), those that follow one another in memory as one range.
+     */
     private boolean readable(final FrameIovecs frames)
     {
         if (!frames.readsCallerMemory())
@@ -354,9 +357,12 @@ final class UdpTransport implements AutoCloseable
             return true;
         }
         sendPages.clear();
-        for (int entry = 0, end = frames.firstEntry(frames.frames()); entry < end; entry++)
+        for (int k = 0, count = frames.frames(); k < count; k++)
         {
-            sendPages.add(frames.entryBase(entry), frames.entryLength(entry));
+            for (int entry = frames.firstEntry(k) + 1, end = frames.firstEntry(k + 1); entry < end; entry++)
+            {
+                sendPages.add(frames.entryBase(entry), frames.entryLength(entry));
+            }
         }
         return sendPages.readable();
     }
