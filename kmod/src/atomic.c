@@ -281,7 +281,7 @@ static int pinmx_atomic_check(const struct pinmx_atomic *req)
 {
 	u64 end;
 
-	if (req->reserved || !req->op || req->op >= PINMX_ATOMIC_NR_OPS ||
+	if (req->reserved || req->pad || !req->op || req->op >= PINMX_ATOMIC_NR_OPS ||
 	    (req->width != 4 && req->width != 8) || !req->count ||
 	    req->remote_offset % req->width)
 		return -EINVAL;

@@ -72,6 +72,7 @@ static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
 	[PINMX_CNT_ATOMIC_REPLAYS]	= "atomic_replays",
 	[PINMX_CNT_ATOMIC_MISSES]	= "atomic_misses",
 	[PINMX_CNT_ATOMIC_DUPLICATE_REPLIES] = "atomic_duplicate_replies",
+	[PINMX_CNT_PUT_STALE]		= "put_stale",
 };
 
 static struct dentry *pinmx_debugfs_dir;

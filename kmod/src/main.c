@@ -43,6 +43,8 @@ static int pinmx_open(struct inode *inode, struct file *file)
 	mutex_init(&ep->lock);
 	xa_init_flags(&ep->pulls, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ep->puts, XA_FLAGS_ALLOC1);
+	spin_lock_init(&ep->put_seq_lock);
+	INIT_LIST_HEAD(&ep->puts_running);
 	ep->mode = pinmx_default_mode;
 	ep->chunk_min = pinmx_chunk_min_pages;
 	ep->chunk_max = pinmx_chunk_max_pages;
@@ -492,6 +494,8 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_atomic(ep, uarg);
 	case PINMX_IOC_PUTV:
 		return pinmx_ioc_putv(ep, uarg);
+	case PINMX_IOC_PULLV:
+		return pinmx_ioc_pullv(ep, uarg);
 	case PINMX_IOC_WAIT:
 		return pinmx_ioc_wait(ep, uarg);
 	default:

@@ -292,6 +292,14 @@ void pinmx_ids_free(struct pinmx_region_ids *ids);
  *	softirq; insertions and removals under @lock.
  * @put_next: next put handle to try (cyclic allocation).
  * @nr_puts: puts in @puts.
+ * @put_seq_lock: guards @puts_running and @put_seq (_bh; taken under a
+ *	put's lock, never the other way round).
+ * @puts_running: puts not yet ended, oldest first.
+ * @put_seq: number of the next put.
+ * @put_low: number of the oldest running put, or @put_seq when none runs:
+ *	every PUT frame carries it, so a target drops any frame of a put
+ *	numbered below it (a stale duplicate of an ended put); written under
+ *	@put_seq_lock, read with READ_ONCE().
  * @put_server: the put target's state (PUTs waiting for pins), allocated
  *	at bind.
  * @atomic_origin: this endpoint's atomics in flight, allocated at bind.
@@ -318,6 +326,10 @@ struct pinmx_endpoint {
 	struct xarray puts;
 	u32 put_next;
 	unsigned int nr_puts;
+	spinlock_t put_seq_lock;
+	struct list_head puts_running;
+	u32 put_seq;
+	u32 put_low;
 	struct pinmx_put_server *put_server;
 	struct pinmx_atomic_origin *atomic_origin;
 	struct pinmx_atomic_target *atomic_target;
@@ -473,6 +485,9 @@ int pinmx_put_init(void);
 void pinmx_put_exit(void);
 long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg);
 long pinmx_ioc_putv(struct pinmx_endpoint *ep, void __user *uarg);
+long pinmx_ioc_pullv(struct pinmx_endpoint *ep, void __user *uarg);
+int pinmx_pieces_check(const struct pinmx_put_piece *pieces, u32 nr,
+		       u64 local_length, u64 max_bytes, u64 *total);
 void pinmx_puts_release(struct pinmx_endpoint *ep);
 int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
 		    const struct pinmx_wire_put *f, struct net_device *dev);

@@ -3,7 +3,9 @@
  * The pull engine (docs/wire-protocol.md, PULL and PULL_REPLY).
  *
  * Puller: PINMX_IOC_PULL asks for the pull in blocks of PULL_REPLY frames,
- * several blocks in flight; the receive softirq writes each reply into the
+ * several blocks in flight (PINMX_IOC_PULLV: over a list of pieces, each
+ * block within one piece, named by its remote offset and placed at its
+ * local one); the receive softirq writes each reply into the
  * pinned pages of the local region, asks for the next block when one is
  * complete and reports the end in the event ring; a timer asks again for
  * blocks that stall, and gives up after bounded retries.
@@ -51,8 +53,11 @@ MODULE_PARM_DESC(pull_max_retries, "resends of one block before the pull fails w
 
 /**
  * struct pinmx_pull_block - one block of a pull in flight
- * @offset: pull offset of the block's first byte.
- * @len: bytes in the block.
+ * @offset: pull offset of the block's first byte (the pieces one after
+ *	the other).
+ * @remote: where that byte is in the remote region.
+ * @local: where it goes in the local region.
+ * @len: bytes in the block, all within one piece.
  * @first_frame: frame index of its first reply.
  * @nframes: replies in the block.
  * @retries: resends so far.
@@ -64,6 +69,8 @@ MODULE_PARM_DESC(pull_max_retries, "resends of one block before the pull fails w
  */
 struct pinmx_pull_block {
 	u64 offset;
+	u64 remote;
+	u64 local;
 	u32 len;
 	u32 first_frame;
 	u16 nframes;
@@ -90,15 +97,19 @@ struct pinmx_pull_block {
  * @peer_session: serving endpoint session.
  * @remote_region: region id at the server.
  * @remote_key: its key, carried by every PULL when not 0.
- * @remote_offset: offset of the pull in the remote region.
- * @local_offset: offset of the pull in @local.
- * @length: bytes to pull.
+ * @pieces: what to pull from where to where: @one, or an array it owns.
+ * @nr_pieces: entries of @pieces.
+ * @one: the piece of a PINMX_IOC_PULL.
+ * @length: bytes to pull, all pieces.
  * @reply_bytes: payload of each reply but a block's last.
  * @block_frames: replies per block.
  * @nblocks: blocks in flight at most.
  * @resend: resend timeout in jiffies, before backoff.
  * @max_retries: resends of one block before TIMEOUT.
  * @next_offset: pull offset of the next block to ask for.
+ * @piece: piece of the next block.
+ * @piece_done: bytes of @piece asked for already.
+ * @next_frame: frame index of the next block's first reply.
  * @bytes: bytes written into @local.
  * @ended: the end is decided; nothing but @event_pending changes after.
  * @event_pending: the end event waits for room in the ring.
@@ -121,8 +132,9 @@ struct pinmx_pull_state {
 	u32 peer_session;
 	u32 remote_region;
 	u64 remote_key;
-	u64 remote_offset;
-	u64 local_offset;
+	struct pinmx_put_piece *pieces;
+	u32 nr_pieces;
+	struct pinmx_put_piece one;
 	u64 length;
 	u32 reply_bytes;
 	u32 block_frames;
@@ -130,6 +142,9 @@ struct pinmx_pull_state {
 	unsigned long resend;
 	unsigned int max_retries;
 	u64 next_offset;
+	u32 piece;
+	u64 piece_done;
+	u32 next_frame;
 	u64 bytes;
 	bool ended;
 	bool event_pending;
@@ -260,7 +275,7 @@ static void pinmx_pull_request(struct pinmx_pull_state *pull,
 	}
 	f->handle = cpu_to_be32(pull->id);
 	f->region_id = cpu_to_be32(pull->remote_region);
-	f->region_offset = cpu_to_be64(pull->remote_offset + blk->offset + start);
+	f->region_offset = cpu_to_be64(blk->remote + start);
 	f->pull_offset = cpu_to_be64(blk->offset + start);
 	f->block_len = cpu_to_be32(end - start);
 	f->first_frame = cpu_to_be32(blk->first_frame + k0);
@@ -277,13 +292,23 @@ static void pinmx_pull_next_block(struct pinmx_pull_state *pull,
 				  struct sk_buff_head *txq)
 {
 	u64 block_bytes = (u64)pull->block_frames * pull->reply_bytes;
+	const struct pinmx_put_piece *p;
 
 	if (pull->next_offset >= pull->length)
 		return;
+	p = &pull->pieces[pull->piece];
 	blk->offset = pull->next_offset;
-	blk->len = min_t(u64, block_bytes, pull->length - blk->offset);
-	blk->first_frame = div_u64(blk->offset, pull->reply_bytes);
+	blk->remote = p->remote_offset + pull->piece_done;
+	blk->local = p->local_offset + pull->piece_done;
+	blk->len = min_t(u64, block_bytes, p->len - pull->piece_done);
+	blk->first_frame = pull->next_frame;
 	blk->nframes = DIV_ROUND_UP(blk->len, pull->reply_bytes);
+	pull->next_frame += blk->nframes;
+	pull->piece_done += blk->len;
+	if (pull->piece_done == p->len) {
+		pull->piece++;
+		pull->piece_done = 0;
+	}
 	blk->missing = blk->nframes == 64 ? ~0ULL : BIT_ULL(blk->nframes) - 1;
 	blk->retries = 0;
 	blk->active = true;
@@ -339,12 +364,11 @@ static int pinmx_pull_take_reply(struct pinmx_pull_state *pull, struct sk_buff *
 	if (poff != blk->offset + expect ||
 	    plen != min_t(u64, pull->reply_bytes, blk->len - expect))
 		return PINMX_CNT_PULL_BAD_REPLY;
-	err = pinmx_region_write_skb(pull->local, pull->local_offset + poff,
-				     skb, sizeof(*f), plen, &miss);
+	err = pinmx_region_write_skb(pull->local, blk->local + expect, skb,
+				     sizeof(*f), plen, &miss);
 	if (err == -EAGAIN) {
 		err = pinmx_region_pin_async(pull->local, &pull->pin_wait,
-					     pull->local_offset + blk->offset,
-					     blk->len);
+					     blk->local, blk->len);
 		if (!err) {
 			blk->pin_wait = true;
 			return PINMX_CNT_OVERLAP_MISSES;
@@ -596,6 +620,8 @@ static void pinmx_pull_free(struct pinmx_pull_state *pull)
 	pinmx_region_pin_cancel(pull->local, &pull->pin_wait);
 	del_timer_sync(&pull->timer);
 	pinmx_region_put(pull->local);
+	if (pull->pieces != &pull->one)
+		kvfree(pull->pieces);
 	kfree_rcu(pull, rcu);
 }
 
@@ -708,9 +734,38 @@ static struct pinmx_region *pinmx_local_peer_region(struct pinmx_endpoint *ep,
 	return region;
 }
 
-/* A pull from an endpoint of the same interface: one region copy. */
+/*
+ * Copy @pieces from @src to @dst in order; 0, or the first failure with
+ * *@range the offending piece's remote offset for -ERANGE.
+ */
+static int pinmx_pull_copy_pieces(struct pinmx_region *src,
+				  struct pinmx_region *dst,
+				  const struct pinmx_put_piece *pieces, u32 nr,
+				  struct pinmx_copy_fault *fault,
+				  struct pinmx_fault *range)
+{
+	u32 i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		const struct pinmx_put_piece *p = &pieces[i];
+
+		if (p->remote_offset + p->len > src->length) {
+			range->address = p->remote_offset;
+			return -ERANGE;
+		}
+		err = pinmx_copy(src, p->remote_offset, dst, p->local_offset,
+				 p->len, fault);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* A pull from an endpoint of the same interface: a region copy per piece. */
 static int pinmx_pull_local(struct pinmx_endpoint *ep,
 			    const struct pinmx_pull *req,
+			    const struct pinmx_put_piece *pieces, u32 nr,
 			    struct pinmx_region *dst)
 {
 	struct pinmx_region *src = pinmx_local_peer_region(ep, req);
@@ -726,10 +781,7 @@ static int pinmx_pull_local(struct pinmx_endpoint *ep,
 	err = -ENOENT;
 	if (!pinmx_region_get_user(src))
 		goto out_put;
-	err = -ERANGE;
-	if (req->remote_offset + req->length <= src->length)
-		err = pinmx_copy(src, req->remote_offset, dst,
-				 req->local_offset, req->length, &fault);
+	err = pinmx_pull_copy_pieces(src, dst, pieces, nr, &fault, &range);
 	pinmx_region_put_user(src);
 out_put:
 	pinmx_region_put(src);
@@ -739,7 +791,6 @@ out_put:
 		return pinmx_pull_report(ep, req, PINMX_PULL_OK, 0,
 					 req->length, false, NULL);
 	case -ERANGE:
-		range.address = req->remote_offset;
 		return pinmx_pull_report(ep, req, PINMX_PULL_OUT_OF_RANGE, err,
 					 0, false, &range);
 	case -ENOENT:
@@ -776,14 +827,27 @@ static bool pinmx_pull_is_local(struct pinmx_endpoint *ep,
 	return local;
 }
 
+/* A pull of @req's peer, region and key over a copy of @pieces. */
 static struct pinmx_pull_state *pinmx_pull_alloc(struct pinmx_endpoint *ep,
 					   const struct pinmx_pull *req,
-					   struct pinmx_region *local)
+					   const struct pinmx_put_piece *pieces,
+					   u32 nr, struct pinmx_region *local)
 {
 	struct pinmx_pull_state *pull = kzalloc(sizeof(*pull), GFP_KERNEL);
 
 	if (!pull)
 		return NULL;
+	pull->one = pieces[0];
+	pull->pieces = &pull->one;
+	pull->nr_pieces = nr;
+	if (nr > 1) {
+		pull->pieces = kvmalloc_array(nr, sizeof(*pieces), GFP_KERNEL);
+		if (!pull->pieces) {
+			kfree(pull);
+			return NULL;
+		}
+		memcpy(pull->pieces, pieces, nr * sizeof(*pieces));
+	}
 	pull->ep = ep;
 	spin_lock_init(&pull->lock);
 	timer_setup(&pull->timer, pinmx_pull_timer, 0);
@@ -797,8 +861,6 @@ static struct pinmx_pull_state *pinmx_pull_alloc(struct pinmx_endpoint *ep,
 	pull->peer_session = req->peer_session;
 	pull->remote_region = req->remote_region;
 	pull->remote_key = req->remote_key;
-	pull->remote_offset = req->remote_offset;
-	pull->local_offset = req->local_offset;
 	pull->length = req->length;
 	pull->block_frames = clamp_t(unsigned int,
 				     READ_ONCE(pinmx_pull_block_frames), 1,
@@ -873,29 +935,36 @@ static int pinmx_pull_check(const struct pinmx_pull *req)
 	return 0;
 }
 
+/*
+ * Start @req's pull of @pieces (@req->length bytes in all, offsets checked
+ * for overflow) into @local.
+ */
 static int pinmx_pull_start(struct pinmx_endpoint *ep,
 			    const struct pinmx_pull *req,
+			    const struct pinmx_put_piece *pieces, u32 nr,
 			    struct pinmx_region *local)
 {
 	struct pinmx_pull_state *pull;
+	u32 i;
 	int err;
 
 	if (!local->writable)
 		return -EPERM;
-	if (req->local_offset + req->length > local->length)
-		return -ERANGE;
+	for (i = 0; i < nr; i++)
+		if (pieces[i].local_offset + pieces[i].len > local->length)
+			return -ERANGE;
 	if (!req->length)
 		return pinmx_pull_report(ep, req, PINMX_PULL_OK, 0, 0, false,
 					 NULL);
-	if (local->mode != PINMX_PIN_OVERLAPPED) {
-		err = pinmx_region_ensure(local, req->local_offset, req->length,
-					  false);
+	for (i = 0; local->mode != PINMX_PIN_OVERLAPPED && i < nr; i++) {
+		err = pinmx_region_ensure(local, pieces[i].local_offset,
+					  pieces[i].len, false);
 		if (err)
 			return err;
 	}
 	if (pinmx_pull_is_local(ep, req))
-		return pinmx_pull_local(ep, req, local);
-	pull = pinmx_pull_alloc(ep, req, local);
+		return pinmx_pull_local(ep, req, pieces, nr, local);
+	pull = pinmx_pull_alloc(ep, req, pieces, nr, local);
 	if (!pull)
 		return -ENOMEM;
 	err = pinmx_pull_publish(ep, pull);
@@ -919,6 +988,7 @@ static int pinmx_pull_start(struct pinmx_endpoint *ep,
 
 long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg)
 {
+	struct pinmx_put_piece piece;
 	struct pinmx_region *local;
 	struct pinmx_pull req;
 	int err;
@@ -933,7 +1003,67 @@ long pinmx_ioc_pull(struct pinmx_endpoint *ep, void __user *uarg)
 	local = pinmx_get_region(ep, req.local_region, true);
 	if (IS_ERR(local))
 		return PTR_ERR(local);
-	err = pinmx_pull_start(ep, &req, local);
+	piece = (struct pinmx_put_piece){
+		.remote_offset = req.remote_offset,
+		.local_offset = req.local_offset, .len = req.length,
+	};
+	err = pinmx_pull_start(ep, &req, &piece, 1, local);
+	pinmx_region_put_user(local);
+	return err;
+}
+
+/* The pieces of @v, checked against @local, as a pull of @req's peer. */
+static int pinmx_pullv_pieces(const struct pinmx_pullv *v,
+			      struct pinmx_region *local,
+			      struct pinmx_put_piece **pieces,
+			      struct pinmx_pull *req)
+{
+	int err;
+
+	*pieces = memdup_user(u64_to_user_ptr(v->pieces),
+			      array_size(v->nr_pieces, sizeof(**pieces)));
+	if (IS_ERR(*pieces))
+		return PTR_ERR(*pieces);
+	*req = (struct pinmx_pull){
+		.peer_endpoint = v->peer_endpoint, .flags = v->flags,
+		.peer_session = v->peer_session,
+		.remote_region = v->remote_region,
+		.local_region = v->local_region, .handle = v->handle,
+		.remote_key = v->remote_key,
+	};
+	memcpy(req->peer_mac, v->peer_mac, ETH_ALEN);
+	err = pinmx_pieces_check(*pieces, v->nr_pieces, local->length, U64_MAX,
+				 &req->length);
+	if (err)
+		kfree(*pieces);
+	return err;
+}
+
+long pinmx_ioc_pullv(struct pinmx_endpoint *ep, void __user *uarg)
+{
+	struct pinmx_put_piece *pieces;
+	struct pinmx_region *local;
+	struct pinmx_pullv v;
+	struct pinmx_pull req;
+	int err;
+
+	if (copy_from_user(&v, uarg, sizeof(v)))
+		return -EFAULT;
+	if ((v.flags & ~PINMX_PULL_WIRE) || v.pad || v.reserved ||
+	    !v.nr_pieces)
+		return -EINVAL;
+	if (v.nr_pieces > PINMX_PULL_MAX_PIECES)
+		return -E2BIG;
+	if (!smp_load_acquire(&ep->ring))
+		return -ENOTCONN;
+	local = pinmx_get_region(ep, v.local_region, true);
+	if (IS_ERR(local))
+		return PTR_ERR(local);
+	err = pinmx_pullv_pieces(&v, local, &pieces, &req);
+	if (!err) {
+		err = pinmx_pull_start(ep, &req, pieces, v.nr_pieces, local);
+		kfree(pieces);
+	}
 	pinmx_region_put_user(local);
 	return err;
 }

@@ -9,10 +9,15 @@
  * (remote completion: the bytes are in the target's memory), or
  * PINMX_EVENT_PUT_FAILED on a NACK, a timeout or the interface gone. The
  * target side is put_target.c. A frame written twice writes the same bytes
- * at the same place: resends are harmless.
+ * at the same place: resends are harmless. A duplicate that arrives after its
+ * put ended is not (a later put may have written there since), so puts are
+ * numbered and every frame carries its put's number (header seq) and the
+ * number of the endpoint's oldest running put (header ack seq): the target
+ * drops a frame numbered below the highest such mark it has seen.
  *
  * One struct pinmx_put_state per put; its spinlock is taken by the receive
- * softirq, the resend timer and the starting ioctl.
+ * softirq, the resend timer and the starting ioctl. Lock order: put->lock,
+ * then ep->put_seq_lock.
  */
 
 #include <linux/etherdevice.h>
@@ -38,6 +43,8 @@
  * @end_work: removes the ended put from @ep->puts and frees it.
  * @rcu: the softirq finds puts under RCU.
  * @id: wire put handle (index in @ep->puts).
+ * @seq: its number among the endpoint's puts.
+ * @running: in @ep->puts_running until the end is decided.
  * @handle: the caller's handle.
  * @peer_mac: target interface.
  * @peer_index: target endpoint index.
@@ -66,6 +73,8 @@ struct pinmx_put_state {
 	struct work_struct end_work;
 	struct rcu_head rcu;
 	u32 id;
+	u32 seq;
+	struct list_head running;
 	u32 handle;
 	u8 peer_mac[ETH_ALEN];
 	u8 peer_index;
@@ -117,6 +126,20 @@ static int pinmx_put_push_end(struct pinmx_put_state *put)
 				     &put->end, sizeof(put->end));
 }
 
+/* Take @put out of the running puts, moving the endpoint's low mark. */
+static void pinmx_put_retire(struct pinmx_put_state *put)
+{
+	struct pinmx_endpoint *ep = put->ep;
+	struct pinmx_put_state *oldest;
+
+	spin_lock_bh(&ep->put_seq_lock);
+	list_del_init(&put->running);
+	oldest = list_first_entry_or_null(&ep->puts_running,
+					  struct pinmx_put_state, running);
+	WRITE_ONCE(ep->put_low, oldest ? oldest->seq : ep->put_seq);
+	spin_unlock_bh(&ep->put_seq_lock);
+}
+
 /* Decide the end of @put and report it; under put->lock. */
 static void pinmx_put_end(struct pinmx_put_state *put, u32 status, int error,
 			  u16 segment, u64 address)
@@ -125,6 +148,7 @@ static void pinmx_put_end(struct pinmx_put_state *put, u32 status, int error,
 	if (put->ended)
 		return;
 	put->ended = true;
+	pinmx_put_retire(put);
 	put->end.handle = put->handle;
 	put->end.status = status;
 	put->end.error = -error;
@@ -155,6 +179,8 @@ static void pinmx_put_send(struct pinmx_put_state *put, u32 k,
 	f = (struct pinmx_wire_put *)skb->data;
 	pinmx_mxoe_header(&f->hdr, PINMX_KIND_PUT, put->peer_index, ep->index,
 			  put->peer_session, ep->session, fr->len);
+	f->hdr.seq = cpu_to_be32(put->seq);
+	f->hdr.ack_seq = cpu_to_be32(READ_ONCE(ep->put_low));
 	f->handle = cpu_to_be32(put->id);
 	f->region_id = cpu_to_be32(put->remote_region);
 	f->region_offset = cpu_to_be64(fr->region_offset);
@@ -375,6 +401,8 @@ void pinmx_puts_release(struct pinmx_endpoint *ep)
 		if (!put)
 			break;
 		spin_lock_bh(&put->lock);
+		if (!put->ended)
+			pinmx_put_retire(put);
 		put->ended = true;
 		put->event_pending = false;
 		spin_unlock_bh(&put->lock);
@@ -404,10 +432,19 @@ static int pinmx_put_copy_in(struct pinmx_region *region, u64 off, u8 *buf,
 	return 0;
 }
 
-/* Checks the pieces against @local; their total bytes in *@total. */
-static int pinmx_put_check_pieces(const struct pinmx_put_piece *pieces,
-				  u32 nr, const struct pinmx_region *local,
-				  u64 *total)
+/**
+ * pinmx_pieces_check - check the pieces of a vector put or pull
+ * @pieces: the caller's pieces.
+ * @nr: how many.
+ * @local_length: length of the local region they name.
+ * @max_bytes: largest total.
+ * @total: out: their bytes.
+ *
+ * Return: 0, -EINVAL for an empty piece, -EMSGSIZE past @max_bytes,
+ * -EOVERFLOW at 2^63 in the remote region, -ERANGE past the local one.
+ */
+int pinmx_pieces_check(const struct pinmx_put_piece *pieces, u32 nr,
+		       u64 local_length, u64 max_bytes, u64 *total)
 {
 	u64 end;
 	u32 i;
@@ -417,15 +454,15 @@ static int pinmx_put_check_pieces(const struct pinmx_put_piece *pieces,
 
 		if (!p->len)
 			return -EINVAL;
-		if (p->len > PINMX_PUT_MAX_BYTES ||
-		    (*total += p->len) > PINMX_PUT_MAX_BYTES)
+		if (check_add_overflow(*total, p->len, total) ||
+		    *total > max_bytes)
 			return -EMSGSIZE;
 		if (check_add_overflow(p->remote_offset, p->len, &end) ||
 		    end >= PINMX_U63_LIMIT)
 			return -EOVERFLOW;
 		if (check_add_overflow(p->local_offset, p->len, &end))
 			return -EOVERFLOW;
-		if (end > local->length)
+		if (end > local_length)
 			return -ERANGE;
 	}
 	return 0;
@@ -517,6 +554,7 @@ static struct pinmx_put_state *pinmx_put_alloc(struct pinmx_endpoint *ep,
 		goto err_free;
 	put->ep = ep;
 	spin_lock_init(&put->lock);
+	INIT_LIST_HEAD(&put->running);
 	timer_setup(&put->timer, pinmx_put_timer, 0);
 	INIT_WORK(&put->end_work, pinmx_put_end_work);
 	put->handle = req->handle;
@@ -550,6 +588,12 @@ static int pinmx_put_publish(struct pinmx_endpoint *ep,
 	if (err >= 0) {
 		ep->nr_puts++;
 		err = 0;
+		spin_lock_bh(&ep->put_seq_lock);
+		put->seq = ep->put_seq++;
+		list_add_tail(&put->running, &ep->puts_running);
+		if (list_is_singular(&ep->puts_running))
+			WRITE_ONCE(ep->put_low, put->seq);
+		spin_unlock_bh(&ep->put_seq_lock);
 	}
 	mutex_unlock(&ep->lock);
 	return err;
@@ -595,7 +639,8 @@ static long pinmx_put_start(struct pinmx_endpoint *ep,
 	local = pinmx_get_region(ep, req->local_region, true);
 	if (IS_ERR(local))
 		return PTR_ERR(local);
-	err = pinmx_put_check_pieces(pieces, nr, local, &total);
+	err = pinmx_pieces_check(pieces, nr, local->length,
+				 PINMX_PUT_MAX_BYTES, &total);
 	put = err ? ERR_PTR(err) :
 	      pinmx_put_alloc(ep, req, pieces, nr, total, local);
 	pinmx_region_put_user(local);
@@ -609,6 +654,7 @@ static long pinmx_put_start(struct pinmx_endpoint *ep,
 	err = pinmx_put_launch(put);
 	if (err) {
 		spin_lock_bh(&put->lock);
+		pinmx_put_retire(put);
 		put->ended = true;
 		spin_unlock_bh(&put->lock);
 		pinmx_put_end_work(&put->end_work);
@@ -623,7 +669,7 @@ long pinmx_ioc_put(struct pinmx_endpoint *ep, void __user *uarg)
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.flags || req.pad || req.reserved)
+	if (req.flags || req.pad || req.pad2 || req.reserved)
 		return -EINVAL;
 	if (!smp_load_acquire(&ep->ring))
 		return -ENOTCONN;

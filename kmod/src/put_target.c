@@ -9,8 +9,14 @@
  * with NACK SEGMENT_FAULT naming the frame's region offset. ATOMIC requests
  * that miss are kept the same way (atomic_target.c).
  *
- * Lock: put_server->lock (spinlock, _bh) guards the slots; taken before
- * the region's pages_lock (pinmx_region_pin_async()).
+ * Per origin endpoint (interface address, index, session) the server keeps
+ * the highest low mark its frames carried (put.c): a frame of a put numbered
+ * below it is a stale duplicate of an ended put and is dropped unwritten, so
+ * it cannot undo a later put to the same bytes. The least recently heard
+ * origin's entry is reused when the table is full.
+ *
+ * Lock: put_server->lock (spinlock, _bh) guards the slots and the origins;
+ * taken before the region's pages_lock (pinmx_region_pin_async()).
  */
 
 #include <linux/etherdevice.h>
@@ -22,6 +28,8 @@
 
 /* Requests kept per endpoint while their target pages are pinned. */
 #define PINMX_PUT_SLOTS		16
+/* Origin endpoints whose low marks one target endpoint keeps. */
+#define PINMX_PUT_ORIGINS	64
 
 /**
  * struct pinmx_put_slot - a PUT frame whose target pages are being pinned
@@ -42,18 +50,36 @@ struct pinmx_put_slot {
 };
 
 /**
+ * struct pinmx_put_origin - what a target knows of one origin's puts
+ * @mac: its interface address.
+ * @index: its endpoint index.
+ * @session: its session; a new session is a new origin.
+ * @low: highest low mark its frames carried.
+ * @heard: jiffies of its last PUT frame; 0 for a free entry.
+ */
+struct pinmx_put_origin {
+	u8 mac[ETH_ALEN];
+	u8 index;
+	u32 session;
+	u32 low;
+	unsigned long heard;
+};
+
+/**
  * struct pinmx_put_server - the target side of one bound endpoint
  * @ep: the endpoint.
  * @lock: guards @closing and the slots' fields (softirq, pin answers,
  *	release); taken with _bh.
  * @closing: the endpoint is being released: no slot is taken any more.
  * @slots: PUT frames waiting for pins.
+ * @origins: the endpoints that put here.
  */
 struct pinmx_put_server {
 	struct pinmx_endpoint *ep;
 	spinlock_t lock;
 	bool closing;
 	struct pinmx_put_slot slots[PINMX_PUT_SLOTS];
+	struct pinmx_put_origin origins[PINMX_PUT_ORIGINS];
 };
 
 static void pinmx_put_ack_queue(struct sk_buff_head *txq, struct net_device *dev,
@@ -215,6 +241,55 @@ static u8 pinmx_put_refusal(const struct pinmx_region *region,
 	return 0;
 }
 
+/* The entry of @f's origin, or the one to reuse for it; under server->lock. */
+static struct pinmx_put_origin *pinmx_put_origin(struct pinmx_put_server *server,
+						 const struct pinmx_wire_put *f,
+						 const u8 *mac, bool *known)
+{
+	u32 session = be32_to_cpu(f->hdr.src_session);
+	struct pinmx_put_origin *o, *lru = &server->origins[0];
+
+	for (o = server->origins; o < server->origins + PINMX_PUT_ORIGINS; o++) {
+		if (o->heard && o->session == session &&
+		    o->index == f->hdr.src_ep && ether_addr_equal(o->mac, mac)) {
+			*known = true;
+			return o;
+		}
+		if (!o->heard || (lru->heard && time_before(o->heard, lru->heard)))
+			lru = o;
+	}
+	*known = false;
+	return lru;
+}
+
+/*
+ * Whether PUT @f belongs to a put its origin has ended (a stale duplicate);
+ * else remember the low mark it carries.
+ */
+static bool pinmx_put_stale(struct pinmx_put_server *server,
+			    const struct pinmx_wire_put *f, const u8 *mac)
+{
+	u32 seq = be32_to_cpu(f->hdr.seq), low = be32_to_cpu(f->hdr.ack_seq);
+	struct pinmx_put_origin *o;
+	bool known, stale = false;
+
+	spin_lock(&server->lock);
+	o = pinmx_put_origin(server, f, mac, &known);
+	if (!known) {
+		memcpy(o->mac, mac, ETH_ALEN);
+		o->index = f->hdr.src_ep;
+		o->session = be32_to_cpu(f->hdr.src_session);
+		o->low = low;
+	} else if ((s32)(seq - o->low) < 0) {
+		stale = true;
+	} else if ((s32)(low - o->low) > 0) {
+		o->low = low;
+	}
+	o->heard = jiffies ?: 1;
+	spin_unlock(&server->lock);
+	return stale;
+}
+
 /**
  * pinmx_put_frame - a PUT frame for @ep; receive softirq, RCU
  * @ep: addressed endpoint (session checked).
@@ -240,6 +315,10 @@ int pinmx_put_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
 	reason = pinmx_put_refusal(region, f, plen, &drop);
 	if (reason) {
 		pinmx_put_refuse(&txq, dev, f, mac, reason, NULL);
+		goto out;
+	}
+	if (pinmx_put_stale(ep->put_server, f, mac)) {
+		drop = PINMX_CNT_PUT_STALE;
 		goto out;
 	}
 	err = pinmx_region_write_skb(region, roff, skb, sizeof(*f), plen, &miss);

@@ -12,7 +12,10 @@
  * module in softirq while the sender waits for the NOTIFY.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1674,10 +1678,49 @@ struct put_target_msg {
 #define PUT_REGION	(64 * PAGE)
 #define PUT_PLAIN	(16 * PAGE)
 
+/* What the put target does to the exposed region's memory (A) on command. */
+static int put_target_remap(char c, uint8_t *a, pid_t *child)
+{
+	switch (c) {
+	case 'u':
+		return munmap(a, PUT_REGION);
+	case 'r':
+		return mprotect(a, PUT_REGION, PROT_READ);
+	case 'w':
+		return mprotect(a, PUT_REGION, PROT_READ | PROT_WRITE);
+	case 'f':
+		if (mmap(a, PUT_REGION, PROT_READ | PROT_WRITE,
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != a)
+			return -1;
+		fill(a, PUT_REGION, 3);
+		return 0;
+	case 'c':
+		*child = fork();
+		if (!*child) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			pause();
+			_exit(0);
+		}
+		if (*child < 0)
+			return -1;
+		/* Break copy-on-write of every page that is not pinned. */
+		for (size_t i = 0; i < PUT_REGION; i += PAGE)
+			a[i] = (uint8_t)(a[i] + 1);
+		return 0;
+	case 'C':
+		return kill(*child, SIGKILL) || waitpid(*child, NULL, 0) != *child;
+	}
+	return -1;
+}
+
 /*
  * Target of the put tests. Commands on stdin: 'd' dumps the memfd through
- * a second mapping (B) and the plain region to stdout, 'u' unmaps A (the
- * exposed region's memory) and answers 'k'; end of file ends it.
+ * a second mapping (B) and the plain region to stdout, 'a' dumps A (the
+ * exposed region's memory as this process sees it); 'u' unmaps A, 'r'
+ * makes it read-only and 'w' writable again, 'f' maps fresh private
+ * anonymous memory over it (MAP_FIXED, seed 3), 'c' forks a child that
+ * shares it copy-on-write and writes a byte of every page, 'C' kills that
+ * child: each answers 'k' when done; end of file ends it.
  */
 static int put_target(struct node *n, void *arg)
 {
@@ -1686,6 +1729,7 @@ static int put_target(struct node *n, void *arg)
 	uint8_t *a, *b, *plain = map_anon(PUT_PLAIN);
 	struct pinmx_region_info ri;
 	struct put_target_msg m;
+	pid_t child = -1;
 	char c;
 
 	(void)arg;
@@ -1706,8 +1750,12 @@ static int put_target(struct node *n, void *arg)
 			CHECK(write(STDOUT_FILENO, b, PUT_REGION) == PUT_REGION &&
 			      write(STDOUT_FILENO, plain, PUT_PLAIN) == PUT_PLAIN,
 			      "dump");
-		} else if (c == 'u') {
-			CHECK_OK(munmap(a, PUT_REGION));
+		} else if (c == 'a') {
+			CHECK(write(STDOUT_FILENO, a, PUT_REGION) == PUT_REGION,
+			      "dump A");
+		} else {
+			CHECK(!put_target_remap(c, a, &child), "command %c: %s",
+			      c, strerror(errno));
 			CHECK(write(STDOUT_FILENO, "k", 1) == 1, "ack");
 		}
 	}
@@ -1806,9 +1854,12 @@ static int put_end(struct node *n, struct pinmx_pull_event *pe, bool *done)
 	return 0;
 }
 
-/* One put of @len bytes of seed @seed at @roff that must complete. */
-static int put_one(struct put_origin *o, uint64_t roff, uint64_t len,
-		   uint32_t seed)
+/*
+ * One put of @len bytes of seed @seed at @roff that must complete; @model
+ * takes what it wrote.
+ */
+static int put_into(struct put_origin *o, uint64_t roff, uint64_t len,
+		    uint32_t seed, uint8_t *model)
 {
 	struct pinmx_pull_event pe;
 	bool done;
@@ -1821,8 +1872,15 @@ static int put_one(struct put_origin *o, uint64_t roff, uint64_t len,
 	      pe.handle == seed, "put %llu at %llu: status %u error %d",
 	      (unsigned long long)len, (unsigned long long)roff, pe.status,
 	      pe.error);
-	memcpy(o->model + roff, o->src, len);
+	memcpy(model + roff, o->src, len);
 	return 0;
+}
+
+/* One put into the memfd's pages that must complete (see put_into()). */
+static int put_one(struct put_origin *o, uint64_t roff, uint64_t len,
+		   uint32_t seed)
+{
+	return put_into(o, roff, len, seed, o->model);
 }
 
 /* A put that must fail with @status, counting one more @counter (if any). */
@@ -1968,6 +2026,9 @@ static int test_put_stopped_target(void)
 	req.reserved = 1;
 	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), EINVAL);
 	req.reserved = 0;
+	req.pad2 = 1;
+	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), EINVAL);
+	req.pad2 = 0;
 	req.local_region = 4000;
 	CHECK_ERRNO(ioctl(o.n.fd, PINMX_IOC_PUT, &req), ENOENT);
 	CHECK_OK(kill(o.target, SIGCONT));
@@ -2198,6 +2259,21 @@ static int atomic_start(struct put_origin *o, uint8_t op, uint32_t width,
 	return ioctl(o->n.fd, PINMX_IOC_ATOMIC, &req);
 }
 
+/* An atomic with its padding set must fail with EINVAL. */
+static int atomic_padded(struct put_origin *o)
+{
+	struct pinmx_atomic req = {
+		.peer_endpoint = o->n.peer_index, .op = PINMX_ATOMIC_FETCH_ADD,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .width = 8, .count = 1,
+		.remote_key = o->m.key, .pad = 1,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	CHECK_ERRNO(ioctl(o->n.fd, PINMX_IOC_ATOMIC, &req), EINVAL);
+	return 0;
+}
+
 /* Waits for the end of an atomic; 0 and *ae filled, or 1. */
 static int atomic_end(struct node *n, struct pinmx_atomic_event *ae,
 		      bool *done)
@@ -2379,6 +2455,8 @@ static int test_atomics_stopped_target(void)
 	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_SWAP, 8, 0, 1, 0, NULL, 2, 9),
 		    EINVAL);
 	CHECK_ERRNO(atomic_start(&o, 9, 8, 0, 1, 0, NULL, 1, 9), EINVAL);
+	if (atomic_padded(&o))
+		goto fail;
 	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0, NULL,
 				 180, 9), EINVAL);
 	CHECK_ERRNO(atomic_start(&o, PINMX_ATOMIC_ACCUMULATE, 8, 0, 0, 0,
@@ -2478,6 +2556,330 @@ static int test_wait_ioctl(void)
 	return 0;
 }
 
+/* A packet socket on lo that sees every MXoE frame; -1 on failure. */
+static int mxoe_tap_open(void)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(PINMX_ETH_P_MXOE),
+		.sll_ifindex = (int)if_nametoindex("lo"),
+	};
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK,
+			htons(PINMX_ETH_P_MXOE));
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * The first PUT frame from endpoint @src_ep the tap saw, whole (Ethernet
+ * header first), into @frame; its length, or 0.
+ */
+static size_t mxoe_tap_first_put(int tap, uint8_t src_ep, uint8_t *frame,
+				 size_t room)
+{
+	size_t found = 0;
+	ssize_t r;
+
+	while ((r = recv(tap, frame + (found ? room / 2 : 0), room / 2, 0)) > 0)
+		if (!found && r > 14 + 32 && frame[14] == PINMX_KIND_PUT &&
+		    frame[14 + 5] == src_ep)
+			found = (size_t)r;
+	return found;
+}
+
+/*
+ * A PUT frame replayed after its put ended and a later put wrote the same
+ * bytes is dropped unwritten and counted (put_stale): the target keeps the
+ * later put's bytes; without the origin's low mark the replay overwrote
+ * them.
+ */
+static int test_put_stale_duplicate_dropped(void)
+{
+	const uint64_t roff = 3 * PAGE + 17, len = 700;
+	uint8_t frame[2 * 4096];
+	struct sockaddr_ll to = { .sll_family = AF_PACKET };
+	uint64_t stale0 = pmx_counter(PINMX_CNT_PUT_STALE);
+	int tap = mxoe_tap_open();
+	struct put_origin o = { 0 };
+	size_t flen;
+	int i;
+
+	CHECK(tap >= 0, "packet socket on lo: %s", strerror(errno));
+	if (put_origin_open(&o, 62) || put_one(&o, roff, len, 40))
+		goto fail;
+	flen = mxoe_tap_first_put(tap, o.n.index, frame, sizeof(frame));
+	CHECK(flen, "no PUT frame of the first put seen on lo");
+	if (put_one(&o, roff, len, 41))
+		goto fail;
+	to.sll_ifindex = (int)if_nametoindex("lo");
+	to.sll_protocol = htons(PINMX_ETH_P_MXOE);
+	to.sll_halen = 6;
+	CHECK(sendto(tap, frame, flen, 0, (struct sockaddr *)&to,
+		     sizeof(to)) == (ssize_t)flen, "replay: %s", strerror(errno));
+	for (i = 0; i < 500 && pmx_counter(PINMX_CNT_PUT_STALE) == stale0; i++)
+		usleep(10000);
+	if (put_check_target(&o))
+		goto fail;
+	CHECK(pmx_counter(PINMX_CNT_PUT_STALE) == stale0 + 1,
+	      "put_stale %llu -> %llu after one replay",
+	      (unsigned long long)stale0,
+	      (unsigned long long)pmx_counter(PINMX_CNT_PUT_STALE));
+	if (put_origin_close(&o))
+		goto fail;
+	close(tap);
+	return 0;
+fail:
+	if (o.target > 0) {
+		kill(o.target, SIGKILL);
+		waitpid(o.target, NULL, 0);
+	}
+	close(tap);
+	return 1;
+}
+
+/* Command @c to the put target (put_target()), answered 'k'. */
+static int put_target_do(struct put_origin *o, char c)
+{
+	char k;
+
+	CHECK(write(o->in, &c, 1) == 1 && read(o->out, &k, 1) == 1 && k == 'k',
+	      "put target command %c", c);
+	return 0;
+}
+
+/* The exposed region's memory as the target sees it must be @want. */
+static int put_check_seen(struct put_origin *o, const uint8_t *want)
+{
+	uint8_t *got = map_anon(PUT_REGION);
+	size_t have = 0;
+	ssize_t r;
+
+	CHECK(got && write(o->in, "a", 1) == 1, "dump request");
+	while (have < PUT_REGION) {
+		r = read(o->out, got + have, PUT_REGION - have);
+		CHECK(r > 0, "dump read: %zd", r);
+		have += r;
+	}
+	for (size_t i = 0; i < PUT_REGION; i++)
+		CHECK(got[i] == want[i], "target sees byte %zu: %#x, expected "
+		      "%#x", i, got[i], want[i]);
+	munmap(got, PUT_REGION);
+	return 0;
+}
+
+/*
+ * Puts while the target changes the exposed region's mapping. Read-only
+ * (mprotect): the put fails SEGMENT_FAULT and writes nothing; writable
+ * again: puts complete. Fresh memory mapped over it (MAP_FIXED): puts land
+ * there and the old pages (the memfd, seen through a second mapping) keep
+ * what they held. A fork sharing it copy-on-write, then the target writing
+ * every page: puts land in the memory the target sees, before and after
+ * the child is gone.
+ */
+static int test_put_remapped_target(void)
+{
+	uint8_t *seen = map_anon(PUT_REGION);
+	struct pinmx_pull_event pe;
+	struct put_origin o = { 0 };
+	bool done;
+
+	CHECK(seen, "map");
+	if (put_origin_open(&o, 64) || put_one(&o, 0, PUT_REGION, 30) ||
+	    put_target_do(&o, 'r'))
+		goto fail;
+	fill(o.src, 1000, 31);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 100, 0, 1000, 31));
+	if (put_end(&o.n, &pe, &done))
+		goto fail;
+	CHECK(!done && pe.status == PINMX_PULL_SEGMENT_FAULT &&
+	      pe.error == EFAULT, "put into read-only memory: done %d status "
+	      "%u error %d", done, pe.status, pe.error);
+	if (put_check_target(&o) || put_target_do(&o, 'w') ||
+	    put_one(&o, 100, 1000, 32) || put_check_target(&o))
+		goto fail;
+	fill(seen, PUT_REGION, 3);
+	if (put_target_do(&o, 'f') || put_into(&o, 200, 5000, 35, seen) ||
+	    put_check_seen(&o, seen) || put_check_target(&o))
+		goto fail;
+	if (put_target_do(&o, 'c'))
+		goto fail;
+	for (size_t i = 0; i < PUT_REGION; i += PAGE)
+		seen[i]++;
+	if (put_into(&o, 300, 3 * PAGE, 36, seen) || put_check_seen(&o, seen) ||
+	    put_target_do(&o, 'C') || put_into(&o, 5 * PAGE - 50, 100, 37, seen) ||
+	    put_check_seen(&o, seen) || put_origin_close(&o))
+		goto fail;
+	munmap(seen, PUT_REGION);
+	return 0;
+fail:
+	if (o.target > 0) {
+		kill(o.target, SIGKILL);
+		waitpid(o.target, NULL, 0);
+	}
+	return 1;
+}
+
+/* A vector pull of the put target's exposed region into @local. */
+static int pullv_start(struct put_origin *o, uint32_t local, uint64_t key,
+		       const struct pinmx_put_piece *p, uint32_t nr,
+		       uint8_t flags)
+{
+	struct pinmx_pullv req = {
+		.peer_endpoint = o->n.peer_index, .flags = flags,
+		.peer_session = o->n.peer_session,
+		.remote_region = o->m.exposed, .local_region = local,
+		.handle = 77, .nr_pieces = nr, .pieces = (uintptr_t)p,
+		.remote_key = key,
+	};
+
+	memcpy(req.peer_mac, o->n.peer_mac, 6);
+	return ioctl(o->n.fd, PINMX_IOC_PULLV, &req);
+}
+
+#define PULLV_PIECES	140
+
+/*
+ * Pieces of a vector pull: 64 strided ones, one spanning many blocks, the
+ * region's last byte, 74 descending small ones. Returns their total.
+ */
+static uint64_t pullv_pieces(struct pinmx_put_piece *p)
+{
+	uint64_t total = 0;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < 64; i++)
+		p[n++] = (struct pinmx_put_piece){ 5 + i * 3001, i * 1000, 1000 };
+	p[n++] = (struct pinmx_put_piece){ 60000, 70000, 150000 };
+	p[n++] = (struct pinmx_put_piece){ PUT_REGION - 1, 230000, 1 };
+	for (i = 0; n < PULLV_PIECES; i++)
+		p[n++] = (struct pinmx_put_piece){ 100000 - i * 50,
+						   240000 + i * 7, 7 };
+	for (i = 0; i < n; i++)
+		total += p[i].len;
+	return total;
+}
+
+/* One vector pull that must complete and place every piece, nothing else. */
+static int pullv_exact(struct put_origin *o, uint32_t local, uint8_t *dst,
+		       uint8_t flags)
+{
+	struct pinmx_put_piece p[PULLV_PIECES];
+	uint8_t *want = map_anon(PUT_REGION);
+	uint64_t total = pullv_pieces(p);
+	struct pinmx_pull_event pe;
+
+	CHECK(want, "map");
+	fill(dst, PUT_REGION, 99);
+	fill(want, PUT_REGION, 99);
+	for (uint32_t i = 0; i < PULLV_PIECES; i++)
+		memcpy(want + p[i].local_offset, o->model + p[i].remote_offset,
+		       p[i].len);
+	CHECK_OK(pullv_start(o, local, o->m.key, p, PULLV_PIECES, flags));
+	if (pull_end(&o->n, &pe))
+		return 1;
+	CHECK(pe.status == PINMX_PULL_OK && pe.bytes == total && pe.handle == 77,
+	      "flags %u: status %u error %d bytes %llu of %llu", flags,
+	      pe.status, pe.error, (unsigned long long)pe.bytes,
+	      (unsigned long long)total);
+	for (size_t i = 0; i < PUT_REGION; i++)
+		CHECK(dst[i] == want[i], "flags %u: local byte %zu: %#x, "
+		      "expected %#x", flags, i, dst[i], want[i]);
+	munmap(want, PUT_REGION);
+	return 0;
+}
+
+/* A vector pull that must end with @status, @dst untouched (seed 99). */
+static int pullv_refused(struct put_origin *o, uint32_t local, uint8_t *dst,
+			 uint64_t key, const struct pinmx_put_piece *p,
+			 uint32_t nr, uint8_t flags, uint32_t status)
+{
+	struct pinmx_pull_event pe;
+
+	fill(dst, PUT_REGION, 99);
+	CHECK_OK(pullv_start(o, local, key, p, nr, flags));
+	if (pull_end(&o->n, &pe))
+		return 1;
+	CHECK(pe.status == status, "flags %u: status %u, expected %u (error "
+	      "%d, address %llu)", flags, pe.status, status, pe.error,
+	      (unsigned long long)pe.address);
+	CHECK(status != PINMX_PULL_OUT_OF_RANGE ||
+	      pe.address == p[nr - 1].remote_offset,
+	      "flags %u: OUT_OF_RANGE names %llu, not the piece at %llu",
+	      flags, (unsigned long long)pe.address,
+	      (unsigned long long)p[nr - 1].remote_offset);
+	return 0;
+}
+
+/*
+ * PINMX_IOC_PULLV: strided, many-block and descending pieces of a stopped
+ * target's exposed region land at their local offsets and nowhere else, on
+ * the wire and through the same-interface copy; a piece past the remote
+ * region fails OUT_OF_RANGE naming it, a wrong key BAD_KEY; bad requests
+ * fail the ioctl with their errno and start nothing.
+ */
+static int test_pullv_pieces(void)
+{
+	const uint32_t writable = PINMX_DECLARE_WRITABLE;
+	uint64_t local0 = pmx_counter(PINMX_CNT_PULLS_LOCAL);
+	struct pinmx_put_piece bad[2] = {
+		{ 0, 0, 100 }, { PUT_REGION - 10, 100, 11 },
+	};
+	struct pinmx_put_piece *many = calloc(PINMX_PULL_MAX_PIECES + 1,
+					      sizeof(*many));
+	uint8_t *dst = map_anon(PUT_REGION);
+	struct put_origin o = { 0 };
+	uint32_t local;
+
+	CHECK(dst && many, "map");
+	if (put_origin_open(&o, 66))
+		goto fail;
+	CHECK_OK(pmx_declare1(o.n.fd, dst, PUT_REGION, writable, &local));
+	CHECK_OK(kill(o.target, SIGSTOP));
+	if (wait_stopped(o.target) ||
+	    pullv_exact(&o, local, dst, PINMX_PULL_WIRE) ||
+	    pullv_exact(&o, local, dst, 0) ||
+	    pullv_refused(&o, local, dst, o.m.key, bad, 2, PINMX_PULL_WIRE,
+			  PINMX_PULL_OUT_OF_RANGE) ||
+	    pullv_refused(&o, local, dst, o.m.key, bad, 2, 0,
+			  PINMX_PULL_OUT_OF_RANGE) ||
+	    pullv_refused(&o, local, dst, o.m.key ^ 1, bad, 1, PINMX_PULL_WIRE,
+			  PINMX_PULL_BAD_KEY))
+		goto fail;
+	CHECK(pmx_counter(PINMX_CNT_PULLS_LOCAL) == local0 + 1,
+	      "same-interface pulls +%llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_PULLS_LOCAL) - local0));
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 0, 0), EINVAL);
+	for (uint32_t i = 0; i <= PINMX_PULL_MAX_PIECES; i++)
+		many[i] = (struct pinmx_put_piece){ i, i, 1 };
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, many,
+				PINMX_PULL_MAX_PIECES + 1, 0), E2BIG);
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 2, 0x80), EINVAL);
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, NULL, 2, 0), EFAULT);
+	bad[0].len = 0;
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 2, 0), EINVAL);
+	bad[0] = (struct pinmx_put_piece){ 0, PUT_REGION - 5, 6 };
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 1, 0), ERANGE);
+	bad[0] = (struct pinmx_put_piece){ 1ULL << 63, 0, 6 };
+	CHECK_ERRNO(pullv_start(&o, local, o.m.key, bad, 1, 0), EOVERFLOW);
+	CHECK(mismatch(dst, PUT_REGION, 99) == PUT_REGION,
+	      "a refused pull wrote local byte %zu",
+	      mismatch(dst, PUT_REGION, 99));
+	CHECK_OK(kill(o.target, SIGCONT));
+	free(many);
+	return put_origin_close(&o);
+fail:
+	if (o.target > 0) {
+		kill(o.target, SIGKILL);
+		waitpid(o.target, NULL, 0);
+	}
+	free(many);
+	return 1;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -2489,6 +2891,12 @@ static const struct {
 	  test_put_stopped_target },
 	{ "net_put_after_munmap_segment_fault_no_stale_write",
 	  test_put_munmap_segment_fault },
+	{ "net_put_stale_duplicate_dropped_later_bytes_kept",
+	  test_put_stale_duplicate_dropped },
+	{ "net_put_mprotect_map_fixed_fork_cow_lands_where_target_sees",
+	  test_put_remapped_target },
+	{ "net_pullv_strided_vector_pieces_exact_refusals",
+	  test_pullv_pieces },
 	{ "net_putv_stopped_target_strided_and_vector_exact",
 	  test_putv_stopped_target },
 	{ "net_put_racing_munmap_no_write_after_it_pins_released",

@@ -24,7 +24,10 @@
  * from peers are served in the receive softirq straight from the pinned
  * pages of the named region, without the serving process doing anything.
  *
- * ABI version 3: regions exposed with a random key (PINMX_DECLARE_REMOTE,
+ * ABI version 4: room for 128 counters, the put_stale counter,
+ * PINMX_IOC_PULLV, explicit padding in struct pinmx_put and struct
+ * pinmx_atomic. Version 3:
+ * regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
  * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
  * and counters; PINMX_IOC_ATOMIC, its events and counters. Version 2: the pull engine,
@@ -36,7 +39,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PINMX_ABI_VERSION	3
+#define PINMX_ABI_VERSION	4
 #define PINMX_IOC_MAGIC		0xB7
 
 /* most segments one region may be declared with. */
@@ -425,6 +428,8 @@ struct pinmx_pin_mode_req {
  *	page was not pinned yet; the origin resends.
  * @PINMX_CNT_ATOMIC_DUPLICATE_REPLIES: ATOMIC_REPLY or NACK frames for no
  *	atomic in flight.
+ * @PINMX_CNT_PUT_STALE: PUT frames dropped unwritten because their put had
+ *	ended at the origin (a late duplicate) [PUT_STALE].
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -492,11 +497,12 @@ enum pinmx_counter {
 	PINMX_CNT_ATOMIC_REPLAYS,
 	PINMX_CNT_ATOMIC_MISSES,
 	PINMX_CNT_ATOMIC_DUPLICATE_REPLIES,
+	PINMX_CNT_PUT_STALE,
 	PINMX_CNT_NR,
 };
 
 /* room in pinmx_counters.value, for later counters. */
-#define PINMX_COUNTERS_MAX	64
+#define PINMX_COUNTERS_MAX	128
 
 /**
  * struct pinmx_counters - PINMX_IOC_COUNTERS: module-wide counters
@@ -792,6 +798,50 @@ struct pinmx_pull {
 	__u64 remote_key;
 };
 
+/* pieces of one PINMX_IOC_PULLV (E2BIG above). */
+#define PINMX_PULL_MAX_PIECES	1024
+
+/**
+ * struct pinmx_pullv - PINMX_IOC_PULLV: a pull over a list of pieces
+ * @peer_mac: in: as for struct pinmx_pull.
+ * @peer_endpoint: in: as for struct pinmx_pull.
+ * @flags: in: as for struct pinmx_pull.
+ * @peer_session: in: as for struct pinmx_pull.
+ * @remote_region: in: as for struct pinmx_pull.
+ * @local_region: in: as for struct pinmx_pull.
+ * @handle: in: as for struct pinmx_pull.
+ * @nr_pieces: in: 1..PINMX_PULL_MAX_PIECES (EINVAL, E2BIG).
+ * @pad: zero.
+ * @pieces: in: user pointer to @nr_pieces struct pinmx_put_piece (EFAULT):
+ *	where each piece is in the remote region and where it goes in the
+ *	local one; each not empty (EINVAL), below 2^63 remotely (EOVERFLOW),
+ *	inside the local region (ERANGE).
+ * @remote_key: in: as for struct pinmx_pull.
+ * @reserved: zero.
+ *
+ * One pull whose pieces the serving softirq reads from their remote
+ * offsets and this endpoint's softirq writes at their local offsets, each
+ * block of PULL requests within one piece: a strided or vector get in one
+ * completion, no host CPU at the server. Otherwise as PINMX_IOC_PULL, the
+ * same-interface path included (one copy per piece, in order); the end
+ * event's @bytes is the pieces' total, and an OUT_OF_RANGE or
+ * SEGMENT_FAULT address names the refused remote offset.
+ */
+struct pinmx_pullv {
+	__u8 peer_mac[6];
+	__u8 peer_endpoint;
+	__u8 flags;
+	__u32 peer_session;
+	__u32 remote_region;
+	__u32 local_region;
+	__u32 handle;
+	__u32 nr_pieces;
+	__u32 pad;
+	__u64 pieces;
+	__u64 remote_key;
+	__u64 reserved;
+};
+
 /* largest PINMX_IOC_PUT (EMSGSIZE above). */
 #define PINMX_PUT_MAX_BYTES	(16ULL << 20)
 /* puts one endpoint may run at once (EBUSY above). */
@@ -810,6 +860,8 @@ struct pinmx_pull {
  * @local_region: in: region of this endpoint declared by the caller, the
  *	source (ENOENT, EACCES).
  * @handle: in: the caller's handle, echoed by the end event.
+ * @pad: zero.
+ * @pad2: zero.
  * @remote_offset: in: offset in the remote region; below 2^63 with
  *	@length (EOVERFLOW).
  * @local_offset: in: offset in the local region; the range must lie
@@ -851,6 +903,7 @@ struct pinmx_put {
 	__u32 local_region;
 	__u32 handle;
 	__u32 pad;
+	__u32 pad2;
 	__u64 remote_offset;
 	__u64 local_offset;
 	__u64 length;
@@ -859,7 +912,7 @@ struct pinmx_put {
 };
 
 /**
- * struct pinmx_put_piece - one piece of a PINMX_IOC_PUTV
+ * struct pinmx_put_piece - one piece of a PINMX_IOC_PUTV or PINMX_IOC_PULLV
  * @remote_offset: where it goes in the remote region; below 2^63 with
  *	@len (EOVERFLOW).
  * @local_offset: where it is in the local region (ERANGE past its end).
@@ -946,6 +999,7 @@ enum pinmx_atomic_op {
  * @width: in: bytes of a word, 4 (int32) or 8 (int64) (EINVAL otherwise).
  * @handle: in: the caller's handle, echoed by the end event.
  * @count: in: words: 1, or 1..PINMX_ATOMIC_MAX_WORDS for ACCUMULATE (EINVAL).
+ * @pad: zero.
  * @remote_offset: in: region offset of the (first) word, a multiple of
  *	@width (EINVAL); below 2^63 with the words (EOVERFLOW).
  * @remote_key: in: the remote region's key.
@@ -983,6 +1037,7 @@ struct pinmx_atomic {
 	__u32 width;
 	__u32 handle;
 	__u32 count;
+	__u32 pad;
 	__u64 remote_offset;
 	__u64 remote_key;
 	__u64 operand;
@@ -1048,5 +1103,6 @@ struct pinmx_wait {
 #define PINMX_IOC_PUT		_IOW(PINMX_IOC_MAGIC, 0x25, struct pinmx_put)
 #define PINMX_IOC_ATOMIC	_IOW(PINMX_IOC_MAGIC, 0x26, struct pinmx_atomic)
 #define PINMX_IOC_PUTV		_IOW(PINMX_IOC_MAGIC, 0x27, struct pinmx_putv)
+#define PINMX_IOC_PULLV		_IOW(PINMX_IOC_MAGIC, 0x28, struct pinmx_pullv)
 
 #endif /* _UAPI_LINUX_PINMX_H */

@@ -51,6 +51,24 @@ int main(void)
 	F(pinmx_pull, handle); F(pinmx_pull, remote_offset); F(pinmx_pull, local_offset); F(pinmx_pull, length);
 	F(pinmx_pull, remote_key);
 	S(pinmx_wait); F(pinmx_wait, timeout_ns); F(pinmx_wait, ready); F(pinmx_wait, pad);
+	S(pinmx_put); F(pinmx_put, peer_mac); F(pinmx_put, peer_endpoint); F(pinmx_put, flags);
+	F(pinmx_put, peer_session); F(pinmx_put, remote_region); F(pinmx_put, local_region); F(pinmx_put, handle);
+	F(pinmx_put, pad); F(pinmx_put, pad2); F(pinmx_put, remote_offset); F(pinmx_put, local_offset); F(pinmx_put, length);
+	F(pinmx_put, remote_key); F(pinmx_put, reserved);
+	S(pinmx_put_piece); F(pinmx_put_piece, remote_offset); F(pinmx_put_piece, local_offset);
+	F(pinmx_put_piece, len);
+	S(pinmx_putv); F(pinmx_putv, peer_mac); F(pinmx_putv, peer_endpoint); F(pinmx_putv, flags);
+	F(pinmx_putv, peer_session); F(pinmx_putv, remote_region); F(pinmx_putv, local_region);
+	F(pinmx_putv, handle); F(pinmx_putv, nr_pieces); F(pinmx_putv, pad); F(pinmx_putv, pieces);
+	F(pinmx_putv, remote_key); F(pinmx_putv, reserved);
+	S(pinmx_atomic); F(pinmx_atomic, peer_mac); F(pinmx_atomic, peer_endpoint); F(pinmx_atomic, op);
+	F(pinmx_atomic, peer_session); F(pinmx_atomic, remote_region); F(pinmx_atomic, width);
+	F(pinmx_atomic, handle); F(pinmx_atomic, count); F(pinmx_atomic, pad); F(pinmx_atomic, remote_offset);
+	F(pinmx_atomic, remote_key); F(pinmx_atomic, operand); F(pinmx_atomic, compare); F(pinmx_atomic, values);
+	F(pinmx_atomic, reserved);
+	S(pinmx_atomic_event); F(pinmx_atomic_event, handle); F(pinmx_atomic_event, status);
+	F(pinmx_atomic_event, old); F(pinmx_atomic_event, error); F(pinmx_atomic_event, nack_reason);
+	F(pinmx_atomic_event, op); F(pinmx_atomic_event, pad); F(pinmx_atomic_event, address);
 
 	C(PINMX_ABI_VERSION); C(PINMX_IOC_MAGIC); C(PINMX_MAX_SEGMENTS); C(PINMX_MAX_REGIONS);
 	C(PINMX_MAX_REGION_BYTES);
@@ -58,19 +76,25 @@ int main(void)
 	C(PINMX_FEATURE_LOCAL_COPY); C(PINMX_FEATURE_INVALIDATE); C(PINMX_FEATURE_BUDGET);
 	C(PINMX_FEATURE_NET_IFACE); C(PINMX_FEATURE_NET_SEND); C(PINMX_FEATURE_NET_EVENT_RING);
 	C(PINMX_FEATURE_NET_PULL); C(PINMX_FEATURE_NET_WAIT); C(PINMX_FEATURE_NET_LOCAL_PULL);
+	C(PINMX_FEATURE_NET_PUT); C(PINMX_FEATURE_NET_ATOMIC);
 	C(PINMX_ETH_P_MXOE); C(PINMX_MXOE_VERSION); C(PINMX_MXOE_COMMON_BYTES); C(PINMX_MXOE_MIN_BYTES);
 	C(PINMX_MXOE_MAX_BYTES);
 	C(PINMX_PIN_DECLARE); C(PINMX_PIN_ON_DEMAND); C(PINMX_PIN_OVERLAPPED); C(PINMX_PIN_NR_MODES);
-	C(PINMX_DECLARE_WRITABLE); C(PINMX_COUNTERS_MAX); C(PINMX_IFNAMSIZ);
+	C(PINMX_DECLARE_WRITABLE); C(PINMX_DECLARE_REMOTE); C(PINMX_COUNTERS_MAX); C(PINMX_IFNAMSIZ);
 	C(PINMX_EVENT_FRAME); C(PINMX_EVENT_PULL_DONE); C(PINMX_EVENT_PULL_FAILED);
+	C(PINMX_EVENT_PUT_DONE); C(PINMX_EVENT_PUT_FAILED); C(PINMX_EVENT_ATOMIC_DONE);
+	C(PINMX_EVENT_ATOMIC_FAILED);
 	C(PINMX_PULL_OK); C(PINMX_PULL_FAILED); C(PINMX_PULL_SEGMENT_FAULT); C(PINMX_PULL_UNKNOWN_REGION);
-	C(PINMX_PULL_OUT_OF_RANGE); C(PINMX_PULL_TIMEOUT); C(PINMX_PULL_NO_RESOURCES);
+	C(PINMX_PULL_OUT_OF_RANGE); C(PINMX_PULL_TIMEOUT); C(PINMX_PULL_NO_RESOURCES); C(PINMX_PULL_BAD_KEY);
 	C(PINMX_RING_SLOTS); C(PINMX_RING_SLOT_BYTES); C(PINMX_RING_CTL_BYTES); C(PINMX_RING_BYTES);
 	C(PINMX_PULL_WIRE); C(PINMX_PULL_MAX_BLOCK_FRAMES); C(PINMX_MAX_PULLS);
+	C(PINMX_PUT_MAX_BYTES); C(PINMX_MAX_PUTS); C(PINMX_PUT_MAX_PIECES);
+	C(PINMX_ATOMIC_FETCH_ADD); C(PINMX_ATOMIC_SWAP); C(PINMX_ATOMIC_CAS); C(PINMX_ATOMIC_ACCUMULATE);
+	C(PINMX_ATOMIC_NR_OPS); C(PINMX_ATOMIC_WINDOW); C(PINMX_ATOMIC_MAX_WORDS);
 	C(PINMX_IOC_INFO); C(PINMX_IOC_HELLO); C(PINMX_IOC_DECLARE); C(PINMX_IOC_DESTROY); C(PINMX_IOC_PIN);
 	C(PINMX_IOC_UNPIN); C(PINMX_IOC_REGION_INFO); C(PINMX_IOC_COPY); C(PINMX_IOC_SET_PIN_MODE);
 	C(PINMX_IOC_COUNTERS); C(PINMX_IOC_ATTACH); C(PINMX_IOC_BIND); C(PINMX_IOC_SEND); C(PINMX_IOC_PULL);
-	C(PINMX_IOC_WAIT);
+	C(PINMX_IOC_WAIT); C(PINMX_IOC_PUT); C(PINMX_IOC_ATOMIC); C(PINMX_IOC_PUTV);
 
 	N(PINMX_CNT_PIN_CALLS); N(PINMX_CNT_PAGES_PINNED_NOW); N(PINMX_CNT_PAGES_PINNED_TOTAL);
 	N(PINMX_CNT_PAGES_UNPINNED); N(PINMX_CNT_INVALIDATIONS); N(PINMX_CNT_INVALIDATE_EAGAIN);
@@ -91,6 +115,7 @@ int main(void)
 	N(PINMX_CNT_PUT_FRAMES_WRITTEN); N(PINMX_CNT_PUT_MISSES); N(PINMX_CNT_PUT_DUPLICATE_ACKS);
 	N(PINMX_CNT_ATOMICS_DONE); N(PINMX_CNT_ATOMICS_FAILED); N(PINMX_CNT_ATOMICS_APPLIED);
 	N(PINMX_CNT_ATOMIC_REPLAYS); N(PINMX_CNT_ATOMIC_MISSES); N(PINMX_CNT_ATOMIC_DUPLICATE_REPLIES);
+	N(PINMX_CNT_PUT_STALE);
 	printf("const PINMX_CNT_NR %d\n", (int)PINMX_CNT_NR);
 	return 0;
 }

@@ -92,9 +92,31 @@ public record RankAddress(InetAddress address, String interfaceName, String chos
             return new RankAddress(only, interfaceHolding(only, "the only IPv4 address"),
                 "the only non-loopback IPv4 address");
         }
+        final List<String> notRunning = notRunningIpv4();
         throw new IllegalArgumentException("cannot tell which address the other ranks reach this one at (no " +
-            "default route, " + candidates.size() + " non-loopback IPv4 addresses): set " + INTERFACE_VARIABLE +
-            " or " + ADDRESS_VARIABLE);
+            "default route, " + candidates.size() + " non-loopback IPv4 addresses on running interfaces" +
+            (notRunning.isEmpty() ? "" : "; not running, down or without carrier: " + String.join(", ", notRunning)) +
+            "): set " + INTERFACE_VARIABLE + " or " + ADDRESS_VARIABLE);
+    }
+
+    /**
+     * The IPv4 addresses of interfaces Java does not count as up (set down, or a link without carrier, as a veth
+     * whose peer is down or not yet marked running by the kernel), as "interface address", for the message that
+     * finds none usable.
+     */
+    private static List<String> notRunningIpv4()
+    {
+        try
+        {
+            return NetworkInterface.networkInterfaces().filter(nic -> !isUp(nic))
+                .flatMap(nic -> nic.inetAddresses().filter(a -> a instanceof Inet4Address)
+                    .map(a -> nic.getName() + " " + a.getHostAddress()))
+                .toList();
+        }
+        catch (final SocketException ex)
+        {
+            return List.of("(cannot list this host's interfaces: " + ex.getMessage() + ")");
+        }
     }
 
     private static List<InetAddress> nonLoopbackIpv4()

@@ -4,27 +4,27 @@ import io.pinmx.job.example.RankRing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A job across two "hosts" (network namespaces joined by a veth pair) with different home directories, so that
- * no shared file can be what joins it: mpirun runs in the first and starts its daemon in the second through
- * rma/bench/netns-rsh (each with its own host name), one rank each, meeting through mpirun's PMIx servers.
+ * Jobs across two "hosts" (network namespaces joined by a veth pair) with different home directories, one rank
+ * each, meeting through mpirun's PMIx servers ({@link MpirunAcrossNamespaces}): RankRing over the veth, and a rank
+ * killed in the second namespace, which the survivor in the first names within its peer timeout.
  */
 class PmixTwoNamespaceTest
 {
     private static final long RUN_DEADLINE_S = 180;
-    private static final Path NETNS_RSH = Path.of("..", "rma", "bench", "netns-rsh").toAbsolutePath().normalize();
+    private static final long PEER_TIMEOUT_MS = 3_000;
+    /** The survivor's wait ends by the peer timeout; the slack covers a loaded host's late timer and liveness probes. */
+    private static final long PEER_TIMEOUT_SLACK_MS = 20_000;
+    private static final Pattern SURVIVOR = Pattern.compile("survivor 0 after (\\d+) ms (.*)");
 
     @TempDir
     Path dir;
@@ -32,49 +32,42 @@ class PmixTwoNamespaceTest
     @Test
     void rankRingAcrossNamespacesWithTheirOwnHomes() throws Exception
     {
-        // Passes in the module's tree, fails in both clean-clone runs of ./run-tests.sh (rank 1 in the second namespace
-        // finds no IPv4 address though `ip addr` shows one there): opt in until that is understood (issue 45).
-        assumeTrue(Boolean.getBoolean("pinmx.pmixNamespaces"), "opt in with -Dpinmx.pmixNamespaces=true");
-        MpirunJob.assumeMpirun();
-        assumeTrue(Files.isExecutable(NETNS_RSH), "needs " + NETNS_RSH);
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "needs util-linux's unshare");
+        MpirunAcrossNamespaces.assumeReady();
         try (VethNamespaces hosts = VethNamespaces.create())
         {
-            final Path[] homes = {dir.resolve("home-a"), dir.resolve("home-b")};
-            for (final Path home : homes)
-            {
-                Files.createDirectories(home);
-            }
-            // Each "host" gets its own HOME, then netns-rsh enters its namespace.
-            final Path agent = dir.resolve("rsh");
-            Files.writeString(agent, "#!/bin/sh\ncase \"$1\" in\n" +
-                "  " + hosts.address(0) + ") export HOME=" + homes[0] + " ;;\n" +
-                "  " + hosts.address(1) + ") export HOME=" + homes[1] + " ;;\n" +
-                "esac\nexec " + NETNS_RSH + " \"$@\"\n");
-            Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwx------"));
-            final Path hostfile = dir.resolve("hosts");
-            Files.writeString(hostfile, hosts.address(0) + " slots=1\n" + hosts.address(1) + " slots=1\n");
-            final String network = hosts.address(0).substring(0, hosts.address(0).lastIndexOf('.')) + ".0/24";
-
-            final List<String> command = new ArrayList<>(List.of(agent.toString(), hosts.address(0)));
-            command.addAll(MpirunJob.mpirun(2, List.of()));
-            command.addAll(List.of("--hostfile", hostfile.toString(), "--map-by", "node", "--bind-to", "none",
-                "--mca", "plm_rsh_agent", agent.toString(), "--mca", "oob_tcp_if_include", network,
-                LaunchedJob.LAUNCHER.toString(), RankRing.class.getName()));
+            final MpirunAcrossNamespaces mpirun = MpirunAcrossNamespaces.over(hosts, dir);
             final long bytesBefore = hosts.bytes(0);
-            final LaunchedJob.Result job = LaunchedJob.finish(MpirunJob.start(dir, "", homes[0],
-                Map.of("PINMX_NETNS_HOSTS", hosts.address(0) + "=" + hosts.name(0) + "/0 " + hosts.address(1) + "=" +
-                    hosts.name(1) + "/1"), command), dir, "", RUN_DEADLINE_S);
+            final LaunchedJob.Result job = mpirun.run(RUN_DEADLINE_S, Map.of(), List.of(), RankRing.class.getName());
 
             assertEquals(0, job.exitStatus(), job.out() + job.err() + "\nthe namespaces after the job:\n" +
                 hosts.describe());
             assertTrue(job.out().lines().anyMatch("rank 0 of 2 got 1 from rank 1"::equals), job.out() + job.err());
             assertTrue(job.out().lines().anyMatch("rank 1 of 2 got 0 from rank 0"::equals), job.out() + job.err());
-            for (final Path home : homes)
-            {
-                assertFalse(Files.exists(home.resolve(".pinmx")), "a bootstrap file was made under " + home);
-            }
+            mpirun.assertNoBootstrapFile();
             assertTrue(hosts.bytes(0) > bytesBefore, "nothing crossed the veth pair");
+        }
+    }
+
+    @Test
+    void aRankKilledInTheOtherNamespaceIsNamedWithinThePeerTimeout() throws Exception
+    {
+        MpirunAcrossNamespaces.assumeReady();
+        try (VethNamespaces hosts = VethNamespaces.create())
+        {
+            final LaunchedJob.Result job = MpirunAcrossNamespaces.over(hosts, dir).run(RUN_DEADLINE_S,
+                Map.of(JobEndpoint.PEER_TIMEOUT_VARIABLE, Long.toString(PEER_TIMEOUT_MS)),
+                // mpirun would otherwise kill the survivor itself as soon as rank 1 died
+                List.of("--enable-recovery"), DyingRank.class.getName());
+
+            final List<String> survivors = MpirunJob.lines(job.out(), "survivor ");
+            assertEquals(1, survivors.size(), job.out() + job.err());
+            final Matcher m = SURVIVOR.matcher(survivors.getFirst());
+            assertTrue(m.matches(), survivors.getFirst());
+            System.out.println(m.group());
+            // Another host's rank: no process of this host to watch, so the endpoint's peer timeout fails it.
+            assertTrue(m.group(2).startsWith("failed: ") && m.group(2).contains("rank 1"), m.group());
+            assertTrue(Long.parseLong(m.group(1)) < PEER_TIMEOUT_MS + PEER_TIMEOUT_SLACK_MS,
+                "not failed within the peer timeout of " + PEER_TIMEOUT_MS + " ms: " + m.group());
         }
     }
 }

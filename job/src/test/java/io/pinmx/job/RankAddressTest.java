@@ -2,9 +2,14 @@ package io.pinmx.job;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,11 +17,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The rules that pick where a rank is reached and where rank 0 listens, on this host's own interfaces (loopback is
- * always there); the rules across real namespaces are {@link TwoNamespaceJobTest}'s.
+ * always there); the rules across real namespaces are {@link TwoNamespaceJobTest}'s, and what a PMIx rank picks
+ * inside a namespace is this test's, through {@link RankAddressProbe} (skipped, saying why, unless root with ip).
  */
 class RankAddressTest
 {
     private static final Map<String, String> ALONE = Map.of("PINMX_RANK", "0", "PINMX_SIZE", "1");
+
+    private static final long PROBE_DEADLINE_S = 60;
 
     private static RankAddress choose(final Map<String, String> variables)
     {
@@ -76,5 +84,44 @@ class RankAddressTest
             assertEquals(routeInterface, choose(Map.of("PINMX_ADDRESS", routed)).interfaceName(),
                 "rank 0 listens on the default route's interface " + routeInterface);
         }
+    }
+
+    @Test
+    void aPmixRankInANamespaceTakesItsVethAddressAndNamesOneWithoutCarrier() throws Exception
+    {
+        try (VethNamespaces hosts = VethNamespaces.create())
+        {
+            final Probe running = probe(hosts);
+            assertEquals(0, running.status(), running.err());
+            assertEquals(hosts.address(1) + " " + hosts.name(1) + " (the only non-loopback IPv4 address)",
+                running.out().strip());
+
+            hosts.setDown(0);
+            final Probe noCarrier = probe(hosts);
+            assertEquals(3, noCarrier.status(), noCarrier.out() + noCarrier.err());
+            assertTrue(noCarrier.err().contains("0 non-loopback IPv4 addresses on running interfaces; not running, " +
+                "down or without carrier: " + hosts.name(1) + " " + hosts.address(1) + "): set PINMX_IFACE or " +
+                "PINMX_ADDRESS"), noCarrier.err());
+        }
+    }
+
+    private record Probe(int status, String out, String err)
+    {
+    }
+
+    /** Runs {@link RankAddressProbe} in a JVM inside side 1's namespace. */
+    private static Probe probe(final VethNamespaces hosts) throws IOException, InterruptedException
+    {
+        final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        final Process process = new ProcessBuilder(hosts.inside(1, List.of(java.toString(), "-cp",
+            System.getProperty("java.class.path"), RankAddressProbe.class.getName()))).start();
+        process.getOutputStream().close();
+        if (!process.waitFor(PROBE_DEADLINE_S, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            throw new AssertionError("RankAddressProbe did not end within " + PROBE_DEADLINE_S + " s");
+        }
+        return new Probe(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+            new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 }

@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -19,10 +22,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@link #create()}, removed by {@link #close()} (deleting a namespace deletes its veth end, and with it the pair).
  * Nothing in the host's own namespace changes, and the only traffic targets are these two namespaces. Needs root
  * and iproute2's {@code ip}; {@link #create()} skips the calling test, saying why, without them.
+ * <p>
+ * {@link #create()} returns once both ends are operationally up: the kernel's link watcher marks a veth running
+ * up to a second after both ends are set up (longer on a loaded host), and until then Java's
+ * {@code NetworkInterface.isUp()} is false there, so a rank started at once would find no usable address.
  */
 public final class VethNamespaces implements AutoCloseable
 {
     private static final long COMMAND_DEADLINE_S = 30;
+    private static final long LINK_STATE_DEADLINE_S = 30;
+    private static final long LINK_POLL_INTERVAL_MS = 20;
 
     private static final AtomicInteger CREATED = new AtomicInteger();
 
@@ -75,6 +84,40 @@ public final class VethNamespaces implements AutoCloseable
             run(ip, "-n", names[side], "link", "set", names[side], "up");
             run(ip, "-n", names[side], "link", "set", "lo", "up");
         }
+        for (int side = 0; side < 2; side++)
+        {
+            awaitState(side, "up", "up"::equals);
+        }
+    }
+
+    private void awaitState(final int side, final String expected, final Predicate<String> reached)
+    {
+        await("veth " + names[side] + " operationally " + expected).atMost(Duration.ofSeconds(LINK_STATE_DEADLINE_S))
+            .pollInterval(Duration.ofMillis(LINK_POLL_INTERVAL_MS)).ignoreExceptions()
+            .until(() -> operationalState(side), reached);
+    }
+
+    /**
+     * @param side 0 or 1.
+     * @return that side's veth end's operational state as the kernel reports it ({@code up}, {@code down},
+     * {@code lowerlayerdown}): only {@code up} makes Java's {@code NetworkInterface.isUp()} true.
+     */
+    public String operationalState(final int side) throws IOException, InterruptedException
+    {
+        return run(inside(side, List.of("cat", "/sys/class/net/" + names[side] + "/operstate")).toArray(String[]::new))
+            .trim();
+    }
+
+    /**
+     * Sets that side's veth end down, as when a peer host goes: the other end stays set up but loses its carrier.
+     * Returns once the kernel no longer reports the other end operationally up.
+     *
+     * @param side 0 or 1.
+     */
+    public void setDown(final int side) throws IOException, InterruptedException
+    {
+        run(ip, "-n", names[side], "link", "set", names[side], "down");
+        awaitState(1 - side, "not up", state -> !"up".equals(state));
     }
 
     /**

@@ -13,14 +13,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the rma tests on pinmx.ko share: a job of 2 rank JVMs running one of rma's scenario mains on the kernel
- * provider with the shared-memory tier off, over {@code lo} or across a veth pair between network namespaces (rank 1
- * in its own), checked for "PASSED scenario" lines from rank 0 and no shared file left. Each job prints its time in
+ * What the rma tests on pinmx.ko share: a job of 2 rank JVMs running a main over rma (one of rma's scenario mains, or
+ * an application) on the kernel provider with the shared-memory tier off, over {@code lo} or across a veth pair between
+ * network namespaces (rank 1 in its own), checked for the lines rank 0 must print ("PASSED scenario" for each
+ * scenario) and no shared file left. Each job prints its time in
  * the guest, rank 0's "# " lines (the scenarios' own timings) and how long each rank measured its cost model.
  */
 final class KernelRmaJob
@@ -30,7 +32,7 @@ final class KernelRmaJob
     private final Path dir;
     private final String mainClass;
     private final List<String> arguments;
-    private final List<String> scenarios;
+    private final List<String> requiredLines;
     private final long deadlineSeconds;
     private final String peerTimeoutMs;
 
@@ -41,10 +43,18 @@ final class KernelRmaJob
     KernelRmaJob(final Path dir, final String mainClass, final List<String> arguments, final long deadlineSeconds,
         final String peerTimeoutMs)
     {
+        this(dir, mainClass, arguments, Stream.of(arguments.get(0).split(",")).map(s -> "PASSED " + s).toList(),
+            deadlineSeconds, peerTimeoutMs);
+    }
+
+    /** @param requiredLines lines rank 0 must print, each exactly (trimmed) */
+    KernelRmaJob(final Path dir, final String mainClass, final List<String> arguments, final List<String> requiredLines,
+        final long deadlineSeconds, final String peerTimeoutMs)
+    {
         this.dir = dir;
         this.mainClass = mainClass;
         this.arguments = List.copyOf(arguments);
-        this.scenarios = List.of(arguments.get(0).split(","));
+        this.requiredLines = List.copyOf(requiredLines);
         this.deadlineSeconds = deadlineSeconds;
         this.peerTimeoutMs = peerTimeoutMs;
     }
@@ -122,9 +132,9 @@ final class KernelRmaJob
                 .forEach(line -> System.out.println("#   " + line));
             assertEquals(0, rank0.exitValue(), "rank 0: " + out + err);
             assertEquals(0, rank1.exitValue(), "rank 1: " + out + err);
-            for (final String scenario : scenarios)
+            for (final String line : requiredLines)
             {
-                assertTrue(out.lines().anyMatch(("PASSED " + scenario)::equals), scenario + ": " + out + err);
+                assertTrue(out.lines().map(String::trim).anyMatch(line::equals), "no '" + line + "': " + out + err);
             }
             try (var left = Files.list(shm))
             {

@@ -17,23 +17,23 @@ import java.util.function.Consumer;
  * How the device's endpoint makes progress and how a waiting MPJ call waits, chosen per job by
  * {@value #VARIABLE}:
  * <ul>
- *   <li>{@code caller} (default): no progress thread, in the library or the driver; the thread that waits polls its
- *   request (one round of progress each), busy with a yield every {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD}
- *   empty polls, for up to 50 us (about what a blocked wake-up costs, so a wait costs at most twice the
- *   better choice), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
+ *   <li>{@code caller} (default, the endpoint's INVOKER threading mode): no progress thread, in the library or the
+ *   driver; the thread that waits runs the endpoint's rounds, busy with a yield every
+ *   {@value BackoffThenBlockIdleStrategy#POLLS_PER_YIELD} empty rounds, for up to 50 us (about what a blocked
+ *   wake-up costs, so a wait costs at most twice the better choice), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
  *   does better to give its own up than to spin through its slice); acks go out at once (no ack delay). One
  *   runnable thread per rank, and no blocking wake-up on the path of a reply that comes within the spin. MPI
  *   asks no more: a rank that computes between an Isend and its Wait lets a partner pull its data only when it next
  *   calls MPJ (same host: the receiver pulls by itself). The user driver runs no progress thread of its own: two
  *   spinning threads per rank would fight for the cores. The thread that called MPI.Init is bound to the rank's own
  *   CPU when PINMX_BIND=core ({@link #callerPolls()}).</li>
- *   <li>{@code thread}: the endpoint library's progress thread serves the endpoint while the rank computes; waits
- *   block on the request (the progress thread wakes them): two wake-ups per message.</li>
+ *   <li>{@code thread} (DEDICATED): the endpoint library's agent thread serves the endpoint while the rank computes;
+ *   waits park on the request (the agent thread wakes them): two wake-ups per message.</li>
  * </ul>
  */
 enum DeviceProgress
 {
-    // The device polls before it waits in the endpoint, which then blocks at once (callerPollNs 0).
+    // Each wait names its poll time (the spin below); waits that name none block at once (callerPollNs 0).
     CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).callerPollNs(0).ackDelayNs(0),
         // The waiting rank is the progress: a driver thread spinning beside it would take the rank's core.
         driver -> driver.option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)),
@@ -49,10 +49,8 @@ enum DeviceProgress
     static final long SPIN_NS_PER_BYTE = 1;
     static final long MAX_SPIN_NS = 2_000_000;
 
-    private static final ThreadLocal<BackoffThenBlockIdleStrategy> IDLE =
-        ThreadLocal.withInitial(BackoffThenBlockIdleStrategy::busyPolling);
-
     /** How long a waiting thread polls before it blocks in the endpoint. */
+    private final Duration spin;
     private final long spinNs;
     private final EndpointTuning tuning;
 
@@ -60,6 +58,7 @@ enum DeviceProgress
         final Duration spin, final Consumer<EndpointOptions.Builder> options,
         final Consumer<EndpointConfig.Builder> driver)
     {
+        this.spin = spin;
         this.spinNs = spin.toNanos();
         this.tuning = new EndpointTuning()
         {
@@ -111,26 +110,18 @@ enum DeviceProgress
      * Waits until {@code w}, which moves {@code bytes} of message, is done or {@code timeout} passed. The poll before
      * blocking grows by {@value #SPIN_NS_PER_BYTE} ns per byte (up to {@value #MAX_SPIN_NS} ns): a rendezvous that
      * copies a large message takes longer than the base spin, and a sender that blocked meanwhile pays a wake-up
-     * for its notify, which a flat base spin makes every rendezvous size pay.
+     * for its notify, which a flat base spin makes every rendezvous size pay. The endpoint's wait does the polling
+     * (its invoker's rounds, or watching the request while its agent thread polls) and the blocking.
      *
      * @return true if it is done.
      */
     boolean await(final Request w, final int bytes, final Duration timeout)
     {
-        final long startNs = System.nanoTime();
-        final long pollNs = 0 == spinNs ? 0 : Math.min(MAX_SPIN_NS, spinNs + bytes * SPIN_NS_PER_BYTE);
-        final BackoffThenBlockIdleStrategy idle = IDLE.get();
-        idle.reset();
-        while (!w.test())
+        if (0 == spinNs)
         {
-            final long elapsedNs = System.nanoTime() - startNs;
-            if (elapsedNs >= pollNs)
-            {
-                return w.await(timeout.minusNanos(elapsedNs));
-            }
-            idle.idle();
+            return w.await(timeout);
         }
-        return true;
+        return w.await(timeout, Duration.ofNanos(Math.min(MAX_SPIN_NS, spinNs + bytes * SPIN_NS_PER_BYTE)));
     }
 
     /**
@@ -140,24 +131,7 @@ enum DeviceProgress
      */
     int awaitAny(final Endpoint endpoint, final Request[] requests, final int count, final Duration timeout)
     {
-        final long startNs = System.nanoTime();
-        final BackoffThenBlockIdleStrategy idle = IDLE.get();
-        idle.reset();
-        while (true)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                if (requests[i].test())
-                {
-                    return i;
-                }
-            }
-            final long elapsedNs = System.nanoTime() - startNs;
-            if (elapsedNs >= spinNs)
-            {
-                return endpoint.waitAny(requests, count, timeout.minusNanos(elapsedNs));
-            }
-            idle.idle();
-        }
+        return 0 == spinNs ? endpoint.waitAny(requests, count, timeout) :
+            endpoint.waitAny(requests, count, timeout, spin);
     }
 }

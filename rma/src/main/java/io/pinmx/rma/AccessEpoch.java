@@ -3,12 +3,13 @@ package io.pinmx.rma;
 import java.lang.invoke.VarHandle;
 
 /**
- * This rank's access epoch (ARMCI_Access_begin/end) on one of its slices: while it is open, this rank holds every
- * lock stripe of its own memory, so no floating-point or complex accumulate is applied to any of its slices (from a
- * same-host origin or by its own data server for a remote one) until the epoch ends; the origins wait. Integer
- * accumulates (atomic adds), read-modify-writes, puts and gets are not held back. Opening and closing the epoch are
- * full fences, so what completed here before the epoch is visible to the loads in it, and its stores are visible to
- * whatever comes after it. One epoch at a time; owned by the application thread.
+ * This rank's access epoch (ARMCI_Access_begin/end) on its slice of one allocation, with ARMCI-MPI's meaning (an
+ * exclusive lock of one's own window): while it is open, no put, get, accumulate or read-modify-write from any other
+ * rank touches that slice. It closes the slice's {@link EpochGate}, in which same-host origins and this rank's data
+ * server (which serves the ranks reached through the driver) each hold a slot while they touch a slice: opening waits
+ * for the slots on the slice to leave, and later accessors wait for the epoch's end. Opening and closing are full
+ * fences, so what completed here before the epoch is visible to its loads, and its stores to whatever follows it.
+ * One epoch at a time; owned by the application thread.
  */
 final class AccessEpoch
 {
@@ -17,20 +18,31 @@ final class AccessEpoch
         CLOSED, OPEN
     }
 
-    private final LockStripes stripes;
+    private final EpochGate gate;
+    private final Ranks ranks;
     private final int self;
+    private final EpochGate.SlotCheck accessorAlive;
     private State state = State.CLOSED;
     private RmaAllocation allocation;
 
-    AccessEpoch(final LockStripes stripes, final int self)
+    AccessEpoch(final Ranks ranks)
     {
-        this.stripes = stripes;
-        this.self = self;
+        this.ranks = ranks;
+        this.self = ranks.self();
+        this.gate = ranks.gate(self);
+        this.accessorAlive = slot ->
+        {
+            if (slot < ranks.size() && slot != self)
+            {
+                ranks.checkAlive(slot);
+            }
+        };
     }
 
     /**
-     * @throws IllegalArgumentException if the allocation is null.
+     * @throws IllegalArgumentException if the allocation is null, or this rank has no slice in it.
      * @throws IllegalStateException    if an epoch is open already, or the allocation was freed.
+     * @throws RmaException             naming a same-host rank that exited while it was touching the slice.
      */
     void begin(final RmaAllocation a)
     {
@@ -39,12 +51,13 @@ final class AccessEpoch
             throw new IllegalArgumentException("access epoch: the allocation is null");
         }
         a.checkLive();
+        a.checkMember(self, "access epoch");
         if (State.OPEN == state)
         {
             throw new IllegalStateException("access epoch on allocation " + a.id() + ": the epoch on allocation " +
                 allocation.id() + " is still open (one at a time)");
         }
-        stripes.lockAll();
+        gate.open(a.id(), accessorAlive);
         VarHandle.fullFence();
         allocation = a;
         state = State.OPEN;
@@ -63,28 +76,28 @@ final class AccessEpoch
         close();
     }
 
-    /** Ends the epoch if one is open (a closing Rma must not leave the stripes held). */
+    /** Ends the epoch if one is open (a closing Rma must not leave its slice closed to the others). */
     void close()
     {
         if (State.OPEN == state)
         {
             VarHandle.fullFence();
-            stripes.unlockAll();
+            gate.close();
             allocation = null;
             state = State.CLOSED;
         }
     }
 
     /**
-     * @throws IllegalStateException if an epoch is open and a floating-point accumulate aims at this rank (it would
-     *                               wait for the stripes this epoch holds), or the allocation is the epoch's (a free).
+     * @throws IllegalStateException if an operation aims at this rank's own slice of the epoch's allocation (it would
+     *                               wait for the epoch's end: inside it, that slice is reached by loads and stores).
      */
-    void checkAccumulate(final ElementType type, final int rank)
+    void checkAccess(final RmaAllocation a, final int rank, final String what)
     {
-        if (State.OPEN == state && rank == self && ElementType.INT != type && ElementType.LONG != type)
+        if (State.OPEN == state && rank == self && a == allocation)
         {
-            throw new IllegalStateException(type + " accumulate to this rank's own memory inside the access epoch on " +
-                "allocation " + allocation.id() + " would wait for the epoch's end");
+            throw new IllegalStateException(what + " on this rank's own slice of allocation " + a.id() +
+                " inside its access epoch would wait for the epoch's end");
         }
     }
 

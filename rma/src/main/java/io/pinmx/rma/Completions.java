@@ -1,5 +1,6 @@
 package io.pinmx.rma;
 
+import io.pinmx.mx.MxException;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
 
@@ -77,29 +78,50 @@ final class Completions
         }
     }
 
-    /** The endpoint reads of one get; a staged get is unpacked into its pieces on the caller's thread. */
+    /**
+     * The endpoint reads of one get; a staged get is unpacked into its pieces on the caller's thread. Once the reads
+     * are done, the target's epoch counter says whether an access epoch overlapped them ({@link EpochCounters}); if
+     * one did, the get waits for the epoch's end and pulls again.
+     */
     static final class Pulls implements RmaHandle.Completion
     {
         private final int rank;
-        private final Request[] reads;
+        /** Dropped once settled, with the caller's pieces it names. */
+        private PullPlan plan;
+        private final EpochCounters epochs;
+        private Request[] reads;
+        /** The epoch counter's reading known when the reads started. */
+        private long startedWith;
+        /** When the reads were seen done ({@link EpochCounters#tick()}), 0 before. */
+        private long seenDoneAt;
         /** Dropped once settled: a get that {@link ReadsInFlight} still follows holds no memory. */
         private Pieces unpackInto;
         private MemorySegment staging;
         private boolean settled;
         private RmaException failure;
 
-        Pulls(final int rank, final Request[] reads, final Pieces unpackInto, final MemorySegment staging)
+        Pulls(final int rank, final PullPlan plan, final EpochCounters epochs, final Pieces unpackInto,
+            final MemorySegment staging)
         {
             this.rank = rank;
-            this.reads = reads;
+            this.plan = plan;
+            this.epochs = epochs;
             this.unpackInto = unpackInto;
             this.staging = staging;
+            this.startedWith = epochs.known(rank);
+            this.reads = plan.post();
         }
 
         /** @return the endpoint reads this get started. */
         int reads()
         {
             return reads.length;
+        }
+
+        /** @return whether the get is finished: its reads done and checked against the target's epochs. */
+        boolean isSettled()
+        {
+            return settled;
         }
 
         @Override
@@ -116,10 +138,17 @@ final class Completions
                     return false;
                 }
             }
+            if (0 == seenDoneAt)
+            {
+                seenDoneAt = epochs.tick();
+            }
             return true;
         }
 
-        /** Waits for every read (a dead target fails them within the peer timeout) and keeps the first failure. */
+        /**
+         * Waits for every read (a dead target fails them within the peer timeout) and keeps the first failure; pulls
+         * again while an access epoch of the target overlapped them.
+         */
         void settle()
         {
             if (settled)
@@ -127,6 +156,36 @@ final class Completions
                 return;
             }
             settled = true;
+            try
+            {
+                awaitReads();
+                while (null == failure && !epochs.unchanged(rank, seenDoneAt, startedWith))
+                {
+                    startedWith = epochs.awaitNoEpoch(rank);
+                    seenDoneAt = 0;
+                    reads = plan.post();
+                    awaitReads();
+                }
+            }
+            catch (final RmaException ex)
+            {
+                failure = ex;
+            }
+            catch (final MxException ex)
+            {
+                failure = RankFailures.refused(rank, ex);
+            }
+            if (null == failure && null != unpackInto)
+            {
+                unpackInto.unpack(staging);
+            }
+            unpackInto = null;
+            staging = null;
+            plan = null;
+        }
+
+        private void awaitReads()
+        {
             for (final Request r : reads)
             {
                 r.await(DriverTier.UNTIL_DONE);
@@ -136,12 +195,10 @@ final class Completions
                 }
                 r.release();
             }
-            if (null == failure && null != unpackInto)
+            if (0 == seenDoneAt)
             {
-                unpackInto.unpack(staging);
+                seenDoneAt = epochs.tick();
             }
-            unpackInto = null;
-            staging = null;
         }
 
         @Override

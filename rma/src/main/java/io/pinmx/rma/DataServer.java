@@ -20,14 +20,16 @@ import java.util.List;
  * here; a packed get larger than a chunk is packed into the {@link PackArea} for the origin to pull): one thread per
  * rank that serves every request aimed at this rank's slices whether or not the application ever calls the library
  * (unilateral progress).
- * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it polls the endpoint
- * itself (the endpoint's progress thread stands aside meanwhile), so the next request of an origin issuing them back
- * to back is received on this thread with no wake-up in between (a wake-up costs more than the operation); later it
- * parks and the progress thread wakes it when one arrives.
+ * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it stays on its core
+ * (watching the receive, or polling the endpoint itself when no agent thread does), so the next request of an origin
+ * issuing them back to back needs no wake-up (a wake-up costs more than the operation); later it parks and the
+ * round that completes the receive wakes it.
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
  * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote
- * waiter's ticket is taken here and granted when it is served.
+ * waiter's ticket is taken here and granted when it is served. While this rank has an access epoch open on a slice,
+ * a request touching that slice waits for its end in this server's slot of the {@link EpochGate} (and the requests
+ * behind it with it, as they are served in order).
  */
 final class DataServer implements AutoCloseable
 {
@@ -42,6 +44,8 @@ final class DataServer implements AutoCloseable
     private final Endpoint endpoint;
     private final Allocator allocations;
     private final LockStripes stripes;
+    private final EpochGate gate;
+    private final int gateSlot;
     private final int self;
     private final MemorySegment requests = Arena.ofAuto().allocate(RequestHeader.BUFFER_BYTES, 8);
     private final RequestHeader header = new RequestHeader();
@@ -70,11 +74,14 @@ final class DataServer implements AutoCloseable
     {
     }
 
-    DataServer(final Endpoint endpoint, final Allocator allocations, final LockStripes stripes, final int self)
+    DataServer(final Endpoint endpoint, final Allocator allocations, final LockStripes stripes, final EpochGate gate,
+        final int self, final int ranks)
     {
         this.endpoint = endpoint;
         this.allocations = allocations;
         this.stripes = stripes;
+        this.gate = gate;
+        this.gateSlot = EpochGate.serverSlot(ranks);
         this.self = self;
         this.packArea = new PackArea(endpoint);
         this.thread = Thread.ofPlatform().daemon().name("pinmx-rma-data-server-" + self).start(this::run);
@@ -180,7 +187,31 @@ final class DataServer implements AutoCloseable
         {
             throw new IllegalStateException("no live allocation " + header.allocationId());
         }
-        final MemorySegment slice = null == a ? null : a.slice(self);
+        if (null == a)
+        {
+            serve(origin, op, null);
+            return;
+        }
+        gate.enter(gateSlot, a.id(), this::whileHeldBack);
+        try
+        {
+            serve(origin, op, a.slice(self));
+        }
+        finally
+        {
+            gate.leave(gateSlot);
+        }
+    }
+
+    /** Waiting out this rank's access epoch: replies still go out and mutexes are still granted. */
+    private void whileHeldBack()
+    {
+        reapReplies();
+        grantMutexes();
+    }
+
+    private void serve(final Partner origin, final RmaOp op, final MemorySegment slice)
+    {
         switch (op)
         {
             case PUT, ACC -> write(origin, slice, op);

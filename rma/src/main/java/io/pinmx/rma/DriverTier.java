@@ -79,6 +79,7 @@ final class DriverTier
     /** Per rank, the gets that may still be pulling from it. */
     private final List<Completions.Pulls>[] pendingGets;
     private final ReadsInFlight readsInFlight = new ReadsInFlight();
+    private final EpochCounters epochs;
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
     private final StreamBuffers streams;
@@ -101,8 +102,9 @@ final class DriverTier
      */
     private final long inlineLimitBytes;
 
-    DriverTier(final JobEndpoint job, final ProtocolChoice protocols)
+    DriverTier(final JobEndpoint job, final ProtocolChoice protocols, final EpochCounters epochs)
     {
+        this.epochs = epochs;
         this.protocols = protocols;
         this.job = job;
         this.endpoint = job.endpoint();
@@ -286,14 +288,7 @@ final class DriverTier
                 if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces, isDeclared))
                 {
                     fence(rank);
-                    final Request failed = streams.get(job.partner(rank), allocation.regionId(rank),
-                        pieces.remoteOffsets[0], pieces.local[0]);
-                    if (null != failed)
-                    {
-                        final RmaException error = RankFailures.failure(rank, failed);
-                        failed.release();
-                        throw error;
-                    }
+                    stream(rank, allocation.regionId(rank), pieces.remoteOffsets[0], pieces.local[0]);
                     return;
                 }
                 pull(handle, rank, allocation.regionId(rank), pieces);
@@ -319,45 +314,44 @@ final class DriverTier
         }
     }
 
+    /**
+     * The stream protocol of a get: pulls through the stream buffers, again while an access epoch of the target
+     * overlapped them ({@link EpochCounters}).
+     */
+    private void stream(final int rank, final int regionId, final long remoteOffset, final MemorySegment into)
+    {
+        long startedWith = epochs.known(rank);
+        while (true)
+        {
+            final Request failed = streams.get(job.partner(rank), regionId, remoteOffset, into);
+            if (null != failed)
+            {
+                final RmaException error = RankFailures.failure(rank, failed);
+                failed.release();
+                throw error;
+            }
+            if (epochs.unchanged(rank, epochs.tick(), startedWith))
+            {
+                return;
+            }
+            startedWith = epochs.awaitNoEpoch(rank);
+        }
+    }
+
     /** The direct protocol of a get: reads side by side, each pulling its share of the pieces in turn. */
     private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
     {
         fence(rank);
-        pendingGets[rank].removeIf(Completions.Pulls::isDone);
+        pendingGets[rank].removeIf(Completions.Pulls::isSettled);
         final Partner partner = job.partner(rank);
         final boolean direct = pieces.count() <= MAX_VECTOR && pieces.shareable();
         final MemorySegment staging = direct ? null : Arena.ofAuto().allocate(pieces.totalBytes, 8);
         // A staged get declares each read's part of a staging buffer of its own: few reads, few declarations.
         final int perRead = direct ? Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
             PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
-        final int reads = (pieces.count() + perRead - 1) / perRead;
-        readsInFlight.makeRoom(reads);
-        final Request[] pulls = new Request[reads];
-        long stagedAt = 0;
-        for (int c = 0; c < reads; c++)
-        {
-            final int from = c * perRead;
-            final int count = Math.min(pieces.count(), from + perRead) - from;
-            final long[] offsets = Arrays.copyOfRange(pieces.remoteOffsets, from, from + count);
-            final long[] lengths = Arrays.copyOfRange(pieces.lengths, from, from + count);
-            if (direct)
-            {
-                final MemorySegment[] into = Arrays.copyOfRange(pieces.local, from, from + count);
-                pulls[c] = endpoint.iget(partner, regionId, offsets, lengths, count, into, count);
-            }
-            else
-            {
-                long bytes = 0;
-                for (final long length : lengths)
-                {
-                    bytes += length;
-                }
-                pulls[c] = endpoint.iget(partner, regionId, offsets, lengths, count,
-                    new MemorySegment[] {staging.asSlice(stagedAt, bytes)}, 1);
-                stagedAt += bytes;
-            }
-        }
-        final Completions.Pulls get = new Completions.Pulls(rank, pulls, direct ? null : pieces, staging);
+        final PullPlan plan = new PullPlan(endpoint, partner, regionId, pieces, staging, perRead);
+        readsInFlight.makeRoom(plan.reads());
+        final Completions.Pulls get = new Completions.Pulls(rank, plan, epochs, direct ? null : pieces, staging);
         pendingGets[rank].add(get);
         readsInFlight.add(get);
         handle.add(get);

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The job's ranks as this rank sees them: how each is reached ({@link RankTier}), whether a rank on this host is
- * still alive, and each rank's lock stripes (in its control file, mapped here for ranks on this host). Built
+ * still alive, and each rank's lock stripes and access-epoch gate (in its control file, mapped here for ranks on this
+ * host). Built
  * collectively at start: every rank creates a control file naming its pid and a random nonce; a rank whose file
  * this rank can map and whose nonce matches is on this host. Control files are removed as soon as every rank has
  * looked (mappings stay), so a killed job leaves nothing behind.
@@ -25,7 +26,7 @@ final class Ranks implements AutoCloseable
     private static final long MAGIC = 0x706d_7872_6d61_0001L;
     private static final long HEADER_BYTES = 4096;
     private static final long STRIPE_COUNT = 1024;
-    private static final long CONTROL_BYTES = HEADER_BYTES + STRIPE_COUNT * Long.BYTES;
+    private static final long STRIPES_BYTES = STRIPE_COUNT * Long.BYTES;
     private static final long LIVENESS_PERIOD_MS = 50;
     /** What each rank all-gathers at start: its pid and nonce, then why it could not create its control file. */
     private static final int ANNOUNCEMENT_BYTES = 2 * Long.BYTES;
@@ -36,13 +37,16 @@ final class Ranks implements AutoCloseable
     private final RankTier[] tiers;
     private final long[] pids;
     private final LockStripes[] stripes;
+    private final EpochGate[] gates;
+    /** Whether each rank runs on this host, whichever tier reaches it. */
+    private final boolean[] sameHost;
     /** 1 once the watcher saw the rank's process gone; read by every operation on a same-host rank. */
     private final AtomicIntegerArray dead;
     private final Thread watcher;
     private volatile boolean closed;
 
     private Ranks(final Job job, final String jobToken, final Path directory, final RankTier[] tiers, final long[] pids,
-        final LockStripes[] stripes)
+        final LockStripes[] stripes, final EpochGate[] gates, final boolean[] sameHost)
     {
         this.job = job;
         this.jobToken = jobToken;
@@ -50,6 +54,8 @@ final class Ranks implements AutoCloseable
         this.tiers = tiers;
         this.pids = pids;
         this.stripes = stripes;
+        this.gates = gates;
+        this.sameHost = sameHost;
         this.dead = new AtomicIntegerArray(tiers.length);
         this.watcher = Thread.ofPlatform().daemon().name("pinmx-rma-liveness").start(this::watch);
     }
@@ -68,11 +74,12 @@ final class Ranks implements AutoCloseable
         final long nonce = ThreadLocalRandom.current().nextLong();
         final long pid = ProcessHandle.current().pid();
         final Path mine = controlFile(directory, jobToken, job.rank());
+        final long controlBytes = controlBytes(job.size());
         MemorySegment control = null;
         byte[] refusal = new byte[0];
         try
         {
-            control = SharedFile.create(mine, CONTROL_BYTES, arena);
+            control = SharedFile.create(mine, controlBytes, arena);
             control.set(ValueLayout.JAVA_LONG, 8, pid);
             control.set(ValueLayout.JAVA_LONG, 16, nonce);
             control.set(ValueLayout.JAVA_LONG, 0, MAGIC);
@@ -99,6 +106,11 @@ final class Ranks implements AutoCloseable
         final RankTier[] tiers = new RankTier[size];
         final long[] pids = new long[size];
         final LockStripes[] stripes = new LockStripes[size];
+        final EpochGate[] gates = new EpochGate[size];
+        final boolean[] sameHost = new boolean[size];
+        // An empty slice of a rank reached through the driver is "mapped" (as nothing) and takes this gate, never
+        // opened: a zero-byte operation on it has nothing to exclude.
+        final EpochGate neverOpened = new EpochGate(arena.allocate(EpochGate.bytes(size), Long.BYTES), size + 1);
         try
         {
             for (int r = 0; r < size; r++)
@@ -109,20 +121,26 @@ final class Ranks implements AutoCloseable
                 if (r == job.rank())
                 {
                     tiers[r] = RankTier.SELF;
-                    stripes[r] = new LockStripes(control.asSlice(HEADER_BYTES));
+                    sameHost[r] = true;
+                    stripes[r] = stripes(control);
+                    gates[r] = gate(control, size);
                     continue;
                 }
-                final MemorySegment theirs = sharedMemory ?
-                    SharedFile.openIfPresent(controlFile(directory, jobToken, r), CONTROL_BYTES, arena) : null;
-                if (null != theirs && MAGIC == theirs.get(ValueLayout.JAVA_LONG, 0) &&
-                    theirNonce == theirs.get(ValueLayout.JAVA_LONG, 16))
+                // Looked for even with the shared-memory tier off: ARMCI_Same_node asks where a rank runs.
+                final MemorySegment theirs =
+                    SharedFile.openIfPresent(controlFile(directory, jobToken, r), controlBytes, arena);
+                sameHost[r] = null != theirs && MAGIC == theirs.get(ValueLayout.JAVA_LONG, 0) &&
+                    theirNonce == theirs.get(ValueLayout.JAVA_LONG, 16);
+                if (sharedMemory && sameHost[r])
                 {
                     tiers[r] = RankTier.SHARED_MEMORY;
-                    stripes[r] = new LockStripes(theirs.asSlice(HEADER_BYTES));
+                    stripes[r] = stripes(theirs);
+                    gates[r] = gate(theirs, size);
                 }
                 else
                 {
                     tiers[r] = RankTier.DRIVER;
+                    gates[r] = neverOpened;
                 }
             }
             job.barrier();
@@ -131,7 +149,23 @@ final class Ranks implements AutoCloseable
         {
             SharedFile.remove(mine);
         }
-        return new Ranks(job, jobToken, directory, tiers, pids, stripes);
+        return new Ranks(job, jobToken, directory, tiers, pids, stripes, gates, sameHost);
+    }
+
+    /** A control file: a header (magic, pid, nonce), the lock stripes, then the access-epoch gate. */
+    private static long controlBytes(final int ranks)
+    {
+        return HEADER_BYTES + STRIPES_BYTES + EpochGate.bytes(ranks);
+    }
+
+    private static LockStripes stripes(final MemorySegment control)
+    {
+        return new LockStripes(control.asSlice(HEADER_BYTES, STRIPES_BYTES));
+    }
+
+    private static EpochGate gate(final MemorySegment control, final int ranks)
+    {
+        return new EpochGate(control.asSlice(HEADER_BYTES + STRIPES_BYTES, EpochGate.bytes(ranks)), ranks + 1);
     }
 
     /**
@@ -180,10 +214,25 @@ final class Ranks implements AutoCloseable
         return tiers[rank];
     }
 
+    /** @return whether the rank runs on this host (its control file is mapped here), whichever tier reaches it. */
+    boolean sameHost(final int rank)
+    {
+        return sameHost[rank];
+    }
+
     /** @return the rank's lock stripes; null for a rank reached through the driver. */
     LockStripes stripes(final int rank)
     {
         return stripes[rank];
+    }
+
+    /**
+     * @return the rank's access-epoch gate; for a rank reached through the driver, one no rank opens (what an operation
+     *         on its empty slice, the only one mapped here, takes).
+     */
+    EpochGate gate(final int rank)
+    {
+        return gates[rank];
     }
 
     /**

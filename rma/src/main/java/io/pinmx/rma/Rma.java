@@ -96,6 +96,18 @@ public final class Rma implements AutoCloseable
         return ranks.tier(rank);
     }
 
+    /**
+     * {@code ARMCI_Same_node}: whether the rank runs on this host, whichever tier reaches it (with the shared-memory
+     * tier off, a rank on this host is reached through the driver and is still on this node).
+     *
+     * @throws IllegalArgumentException naming the rank if it is not one of the job's.
+     */
+    public boolean sameNode(final int rank)
+    {
+        checkRank(rank, "same-node");
+        return ranks.sameHost(rank);
+    }
+
     // ---------------------------------------------------------------- allocation
 
     /**
@@ -149,13 +161,14 @@ public final class Rma implements AutoCloseable
     }
 
     /**
-     * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}) for direct loads and
-     * stores through {@link RmaAllocation#local()}: until {@link #accessEnd(RmaAllocation)} no floating-point or
-     * complex accumulate is applied to this rank's memory (their origins wait), so a load-modify-store of such an
-     * element loses none; the opening is a full fence. Puts, integer accumulates and gets are not held back. One
-     * epoch at a time; inside it, a floating-point accumulate aimed at this rank is refused.
+     * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}, with ARMCI-MPI's
+     * exclusive lock of one's own window) for direct loads and stores through {@link RmaAllocation#local()}: once it
+     * returns, and until {@link #accessEnd(RmaAllocation)}, no other rank's put, accumulate, read-modify-write or get
+     * touches that slice (their origins wait; a get that a driver pulled meanwhile is pulled again); the opening is a
+     * full fence. One epoch at a time; inside it, an operation on this rank's own slice of that allocation is refused.
      *
      * @throws IllegalStateException if an epoch is open, or the allocation was freed.
+     * @throws RmaException          naming a same-host rank that exited while touching the slice.
      */
     public void accessBegin(final RmaAllocation allocation)
     {
@@ -164,7 +177,7 @@ public final class Rma implements AutoCloseable
     }
 
     /**
-     * Closes the access epoch ({@code ARMCI_Access_end}): a full fence, then the held accumulates proceed.
+     * Closes the access epoch ({@code ARMCI_Access_end}): a full fence, then the operations held back proceed.
      *
      * @throws IllegalStateException if no epoch is open on that allocation.
      */

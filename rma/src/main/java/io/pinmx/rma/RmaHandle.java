@@ -102,23 +102,49 @@ public final class RmaHandle
     }
 
     /**
-     * Waits for every operation this handle follows, then frees it for new ones.
+     * Waits for every operation this handle follows, then frees it for new ones. A failure does not cut the wait
+     * short: the caller may reuse or free its buffers once this returns or throws, so no operation may still be
+     * writing into them.
      *
-     * @throws RmaException naming the target of an operation that failed.
+     * @throws RmaException naming the target of the first operation that failed (later failures suppressed in it).
      */
     public void await()
     {
+        RuntimeException failure = null;
         try
         {
+            // Gets seen done before the first waits share one check of their target's epoch counter.
             for (int i = 0; i < pending.size(); i++)
             {
-                pending.get(i).await();
+                pending.get(i).isDone();
+            }
+            for (int i = 0; i < pending.size(); i++)
+            {
+                try
+                {
+                    pending.get(i).await();
+                }
+                catch (final RuntimeException ex)
+                {
+                    if (null == failure)
+                    {
+                        failure = ex;
+                    }
+                    else if (failure != ex)
+                    {
+                        failure.addSuppressed(ex);
+                    }
+                }
             }
         }
         finally
         {
             pending.clear();
             operations = 0;
+        }
+        if (null != failure)
+        {
+            throw failure;
         }
     }
 }

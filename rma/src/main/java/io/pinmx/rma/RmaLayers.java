@@ -47,8 +47,9 @@ final class RmaLayers
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
             this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
-            this.driver = new DriverTier(endpoint, protocols);
-            this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()), job.rank());
+            this.driver = new DriverTier(endpoint, protocols, EpochCounters.exchange(endpoint, ranks.gate(job.rank())));
+            this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()),
+                ranks.gate(job.rank()), job.rank(), job.size());
         }
         else
         {

@@ -5,8 +5,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Every data operation of {@link Rma} on its way to a tier: checks its arguments (a refused call changes nothing),
- * then does it on a mapped slice ({@link SharedMemoryTier}) or hands it to the {@link DriverTier}. Owns the implicit
- * handle, the handle a blocking call waits on, and the native word value operations go through.
+ * then does it on a mapped slice ({@link SharedMemoryTier}, holding this rank's slot of the target's {@link EpochGate}
+ * meanwhile) or hands it to the {@link DriverTier}. Owns the implicit handle, the handle a blocking call waits on, and
+ * the native word value operations go through.
  */
 final class Transfers
 {
@@ -17,6 +18,9 @@ final class Transfers
     private final RmaHandle implicit = new RmaHandle(true);
     private final RmaHandle blockingHandle = new RmaHandle(true, true);
     private final AccessEpoch epoch;
+    /** The same-host target whose epoch this rank waits out: its exit fails the wait. */
+    private int heldBy;
+    private final EpochGate.WhileHeld targetAlive;
     /** Native, so value operations through the driver send from it and receive into it without staging. */
     private final MemorySegment valueWord;
     private boolean closed;
@@ -26,7 +30,8 @@ final class Transfers
         this.ranks = ranks;
         this.driver = driver;
         this.valueWord = arena.allocate(Long.BYTES, Long.BYTES);
-        this.epoch = new AccessEpoch(ranks.stripes(ranks.self()), ranks.self());
+        this.epoch = new AccessEpoch(ranks);
+        this.targetAlive = () -> ranks.checkAlive(heldBy);
     }
 
     AccessEpoch epoch()
@@ -70,7 +75,15 @@ final class Transfers
             driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
             return;
         }
-        SharedMemoryTier.put(source, 0, slice, offset, source.byteSize());
+        final EpochGate gate = enter(target, rank);
+        try
+        {
+            SharedMemoryTier.put(source, 0, slice, offset, source.byteSize());
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     void get(final RmaAllocation source, final int rank, final long offset, final MemorySegment destination,
@@ -85,7 +98,15 @@ final class Transfers
             driver.read(h, rank, source, Pieces.strided(patch, destination, offset, false), patch, offset);
             return;
         }
-        SharedMemoryTier.get(slice, offset, destination, 0, destination.byteSize());
+        final EpochGate gate = enter(source, rank);
+        try
+        {
+            SharedMemoryTier.get(slice, offset, destination, 0, destination.byteSize());
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     void acc(final AccumulateScale scale, final MemorySegment source, final RmaAllocation target, final int rank,
@@ -110,7 +131,15 @@ final class Transfers
             driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
             return;
         }
-        SharedMemoryTier.putStrided(source, 0, slice, offset, patch);
+        final EpochGate gate = enter(target, rank);
+        try
+        {
+            SharedMemoryTier.putStrided(source, 0, slice, offset, patch);
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     void getStrided(final RmaAllocation source, final int rank, final long offset, final long[] sourceStrides,
@@ -127,7 +156,15 @@ final class Transfers
             driver.read(h, rank, source, Pieces.strided(patch, destination, offset, false), patch, offset);
             return;
         }
-        SharedMemoryTier.getStrided(slice, offset, destination, 0, patch);
+        final EpochGate gate = enter(source, rank);
+        try
+        {
+            SharedMemoryTier.getStrided(slice, offset, destination, 0, patch);
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     void accStrided(final AccumulateScale scale, final MemorySegment source, final long[] sourceStrides,
@@ -141,14 +178,21 @@ final class Transfers
         checkLocal(source, patch.sourceExtentBytes(), "accumulate source");
         final MemorySegment slice = slice(target, rank, offset, patch.targetExtentBytes(), "accumulate target");
         checkAligned(offset, scale.type().alignmentBytes(), "accumulate target offset");
-        epoch.checkAccumulate(scale.type(), rank);
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
             driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, scale);
             return;
         }
-        SharedMemoryTier.accStrided(scale, source, 0, slice, offset, patch, ranks.stripes(rank));
+        final EpochGate gate = enter(target, rank);
+        try
+        {
+            SharedMemoryTier.accStrided(scale, source, 0, slice, offset, patch, ranks.stripes(rank));
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     void putVector(final IoVector[] vectors, final RmaAllocation target, final int rank, final RmaHandle handle)
@@ -161,9 +205,17 @@ final class Transfers
             driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, null);
             return;
         }
-        for (final IoVector v : vectors)
+        final EpochGate gate = enter(target, rank);
+        try
         {
-            SharedMemoryTier.putVector(v, slice);
+            for (final IoVector v : vectors)
+            {
+                SharedMemoryTier.putVector(v, slice);
+            }
+        }
+        finally
+        {
+            gate.leave(ranks.self());
         }
     }
 
@@ -177,9 +229,17 @@ final class Transfers
             driver.read(h, rank, source, Pieces.vectors(vectors), null, 0);
             return;
         }
-        for (final IoVector v : vectors)
+        final EpochGate gate = enter(source, rank);
+        try
         {
-            SharedMemoryTier.getVector(v, slice);
+            for (final IoVector v : vectors)
+            {
+                SharedMemoryTier.getVector(v, slice);
+            }
+        }
+        finally
+        {
+            gate.leave(ranks.self());
         }
     }
 
@@ -201,16 +261,23 @@ final class Transfers
                 checkAligned(v.remoteOffset(i), scale.type().alignmentBytes(), "vector accumulate target offset");
             }
         }
-        epoch.checkAccumulate(scale.type(), rank);
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
             driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, scale);
             return;
         }
-        for (final IoVector v : vectors)
+        final EpochGate gate = enter(target, rank);
+        try
         {
-            SharedMemoryTier.accVector(scale, v, slice, ranks.stripes(rank));
+            for (final IoVector v : vectors)
+            {
+                SharedMemoryTier.accVector(scale, v, slice, ranks.stripes(rank));
+            }
+        }
+        finally
+        {
+            gate.leave(ranks.self());
         }
     }
 
@@ -241,29 +308,73 @@ final class Transfers
     int fetchAndAdd(final RmaAllocation target, final int rank, final long offset, final int delta)
     {
         final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
-        return null == slice ? (int)driver.call(RmaOp.FETCH_ADD_INT, rank, target.id(), offset, delta) :
-            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+        if (null == slice)
+        {
+            return (int)driver.call(RmaOp.FETCH_ADD_INT, rank, target.id(), offset, delta);
+        }
+        final EpochGate gate = enter(target, rank);
+        try
+        {
+            return SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     long fetchAndAddLong(final RmaAllocation target, final int rank, final long offset, final long delta)
     {
         final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
-        return null == slice ? driver.call(RmaOp.FETCH_ADD_LONG, rank, target.id(), offset, delta) :
-            SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+        if (null == slice)
+        {
+            return driver.call(RmaOp.FETCH_ADD_LONG, rank, target.id(), offset, delta);
+        }
+        final EpochGate gate = enter(target, rank);
+        try
+        {
+            return SharedMemoryTier.fetchAndAdd(slice, offset, delta);
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     int swap(final RmaAllocation target, final int rank, final long offset, final int value)
     {
         final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
-        return null == slice ? (int)driver.call(RmaOp.SWAP_INT, rank, target.id(), offset, value) :
-            SharedMemoryTier.swap(slice, offset, value);
+        if (null == slice)
+        {
+            return (int)driver.call(RmaOp.SWAP_INT, rank, target.id(), offset, value);
+        }
+        final EpochGate gate = enter(target, rank);
+        try
+        {
+            return SharedMemoryTier.swap(slice, offset, value);
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     long swapLong(final RmaAllocation target, final int rank, final long offset, final long value)
     {
         final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
-        return null == slice ? driver.call(RmaOp.SWAP_LONG, rank, target.id(), offset, value) :
-            SharedMemoryTier.swap(slice, offset, value);
+        if (null == slice)
+        {
+            return driver.call(RmaOp.SWAP_LONG, rank, target.id(), offset, value);
+        }
+        final EpochGate gate = enter(target, rank);
+        try
+        {
+            return SharedMemoryTier.swap(slice, offset, value);
+        }
+        finally
+        {
+            gate.leave(ranks.self());
+        }
     }
 
     private MemorySegment rmwSlice(final RmaAllocation target, final int rank, final long offset, final int bytes)
@@ -292,7 +403,22 @@ final class Transfers
         a.checkMember(rank, what);
         a.checkRange(rank, offset, bytes, what);
         ranks.checkAlive(rank);
+        epoch.checkAccess(a, rank, what);
         return a.slice(rank);
+    }
+
+    /**
+     * Takes this rank's slot of a same-host target's epoch gate on the allocation's slice, waiting out an epoch
+     * open on it; the caller leaves it once the operation is done.
+     *
+     * @throws RmaException naming the target if its process exits while this rank waits.
+     */
+    private EpochGate enter(final RmaAllocation a, final int rank)
+    {
+        final EpochGate gate = ranks.gate(rank);
+        heldBy = rank;
+        gate.enter(ranks.self(), a.id(), targetAlive);
+        return gate;
     }
 
     private MemorySegment vectorSlice(final IoVector[] vectors, final RmaAllocation a, final int rank, final String what)

@@ -18,6 +18,8 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * ARMCI's message helpers on every type, over arrays and segments, and their refusals), {@code anywhere} (vector
  * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}),
  * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them),
+ * {@code exclusion} ({@link EpochExclusionScenario}: no remote operation interleaves with an epoch), {@code samenode}
+ * ({@link SameNodeScenario}),
  * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals) and {@code manygets}
  * ({@link ManyGetsScenario}). Each throws on the first wrong result; rank
  * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
@@ -52,6 +54,8 @@ public final class ArmciInterfaceScenarios
                     case "anywhere" -> s.piecesAnywhere();
                     case "groups" -> new GroupScenarios(rma).run();
                     case "epochs" -> s.accessEpochs();
+                    case "exclusion" -> new EpochExclusionScenario(rma).run();
+                    case "samenode" -> new SameNodeScenario(rma).run();
                     case "lockmem" -> s.addressRangeLocks();
                     case "manygets" -> new ManyGetsScenario(rma).run();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
@@ -479,10 +483,10 @@ public final class ArmciInterfaceScenarios
 
     /**
      * Rank 0 adds 1 to a double of its own slice by load, a pause and store, each inside an access epoch, until every
-     * other rank has accumulated 1 onto the same double a number of times and said so (an int fetch-and-add, which
-     * the epoch does not hold back): no update is lost. Then the refusals: a second epoch, an end on another
-     * allocation or with none open, a floating-point accumulate to itself and a free inside the epoch; an integer
-     * accumulate to itself inside it is allowed.
+     * other rank has accumulated 1 onto the same double a number of times and said so (an int fetch-and-add, held
+     * back during an epoch like the accumulates): no update is lost. Then the refusals: a second epoch, an end on
+     * another allocation or with none open, an accumulate, put or get on its own slice of the epoch's allocation and a
+     * free inside the epoch; accumulates to its own slice of another allocation inside it are allowed.
      */
     private void accessEpochs()
     {
@@ -529,14 +533,18 @@ public final class ArmciInterfaceScenarios
         rma.accessBegin(a);
         expect(IllegalStateException.class, "is still open", () -> rma.accessBegin(b));
         expect(IllegalStateException.class, "the open epoch is on allocation " + a.id(), () -> rma.accessEnd(b));
+        final double before = a.local().get(ValueLayout.JAVA_DOUBLE, 0);
         expect(IllegalStateException.class, "would wait for the epoch's end",
-            () -> rma.acc(AccumulateScale.ofDouble(1), eight, b, rma.rank(), 0));
+            () -> rma.acc(AccumulateScale.ofDouble(1), eight, a, rma.rank(), 0));
+        expect(IllegalStateException.class, "would wait for the epoch's end", () -> rma.putDouble(7, a, rma.rank(), 0));
+        expect(IllegalStateException.class, "would wait for the epoch's end", () -> rma.getDouble(a, rma.rank(), 0));
         expect(IllegalStateException.class, "inside its access epoch", () -> rma.free(a));
+        rma.acc(AccumulateScale.ofDouble(1), eight, b, rma.rank(), 0);
         rma.acc(AccumulateScale.ofLong(3), MemorySegment.ofArray(new long[] {1}), b, rma.rank(), 8);
         rma.accessEnd(a);
         expect(IllegalStateException.class, "no epoch is open", () -> rma.accessEnd(a));
-        check(3 == b.local().get(ValueLayout.JAVA_LONG, 8) && 0 == b.local().get(ValueLayout.JAVA_DOUBLE, 0),
-            () -> "accumulates to itself around the refusals");
+        check(3 == b.local().get(ValueLayout.JAVA_LONG, 8) && 1 == b.local().get(ValueLayout.JAVA_DOUBLE, 0) &&
+            before == a.local().get(ValueLayout.JAVA_DOUBLE, 0), () -> "accumulates to itself around the refusals");
         rma.free(b);
         rma.free(a);
         expect(IllegalStateException.class, "was freed", () -> rma.accessBegin(a));

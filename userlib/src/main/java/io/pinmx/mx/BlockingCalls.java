@@ -1,24 +1,25 @@
 package io.pinmx.mx;
 
 import io.pinmx.pin.wire.ConnectStatus;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.time.Duration;
 
 /**
  * The endpoint's blocking calls that wait on requests or messages: each tries its non-blocking form, and between
- * tries lets the {@link ProgressAgent} pause it (progress rounds on this thread first, then parking or blocking in
- * the driver), until done or its deadline. Runs on the calling thread; holds no state of its own.
+ * tries lets {@link CallerWaits} pause it (progress rounds or spins on this thread first, then parking or blocking
+ * in the driver), until done or its deadline. Runs on the calling thread; holds no state of its own.
  */
 final class BlockingCalls
 {
     /** Longest pause between two tries, so that a deadline is noticed in time. */
     private static final long MAX_PAUSE_NS = 1_000_000L;
 
-    private final ProgressAgent progress;
+    private final CallerWaits waits;
 
-    BlockingCalls(final ProgressAgent progress)
+    BlockingCalls(final CallerWaits waits)
     {
-        this.progress = progress;
+        this.waits = waits;
     }
 
     /**
@@ -60,24 +61,18 @@ final class BlockingCalls
     {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeout.toNanos();
-        boolean assisting = false;
-        try
+        final long pollEndNs = startNs + waits.callerPollNs();
+        final IdleStrategy idle = waits.pollIdle();
+        while (!endpoint.iprobe(source, matchInfo, matchMask, out))
         {
-            while (!endpoint.iprobe(source, matchInfo, matchMask, out))
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0)
             {
-                final long remaining = deadline - System.nanoTime();
-                if (remaining <= 0)
-                {
-                    return false;
-                }
-                assisting = progress.pause(Math.min(remaining, MAX_PAUSE_NS), startNs, assisting, null);
+                return false;
             }
-            return true;
+            waits.pause(Math.min(remaining, MAX_PAUSE_NS), pollEndNs, idle);
         }
-        finally
-        {
-            progress.endAssist(assisting);
-        }
+        return true;
     }
 
     /**
@@ -85,31 +80,34 @@ final class BlockingCalls
      */
     int waitAny(final Request[] requests, final int count, final Duration timeout)
     {
+        return waitAny(requests, count, timeout, waits.callerPollNs());
+    }
+
+    /**
+     * @param pollNs how long the wait stays on its core before it blocks or parks.
+     * @return the index of one of the first {@code count} requests that is done, or -1 if none is within the timeout.
+     */
+    int waitAny(final Request[] requests, final int count, final Duration timeout, final long pollNs)
+    {
         final long startNs = System.nanoTime();
         final long deadline = startNs + timeout.toNanos();
-        boolean assisting = false;
-        try
+        final long pollEndNs = startNs + pollNs;
+        final IdleStrategy idle = waits.pollIdle();
+        while (true)
         {
-            while (true)
+            for (int i = 0; i < count; i++)
             {
-                for (int i = 0; i < count; i++)
+                if (requests[i].state.isDone())
                 {
-                    if (requests[i].state.isDone())
-                    {
-                        return i;
-                    }
+                    return i;
                 }
-                final long remaining = deadline - System.nanoTime();
-                if (remaining <= 0)
-                {
-                    return -1;
-                }
-                assisting = progress.pause(Math.min(remaining, MAX_PAUSE_NS), startNs, assisting, null);
             }
-        }
-        finally
-        {
-            progress.endAssist(assisting);
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0)
+            {
+                return -1;
+            }
+            waits.pause(Math.min(remaining, MAX_PAUSE_NS), pollEndNs, idle);
         }
     }
 
@@ -124,37 +122,31 @@ final class BlockingCalls
         final Endpoint endpoint, final Partner partner, final int applicationKey, final long startNs,
         final long deadline, final Duration timeout)
     {
-        boolean assisting = false;
-        try
+        final long pollEndNs = startNs + waits.callerPollNs();
+        final IdleStrategy idle = waits.pollIdle();
+        while (true)
         {
-            while (true)
+            final ConnectionState state = partner.connection;
+            if (ConnectionState.FAILED == state)
             {
-                final ConnectionState state = partner.connection;
-                if (ConnectionState.FAILED == state)
-                {
-                    throw new MxException(partner.failure);
-                }
-                if (state.isConnected())
-                {
-                    final int verified = endpoint.verifyOutcome(partner, applicationKey, deadline, timeout);
-                    if (verified == ConnectStatus.OK.code())
-                    {
-                        return partner;
-                    }
-                    if (verified >= 0)
-                    {
-                        throw new MxException("connect to " + partner.describe() + " refused: " +
-                            ConnectStatus.fromCode(verified) + (ConnectStatus.BAD_KEY.code() == verified ?
-                            " (application key 0x" + Integer.toHexString(applicationKey) +
-                            " is not the endpoint's)" : ""));
-                    }
-                }
-                assisting = progress.pause(MAX_PAUSE_NS, startNs, assisting, null);
+                throw new MxException(partner.failure);
             }
-        }
-        finally
-        {
-            progress.endAssist(assisting);
+            if (state.isConnected())
+            {
+                final int verified = endpoint.verifyOutcome(partner, applicationKey, deadline, timeout);
+                if (verified == ConnectStatus.OK.code())
+                {
+                    return partner;
+                }
+                if (verified >= 0)
+                {
+                    throw new MxException("connect to " + partner.describe() + " refused: " +
+                        ConnectStatus.fromCode(verified) + (ConnectStatus.BAD_KEY.code() == verified ?
+                        " (application key 0x" + Integer.toHexString(applicationKey) +
+                        " is not the endpoint's)" : ""));
+                }
+            }
+            waits.pause(MAX_PAUSE_NS, pollEndNs, idle);
         }
     }
 }

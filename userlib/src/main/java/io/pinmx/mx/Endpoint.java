@@ -8,14 +8,20 @@ import io.pinmx.mx.match.UnexpectedQueue;
 import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.mx.reliability.SequenceNumbers;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.spi.AtomicOp;
+import io.pinmx.pin.spi.DriverFeature;
+import io.pinmx.pin.spi.DriverInfo;
+import io.pinmx.pin.spi.RemoteRegion;
+import io.pinmx.pin.provider.ProgressRunner;
+import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PinDriver;
 import io.pinmx.pin.wire.MediumFragFrame;
 import io.pinmx.regioncache.RegionCache;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
-import org.agrona.concurrent.IdleStrategy;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -33,9 +39,10 @@ import java.util.function.LongSupplier;
  * {@link PartnerTable} and {@link Connector} (partners, handshake), {@link OutboundQueue} and
  * {@link FrameSender} (frames out), {@link FrameReceiver} (frames in, matching, reassembly),
  * {@link Rendezvous} (declare, pull, notify), {@link RemoteReads} (one-sided reads of exposed
- * regions), {@link PartnerTimers} (resends, acks, liveness), {@link ProgressAgent} (the
- * progress thread) and {@link BlockingCalls} (how connect, probe and waitAny wait). One lock guards all protocol state; the
- * progress thread (or a caller in {@link ProgressMode#CALLER} mode) holds it while it polls
+ * regions), {@link PartnerTimers} (resends, acks, liveness), {@link EndpointRound} (the progress agent, run by a
+ * {@link ProgressRunner} in the options' {@link ThreadingMode}), {@link CallerWaits} and {@link BlockingCalls} (how
+ * API threads wait). One lock guards all protocol state; the
+ * round (on the agent's thread, or a caller's wait in {@link ThreadingMode#INVOKER} mode) holds it while it polls
  * the driver and runs timers, and the API methods hold it briefly to post work. Region
  * declares run outside it. Frames go out under the lock, from one reused header buffer, so
  * the hot path allocates nothing per message.
@@ -61,9 +68,12 @@ public final class Endpoint implements AutoCloseable
     private final Connector connector;
     private final Rendezvous rendezvous;
     private final RemoteReads reads;
+    private final RemoteWrites writes;
     private final FrameReceiver receiver;
     private final RequestPoster poster;
-    private final ProgressAgent progress;
+    private final EndpointRound round;
+    private final ProgressRunner progress;
+    private final CallerWaits waits;
     private final BlockingCalls blocking;
     private final int mediumFragmentBytes;
     private final EndpointAddress address;
@@ -97,18 +107,21 @@ public final class Endpoint implements AutoCloseable
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
         this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);
         this.reads = new RemoteReads(lock, clock, now, driver, requests);
-        this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, reads, outbound,
-            sender, matchQueue, unexpected, pool);
+        this.writes = new RemoteWrites(lock, driver, requests);
+        this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, reads, writes,
+            outbound, sender, matchQueue, unexpected, pool);
         this.poster = new RequestPoster(lock, clock, now, options, mediumFragmentBytes, requests, partners, outbound,
             rendezvous, receiver, matchQueue, unexpected, pool);
         final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender, driver,
             matchQueue);
-        final IdleStrategy idleStrategy = ProgressMode.THREAD == options.progressMode ?
-            BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(progressIdleWaitNs())) : null;
-        this.progress = new ProgressAgent(lock, clock, now, driver, receiver, timers, rendezvous, reads, idleStrategy,
-            options.callerPollNs, "pinmx-progress-" + address, this::stopped);
-        this.blocking = new BlockingCalls(progress);
-        progress.start();
+        final ThreadingMode mode = options.progressMode.threadingMode();
+        this.round = new EndpointRound(lock, clock, now, driver, receiver, timers, rendezvous, reads,
+            "pinmx-progress-" + address, ThreadingMode.INVOKER == mode, this::stopped);
+        this.progress = ProgressRunner.start(mode,
+            BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(round.idleWaitNs())),
+            this::progressFailed, round);
+        this.waits = new CallerWaits(driver, round, progress, options.callerPollNs);
+        this.blocking = new BlockingCalls(waits);
     }
 
     /**
@@ -344,7 +357,108 @@ public final class Endpoint implements AutoCloseable
             throw new IllegalArgumentException("only non-empty native memory can be exposed, not " + memory);
         }
         return new ExposedRegion(driver, regionCache.declareOutside(new MemorySegment[] {memory}, 1),
-            memory.byteSize());
+            memory.byteSize(), 0);
+    }
+
+    /**
+     * Declares native memory for partners' one-sided writes and atomics ({@link #iput}, {@link #iputv},
+     * {@link #iatomic}, {@link #iaccumulate}) and reads: give partners the region's {@link ExposedRegion#id()} and
+     * {@link ExposedRegion#key()}. The driver applies them without this process. Needs a driver with
+     * {@link DriverFeature#REMOTE_WRITE} ({@link #driverInfo()}).
+     *
+     * @throws IllegalArgumentException if the segment is not native or empty.
+     * @throws io.pinmx.pin.spi.DriverException {@link io.pinmx.pin.spi.DriverError#UNSUPPORTED} naming the driver
+     *                                  and the capability it lacks, or the driver's refusal.
+     */
+    public ExposedRegion exposeForWrites(final MemorySegment memory)
+    {
+        checkOpen();
+        if (!memory.isNative() || 0 == memory.byteSize())
+        {
+            throw new IllegalArgumentException("only non-empty native memory can be exposed, not " + memory);
+        }
+        final RemoteRegion region = driver.declareRemoteRegion(new MemorySegment[] {memory}, 1);
+        return new ExposedRegion(driver, region.regionId(), memory.byteSize(), region.key());
+    }
+
+    /**
+     * @return what the endpoint's driver is and can do: {@code driverInfo().has(DriverFeature.REMOTE_WRITE)} says
+     *         whether {@link #iput} and {@link #exposeForWrites} work here.
+     */
+    public DriverInfo driverInfo()
+    {
+        return driver.info();
+    }
+
+    /**
+     * One-sided write of {@code source} at {@code remoteOffset} of a partner's region exposed for writes (its
+     * {@link ExposedRegion#id()} and {@link ExposedRegion#key()}): the partner's driver writes the bytes, its process
+     * does nothing. The request completes once every byte is in the partner's memory (remote completion), or fails
+     * naming the partner and the cause (a wrong key, a range past the region's end, the partner gone). The source
+     * must stay unchanged until then. Needs {@link DriverFeature#REMOTE_WRITE}.
+     *
+     * @throws io.pinmx.pin.spi.DriverException {@link io.pinmx.pin.spi.DriverError#UNSUPPORTED} naming the driver
+     *                                          and the capability; the driver's refusal naming a bad argument.
+     * @throws IllegalArgumentException         for an empty source.
+     */
+    public Request iput(final Partner target, final int remoteRegionId, final long key, final long remoteOffset,
+        final MemorySegment source)
+    {
+        checkOpen();
+        return writes.postPut(target, remoteRegionId, key, new long[] {remoteOffset}, source, null, null, 1);
+    }
+
+    /**
+     * One-sided write of {@code pieces} pieces, piece {@code i} being {@code lengths[i]} bytes at
+     * {@code sourceOffsets[i]} of {@code source} written at {@code remoteOffsets[i]} of the partner's region (strided
+     * and vector puts; the partner's driver scatters them), completing once all are there. As {@link #iput}.
+     *
+     * @throws IllegalArgumentException naming a piece outside the source.
+     */
+    public Request iputv(final Partner target, final int remoteRegionId, final long key, final long[] remoteOffsets,
+        final MemorySegment source, final long[] sourceOffsets, final long[] lengths, final int pieces)
+    {
+        checkOpen();
+        if (null == sourceOffsets || null == remoteOffsets)
+        {
+            throw new IllegalArgumentException("put of " + pieces + " pieces: null offsets");
+        }
+        return writes.postPut(target, remoteRegionId, key, remoteOffsets, source, sourceOffsets, lengths, pieces);
+    }
+
+    /**
+     * One-sided atomic on the naturally aligned int32 ({@code widthBytes} 4) or int64 (8) word at
+     * {@code remoteOffset} of a partner's region exposed for writes, applied by the partner's driver atomically
+     * against its own CPU's atomics on that word. {@code operand} is FETCH_ADD's addend and SWAP's and
+     * COMPARE_AND_SWAP's new value, {@code compare} COMPARE_AND_SWAP's expected value. On completion
+     * {@link Status#oldValue()} is the word's value before. Needs {@link DriverFeature#REMOTE_ATOMIC}.
+     *
+     * @throws io.pinmx.pin.spi.DriverException UNSUPPORTED naming the driver and the capability; BAD_ARGUMENT naming
+     *                                          a width or a misaligned offset.
+     */
+    public Request iatomic(final Partner target, final int remoteRegionId, final long key, final AtomicOp op,
+        final int widthBytes, final long remoteOffset, final long operand, final long compare)
+    {
+        checkOpen();
+        if (AtomicOp.ACCUMULATE == op)
+        {
+            throw new IllegalArgumentException("iatomic: ACCUMULATE takes a vector of values: use iaccumulate");
+        }
+        return writes.postAtomic(target, remoteRegionId, key, op, widthBytes, remoteOffset, operand, compare,
+            MemorySegment.NULL);
+    }
+
+    /**
+     * One-sided integer accumulate: word {@code i} of {@code values} (native memory of whole {@code widthBytes}
+     * words, this host's byte order) is added atomically to the word at {@code remoteOffset + i * widthBytes} of a
+     * partner's region exposed for writes. As {@link #iatomic}.
+     */
+    public Request iaccumulate(final Partner target, final int remoteRegionId, final long key, final int widthBytes,
+        final long remoteOffset, final MemorySegment values)
+    {
+        checkOpen();
+        return writes.postAtomic(target, remoteRegionId, key, AtomicOp.ACCUMULATE, widthBytes, remoteOffset, 0, 0,
+            values);
     }
 
     /**
@@ -372,8 +486,21 @@ public final class Endpoint implements AutoCloseable
         final MemorySegment destination)
     {
         checkOpen();
-        return reads.post(source, remoteRegionId, new long[] {remoteOffset}, new long[] {destination.byteSize()}, 1,
-            new MemorySegment[] {destination}, 1);
+        return reads.post(source, remoteRegionId, 0, new long[] {remoteOffset}, new long[] {destination.byteSize()},
+            1, new MemorySegment[] {destination}, 1);
+    }
+
+    /**
+     * As {@link #iget(Partner, int, long, MemorySegment)} from a region the partner exposed for writes
+     * ({@link #exposeForWrites}), which its driver lets be read only with the region's {@code key}: a read without it
+     * or with another fails naming BAD_KEY.
+     */
+    public Request iget(final Partner source, final int remoteRegionId, final long key, final long remoteOffset,
+        final MemorySegment destination)
+    {
+        checkOpen();
+        return reads.post(source, remoteRegionId, key, new long[] {remoteOffset},
+            new long[] {destination.byteSize()}, 1, new MemorySegment[] {destination}, 1);
     }
 
     /**
@@ -388,7 +515,7 @@ public final class Endpoint implements AutoCloseable
         final long[] lengths, final int pieces, final MemorySegment[] destination, final int count)
     {
         checkOpen();
-        return reads.post(source, remoteRegionId, remoteOffsets, lengths, pieces, destination, count);
+        return reads.post(source, remoteRegionId, 0, remoteOffsets, lengths, pieces, destination, count);
     }
 
     /**
@@ -481,6 +608,21 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
+     * As {@link #waitAny(Request[], int, Duration)}, staying on the core for the first {@code pollFor} of the wait
+     * instead of the options' {@code callerPollNs} (see {@link Request#await(Duration, Duration)}).
+     *
+     * @throws IllegalArgumentException naming pollFor if it is negative.
+     */
+    public int waitAny(final Request[] requests, final int count, final Duration timeout, final Duration pollFor)
+    {
+        if (pollFor.isNegative())
+        {
+            throw new IllegalArgumentException("pollFor = " + pollFor + ": must be >= 0");
+        }
+        return blocking.waitAny(requests, count, timeout, pollFor.toNanos());
+    }
+
+    /**
      * Closes the endpoint: partners are told, every pending request fails, regions are undeclared and the driver
      * endpoint closes.
      *
@@ -494,11 +636,12 @@ public final class Endpoint implements AutoCloseable
             return;
         }
         closed = true;
+        round.close();
         progress.close();
         lock.lock();
         try
         {
-            final boolean stopped = null != progress.failure();
+            final boolean stopped = null != round.failure();
             RuntimeException refusal = null;
             if (!stopped)
             {
@@ -514,6 +657,7 @@ public final class Endpoint implements AutoCloseable
                 refusal = PartnerTable.withRefusal(refusal, ex);
             }
             driver.close();
+            requests.endHeldFailures();
             pool.close();
             sender.close();
             if (null != refusal && !stopped)
@@ -527,6 +671,15 @@ public final class Endpoint implements AutoCloseable
         }
     }
 
+    /** The agent's thread: what its round or idle threw stops the endpoint; its own stop signal ends the thread. */
+    private void progressFailed(final Throwable cause)
+    {
+        if (!(cause instanceof AgentTerminationException))
+        {
+            round.stop(cause);
+        }
+    }
+
     /** A progress round threw {@code cause}: everything pending fails naming it, and every call after throws. */
     private void stopped(final Throwable cause)
     {
@@ -534,6 +687,8 @@ public final class Endpoint implements AutoCloseable
         try
         {
             final RuntimeException refusal = partners.failAll(stoppedBy(cause));
+            // no pull's end is polled any more: a failure held for one would never reach its waiter
+            requests.endHeldFailures();
             if (null != refusal && refusal != cause)
             {
                 cause.addSuppressed(refusal);
@@ -579,25 +734,20 @@ public final class Endpoint implements AutoCloseable
 
     boolean awaitRequest(final Request r, final long timeoutNs)
     {
-        return progress.awaitRequest(r, timeoutNs);
+        return waits.awaitRequest(r, timeoutNs);
     }
 
     boolean awaitRequest(final Request r, final long timeoutNs, final long pollNs, final boolean ackWhenIdle)
     {
-        return progress.awaitRequest(r, timeoutNs, pollNs, ackWhenIdle);
+        return waits.awaitRequest(r, timeoutNs, pollNs, ackWhenIdle);
     }
 
     /**
-     * One round of progress on the caller's thread in {@link ProgressMode#CALLER} mode; nothing otherwise.
+     * One round of progress on the caller's thread in {@link ThreadingMode#INVOKER} mode; nothing otherwise.
      */
     void progressFromCaller()
     {
-        progress.progressFromCaller();
-    }
-
-    private long progressIdleWaitNs()
-    {
-        return progress.idleWaitNs();
+        waits.progressFromCaller();
     }
 
     /** A statistic read under the endpoint lock (off the hot path: the lambda may allocate). */
@@ -620,7 +770,7 @@ public final class Endpoint implements AutoCloseable
         {
             throw new MxException("endpoint " + address + " is closed");
         }
-        final Throwable failure = progress.failure();
+        final Throwable failure = round.failure();
         if (null != failure)
         {
             throw new MxException(stoppedBy(failure), failure);

@@ -134,10 +134,11 @@ public final class EndpointOptions
         }
 
         /**
-         * How long a waiting API call polls the endpoint itself (a progress round, a spin) at the start of its wait;
-         * default 50 us, about what a blocked wake-up costs, so a wait costs at most about twice the better choice.
-         * Then, in {@link ProgressMode#CALLER} mode, it blocks in the driver until an event or the next timer; in
-         * THREAD mode (where the progress thread parks while a wait polls) it parks until its request completes.
+         * How long a waiting API call stays on its core at the start of its wait (CALLER: progress rounds, a spin when
+         * one finds nothing; THREAD: watching its request while the agent thread polls); default 50 us, about what a
+         * blocked wake-up costs, so a wait costs at most about twice the better choice. Then, in
+         * {@link ProgressMode#CALLER} mode, it blocks in the driver until an event or the next timer; in THREAD mode
+         * it parks until its request completes.
          * 0: block after one round (a caller that polled the endpoint itself before waiting).
          */
         public Builder callerPollNs(final long callerPollNs)
@@ -160,7 +161,7 @@ public final class EndpointOptions
             return this;
         }
 
-        /** Default {@link ProgressMode#THREAD}. */
+        /** Default {@link ProgressMode#THREAD} (a dedicated agent thread; CALLER: the callers' waits invoke it). */
         public Builder progressMode(final ProgressMode progressMode)
         {
             this.progressMode = Objects.requireNonNull(progressMode, "progressMode");

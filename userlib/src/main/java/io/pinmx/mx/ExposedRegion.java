@@ -15,13 +15,24 @@ public final class ExposedRegion implements AutoCloseable
     private final DriverEndpoint driver;
     private final int id;
     private final long byteSize;
+    private final long key;
     private boolean closed;
 
-    ExposedRegion(final DriverEndpoint driver, final int id, final long byteSize)
+    ExposedRegion(final DriverEndpoint driver, final int id, final long byteSize, final long key)
     {
         this.driver = driver;
         this.id = id;
         this.byteSize = byteSize;
+        this.key = key;
+    }
+
+    /**
+     * @return for a region exposed for writes ({@link Endpoint#exposeForWrites}), the key a partner's
+     *         {@link Endpoint#iput} and {@link Endpoint#iatomic} must carry; 0 for one exposed for reads only.
+     */
+    public long key()
+    {
+        return key;
     }
 
     /**

@@ -41,6 +41,7 @@ final class FrameReceiver implements EventHandler
     private final Connector connector;
     private final Rendezvous rendezvous;
     private final RemoteReads reads;
+    private final RemoteWrites writes;
     private final OutboundQueue outbound;
     private final FrameSender sender;
     private final MatchQueue matchQueue;
@@ -57,7 +58,7 @@ final class FrameReceiver implements EventHandler
     FrameReceiver(
         final CachedNanoClock now, final SequenceNumbers sequences, final RequestPool requests,
         final PartnerTable partners, final Connector connector, final Rendezvous rendezvous,
-        final RemoteReads reads, final OutboundQueue outbound, final FrameSender sender, final MatchQueue matchQueue,
+        final RemoteReads reads, final RemoteWrites writes, final OutboundQueue outbound, final FrameSender sender, final MatchQueue matchQueue,
         final UnexpectedQueue unexpected, final BufferPool buffers)
     {
         this.now = now;
@@ -67,6 +68,7 @@ final class FrameReceiver implements EventHandler
         this.connector = connector;
         this.rendezvous = rendezvous;
         this.reads = reads;
+        this.writes = writes;
         this.outbound = outbound;
         this.sender = sender;
         this.matchQueue = matchQueue;
@@ -88,6 +90,9 @@ final class FrameReceiver implements EventHandler
         {
             case PULL_DONE -> count(onPullEnded(e.pullHandle(), e.bytes(), null, null));
             case PULL_FAILED -> count(onPullEnded(e.pullHandle(), e.bytes(), e.error(), e.errorMessage()));
+            case PUT_DONE, ATOMIC_DONE -> count(writes.onEnded(e.pullHandle(), e.bytes(), e.oldValue(), null, null));
+            case PUT_FAILED, ATOMIC_FAILED ->
+                count(writes.onEnded(e.pullHandle(), e.bytes(), 0, e.error(), e.errorMessage()));
             case SEND_DONE ->
             {
             }

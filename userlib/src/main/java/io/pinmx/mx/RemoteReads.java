@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * its pieces one run at a time: consecutive pieces that are contiguous in the remote region go as one pull, each
  * landing where the previous one ended in the destination. While a pull runs the request holds its buffer
  * ({@link Rendezvous.ReceiveState#PULLING}), and the partner counts as busy, so its silence is measured and a dead
- * partner fails the read. A pull that timed out while the partner is connected is started again.
+ * partner fails the read. A pull that timed out while the partner is connected is only slow: it is started again,
+ * waiting behind refused starts like a new one.
  */
 final class RemoteReads
 {
@@ -47,8 +48,8 @@ final class RemoteReads
      * @throws MxException              if the partner is not connected or every request is in use.
      */
     Request post(
-        final Partner p, final int remoteRegionId, final long[] remoteOffsets, final long[] lengths, final int pieces,
-        final MemorySegment[] destination, final int count)
+        final Partner p, final int remoteRegionId, final long key, final long[] remoteOffsets, final long[] lengths,
+        final int pieces, final MemorySegment[] destination, final int count)
     {
         final long total = checkPieces(remoteOffsets, lengths, pieces);
         final Request r;
@@ -79,6 +80,7 @@ final class RemoteReads
                 "destination of " + destinationBytes + " bytes: the sizes must agree");
         }
         describe(r, p, remoteRegionId, remoteOffsets, lengths, pieces, total);
+        r.readKey = key;
         try
         {
             declare(r, total);
@@ -219,10 +221,14 @@ final class RemoteReads
 
     private void tryStart(final Request r)
     {
+        if (refusedStarts.queueBehind(r, now.nanoTime()))
+        {
+            return;
+        }
         try
         {
             startPull(r);
-            RefusedPullStarts.accepted(r);
+            refusedStarts.accepted(r, now.nanoTime());
         }
         catch (final RuntimeException ex)
         {
@@ -248,6 +254,10 @@ final class RemoteReads
     /** A read released or failed while its pull waited to start only lets its buffer go, as at a pull's end. */
     private void retryStart(final Request r)
     {
+        if (requests.endHeldFailure(r, r.readDestinationOffset))
+        {
+            return;
+        }
         if (RequestState.PULLING != r.state || Rendezvous.ReceiveState.PULLING != r.rendezvousReceive)
         {
             forgetPieces(r);
@@ -268,6 +278,7 @@ final class RemoteReads
             .localRegionId(r.lease.regionId())
             .localOffset(r.lease.offset() + r.readDestinationOffset)
             .length(r.pullBytes)
+            .remoteKey(r.readKey)
             .pullHandle(r.handle());
         driver.startPull(pullSpec);
     }
@@ -284,6 +295,10 @@ final class RemoteReads
         {
             return false;
         }
+        if (requests.endHeldFailure(r, r.readDestinationOffset))
+        {
+            return true;
+        }
         if (RequestState.PULLING != r.state || Rendezvous.ReceiveState.PULLING != r.rendezvousReceive)
         {
             forgetPieces(r);
@@ -292,8 +307,10 @@ final class RemoteReads
         }
         if (null != errorKind)
         {
-            if (DriverError.TIMEOUT == errorKind && r.partner.isConnected() && restart(r))
+            if (DriverError.TIMEOUT == errorKind && r.partner.isConnected())
             {
+                r.pullRetries++;
+                tryStart(r);
                 return true;
             }
             end(r, "pull of " + r.pullBytes + " bytes at offset " + r.readOffsets[r.readFrom] + " of region " +
@@ -312,21 +329,6 @@ final class RemoteReads
             end(r, null);
         }
         return true;
-    }
-
-    /** A pull that timed out while the partner is connected is only slow: pull the same run again. */
-    private boolean restart(final Request r)
-    {
-        try
-        {
-            startPull(r);
-            r.pullRetries++;
-            return true;
-        }
-        catch (final RuntimeException ex)
-        {
-            return false;
-        }
     }
 
     /**

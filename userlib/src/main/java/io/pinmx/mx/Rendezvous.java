@@ -224,7 +224,7 @@ final class Rendezvous
                 throw declareFailure;
             }
             startPull(r, p);
-            RefusedPullStarts.accepted(r);
+            refusedStarts.accepted(r, now.nanoTime());
             r.rendezvousReceive = ReceiveState.PULLING;
         }
         catch (final RuntimeException ex)
@@ -297,6 +297,10 @@ final class Rendezvous
         if (null == r || (ReceiveState.PULLING != r.rendezvousReceive && ReceiveState.PULLING_RELEASED != r.rendezvousReceive))
         {
             return false;
+        }
+        if (requests.endHeldFailure(r, bytes))
+        {
+            return true;
         }
         if (null != errorKind && retryPull(r, errorKind))
         {

@@ -25,7 +25,11 @@ public final class Request
         SEND_RENDEZVOUS,
         RECEIVE,
         /** A one-sided read: the driver pulls pieces of a partner's exposed region ({@link RemoteReads}). */
-        READ
+        READ,
+        /** A one-sided put into a partner's region exposed for writes ({@link RemoteWrites}). */
+        WRITE,
+        /** A one-sided atomic on a partner's region exposed for writes ({@link RemoteWrites}). */
+        ATOMIC
     }
 
     private static final VarHandle STATE;
@@ -77,6 +81,8 @@ public final class Request
     long[] readOffsets;
     long[] readLengths;
     int readPieces;
+    /** The key of the region a read pulls from when it was exposed for writes, else 0. */
+    long readKey;
     /** The first piece of the pull in flight and the one after its run of remote-contiguous pieces. */
     int readFrom;
     int readTo;
@@ -86,6 +92,11 @@ public final class Request
     /** The receiver's outcome from NOTIFY: anything but OK/TRUNCATED fails the send. */
     NotifyStatus notifyStatus;
     Rendezvous.ReceiveState rendezvousReceive = Rendezvous.ReceiveState.NONE;
+    /**
+     * Why the request fails once its running pull ends ({@link RequestPool#fail}): until then the driver may still
+     * write into its buffer, so its owner must not see it done. Null when no failure waits.
+     */
+    String failureAtPullEnd;
     /** Links in the {@link RequestPool}'s completion queue. */
     Request completedPrev;
     Request completedNext;

@@ -163,7 +163,10 @@ final class RequestPool
 
     /**
      * Fails the request with the reason unless it is done already. A request whose buffer a
-     * declare or the driver may still use keeps its lease and staging until that ends.
+     * declare may still use keeps its lease and staging until that ends. A request whose pull the driver is
+     * running is not done until that pull ends: the driver may place replies into its buffer until then, and an
+     * owner told it is done would reuse or free that buffer. The failure waits ({@link Request#failureAtPullEnd})
+     * and whoever sees the pull end ends the request with it ({@link #endHeldFailure}).
      *
      * @throws RuntimeException if the driver refused to let go of the request's region (the request failed all the
      *                          same).
@@ -174,6 +177,15 @@ final class RequestPool
         {
             return;
         }
+        if (RequestState.PULLING == r.state && Rendezvous.ReceiveState.PULLING == r.rendezvousReceive)
+        {
+            if (null == r.failureAtPullEnd)
+            {
+                r.failureAtPullEnd = reason;
+            }
+            return;
+        }
+        r.failureAtPullEnd = null;
         r.status.error = r + ": " + reason;
         moveTo(r, RequestState.FAILED);
         noteDone(r);
@@ -181,6 +193,40 @@ final class RequestPool
         if (!r.rendezvousReceive.holdsBuffer())
         {
             releaseResources(r);
+        }
+    }
+
+    /**
+     * The pull of a request whose failure waited for it ended, or the driver can write no more (closed, or its
+     * progress stopped): the request lets its buffer go and fails with the reason it was given.
+     *
+     * @return false if no failure waited.
+     */
+    boolean endHeldFailure(final Request r, final long bytesTransferred)
+    {
+        final String reason = r.failureAtPullEnd;
+        if (null == reason)
+        {
+            return false;
+        }
+        r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
+        r.partner.outstandingRendezvous--;
+        r.readOffsets = null;
+        r.readLengths = null;
+        r.status.bytesTransferred = bytesTransferred;
+        fail(r, reason);
+        return true;
+    }
+
+    /** The driver is closed or no longer runs: failures held for pulls that can end no more take effect. */
+    void endHeldFailures()
+    {
+        for (final Request r : requests)
+        {
+            if (RequestState.PULLING == r.state)
+            {
+                endHeldFailure(r, 0);
+            }
         }
     }
 

@@ -10,6 +10,7 @@ public final class Status
     long matchInfo;
     long messageLength;
     long bytesTransferred;
+    long oldValue;
     boolean truncated;
     String error;
 
@@ -19,6 +20,15 @@ public final class Status
     public int source()
     {
         return source;
+    }
+
+    /**
+     * @return for a completed {@link Endpoint#iatomic}: the word's value before the operation (a 4-byte word's
+     *         zero-extended; 0 for an accumulate); 0 for other requests.
+     */
+    public long oldValue()
+    {
+        return oldValue;
     }
 
     public long matchInfo()

@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A caller-mode wait polls for {@code callerPollNs} of the wait, then blocks in the driver, which does not spin: a
  * receive awaited on an idle endpoint with {@code callerPollNs} 0 costs its thread a small part of the CPU time of
  * the same wait polled throughout, and still times out when nothing comes; a negative value is refused by name.
+ * A waitAny that names its own poll time stays on its core that long on an endpoint whose waits block at once.
  */
 class CallerWaitTest
 {
@@ -34,6 +35,29 @@ class CallerWaitTest
     }
 
     @Test
+    void aWaitAnyPollsForTheTimeItNames()
+    {
+        final long blockingCpuNs = cpuOfIdleWaitAny(Duration.ZERO);
+        final long pollingCpuNs = cpuOfIdleWaitAny(WAIT);
+        assertTrue(blockingCpuNs * 4 < pollingCpuNs, "CPU of a " + WAIT.toMillis() + " ms waitAny polling for 0: " +
+            blockingCpuNs / 1000 + " us; polling throughout: " + pollingCpuNs / 1000 + " us");
+    }
+
+    @Test
+    void aWaitAnyWithANegativePollTimeIsRefusedByName()
+    {
+        try (Arena arena = Arena.ofShared(); Endpoint endpoint = open(0))
+        {
+            final Request receive = endpoint.irecv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, arena.allocate(8));
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> endpoint.waitAny(new Request[] {receive}, 1, WAIT, Duration.ofNanos(-1)));
+            assertEquals("pollFor = PT-0.000000001S: must be >= 0", ex.getMessage());
+            assertTrue(receive.cancel(), "the refused wait left the receive posted");
+            receive.release();
+        }
+    }
+
+    @Test
     void aNegativePollTimeIsNamed()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
@@ -45,12 +69,7 @@ class CallerWaitTest
     private static long cpuOfIdleWait(final long callerPollNs)
     {
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        try (Arena arena = Arena.ofShared();
-             Endpoint endpoint = TestEndpoints.open(TestEndpoints.options(4, KEY,
-                 UserDriverOptions.defaults().withProgressThread(false))
-                 .progressMode(ProgressMode.CALLER)
-                 .callerPollNs(callerPollNs)
-                 .build()))
+        try (Arena arena = Arena.ofShared(); Endpoint endpoint = open(callerPollNs))
         {
             final Request receive = endpoint.irecv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, arena.allocate(8));
             final long startWallNs = System.nanoTime();
@@ -62,5 +81,31 @@ class CallerWaitTest
             receive.release();
             return cpuNs;
         }
+    }
+
+    /** @return the CPU time of this thread while a waitAny on a receive nothing matches waited {@link #WAIT}. */
+    private static long cpuOfIdleWaitAny(final Duration pollFor)
+    {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        try (Arena arena = Arena.ofShared(); Endpoint endpoint = open(0))
+        {
+            final Request receive = endpoint.irecv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, arena.allocate(8));
+            final long startWallNs = System.nanoTime();
+            final long startCpuNs = threads.getCurrentThreadCpuTime();
+            assertEquals(-1, endpoint.waitAny(new Request[] {receive}, 1, WAIT, pollFor), "nothing was sent");
+            final long cpuNs = threads.getCurrentThreadCpuTime() - startCpuNs;
+            assertTrue(System.nanoTime() - startWallNs >= WAIT.toNanos(), "waited its timeout");
+            assertTrue(receive.cancel());
+            receive.release();
+            return cpuNs;
+        }
+    }
+
+    private static Endpoint open(final long callerPollNs)
+    {
+        return TestEndpoints.open(TestEndpoints.options(4, KEY, UserDriverOptions.defaults().withProgressThread(false))
+            .progressMode(ProgressMode.CALLER)
+            .callerPollNs(callerPollNs)
+            .build());
     }
 }

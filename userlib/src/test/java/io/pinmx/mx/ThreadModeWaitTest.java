@@ -9,18 +9,18 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * In THREAD mode a wait polls the endpoint itself for its first {@code callerPollNs} while the progress thread
- * stands aside, so the message it waits for is received on the waiting thread (no wake-up hand-off); once no wait
- * polls, the progress thread polls again. With {@code callerPollNs} 0 the wait parks at once and the progress thread
- * receives the message and wakes it.
+ * In THREAD mode ({@code ThreadingMode.DEDICATED}) only the endpoint's agent thread polls: a wait stays on its core
+ * for its first {@code callerPollNs} watching its request, then parks on it, and the agent thread receives the
+ * message and completes (and unparks) the request. In CALLER mode ({@code ThreadingMode.INVOKER}) there is no agent
+ * thread and the waiting thread receives its message itself.
  */
 class ThreadModeWaitTest
 {
@@ -29,7 +29,7 @@ class ThreadModeWaitTest
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
     @Test
-    void aPollingWaitReceivesItsMessageItselfWhileTheProgressThreadStandsAside() throws InterruptedException
+    void aSpinningWaitLeavesThePollingToTheAgentThread() throws InterruptedException
     {
         final PollRecordingDriver recording = new PollRecordingDriver();
         try (Arena arena = Arena.ofShared();
@@ -42,24 +42,46 @@ class ThreadModeWaitTest
             final Request receive = receiver.irecv(MatchInfo.ANY_SOURCE, TAG, MatchInfo.MASK_ALL, into);
             final AtomicBoolean received = new AtomicBoolean();
             final Thread waiter = Thread.ofPlatform().name("waiter").start(() -> received.set(receive.await(TIMEOUT)));
+            await().atMost(TIMEOUT).until(() -> Thread.State.RUNNABLE == waiter.getState());
+            final long progressPolls = recording.polls(progress);
+            await("the agent thread goes on polling while the wait spins").atMost(TIMEOUT)
+                .until(() -> recording.polls(progress) > progressPolls + 100);
 
-            await().atMost(TIMEOUT).until(() -> recording.polls(waiter) > 0);
-            awaitNoPollsFrom(recording, progress);
             final long progressDelivered = recording.delivered(progress);
-            final long waiterPolls = recording.polls(waiter);
-            await().atMost(TIMEOUT).until(() -> recording.polls(waiter) > waiterPolls + 100);
-
             send(sender, toReceiver, arena, 42);
             waiter.join(TIMEOUT.toMillis());
             assertTrue(received.get(), "the receive completed");
             assertEquals(42, into.get(ValueLayout.JAVA_LONG, 0));
-            assertTrue(recording.delivered(waiter) > 0, "the waiting thread received the message");
-            assertEquals(progressDelivered, recording.delivered(progress),
-                "the progress thread delivered nothing while the wait polled");
+            assertEquals(0, recording.polls(waiter), "the wait never polled");
+            await("the agent thread received it").atMost(TIMEOUT)
+                .until(() -> recording.delivered(progress) > progressDelivered);
             receive.release();
+        }
+    }
 
-            final long progressPolls = recording.polls(progress);
-            await().atMost(TIMEOUT).until(() -> recording.polls(progress) > progressPolls);
+    @Test
+    void aCallerModeWaitReceivesItsMessageItselfWithNoAgentThread() throws InterruptedException
+    {
+        final PollRecordingDriver recording = new PollRecordingDriver();
+        try (Arena arena = Arena.ofShared();
+             Endpoint receiver = Endpoint.open(recording.driver(),
+                 options(13).progressMode(ProgressMode.CALLER).build());
+             Endpoint sender = TestEndpoints.open(options(14).build()))
+        {
+            final MemorySegment into = arena.allocate(8);
+            final Request receive = receiver.irecv(MatchInfo.ANY_SOURCE, TAG, MatchInfo.MASK_ALL, into);
+            final AtomicBoolean received = new AtomicBoolean();
+            // the wait's rounds answer the connect too: nothing else polls the receiver
+            final Thread waiter = Thread.ofPlatform().name("caller-waiter").start(() ->
+                received.set(receive.await(TIMEOUT)));
+            final Partner toReceiver = sender.connect(receiver.address(), KEY, TIMEOUT);
+            send(sender, toReceiver, arena, 45);
+            waiter.join(TIMEOUT.toMillis());
+            assertTrue(received.get(), "the receive completed");
+            assertEquals(45, into.get(ValueLayout.JAVA_LONG, 0));
+            assertTrue(recording.delivered(waiter) > 0, "the waiting thread received the message");
+            assertNull(recording.pollingThread("pinmx-progress-"), "no agent thread polled");
+            receive.release();
         }
     }
 
@@ -161,18 +183,6 @@ class ThreadModeWaitTest
     {
         await().atMost(TIMEOUT).until(() -> null != recording.pollingThread("pinmx-progress-"));
         return recording.pollingThread("pinmx-progress-");
-    }
-
-    /** Waits until the progress thread has not polled for 200 ms (it may finish the round it was in). */
-    private static void awaitNoPollsFrom(final PollRecordingDriver recording, final Thread progress)
-    {
-        final AtomicLong seen = new AtomicLong(-1);
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(10)).during(Duration.ofMillis(200))
-            .until(() ->
-            {
-                final long polls = recording.polls(progress);
-                return seen.getAndSet(polls) == polls;
-            });
     }
 
     private static void send(final Endpoint sender, final Partner to, final Arena arena, final long value)

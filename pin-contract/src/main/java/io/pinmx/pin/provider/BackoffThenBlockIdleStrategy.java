@@ -20,9 +20,9 @@ import java.util.Locale;
  * <ul>
  * <li>{@link #providerAgent}: a provider's progress thread: {@value #PROVIDER_SPINS} spins, {@value #PROVIDER_YIELDS}
  * yields, then the provider's wait.</li>
- * <li>{@link #endpointAgent}: the endpoint library's progress thread: {@value #ENDPOINT_YIELDS} yields (no spins:
- * each round polls the driver), then the driver's await (which blocks at once) bounded by the next protocol
- * timer, and it stays blocking until there is work.</li>
+ * <li>{@link #endpointAgent}: the endpoint library's DEDICATED agent thread ({@link ProgressRunner}):
+ * {@value #ENDPOINT_YIELDS} yields (no spins: each round polls the driver), then the driver's await (which blocks at
+ * once) bounded by the next protocol timer, and it stays blocking until there is work.</li>
  * <li>{@link #busyPolling}: a rank that polls its endpoint itself (benchmarks, job barriers): never blocks,
  * yields once every {@value #POLLS_PER_YIELD} empty polls.</li>
  * <li>{@link #spinThenYield}, {@link #lockWait}: a wait for another thread or process to make room or let go (a
@@ -40,8 +40,7 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     /**
      * The endpoint library's progress thread: none. Each of its rounds polls the driver first (a microsecond or
      * more), so spinning rounds would hold a core for milliseconds; a thread that shares it (the rma data server,
-     * which the progress thread stands aside for, or a caller about to wait) could not run meanwhile, and its
-     * answers would wait that long. A yield with nobody else runnable returns at once.
+     * or a caller about to wait) could not run meanwhile, and its answers would wait that long. A yield with nobody else runnable returns at once.
      */
     public static final int ENDPOINT_SPINS = 0;
     /** The endpoint library's progress thread: yielding rounds before blocking in the driver. */

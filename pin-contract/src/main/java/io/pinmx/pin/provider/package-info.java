@@ -4,7 +4,9 @@
  * contract's peer errors; each provider supplies a {@link io.pinmx.pin.provider.PeerKey}), the contract's argument
  * checks, the one idle strategy of pinmx ({@link io.pinmx.pin.provider.BackoffThenBlockIdleStrategy}: every
  * spin/yield/block wait of the providers, the endpoint library, the job module, rma's mutexes and the benchmarks, with its
- * tunings documented there), and the one libc wrapper ({@link io.pinmx.pin.provider.Libc}) with errno names ({@link
+ * tunings documented there), the one place that runs progress agents in a {@link io.pinmx.pin.provider.ThreadingMode}
+ * ({@link io.pinmx.pin.provider.ProgressRunner}: an Agrona AgentRunner thread, or an AgentInvoker for callers' waits),
+ * and the one libc wrapper ({@link io.pinmx.pin.provider.Libc}) with errno names ({@link
  * io.pinmx.pin.provider.Errno}), the datagram socket calls of the user-space driver
  * ({@link io.pinmx.pin.provider.LibcSockets}: sendmsg/recvmsg with UDP segmentation and receive offload, eventfd, poll)
  * and the thread placement calls ({@link io.pinmx.pin.provider.LibcScheduling}: CPU affinity, SCHED_IDLE), with
@@ -14,6 +16,6 @@
  * <p>
  * The lowest floor: every module above the contract may call it. May call {@link io.pinmx.pin.spi} (the contract
  * types its checks and errors use), {@link io.pinmx.pin.wire} (frame kinds and header offsets), Agrona (the
- * IdleStrategy family), the JDK and libc through FFM; never a provider.
+ * IdleStrategy family, agents), the JDK and libc through FFM; never a provider.
  */
 package io.pinmx.pin.provider;

@@ -135,6 +135,57 @@ public interface DriverEndpoint extends AutoCloseable
     void startPull(PullSpec spec);
 
     /**
+     * Declare native memory for remote writes and atomics: peers that are given the returned key may put into it
+     * ({@link #startPut}) and apply atomics to it ({@link #startAtomic}) with no help from this process, and read it
+     * with the key. Providers without {@link DriverFeature#REMOTE_WRITE} refuse it.
+     *
+     * @param segments native segments; the first {@code count} are used, as for {@link #declareRegion}.
+     * @return the region's id (destroyed with {@link #destroyRegion}) and key.
+     * @throws DriverException {@link DriverError#UNSUPPORTED} naming the provider and the capability, or as
+     *                         {@link #declareRegion}.
+     */
+    default RemoteRegion declareRemoteRegion(MemorySegment[] segments, int count)
+    {
+        throw unsupported(this, DriverFeature.REMOTE_WRITE, "declareRemoteRegion");
+    }
+
+    /**
+     * Start a put into a peer's remote-writable region; its end arrives as PUT_DONE (every byte is in the target's
+     * memory: remote completion) or PUT_FAILED with the spec's handle. Callers keep the source bytes unchanged until
+     * the end event: a provider may read them until then (the kernel provider copies them before this returns).
+     *
+     * @throws DriverException {@link DriverError#UNSUPPORTED} naming the provider and the capability on a provider
+     *                         without {@link DriverFeature#REMOTE_WRITE}; {@link DriverError#BAD_ARGUMENT} naming
+     *                         the offset, length or piece that is wrong.
+     */
+    default void startPut(PutSpec spec)
+    {
+        throw unsupported(this, DriverFeature.REMOTE_WRITE, "startPut");
+    }
+
+    /**
+     * Start an atomic on a peer's remote-writable region; its end arrives as ATOMIC_DONE with the old value, or
+     * ATOMIC_FAILED, with the spec's handle. A resent request is applied once.
+     *
+     * @throws DriverException {@link DriverError#UNSUPPORTED} naming the provider and the capability on a provider
+     *                         without {@link DriverFeature#REMOTE_ATOMIC}; {@link DriverError#BAD_ARGUMENT} naming
+     *                         a width, offset or count that is wrong.
+     */
+    default void startAtomic(AtomicSpec spec)
+    {
+        throw unsupported(this, DriverFeature.REMOTE_ATOMIC, "startAtomic");
+    }
+
+    /**
+     * @return the refusal of an operation that needs a capability the endpoint's provider lacks.
+     */
+    static DriverException unsupported(final DriverEndpoint endpoint, final DriverFeature needed, final String operation)
+    {
+        return new DriverException(DriverError.UNSUPPORTED, operation + ": provider '" + endpoint.info().providerName() +
+            "' lacks the capability " + needed + " (its features: " + endpoint.info().features() + ")");
+    }
+
+    /**
      * What the driver knows of a remote endpoint's liveness, beyond the library's silence: the library asks for a
      * partner it waits on that has been silent, so that a partner whose process exited fails at once and a live
      * one that only does not answer (its application computes, or is starved of CPU) is never given up. A provider

@@ -25,5 +25,9 @@ public enum DriverError
     /** A deadline passed. */
     TIMEOUT,
     /** A system call failed; the errno says why. */
-    SYSTEM
+    SYSTEM,
+    /** The remote region refused the access: no key, another key, or a region not declared for remote access. */
+    BAD_KEY,
+    /** The provider lacks the {@link DriverFeature} the operation needs; nothing was done. */
+    UNSUPPORTED
 }

@@ -19,6 +19,7 @@ public final class DriverEvent
     private boolean lossless;
     private int pullHandle;
     private long bytes;
+    private long oldValue;
     private DriverError error;
     private CharSequence errorMessage = "";
 
@@ -83,7 +84,7 @@ public final class DriverEvent
     }
 
     /**
-     * @return the caller's 32-bit pull handle for PULL_DONE / PULL_FAILED.
+     * @return the caller's 32-bit handle for the end of a pull, put or atomic.
      */
     public int pullHandle()
     {
@@ -100,7 +101,16 @@ public final class DriverEvent
     }
 
     /**
-     * @return why a pull failed, or null for other events.
+     * @return ATOMIC_DONE: the word's value before the operation (0 for ACCUMULATE; zero-extended for a 4-byte word);
+     *         0 for other events.
+     */
+    public long oldValue()
+    {
+        return oldValue;
+    }
+
+    /**
+     * @return why a pull, put or atomic failed, or null for other events.
      */
     public DriverError error()
     {
@@ -180,6 +190,55 @@ public final class DriverEvent
     }
 
     /**
+     * Provider use: fill as PUT_DONE.
+     *
+     * @param peerIndex peer written to.
+     * @param handle    the caller's handle.
+     * @param bytes     bytes written.
+     * @return this.
+     */
+    public DriverEvent putDone(final int peerIndex, final int handle, final long bytes)
+    {
+        return set(EventType.PUT_DONE, peerIndex, handle, bytes, null, "");
+    }
+
+    /**
+     * Provider use: fill as PUT_FAILED.
+     *
+     * @param message cause, naming region, offset, key refusal, errno.
+     * @return this.
+     */
+    public DriverEvent putFailed(
+        final int peerIndex, final int handle, final long bytes, final DriverError error, final CharSequence message)
+    {
+        return set(EventType.PUT_FAILED, peerIndex, handle, bytes, error, message);
+    }
+
+    /**
+     * Provider use: fill as ATOMIC_DONE.
+     *
+     * @param oldValue the word's value before the operation.
+     * @return this.
+     */
+    public DriverEvent atomicDone(final int peerIndex, final int handle, final long oldValue)
+    {
+        set(EventType.ATOMIC_DONE, peerIndex, handle, 0, null, "");
+        this.oldValue = oldValue;
+        return this;
+    }
+
+    /**
+     * Provider use: fill as ATOMIC_FAILED.
+     *
+     * @return this.
+     */
+    public DriverEvent atomicFailed(
+        final int peerIndex, final int handle, final DriverError error, final CharSequence message)
+    {
+        return set(EventType.ATOMIC_FAILED, peerIndex, handle, 0, error, message);
+    }
+
+    /**
      * Provider use: fill as SEND_DONE.
      *
      * @param peerIndex peer sent to.
@@ -203,6 +262,7 @@ public final class DriverEvent
         this.peerIndex = peerIndex;
         this.pullHandle = pullHandle;
         this.bytes = bytes;
+        this.oldValue = 0;
         this.error = error;
         this.errorMessage = errorMessage;
         this.buffer = MemorySegment.NULL;

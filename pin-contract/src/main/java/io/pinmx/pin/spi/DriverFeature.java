@@ -23,5 +23,12 @@ public enum DriverFeature
      * The driver judges remote endpoints' liveness ({@link DriverEndpoint#checkLiveness}) and answers liveness probes
      * without the application calling in.
      */
-    LIVENESS_PROBES
+    LIVENESS_PROBES,
+    /**
+     * Regions can be declared for remote writes with a key ({@link DriverEndpoint#declareRemoteRegion}) and peers'
+     * puts into them are written by the driver without the target application ({@link DriverEndpoint#startPut}).
+     */
+    REMOTE_WRITE,
+    /** Integer atomics on a peer's remote-writable region, applied by its driver ({@link DriverEndpoint#startAtomic}). */
+    REMOTE_ATOMIC
 }

@@ -30,7 +30,15 @@ public enum EventType
     /** A pull failed; the event's error kind and message say why. */
     PULL_FAILED,
     /** A send completed. */
-    SEND_DONE;
+    SEND_DONE,
+    /** A put completed remotely: every byte is in the target's memory. */
+    PUT_DONE,
+    /** A put failed; the event's error kind and message say why (bytes acknowledged before it are written). */
+    PUT_FAILED,
+    /** An atomic was applied; the event carries the old value. */
+    ATOMIC_DONE,
+    /** An atomic failed; the event's error kind and message say why. */
+    ATOMIC_FAILED;
 
     private static final EventType[] BY_FRAME_KIND = new EventType[FrameKind.MAX_CODE + 1];
 

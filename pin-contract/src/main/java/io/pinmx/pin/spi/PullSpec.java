@@ -16,6 +16,7 @@ public final class PullSpec
     private long localOffset;
     private long length;
     private int pullHandle;
+    private long remoteKey;
 
     /**
      * @return peer board to pull from.
@@ -167,6 +168,27 @@ public final class PullSpec
     public int pullHandle()
     {
         return pullHandle;
+    }
+
+    /**
+     * @return the key of a remote region declared for remote writes ({@link DriverEndpoint#declareRemoteRegion}),
+     *         or 0 for one declared with {@link DriverEndpoint#declareRegion}.
+     */
+    public long remoteKey()
+    {
+        return remoteKey;
+    }
+
+    /**
+     * @param remoteKey the remote region's key: a region declared for remote writes is read only with its key; 0
+     *                  for other regions. Providers without {@link DriverFeature#REMOTE_WRITE} have no keyed regions
+     *                  and ignore it.
+     * @return this.
+     */
+    public PullSpec remoteKey(final long remoteKey)
+    {
+        this.remoteKey = remoteKey;
+        return this;
     }
 
     /**

@@ -83,6 +83,24 @@ public class ForwardingDriverEndpoint implements DriverEndpoint
     }
 
     @Override
+    public RemoteRegion declareRemoteRegion(final MemorySegment[] segments, final int count)
+    {
+        return endpoint.declareRemoteRegion(segments, count);
+    }
+
+    @Override
+    public void startPut(final PutSpec spec)
+    {
+        endpoint.startPut(spec);
+    }
+
+    @Override
+    public void startAtomic(final AtomicSpec spec)
+    {
+        endpoint.startAtomic(spec);
+    }
+
+    @Override
     public PeerLiveness checkLiveness(
         final int peerIndex, final int endpointIndex, final int sessionId, final PeerLiveness out)
     {

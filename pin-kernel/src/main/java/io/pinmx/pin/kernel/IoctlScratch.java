@@ -12,7 +12,8 @@ import java.lang.foreign.MemorySegment;
  */
 final class IoctlScratch
 {
-    private static final long STRUCT_BYTES = 1024;
+    /** Room for any argument struct taken through {@link #struct}; PINMX_IOC_COUNTERS's is the largest. */
+    private static final long STRUCT_BYTES = Math.max(1024, PinmxAbi.COUNTERS.byteSize());
     private static final ThreadLocal<IoctlScratch> PER_THREAD = ThreadLocal.withInitial(IoctlScratch::new);
 
     final MemorySegment captureState;
@@ -23,6 +24,11 @@ final class IoctlScratch
     final MemorySegment send;
     final MemorySegment pull;
     final MemorySegment wait;
+    final MemorySegment put;
+    final MemorySegment putv;
+    final MemorySegment atomic;
+    /** struct pinmx_put_piece[PUT_MAX_PIECES] for PINMX_IOC_PUTV. */
+    final MemorySegment putPieces;
     /** Native copies of heap headers and payloads for PINMX_IOC_SEND, which takes user pointers. */
     final MemorySegment stagedHeader;
     final MemorySegment stagedPayload;
@@ -37,6 +43,10 @@ final class IoctlScratch
         send = arena.allocate(PinmxAbi.SEND);
         pull = arena.allocate(PinmxAbi.PULL);
         wait = arena.allocate(PinmxAbi.WAIT);
+        put = arena.allocate(PinmxAbi.PUT);
+        putv = arena.allocate(PinmxAbi.PUTV);
+        atomic = arena.allocate(PinmxAbi.ATOMIC);
+        putPieces = arena.allocate(PinmxAbi.PUT_PIECE.byteSize() * PinmxAbi.PUT_MAX_PIECES, 8);
         stagedHeader = arena.allocate(PinmxAbi.MXOE_MAX_BYTES, 8);
         stagedPayload = arena.allocate(PinmxAbi.MXOE_MAX_BYTES, 8);
     }

@@ -134,5 +134,7 @@ public enum KernelCounter
     /** ATOMIC requests dropped because the target page was not pinned yet; the origin resends. */
     ATOMIC_MISSES,
     /** ATOMIC_REPLY or NACK frames for no atomic in flight. */
-    ATOMIC_DUPLICATE_REPLIES;
+    ATOMIC_DUPLICATE_REPLIES,
+    /** PUT frames dropped unwritten because their put had ended at the origin (a late duplicate). */
+    PUT_STALE;
 }

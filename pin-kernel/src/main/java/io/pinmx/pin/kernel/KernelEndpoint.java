@@ -5,6 +5,7 @@ import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.provider.PeerRegistry;
+import io.pinmx.pin.spi.AtomicSpec;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -17,7 +18,9 @@ import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.ProviderOptions;
 import io.pinmx.pin.spi.PullSpec;
+import io.pinmx.pin.spi.PutSpec;
 import io.pinmx.pin.spi.RegionAccess;
+import io.pinmx.pin.spi.RemoteRegion;
 import io.pinmx.pin.wire.FrameKind;
 
 import java.lang.foreign.MemorySegment;
@@ -58,6 +61,7 @@ public final class KernelEndpoint implements DriverEndpoint
     private final ProviderOptions providerOptions;
     private final MemorySegment ring;
     private final KernelEventRing events;
+    private final KernelOneSided oneSided;
     private final DriverCounters counters = new DriverCounters();
     private final PeerRegistry<MacPeer> peers = new PeerRegistry<>(counters);
     private final StampedLock lifecycle = new StampedLock();
@@ -75,6 +79,7 @@ public final class KernelEndpoint implements DriverEndpoint
         this.address = new EndpointAddress(bound.board(), bound.index(), bound.session());
         this.ring = bound.ring();
         this.events = new KernelEventRing(ring, peers, counters);
+        this.oneSided = new KernelOneSided(this, device, peers, address, features);
         final int linkBytes = Math.min(bound.mtu(), PinmxAbi.MXOE_MAX_BYTES);
         this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " +
             bound.mtu() + "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " +
@@ -110,6 +115,14 @@ public final class KernelEndpoint implements DriverEndpoint
         if ((features & PinmxAbi.FEATURE_NET_LOCAL_PULL) != 0)
         {
             set.add(DriverFeature.SAME_HOST_SINGLE_COPY_PULL);
+        }
+        if ((features & PinmxAbi.FEATURE_NET_PUT) != 0)
+        {
+            set.add(DriverFeature.REMOTE_WRITE);
+        }
+        if ((features & PinmxAbi.FEATURE_NET_ATOMIC) != 0)
+        {
+            set.add(DriverFeature.REMOTE_ATOMIC);
         }
         return set;
     }
@@ -177,6 +190,49 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public int declareRegion(final MemorySegment[] segments, final int count, final int accessFlags)
     {
+        return declare(segments, count, accessFlags,
+            (accessFlags & RegionAccess.WRITE) != 0 ? PinmxAbi.DECLARE_WRITABLE : 0);
+    }
+
+    /**
+     * Declares with PINMX_DECLARE_WRITABLE | PINMX_DECLARE_REMOTE and reads the key the module drew
+     * (PINMX_IOC_REGION_INFO); a region whose key cannot be read is destroyed again.
+     */
+    @Override
+    public RemoteRegion declareRemoteRegion(final MemorySegment[] segments, final int count)
+    {
+        if ((features & PinmxAbi.FEATURE_NET_PUT) == 0)
+        {
+            throw DriverEndpoint.unsupported(this, DriverFeature.REMOTE_WRITE, "declareRemoteRegion (pinmx.ko on " +
+                device.path() + " announces " + PinmxAbi.describeFeatures(features) + ")");
+        }
+        final int regionId = declare(segments, count, RegionAccess.READ_WRITE,
+            PinmxAbi.DECLARE_WRITABLE | PinmxAbi.DECLARE_REMOTE);
+        try
+        {
+            return new RemoteRegion(regionId, regionInfo(regionId).get(ValueLayout.JAVA_LONG, PinmxAbi.REGION_INFO_KEY));
+        }
+        catch (final RuntimeException e)
+        {
+            destroyRegion(regionId);
+            throw e;
+        }
+    }
+
+    @Override
+    public void startPut(final PutSpec spec)
+    {
+        oneSided.put(spec);
+    }
+
+    @Override
+    public void startAtomic(final AtomicSpec spec)
+    {
+        oneSided.atomic(spec);
+    }
+
+    private int declare(final MemorySegment[] segments, final int count, final int accessFlags, final int moduleFlags)
+    {
         ContractChecks.declare(segments, count, PinmxAbi.MAX_SEGMENTS, accessFlags);
         final IoctlScratch scratch = IoctlScratch.get();
         for (int i = 0; i < count; i++)
@@ -189,8 +245,7 @@ public final class KernelEndpoint implements DriverEndpoint
         final MemorySegment declare = scratch.struct(PinmxAbi.DECLARE.byteSize());
         declare.set(ValueLayout.JAVA_LONG, PinmxAbi.DECLARE_SEGMENTS, scratch.segments.address());
         declare.set(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_NR_SEGMENTS, count);
-        declare.set(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_FLAGS,
-            (accessFlags & RegionAccess.WRITE) != 0 ? PinmxAbi.DECLARE_WRITABLE : 0);
+        declare.set(ValueLayout.JAVA_INT, PinmxAbi.DECLARE_FLAGS, moduleFlags);
         final int rc = ioctl("declareRegion", scratch, PinmxAbi.IOC_DECLARE, declare);
         if (rc == -Errno.ENOSPC)
         {
@@ -229,15 +284,21 @@ public final class KernelEndpoint implements DriverEndpoint
      */
     public long pinnedPages(final int regionId)
     {
+        return regionInfo(regionId).get(ValueLayout.JAVA_LONG, PinmxAbi.REGION_INFO_PINNED_PAGES);
+    }
+
+    /** @return the thread's struct pinmx_region_info, valid until its next ioctl. */
+    private MemorySegment regionInfo(final int regionId)
+    {
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment query = scratch.struct(PinmxAbi.REGION_INFO.byteSize());
         query.set(ValueLayout.JAVA_INT, PinmxAbi.REGION_INFO_REGION_ID, regionId);
-        final int rc = ioctl("pinnedPages", scratch, PinmxAbi.IOC_REGION_INFO, query);
+        final int rc = ioctl("regionInfo", scratch, PinmxAbi.IOC_REGION_INFO, query);
         if (rc != 0)
         {
             throw device.failure(-rc, "PINMX_IOC_REGION_INFO", "region " + regionId);
         }
-        return query.get(ValueLayout.JAVA_LONG, PinmxAbi.REGION_INFO_PINNED_PAGES);
+        return query;
     }
 
     /**
@@ -346,6 +407,7 @@ public final class KernelEndpoint implements DriverEndpoint
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_OFFSET, spec.remoteOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LOCAL_OFFSET, spec.localOffset());
         pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LENGTH, spec.length());
+        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_KEY, spec.remoteKey());
         return ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
     }
 
@@ -516,7 +578,7 @@ public final class KernelEndpoint implements DriverEndpoint
     }
 
     /** As {@link #ioctl} for the per-message ioctls: {@link PinmxDevice#ioctlHot}, allocation-free when it succeeds. */
-    private int ioctlHot(
+    int ioctlHot(
         final String operation, final IoctlScratch scratch, final int request, final MemorySegment struct)
     {
         final long stamp = enter(operation);
@@ -566,7 +628,7 @@ public final class KernelEndpoint implements DriverEndpoint
         return staging.address();
     }
 
-    private static void putMac(final MemorySegment struct, final long offset, final long mac)
+    static void putMac(final MemorySegment struct, final long offset, final long mac)
     {
         for (int i = 0; i < BoardAddress.MAC_BYTES; i++)
         {

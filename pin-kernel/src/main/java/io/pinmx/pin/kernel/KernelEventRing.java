@@ -33,6 +33,8 @@ final class KernelEventRing
     private static final ValueLayout.OfShort U16_UNALIGNED = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final long HEAD_BYTES = PinmxAbi.EVENT.byteSize();
     private static final int SLOT_MASK = PinmxAbi.RING_SLOTS - 1;
+    private static final String BAD_KEY_TEXT = "the remote region refused the key (none, another one, or a region " +
+        "not declared for remote access)";
 
     private final MemorySegment ring;
     private final PeerRegistry<MacPeer> peers;
@@ -47,8 +49,8 @@ final class KernelEventRing
     private Thread delivering;
     /** The entry held for the event being delivered (null when none), released once its handler returned. */
     private MacPeer heldPeer;
-    /** Whether the event ends a pull, whose own hold on the peer is released with it. */
-    private boolean endsPull;
+    /** Whether the event ends a pull, put or atomic, whose own hold on the peer is released with it. */
+    private boolean endsOperation;
 
     /**
      * @param ring     the PINMX_RING_BYTES mapping.
@@ -115,9 +117,9 @@ final class KernelEventRing
         {
             heldPeer = null;
             peers.releaseHold(peer);
-            if (endsPull)
+            if (endsOperation)
             {
-                endsPull = false;
+                endsOperation = false;
                 peers.releaseHold(peer);
             }
         }
@@ -139,8 +141,18 @@ final class KernelEventRing
         {
             return fillFrame(slot, peer);
         }
-        endsPull = type == PinmxAbi.EVENT_PULL_FAILED || type == PinmxAbi.EVENT_PULL_DONE;
         final long body = slot + HEAD_BYTES;
+        if (type == PinmxAbi.EVENT_PUT_DONE || type == PinmxAbi.EVENT_PUT_FAILED)
+        {
+            endsOperation = true;
+            return fillPutEnd(type, body, peer);
+        }
+        if (type == PinmxAbi.EVENT_ATOMIC_DONE || type == PinmxAbi.EVENT_ATOMIC_FAILED)
+        {
+            endsOperation = true;
+            return fillAtomicEnd(type, body, peer);
+        }
+        endsOperation = type == PinmxAbi.EVENT_PULL_FAILED || type == PinmxAbi.EVENT_PULL_DONE;
         final int handle = ring.get(U32_UNALIGNED, body + PinmxAbi.PULL_EVENT_HANDLE);
         final long bytes = ring.get(U64_UNALIGNED, body + PinmxAbi.PULL_EVENT_BYTES);
         final int status = ring.get(U32_UNALIGNED, body + PinmxAbi.PULL_EVENT_STATUS);
@@ -155,11 +167,49 @@ final class KernelEventRing
         {
             counters.increment(Counter.PULLS_FAILED);
             counters.add(Counter.PULL_BYTES, bytes);
-            event.pullFailed(peer, handle, bytes, errorOf(status, body), describeFailure(status, body, peer, handle));
+            event.pullFailed(peer, handle, bytes, errorOf(status, body), describeFailure("pull", status, body, peer,
+                handle));
             return true;
         }
         counters.increment(Counter.DROPPED_UNKNOWN_KIND);
         return false;
+    }
+
+    /** A put's end carries a struct pinmx_pull_event. */
+    private boolean fillPutEnd(final int type, final long body, final int peer)
+    {
+        final int handle = ring.get(U32_UNALIGNED, body + PinmxAbi.PULL_EVENT_HANDLE);
+        final long bytes = ring.get(U64_UNALIGNED, body + PinmxAbi.PULL_EVENT_BYTES);
+        final int status = ring.get(U32_UNALIGNED, body + PinmxAbi.PULL_EVENT_STATUS);
+        if (type == PinmxAbi.EVENT_PUT_DONE && status == PinmxAbi.PULL_OK)
+        {
+            event.putDone(peer, handle, bytes);
+        }
+        else
+        {
+            event.putFailed(peer, handle, bytes, errorOf(status, body), describeFailure("put", status, body, peer,
+                handle));
+        }
+        return true;
+    }
+
+    /**
+     * An atomic's end carries a struct pinmx_atomic_event, whose error and NACK reason lie where a pull event's do
+     * ({@code PinmxAbiTest} checks both layouts), so {@link #errorOf} reads either.
+     */
+    private boolean fillAtomicEnd(final int type, final long body, final int peer)
+    {
+        final int handle = ring.get(U32_UNALIGNED, body + PinmxAbi.ATOMIC_EVENT_HANDLE);
+        final int status = ring.get(U32_UNALIGNED, body + PinmxAbi.ATOMIC_EVENT_STATUS);
+        if (type == PinmxAbi.EVENT_ATOMIC_DONE && status == PinmxAbi.PULL_OK)
+        {
+            event.atomicDone(peer, handle, ring.get(U64_UNALIGNED, body + PinmxAbi.ATOMIC_EVENT_OLD));
+        }
+        else
+        {
+            event.atomicFailed(peer, handle, errorOf(status, body), describeAtomicFailure(status, body, peer, handle));
+        }
+        return true;
     }
 
     private boolean fillFrame(final long slot, final int peer)
@@ -205,6 +255,7 @@ final class KernelEventRing
             case PinmxAbi.PULL_OUT_OF_RANGE -> DriverError.OUT_OF_RANGE;
             case PinmxAbi.PULL_TIMEOUT -> DriverError.TIMEOUT;
             case PinmxAbi.PULL_NO_RESOURCES -> DriverError.NO_RESOURCES;
+            case PinmxAbi.PULL_BAD_KEY -> DriverError.BAD_KEY;
             default ->
             {
                 final int nack = ring.get(ValueLayout.JAVA_BYTE, body + PinmxAbi.PULL_EVENT_NACK_REASON) & 0xFF;
@@ -216,7 +267,8 @@ final class KernelEventRing
     }
 
     /** Failure path only: builds the message naming side, segment, address, errno and NACK reason. */
-    private String describeFailure(final int status, final long body, final int peer, final int handle)
+    private String describeFailure(
+        final String operation, final int status, final long body, final int peer, final int handle)
     {
         final boolean local = ring.get(ValueLayout.JAVA_BYTE, body + PinmxAbi.PULL_EVENT_LOCAL) != 0;
         final int segment = ring.get(U16_UNALIGNED, body + PinmxAbi.PULL_EVENT_SEGMENT) & 0xFFFF;
@@ -224,8 +276,8 @@ final class KernelEventRing
         final int errno = ring.get(U32_UNALIGNED, body + PinmxAbi.PULL_EVENT_ERROR);
         final int nack = ring.get(ValueLayout.JAVA_BYTE, body + PinmxAbi.PULL_EVENT_NACK_REASON) & 0xFF;
         final String side = local ? "local region" : "remote region";
-        final StringBuilder text = new StringBuilder("pull ").append(handle).append(" from ")
-            .append(peers.entry(peer).board()).append(": ");
+        final StringBuilder text = new StringBuilder(operation).append(' ').append(handle)
+            .append(" with ").append(peers.entry(peer).board()).append(": ");
         switch (status)
         {
             case PinmxAbi.PULL_SEGMENT_FAULT -> text.append(side).append(" segment ").append(segment).append(" at 0x")
@@ -237,8 +289,39 @@ final class KernelEventRing
             case PinmxAbi.PULL_TIMEOUT -> text.append("a block stayed incomplete after the last resend");
             case PinmxAbi.PULL_NO_RESOURCES -> text.append("the peer refused the request's shape (its reply limit ")
                 .append(address).append(" bytes)");
+            case PinmxAbi.PULL_BAD_KEY -> text.append(BAD_KEY_TEXT);
             default -> text.append("failed (status ").append(status).append(')');
         }
+        appendCauses(text, nack, errno);
+        return text.toString();
+    }
+
+    /** Failure path only. */
+    private String describeAtomicFailure(final int status, final long body, final int peer, final int handle)
+    {
+        final long address = ring.get(U64_UNALIGNED, body + PinmxAbi.ATOMIC_EVENT_ADDRESS);
+        final int errno = ring.get(U32_UNALIGNED, body + PinmxAbi.ATOMIC_EVENT_ERROR);
+        final int nack = ring.get(ValueLayout.JAVA_BYTE, body + PinmxAbi.ATOMIC_EVENT_NACK_REASON) & 0xFF;
+        final StringBuilder text = new StringBuilder("atomic ").append(handle).append(" on ")
+            .append(peers.entry(peer).board()).append(": ");
+        switch (status)
+        {
+            case PinmxAbi.PULL_SEGMENT_FAULT -> text.append("the page at remote region offset ").append(address)
+                .append(" cannot be pinned");
+            case PinmxAbi.PULL_UNKNOWN_REGION -> text.append("the remote region id is unknown to the peer");
+            case PinmxAbi.PULL_OUT_OF_RANGE -> text.append("remote offset ").append(address)
+                .append(" is past the end of the remote region");
+            case PinmxAbi.PULL_TIMEOUT -> text.append("no answer after the last resend");
+            case PinmxAbi.PULL_NO_RESOURCES -> text.append("the word is not naturally aligned in the target's memory");
+            case PinmxAbi.PULL_BAD_KEY -> text.append(BAD_KEY_TEXT);
+            default -> text.append("failed (status ").append(status).append(')');
+        }
+        appendCauses(text, nack, errno);
+        return text.toString();
+    }
+
+    private static void appendCauses(final StringBuilder text, final int nack, final int errno)
+    {
         if (nack != 0)
         {
             final NackReason reason = NackReason.fromCode(nack);
@@ -248,6 +331,5 @@ final class KernelEventRing
         {
             text.append("; ").append(Errno.describe(errno));
         }
-        return text.toString();
     }
 }

@@ -17,7 +17,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 public final class PinmxAbi
 {
     /** ABI version this binding speaks; PINMX_IOC_HELLO with any other fails with EPROTONOSUPPORT. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
     static final int IOC_MAGIC = 0xB7;
 
     public static final int MAX_SEGMENTS = 256;
@@ -36,6 +36,8 @@ public final class PinmxAbi
     public static final long FEATURE_NET_PULL = 1L << 19;
     public static final long FEATURE_NET_WAIT = 1L << 20;
     public static final long FEATURE_NET_LOCAL_PULL = 1L << 21;
+    public static final long FEATURE_NET_PUT = 1L << 22;
+    public static final long FEATURE_NET_ATOMIC = 1L << 23;
 
     public static final int ETH_P_MXOE = 0x86DF;
     public static final int MXOE_VERSION = 1;
@@ -49,13 +51,18 @@ public final class PinmxAbi
     public static final int PIN_NR_MODES = 3;
 
     public static final int DECLARE_WRITABLE = 1;
+    public static final int DECLARE_REMOTE = 1 << 1;
 
-    public static final int COUNTERS_MAX = 64;
+    public static final int COUNTERS_MAX = 128;
     public static final int IFNAMSIZ = 16;
 
     public static final int EVENT_FRAME = 1;
     public static final int EVENT_PULL_DONE = 2;
     public static final int EVENT_PULL_FAILED = 3;
+    public static final int EVENT_PUT_DONE = 4;
+    public static final int EVENT_PUT_FAILED = 5;
+    public static final int EVENT_ATOMIC_DONE = 6;
+    public static final int EVENT_ATOMIC_FAILED = 7;
 
     public static final int PULL_OK = 0;
     public static final int PULL_FAILED = 2;
@@ -64,6 +71,7 @@ public final class PinmxAbi
     public static final int PULL_OUT_OF_RANGE = 5;
     public static final int PULL_TIMEOUT = 6;
     public static final int PULL_NO_RESOURCES = 7;
+    public static final int PULL_BAD_KEY = 8;
 
     public static final int RING_SLOTS = 256;
     public static final int RING_SLOT_BYTES = 2048;
@@ -73,6 +81,18 @@ public final class PinmxAbi
     public static final int PULL_WIRE = 1;
     public static final int PULL_MAX_BLOCK_FRAMES = 64;
     public static final int MAX_PULLS = 1024;
+
+    public static final long PUT_MAX_BYTES = 16L << 20;
+    public static final int MAX_PUTS = 1024;
+    public static final int PUT_MAX_PIECES = 1024;
+
+    public static final int ATOMIC_FETCH_ADD = 1;
+    public static final int ATOMIC_SWAP = 2;
+    public static final int ATOMIC_CAS = 3;
+    public static final int ATOMIC_ACCUMULATE = 4;
+    public static final int ATOMIC_NR_OPS = 5;
+    public static final int ATOMIC_WINDOW = 256;
+    public static final int ATOMIC_MAX_WORDS = 179;
 
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT;
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG;
@@ -135,10 +155,33 @@ public final class PinmxAbi
         U64.withName("remote_key"));
     public static final StructLayout WAIT = struct("pinmx_wait",
         U64.withName("timeout_ns"), U32.withName("ready"), U32.withName("pad"));
+    public static final StructLayout PUT = struct("pinmx_put",
+        MemoryLayout.sequenceLayout(6, U8).withName("peer_mac"), U8.withName("peer_endpoint"), U8.withName("flags"),
+        U32.withName("peer_session"), U32.withName("remote_region"), U32.withName("local_region"),
+        U32.withName("handle"), U32.withName("pad"), U32.withName("pad2"), U64.withName("remote_offset"),
+        U64.withName("local_offset"),
+        U64.withName("length"), U64.withName("remote_key"), U64.withName("reserved"));
+    public static final StructLayout PUT_PIECE = struct("pinmx_put_piece",
+        U64.withName("remote_offset"), U64.withName("local_offset"), U64.withName("len"));
+    public static final StructLayout PUTV = struct("pinmx_putv",
+        MemoryLayout.sequenceLayout(6, U8).withName("peer_mac"), U8.withName("peer_endpoint"), U8.withName("flags"),
+        U32.withName("peer_session"), U32.withName("remote_region"), U32.withName("local_region"),
+        U32.withName("handle"), U32.withName("nr_pieces"), U32.withName("pad"), U64.withName("pieces"),
+        U64.withName("remote_key"), U64.withName("reserved"));
+    public static final StructLayout ATOMIC = struct("pinmx_atomic",
+        MemoryLayout.sequenceLayout(6, U8).withName("peer_mac"), U8.withName("peer_endpoint"), U8.withName("op"),
+        U32.withName("peer_session"), U32.withName("remote_region"), U32.withName("width"), U32.withName("handle"),
+        U32.withName("count"), U32.withName("pad"), U64.withName("remote_offset"), U64.withName("remote_key"),
+        U64.withName("operand"),
+        U64.withName("compare"), U64.withName("values"), U64.withName("reserved"));
+    public static final StructLayout ATOMIC_EVENT = struct("pinmx_atomic_event",
+        U32.withName("handle"), U32.withName("status"), U64.withName("old"), U32.withName("error"),
+        U8.withName("nack_reason"), U8.withName("op"), U16.withName("pad"), U64.withName("address"));
 
     /** Every struct of the header, for the layout test. */
     public static final List<StructLayout> STRUCTS = List.of(INFO, HELLO, SEGMENT, DECLARE, REGION_REF, RANGE,
-        REGION_INFO, COPY, PIN_MODE_REQ, COUNTERS, ATTACH, BIND, SEND, EVENT, PULL_EVENT, RING_CTL, PULL, WAIT);
+        REGION_INFO, COPY, PIN_MODE_REQ, COUNTERS, ATTACH, BIND, SEND, EVENT, PULL_EVENT, RING_CTL, PULL, WAIT, PUT,
+        PUT_PIECE, PUTV, ATOMIC, ATOMIC_EVENT);
 
     public static final int IOC_INFO = ior(0x01, INFO);
     public static final int IOC_HELLO = iowr(0x02, HELLO);
@@ -155,6 +198,9 @@ public final class PinmxAbi
     public static final int IOC_SEND = iow(0x22, SEND);
     public static final int IOC_PULL = iow(0x23, PULL);
     public static final int IOC_WAIT = iowr(0x24, WAIT);
+    public static final int IOC_PUT = iow(0x25, PUT);
+    public static final int IOC_ATOMIC = iow(0x26, ATOMIC);
+    public static final int IOC_PUTV = iow(0x27, PUTV);
 
     static final long INFO_ABI_VERSION = offset(INFO, "abi_version");
     static final long INFO_FEATURES = offset(INFO, "features");
@@ -171,6 +217,7 @@ public final class PinmxAbi
     static final long REGION_REF_REGION_ID = offset(REGION_REF, "region_id");
     static final long REGION_INFO_REGION_ID = offset(REGION_INFO, "region_id");
     static final long REGION_INFO_PINNED_PAGES = offset(REGION_INFO, "pinned_pages");
+    static final long REGION_INFO_KEY = offset(REGION_INFO, "key");
     static final long PIN_MODE_REQ_PIN_MODE = offset(PIN_MODE_REQ, "pin_mode");
     static final long COUNTERS_VALUE = offset(COUNTERS, "value");
     static final long ATTACH_IFNAME = offset(ATTACH, "ifname");
@@ -207,7 +254,49 @@ public final class PinmxAbi
     static final long PULL_REMOTE_OFFSET = offset(PULL, "remote_offset");
     static final long PULL_LOCAL_OFFSET = offset(PULL, "local_offset");
     static final long PULL_LENGTH = offset(PULL, "length");
+    static final long PULL_REMOTE_KEY = offset(PULL, "remote_key");
     static final long WAIT_TIMEOUT_NS = offset(WAIT, "timeout_ns");
+    static final long PUT_PEER_MAC = offset(PUT, "peer_mac");
+    static final long PUT_PEER_ENDPOINT = offset(PUT, "peer_endpoint");
+    static final long PUT_PEER_SESSION = offset(PUT, "peer_session");
+    static final long PUT_REMOTE_REGION = offset(PUT, "remote_region");
+    static final long PUT_LOCAL_REGION = offset(PUT, "local_region");
+    static final long PUT_HANDLE = offset(PUT, "handle");
+    static final long PUT_REMOTE_OFFSET = offset(PUT, "remote_offset");
+    static final long PUT_LOCAL_OFFSET = offset(PUT, "local_offset");
+    static final long PUT_LENGTH = offset(PUT, "length");
+    static final long PUT_REMOTE_KEY = offset(PUT, "remote_key");
+    static final long PUT_PIECE_REMOTE_OFFSET = offset(PUT_PIECE, "remote_offset");
+    static final long PUT_PIECE_LOCAL_OFFSET = offset(PUT_PIECE, "local_offset");
+    static final long PUT_PIECE_LEN = offset(PUT_PIECE, "len");
+    static final long PUTV_PEER_MAC = offset(PUTV, "peer_mac");
+    static final long PUTV_PEER_ENDPOINT = offset(PUTV, "peer_endpoint");
+    static final long PUTV_PEER_SESSION = offset(PUTV, "peer_session");
+    static final long PUTV_REMOTE_REGION = offset(PUTV, "remote_region");
+    static final long PUTV_LOCAL_REGION = offset(PUTV, "local_region");
+    static final long PUTV_HANDLE = offset(PUTV, "handle");
+    static final long PUTV_NR_PIECES = offset(PUTV, "nr_pieces");
+    static final long PUTV_PIECES = offset(PUTV, "pieces");
+    static final long PUTV_REMOTE_KEY = offset(PUTV, "remote_key");
+    static final long ATOMIC_PEER_MAC = offset(ATOMIC, "peer_mac");
+    static final long ATOMIC_PEER_ENDPOINT = offset(ATOMIC, "peer_endpoint");
+    static final long ATOMIC_OP = offset(ATOMIC, "op");
+    static final long ATOMIC_PEER_SESSION = offset(ATOMIC, "peer_session");
+    static final long ATOMIC_REMOTE_REGION = offset(ATOMIC, "remote_region");
+    static final long ATOMIC_WIDTH = offset(ATOMIC, "width");
+    static final long ATOMIC_HANDLE = offset(ATOMIC, "handle");
+    static final long ATOMIC_COUNT = offset(ATOMIC, "count");
+    static final long ATOMIC_REMOTE_OFFSET = offset(ATOMIC, "remote_offset");
+    static final long ATOMIC_REMOTE_KEY = offset(ATOMIC, "remote_key");
+    static final long ATOMIC_OPERAND = offset(ATOMIC, "operand");
+    static final long ATOMIC_COMPARE = offset(ATOMIC, "compare");
+    static final long ATOMIC_VALUES = offset(ATOMIC, "values");
+    static final long ATOMIC_EVENT_HANDLE = offset(ATOMIC_EVENT, "handle");
+    static final long ATOMIC_EVENT_STATUS = offset(ATOMIC_EVENT, "status");
+    static final long ATOMIC_EVENT_OLD = offset(ATOMIC_EVENT, "old");
+    static final long ATOMIC_EVENT_ERROR = offset(ATOMIC_EVENT, "error");
+    static final long ATOMIC_EVENT_NACK_REASON = offset(ATOMIC_EVENT, "nack_reason");
+    static final long ATOMIC_EVENT_ADDRESS = offset(ATOMIC_EVENT, "address");
 
     private static final int IOC_WRITE = 1;
     private static final int IOC_READ = 2;
@@ -225,7 +314,7 @@ public final class PinmxAbi
         final String[] names = {"PIN_DECLARE", "PIN_ON_DEMAND", "PIN_OVERLAPPED", "LOCAL_COPY", "INVALIDATE",
             "BUDGET"};
         final String[] netNames = {"NET_IFACE", "NET_SEND", "NET_EVENT_RING", "NET_PULL", "NET_WAIT",
-            "NET_LOCAL_PULL"};
+            "NET_LOCAL_PULL", "NET_PUT", "NET_ATOMIC"};
         final StringBuilder text = new StringBuilder();
         for (int bit = 0; bit < 64; bit++)
         {

@@ -177,6 +177,16 @@ class PinmxAbiTest
         assertTrue(differences.isEmpty(), String.join("\n", differences));
     }
 
+    /** KernelEventRing reads a failed atomic's error and NACK reason where a pull event has them. */
+    @Test
+    void anAtomicEventHasItsErrorAndNackReasonWhereAPullEventHasThem()
+    {
+        assertEquals(FIELDS.get("pinmx_pull_event.error"), FIELDS.get("pinmx_atomic_event.error"));
+        assertEquals(FIELDS.get("pinmx_pull_event.nack_reason"), FIELDS.get("pinmx_atomic_event.nack_reason"));
+        assertEquals(PinmxAbi.PULL_EVENT_ERROR, PinmxAbi.ATOMIC_EVENT_ERROR);
+        assertEquals(PinmxAbi.PULL_EVENT_NACK_REASON, PinmxAbi.ATOMIC_EVENT_NACK_REASON);
+    }
+
     @Test
     void everyCounterHasTheHeadersIndex()
     {

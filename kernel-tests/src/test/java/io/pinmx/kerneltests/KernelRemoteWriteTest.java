@@ -1,0 +1,160 @@
+package io.pinmx.kerneltests;
+
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.ExposedRegion;
+import io.pinmx.mx.MxException;
+import io.pinmx.mx.Partner;
+import io.pinmx.mx.Request;
+import io.pinmx.pin.kernel.KernelDriver;
+import io.pinmx.pin.spi.AtomicOp;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
+import io.pinmx.pin.spi.DriverFeature;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+
+import static io.pinmx.kerneltests.Patterns.pattern;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The endpoint library's one-sided writes on pinmx.ko over {@code lo}: a target endpoint exposes memory for writes,
+ * and its partner's {@code iput}, {@code iputv}, {@code iatomic} and {@code iaccumulate} land there exactly, with
+ * every old value returned; a wrong key fails the request naming the refusal, and a misaligned word or a bad width is
+ * refused at the call naming the argument. (A stopped target is {@link KernelOneSidedTest}'s.)
+ */
+class KernelRemoteWriteTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final int KEY = 0x0AE7;
+    private static final int REGION_BYTES = 1 << 16;
+
+    private final Arena arena = Arena.ofShared();
+    private Endpoint origin;
+    private Endpoint target;
+    private Partner partner;
+    private MemorySegment memory;
+    private ExposedRegion region;
+
+    @BeforeEach
+    void open()
+    {
+        final KernelDriver driver = KernelDevices.requireDevice();
+        origin = Endpoint.open(driver, EndpointOptions.builder().driverConfig(KernelDevices.config(1))
+            .applicationKey(KEY).build());
+        target = Endpoint.open(driver, EndpointOptions.builder().driverConfig(KernelDevices.config(2))
+            .applicationKey(KEY).build());
+        assumeTrue(origin.driverInfo().has(DriverFeature.REMOTE_WRITE) &&
+            origin.driverInfo().has(DriverFeature.REMOTE_ATOMIC), () -> "pinmx.ko lacks NET_PUT or NET_ATOMIC: " +
+            origin.driverInfo().chosenBecause());
+        partner = origin.connect(target.address(), KEY, TIMEOUT);
+        memory = arena.allocate(REGION_BYTES, 4096);
+        region = target.exposeForWrites(memory);
+    }
+
+    @AfterEach
+    void close()
+    {
+        if (null != origin)
+        {
+            origin.close();
+            target.close();
+        }
+        arena.close();
+    }
+
+    private long done(final Request request)
+    {
+        final long old = request.awaitOrThrow(TIMEOUT).oldValue();
+        request.release();
+        return old;
+    }
+
+    @Test
+    void putsAndAtomicsLandExactlyInTheExposedMemory()
+    {
+        assertTrue(region.key() != 0, "a region exposed for writes has a key");
+        final MemorySegment source = pattern(arena, 10_000, 3);
+        done(origin.iput(partner, region.id(), region.key(), 1000, source));
+        assertEquals(-1, memory.asSlice(1000, 10_000).mismatch(source), "contiguous put");
+        final MemorySegment heapRow = MemorySegment.ofArray(new byte[] {9, 8, 7, 6, 5, 4, 3, 2});
+        done(origin.iput(partner, region.id(), region.key(), 20_000, heapRow));
+        assertEquals(-1, memory.asSlice(20_000, 8).mismatch(heapRow), "a heap source is staged");
+        final long[] remote = {30_000, 30_512, 31_024};
+        final long[] local = {0, 100, 200};
+        final long[] lengths = {64, 64, 64};
+        done(origin.iputv(partner, region.id(), region.key(), remote, source, local, lengths, 3));
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(-1, memory.asSlice(remote[i], 64).mismatch(source.asSlice(local[i], 64)), "piece " + i);
+        }
+        final long word = 40_000;
+        assertEquals(0, done(origin.iatomic(partner, region.id(), region.key(), AtomicOp.FETCH_ADD, 8, word, 5, 0)));
+        assertEquals(5, done(origin.iatomic(partner, region.id(), region.key(), AtomicOp.SWAP, 8, word, 11, 0)));
+        assertEquals(11, done(origin.iatomic(partner, region.id(), region.key(), AtomicOp.COMPARE_AND_SWAP, 8, word,
+            12, 10)), "a CAS that does not store answers the word");
+        assertEquals(11, done(origin.iatomic(partner, region.id(), region.key(), AtomicOp.COMPARE_AND_SWAP, 8, word,
+            12, 11)));
+        assertEquals(12, memory.get(ValueLayout.JAVA_LONG, word));
+        assertEquals(0, done(origin.iatomic(partner, region.id(), region.key(), AtomicOp.FETCH_ADD, 4, word + 8, 3, 0)));
+        assertEquals(3, memory.get(ValueLayout.JAVA_INT, word + 8));
+        final MemorySegment values = arena.allocate(4 * 8, 8);
+        for (int i = 0; i < 4; i++)
+        {
+            values.setAtIndex(ValueLayout.JAVA_LONG, i, 100L * i - 1);
+        }
+        done(origin.iaccumulate(partner, region.id(), region.key(), 8, word + 64, values));
+        done(origin.iaccumulate(partner, region.id(), region.key(), 8, word + 64, values));
+        for (int i = 0; i < 4; i++)
+        {
+            assertEquals(2 * (100L * i - 1), memory.getAtIndex(ValueLayout.JAVA_LONG, (word + 64) / 8 + i), "word " + i);
+        }
+    }
+
+    @Test
+    void aWrongKeyFailsTheRequestAndBadArgumentsAreRefusedAtTheCall()
+    {
+        final MemorySegment source = pattern(arena, 256, 4);
+        final Request wrongKey = origin.iput(partner, region.id(), region.key() + 1, 0, source);
+        final MxException refused = assertThrows(MxException.class, () -> wrongKey.awaitOrThrow(TIMEOUT));
+        assertTrue(refused.getMessage().contains("BAD_KEY"), refused.getMessage());
+        wrongKey.release();
+        final Request wrongKeyAtomic = origin.iatomic(partner, region.id(), 0, AtomicOp.SWAP, 8, 0, 1, 0);
+        final MxException atomicRefused = assertThrows(MxException.class, () -> wrongKeyAtomic.awaitOrThrow(TIMEOUT));
+        assertTrue(atomicRefused.getMessage().contains("BAD_KEY"), atomicRefused.getMessage());
+        wrongKeyAtomic.release();
+        assertEquals(-1, memory.asSlice(0, 256).mismatch(MemorySegment.ofArray(new byte[256])), "memory untouched");
+        final DriverException misaligned = assertThrows(DriverException.class, () -> origin.iatomic(partner,
+            region.id(), region.key(), AtomicOp.FETCH_ADD, 8, 12, 1, 0));
+        assertEquals(DriverError.BAD_ARGUMENT, misaligned.kind());
+        assertTrue(misaligned.getMessage().contains("remote offset 12"), misaligned.getMessage());
+        final DriverException width = assertThrows(DriverException.class, () -> origin.iatomic(partner,
+            region.id(), region.key(), AtomicOp.SWAP, 2, 0, 1, 0));
+        assertTrue(width.getMessage().contains("width 2"), width.getMessage());
+        done(origin.iput(partner, region.id(), region.key(), 0, source));
+        assertEquals(-1, memory.asSlice(0, 256).mismatch(source), "the endpoint still writes after the refusals");
+    }
+
+    @Test
+    void aRegionExposedForWritesIsReadWithItsKeyOnly()
+    {
+        final MemorySegment source = pattern(arena, 3000, 6);
+        done(origin.iput(partner, region.id(), region.key(), 500, source));
+        final MemorySegment back = arena.allocate(3000);
+        done(origin.iget(partner, region.id(), region.key(), 500, back));
+        assertEquals(-1, back.mismatch(source), "read back with the key");
+        final Request keyless = origin.iget(partner, region.id(), 500, arena.allocate(3000));
+        final MxException refused = assertThrows(MxException.class, () -> keyless.awaitOrThrow(TIMEOUT));
+        assertTrue(refused.getMessage().contains("BAD_KEY"), refused.getMessage());
+        keyless.release();
+    }
+}

@@ -1,0 +1,116 @@
+package io.pinmx.mx;
+
+import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.user.UserDriverOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A one-sided read whose partner is given up while its pull is still out: the read is done only once its pull
+ * ended, so the buffer its owner then reuses never receives the bytes the partner sends late. The partner here is an
+ * endpoint that serves pulls only while polled; it answers the read's PULL requests only after the reader has
+ * given it up and reused the buffer, and those replies are dropped and counted instead of landing there.
+ */
+class LateReadReplyTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final int KEY = 0x1A7E;
+    private static final int READ_BYTES = 64 << 10;
+    private static final byte REUSED = (byte)0x5A;
+    /** Short pull timeouts on the reader: its pull gives up while the partner still holds the requests. */
+    private static final long PULL_RESEND_NS = TimeUnit.MILLISECONDS.toNanos(25);
+    private static final int PULL_RETRIES = 4;
+
+    private final Arena arena = Arena.ofShared();
+    private Endpoint reader;
+    private Endpoint owner;
+
+    @AfterEach
+    void close()
+    {
+        if (null != reader)
+        {
+            reader.close();
+        }
+        if (null != owner)
+        {
+            owner.close();
+        }
+        arena.close();
+    }
+
+    @Test
+    void repliesToAReadOfAPartnerGivenUpNeverLandInItsReusedBuffer()
+    {
+        final UserDriverOptions udp = UserDriverOptions.defaults().withSameHost(false);
+        reader = TestEndpoints.open(TestEndpoints.options(1, KEY, udp.withPullResend(PULL_RESEND_NS, PULL_RETRIES))
+            .build());
+        owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
+            .progressMode(ProgressMode.CALLER).build());
+        final Partner toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
+        final MemorySegment exposed = arena.allocate(READ_BYTES, 4096);
+        for (int i = 0; i < READ_BYTES; i++)
+        {
+            exposed.set(ValueLayout.JAVA_BYTE, i, (byte)(i * 7 + 1));
+        }
+        final ExposedRegion region = owner.expose(exposed);
+        final MemorySegment buffer = arena.allocate(READ_BYTES, 4096);
+
+        final Request read = reader.iget(toOwner, region.id(), 0, buffer);
+        await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        reader.failPartner(toOwner, "owner given up by the test");
+        assertTrue(read.await(TIMEOUT), "the read ends once its pull timed out");
+        assertEquals(RequestState.FAILED, read.state());
+        assertTrue(read.status().error().contains("owner given up by the test"), read.status().error());
+        read.release();
+
+        buffer.fill(REUSED);
+        final long repliesBefore = reader.driverCounters().get(Counter.FRAMES_RECEIVED_PULL_REPLY);
+        final Status ignored = new Status();
+        await().atMost(TIMEOUT).until(() ->
+        {
+            owner.iprobe(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, ignored);
+            return reader.driverCounters().get(Counter.FRAMES_RECEIVED_PULL_REPLY) > repliesBefore;
+        });
+        assertTrue(owner.driverCounters().get(Counter.PULLS_SERVED) > 0, "the owner served the late requests");
+        assertTrue(reader.driverCounters().get(Counter.PULL_DUPLICATE_FRAMES) > 0, "late replies are counted");
+        for (long i = 0; i < READ_BYTES; i++)
+        {
+            final long at = i;
+            assertEquals(REUSED, buffer.get(ValueLayout.JAVA_BYTE, at), () -> "byte " + at + " of the reused buffer");
+        }
+        assertFalse(reader.driverCounters().get(Counter.PULL_FRAMES_RECEIVED) > 0, "no reply was accepted");
+    }
+
+    @Test
+    void closingTheReaderEndsAReadHeldForItsPull()
+    {
+        final UserDriverOptions udp = UserDriverOptions.defaults().withSameHost(false);
+        reader = TestEndpoints.open(TestEndpoints.options(1, KEY, udp).build());
+        owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
+            .progressMode(ProgressMode.CALLER).build());
+        final Partner toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
+        final ExposedRegion region = owner.expose(arena.allocate(READ_BYTES, 4096));
+        final Request read = reader.iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
+        await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        reader.failPartner(toOwner, "owner given up by the test");
+        assertEquals(RequestState.PULLING, read.state(), "held until its pull ends");
+
+        reader.close();
+        assertEquals(RequestState.FAILED, read.state());
+        assertTrue(read.status().error().contains("owner given up by the test"), read.status().error());
+        read.release();
+    }
+}
