@@ -112,7 +112,10 @@ final class FrameIovecs
         return this;
     }
 
-    /** Appends a frame: a copy of its header, then its native payload unless it is empty. */
+    /**
+     * Appends a frame: a copy of its header, then its native payload unless it is empty (memory not an arena's is
+     * {@link #readsCallerMemory}).
+     */
     FrameIovecs add(final MemorySegment header, final MemorySegment payload)
     {
         checkFrames(frames + 1);
@@ -127,8 +130,13 @@ final class FrameIovecs
         Libc.putIovec(entries, entryCount++, headerSlots.address() + slot, headerBytes);
         if (payload.byteSize() > 0)
         {
+            if (!payload.scope().isAlive())
+            {
+                throw new IllegalArgumentException("payload of " + payload.byteSize() + " bytes at 0x" +
+                    Long.toHexString(payload.address()) + ": its arena is closed");
+            }
             Libc.putIovec(entries, entryCount++, payload.address(), payload.byteSize());
-            callerMemory = true;
+            callerMemory |= !ReadablePages.arenaOwned(payload);
         }
         firstEntry[++frames] = entryCount;
         return this;
@@ -158,7 +166,10 @@ final class FrameIovecs
         return firstEntry[k];
     }
 
-    /** Whether an entry points at memory not the driver's own (a region's piece, a library's payload). */
+    /**
+     * Whether an entry points at memory that is neither the driver's own nor an open arena's (a region's piece, a
+     * payload at an address from native code), whose pages must be asked before they are read.
+     */
     boolean readsCallerMemory()
     {
         return callerMemory;

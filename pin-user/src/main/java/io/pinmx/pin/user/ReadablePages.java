@@ -13,6 +13,9 @@ import java.lang.invoke.MethodHandle;
  * Tells whether native memory handed to a send can be read before the driver's own code reads it (a frame check):
  * a read of an unmapped or unreadable page from Java kills the JVM, while a system call that reads it fails.
  * <p>
+ * Memory an arena owns needs no question ({@link #arenaOwned}): FFM keeps it mapped while the arena is open. A segment
+ * of the global scope is an address from native code, reinterpreted, and may point anywhere: its pages are asked.
+ * <p>
  * Ranges added back to back are asked about as one. Each is asked with madvise(MADV_POPULATE_READ), which fails
  * for a range with a page that is not mapped, not readable or past the end of its file, and walks a huge page as
  * one; it reads no data. Where the kernel lacks that advice (before 5.14), or a range fails it, one
@@ -25,6 +28,7 @@ final class ReadablePages
     private static final int MADV_POPULATE_READ = 22;
     /** process_vm_readv takes at most IOV_MAX (1024) iovecs a side. */
     private static final int PROBES_PER_CALL = 1024;
+    private static final MemorySegment.Scope GLOBAL_SCOPE = Arena.global().scope();
     private static final MethodHandle MADVISE = Linker.nativeLinker().downcallHandle(
         Linker.nativeLinker().defaultLookup().find("madvise").orElseThrow(),
         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
@@ -51,6 +55,16 @@ final class ReadablePages
         Libc.putIovec(local, 0, scratch.address(), PROBES_PER_CALL);
         remote = arena.allocate(Libc.IOVEC_BYTES * PROBES_PER_CALL, 8);
         populateRead = askPopulateRead && madvise(scratch.address(), PAGE_BYTES) == 0;
+    }
+
+    /**
+     * @return whether {@code segment} is native memory of an open arena that this thread may access, so that FFM
+     *         itself vouches that it can be read (a copy through FFM checks the arena is still open).
+     */
+    static boolean arenaOwned(final MemorySegment segment)
+    {
+        return segment.isNative() && !GLOBAL_SCOPE.equals(segment.scope()) && segment.scope().isAlive() &&
+            segment.isAccessibleBy(Thread.currentThread());
     }
 
     /** Whether ranges are asked with MADV_POPULATE_READ (else page by page with process_vm_readv). */

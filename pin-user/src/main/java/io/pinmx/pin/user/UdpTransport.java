@@ -27,9 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * UDP_GRO on, so such a run may also arrive whole ({@link UdpReceiver}, the receive side).
  * <p>
  * Non-blocking; an idle progress agent blocks in poll(2) on the socket and an eventfd that another thread writes to
- * wake it. A send gathers the payload from where it lies (only the header, a few dozen bytes, is copied, to carry
- * the frame check); sends from several threads are serialised by a lock because they share the message header
- * scratch.
+ * wake it. A single frame whose payload an arena owns is copied whole into a staging buffer and checked there (for
+ * the few bytes of most such frames a copy costs less than asking the kernel whether they can be read); any other
+ * native payload is gathered from where it lies once {@link ReadablePages} says it can be read, only its header
+ * copied to carry the frame check. Sends from several threads are serialised by a lock because they share the
+ * message header scratch.
  */
 final class UdpTransport implements AutoCloseable
 {
@@ -69,7 +71,7 @@ final class UdpTransport implements AutoCloseable
     private final MemorySegment sendHeader;
     private final MemorySegment sendIov;
     private final MemorySegment sendControl;
-    /** A frame whose header or payload is on the Java heap, copied for the send. */
+    /** A frame copied whole for its send: one with bytes on the Java heap, or whose payload an arena owns. */
     private final MemorySegment sendStaging;
     private final SockaddrCache sendAddresses;
     /** A copy of the frame header being sent, with its frame check. */
@@ -259,6 +261,11 @@ final class UdpTransport implements AutoCloseable
             throw new IllegalArgumentException("frame of " + (headerBytes + payloadBytes) +
                 " bytes exceeds the UDP frame maximum of " + maxFrameBytes);
         }
+        if (payloadBytes > 0 && !payload.scope().isAlive())
+        {
+            throw new IllegalArgumentException("payload of " + payloadBytes + " bytes at 0x" +
+                Long.toHexString(payload.address() + payloadOffset) + ": its arena is closed");
+        }
         sendLock.lock();
         try
         {
@@ -266,9 +273,10 @@ final class UdpTransport implements AutoCloseable
             {
                 return LOSS_INJECTED;
             }
-            if (!addressable(header, payloadBytes > 0 ? payload : MemorySegment.NULL))
+            if (payloadBytes == 0 || !addressable(header, payload) || ReadablePages.arenaOwned(payload))
             {
-                // iovecs take addresses: bytes on the Java heap go through the staging buffer
+                // copied behind the header and checked where it is sent from: bytes on the Java heap (iovecs take
+                // addresses) and payloads an arena owns, which cost less to copy than to ask the kernel about
                 MemorySegment.copy(header, 0, sendStaging, 0, headerBytes);
                 MemorySegment.copy(payload, payloadOffset, sendStaging, headerBytes, payloadBytes);
                 sendChecksum.stamp(sendStaging.address(), headerBytes + payloadBytes);
@@ -277,15 +285,15 @@ final class UdpTransport implements AutoCloseable
             }
             // the caller's header stays as it is: its frame check goes into a copy
             MemorySegment.copy(header, 0, sendFrameHeader, 0, headerBytes);
-            final long payloadAddress = payloadBytes > 0 ? payload.address() + payloadOffset : 0;
-            if (payloadBytes > 0 && !sendPages.clear().add(payloadAddress, payloadBytes).readable())
+            final long payloadAddress = payload.address() + payloadOffset;
+            if (!sendPages.clear().add(payloadAddress, payloadBytes).readable())
             {
                 throw new IOException("sendmsg to " + to + ": " + Errno.describe(Errno.EFAULT));
             }
             sendChecksum.stamp(sendFrameHeader.address(), headerBytes, payloadAddress, payloadBytes);
             Libc.putIovec(sendIov, 0, sendFrameHeader.address(), headerBytes);
             Libc.putIovec(sendIov, 1, payloadAddress, payloadBytes);
-            return sendLocked(to, payloadBytes > 0 ? 2 : 1, 0);
+            return sendLocked(to, 2, 0);
         }
         finally
         {

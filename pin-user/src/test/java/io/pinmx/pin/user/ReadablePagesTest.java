@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * ReadablePages against real mappings: eight pages of which page 5 is unmapped and page 6 mapped with no access,
- * asked by MADV_POPULATE_READ and page by page.
+ * asked by MADV_POPULATE_READ and page by page; and which segments need no question because an open arena owns them.
  */
 class ReadablePagesTest
 {
@@ -91,5 +92,28 @@ class ReadablePagesTest
         assertTrue(pages.clear().add(base, 2 * PAGE).add(base + 2 * PAGE, 3 * PAGE).add(base + 7 * PAGE, PAGE)
             .readable());
         assertTrue(pages.clear().add(base + 7 * PAGE, PAGE).add(base, 5 * PAGE).readable(), "in any order");
+    }
+
+    @Test
+    void onlyAnOpenArenasNativeMemoryThisThreadMayAccessNeedsNoQuestion() throws Exception
+    {
+        final MemorySegment confined = arena.allocate(64);
+        assertTrue(ReadablePages.arenaOwned(confined));
+        assertTrue(ReadablePages.arenaOwned(confined.asSlice(8, 8)));
+        assertFalse(CompletableFuture.supplyAsync(() -> ReadablePages.arenaOwned(confined)).get(),
+            "another thread may not read a confined arena's memory");
+        try (Arena shared = Arena.ofShared())
+        {
+            final MemorySegment segment = shared.allocate(64);
+            assertTrue(CompletableFuture.supplyAsync(() -> ReadablePages.arenaOwned(segment)).get());
+        }
+        final Arena closed = Arena.ofConfined();
+        final MemorySegment freed = closed.allocate(64);
+        closed.close();
+        assertFalse(ReadablePages.arenaOwned(freed), "a closed arena's memory");
+        assertFalse(ReadablePages.arenaOwned(MemorySegment.ofAddress(base).reinterpret(PAGE)),
+            "an address from native code, even of a mapped page");
+        assertFalse(ReadablePages.arenaOwned(Arena.global().allocate(64)), "the global scope holds addresses too");
+        assertFalse(ReadablePages.arenaOwned(MemorySegment.ofArray(new byte[64])), "heap memory has no address");
     }
 }

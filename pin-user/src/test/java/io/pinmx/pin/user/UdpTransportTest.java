@@ -291,6 +291,32 @@ class UdpTransportTest
     }
 
     @Test
+    void aPayloadOfAClosedArenaIsRefusedNamingItAndNothingGoesOut() throws IOException
+    {
+        final UdpTransport sender = open(0);
+        final UdpTransport receiver = open(0);
+        final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        final MemorySegment header = arena.allocate(FrameKind.SMALL.headerBytes());
+        final Arena closed = Arena.ofConfined();
+        final MemorySegment freed = closed.allocate(100).fill((byte)9);
+        closed.close();
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> sender.send(header, freed, to));
+        assertTrue(refused.getMessage().contains("100 bytes") && refused.getMessage().contains("arena is closed"),
+            refused.getMessage());
+        final IllegalArgumentException inRun = assertThrows(IllegalArgumentException.class,
+            () -> new FrameIovecs(arena).clear().add(header, freed));
+        assertTrue(inRun.getMessage().contains("arena is closed"), inRun.getMessage());
+        final MemorySegment payload = arena.allocate(8).fill((byte)7);
+        assertEquals(UdpTransport.SENT, sender.send(header, payload, to));
+        final UdpReceiver udp = receiver.receiver();
+        await().atMost(TIMEOUT).until(() -> udp.receive() != null);
+        assertEquals(header.byteSize() + payload.byteSize(), udp.receivedBytes(), "only the good frame arrived");
+        assertEquals(7, udp.receivedBuffer().get(ValueLayout.JAVA_BYTE, header.byteSize() + 7));
+        assertTrue(new FrameChecksum().matches(udp.receivedBuffer().address(), udp.receivedBytes()));
+    }
+
+    @Test
     void everyFrameSentCarriesACheckThatAnyFlippedBitFailsAndTheCallersHeaderStaysAsItWas() throws IOException
     {
         final UdpTransport sender = open(0);
