@@ -8,16 +8,17 @@ import java.util.zip.CRC32C;
 
 /**
  * The UDP carrier's end-to-end frame check: the CRC32C of a frame's bytes with its frame check field
- * ({@link FrameFlyweight#FRAME_CHECK_OFFSET}) left out, stored in that field. A UDP checksum does not cover a run sent
- * by segmentation offload until the run is cut (and between veth ends it never is), so this check is what keeps a
- * damaged frame from reaching the library. Liveness probes, which are not MXoE frames, carry the CRC32C of their
- * first bytes as a trailer instead.
+ * ({@link FrameFlyweight#FRAME_CHECK_OFFSET}) counted as zero, stored in that field. A UDP checksum does not cover a
+ * run sent by segmentation offload until the run is cut (and between veth ends it never is), so this check is what
+ * keeps a damaged frame from reaching the library. Liveness probes, which are not MXoE frames, carry the CRC32C of
+ * their first bytes as a trailer instead.
  * <p>
- * Frames are read where they lie (a header here, a payload in a region) through direct-buffer windows over the
- * address space, made once per GiB of addresses met, so the intrinsified {@link CRC32C} runs with no allocation per
- * frame. Only native memory that is mapped may be read: the bytes a receive has just written, the driver's own
- * buffers, and memory of a caller's (a library's payload, a served region) that {@link ReadablePages} found
- * readable. Not thread safe: one per sending or receiving owner.
+ * Each piece of a frame that lies in one place is one pass of the CRC: the field is zeroed in the header (always the
+ * driver's own copy or receive buffer), the frame summed, then the field written (or, received, put back). Frames are
+ * read where they lie through direct-buffer windows over the address space, made once per GiB of addresses met, so
+ * the intrinsified {@link CRC32C} runs with no allocation per frame. Only native memory that is mapped may be read:
+ * the bytes a receive has just written, the driver's own buffers, and memory of a caller's that an open arena owns
+ * or that {@link ReadablePages} found readable. Not thread safe: one per sending or receiving owner.
  */
 final class FrameChecksum
 {
@@ -42,35 +43,61 @@ final class FrameChecksum
     /** Writes the frame check of the contiguous frame of {@code bytes} at {@code address}. */
     void stamp(final long address, final long bytes)
     {
-        putInt(address + CHECK_OFFSET, frame(address, bytes));
+        final ByteBuffer frame = zeroCheck(address, bytes);
+        update(frame, address, bytes);
+        frame.clear().putInt(at(address) + CHECK_OFFSET, (int)crc.getValue());
     }
 
     /** Writes the frame check of a frame whose header (the first {@code headerBytes}) and payload lie apart. */
     void stamp(final long headerAddress, final long headerBytes, final long payloadAddress, final long payloadBytes)
     {
-        header(headerAddress, headerBytes);
+        final ByteBuffer header = zeroCheck(headerAddress, headerBytes);
+        update(header, headerAddress, headerBytes);
         update(payloadAddress, payloadBytes);
-        putInt(headerAddress + CHECK_OFFSET, (int)crc.getValue());
+        header.clear().putInt(at(headerAddress) + CHECK_OFFSET, (int)crc.getValue());
     }
 
     /** Writes the frame check of frame {@code k} of {@code frames}, whose first iovec holds its whole header. */
     void stamp(final FrameIovecs frames, final int k)
     {
-        putInt(frames.entryBase(frames.firstEntry(k)) + CHECK_OFFSET, of(frames, k));
+        final long header = frames.entryBase(frames.firstEntry(k));
+        final ByteBuffer window = zeroCheck(header, frames.entryLength(frames.firstEntry(k)));
+        final int computed = of(window, frames, k);
+        window.clear().putInt(at(header) + CHECK_OFFSET, computed);
     }
 
     /** @return whether the contiguous frame of {@code bytes} at {@code address} carries its own frame check. */
     boolean matches(final long address, final long bytes)
     {
-        return bytes >= CHECKED_FROM && frame(address, bytes) == getInt(address + CHECK_OFFSET);
+        if (bytes < CHECKED_FROM)
+        {
+            return false;
+        }
+        final ByteBuffer frame = window(address, bytes);
+        final int check = at(address) + CHECK_OFFSET;
+        final int carried = frame.clear().getInt(check);
+        frame.putInt(check, 0);
+        update(frame, address, bytes);
+        frame.clear().putInt(check, carried);
+        return (int)crc.getValue() == carried;
     }
 
     /** @return whether frame {@code k} of {@code frames} (read by a scattering receive) carries its frame check. */
     boolean matches(final FrameIovecs frames, final int k)
     {
         final long header = frames.entryBase(frames.firstEntry(k));
-        return frames.entryLength(frames.firstEntry(k)) >= CHECKED_FROM &&
-            of(frames, k) == getInt(header + CHECK_OFFSET);
+        final long headerBytes = frames.entryLength(frames.firstEntry(k));
+        if (headerBytes < CHECKED_FROM)
+        {
+            return false;
+        }
+        final ByteBuffer window = window(header, headerBytes);
+        final int check = at(header) + CHECK_OFFSET;
+        final int carried = window.clear().getInt(check);
+        window.putInt(check, 0);
+        final int computed = of(window, frames, k);
+        window.clear().putInt(check, carried);
+        return computed == carried;
     }
 
     /** Writes the CRC32C of the {@code bytes} at {@code address} right after them. */
@@ -93,30 +120,34 @@ final class FrameChecksum
         return (int)crc.getValue() == getInt(address + bytes - CHECK_BYTES);
     }
 
-    private int frame(final long address, final long bytes)
+    /** The window over the header at {@code address}, its frame check field zeroed. */
+    private ByteBuffer zeroCheck(final long address, final long headerBytes)
     {
-        header(address, bytes);
-        return (int)crc.getValue();
+        final ByteBuffer window = window(address, headerBytes);
+        window.clear().putInt(at(address) + CHECK_OFFSET, 0);
+        return window;
     }
 
-    /** Starts a frame's CRC with the {@code bytes} at {@code address}, its check field left out. */
-    private void header(final long address, final long bytes)
-    {
-        crc.reset();
-        update(address, CHECK_OFFSET);
-        update(address + CHECKED_FROM, bytes - CHECKED_FROM);
-    }
-
-    private int of(final FrameIovecs frames, final int k)
+    /** The CRC32C of frame {@code k}, its header (field zeroed) in {@code headerWindow}. */
+    private int of(final ByteBuffer headerWindow, final FrameIovecs frames, final int k)
     {
         final int first = frames.firstEntry(k);
         final int end = frames.firstEntry(k + 1);
-        header(frames.entryBase(first), frames.entryLength(first));
+        update(headerWindow, frames.entryBase(first), frames.entryLength(first));
         for (int entry = first + 1; entry < end; entry++)
         {
             update(frames.entryBase(entry), frames.entryLength(entry));
         }
         return (int)crc.getValue();
+    }
+
+    /** Starts the CRC afresh with the {@code bytes} at {@code address}, which {@code window} holds. */
+    private void update(final ByteBuffer window, final long address, final long bytes)
+    {
+        crc.reset();
+        final int at = at(address);
+        window.clear().position(at).limit(at + (int)bytes);
+        crc.update(window);
     }
 
     private void update(final long address, final long bytes)
@@ -126,9 +157,14 @@ final class FrameChecksum
             return;
         }
         final ByteBuffer window = window(address, bytes);
-        final int at = (int)(address & WINDOW_MASK);
-        window.limit(window.capacity()).position(at).limit(at + (int)bytes);
+        final int at = at(address);
+        window.clear().position(at).limit(at + (int)bytes);
         crc.update(window);
+    }
+
+    private static int at(final long address)
+    {
+        return (int)(address & WINDOW_MASK);
     }
 
     private void putInt(final long address, final int value)
