@@ -1,6 +1,7 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.Libc;
+import io.pinmx.pin.wire.FrameKind;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -21,7 +22,8 @@ import java.nio.file.Path;
  * (so other load on the host inflates it less than wall time), as parts of one gathered send and its receive over
  * loopback: asking whether the payloads can be read (MADV_POPULATE_READ, and page by page), stamping the frames'
  * checks, the whole send, the receive and checking the frames received. The payloads lie in 64 MiB of 4 KiB pages,
- * then of transparent huge pages where the kernel gives them on madvise.
+ * then of transparent huge pages where the kernel gives them on madvise. Then single frames with a few bytes of
+ * payload, sent and received, the payload an arena's or at an address from native code.
  * <p>
  * {@code java -cp pin-user/target/test-classes:CLASSPATH io.pinmx.pin.user.FrameCheckCost [PAYLOAD_BYTES [FRAMES]]},
  * default 1400 and 32 (a block over a 1500 B MTU).
@@ -34,6 +36,8 @@ public final class FrameCheckCost
     private static final int MADV_HUGEPAGE = 14;
     private static final int BLOCKS_A_ROUND = 1000;
     private static final int ROUNDS = 6;
+    private static final int SINGLE_PAYLOAD_BYTES = 8;
+    private static final int SINGLE_FRAMES_A_ROUND = 100_000;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final FrameIovecs iovecs;
@@ -75,7 +79,49 @@ public final class FrameCheckCost
                 }
                 Libc.munmap(Libc.allocateCaptureState(arena), region.address(), region.byteSize());
             }
+            for (int round = 0; round < ROUNDS; round++)
+            {
+                System.out.println(cost.singleFrames(arena, sender, receiver) + " load " +
+                    Files.readString(Path.of("/proc/loadavg")).trim());
+            }
         }
+    }
+
+    /**
+     * A TINY frame with an 8 B payload sent and received, its payload an arena's (copied behind the header) or at an
+     * address from native code (its page asked, then gathered).
+     */
+    private String singleFrames(final Arena arena, final UdpTransport sender, final UdpTransport receiver)
+        throws IOException
+    {
+        final MemorySegment header = arena.allocate(FrameKind.TINY.headerBytes(), 8);
+        final MemorySegment owned = arena.allocate(SINGLE_PAYLOAD_BYTES, 8).fill((byte)3);
+        final MemorySegment fromNative = MemorySegment.ofAddress(owned.address()).reinterpret(SINGLE_PAYLOAD_BYTES);
+        return String.format("%d B frame send + receive: arena's payload %.3f us, native address's %.3f us",
+            SINGLE_PAYLOAD_BYTES, sendAndReceive(header, owned, sender, receiver),
+            sendAndReceive(header, fromNative, sender, receiver));
+    }
+
+    private double sendAndReceive(final MemorySegment header, final MemorySegment payload, final UdpTransport sender,
+        final UdpTransport receiver) throws IOException
+    {
+        final InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        final UdpReceiver udp = receiver.receiver();
+        final FrameChecksum checksum = new FrameChecksum();
+        final long start = cpuNs();
+        for (int i = 0; i < SINGLE_FRAMES_A_ROUND; i++)
+        {
+            sender.send(header, payload, to);
+            while (udp.receive() == null)
+            {
+                Thread.onSpinWait();
+            }
+            if (!checksum.matches(udp.receivedBuffer().address(), udp.receivedBytes()))
+            {
+                throw new IllegalStateException("a frame failed its check on loopback");
+            }
+        }
+        return (cpuNs() - start) / 1e3 / SINGLE_FRAMES_A_ROUND;
     }
 
     private String round(final Arena arena, final MemorySegment region, final UdpTransport sender,
