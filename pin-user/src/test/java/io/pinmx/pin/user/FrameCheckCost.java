@@ -89,7 +89,7 @@ public final class FrameCheckCost
 
     /**
      * A TINY frame with an 8 B payload sent and received, its payload an arena's (copied behind the header) or at an
-     * address from native code (its page asked, then gathered).
+     * address from native code (its page asked, then gathered), and one with no payload.
      */
     private String singleFrames(final Arena arena, final UdpTransport sender, final UdpTransport receiver)
         throws IOException
@@ -97,9 +97,10 @@ public final class FrameCheckCost
         final MemorySegment header = arena.allocate(FrameKind.TINY.headerBytes(), 8);
         final MemorySegment owned = arena.allocate(SINGLE_PAYLOAD_BYTES, 8).fill((byte)3);
         final MemorySegment fromNative = MemorySegment.ofAddress(owned.address()).reinterpret(SINGLE_PAYLOAD_BYTES);
-        return String.format("%d B frame send + receive: arena's payload %.3f us, native address's %.3f us",
-            SINGLE_PAYLOAD_BYTES, sendAndReceive(header, owned, sender, receiver),
-            sendAndReceive(header, fromNative, sender, receiver));
+        return String.format("%d B frame send + receive: arena's payload %.3f us, native address's %.3f us; " +
+            "no payload %.3f us", SINGLE_PAYLOAD_BYTES, sendAndReceive(header, owned, sender, receiver),
+            sendAndReceive(header, fromNative, sender, receiver), sendAndReceive(header, owned.asSlice(0, 0), sender,
+            receiver));
     }
 
     private double sendAndReceive(final MemorySegment header, final MemorySegment payload, final UdpTransport sender,
