@@ -44,7 +44,7 @@ final class FrameChecksum
     void stamp(final long address, final long bytes)
     {
         final ByteBuffer frame = zeroCheck(address, bytes);
-        update(frame, address, bytes);
+        restart(frame, address, bytes);
         frame.clear().putInt(at(address) + CHECK_OFFSET, (int)crc.getValue());
     }
 
@@ -52,7 +52,7 @@ final class FrameChecksum
     void stamp(final long headerAddress, final long headerBytes, final long payloadAddress, final long payloadBytes)
     {
         final ByteBuffer header = zeroCheck(headerAddress, headerBytes);
-        update(header, headerAddress, headerBytes);
+        restart(header, headerAddress, headerBytes);
         update(payloadAddress, payloadBytes);
         header.clear().putInt(at(headerAddress) + CHECK_OFFSET, (int)crc.getValue());
     }
@@ -77,7 +77,7 @@ final class FrameChecksum
         final int check = at(address) + CHECK_OFFSET;
         final int carried = frame.clear().getInt(check);
         frame.putInt(check, 0);
-        update(frame, address, bytes);
+        restart(frame, address, bytes);
         frame.clear().putInt(check, carried);
         return (int)crc.getValue() == carried;
     }
@@ -133,7 +133,7 @@ final class FrameChecksum
     {
         final int first = frames.firstEntry(k);
         final int end = frames.firstEntry(k + 1);
-        update(headerWindow, frames.entryBase(first), frames.entryLength(first));
+        restart(headerWindow, frames.entryBase(first), frames.entryLength(first));
         for (int entry = first + 1; entry < end; entry++)
         {
             update(frames.entryBase(entry), frames.entryLength(entry));
@@ -142,7 +142,7 @@ final class FrameChecksum
     }
 
     /** Starts the CRC afresh with the {@code bytes} at {@code address}, which {@code window} holds. */
-    private void update(final ByteBuffer window, final long address, final long bytes)
+    private void restart(final ByteBuffer window, final long address, final long bytes)
     {
         crc.reset();
         final int at = at(address);
