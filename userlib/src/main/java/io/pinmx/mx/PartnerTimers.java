@@ -181,7 +181,7 @@ final class PartnerTimers
     /** The opener said which process of this host the partner is: judge by it where the driver knows nothing. */
     private void judgeByLocalProcess(final Partner p)
     {
-        if (ProcessStatus.startTime(p.localPid) == p.localStartTime)
+        if (ProcessStatus.runs(p.localPid, p.localStartTime))
         {
             liveness.alive(p.localPid);
         }

@@ -63,6 +63,16 @@ public final class ProcessStatus
     }
 
     /**
+     * @param startTime the start time {@link #startTime} gave for {@code pid} when it was first seen.
+     * @return whether that process still runs: the pid is alive and was started at that time (not reused), and it
+     *         ran when first seen ({@link #EXITED} never runs).
+     */
+    public static boolean runs(final int pid, final long startTime)
+    {
+        return startTime != EXITED && startTime(pid) == startTime;
+    }
+
+    /**
      * @return this kernel's boot id and this process's pid namespace, e.g. {@code 3f2a...:4026531836}; processes with
      *         the same identity see each other's pids; empty when /proc does not tell.
      */

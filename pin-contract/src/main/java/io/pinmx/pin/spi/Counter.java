@@ -135,7 +135,12 @@ public enum Counter
      * Datagrams the responder read and dropped because the event queue was full while the application did not
      * poll: read so that liveness probes behind them are answered; their senders resend them (user driver).
      */
-    DROPPED_EVENT_QUEUE_FULL;
+    DROPPED_EVENT_QUEUE_FULL,
+    /**
+     * UDP frames and liveness probes whose CRC32C frame check failed (damaged in flight) and were dropped; their
+     * senders resend them (user driver).
+     */
+    DROPPED_BAD_CRC;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

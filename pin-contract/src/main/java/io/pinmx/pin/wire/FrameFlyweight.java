@@ -41,8 +41,11 @@ public class FrameFlyweight
     public static final int ACK_SEQ_OFFSET = 20;
     /** u32 payload bytes after the kind part. */
     public static final int PAYLOAD_LENGTH_OFFSET = 24;
-    /** u32 reserved, written as 0. */
-    public static final int RESERVED2_OFFSET = 28;
+    /**
+     * u32 frame check: the UDP carrier's CRC32C of the frame (the user driver writes and checks it); written as 0 by
+     * the codec and on Ethernet, where receivers ignore it.
+     */
+    public static final int FRAME_CHECK_OFFSET = 28;
     /** Length of the common header. */
     public static final int HEADER_BYTES = 32;
 
@@ -132,7 +135,7 @@ public class FrameFlyweight
         buffer.set(U32, offset + SEQ_OFFSET, seq);
         buffer.set(U32, offset + ACK_SEQ_OFFSET, 0);
         buffer.set(U32, offset + PAYLOAD_LENGTH_OFFSET, payloadLength);
-        buffer.set(U32, offset + RESERVED2_OFFSET, 0);
+        buffer.set(U32, offset + FRAME_CHECK_OFFSET, 0);
     }
 
     /**

@@ -74,7 +74,6 @@ class WireProtocolDocTest
         throws ReflectiveOperationException
     {
         int expectedOffset = start;
-        int reserved = 0;
         for (final Field field : fields)
         {
             if (field.width().equals("payload"))
@@ -86,7 +85,7 @@ class WireProtocolDocTest
             final String constantName;
             if (field.name().equals("reserved"))
             {
-                constantName = common ? (reserved++ == 0 ? "RESERVED_OFFSET" : "RESERVED2_OFFSET") : "RESERVED_PART_OFFSET";
+                constantName = common ? "RESERVED_OFFSET" : "RESERVED_PART_OFFSET";
             }
             else
             {

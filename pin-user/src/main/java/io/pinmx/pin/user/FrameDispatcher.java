@@ -21,12 +21,12 @@ import java.net.UnknownHostException;
 
 /**
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
- * the event ring has room for), checks each, and hands it on: PULLs to the {@link PullServer}, PULL_REPLYs and NACKs
- * of PULLs to the {@link Puller}, a same-host peer's invitation to share its pull to the {@link PullHelper},
- * misaddressed frames answered with a NACK, liveness probes and answers to {@link LivenessProbes}, everything else
- * queued as an event.
- * Owns the cache of shared-memory senders' socket addresses and when the socket is next polled. Runs on the agent
- * only.
+ * the event ring has room for), checks each (a UDP frame or probe first by its CRC32C, {@link FrameChecksum}: one
+ * damaged in flight is dropped and counted; ring records are memory, not a wire, and carry none), and hands it on:
+ * PULLs to the {@link PullServer}, PULL_REPLYs and NACKs of PULLs to the {@link Puller}, a same-host peer's invitation
+ * to share its pull to the {@link PullHelper}, misaddressed frames answered with a NACK, liveness probes and answers to
+ * {@link LivenessProbes}, everything else queued as an event. Owns the cache of shared-memory senders' socket addresses
+ * and when the socket is next polled. Runs on the agent only.
  * <p>
  * A UDP receive is a system call, several times the cost of looking at the ring, and same-host
  * traffic never comes by UDP. So with a ring the socket is polled every cycle only while datagrams are flowing
@@ -44,7 +44,8 @@ final class FrameDispatcher
     static final int COLD_UDP_POLL_CYCLES = 64;
     private static final long UDP_HOT_NS = 1_000_000;
 
-    private final UdpTransport udp;
+    private final UdpReceiver receiver;
+    private final FrameChecksum checksum = new FrameChecksum();
     /** Null without the same-host path. */
     private final ShmFrameRing ring;
     private final EventRing events;
@@ -104,7 +105,7 @@ final class FrameDispatcher
         final int sessionId,
         final int maxFrameBytes)
     {
-        this.udp = udp;
+        this.receiver = udp.receiver();
         this.ring = ring;
         this.events = events;
         this.peers = peers;
@@ -170,22 +171,22 @@ final class FrameDispatcher
     int answerProbesDroppingFrames()
     {
         int received = 0;
-        while (received < RECEIVE_BATCH && events.framesThatFit(UdpTransport.RECEIVE_BUFFER_BYTES) == 0)
+        while (received < RECEIVE_BATCH && events.framesThatFit(UdpReceiver.RECEIVE_BUFFER_BYTES) == 0)
         {
-            final InetSocketAddress source = udp.receive();
+            final InetSocketAddress source = receiver.receive();
             if (source == null)
             {
                 break;
             }
             received++;
-            final int bytes = udp.receivedBytes();
-            final int segmentBytes = udp.receivedSegmentBytes();
+            final int bytes = receiver.receivedBytes();
+            final int segmentBytes = receiver.receivedSegmentBytes();
             for (int offset = 0; offset < bytes; offset += segmentBytes)
             {
                 final int length = Math.min(segmentBytes, bytes - offset);
-                if (LivenessProbes.isProbeDatagram(udp.receivedBuffer(), offset, length))
+                if (LivenessProbes.isProbeDatagram(receiver.receivedBuffer(), offset, length))
                 {
-                    liveness.onDatagram(udp.receivedBuffer(), offset, source);
+                    onProbe(offset, length, source);
                 }
                 else
                 {
@@ -194,6 +195,18 @@ final class FrameDispatcher
             }
         }
         return received;
+    }
+
+    private void onProbe(final int offset, final int length, final InetSocketAddress source)
+    {
+        if (checksum.trailerMatches(receiver.receivedBuffer().address() + offset, length))
+        {
+            liveness.onDatagram(receiver.receivedBuffer(), offset, source);
+        }
+        else
+        {
+            counters.increment(Counter.DROPPED_BAD_CRC);
+        }
     }
 
     /** The agent was parked: poll the socket on the next cycle whatever the traffic was. */
@@ -208,7 +221,7 @@ final class FrameDispatcher
         int frames = 0;
         // A datagram may be a run of up to 64 KiB of frames (UDP_GRO): served PULL_REPLY blocks, which take no event,
         // and a library's send runs (MEDIUM_FRAG fragments), which take one each: room for a whole run is waited for.
-        while (received < RECEIVE_BATCH && events.framesThatFit(UdpTransport.RECEIVE_BUFFER_BYTES) > 0)
+        while (received < RECEIVE_BATCH && events.framesThatFit(UdpReceiver.RECEIVE_BUFFER_BYTES) > 0)
         {
             final InetSocketAddress source = receiveRun();
             if (source == null)
@@ -216,24 +229,32 @@ final class FrameDispatcher
                 break;
             }
             received++;
-            final int bytes = udp.receivedBytes();
-            final int segmentBytes = udp.receivedSegmentBytes();
+            final int bytes = receiver.receivedBytes();
+            final int segmentBytes = receiver.receivedSegmentBytes();
             for (int offset = 0; offset < bytes; offset += segmentBytes)
             {
-                if (udp.dropReceived())
+                if (receiver.dropReceived())
                 {
                     counters.increment(Counter.DROPPED_LOSS_INJECTED_RX);
                     continue;
                 }
                 final int length = Math.min(segmentBytes, bytes - offset);
-                if (LivenessProbes.isProbeDatagram(udp.receivedBuffer(), offset, length))
+                if (LivenessProbes.isProbeDatagram(receiver.receivedBuffer(), offset, length))
                 {
-                    liveness.onDatagram(udp.receivedBuffer(), offset, source);
+                    onProbe(offset, length, source);
+                    continue;
+                }
+                final int k = offset / segmentBytes;
+                final boolean placed = placement.placed(k);
+                if (!(placed ? checksum.matches(placement.iovecs(), k) :
+                    checksum.matches(receiver.receivedBuffer().address() + offset, length)))
+                {
+                    // damaged in flight: a placed payload's place stays unfilled, and the sender's resend repairs it
+                    counters.increment(Counter.DROPPED_BAD_CRC);
                     continue;
                 }
                 frames++;
-                final int k = offset / segmentBytes;
-                onFrame(udp.receivedBuffer(), offset, length, source, false, placement.placed(k) ? k : -1);
+                onFrame(receiver.receivedBuffer(), offset, length, source, false, placed ? k : -1);
             }
             placement.forget();
             puller.flushReplies();
@@ -266,21 +287,21 @@ final class FrameDispatcher
     {
         if (!puller.hasActivePulls())
         {
-            return udp.receive();
+            return receiver.receive();
         }
-        final int runBytes = udp.peek();
+        final int runBytes = receiver.peek();
         if (runBytes < 0)
         {
             return null;
         }
-        if (placement.plan(udp.receivedBuffer(), runBytes, udp.receivedSegmentBytes()) == 0)
+        if (placement.plan(receiver.receivedBuffer(), runBytes, receiver.receivedSegmentBytes()) == 0)
         {
-            return udp.receive();
+            return receiver.receive();
         }
-        final InetSocketAddress source = udp.receive(placement.iovecs());
+        final InetSocketAddress source = receiver.receive(placement.iovecs());
         if (source == null)
         {
-            if (udp.receiveFaulted())
+            if (receiver.receiveFaulted())
             {
                 placement.faulted();
                 return receiveRun();

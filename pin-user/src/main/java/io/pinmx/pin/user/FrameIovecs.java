@@ -8,11 +8,12 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * A run of frames as iovecs, frame k starting at entry {@link #firstEntry}(k), for one gathering send
- * ({@link UdpTransport#sendSegments}) or one scattering receive ({@link UdpTransport#receive(FrameIovecs)}): either
+ * ({@link UdpTransport#sendSegments}) or one scattering receive ({@link UdpReceiver#receive(FrameIovecs)}): either
  * frames laid out back to back in one buffer (one entry each), PULL_REPLY frames with each header in a buffer
- * slot and each payload in the pieces of a declared region, so a served block is copied once, into the socket's
- * buffers, and a received one once, out of them, or frames added one by one from their header and payload (a
- * library's run of MEDIUM_FRAG frames, sent from the message's own bytes). Not thread safe: one per sender or receiver.
+ * slot and each payload in the pieces of a declared region, so a received block is copied once, out of the socket's
+ * buffers, or frames added one by one from their header and payload (a
+ * library's run of MEDIUM_FRAG frames, sent from the message's own bytes; each header copied into a slot of its own,
+ * where the transport writes its frame check). Not thread safe: one per sender or receiver.
  */
 final class FrameIovecs
 {
@@ -21,17 +22,26 @@ final class FrameIovecs
     /** A header and a payload entry per frame, plus one more for each region piece a payload starts in. */
     private static final int MAX_ENTRIES = MAX_FRAMES * 2 + RegionTable.MAX_SEGMENTS + 1;
 
+    /** Room for any kind's header. */
+    private static final int HEADER_SLOT_BYTES = 128;
+
     private final MemorySegment entries;
+    private final MemorySegment headerSlots;
     private final int[] firstEntry = new int[MAX_FRAMES + 1];
     private int frames;
     private int entryCount;
+    private boolean callerMemory;
 
     FrameIovecs(final Arena arena)
     {
         entries = arena.allocate(Libc.IOVEC_BYTES * MAX_ENTRIES, 8);
+        headerSlots = arena.allocate((long)HEADER_SLOT_BYTES * MAX_FRAMES, 8);
     }
 
-    /** Frames laid out back to back from {@code address}, each {@code segmentBytes} long but the last. */
+    /**
+     * Frames laid out back to back from {@code address}, each {@code segmentBytes} long but the last: a buffer of
+     * the driver's own, known to be mapped.
+     */
     FrameIovecs backToBack(final long address, final int frameCount, final int segmentBytes, final int lastBytes)
     {
         checkFrames(frameCount);
@@ -43,6 +53,7 @@ final class FrameIovecs
         firstEntry[frameCount] = frameCount;
         frames = frameCount;
         entryCount = frameCount;
+        callerMemory = false;
         return this;
     }
 
@@ -87,6 +98,7 @@ final class FrameIovecs
         firstEntry[frameCount] = entry;
         frames = frameCount;
         entryCount = entry;
+        callerMemory = true;
         return this;
     }
 
@@ -96,17 +108,35 @@ final class FrameIovecs
         frames = 0;
         entryCount = 0;
         firstEntry[0] = 0;
+        callerMemory = false;
         return this;
     }
 
-    /** Appends a frame: a native header, then a native payload unless it is empty. */
+    /**
+     * Appends a frame: a copy of its header, then its native payload unless it is empty (memory not an arena's is
+     * {@link #readsCallerMemory}).
+     */
     FrameIovecs add(final MemorySegment header, final MemorySegment payload)
     {
         checkFrames(frames + 1);
-        Libc.putIovec(entries, entryCount++, header.address(), header.byteSize());
+        final long headerBytes = header.byteSize();
+        if (headerBytes > HEADER_SLOT_BYTES)
+        {
+            throw new IllegalArgumentException("a frame header of " + headerBytes + " bytes: at most " +
+                HEADER_SLOT_BYTES);
+        }
+        final long slot = (long)frames * HEADER_SLOT_BYTES;
+        MemorySegment.copy(header, 0, headerSlots, slot, headerBytes);
+        Libc.putIovec(entries, entryCount++, headerSlots.address() + slot, headerBytes);
         if (payload.byteSize() > 0)
         {
+            if (!payload.scope().isAlive())
+            {
+                throw new IllegalArgumentException("payload of " + payload.byteSize() + " bytes at 0x" +
+                    Long.toHexString(payload.address()) + ": its arena is closed");
+            }
             Libc.putIovec(entries, entryCount++, payload.address(), payload.byteSize());
+            callerMemory |= !ReadablePages.arenaOwned(payload);
         }
         firstEntry[++frames] = entryCount;
         return this;
@@ -134,6 +164,27 @@ final class FrameIovecs
     int firstEntry(final int k)
     {
         return firstEntry[k];
+    }
+
+    /**
+     * Whether an entry points at memory that is neither the driver's own nor an open arena's (a region's piece, a
+     * payload at an address from native code), whose pages must be asked before they are read.
+     */
+    boolean readsCallerMemory()
+    {
+        return callerMemory;
+    }
+
+    /** Where the bytes of entry {@code entry} lie. */
+    long entryBase(final int entry)
+    {
+        return entries.get(ValueLayout.JAVA_LONG, entry * Libc.IOVEC_BYTES);
+    }
+
+    /** How many bytes entry {@code entry} holds. */
+    long entryLength(final int entry)
+    {
+        return entries.get(ValueLayout.JAVA_LONG, entry * Libc.IOVEC_BYTES + 8);
     }
 
     /** Address of entry {@code entry}, for a msghdr's iov pointer. */

@@ -23,20 +23,22 @@ import java.util.concurrent.TimeUnit;
  * On this host it is exact: the remote endpoint's owner process, from its endpoint file (or from a probe answer
  * when it has none), runs or has exited ({@link ProcessStatus}); a closed or removed file or another session at the
  * port means the endpoint is gone. (A same-host endpoint without a file, closed while its process lives on, counts
- * as alive: its goodbye frames tell the library instead.) Across hosts a probe is a {@link #DATAGRAM_BYTES}-byte datagram (no MXoE frame is that
- * short) that the remote endpoint's agent answers whoever runs it: its progress thread, a caller polling, or the
- * agent's responder when the application has not polled for a while; how long ago it last answered is what the
- * library weighs against its peer timeout.
+ * as alive: its goodbye frames tell the library instead.) Across hosts a probe is a {@link #DATAGRAM_BYTES}-byte
+ * datagram (no MXoE frame is that short) that the remote endpoint's agent answers whoever runs it: its progress
+ * thread, a caller polling, or the agent's responder when the application has not polled for a while; how long ago
+ * it last answered is what the library weighs against its peer timeout.
  * <p>
  * Datagram, big-endian: magic (long), type (int: probe or answer), the sender's endpoint index, session and pid
- * (ints). Its content is fixed per endpoint, so both are built once. Remote state is kept per remote socket address
+ * (ints), then the CRC32C of those 24 bytes (checked by the dispatcher). Its content is fixed per endpoint, so both
+ * are built once. Remote state is kept per remote socket address
  * under this object's monitor (probes go out from the library's thread, answers come in on the agent).
  */
 final class LivenessProbes
 {
-    static final int DATAGRAM_BYTES = 24;
-    private static final long MAGIC = 0x50494E4D584C4956L;
-    private static final int PROBE = 1;
+    /** The fields, then their CRC32C: a damaged probe or answer is dropped, not believed. */
+    static final int DATAGRAM_BYTES = 24 + FrameChecksum.CHECK_BYTES;
+    static final long MAGIC = 0x50494E4D584C4956L;
+    static final int PROBE = 1;
     private static final int ANSWER = 2;
     private static final long PROBE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -71,8 +73,9 @@ final class LivenessProbes
         this.udp = udp;
         this.counters = counters;
         this.shmDirectory = shmDirectory;
-        this.probe = datagram(arena, PROBE, endpointIndex, sessionId);
-        this.answer = datagram(arena, ANSWER, endpointIndex, sessionId);
+        final FrameChecksum checksum = new FrameChecksum();
+        this.probe = datagram(arena, checksum, PROBE, endpointIndex, sessionId);
+        this.answer = datagram(arena, checksum, ANSWER, endpointIndex, sessionId);
     }
 
     /** @return whether the {@code length} bytes at {@code offset} are a probe or an answer. */
@@ -178,13 +181,13 @@ final class LivenessProbes
         {
             remote.startTime = ProcessStatus.startTime(remote.pid);
         }
-        return isRunning(remote) ? out.alive(remote.pid) : out.gone(remote.pid, "its process " + remote.pid +
-            " exited");
+        return ProcessStatus.runs(remote.pid, remote.startTime) ? out.alive(remote.pid) :
+            out.gone(remote.pid, "its process " + remote.pid + " exited");
     }
 
     private static PeerLiveness closedOrExited(final Remote remote, final PeerLiveness out)
     {
-        return isRunning(remote) ? out.gone(remote.pid, "it closed its endpoint") :
+        return ProcessStatus.runs(remote.pid, remote.startTime) ? out.gone(remote.pid, "it closed its endpoint") :
             out.gone(remote.pid, "its process " + remote.pid + " exited");
     }
 
@@ -197,17 +200,11 @@ final class LivenessProbes
         }
     }
 
-    /** The process known at the address still runs: same pid, same start time. */
-    private static boolean isRunning(final Remote remote)
-    {
-        return remote.startTime != ProcessStatus.EXITED && ProcessStatus.startTime(remote.pid) == remote.startTime;
-    }
-
     private void send(final MemorySegment datagram, final InetSocketAddress to)
     {
         try
         {
-            udp.send(datagram, MemorySegment.NULL, to);
+            udp.sendDatagram(datagram, to);
         }
         catch (final IOException | RuntimeException e)
         {
@@ -216,7 +213,7 @@ final class LivenessProbes
     }
 
     private static MemorySegment datagram(
-        final Arena arena, final int type, final int endpointIndex, final int sessionId)
+        final Arena arena, final FrameChecksum checksum, final int type, final int endpointIndex, final int sessionId)
     {
         final MemorySegment datagram = arena.allocate(DATAGRAM_BYTES, 8);
         datagram.set(LONG, 0, MAGIC);
@@ -224,6 +221,7 @@ final class LivenessProbes
         datagram.set(INT, 12, endpointIndex);
         datagram.set(INT, 16, sessionId);
         datagram.set(INT, 20, Libc.pid());
+        checksum.stampTrailer(datagram.address(), DATAGRAM_BYTES - FrameChecksum.CHECK_BYTES);
         return datagram;
     }
 }

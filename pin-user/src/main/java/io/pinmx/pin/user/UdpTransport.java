@@ -3,6 +3,7 @@ package io.pinmx.pin.user;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.provider.LibcSockets;
+import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 
 import java.io.IOException;
@@ -21,24 +22,26 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One endpoint's UDP socket, driven through FFM ({@link LibcSockets}): the datagram payload is one MXoE frame, or a
  * run of equal-sized frames sent in one call with UDP segmentation offload ({@link #sendSegments}; the kernel cuts
- * it into datagrams, and over veth or loopback the run crosses the stack as one packet). The socket has UDP_GRO on,
- * so such a run may also arrive whole: {@link #receivedSegmentBytes} says where its frames start.
+ * it into datagrams, and over veth or loopback the run crosses the stack as one packet). Every frame sent carries its
+ * frame check ({@link FrameChecksum}), written into a copy of its header or the header slot of its run. The socket has
+ * UDP_GRO on, so such a run may also arrive whole ({@link UdpReceiver}, the receive side).
  * <p>
  * Non-blocking; an idle progress agent blocks in poll(2) on the socket and an eventfd that another thread writes to
- * wake it. A send gathers header and payload from where they lie (no staging copy); sends from several threads are
- * serialised by a lock because they share the message header scratch.
+ * wake it. A single frame whose payload an arena owns is copied whole into a staging buffer and checked there (for
+ * the few bytes of most such frames a copy costs less than asking the kernel whether they can be read); any other
+ * native payload is gathered from where it lies once {@link ReadablePages} says it can be read, only its header
+ * copied to carry the frame check. Sends from several threads are serialised by a lock because they share the
+ * message header scratch.
  */
 final class UdpTransport implements AutoCloseable
 {
     private static final int SOCKET_BUFFER_BYTES = 8 << 20;
-    /** Largest datagram (and largest offloaded run) received: a UDP payload is below 64 KiB. */
-    static final int RECEIVE_BUFFER_BYTES = 64 * 1024;
     /** A run of more segments than this is sent in several calls (the kernel's limit is 64 on older kernels). */
     static final int MAX_SEGMENTS = 64;
     /** Most bytes one offloaded send carries: the largest UDP payload over IPv6 less a margin. */
     static final int MAX_SEGMENTED_BYTES = 65_000;
-    /** Bytes {@link #peek} reads: more than any frame header with its kind part. */
-    static final int PEEK_BYTES = 128;
+    /** More than any frame header with its kind part. */
+    private static final int MAX_HEADER_BYTES = 128;
     private static final int IPV4_UDP_HEADER_BYTES = 28;
     private static final int IPV6_UDP_HEADER_BYTES = 48;
     /** Below this (an MTU under ~600 B) frames stay small rather than tiny; IP fragments them. */
@@ -62,16 +65,20 @@ final class UdpTransport implements AutoCloseable
     private final int wakeFd;
     private final int port;
     private final LossInjector txLoss;
-    private final LossInjector rxLoss;
 
     private final ReentrantLock sendLock = new ReentrantLock();
     private final MemorySegment sendCapture;
     private final MemorySegment sendHeader;
     private final MemorySegment sendIov;
     private final MemorySegment sendControl;
-    /** A frame whose header or payload is on the Java heap, copied for the send. */
+    /** A frame copied whole for its send: one with bytes on the Java heap, or whose payload an arena owns. */
     private final MemorySegment sendStaging;
     private final SockaddrCache sendAddresses;
+    /** A copy of the frame header being sent, with its frame check. */
+    private final MemorySegment sendFrameHeader;
+    private final FrameChecksum sendChecksum = new FrameChecksum();
+    /** Native memory of a caller's is read for the frame check only once a system call could read it. */
+    private final ReadablePages sendPages;
     /** Offloaded sends of segments this large or larger failed (the path MTU is smaller): sent one by one. */
     private int segmentLimitBytes = Integer.MAX_VALUE;
     private int injectedLosses;
@@ -79,17 +86,7 @@ final class UdpTransport implements AutoCloseable
     private boolean faulted;
     private volatile boolean closed;
 
-    private final MemorySegment receiveHeader;
-    private final MemorySegment receiveCapture;
-    private final MemorySegment receiveIov;
-    private final MemorySegment peekIov;
-    private final MemorySegment receiveName;
-    private final MemorySegment receiveControl;
-    private final MemorySegment receiveBuffer;
-    private final SockaddrCache receiveAddresses;
-    private int receivedBytes;
-    private int receivedSegmentBytes;
-    private boolean receiveFaulted;
+    private final UdpReceiver receiver;
 
     private final MemorySegment pollFds;
     private final MemorySegment wakeValue;
@@ -104,27 +101,18 @@ final class UdpTransport implements AutoCloseable
         this.port = port;
         this.maxFrameBytes = maxFrameBytes;
         this.txLoss = txLoss;
-        this.rxLoss = rxLoss;
         sendCapture = Libc.allocateCaptureState(arena);
         sendHeader = arena.allocate(LibcSockets.MSGHDR_BYTES, 8);
         sendIov = arena.allocate(Libc.IOVEC_BYTES * 2, 8);
         sendControl = arena.allocate(CMSG_SPACE_INT_BYTES, 8);
         sendStaging = arena.allocate(maxFrameBytes, 8);
+        sendFrameHeader = arena.allocate(MAX_HEADER_BYTES, 8);
+        sendPages = new ReadablePages(arena);
         sendControl.set(ValueLayout.JAVA_LONG, 0, LibcSockets.CMSGHDR_BYTES + 2);
         sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL, LibcSockets.SOL_UDP);
         sendControl.set(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE, LibcSockets.UDP_SEGMENT);
         sendAddresses = new SockaddrCache(arena, family);
-        receiveHeader = arena.allocate(LibcSockets.MSGHDR_BYTES, 8);
-        receiveCapture = Libc.allocateCaptureState(arena);
-        receiveIov = arena.allocate(Libc.IOVEC_BYTES, 8);
-        peekIov = arena.allocate(Libc.IOVEC_BYTES, 8);
-        receiveName = arena.allocate(32, 8);
-        receiveControl = arena.allocate(64, 8);
-        receiveBuffer = arena.allocate(Math.max(maxFrameBytes + 1, RECEIVE_BUFFER_BYTES), 64);
-        receiveAddresses = new SockaddrCache(arena, family);
-        Libc.putIovec(receiveIov, 0, receiveBuffer.address(), receiveBuffer.byteSize());
-        receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_NAME, receiveName);
-        receiveHeader.set(ValueLayout.ADDRESS, LibcSockets.MSG_CONTROL, receiveControl);
+        receiver = new UdpReceiver(arena, fd, family, maxFrameBytes, rxLoss);
         pollFds = arena.allocate(POLLFD_BYTES * 2, 8);
         pollFds.set(ValueLayout.JAVA_INT, 0, fd);
         pollFds.set(ValueLayout.JAVA_SHORT, 4, LibcSockets.POLLIN);
@@ -235,6 +223,12 @@ final class UdpTransport implements AutoCloseable
         return port;
     }
 
+    /** The socket's receive side (agent thread only). */
+    UdpReceiver receiver()
+    {
+        return receiver;
+    }
+
     /**
      * Send header + payload as one datagram.
      *
@@ -257,10 +251,20 @@ final class UdpTransport implements AutoCloseable
         final InetSocketAddress to) throws IOException
     {
         final long headerBytes = header.byteSize();
+        if (headerBytes < FrameFlyweight.HEADER_BYTES || headerBytes > sendFrameHeader.byteSize())
+        {
+            throw new IllegalArgumentException("frame header of " + headerBytes + " bytes: " +
+                FrameFlyweight.HEADER_BYTES + " to " + sendFrameHeader.byteSize() + " allowed");
+        }
         if (headerBytes + payloadBytes > maxFrameBytes)
         {
             throw new IllegalArgumentException("frame of " + (headerBytes + payloadBytes) +
                 " bytes exceeds the UDP frame maximum of " + maxFrameBytes);
+        }
+        if (payloadBytes > 0 && !payload.scope().isAlive())
+        {
+            throw new IllegalArgumentException("payload of " + payloadBytes + " bytes at 0x" +
+                Long.toHexString(payload.address() + payloadOffset) + ": its arena is closed");
         }
         sendLock.lock();
         try
@@ -269,17 +273,27 @@ final class UdpTransport implements AutoCloseable
             {
                 return LOSS_INJECTED;
             }
-            if (!addressable(header, payloadBytes > 0 ? payload : MemorySegment.NULL))
+            if (payloadBytes == 0 || !addressable(header, payload) || ReadablePages.arenaOwned(payload))
             {
-                // iovecs take addresses: bytes on the Java heap go through the staging buffer
+                // copied behind the header and checked where it is sent from: bytes on the Java heap (iovecs take
+                // addresses) and payloads an arena owns, which cost less to copy than to ask the kernel about
                 MemorySegment.copy(header, 0, sendStaging, 0, headerBytes);
                 MemorySegment.copy(payload, payloadOffset, sendStaging, headerBytes, payloadBytes);
+                sendChecksum.stamp(sendStaging.address(), headerBytes + payloadBytes);
                 Libc.putIovec(sendIov, 0, sendStaging.address(), headerBytes + payloadBytes);
                 return sendLocked(to, 1, 0);
             }
-            Libc.putIovec(sendIov, 0, header.address(), headerBytes);
-            Libc.putIovec(sendIov, 1, payloadBytes > 0 ? payload.address() + payloadOffset : 0, payloadBytes);
-            return sendLocked(to, payloadBytes > 0 ? 2 : 1, 0);
+            // the caller's header stays as it is: its frame check goes into a copy
+            MemorySegment.copy(header, 0, sendFrameHeader, 0, headerBytes);
+            final long payloadAddress = payload.address() + payloadOffset;
+            if (!sendPages.clear().add(payloadAddress, payloadBytes).readable())
+            {
+                throw new IOException("sendmsg to " + to + ": " + Errno.describe(Errno.EFAULT));
+            }
+            sendChecksum.stamp(sendFrameHeader.address(), headerBytes, payloadAddress, payloadBytes);
+            Libc.putIovec(sendIov, 0, sendFrameHeader.address(), headerBytes);
+            Libc.putIovec(sendIov, 1, payloadAddress, payloadBytes);
+            return sendLocked(to, 2, 0);
         }
         finally
         {
@@ -291,8 +305,8 @@ final class UdpTransport implements AutoCloseable
      * Send the frames of {@code frames}, each {@code segmentBytes} long but the last, with as few calls as UDP
      * segmentation offload allows; each frame is subject to loss injection on its own. A send the kernel refuses
      * whole (a segment above the path MTU) is retried frame by frame, and frames of that size are sent one by one
-     * from then on. A send that meets an unmapped page (EFAULT: a gathered payload) stops the run: the frames from
-     * that send on are not sent and {@link #faulted} says so.
+     * from then on. A run with a page that cannot be read (a gathered payload) is not sent and {@link #faulted} says
+     * so; so is the rest of a run whose send meets one that went away since (EFAULT).
      *
      * @return frames sent; {@link #injectedLosses} says how many of the others loss injection dropped, and the rest
      *         found the send buffer full or were not sent after a fault.
@@ -306,6 +320,15 @@ final class UdpTransport implements AutoCloseable
             offloadedSends = 0;
             faulted = false;
             final int frameCount = frames.frames();
+            if (!readable(frames))
+            {
+                faulted = true;
+                return 0;
+            }
+            for (int k = 0; k < frameCount; k++)
+            {
+                sendChecksum.stamp(frames, k);
+            }
             final int perCall = segmentBytes >= segmentLimitBytes ? 1 :
                 Math.min(MAX_SEGMENTS, Math.max(1, MAX_SEGMENTED_BYTES / segmentBytes));
             int sent = 0;
@@ -329,6 +352,27 @@ final class UdpTransport implements AutoCloseable
         {
             sendLock.unlock();
         }
+    }
+
+    /**
+     * A run of the driver's own buffer is mapped; one that reads a caller's memory has its payloads asked about
+     * (each frame's header is a copy of ours), those that follow one another in memory as one range.
+     */
+    private boolean readable(final FrameIovecs frames)
+    {
+        if (!frames.readsCallerMemory())
+        {
+            return true;
+        }
+        sendPages.clear();
+        for (int k = 0, count = frames.frames(); k < count; k++)
+        {
+            for (int entry = frames.firstEntry(k) + 1, end = frames.firstEntry(k + 1); entry < end; entry++)
+            {
+                sendPages.add(frames.entryBase(entry), frames.entryLength(entry));
+            }
+        }
+        return sendPages.readable();
     }
 
     /** Frames of the last {@link #sendSegments} dropped by loss injection. */
@@ -390,6 +434,25 @@ final class UdpTransport implements AutoCloseable
             segmentBytes);
         faulted |= status == FAULTED;
         return status;
+    }
+
+    /**
+     * Send {@code datagram} as it is: a datagram that is no MXoE frame (a liveness probe, with its own check).
+     *
+     * @return {@link #SENT} or {@link #SEND_BUFFER_FULL}.
+     */
+    int sendDatagram(final MemorySegment datagram, final InetSocketAddress to) throws IOException
+    {
+        sendLock.lock();
+        try
+        {
+            Libc.putIovec(sendIov, 0, datagram.address(), datagram.byteSize());
+            return sendLocked(to, 1, 0);
+        }
+        finally
+        {
+            sendLock.unlock();
+        }
     }
 
     /** Zero-length sends are doorbells: they wake a same-host receiver parked in {@link #awaitReadable}. */
@@ -467,129 +530,6 @@ final class UdpTransport implements AutoCloseable
             }
             throw new IOException("sendmsg to " + to + ": " + Errno.describe(errno));
         }
-    }
-
-    /**
-     * Receive one datagram (or one offloaded run of frames) into the receive buffer, agent thread only.
-     *
-     * @return the source, or null if none is waiting.
-     */
-    InetSocketAddress receive()
-    {
-        while (true)
-        {
-            final long n = receiveWith(receiveIov.address(), 1, LibcSockets.MSG_DONTWAIT, false);
-            if (n < 0)
-            {
-                return null;
-            }
-            final InetSocketAddress source = received(n);
-            if (source != null)
-            {
-                return source;
-            }
-        }
-    }
-
-    /**
-     * Look at the next datagram without taking it: the first {@link #PEEK_BYTES} of it land at the start of the
-     * receive buffer and {@link #receivedSegmentBytes} says where its frames start. Agent thread only.
-     *
-     * @return its length (it may exceed the receive buffer), or -1 if none is waiting.
-     */
-    int peek()
-    {
-        Libc.putIovec(peekIov, 0, receiveBuffer.address(), PEEK_BYTES);
-        final long n = receiveWith(peekIov.address(), 1, LibcSockets.MSG_DONTWAIT | LibcSockets.MSG_PEEK |
-            LibcSockets.MSG_TRUNC, false);
-        return n < 0 ? -1 : (int)n;
-    }
-
-    /**
-     * Receive the datagram {@link #peek} saw, its bytes scattered as {@code iovecs} lists (each frame's header at
-     * its place in the receive buffer, so {@link #receivedBuffer} reads as after {@link #receive}). Agent thread only.
-     *
-     * @return the source, or null if none is waiting, the source is not one we know (the datagram is dropped) or
-     *         the datagram was lost to an iovec that points at memory not mapped ({@link #receiveFaulted}).
-     */
-    InetSocketAddress receive(final FrameIovecs iovecs)
-    {
-        final long n = receiveWith(iovecs.entryAddress(0), iovecs.entries(), LibcSockets.MSG_DONTWAIT, true);
-        receiveFaulted = n == -Errno.EFAULT;
-        return n < 0 ? null : received(n);
-    }
-
-    /** Whether the last {@link #receive(FrameIovecs)} lost its datagram to an unmapped page (EFAULT). */
-    boolean receiveFaulted()
-    {
-        return receiveFaulted;
-    }
-
-    /**
-     * @param captureErrno whether a failure must say why: the result is then -errno, else -1.
-     * @return bytes received (the datagram's length with MSG_TRUNC), or negative when none was.
-     */
-    private long receiveWith(final long iovAddress, final long iovCount, final int flags, final boolean captureErrno)
-    {
-        receiveHeader.set(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN, 32);
-        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN, receiveControl.byteSize());
-        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOV, iovAddress);
-        receiveHeader.set(ValueLayout.JAVA_LONG, LibcSockets.MSG_IOVLEN, iovCount);
-        final long n = captureErrno ? LibcSockets.recvmsg(receiveCapture, fd, receiveHeader, flags) :
-            LibcSockets.recvmsg(fd, receiveHeader, flags);
-        if (n >= 0)
-        {
-            receivedSegmentBytes = (int)n;
-            if (receiveHeader.get(ValueLayout.JAVA_LONG, LibcSockets.MSG_CONTROLLEN) >= LibcSockets.CMSGHDR_BYTES + 4 &&
-                receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_LEVEL) == LibcSockets.SOL_UDP &&
-                receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSG_TYPE) == LibcSockets.UDP_GRO)
-            {
-                final int segment = receiveControl.get(ValueLayout.JAVA_INT, LibcSockets.CMSGHDR_BYTES);
-                if (segment > 0)
-                {
-                    receivedSegmentBytes = segment;
-                }
-            }
-        }
-        return n;
-    }
-
-    /** The datagram of {@code n} bytes just taken: its source, or null (and no bytes) if it is none we know. */
-    private InetSocketAddress received(final long n)
-    {
-        receivedBytes = (int)n;
-        final InetSocketAddress source = receiveAddresses.decode(receiveName,
-            receiveHeader.get(ValueLayout.JAVA_INT, LibcSockets.MSG_NAMELEN));
-        if (source == null)
-        {
-            receivedBytes = 0;
-            receivedSegmentBytes = 0;
-        }
-        return source;
-    }
-
-    /** Bytes of the datagram (or run) last received. */
-    int receivedBytes()
-    {
-        return receivedBytes;
-    }
-
-    /** Where the frames of the run last received start: every this many bytes (its length when a single datagram). */
-    int receivedSegmentBytes()
-    {
-        return receivedSegmentBytes;
-    }
-
-    /** The buffer holding the datagram last received (from offset 0), valid until the next receive. */
-    MemorySegment receivedBuffer()
-    {
-        return receiveBuffer;
-    }
-
-    /** True if the frame of the last received datagram at hand is to be dropped by loss injection. */
-    boolean dropReceived()
-    {
-        return rxLoss.drop();
     }
 
     /** Block until a datagram is readable, {@link #wakeup} is called, or the timeout passes. */

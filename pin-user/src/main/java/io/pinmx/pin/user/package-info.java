@@ -2,7 +2,8 @@
  * The user-space provider of the driver contract ({@link io.pinmx.pin.user.UserDriver}): MXoE frames as UDP
  * datagram payloads (the socket driven through {@link io.pinmx.pin.provider.LibcSockets} by {@code UdpTransport}:
  * gathering sends, pull replies and a library's send runs in UDP_SEGMENT runs, frames cut to the bound interface's
- * MTU, UDP_GRO receives), and for endpoints of one host a
+ * MTU; UDP_GRO receives by {@code UdpReceiver}; every UDP frame and probe carries a CRC32C, {@code FrameChecksum},
+ * checked on receipt), and for endpoints of one host a
  * many-to-one shared-memory ring per receiving endpoint in its file in PINMX_SHM_DIR (default /dev/shm; memory
  * allocated before the file is mapped, so a full directory refuses the open) (zero-length UDP datagrams as doorbells
  * for a parked receiver) plus single-copy pulls by one

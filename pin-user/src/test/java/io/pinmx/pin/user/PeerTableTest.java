@@ -269,8 +269,11 @@ class PeerTableTest
         final int headerBytes = TestFrames.encodeHeader(header, kind, dstEndpoint, 0, dstSession, srcSession, tag);
         final int payloadBytes = TestFrames.payloadBytes(kind);
         final byte[] datagram = new byte[headerBytes + payloadBytes];
-        MemorySegment.copy(header, ValueLayout.JAVA_BYTE, 0, datagram, 0, headerBytes);
-        MemorySegment.copy(payload, ValueLayout.JAVA_BYTE, 0, datagram, headerBytes, payloadBytes);
+        final MemorySegment frame = Arena.ofAuto().allocate(datagram.length);
+        MemorySegment.copy(header, 0, frame, 0, headerBytes);
+        MemorySegment.copy(payload, 0, frame, headerBytes, payloadBytes);
+        TestFrames.stampCheck(frame, datagram.length);
+        MemorySegment.copy(frame, ValueLayout.JAVA_BYTE, 0, datagram, 0, datagram.length);
         from.send(new DatagramPacket(datagram, datagram.length,
             to.address().board().endpointSocketAddress(to.address().endpointIndex())));
     }

@@ -104,9 +104,9 @@ class ReplyPlacementTest
             frameIndexes.length, SEGMENT_BYTES, SEGMENT_BYTES), SEGMENT_BYTES,
             new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port())));
         final int[] runBytes = new int[1];
-        await().atMost(Duration.ofSeconds(10)).until(() -> (runBytes[0] = receiver.peek()) >= 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> (runBytes[0] = receiver.receiver().peek()) >= 0);
         assertEquals(frameIndexes.length * SEGMENT_BYTES, runBytes[0], "one offloaded datagram");
-        assertEquals(SEGMENT_BYTES, receiver.receivedSegmentBytes(), "the peek tells where frames start");
+        assertEquals(SEGMENT_BYTES, receiver.receiver().receivedSegmentBytes(), "the peek tells where frames start");
         return runBytes[0];
     }
 
@@ -137,17 +137,17 @@ class ReplyPlacementTest
     void aRunEndingItsBlockIsPlacedUpToTheBlocksEndAndTheRestReadIntoTheBuffer() throws IOException
     {
         final int runBytes = sendRun(2, 3, 4, 5, 6);
-        assertEquals(3, placement.plan(receiver.receivedBuffer(), runBytes, SEGMENT_BYTES),
+        assertEquals(3, placement.plan(receiver.receiver().receivedBuffer(), runBytes, SEGMENT_BYTES),
             "frames 2..4 end block 0; a coalesced run's frames after them are not placed on a guess");
-        assertNotNull(receiver.receive(placement.iovecs()));
-        assertEquals(runBytes, receiver.receivedBytes());
+        assertNotNull(receiver.receiver().receive(placement.iovecs()));
+        assertEquals(runBytes, receiver.receiver().receivedBytes());
         for (int f = 2; f <= 4; f++)
         {
             assertFrameLanded(f);
             assertTrue(placement.landedRight(f - 2, slot, (long)f * PAYLOAD_BYTES));
         }
         assertFalse(placement.placed(3));
-        final MemorySegment buffer = receiver.receivedBuffer();
+        final MemorySegment buffer = receiver.receiver().receivedBuffer();
         final PullReplyFrame reply = new PullReplyFrame();
         for (int k = 0; k < 5; k++)
         {
@@ -163,8 +163,8 @@ class ReplyPlacementTest
     {
         slot.blocks()[0].frameArrived(3, System.nanoTime());
         int runBytes = sendRun(1, 2, 3);
-        assertEquals(2, placement.plan(receiver.receivedBuffer(), runBytes, SEGMENT_BYTES));
-        assertNotNull(receiver.receive(placement.iovecs()));
+        assertEquals(2, placement.plan(receiver.receiver().receivedBuffer(), runBytes, SEGMENT_BYTES));
+        assertNotNull(receiver.receiver().receive(placement.iovecs()));
         assertFrameLanded(1);
         assertFrameLanded(2);
         assertUntouched(3);
@@ -173,12 +173,12 @@ class ReplyPlacementTest
         slot.blocks()[0].frameArrived(2, System.nanoTime());
 
         runBytes = sendRun(1, 2);
-        assertEquals(0, placement.plan(receiver.receivedBuffer(), runBytes, SEGMENT_BYTES), "duplicates");
-        assertNotNull(receiver.receive());
+        assertEquals(0, placement.plan(receiver.receiver().receivedBuffer(), runBytes, SEGMENT_BYTES), "duplicates");
+        assertNotNull(receiver.receiver().receive());
 
         runBytes = sendRun(5, 8);
-        assertEquals(2, placement.plan(receiver.receivedBuffer(), runBytes, SEGMENT_BYTES));
-        assertNotNull(receiver.receive(placement.iovecs()));
+        assertEquals(2, placement.plan(receiver.receiver().receivedBuffer(), runBytes, SEGMENT_BYTES));
+        assertNotNull(receiver.receiver().receive(placement.iovecs()));
         assertTrue(placement.landedRight(0, slot, 5L * PAYLOAD_BYTES));
         assertFalse(placement.landedRight(1, slot, 8L * PAYLOAD_BYTES), "frame 8 was read into frame 6's place");
         assertFrameLanded(5);
@@ -192,18 +192,18 @@ class ReplyPlacementTest
         final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(20 * PAYLOAD_BYTES);
         slot = activePull(regions.declare(new MemorySegment[] {first, unmapped}, 2, RegionTable.ACCESS_WRITE));
         int runBytes = sendRun(1, 2, 3, 4);
-        assertEquals(4, placement.plan(receiver.receivedBuffer(), runBytes, SEGMENT_BYTES));
-        assertNull(receiver.receive(placement.iovecs()));
-        assertTrue(receiver.receiveFaulted());
+        assertEquals(4, placement.plan(receiver.receiver().receivedBuffer(), runBytes, SEGMENT_BYTES));
+        assertNull(receiver.receiver().receive(placement.iovecs()));
+        assertTrue(receiver.receiver().receiveFaulted());
         placement.faulted();
         assertFalse(slot.placeable);
-        assertEquals(-1, receiver.peek(), "the run is gone");
+        assertEquals(-1, receiver.receiver().peek(), "the run is gone");
 
         runBytes = sendRun(1, 2);
-        assertEquals(0, placement.plan(receiver.receivedBuffer(), runBytes, SEGMENT_BYTES));
-        assertNotNull(receiver.receive());
-        assertEquals(2 * SEGMENT_BYTES, receiver.receivedBytes());
-        assertEquals(payloadByte(2, 5), receiver.receivedBuffer().get(ValueLayout.JAVA_BYTE,
+        assertEquals(0, placement.plan(receiver.receiver().receivedBuffer(), runBytes, SEGMENT_BYTES));
+        assertNotNull(receiver.receiver().receive());
+        assertEquals(2 * SEGMENT_BYTES, receiver.receiver().receivedBytes());
+        assertEquals(payloadByte(2, 5), receiver.receiver().receivedBuffer().get(ValueLayout.JAVA_BYTE,
             SEGMENT_BYTES + HEADER_BYTES + 5), "read into the buffer, for the checked copy");
     }
 }

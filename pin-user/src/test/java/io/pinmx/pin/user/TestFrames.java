@@ -68,4 +68,10 @@ final class TestFrames
         }
         return kind.headerBytes();
     }
+
+    /** Writes the frame check of the first {@code bytes} of {@code frame} (native), as the user driver's sender does. */
+    static void stampCheck(final MemorySegment frame, final int bytes)
+    {
+        new FrameChecksum().stamp(frame.address(), bytes);
+    }
 }

@@ -110,6 +110,8 @@ class UserEndpointTest
         }
         assertEquals(sameHost ? 1 : 0, puller.counters().get(Counter.PULL_SINGLE_COPY));
         assertEquals(sameHost ? 0 : 1, puller.counters().get(Counter.PULL_FRAMES_RECEIVED) > 0 ? 1 : 0);
+        assertEquals(0, puller.counters().get(Counter.DROPPED_BAD_CRC) + server.counters().get(Counter.DROPPED_BAD_CRC),
+            "undamaged frames all pass their check");
         final long received = puller.counters().get(Counter.PULL_FRAMES_RECEIVED);
         final long placed = puller.counters().get(Counter.PULL_FRAMES_PLACED);
         assertTrue(placed <= received && placed >= received * 9 / 10,
@@ -393,6 +395,7 @@ class UserEndpointTest
             {
                 TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, seq);
                 final int frameBytes = FrameKind.TINY.headerBytes() + TestFrames.payloadBytes(FrameKind.TINY);
+                TestFrames.stampCheck(frame, frameBytes);
                 raw.send(frame.asByteBuffer().limit(frameBytes), target);
             }
             final EventLog log = new EventLog();
@@ -426,31 +429,42 @@ class UserEndpointTest
 
             raw.send(buffer.clear().limit(5), target);
 
+            TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 7);
+            TestFrames.stampCheck(frame, FrameKind.TINY.headerBytes() + 32);
+            frame.set(ValueLayout.JAVA_BYTE, FrameKind.TINY.headerBytes() + 5, (byte)1);
+            raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
+
             TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 1);
             frame.set(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET, (byte)99);
+            TestFrames.stampCheck(frame, FrameKind.TINY.headerBytes() + 32);
             raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
 
             TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 2);
+            TestFrames.stampCheck(frame, FrameKind.TINY.headerBytes() + 10);
             raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 10), target);
 
             TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 3);
             new FrameFlyweight().wrap(frame, 0).version(7);
+            TestFrames.stampCheck(frame, FrameKind.TINY.headerBytes() + 32);
             raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
 
             TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId() ^ 1, 42, 4);
+            TestFrames.stampCheck(frame, FrameKind.TINY.headerBytes() + 32);
             raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
 
             TestFrames.encodeHeader(frame, FrameKind.TINY, 3, 0, endpoint.address().sessionId(), 42, 5);
+            TestFrames.stampCheck(frame, FrameKind.TINY.headerBytes() + 32);
             raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
 
             TestFrames.encodeHeader(frame, FrameKind.TINY, 0, 0, endpoint.address().sessionId(), 42, 6);
+            TestFrames.stampCheck(frame, FrameKind.TINY.headerBytes() + 32);
             raw.send(buffer.clear().limit(FrameKind.TINY.headerBytes() + 32), target);
 
             final EventLog log = new EventLog();
             final EventLog.Seen good = log.awaitEvent(endpoint, TIMEOUT, s -> s.type() == EventType.RECV_TINY);
             assertEquals(6, good.seq(), "only the well-formed frame is delivered");
             await().atMost(TIMEOUT).until(() -> endpoint.counters().get(Counter.NACKS_SENT) == 2);
-            assertEquals(1, endpoint.counters().get(Counter.DROPPED_SHORT));
+            assertEquals(2, endpoint.counters().get(Counter.DROPPED_BAD_CRC), "too short for a check, and damaged");
             assertEquals(1, endpoint.counters().get(Counter.DROPPED_UNKNOWN_KIND));
             assertEquals(1, endpoint.counters().get(Counter.DROPPED_BAD_LENGTH));
             assertEquals(1, endpoint.counters().get(Counter.DROPPED_BAD_VERSION));

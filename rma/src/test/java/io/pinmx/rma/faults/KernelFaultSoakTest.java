@@ -40,7 +40,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class KernelFaultSoakTest
 {
     static final String LONG_VARIABLE = "PINMX_FAULT_SOAK_LONG";
-    static final String UNCHECKED_VARIABLE = "PINMX_FAULT_SOAK_UNCHECKED";
     /** Each way: 10,000 messages in all. */
     private static final int MESSAGES = 5_000;
     private static final long PEER_TIMEOUT_MS = 5_000;
@@ -72,8 +71,7 @@ class KernelFaultSoakTest
         final Path go = dir.resolve("go");
         final List<Process> ranks = new ArrayList<>();
         final List<Long> jvms = new ArrayList<>();
-        try (KernelFaults faults = KernelFaults.create("pxf" + id, "235." + id % 250,
-            "1".equals(System.getenv(UNCHECKED_VARIABLE))))
+        try (KernelFaults faults = KernelFaults.create("pxf" + id, "235." + id % 250))
         {
             this.faults = faults;
             for (int rank = 0; rank < 2; rank++)
@@ -108,6 +106,8 @@ class KernelFaultSoakTest
                     direction + ": no frame corrupted: " + seen);
             }
             assertTrue(rank0.get("resent") > 0 && rank1.get("resent") > 0, "a rank resent nothing: " + seen);
+            assertTrue(rank0.get("badCrc") + rank1.get("badCrc") > 0,
+                "no damaged frame passed the UDP checksum to meet the driver's frame check: " + seen);
             assertTrue(rank0.get("stale") + rank1.get("stale") + rank0.get("pullDuplicates") +
                 rank1.get("pullDuplicates") > 0, "no duplicate or stale frame reached the library: " + seen);
             assertTrue(rank0.get("rmaRounds") > 0 && rank1.get("rmaRounds") > 0, seen);

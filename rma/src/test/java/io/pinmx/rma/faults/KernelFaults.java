@@ -22,9 +22,8 @@ import java.util.regex.Pattern;
  * Checksum offload is off on both ends, so a datagram sent on its own carries a UDP checksum computed before the
  * damage, and the receiver's UDP layer drops it when a bit of it was flipped (UDP InCsumErrors). A run of frames sent
  * by UDP segmentation offload is one packet longer than the MTU until it is cut, and its checksums are computed
- * only then, after the flip (or never, between the two ends of a veth pair): no UDP checksum catches its damage. The
- * bit flips touch only packets of at most the MTU, unless {@code uncheckedCorruption} asks for those runs too. The
- * control plane (TCP) is left alone. Needs root, iproute2 (ip, tc), nftables and ethtool; {@link #close()} removes
+ * only then, after the flip (or never, between the two ends of a veth pair): only the user driver's own frame check
+ * catches its damage. The bit flips touch both. The control plane (TCP) is left alone. Needs root, iproute2 (ip, tc), nftables and ethtool; {@link #close()} removes
  * both namespaces, and with them the veth pair, the rules and the qdiscs.
  */
 final class KernelFaults implements AutoCloseable
@@ -51,13 +50,11 @@ final class KernelFaults implements AutoCloseable
 
     private final String[] namespaces;
     private final String[] addresses;
-    private final boolean uncheckedCorruption;
 
-    private KernelFaults(final String[] namespaces, final String[] addresses, final boolean uncheckedCorruption)
+    private KernelFaults(final String[] namespaces, final String[] addresses)
     {
         this.namespaces = namespaces;
         this.addresses = addresses;
-        this.uncheckedCorruption = uncheckedCorruption;
     }
 
     /** @return why this host cannot make the faults (not root, a tool missing), or null when it can. */
@@ -83,15 +80,12 @@ final class KernelFaults implements AutoCloseable
      * Makes namespaces {@code <tag>a} and {@code <tag>b} joined by a veth pair with {@code 10.<net>.1} and
      * {@code .2} on its ends, checksum offload off, an HTB qdisc with a fast and a slow class on each end; no damage
      * yet.
-     *
-     * @param uncheckedCorruption whether bit flips may also hit packets longer than the MTU (runs of frames sent by
-     *                            segmentation offload), whose damage no UDP checksum catches.
      */
-    static KernelFaults create(final String tag, final String net, final boolean uncheckedCorruption)
+    static KernelFaults create(final String tag, final String net)
         throws IOException, InterruptedException
     {
         final KernelFaults faults = new KernelFaults(new String[] {tag + "a", tag + "b"},
-            new String[] {"10." + net + ".1", "10." + net + ".2"}, uncheckedCorruption);
+            new String[] {"10." + net + ".1", "10." + net + ".2"});
         try
         {
             faults.build();
@@ -154,7 +148,6 @@ final class KernelFaults implements AutoCloseable
         final String peer = addresses[1 - from];
         final String receiver = namespaces[1 - from];
         final int half = d.corruptedPerMille() / 2;
-        final String checksummed = uncheckedCorruption ? "" : "meta length <= " + MTU_BYTES;
         nft(ns, String.join("\n",
             "table ip pinmx_faults {",
             "  chain out {",
@@ -168,9 +161,9 @@ final class KernelFaults implements AutoCloseable
             "table netdev pinmx_faults {",
             "  chain egress {",
             "    type filter hook egress device " + ns + " priority 0; policy accept;",
-            "    ip daddr " + peer + " ip protocol udp " + checksummed + " numgen random mod 1000 < " + half +
+            "    ip daddr " + peer + " ip protocol udp numgen random mod 1000 < " + half +
                 " counter @th,80,8 set @th,80,8 ^ 0x10 comment \"corrupted-header\"",
-            "    ip daddr " + peer + " ip protocol udp " + checksummed + " numgen random mod 1000 < " +
+            "    ip daddr " + peer + " ip protocol udp numgen random mod 1000 < " +
                 (d.corruptedPerMille() - half) + " counter @th,4864,8 set @th,4864,8 ^ 0x01 comment \"corrupted-payload\"",
             "  }",
             "}"));

@@ -171,7 +171,8 @@ final class MessageStream implements AutoCloseable
         }
         return "resent=" + endpoint.resentFrames() + " stale=" + endpoint.droppedFrames() + " driverDropped=" +
             driverDrops + " pullRequestsResent=" + endpoint.driverCounters().get(Counter.PULL_REQUESTS_RESENT) +
-            " pullDuplicates=" + endpoint.driverCounters().get(Counter.PULL_DUPLICATE_FRAMES);
+            " pullDuplicates=" + endpoint.driverCounters().get(Counter.PULL_DUPLICATE_FRAMES) + " badCrc=" +
+            endpoint.driverCounters().get(Counter.DROPPED_BAD_CRC);
     }
 
     private void send(final int count)
