@@ -17,9 +17,10 @@ import java.util.function.Supplier;
  * status that names no rank (Open MPI's "PARTIAL SUCCESS"), and neither launcher here delivers death events. The
  * launcher's process table ({@link PmixClient#processTable}) gives every rank's host and pid, and its state once the
  * launcher has recorded the end (Open MPI's daemons within a few seconds); a rank of this node is judged at once by
- * its process. Asked again every {@value #POLL_MS} ms until one is found or the deadline passes. A server that does
- * not answer the query (Slurm 22.05's plugin) leaves the search with its refusal, which the caller's error quotes.
- * Used by one thread at a time (the one whose collective failed).
+ * its process. After a failure it asks every {@value #POLL_MS} ms until one is found or the deadline passes; a
+ * collective still waiting looks now and then ({@link #look}), since a fence may wait on a rank of another node
+ * without ever failing. A server that does not answer the query leaves the search with its refusal, which the
+ * caller's error quotes. Used by one thread at a time (the one waiting in a collective).
  */
 final class DeadRankSearch
 {
@@ -42,6 +43,20 @@ final class DeadRankSearch
         this.self = self;
         this.nodeRanks = nodeRanks.clone();
         this.tableQuery = tableQuery;
+    }
+
+    /**
+     * One look, while a collective still waits: the ranks the table (asked once) and this node's processes show
+     * ended; none once the server has refused the query.
+     */
+    List<EndedRank> look()
+    {
+        if (null != refusal)
+        {
+            return List.of();
+        }
+        final List<PmixProcess> table = table(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUERY_DEADLINE_MS));
+        return null == table ? List.of() : ended(table);
     }
 
     /**

@@ -29,24 +29,35 @@ import java.util.function.Supplier;
  * The PMIx calls run on one helper thread while the caller waits: it drives the progress hook meanwhile (a
  * caller-driven endpoint keeps answering its peers) and fails at once naming the rank when PMIx reports a
  * rank's death. A call that fails without such a report (a fence the dead rank never joins) fails naming the rank
- * {@link DeadRankSearch} finds ended, with PMIx's status.
+ * {@link DeadRankSearch} finds ended, with PMIx's status; a wait that lasts looks for ended ranks now and then, since
+ * a fence may wait for ever on a rank that died on another node.
  */
 final class PmixExchange implements ControlPlane
 {
     private static final long WAIT_SLICE_MS = 10;
     /** How long a failed collective looks for the rank whose end failed it: the launcher records it in seconds. */
     private static final long DEAD_RANK_SEARCH_MS = 5_000;
+    /**
+     * A collective waiting this long looks for ended ranks, then at doubling intervals up to
+     * {@link #MAX_LOOK_INTERVAL_NS}: Open MPI's fence waits for ever on a rank that died on another node. Each look
+     * is one query to the launcher, so a slow start of many ranks asks it only a few times.
+     */
+    private static final long FIRST_LOOK_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MAX_LOOK_INTERVAL_NS = TimeUnit.SECONDS.toNanos(30);
 
     private final PmixClient client;
     private final int size;
     private final int[] nodeRanks;
     private final ExecutorService caller;
+    /** The process table's queries, apart from {@link #caller}: they run while a fence blocks it. */
+    private final ExecutorService queries;
     private final DeadRankSearch deadRanks;
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
     private final List<BiConsumer<Integer, String>> deathListeners = new CopyOnWriteArrayList<>();
     private volatile String death;
     private Runnable progressHook;
     private volatile Future<?> lastCall;
+    private volatile Future<?> lastQuery;
     private long collectives;
 
     private PmixExchange(final PmixClient client, final int size, final int[] nodeRanks)
@@ -54,13 +65,24 @@ final class PmixExchange implements ControlPlane
         this.client = client;
         this.size = size;
         this.nodeRanks = nodeRanks;
-        caller = Executors.newSingleThreadExecutor(task ->
+        caller = helperThread("pinmx-pmix-rank-" + client.rank());
+        queries = helperThread("pinmx-pmix-query-rank-" + client.rank());
+        deadRanks = new DeadRankSearch(client.rank(), nodeRanks, () ->
         {
-            final Thread thread = new Thread(task, "pinmx-pmix-rank-" + client.rank());
+            final Future<List<PmixProcess>> query = queries.submit(client::processTable);
+            lastQuery = query;
+            return query;
+        });
+    }
+
+    private static ExecutorService helperThread(final String name)
+    {
+        return Executors.newSingleThreadExecutor(task ->
+        {
+            final Thread thread = new Thread(task, name);
             thread.setDaemon(true);
             return thread;
         });
-        deadRanks = new DeadRankSearch(client.rank(), nodeRanks, () -> call(client::processTable));
     }
 
     /**
@@ -200,17 +222,26 @@ final class PmixExchange implements ControlPlane
 
     /**
      * Runs the PMIx calls on the helper thread; meanwhile runs the progress hook (or waits in slices), and
-     * gives up naming the rank as soon as PMIx reports a death.
+     * gives up naming the rank as soon as PMIx reports a death or a look finds a rank ended.
      */
     private <T> T await(final String what, final Supplier<T> calls)
     {
         failIfDead(what);
         final Future<T> result = call(calls::get);
         idle.reset();
+        final long startedNs = System.nanoTime();
+        long lookIntervalNs = FIRST_LOOK_NS;
+        long nextLookNs = startedNs + lookIntervalNs;
         try
         {
             while (true)
             {
+                if (System.nanoTime() - nextLookNs >= 0)
+                {
+                    failIfEnded(what, startedNs);
+                    lookIntervalNs = Math.min(2 * lookIntervalNs, MAX_LOOK_INTERVAL_NS);
+                    nextLookNs = System.nanoTime() + lookIntervalNs;
+                }
                 final Runnable hook = progressHook;
                 try
                 {
@@ -244,6 +275,22 @@ final class PmixExchange implements ControlPlane
         {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("job: rank " + client.rank() + " interrupted in " + what, ex);
+        }
+    }
+
+    /** A look while the collective waits: fails it naming the ranks the launcher or this node shows ended. */
+    private void failIfEnded(final String what, final long startedNs)
+    {
+        final StringJoiner found = new StringJoiner("; ");
+        for (final DeadRankSearch.EndedRank ended : deadRanks.look())
+        {
+            recordDeath(ended.rank(), ended.description());
+            found.add(ended.description());
+        }
+        if (0 != found.length())
+        {
+            throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + found + "; its PMIx_Fence " +
+                "still waits after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNs) + " ms");
         }
     }
 
@@ -310,7 +357,8 @@ final class PmixExchange implements ControlPlane
     public synchronized void close()
     {
         caller.shutdown();
-        if (null == lastCall || lastCall.isDone())
+        queries.shutdown();
+        if ((null == lastCall || lastCall.isDone()) && (null == lastQuery || lastQuery.isDone()))
         {
             client.close();
         }
