@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Real launchers start a pinmx job: IMB PingPong through bin/pinmx-run under
 #   - srun -n 2 (and srun --mpi=pmix -n 2, through Slurm's PMIx server) of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
-#     all in a private directory, on their own ports and munge socket) and stops again;
+#     all in a private directory, on their own ports and munge socket) and stops again; through the PMIx server
+#     also RankRing, RmaRing (fetch-and-add tickets) and an MPJ Express program (NPB IS class S, verified);
 #   - Open MPI's mpirun -np 2.
 # Installs slurm-wlm, munge and openmpi-bin when missing (root only; once). A launcher that cannot run here is
-# skipped with the reason. The bench classpath is built once (PINMX_CLASSPATH, if set, is used as it is), so no
-# task runs Maven. Checks PingPong's table, exit status, and that the bootstrap file is gone afterwards.
-# Also the main job's series script (bench-imb/run-series.sh) once, judged on its tally.
+# skipped with the reason. The bench classpath is built once (PINMX_CLASSPATH, if set, is used as it is; the MPJ
+# program's is mpj-device's), so no task runs Maven. Checks each program's lines, exit status, and that the
+# bootstrap file is gone afterwards. Also the main job's series script (bench-imb/run-series.sh) once, judged on
+# its tally. Arguments pick parts (slurm, mpirun, series; default all three).
 # Last line: "launchers: N passed, N failed, N skipped".
 set -uo pipefail
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -43,6 +45,28 @@ judge() { # launcher status out err home
     result "$1" failed "bootstrap files left in $5/.pinmx: $(ls "$5/.pinmx" | tr '\n' ' ')"
   else
     result "$1" passed "$rows PingPong rows in $((SECONDS - started)) s, $(grep -m1 '^# progress' "$3" | cut -c1-60)..."
+  fi
+}
+
+# Judges a program's run: exit status, each pattern matching exactly one line of its output, no bootstrap file.
+judge_lines() { # launcher status out err home pattern...
+  local name=$1 status=$2 out=$3 err=$4 home=$5 pattern count
+  shift 5
+  if [ "$status" -ne 0 ]; then
+    result "$name" failed "exit status $status; stderr: $(tail -n 5 "$err" | tr '\n' ' ')"
+    return
+  fi
+  for pattern in "$@"; do
+    count=$(grep -cE -- "$pattern" "$out")
+    if [ "$count" -ne 1 ]; then
+      result "$name" failed "'$pattern' matched $count lines, not 1: $(tr '\n' ' ' <"$out" | cut -c1-400)"
+      return
+    fi
+  done
+  if [ -n "$(ls -A "$home/.pinmx" 2>/dev/null)" ]; then
+    result "$name" failed "bootstrap files left in $home/.pinmx: $(ls "$home/.pinmx" | tr '\n' ' ')"
+  else
+    result "$name" passed "$# lines checked in $((SECONDS - started)) s"
   fi
 }
 
@@ -124,11 +148,37 @@ EOF
     HOME=$dir/home timeout "$DEADLINE_S" srun --mpi=pmix -n 2 -N 1 --overcommit "${pingpong[@]}" >"$dir/out-pmix" \
       2>"$dir/err-pmix"
     judge "slurm pmix" $? "$dir/out-pmix" "$dir/err-pmix" "$dir/home"
+    run_slurm_pmix_programs "$dir"
   else
     result "slurm pmix" skipped "srun --mpi=list offers no pmix plugin: $(srun --mpi=list 2>&1 | tr '\n' ' ')"
   fi
   stop_daemons
   unset SLURM_CONF
+}
+
+# The job module's example, the one-sided layer's and an MPJ Express program through Slurm's PMIx server.
+run_slurm_pmix_programs() { # dir
+  local dir=$1 mpj_cp
+  started=$SECONDS
+  HOME=$dir/home timeout "$DEADLINE_S" srun --mpi=pmix -n 2 -N 1 --overcommit bin/pinmx-run \
+    io.pinmx.job.example.RankRing >"$dir/out-ring" 2>"$dir/err-ring"
+  judge_lines "slurm pmix RankRing" $? "$dir/out-ring" "$dir/err-ring" "$dir/home" \
+    '^rank 0 of 2 got 1 from rank 1$' '^rank 1 of 2 got 0 from rank 0$'
+  started=$SECONDS
+  HOME=$dir/home timeout "$DEADLINE_S" srun --mpi=pmix -n 2 -N 1 --overcommit bin/pinmx-run \
+    io.pinmx.rma.example.RmaRing >"$dir/out-rma" 2>"$dir/err-rma"
+  judge_lines "slurm pmix RmaRing" $? "$dir/out-rma" "$dir/err-rma" "$dir/home" \
+    '^rank 0 of 2 received 1, ticket [01], parity sum 0, total 1$' \
+    '^rank 1 of 2 received 0, ticket [01], parity sum 1, total 1$' ', ticket 0,' ', ticket 1,'
+  if ! mpj_cp=$(pinmx_classpath mpj-device 2>"$dir/err-mpj-build"); then
+    result "slurm pmix MPJ" failed "building mpj-device: $(tail -n 5 "$dir/err-mpj-build" | tr '\n' ' ')"
+    return
+  fi
+  started=$SECONDS
+  HOME=$dir/home PINMX_CLASSPATH=$mpj_cp timeout "$DEADLINE_S" srun --mpi=pmix -n 2 -N 1 --overcommit \
+    bin/pinmx-run --mpj io.pinmx.mpj.npb.IntegerSort S >"$dir/out-mpj" 2>"$dir/err-mpj"
+  judge_lines "slurm pmix MPJ" $? "$dir/out-mpj" "$dir/err-mpj" "$dir/home" \
+    '^ Verification += +SUCCESSFUL$' '^ Total processes += +2$'
 }
 
 run_open_mpi() {
@@ -167,8 +217,15 @@ run_series() {
   fi
 }
 
-run_slurm
-run_open_mpi
-run_series
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(slurm mpirun series)
+for part in "${parts[@]}"; do
+  case $part in
+    slurm) run_slurm ;;
+    mpirun) run_open_mpi ;;
+    series) run_series ;;
+    *) echo "launcher-tests.sh: unknown part '$part' (slurm, mpirun, series)" >&2; exit 2 ;;
+  esac
+done
 echo "launchers: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

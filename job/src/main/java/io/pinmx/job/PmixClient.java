@@ -9,7 +9,9 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -204,6 +206,125 @@ final class PmixClient implements AutoCloseable
                 release(value);
             }
         }
+    }
+
+    /**
+     * PMIx_Query_info of this job's process table ({@value PmixLibrary#QUERY_PROC_TABLE}): every rank's host, pid and
+     * state as the launcher knows them (Open MPI's daemons record a death there within seconds).
+     *
+     * @throws IllegalStateException naming the query and PMIx's text when the server does not answer it.
+     */
+    List<PmixProcess> processTable()
+    {
+        checkOpen();
+        final String call = "PMIx_Query_info(" + PmixLibrary.QUERY_PROC_TABLE + ")";
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment keys = arena.allocate(ValueLayout.ADDRESS, 2);
+            keys.setAtIndex(ValueLayout.ADDRESS, 0, arena.allocateFrom(PmixLibrary.QUERY_PROC_TABLE));
+            keys.setAtIndex(ValueLayout.ADDRESS, 1, MemorySegment.NULL);
+            final MemorySegment query = arena.allocate(PmixLibrary.QUERY_BYTES, 8);
+            query.set(ValueLayout.ADDRESS, PmixLibrary.QUERY_KEYS_OFFSET, keys);
+            query.set(ValueLayout.ADDRESS, PmixLibrary.QUERY_QUALIFIERS_OFFSET,
+                PmixLibrary.allocateStringInfo(arena, PmixLibrary.KEY_NAMESPACE, namespace));
+            query.set(ValueLayout.JAVA_LONG, PmixLibrary.QUERY_QUALIFIER_COUNT_OFFSET, 1L);
+            final MemorySegment results = arena.allocate(ValueLayout.ADDRESS);
+            final MemorySegment count = arena.allocate(ValueLayout.JAVA_LONG);
+            pmix.check((int)pmix.queryInfo.invokeExact(query, 1L, results, count), call);
+            final long n = count.get(ValueLayout.JAVA_LONG, 0);
+            final MemorySegment infos = results.get(ValueLayout.ADDRESS, 0);
+            if (MemorySegment.NULL.equals(infos))
+            {
+                return List.of();
+            }
+            final MemorySegment all = infos.reinterpret(n * PmixLibrary.INFO_BYTES);
+            try
+            {
+                final List<PmixProcess> table = new ArrayList<>();
+                for (long i = 0; i < n; i++)
+                {
+                    final MemorySegment info = all.asSlice(i * PmixLibrary.INFO_BYTES, PmixLibrary.INFO_BYTES);
+                    if (PmixLibrary.QUERY_PROC_TABLE.equals(PmixLibrary.infoKey(info)))
+                    {
+                        collectProcesses(info.asSlice(PmixLibrary.INFO_VALUE_OFFSET, PmixLibrary.VALUE_BYTES), table);
+                    }
+                }
+                return table;
+            }
+            finally
+            {
+                for (long i = 0; i < n; i++)
+                {
+                    pmix.valueDestruct.invokeExact(
+                        all.asSlice(i * PmixLibrary.INFO_BYTES + PmixLibrary.INFO_VALUE_OFFSET, PmixLibrary.VALUE_BYTES));
+                }
+                pmix.free.invokeExact(infos);
+            }
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new IllegalStateException("PMIx: " + call + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * A value that holds processes: one pmix_proc_info_t, or a data array of them, or of infos each holding one (Open
+     * MPI 4.1's server answers so).
+     */
+    private static void collectProcesses(final MemorySegment value, final List<PmixProcess> into)
+    {
+        final MemorySegment data = value.get(ValueLayout.ADDRESS, PmixLibrary.VALUE_DATA_OFFSET);
+        if (MemorySegment.NULL.equals(data))
+        {
+            return;
+        }
+        switch (value.get(ValueLayout.JAVA_SHORT, PmixLibrary.VALUE_TYPE_OFFSET))
+        {
+            case PmixLibrary.TYPE_PROC_INFO -> into.add(process(data.reinterpret(PmixLibrary.PROC_INFO_BYTES)));
+            case PmixLibrary.TYPE_DATA_ARRAY ->
+            {
+                final MemorySegment array = data.reinterpret(PmixLibrary.DATA_ARRAY_BYTES);
+                final short type = array.get(ValueLayout.JAVA_SHORT, PmixLibrary.DATA_ARRAY_TYPE_OFFSET);
+                final long size = array.get(ValueLayout.JAVA_LONG, PmixLibrary.DATA_ARRAY_SIZE_OFFSET);
+                final MemorySegment elements = array.get(ValueLayout.ADDRESS, PmixLibrary.DATA_ARRAY_ARRAY_OFFSET);
+                if (MemorySegment.NULL.equals(elements))
+                {
+                    return;
+                }
+                if (PmixLibrary.TYPE_PROC_INFO == type)
+                {
+                    final MemorySegment procs = elements.reinterpret(size * PmixLibrary.PROC_INFO_BYTES);
+                    for (long i = 0; i < size; i++)
+                    {
+                        into.add(process(procs.asSlice(i * PmixLibrary.PROC_INFO_BYTES, PmixLibrary.PROC_INFO_BYTES)));
+                    }
+                }
+                else if (PmixLibrary.TYPE_INFO == type)
+                {
+                    final MemorySegment infos = elements.reinterpret(size * PmixLibrary.INFO_BYTES);
+                    for (long i = 0; i < size; i++)
+                    {
+                        collectProcesses(infos.asSlice(i * PmixLibrary.INFO_BYTES + PmixLibrary.INFO_VALUE_OFFSET,
+                            PmixLibrary.VALUE_BYTES), into);
+                    }
+                }
+            }
+            default ->
+            {
+            }
+        }
+    }
+
+    private static PmixProcess process(final MemorySegment info)
+    {
+        return new PmixProcess(PmixLibrary.rank(info),
+            PmixLibrary.string(info.get(ValueLayout.ADDRESS, PmixLibrary.PROC_INFO_HOSTNAME_OFFSET)),
+            info.get(ValueLayout.JAVA_INT, PmixLibrary.PROC_INFO_PID_OFFSET),
+            Byte.toUnsignedInt(info.get(ValueLayout.JAVA_BYTE, PmixLibrary.PROC_INFO_STATE_OFFSET)));
     }
 
     /**

@@ -5,6 +5,8 @@ import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -12,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -27,22 +28,36 @@ import java.util.function.Supplier;
  * <p>
  * The PMIx calls run on one helper thread while the caller waits: it drives the progress hook meanwhile (a
  * caller-driven endpoint keeps answering its peers) and fails at once naming the rank when PMIx reports a
- * rank's death.
+ * rank's death. A call that fails without such a report (a fence the dead rank never joins) fails naming the rank
+ * {@link DeadRankSearch} finds ended, with PMIx's status; a wait that lasts looks for ended ranks now and then, since
+ * a fence may wait for ever on a rank that died on another node.
  */
 final class PmixExchange implements ControlPlane
 {
     private static final long WAIT_SLICE_MS = 10;
-    private static final long DEATH_REPORT_WAIT_MS = 1_000;
+    /** How long a failed collective looks for the rank whose end failed it: the launcher records it in seconds. */
+    private static final long DEAD_RANK_SEARCH_MS = 5_000;
+    /**
+     * A collective waiting this long looks for ended ranks, then at doubling intervals up to
+     * {@link #MAX_LOOK_INTERVAL_NS}: Open MPI's fence waits for ever on a rank that died on another node. Each look
+     * is one query to the launcher, so a slow start of many ranks asks it only a few times.
+     */
+    private static final long FIRST_LOOK_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MAX_LOOK_INTERVAL_NS = TimeUnit.SECONDS.toNanos(30);
 
     private final PmixClient client;
     private final int size;
     private final int[] nodeRanks;
     private final ExecutorService caller;
+    /** The process table's queries, apart from {@link #caller}: they run while a fence blocks it. */
+    private final ExecutorService queries;
+    private final DeadRankSearch deadRanks;
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
     private final List<BiConsumer<Integer, String>> deathListeners = new CopyOnWriteArrayList<>();
     private volatile String death;
     private Runnable progressHook;
-    private Future<?> lastCall;
+    private volatile Future<?> lastCall;
+    private volatile Future<?> lastQuery;
     private long collectives;
 
     private PmixExchange(final PmixClient client, final int size, final int[] nodeRanks)
@@ -50,9 +65,21 @@ final class PmixExchange implements ControlPlane
         this.client = client;
         this.size = size;
         this.nodeRanks = nodeRanks;
-        caller = Executors.newSingleThreadExecutor(task ->
+        caller = helperThread("pinmx-pmix-rank-" + client.rank());
+        queries = helperThread("pinmx-pmix-query-rank-" + client.rank());
+        deadRanks = new DeadRankSearch(client.rank(), nodeRanks, () ->
         {
-            final Thread thread = new Thread(task, "pinmx-pmix-rank-" + client.rank());
+            final Future<List<PmixProcess>> query = queries.submit(client::processTable);
+            lastQuery = query;
+            return query;
+        });
+    }
+
+    private static ExecutorService helperThread(final String name)
+    {
+        return Executors.newSingleThreadExecutor(task ->
+        {
+            final Thread thread = new Thread(task, name);
             thread.setDaemon(true);
             return thread;
         });
@@ -107,7 +134,11 @@ final class PmixExchange implements ControlPlane
     /** Runs on PMIx's thread: remembers the first death for every wait, and tells the listeners. */
     private void rankDied(final int rank, final String event)
     {
-        final String why = "rank " + rank + " died (" + event + ")";
+        recordDeath(rank, "rank " + rank + " died (" + event + ")");
+    }
+
+    private void recordDeath(final int rank, final String why)
+    {
         if (null == death)
         {
             death = why;
@@ -191,18 +222,26 @@ final class PmixExchange implements ControlPlane
 
     /**
      * Runs the PMIx calls on the helper thread; meanwhile runs the progress hook (or waits in slices), and
-     * gives up naming the rank as soon as PMIx reports a death.
+     * gives up naming the rank as soon as PMIx reports a death or a look finds a rank ended.
      */
     private <T> T await(final String what, final Supplier<T> calls)
     {
         failIfDead(what);
-        final Future<T> result = caller.submit(calls::get);
-        lastCall = result;
+        final Future<T> result = call(calls::get);
         idle.reset();
+        final long startedNs = System.nanoTime();
+        long lookIntervalNs = FIRST_LOOK_NS;
+        long nextLookNs = startedNs + lookIntervalNs;
         try
         {
             while (true)
             {
+                if (System.nanoTime() - nextLookNs >= 0)
+                {
+                    failIfEnded(what, startedNs);
+                    lookIntervalNs = Math.min(2 * lookIntervalNs, MAX_LOOK_INTERVAL_NS);
+                    nextLookNs = System.nanoTime() + lookIntervalNs;
+                }
                 final Runnable hook = progressHook;
                 try
                 {
@@ -226,14 +265,11 @@ final class PmixExchange implements ControlPlane
         }
         catch (final ExecutionException ex)
         {
-            awaitDeathReport(what);
             final Throwable cause = ex.getCause();
-            if (cause instanceof RuntimeException runtime)
-            {
-                throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + runtime.getMessage() +
-                    " (did a rank of the job end or fail?)", runtime);
-            }
-            throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + cause, cause);
+            final String status = cause instanceof RuntimeException ? cause.getMessage() : cause.toString();
+            final String why = whoEnded();
+            throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + why + "; " + status,
+                cause);
         }
         catch (final InterruptedException ex)
         {
@@ -242,18 +278,48 @@ final class PmixExchange implements ControlPlane
         }
     }
 
-    /**
-     * A failed collective is most often a rank's death (a fence the dead rank never joins ends in an error): give
-     * the launcher's report of it a moment to arrive, so that the failure names the rank.
-     */
-    private void awaitDeathReport(final String what)
+    /** A look while the collective waits: fails it naming the ranks the launcher or this node shows ended. */
+    private void failIfEnded(final String what, final long startedNs)
     {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEATH_REPORT_WAIT_MS);
-        while (null == death && deadlineNs - System.nanoTime() > 0)
+        final StringJoiner found = new StringJoiner("; ");
+        for (final DeadRankSearch.EndedRank ended : deadRanks.look())
         {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            recordDeath(ended.rank(), ended.description());
+            found.add(ended.description());
         }
-        failIfDead(what);
+        if (0 != found.length())
+        {
+            throw new IllegalStateException("job: rank " + client.rank() + " " + what + ": " + found + "; its PMIx_Fence " +
+                "still waits after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNs) + " ms");
+        }
+    }
+
+    /** Starts PMIx calls on the helper thread; {@link #close} finalizes only once the last one returned. */
+    private <T> Future<T> call(final Callable<T> calls)
+    {
+        final Future<T> result = caller.submit(calls);
+        lastCall = result;
+        return result;
+    }
+
+    /**
+     * A failed collective is most often a rank's end: the launcher's report of it if one came, else the ranks
+     * {@link DeadRankSearch} finds ended (each then told to the listeners as a death), else why none was named.
+     */
+    private String whoEnded()
+    {
+        final String reported = death;
+        if (null != reported)
+        {
+            return reported;
+        }
+        final StringJoiner found = new StringJoiner("; ");
+        for (final DeadRankSearch.EndedRank ended : deadRanks.search(DEAD_RANK_SEARCH_MS))
+        {
+            recordDeath(ended.rank(), ended.description());
+            found.add(ended.description());
+        }
+        return 0 != found.length() ? found.toString() : "did a rank of the job end or fail? (" + deadRanks.why() + ")";
     }
 
     private void failIfDead(final String what)
@@ -291,7 +357,8 @@ final class PmixExchange implements ControlPlane
     public synchronized void close()
     {
         caller.shutdown();
-        if (null == lastCall || lastCall.isDone())
+        queries.shutdown();
+        if ((null == lastCall || lastCall.isDone()) && (null == lastQuery || lastQuery.isDone()))
         {
             client.close();
         }

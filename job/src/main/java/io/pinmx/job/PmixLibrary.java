@@ -31,7 +31,10 @@ final class PmixLibrary
     static final short TYPE_UINT16 = 13;
     static final short TYPE_UINT32 = 14;
     static final short TYPE_PROC = 22;
+    static final short TYPE_INFO = 24;
     static final short TYPE_BYTE_OBJECT = 27;
+    static final short TYPE_PROC_INFO = 38;
+    static final short TYPE_DATA_ARRAY = 39;
     static final short TYPE_PROC_RANK = 40;
     /** pmix_scope_t PMIX_GLOBAL: a put value every rank of the job may get. */
     static final byte SCOPE_GLOBAL = 3;
@@ -51,6 +54,8 @@ final class PmixLibrary
     static final String KEY_LOCAL_PEERS = "pmix.lpeers";
     static final String KEY_COLLECT_DATA = "pmix.collect";
     static final String KEY_AFFECTED_PROC = "pmix.evproc";
+    static final String KEY_NAMESPACE = "pmix.nspace";
+    static final String QUERY_PROC_TABLE = "pmix.qry.ptable";
 
     static final MemoryLayout PROC = MemoryLayout.structLayout(
         MemoryLayout.sequenceLayout(NAMESPACE_BYTES, ValueLayout.JAVA_BYTE).withName("nspace"),
@@ -68,6 +73,25 @@ final class PmixLibrary
     static final long INFO_VALUE_OFFSET = 520;
     static final long INFO_BYTES = 552;
 
+    /** pmix_query_t: a NULL-terminated array of keys, then the qualifiers and their count. */
+    static final long QUERY_KEYS_OFFSET = 0;
+    static final long QUERY_QUALIFIERS_OFFSET = 8;
+    static final long QUERY_QUALIFIER_COUNT_OFFSET = 16;
+    static final long QUERY_BYTES = 24;
+
+    /** pmix_data_array_t: the elements' type, their count and their address. */
+    static final long DATA_ARRAY_TYPE_OFFSET = 0;
+    static final long DATA_ARRAY_SIZE_OFFSET = 8;
+    static final long DATA_ARRAY_ARRAY_OFFSET = 16;
+    static final long DATA_ARRAY_BYTES = 24;
+
+    /** pmix_proc_info_t: the process, its host's and executable's names, pid, exit code and state. */
+    static final long PROC_INFO_HOSTNAME_OFFSET = 264;
+    static final long PROC_INFO_PID_OFFSET = 280;
+    static final long PROC_INFO_EXIT_CODE_OFFSET = 284;
+    static final long PROC_INFO_STATE_OFFSET = 288;
+    static final long PROC_INFO_BYTES = 296;
+
     private static final Linker LINKER = Linker.nativeLinker();
     private static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
 
@@ -83,6 +107,7 @@ final class PmixLibrary
     final MethodHandle valueDestruct;
     final MethodHandle free;
     final MethodHandle registerEventHandler;
+    final MethodHandle queryInfo;
 
     private PmixLibrary(final SymbolLookup pmix)
     {
@@ -98,6 +123,7 @@ final class PmixLibrary
         valueDestruct = handle(pmix, "PMIx_Value_destruct", FunctionDescriptor.ofVoid(pointer));
         registerEventHandler = handle(pmix, "PMIx_Register_event_handler",
             FunctionDescriptor.of(status, pointer, SIZE_T, pointer, SIZE_T, pointer, pointer, pointer));
+        queryInfo = handle(pmix, "PMIx_Query_info", FunctionDescriptor.of(status, pointer, SIZE_T, pointer, pointer));
         free = LINKER.downcallHandle(LINKER.defaultLookup().find("free").orElseThrow(),
             FunctionDescriptor.ofVoid(pointer));
     }
@@ -193,6 +219,23 @@ final class PmixLibrary
         info.set(ValueLayout.JAVA_SHORT, INFO_VALUE_OFFSET + VALUE_TYPE_OFFSET, TYPE_BOOL);
         info.set(ValueLayout.JAVA_BYTE, INFO_VALUE_OFFSET + VALUE_DATA_OFFSET, (byte)(value ? 1 : 0));
         return info;
+    }
+
+    /** One pmix_info_t holding a string, e.g. {@value #KEY_NAMESPACE}; the string lives in {@code arena}. */
+    static MemorySegment allocateStringInfo(final Arena arena, final String key, final String value)
+    {
+        final MemorySegment info = arena.allocate(INFO_BYTES, 8);
+        info.setString(0, key, StandardCharsets.US_ASCII);
+        info.set(ValueLayout.JAVA_SHORT, INFO_VALUE_OFFSET + VALUE_TYPE_OFFSET, TYPE_STRING);
+        info.set(ValueLayout.ADDRESS, INFO_VALUE_OFFSET + VALUE_DATA_OFFSET, arena.allocateFrom(value));
+        return info;
+    }
+
+    /** @return the C string at {@code address}, or null for a null pointer. */
+    static String string(final MemorySegment address)
+    {
+        return MemorySegment.NULL.equals(address) ? null :
+            address.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
     }
 
     static String infoKey(final MemorySegment info)

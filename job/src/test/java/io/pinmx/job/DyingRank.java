@@ -9,10 +9,11 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A job in which rank 1 kills itself (SIGKILL) once connected while rank 0 waits to receive from it and the other
- * ranks wait in a barrier: each survivor prints "survivor R: ..." with how its wait ended and after how many ms.
- * Run under a PMIx launcher with a peer timeout far longer than the test's patience, so that only the launcher's
- * report of the death can end the waits in time.
+ * A job in which rank 1 kills itself (SIGKILL) once connected while the others wait: with argument {@code receive}
+ * (the default) rank 0 waits to receive from it and the other ranks wait in a barrier; with {@code barrier} or
+ * {@code broadcast} every survivor waits in that collective (a broadcast from rank 1: a fence, then a get of its
+ * value). Each survivor prints "survivor R after T ms ..." with how its wait ended. Run under a PMIx launcher with a
+ * peer timeout far longer than the test's patience, so that only news of the death can end the waits in time.
  */
 public final class DyingRank
 {
@@ -24,6 +25,7 @@ public final class DyingRank
 
     public static void main(final String[] args) throws Exception
     {
+        final String wait = 0 == args.length ? "receive" : args[0];
         try (Job job = Job.join(System.getenv());
             JobEndpoint ranks = JobEndpoint.open(job, System.getenv());
             Arena arena = Arena.ofShared())
@@ -40,7 +42,11 @@ public final class DyingRank
             String outcome;
             try
             {
-                if (0 == job.rank())
+                if ("broadcast".equals(wait))
+                {
+                    job.broadcast(1, new byte[0]);
+                }
+                else if ("receive".equals(wait) && 0 == job.rank())
                 {
                     final Endpoint endpoint = ranks.endpoint();
                     final MemorySegment buffer = arena.allocate(8);

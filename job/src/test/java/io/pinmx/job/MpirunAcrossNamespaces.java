@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * a HOME and a shared-memory directory of its own per host (PINMX_SHM_DIR, PINMX_RMA_DIR: on one kernel both
  * namespaces would otherwise see the same /dev/shm, where rma finds the other rank's files and maps its memory),
  * so that no shared file can be what joins it or carries its data: mpirun runs in the first namespace and
- * starts its daemon in the second through rma/bench/netns-rsh (each with its own host name); the ranks meet
+ * starts its daemon in the second through rma/bench/netns-rsh (each with its own host name, both on every CPU of
+ * this process, ranks unbound); the ranks meet
  * through mpirun's PMIx servers and reach each other over the veth. Shipped in this module's test-jar for every
  * module's cross-namespace PMIx tests; {@link #assumeReady} skips the calling test, saying why, where mpirun,
  * netns-rsh or unshare is missing.
@@ -27,6 +28,7 @@ public final class MpirunAcrossNamespaces
     /** Open MPI's remote-shell agent for namespaces of this machine, from any module's directory. */
     public static final Path NETNS_RSH = Path.of("..", "rma", "bench", "netns-rsh").toAbsolutePath().normalize();
     private static final Path UNSHARE = Path.of("/usr/bin/unshare");
+    private static final String CPUS_ALLOWED = "Cpus_allowed_list:";
 
     private final VethNamespaces hosts;
     private final Path dir;
@@ -99,8 +101,12 @@ public final class MpirunAcrossNamespaces
         command.add(LaunchedJob.LAUNCHER.toString());
         command.addAll(List.of(args));
         final Map<String, String> variables = new HashMap<>(environment);
-        variables.put("PINMX_NETNS_HOSTS", hosts.address(0) + "=" + hosts.name(0) + "/0 " + hosts.address(1) + "=" +
-            hosts.name(1) + "/1");
+        // Every CPU for both "hosts", as two hosts would have: netns-rsh's one CPU per host (its benchmarks' choice)
+        // leaves a JVM one core (serial GC, one compiler thread), so on a loaded machine a collection stops a rank
+        // for seconds, longer than its partner's peer timeout, which then gives it up (BAD_SESSION).
+        final String cpus = allowedCpus();
+        variables.put("PINMX_NETNS_HOSTS", hosts.address(0) + "=" + hosts.name(0) + "/" + cpus + " " +
+            hosts.address(1) + "=" + hosts.name(1) + "/" + cpus);
         return LaunchedJob.finish(MpirunJob.start(dir, "", homes[0], variables, command), dir, "", deadlineS);
     }
 
@@ -113,6 +119,16 @@ public final class MpirunAcrossNamespaces
         {
             assertFalse(Files.exists(home.resolve(".pinmx")), "a bootstrap file was made under " + home);
         }
+    }
+
+    /** @return the CPUs this process may run on, as taskset takes them (e.g. "0-1"). */
+    private static String allowedCpus() throws IOException
+    {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream()
+            .filter(line -> line.startsWith(CPUS_ALLOWED))
+            .map(line -> line.substring(CPUS_ALLOWED.length()).trim())
+            .findFirst()
+            .orElse("0-" + (Runtime.getRuntime().availableProcessors() - 1));
     }
 
     private Path agent()

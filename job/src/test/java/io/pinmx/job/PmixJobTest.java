@@ -28,6 +28,7 @@ class PmixJobTest
     private static final String LONG_PEER_TIMEOUT_MS = "100000";
     private static final long PROMPT_FAILURE_MS = 30_000;
     private static final Pattern SURVIVOR = Pattern.compile("survivor (\\d+) after (\\d+) ms (.*)");
+    private static final Pattern KILLED = Pattern.compile("rank 1 kills itself, pid (\\d+)");
 
     @TempDir
     Path dir;
@@ -48,34 +49,45 @@ class PmixJobTest
         assertFalse(Files.exists(dir.resolve("home").resolve(".pinmx")), "a bootstrap file was made under HOME");
     }
 
-    @Test
-    void aKilledRanksSurvivorsFailAtOnceNamingIt() throws Exception
+    /**
+     * Rank 1 SIGKILLs itself; with {@code receive} rank 0 waits on it through its endpoint and rank 2 in a barrier,
+     * with {@code broadcast} both wait in a broadcast from rank 1 (a fence, then a get). Open MPI 4.1 delivers no
+     * death event to its clients, so a collective's wait ends when the fence the dead rank never joins fails: the
+     * survivor's error names rank 1 with its host and pid from mpirun's process table, and PMIx's status.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"receive", "broadcast"})
+    void aKilledRanksSurvivorsFailAtOnceNamingIt(final String wait) throws Exception
     {
         MpirunJob.assumeMpirun();
         final LaunchedJob.Result job = MpirunJob.run(dir, "", RUN_DEADLINE_S,
             Map.of(JobEndpoint.PEER_TIMEOUT_VARIABLE, LONG_PEER_TIMEOUT_MS, JobEndpoint.SAME_HOST_VARIABLE, "0"),
             // mpirun would otherwise kill the survivors itself as soon as rank 1 died
-            List.of("--enable-recovery"), 3, DyingRank.class.getName());
+            List.of("--enable-recovery"), 3, DyingRank.class.getName(), wait);
+        final Matcher killed = KILLED.matcher(job.out());
+        assertTrue(killed.find(), job.out() + job.err());
+        final String deadPid = killed.group(1);
         final List<String> survivors = MpirunJob.lines(job.out(), "survivor ");
         assertEquals(2, survivors.size(), job.out() + job.err());
         for (final String line : survivors)
         {
+            System.out.println(line);
             final Matcher m = SURVIVOR.matcher(line);
             assertTrue(m.matches(), line);
             assertTrue(Long.parseLong(m.group(2)) < PROMPT_FAILURE_MS, "not failed at once: " + line);
             final String outcome = m.group(3);
-            if ("0".equals(m.group(1)))
+            if ("receive".equals(wait) && "0".equals(m.group(1)))
             {
-                // its endpoint waited on rank 1 itself: the partner named, failed by the launcher's event or, on
-                // this host, by its process having exited
+                // its endpoint waited on rank 1 itself: the partner named, failed by its process having exited
                 assertTrue(outcome.startsWith("failed: ") && outcome.contains("rank 1"), line);
             }
             else
             {
-                // in a barrier: named when the launcher's PMIx server reports the death as an event; Open MPI 4.1
-                // reports none to its clients here, and the fence the dead rank never joins fails instead
-                assertTrue(outcome.startsWith("failed: ") &&
-                    (outcome.contains("rank 1 died (PMIx event") || outcome.contains("PMIx_Fence failed")), line);
+                // in a fence: rank 1 named with its host and pid, and PMIx's status for the fence
+                assertTrue(outcome.startsWith("failed: job: rank " + m.group(1)), line);
+                assertTrue(Pattern.compile("rank 1 \\(host \\S+, pid " + deadPid + "\\) ended: ").matcher(outcome).find(),
+                    "rank 1 (pid " + deadPid + ") not named: " + line);
+                assertTrue(outcome.contains("PMIx_Fence"), "PMIx's call not named: " + line);
             }
         }
     }

@@ -41,6 +41,16 @@ class PmixLayoutTest
                 PMIX_ERR_PROC_KILLED_BY_CMD, PMIX_ERR_LOST_CONNECTION, PMIX_EVENT_JOB_END, PMIX_EVENT_ACTION_COMPLETE);
             printf("%u\\n%s %s %s %s\\n", PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, PMIX_LOCAL_PEERS, PMIX_COLLECT_DATA,
                 PMIX_EVENT_AFFECTED_PROC);
+            printf("%zu %zu %zu %zu\\n", sizeof(pmix_query_t), offsetof(pmix_query_t, keys),
+                offsetof(pmix_query_t, qualifiers), offsetof(pmix_query_t, nqual));
+            printf("%zu %zu %zu %zu\\n", sizeof(pmix_data_array_t), offsetof(pmix_data_array_t, type),
+                offsetof(pmix_data_array_t, size), offsetof(pmix_data_array_t, array));
+            printf("%zu %zu %zu %zu %zu %zu\\n", sizeof(pmix_proc_info_t), offsetof(pmix_proc_info_t, proc),
+                offsetof(pmix_proc_info_t, hostname), offsetof(pmix_proc_info_t, pid),
+                offsetof(pmix_proc_info_t, exit_code), offsetof(pmix_proc_info_t, state));
+            printf("%zu %d %d %d %d %d\\n", sizeof(pmix_proc_state_t), PMIX_INFO, PMIX_PROC_INFO, PMIX_DATA_ARRAY,
+                PMIX_PROC_STATE_TERMINATED, PMIX_PROC_STATE_ERROR);
+            printf("%s %s\\n", PMIX_NSPACE, PMIX_QUERY_PROC_TABLE);
             return 0;
         }
         """;
@@ -82,5 +92,18 @@ class PmixLayoutTest
         assertEquals(Integer.toUnsignedString(PmixLibrary.RANK_WILDCARD), lines.get(6), "PMIX_RANK_WILDCARD");
         assertEquals(PmixLibrary.KEY_JOB_SIZE + " " + PmixLibrary.KEY_LOCAL_PEERS + " " + PmixLibrary.KEY_COLLECT_DATA +
             " " + PmixLibrary.KEY_AFFECTED_PROC, lines.get(7), "keys");
+        assertEquals(PmixLibrary.QUERY_BYTES + " " + PmixLibrary.QUERY_KEYS_OFFSET + " " +
+            PmixLibrary.QUERY_QUALIFIERS_OFFSET + " " + PmixLibrary.QUERY_QUALIFIER_COUNT_OFFSET, lines.get(8),
+            "pmix_query_t");
+        assertEquals(PmixLibrary.DATA_ARRAY_BYTES + " " + PmixLibrary.DATA_ARRAY_TYPE_OFFSET + " " +
+            PmixLibrary.DATA_ARRAY_SIZE_OFFSET + " " + PmixLibrary.DATA_ARRAY_ARRAY_OFFSET, lines.get(9),
+            "pmix_data_array_t");
+        assertEquals(PmixLibrary.PROC_INFO_BYTES + " 0 " + PmixLibrary.PROC_INFO_HOSTNAME_OFFSET + " " +
+            PmixLibrary.PROC_INFO_PID_OFFSET + " " + PmixLibrary.PROC_INFO_EXIT_CODE_OFFSET + " " +
+            PmixLibrary.PROC_INFO_STATE_OFFSET, lines.get(10), "pmix_proc_info_t");
+        assertEquals("1 " + PmixLibrary.TYPE_INFO + " " + PmixLibrary.TYPE_PROC_INFO + " " +
+            PmixLibrary.TYPE_DATA_ARRAY + " " + PmixProcess.STATE_TERMINATED + " " + PmixProcess.STATE_ERROR,
+            lines.get(11), "process state (one byte), types, states");
+        assertEquals(PmixLibrary.KEY_NAMESPACE + " " + PmixLibrary.QUERY_PROC_TABLE, lines.get(12), "query keys");
     }
 }

@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Jobs across two "hosts" (network namespaces joined by a veth pair) with different home directories, one rank
  * each, meeting through mpirun's PMIx servers ({@link MpirunAcrossNamespaces}): RankRing over the veth, and a rank
- * killed in the second namespace, which the survivor in the first names within its peer timeout.
+ * killed in the second namespace, which the survivor in the first names: waiting on it through its endpoint within
+ * its peer timeout, waiting in a barrier with its host and pid from mpirun's process table.
  */
 class PmixTwoNamespaceTest
 {
@@ -51,23 +52,39 @@ class PmixTwoNamespaceTest
     @Test
     void aRankKilledInTheOtherNamespaceIsNamedWithinThePeerTimeout() throws Exception
     {
+        final Matcher m = survivorOfAKill("receive");
+        // Another host's rank: no process of this host to watch, so the endpoint's peer timeout fails it.
+        assertTrue(m.group(2).startsWith("failed: ") && m.group(2).contains("rank 1"), m.group());
+    }
+
+    @Test
+    void aRankKilledInTheOtherNamespaceIsNamedByTheBarrierItNeverJoins() throws Exception
+    {
+        final Matcher m = survivorOfAKill("barrier");
+        // Another host's rank: named from mpirun's process table once the fence it never joins failed.
+        assertTrue(m.group(2).startsWith("failed: job: rank 0 barrier: rank 1 (host "), m.group());
+        assertTrue(Pattern.compile("rank 1 \\(host \\S+, pid \\d+\\) ended: ").matcher(m.group(2)).find(), m.group());
+    }
+
+    /** @return the survivor's line of a DyingRank job with {@code wait}, after checking it failed in time. */
+    private Matcher survivorOfAKill(final String wait) throws Exception
+    {
         MpirunAcrossNamespaces.assumeReady();
         try (VethNamespaces hosts = VethNamespaces.create())
         {
             final LaunchedJob.Result job = MpirunAcrossNamespaces.over(hosts, dir).run(RUN_DEADLINE_S,
                 Map.of(JobEndpoint.PEER_TIMEOUT_VARIABLE, Long.toString(PEER_TIMEOUT_MS)),
                 // mpirun would otherwise kill the survivor itself as soon as rank 1 died
-                List.of("--enable-recovery"), DyingRank.class.getName());
+                List.of("--enable-recovery"), DyingRank.class.getName(), wait);
 
             final List<String> survivors = MpirunJob.lines(job.out(), "survivor ");
             assertEquals(1, survivors.size(), job.out() + job.err());
             final Matcher m = SURVIVOR.matcher(survivors.getFirst());
             assertTrue(m.matches(), survivors.getFirst());
             System.out.println(m.group());
-            // Another host's rank: no process of this host to watch, so the endpoint's peer timeout fails it.
-            assertTrue(m.group(2).startsWith("failed: ") && m.group(2).contains("rank 1"), m.group());
             assertTrue(Long.parseLong(m.group(1)) < PEER_TIMEOUT_MS + PEER_TIMEOUT_SLACK_MS,
                 "not failed within the peer timeout of " + PEER_TIMEOUT_MS + " ms: " + m.group());
+            return m;
         }
     }
 }
