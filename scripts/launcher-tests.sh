@@ -83,7 +83,7 @@ run_slurm() {
   fi
   pinmx_need_packages slurm-wlm munge
   local dir=$work/slurm host base
-  mkdir -p "$dir/state" "$dir/spool" "$dir/home"
+  mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" "$dir/home"
   host=$(hostname -s)
   base=$((20000 + RANDOM % 20000))
   # A key of its own: the host's munge (if any) is left alone.
@@ -104,6 +104,7 @@ AuthInfo=socket=$dir/munge.socket
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
