@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -320,7 +321,10 @@ class LauncherTest
             for (final int rank : new int[] {0, 2})
             {
                 final Process p = launchers.get(rank);
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "rank " + rank + " still runs a minute after rank 1 died");
+                final int survivor = rank;
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), () -> "rank " + survivor + " still runs a minute after " +
+                    "rank 1 died; its stderr: " + tail(dir.resolve("err" + survivor)) + "; its stdout: " +
+                    tail(dir.resolve("out" + survivor)));
                 final String err = Files.readString(dir.resolve("err" + rank));
                 assertTrue(p.exitValue() != 0, "rank " + rank + " exited 0: " + err);
                 assertTrue(err.contains("rank 1 (") && err.contains("pid " + rank1.pid()) ||
@@ -341,5 +345,19 @@ class LauncherTest
         assertEquals(2, o.exitStatus(), o.err());
         assertEquals("pinmx-run: under pmi no job id found (SLURM_JOB_ID, PMIX_NAMESPACE, OMPI_MCA_ess_base_jobid): " +
             "set PINMX_BOOTSTRAP=host:port (where rank 0 listens) or file:PATH", o.err().trim());
+    }
+
+    /** The last 2,000 characters of a rank's output file, for a failure message. */
+    private static String tail(final Path file)
+    {
+        try
+        {
+            final String text = Files.readString(file);
+            return text.substring(Math.max(0, text.length() - 2_000));
+        }
+        catch (final IOException e)
+        {
+            return "(unreadable: " + e + ")";
+        }
     }
 }
