@@ -302,15 +302,21 @@ pinmx_is_ip() {
 # and returns the job's status: 0 when every rank exited 0, else the first failed rank's. A failed rank stops the
 # others (SIGTERM), said in one line on stderr. Every rank parses the same arguments and rank 0 alone says what is
 # wrong with them, so a rank that exits with the usage status (2) first leaves the others 20 s to exit on their own
-# before they are stopped: rank 0's line is never cut off by our signal.
+# before they are stopped: rank 0's line is never cut off by our signal. A tick every second wakes the
+# wait to look for ranks that are gone, so an exit that wait -n does not report cannot leave the job waiting.
 pinmx_wait_ranks() {
-  local pids=("$@") alive=("$@") status=0 failed_rank="" grace="" finished rc pid rank still
+  local pids=("$@") alive=("$@") status=0 failed_rank="" grace="" tick="" finished rc pid rank still
   while [ ${#alive[@]} -gt 0 ]; do
     finished=""
+    [ -n "$tick" ] || { sleep 1 & tick=$!; }
     # Bash may have collected some of these already (many ranks ending at once): wait -n then names each as "no
     # such job", which tells the user nothing; the loop below finds them.
-    wait -n -p finished "${alive[@]}" ${grace:+"$grace"} 2>/dev/null
+    wait -n -p finished "${alive[@]}" ${grace:+"$grace"} "$tick" 2>/dev/null
     rc=$?
+    if [ "${finished:-}" = "$tick" ]; then
+      tick=""
+      finished=""
+    fi
     # wait -n unsets the variable when it reports no job: bash may already have collected a rank that ended while
     # another was being reported, and then gives its status only to a wait on its pid.
     if [ -z "${finished:-}" ]; then
@@ -345,6 +351,7 @@ pinmx_wait_ranks() {
     fi
   done
   [ -n "$grace" ] && kill "$grace" 2>/dev/null
+  [ -n "$tick" ] && kill "$tick" 2>/dev/null
   return "$status"
 }
 

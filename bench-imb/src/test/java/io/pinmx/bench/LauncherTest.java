@@ -248,6 +248,39 @@ class LauncherTest
         assertEquals("pinmx-run: rank 1 exited with status 3; stopping the others\n", Files.readString(dir.resolve("err")));
     }
 
+    /**
+     * A rank whose exit bash collected before the launcher's wait began (as another wait or a trap may): wait -n no
+     * longer reports it, so only the launcher's own look for ranks that are gone ends the job.
+     */
+    @Test
+    void aRankCollectedBeforeTheWaitStillStopsTheOthers() throws Exception
+    {
+        final Path script = dir.resolve("collected.sh");
+        Files.writeString(script, """
+            source "$1/scripts/lib.sh"
+            pids=()
+            sleep 120 & pids+=($!)
+            (sleep 0.2; exit 3) & pids+=($!)
+            sleep 120 & pids+=($!)
+            wait "${pids[1]}"
+            pinmx_wait_ranks "${pids[@]}"
+            echo "job status $?"
+            """);
+        final Process p = new ProcessBuilder("bash", script.toString(), LaunchedJob.LAUNCHER.getParent().getParent().toString())
+            .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile()).start();
+        try
+        {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the wait did not end");
+        }
+        finally
+        {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        assertEquals("job status 3\n", Files.readString(dir.resolve("out")));
+        assertEquals("pinmx-run: rank 1 exited with status 3; stopping the others\n", Files.readString(dir.resolve("err")));
+    }
+
     @Test
     void oneRankFailingStopsTheOthersAndSetsTheExitStatus() throws Exception
     {

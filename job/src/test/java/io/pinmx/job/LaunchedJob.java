@@ -72,9 +72,11 @@ public final class LaunchedJob
     {
         if (!launcher.waitFor(deadlineS, TimeUnit.SECONDS))
         {
+            final String processes = JobProcesses.describe(launcher.toHandle());
             launcher.descendants().forEach(ProcessHandle::destroyForcibly);
             launcher.destroyForcibly();
-            fail("pinmx-run did not finish within " + deadlineS + " s:\n" + Files.readString(dir.resolve("err" + suffix)));
+            fail("pinmx-run did not finish within " + deadlineS + " s:\n" + Files.readString(dir.resolve("err" + suffix)) +
+                "\nits processes then:\n" + processes);
         }
         return new Result(launcher.exitValue(), Files.readString(dir.resolve("out" + suffix)),
             Files.readString(dir.resolve("err" + suffix)));
