@@ -81,8 +81,8 @@ public final class KernelEndpoint implements DriverEndpoint
         this.address = new EndpointAddress(bound.board(), bound.index(), bound.session());
         this.ring = bound.ring();
         this.events = new KernelEventRing(ring, peers, counters);
-        this.oneSided = new KernelOneSided(this, device, features);
-        this.pullCancel = new KernelPullCancel(this, device, features);
+        this.oneSided = new KernelOneSided(this, device);
+        this.pullCancel = new KernelPullCancel(this, device);
         final int linkBytes = Math.min(bound.mtu(), PinmxAbi.MXOE_MAX_BYTES);
         this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " +
             bound.mtu() + "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " +
@@ -137,6 +137,22 @@ public final class KernelEndpoint implements DriverEndpoint
     public boolean hasModuleFeature(final long feature)
     {
         return (features & feature) == feature;
+    }
+
+    /**
+     * Refuses an operation whose module feature the bound pinmx.ko does not announce, naming the feature and what
+     * the module announces (ENOTTY: the module has no ioctl for it).
+     *
+     * @param feature a PinmxAbi.FEATURE_* bit.
+     * @param kind the error kind the operation's callers expect for it.
+     */
+    void requireModuleFeature(final long feature, final DriverError kind, final String operation)
+    {
+        if (!hasModuleFeature(feature))
+        {
+            throw new DriverException(kind, Errno.ENOTTY, operation + ": pinmx.ko on " + device.path() + " lacks " +
+                PinmxAbi.describeFeatures(feature) + " (it announces " + PinmxAbi.describeFeatures(features) + ")", null);
+        }
     }
 
     @Override
@@ -204,11 +220,7 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public RemoteRegion declareRemoteRegion(final MemorySegment[] segments, final int count)
     {
-        if ((features & PinmxAbi.FEATURE_NET_PUT) == 0)
-        {
-            throw DriverEndpoint.unsupported(this, DriverFeature.REMOTE_WRITE, "declareRemoteRegion (pinmx.ko on " +
-                device.path() + " announces " + PinmxAbi.describeFeatures(features) + ")");
-        }
+        requireModuleFeature(PinmxAbi.FEATURE_NET_PUT, DriverError.UNSUPPORTED, "declareRemoteRegion");
         final int regionId = declare(segments, count, RegionAccess.READ_WRITE,
             PinmxAbi.DECLARE_WRITABLE | PinmxAbi.DECLARE_REMOTE);
         try
@@ -376,12 +388,7 @@ public final class KernelEndpoint implements DriverEndpoint
     public void startPull(final PullSpec spec)
     {
         ContractChecks.pull(spec);
-        if ((features & PinmxAbi.FEATURE_NET_PULL) == 0)
-        {
-            throw new DriverException(DriverError.NO_RESOURCES, Errno.ENOTTY, "startPull " + spec + ": pinmx.ko on " +
-                device.path() + " has no pull engine (features " + PinmxAbi.describeFeatures(features) +
-                " lack NET_PULL)", null);
-        }
+        requireModuleFeature(PinmxAbi.FEATURE_NET_PULL, DriverError.NO_RESOURCES, "startPull " + spec);
         final int rc = issueHoldingPeer("startPull", spec.peerIndex(), spec, pullIoctl);
         if (rc != 0)
         {

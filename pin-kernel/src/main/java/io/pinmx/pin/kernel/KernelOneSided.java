@@ -3,10 +3,8 @@ package io.pinmx.pin.kernel;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.spi.AtomicOp;
 import io.pinmx.pin.spi.AtomicSpec;
-import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
-import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.PutSpec;
 import io.pinmx.pin.spi.RemoteTarget;
 
@@ -26,21 +24,19 @@ final class KernelOneSided
 
     private final KernelEndpoint endpoint;
     private final PinmxDevice device;
-    private final long features;
     private final KernelEndpoint.PeerIoctl<PutSpec> putIoctl = this::ioctlPut;
     private final KernelEndpoint.PeerIoctl<PutSpec> putvIoctl = this::ioctlPutv;
     private final KernelEndpoint.PeerIoctl<AtomicSpec> atomicIoctl = this::ioctlAtomic;
 
-    KernelOneSided(final KernelEndpoint endpoint, final PinmxDevice device, final long features)
+    KernelOneSided(final KernelEndpoint endpoint, final PinmxDevice device)
     {
         this.endpoint = endpoint;
         this.device = device;
-        this.features = features;
     }
 
     void put(final PutSpec spec)
     {
-        require(PinmxAbi.FEATURE_NET_PUT, DriverFeature.REMOTE_WRITE, "startPut");
+        endpoint.requireModuleFeature(PinmxAbi.FEATURE_NET_PUT, DriverError.UNSUPPORTED, "startPut");
         if (spec.isVector())
         {
             checkPieces(spec);
@@ -59,22 +55,13 @@ final class KernelOneSided
 
     void atomic(final AtomicSpec spec)
     {
-        require(PinmxAbi.FEATURE_NET_ATOMIC, DriverFeature.REMOTE_ATOMIC, "startAtomic");
+        endpoint.requireModuleFeature(PinmxAbi.FEATURE_NET_ATOMIC, DriverError.UNSUPPORTED, "startAtomic");
         checkAtomic(spec);
         final int rc = endpoint.issueHoldingPeer("startAtomic", spec.target().peerIndex(), spec,
             atomicIoctl);
         if (rc != 0)
         {
             throw atomicFailure(-rc, spec);
-        }
-    }
-
-    private void require(final long moduleFeature, final DriverFeature feature, final String operation)
-    {
-        if ((features & moduleFeature) == 0)
-        {
-            throw DriverEndpoint.unsupported(endpoint, feature, operation + " (pinmx.ko on " + device.path() +
-                " announces " + PinmxAbi.describeFeatures(features) + ")");
         }
     }
 

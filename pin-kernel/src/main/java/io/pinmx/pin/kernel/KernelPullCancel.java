@@ -17,25 +17,17 @@ final class KernelPullCancel
 {
     private final KernelEndpoint endpoint;
     private final PinmxDevice device;
-    private final long features;
 
-    KernelPullCancel(final KernelEndpoint endpoint, final PinmxDevice device, final long features)
+    KernelPullCancel(final KernelEndpoint endpoint, final PinmxDevice device)
     {
         this.endpoint = endpoint;
         this.device = device;
-        this.features = features;
     }
 
     /** @return how many running pulls the module ended (0: none had the handle or all had ended). */
     int cancel(final int pullHandle)
     {
-        if ((features & PinmxAbi.FEATURE_NET_PULL_CANCEL) == 0)
-        {
-            throw new DriverException(DriverError.UNSUPPORTED, Errno.ENOTTY, "cancelPull " + pullHandle +
-                ": pinmx.ko on " + device.path() + " cannot cancel a pull (features " +
-                PinmxAbi.describeFeatures(features) + " lack NET_PULL_CANCEL); it ends at its last byte or timeout",
-                null);
-        }
+        endpoint.requireModuleFeature(PinmxAbi.FEATURE_NET_PULL_CANCEL, DriverError.UNSUPPORTED, "cancelPull " + pullHandle);
         final IoctlScratch scratch = IoctlScratch.get();
         final MemorySegment argument = scratch.struct(PinmxAbi.PULL_CANCEL.byteSize());
         argument.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_CANCEL_HANDLE, pullHandle);
