@@ -2,11 +2,12 @@ package io.pinmx.rma;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * ARMCI's reduction helpers over a group's members (the world's, or another group's in group order): every member's elements are gathered everywhere with a header (its
- * operation, type and whether it refused its own part) and combined in rank order, so every rank computes the same
+ * ARMCI's reduction helpers over a group's members (the world's, or another group's in group order): every member's
+ * elements are gathered everywhere ({@link VettedGather}) and combined in rank order, so every rank computes the same
  * result (to the bit, for floating point). The result replaces the caller's elements only when every rank's part
  * was accepted: a refused or mismatched reduction changes nothing on any rank.
  */
@@ -30,10 +31,7 @@ final class Reductions
         }
     }
 
-    private static final int HEADER_BYTES = 4;
-    private static final ElementType[] TYPES = ElementType.values();
-    private static final ReduceOp[] OPS = ReduceOp.values();
-    private static final Refusal[] REFUSALS = Refusal.values();
+    private static final String[] REFUSALS_SAID = Arrays.stream(Refusal.values()).map(r -> r.said).toArray(String[]::new);
 
     private Reductions()
     {
@@ -58,41 +56,16 @@ final class Reductions
             0 != values.byteSize() % type.bytes() ? Refusal.PARTIAL_ELEMENT :
             values.isReadOnly() ? Refusal.READ_ONLY : Refusal.NONE;
         final long bytes = Refusal.NONE == refusal ? values.byteSize() : 0;
-        final byte[] mine = new byte[Math.toIntExact(HEADER_BYTES + bytes)];
-        mine[0] = (byte)refusal.ordinal();
-        mine[1] = (byte)(null == op ? 0 : op.ordinal());
-        mine[2] = (byte)(null == type ? 0 : type.ordinal());
-        if (Refusal.NONE == refusal)
-        {
-            MemorySegment.copy(values, 0, MemorySegment.ofArray(mine), HEADER_BYTES, bytes);
-        }
+        final byte[] mine = VettedGather.record(refusal.ordinal(), op, type, 0, Refusal.NONE == refusal ? values : null);
         final List<byte[]> all = group.allGather(mine);
         if (Refusal.NONE != refusal)
         {
             throw new IllegalArgumentException("reduction " + op + " of " + type + ": this rank " + refusal.said +
                 (null == values ? "" : " (" + values.byteSize() + " bytes)"));
         }
-        for (int g = 0; g < all.size(); g++)
-        {
-            final byte[] theirs = all.get(g);
-            final int r = group.worldRank(g);
-            if (theirs.length < HEADER_BYTES || theirs[0] < 0 || theirs[0] >= REFUSALS.length ||
-                theirs[1] < 0 || theirs[1] >= OPS.length || theirs[2] < 0 || theirs[2] >= TYPES.length)
-            {
-                throw new RmaException("collective mismatch in " + op + ": rank " + r + " is in another collective call");
-            }
-            if (Refusal.NONE.ordinal() != theirs[0])
-            {
-                throw new RmaException("collective " + op + " of " + type + ": rank " + r + " " +
-                    REFUSALS[theirs[0]].said);
-            }
-            if (theirs[1] != op.ordinal() || theirs[2] != type.ordinal() || theirs.length != mine.length)
-            {
-                throw new RmaException("collective mismatch in " + op + ": rank " + r + " reduces " +
-                    (theirs.length - HEADER_BYTES) / TYPES[theirs[2]].bytes() + " " + TYPES[theirs[2]] + " by " +
-                    OPS[theirs[1]] + ", rank " + self + " " + bytes / type.bytes() + " " + type + " by " + op);
-            }
-        }
+        VettedGather.vet(all, group, mine, op.toString(), op, type, REFUSALS_SAID, (r, theirOp, theirType, theirBytes) ->
+            op + ": rank " + r + " reduces " + theirBytes / theirType.bytes() + " " + theirType + " by " + theirOp +
+            ", rank " + self + " " + bytes / type.bytes() + " " + type + " by " + op);
         combine(all, op, type, values);
     }
 
@@ -102,7 +75,7 @@ final class Reductions
         final MemorySegment[] parts = new MemorySegment[all.size()];
         for (int r = 0; r < parts.length; r++)
         {
-            parts[r] = MemorySegment.ofArray(all.get(r)).asSlice(HEADER_BYTES);
+            parts[r] = MemorySegment.ofArray(all.get(r)).asSlice(VettedGather.HEADER_BYTES);
         }
         // ABSMIN and ABSMAX give absolute values even from one rank: the first element is combined with itself.
         final boolean absolute = ReduceOp.ABSMIN == op || ReduceOp.ABSMAX == op;

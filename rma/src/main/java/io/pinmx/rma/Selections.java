@@ -2,6 +2,7 @@ package io.pinmx.rma;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,10 +32,8 @@ final class Selections
         }
     }
 
-    private static final int HEADER_BYTES = 4;
-    private static final ElementType[] TYPES = ElementType.values();
-    private static final ReduceOp[] OPS = ReduceOp.values();
-    private static final Refusal[] REFUSALS = Refusal.values();
+    private static final int HEADER_BYTES = VettedGather.HEADER_BYTES;
+    private static final String[] REFUSALS_SAID = Arrays.stream(Refusal.values()).map(r -> r.said).toArray(String[]::new);
 
     private Selections()
     {
@@ -58,43 +57,21 @@ final class Selections
             record.byteSize() < type.bytes() ? Refusal.SHORT_RECORD :
             record.isReadOnly() ? Refusal.READ_ONLY : Refusal.NONE;
         final long bytes = Refusal.NONE == refusal ? record.byteSize() : 0;
-        final byte[] mine = new byte[Math.toIntExact(HEADER_BYTES + bytes)];
-        mine[0] = (byte)refusal.ordinal();
-        mine[1] = (byte)(null == op ? 0 : op.ordinal());
-        mine[2] = (byte)(null == type ? 0 : type.ordinal());
-        mine[3] = (byte)(contribute ? 1 : 0);
-        if (Refusal.NONE == refusal)
-        {
-            MemorySegment.copy(record, 0, MemorySegment.ofArray(mine), HEADER_BYTES, bytes);
-        }
+        final byte[] mine = VettedGather.record(refusal.ordinal(), op, type, contribute ? 1 : 0,
+            Refusal.NONE == refusal ? record : null);
         final List<byte[]> all = group.allGather(mine);
         if (Refusal.NONE != refusal)
         {
             throw new IllegalArgumentException("select " + op + " of " + type + ": rank " + self + " " + refusal.said +
                 (null == record ? "" : " (" + record.byteSize() + " bytes)"));
         }
+        VettedGather.vet(all, group, mine, "select " + op, op, type, REFUSALS_SAID, (r, theirOp, theirType, theirBytes) ->
+            "select: rank " + r + " selects " + theirOp + " of " + theirType + " in " + theirBytes + "-byte records, rank " +
+            self + " " + op + " of " + type + " in " + bytes + "-byte records");
         int chosen = -1;
         for (int g = 0; g < all.size(); g++)
         {
             final byte[] theirs = all.get(g);
-            final int r = group.worldRank(g);
-            if (theirs.length < HEADER_BYTES || theirs[0] < 0 || theirs[0] >= REFUSALS.length ||
-                theirs[1] < 0 || theirs[1] >= OPS.length || theirs[2] < 0 || theirs[2] >= TYPES.length)
-            {
-                throw new RmaException("collective mismatch in select " + op + ": rank " + r +
-                    " is in another collective call");
-            }
-            if (Refusal.NONE.ordinal() != theirs[0])
-            {
-                throw new RmaException("collective select " + op + " of " + type + ": rank " + r + " " +
-                    REFUSALS[theirs[0]].said);
-            }
-            if (theirs[1] != op.ordinal() || theirs[2] != type.ordinal() || theirs.length != mine.length)
-            {
-                throw new RmaException("collective mismatch in select: rank " + r + " selects " + OPS[theirs[1]] +
-                    " of " + TYPES[theirs[2]] + " in " + (theirs.length - HEADER_BYTES) + "-byte records, rank " +
-                    self + " " + op + " of " + type + " in " + bytes + "-byte records");
-            }
             if (1 == theirs[3] && (chosen < 0 || beats(op, type, theirs, all.get(chosen))))
             {
                 chosen = g;
