@@ -12,7 +12,6 @@ import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
-import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
@@ -25,10 +24,8 @@ import io.pinmx.pin.wire.FrameKind;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.StampedLock;
 
@@ -53,7 +50,6 @@ public final class KernelEndpoint implements DriverEndpoint
 
     private final PinmxDevice device;
     private final String interfaceName;
-    private final byte pullFlags;
     private final long features;
     private final int maxRegions;
     private final EndpointAddress address;
@@ -62,10 +58,9 @@ public final class KernelEndpoint implements DriverEndpoint
     private final MemorySegment ring;
     private final KernelEventRing events;
     private final KernelOneSided oneSided;
-    private final KernelPullCancel pullCancel;
+    private final KernelPulls pulls;
     private final DriverCounters counters = new DriverCounters();
     private final PeerRegistry<MacPeer> peers = new PeerRegistry<>(counters);
-    private final PeerIoctl<PullSpec> pullIoctl = this::ioctlPull;
     private final StampedLock lifecycle = new StampedLock();
     private final AwaitLoop awaitLoop = new AwaitLoop(this::eventReady, this::blockAwaiting);
     private volatile boolean closed;
@@ -75,19 +70,18 @@ public final class KernelEndpoint implements DriverEndpoint
         this.device = bound.device();
         this.interfaceName = options.interfaceName();
         this.providerOptions = KernelProviderOptions.describe(options);
-        this.pullFlags = (byte)(options.pullsOnWire() ? PinmxAbi.PULL_WIRE : 0);
         this.features = bound.features();
         this.maxRegions = bound.maxRegions();
         this.address = new EndpointAddress(bound.board(), bound.index(), bound.session());
         this.ring = bound.ring();
         this.events = new KernelEventRing(ring, peers, counters);
         this.oneSided = new KernelOneSided(this, device);
-        this.pullCancel = new KernelPullCancel(this, device);
+        this.pulls = new KernelPulls(this, device, counters, options.pullsOnWire());
         final int linkBytes = Math.min(bound.mtu(), PinmxAbi.MXOE_MAX_BYTES);
         this.info = new DriverInfo(NAME, KernelDriver.DESCRIPTION + "; interface " + interfaceName + " (MTU " +
             bound.mtu() + "), module features " + PinmxAbi.describeFeatures(features) + "; chosen because " +
             chosenBecause, true, bound.maxSegments(), maxRegions, EndpointAddress.MAX_ENDPOINT_INDEX + 1,
-            linkBytes - MEDIUM_FRAG_HEADER_BYTES, linkBytes - PULL_REPLY_HEADER_BYTES, featuresOf(features));
+            linkBytes - MEDIUM_FRAG_HEADER_BYTES, linkBytes - PULL_REPLY_HEADER_BYTES, ModuleFeatures.contractFeatures(features));
     }
 
     /**
@@ -98,36 +92,6 @@ public final class KernelEndpoint implements DriverEndpoint
     static KernelEndpoint open(final int endpointIndex, final KernelDriverOptions options, final String chosenBecause)
     {
         return new KernelEndpoint(KernelBinding.open(endpointIndex, options), options, chosenBecause);
-    }
-
-    private static Set<DriverFeature> featuresOf(final long features)
-    {
-        final Set<DriverFeature> set = EnumSet.of(DriverFeature.ETHERNET);
-        if ((features & PinmxAbi.FEATURE_PIN_ON_DEMAND) != 0 && (features & PinmxAbi.FEATURE_INVALIDATE) != 0)
-        {
-            set.add(DriverFeature.ON_DEMAND_PINNING);
-        }
-        if ((features & PinmxAbi.FEATURE_PIN_OVERLAPPED) != 0)
-        {
-            set.add(DriverFeature.OVERLAPPED_PINNING);
-        }
-        if ((features & PinmxAbi.FEATURE_NET_PULL) != 0)
-        {
-            set.add(DriverFeature.ASYNC_PULL_SERVING);
-        }
-        if ((features & PinmxAbi.FEATURE_NET_LOCAL_PULL) != 0)
-        {
-            set.add(DriverFeature.SAME_HOST_SINGLE_COPY_PULL);
-        }
-        if ((features & PinmxAbi.FEATURE_NET_PUT) != 0)
-        {
-            set.add(DriverFeature.REMOTE_WRITE);
-        }
-        if ((features & PinmxAbi.FEATURE_NET_ATOMIC) != 0)
-        {
-            set.add(DriverFeature.REMOTE_ATOMIC);
-        }
-        return set;
     }
 
     /**
@@ -237,7 +201,7 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void cancelPull(final int pullHandle)
     {
-        pullCancel.cancel(pullHandle);
+        pulls.cancel(pullHandle);
     }
 
     @Override
@@ -387,14 +351,7 @@ public final class KernelEndpoint implements DriverEndpoint
     @Override
     public void startPull(final PullSpec spec)
     {
-        ContractChecks.pull(spec);
-        requireModuleFeature(PinmxAbi.FEATURE_NET_PULL, DriverError.NO_RESOURCES, "startPull " + spec);
-        final int rc = issueHoldingPeer("startPull", spec.peerIndex(), spec, pullIoctl);
-        if (rc != 0)
-        {
-            throw pullFailure(-rc, spec);
-        }
-        counters.increment(Counter.PULLS_STARTED);
+        pulls.start(spec);
     }
 
     /** An ioctl that starts an operation on a peer. */
@@ -428,49 +385,6 @@ public final class KernelEndpoint implements DriverEndpoint
                 peers.releaseHold(peer);
             }
         }
-    }
-
-    /** The pull's hold on its peer is released when its end event has been delivered. */
-    private int ioctlPull(final PullSpec spec, final MacPeer peer)
-    {
-        final IoctlScratch scratch = IoctlScratch.get();
-        final MemorySegment pull = scratch.pull;
-        putMac(pull, PinmxAbi.PULL_PEER_MAC, peer.mac());
-        pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_PEER_ENDPOINT, (byte)spec.remoteEndpointIndex());
-        pull.set(ValueLayout.JAVA_BYTE, PinmxAbi.PULL_FLAGS, pullFlags);
-        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_PEER_SESSION, spec.remoteSessionId());
-        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_REMOTE_REGION, spec.remoteRegionId());
-        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_LOCAL_REGION, spec.localRegionId());
-        pull.set(ValueLayout.JAVA_INT, PinmxAbi.PULL_HANDLE, spec.pullHandle());
-        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_OFFSET, spec.remoteOffset());
-        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LOCAL_OFFSET, spec.localOffset());
-        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_LENGTH, spec.length());
-        pull.set(ValueLayout.JAVA_LONG, PinmxAbi.PULL_REMOTE_KEY, spec.remoteKey());
-        return ioctlHot("startPull", scratch, PinmxAbi.IOC_PULL, pull);
-    }
-
-    private DriverException pullFailure(final int errno, final PullSpec spec)
-    {
-        final String cause = switch (errno)
-        {
-            case Errno.ENOENT -> "local region " + spec.localRegionId() + " is not declared";
-            case Errno.EACCES -> "local region " + spec.localRegionId() + " was declared by another process";
-            case Errno.EPERM -> "local region " + spec.localRegionId() + " was not declared WRITE";
-            case Errno.ERANGE -> "local offset " + spec.localOffset() + " + length " + spec.length() +
-                " reaches past the end of local region " + spec.localRegionId();
-            case Errno.EFAULT -> "local region " + spec.localRegionId() + " has a page that cannot be pinned";
-            case Errno.EBUSY -> PinmxAbi.MAX_PULLS + " pulls are running already";
-            case Errno.ENOBUFS -> "the pull ended in the ioctl and the event ring has no free slot for its end event";
-            default -> "refused";
-        };
-        final DriverError kind = switch (errno)
-        {
-            case Errno.EPERM -> DriverError.BAD_ARGUMENT;
-            case Errno.ENETDOWN, Errno.ENOTCONN -> DriverError.PEER_UNREACHABLE;
-            default -> PinmxDevice.kindOf(errno);
-        };
-        return new DriverException(kind, errno, "PINMX_IOC_PULL on " + device.path() + " (" + spec + "): " + cause +
-            ": " + Errno.describe(errno), null);
     }
 
     @Override
