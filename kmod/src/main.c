@@ -132,6 +132,58 @@ static long pinmx_ioc_hello(struct pinmx_endpoint *ep, void __user *uarg)
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
 
+/**
+ * pinmx_ep_take - take an operation out of its endpoint table; process
+ *	context
+ * @ep: endpoint owning @xa.
+ * @xa: @ep's table of pulls or puts.
+ * @nr: that table's count.
+ * @id: @entry's handle in @xa.
+ * @entry: the operation its end work is about to free.
+ *
+ * Whoever takes an operation out of its table frees it: the end work or the
+ * endpoint's release, whichever comes first.
+ *
+ * Return: true if @entry was still in @xa and the caller now owns it.
+ */
+bool pinmx_ep_take(struct pinmx_endpoint *ep, struct xarray *xa,
+		   unsigned int *nr, unsigned long id, void *entry)
+{
+	bool mine;
+
+	mutex_lock(&ep->lock);
+	mine = xa_cmpxchg(xa, id, entry, NULL, 0) == entry;
+	if (mine)
+		(*nr)--;
+	mutex_unlock(&ep->lock);
+	return mine;
+}
+
+/**
+ * pinmx_ep_take_any - take any operation out of an endpoint table; process
+ *	context
+ * @ep: endpoint owning @xa.
+ * @xa: @ep's table of pulls or puts.
+ * @nr: that table's count.
+ *
+ * Return: the operation, now the caller's to free, or NULL if @xa is empty.
+ */
+void *pinmx_ep_take_any(struct pinmx_endpoint *ep, struct xarray *xa,
+			unsigned int *nr)
+{
+	unsigned long id = 0;
+	void *entry;
+
+	mutex_lock(&ep->lock);
+	entry = xa_find(xa, &id, ULONG_MAX, XA_PRESENT);
+	if (entry) {
+		xa_erase(xa, id);
+		(*nr)--;
+	}
+	mutex_unlock(&ep->lock);
+	return entry;
+}
+
 static int pinmx_check_segment(const struct pinmx_segment *seg)
 {
 	u64 end;

@@ -410,6 +410,13 @@ void pinmx_region_kick(struct pinmx_region *region);
 int pinmx_region_pin_async(struct pinmx_region *region,
 			   struct pinmx_pin_wait *w, u64 offset, u64 len);
 bool pinmx_pin_wait_queued(const struct pinmx_pin_wait *w);
+bool pinmx_ep_take(struct pinmx_endpoint *ep, struct xarray *xa,
+		   unsigned int *nr, unsigned long id, void *entry);
+void *pinmx_ep_take_any(struct pinmx_endpoint *ep, struct xarray *xa,
+			unsigned int *nr);
+void pinmx_region_slot_drop(spinlock_t *lock,
+			    struct pinmx_region **slot_region,
+			    struct pinmx_pin_wait *w);
 void pinmx_region_pin_cancel(struct pinmx_region *region,
 			     struct pinmx_pin_wait *w);
 int pinmx_region_read(struct pinmx_region *region, u64 offset, void *buf,

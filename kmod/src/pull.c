@@ -631,14 +631,8 @@ static void pinmx_pull_end_work(struct work_struct *work)
 	struct pinmx_pull_state *pull =
 		container_of(work, struct pinmx_pull_state, end_work);
 	struct pinmx_endpoint *ep = pull->ep;
-	bool mine;
 
-	mutex_lock(&ep->lock);
-	mine = xa_erase(&ep->pulls, pull->id) == pull;
-	if (mine)
-		ep->nr_pulls--;
-	mutex_unlock(&ep->lock);
-	if (mine)
+	if (pinmx_ep_take(ep, &ep->pulls, &ep->nr_pulls, pull->id, pull))
 		pinmx_pull_free(pull);
 }
 
@@ -649,19 +643,8 @@ static void pinmx_pull_end_work(struct work_struct *work)
 void pinmx_pulls_release(struct pinmx_endpoint *ep)
 {
 	struct pinmx_pull_state *pull;
-	unsigned long id;
 
-	for (;;) {
-		mutex_lock(&ep->lock);
-		pull = NULL;
-		xa_for_each(&ep->pulls, id, pull) {
-			xa_erase(&ep->pulls, id);
-			ep->nr_pulls--;
-			break;
-		}
-		mutex_unlock(&ep->lock);
-		if (!pull)
-			break;
+	while ((pull = pinmx_ep_take_any(ep, &ep->pulls, &ep->nr_pulls))) {
 		spin_lock_bh(&pull->lock);
 		if (!pull->ended)
 			pinmx_count(PINMX_CNT_PULLS_FAILED, 1);
@@ -1271,26 +1254,9 @@ void pinmx_pull_server_free(struct pinmx_pull_server *server)
 	spin_lock_bh(&server->lock);
 	server->closing = true;
 	spin_unlock_bh(&server->lock);
-	for (i = 0; i < PINMX_SERVE_SLOTS; i++) {
-		struct pinmx_serve_slot *slot = &server->slots[i];
-		struct pinmx_region *region;
-
-		spin_lock_bh(&server->lock);
-		region = slot->region;
-		if (region)
-			kref_get(&region->kref);
-		spin_unlock_bh(&server->lock);
-		if (!region)
-			continue;
-		pinmx_region_pin_cancel(region, &slot->wait);
-		spin_lock_bh(&server->lock);
-		if (slot->region == region) {
-			slot->region = NULL;
-			pinmx_region_put(region);
-		}
-		spin_unlock_bh(&server->lock);
-		pinmx_region_put(region);
-	}
+	for (i = 0; i < PINMX_SERVE_SLOTS; i++)
+		pinmx_region_slot_drop(&server->lock, &server->slots[i].region,
+				       &server->slots[i].wait);
 	kfree(server);
 }
 

@@ -369,14 +369,8 @@ static void pinmx_put_end_work(struct work_struct *work)
 	struct pinmx_put_state *put =
 		container_of(work, struct pinmx_put_state, end_work);
 	struct pinmx_endpoint *ep = put->ep;
-	bool mine;
 
-	mutex_lock(&ep->lock);
-	mine = xa_erase(&ep->puts, put->id) == put;
-	if (mine)
-		ep->nr_puts--;
-	mutex_unlock(&ep->lock);
-	if (mine)
+	if (pinmx_ep_take(ep, &ep->puts, &ep->nr_puts, put->id, put))
 		pinmx_put_free(put);
 }
 
@@ -387,19 +381,8 @@ static void pinmx_put_end_work(struct work_struct *work)
 void pinmx_puts_release(struct pinmx_endpoint *ep)
 {
 	struct pinmx_put_state *put;
-	unsigned long id;
 
-	for (;;) {
-		mutex_lock(&ep->lock);
-		put = NULL;
-		xa_for_each(&ep->puts, id, put) {
-			xa_erase(&ep->puts, id);
-			ep->nr_puts--;
-			break;
-		}
-		mutex_unlock(&ep->lock);
-		if (!put)
-			break;
+	while ((put = pinmx_ep_take_any(ep, &ep->puts, &ep->nr_puts))) {
 		spin_lock_bh(&put->lock);
 		if (!put->ended)
 			pinmx_put_retire(put);

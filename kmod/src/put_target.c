@@ -374,25 +374,8 @@ void pinmx_put_server_free(struct pinmx_put_server *server)
 	spin_lock_bh(&server->lock);
 	server->closing = true;
 	spin_unlock_bh(&server->lock);
-	for (i = 0; i < PINMX_PUT_SLOTS; i++) {
-		struct pinmx_put_slot *slot = &server->slots[i];
-		struct pinmx_region *region;
-
-		spin_lock_bh(&server->lock);
-		region = slot->region;
-		if (region)
-			kref_get(&region->kref);
-		spin_unlock_bh(&server->lock);
-		if (!region)
-			continue;
-		pinmx_region_pin_cancel(region, &slot->wait);
-		spin_lock_bh(&server->lock);
-		if (slot->region == region) {
-			slot->region = NULL;
-			pinmx_region_put(region);
-		}
-		spin_unlock_bh(&server->lock);
-		pinmx_region_put(region);
-	}
+	for (i = 0; i < PINMX_PUT_SLOTS; i++)
+		pinmx_region_slot_drop(&server->lock, &server->slots[i].region,
+				       &server->slots[i].wait);
 	kfree(server);
 }

@@ -912,6 +912,38 @@ void pinmx_region_pin_cancel(struct pinmx_region *region,
 	wait_event(region->wq, READ_ONCE(region->pin_calling) != w);
 }
 
+/**
+ * pinmx_region_slot_drop - empty a server slot that waits for pins; process
+ *	context
+ * @lock: the server's lock, guarding @slot_region.
+ * @slot_region: the slot's region, which holds a reference while set.
+ * @w: the slot's pin wait on that region.
+ *
+ * On return the slot is empty and its wait's callback neither runs nor will.
+ */
+void pinmx_region_slot_drop(spinlock_t *lock,
+			    struct pinmx_region **slot_region,
+			    struct pinmx_pin_wait *w)
+{
+	struct pinmx_region *region;
+
+	spin_lock_bh(lock);
+	region = *slot_region;
+	if (region)
+		kref_get(&region->kref);
+	spin_unlock_bh(lock);
+	if (!region)
+		return;
+	pinmx_region_pin_cancel(region, w);
+	spin_lock_bh(lock);
+	if (*slot_region == region) {
+		*slot_region = NULL;
+		pinmx_region_put(region);
+	}
+	spin_unlock_bh(lock);
+	pinmx_region_put(region);
+}
+
 /*
  * Copy between the pinned pages of [offset, offset + len) and @buf or @skb,
  * holding pages_lock so that no unpin can free a page under the copy.
