@@ -33,7 +33,8 @@ class MpjCollectiveTimesTest
             final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2",
                 "--peer-timeout", "30", "--mpj", PROGRAM, "-op", op, "-doubles", "4472", "-reps", "40", "-rounds", "2");
             assertEquals(0, run.exitStatus(), run.out() + run.err());
-            final List<String> rounds = run.out().lines().filter(l -> l.startsWith(op + " 4472 doubles round ")).toList();
+            final List<String> rounds =
+                run.out().lines().filter(l -> l.startsWith(op + " 4472 doubles round ")).toList();
             assertEquals(2, rounds.size(), run.out());
             for (final String line : rounds)
             {
