@@ -8,12 +8,15 @@
 # and, run alone, how late a rank blocked in Recv wakes for a partner that computed first (io.pinmx.mpj.bench.MpjWakeup):
 #   ratio wake-up median pinmx/niodev = X
 # NPB_TIMERS=1 makes IS print its per-stage timers (computation and each collective) on both devices.
+# collectives times each 35 KB Reduce and Scatter (then Barrier) of the Java Grande pattern one by one
+# (io.pinmx.mpj.bench.MpjCollectiveTimes, 3 rounds of 2000), and prints the last round's ratios:
+#   ratio collectives reduce mean pinmx/niodev = X   (and median; lower: pinmx faster)
 # jgf runs the Java Grande MPJ benchmarks (io.pinmx.mpj.jgf): section 1 with each timed run lasting at least
 # --target-s seconds (default 1; the suite's is 10) and section 2 at --size (default A), then one ratio of
 # operations per second per benchmark and size (higher: pinmx faster):
 #   ratio jgf Section1:Reduce:Double 4472 pinmx/niodev = X
 #
-#   mpj-device/bench/run.sh [pingpong|is|all|wakeup|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]
+#   mpj-device/bench/run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
@@ -27,12 +30,12 @@ set -euo pipefail
 what=all cls=A msglog=0:22 target_s=1 jgf_size=A
 while [ $# -gt 0 ]; do
   case "$1" in
-    pingpong|is|all|wakeup|jgf) what=$1; shift ;;
+    pingpong|is|all|wakeup|collectives|jgf) what=$1; shift ;;
     --target-s) [ $# -ge 2 ] || { echo "run.sh: --target-s needs seconds" >&2; exit 2; }; target_s=$2; shift 2 ;;
     --size) [ $# -ge 2 ] || { echo "run.sh: --size needs A or B" >&2; exit 2; }; jgf_size=$2; shift 2 ;;
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W, A or B" >&2; exit 2; }; cls=$2; shift 2 ;;
     -msglog) [ $# -ge 2 ] || { echo "run.sh: -msglog needs a:b" >&2; exit 2; }; msglog=$2; shift 2 ;;
-    *) echo "usage: run.sh [pingpong|is|all|wakeup|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]" >&2
+    *) echo "usage: run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]" >&2
        exit 2 ;;
   esac
 done
@@ -72,6 +75,19 @@ if [ "$what" = wakeup ]; then
   median() { awk '/^wake-up us:/ { print $4 }' "$1"; }
   echo "== ratios"
   ratio "wake-up median" "$(median "$out/wakeup.pinmx")" "$(median "$out/wakeup.niodev")"
+  exit 0
+fi
+if [ "$what" = collectives ]; then
+  for op in reduce scatter; do
+    both "$op" io.pinmx.mpj.bench.MpjCollectiveTimes -op "$op"
+  done
+  echo "== ratios"
+  # last FILE FIELD: the last round's mean (field 10) or median (12), in us.
+  last() { awk -v c="$2" '/ round [0-9]+:/ { v = $c } END { print v }' "$1"; }
+  for op in reduce scatter; do
+    ratio "collectives $op mean" "$(last "$out/$op.pinmx" 10)" "$(last "$out/$op.niodev" 10)"
+    ratio "collectives $op median" "$(last "$out/$op.pinmx" 12)" "$(last "$out/$op.niodev" 12)"
+  done
   exit 0
 fi
 if [ "$what" = jgf ]; then

@@ -25,6 +25,7 @@ class MpjEntryPointsTest
     @ParameterizedTest
     @CsvSource({"io.pinmx.mpj.npb.IntegerSort, CLASS", "io.pinmx.mpj.bench.MpjPingPong, -msglog a:b",
         "io.pinmx.mpj.bench.MpjAllreduce, -msglog a:b", "io.pinmx.mpj.bench.MpjWakeup, -compute-us N",
+        "io.pinmx.mpj.bench.MpjCollectiveTimes, -op reduce|scatter",
         "io.pinmx.mpj.jgf.JgfSection1, --target-s S", "io.pinmx.mpj.jgf.JgfSection2, --size A|B"})
     void everyMpjProgramAnswersHelpAndVersion(final String program, final String mentions) throws Exception
     {
