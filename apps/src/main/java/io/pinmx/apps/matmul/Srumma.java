@@ -13,11 +13,10 @@ import java.lang.foreign.ValueLayout;
  * SRUMMA over rma: each rank computes its block of C chunk by chunk, fetching the next chunks' A pieces (a strided
  * get: a column band of a remote A block) and B pieces (a contiguous band of rows of a remote B block) by
  * non-blocking gets, one aggregate handle per chunk, into buffer sets of their own while it multiplies the current
- * chunk (AHEAD chunks in flight; 1 is double buffering). Pieces a rank
- * holds itself are read in place. Before the timed product, one pass makes the same gets blocking with no computing:
- * the communication the product has to hide.
+ * chunk (AHEAD chunks in flight; 1 is double buffering). Pieces a rank holds itself are read in place. Before the
+ * timed product, one pass makes the same gets blocking with no computing: the communication the product has to hide.
  * <p>
- * A chunk is multiplied in panels of rows, the gets in flight tested between panels: through the driver a test polls
+ * A chunk is multiplied in panels of rows, the next chunk's gets tested between panels: through the driver a test polls
  * the endpoint, which moves this rank's pulls on and serves the ones aimed at it, where otherwise each pull's round
  * trip waits for a parked thread to be woken and scheduled beside the multiply on the same CPU.
  */

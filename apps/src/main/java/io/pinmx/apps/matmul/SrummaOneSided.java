@@ -7,8 +7,9 @@ import io.pinmx.rma.Rma;
 /**
  * SRUMMA over pinmx's one-sided layer ({@link Srumma}): {@code bin/pinmx-run -np N
  * io.pinmx.apps.matmul.SrummaOneSided ORDER [CHUNK [AHEAD]]}, ORDER a multiple of N, CHUNK the shared dimension's
- * chunk width (0 or none: the blocks' common side, halved down to 256), AHEAD the chunks fetched ahead. Rank 0 prints the report; exits 1 when the product
- * is wrong, 2 on a bad argument or an order the ranks cannot share (a one-line error).
+ * chunk width (0 or none: the blocks' common side, halved down to 256), AHEAD the chunks fetched ahead. Rank 0
+ * prints the report; exits 1 when the product is wrong, 2 on a bad argument or an order the ranks cannot share (a
+ * one-line error).
  */
 public final class SrummaOneSided
 {

@@ -6,8 +6,9 @@ import io.pinmx.rma.Rma;
 
 /**
  * NPB MG over pinmx's one-sided layer ({@link RmaSlabTransport}): {@code bin/pinmx-run -np N
- * io.pinmx.apps.mg.MgOneSided CLASS [put|get]}, N a power of two of at most half the class's points. Rank 0 prints NPB's
- * report; exits 1 when the verification fails, 2 on a bad class or rank count (a one-line error).
+ * io.pinmx.apps.mg.MgOneSided CLASS [put|get]}, N a power of two of at most half the class's points ({@link
+ * GhostMotion}: get by default). Rank 0 prints NPB's report; exits 1 when the verification fails, 2 on a bad class,
+ * motion or rank count (a one-line error).
  */
 public final class MgOneSided
 {
