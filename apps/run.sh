@@ -4,25 +4,29 @@
 #   ratio time MG S np2 host one-sided/message-passing = X   (rma's shared-memory tier against MPJ on pinmx's device)
 #   ratio time MG S np2 host one-sided/niodev = X            (against MPJ on its own TCP device)
 #   ratio time MG S np2 veth one-sided/message-passing = X   (one rank per network namespace across a veth pair)
+#   ratio time MG S np2 veth one-sided/niodev = X            (and message-passing/niodev: both MPJ devices)
 #   ratio time SpMV powerlaw 5000 np2 host aggregated/per-element = X   (and vector/per-element; fetch time too)
 #   ratio time SRUMMA 1024 np2 veth one-sided/message-passing = X       (SRUMMA over rma against SUMMA over MPJ)
 #   hidden SRUMMA 1024 np2 veth one-sided = F                         (the communication SRUMMA hid, 0 to 1)
+# MG's one-sided version gets its ghost planes (MgOneSided CLASS get); --mg-puts also runs it with puts across the
+# veth (MgOneSided CLASS put: "one-sided puts/message-passing", "one-sided/one-sided puts").
 # X below 1: the first version took less time. A run that fails its verification stops the script (status 1).
 # The plots (one PNG per kernel: each version's time in each setting, io.pinmx.apps.plot.TimesPlot) go to
 # --plots DIR (default apps/target/plots), with times.tsv, the times they show.
 #
 #   apps/run.sh [--class S|W|A] [--np "2 4"] [--settings "host udp veth"] [--kernels "mg spmv srumma"]
 #               [--spmv "stencil27 24,powerlaw 5000"] [--spmv-iterations 5] [--srumma "1024"] [--plots DIR]
+#               [--mg-puts]
 #
 # host: every rank on this host (rma's shared-memory tier). udp: every rank on this host, rma through the driver
 # (PINMX_RMA_SHARED_MEMORY=0: UDP frames; MPJ runs are the host ones). veth: 2 ranks, each in its own network
 # namespace joined by a veth pair (needs root and iproute2; PINMX_VETH_CPUS="0 1" binds each rank's process to a
-# CPU), rma through the driver, MPJ on pinmx over UDP; niodev starts its ranks itself on one host, so it has no
-# veth run.
+# CPU), rma through the driver, MPJ on pinmx over UDP and MPJ on niodev (NiodevJob in the first namespace starts
+# each rank through a prefix: `ip netns exec` into its namespace, `taskset` onto its CPU).
 set -euo pipefail
 
 cls=S nps="2 4" settings="host" kernels="mg spmv srumma" spmv_matrices="stencil27 24,powerlaw 5000" spmv_iterations=5
-srumma_orders=1024 plots=
+srumma_orders=1024 plots= mg_puts=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W or A" >&2; exit 2; }; cls=$2; shift 2 ;;
@@ -32,8 +36,9 @@ while [ $# -gt 0 ]; do
     --spmv) [ $# -ge 2 ] || { echo "run.sh: --spmv needs MATRIX SIZE[,MATRIX SIZE...]" >&2; exit 2; }; spmv_matrices=$2; shift 2 ;;
     --spmv-iterations) [ $# -ge 2 ] || { echo "run.sh: --spmv-iterations needs a number" >&2; exit 2; }; spmv_iterations=$2; shift 2 ;;
     --srumma) [ $# -ge 2 ] || { echo "run.sh: --srumma needs matrix orders" >&2; exit 2; }; srumma_orders=$2; shift 2 ;;
+    --mg-puts) mg_puts=1; shift ;;
     --plots) [ $# -ge 2 ] || { echo "run.sh: --plots needs a directory" >&2; exit 2; }; plots=$2; shift 2 ;;
-    *) echo "usage: run.sh [--class S|W|A] [--np \"2 4\"] [--settings \"host udp veth\"] [--kernels \"mg spmv srumma\"] [--spmv \"MATRIX SIZE,...\"] [--spmv-iterations N] [--srumma \"ORDER ...\"] [--plots DIR]" >&2; exit 2 ;;
+    *) echo "usage: run.sh [--class S|W|A] [--np \"2 4\"] [--settings \"host udp veth\"] [--kernels \"mg spmv srumma\"] [--spmv \"MATRIX SIZE,...\"] [--spmv-iterations N] [--srumma \"ORDER ...\"] [--plots DIR] [--mg-puts]" >&2; exit 2 ;;
   esac
 done
 case "$cls" in S|W|A) ;; *) echo "run.sh: class '$cls' is not one of S, W, A" >&2; exit 2 ;; esac
@@ -180,6 +185,14 @@ if has "$settings" veth; then
     cat "$out/$name"
     verified "$out/$name" || { echo "run.sh: $name did not verify" >&2; exit 1; }
   }
+  # veth_niodev NAME MAIN_CLASS ARGS...: MPJ's niodev, rank i in namespace i, its port server on rank 0's address.
+  veth_niodev() {
+    local name=$1 cpus=(${PINMX_VETH_CPUS:-}) prefixes=(--rank-prefix 1 "ip netns exec $ns1"); shift
+    [ ${#cpus[@]} -eq 2 ] &&
+      prefixes=(--rank-prefix 0 "taskset -c ${cpus[0]}" --rank-prefix 1 "taskset -c ${cpus[1]} ip netns exec $ns1")
+    report "$name" ip netns exec "$ns0" "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob \
+      --port-server 10.231.0.1 "${prefixes[@]}" -np 2 "$@"
+  }
   if has "$kernels" spmv; then
     IFS=, read -ra matrices <<<"$spmv_matrices"
     for matrix in "${matrices[@]}"; do
@@ -201,11 +214,25 @@ if has "$settings" veth; then
     done
   fi
   if has "$kernels" mg; then
-    veth "mg-$cls-np2-veth-one-sided" $mg_one_sided "$cls"
+    veth "mg-$cls-np2-veth-one-sided" $mg_one_sided "$cls" get
+    if [ "$mg_puts" = 1 ]; then
+      veth "mg-$cls-np2-veth-one-sided-puts" $mg_one_sided "$cls" put
+    fi
     veth "mg-$cls-np2-veth-mxdev" --mpj $mg_message_passing "$cls"
+    veth_niodev "mg-$cls-np2-veth-niodev" $mg_message_passing "$cls"
     plotted "MG $cls" "np2 veth" "one-sided" "$(seconds "mg-$cls-np2-veth-one-sided")"
     plotted "MG $cls" "np2 veth" "MPJ pinmx" "$(seconds "mg-$cls-np2-veth-mxdev")"
+    plotted "MG $cls" "np2 veth" "MPJ niodev" "$(seconds "mg-$cls-np2-veth-niodev")"
     ratios+=("$(ratio "MG $cls np2 veth one-sided/message-passing" "mg-$cls-np2-veth-one-sided" "mg-$cls-np2-veth-mxdev")")
+    ratios+=("$(ratio "MG $cls np2 veth one-sided/niodev" "mg-$cls-np2-veth-one-sided" "mg-$cls-np2-veth-niodev")")
+    if [ "$mg_puts" = 1 ]; then
+      plotted "MG $cls" "np2 veth" "one-sided puts" "$(seconds "mg-$cls-np2-veth-one-sided-puts")"
+      ratios+=("$(ratio "MG $cls np2 veth one-sided puts/message-passing" "mg-$cls-np2-veth-one-sided-puts" \
+        "mg-$cls-np2-veth-mxdev")")
+      ratios+=("$(ratio "MG $cls np2 veth one-sided/one-sided puts" "mg-$cls-np2-veth-one-sided" \
+        "mg-$cls-np2-veth-one-sided-puts")")
+    fi
+    ratios+=("$(ratio "MG $cls np2 veth message-passing/niodev" "mg-$cls-np2-veth-mxdev" "mg-$cls-np2-veth-niodev")")
   fi
 fi
 

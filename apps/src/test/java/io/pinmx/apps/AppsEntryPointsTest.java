@@ -26,9 +26,9 @@ class AppsEntryPointsTest
     Path dir;
 
     @ParameterizedTest
-    @CsvSource({"io.pinmx.apps.mg.MgSerial, false, CLASS", "io.pinmx.apps.mg.MgOneSided, false, CLASS",
+    @CsvSource({"io.pinmx.apps.mg.MgSerial, false, CLASS", "io.pinmx.apps.mg.MgOneSided, false, CLASS [put|get]",
         "io.pinmx.apps.mg.MgMessagePassing, true, CLASS", "io.pinmx.apps.spmv.SpmvOneSided, false, MODE",
-        "io.pinmx.apps.matmul.SrummaOneSided, false, ORDER [CHUNK]",
+        "io.pinmx.apps.matmul.SrummaOneSided, false, ORDER [CHUNK [AHEAD]]",
         "io.pinmx.apps.matmul.SummaMessagePassing, true, ORDER [CHUNK]"})
     void everyProgramAnswersHelpAndVersion(final String program, final boolean mpj, final String mentions)
         throws Exception

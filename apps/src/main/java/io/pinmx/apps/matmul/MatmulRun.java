@@ -66,6 +66,16 @@ public record MatmulRun(BlockGrid grid, String version, double seconds, double t
         out.flush();
     }
 
+    /** SRUMMA's wait by kind: seconds issuing, testing and waiting for gets, and how many tests. */
+    static void communicationPhases(final PrintStream out, final double[] phases)
+    {
+        line(out, "Get issue secs", String.format(Locale.ROOT, "%.4f", phases[0]));
+        line(out, "Get test secs", String.format(Locale.ROOT, "%.4f", phases[1]));
+        line(out, "Get await secs", String.format(Locale.ROOT, "%.4f", phases[2]));
+        line(out, "Get tests", String.format(Locale.ROOT, "%.0f", phases[3]));
+        out.flush();
+    }
+
     private static void line(final PrintStream out, final String name, final String value)
     {
         out.printf(Locale.ROOT, " %-16s=%25s%n", name, value);

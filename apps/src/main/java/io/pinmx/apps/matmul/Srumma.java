@@ -10,20 +10,21 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * SRUMMA over rma: each rank computes its block of C chunk by chunk, fetching the next chunk's A piece (a strided
- * get: a column band of a remote A block) and B piece (a contiguous band of rows of a remote B block) by non-blocking
- * gets on one aggregate handle into the other of two buffers while it multiplies the current chunk. Pieces a rank
- * holds itself are read in place. Before the timed product, one pass makes the same gets blocking with no computing:
- * the communication the product has to hide.
+ * SRUMMA over rma: each rank computes its block of C chunk by chunk, fetching the next chunks' A pieces (a strided
+ * get: a column band of a remote A block) and B pieces (a contiguous band of rows of a remote B block) by
+ * non-blocking gets, one aggregate handle per chunk, into buffer sets of their own while it multiplies the current
+ * chunk (AHEAD chunks in flight; 1 is double buffering). Pieces a rank holds itself are read in place. Before the
+ * timed product, one pass makes the same gets blocking with no computing: the communication the product has to hide.
  * <p>
- * A chunk is multiplied in panels of rows, the gets in flight tested between panels: through the driver a test polls
+ * A chunk is multiplied in panels of rows, the next chunk's gets tested between panels: through the driver a test polls
  * the endpoint, which moves this rank's pulls on and serves the ones aimed at it, where otherwise each pull's round
  * trip waits for a parked thread to be woken and scheduled beside the multiply on the same CPU.
  */
 final class Srumma implements AutoCloseable
 {
     static final String VERSION = "one-sided rma";
-    private static final int BUFFERS = 2;
+    /** Chunks fetched ahead of the one being multiplied unless the command line says otherwise. */
+    static final int DEFAULT_CHUNKS_AHEAD = 1;
     /** About this many multiply-adds between two tests of the gets in flight. */
     private static final long MULTIPLY_ADDS_PER_TEST = 1L << 20;
 
@@ -36,19 +37,27 @@ final class Srumma implements AutoCloseable
     private final RmaAllocation a;
     private final RmaAllocation b;
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment[] aBuffers = new MemorySegment[BUFFERS];
-    private final MemorySegment[] bBuffers = new MemorySegment[BUFFERS];
+    /** One buffer set per chunk in flight and one for the chunk being multiplied. */
+    private final int buffers;
+    private final MemorySegment[] aBuffers;
+    private final MemorySegment[] bBuffers;
     private final double[] aChunk;
     private final double[] bChunk;
     private final int panelRows;
-    /** The product's time in communication calls: issuing, testing and waiting for gets. */
-    private long communicationNs;
+    /** The product's time in communication calls by kind: issuing, testing and waiting for gets. */
+    private long issueNs;
+    private long testNs;
+    private long awaitNs;
+    private long tests;
 
     /** Collective: allocates this rank's blocks of A and B and fills them. */
-    Srumma(final Rma rma, final BlockGrid grid)
+    Srumma(final Rma rma, final BlockGrid grid, final int chunksAhead)
     {
         this.rma = rma;
         this.grid = grid;
+        buffers = Math.max(2, Math.min(chunksAhead + 1, grid.chunks()));
+        aBuffers = new MemorySegment[buffers];
+        bBuffers = new MemorySegment[buffers];
         rank = rma.rank();
         m = grid.blockRows();
         n = grid.blockCols();
@@ -68,7 +77,7 @@ final class Srumma implements AutoCloseable
                 bLocal.setAtIndex(ValueLayout.JAVA_DOUBLE, index, ClosedFormProduct.b(firstRow + i, firstCol + j));
             }
         }
-        for (int s = 0; s < BUFFERS; s++)
+        for (int s = 0; s < buffers; s++)
         {
             aBuffers[s] = arena.allocate((long)m * w * Double.BYTES, Double.BYTES);
             bBuffers[s] = arena.allocate((long)w * n * Double.BYTES, Double.BYTES);
@@ -96,26 +105,39 @@ final class Srumma implements AutoCloseable
         rma.barrier();
 
         final double[] c = new double[m * n];
-        communicationNs = 0;
+        issueNs = 0;
+        testNs = 0;
+        awaitNs = 0;
+        tests = 0;
         start = System.nanoTime();
         final int first = grid.firstChunk(rank);
-        RmaHandle pending = timedFetch(first, 0);
-        for (int step = 0; step < grid.chunks(); step++)
+        final int chunks = grid.chunks();
+        final RmaHandle[] pending = new RmaHandle[buffers];
+        for (int ahead = 0; ahead < buffers - 1 && ahead < chunks; ahead++)
         {
-            final int t = (first + step) % grid.chunks();
-            final int buffer = step % BUFFERS;
-            if (null != pending)
+            pending[ahead] = timedFetch((first + ahead) % chunks, ahead);
+        }
+        for (int step = 0; step < chunks; step++)
+        {
+            final int t = (first + step) % chunks;
+            final int buffer = step % buffers;
+            if (null != pending[buffer])
             {
                 final long waitStart = System.nanoTime();
-                pending.await();
-                communicationNs += System.nanoTime() - waitStart;
+                pending[buffer].await();
+                awaitNs += System.nanoTime() - waitStart;
+                pending[buffer] = null;
             }
-            pending = step + 1 < grid.chunks() ? timedFetch((t + 1) % grid.chunks(), (step + 1) % BUFFERS) : null;
+            final int next = step + buffers - 1;
+            if (next < chunks)
+            {
+                pending[next % buffers] = timedFetch((first + next) % chunks, next % buffers);
+            }
             unpack(t, buffer);
-            multiply(c, pending);
+            multiply(c, pending[(step + 1) % buffers]);
         }
         final double seconds = (System.nanoTime() - start) / 1e9;
-        final long waitNs = communicationNs;
+        final long waitNs = issueNs + testNs + awaitNs;
 
         final double error = new ClosedFormProduct(grid.order())
             .maxError(c, m, n, grid.gridRow(rank) * m, grid.gridCol(rank) * n);
@@ -124,7 +146,10 @@ final class Srumma implements AutoCloseable
         return new MatmulRun(grid, VERSION, max[0], max[1], max[2], max[3]);
     }
 
-    /** C += the current chunk's product, panel by panel, testing the gets in flight (null: none) between panels. */
+    /**
+     * C += the current chunk's product, panel by panel, testing the next chunk's gets (null: none) between panels
+     * until they are done.
+     */
     private void multiply(final double[] c, final RmaHandle inFlight)
     {
         boolean done = null == inFlight;
@@ -136,7 +161,8 @@ final class Srumma implements AutoCloseable
             {
                 final long testStart = System.nanoTime();
                 done = inFlight.test();
-                communicationNs += System.nanoTime() - testStart;
+                testNs += System.nanoTime() - testStart;
+                tests++;
             }
         }
     }
@@ -145,7 +171,7 @@ final class Srumma implements AutoCloseable
     {
         final long issueStart = System.nanoTime();
         final RmaHandle handle = fetch(t, s);
-        communicationNs += System.nanoTime() - issueStart;
+        issueNs += System.nanoTime() - issueStart;
         return handle;
     }
 
@@ -167,6 +193,17 @@ final class Srumma implements AutoCloseable
             rma.nbGet(b, bOwner, (long)grid.bLocalRow(t) * n * Double.BYTES, bBuffers[s], handle);
         }
         return handle;
+    }
+
+    /**
+     * Collective, after {@link #run()}: the product's communication by kind, slowest rank each: seconds issuing,
+     * testing and waiting for gets, and the number of tests.
+     */
+    double[] communicationPhases()
+    {
+        final double[] phases = {issueNs / 1e9, testNs / 1e9, awaitNs / 1e9, tests};
+        rma.messages().reduce(ReduceOp.MAX, phases);
+        return phases;
     }
 
     /** Copies chunk t's pieces, from buffer set s or in place, into the arrays the kernel reads. */

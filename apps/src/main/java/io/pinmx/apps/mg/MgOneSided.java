@@ -6,14 +6,16 @@ import io.pinmx.rma.Rma;
 
 /**
  * NPB MG over pinmx's one-sided layer ({@link RmaSlabTransport}): {@code bin/pinmx-run -np N
- * io.pinmx.apps.mg.MgOneSided CLASS}, N a power of two of at most half the class's points. Rank 0 prints NPB's
- * report; exits 1 when the verification fails, 2 on a bad class or rank count (a one-line error).
+ * io.pinmx.apps.mg.MgOneSided CLASS [put|get]}, N a power of two of at most half the class's points ({@link
+ * GhostMotion}: get by default). Rank 0 prints NPB's report; exits 1 when the verification fails, 2 on a bad class,
+ * motion or rank count (a one-line error).
  */
 public final class MgOneSided
 {
     private static final String USAGE = """
-        usage: bin/pinmx-run -np N io.pinmx.apps.mg.MgOneSided CLASS   (N a power of two)
-          NAS MG over pinmx's one-sided layer (strided puts into the neighbours' ghost planes); CLASS is S, W or A.
+        usage: bin/pinmx-run -np N io.pinmx.apps.mg.MgOneSided CLASS [put|get]   (N a power of two)
+          NAS MG over pinmx's one-sided layer; CLASS is S, W or A. Ghost planes move by gets from the neighbours'
+          slots after their notification (get, the default) or by puts into them, a fence and a notification (put).
           Reads the job's and rma's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
           exit status: 0 verified, 1 verification failed or a rank failed, 2 a bad CLASS or rank count
         """;
@@ -29,7 +31,9 @@ public final class MgOneSided
         {
             return;
         }
-        final MgClass cls = MgArguments.mgClass(args);
+        final MgClass cls = MgArguments.mgClass(args, 2);
+        final GhostMotion motion = MgArguments.ghostMotion(args);
+        final String version = VERSION + " (" + motion.word() + "s)";
         final MgRun run;
         try (Job job = Job.join(System.getenv()))
         {
@@ -41,18 +45,18 @@ public final class MgOneSided
             {
                 MgArguments.refuse(ex);
             }
-            try (Rma rma = Rma.init(job); RmaSlabTransport transport = new RmaSlabTransport(rma, cls))
+            try (Rma rma = Rma.init(job); RmaSlabTransport transport = new RmaSlabTransport(rma, cls, motion))
             {
                 if (0 == rma.rank())
                 {
-                    MgReport.header(System.out, cls, rma.size(), VERSION);
+                    MgReport.header(System.out, cls, rma.size(), version);
                 }
                 run = MgRun.of(cls, transport);
                 final double[] phases = transport.exchangePhaseSeconds();
                 if (0 == rma.rank())
                 {
-                    MgReport.print(System.out, run, VERSION);
-                    MgReport.exchangePhases(System.out, phases);
+                    MgReport.print(System.out, run, version);
+                    MgReport.exchangePhases(System.out, motion, phases);
                 }
             }
         }

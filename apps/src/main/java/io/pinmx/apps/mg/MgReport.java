@@ -40,11 +40,15 @@ final class MgReport
         out.flush();
     }
 
-    /** The one-sided ghost exchanges' phases: puts issued, fences and notifications, waiting to be notified. */
-    static void exchangePhases(final PrintStream out, final double[] seconds)
+    /**
+     * The one-sided ghost exchanges' phases. PUT: puts issued, fences and notifications, waiting to be notified. GET:
+     * planes posted in the own slots and neighbours notified, gets, waiting to be notified.
+     */
+    static void exchangePhases(final PrintStream out, final GhostMotion motion, final double[] seconds)
     {
-        line(out, "Ghost put secs", String.format(Locale.ROOT, "%.4f", seconds[0]));
-        line(out, "Ghost fence secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
+        final boolean puts = GhostMotion.PUT == motion;
+        line(out, puts ? "Ghost put secs" : "Ghost post secs", String.format(Locale.ROOT, "%.4f", seconds[0]));
+        line(out, puts ? "Ghost fence secs" : "Ghost get secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
         line(out, "Ghost wait secs", String.format(Locale.ROOT, "%.4f", seconds[2]));
         out.flush();
     }

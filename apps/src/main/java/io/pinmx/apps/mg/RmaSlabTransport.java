@@ -3,6 +3,7 @@ package io.pinmx.apps.mg;
 import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
+import io.pinmx.rma.RmaHandle;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -11,11 +12,13 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 
 /**
- * MG's slabs over the one-sided layer, as ARMCI's MG moves them: each rank puts its bottom and top interior planes
- * straight into its neighbours' ghost slots, fences each neighbour (its puts complete there) and notifies it by
- * putting the exchange's number into the neighbour's flag for this side; a rank reads its ghost slots once both
- * flags show the exchange. The slots alternate between two sets on successive exchanges: a neighbour writes a set
- * again only after it saw this rank's next exchange, which this rank starts after reading the set. A level held
+ * MG's slabs over the one-sided layer, as ARMCI's MG moves them, in one of two {@link GhostMotion}s. PUT: each rank
+ * puts its bottom and top interior planes straight into its neighbours' ghost slots, fences each neighbour (its
+ * puts complete there) and notifies it by putting the exchange's number into the neighbour's flag for this side; a
+ * rank reads its ghost slots once both flags show the exchange. GET: each rank copies its bottom and top interior
+ * planes into its own slots and notifies both neighbours; a rank gets a neighbour's plane once its flag shows the
+ * exchange. Either way the slots alternate between two sets on successive exchanges: a set is written again only
+ * after the neighbour notified its next exchange, which it starts after it finished with the set. A level held
  * whole is assembled with a barrier: each rank puts its planes into every other rank's copy.
  */
 final class RmaSlabTransport implements SlabTransport, AutoCloseable
@@ -30,6 +33,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private static final VarHandle FLAG = ValueLayout.JAVA_LONG.varHandle();
 
     private final Rma rma;
+    private final GhostMotion motion;
     private final Arena arena = Arena.ofShared();
     /** Per level: the offset in {@link #ghosts} of its slots, two sets of a lower and an upper plane. */
     private final long[] ghostOffsets;
@@ -41,15 +45,19 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private final MemorySegment staging;
     private long exchanges;
     private long gathers;
-    /** The timed part's ghost exchanges by phase: copying out and issuing the puts, the fences, the notify wait. */
+    /**
+     * The timed part's ghost exchanges by phase. PUT: copying out and issuing the puts, the fences and notifying
+     * puts, the notify wait. GET: copying out and notifying, the gets, the notify wait.
+     */
     private long putNs;
     private long fenceNs;
     private long notifyWaitNs;
 
     /** Collective: allocates every level's ghost slots and the space of a level gathered whole. */
-    RmaSlabTransport(final Rma rma, final MgClass cls)
+    RmaSlabTransport(final Rma rma, final MgClass cls, final GhostMotion motion)
     {
         this.rma = rma;
+        this.motion = motion;
         final SlabLevels levels = new SlabLevels(cls, rma.size(), rma.rank());
         final int finest = cls.finestLevel();
         ghostOffsets = new long[finest + 1];
@@ -90,6 +98,11 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     @Override
     public void exchangeGhostPlanes(final int level, final Grid grid)
     {
+        if (GhostMotion.GET == motion)
+        {
+            getGhostPlanes(level, grid);
+            return;
+        }
         final long planeBytes = planeBytes(level);
         final int planeSize = grid.planeSize();
         final long set = ghostOffsets[level] + (exchanges++ % SETS) * 2 * planeBytes;
@@ -120,6 +133,43 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + LOWER_GHOST * planeBytes, grid.values,
             grid.planeStart(0), planeSize);
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + UPPER_GHOST * planeBytes, grid.values,
+            grid.planeStart(grid.planes + 1), planeSize);
+    }
+
+    /** GET: this rank's own slots of a set hold its bottom (lower slot) and top (upper slot) interior planes. */
+    private void getGhostPlanes(final int level, final Grid grid)
+    {
+        final long planeBytes = planeBytes(level);
+        final int planeSize = grid.planeSize();
+        final long set = ghostOffsets[level] + (exchanges++ % SETS) * 2 * planeBytes;
+        final int lower = (rank() + size() - 1) % size();
+        final int upper = (rank() + 1) % size();
+        final long exchange = exchanges;
+        final long start = System.nanoTime();
+        final MemorySegment mine = ghosts.local();
+        MemorySegment.copy(grid.values, grid.planeStart(1), mine, ValueLayout.JAVA_DOUBLE,
+            set + LOWER_GHOST * planeBytes, planeSize);
+        MemorySegment.copy(grid.values, grid.planeStart(grid.planes), mine, ValueLayout.JAVA_DOUBLE,
+            set + UPPER_GHOST * planeBytes, planeSize);
+        VarHandle.releaseFence();
+        rma.putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
+        rma.putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        final long waitStart = System.nanoTime();
+        awaitNotified(LOWER_GHOST, exchange, lower);
+        final long lowerSeen = System.nanoTime();
+        final RmaHandle handle = rma.aggregateHandle();
+        rma.nbGet(ghosts, lower, set + UPPER_GHOST * planeBytes, staging.asSlice(0, planeBytes), handle);
+        final long upperWaitStart = System.nanoTime();
+        awaitNotified(UPPER_GHOST, exchange, upper);
+        final long upperSeen = System.nanoTime();
+        rma.nbGet(ghosts, upper, set + LOWER_GHOST * planeBytes, staging.asSlice(planeBytes, planeBytes), handle);
+        handle.await();
+        final long end = System.nanoTime();
+        putNs += waitStart - start;
+        notifyWaitNs += (lowerSeen - waitStart) + (upperSeen - upperWaitStart);
+        fenceNs += (upperWaitStart - lowerSeen) + (end - upperSeen);
+        MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, 0, grid.values, grid.planeStart(0), planeSize);
+        MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, planeBytes, grid.values,
             grid.planeStart(grid.planes + 1), planeSize);
     }
 
@@ -204,8 +254,9 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     }
 
     /**
-     * Collective: the timed part's ghost exchanges by phase, slowest rank each: copying out and issuing the puts,
-     * the fences and notifying puts, waiting for the neighbours' notifications.
+     * Collective: the timed part's ghost exchanges by phase, slowest rank each: copying out and issuing the puts (GET:
+     * copying out and notifying), the fences and notifying puts (GET: the gets), waiting for the neighbours'
+     * notifications.
      */
     double[] exchangePhaseSeconds()
     {

@@ -32,9 +32,9 @@ class MatmulLauncherTest
     Path dir;
 
     /** One rank moves nothing, so it runs on one tier only. */
-    @ParameterizedTest(name = "SRUMMA on {0} ranks, shared memory {1}")
-    @CsvSource({"1, 1", "2, 1", "4, 1", "2, 0", "4, 0"})
-    void srummaMatchesTheClosedForm(final int ranks, final int sharedMemory) throws Exception
+    @ParameterizedTest(name = "SRUMMA on {0} ranks, shared memory {1}, {2} chunks ahead")
+    @CsvSource({"1, 1, 1", "2, 1, 1", "4, 1, 1", "2, 0, 1", "4, 0, 1", "2, 0, 5"})
+    void srummaMatchesTheClosedForm(final int ranks, final int sharedMemory, final int ahead) throws Exception
     {
         final Path shm = Files.createDirectories(dir.resolve("shm"));
         final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(
@@ -42,9 +42,15 @@ class MatmulLauncherTest
             "PINMX_RMA_SHARED_MEMORY", Integer.toString(sharedMemory),
             "PINMX_RMA_MODEL_FILE", MODEL_FILE.toString(),
             "PINMX_RMA_CALIBRATION", "quick"),
-            "-np", Integer.toString(ranks), "--peer-timeout", "30", SrummaOneSided.class.getName(), ORDER, CHUNK);
+            "-np", Integer.toString(ranks), "--peer-timeout", "30", SrummaOneSided.class.getName(), ORDER, CHUNK,
+            Integer.toString(ahead));
         assertVerified(run, ranks, Srumma.VERSION);
         assertReports(run.out(), "Hidden fraction", ranks > 1 ? "[01]\\.[0-9]{3}" : "-");
+        for (final String phase : List.of("Get issue secs", "Get test secs", "Get await secs"))
+        {
+            assertReports(run.out(), phase, "[0-9]+\\.[0-9]{4}");
+        }
+        assertReports(run.out(), "Get tests", "[0-9]+");
         try (var left = Files.list(shm))
         {
             assertEquals(List.of(), left.toList(), "shared files left behind");
@@ -66,6 +72,8 @@ class MatmulLauncherTest
         "3, --mpj, 128, SUMMA: matrix order 128 is not a multiple of the 3 ranks of a 1x3 grid",
         "3, , 128, SRUMMA: matrix order 128 is not a multiple of the 3 ranks of a 1x3 grid",
         "1, , big, SRUMMA: matrix order 'big' is not an integer",
+        "2, , 96 0 0, SRUMMA: chunks ahead 0 is below 1",
+        "2, , 96 0 1 1, \"SRUMMA: usage: SRUMMA ORDER [CHUNK [AHEAD]], got 4 arguments\"",
         "2, --mpj, 96 7, SUMMA: chunk 7 does not divide the blocks' common side 48"})
     void refusesAnOrderTheRanksCannotShare(final int ranks, final String mpj, final String order, final String error)
         throws Exception

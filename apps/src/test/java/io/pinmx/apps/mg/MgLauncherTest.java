@@ -30,9 +30,10 @@ class MgLauncherTest
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "one-sided on {0} ranks, shared memory {1}")
-    @CsvSource({"1, 1", "2, 1", "4, 1", "1, 0", "2, 0", "4, 0"})
-    void oneSidedVerifies(final int ranks, final int sharedMemory) throws Exception
+    @ParameterizedTest(name = "one-sided by {2}s on {0} ranks, shared memory {1}")
+    @CsvSource({"1, 1, get", "2, 1, get", "4, 1, get", "1, 0, get", "2, 0, get", "4, 0, get", "2, 0, put",
+        "4, 1, put"})
+    void oneSidedVerifies(final int ranks, final int sharedMemory, final String motion) throws Exception
     {
         final Path shm = Files.createDirectories(dir.resolve("shm"));
         final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(
@@ -40,9 +41,12 @@ class MgLauncherTest
             "PINMX_RMA_SHARED_MEMORY", Integer.toString(sharedMemory),
             "PINMX_RMA_MODEL_FILE", MODEL_FILE.toString(),
             "PINMX_RMA_CALIBRATION", "quick"),
-            "-np", Integer.toString(ranks), "--peer-timeout", "30", MgOneSided.class.getName(), "S");
-        assertVerified(run, ranks, MgOneSided.VERSION);
-        for (final String phase : List.of("Ghost put secs", "Ghost fence secs", "Ghost wait secs"))
+            "-np", Integer.toString(ranks), "--peer-timeout", "30", MgOneSided.class.getName(), "S", motion);
+        assertVerified(run, ranks, MgOneSided.VERSION + " (" + motion + "s)");
+        final List<String> phases = "put".equals(motion) ?
+            List.of("Ghost put secs", "Ghost fence secs", "Ghost wait secs") :
+            List.of("Ghost post secs", "Ghost get secs", "Ghost wait secs");
+        for (final String phase : phases)
         {
             final String pattern = String.format(" %-16s= +[0-9]+\\.[0-9]{4}", phase);
             assertTrue(run.out().lines().anyMatch(l -> l.matches(pattern)), pattern + " in\n" + run.out());
@@ -76,6 +80,22 @@ class MgLauncherTest
         final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(),
             "-np", "3", "--mpj", MgMessagePassing.class.getName(), "S");
         assertRefused(run, "MG: NPB MG's slabs need a power-of-two number of ranks, not 3");
+    }
+
+    @Test
+    void oneSidedGetsByDefault() throws Exception
+    {
+        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(),
+            "-np", "2", "--peer-timeout", "30", MgOneSided.class.getName(), "S");
+        assertVerified(run, 2, MgOneSided.VERSION + " (gets)");
+    }
+
+    @Test
+    void oneSidedRefusesAnUnknownGhostMotion() throws Exception
+    {
+        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(),
+            "-np", "2", MgOneSided.class.getName(), "S", "sideways");
+        assertRefused(run, "MG: ghost motion 'sideways' is not one of put, get");
     }
 
     @Test

@@ -24,11 +24,14 @@ import java.util.concurrent.TimeUnit;
  * MPJ's launcher (MPJRun) is that port server when its daemons start the ranks; this class plays it
  * ({@link PortServer}) and starts the ranks itself with this JVM's class path and flags.
  * <p>
- * {@code NiodevJob -np N MAIN_CLASS ARGS...}: each rank runs {@code MAIN_CLASS RANK CONFIG niodev ARGS...} with
- * {@code MPJ_HOME} (MPI.Init reads {@code conf/mpjexpress.conf} there), its main thread bound to the rank's CPU when
- * PINMX_BIND=core, as pinmx's device binds its ranks ({@link BoundRank}). Rank 0's stdout is this program's; the
- * others' output goes to stderr prefixed {@code [niodev rank r]}. Exits with the first failing rank's status (the
- * others are then destroyed), 0 when all exit 0.
+ * {@code NiodevJob [--port-server ADDRESS] [--rank-prefix RANK COMMAND]... -np N MAIN_CLASS ARGS...}: each rank
+ * runs {@code MAIN_CLASS RANK CONFIG niodev ARGS...} with {@code MPJ_HOME} (MPI.Init reads
+ * {@code conf/mpjexpress.conf} there), its main thread bound to the rank's CPU when PINMX_BIND=core, as pinmx's
+ * device binds its ranks ({@link BoundRank}). A rank's prefix (COMMAND split at white space, such as
+ * {@code ip netns exec NS} or {@code taskset -c 1}) runs its JVM, so ranks can sit in different network namespaces;
+ * the port server then listens on ADDRESS (default loopback), which every rank must reach. Rank 0's stdout is this
+ * program's; the others' output goes to stderr prefixed {@code [niodev rank r]}. Exits with the first failing rank's
+ * status (the others are then destroyed), 0 when all exit 0.
  */
 public final class NiodevJob
 {
@@ -42,20 +45,27 @@ public final class NiodevJob
 
     public static void main(final String[] args) throws Exception
     {
-        if (args.length < 3 || !"-np".equals(args[0]))
+        final JobOptions options;
+        try
         {
-            throw new IllegalArgumentException("usage: NiodevJob -np N MAIN_CLASS ARGS...");
+            options = JobOptions.parse(args);
         }
-        final int ranks = parseRanks(args[1]);
-        final String mainClass = args[2];
-        final List<String> programArgs = List.of(args).subList(3, args.length);
-        try (PortServer server = new PortServer(ranks))
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println("niodev job: " + ex.getMessage());
+            System.exit(2);
+            return;
+        }
+        final int ranks = options.ranks();
+        try (PortServer server = new PortServer(ranks, options.portServer()))
         {
             final Thread serving = Thread.ofPlatform().name("niodev-port-server").daemon().start(server::serve);
             final List<Process> processes = new ArrayList<>();
+            final String config = config(ranks, options.portServer(), server.port());
             for (int r = 0; r < ranks; r++)
             {
-                processes.add(start(r, ranks, mainClass, config(ranks, server.port()), programArgs));
+                processes.add(start(r, ranks, options.prefixes().getOrDefault(r, List.of()),
+                    options.mainClass(), config, options.programArgs()));
             }
             final int status = awaitAll(processes);
             serving.join(TimeUnit.SECONDS.toMillis(1));
@@ -64,34 +74,17 @@ public final class NiodevJob
         }
     }
 
-    private static int parseRanks(final String value)
-    {
-        try
-        {
-            final int n = Integer.parseInt(value);
-            if (n >= 1)
-            {
-                return n;
-            }
-        }
-        catch (final NumberFormatException ignored)
-        {
-            // reported below
-        }
-        throw new IllegalArgumentException("-np '" + value + "': expected a positive number of processes");
-    }
-
     /** niodev's config argument: ';'-separated name/value tokens, as MPJRun writes them. */
-    static String config(final int ranks, final int serverPort)
+    static String config(final int ranks, final InetAddress server, final int serverPort)
     {
         return "#Number of Processes;" + ranks + ";#Protocol Switch Limit;" + PROTOCOL_SWITCH_LIMIT_BYTES +
-            ";#Server Name;" + InetAddress.getLoopbackAddress().getHostAddress() + ";#Server Port;" + serverPort;
+            ";#Server Name;" + server.getHostAddress() + ";#Server Port;" + serverPort;
     }
 
-    private static Process start(final int rank, final int ranks, final String mainClass, final String config,
-        final List<String> programArgs) throws IOException
+    private static Process start(final int rank, final int ranks, final List<String> prefix, final String mainClass,
+        final String config, final List<String> programArgs) throws IOException
     {
-        final List<String> command = new ArrayList<>();
+        final List<String> command = new ArrayList<>(prefix);
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.add("-cp");
@@ -181,11 +174,20 @@ public final class NiodevJob
         private final int ranks;
         private final ServerSocket socket;
 
-        PortServer(final int ranks) throws IOException
+        PortServer(final int ranks, final InetAddress address) throws IOException
         {
             this.ranks = ranks;
             socket = new ServerSocket();
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try
+            {
+                socket.bind(new InetSocketAddress(address, 0));
+            }
+            catch (final IOException ex)
+            {
+                socket.close();
+                throw new IOException("niodev port server: cannot listen on " + address.getHostAddress() + ": " +
+                    ex.getMessage(), ex);
+            }
             socket.setSoTimeout(ACCEPT_TIMEOUT_MS);
         }
 
