@@ -3,6 +3,7 @@ package io.pinmx.mpj;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.PollIdle;
 import io.pinmx.mx.ProgressMode;
 import io.pinmx.mx.Request;
 import io.pinmx.pin.spi.EndpointConfig;
@@ -17,7 +18,8 @@ import java.util.function.Consumer;
  * {@value #VARIABLE}:
  * <ul>
  *   <li>{@code caller} (default, the endpoint's INVOKER threading mode): no progress thread, in the library or the
- *   driver; the thread that waits runs the endpoint's rounds, busy without yielding, for up to 50 us (about what a
+ *   driver; the thread that waits runs the endpoint's rounds in the endpoint's own wait, busy without yielding
+ *   ({@link PollIdle#BUSY_SPIN}), for up to 50 us (about what a
  *   blocked wake-up costs, so a wait costs at most twice the better choice) while such polls pay
  *   ({@link SpinBudget}), then blocks in the endpoint (short, because on a shared host a rank whose partner lost its core
  *   does better to give its own up than to spin through its slice); acks go out at once (no ack delay). One
@@ -32,8 +34,9 @@ import java.util.function.Consumer;
  */
 enum DeviceProgress
 {
-    // Each wait names its poll time (the spin below); waits that name none block at once (callerPollNs 0).
-    CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).callerPollNs(0).ackDelayNs(0),
+    // Each wait names its poll time (the spin below) and polls without yielding; waits that name none block at once.
+    CALLER(Duration.ofNanos(50_000), options -> options.progressMode(ProgressMode.CALLER).callerPollNs(0)
+        .callerPollIdle(PollIdle.BUSY_SPIN).ackDelayNs(0),
         // The waiting rank is the progress: a driver thread spinning beside it would take the rank's core.
         driver -> driver.option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)),
     THREAD(Duration.ZERO, options ->
@@ -48,15 +51,15 @@ enum DeviceProgress
     static final long SPIN_NS_PER_BYTE = 1;
     static final long MAX_SPIN_NS = 2_000_000;
 
-    /** How long a waiting thread polls before it blocks in the endpoint. */
-    private final long spinNs;
+    /** How long a waiting thread polls before it blocks in the endpoint, message bytes aside. */
+    private final Duration spin;
     private final EndpointTuning tuning;
 
     DeviceProgress(
         final Duration spin, final Consumer<EndpointOptions.Builder> options,
         final Consumer<EndpointConfig.Builder> driver)
     {
-        this.spinNs = spin.toNanos();
+        this.spin = spin;
         this.tuning = new EndpointTuning()
         {
             @Override
@@ -104,19 +107,17 @@ enum DeviceProgress
     }
 
     /**
-     * Waits until {@code w}, which moves {@code bytes} of message, is done or {@code timeout} passed. The poll before
-     * blocking grows by {@value #SPIN_NS_PER_BYTE} ns per byte (up to {@value #MAX_SPIN_NS} ns): a rendezvous that
-     * copies a large message takes longer than the base spin, and a sender that blocked meanwhile pays a wake-up
-     * for its notify, which a flat base spin makes every rendezvous size pay. The poll runs the endpoint's rounds
-     * ({@link Request#test}) without yielding: on a loaded host a yield hands the core to every other runnable task
-     * for a scheduler slice, milliseconds, where the partner's reply takes microseconds; the scheduler still takes the
-     * core from a spin that outlasts its slice. Then the endpoint's wait blocks at once.
+     * Waits until {@code w}, which moves {@code bytes} of message, is done or {@code timeout} passed. While the
+     * {@link SpinBudget} lets it, the wait first polls the endpoint ({@link PollIdle#BUSY_SPIN}: no yield) for the base
+     * spin plus {@value #SPIN_NS_PER_BYTE} ns per byte (up to {@value #MAX_SPIN_NS} ns): a rendezvous that copies a
+     * large message takes longer than the base spin, and a sender that blocked meanwhile pays a wake-up for its
+     * notify, which a flat base spin makes every rendezvous size pay. Then the endpoint's wait blocks at once.
      *
      * @return true if it is done.
      */
     boolean await(final Request w, final int bytes, final Duration timeout, final SpinBudget budget)
     {
-        if (0 == spinNs)
+        if (THREAD == this)
         {
             return w.await(timeout);
         }
@@ -124,18 +125,11 @@ enum DeviceProgress
         {
             return w.await(timeout, Duration.ZERO);
         }
-        final long spinEndNs = System.nanoTime() + Math.min(MAX_SPIN_NS, spinNs + bytes * SPIN_NS_PER_BYTE);
-        while (!w.test())
-        {
-            if (System.nanoTime() - spinEndNs >= 0)
-            {
-                budget.polled(false);
-                return w.await(timeout, Duration.ZERO);
-            }
-            Thread.onSpinWait();
-        }
-        budget.polled(true);
-        return true;
+        final Duration poll = Duration.ofNanos(Math.min(MAX_SPIN_NS, spin.toNanos() + bytes * SPIN_NS_PER_BYTE));
+        // A first wait as long as its poll: whether the request was done within the poll is what the budget learns.
+        final boolean done = w.await(poll, poll);
+        budget.polled(done);
+        return done || w.await(timeout, Duration.ZERO);
     }
 
     /**
@@ -148,30 +142,16 @@ enum DeviceProgress
         final Endpoint endpoint, final Request[] requests, final int count, final Duration timeout,
         final SpinBudget budget)
     {
-        if (0 == spinNs)
+        if (THREAD == this)
         {
             return endpoint.waitAny(requests, count, timeout);
         }
-        if (budget.pollNext())
+        if (!budget.pollNext())
         {
-            final long spinEndNs = System.nanoTime() + spinNs;
-            do
-            {
-                // One round of the endpoint (test runs it), then a look at every request.
-                requests[0].test();
-                for (int i = 0; i < count; i++)
-                {
-                    if (requests[i].state().isDone())
-                    {
-                        budget.polled(true);
-                        return i;
-                    }
-                }
-                Thread.onSpinWait();
-            }
-            while (System.nanoTime() - spinEndNs < 0);
-            budget.polled(false);
+            return endpoint.waitAny(requests, count, timeout, Duration.ZERO);
         }
-        return endpoint.waitAny(requests, count, timeout, Duration.ZERO);
+        final int done = endpoint.waitAny(requests, count, spin, spin);
+        budget.polled(done >= 0);
+        return done >= 0 ? done : endpoint.waitAny(requests, count, timeout, Duration.ZERO);
     }
 }

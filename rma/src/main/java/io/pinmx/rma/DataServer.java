@@ -6,10 +6,14 @@ import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.RequestState;
 import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.ProgressRunner;
+import io.pinmx.pin.provider.ThreadingMode;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,13 +21,15 @@ import java.util.List;
 /**
  * The target side of the operations from ranks reached through the driver that need this rank's CPU (puts,
  * accumulates, read-modify-writes, fences, mutexes, packed gets; other gets are the drivers' pulls and never come
- * here; a packed get larger than a chunk is packed into the {@link PackArea} for the origin to pull): one thread per
- * rank that serves every request aimed at this rank's slices whether or not the application ever calls the library
- * (unilateral progress).
- * It waits for requests in a posted receive: for {@link #POLL_AFTER_REQUEST} after a request it stays on its core
- * (watching the receive, or polling the endpoint itself when no agent thread does), so the next request of an origin
- * issuing them back to back needs no wake-up (a wake-up costs more than the operation); later it parks and the
- * round that completes the receive wakes it.
+ * here; a packed get larger than a chunk is packed into the {@link PackArea} for the origin to pull): an
+ * {@link Agent} per rank, run on a thread of its own by a DEDICATED {@link ProgressRunner}, that serves every request
+ * aimed at this rank's slices whether or not the application ever calls the library (unilateral progress).
+ * Its idle is the endpoint's wait on the posted receive of the next request: for {@link #POLL_AFTER_REQUEST} after a
+ * request it stays on its core (watching the receive, or polling the endpoint itself when no agent thread does), so
+ * the next request of an origin issuing them back to back needs no wake-up (a wake-up costs more than the
+ * operation); later it parks and the round that completes the receive wakes it. It does not join the endpoint's own
+ * agent: serving a request waits in the endpoint for its data, which on the endpoint's agent thread would wait on
+ * itself. Every field is the server thread's, but the counters others read and {@link #stopping}.
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
  * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote
@@ -31,7 +37,7 @@ import java.util.List;
  * a request touching that slice waits for its end in this server's slot of the {@link EpochGate} (and the requests
  * behind it with it, as they are served in order).
  */
-final class DataServer implements AutoCloseable
+final class DataServer implements Agent, AutoCloseable
 {
     private static final Duration IDLE_SLICE = Duration.ofMillis(100);
     private static final Duration MUTEX_POLL = Duration.ofNanos(100_000);
@@ -49,16 +55,20 @@ final class DataServer implements AutoCloseable
     private final int self;
     private final MemorySegment requests = Arena.ofAuto().allocate(RequestHeader.BUFFER_BYTES, 8);
     private final RequestHeader header = new RequestHeader();
-    private final List<Request> replies = new ArrayList<>();
-    /**
-     * The buffer each of {@link #replies} is sent from (an 8-byte value or a served get's bytes, from
-     * {@link #answerBuffers}; null for a packed chunk), given back once the reply is released.
-     */
-    private final List<MemorySegment> replyBuffers = new ArrayList<>();
-    private final KeptBuffers answerBuffers = new KeptBuffers(DriverTier.SERVED_GET_MAX_BYTES);
+    private final ServerReplies replies;
     private final List<MutexWait> waiters = new ArrayList<>();
-    private final Thread thread;
+    private final String roleName;
+    private final ProgressRunner runner;
+    /** Set by {@link #close}: a wait for a request's data gives up at its next slice. */
     private volatile boolean stopping;
+    /** The posted receive of the next request; null until a duty cycle posts it. Server thread only. */
+    private Request next;
+    /** The next idle's poll time: {@link #POLL_AFTER_REQUEST} after a request, none once a slice passed empty. */
+    private Duration pollFor = POLL_AFTER_REQUEST;
+    /** Whether the next idle's rounds send owed acks at once (not after a write its origin completed on a copy). */
+    private boolean ackWhenIdle = true;
+    /** The server met an error it cannot serve past: its next duty cycle ends it. */
+    private boolean ended;
     /** Requests served, pings aside: written by the server thread only. */
     private volatile long requestsServed;
     /** Packed gets answered with a place to pull from, and in chunks: written by the server thread only. */
@@ -84,66 +94,152 @@ final class DataServer implements AutoCloseable
         this.gateSlot = EpochGate.serverSlot(ranks);
         this.self = self;
         this.packArea = new PackArea(endpoint);
-        this.thread = Thread.ofPlatform().daemon().name("pinmx-rma-data-server-" + self).start(this::run);
+        this.replies = new ServerReplies(endpoint);
+        this.roleName = "pinmx-rma-data-server-" + self;
+        // No spins or yields of its own: the endpoint's wait on the posted receive polls first, then parks.
+        this.runner = ProgressRunner.start(ThreadingMode.DEDICATED,
+            new BackoffThenBlockIdleStrategy(0, 0, BackoffThenBlockIdleStrategy.AfterBlock.BLOCK_AGAIN, this::awaitNext),
+            this::onError, this);
     }
 
-    private void run()
+    @Override
+    public String roleName()
     {
-        while (!stopping)
+        return roleName;
+    }
+
+    /**
+     * One step: post the receive of the next request, or serve the request it received, or, while none has come,
+     * send what the replies still owe and grant the mutexes whose turn came.
+     *
+     * @throws AgentTerminationException once the endpoint stopped under the server, or after an unexpected error.
+     */
+    @Override
+    public int doWork()
+    {
+        if (ended)
         {
-            final Request r;
+            throw new AgentTerminationException(roleName + " ended");
+        }
+        if (null == next)
+        {
             try
             {
-                r = endpoint.irecv(MatchInfo.ANY_SOURCE, RmaTags.REQUEST, RmaTags.KIND_MASK, requests);
+                next = endpoint.irecv(MatchInfo.ANY_SOURCE, RmaTags.REQUEST, RmaTags.KIND_MASK, requests);
             }
             catch (final MxException ex)
             {
                 // the endpoint stopped under us (its receive failed with the cause): no request can arrive
                 System.err.println("pinmx-rma data server of rank " + self + " ends: " + ex.getMessage());
-                return;
+                ended = true;
+                throw new AgentTerminationException(ex);
             }
-            if (!awaitOrStop(r))
+            return 1;
+        }
+        if (!next.state().isDone())
+        {
+            replies.reap();
+            grantMutexes();
+            return 0;
+        }
+        final Request received = next;
+        next = null;
+        serveReceived(received);
+        pollFor = POLL_AFTER_REQUEST;
+        ackWhenIdle = !originCopied;
+        originCopied = false;
+        return 1;
+    }
+
+    /**
+     * The idle between duty cycles that found no request: the endpoint's wait on the posted receive, staying on the
+     * core for {@link #POLL_AFTER_REQUEST} after a request (an origin issuing requests back to back needs no
+     * wake-up), then parked until the receive completes or a slice passes. After a small put or accumulate whose
+     * origin does not wait for its ack, the acks are held while the server polls: the next request (a fence, say) or
+     * its reply carries them, where an ack of its own cost each 8 B put + fence a send at each end.
+     */
+    private void awaitNext()
+    {
+        if (null != next && !next.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor, ackWhenIdle))
+        {
+            pollFor = Duration.ZERO;
+        }
+    }
+
+    /** Serves a request whose receive ended, then gives its receive back. */
+    private void serveReceived(final Request r)
+    {
+        if (RequestState.COMPLETED == r.state())
+        {
+            final Partner origin = endpoint.partner(r.status().source());
+            header.wrap(requests);
+            try
             {
-                return;
+                serve(origin);
             }
-            if (RequestState.COMPLETED == r.state())
+            catch (final RuntimeException ex)
             {
-                final Partner origin = endpoint.partner(r.status().source());
-                header.wrap(requests);
-                try
-                {
-                    serve(origin);
-                }
-                catch (final RuntimeException ex)
-                {
-                    System.err.println("pinmx-rma data server of rank " + self + ": request " + header.op() +
-                        " from rank " + header.originRank() + " failed: " + ex);
-                }
+                System.err.println("pinmx-rma data server of rank " + self + ": request " + header.op() +
+                    " from rank " + header.originRank() + " failed: " + ex);
             }
-            r.release();
-            reapReplies();
+        }
+        r.release();
+        replies.reap();
+    }
+
+    /**
+     * On the server's thread once it stops: a receive that nothing matched yet is cancelled; one that matched is
+     * served (its origin waits for it).
+     */
+    @Override
+    public void onClose()
+    {
+        if (null == next)
+        {
+            return;
+        }
+        final Request last = next;
+        next = null;
+        if (last.cancel())
+        {
+            last.release();
+            return;
+        }
+        while (!last.await(IDLE_SLICE))
+        {
+            replies.reap();
+        }
+        serveReceived(last);
+    }
+
+    /** What a duty cycle or an idle threw, other than the server's own end: named, and the server ends. */
+    private void onError(final Throwable error)
+    {
+        if (!(error instanceof AgentTerminationException))
+        {
+            System.err.println("pinmx-rma data server of rank " + self + " ends: " + error);
+            ended = true;
         }
     }
 
     /**
-     * @return false if the server is stopping and the receive was cancelled. After a small put or accumulate whose
-     *         origin does not wait for its ack, the acks are held while the server polls: the next request (a fence,
-     *         say) or its reply carries them, where an ack of its own cost each 8 B put + fence a send at each end.
+     * Waits for a receive of a request's data, polling first as for a request, serving nothing else meanwhile
+     * (requests are served in order).
+     *
+     * @return false if the server is stopping and the receive was cancelled.
      */
     private boolean awaitOrStop(final Request r)
     {
-        Duration pollFor = POLL_AFTER_REQUEST;
-        final boolean ackWhenIdle = !originCopied;
-        originCopied = false;
-        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor, ackWhenIdle))
+        Duration poll = POLL_AFTER_REQUEST;
+        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, poll, true))
         {
-            pollFor = Duration.ZERO;
+            poll = Duration.ZERO;
             if (stopping && r.cancel())
             {
                 r.release();
                 return false;
             }
-            reapReplies();
+            replies.reap();
             grantMutexes();
         }
         return true;
@@ -206,7 +302,7 @@ final class DataServer implements AutoCloseable
     /** Waiting out this rank's access epoch: replies still go out and mutexes are still granted. */
     private void whileHeldBack()
     {
-        reapReplies();
+        replies.reap();
         grantMutexes();
     }
 
@@ -428,8 +524,7 @@ final class DataServer implements AutoCloseable
             final long bytes = ChunkSchedule.chunkBytes(c, total - at);
             final MemorySegment chunk = packed.asSlice(at, bytes);
             source.pack(chunk);
-            replies.add(endpoint.isend(origin, tag, chunk));
-            replyBuffers.add(null);
+            replies.chunk(origin, tag, chunk);
             at += bytes;
         }
     }
@@ -471,51 +566,18 @@ final class DataServer implements AutoCloseable
 
     private void answer(final Partner origin, final long value)
     {
-        answer(origin, header.sequence(), value);
+        replies.value(origin, header.sequence(), value);
     }
 
     private void answer(final Partner origin, final long sequence, final long value)
     {
-        final MemorySegment buffer = answerBuffers.take();
-        buffer.set(ValueLayout.JAVA_LONG, 0, value);
-        reply(origin, sequence, buffer, Long.BYTES);
+        replies.value(origin, sequence, value);
     }
 
-    /** Answers a served get with the bytes (at most {@link DriverTier#SERVED_GET_MAX_BYTES}). */
+    /** Answers a served get with the bytes. */
     private void answer(final Partner origin, final MemorySegment bytes)
     {
-        if (bytes.byteSize() > DriverTier.SERVED_GET_MAX_BYTES)
-        {
-            throw new IllegalStateException("served get of " + bytes.byteSize() + " bytes, more than " +
-                DriverTier.SERVED_GET_MAX_BYTES);
-        }
-        final MemorySegment buffer = answerBuffers.take();
-        MemorySegment.copy(bytes, 0, buffer, 0, bytes.byteSize());
-        reply(origin, header.sequence(), buffer, bytes.byteSize());
-    }
-
-    private void reply(final Partner origin, final long sequence, final MemorySegment buffer, final long bytes)
-    {
-        replies.add(endpoint.isend(origin, RmaTags.of(RmaTags.REPLY, sequence), buffer.asSlice(0, bytes)));
-        replyBuffers.add(buffer);
-    }
-
-    private void reapReplies()
-    {
-        for (int i = replies.size() - 1; i >= 0; i--)
-        {
-            final Request r = replies.get(i);
-            if (r.test())
-            {
-                replies.remove(i);
-                r.release();
-                final MemorySegment buffer = replyBuffers.remove(i);
-                if (null != buffer)
-                {
-                    answerBuffers.giveBack(buffer);
-                }
-            }
-        }
+        replies.bytes(origin, header.sequence(), bytes);
     }
 
     /** @return how many requests (pings aside) this server has served: what the target's CPU did for others. */
@@ -530,18 +592,15 @@ final class DataServer implements AutoCloseable
         return new long[] {packedPulled, packedInChunks, packArea.reservedBytes()};
     }
 
+    /**
+     * Stops the server: the duty cycle under way ends (a wait for a request's data within a slice), {@link #onClose}
+     * runs on the server's thread, the thread ends; then the pack area is withdrawn.
+     */
     @Override
     public void close()
     {
         stopping = true;
-        try
-        {
-            thread.join();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
+        runner.close();
         packArea.close();
     }
 }

@@ -11,7 +11,8 @@
  * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest, with
  * {@code PackedGet} for a get the target packs, {@code ReadsInFlight} holding gets back under the drivers' pull
  * limits, {@code ServerNotices} for what it tells a server without waiting and {@code RankFailures} for how an
- * operation on a failed rank ends) and {@code DataServer} (target, with the {@code PackArea} it packs such gets into
+ * operation on a failed rank ends) and {@code DataServer} (target, with {@code ServerReplies} for its answers in
+ * flight and the {@code PackArea} it packs such gets into
  * for the origin to pull, handed out by {@code PackParts}) own what goes through the endpoint
  * ({@code RequestHeader}, {@code RmaTags}, {@code Pieces}, {@code PieceCursor}, {@code ChunkSchedule},
  * {@code StreamBuffers}, and {@code CopiedWrites} and {@code KeptBuffers} for writes complete on their copy and for
@@ -19,6 +20,7 @@
  * ({@link io.pinmx.rma.StridedProtocol}, {@link io.pinmx.rma.ContiguousProtocol}) from the options or the
  * {@link io.pinmx.rma.CostModel}, which {@code CostModels} reads from its file ({@code CostModelFile}) or has
  * {@code Calibration} measure. {@code io.pinmx.rma.protocol.bench} holds the protocol sweep (a program). Calls the
- * JDK, {@code io.pinmx.job} and {@code io.pinmx.mx}.
+ * JDK, {@code io.pinmx.job}, {@code io.pinmx.mx} and {@code io.pinmx.pin.provider} (idle strategies, files, the
+ * {@code ProgressRunner} that runs the data server as an Agrona agent).
  */
 package io.pinmx.rma;

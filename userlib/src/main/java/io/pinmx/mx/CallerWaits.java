@@ -1,6 +1,5 @@
 package io.pinmx.mx;
 
-import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.provider.ProgressRunner;
 import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.DriverEndpoint;
@@ -13,11 +12,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * How API threads wait on the endpoint, in its {@link ThreadingMode}. For the first {@code pollNs} of a wait (the
  * options' {@code callerPollNs} unless the wait names its own) the waiting thread stays on its core: INVOKER runs the
  * endpoint's round through the invoker, DEDICATED watches what it waits for while the agent's thread polls; between
- * tries that find nothing it idles with {@link BackoffThenBlockIdleStrategy#busyPolling} (a yield every few dozen, so
- * a descheduled partner or the agent thread gets the core on a small host). Past that, DEDICATED parks on its request (the round that completes it unparks
- * it), or briefly with none; INVOKER blocks in the driver (one thread at a time) until an event or the next timer.
- * The driver's await does not spin (its contract), so a wait that outlasts one blocking slice goes on blocking
- * rather than polling again.
+ * tries that find nothing it idles as the options' {@link PollIdle} says (by default a yield every few dozen tries, so
+ * a descheduled partner or the agent thread gets the core on a small host). Past that, DEDICATED parks on its
+ * request (the round that completes it unparks it), or briefly with none; INVOKER blocks in the driver (one thread
+ * at a time) until an event or the next timer. The driver's await does not spin (its contract), so a wait that
+ * outlasts one blocking slice goes on blocking rather than polling again.
  * <p>
  * Owns {@link #awaitLock}: INVOKER's one thread blocked in the driver. Holds no other state.
  */
@@ -33,11 +32,12 @@ final class CallerWaits
     private final long callerPollNs;
     private final ReentrantLock awaitLock = new ReentrantLock();
     /** Each waiting thread's idle between tries of its poll phase. */
-    private final ThreadLocal<IdleStrategy> pollIdle = ThreadLocal.withInitial(BackoffThenBlockIdleStrategy::busyPolling);
+    private final ThreadLocal<IdleStrategy> pollIdle;
 
     CallerWaits(final DriverEndpoint driver, final EndpointRound round, final ProgressRunner runner,
-        final long callerPollNs)
+        final long callerPollNs, final PollIdle callerPollIdle)
     {
+        this.pollIdle = ThreadLocal.withInitial(callerPollIdle::newIdleStrategy);
         this.driver = driver;
         this.round = round;
         this.runner = runner;

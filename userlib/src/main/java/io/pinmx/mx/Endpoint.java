@@ -119,7 +119,7 @@ public final class Endpoint implements AutoCloseable
         this.progress = ProgressRunner.start(mode,
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(round.idleWaitNs())),
             this::progressFailed, round);
-        this.waits = new CallerWaits(driver, round, progress, options.callerPollNs);
+        this.waits = new CallerWaits(driver, round, progress, options.callerPollNs, options.callerPollIdle);
         this.blocking = new BlockingCalls(waits);
     }
 

@@ -15,6 +15,7 @@ public final class EndpointOptions
     final int applicationKey;
     final ProgressMode progressMode;
     final long callerPollNs;
+    final PollIdle callerPollIdle;
     final int tinyMaxBytes;
     final int smallMaxBytes;
     final int mediumFragmentBytes;
@@ -40,6 +41,7 @@ public final class EndpointOptions
         applicationKey = b.applicationKey;
         progressMode = b.progressMode;
         callerPollNs = b.callerPollNs;
+        callerPollIdle = b.callerPollIdle;
         tinyMaxBytes = b.tinyMaxBytes;
         smallMaxBytes = b.smallMaxBytes;
         mediumFragmentBytes = b.mediumFragmentBytes;
@@ -80,6 +82,12 @@ public final class EndpointOptions
         return progressMode;
     }
 
+    /** @return how a waiting API call idles between the tries of its poll phase. */
+    public PollIdle callerPollIdle()
+    {
+        return callerPollIdle;
+    }
+
     public long rendezvousThresholdBytes()
     {
         return rendezvousThresholdBytes;
@@ -110,6 +118,7 @@ public final class EndpointOptions
         private int applicationKey;
         private ProgressMode progressMode = ProgressMode.THREAD;
         private long callerPollNs = 50_000L;
+        private PollIdle callerPollIdle = PollIdle.BUSY_POLLING;
         private int tinyMaxBytes = 32;
         private int smallMaxBytes = 128;
         private int mediumFragmentBytes = 8192;
@@ -144,6 +153,16 @@ public final class EndpointOptions
         public Builder callerPollNs(final long callerPollNs)
         {
             this.callerPollNs = callerPollNs;
+            return this;
+        }
+
+        /**
+         * How a waiting API call idles between the tries of its poll phase (the first {@code callerPollNs}, or the
+         * poll time the wait names); default {@link PollIdle#BUSY_POLLING}.
+         */
+        public Builder callerPollIdle(final PollIdle callerPollIdle)
+        {
+            this.callerPollIdle = Objects.requireNonNull(callerPollIdle, "callerPollIdle");
             return this;
         }
 
