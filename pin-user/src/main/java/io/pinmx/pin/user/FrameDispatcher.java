@@ -23,7 +23,8 @@ import java.net.UnknownHostException;
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
  * the event ring has room for), checks each (a UDP frame or probe first by its CRC32C, {@link FrameChecksum}: one
  * damaged in flight is dropped and counted; ring records are memory, not a wire, and carry none), and hands it on:
- * PULLs to the {@link PullServer}, PULL_REPLYs and NACKs of PULLs to the {@link Puller}, a same-host peer's invitation
+ * PULLs to the {@link PullServer}, PULL_REPLYs and NACKs of PULLs to the {@link Puller}, PUTs and ATOMICs to the
+ * {@link RemoteWriteServer}, their answers and NACKs to the {@link RemoteWriter}, a same-host peer's invitation
  * to share its pull to the {@link PullHelper}, misaddressed frames answered with a NACK, liveness probes and answers to
  * {@link LivenessProbes}, everything else queued as an event. Owns the cache of shared-memory senders' socket addresses
  * and when the socket is next polled. Runs on the agent only.
@@ -53,6 +54,8 @@ final class FrameDispatcher
     private final Puller puller;
     private final ReplyPlacement placement;
     private final PullServer server;
+    private final RemoteWriter writer;
+    private final RemoteWriteServer writeServer;
     private final PullHelper helper;
     private final LivenessProbes liveness;
     private final DriverCounters counters;
@@ -98,6 +101,8 @@ final class FrameDispatcher
         final PeerRegistry<UdpPeer> peers,
         final Puller puller,
         final PullServer server,
+        final RemoteWriter writer,
+        final RemoteWriteServer writeServer,
         final PullHelper helper,
         final LivenessProbes liveness,
         final DriverCounters counters,
@@ -112,6 +117,8 @@ final class FrameDispatcher
         this.puller = puller;
         this.placement = puller.placement();
         this.server = server;
+        this.writer = writer;
+        this.writeServer = writeServer;
         this.helper = helper;
         this.liveness = liveness;
         this.counters = counters;
@@ -402,11 +409,20 @@ final class FrameDispatcher
         {
             case PULL -> server.serve(frame, offset, source);
             case PULL_REPLY -> puller.onReply(frame, offset, source.getAddress(), basePort, placed);
+            case PUT -> writeServer.onPut(frame, offset, source);
+            case ATOMIC -> writeServer.onAtomic(frame, offset, source);
+            case PUT_ACK -> writer.onPutAck(frame, offset, source.getAddress(), basePort);
+            case ATOMIC_REPLY -> writer.onAtomicReply(frame, offset, source.getAddress(), basePort);
             case NACK ->
             {
-                if (nack.wrap(frame, offset).refusedKind() == FrameKind.PULL)
+                final FrameKind refused = nack.wrap(frame, offset).refusedKind();
+                if (refused == FrameKind.PULL)
                 {
                     puller.onNack(frame, offset);
+                }
+                else if (refused == FrameKind.PUT || refused == FrameKind.ATOMIC)
+                {
+                    writer.onNack(frame, offset);
                 }
                 else
                 {

@@ -33,6 +33,8 @@ record PullFailure(DriverError error, String message)
                 "give both ends the same framePayloadBytes");
             case BAD_ENDPOINT, BAD_SESSION -> new PullFailure(DriverError.PEER_UNREACHABLE, prefix +
                 "the peer refused the request (NACK " + reason + ")");
+            case BAD_KEY -> new PullFailure(DriverError.BAD_KEY, prefix + "the peer refused the key for remote " +
+                RegionTable.describe(nack.regionId()) + " (NACK BAD_KEY)");
         };
     }
 

@@ -131,14 +131,17 @@ final class PullServer
             replyTo);
     }
 
-    /** NACK a frame that is not for us (wrong endpoint or session) or a PULL we refuse. */
+    /** NACK a frame that is not for us (wrong endpoint or session), or a PULL, PUT or ATOMIC we refuse. */
     void sendNack(
         final MemorySegment refused, final long frameOffset, final InetSocketAddress replyTo, final NackReason reason,
         final int regionId, final int segmentIndex, final long address, final int errno)
     {
         final FrameFlyweight header = pull.wrap(refused, frameOffset);
         final FrameKind refusedKind = header.kind();
-        final int refusedHandle = refusedKind == FrameKind.PULL ? pull.pullHandle() : 0;
+        // a PULL's pull handle, a PUT's put handle and an ATOMIC's request seq share the kind part's first word
+        final int refusedHandle =
+            refusedKind == FrameKind.PULL || refusedKind == FrameKind.PUT || refusedKind == FrameKind.ATOMIC ?
+                pull.pullHandle() : 0;
         final int dstEndpoint = header.srcEndpoint();
         final int dstSession = header.srcSession();
         final int refusedSeq = header.seq();
