@@ -18,8 +18,8 @@ public enum FrameKind
     MEDIUM_FRAG(5, MediumFragFrame.KIND_PART_BYTES, Integer.MAX_VALUE),
     /** Rendezvous: the sender's region is ready to be pulled. */
     RNDV(6, RndvFrame.KIND_PART_BYTES, 0),
-    /** Request for one block of a pull. */
-    PULL(7, PullFrame.KIND_PART_BYTES, 0),
+    /** Request for one block of a pull; the payload is the serving region's key when it is exposed. */
+    PULL(7, PullFrame.KIND_PART_BYTES, PullFrame.KEY_PAYLOAD_BYTES),
     /** One frame of pulled data; payload bounded by the link. */
     PULL_REPLY(8, PullReplyFrame.KIND_PART_BYTES, Integer.MAX_VALUE),
     /** The receiver pulled a rendezvous message; the sender may complete. */

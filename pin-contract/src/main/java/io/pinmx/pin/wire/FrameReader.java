@@ -83,7 +83,8 @@ public final class FrameReader
             case MEDIUM_FRAG -> checkMediumFrag(buffer, offset, payloadBytes);
             case RNDV -> inRange(buffer.get(U64, offset + RndvFrame.REGION_OFFSET_OFFSET),
                 buffer.get(U64, offset + RndvFrame.MESSAGE_LENGTH_OFFSET)) ? DropReason.NONE : DropReason.OUT_OF_RANGE;
-            case PULL -> checkPull(buffer, offset);
+            case PULL -> payloadBytes != 0 && payloadBytes != PullFrame.KEY_PAYLOAD_BYTES ? DropReason.BAD_LENGTH :
+                checkPull(buffer, offset);
             case PULL_REPLY -> checkPullReply(buffer, offset, payloadBytes);
             case NOTIFY -> checkNotify(buffer, offset);
             case ACK -> DropReason.NONE;

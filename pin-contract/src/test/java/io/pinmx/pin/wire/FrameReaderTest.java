@@ -197,6 +197,11 @@ class FrameReaderTest
         pull(0, 0, 3000);
         buffer.set(U16, PullFrame.FRAME_COUNT_OFFSET, (short)3);
         assertEquals(DropReason.NONE, check(length));
+        final int keyed = header(new PullFrame(), FrameKind.PULL, PullFrame.KEY_PAYLOAD_BYTES);
+        new PullFrame().wrap(buffer, 0).encode(1, 2, 0, 0, 100, 0, 1452).key(77);
+        assertEquals(DropReason.NONE, check(keyed), "a PULL carrying a region key");
+        buffer.set(U32, FrameFlyweight.PAYLOAD_LENGTH_OFFSET, 4);
+        assertEquals(DropReason.BAD_LENGTH, check(keyed - 4), "a payload neither none nor a key");
     }
 
     @Test

@@ -54,6 +54,13 @@ record PullFailure(DriverError error, String message)
         };
     }
 
+    /** The pull's remote region is exposed for remote writes and the pull named no key or another one. */
+    static PullFailure ofBadKey(final PullSlot slot)
+    {
+        return new PullFailure(DriverError.BAD_KEY, fromPeer(slot) + "remote " + RegionTable.describe(slot.remoteRegion) +
+            " is exposed for remote writes and refused the key: it is read only with its key");
+    }
+
     /** Writing into the pull's local region met an unmapped page. */
     static PullFailure ofLocalFault(final PullSlot slot, final int segment, final long address, final int errno)
     {

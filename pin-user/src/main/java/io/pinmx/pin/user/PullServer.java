@@ -86,6 +86,12 @@ final class PullServer
             sendNack(buffer, frameOffset, replyTo, NackReason.BAD_FIELD, regionId, 0, framePayloadBytes, 0);
             return;
         }
+        if (regions.checkReadKey(regionId, pull.payloadLength() == PullFrame.KEY_PAYLOAD_BYTES ? pull.key() : 0) != 0)
+        {
+            counters.increment(Counter.REMOTE_BAD_KEY);
+            sendNack(buffer, frameOffset, replyTo, NackReason.BAD_KEY, regionId, 0, regionOffset, 0);
+            return;
+        }
         final int count = copier.resolveRemote(regions, regionId, RegionTable.ACCESS_READ, regionOffset, blockBytes);
         if (count < 0)
         {

@@ -242,6 +242,36 @@ final class RegionTable
     }
 
     /**
+     * Whether a pull naming {@code key} (0: none) may read region {@code id}: a region exposed for remote writes is
+     * read only with its key.
+     *
+     * @return 0 when it may, or the region is not declared (its read fails on that), else {@link #BAD_KEY}.
+     */
+    int checkReadKey(final int id, final long key)
+    {
+        final int code = checkKey(id, key);
+        return code == BAD_KEY && exposed(id) ? BAD_KEY : 0;
+    }
+
+    private boolean exposed(final int id)
+    {
+        final int slot = slotOf(id);
+        final long entry = (long)slot * ENTRY_BYTES;
+        while (true)
+        {
+            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+            final boolean exposed = (int)INT.getVolatile(table, entry + ID_OFFSET) == id &&
+                (table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET) & ACCESS_REMOTE) != 0;
+            VarHandle.acquireFence();
+            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
+            {
+                return exposed;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
      * Build the iovecs covering {@code [offset, offset + length)} of region {@code id} into {@code iov} (each
      * covered segment piece is one iovec), and record which segment each iovec came from in {@code segmentIndex}.
      *
