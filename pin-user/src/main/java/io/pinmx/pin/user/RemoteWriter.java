@@ -13,7 +13,6 @@ import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PutSpec;
 import io.pinmx.pin.wire.AtomicFrame;
 import io.pinmx.pin.wire.AtomicReplyFrame;
-import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.PutAckFrame;

@@ -2,6 +2,8 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.RemoteRegion;
 import io.pinmx.pin.wire.AtomicFrame;
 import io.pinmx.pin.wire.AtomicReplyFrame;
@@ -28,13 +30,15 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The target side of the user driver's puts and atomics, frame by frame from a raw UDP socket standing in for an
  * origin that resends, duplicates and replays: a duplicated ATOMIC is applied once and answered twice with the same
  * old value; a late duplicate of a put that ended is dropped unwritten, so the later put's bytes stay; a wrong key, a
  * word past the region and a word not naturally aligned in memory are refused with the NACK naming the cause and
- * counted, and the memory is untouched.
+ * counted, and the memory is untouched. The library cannot send these frames itself.
  */
 class RemoteWriteFramesTest
 {
@@ -121,6 +125,24 @@ class RemoteWriteFramesTest
         assertEquals(0, target.counters().get(Counter.ATOMICS_APPLIED));
         assertEquals(-1, MemorySegment.mismatch(memory, 0, REGION_BYTES, arena.allocate(REGION_BYTES), 0, REGION_BYTES),
             "the region is untouched");
+    }
+
+    @Test
+    void theDriversOneSidedFramesAreNotTheLibrarysToSend()
+    {
+        final int peer = target.acquirePeer(target.address().board());
+        for (final FrameKind kind : new FrameKind[] {FrameKind.PUT, FrameKind.PUT_ACK, FrameKind.ATOMIC,
+            FrameKind.ATOMIC_REPLY})
+        {
+            new FrameFlyweight().wrap(frame, 0).encodeHeader(kind, 0, 0, target.address().sessionId(),
+                target.address().sessionId(), 0, 0);
+            final DriverException refused = assertThrows(DriverException.class,
+                () -> target.send(peer, frame.asSlice(0, kind.headerBytes()), MemorySegment.NULL));
+            assertEquals(DriverError.BAD_ARGUMENT, refused.kind());
+            assertTrue(refused.getMessage().contains(kind + " is the driver's own"), refused.getMessage());
+        }
+        assertEquals(0, target.counters().get(Counter.FRAMES_RECEIVED_PUT) + target.counters().get(
+            Counter.FRAMES_RECEIVED_ATOMIC), "nothing reached the agent");
     }
 
     private void sendAtomic(
