@@ -39,6 +39,8 @@ final class RemoteOp
     /** PUT: the put's handle on the wire (slot and generation); ATOMIC: its request seq. */
     int wireId;
     long sentNs;
+    /** When the target last answered (a put's ack), or the op started. */
+    long answeredNs;
     int retries;
 
     int localRegion;

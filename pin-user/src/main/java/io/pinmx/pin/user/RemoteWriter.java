@@ -21,6 +21,7 @@ import io.pinmx.pin.wire.PutFrame;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The origin side of one-sided writes: this endpoint's puts and atomics into peers' exposed regions. Everything but
@@ -38,6 +39,12 @@ import java.net.InetAddress;
  */
 final class RemoteWriter
 {
+    /**
+     * The shortest time a put or atomic waits for its target's answers before it fails with TIMEOUT, whatever the
+     * resend count: a target agent descheduled on a loaded host, or a JVM still starting, is waited for.
+     */
+    static final long MIN_ANSWER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+
     private final UserDriverOptions options;
     private final AgentFrameSender sender;
     private final PeerRegistry<UdpPeer> peers;
@@ -174,7 +181,8 @@ final class RemoteWriter
             {
                 op.wireId = nextRequestSeq++;
                 ops.activate(op);
-                sendAtomic(op, System.nanoTime());
+                op.answeredNs = System.nanoTime();
+                sendAtomic(op, op.answeredNs);
                 continue;
             }
             final EndpointFile peerFile = options.sameHost() ?
@@ -187,7 +195,8 @@ final class RemoteWriter
             op.putNumber = nextPutNumber++;
             ops.activate(op);
             op.nextWindow(putPayloadBytes);
-            sendWindow(op, System.nanoTime());
+            op.answeredNs = System.nanoTime();
+            sendWindow(op, op.answeredNs);
         }
         return started;
     }
@@ -342,9 +351,10 @@ final class RemoteWriter
                 continue;
             }
             work++;
-            if (op.retries >= options.pullMaxRetries())
+            if (op.retries >= options.pullMaxRetries() && nowNs - op.answeredNs >= MIN_ANSWER_TIMEOUT_NS)
             {
-                fail(op, DriverError.TIMEOUT, "no answer from the target after " + (op.retries + 1) + " sends");
+                fail(op, DriverError.TIMEOUT, "no answer from the target after " + (op.retries + 1) + " sends in " +
+                    TimeUnit.NANOSECONDS.toMillis(nowNs - op.answeredNs) + " ms");
                 continue;
             }
             op.retries++;
@@ -377,6 +387,8 @@ final class RemoteWriter
         }
         op.ackedMask |= 1L << k;
         op.bytesAcked += op.frameBytes[k];
+        op.retries = 0;
+        op.answeredNs = System.nanoTime();
         if (!op.windowAcked())
         {
             return;
@@ -386,7 +398,6 @@ final class RemoteWriter
             complete(op, op.totalBytes, 0);
             return;
         }
-        op.retries = 0;
         op.nextWindow(putPayloadBytes);
         sendWindow(op, System.nanoTime());
     }

@@ -13,18 +13,26 @@ import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PutSpec;
 import io.pinmx.pin.spi.RegionAccess;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.awaitility.Awaitility.await;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,6 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * operations wrote. Same host (puts by process_vm_writev, atomics served by the target's agent) and across UDP (the
  * same-host path off at both ends, everything as frames served by the target's agent); over UDP also with a fifth of
  * the origin's received frames dropped, so frames and requests are resent and a resent atomic must not apply twice.
+ * Same-host puts need nothing of the target: they land while its process is stopped (SIGSTOP, every thread in state
+ * T). Frames and atomics need the target's agent to run: on the user driver the target is not passive.
  */
 class RemoteWriteTest
 {
@@ -94,6 +104,66 @@ class RemoteWriteTest
         }
     }
 
+    @Test
+    void sameHostPutsReachAStoppedTarget() throws Exception
+    {
+        try (ChildJvm target = ChildJvm.start(RemoteWriteTarget.class, "true");
+             Arena arena = Arena.ofShared();
+             DriverEndpoint origin = new UserDriver("remote-write origin").open(EndpointConfig.builder()
+                 .options(UserDriverOptions.class, UserDriverOptions.defaults()).build()))
+        {
+            final String[] t = target.awaitLine("TARGET", LINE_TIMEOUT_MS).split(" ");
+            final OneSidedRun run = new OneSidedRun(origin, arena, origin.acquirePeer(BoardAddress.parse(t[0])),
+                Integer.parseInt(t[1]), Integer.parseInt(t[2]), Integer.parseInt(t[3]), Long.parseLong(t[4]));
+            stop(target.pid());
+            try
+            {
+                run.puts();
+            }
+            finally
+            {
+                signal("CONT", target.pid());
+            }
+            target.send("DUMP");
+            assertArrayEquals(run.expected, HexFormat.of().parseHex(target.awaitLine("DUMP", LINE_TIMEOUT_MS)),
+                "the target's memory after SIGCONT");
+            assertEquals(0, origin.counters().get(Counter.FRAMES_SENT_PUT), "written by process_vm_writev");
+            target.send("EXIT");
+        }
+    }
+
+    /** Sends SIGSTOP and waits until every thread of the process is stopped (state T in /proc). */
+    private static void stop(final long pid) throws Exception
+    {
+        signal("STOP", pid);
+        await().atMost(Duration.ofSeconds(30)).until(() -> allThreadsStopped(pid));
+    }
+
+    private static boolean allThreadsStopped(final long pid) throws IOException
+    {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task")))
+        {
+            return tasks.allMatch(task ->
+            {
+                try
+                {
+                    final String stat = Files.readString(task.resolve("stat"));
+                    return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
+                }
+                catch (final IOException e)
+                {
+                    return true;
+                }
+            });
+        }
+    }
+
+    private static void signal(final String name, final long pid) throws Exception
+    {
+        final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+        assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name + " " + pid);
+    }
+
     /** The operations on one target and the memory they must leave there. */
     private static final class OneSidedRun
     {
@@ -120,6 +190,14 @@ class RemoteWriteTest
 
         void applyAll()
         {
+            final int local = puts();
+            wordOperations();
+            refusals(local);
+        }
+
+        /** @return the local region the puts came from. */
+        int puts()
+        {
             final MemorySegment source = arena.allocate(PUT_BYTES, 8);
             Patterns.fill(source, 5);
             final int local = origin.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
@@ -143,8 +221,7 @@ class RemoteWriteTest
             origin.startPut(put.source(local, ++handle).contiguous(PUT_OFFSET + 7, 1000, 3000));
             assertEquals(3000, awaitEnd(EventType.PUT_DONE).bytes());
             MemorySegment.copy(source, ValueLayout.JAVA_BYTE, 1000, expected, PUT_OFFSET + 7, 3000);
-            wordOperations();
-            refusals(local);
+            return local;
         }
 
         private void wordOperations()
