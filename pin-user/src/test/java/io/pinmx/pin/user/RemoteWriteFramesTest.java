@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * origin that resends, duplicates and replays: a duplicated ATOMIC is applied once and answered twice with the same
  * old value; a late duplicate of a put that ended is dropped unwritten, so the later put's bytes stay; a wrong key, a
  * word past the region and a word not naturally aligned in memory are refused with the NACK naming the cause and
- * counted, and the memory is untouched. The library cannot send these frames itself.
+ * counted, and the memory is untouched; an unmapped segment fails a PUT and an ATOMIC with NACK SEGMENT_FAULT. The library cannot send these frames itself.
  */
 class RemoteWriteFramesTest
 {
@@ -125,6 +125,32 @@ class RemoteWriteFramesTest
         assertEquals(0, target.counters().get(Counter.ATOMICS_APPLIED));
         assertEquals(-1, MemorySegment.mismatch(memory, 0, REGION_BYTES, arena.allocate(REGION_BYTES), 0, REGION_BYTES),
             "the region is untouched");
+    }
+
+    @Test
+    void anUnmappedSegmentFailsAPutAndAnAtomicWithASegmentFaultNotACrash() throws IOException
+    {
+        final MemorySegment unmapped = MemorySegment.ofAddress(0x10000).reinterpret(REGION_BYTES);
+        final RemoteRegion holed = target.declareRemoteRegion(new MemorySegment[] {memory, unmapped}, 2);
+        final AtomicFrame atomic = new AtomicFrame().wrap(frame, 0);
+        atomic.encodeHeader(FrameKind.ATOMIC, 0, 0, target.address().sessionId(), ORIGIN_SESSION, 0,
+            AtomicFrame.OPERAND_BYTES);
+        atomic.encode(1, holed.regionId(), REGION_BYTES + 64, holed.key(), AtomicFrame.OP_FETCH_ADD, 8, 1).operand(0, 1);
+        send(atomic.frameLength());
+        NackFrame nack = new NackFrame().wrap(awaitFrame(FrameKind.NACK), 0);
+        assertEquals(NackReason.SEGMENT_FAULT, nack.reason());
+        assertEquals(REGION_BYTES + 64, nack.address(), "the NACK names the region offset");
+        final PutFrame put = new PutFrame().wrap(frame, 0);
+        put.encodeHeader(FrameKind.PUT, 0, 0, target.address().sessionId(), ORIGIN_SESSION, 1, 100);
+        put.ackSeq(1);
+        put.encode(1, holed.regionId(), REGION_BYTES + 300, holed.key(), 0, 1, 0);
+        send(put.frameLength());
+        nack = new NackFrame().wrap(awaitFrame(FrameKind.NACK), 0);
+        assertEquals(NackReason.SEGMENT_FAULT, nack.reason());
+        assertEquals(1, nack.segmentIndex(), "the unmapped segment");
+        assertEquals(0, target.counters().get(Counter.ATOMICS_APPLIED));
+        sendAtomic(2, region.key(), AtomicFrame.OP_FETCH_ADD, 8, 0, 1);
+        assertEquals(0, awaitReply(FrameKind.ATOMIC_REPLY).old(), "the endpoint still serves its mapped memory");
     }
 
     @Test
