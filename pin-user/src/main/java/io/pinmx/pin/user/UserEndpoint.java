@@ -428,19 +428,26 @@ final class UserEndpoint implements DriverEndpoint
 
     /**
      * Await: ready when an event is queued; without a progress thread the caller runs the agent first, and a duty
-     * cycle that served a peer's pull ends the wait too (no event: the caller polls, finds the peer active and keeps
-     * polling instead of blocking, so the peer's next pull does not wait for this thread's wake-up).
+     * cycle that served a peer's pull, put or atomic ends the wait too (no event: the caller polls, finds the peer
+     * active and keeps polling instead of blocking, so the peer's next request does not wait for this thread's
+     * wake-up).
      */
     private boolean eventReady()
     {
-        final long pullsServed = counters.get(Counter.PULLS_SERVED);
+        final long served = servedForPeers();
         agent.runIfFree();
-        if (!events.isEmpty() || counters.get(Counter.PULLS_SERVED) != pullsServed)
+        if (!events.isEmpty() || servedForPeers() != served)
         {
             return true;
         }
         checkOpen("await");
         return false;
+    }
+
+    private long servedForPeers()
+    {
+        return counters.get(Counter.PULLS_SERVED) + counters.get(Counter.PUT_BYTES_WRITTEN) +
+            counters.get(Counter.ATOMICS_APPLIED);
     }
 
     @Override
