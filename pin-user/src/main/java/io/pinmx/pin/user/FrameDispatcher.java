@@ -30,9 +30,10 @@ import java.net.UnknownHostException;
  * and when the socket is next polled. Runs on the agent only.
  * <p>
  * A UDP receive is a system call, several times the cost of looking at the ring, and same-host
- * traffic never comes by UDP (but for the answers to this endpoint's puts and atomics). So with a ring the socket is
- * polled every cycle only while datagrams are flowing (one carried a frame within {@link #UDP_HOT_NS}) or this
- * endpoint's puts or atomics await answers, otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
+ * traffic never comes by UDP (but for atomics, which same-host peers send as frames, and their answers). So with a
+ * ring the socket is polled every cycle only while datagrams are flowing (one carried a frame within
+ * {@link #UDP_HOT_NS}), while this endpoint's puts or atomics await answers, or while it exposes regions for remote
+ * writes, otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
  * the first cycle after the agent was parked (a doorbell or a datagram woke it).
  * <p>
  * When poll runs the duty cycle itself ({@link #receive(EventHandler, int)}) and no event is queued before them,
@@ -154,8 +155,9 @@ final class FrameDispatcher
     int receive()
     {
         int work = 0;
-        // the answers to this endpoint's puts and atomics come by UDP even from a same-host target
-        if (ring == null || udpHot || writer.hasActive() || ++cyclesSinceUdpPoll >= COLD_UDP_POLL_CYCLES)
+        // puts and atomics and their answers come by UDP even between endpoints of one host
+        if (ring == null || udpHot || writer.hasActive() || writeServer.expectsFrames() ||
+            ++cyclesSinceUdpPoll >= COLD_UDP_POLL_CYCLES)
         {
             cyclesSinceUdpPoll = 0;
             work = receiveUdp();

@@ -61,6 +61,8 @@ final class RegionTable
      */
     private int[] freeSlots;
     private int freeCount;
+    /** Regions exposed for remote writes; written by the owner, read by the agent. */
+    private volatile int exposedCount;
 
     RegionTable(final MemorySegment table)
     {
@@ -129,6 +131,10 @@ final class RegionTable
         INT.setVolatile(table, entry + ID_OFFSET, id);
         LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
         freeCount--;
+        if ((access & ACCESS_REMOTE) != 0)
+        {
+            exposedCount++;
+        }
         return id;
     }
 
@@ -157,6 +163,10 @@ final class RegionTable
         if ((int)INT.getVolatile(table, entry + ID_OFFSET) != id)
         {
             return false;
+        }
+        if ((table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET) & ACCESS_REMOTE) != 0)
+        {
+            exposedCount--;
         }
         final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
         LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 1);
@@ -206,6 +216,12 @@ final class RegionTable
             }
             Thread.onSpinWait();
         }
+    }
+
+    /** @return whether this endpoint has regions exposed for remote writes (the owner's table only). */
+    boolean hasExposed()
+    {
+        return exposedCount > 0;
     }
 
     /**

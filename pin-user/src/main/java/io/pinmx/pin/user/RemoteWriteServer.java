@@ -68,6 +68,12 @@ final class RemoteWriteServer
         this.replyHeader = frame.asSlice(0, FrameKind.ATOMIC_REPLY.headerBytes());
     }
 
+    /** @return whether peers may send PUT and ATOMIC frames here: some region is exposed for remote writes. */
+    boolean expectsFrames()
+    {
+        return regions.hasExposed();
+    }
+
     /** A PUT (checked by FrameReader and addressed to us). */
     void onPut(final MemorySegment buffer, final long frameOffset, final InetSocketAddress source)
     {
