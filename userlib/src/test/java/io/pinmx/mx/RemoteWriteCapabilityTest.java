@@ -20,12 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One-sided writes and atomics on a driver without them (the user driver has no PUT or ATOMIC frames): the
- * endpoint says so through {@link Endpoint#driverInfo()}, and exposing for writes, {@code iput}, {@code iputv},
+ * One-sided writes and atomics on a driver without them ({@link NoRemoteWritesDriver}: the user driver as a provider
+ * lacking the capabilities behaves): the endpoint says so through {@link Endpoint#driverInfo()}, and exposing for writes, {@code iput}, {@code iputv},
  * {@code iatomic} and {@code iaccumulate} each fail at once with {@link DriverError#UNSUPPORTED} naming the provider
  * and the missing capability, take no request and change nothing: afterwards more refused calls than the endpoint
- * has requests still fail the same way, and a message and a one-sided read still work. The kernel provider's
- * writes are tested in the VM (kernel-tests' {@code KernelOneSidedTest}, {@code KernelRemoteWriteTest}).
+ * has requests still fail the same way, and a message and a one-sided read still work. The user driver's writes are
+ * {@link UserDriverRemoteWriteTest}'s; the kernel provider's are tested in the VM (kernel-tests'
+ * {@code KernelOneSidedTest}, {@code KernelRemoteWriteTest}).
  */
 class RemoteWriteCapabilityTest
 {
@@ -52,11 +53,12 @@ class RemoteWriteCapabilityTest
     void aDriverWithoutRemoteWritesRefusesThemNamingItselfAndTheCapability()
     {
         final UserDriverOptions driver = UserDriverOptions.defaults();
-        origin = TestEndpoints.open(TestEndpoints.options(1, KEY, driver).maxRequests(MAX_REQUESTS).build());
-        target = TestEndpoints.open(TestEndpoints.options(2, KEY, driver).build());
+        origin = Endpoint.open(new NoRemoteWritesDriver(),
+            TestEndpoints.options(1, KEY, driver).maxRequests(MAX_REQUESTS).build());
+        target = Endpoint.open(new NoRemoteWritesDriver(), TestEndpoints.options(2, KEY, driver).build());
         final Partner partner = origin.connect(target.address(), KEY, TIMEOUT);
-        assertFalse(origin.driverInfo().has(DriverFeature.REMOTE_WRITE), "the user driver has no PUT frames");
-        assertFalse(origin.driverInfo().has(DriverFeature.REMOTE_ATOMIC), "the user driver has no ATOMIC frames");
+        assertFalse(origin.driverInfo().has(DriverFeature.REMOTE_WRITE), "the driver lists no REMOTE_WRITE");
+        assertFalse(origin.driverInfo().has(DriverFeature.REMOTE_ATOMIC), "the driver lists no REMOTE_ATOMIC");
         final MemorySegment memory = arena.allocate(4096, 8);
         memory.set(ValueLayout.JAVA_LONG, 0, 77);
         refused(DriverFeature.REMOTE_WRITE, "declareRemoteRegion", () -> target.exposeForWrites(memory));

@@ -3,6 +3,7 @@ package io.pinmx.pin.provider;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.EventHandler;
+import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.spi.RegionAccess;
 import io.pinmx.pin.wire.FrameFlyweight;
@@ -51,8 +52,8 @@ public final class ContractChecks
     }
 
     /**
-     * send: a header holding at least the common header, of a kind the library sends (PULL and PULL_REPLY are the
-     * driver's own), and a frame within the provider's limit.
+     * send: a header holding at least the common header, of a kind the library sends (PULL, PULL_REPLY, PUT, PUT_ACK,
+     * ATOMIC and ATOMIC_REPLY are the driver's own), and a frame within the provider's limit.
      *
      * @param maxFrameBytes the provider's largest frame, header and payload.
      * @param limitText     what that limit is, for the message.
@@ -122,11 +123,11 @@ public final class ContractChecks
                 FrameFlyweight.HEADER_BYTES + "-byte common header");
         }
         final FrameKind kind = kind(header);
-        if (null == kind || kind == FrameKind.PULL || kind == FrameKind.PULL_REPLY)
+        if (null == kind || null == EventType.received(kind))
         {
             throw new DriverException(DriverError.BAD_ARGUMENT, sending(peerIndex, frameIndex) + ": frame kind " +
                 (null == kind ? "code " + (header.get(ValueLayout.JAVA_BYTE, FrameFlyweight.KIND_OFFSET) & 0xFF) +
-                " is unknown" : kind + " is the driver's own (use startPull)"));
+                " is unknown" : kind + " is the driver's own (use startPull, startPut or startAtomic)"));
         }
         final long frameBytes = header.byteSize() + (null == payload ? 0 : payload.byteSize());
         if (frameBytes > maxFrameBytes)

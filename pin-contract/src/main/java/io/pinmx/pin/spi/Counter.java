@@ -140,7 +140,49 @@ public enum Counter
      * UDP frames and liveness probes whose CRC32C frame check failed (damaged in flight) and were dropped; their
      * senders resend them (user driver).
      */
-    DROPPED_BAD_CRC;
+    DROPPED_BAD_CRC,
+    /** Frames sent. */
+    FRAMES_SENT_PUT,
+    /** Frames sent. */
+    FRAMES_SENT_PUT_ACK,
+    /** Frames sent. */
+    FRAMES_SENT_ATOMIC,
+    /** Frames sent. */
+    FRAMES_SENT_ATOMIC_REPLY,
+    /** Valid frames received. */
+    FRAMES_RECEIVED_PUT,
+    /** Valid frames received. */
+    FRAMES_RECEIVED_PUT_ACK,
+    /** Valid frames received. */
+    FRAMES_RECEIVED_ATOMIC,
+    /** Valid frames received. */
+    FRAMES_RECEIVED_ATOMIC_REPLY,
+    /** Puts started by this endpoint ({@link DriverEndpoint#startPut}). */
+    PUTS_STARTED,
+    /** Puts completed (PUT_DONE). */
+    PUTS_DONE,
+    /** Puts failed (PUT_FAILED). */
+    PUTS_FAILED,
+    /** Atomics started by this endpoint ({@link DriverEndpoint#startAtomic}). */
+    ATOMICS_STARTED,
+    /** Atomics completed (ATOMIC_DONE). */
+    ATOMICS_DONE,
+    /** Atomics failed (ATOMIC_FAILED). */
+    ATOMICS_FAILED,
+    /** PUT frames and ATOMIC requests sent again after their timeout. */
+    REMOTE_WRITES_RESENT,
+    /** Bytes peers' puts wrote into this endpoint's exposed regions. */
+    PUT_BYTES_WRITTEN,
+    /** Peers' atomics applied to this endpoint's exposed regions (each request once). */
+    ATOMICS_APPLIED,
+    /** Peers' ATOMIC requests seen before, answered again without being applied again. */
+    ATOMIC_DUPLICATES,
+    /** Peers' PUT frames of puts that had ended, dropped unwritten. */
+    PUT_STALE,
+    /** Peers' puts and atomics refused: no key or another key; nothing was touched. */
+    REMOTE_BAD_KEY,
+    /** Peers' puts and atomics refused: past the region's end, or a misaligned word; nothing was touched. */
+    REMOTE_BAD_RANGE;
 
     private static final Counter[] SENT = new Counter[FrameKind.MAX_CODE + 1];
     private static final Counter[] RECEIVED = new Counter[FrameKind.MAX_CODE + 1];

@@ -57,7 +57,8 @@ public enum EventType
 
     /**
      * @param kind kind of a received frame.
-     * @return the receive event for it, or null for PULL and PULL_REPLY, which the driver consumes.
+     * @return the receive event for it, or null for the kinds the driver consumes (PULL, PULL_REPLY and the
+     *         one-sided PUT, PUT_ACK, ATOMIC, ATOMIC_REPLY).
      */
     public static EventType received(final FrameKind kind)
     {

@@ -18,8 +18,8 @@ public enum FrameKind
     MEDIUM_FRAG(5, MediumFragFrame.KIND_PART_BYTES, Integer.MAX_VALUE),
     /** Rendezvous: the sender's region is ready to be pulled. */
     RNDV(6, RndvFrame.KIND_PART_BYTES, 0),
-    /** Request for one block of a pull. */
-    PULL(7, PullFrame.KIND_PART_BYTES, 0),
+    /** Request for one block of a pull; the payload is the serving region's key when it is exposed. */
+    PULL(7, PullFrame.KIND_PART_BYTES, PullFrame.KEY_PAYLOAD_BYTES),
     /** One frame of pulled data; payload bounded by the link. */
     PULL_REPLY(8, PullReplyFrame.KIND_PART_BYTES, Integer.MAX_VALUE),
     /** The receiver pulled a rendezvous message; the sender may complete. */
@@ -27,10 +27,18 @@ public enum FrameKind
     /** Explicit acknowledgement. */
     ACK(10, AckFrame.KIND_PART_BYTES, 0),
     /** Refusal of a frame (bad endpoint, session, region, range, segment fault). */
-    NACK(11, NackFrame.KIND_PART_BYTES, 0);
+    NACK(11, NackFrame.KIND_PART_BYTES, 0),
+    /** Bytes written into a region exposed for remote writes; payload bounded by the link. */
+    PUT(12, PutFrame.KIND_PART_BYTES, Integer.MAX_VALUE),
+    /** One PUT frame was written. */
+    PUT_ACK(13, PutAckFrame.KIND_PART_BYTES, 0),
+    /** A read-modify-write on words of an exposed region; 8-byte operands. */
+    ATOMIC(14, AtomicFrame.KIND_PART_BYTES, AtomicFrame.MAX_OPERAND_BYTES),
+    /** An ATOMIC was applied: the old value. */
+    ATOMIC_REPLY(15, AtomicReplyFrame.KIND_PART_BYTES, 0);
 
     /** Highest kind code in use. */
-    public static final int MAX_CODE = 11;
+    public static final int MAX_CODE = 15;
 
     private static final FrameKind[] BY_CODE = new FrameKind[256];
 

@@ -83,12 +83,55 @@ public final class FrameReader
             case MEDIUM_FRAG -> checkMediumFrag(buffer, offset, payloadBytes);
             case RNDV -> inRange(buffer.get(U64, offset + RndvFrame.REGION_OFFSET_OFFSET),
                 buffer.get(U64, offset + RndvFrame.MESSAGE_LENGTH_OFFSET)) ? DropReason.NONE : DropReason.OUT_OF_RANGE;
-            case PULL -> checkPull(buffer, offset);
+            case PULL -> payloadBytes != 0 && payloadBytes != PullFrame.KEY_PAYLOAD_BYTES ? DropReason.BAD_LENGTH :
+                checkPull(buffer, offset);
             case PULL_REPLY -> checkPullReply(buffer, offset, payloadBytes);
             case NOTIFY -> checkNotify(buffer, offset);
             case ACK -> DropReason.NONE;
             case NACK -> checkNack(buffer, offset);
+            case PUT -> checkPut(buffer, offset, payloadBytes);
+            case ATOMIC -> checkAtomic(buffer, offset, payloadBytes);
+            case PUT_ACK, ATOMIC_REPLY -> DropReason.NONE;
         };
+    }
+
+    private static DropReason checkPut(final MemorySegment buffer, final long offset, final long payloadBytes)
+    {
+        if (payloadBytes == 0)
+        {
+            return DropReason.BAD_LENGTH;
+        }
+        final long frameCount = buffer.get(U32, offset + PutFrame.FRAME_COUNT_OFFSET) & MAX_U32;
+        if (frameCount == 0)
+        {
+            return DropReason.BAD_FIELD;
+        }
+        if ((buffer.get(U32, offset + PutFrame.FRAME_INDEX_OFFSET) & MAX_U32) >= frameCount ||
+            !inRange(buffer.get(U64, offset + PutFrame.REGION_OFFSET_OFFSET), payloadBytes) ||
+            !inRange(buffer.get(U64, offset + PutFrame.PUT_OFFSET_OFFSET), payloadBytes))
+        {
+            return DropReason.OUT_OF_RANGE;
+        }
+        return DropReason.NONE;
+    }
+
+    private static DropReason checkAtomic(final MemorySegment buffer, final long offset, final long payloadBytes)
+    {
+        final int op = buffer.get(U8, offset + AtomicFrame.OP_OFFSET) & 0xFF;
+        final int width = buffer.get(U8, offset + AtomicFrame.WIDTH_OFFSET) & 0xFF;
+        final int count = buffer.get(U16, offset + AtomicFrame.COUNT_OFFSET) & 0xFFFF;
+        final int operands = AtomicFrame.operandCount(op, count);
+        if (operands < 1 || (width != 4 && width != 8) || count < 1 ||
+            (op != AtomicFrame.OP_ACCUMULATE && count != 1) || count > AtomicFrame.MAX_ACCUMULATE_WORDS)
+        {
+            return DropReason.BAD_FIELD;
+        }
+        if (payloadBytes != (long)operands * AtomicFrame.OPERAND_BYTES)
+        {
+            return DropReason.BAD_LENGTH;
+        }
+        return inRange(buffer.get(U64, offset + AtomicFrame.REGION_OFFSET_OFFSET), (long)count * width) ?
+            DropReason.NONE : DropReason.OUT_OF_RANGE;
     }
 
     private static DropReason checkNotify(final MemorySegment buffer, final long offset)

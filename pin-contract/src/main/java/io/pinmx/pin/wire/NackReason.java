@@ -15,8 +15,13 @@ public enum NackReason
     OUT_OF_RANGE(4),
     /** Serving a PULL hit an unmapped page of a declared segment (EFAULT). */
     SEGMENT_FAULT(5),
-    /** A PULL asked for replies larger than the serving driver's link limit (carried in the address field). */
-    BAD_FIELD(6);
+    /**
+     * A PULL asked for replies larger than the serving driver's link limit (carried in the address field), or an
+     * ATOMIC's word is not naturally aligned in the target's memory.
+     */
+    BAD_FIELD(6),
+    /** A PUT, ATOMIC or PULL on an exposed region carried no key or another key; nothing was touched. */
+    BAD_KEY(7);
 
     private static final NackReason[] BY_CODE = new NackReason[256];
 

@@ -32,6 +32,8 @@ public final class PullFrame extends FrameFlyweight
     public static final int REPLY_PAYLOAD_BYTES_OFFSET = HEADER_BYTES + 36;
     /** Length of the kind part. */
     public static final int KIND_PART_BYTES = 40;
+    /** Payload of a PULL naming the serving region's key (a region exposed for remote writes): one u64. */
+    public static final int KEY_PAYLOAD_BYTES = 8;
     /** Most reply frames one block may ask for. */
     public static final int MAX_FRAME_COUNT = 0xFFFF;
 
@@ -168,5 +170,24 @@ public final class PullFrame extends FrameFlyweight
     public long replyPayloadBytes()
     {
         return buffer.get(U32, offset + REPLY_PAYLOAD_BYTES_OFFSET) & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * Write the serving region's key as the payload (the header's payload length is {@link #KEY_PAYLOAD_BYTES}).
+     *
+     * @return this.
+     */
+    public PullFrame key(final long key)
+    {
+        buffer.set(U64, offset + HEADER_BYTES + KIND_PART_BYTES, key);
+        return this;
+    }
+
+    /**
+     * @return the key the payload carries; valid when the payload length is {@link #KEY_PAYLOAD_BYTES}.
+     */
+    public long key()
+    {
+        return buffer.get(U64, offset + HEADER_BYTES + KIND_PART_BYTES);
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pinmx.pin.wire.DropReason;
 import io.pinmx.pin.wire.FrameKind;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -121,9 +122,15 @@ class DriverCountersTest
         assertEquals(EventType.RECV_NACK, EventType.received(FrameKind.NACK));
         assertNull(EventType.received(FrameKind.PULL));
         assertNull(EventType.received(FrameKind.PULL_REPLY));
+        final Set<FrameKind> consumed = EnumSet.of(FrameKind.PULL, FrameKind.PULL_REPLY, FrameKind.PUT,
+            FrameKind.PUT_ACK, FrameKind.ATOMIC, FrameKind.ATOMIC_REPLY);
         for (final FrameKind kind : FrameKind.values())
         {
-            if (kind != FrameKind.PULL && kind != FrameKind.PULL_REPLY)
+            if (consumed.contains(kind))
+            {
+                assertNull(EventType.received(kind), kind + " is the driver's, never an event");
+            }
+            else
             {
                 assertNotNull(EventType.received(kind), kind.name());
                 assertEquals("RECV_" + kind.name(), EventType.received(kind).name());

@@ -197,6 +197,56 @@ class FrameReaderTest
         pull(0, 0, 3000);
         buffer.set(U16, PullFrame.FRAME_COUNT_OFFSET, (short)3);
         assertEquals(DropReason.NONE, check(length));
+        final int keyed = header(new PullFrame(), FrameKind.PULL, PullFrame.KEY_PAYLOAD_BYTES);
+        new PullFrame().wrap(buffer, 0).encode(1, 2, 0, 0, 100, 0, 1452).key(77);
+        assertEquals(DropReason.NONE, check(keyed), "a PULL carrying a region key");
+        buffer.set(U32, FrameFlyweight.PAYLOAD_LENGTH_OFFSET, 4);
+        assertEquals(DropReason.BAD_LENGTH, check(keyed - 4), "a payload neither none nor a key");
+    }
+
+    @Test
+    void putFieldsAreChecked()
+    {
+        final int length = header(new PutFrame(), FrameKind.PUT, 100);
+        new PutFrame().wrap(buffer, 0).encode(1, 2, Long.MAX_VALUE - 100, 9, 3, 4, 0);
+        assertEquals(DropReason.NONE, check(length));
+        buffer.set(U64, PutFrame.REGION_OFFSET_OFFSET, Long.MAX_VALUE - 99);
+        assertEquals(DropReason.OUT_OF_RANGE, check(length), "past 2^63");
+        new PutFrame().wrap(buffer, 0).encode(1, 2, 0, 9, 4, 4, 0);
+        assertEquals(DropReason.OUT_OF_RANGE, check(length), "frame index = frame count");
+        new PutFrame().wrap(buffer, 0).encode(1, 2, 0, 9, 0, 0, 0);
+        assertEquals(DropReason.BAD_FIELD, check(length), "no frames");
+        new PutFrame().wrap(buffer, 0).encode(1, 2, 0, 9, 0, 1, -1);
+        assertEquals(DropReason.OUT_OF_RANGE, check(length), "negative put offset");
+        final int empty = header(new PutFrame(), FrameKind.PUT, 0);
+        new PutFrame().wrap(buffer, 0).encode(1, 2, 0, 9, 0, 1, 0);
+        assertEquals(DropReason.BAD_LENGTH, check(empty));
+    }
+
+    @Test
+    void atomicFieldsAreChecked()
+    {
+        assertEquals(DropReason.NONE, check(atomic(AtomicFrame.OP_CAS, 8, 1, 2)));
+        assertEquals(DropReason.BAD_LENGTH, check(atomic(AtomicFrame.OP_CAS, 8, 1, 1)), "CAS carries two operands");
+        assertEquals(DropReason.NONE, check(atomic(AtomicFrame.OP_ACCUMULATE, 4, 179, 179)));
+        assertEquals(DropReason.BAD_FIELD, check(atomic(AtomicFrame.OP_ACCUMULATE, 4, 0, 0)), "no words");
+        assertEquals(DropReason.BAD_FIELD, check(atomic(AtomicFrame.OP_FETCH_ADD, 8, 2, 1)), "one word only");
+        assertEquals(DropReason.BAD_FIELD, check(atomic(AtomicFrame.OP_SWAP, 2, 1, 1)), "width 2");
+        assertEquals(DropReason.BAD_FIELD, check(atomic(5, 8, 1, 1)), "unknown op");
+        final int length = atomic(AtomicFrame.OP_SWAP, 8, 1, 1);
+        buffer.set(U64, AtomicFrame.REGION_OFFSET_OFFSET, Long.MAX_VALUE - 7);
+        assertEquals(DropReason.OUT_OF_RANGE, check(length));
+        final int most = atomic(AtomicFrame.OP_ACCUMULATE, 8, AtomicFrame.MAX_ACCUMULATE_WORDS,
+            AtomicFrame.MAX_ACCUMULATE_WORDS);
+        buffer.set(U32, FrameFlyweight.PAYLOAD_LENGTH_OFFSET, AtomicFrame.MAX_OPERAND_BYTES + 8);
+        assertEquals(DropReason.BAD_LENGTH, check(most + 8), "more operands than any ATOMIC carries");
+    }
+
+    private int atomic(final int op, final int width, final int count, final int operands)
+    {
+        final int length = header(new AtomicFrame(), FrameKind.ATOMIC, operands * AtomicFrame.OPERAND_BYTES);
+        new AtomicFrame().wrap(buffer, 0).encode(1, 2, 64, 9, op, width, count);
+        return length;
     }
 
     @Test

@@ -116,7 +116,11 @@ class WireProtocolDocTest
             Map.entry(FrameKind.PULL_REPLY, PullReplyFrame.class),
             Map.entry(FrameKind.NOTIFY, NotifyFrame.class),
             Map.entry(FrameKind.ACK, AckFrame.class),
-            Map.entry(FrameKind.NACK, NackFrame.class));
+            Map.entry(FrameKind.NACK, NackFrame.class),
+            Map.entry(FrameKind.PUT, PutFrame.class),
+            Map.entry(FrameKind.PUT_ACK, PutAckFrame.class),
+            Map.entry(FrameKind.ATOMIC, AtomicFrame.class),
+            Map.entry(FrameKind.ATOMIC_REPLY, AtomicReplyFrame.class));
         int kindTables = 0;
         for (final Map.Entry<String, List<Field>> table : tables.entrySet())
         {
@@ -131,7 +135,7 @@ class WireProtocolDocTest
                 kind.headerBytes(), false);
             kindTables++;
         }
-        assertEquals(9, kindTables, "one table per kind, CONNECT_* and TINY/SMALL sharing theirs");
+        assertEquals(13, kindTables, "one table per kind, CONNECT_* and TINY/SMALL sharing theirs");
     }
 
     @Test

@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Who runs one endpoint's progress and how it waits. The duty cycle ({@link #doWork}) starts submitted pulls,
- * receives frames ({@link FrameDispatcher}) and checks the pull timers; it runs on the endpoint's progress thread
+ * Who runs one endpoint's progress and how it waits. The duty cycle ({@link #doWork}) starts submitted pulls, puts
+ * and atomics, receives frames ({@link FrameDispatcher}) and checks their timers; it runs on the endpoint's progress thread
  * or, without one, inside poll and await ({@link #runIfFree}).
  * <p>
  * Idle: spin, then yield, then park in poll(2) on the UDP socket with the shared-memory ring flagged "parked" so a
@@ -61,6 +61,7 @@ final class EndpointAgent
     private final ShmFrameRing ring;
     private final EventRing events;
     private final Puller puller;
+    private final RemoteWriter writer;
     private final FrameDispatcher dispatcher;
     /** Null when counters are not published. */
     private final CounterPublisher counterPublisher;
@@ -88,6 +89,7 @@ final class EndpointAgent
         final ShmFrameRing ring,
         final EventRing events,
         final Puller puller,
+        final RemoteWriter writer,
         final FrameDispatcher dispatcher,
         final CounterPublisher counterPublisher)
     {
@@ -96,6 +98,7 @@ final class EndpointAgent
         this.ring = ring;
         this.events = events;
         this.puller = puller;
+        this.writer = writer;
         this.dispatcher = dispatcher;
         this.counterPublisher = counterPublisher;
         this.pullResendTimeoutNs = pullResendTimeoutNs;
@@ -144,18 +147,18 @@ final class EndpointAgent
     private int doWork(final boolean receive)
     {
         LAST_CYCLE_NS.setOpaque(this, System.nanoTime());
-        int work = puller.startSubmitted();
+        int work = puller.startSubmitted() + writer.startSubmitted();
         if (receive)
         {
             work += dispatcher.receive();
         }
-        if (puller.hasActivePulls())
+        if (puller.hasActivePulls() || writer.hasActive())
         {
             final long nowNs = System.nanoTime();
             if (nowNs - nextTimerCheckNs >= 0)
             {
                 nextTimerCheckNs = nowNs + TIMER_CHECK_INTERVAL_NS;
-                work += puller.checkTimers(nowNs);
+                work += puller.checkTimers(nowNs) + writer.checkTimers(nowNs);
             }
         }
         if (work > 0 && !events.isEmpty())
@@ -338,7 +341,7 @@ final class EndpointAgent
     /** Block in poll until a datagram, a doorbell, a wake-up or the next timer. */
     private void park(final long maxNs)
     {
-        final long timeoutNs = puller.hasActivePulls() ?
+        final long timeoutNs = puller.hasActivePulls() || writer.hasActive() ?
             Math.min(maxNs, pullResendTimeoutNs / 2) : Math.min(maxNs, PARK_MAX_NS);
         parked = true;
         if (ring != null)
@@ -347,7 +350,7 @@ final class EndpointAgent
         }
         try
         {
-            if (!stopped && !puller.hasSubmissions() && (ring == null || ring.isEmpty()))
+            if (!stopped && !puller.hasSubmissions() && !writer.hasSubmissions() && (ring == null || ring.isEmpty()))
             {
                 udp.awaitReadable(timeoutNs);
             }

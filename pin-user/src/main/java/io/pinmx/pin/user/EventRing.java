@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * lock). A received frame is copied in once and handed to the application in place as the event's buffer.
  * <p>
  * Record: length (int), event type (int), peer (int), pull handle (int; for a received frame 1 when it came
- * through the lossless shared-memory ring), bytes (long), error kind + 1 (int, 0 = none), message slot (int), then
+ * through the lossless shared-memory ring), bytes (long; an ATOMIC_DONE's old value), error kind + 1 (int, 0 = none), message slot (int), then
  * the frame; 8-byte aligned; a record with type -1 pads to the end of the ring.
  * Failure messages are rare and live in a small String ring beside it.
  */
@@ -26,7 +26,8 @@ final class EventRing
     private static final int HEADER_BYTES = 32;
     private static final int PADDING = -1;
     private static final int MESSAGE_SLOTS = 1024;
-    private static final long COMPLETION_RESERVE_BYTES = (long)PullSlots.MAX_PULLS * HEADER_BYTES;
+    private static final long COMPLETION_RESERVE_BYTES =
+        (long)(PullSlots.MAX_PULLS + RemoteOps.MAX_OPS) * HEADER_BYTES;
     private static final EventType[] TYPES = EventType.values();
     private static final DriverError[] ERRORS = DriverError.values();
 
@@ -56,7 +57,7 @@ final class EventRing
 
     /**
      * Producer: how many received frames of up to {@code frameBytes} can be queued now, keeping room for one
-     * wrap-around pad and for a completion of every pull slot, so a completion is never refused.
+     * wrap-around pad and for a completion of every pull, put and atomic slot, so a completion is never refused.
      */
     int framesThatFit(final int frameBytes)
     {
@@ -129,6 +130,24 @@ final class EventRing
                 else if (type == EventType.PULL_FAILED)
                 {
                     event.pullFailed(peer, handle, bytes, ERRORS[errorCode - 1],
+                        messageSlot >= 0 ? messages[messageSlot] : "");
+                }
+                else if (type == EventType.PUT_DONE)
+                {
+                    event.putDone(peer, handle, bytes);
+                }
+                else if (type == EventType.PUT_FAILED)
+                {
+                    event.putFailed(peer, handle, bytes, ERRORS[errorCode - 1],
+                        messageSlot >= 0 ? messages[messageSlot] : "");
+                }
+                else if (type == EventType.ATOMIC_DONE)
+                {
+                    event.atomicDone(peer, handle, bytes);
+                }
+                else if (type == EventType.ATOMIC_FAILED)
+                {
+                    event.atomicFailed(peer, handle, ERRORS[errorCode - 1],
                         messageSlot >= 0 ? messages[messageSlot] : "");
                 }
                 else if (type == EventType.SEND_DONE)

@@ -23,14 +23,17 @@ import java.net.UnknownHostException;
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
  * the event ring has room for), checks each (a UDP frame or probe first by its CRC32C, {@link FrameChecksum}: one
  * damaged in flight is dropped and counted; ring records are memory, not a wire, and carry none), and hands it on:
- * PULLs to the {@link PullServer}, PULL_REPLYs and NACKs of PULLs to the {@link Puller}, a same-host peer's invitation
+ * PULLs to the {@link PullServer}, PULL_REPLYs and NACKs of PULLs to the {@link Puller}, PUTs and ATOMICs to the
+ * {@link RemoteWriteServer}, their answers and NACKs to the {@link RemoteWriter}, a same-host peer's invitation
  * to share its pull to the {@link PullHelper}, misaddressed frames answered with a NACK, liveness probes and answers to
  * {@link LivenessProbes}, everything else queued as an event. Owns the cache of shared-memory senders' socket addresses
  * and when the socket is next polled. Runs on the agent only.
  * <p>
  * A UDP receive is a system call, several times the cost of looking at the ring, and same-host
- * traffic never comes by UDP. So with a ring the socket is polled every cycle only while datagrams are flowing
- * (one carried a frame within {@link #UDP_HOT_NS}), otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
+ * traffic never comes by UDP (but for atomics, which same-host peers send as frames, and their answers). So with a
+ * ring the socket is polled every cycle only while datagrams are flowing (one carried a frame within
+ * {@link #UDP_HOT_NS}), while this endpoint's puts or atomics await answers, or while it exposes regions for remote
+ * writes, otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
  * the first cycle after the agent was parked (a doorbell or a datagram woke it).
  * <p>
  * When poll runs the duty cycle itself ({@link #receive(EventHandler, int)}) and no event is queued before them,
@@ -53,6 +56,8 @@ final class FrameDispatcher
     private final Puller puller;
     private final ReplyPlacement placement;
     private final PullServer server;
+    private final RemoteWriter writer;
+    private final RemoteWriteServer writeServer;
     private final PullHelper helper;
     private final LivenessProbes liveness;
     private final DriverCounters counters;
@@ -98,6 +103,8 @@ final class FrameDispatcher
         final PeerRegistry<UdpPeer> peers,
         final Puller puller,
         final PullServer server,
+        final RemoteWriter writer,
+        final RemoteWriteServer writeServer,
         final PullHelper helper,
         final LivenessProbes liveness,
         final DriverCounters counters,
@@ -112,6 +119,8 @@ final class FrameDispatcher
         this.puller = puller;
         this.placement = puller.placement();
         this.server = server;
+        this.writer = writer;
+        this.writeServer = writeServer;
         this.helper = helper;
         this.liveness = liveness;
         this.counters = counters;
@@ -146,7 +155,9 @@ final class FrameDispatcher
     int receive()
     {
         int work = 0;
-        if (ring == null || udpHot || ++cyclesSinceUdpPoll >= COLD_UDP_POLL_CYCLES)
+        // puts and atomics and their answers come by UDP even between endpoints of one host
+        if (ring == null || udpHot || writer.hasActive() || writeServer.expectsFrames() ||
+            ++cyclesSinceUdpPoll >= COLD_UDP_POLL_CYCLES)
         {
             cyclesSinceUdpPoll = 0;
             work = receiveUdp();
@@ -402,11 +413,20 @@ final class FrameDispatcher
         {
             case PULL -> server.serve(frame, offset, source);
             case PULL_REPLY -> puller.onReply(frame, offset, source.getAddress(), basePort, placed);
+            case PUT -> writeServer.onPut(frame, offset, source);
+            case ATOMIC -> writeServer.onAtomic(frame, offset, source);
+            case PUT_ACK -> writer.onPutAck(frame, offset, source.getAddress(), basePort);
+            case ATOMIC_REPLY -> writer.onAtomicReply(frame, offset, source.getAddress(), basePort);
             case NACK ->
             {
-                if (nack.wrap(frame, offset).refusedKind() == FrameKind.PULL)
+                final FrameKind refused = nack.wrap(frame, offset).refusedKind();
+                if (refused == FrameKind.PULL)
                 {
                     puller.onNack(frame, offset);
+                }
+                else if (refused == FrameKind.PUT || refused == FrameKind.ATOMIC)
+                {
+                    writer.onNack(frame, offset);
                 }
                 else
                 {

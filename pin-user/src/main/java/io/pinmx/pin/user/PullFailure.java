@@ -33,6 +33,8 @@ record PullFailure(DriverError error, String message)
                 "give both ends the same framePayloadBytes");
             case BAD_ENDPOINT, BAD_SESSION -> new PullFailure(DriverError.PEER_UNREACHABLE, prefix +
                 "the peer refused the request (NACK " + reason + ")");
+            case BAD_KEY -> new PullFailure(DriverError.BAD_KEY, prefix + "the peer refused the key for remote " +
+                RegionTable.describe(nack.regionId()) + " (NACK BAD_KEY)");
         };
     }
 
@@ -50,6 +52,13 @@ record PullFailure(DriverError error, String message)
             default -> new PullFailure(remote ? DriverError.UNKNOWN_REGION : DriverError.BAD_ARGUMENT, prefix +
                 " was not declared " + (remote ? "READ" : "WRITE"));
         };
+    }
+
+    /** The pull's remote region is exposed for remote writes and the pull named no key or another one. */
+    static PullFailure ofBadKey(final PullSlot slot)
+    {
+        return new PullFailure(DriverError.BAD_KEY, fromPeer(slot) + "remote " + RegionTable.describe(slot.remoteRegion) +
+            " is exposed for remote writes and refused the key: it is read only with its key");
     }
 
     /** Writing into the pull's local region met an unmapped page. */

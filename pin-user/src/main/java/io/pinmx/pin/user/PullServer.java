@@ -86,6 +86,12 @@ final class PullServer
             sendNack(buffer, frameOffset, replyTo, NackReason.BAD_FIELD, regionId, 0, framePayloadBytes, 0);
             return;
         }
+        if (regions.checkReadKey(regionId, pull.payloadLength() == PullFrame.KEY_PAYLOAD_BYTES ? pull.key() : 0) != 0)
+        {
+            counters.increment(Counter.REMOTE_BAD_KEY);
+            sendNack(buffer, frameOffset, replyTo, NackReason.BAD_KEY, regionId, 0, regionOffset, 0);
+            return;
+        }
         final int count = copier.resolveRemote(regions, regionId, RegionTable.ACCESS_READ, regionOffset, blockBytes);
         if (count < 0)
         {
@@ -131,14 +137,17 @@ final class PullServer
             replyTo);
     }
 
-    /** NACK a frame that is not for us (wrong endpoint or session) or a PULL we refuse. */
+    /** NACK a frame that is not for us (wrong endpoint or session), or a PULL, PUT or ATOMIC we refuse. */
     void sendNack(
         final MemorySegment refused, final long frameOffset, final InetSocketAddress replyTo, final NackReason reason,
         final int regionId, final int segmentIndex, final long address, final int errno)
     {
         final FrameFlyweight header = pull.wrap(refused, frameOffset);
         final FrameKind refusedKind = header.kind();
-        final int refusedHandle = refusedKind == FrameKind.PULL ? pull.pullHandle() : 0;
+        // a PULL's pull handle, a PUT's put handle and an ATOMIC's request seq share the kind part's first word
+        final int refusedHandle =
+            refusedKind == FrameKind.PULL || refusedKind == FrameKind.PUT || refusedKind == FrameKind.ATOMIC ?
+                pull.pullHandle() : 0;
         final int dstEndpoint = header.srcEndpoint();
         final int dstSession = header.srcSession();
         final int refusedSeq = header.seq();

@@ -25,6 +25,8 @@ final class PullSlot
     UdpPeer peer;
     int remoteEndpoint;
     int remoteSession;
+    /** The remote region's key when it is exposed for remote writes, else 0. */
+    long remoteKey;
     int remoteRegion;
     long remoteOffset;
     int localRegion;
@@ -54,6 +56,7 @@ final class PullSlot
         remoteEndpoint = spec.remoteEndpointIndex();
         remoteSession = spec.remoteSessionId();
         remoteRegion = spec.remoteRegionId();
+        remoteKey = spec.remoteKey();
         remoteOffset = spec.remoteOffset();
         localRegion = spec.localRegionId();
         localOffset = spec.localOffset();

@@ -228,6 +228,11 @@ final class Puller
             fail(slot, PullFailure.ofSessionChanged(slot, peerFile.sessionId()));
             return true;
         }
+        if (peerFile.regions().checkReadKey(slot.remoteRegion, slot.remoteKey) != 0)
+        {
+            fail(slot, PullFailure.ofBadKey(slot));
+            return true;
+        }
         final int remoteCount = copier.resolveRemote(
             peerFile.regions(), slot.remoteRegion, RegionTable.ACCESS_READ, slot.remoteOffset, slot.length);
         if (remoteCount < 0)
@@ -334,12 +339,17 @@ final class Puller
 
     private void sendPull(final PullSlot slot, final long pullOffset, final int bytes)
     {
+        final int keyBytes = slot.remoteKey == 0 ? 0 : PullFrame.KEY_PAYLOAD_BYTES;
         pull.wrap(frame, 0).encodeHeader(FrameKind.PULL, slot.remoteEndpoint, endpointIndex,
-            slot.remoteSession, sessionId, 0, 0);
+            slot.remoteSession, sessionId, 0, keyBytes);
         pull.encode(slot.wireHandle(), slot.remoteRegion, slot.remoteOffset + pullOffset, pullOffset, bytes,
             (int)(pullOffset / framePayloadBytes), framePayloadBytes);
-        sender.send(pullHeader, MemorySegment.NULL, 0, 0, slot.peer.socketAddress(slot.remoteEndpoint),
-            FrameKind.PULL);
+        if (keyBytes > 0)
+        {
+            pull.key(slot.remoteKey);
+        }
+        sender.send(pullHeader, frame, FrameKind.PULL.headerBytes(), keyBytes,
+            slot.peer.socketAddress(slot.remoteEndpoint), FrameKind.PULL);
     }
 
     /** Agent: resend late blocks, fail pulls out of retries. @return work done. */

@@ -15,23 +15,30 @@ import java.lang.invoke.VarHandle;
  * generation, so a stale id from a destroyed region never resolves to the region that reuses its slot.
  * <p>
  * Entry layout ({@link #ENTRY_BYTES}): seq (long, odd while being written), id (int, 0 = free), access (int),
- * segment count (int), generation (int), total bytes (long), then up to {@link #MAX_SEGMENTS} (address, length)
- * pairs of longs.
+ * segment count (int), generation (int), total bytes (long), key (long, 0 unless exposed for remote writes), 8 bytes
+ * of padding, then up to {@link #MAX_SEGMENTS} (address, length) pairs of longs.
+ * <p>
+ * A region exposed for remote writes ({@link #ACCESS_REMOTE}) carries the key every put or atomic into it must name;
+ * a same-host origin reads it here as the agent does for frames ({@link #checkKey}).
  */
 final class RegionTable
 {
     static final int MAX_SEGMENTS = 256;
     static final int SLOT_BITS = 10;
     static final int MAX_REGIONS = 1 << SLOT_BITS;
-    static final int ENTRY_HEADER_BYTES = 32;
+    static final int ENTRY_HEADER_BYTES = 48;
     static final int ENTRY_BYTES = ENTRY_HEADER_BYTES + MAX_SEGMENTS * 16;
     static final int ACCESS_READ = 1;
     static final int ACCESS_WRITE = 2;
+    /** Exposed for peers' puts and atomics, which must carry the region's key. */
+    static final int ACCESS_REMOTE = 4;
 
     /** {@link #resolve} results below zero. */
     static final int UNKNOWN_REGION = -1;
     static final int OUT_OF_RANGE = -2;
     static final int ACCESS_DENIED = -3;
+    /** {@link #checkKey}: the region is not exposed, or the key is another. */
+    static final int BAD_KEY = -4;
 
     private static final long SEQ_OFFSET = 0;
     private static final long ID_OFFSET = 8;
@@ -39,6 +46,7 @@ final class RegionTable
     private static final long COUNT_OFFSET = 16;
     private static final long GENERATION_OFFSET = 20;
     private static final long TOTAL_OFFSET = 24;
+    private static final long KEY_OFFSET = 32;
     private static final int GENERATION_MASK = (1 << (31 - SLOT_BITS)) - 1;
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -53,6 +61,8 @@ final class RegionTable
      */
     private int[] freeSlots;
     private int freeCount;
+    /** Regions exposed for remote writes; written by the owner, read by the agent. */
+    private volatile int exposedCount;
 
     RegionTable(final MemorySegment table)
     {
@@ -81,6 +91,16 @@ final class RegionTable
      */
     int declare(final MemorySegment[] segments, final int count, final int access)
     {
+        return declare(segments, count, access, 0);
+    }
+
+    /**
+     * Owner only. Publish a region with the key remote writes must carry ({@link #ACCESS_REMOTE} in {@code access}).
+     *
+     * @return its id, or 0 when every slot is taken.
+     */
+    int declare(final MemorySegment[] segments, final int count, final int access, final long key)
+    {
         if (null == freeSlots)
         {
             collectFreeSlots();
@@ -107,9 +127,14 @@ final class RegionTable
         table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, count);
         table.set(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET, generation);
         table.set(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET, total);
+        table.set(ValueLayout.JAVA_LONG, entry + KEY_OFFSET, key);
         INT.setVolatile(table, entry + ID_OFFSET, id);
         LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
         freeCount--;
+        if ((access & ACCESS_REMOTE) != 0)
+        {
+            exposedCount++;
+        }
         return id;
     }
 
@@ -139,10 +164,15 @@ final class RegionTable
         {
             return false;
         }
+        if ((table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET) & ACCESS_REMOTE) != 0)
+        {
+            exposedCount--;
+        }
         final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
         LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 1);
         INT.setVolatile(table, entry + ID_OFFSET, 0);
         table.set(ValueLayout.JAVA_INT, entry + COUNT_OFFSET, 0);
+        table.set(ValueLayout.JAVA_LONG, entry + KEY_OFFSET, 0L);
         LONG.setVolatile(table, entry + SEQ_OFFSET, seq + 2);
         if (null != freeSlots)
         {
@@ -183,6 +213,75 @@ final class RegionTable
             if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
             {
                 return currentId == id ? total : UNKNOWN_REGION;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** @return whether this endpoint has regions exposed for remote writes (the owner's table only). */
+    boolean hasExposed()
+    {
+        return exposedCount > 0;
+    }
+
+    /**
+     * Whether a put or atomic naming {@code key} may touch region {@code id}.
+     *
+     * @return 0 when the region is exposed for remote writes with this key, else {@link #UNKNOWN_REGION} or
+     *         {@link #BAD_KEY}.
+     */
+    int checkKey(final int id, final long key)
+    {
+        final int slot = slotOf(id);
+        if (slot < 0)
+        {
+            return UNKNOWN_REGION;
+        }
+        final long entry = (long)slot * ENTRY_BYTES;
+        while (true)
+        {
+            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+            final int currentId = (int)INT.getVolatile(table, entry + ID_OFFSET);
+            final int access = table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET);
+            final long declaredKey = table.get(ValueLayout.JAVA_LONG, entry + KEY_OFFSET);
+            VarHandle.acquireFence();
+            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
+            {
+                if (currentId != id)
+                {
+                    return UNKNOWN_REGION;
+                }
+                return (access & ACCESS_REMOTE) != 0 && declaredKey == key ? 0 : BAD_KEY;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Whether a pull naming {@code key} (0: none) may read region {@code id}: a region exposed for remote writes is
+     * read only with its key.
+     *
+     * @return 0 when it may, or the region is not declared (its read fails on that), else {@link #BAD_KEY}.
+     */
+    int checkReadKey(final int id, final long key)
+    {
+        final int code = checkKey(id, key);
+        return code == BAD_KEY && exposed(id) ? BAD_KEY : 0;
+    }
+
+    private boolean exposed(final int id)
+    {
+        final int slot = slotOf(id);
+        final long entry = (long)slot * ENTRY_BYTES;
+        while (true)
+        {
+            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+            final boolean exposed = (int)INT.getVolatile(table, entry + ID_OFFSET) == id &&
+                (table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET) & ACCESS_REMOTE) != 0;
+            VarHandle.acquireFence();
+            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
+            {
+                return exposed;
             }
             Thread.onSpinWait();
         }

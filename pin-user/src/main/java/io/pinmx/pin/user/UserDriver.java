@@ -63,7 +63,8 @@ public final class UserDriver implements PinDriver
 
     private DriverInfo info(final UserDriverOptions options, final boolean progressByOpener)
     {
-        final Set<DriverFeature> features = EnumSet.of(DriverFeature.UDP, DriverFeature.LIVENESS_PROBES);
+        final Set<DriverFeature> features = EnumSet.of(DriverFeature.UDP, DriverFeature.LIVENESS_PROBES,
+            DriverFeature.REMOTE_WRITE, DriverFeature.REMOTE_ATOMIC);
         if (options.sameHost())
         {
             features.add(DriverFeature.SAME_HOST_SHM);

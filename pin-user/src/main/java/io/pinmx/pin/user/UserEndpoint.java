@@ -4,6 +4,7 @@ import io.pinmx.pin.provider.AwaitLoop;
 import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Libc;
 import io.pinmx.pin.provider.PeerRegistry;
+import io.pinmx.pin.spi.AtomicSpec;
 import io.pinmx.pin.spi.BoardAddress;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
@@ -16,6 +17,9 @@ import io.pinmx.pin.spi.EventHandler;
 import io.pinmx.pin.spi.PeerLiveness;
 import io.pinmx.pin.spi.ProviderOptions;
 import io.pinmx.pin.spi.PullSpec;
+import io.pinmx.pin.spi.PutSpec;
+import io.pinmx.pin.spi.RegionAccess;
+import io.pinmx.pin.spi.RemoteRegion;
 import io.pinmx.pin.wire.FrameFlyweight;
 import io.pinmx.pin.wire.FrameKind;
 
@@ -29,7 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * One open endpoint of the user-space driver: the {@link DriverEndpoint} operations application threads call, over
  * the pieces it owns and wires together: the UDP socket and shared-memory file, the region table, the peer table,
  * the event ring, the {@link FrameTransmitter} (send), the {@link Puller} and {@link PullServer} (both sides of the
- * pull protocol), the {@link FrameDispatcher} (receive) and the {@link EndpointAgent} (who runs progress, and how it
+ * pull protocol), the {@link RemoteWriter} and {@link RemoteWriteServer} (both sides of puts and atomics), the {@link FrameDispatcher} (receive) and the {@link EndpointAgent} (who runs progress, and how it
  * waits).
  * <p>
  * Locks, each with one purpose (documented at its field or class): this object's monitor (close runs once),
@@ -46,6 +50,7 @@ final class UserEndpoint implements DriverEndpoint
 {
     private static final int MAX_KIND_PART_BYTES = 64;
     private static final SecureRandom SESSION_IDS = new SecureRandom();
+    private static final SecureRandom REGION_KEYS = new SecureRandom();
 
     private final DriverInfo info;
     private final ProviderOptions providerOptions;
@@ -58,6 +63,7 @@ final class UserEndpoint implements DriverEndpoint
     private final PeerRegistry<UdpPeer> peers = new PeerRegistry<>(counters);
     private final EventRing events;
     private final Puller puller;
+    private final RemoteWriter writer;
     private final FrameTransmitter transmitter;
     private final EndpointAgent agent;
     private final LivenessProbes liveness;
@@ -151,15 +157,19 @@ final class UserEndpoint implements DriverEndpoint
             file, udp.port(), endpointIndex, session);
         final PullServer server = new PullServer(arena, agentFrames, regions, counters, options.framePayloadBytes(),
             endpointIndex, session);
+        this.writer = new RemoteWriter(arena, options, agentFrames, peers, transmitter::peerFile, regions, counters,
+            events, endpointIndex, session);
+        final RemoteWriteServer writeServer = new RemoteWriteServer(arena, agentFrames, server, regions, counters,
+            endpointIndex, session);
         final ShmFrameRing ring = file == null ? null : file.ring();
         this.liveness = new LivenessProbes(arena, udp, counters, options.shmDirectory(), endpointIndex, session);
-        final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, events, peers, puller, server,
+        final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, events, peers, puller, server, writer, writeServer,
             new PullHelper(arena, peerFiles, regions, counters), liveness, counters, endpointIndex, session,
             maxFrameBytes);
         this.counterPublisher = null == options.countersFile() ? null :
             CounterPublisher.open(options.countersFile(), address, counters);
         this.agent = new EndpointAgent(address, options.progressThread(), options.responder(),
-            options.pullResendTimeoutNs(), udp, ring, events, puller, dispatcher, counterPublisher);
+            options.pullResendTimeoutNs(), udp, ring, events, puller, writer, dispatcher, counterPublisher);
         this.awaitLoop = new AwaitLoop(this::eventReady, agent::blockAwaiting);
         agent.start();
     }
@@ -309,6 +319,75 @@ final class UserEndpoint implements DriverEndpoint
     }
 
     @Override
+    public RemoteRegion declareRemoteRegion(final MemorySegment[] segments, final int count)
+    {
+        checkOpen("declareRemoteRegion");
+        final int access = RegionAccess.READ | RegionAccess.WRITE;
+        ContractChecks.declare(segments, count, RegionTable.MAX_SEGMENTS, access);
+        long key;
+        do
+        {
+            key = REGION_KEYS.nextLong();
+        }
+        while (key == 0);
+        final int id;
+        synchronized (regionLock)
+        {
+            id = regions.declare(segments, count, access | RegionTable.ACCESS_REMOTE, key);
+        }
+        if (id == 0)
+        {
+            throw new DriverException(DriverError.NO_RESOURCES, "declareRemoteRegion: all " + regions.maxRegions() +
+                " regions of endpoint " + address + " are declared");
+        }
+        return new RemoteRegion(id, key);
+    }
+
+    @Override
+    public void startPut(final PutSpec spec)
+    {
+        checkOpen("startPut");
+        if (null == spec)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "startPut: spec is null");
+        }
+        RemoteArguments.checkPut(spec);
+        final UdpPeer peer = peers.holdOrThrow("startPut", spec.target().peerIndex(), address);
+        try
+        {
+            writer.submitPut(spec, peer);
+        }
+        catch (final RuntimeException e)
+        {
+            peers.releaseHold(peer);
+            throw e;
+        }
+        agent.wakeIfParked();
+    }
+
+    @Override
+    public void startAtomic(final AtomicSpec spec)
+    {
+        checkOpen("startAtomic");
+        if (null == spec)
+        {
+            throw new DriverException(DriverError.BAD_ARGUMENT, "startAtomic: spec is null");
+        }
+        RemoteArguments.checkAtomic(spec);
+        final UdpPeer peer = peers.holdOrThrow("startAtomic", spec.target().peerIndex(), address);
+        try
+        {
+            writer.submitAtomic(spec, peer);
+        }
+        catch (final RuntimeException e)
+        {
+            peers.releaseHold(peer);
+            throw e;
+        }
+        agent.wakeIfParked();
+    }
+
+    @Override
     public void cancelPull(final int pullHandle)
     {
         checkOpen("cancelPull");
@@ -349,19 +428,26 @@ final class UserEndpoint implements DriverEndpoint
 
     /**
      * Await: ready when an event is queued; without a progress thread the caller runs the agent first, and a duty
-     * cycle that served a peer's pull ends the wait too (no event: the caller polls, finds the peer active and keeps
-     * polling instead of blocking, so the peer's next pull does not wait for this thread's wake-up).
+     * cycle that served a peer's pull, put or atomic ends the wait too (no event: the caller polls, finds the peer
+     * active and keeps polling instead of blocking, so the peer's next request does not wait for this thread's
+     * wake-up).
      */
     private boolean eventReady()
     {
-        final long pullsServed = counters.get(Counter.PULLS_SERVED);
+        final long served = servedForPeers();
         agent.runIfFree();
-        if (!events.isEmpty() || counters.get(Counter.PULLS_SERVED) != pullsServed)
+        if (!events.isEmpty() || servedForPeers() != served)
         {
             return true;
         }
         checkOpen("await");
         return false;
+    }
+
+    private long servedForPeers()
+    {
+        return counters.get(Counter.PULLS_SERVED) + counters.get(Counter.PUT_BYTES_WRITTEN) +
+            counters.get(Counter.ATOMICS_APPLIED);
     }
 
     @Override
@@ -399,6 +485,7 @@ final class UserEndpoint implements DriverEndpoint
     private void tearDown()
     {
         puller.abandonAll();
+        writer.abandonAll();
         if (null != counterPublisher)
         {
             counterPublisher.close();

@@ -63,6 +63,11 @@ final class ChildJvm implements AutoCloseable
         return new ChildJvm(process, stderrLog);
     }
 
+    long pid()
+    {
+        return process.pid();
+    }
+
     void send(final String line)
     {
         stdin.println(line);
