@@ -197,10 +197,12 @@ class SharedPullTest
         assertTrue(e.getMessage().contains("sharedPullMinBytes -1"), e.getMessage());
     }
 
+    /** An endpoint only this test polls: no progress thread, and no responder that would help with pulls on its own. */
     private DriverEndpoint open()
     {
         final DriverEndpoint endpoint = new UserDriver("test").open(EndpointConfig.builder().endpointIndex(0)
-            .options(UserDriverOptions.class, UserDriverOptions.defaults().withProgressThread(false)).build());
+            .options(UserDriverOptions.class, UserDriverOptions.defaults().withProgressThread(false).withResponder(false))
+            .build());
         resources.add(endpoint);
         return endpoint;
     }
