@@ -351,22 +351,59 @@ class LauncherTest
             final ProcessHandle rank1 = launchers.get(1).toHandle();
             assertTrue(rank1.info().command().map(c -> c.endsWith("/java")).orElse(false), rank1.info().toString());
             assertTrue(rank1.destroyForcibly(), "kill -9 of rank 1's JVM");
-            for (final int rank : new int[] {0, 2})
-            {
-                final Process p = launchers.get(rank);
-                final int survivor = rank;
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS), () -> "rank " + survivor + " still runs a minute after " +
-                    "rank 1 died; its stderr: " + tail(dir.resolve("err" + survivor)) + "; its stdout: " +
-                    tail(dir.resolve("out" + survivor)));
-                final String err = Files.readString(dir.resolve("err" + rank));
-                assertTrue(p.exitValue() != 0, "rank " + rank + " exited 0: " + err);
-                assertTrue(err.contains("rank 1 (") && err.contains("pid " + rank1.pid()) ||
-                    0 == rank && err.contains("rank 2 ("), "rank " + rank + ": " + err);
-            }
+            assertSurvivorsFailNaming(launchers, rank1.pid());
         }
         finally
         {
             launchers.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /**
+     * As above, with rank 1 killed where no message is pending: every rank finished a Sendrecv round over pinmx, and
+     * ranks 0 and 2 wait for rank 1 in a barrier, where only the control connection can tell them it died (their
+     * waits spin running the endpoint's progress, never blocked in a read).
+     */
+    @Test
+    void underPmiRanksInABarrierNameARankKilledBetweenMessages() throws Exception
+    {
+        final Path bootstrap = dir.resolve("bootstrap-barrier");
+        final List<Process> launchers = new ArrayList<>();
+        for (int rank = 0; rank < 3; rank++)
+        {
+            launchers.add(LaunchedJob.start(dir, Integer.toString(rank), Map.of("PMI_RANK", Integer.toString(rank),
+                "PMI_SIZE", "3", "PINMX_BOOTSTRAP", "file:" + bootstrap),
+                List.of(LauncherFixture.class.getName(), "killed-between-messages")));
+        }
+        try
+        {
+            final String killed = "rank 1 kills itself, pid ";
+            await("rank 1 killed itself").atMost(Duration.ofSeconds(RUN_DEADLINE_S))
+                .until(() -> Files.readString(dir.resolve("out1")).contains(killed));
+            final String out1 = Files.readString(dir.resolve("out1"));
+            final long pid = Long.parseLong(out1.substring(out1.indexOf(killed) + killed.length()).trim());
+            assertSurvivorsFailNaming(launchers, pid);
+        }
+        finally
+        {
+            launchers.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /** Ranks 0 and 2 exit non-zero within a minute, naming rank 1 and its pid (rank 0 may name rank 2 instead). */
+    private void assertSurvivorsFailNaming(final List<Process> launchers, final long rank1Pid) throws Exception
+    {
+        for (final int rank : new int[] {0, 2})
+        {
+            final Process p = launchers.get(rank);
+            final int survivor = rank;
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), () -> "rank " + survivor + " still runs a minute after " +
+                "rank 1 died; its stderr: " + tail(dir.resolve("err" + survivor)) + "; its stdout: " +
+                tail(dir.resolve("out" + survivor)));
+            final String err = Files.readString(dir.resolve("err" + rank));
+            assertTrue(p.exitValue() != 0, "rank " + rank + " exited 0: " + err);
+            assertTrue(err.contains("rank 1 (") && err.contains("pid " + rank1Pid) ||
+                0 == rank && err.contains("rank 2 ("), "rank " + rank + ": " + err);
         }
     }
 

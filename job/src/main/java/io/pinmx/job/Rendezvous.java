@@ -2,6 +2,7 @@ package io.pinmx.job;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -12,8 +13,9 @@ import java.util.TreeSet;
 
 /**
  * The bootstrap rendezvous: rank 0 listens at the {@link BootstrapAddress} until every other rank has connected
- * and said hello (its rank and the job's size); every other rank connects to rank 0. The result is one control
- * connection per rank pair that includes rank 0, indexed by the peer's rank. Owns nothing after it returns.
+ * and said hello (its rank, the job's size and its pid), answering each with its own pid; every other rank connects
+ * to rank 0. The result is one control connection per rank pair that includes rank 0, indexed by the peer's rank,
+ * with the peer's pid, so that a lost connection can name the process. Owns nothing after it returns.
  */
 final class Rendezvous
 {
@@ -25,14 +27,22 @@ final class Rendezvous
     }
 
     /**
+     * @param sockets the control connections indexed by the peer's rank (this rank's own index empty).
+     * @param pids    the pid of the process at each connection's other end, indexed alike.
+     */
+    record Joined(Socket[] sockets, long[] pids)
+    {
+    }
+
+    /**
      * Rank 0's side. The bootstrap file, if any, is removed once every rank has joined or the wait failed: nobody
      * needs it after that.
      *
      * @param listener an unbound server socket; bound here, left open for the caller to close.
-     * @return the accepted sockets indexed by rank (index 0 empty).
+     * @return the accepted sockets and their ranks' pids, indexed by rank (index 0 empty).
      * @throws IllegalStateException naming the missing ranks if they do not all come within the timeout.
      */
-    static Socket[] listen(
+    static Joined listen(
         final JobRank rank, final BootstrapAddress address, final long timeoutMs, final ServerSocket listener)
         throws IOException
     {
@@ -40,9 +50,10 @@ final class Rendezvous
         listener.bind(address.bindAddress());
         address.publish((InetSocketAddress)listener.getLocalSocketAddress());
         final Socket[] sockets = new Socket[rank.size()];
+        final long[] pids = new long[rank.size()];
         try
         {
-            awaitEveryRank(rank, timeoutMs, listener, sockets);
+            awaitEveryRank(rank, timeoutMs, listener, sockets, pids);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -58,11 +69,12 @@ final class Rendezvous
             throw ex;
         }
         address.withdraw();
-        return sockets;
+        return new Joined(sockets, pids);
     }
 
     private static void awaitEveryRank(
-        final JobRank rank, final long timeoutMs, final ServerSocket listener, final Socket[] sockets) throws IOException
+        final JobRank rank, final long timeoutMs, final ServerSocket listener, final Socket[] sockets, final long[] pids)
+        throws IOException
     {
         final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
         int joined = 0;
@@ -82,6 +94,7 @@ final class Rendezvous
                 final int magic = hello.readInt();
                 final int peer = hello.readInt();
                 final int peerSize = hello.readInt();
+                final long peerPid = hello.readLong();
                 if (HELLO_MAGIC != magic)
                 {
                     socket.close();
@@ -96,7 +109,11 @@ final class Rendezvous
                 }
                 socket.setSoTimeout(0);
                 socket.setTcpNoDelay(true);
+                final DataOutputStream answer = new DataOutputStream(socket.getOutputStream());
+                answer.writeLong(ProcessHandle.current().pid());
+                answer.flush();
                 sockets[peer] = socket;
+                pids[peer] = peerPid;
                 joined++;
             }
         }
@@ -119,10 +136,11 @@ final class Rendezvous
     /**
      * Any other rank's side: waits for rank 0's address, connects (retrying while nobody listens yet) and says hello.
      *
-     * @return the sockets indexed by rank, only rank 0's set.
-     * @throws IllegalStateException naming the address tried if rank 0 cannot be found or reached in time.
+     * @return the sockets indexed by rank, only rank 0's set, with rank 0's pid.
+     * @throws IllegalStateException naming the address tried if rank 0 cannot be found or reached in time, or if it
+     *                               closed the connection instead of answering the hello.
      */
-    static Socket[] connect(final JobRank rank, final BootstrapAddress address, final long timeoutMs)
+    static Joined connect(final JobRank rank, final BootstrapAddress address, final long timeoutMs)
         throws IOException, InterruptedException
     {
         final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
@@ -156,10 +174,34 @@ final class Rendezvous
             hello.writeInt(HELLO_MAGIC);
             hello.writeInt(rank.rank());
             hello.writeInt(rank.size());
+            hello.writeLong(ProcessHandle.current().pid());
             hello.flush();
+            final long[] pids = new long[rank.size()];
+            pids[0] = awaitAnswer(rank, rankZero, socket, deadlineNs, timeoutMs);
             final Socket[] sockets = new Socket[rank.size()];
             sockets[0] = socket;
-            return sockets;
+            return new Joined(sockets, pids);
+        }
+    }
+
+    /** @return rank 0's pid, its answer to our hello. */
+    private static long awaitAnswer(
+        final JobRank rank, final InetSocketAddress rankZero, final Socket socket, final long deadlineNs,
+        final long timeoutMs) throws IOException
+    {
+        try
+        {
+            socket.setSoTimeout((int)Math.max(1, (deadlineNs - System.nanoTime()) / 1_000_000L));
+            final long pid = new DataInputStream(socket.getInputStream()).readLong();
+            socket.setSoTimeout(0);
+            return pid;
+        }
+        catch (final SocketTimeoutException | EOFException ex)
+        {
+            socket.close();
+            throw new IllegalStateException("bootstrap: rank " + rank.rank() + " got no answer to its hello from " +
+                "rank 0 at " + rankZero + " within " + timeoutMs + " ms (" + Job.TIMEOUT_VARIABLE + ")" +
+                (ex instanceof EOFException ? ": rank 0 closed the connection (a job of another size?)" : ""));
         }
     }
 

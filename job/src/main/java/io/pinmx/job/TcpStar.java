@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,23 +22,36 @@ import java.util.function.BiConsumer;
  * The job's control plane without a PMIx server: a star of TCP connections through rank 0, joined by the bootstrap
  * {@link Rendezvous} (rank 0 listens, every other rank connects to it). Every collective is a round through rank 0:
  * it receives every contribution and sends every rank what it gets. A progress hook runs while a rank waits for a
- * peer, so a caller-driven endpoint keeps answering.
+ * peer, so a caller-driven endpoint keeps answering; such a wait also asks the connection every
+ * {@link #END_CHECK_INTERVAL_NS} whether the peer closed it, since a spinning wait never reads the end of the stream.
+ * When rank 0 loses a rank inside a collective it tells every other rank why before it gives up, so that the ranks
+ * waiting on it name the rank that died rather than rank 0.
  */
 final class TcpStar implements ControlPlane
 {
+    /** How often a wait running the progress hook checks whether its peer closed the connection. */
+    private static final long END_CHECK_INTERVAL_NS = 100_000_000L;
+    /** How long that check's read waits for a byte when the peer sent nothing and did not close. */
+    private static final int END_CHECK_READ_MS = 1;
+    /** Sent by rank 0 in place of a length or count: the collective failed, a UTF string says why. */
+    private static final int ABORTED = -1;
+    private static final int MAX_ABORT_REASON_CHARS = 4_000;
+
     private final JobRank rank;
     private final ServerSocket listener;
     private final Socket[] sockets;
+    private final long[] pids;
     private final DataInputStream[] in;
     private final DataOutputStream[] out;
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
     private Runnable progressHook;
 
-    private TcpStar(final JobRank rank, final ServerSocket listener, final Socket[] sockets) throws IOException
+    private TcpStar(final JobRank rank, final ServerSocket listener, final Rendezvous.Joined joined) throws IOException
     {
         this.rank = rank;
         this.listener = listener;
-        this.sockets = sockets;
+        this.sockets = joined.sockets();
+        this.pids = joined.pids();
         in = new DataInputStream[sockets.length];
         out = new DataOutputStream[sockets.length];
         for (int i = 0; i < sockets.length; i++)
@@ -63,7 +77,7 @@ final class TcpStar implements ControlPlane
         {
             try
             {
-                return new TcpStar(rank, null, new Socket[1]);
+                return new TcpStar(rank, null, new Rendezvous.Joined(new Socket[1], new long[1]));
             }
             catch (final IOException ex)
             {
@@ -137,12 +151,19 @@ final class TcpStar implements ControlPlane
             send(0, mine);
             return receiveAll(0);
         }
-        final List<byte[]> all = gatherAtZero(mine);
-        for (int r = 1; r < size(); r++)
+        try
         {
-            sendAll(r, all);
+            final List<byte[]> all = gatherAtZero(mine);
+            for (int r = 1; r < size(); r++)
+            {
+                sendAll(r, all);
+            }
+            return all;
         }
-        return all;
+        catch (final RuntimeException ex)
+        {
+            throw abortOthers(ex);
+        }
     }
 
     @Override
@@ -162,12 +183,19 @@ final class TcpStar implements ControlPlane
             }
             return receive(0);
         }
-        final byte[] value = 0 == root ? bytes : receive(root);
-        for (int r = 1; r < size(); r++)
+        try
         {
-            send(r, value);
+            final byte[] value = 0 == root ? bytes : receive(root);
+            for (int r = 1; r < size(); r++)
+            {
+                send(r, value);
+            }
+            return value;
         }
-        return value;
+        catch (final RuntimeException ex)
+        {
+            throw abortOthers(ex);
+        }
     }
 
     @Override
@@ -178,13 +206,46 @@ final class TcpStar implements ControlPlane
             send(0, mine);
             return rank() == root ? receiveAll(0) : List.of();
         }
-        final List<byte[]> all = gatherAtZero(mine);
-        if (0 == root)
+        try
         {
-            return all;
+            final List<byte[]> all = gatherAtZero(mine);
+            if (0 == root)
+            {
+                return all;
+            }
+            sendAll(root, all);
+            return List.of();
         }
-        sendAll(root, all);
-        return List.of();
+        catch (final RuntimeException ex)
+        {
+            throw abortOthers(ex);
+        }
+    }
+
+    /**
+     * Rank 0: a collective failed; every other rank still waiting on rank 0 is told why (at best effort: a connection
+     * that is gone takes nothing), so that its collective fails with the cause instead of the news that rank 0 left.
+     *
+     * @return the failure, to throw.
+     */
+    private RuntimeException abortOthers(final RuntimeException failure)
+    {
+        final String why = String.valueOf(failure.getMessage());
+        final String reason = why.length() > MAX_ABORT_REASON_CHARS ? why.substring(0, MAX_ABORT_REASON_CHARS) : why;
+        for (int r = 1; r < size(); r++)
+        {
+            try
+            {
+                out[r].writeInt(ABORTED);
+                out[r].writeUTF(reason);
+                out[r].flush();
+            }
+            catch (final IOException gone)
+            {
+                // that rank's connection is lost too: it learns so from its end
+            }
+        }
+        return failure;
     }
 
     /**
@@ -260,6 +321,10 @@ final class TcpStar implements ControlPlane
         {
             awaitReadable(r);
             final int count = in[r].readInt();
+            if (ABORTED == count)
+            {
+                throw aborted(r);
+            }
             if (count != size())
             {
                 throw new IllegalStateException("job: rank " + rank() + " got " + count + " payloads from rank " + r +
@@ -281,6 +346,10 @@ final class TcpStar implements ControlPlane
     private byte[] read(final int r) throws IOException
     {
         final int length = in[r].readInt();
+        if (ABORTED == length)
+        {
+            throw aborted(r);
+        }
         if (length < 0 || length > Job.MAX_PAYLOAD_BYTES)
         {
             throw new IllegalStateException("job: rank " + rank() + " got a control message of " + length +
@@ -291,8 +360,16 @@ final class TcpStar implements ControlPlane
         return bytes;
     }
 
+    /** Rank 0 gave the collective up and said why (a spoke's read found {@link #ABORTED}). */
+    private IllegalStateException aborted(final int r) throws IOException
+    {
+        return new IllegalStateException("job: rank " + rank() + ": rank " + r + " gave the collective up: " +
+            in[r].readUTF());
+    }
+
     /**
-     * Before a blocking read from rank {@code r}: with a progress hook, run it until bytes are there to read.
+     * Before a blocking read from rank {@code r}: with a progress hook, run it until bytes, or the end of the
+     * stream, are there to read (the read that follows reports the end).
      */
     private void awaitReadable(final int r) throws IOException
     {
@@ -302,6 +379,7 @@ final class TcpStar implements ControlPlane
             return;
         }
         idle.reset();
+        long nextEndCheckNs = System.nanoTime() + END_CHECK_INTERVAL_NS;
         while (0 == in[r].available())
         {
             if (sockets[r].isClosed())
@@ -310,17 +388,52 @@ final class TcpStar implements ControlPlane
             }
             hook.run();
             idle.idle();
+            final long nowNs = System.nanoTime();
+            if (nowNs - nextEndCheckNs >= 0)
+            {
+                if (sentOrEnded(r))
+                {
+                    return;
+                }
+                nextEndCheckNs = nowNs + END_CHECK_INTERVAL_NS;
+            }
+        }
+    }
+
+    /**
+     * Whether a read from rank {@code r} would return now: a short timed read, whose byte (if any) is put back.
+     * {@code available()} stays 0 at the end of the stream, so a wait that only asks it never sees a peer that died.
+     */
+    private boolean sentOrEnded(final int r) throws IOException
+    {
+        final DataInputStream stream = in[r];
+        sockets[r].setSoTimeout(END_CHECK_READ_MS);
+        stream.mark(1);
+        try
+        {
+            stream.read();
+            stream.reset();
+            return true;
+        }
+        catch (final SocketTimeoutException nothingYet)
+        {
+            return false;
+        }
+        finally
+        {
+            sockets[r].setSoTimeout(0);
         }
     }
 
     private RuntimeException lost(final int r, final IOException ex)
     {
+        final String peer = "rank " + r + " (host " + sockets[r].getInetAddress().getHostAddress() + ", pid " + pids[r];
         if (ex instanceof EOFException)
         {
-            return new IllegalStateException("job: rank " + rank() + " lost its control connection to rank " + r +
-                " (did a rank die?)", ex);
+            return new IllegalStateException("job: rank " + rank() + " lost its control connection to " + peer +
+                "; did it die?)", ex);
         }
-        return new UncheckedIOException("job: rank " + rank() + " control connection to rank " + r + " failed: " +
+        return new UncheckedIOException("job: rank " + rank() + " control connection to " + peer + ") failed: " +
             ex.getMessage(), ex);
     }
 

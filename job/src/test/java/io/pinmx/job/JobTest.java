@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -151,13 +152,58 @@ class JobTest
             {
                 rankOne.get(FUTURE_DEADLINE_S, TimeUnit.SECONDS).close();
                 final IllegalStateException ex = assertThrows(IllegalStateException.class, rankZero::barrier);
-                assertEquals("job: rank 0 lost its control connection to rank 1 (did a rank die?)", ex.getMessage());
+                assertTrue(ex.getMessage().matches("job: rank 0 lost its control connection to rank 1 \\(host " +
+                    "[0-9.]+, pid " + ProcessHandle.current().pid() + "; did it die\\?\\)"), ex.getMessage());
             }
         }
         finally
         {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * A caller-driven endpoint's rank waits in its collectives running a progress hook, never blocked in a read: the
+     * end of a dead rank's connection must still reach it, and rank 0 must pass it on to the ranks waiting on it.
+     */
+    @Test
+    void ranksWaitingWithAProgressHookNameTheRankThatDied() throws Exception
+    {
+        final int size = 3;
+        final ExecutorService pool = Executors.newFixedThreadPool(size);
+        try
+        {
+            final Future<Job> rankOne = pool.submit(() -> Job.join(env(1, size, 20_000)));
+            final Future<Job> rankTwo = pool.submit(() -> Job.join(env(2, size, 20_000)));
+            try (Job rankZero = Job.join(env(0, size, 20_000)); Job survivor = rankTwo.get(FUTURE_DEADLINE_S, TimeUnit.SECONDS))
+            {
+                final AtomicInteger hookRuns = new AtomicInteger();
+                rankZero.progressHook(hookRuns::incrementAndGet);
+                survivor.progressHook(hookRuns::incrementAndGet);
+                final Future<Throwable> rankTwoBarrier = pool.submit(() -> failureOf(survivor::barrier));
+                rankOne.get(FUTURE_DEADLINE_S, TimeUnit.SECONDS).close();
+                final long startNs = System.nanoTime();
+                final Throwable atZero = assertTimeoutPreemptively(Duration.ofSeconds(FUTURE_DEADLINE_S),
+                    () -> failureOf(rankZero::barrier));
+                final long noticedMs = (System.nanoTime() - startNs) / 1_000_000;
+                final String dead = "job: rank 0 lost its control connection to rank 1 \\(host [0-9.]+, pid " +
+                    ProcessHandle.current().pid() + "; did it die\\?\\)";
+                assertTrue(atZero.getMessage().matches(dead), atZero.getMessage());
+                assertTrue(noticedMs < 10_000, "rank 0 noticed after " + noticedMs + " ms");
+                final String atTwo = rankTwoBarrier.get(FUTURE_DEADLINE_S, TimeUnit.SECONDS).getMessage();
+                assertTrue(atTwo.matches("job: rank 2: rank 0 gave the collective up: " + dead), atTwo);
+                assertTrue(hookRuns.get() > 0, "the hook never ran");
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Throwable failureOf(final Runnable collective)
+    {
+        return assertThrows(IllegalStateException.class, collective::run);
     }
 
     @Test

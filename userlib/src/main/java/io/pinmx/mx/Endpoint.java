@@ -98,7 +98,7 @@ public final class Endpoint implements AutoCloseable
         this.unexpected = new UnexpectedQueue(pool, options.unexpectedMaxMessages, options.unexpectedMaxBytes);
         this.regionCache = new RegionCache(
             new DriverRegionDeclarer(driver), options.regionCacheMaxRegions, options.regionCacheMaxBytes);
-        this.requests = new RequestPool(this, driver, options.maxRequests, regionCache, pool, address.toString());
+        this.requests = new RequestPool(this, driver, options.maxRequests, regionCache, pool, address.toString(), now);
         this.sender = new FrameSender(driver, address, options, mediumFragmentBytes);
         this.outbound = new OutboundQueue(now, sender, requests, options.smallMaxBytes,
             options.sendWindowFrames);
@@ -114,7 +114,7 @@ public final class Endpoint implements AutoCloseable
         final PartnerTimers timers = new PartnerTimers(options, now, partners, connector, outbound, sender, driver,
             matchQueue);
         final ThreadingMode mode = options.progressMode.threadingMode();
-        this.round = new EndpointRound(lock, clock, now, driver, receiver, timers, rendezvous, reads,
+        this.round = new EndpointRound(lock, clock, now, driver, receiver, timers, rendezvous, reads, requests,
             "pinmx-progress-" + address, ThreadingMode.INVOKER == mode, this::stopped);
         this.progress = ProgressRunner.start(mode,
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(round.idleWaitNs())),

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * The endpoint's progress agent: one round polls the driver's events into the {@link FrameReceiver} and runs the
- * {@link PartnerTimers} under the endpoint lock, then declares the buffers of receives matched meanwhile outside it.
+ * {@link PartnerTimers} and ends failures overdue for their pull's end ({@link RequestPool#endOverdueHeldFailures})
+ * under the endpoint lock, then declares the buffers of receives matched meanwhile outside it.
  * A round that finds the lock held does nothing (another thread is in a round or posting work), so rounds never
  * queue behind each other.
  * <p>
@@ -35,6 +36,7 @@ final class EndpointRound implements Agent
     private final PartnerTimers timers;
     private final Rendezvous rendezvous;
     private final RemoteReads reads;
+    private final RequestPool requests;
     private final String roleName;
     /** Whether a round without events sends owed acks at once: rounds run by callers' waits (nothing else polls). */
     private final boolean ackWhenIdle;
@@ -52,7 +54,7 @@ final class EndpointRound implements Agent
     EndpointRound(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
         final FrameReceiver receiver, final PartnerTimers timers, final Rendezvous rendezvous, final RemoteReads reads,
-        final String roleName, final boolean ackWhenIdle, final Consumer<Throwable> onStop)
+        final RequestPool requests, final String roleName, final boolean ackWhenIdle, final Consumer<Throwable> onStop)
     {
         this.lock = lock;
         this.clock = clock;
@@ -63,6 +65,7 @@ final class EndpointRound implements Agent
         this.timers = timers;
         this.rendezvous = rendezvous;
         this.reads = reads;
+        this.requests = requests;
         this.roleName = roleName;
         this.ackWhenIdle = ackWhenIdle;
         this.onStop = onStop;
@@ -165,6 +168,7 @@ final class EndpointRound implements Agent
             // round, which reads the clock again (a second read here would sit between a message's arrival and
             // the caller's reply).
             timers.run(ackWhenIdle && 0 == events);
+            requests.endOverdueHeldFailures(now.nanoTime());
             rendezvous.retryRefusedPulls();
             reads.retryRefusedPulls();
         }

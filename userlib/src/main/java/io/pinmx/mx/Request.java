@@ -97,6 +97,8 @@ public final class Request
      * write into its buffer, so its owner must not see it done. Null when no failure waits.
      */
     String failureAtPullEnd;
+    /** When {@link #failureAtPullEnd} began to wait, on the endpoint's clock. */
+    long failureHeldSinceNs;
     /** Links in the {@link RequestPool}'s completion queue. */
     Request completedPrev;
     Request completedNext;

@@ -6,8 +6,10 @@ import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.wire.NotifyStatus;
 import io.pinmx.regioncache.RegionCache;
+import org.agrona.concurrent.CachedNanoClock;
 
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Owns the endpoint's requests: the preallocated pool with its free list, the wire handles
@@ -17,6 +19,12 @@ import java.lang.foreign.MemorySegment;
  */
 final class RequestPool
 {
+    /**
+     * How long a failure may wait for its pull's end ({@link Request#failureAtPullEnd}): longer than a driver lets a
+     * pull run (the user driver's pull timeout is about 6 s), so that only an end event that never comes reaches it.
+     */
+    static final long PULL_END_PATIENCE_NS = TimeUnit.SECONDS.toNanos(30);
+
     private final Request[] requests;
     private final int[] free;
     private int freeCount;
@@ -24,14 +32,18 @@ final class RequestPool
     private final BufferPool buffers;
     private final String endpointName;
     private final DriverEndpoint driver;
+    private final CachedNanoClock now;
+    /** Requests whose failure waits for their pull's end. */
+    private int heldFailures;
     private Request completedHead;
     private Request completedTail;
 
     RequestPool(
         final Endpoint endpoint, final DriverEndpoint driver, final int maxRequests, final RegionCache regionCache,
-        final BufferPool buffers, final String endpointName)
+        final BufferPool buffers, final String endpointName, final CachedNanoClock now)
     {
         this.driver = driver;
+        this.now = now;
         this.regionCache = regionCache;
         this.buffers = buffers;
         this.endpointName = endpointName;
@@ -187,10 +199,18 @@ final class RequestPool
             if (null == r.failureAtPullEnd)
             {
                 r.failureAtPullEnd = reason;
+                r.failureHeldSinceNs = now.nanoTime();
+                heldFailures++;
                 cancelPull(r);
             }
             return;
         }
+        failNow(r, reason);
+    }
+
+    /** Fails the request now; a buffer a declare or pull still uses stays held until that ends. */
+    private void failNow(final Request r, final String reason)
+    {
         r.failureAtPullEnd = null;
         r.status.error = r + ": " + reason;
         moveTo(r, RequestState.FAILED);
@@ -231,6 +251,8 @@ final class RequestPool
         {
             return false;
         }
+        heldFailures--;
+        r.failureAtPullEnd = null;
         r.rendezvousReceive = Rendezvous.ReceiveState.NONE;
         r.partner.outstandingRendezvous--;
         r.readOffsets = null;
@@ -238,6 +260,30 @@ final class RequestPool
         r.status.bytesTransferred = bytesTransferred;
         fail(r, reason);
         return true;
+    }
+
+    /**
+     * Failures that waited for their pull's end for longer than {@link #PULL_END_PATIENCE_NS} take effect: the end
+     * event did not come (a driver fault), and no wait may depend on an event that may not come. The request keeps
+     * its buffer until that end comes, if ever, and its error says that bytes may still land there until then.
+     */
+    void endOverdueHeldFailures(final long nowNs)
+    {
+        if (0 == heldFailures)
+        {
+            return;
+        }
+        for (final Request r : requests)
+        {
+            if (null != r.failureAtPullEnd && nowNs - r.failureHeldSinceNs - PULL_END_PATIENCE_NS > 0)
+            {
+                final String reason = r.failureAtPullEnd + "; its pull's end was not reported within " +
+                    TimeUnit.NANOSECONDS.toMillis(PULL_END_PATIENCE_NS) + " ms of its cancel (the driver may still " +
+                    "write into the buffer until it is)";
+                heldFailures--;
+                failNow(r, reason);
+            }
+        }
     }
 
     /** The driver is closed or no longer runs: failures held for pulls that can end no more take effect. */

@@ -2,6 +2,9 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.pin.spi.Counter;
+import io.pinmx.pin.spi.EventHandler;
+import io.pinmx.pin.spi.EventType;
+import io.pinmx.pin.user.UserDriver;
 import io.pinmx.pin.user.UserDriverOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +13,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -99,6 +103,62 @@ class LateReadReplyTest
         assertFalse(reader.driverCounters().get(Counter.PULL_FRAMES_RECEIVED) > 0, "no reply was accepted");
     }
 
+    /**
+     * A driver that never reports the end of a cancelled pull (its cancel and every pull end are lost on the way):
+     * the read held for that end still fails, once {@link RequestPool#PULL_END_PATIENCE_NS} passed, saying why,
+     * instead of waiting for ever.
+     */
+    @Test
+    void aReadWhosePullNeverReportsItsEndFailsAfterThePatienceSayingSo()
+    {
+        final UserDriverOptions udp = UserDriverOptions.defaults().withSameHost(false);
+        final AtomicInteger cancels = new AtomicInteger();
+        final AtomicInteger pullEndsLost = new AtomicInteger();
+        final InterceptingDriver losingPullEnds = new InterceptingDriver(new UserDriver(), (method, args, call) ->
+        {
+            if ("cancelPull".equals(method.getName()))
+            {
+                cancels.incrementAndGet();
+                return null;
+            }
+            if ("poll".equals(method.getName()))
+            {
+                final EventHandler handler = (EventHandler)args[0];
+                args[0] = (EventHandler)event ->
+                {
+                    if (EventType.PULL_DONE == event.type() || EventType.PULL_FAILED == event.type())
+                    {
+                        pullEndsLost.incrementAndGet();
+                        return;
+                    }
+                    handler.onEvent(event);
+                };
+            }
+            return call.proceed();
+        });
+        reader = Endpoint.open(losingPullEnds, TestEndpoints.options(1, KEY, udp).build());
+        owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
+            .progressMode(ProgressMode.CALLER).build());
+        final Partner toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
+        final ExposedRegion region = owner.expose(arena.allocate(READ_BYTES, 4096));
+        final Request read = reader.iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
+        await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        final long failedAtNs = System.nanoTime();
+        reader.failPartner(toOwner, "owner given up by the test");
+        assertEquals(1, cancels.get(), "the library asked for the cancel");
+
+        final Duration patience = Duration.ofNanos(RequestPool.PULL_END_PATIENCE_NS);
+        assertTrue(read.await(patience.plus(TIMEOUT)), "the read still waits for a pull end that never comes");
+        final long tookMs = (System.nanoTime() - failedAtNs) / 1_000_000;
+        // the patience runs from the endpoint's clock as its last round read it, a little before failPartner
+        assertTrue(tookMs >= patience.toMillis() / 2, "failed after " + tookMs + " ms, long before the patience");
+        assertTrue(pullEndsLost.get() > 0, "the pull's own timeout ended it in the driver, and that end was lost");
+        assertEquals(RequestState.FAILED, read.state());
+        assertTrue(read.status().error().contains("owner given up by the test; its pull's end was not reported " +
+            "within 30000 ms of its cancel"), read.status().error());
+        read.release();
+    }
+
     @Test
     void closingTheReaderEndsAReadHeldForItsPull()
     {
@@ -111,7 +171,7 @@ class LateReadReplyTest
         final Request read = reader.iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
         await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
         reader.failPartner(toOwner, "owner given up by the test");
-        assertEquals(RequestState.PULLING, read.state(), "held until its pull ends");
+        assertEquals(RequestState.PULLING, read.state(), () -> "held until its pull ends: " + read.status().error());
 
         reader.close();
         assertEquals(RequestState.FAILED, read.state());
