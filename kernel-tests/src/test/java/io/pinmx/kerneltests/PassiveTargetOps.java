@@ -200,7 +200,8 @@ final class PassiveTargetOps
             check("swap " + i, old, null == rma ? old : rma.swap(slices, target, 32784, -i));
             final long oldLong = image.get(ValueLayout.JAVA_LONG, 32792);
             image.set(ValueLayout.JAVA_LONG, 32792, Long.MIN_VALUE + i);
-            check("long swap " + i, oldLong, null == rma ? oldLong : rma.swapLong(slices, target, 32792, Long.MIN_VALUE + i));
+            check("long swap " + i, oldLong,
+                null == rma ? oldLong : rma.swapLong(slices, target, 32792, Long.MIN_VALUE + i));
         }
     }
 

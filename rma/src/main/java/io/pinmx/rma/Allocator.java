@@ -38,11 +38,15 @@ final class Allocator
     private final Path directory;
     /** This rank's endpoint, or null when no rank of the job uses the driver. */
     private final Endpoint endpoint;
+    /** Whether this rank's slices are exposed for its driver's one-sided writes, where the driver can apply them. */
+    private final boolean driverWrites;
     /** Live allocations by id, for the data server's thread. */
     private final ConcurrentHashMap<Long, RmaAllocation> live = new ConcurrentHashMap<>();
 
-    Allocator(final Job job, final Ranks ranks, final Path directory, final Endpoint endpoint)
+    Allocator(final Job job, final Ranks ranks, final Path directory, final Endpoint endpoint,
+        final boolean driverWrites)
     {
+        this.driverWrites = driverWrites;
         this.job = job;
         this.ranks = ranks;
         this.directory = directory;
@@ -133,7 +137,7 @@ final class Allocator
     /** @return whether this rank's driver applies partners' one-sided writes and atomics itself. */
     private boolean takesWrites()
     {
-        return endpoint.driverInfo().has(DriverFeature.REMOTE_WRITE) &&
+        return driverWrites && endpoint.driverInfo().has(DriverFeature.REMOTE_WRITE) &&
             endpoint.driverInfo().has(DriverFeature.REMOTE_ATOMIC);
     }
 

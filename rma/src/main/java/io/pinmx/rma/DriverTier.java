@@ -166,7 +166,8 @@ final class DriverTier
     {
         try
         {
-            if (0 < pieces.totalBytes && module.takes(allocation, rank) && (null == scale || ModuleWrites.applies(scale)))
+            if (0 < pieces.totalBytes && module.takes(allocation, rank) &&
+                (null == scale || ModuleWrites.applies(scale)))
             {
                 toModule(rank);
                 if (null == scale)

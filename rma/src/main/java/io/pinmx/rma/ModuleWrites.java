@@ -76,7 +76,7 @@ final class ModuleWrites
         return capable && allocation.writes().exposed(rank);
     }
 
-    /** @return whether an accumulate of this scale is one the driver applies: int32 or int64 words added as they are. */
+    /** @return whether the driver applies an accumulate of this scale: int32 or int64 words added as they are. */
     static boolean applies(final AccumulateScale scale)
     {
         return (ElementType.INT == scale.type() || ElementType.LONG == scale.type()) && 1 == scale.integral();
@@ -117,7 +117,7 @@ final class ModuleWrites
         }
     }
 
-    /** Adds each piece's int32 or int64 words (scale 1, {@link #applies}) to the rank's slice, a frame's worth at once. */
+    /** Adds each piece's int32 or int64 words (scale 1, {@link #applies}) to the rank's slice, a frame's worth a time. */
     void accumulate(final int rank, final RmaAllocation allocation, final Pieces pieces, final ElementType type)
     {
         final int width = type.bytes();
@@ -129,8 +129,9 @@ final class ModuleWrites
                 final long bytes = Math.min(chunkBytes, pieces.lengths[i] - done);
                 MemorySegment.copy(pieces.local[i], done, staging, 0, bytes);
                 final long remoteOffset = pieces.remoteOffsets[i] + done;
-                start(rank, remoteOffset, remoteOffset + bytes, true, () -> writes().iaccumulate(job.partner(rank), allocation.writes().regionId(rank),
-                    allocation.writes().key(rank), width, remoteOffset, staging.asSlice(0, bytes)));
+                start(rank, remoteOffset, remoteOffset + bytes, true, () -> writes().iaccumulate(job.partner(rank),
+                    allocation.writes().regionId(rank), allocation.writes().key(rank), width, remoteOffset,
+                    staging.asSlice(0, bytes)));
             }
         }
     }
@@ -144,8 +145,8 @@ final class ModuleWrites
         final long offset, final long operand)
     {
         complete(rank);
-        final Request r = start(rank, offset, offset + widthBytes, false, () -> writes().iatomic(job.partner(rank), allocation.writes().regionId(rank),
-            allocation.writes().key(rank), op, widthBytes, offset, operand, 0));
+        final Request r = start(rank, offset, offset + widthBytes, false, () -> writes().iatomic(job.partner(rank),
+            allocation.writes().regionId(rank), allocation.writes().key(rank), op, widthBytes, offset, operand, 0));
         r.await(DriverTier.UNTIL_DONE);
         final long old = r.status().oldValue();
         // releases it, and throws if it (or an earlier operation to the rank) failed
