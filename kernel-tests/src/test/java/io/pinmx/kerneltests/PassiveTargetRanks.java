@@ -10,15 +10,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The ranks of {@link RmaPassiveTargetKernelTest}: rank 1, the target, allocates its slice, says it is ready (file
  * {@value #TARGET_READY} in the directory given) and waits in a barrier, where the test stops it; rank 0, the origin,
  * waits for file {@value #TARGET_STOPPED}, does {@link PassiveTargetOps} and a fence on the stopped target and
- * creates {@value #ORIGIN_DONE}; once the test let the target go on, both meet in a barrier, the target compares its
- * slice with the image byte for byte and the origin gets it back and does the same. Prints "PASSED passive" on rank
- * 0; exits 1 (with the first difference on stderr) on either rank otherwise.
+ * times 8-byte put + fence rounds to it, then creates {@value #ORIGIN_DONE}; once the test let the target go on
+ * (removing {@value #TARGET_STOPPED}) the origin times them again with the target running; both meet in a barrier,
+ * the target compares its slice with the image byte for byte and the origin gets it back and does the same. Prints
+ * "PASSED passive" on rank 0; exits 1 (with the first difference on stderr) on either rank otherwise.
  * Arguments: {@code passive DIRECTORY}.
  */
 public final class PassiveTargetRanks
@@ -27,6 +29,7 @@ public final class PassiveTargetRanks
     static final String TARGET_STOPPED = "target-stopped";
     static final String ORIGIN_DONE = "origin-done";
     private static final long STOPPED_DEADLINE_NS = TimeUnit.SECONDS.toNanos(300);
+    private static final int PUT_FENCE_ROUNDS = 200;
 
     private PassiveTargetRanks()
     {
@@ -49,7 +52,11 @@ public final class PassiveTargetRanks
                 rma.fence(1);
                 System.out.printf("# origin: every operation on the stopped target done and fenced in %.1f ms%n",
                     (System.nanoTime() - started) / 1e6);
+                final long stoppedNs = putFenceMedianNs(rma, slices, arena);
                 Files.createFile(dir.resolve(ORIGIN_DONE));
+                awaitRunning(dir.resolve(TARGET_STOPPED));
+                System.out.printf("# 8 B put + fence through the module, median of %d: target stopped %.1f us, " +
+                    "running %.1f us%n", PUT_FENCE_ROUNDS, stoppedNs / 1e3, putFenceMedianNs(rma, slices, arena) / 1e3);
             }
             else
             {
@@ -81,6 +88,42 @@ public final class PassiveTargetRanks
             {
                 System.out.println("PASSED passive");
             }
+        }
+    }
+
+    /**
+     * @return the median time of an 8-byte put and a fence to rank 1, over {@value #PUT_FENCE_ROUNDS} rounds, at a
+     *         word the image leaves zero and restored to zero after.
+     */
+    private static long putFenceMedianNs(final Rma rma, final RmaAllocation slices, final Arena arena)
+    {
+        final MemorySegment word = arena.allocate(Long.BYTES, Long.BYTES);
+        final long[] ns = new long[PUT_FENCE_ROUNDS];
+        for (int i = 0; i < PUT_FENCE_ROUNDS; i++)
+        {
+            word.set(ValueLayout.JAVA_LONG, 0, i + 1);
+            final long started = System.nanoTime();
+            rma.put(word, slices, 1, PassiveTargetOps.SCRATCH_OFFSET);
+            rma.fence(1);
+            ns[i] = System.nanoTime() - started;
+        }
+        rma.putLong(0, slices, 1, PassiveTargetOps.SCRATCH_OFFSET);
+        rma.fence(1);
+        Arrays.sort(ns);
+        return ns[PUT_FENCE_ROUNDS / 2];
+    }
+
+    /** Waits until the test removed the file that said the target was stopped: it runs again. */
+    private static void awaitRunning(final Path stopped) throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + STOPPED_DEADLINE_NS;
+        while (Files.exists(stopped))
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new IOException(stopped + " still there after the deadline: the test did not resume the target");
+            }
+            Thread.sleep(10);
         }
     }
 

@@ -71,6 +71,7 @@ class RmaPassiveTargetKernelTest
         finally
         {
             StoppedProcesses.resume(target.pid());
+            Files.deleteIfExists(dir.resolve(PassiveTargetRanks.TARGET_STOPPED));
         }
     }
 

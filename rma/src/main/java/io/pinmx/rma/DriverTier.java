@@ -85,6 +85,8 @@ final class DriverTier
     private final MemorySegment appliedAnswers;
     /** Per rank, the gets that may still be pulling from it. */
     private final List<Completions.Pulls>[] pendingGets;
+    /** Per rank, the packed gets its data server may still be packing: the module's writes must not overtake them. */
+    private final List<PackedGet>[] packedGets;
     private final ReadsInFlight readsInFlight = new ReadsInFlight();
     private final EpochCounters epochs;
     private long nextSequence = 1;
@@ -123,7 +125,8 @@ final class DriverTier
         this.appliedAnswer = new Request[job.job().size()];
         this.appliedIsLast = new boolean[job.job().size()];
         this.appliedAnswers = Arena.ofAuto().allocate((long)Long.BYTES * job.job().size(), 8);
-        this.pendingGets = newGetLists(job.job().size());
+        this.pendingGets = newLists(job.job().size());
+        this.packedGets = newLists(job.job().size());
         this.notices = new ServerNotices(job);
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.copied = new CopiedWrites(job.job().size(), inlineLimitBytes);
@@ -146,9 +149,9 @@ final class DriverTier
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Completions.Pulls>[] newGetLists(final int ranks)
+    private static <T> List<T>[] newLists(final int ranks)
     {
-        final List<Completions.Pulls>[] lists = new List[ranks];
+        final List<T>[] lists = new List[ranks];
         for (int r = 0; r < ranks; r++)
         {
             lists[r] = new ArrayList<>();
@@ -406,8 +409,11 @@ final class DriverTier
         {
             header.delivery(RequestHeader.DELIVERY_PULL);
         }
-        handle.add(new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
-            head.asSlice(0, header.headerBytes())));
+        final PackedGet get = new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
+            head.asSlice(0, header.headerBytes()));
+        packedGets[rank].removeIf(PackedGet::isDone);
+        packedGets[rank].add(get);
+        handle.add(get);
     }
 
     /**
@@ -426,12 +432,19 @@ final class DriverTier
     }
 
     /**
-     * Before an operation for the target's driver: gets from the rank settled, and the writes sent to its data
-     * server since the last fence applied, so that the driver's operation lands after them.
+     * Before an operation for the target's driver: gets from the rank settled (packed ones too, which its data server
+     * serves in its own time), and the writes sent to its data server since the last fence applied, so that the
+     * driver's operation lands after them.
      */
     private void toModule(final int rank)
     {
         settle(rank);
+        final List<PackedGet> packed = packedGets[rank];
+        for (int i = 0; i < packed.size(); i++)
+        {
+            packed.get(i).await();
+        }
+        packed.clear();
         if (unfenced[rank])
         {
             fence(rank);
