@@ -40,7 +40,8 @@ import java.util.function.Predicate;
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
  * a request to the server first waits for the reads from that target still pulling (so it cannot land before they
- * read). A switch of path waits for the other path: a request to the server first waits until the target's driver
+ * read). On the target's driver, blocking operations to one target keep ARMCI's order: each waits until the
+ * driver acknowledged the earlier ones ({@link ModuleWrites}). A switch of path waits for the other path: a request to the server first waits until the target's driver
  * acknowledged every operation started to it, and an operation for the driver first fences the server if a write
  * went there since the last fence, so a put and then an accumulate to the same bytes land in that order.
  */
@@ -175,11 +176,11 @@ final class DriverTier
                 toModule(rank);
                 if (null == scale)
                 {
-                    module.put(rank, allocation, pieces);
+                    module.put(rank, allocation, pieces, handle.isBlocking());
                 }
                 else
                 {
-                    module.accumulate(rank, allocation, pieces, scale.type());
+                    module.accumulate(rank, allocation, pieces, scale.type(), handle.isBlocking());
                 }
                 return;
             }
@@ -459,15 +460,6 @@ final class DriverTier
     {
         module.complete(rank);
         settle(rank);
-    }
-
-    /**
-     * Waits until the rank's driver acknowledged every operation started to it: a later write, which the driver does
-     * not order after them, then lands after them.
-     */
-    void completeDriverWrites(final int rank)
-    {
-        module.complete(rank);
     }
 
     /**

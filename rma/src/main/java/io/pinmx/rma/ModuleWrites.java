@@ -24,9 +24,10 @@ import java.util.Iterator;
  * target acknowledged it: {@link #complete(int)} waits for one rank's (a fence), and at most
  * {@link #OPS_IN_FLIGHT} run at once, the oldest completed first, so the module's own in-flight limits are never
  * met. Operations in flight to one rank are not ordered by the driver (a frame resent after a later put to the same
- * bytes would undo it), so one that touches bytes an earlier one still in flight touches waits for it first, unless
- * both are additions, which commute; a read-modify-write waits for every earlier one to its rank. A failure is kept
- * and thrown naming the rank by the next wait for it. Owned by the thread issuing operations.
+ * bytes would undo it), so an ordered one (a blocking put or accumulate, which ARMCI orders per target, and every
+ * read-modify-write) first waits for every earlier one to its rank, and any other for those still in flight that
+ * touch its bytes, unless both are additions, which commute. A failure is kept and thrown naming the rank by the
+ * next wait for it. Owned by the thread issuing operations.
  */
 final class ModuleWrites
 {
@@ -83,11 +84,15 @@ final class ModuleWrites
     }
 
     /**
-     * Puts the pieces into the rank's slice: batches of at most {@link #PUT_MAX_PIECES} pieces and
+     * Puts the pieces into the rank's slice ({@code ordered}: after every earlier operation to it): batches of at most {@link #PUT_MAX_PIECES} pieces and
      * {@link #STAGING_BYTES} bytes (a longer piece split), each one put of its packed bytes scattered by the driver.
      */
-    void put(final int rank, final RmaAllocation allocation, final Pieces pieces)
+    void put(final int rank, final RmaAllocation allocation, final Pieces pieces, final boolean ordered)
     {
+        if (ordered)
+        {
+            complete(rank);
+        }
         int batch = 0;
         long packed = 0;
         for (int i = 0; i < pieces.count(); i++)
@@ -118,8 +123,13 @@ final class ModuleWrites
     }
 
     /** Adds each piece's int32 or int64 words (scale 1, {@link #applies}) to the rank's slice, a frame's worth a time. */
-    void accumulate(final int rank, final RmaAllocation allocation, final Pieces pieces, final ElementType type)
+    void accumulate(final int rank, final RmaAllocation allocation, final Pieces pieces, final ElementType type,
+        final boolean ordered)
     {
+        if (ordered)
+        {
+            complete(rank);
+        }
         final int width = type.bytes();
         final long chunkBytes = (long)ACCUMULATE_MAX_WORDS * width;
         for (int i = 0; i < pieces.count(); i++)

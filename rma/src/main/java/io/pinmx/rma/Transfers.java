@@ -308,8 +308,8 @@ final class Transfers
     /**
      * A blocking put, then the int flag set to {@code value}: both go to one rank, and one origin's writes to one
      * target land in order on both tiers (this thread's stores, fenced, on the shared-memory tier; the target's data
-     * server serves one origin's requests in order through the driver, and the put's operations on the target's
-     * driver are acknowledged before the flag starts), so a rank that sees the flag sees the bytes.
+     * server serves one origin's requests in order through the driver, and the target's driver takes a blocking put
+     * once it acknowledged the earlier ones), so a rank that sees the flag sees the bytes.
      * Every argument is checked before anything moves.
      */
     void putFlag(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
@@ -326,10 +326,6 @@ final class Transfers
         }
         put(source, target, rank, offset, blockingHandle);
         awaitBlocking();
-        if (null == target.slice(rank))
-        {
-            driver.completeDriverWrites(rank);
-        }
         VarHandle.storeStoreFence();
         valueWord.set(ValueLayout.JAVA_INT_UNALIGNED, 0, value);
         putValue(flags, rank, flagOffset, Integer.BYTES);
