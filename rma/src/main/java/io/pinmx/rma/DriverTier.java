@@ -41,9 +41,10 @@ import java.util.function.Predicate;
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
  * a request to the server first waits for the reads from that target still pulling (so it cannot land before they
  * read). On the target's driver, blocking operations to one target keep ARMCI's order: each waits until the
- * driver acknowledged the earlier ones ({@link ModuleWrites}). A switch of path waits for the other path: a request to the server first waits until the target's driver
- * acknowledged every operation started to it, and an operation for the driver first fences the server if a write
- * went there since the last fence, so a put and then an accumulate to the same bytes land in that order.
+ * driver acknowledged the earlier ones ({@link ModuleWrites}). A switch of path waits for the other path: a request
+ * to the server first waits until the target's driver acknowledged every operation started to it, and an operation
+ * for the driver first fences the server if a write went there since the last fence (and waits for packed gets it
+ * may still serve), so a put and then an accumulate to the same bytes land in that order.
  */
 final class DriverTier
 {
