@@ -463,6 +463,12 @@ final class DriverTier
         settle(rank);
     }
 
+    /** @return whether writes and atomics to the rank's slice of the allocation go to the rank's driver. */
+    boolean takesWrites(final RmaAllocation allocation, final int rank)
+    {
+        return module.takes(allocation, rank);
+    }
+
     /**
      * A fetch-and-add or swap ({@code op} one of the FETCH_ADD and SWAP operations): through the target's driver when
      * it takes the allocation's writes, else the target's data server.
