@@ -27,13 +27,10 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,7 +49,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class KernelOneSidedTest
 {
     private static final long EVENT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
-    private static final long STOP_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     private static final long PROCESS_TIMEOUT_S = 60;
     private static final int PUT_OFFSET = 100;
     private static final int PUT_BYTES = 5000;
@@ -103,14 +99,14 @@ class KernelOneSidedTest
             final String[] t = line.split(" ");
             final OneSidedRun run = new OneSidedRun(origin, arena, origin.acquirePeer(BoardAddress.parse(t[1])),
                 Integer.parseInt(t[2]), Integer.parseInt(t[3]), Integer.parseInt(t[4]), Long.parseLong(t[5]));
-            stop(target.pid());
+            StoppedProcesses.stop(target.pid());
             try
             {
                 run.applyAll();
             }
             finally
             {
-                signal("CONT", target.pid());
+                StoppedProcesses.resume(target.pid());
             }
             toTarget.write("DUMP\n");
             toTarget.flush();
@@ -127,42 +123,6 @@ class KernelOneSidedTest
         {
             target.destroyForcibly();
         }
-    }
-
-    /** Sends SIGSTOP and waits until every thread of the process is stopped (state T in /proc). */
-    private static void stop(final long pid) throws IOException, InterruptedException
-    {
-        signal("STOP", pid);
-        final long deadline = System.nanoTime() + STOP_TIMEOUT_NS;
-        while (!allThreadsStopped(pid))
-        {
-            assertTrue(System.nanoTime() - deadline < 0, "process " + pid + " did not stop within the deadline");
-            Thread.onSpinWait();
-        }
-    }
-
-    private static boolean allThreadsStopped(final long pid) throws IOException
-    {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task")))
-        {
-            return tasks.allMatch(task ->
-            {
-                try
-                {
-                    final String stat = Files.readString(task.resolve("stat"));
-                    return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
-                }
-                catch (final IOException e)
-                {
-                    return true;
-                }
-            });
-        }
-    }
-
-    private static void signal(final String name, final long pid) throws IOException, InterruptedException
-    {
-        NetworkNamespaces.run("kill", "-" + name, Long.toString(pid));
     }
 
     /** The operations on one target and the memory they must leave there. */

@@ -35,6 +35,13 @@ final class KernelRmaJob
     private final List<String> requiredLines;
     private final long deadlineSeconds;
     private final String peerTimeoutMs;
+    private WhileRunning whileRunning = (rank0, rank1) -> { };
+
+    /** What a test does to the running ranks before the job is waited for (stopping one, say). */
+    interface WhileRunning
+    {
+        void act(Process rank0, Process rank1) throws IOException, InterruptedException;
+    }
 
     /**
      * @param arguments the main's arguments; the first is the comma-separated scenario list every one of which must
@@ -57,6 +64,13 @@ final class KernelRmaJob
         this.requiredLines = List.copyOf(requiredLines);
         this.deadlineSeconds = deadlineSeconds;
         this.peerTimeoutMs = peerTimeoutMs;
+    }
+
+    /** @return this job, acting on its ranks once both started, before it waits for them. */
+    KernelRmaJob whileRunning(final WhileRunning action)
+    {
+        this.whileRunning = action;
+        return this;
     }
 
     /** Skips the calling test unless /dev/pinmx is usable and the module has its pull engine. */
@@ -99,6 +113,7 @@ final class KernelRmaJob
         final Process rank1 = start(1, bootstrap, shm, rank1Prefix, interface1);
         try
         {
+            whileRunning.act(rank0, rank1);
             final boolean ended = rank0.waitFor(deadlineSeconds, TimeUnit.SECONDS) &&
                 rank1.waitFor(COMMAND_TIMEOUT_S, TimeUnit.SECONDS);
             final String out = Files.readString(dir.resolve("rank0.out"));

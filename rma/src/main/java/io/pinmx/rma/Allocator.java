@@ -3,6 +3,7 @@ package io.pinmx.rma;
 import io.pinmx.job.Job;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.ExposedRegion;
+import io.pinmx.pin.spi.DriverFeature;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * shared-file directory, mapped by every rank on the same host and removed as soon as they have (the mappings stay),
  * so a killed job leaves nothing behind. When ranks go through the driver, each slice is also exposed once on this
  * rank's endpoint (declared for read and write) and the region ids are exchanged with the sizes, so that gets are
- * pulls the driver serves. An allocation is collective over a group ({@link RmaGroup}): only its members take part
+ * pulls the driver serves; on a driver with one-sided writes and atomics (the kernel module) each slice is exposed
+ * for them too and its region id and key travel with the rest ({@link ExposedWrites}). An allocation is collective over a group ({@link RmaGroup}): only its members take part
  * and have slices. Checks that every member is in the same collective call on the same allocation and says which is
  * not.
  */
@@ -27,7 +29,7 @@ final class Allocator
     private static final long PAGE_BYTES = 4096;
     /** Opens every rank's part of an allocator collective, so that another collective's payload is told apart. */
     private static final long MAGIC = 0x706d_7872_616c_6c63L;
-    private static final int HEADER_BYTES = 5 * Long.BYTES;
+    private static final int HEADER_BYTES = 7 * Long.BYTES;
     /** The region id of a slice that is not exposed (empty, or no rank uses the driver). */
     static final int NO_REGION = -1;
 
@@ -36,11 +38,15 @@ final class Allocator
     private final Path directory;
     /** This rank's endpoint, or null when no rank of the job uses the driver. */
     private final Endpoint endpoint;
+    /** Whether this rank's slices are exposed for its driver's one-sided writes, where the driver can apply them. */
+    private final boolean driverWrites;
     /** Live allocations by id, for the data server's thread. */
     private final ConcurrentHashMap<Long, RmaAllocation> live = new ConcurrentHashMap<>();
 
-    Allocator(final Job job, final Ranks ranks, final Path directory, final Endpoint endpoint)
+    Allocator(final Job job, final Ranks ranks, final Path directory, final Endpoint endpoint,
+        final boolean driverWrites)
     {
+        this.driverWrites = driverWrites;
         this.job = job;
         this.ranks = ranks;
         this.directory = directory;
@@ -60,11 +66,13 @@ final class Allocator
         final Arena slices = Arena.ofShared();
         MemorySegment mine = null;
         ExposedRegion exposed = null;
+        ExposedRegion forWrites = null;
         String refusal = null;
         try
         {
             mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
             exposed = null != mine && null != endpoint ? endpoint.expose(mine.asSlice(0, bytes)) : null;
+            forWrites = null != exposed && takesWrites() ? endpoint.exposeForWrites(mine.asSlice(0, bytes)) : null;
         }
         catch (final RuntimeException ex)
         {
@@ -75,15 +83,12 @@ final class Allocator
         try
         {
             agreed = collective(group, Collective.ALLOC, id, bytes, null == exposed ? NO_REGION : exposed.id(),
-                refusal);
+                forWrites, refusal);
             group.allocationAgreed();
         }
         catch (final RuntimeException ex)
         {
-            if (null != exposed)
-            {
-                exposed.close();
-            }
+            close(exposed, forWrites);
             removeOwnFile(id, bytes, slices);
             throw ex;
         }
@@ -99,14 +104,16 @@ final class Allocator
             }
             final MemorySegment[] mapped = new MemorySegment[job.size()];
             final int[] regionIds = new int[job.size()];
+            final int[] writeRegionIds = new int[job.size()];
             for (int r = 0; r < job.size(); r++)
             {
                 mapped[r] = r == job.rank() ? (null == mine ? MemorySegment.NULL : mine.asSlice(0, bytes)) :
                     mapPeerSlice(id, r, sizes[r], slices);
                 regionIds[r] = (int)agreed[1][r];
+                writeRegionIds[r] = (int)agreed[2][r];
             }
             final RmaAllocation allocation = new RmaAllocation(id, job.rank(), group, sizes, mapped, regionIds,
-                exposed, slices);
+                new ExposedWrites(writeRegionIds, agreed[3], forWrites), exposed, slices);
             live.put(id, allocation);
             group.barrier();
             return allocation;
@@ -114,10 +121,7 @@ final class Allocator
         catch (final RuntimeException ex)
         {
             live.remove(id);
-            if (null != exposed)
-            {
-                exposed.close();
-            }
+            close(exposed, forWrites);
             slices.close();
             throw ex;
         }
@@ -127,6 +131,25 @@ final class Allocator
             {
                 SharedFile.remove(ranks.sliceFile(id, job.rank()));
             }
+        }
+    }
+
+    /** @return whether this rank's driver applies partners' one-sided writes and atomics itself. */
+    private boolean takesWrites()
+    {
+        return driverWrites && endpoint.driverInfo().has(DriverFeature.REMOTE_WRITE) &&
+            endpoint.driverInfo().has(DriverFeature.REMOTE_ATOMIC);
+    }
+
+    private static void close(final ExposedRegion exposed, final ExposedRegion forWrites)
+    {
+        if (null != forWrites)
+        {
+            forWrites.close();
+        }
+        if (null != exposed)
+        {
+            exposed.close();
         }
     }
 
@@ -165,24 +188,31 @@ final class Allocator
     }
 
     /**
-     * Every member sends a magic word, its kind, allocation id, value and region id, then what refused its part, if
-     * anything (UTF-8, empty when nothing did).
+     * Every member sends a magic word, its kind, allocation id, value, region id, and the region id and key of its
+     * exposure for writes, then what refused its part, if anything (UTF-8, empty when nothing did).
      *
-     * @param refusal why this rank could not do its part, or null.
-     * @return every rank's value and region id, indexed by world rank (0 and {@link #NO_REGION} outside the group).
+     * @param forWrites this rank's exposure for one-sided writes, or null.
+     * @param refusal   why this rank could not do its part, or null.
+     * @return every rank's value, region id, region id for writes and key, indexed by world rank (0 and
+     *         {@link #NO_REGION} outside the group or where a slice is not exposed).
      * @throws RmaException on every member, naming the members that disagree, if the group's members are not all in
      *                      the same collective call on the same allocation; on every member, with every refusal in
      *                      rank order, if a member could not do its part.
      */
     private long[][] collective(final RmaGroup group, final Collective kind, final long id, final long value,
-        final int regionId, final String refusal)
+        final int regionId, final ExposedRegion forWrites, final String refusal)
     {
         final byte[] why = null == refusal ? new byte[0] : refusal.getBytes(StandardCharsets.UTF_8);
         final List<byte[]> all = group.allGather(ByteBuffer.allocate(HEADER_BYTES + why.length).putLong(MAGIC)
-            .putLong(kind.ordinal()).putLong(id).putLong(value).putLong(regionId).put(why).array());
+            .putLong(kind.ordinal()).putLong(id).putLong(value).putLong(regionId)
+            .putLong(null == forWrites ? NO_REGION : forWrites.id()).putLong(null == forWrites ? 0 : forWrites.key())
+            .put(why).array());
         final long[] values = new long[job.size()];
         final long[] regionIds = new long[job.size()];
+        final long[] writeRegionIds = new long[job.size()];
+        final long[] keys = new long[job.size()];
         Arrays.fill(regionIds, NO_REGION);
+        Arrays.fill(writeRegionIds, NO_REGION);
         final StringBuilder refusals = new StringBuilder();
         for (int g = 0; g < all.size(); g++)
         {
@@ -197,6 +227,8 @@ final class Allocator
             final long theirId = b.getLong();
             values[r] = b.getLong();
             regionIds[r] = b.getLong();
+            writeRegionIds[r] = b.getLong();
+            keys[r] = b.getLong();
             if (Collective.values()[(int)theirKind] != kind || theirId != id)
             {
                 throw new RmaException("collective mismatch: rank " + r + " is in " +
@@ -213,7 +245,7 @@ final class Allocator
         {
             throw new RmaException(kind + " of allocation " + id + " refused on every rank: " + refusals);
         }
-        return new long[][] {values, regionIds};
+        return new long[][] {values, regionIds, writeRegionIds, keys};
     }
 
     private static long pages(final long bytes)
@@ -243,7 +275,7 @@ final class Allocator
     /** Collective over the allocation's group; the caller has completed every operation. */
     void free(final RmaAllocation allocation)
     {
-        collective(allocation.group(), Collective.FREE, allocation.id(), 0, NO_REGION, null);
+        collective(allocation.group(), Collective.FREE, allocation.id(), 0, NO_REGION, null, null);
         live.remove(allocation.id());
         allocation.free();
     }

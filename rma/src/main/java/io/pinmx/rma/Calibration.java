@@ -316,7 +316,7 @@ final class Calibration
     private void put(final MemorySegment from)
     {
         final StridedPatch patch = StridedPatch.contiguous(from.byteSize());
-        driver.write(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
+        driver.writeThroughServer(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
         handle.await();
         driver.fence(peer);
     }
@@ -337,7 +337,7 @@ final class Calibration
             return;
         }
         final StridedPatch patch = StridedPatch.of(counts, packed, spread, 1);
-        driver.write(handle, peer, area.id(), Pieces.strided(patch, buffer, 0, true), patch, 0,
+        driver.writeThroughServer(handle, peer, area.id(), Pieces.strided(patch, buffer, 0, true), patch, 0,
             CostModel.Kind.ACC == kind ? ONES : null);
         handle.await();
         driver.fence(peer);

@@ -6,6 +6,7 @@ import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
 import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.spi.AtomicOp;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -32,10 +33,18 @@ import java.util.function.Predicate;
  * after a fence asks the server to answer once it applied it: a fence that finds no other write sent since awaits
  * that answer instead of sending a FENCE, so a put + fence costs one round trip, as a fetch-and-add does, not two.
  * <p>
+ * On a driver that applies one-sided writes itself (the kernel module), puts, int32/int64 accumulates of scale 1 and
+ * fetch-and-add/swap go to the target's driver instead ({@link ModuleWrites}), so a stopped target still takes them;
+ * other accumulates, packed gets, fences and mutex operations stay with the data server.
+ * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
  * a request to the server first waits for the reads from that target still pulling (so it cannot land before they
- * read).
+ * read). On the target's driver, blocking operations to one target keep ARMCI's order: each waits until the
+ * driver acknowledged the earlier ones ({@link ModuleWrites}). A switch of path waits for the other path: a request
+ * to the server first waits until the target's driver acknowledged every operation started to it, and an operation
+ * for the driver first fences the server if a write went there since the last fence (and waits for packed gets it
+ * may still serve), so a put and then an accumulate to the same bytes land in that order.
  */
 final class DriverTier
 {
@@ -78,12 +87,15 @@ final class DriverTier
     private final MemorySegment appliedAnswers;
     /** Per rank, the gets that may still be pulling from it. */
     private final List<Completions.Pulls>[] pendingGets;
+    /** Per rank, the packed gets its data server may still be packing: the module's writes must not overtake them. */
+    private final List<PackedGet>[] packedGets;
     private final ReadsInFlight readsInFlight = new ReadsInFlight();
     private final EpochCounters epochs;
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
     private final StreamBuffers streams;
     private final CopiedWrites copied;
+    private final ModuleWrites module;
     /** The request and answer of a call: reused, as a call returns only once its send and receive are done. */
     private final MemorySegment askHead = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
     private final MemorySegment askAnswer = Arena.ofAuto().allocate(SERVED_GET_MAX_BYTES, 8);
@@ -115,10 +127,12 @@ final class DriverTier
         this.appliedAnswer = new Request[job.job().size()];
         this.appliedIsLast = new boolean[job.job().size()];
         this.appliedAnswers = Arena.ofAuto().allocate((long)Long.BYTES * job.job().size(), 8);
-        this.pendingGets = newGetLists(job.job().size());
+        this.pendingGets = newLists(job.job().size());
+        this.packedGets = newLists(job.job().size());
         this.notices = new ServerNotices(job);
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.copied = new CopiedWrites(job.job().size(), inlineLimitBytes);
+        this.module = new ModuleWrites(job);
     }
 
     /**
@@ -137,9 +151,9 @@ final class DriverTier
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Completions.Pulls>[] newGetLists(final int ranks)
+    private static <T> List<T>[] newLists(final int ranks)
     {
-        final List<Completions.Pulls>[] lists = new List[ranks];
+        final List<T>[] lists = new List[ranks];
         for (int r = 0; r < ranks; r++)
         {
             lists[r] = new ArrayList<>();
@@ -152,11 +166,40 @@ final class DriverTier
      * for the pieces' own offsets. Gets from the rank still pulling are waited for first: a write must not land
      * before an earlier get has read.
      */
-    void write(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+    void write(final RmaHandle handle, final int rank, final RmaAllocation allocation, final Pieces pieces,
         final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
     {
         try
         {
+            if (0 < pieces.totalBytes && module.takes(allocation, rank) &&
+                (null == scale || ModuleWrites.applies(scale)))
+            {
+                toModule(rank);
+                if (null == scale)
+                {
+                    module.put(rank, allocation, pieces, handle.isBlocking());
+                }
+                else
+                {
+                    module.accumulate(rank, allocation, pieces, scale.type(), handle.isBlocking());
+                }
+                return;
+            }
+            writeThroughServer(handle, rank, allocation.id(), pieces, patch, remoteBase, scale);
+        }
+        catch (final MxException ex)
+        {
+            throw RankFailures.refused(rank, ex);
+        }
+    }
+
+    /** As {@link #write}, always to the rank's data server in the protocol {@link ProtocolChoice} picks. */
+    void writeThroughServer(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
+        final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
+    {
+        try
+        {
+            toServer(rank);
             send(handle, rank, allocationId, pieces, patch, remoteBase, scale);
         }
         catch (final MxException ex)
@@ -168,7 +211,6 @@ final class DriverTier
     private void send(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
         final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
     {
-        settle(rank);
         final boolean firstSinceFence = !unfenced[rank];
         unfenced[rank] = true;
         appliedIsLast[rank] = false;
@@ -361,6 +403,7 @@ final class DriverTier
     private void getPacked(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
         final StridedPatch patch, final long remoteBase)
     {
+        module.complete(rank);
         final long sequence = nextSequence++;
         final MemorySegment head = encode(Arena.ofAuto(), RmaOp.GET_PACKED, rank, sequence, allocationId, pieces,
             patch, remoteBase, false);
@@ -368,8 +411,11 @@ final class DriverTier
         {
             header.delivery(RequestHeader.DELIVERY_PULL);
         }
-        handle.add(new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
-            head.asSlice(0, header.headerBytes())));
+        final PackedGet get = new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
+            head.asSlice(0, header.headerBytes()));
+        packedGets[rank].removeIf(PackedGet::isDone);
+        packedGets[rank].add(get);
+        handle.add(get);
     }
 
     /**
@@ -385,6 +431,65 @@ final class DriverTier
             pending.get(i).settle();
         }
         pending.clear();
+    }
+
+    /**
+     * Before an operation for the target's driver: gets from the rank settled (packed ones too, which its data server
+     * serves in its own time), and the writes sent to its data server since the last fence applied, so that the
+     * driver's operation lands after them.
+     */
+    private void toModule(final int rank)
+    {
+        settle(rank);
+        final List<PackedGet> packed = packedGets[rank];
+        for (int i = 0; i < packed.size(); i++)
+        {
+            packed.get(i).await();
+        }
+        packed.clear();
+        if (unfenced[rank])
+        {
+            fence(rank);
+        }
+    }
+
+    /**
+     * Before a request to the rank's data server: every operation started to its driver acknowledged (so that the
+     * request lands after them), and the gets from it settled.
+     */
+    private void toServer(final int rank)
+    {
+        module.complete(rank);
+        settle(rank);
+    }
+
+    /** @return whether writes and atomics to the rank's slice of the allocation go to the rank's driver. */
+    boolean takesWrites(final RmaAllocation allocation, final int rank)
+    {
+        return module.takes(allocation, rank);
+    }
+
+    /**
+     * A fetch-and-add or swap ({@code op} one of the FETCH_ADD and SWAP operations): through the target's driver when
+     * it takes the allocation's writes, else the target's data server.
+     *
+     * @return the word's value before.
+     */
+    long rmw(final RmaOp op, final int rank, final RmaAllocation allocation, final long offset, final long value)
+    {
+        if (!module.takes(allocation, rank))
+        {
+            return call(op, rank, allocation.id(), offset, value);
+        }
+        toModule(rank);
+        return switch (op)
+        {
+            case FETCH_ADD_INT -> module.atomic(rank, allocation, AtomicOp.FETCH_ADD, Integer.BYTES, offset, value);
+            case FETCH_ADD_LONG -> module.atomic(rank, allocation, AtomicOp.FETCH_ADD, Long.BYTES, offset, value);
+            case SWAP_INT -> module.atomic(rank, allocation, AtomicOp.SWAP, Integer.BYTES, offset, value);
+            case SWAP_LONG -> module.atomic(rank, allocation, AtomicOp.SWAP, Long.BYTES, offset, value);
+            default -> throw new IllegalArgumentException(op + " is not a read-modify-write");
+        };
     }
 
     /**
@@ -407,7 +512,7 @@ final class DriverTier
     /** Sends the request and waits for its reply, received into {@link #askAnswer} (a value, or a served get's bytes). */
     private long ask(final RmaOp op, final int rank, final long allocationId, final long offset, final long value)
     {
-        settle(rank);
+        toServer(rank);
         final long sequence = nextSequence++;
         final MemorySegment head = askHead;
         header.wrap(head).encode(op, self, sequence, allocationId, offset, 0, value);
@@ -445,7 +550,7 @@ final class DriverTier
     /** A request with no answer (unlock); returns when it was delivered. */
     void tell(final RmaOp op, final int rank, final long allocationId, final long offset)
     {
-        settle(rank);
+        toServer(rank);
         // the call's own header, as ask's: the call returns only once the send is done
         final MemorySegment head = askHead;
         header.wrap(head).encode(op, self, nextSequence++, allocationId, offset, 0, 0);
@@ -473,11 +578,13 @@ final class DriverTier
     }
 
     /**
-     * Fences the rank if a put or accumulate went to it since its last fence: when that write was one that asked to
-     * be answered once applied, its answer is the fence (the server serves one origin's requests in order).
+     * Fences the rank: waits until its driver acknowledged every operation started to it, and if a put or accumulate
+     * went to its data server since its last fence, fences that too: when that write was one that asked to be answered
+     * once applied, its answer is the fence (the server serves one origin's requests in order).
      */
     void fence(final int rank)
     {
+        module.complete(rank);
         if (!unfenced[rank])
         {
             return;

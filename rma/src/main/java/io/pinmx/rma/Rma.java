@@ -103,6 +103,26 @@ public final class Rma implements AutoCloseable
     }
 
     /**
+     * Whether puts, int and long accumulates of scale 1, fetch-and-add and swap to the rank's slice of the allocation
+     * go to the rank's driver, which applies them itself (the kernel module: the target's process does nothing),
+     * rather than to its data server: false on the shared-memory tier, on a driver that cannot (the user driver) and
+     * for a rank that runs with {@code PINMX_RMA_DRIVER_WRITES=0}.
+     *
+     * @throws IllegalArgumentException naming the rank or the allocation if either is not valid here.
+     */
+    public boolean driverWrites(final RmaAllocation allocation, final int rank)
+    {
+        checkRank(rank, "driver writes");
+        if (null == allocation)
+        {
+            throw new IllegalArgumentException("driver writes: the allocation is null");
+        }
+        allocation.checkLive();
+        allocation.checkMember(rank, "driver writes");
+        return RankTier.DRIVER == ranks.tier(rank) && null != driver && driver.takesWrites(allocation, rank);
+    }
+
+    /**
      * {@code ARMCI_Same_node}: whether the rank runs on this host, whichever tier reaches it (with the shared-memory
      * tier off, a rank on this host is reached through the driver and is still on this node).
      *

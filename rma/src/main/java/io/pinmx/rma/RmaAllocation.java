@@ -10,7 +10,8 @@ import java.lang.foreign.MemorySegment;
  * (sizes may differ, 0 included), each native and page aligned; ranks are world ranks and a rank outside the group
  * has no slice.
  * Slices of ranks on this host are mapped here; {@link #local()} is this rank's own. Ranks reached through the
- * driver read a slice by pulling from the region its owner exposed. Valid until the collective
+ * driver read a slice by pulling from the region its owner exposed, and on a driver with one-sided writes write it
+ * through the region its owner exposed for writes ({@link ExposedWrites}). Valid until the collective
  * {@link Rma#free(RmaAllocation)}; any use after it fails naming the allocation.
  */
 public final class RmaAllocation
@@ -21,13 +22,15 @@ public final class RmaAllocation
     private final long[] sizes;
     private final MemorySegment[] slices;
     private final int[] regionIds;
+    private final ExposedWrites writes;
     private final ExposedRegion exposed;
     private final Arena arena;
     private volatile boolean freed;
 
     RmaAllocation(final long id, final int self, final RmaGroup group, final long[] sizes, final MemorySegment[] slices,
-        final int[] regionIds, final ExposedRegion exposed, final Arena arena)
+        final int[] regionIds, final ExposedWrites writes, final ExposedRegion exposed, final Arena arena)
     {
+        this.writes = writes;
         this.id = id;
         this.self = self;
         this.group = group;
@@ -93,6 +96,12 @@ public final class RmaAllocation
         return regionIds[rank];
     }
 
+    /** Every rank's slice as exposed for the module's one-sided writes and atomics, and this rank's exposure. */
+    ExposedWrites writes()
+    {
+        return writes;
+    }
+
     boolean isFreed()
     {
         return freed;
@@ -130,6 +139,7 @@ public final class RmaAllocation
         {
             exposed.close();
         }
+        writes.close();
         arena.close();
     }
 

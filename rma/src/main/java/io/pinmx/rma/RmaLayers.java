@@ -46,7 +46,8 @@ final class RmaLayers
         if (anyRankNeedsTheDriver(job, ranks))
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
-            this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint());
+            this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint(),
+                options.driverWrites());
             this.driver = new DriverTier(endpoint, protocols, EpochCounters.exchange(endpoint, ranks.gate(job.rank())));
             this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()),
                 ranks.gate(job.rank()), job.rank(), job.size());
@@ -54,7 +55,7 @@ final class RmaLayers
         else
         {
             this.endpoint = null;
-            this.allocator = new Allocator(job, ranks, options.directory(), null);
+            this.allocator = new Allocator(job, ranks, options.directory(), null, false);
             this.driver = null;
             this.server = null;
         }

@@ -17,9 +17,12 @@ import java.util.Map;
  *                     $XDG_CACHE_HOME or $HOME/.cache.
  * @param recalibrate  measure the cost model again at {@link Rma#init} even if its file is there (and rewrite it).
  * @param calibration  how many rounds that measurement takes (default FULL).
+ * @param driverWrites this rank's slices take puts, integer accumulates and read-modify-writes from its driver when it
+ *                     can apply them itself (true, the default; the kernel module); false sends them to this rank's
+ *                     data server, which access epochs hold back.
  */
 public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
-    Path modelFile, boolean recalibrate, CalibrationEffort calibration)
+    Path modelFile, boolean recalibrate, CalibrationEffort calibration, boolean driverWrites)
 {
     /** "0" switches the shared-memory tier off; "1" (or unset) leaves it on. */
     public static final String SHARED_MEMORY_VARIABLE = "PINMX_RMA_SHARED_MEMORY";
@@ -38,6 +41,8 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static final String RECALIBRATE_VARIABLE = "PINMX_RMA_RECALIBRATE";
     /** full (default) or quick: the rounds of the cost model's measurement ({@link CalibrationEffort}). */
     public static final String CALIBRATION_VARIABLE = "PINMX_RMA_CALIBRATION";
+    /** "0": this rank's slices take no writes from its driver, only from its data server; "1" (or unset): they do. */
+    public static final String DRIVER_WRITES_VARIABLE = "PINMX_RMA_DRIVER_WRITES";
 
     /**
      * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol or the calibration
@@ -64,44 +69,54 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static RmaOptions defaults()
     {
         return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false,
-            CalibrationEffort.FULL);
+            CalibrationEffort.FULL, true);
     }
 
     public RmaOptions withSharedMemory(final boolean on)
     {
-        return new RmaOptions(on, directory, strided, contiguous, modelFile, recalibrate, calibration);
+        return new RmaOptions(on, directory, strided, contiguous, modelFile, recalibrate, calibration,
+            driverWrites);
     }
 
     public RmaOptions withDirectory(final Path dir)
     {
-        return new RmaOptions(sharedMemory, dir, strided, contiguous, modelFile, recalibrate, calibration);
+        return new RmaOptions(sharedMemory, dir, strided, contiguous, modelFile, recalibrate, calibration,
+            driverWrites);
     }
 
     public RmaOptions withStrided(final StridedProtocol protocol)
     {
         return new RmaOptions(sharedMemory, directory, protocol, contiguous, modelFile, recalibrate,
-            calibration);
+            calibration, driverWrites);
     }
 
     public RmaOptions withContiguous(final ContiguousProtocol protocol)
     {
         return new RmaOptions(sharedMemory, directory, strided, protocol, modelFile, recalibrate,
-            calibration);
+            calibration, driverWrites);
     }
 
     public RmaOptions withModelFile(final Path file)
     {
-        return new RmaOptions(sharedMemory, directory, strided, contiguous, file, recalibrate, calibration);
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, file, recalibrate, calibration,
+            driverWrites);
     }
 
     public RmaOptions withRecalibrate(final boolean again)
     {
-        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, again, calibration);
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, again, calibration,
+            driverWrites);
     }
 
     public RmaOptions withCalibration(final CalibrationEffort effort)
     {
-        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, effort);
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, effort,
+            driverWrites);
+    }
+
+    public RmaOptions withDriverWrites(final boolean on)
+    {
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration, on);
     }
 
     /**
@@ -116,7 +131,8 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             ContiguousProtocol.parse(CONTIGUOUS_VARIABLE, env.getOrDefault(CONTIGUOUS_VARIABLE, "auto")),
             null == file || file.isEmpty() ? null : Path.of(file),
             flag(env, RECALIBRATE_VARIABLE, "0"),
-            CalibrationEffort.parse(CALIBRATION_VARIABLE, env.getOrDefault(CALIBRATION_VARIABLE, "full")));
+            CalibrationEffort.parse(CALIBRATION_VARIABLE, env.getOrDefault(CALIBRATION_VARIABLE, "full")),
+            flag(env, DRIVER_WRITES_VARIABLE, "1"));
     }
 
     private static boolean flag(final Map<String, String> env, final String variable, final String unset)

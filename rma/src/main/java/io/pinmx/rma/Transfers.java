@@ -74,7 +74,7 @@ final class Transfers
         if (null == slice)
         {
             final StridedPatch patch = StridedPatch.contiguous(source.byteSize());
-            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
+            driver.write(h, rank, target, Pieces.strided(patch, source, offset, true), patch, offset, null);
             return;
         }
         final EpochGate gate = enter(target, rank);
@@ -130,7 +130,7 @@ final class Transfers
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
-            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, null);
+            driver.write(h, rank, target, Pieces.strided(patch, source, offset, true), patch, offset, null);
             return;
         }
         final EpochGate gate = enter(target, rank);
@@ -183,7 +183,7 @@ final class Transfers
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
-            driver.write(h, rank, target.id(), Pieces.strided(patch, source, offset, true), patch, offset, scale);
+            driver.write(h, rank, target, Pieces.strided(patch, source, offset, true), patch, offset, scale);
             return;
         }
         final EpochGate gate = enter(target, rank);
@@ -204,7 +204,7 @@ final class Transfers
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
-            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, null);
+            driver.write(h, rank, target, Pieces.vectors(vectors), null, 0, null);
             return;
         }
         final EpochGate gate = enter(target, rank);
@@ -266,7 +266,7 @@ final class Transfers
         final RmaHandle h = begin(handle);
         if (null == slice)
         {
-            driver.write(h, rank, target.id(), Pieces.vectors(vectors), null, 0, scale);
+            driver.write(h, rank, target, Pieces.vectors(vectors), null, 0, scale);
             return;
         }
         final EpochGate gate = enter(target, rank);
@@ -308,7 +308,8 @@ final class Transfers
     /**
      * A blocking put, then the int flag set to {@code value}: both go to one rank, and one origin's writes to one
      * target land in order on both tiers (this thread's stores, fenced, on the shared-memory tier; the target's data
-     * server serves one origin's requests in order through the driver), so a rank that sees the flag sees the bytes.
+     * server serves one origin's requests in order through the driver, and the target's driver takes a blocking put
+     * once it acknowledged the earlier ones), so a rank that sees the flag sees the bytes.
      * Every argument is checked before anything moves.
      */
     void putFlag(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
@@ -337,7 +338,7 @@ final class Transfers
         final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
         if (null == slice)
         {
-            return (int)driver.call(RmaOp.FETCH_ADD_INT, rank, target.id(), offset, delta);
+            return (int)driver.rmw(RmaOp.FETCH_ADD_INT, rank, target, offset, delta);
         }
         final EpochGate gate = enter(target, rank);
         try
@@ -355,7 +356,7 @@ final class Transfers
         final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
         if (null == slice)
         {
-            return driver.call(RmaOp.FETCH_ADD_LONG, rank, target.id(), offset, delta);
+            return driver.rmw(RmaOp.FETCH_ADD_LONG, rank, target, offset, delta);
         }
         final EpochGate gate = enter(target, rank);
         try
@@ -373,7 +374,7 @@ final class Transfers
         final MemorySegment slice = rmwSlice(target, rank, offset, Integer.BYTES);
         if (null == slice)
         {
-            return (int)driver.call(RmaOp.SWAP_INT, rank, target.id(), offset, value);
+            return (int)driver.rmw(RmaOp.SWAP_INT, rank, target, offset, value);
         }
         final EpochGate gate = enter(target, rank);
         try
@@ -391,7 +392,7 @@ final class Transfers
         final MemorySegment slice = rmwSlice(target, rank, offset, Long.BYTES);
         if (null == slice)
         {
-            return driver.call(RmaOp.SWAP_LONG, rank, target.id(), offset, value);
+            return driver.rmw(RmaOp.SWAP_LONG, rank, target, offset, value);
         }
         final EpochGate gate = enter(target, rank);
         try
