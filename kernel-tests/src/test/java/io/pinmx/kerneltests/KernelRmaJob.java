@@ -11,7 +11,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -36,6 +38,7 @@ final class KernelRmaJob
     private final long deadlineSeconds;
     private final String peerTimeoutMs;
     private WhileRunning whileRunning = (rank0, rank1) -> { };
+    private final Map<String, String> extraEnvironment = new LinkedHashMap<>();
 
     /** What a test does to the running ranks before the job is waited for (stopping one, say). */
     interface WhileRunning
@@ -64,6 +67,13 @@ final class KernelRmaJob
         this.requiredLines = List.copyOf(requiredLines);
         this.deadlineSeconds = deadlineSeconds;
         this.peerTimeoutMs = peerTimeoutMs;
+    }
+
+    /** @return this job, its ranks started with the variable set (after the job's own). */
+    KernelRmaJob environment(final String variable, final String value)
+    {
+        extraEnvironment.put(variable, value);
+        return this;
     }
 
     /** @return this job, acting on its ranks once both started, before it waits for them. */
@@ -174,6 +184,7 @@ final class KernelRmaJob
         // A full measurement under TCG takes minutes a rank: the scenarios check results, not the protocols' speed,
         // so a quick model does.
         pb.environment().put("PINMX_RMA_CALIBRATION", "quick");
+        pb.environment().putAll(extraEnvironment);
         return pb.start();
     }
 

@@ -2,6 +2,7 @@ package io.pinmx.kerneltests;
 
 import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.spi.DriverFeature;
+import io.pinmx.rma.RmaOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +54,8 @@ class RmaPassiveTargetKernelTest
     private KernelRmaJob job()
     {
         return new KernelRmaJob(dir, PassiveTargetRanks.class.getName(), List.of("passive", dir.toString()),
-            JOB_DEADLINE_S, PEER_TIMEOUT_MS).whileRunning(this::stopTargetWhileOriginWorks);
+            JOB_DEADLINE_S, PEER_TIMEOUT_MS).environment(RmaOptions.DRIVER_WRITES_VARIABLE, "1")
+            .whileRunning(this::stopTargetWhileOriginWorks);
     }
 
     private void stopTargetWhileOriginWorks(final Process origin, final Process target)

@@ -3,7 +3,6 @@ package io.pinmx.rma;
 import io.pinmx.job.Job;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.ExposedRegion;
-import io.pinmx.pin.spi.DriverFeature;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -137,8 +136,7 @@ final class Allocator
     /** @return whether this rank's driver applies partners' one-sided writes and atomics itself. */
     private boolean takesWrites()
     {
-        return driverWrites && endpoint.driverInfo().has(DriverFeature.REMOTE_WRITE) &&
-            endpoint.driverInfo().has(DriverFeature.REMOTE_ATOMIC);
+        return driverWrites && ModuleWrites.passive(endpoint.driverInfo());
     }
 
     private static void close(final ExposedRegion exposed, final ExposedRegion forWrites)

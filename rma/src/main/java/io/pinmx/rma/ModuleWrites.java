@@ -9,6 +9,7 @@ import io.pinmx.mx.RequestState;
 import io.pinmx.pin.spi.AtomicOp;
 import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.spi.DriverFeature;
+import io.pinmx.pin.spi.DriverInfo;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -36,9 +37,9 @@ final class ModuleWrites
      * and its puts running per endpoint (1024).
      */
     static final int OPS_IN_FLIGHT = 128;
-    /** Most pieces of one scattered put (the module's PINMX_PUT_MAX_PIECES). */
+    /** Most pieces of one scattered put (the module's limit, uapi pinmx.h). */
     static final int PUT_MAX_PIECES = 1024;
-    /** Words of one accumulate (the module's PINMX_ATOMIC_MAX_WORDS: what one frame carries). */
+    /** Words of one accumulate (the module's limit, uapi pinmx.h: what one frame carries). */
     static final int ACCUMULATE_MAX_WORDS = 179;
     /** Bytes packed for one put; a larger one goes as several. Far below the module's 16 MiB per put. */
     static final int STAGING_BYTES = 1 << 20;
@@ -66,9 +67,18 @@ final class ModuleWrites
     ModuleWrites(final JobEndpoint job)
     {
         this.job = job;
-        this.capable = job.endpoint().driverInfo().has(DriverFeature.REMOTE_WRITE) &&
-            job.endpoint().driverInfo().has(DriverFeature.REMOTE_ATOMIC);
+        this.capable = passive(job.endpoint().driverInfo());
         this.failures = new RmaException[job.job().size()];
+    }
+
+    /**
+     * @return whether the driver applies partners' writes and atomics itself, without this process (the kernel
+     *         module); the user driver's writes need the target's driver thread, which its data server has too.
+     */
+    static boolean passive(final DriverInfo info)
+    {
+        return info.has(DriverFeature.REMOTE_WRITE) && info.has(DriverFeature.REMOTE_ATOMIC) &&
+            info.has(DriverFeature.PASSIVE_WRITES);
     }
 
     /** @return whether writes and atomics to the rank's slice of the allocation go to its driver. */

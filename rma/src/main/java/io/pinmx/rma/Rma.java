@@ -194,12 +194,20 @@ public final class Rma implements AutoCloseable
      * touches that slice (their origins wait; a get that a driver pulled meanwhile is pulled again); the opening is a
      * full fence. One epoch at a time; inside it, an operation on this rank's own slice of that allocation is refused.
      *
-     * @throws IllegalStateException if an epoch is open, or the allocation was freed.
+     * @throws IllegalStateException if an epoch is open, the allocation was freed, or this rank's slice takes writes
+     *                               from its driver ({@code PINMX_RMA_DRIVER_WRITES=1}), which an epoch cannot hold
+     *                               back.
      * @throws RmaException          naming a same-host rank that exited while touching the slice.
      */
     public void accessBegin(final RmaAllocation allocation)
     {
         checkOpen();
+        if (null != allocation && allocation.writes().exposed(rank()))
+        {
+            throw new IllegalStateException("access epoch on " + allocation + ": rank " + rank() + "'s slice takes " +
+                "puts, accumulates and read-modify-writes from its driver, which no epoch holds back; run the rank " +
+                "with " + RmaOptions.DRIVER_WRITES_VARIABLE + "=0");
+        }
         transfers.epoch().begin(allocation);
     }
 

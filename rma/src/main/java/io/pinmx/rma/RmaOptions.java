@@ -18,8 +18,8 @@ import java.util.Map;
  * @param recalibrate  measure the cost model again at {@link Rma#init} even if its file is there (and rewrite it).
  * @param calibration  how many rounds that measurement takes (default FULL).
  * @param driverWrites this rank's slices take puts, integer accumulates and read-modify-writes from its driver when it
- *                     can apply them itself (true, the default; the kernel module); false sends them to this rank's
- *                     data server, which access epochs hold back.
+ *                     applies them without this process (true; the kernel module: a passive target); false (the
+ *                     default) sends them to this rank's data server, which access epochs hold back.
  */
 public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
     Path modelFile, boolean recalibrate, CalibrationEffort calibration, boolean driverWrites)
@@ -69,7 +69,7 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static RmaOptions defaults()
     {
         return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false,
-            CalibrationEffort.FULL, true);
+            CalibrationEffort.FULL, false);
     }
 
     public RmaOptions withSharedMemory(final boolean on)
@@ -132,7 +132,7 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             null == file || file.isEmpty() ? null : Path.of(file),
             flag(env, RECALIBRATE_VARIABLE, "0"),
             CalibrationEffort.parse(CALIBRATION_VARIABLE, env.getOrDefault(CALIBRATION_VARIABLE, "full")),
-            flag(env, DRIVER_WRITES_VARIABLE, "1"));
+            flag(env, DRIVER_WRITES_VARIABLE, "0"));
     }
 
     private static boolean flag(final Map<String, String> env, final String variable, final String unset)

@@ -349,8 +349,9 @@ class CostModelTest
         final IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
             () -> RmaOptions.defaults().withCalibration(null));
         assertTrue(none.getMessage().contains("calibration"), none.getMessage());
-        assertTrue(d.driverWrites());
-        assertFalse(RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.DRIVER_WRITES_VARIABLE, "0")).driverWrites());
+        assertFalse(d.driverWrites());
+        assertFalse(RmaOptions.defaults().driverWrites());
+        assertTrue(RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.DRIVER_WRITES_VARIABLE, "1")).driverWrites());
         final IllegalArgumentException writes = assertThrows(IllegalArgumentException.class,
             () -> RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.DRIVER_WRITES_VARIABLE, "no")));
         assertTrue(writes.getMessage().contains("PINMX_RMA_DRIVER_WRITES=no"), writes.getMessage());

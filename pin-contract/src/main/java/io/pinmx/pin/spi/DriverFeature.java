@@ -30,5 +30,10 @@ public enum DriverFeature
      */
     REMOTE_WRITE,
     /** Integer atomics on a peer's remote-writable region, applied by its driver ({@link DriverEndpoint#startAtomic}). */
-    REMOTE_ATOMIC
+    REMOTE_ATOMIC,
+    /**
+     * Peers' remote writes and atomics are applied without any thread of the target process (in the kernel), so
+     * they complete while it computes, is descheduled or is stopped: a passive target.
+     */
+    PASSIVE_WRITES
 }

@@ -39,6 +39,10 @@ final class ModuleFeatures
         {
             set.add(DriverFeature.REMOTE_ATOMIC);
         }
+        if ((features & PinmxAbi.FEATURE_NET_PUT) != 0 && (features & PinmxAbi.FEATURE_NET_ATOMIC) != 0)
+        {
+            set.add(DriverFeature.PASSIVE_WRITES);
+        }
         return set;
     }
 }
