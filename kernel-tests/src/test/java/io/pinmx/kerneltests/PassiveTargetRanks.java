@@ -3,6 +3,7 @@ package io.pinmx.kerneltests;
 import io.pinmx.job.Job;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
+import io.pinmx.rma.RmaOptions;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -82,11 +83,34 @@ public final class PassiveTargetRanks
                     ops.image().get(ValueLayout.JAVA_BYTE, differs));
                 System.exit(1);
             }
+            if (!origin)
+            {
+                refusesAnEpoch(rma, slices);
+            }
             rma.barrier();
             rma.free(slices);
             if (origin)
             {
                 System.out.println("PASSED passive");
+            }
+        }
+    }
+
+    /** No epoch holds the module's writes back, so a rank whose slices take them refuses to open one. */
+    private static void refusesAnEpoch(final Rma rma, final RmaAllocation slices)
+    {
+        try
+        {
+            rma.accessBegin(slices);
+            System.err.println("rank " + rma.rank() + ": accessBegin opened an epoch on a slice that takes driver writes");
+            System.exit(1);
+        }
+        catch (final IllegalStateException e)
+        {
+            if (!e.getMessage().contains(RmaOptions.DRIVER_WRITES_VARIABLE + "=0"))
+            {
+                System.err.println("rank " + rma.rank() + ": the epoch's refusal does not name the variable: " + e);
+                System.exit(1);
             }
         }
     }
