@@ -204,18 +204,8 @@ final class RegionTable
         {
             return UNKNOWN_REGION;
         }
-        final long entry = (long)slot * ENTRY_BYTES;
-        while (true)
-        {
-            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
-            final int currentId = (int)INT.getVolatile(table, entry + ID_OFFSET);
-            final long total = table.get(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET);
-            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
-            {
-                return currentId == id ? total : UNKNOWN_REGION;
-            }
-            Thread.onSpinWait();
-        }
+        final EntryHeader header = header(slot);
+        return header.id() == id ? header.totalBytes() : UNKNOWN_REGION;
     }
 
     /** @return whether this endpoint has regions exposed for remote writes (the owner's table only). */
@@ -237,24 +227,12 @@ final class RegionTable
         {
             return UNKNOWN_REGION;
         }
-        final long entry = (long)slot * ENTRY_BYTES;
-        while (true)
+        final EntryHeader header = header(slot);
+        if (header.id() != id)
         {
-            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
-            final int currentId = (int)INT.getVolatile(table, entry + ID_OFFSET);
-            final int access = table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET);
-            final long declaredKey = table.get(ValueLayout.JAVA_LONG, entry + KEY_OFFSET);
-            VarHandle.acquireFence();
-            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
-            {
-                if (currentId != id)
-                {
-                    return UNKNOWN_REGION;
-                }
-                return (access & ACCESS_REMOTE) != 0 && declaredKey == key ? 0 : BAD_KEY;
-            }
-            Thread.onSpinWait();
+            return UNKNOWN_REGION;
         }
+        return header.exposed() && header.key() == key ? 0 : BAD_KEY;
     }
 
     /**
@@ -265,23 +243,40 @@ final class RegionTable
      */
     int checkReadKey(final int id, final long key)
     {
-        final int code = checkKey(id, key);
-        return code == BAD_KEY && exposed(id) ? BAD_KEY : 0;
+        final int slot = slotOf(id);
+        if (slot < 0)
+        {
+            return 0;
+        }
+        final EntryHeader header = header(slot);
+        return header.id() == id && header.exposed() && header.key() != key ? BAD_KEY : 0;
     }
 
-    private boolean exposed(final int id)
+    /** The fields of an entry that checks read together, as one consistent snapshot. */
+    private record EntryHeader(int id, int access, long totalBytes, long key)
     {
-        final int slot = slotOf(id);
+        boolean exposed()
+        {
+            return (access & ACCESS_REMOTE) != 0;
+        }
+    }
+
+    /** Read a slot's header under its seqlock, retrying while a writer is inside it. */
+    private EntryHeader header(final int slot)
+    {
         final long entry = (long)slot * ENTRY_BYTES;
         while (true)
         {
             final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
-            final boolean exposed = (int)INT.getVolatile(table, entry + ID_OFFSET) == id &&
-                (table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET) & ACCESS_REMOTE) != 0;
+            final EntryHeader header = new EntryHeader(
+                (int)INT.getVolatile(table, entry + ID_OFFSET),
+                table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET),
+                table.get(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET),
+                table.get(ValueLayout.JAVA_LONG, entry + KEY_OFFSET));
             VarHandle.acquireFence();
             if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
             {
-                return exposed;
+                return header;
             }
             Thread.onSpinWait();
         }
