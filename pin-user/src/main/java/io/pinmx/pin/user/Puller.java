@@ -77,34 +77,24 @@ final class Puller
     private final NackFrame nack = new NackFrame();
     private final int[] cancels = new int[PullSlots.MAX_PULLS];
 
-    Puller(
-        final Arena arena,
-        final UserDriverOptions options,
-        final AgentFrameSender sender,
-        final PeerRegistry<UdpPeer> peers,
-        final PeerFiles peerFiles,
-        final RegionTable regions,
-        final DriverCounters counters,
-        final EventRing events,
-        final EndpointFile ownFile,
-        final int port,
-        final int endpointIndex,
-        final int sessionId)
+    Puller(final EndpointParts parts, final EndpointFile ownFile, final int port)
     {
+        final UserDriverOptions options = parts.options();
+        final Arena arena = parts.arena();
         this.options = options;
-        this.sender = sender;
-        this.peers = peers;
-        this.peerFiles = peerFiles;
-        this.regions = regions;
-        this.counters = counters;
-        this.events = events;
+        this.sender = parts.sender();
+        this.peers = parts.peers();
+        this.peerFiles = parts.peerFiles();
+        this.regions = parts.regions();
+        this.counters = parts.counters();
+        this.events = parts.events();
         this.copier = new VmCopier(arena);
         this.sharedCopy = ownFile == null || options.sharedPullMinBytes() == 0 ? null : new SharedPullCopy(
-            ownFile.sharedPulls(), copier, counters, sessionId, port, options.bindAddress().getAddress(),
+            ownFile.sharedPulls(), copier, counters, parts.sessionId(), port, options.bindAddress().getAddress(),
             helperTimeoutNs(options));
         this.batch = new ReplyCopyBatch(arena);
-        this.endpointIndex = endpointIndex;
-        this.sessionId = sessionId;
+        this.endpointIndex = parts.endpointIndex();
+        this.sessionId = parts.sessionId();
         this.framePayloadBytes = UdpTransport.payloadWithinMtu(options.framePayloadBytes(), FrameKind.PULL_REPLY,
             options.bindAddress());
         this.pullBlockBytes = (long)options.pullBlockFrames() * framePayloadBytes;

@@ -18,7 +18,6 @@ import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.PutAckFrame;
 import io.pinmx.pin.wire.PutFrame;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
@@ -68,33 +67,24 @@ final class RemoteWriter
     private int nextPutNumber;
     private int nextRequestSeq;
 
-    RemoteWriter(
-        final Arena arena,
-        final UserDriverOptions options,
-        final AgentFrameSender sender,
-        final PeerRegistry<UdpPeer> peers,
-        final Puller.PeerFiles peerFiles,
-        final RegionTable regions,
-        final DriverCounters counters,
-        final EventRing events,
-        final int endpointIndex,
-        final int sessionId)
+    RemoteWriter(final EndpointParts parts)
     {
+        final UserDriverOptions options = parts.options();
         this.options = options;
-        this.sender = sender;
-        this.peers = peers;
-        this.peerFiles = peerFiles;
-        this.regions = regions;
-        this.counters = counters;
-        this.events = events;
-        this.copier = new VmCopier(arena);
-        this.endpointIndex = endpointIndex;
-        this.sessionId = sessionId;
+        this.sender = parts.sender();
+        this.peers = parts.peers();
+        this.peerFiles = parts.peerFiles();
+        this.regions = parts.regions();
+        this.counters = parts.counters();
+        this.events = parts.events();
+        this.copier = new VmCopier(parts.arena());
+        this.endpointIndex = parts.endpointIndex();
+        this.sessionId = parts.sessionId();
         this.putPayloadBytes = UdpTransport.payloadWithinMtu(options.framePayloadBytes(), FrameKind.PUT,
             options.bindAddress());
         final int frameBytes = Math.max(FrameKind.PUT.headerBytes() + putPayloadBytes,
             FrameKind.ATOMIC.headerBytes() + AtomicFrame.MAX_OPERAND_BYTES);
-        this.frame = arena.allocate(frameBytes, 8);
+        this.frame = parts.arena().allocate(frameBytes, 8);
         this.putHeader = frame.asSlice(0, FrameKind.PUT.headerBytes());
         this.atomicHeader = frame.asSlice(0, FrameKind.ATOMIC.headerBytes());
     }

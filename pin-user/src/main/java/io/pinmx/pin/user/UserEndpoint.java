@@ -153,12 +153,12 @@ final class UserEndpoint implements DriverEndpoint
         this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), file, udp.port()) : null;
         this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress());
         final AgentFrameSender agentFrames = new AgentFrameSender(udp, counters);
-        this.puller = new Puller(arena, options, agentFrames, peers, transmitter::peerFile, regions, counters, events,
-            file, udp.port(), endpointIndex, session);
+        final EndpointParts parts = new EndpointParts(arena, options, agentFrames, peers, transmitter::peerFile, regions,
+            counters, events, endpointIndex, session);
+        this.puller = new Puller(parts, file, udp.port());
         final PullServer server = new PullServer(arena, agentFrames, regions, counters, options.framePayloadBytes(),
             endpointIndex, session);
-        this.writer = new RemoteWriter(arena, options, agentFrames, peers, transmitter::peerFile, regions, counters,
-            events, endpointIndex, session);
+        this.writer = new RemoteWriter(parts);
         final RemoteWriteServer writeServer = new RemoteWriteServer(arena, agentFrames, server, regions, counters,
             endpointIndex, session);
         final ShmFrameRing ring = file == null ? null : file.ring();
