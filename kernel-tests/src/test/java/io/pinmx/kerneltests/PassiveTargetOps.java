@@ -188,22 +188,22 @@ final class PassiveTargetOps
         {
             final int old = image.get(ValueLayout.JAVA_INT, 32768);
             image.set(ValueLayout.JAVA_INT, 32768, old + 3);
-            check("fetch-and-add ticket " + i, old, null == rma ? old : rma.fetchAndAdd(slices, target, 32768, 3));
+            check("fetch-and-add ticket " + i, old, null == rma ? old : rma.atomics().fetchAndAdd(slices, target, 32768, 3));
             final long oldLong = image.get(ValueLayout.JAVA_LONG, 32776);
             final long delta = (1L << 33) + 1;
             image.set(ValueLayout.JAVA_LONG, 32776, oldLong + delta);
             check("long fetch-and-add ticket " + i, oldLong,
-                null == rma ? oldLong : rma.fetchAndAddLong(slices, target, 32776, delta));
+                null == rma ? oldLong : rma.atomics().fetchAndAddLong(slices, target, 32776, delta));
         }
         for (int i = 1; i <= 5; i++)
         {
             final int old = image.get(ValueLayout.JAVA_INT, 32784);
             image.set(ValueLayout.JAVA_INT, 32784, -i);
-            check("swap " + i, old, null == rma ? old : rma.swap(slices, target, 32784, -i));
+            check("swap " + i, old, null == rma ? old : rma.atomics().swap(slices, target, 32784, -i));
             final long oldLong = image.get(ValueLayout.JAVA_LONG, 32792);
             image.set(ValueLayout.JAVA_LONG, 32792, Long.MIN_VALUE + i);
             check("long swap " + i, oldLong,
-                null == rma ? oldLong : rma.swapLong(slices, target, 32792, Long.MIN_VALUE + i));
+                null == rma ? oldLong : rma.atomics().swapLong(slices, target, 32792, Long.MIN_VALUE + i));
         }
     }
 

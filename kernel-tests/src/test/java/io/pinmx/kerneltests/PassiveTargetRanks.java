@@ -101,7 +101,7 @@ public final class PassiveTargetRanks
     {
         try
         {
-            rma.accessBegin(slices);
+            rma.epochs().accessBegin(slices);
             System.err.println("rank " + rma.rank() + ": accessBegin opened an epoch on a slice that takes driver writes");
             System.exit(1);
         }
@@ -131,7 +131,7 @@ public final class PassiveTargetRanks
             rma.fence(1);
             ns[i] = System.nanoTime() - started;
         }
-        rma.putLong(0, slices, 1, PassiveTargetOps.SCRATCH_OFFSET);
+        rma.values().putLong(0, slices, 1, PassiveTargetOps.SCRATCH_OFFSET);
         rma.fence(1);
         Arrays.sort(ns);
         return ns[PUT_FENCE_ROUNDS / 2];

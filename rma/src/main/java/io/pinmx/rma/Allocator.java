@@ -70,8 +70,8 @@ final class Allocator
         try
         {
             mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
-            exposed = null != mine && null != endpoint ? endpoint.expose(mine.asSlice(0, bytes)) : null;
-            forWrites = null != exposed && takesWrites() ? endpoint.exposeForWrites(mine.asSlice(0, bytes)) : null;
+            exposed = null != mine && null != endpoint ? endpoint.regions().expose(mine.asSlice(0, bytes)) : null;
+            forWrites = null != exposed && takesWrites() ? endpoint.regions().exposeForWrites(mine.asSlice(0, bytes)) : null;
         }
         catch (final RuntimeException ex)
         {

@@ -21,7 +21,7 @@ import java.util.function.Predicate;
 
 /**
  * The origin side of operations on ranks reached through the driver, each request in the protocol
- * {@link ProtocolChoice} picks. A direct get is one-sided reads of the target's exposed slice ({@link Endpoint#iget}):
+ * {@link ProtocolChoice} picks. A direct get is one-sided reads of the target's exposed slice ({@link io.pinmx.mx.EndpointRegions#iget}):
  * the drivers move the bytes (the kernel module in softirq, the user driver in whichever thread polls) and the target's
  * data server is not involved; a streamed get reads through {@link StreamBuffers}; a packed get asks the target's
  * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server,
@@ -120,7 +120,7 @@ final class DriverTier
         this.protocols = protocols;
         this.job = job;
         this.endpoint = job.endpoint();
-        this.isDeclared = endpoint::isDeclared;
+        this.isDeclared = endpoint.regions()::isDeclared;
         this.streams = new StreamBuffers(endpoint);
         this.self = job.job().rank();
         this.unfenced = new boolean[job.job().size()];

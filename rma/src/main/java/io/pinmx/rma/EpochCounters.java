@@ -52,7 +52,7 @@ final class EpochCounters
      */
     static EpochCounters exchange(final JobEndpoint job, final EpochGate own)
     {
-        final int mine = job.endpoint().expose(own.counter()).id();
+        final int mine = job.endpoint().regions().expose(own.counter()).id();
         final List<byte[]> all = job.job().allGather(ByteBuffer.allocate(Integer.BYTES).putInt(mine).array());
         final int[] regionIds = new int[all.size()];
         for (int r = 0; r < regionIds.length; r++)
@@ -113,7 +113,7 @@ final class EpochCounters
         final Request r;
         try
         {
-            r = endpoint.iget(job.partner(rank), regionIds[rank], 0, word);
+            r = endpoint.regions().iget(job.partner(rank), regionIds[rank], 0, word);
         }
         catch (final MxException ex)
         {

@@ -3,7 +3,7 @@ package io.pinmx.rma;
 import io.pinmx.mx.ExposedRegion;
 
 /**
- * One allocation's slices as exposed for one-sided writes and atomics ({@link io.pinmx.mx.Endpoint#exposeForWrites}):
+ * One allocation's slices as exposed for one-sided writes and atomics ({@link io.pinmx.mx.EndpointRegions#exposeForWrites}):
  * every rank's region id and key, learnt in the allocation's collective, and this rank's own exposure, closed at the
  * free. A rank whose driver lacks the capability (the user driver), or whose slice is empty, has
  * {@link Allocator#NO_REGION}: operations on it go to its data server.

@@ -54,7 +54,7 @@ final class PackArea implements AutoCloseable
         final MemorySegment fresh = Arena.ofAuto().allocate(AREA_BYTES, 4096);
         try
         {
-            exposed = endpoint.expose(fresh);
+            exposed = endpoint.regions().expose(fresh);
         }
         catch (final RegionTableFullException | DriverException | MxException ex)
         {

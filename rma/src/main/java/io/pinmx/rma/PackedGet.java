@@ -184,13 +184,13 @@ final class PackedGet implements RmaHandle.Completion
         {
             if (pieces.count() <= DriverTier.MAX_VECTOR && pieces.shareable())
             {
-                pull = endpoint.iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1, pieces.local,
+                pull = endpoint.regions().iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1, pieces.local,
                     pieces.count());
             }
             else
             {
                 staging = Arena.ofAuto().allocate(pieces.totalBytes, 8);
-                pull = endpoint.iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1,
+                pull = endpoint.regions().iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1,
                     new MemorySegment[] {staging}, 1);
             }
             state = State.PULLING;

@@ -52,7 +52,7 @@ final class PullPlan
             if (null == staging)
             {
                 final MemorySegment[] into = Arrays.copyOfRange(pieces.local, from, from + count);
-                pulls[c] = endpoint.iget(partner, regionId, offsets, lengths, count, into, count);
+                pulls[c] = endpoint.regions().iget(partner, regionId, offsets, lengths, count, into, count);
             }
             else
             {
@@ -61,7 +61,7 @@ final class PullPlan
                 {
                     bytes += length;
                 }
-                pulls[c] = endpoint.iget(partner, regionId, offsets, lengths, count,
+                pulls[c] = endpoint.regions().iget(partner, regionId, offsets, lengths, count,
                     new MemorySegment[] {staging.asSlice(stagedAt, bytes)}, 1);
                 stagedAt += bytes;
             }

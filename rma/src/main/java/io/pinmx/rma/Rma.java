@@ -1,12 +1,8 @@
 package io.pinmx.rma;
 
 import io.pinmx.job.Job;
-import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
-import java.time.Duration;
 import java.util.stream.IntStream;
 
 /**
@@ -35,7 +31,10 @@ public final class Rma implements AutoCloseable
     private final MemoryLocks memoryLocks;
     private final RmaMessages messages;
     private final LocalMemory localMemory;
-    private static final VarHandle INT_FLAG = ValueLayout.JAVA_INT.varHandle();
+    private final RmaValues values;
+    private final RmaAtomics atomics;
+    private final RmaFlags flags;
+    private final RmaEpochs epochs;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -49,6 +48,10 @@ public final class Rma implements AutoCloseable
         this.groups = new RmaGroups(this, job, layers.allocator, transfers, ranks, layers.arena, Hosts.exchange(job, ranks));
         this.messages = new RmaMessages(this, job);
         this.localMemory = new LocalMemory(job.rank());
+        this.values = new RmaValues(transfers);
+        this.atomics = new RmaAtomics(transfers);
+        this.flags = new RmaFlags(transfers, job.rank());
+        this.epochs = new RmaEpochs(this, transfers);
         if (null != driver)
         {
             try
@@ -187,38 +190,10 @@ public final class Rma implements AutoCloseable
         layers.allocator.free(allocation);
     }
 
-    /**
-     * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}, with ARMCI-MPI's
-     * exclusive lock of one's own window) for direct loads and stores through {@link RmaAllocation#local()}: once it
-     * returns, and until {@link #accessEnd(RmaAllocation)}, no other rank's put, accumulate, read-modify-write or get
-     * touches that slice (their origins wait; a get that a driver pulled meanwhile is pulled again); the opening is a
-     * full fence. One epoch at a time; inside it, an operation on this rank's own slice of that allocation is refused.
-     *
-     * @throws IllegalStateException if an epoch is open, the allocation was freed, or this rank's slice takes writes
-     *                               from its driver ({@code PINMX_RMA_DRIVER_WRITES=1}), which an epoch cannot hold
-     *                               back.
-     * @throws RmaException          naming a same-host rank that exited while touching the slice.
-     */
-    public void accessBegin(final RmaAllocation allocation)
+    /** @return access epochs on this rank's slices ({@code ARMCI_Access_begin}, {@code ARMCI_Access_end}). */
+    public RmaEpochs epochs()
     {
-        checkOpen();
-        if (null != allocation && allocation.writes().exposed(rank()))
-        {
-            throw new IllegalStateException("access epoch on " + allocation + ": rank " + rank() + "'s slice takes " +
-                "puts, accumulates and read-modify-writes from its driver, which no epoch holds back; run the rank " +
-                "with " + RmaOptions.DRIVER_WRITES_VARIABLE + "=0");
-        }
-        transfers.epoch().begin(allocation);
-    }
-
-    /**
-     * Closes the access epoch ({@code ARMCI_Access_end}): a full fence, then the operations held back proceed.
-     *
-     * @throws IllegalStateException if no epoch is open on that allocation.
-     */
-    public void accessEnd(final RmaAllocation allocation)
-    {
-        transfers.epoch().end(allocation);
+        return epochs;
     }
 
     // ---------------------------------------------------------------- contiguous
@@ -367,152 +342,24 @@ public final class Rma implements AutoCloseable
         localMemory.issued(followedBy(handle), vectors);
     }
 
-    // ---------------------------------------------------------------- values and read-modify-write
+    // ---------------------------------------------------------------- values, read-modify-write, flags
 
-    public void putInt(final int value, final RmaAllocation target, final int rank, final long offset)
+    /** @return ARMCI's value operations: one int, long, float or double put or read ({@code ARMCI_PutValue*}). */
+    public RmaValues values()
     {
-        transfers.valueWord().set(ValueLayout.JAVA_INT_UNALIGNED, 0, value);
-        transfers.putValue(target, rank, offset, Integer.BYTES);
+        return values;
     }
 
-    public void putLong(final long value, final RmaAllocation target, final int rank, final long offset)
+    /** @return ARMCI's read-modify-write: fetch-and-add and swap of an int or a long ({@code ARMCI_Rmw}). */
+    public RmaAtomics atomics()
     {
-        transfers.valueWord().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, value);
-        transfers.putValue(target, rank, offset, Long.BYTES);
+        return atomics;
     }
 
-    public void putFloat(final float value, final RmaAllocation target, final int rank, final long offset)
+    /** @return ARMCI's flagged puts ({@code ARMCI_Put_flag}) and the wait for a flag in this rank's slice. */
+    public RmaFlags flags()
     {
-        transfers.valueWord().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, value);
-        transfers.putValue(target, rank, offset, Float.BYTES);
-    }
-
-    public void putDouble(final double value, final RmaAllocation target, final int rank, final long offset)
-    {
-        transfers.valueWord().set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, value);
-        transfers.putValue(target, rank, offset, Double.BYTES);
-    }
-
-    /**
-     * {@code ARMCI_Put_flag}: a blocking put, then the int at {@code flagOffset} of the rank's slice of {@code flags}
-     * set to {@code value}, ordered on both tiers: a rank that sees the flag (a load-acquire, as
-     * {@link #awaitFlag(RmaAllocation, long, int, Duration)} does) sees every byte of the put.
-     *
-     * @throws IllegalArgumentException naming the argument for what a put refuses, a flag outside the slice or not
-     *                                  aligned to 4 bytes, or one overlapping the put's bytes; nothing moves then.
-     */
-    public void putFlag(final MemorySegment source, final RmaAllocation target, final int rank, final long offset,
-        final RmaAllocation flags, final long flagOffset, final int value)
-    {
-        transfers.putFlag(source, target, rank, offset, flags, flagOffset, value);
-    }
-
-    /**
-     * Waits until the int at {@code offset} of this rank's slice of {@code flags} holds {@code value}, reading it with
-     * acquire semantics, so the bytes of a {@link #putFlag} that set it are visible once it returns.
-     *
-     * @throws IllegalArgumentException naming the offset if it is outside the slice or not aligned to 4 bytes.
-     * @throws RmaException             naming the flag, the value awaited and the value seen if the timeout passes.
-     */
-    public void awaitFlag(final RmaAllocation flags, final long offset, final int value, final Duration timeout)
-    {
-        if (null == flags || null == timeout)
-        {
-            throw new IllegalArgumentException("awaited flag: the " + (null == flags ? "allocation" : "timeout") +
-                " is null");
-        }
-        flags.checkLive();
-        flags.checkMember(rank(), "awaited flag");
-        flags.checkRange(rank(), offset, Integer.BYTES, "awaited flag");
-        if (0 != offset % Integer.BYTES)
-        {
-            throw new IllegalArgumentException("awaited flag offset " + offset + " is not aligned to 4 bytes");
-        }
-        final MemorySegment mine = flags.local();
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.lockWait();
-        int seen;
-        while ((seen = (int)INT_FLAG.getAcquire(mine, offset)) != value)
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new RmaException("flag at " + offset + " of allocation " + flags.id() + " on rank " + rank() +
-                    " still holds " + seen + " after " + timeout.toMillis() + " ms, not " + value);
-            }
-            idle.idle();
-        }
-    }
-
-    /**
-     * Non-blocking value put ({@code ARMCI_NbPutValueInt}), followed by {@code handle} (null: the implicit handles);
-     * the value is copied, so nothing of the caller's must outlive the call.
-     */
-    public void nbPutInt(final int value, final RmaAllocation target, final int rank, final long offset,
-        final RmaHandle handle)
-    {
-        transfers.put(MemorySegment.ofArray(new int[] {value}), target, rank, offset, handle);
-    }
-
-    public void nbPutLong(final long value, final RmaAllocation target, final int rank, final long offset,
-        final RmaHandle handle)
-    {
-        transfers.put(MemorySegment.ofArray(new long[] {value}), target, rank, offset, handle);
-    }
-
-    public void nbPutFloat(final float value, final RmaAllocation target, final int rank, final long offset,
-        final RmaHandle handle)
-    {
-        transfers.put(MemorySegment.ofArray(new float[] {value}), target, rank, offset, handle);
-    }
-
-    public void nbPutDouble(final double value, final RmaAllocation target, final int rank, final long offset,
-        final RmaHandle handle)
-    {
-        transfers.put(MemorySegment.ofArray(new double[] {value}), target, rank, offset, handle);
-    }
-
-    public int getInt(final RmaAllocation source, final int rank, final long offset)
-    {
-        return transfers.getValue(source, rank, offset, Integer.BYTES).get(ValueLayout.JAVA_INT_UNALIGNED, 0);
-    }
-
-    public long getLong(final RmaAllocation source, final int rank, final long offset)
-    {
-        return transfers.getValue(source, rank, offset, Long.BYTES).get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-    }
-
-    public float getFloat(final RmaAllocation source, final int rank, final long offset)
-    {
-        return transfers.getValue(source, rank, offset, Float.BYTES).get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0);
-    }
-
-    public double getDouble(final RmaAllocation source, final int rank, final long offset)
-    {
-        return transfers.getValue(source, rank, offset, Double.BYTES).get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
-    }
-
-    /** Atomic fetch-and-add of an int; complete at the target when it returns. @return the old value. */
-    public int fetchAndAdd(final RmaAllocation target, final int rank, final long offset, final int delta)
-    {
-        return transfers.fetchAndAdd(target, rank, offset, delta);
-    }
-
-    /** Atomic fetch-and-add of a long. @return the old value. */
-    public long fetchAndAddLong(final RmaAllocation target, final int rank, final long offset, final long delta)
-    {
-        return transfers.fetchAndAddLong(target, rank, offset, delta);
-    }
-
-    /** Atomic swap of an int. @return the old value. */
-    public int swap(final RmaAllocation target, final int rank, final long offset, final int value)
-    {
-        return transfers.swap(target, rank, offset, value);
-    }
-
-    /** Atomic swap of a long. @return the old value. */
-    public long swapLong(final RmaAllocation target, final int rank, final long offset, final long value)
-    {
-        return transfers.swapLong(target, rank, offset, value);
+        return flags;
     }
 
     // ---------------------------------------------------------------- completion

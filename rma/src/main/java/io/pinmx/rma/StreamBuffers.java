@@ -97,7 +97,7 @@ final class StreamBuffers
         {
             startedAt[b] = requested;
             final long bytes = ChunkSchedule.chunkBytes(started, total - requested);
-            pulling[b] = endpoint.iget(partner, regionId, remoteOffset + requested, buffers[b].asSlice(0, bytes));
+            pulling[b] = endpoint.regions().iget(partner, regionId, remoteOffset + requested, buffers[b].asSlice(0, bytes));
             requested += bytes;
         }
         Request failed = null;
@@ -129,7 +129,7 @@ final class StreamBuffers
             {
                 startedAt[b] = requested;
                 final long more = ChunkSchedule.chunkBytes(started, total - requested);
-                pulling[b] = endpoint.iget(partner, regionId, remoteOffset + requested, buffers[b].asSlice(0, more));
+                pulling[b] = endpoint.regions().iget(partner, regionId, remoteOffset + requested, buffers[b].asSlice(0, more));
                 requested += more;
                 started++;
             }

@@ -100,10 +100,10 @@ public final class ArmciInterfaceScenarios
                     default -> aggregate;
                 };
                 final long at = (rma.rank() * 3L + form) * SLOT_BYTES;
-                rma.nbPutInt(value(rma.rank(), form, t), a, t, at, h);
-                rma.nbPutLong(value(rma.rank(), form, t) * 1_000_000_007L, a, t, at + 8, h);
-                rma.nbPutFloat(value(rma.rank(), form, t) + 0.5f, a, t, at + 16, h);
-                rma.nbPutDouble(value(rma.rank(), form, t) - 0.25, a, t, at + 24, h);
+                rma.values().nbPutInt(value(rma.rank(), form, t), a, t, at, h);
+                rma.values().nbPutLong(value(rma.rank(), form, t) * 1_000_000_007L, a, t, at + 8, h);
+                rma.values().nbPutFloat(value(rma.rank(), form, t) + 0.5f, a, t, at + 16, h);
+                rma.values().nbPutDouble(value(rma.rank(), form, t) - 0.25, a, t, at + 24, h);
             }
         }
         explicit.await();
@@ -131,20 +131,20 @@ public final class ArmciInterfaceScenarios
         }
         // A remote rank's values read back through the tier match too.
         final int next = (rma.rank() + 1) % n;
-        check(value(rma.rank(), 2, next) - 0.25 == rma.getDouble(a, next, (rma.rank() * 3L + 2) * SLOT_BYTES + 24),
+        check(value(rma.rank(), 2, next) - 0.25 == rma.values().getDouble(a, next, (rma.rank() * 3L + 2) * SLOT_BYTES + 24),
             () -> "double read back from rank " + next);
         rma.barrier();
         final long end = n * 3 * SLOT_BYTES;
-        expect(IllegalArgumentException.class, "rank " + n, () -> rma.nbPutInt(1, a, n, 0, explicit));
-        expect(IllegalArgumentException.class, "rank -1", () -> rma.nbPutLong(1, a, -1, 0, aggregate));
-        expect(IllegalArgumentException.class, "outside rank " + next, () -> rma.nbPutDouble(1, a, next, end - 4, null));
-        expect(IllegalArgumentException.class, "outside rank " + next, () -> rma.nbPutFloat(1, a, next, -4, explicit));
+        expect(IllegalArgumentException.class, "rank " + n, () -> rma.values().nbPutInt(1, a, n, 0, explicit));
+        expect(IllegalArgumentException.class, "rank -1", () -> rma.values().nbPutLong(1, a, -1, 0, aggregate));
+        expect(IllegalArgumentException.class, "outside rank " + next, () -> rma.values().nbPutDouble(1, a, next, end - 4, null));
+        expect(IllegalArgumentException.class, "outside rank " + next, () -> rma.values().nbPutFloat(1, a, next, -4, explicit));
         check(explicit.test() && aggregate.test(), () -> "a handle given to a refused call is busy");
         rma.waitAll();
         rma.barrier();
         check(0 == mine.get(ValueLayout.JAVA_LONG, end - 8), () -> "a refused value put wrote the slice's end");
         rma.free(a);
-        expect(IllegalStateException.class, "freed", () -> rma.nbPutInt(1, a, next, 0, explicit));
+        expect(IllegalStateException.class, "freed", () -> rma.values().nbPutInt(1, a, next, 0, explicit));
     }
 
     private static int value(final int origin, final int form, final int target)
@@ -507,7 +507,7 @@ public final class ArmciInterfaceScenarios
             final VarHandle done = ValueLayout.JAVA_INT.varHandle();
             while ((int)done.getAcquire(mine, 8L) < rma.size() - 1)
             {
-                rma.accessBegin(a);
+                rma.epochs().accessBegin(a);
                 final double seen = mine.get(ValueLayout.JAVA_DOUBLE, 0);
                 final long until = System.nanoTime() + pauseNs;
                 while (System.nanoTime() < until)
@@ -515,7 +515,7 @@ public final class ArmciInterfaceScenarios
                     Thread.onSpinWait();
                 }
                 mine.set(ValueLayout.JAVA_DOUBLE, 0, seen + 1);
-                rma.accessEnd(a);
+                rma.epochs().accessEnd(a);
                 own++;
             }
         }
@@ -527,33 +527,33 @@ public final class ArmciInterfaceScenarios
                 rma.acc(AccumulateScale.ofDouble(1), one, a, 0, 0);
             }
             rma.fence(0);
-            rma.fetchAndAdd(a, 0, 8, 1);
+            rma.atomics().fetchAndAdd(a, 0, 8, 1);
         }
         final long ownUpdates = rma.messages().sum(new long[] {own})[0];
         rma.barrier();
-        final double total = rma.getDouble(a, 0, 0);
+        final double total = rma.values().getDouble(a, 0, 0);
         final double want = ownUpdates + (double)rounds * (rma.size() - 1);
         check(want == total, () -> "epoch updates and accumulates: " + total + ", want " + want);
         rma.barrier();
         final MemorySegment eight = MemorySegment.ofArray(new double[] {1});
-        rma.accessBegin(a);
-        expect(IllegalStateException.class, "is still open", () -> rma.accessBegin(b));
-        expect(IllegalStateException.class, "the open epoch is on allocation " + a.id(), () -> rma.accessEnd(b));
+        rma.epochs().accessBegin(a);
+        expect(IllegalStateException.class, "is still open", () -> rma.epochs().accessBegin(b));
+        expect(IllegalStateException.class, "the open epoch is on allocation " + a.id(), () -> rma.epochs().accessEnd(b));
         final double before = a.local().get(ValueLayout.JAVA_DOUBLE, 0);
         expect(IllegalStateException.class, "would wait for the epoch's end",
             () -> rma.acc(AccumulateScale.ofDouble(1), eight, a, rma.rank(), 0));
-        expect(IllegalStateException.class, "would wait for the epoch's end", () -> rma.putDouble(7, a, rma.rank(), 0));
-        expect(IllegalStateException.class, "would wait for the epoch's end", () -> rma.getDouble(a, rma.rank(), 0));
+        expect(IllegalStateException.class, "would wait for the epoch's end", () -> rma.values().putDouble(7, a, rma.rank(), 0));
+        expect(IllegalStateException.class, "would wait for the epoch's end", () -> rma.values().getDouble(a, rma.rank(), 0));
         expect(IllegalStateException.class, "inside its access epoch", () -> rma.free(a));
         rma.acc(AccumulateScale.ofDouble(1), eight, b, rma.rank(), 0);
         rma.acc(AccumulateScale.ofLong(3), MemorySegment.ofArray(new long[] {1}), b, rma.rank(), 8);
-        rma.accessEnd(a);
-        expect(IllegalStateException.class, "no epoch is open", () -> rma.accessEnd(a));
+        rma.epochs().accessEnd(a);
+        expect(IllegalStateException.class, "no epoch is open", () -> rma.epochs().accessEnd(a));
         check(3 == b.local().get(ValueLayout.JAVA_LONG, 8) && 1 == b.local().get(ValueLayout.JAVA_DOUBLE, 0) &&
             before == a.local().get(ValueLayout.JAVA_DOUBLE, 0), () -> "accumulates to itself around the refusals");
         rma.free(b);
         rma.free(a);
-        expect(IllegalStateException.class, "was freed", () -> rma.accessBegin(a));
+        expect(IllegalStateException.class, "was freed", () -> rma.epochs().accessBegin(a));
     }
 
     // ---------------------------------------------------------------- address-range locks
@@ -574,9 +574,9 @@ public final class ArmciInterfaceScenarios
                 for (final long at : new long[] {0, 2048})
                 {
                     rma.lockMemory(a, t, at, 8);
-                    final long seen = rma.getLong(a, t, at);
+                    final long seen = rma.values().getLong(a, t, at);
                     Thread.onSpinWait();
-                    rma.putLong(seen + 1, a, t, at);
+                    rma.values().putLong(seen + 1, a, t, at);
                     rma.unlockMemory(a, t, at, 8);
                 }
             }
@@ -597,7 +597,7 @@ public final class ArmciInterfaceScenarios
         expect(IllegalArgumentException.class, "rank " + rma.size(), () -> rma.lockMemory(a, rma.size(), 0, 8));
         expect(IllegalArgumentException.class, "allocation is null", () -> rma.lockMemory(null, next, 0, 8));
         rma.lockMemory(a, next, 4088, 8);
-        rma.putLong(rma.rank(), a, next, 4088);
+        rma.values().putLong(rma.rank(), a, next, 4088);
         rma.unlockMemory(a, next, 4088, 8);
         rma.barrier();
         final int prev = (rma.rank() + rma.size() - 1) % rma.size();

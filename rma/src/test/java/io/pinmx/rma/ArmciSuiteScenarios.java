@@ -131,10 +131,10 @@ public final class ArmciSuiteScenarios
             expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.get(a, t, 0, eight));
             expect(IllegalArgumentException.class, "outside rank " + t + "'s slice",
                 () -> rma.acc(AccumulateScale.ofLong(1), eight, a, t, 0));
-            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.fetchAndAdd(a, t, 0, 1));
-            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.swapLong(a, t, 0, 1));
-            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.putLong(1, a, t, 0));
-            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.getInt(a, t, 0));
+            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.atomics().fetchAndAdd(a, t, 0, 1));
+            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.atomics().swapLong(a, t, 0, 1));
+            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.values().putLong(1, a, t, 0));
+            expect(IllegalArgumentException.class, "outside rank " + t + "'s slice", () -> rma.values().getInt(a, t, 0));
             expect(IllegalArgumentException.class, "outside rank " + t + "'s slice",
                 () -> rma.putStrided(eight, new long[] {4}, a, t, 0, new long[] {4}, new long[] {4, 2}, 1));
             expect(IllegalArgumentException.class, "outside rank " + t + "'s slice",
@@ -525,9 +525,9 @@ public final class ArmciSuiteScenarios
                 new IoVector(ones, new long[] {0}, new long[] {at}, 0),
                 new IoVector(ones, new long[] {0}, new long[] {at + 64}, 16),
                 new IoVector(ones, new long[] {16, 16}, new long[] {at + 8, at + 64}, 0)}, a, next);
-            final long first = rma.getLong(a, next, at + 64);
-            final long second = rma.getLong(a, next, at + 72);
-            final long after = rma.getLong(a, next, at + 80);
+            final long first = rma.values().getLong(a, next, at + 64);
+            final long second = rma.values().getLong(a, next, at + 72);
+            final long after = rma.values().getLong(a, next, at + 80);
             check(1 == first && 1 == second && 0 == after, () -> protocol + ": vector accumulate with zero-length " +
                 "groups: " + first + ", " + second + ", " + after);
             rma.putVector(new IoVector[] {new IoVector(local(1, 16), new long[] {0}, new long[] {at + 64}, 16)}, a, next);
@@ -706,12 +706,12 @@ public final class ArmciSuiteScenarios
             for (int t = 0; t < rma.size(); t++)
             {
                 final int target = (t + rma.rank()) % rma.size();
-                mine[0][at] = target * 1_000_000L + rma.fetchAndAdd(a, target, 0, 1);
-                mine[1][at] = target * 1_000_000L + (rma.fetchAndAddLong(a, target, 8, 1L << 40) >> 40);
+                mine[0][at] = target * 1_000_000L + rma.atomics().fetchAndAdd(a, target, 0, 1);
+                mine[1][at] = target * 1_000_000L + (rma.atomics().fetchAndAddLong(a, target, 8, 1L << 40) >> 40);
                 // Swap values: 1 + origin * takes + i, unique over the job; 0 is the initial value.
                 final long value = 1 + (long)rma.rank() * takes + i;
-                mine[2][at] = target * 1_000_000L + rma.swap(a, target, 16, (int)value);
-                mine[3][at] = target * 1_000_000L + (rma.swapLong(a, target, 24, value << 33) >> 33);
+                mine[2][at] = target * 1_000_000L + rma.atomics().swap(a, target, 16, (int)value);
+                mine[3][at] = target * 1_000_000L + (rma.atomics().swapLong(a, target, 24, value << 33) >> 33);
                 at++;
             }
         }
@@ -764,16 +764,16 @@ public final class ArmciSuiteScenarios
         rma.barrier();
         final int last = rma.size() - 1;
         expect(IllegalArgumentException.class, "read-modify-write target offset 2 is not aligned to 4 bytes",
-            () -> rma.fetchAndAdd(a, last, 2, 1));
+            () -> rma.atomics().fetchAndAdd(a, last, 2, 1));
         expect(IllegalArgumentException.class, "read-modify-write target offset 4 is not aligned to 8 bytes",
-            () -> rma.fetchAndAddLong(a, last, 4, 1));
+            () -> rma.atomics().fetchAndAddLong(a, last, 4, 1));
         expect(IllegalArgumentException.class, "read-modify-write target offset 1 is not aligned to 4 bytes",
-            () -> rma.swap(a, last, 1, 1));
+            () -> rma.atomics().swap(a, last, 1, 1));
         expect(IllegalArgumentException.class, "read-modify-write target offset 12 is not aligned to 8 bytes",
-            () -> rma.swapLong(a, last, 12, 1));
-        expect(IllegalArgumentException.class, "read-modify-write target [60, 60 + 8)", () -> rma.swapLong(a, last, 60, 1));
+            () -> rma.atomics().swapLong(a, last, 12, 1));
+        expect(IllegalArgumentException.class, "read-modify-write target [60, 60 + 8)", () -> rma.atomics().swapLong(a, last, 60, 1));
         expect(IllegalArgumentException.class, "read-modify-write target [-8, -8 + 8)",
-            () -> rma.fetchAndAddLong(a, last, -8, 1));
+            () -> rma.atomics().fetchAndAddLong(a, last, -8, 1));
         rma.barrier();
         rma.free(a);
     }
@@ -815,8 +815,8 @@ public final class ArmciSuiteScenarios
                             Thread.onSpinWait();
                         }
                     }
-                    final long v = rma.getLong(counters, host, 8L * mutex);
-                    rma.putLong(v + 1, counters, host, 8L * mutex);
+                    final long v = rma.values().getLong(counters, host, 8L * mutex);
+                    rma.values().putLong(v + 1, counters, host, 8L * mutex);
                     m.unlock(mutex, host);
                 }
             }
@@ -825,7 +825,7 @@ public final class ArmciSuiteScenarios
             {
                 m.lock(mutex, rma.rank());
                 final long v = counters.local().get(ValueLayout.JAVA_LONG, 8L * mutex);
-                rma.putLong(v + 1, counters, rma.rank(), 8L * mutex);
+                rma.values().putLong(v + 1, counters, rma.rank(), 8L * mutex);
                 m.unlock(mutex, rma.rank());
             }
         }
@@ -1275,7 +1275,7 @@ public final class ArmciSuiteScenarios
                     data, holder);
                 rma.acc(AccumulateScale.ofLong(1), block.asSlice(0, 8), data, holder, 6000);
                 rma.fence(holder);
-                rma.putLong(value, flags, reader, flagAt);
+                rma.values().putLong(value, flags, reader, flagAt);
             }
             if (rma.rank() == reader)
             {
@@ -1493,10 +1493,10 @@ public final class ArmciSuiteScenarios
             new long[] {8, 1}, 1));
         expect(IllegalStateException.class, freed,
             () -> rma.getVector(new IoVector[] {new IoVector(eight, new long[] {0}, new long[] {0}, 8)}, a, last));
-        expect(IllegalStateException.class, freed, () -> rma.fetchAndAdd(a, last, 0, 1));
-        expect(IllegalStateException.class, freed, () -> rma.swapLong(a, last, 0, 1));
-        expect(IllegalStateException.class, freed, () -> rma.getLong(a, last, 0));
-        expect(IllegalStateException.class, freed, () -> rma.putInt(1, a, last, 0));
+        expect(IllegalStateException.class, freed, () -> rma.atomics().fetchAndAdd(a, last, 0, 1));
+        expect(IllegalStateException.class, freed, () -> rma.atomics().swapLong(a, last, 0, 1));
+        expect(IllegalStateException.class, freed, () -> rma.values().getLong(a, last, 0));
+        expect(IllegalStateException.class, freed, () -> rma.values().putInt(1, a, last, 0));
         expect(IllegalStateException.class, freed, () -> a.local());
         expect(IllegalStateException.class, freed, () -> rma.free(a));
         check(h.test(), () -> "a handle given to a refused call is busy");
@@ -1512,9 +1512,9 @@ public final class ArmciSuiteScenarios
         check(rma.size() == rma.messages().sum(new int[] {1})[0], () -> "a reduction after a refused one");
         // Still usable afterwards.
         final RmaAllocation b = rma.alloc(64);
-        rma.putLong(5, b, last, 8L * rma.rank());
+        rma.values().putLong(5, b, last, 8L * rma.rank());
         rma.barrier();
-        check(5 == rma.getLong(b, last, 0), () -> "allocation after refusals");
+        check(5 == rma.values().getLong(b, last, 0), () -> "allocation after refusals");
         rma.free(b);
     }
 }

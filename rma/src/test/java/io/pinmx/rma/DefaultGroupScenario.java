@@ -33,12 +33,12 @@ final class DefaultGroupScenario
         check(parity == a.group(), () -> "alloc(bytes) took group " + a.group() + ", not the default " + parity);
         final int other = 0 == me % 2 ? 1 : 0;
         expect(IllegalArgumentException.class, "rank " + other + " is not in group " + parity.id(),
-            () -> rma.putLong(1, a, other, 0));
+            () -> rma.values().putLong(1, a, other, 0));
         final int barriers = 0 == me % 2 ? 3 : 1;
         final int nextInGroup = parity.worldRank((parity.rank() + 1) % parity.size());
         for (int b = 1; b <= barriers; b++)
         {
-            rma.putLong(me * 100L + b, a, nextInGroup, 0);
+            rma.values().putLong(me * 100L + b, a, nextInGroup, 0);
             rma.barrier();
             final int prevInGroup = parity.worldRank((parity.rank() + parity.size() - 1) % parity.size());
             final long want = prevInGroup * 100L + b;

@@ -75,7 +75,7 @@ final class EpochExclusionScenario
         while ((long)DONE.getAcquire(done.local(), 0L) < rma.size() - 1 || epochs < MIN_EPOCHS)
         {
             final long stamp = EPOCH_TAG | epochs;
-            rma.accessBegin(slice);
+            rma.epochs().accessBegin(slice);
             disturbed += changedSince(mine, EPOCH_TAG | Math.max(0, epochs - 1)) ? 1 : 0;
             fill(mine, WORK_IN_PROGRESS);
             pause(INSIDE_PAUSE_NS);
@@ -89,7 +89,7 @@ final class EpochExclusionScenario
                 check(stamp == seen, () -> "epoch " + epoch + ": element " + at + " is 0x" + Long.toHexString(seen) +
                     ", rank 0 wrote 0x" + Long.toHexString(stamp) + ": a remote operation landed inside the epoch");
             }
-            rma.accessEnd(slice);
+            rma.epochs().accessEnd(slice);
             epochs++;
             // Spinning, not parked: this rank's endpoint threads, which serve the others' pulls, run at whatever point
             // the system preempts this one, mostly inside an epoch.
@@ -131,7 +131,7 @@ final class EpochExclusionScenario
                 fill(piece, ((0x10L + rma.rank()) << TAG_SHIFT) | rounds);
                 rma.put(piece, slice, 0, offset(random, PIECE_LONGS));
                 rma.acc(AccumulateScale.ofLong(1), ones, slice, 0, offset(random, PIECE_LONGS));
-                rma.fetchAndAddLong(slice, 0, offset(random, 1), 1);
+                rma.atomics().fetchAndAddLong(slice, 0, offset(random, 1), 1);
                 rma.nbGet(slice, 0, offset(random, PIECE_LONGS), nonBlocking, handle);
                 rma.get(slice, 0, 0, whole);
                 rma.get(slice, 0, offset(random, SERVED_LONGS), served);
@@ -144,7 +144,7 @@ final class EpochExclusionScenario
         }
         finally
         {
-            rma.fetchAndAddLong(done, 0, 0, 1);
+            rma.atomics().fetchAndAddLong(done, 0, 0, 1);
         }
     }
 

@@ -96,16 +96,16 @@ final class GroupScenarios
                 final MemorySegment eight = MemorySegment.ofArray(new long[1]);
                 expect(IllegalArgumentException.class, named, () -> rma.put(eight, a, outside, 0));
                 expect(IllegalArgumentException.class, named, () -> rma.get(a, outside, 0, eight));
-                expect(IllegalArgumentException.class, named, () -> rma.fetchAndAdd(a, outside, 0, 1));
-                expect(IllegalArgumentException.class, named, () -> rma.nbPutLong(1, a, outside, 0, null));
+                expect(IllegalArgumentException.class, named, () -> rma.atomics().fetchAndAdd(a, outside, 0, 1));
+                expect(IllegalArgumentException.class, named, () -> rma.values().nbPutLong(1, a, outside, 0, null));
                 expect(IllegalArgumentException.class, named, () -> a.size(outside));
             }
         }
         final int next = g.worldRank((gr + 1) % size);
-        rma.putLong(1000 + me, a, next, 8);
+        rma.values().putLong(1000 + me, a, next, 8);
         final int root = g.worldRank(0);
         rma.acc(AccumulateScale.ofLong(2), MemorySegment.ofArray(new long[] {me + 1L}), a, root, 16);
-        final int ticket = rma.fetchAndAdd(a, root, 24, 1);
+        final int ticket = rma.atomics().fetchAndAdd(a, root, 24, 1);
         rma.barrier(g);
         final int prev = g.worldRank((gr + size - 1) % size);
         check(1000 + prev == a.local().get(ValueLayout.JAVA_LONG, 8), () -> "ring put from rank " + prev);
@@ -118,7 +118,7 @@ final class GroupScenarios
             memberSum += w + 1;
         }
         final long wantAcc = 2 * memberSum;
-        check(wantAcc == rma.getLong(a, root, 16), () -> "group accumulate " + rma.getLong(a, root, 16));
+        check(wantAcc == rma.values().getLong(a, root, 16), () -> "group accumulate " + rma.values().getLong(a, root, 16));
         final double[] abs = {me % 2 == 0 ? -me - 0.5 : me + 0.5};
         rma.messages().reduce(g, ReduceOp.ABSMIN, abs);
         final int lowest = Arrays.stream(g.worldRanks()).min().orElseThrow();
@@ -131,8 +131,8 @@ final class GroupScenarios
         for (final int host : g.worldRanks())
         {
             m.lock(0, host);
-            final long seen = rma.getLong(a, host, 32);
-            rma.putLong(seen + 1, a, host, 32);
+            final long seen = rma.values().getLong(a, host, 32);
+            rma.values().putLong(seen + 1, a, host, 32);
             m.unlock(0, host);
         }
         for (int r = 0; r < n; r++)
@@ -177,7 +177,7 @@ final class GroupScenarios
         final long want = IntStream.range(0, splitting(n)).filter(r -> r % 2 == me % 2).sum();
         check(want == sum[0], () -> "sum over " + half + ": " + sum[0]);
         final RmaAllocation a = rma.alloc(half, 16);
-        rma.putLong(me, a, half.worldRank(0), 0);
+        rma.values().putLong(me, a, half.worldRank(0), 0);
         final RmaGroup child = rma.groups().create(half, new int[] {half.size() - 1});
         check(half.worldRank(half.size() - 1) == me ? 0 == child.rank() : RmaGroup.NOT_A_MEMBER == child.rank(),
             () -> "child " + child + " of " + half);
@@ -244,7 +244,7 @@ final class GroupScenarios
         }
         // Still in step: an allocation over the group works after the refusals.
         final RmaAllocation a = rma.alloc(all, 8);
-        rma.putLong(me + 1, a, (me + 1) % n, 0);
+        rma.values().putLong(me + 1, a, (me + 1) % n, 0);
         rma.barrier(all);
         check((me + n - 1) % n + 1 == a.local().get(ValueLayout.JAVA_LONG, 0), () -> "allocation after refusals");
         rma.free(a);

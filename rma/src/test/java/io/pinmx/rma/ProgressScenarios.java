@@ -52,16 +52,16 @@ final class ProgressScenarios
         {
             for (int i = 0; i < operations; i++)
             {
-                rma.fetchAndAdd(a, 0, 0, 1);
-                rma.putLong(i, a, 0, 8L * rma.rank());
-                final long back = rma.getLong(a, 0, 8L * rma.rank());
+                rma.atomics().fetchAndAdd(a, 0, 0, 1);
+                rma.values().putLong(i, a, 0, 8L * rma.rank());
+                final long back = rma.values().getLong(a, 0, 8L * rma.rank());
                 final int at = i;
                 check(back == i, () -> "operation " + at + " read " + back);
             }
-            rma.fetchAndAdd(a, 0, doneAt, 1);
+            rma.atomics().fetchAndAdd(a, 0, doneAt, 1);
         }
         rma.barrier();
-        check(rma.getInt(a, 0, 0) == operations * (rma.size() - 1), () -> "counter " + rma.getInt(a, 0, 0));
+        check(rma.values().getInt(a, 0, 0) == operations * (rma.size() - 1), () -> "counter " + rma.values().getInt(a, 0, 0));
         if (0 == rma.rank())
         {
             for (long i = patternAt; i < 4096; i++)
@@ -88,7 +88,7 @@ final class ProgressScenarios
             {
                 readPatternOfRank0(a, patternAt + 8L * i);
             }
-            rma.fetchAndAdd(a, 0, getsDoneAt, 1);
+            rma.atomics().fetchAndAdd(a, 0, getsDoneAt, 1);
         }
         // A get the model packed is one request the target's data server packs, a small blocking contiguous one a
         // request it answers with the bytes; every other get is the drivers', and so is the final fetch-and-add where
@@ -205,7 +205,7 @@ final class ProgressScenarios
                 try
                 {
                     // the fence waits for the put's answer (the first write since a fence asks for one)
-                    rma.putLong(1, a, victim, 0);
+                    rma.values().putLong(1, a, victim, 0);
                     rma.fence(victim);
                 }
                 catch (final RmaException ex)
@@ -217,14 +217,14 @@ final class ProgressScenarios
             check(null != seen && seen.getMessage().contains("rank " + victim),
                 () -> "operations on the dead rank " + victim + " did not fail naming it within " + withinMs + " ms: " +
                     seen);
-            expect(RmaException.class, "rank " + victim, () -> rma.getLong(a, victim, 0));
+            expect(RmaException.class, "rank " + victim, () -> rma.values().getLong(a, victim, 0));
             // a packed get large enough to be pulled from the target's pack area
             rma.protocols(StridedProtocol.PACK, ContiguousProtocol.AUTO);
             final MemorySegment rows = Arena.ofAuto().allocate(PACKED_GET_BYTES);
             expect(RmaException.class, "rank " + victim, () -> rma.getStrided(a, victim, 0, new long[] {1024}, rows,
                 new long[] {512}, new long[] {512, PACKED_GET_BYTES / 512}, 1));
-            rma.putLong(7, a, 0, 0);
-            check(7 == rma.getLong(a, 0, 0), () -> "survivor's own slice");
+            rma.values().putLong(7, a, 0, 0);
+            check(7 == rma.values().getLong(a, 0, 0), () -> "survivor's own slice");
             System.out.println("PASSED killed");
         }
         System.exit(0);

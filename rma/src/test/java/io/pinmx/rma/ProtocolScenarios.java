@@ -177,7 +177,7 @@ final class ProtocolScenarios
         // the origin tells of its last pulled part with its next request there
         check(after[2] <= AREA_GET_BYTES, () -> "rank " + rma.rank() + "'s pack area still holds " + after[2] +
             " bytes");
-        rma.fetchAndAdd(a, target, 0, 1);
+        rma.atomics().fetchAndAdd(a, target, 0, 1);
         rma.barrier();
         final long held = rma.dataServerPackedGets()[2];
         check(0 == held, () -> "rank " + rma.rank() + "'s pack area holds " + held + " bytes after its origin's next " +
@@ -541,12 +541,12 @@ final class ProtocolScenarios
                     {
                         if (0 == i % 2)
                         {
-                            rma.putLong(value, a, target, 8L * i);
+                            rma.values().putLong(value, a, target, 8L * i);
                         }
                         else
                         {
                             final MemorySegment v = Arena.ofAuto().allocate(8, 8).fill((byte)0);
-                            rma.putLong(0, a, target, 8L * i);
+                            rma.values().putLong(0, a, target, 8L * i);
                             v.set(ValueLayout.JAVA_LONG, 0, value);
                             rma.fence(target);
                             rma.acc(AccumulateScale.ofLong(1), v, a, target, 8L * i);
@@ -554,23 +554,23 @@ final class ProtocolScenarios
                     }
                     case 1 ->
                     {
-                        rma.putLong(-1, a, target, 8L * i);
-                        rma.putLong(value, a, target, 8L * i);
+                        rma.values().putLong(-1, a, target, 8L * i);
+                        rma.values().putLong(value, a, target, 8L * i);
                     }
                     case 2 ->
                     {
-                        rma.putLong(value, a, target, 8L * i);
-                        rma.fetchAndAddLong(a, target, SLICE_BYTES - 8, 1);
+                        rma.values().putLong(value, a, target, 8L * i);
+                        rma.atomics().fetchAndAddLong(a, target, SLICE_BYTES - 8, 1);
                     }
                     default ->
                     {
                         large.set(ValueLayout.JAVA_LONG, 0, value);
                         rma.put(large, a, target, 8L * i + 4096);
-                        rma.putLong(value, a, target, 8L * i);
+                        rma.values().putLong(value, a, target, 8L * i);
                     }
                 }
                 rma.fence(target);
-                final long got = rma.getLong(a, target, 8L * i);
+                final long got = rma.values().getLong(a, target, 8L * i);
                 final int round = i;
                 final String what = phases[phase];
                 check(value == got, () -> what + ", round " + round + ": read " + got + " after the fence, wrote " +

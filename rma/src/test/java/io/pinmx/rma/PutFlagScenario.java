@@ -43,8 +43,8 @@ final class PutFlagScenario
             // the last round's flag lies in the data's own allocation, just past the block
             final RmaAllocation flagIn = round < sizes.length ? flags : data;
             final long flagAt = round < sizes.length ? 8 : LARGE_BYTES + 8;
-            rma.putFlag(source.asSlice(0, bytes), data, next, 0, flagIn, flagAt, round);
-            rma.awaitFlag(flagIn, flagAt, round, FLAG_DEADLINE);
+            rma.flags().putFlag(source.asSlice(0, bytes), data, next, 0, flagIn, flagAt, round);
+            rma.flags().awaitFlag(flagIn, flagAt, round, FLAG_DEADLINE);
             final int r = round;
             final long at = firstWrong(data.local(), bytes, prev, round);
             check(at < 0, () -> "round " + r + ": flag seen, byte " + at + " of " + bytes + " from rank " + prev +
@@ -54,17 +54,17 @@ final class PutFlagScenario
         final int last = sizes.length;
         final MemorySegment eight = MemorySegment.ofArray(new long[] {-1});
         expect(IllegalArgumentException.class, "overlaps the put's bytes",
-            () -> rma.putFlag(eight, data, next, 0, data, 4, 99));
+            () -> rma.flags().putFlag(eight, data, next, 0, data, 4, 99));
         expect(IllegalArgumentException.class, "put flag offset 6 is not aligned to 4 bytes",
-            () -> rma.putFlag(eight, data, next, 0, flags, 6, 99));
+            () -> rma.flags().putFlag(eight, data, next, 0, flags, 6, 99));
         expect(IllegalArgumentException.class, "outside rank " + next,
-            () -> rma.putFlag(eight, data, next, 0, flags, 64, 99));
+            () -> rma.flags().putFlag(eight, data, next, 0, flags, 64, 99));
         expect(IllegalArgumentException.class, "the allocation is null",
-            () -> rma.putFlag(eight, data, next, 0, null, 8, 99));
-        expect(IllegalArgumentException.class, "rank " + n, () -> rma.putFlag(eight, data, n, 0, flags, 8, 99));
-        expect(RmaException.class, "still holds " + last, () -> rma.awaitFlag(data, LARGE_BYTES + 8, 99,
+            () -> rma.flags().putFlag(eight, data, next, 0, null, 8, 99));
+        expect(IllegalArgumentException.class, "rank " + n, () -> rma.flags().putFlag(eight, data, n, 0, flags, 8, 99));
+        expect(RmaException.class, "still holds " + last, () -> rma.flags().awaitFlag(data, LARGE_BYTES + 8, 99,
             Duration.ofMillis(20)));
-        expect(IllegalArgumentException.class, "not aligned", () -> rma.awaitFlag(flags, 2, 1, FLAG_DEADLINE));
+        expect(IllegalArgumentException.class, "not aligned", () -> rma.flags().awaitFlag(flags, 2, 1, FLAG_DEADLINE));
         rma.barrier();
         check(last == data.local().get(ValueLayout.JAVA_INT, LARGE_BYTES + 8) &&
                 firstWrong(data.local(), 8, prev, last) < 0 && last - 1 == flags.local().get(ValueLayout.JAVA_INT, 8),

@@ -386,13 +386,13 @@ public final class RmaScenarios
         final long[] seenLong = new long[increments];
         for (int i = 0; i < increments; i++)
         {
-            seenInt[i] = rma.fetchAndAdd(a, 0, 0, 1);
-            seenLong[i] = rma.fetchAndAddLong(a, 0, 8, 1L << 33) >> 33;
+            seenInt[i] = rma.atomics().fetchAndAdd(a, 0, 0, 1);
+            seenLong[i] = rma.atomics().fetchAndAddLong(a, 0, 8, 1L << 33) >> 33;
         }
         rma.barrier();
         final int total = increments * rma.size();
-        check(rma.getInt(a, 0, 0) == total, () -> "int counter " + rma.getInt(a, 0, 0) + ", expected " + total);
-        check(rma.getLong(a, 0, 8) == (long)total << 33, () -> "long counter " + rma.getLong(a, 0, 8));
+        check(rma.values().getInt(a, 0, 0) == total, () -> "int counter " + rma.values().getInt(a, 0, 0) + ", expected " + total);
+        check(rma.values().getLong(a, 0, 8) == (long)total << 33, () -> "long counter " + rma.values().getLong(a, 0, 8));
         checkPermutation(seenInt, total, "int fetch-and-add");
         checkPermutation(seenLong, total, "long fetch-and-add");
 
@@ -400,24 +400,24 @@ public final class RmaScenarios
         final int criticals = repetitions(300);
         for (int i = 0; i < criticals; i++)
         {
-            while (0 != rma.swap(a, 0, 16, 1))
+            while (0 != rma.atomics().swap(a, 0, 16, 1))
             {
                 Thread.onSpinWait();
             }
-            rma.putLong(rma.getLong(a, 0, 24) + 1, a, 0, 24);
-            rma.swap(a, 0, 16, 0);
+            rma.values().putLong(rma.values().getLong(a, 0, 24) + 1, a, 0, 24);
+            rma.atomics().swap(a, 0, 16, 0);
         }
         final RmaMutexes mutexes = rma.createMutexes(rma.rank() + 1);
         final int last = rma.size() - 1;
         for (int i = 0; i < criticals; i++)
         {
             mutexes.lock(last, last);
-            rma.putLong(rma.getLong(a, 0, 32) + 1, a, 0, 32);
+            rma.values().putLong(rma.values().getLong(a, 0, 32) + 1, a, 0, 32);
             mutexes.unlock(last, last);
         }
         rma.barrier();
-        check(rma.getLong(a, 0, 24) == (long)criticals * rma.size(), () -> "swap-lock counter " + rma.getLong(a, 0, 24));
-        check(rma.getLong(a, 0, 32) == (long)criticals * rma.size(), () -> "mutex counter " + rma.getLong(a, 0, 32));
+        check(rma.values().getLong(a, 0, 24) == (long)criticals * rma.size(), () -> "swap-lock counter " + rma.values().getLong(a, 0, 24));
+        check(rma.values().getLong(a, 0, 32) == (long)criticals * rma.size(), () -> "mutex counter " + rma.values().getLong(a, 0, 32));
         if (0 == rma.rank())
         {
             check(mutexes.tryLock(0, 0), () -> "free mutex 0 of rank 0 not taken by tryLock");
@@ -494,7 +494,7 @@ public final class RmaScenarios
             // Self-targeted operations, with a source inside the allocation itself.
             rma.put(a.local().asSlice(0, 16), a, rma.rank(), 64);
             rma.acc(AccumulateScale.ofLong(1), a.local().asSlice(0, 8), a, rma.rank(), 64);
-            check(rma.getLong(a, rma.rank(), 64) == 2 * a.local().get(ValueLayout.JAVA_LONG_UNALIGNED, 0),
+            check(rma.values().getLong(a, rma.rank(), 64) == 2 * a.local().get(ValueLayout.JAVA_LONG_UNALIGNED, 0),
                 () -> "self put + acc");
         }
         // ARMCI's message helpers, collective over every rank.
@@ -538,7 +538,7 @@ public final class RmaScenarios
         expect(IllegalArgumentException.class, "count[0] = 12 bytes is not a multiple of the 8-byte DOUBLE element",
             () -> rma.acc(AccumulateScale.ofDouble(1), arena.allocate(12, 8), a, 0, 0));
         expect(IllegalArgumentException.class, "read-modify-write target offset 6 is not aligned to 4 bytes",
-            () -> rma.fetchAndAdd(a, 0, 6, 1));
+            () -> rma.atomics().fetchAndAdd(a, 0, 6, 1));
         expect(IllegalArgumentException.class, "put source spans",
             () -> rma.putStrided(eight, new long[] {8}, a, 0, 0, new long[] {8}, new long[] {8, 2}, 1));
         final RmaMutexes mutexes = rma.createMutexes(1);

@@ -8,12 +8,9 @@ import io.pinmx.mx.match.UnexpectedQueue;
 import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.mx.reliability.SequenceNumbers;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
-import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.pin.spi.DriverInfo;
-import io.pinmx.pin.spi.RemoteRegion;
 import io.pinmx.pin.provider.ProgressRunner;
 import io.pinmx.pin.provider.ThreadingMode;
-import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PinDriver;
@@ -25,13 +22,13 @@ import org.agrona.concurrent.CachedNanoClock;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 
 /**
  * An MX-style endpoint over one driver endpoint: connect to partners, post sends and
  * receives with 64-bit match info, and run the protocol that makes them happen (eager
  * tiny/small/medium, rendezvous with pull and notify, per-partner sequence numbers, acks
- * and resends).
+ * and resends). What it counts is read through {@link #counters()}; exposing memory and one-sided reads go through
+ * {@link #regions()}.
  * <p>
  * The public facade: it checks arguments, takes the endpoint lock to post work and hands it
  * to the parts that own the state: {@link RequestPool} (requests, completions),
@@ -74,6 +71,8 @@ public final class Endpoint implements AutoCloseable
     private final ProgressRunner progress;
     private final CallerWaits waits;
     private final BlockingCalls blocking;
+    private final EndpointCounters counters;
+    private final EndpointRegions regions;
     private final int mediumFragmentBytes;
     private final EndpointAddress address;
     private volatile boolean closed;
@@ -121,6 +120,8 @@ public final class Endpoint implements AutoCloseable
             this::progressFailed, round);
         this.waits = new CallerWaits(driver, round, progress, options.callerPollNs, options.callerPollIdle);
         this.blocking = new BlockingCalls(waits);
+        this.counters = new EndpointCounters(lock, driver, receiver, sender, pool, unexpected);
+        this.regions = new EndpointRegions(this, driver, regionCache, reads);
     }
 
     /**
@@ -141,65 +142,16 @@ public final class Endpoint implements AutoCloseable
         return address;
     }
 
+    /** @return the options this endpoint was opened with. */
     public EndpointOptions options()
     {
         return options;
     }
 
-    /**
-     * @return frames and driver events this library dropped as malformed or stale (the driver counts its own drops).
-     */
-    public long droppedFrames()
+    /** @return what this endpoint counts: frames dropped, resent and refused, its driver's counters, its queues. */
+    public EndpointCounters counters()
     {
-        return underLock(() -> receiver.droppedFrames());
-    }
-
-    /**
-     * @return sequenced frames this library sent again because no ack came within the resend timeout.
-     */
-    public long resentFrames()
-    {
-        return underLock(() -> sender.resentFrames());
-    }
-
-    /**
-     * @return connect replies and NACKs the driver refused to send (nobody waits on them; the peer asks again).
-     */
-    public long failedSends()
-    {
-        return underLock(() -> sender.failedSends());
-    }
-
-    /**
-     * @return the driver endpoint's counters (frames per kind, drops by reason, loss injected, pulls).
-     */
-    public DriverCounters driverCounters()
-    {
-        return driver.counters();
-    }
-
-    /**
-     * @return native bytes the staging and unexpected-message pool has allocated (it reuses them).
-     */
-    public long pooledBufferBytes()
-    {
-        return pool.allocatedBytes();
-    }
-
-    /**
-     * @return messages waiting in the unexpected queue.
-     */
-    public int unexpectedMessages()
-    {
-        return (int)underLock(unexpected::size);
-    }
-
-    /**
-     * @return eager bytes held for unexpected messages (bounded by {@code unexpectedMaxBytes}).
-     */
-    public long unexpectedBytes()
-    {
-        return underLock(() -> unexpected.storedEagerBytes());
+        return counters;
     }
 
     /**
@@ -314,6 +266,7 @@ public final class Endpoint implements AutoCloseable
         return poster.postSend(destination, matchInfo, buffer, null, 0, true);
     }
 
+    /** Synchronous send of a vector of 1..256 segments, gathered in order. */
     public Request issend(final Partner destination, final long matchInfo, final MemorySegment[] vector, final int count)
     {
         checkOpen();
@@ -332,6 +285,7 @@ public final class Endpoint implements AutoCloseable
         return poster.postReceive(source, matchInfo, matchMask, buffer, null, 0);
     }
 
+    /** Posts a receive into a vector of 1..256 segments, filled in order. */
     public Request irecv(
         final int source, final long matchInfo, final long matchMask, final MemorySegment[] vector, final int count)
     {
@@ -340,48 +294,17 @@ public final class Endpoint implements AutoCloseable
     }
 
     /**
-     * Declares native memory once so that partners may read it with {@link #iget}; the driver serves their reads
-     * without this process (see {@link ExposedRegion}).
-     *
-     * @throws IllegalArgumentException if the segment is not native.
-     * @throws io.pinmx.regioncache.RegionTableFullException if the driver's table is full and no region of the
-     *                                  endpoint's region cache is idle (idle ones are undeclared to make room).
-     * @throws io.pinmx.pin.spi.DriverException if the driver refuses the declaration otherwise (the message says why).
+     * @return memory this endpoint exposes to partners' one-sided reads and writes, and one-sided reads of the memory
+     *         partners exposed.
      */
-    public ExposedRegion expose(final MemorySegment memory)
+    public EndpointRegions regions()
     {
-        checkOpen();
-        if (!memory.isNative() || 0 == memory.byteSize())
-        {
-            throw new IllegalArgumentException("only non-empty native memory can be exposed, not " + memory);
-        }
-        return new ExposedRegion(driver, regionCache.declareOutside(new MemorySegment[] {memory}, 1),
-            memory.byteSize(), 0);
-    }
-
-    /**
-     * Declares native memory for partners' one-sided writes and atomics ({@link RemoteWrites}) and reads: give partners the region's {@link ExposedRegion#id()} and
-     * {@link ExposedRegion#key()}. The driver applies them without this process. Needs a driver with
-     * {@link DriverFeature#REMOTE_WRITE} ({@link #driverInfo()}).
-     *
-     * @throws IllegalArgumentException if the segment is not native or empty.
-     * @throws io.pinmx.pin.spi.DriverException {@link io.pinmx.pin.spi.DriverError#UNSUPPORTED} naming the driver
-     *                                  and the capability it lacks, or the driver's refusal.
-     */
-    public ExposedRegion exposeForWrites(final MemorySegment memory)
-    {
-        checkOpen();
-        if (!memory.isNative() || 0 == memory.byteSize())
-        {
-            throw new IllegalArgumentException("only non-empty native memory can be exposed, not " + memory);
-        }
-        final RemoteRegion region = driver.declareRemoteRegion(new MemorySegment[] {memory}, 1);
-        return new ExposedRegion(driver, region.regionId(), memory.byteSize(), region.key());
+        return regions;
     }
 
     /**
      * @return what the endpoint's driver is and can do: {@code driverInfo().has(DriverFeature.REMOTE_WRITE)} says
-     *         whether {@link RemoteWrites} and {@link #exposeForWrites} work here.
+     *         whether {@link RemoteWrites} and {@link EndpointRegions#exposeForWrites} work here.
      */
     public DriverInfo driverInfo()
     {
@@ -390,68 +313,11 @@ public final class Endpoint implements AutoCloseable
 
     /**
      * @return the origin side of one-sided writes and atomics into partners' regions exposed with
-     *         {@link #exposeForWrites}.
+     *         {@link EndpointRegions#exposeForWrites}.
      */
     public RemoteWrites writes()
     {
         return writes;
-    }
-
-    /**
-     * Whether the endpoint's region cache holds this memory declared already, so that sending it, or reading into
-     * it, declares nothing: a layer choosing between moving memory in place and copying it through buffers of its
-     * own asks this. A query: it changes nothing in the cache.
-     *
-     * @return false for heap or empty memory.
-     * @throws IllegalArgumentException if the segment is null.
-     */
-    public boolean isDeclared(final MemorySegment memory)
-    {
-        checkOpen();
-        return regionCache.covers(memory);
-    }
-
-    /**
-     * One-sided read of {@code destination.byteSize()} bytes at {@code remoteOffset} of a partner's exposed region
-     * (its {@link ExposedRegion#id()}): the drivers move the bytes; the partner's process does nothing. The request
-     * completes when the bytes are in {@code destination}, or fails naming the partner and the driver's cause (an
-     * unknown region, a range past its end, the partner gone). Requests of one endpoint are not ordered against each
-     * other.
-     */
-    public Request iget(final Partner source, final int remoteRegionId, final long remoteOffset,
-        final MemorySegment destination)
-    {
-        checkOpen();
-        return reads.post(source, remoteRegionId, 0, new long[] {remoteOffset}, new long[] {destination.byteSize()},
-            1, new MemorySegment[] {destination}, 1);
-    }
-
-    /**
-     * As {@link #iget(Partner, int, long, MemorySegment)} from a region the partner exposed for writes
-     * ({@link #exposeForWrites}), which its driver lets be read only with the region's {@code key}: a read without it
-     * or with another fails naming BAD_KEY.
-     */
-    public Request iget(final Partner source, final int remoteRegionId, final long key, final long remoteOffset,
-        final MemorySegment destination)
-    {
-        checkOpen();
-        return reads.post(source, remoteRegionId, key, new long[] {remoteOffset},
-            new long[] {destination.byteSize()}, 1, new MemorySegment[] {destination}, 1);
-    }
-
-    /**
-     * One-sided read of {@code pieces} pieces of a partner's exposed region, piece {@code i} being
-     * {@code lengths[i]} bytes at {@code remoteOffsets[i]}, into a vector of 1..256 segments that they fill in
-     * order (its total length is the pieces' total). Pieces contiguous in the remote region are pulled together.
-     * The arrays must stay unchanged until the request is done.
-     *
-     * @throws IllegalArgumentException naming a negative or overflowing piece, or sizes that do not agree.
-     */
-    public Request iget(final Partner source, final int remoteRegionId, final long[] remoteOffsets,
-        final long[] lengths, final int pieces, final MemorySegment[] destination, final int count)
-    {
-        checkOpen();
-        return reads.post(source, remoteRegionId, 0, remoteOffsets, lengths, pieces, destination, count);
     }
 
     /**
@@ -684,20 +550,6 @@ public final class Endpoint implements AutoCloseable
     void progressFromCaller()
     {
         waits.progressFromCaller();
-    }
-
-    /** A statistic read under the endpoint lock (off the hot path: the lambda may allocate). */
-    private long underLock(final LongSupplier statistic)
-    {
-        lock.lock();
-        try
-        {
-            return statistic.getAsLong();
-        }
-        finally
-        {
-            lock.unlock();
-        }
     }
 
     void checkOpen()

@@ -5,8 +5,8 @@ import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
 
 /**
- * Native memory this endpoint declared to its driver once ({@link Endpoint#expose}) so that partners may read it
- * with {@link Endpoint#iget} without this process doing anything: the driver serves their pulls itself (the kernel
+ * Native memory this endpoint declared to its driver once ({@link EndpointRegions#expose}) so that partners may read it
+ * with {@link EndpointRegions#iget} without this process doing anything: the driver serves their pulls itself (the kernel
  * module in softirq, the user driver on its progress thread). Give partners {@link #id()}; {@link #close()}
  * undeclares it, and reads still running on it then fail at their origin.
  */
@@ -27,7 +27,7 @@ public final class ExposedRegion implements AutoCloseable
     }
 
     /**
-     * @return for a region exposed for writes ({@link Endpoint#exposeForWrites}), the key a partner's
+     * @return for a region exposed for writes ({@link EndpointRegions#exposeForWrites}), the key a partner's
      *         {@link RemoteWrites#iput} and {@link RemoteWrites#iatomic} must carry; 0 for one exposed for reads only.
      */
     public long key()
@@ -36,7 +36,7 @@ public final class ExposedRegion implements AutoCloseable
     }
 
     /**
-     * @return the driver's region id, what a partner's {@link Endpoint#iget} names.
+     * @return the driver's region id, what a partner's {@link EndpointRegions#iget} names.
      */
     public int id()
     {

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * Owns one-sided reads ({@link Endpoint#iget}): the driver pulls pieces of a partner's exposed region into a
+ * Owns one-sided reads ({@link EndpointRegions#iget}): the driver pulls pieces of a partner's exposed region into a
  * destination vector, with no message to the partner and nothing for its process to do. A read declares its
  * destination (or a staging buffer for heap memory) outside the endpoint lock before anyone can see it, then pulls
  * its pieces one run at a time: consecutive pieces that are contiguous in the remote region go as one pull, each

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The origin side of one-sided writes and atomics into a partner's region exposed for writes
- * ({@link Endpoint#exposeForWrites}), reached through {@link Endpoint#writes()}: the driver carries them and the
+ * ({@link EndpointRegions#exposeForWrites}), reached through {@link Endpoint#writes()}: the driver carries them and the
  * partner's driver applies them, with no message to the partner and nothing for its process to do. Only drivers
  * with {@link DriverFeature#REMOTE_WRITE} / {@link DriverFeature#REMOTE_ATOMIC} do this; on others a call is refused
  * before any request is taken. A put declares its source (or a staging copy of heap memory) outside the endpoint

@@ -61,7 +61,7 @@ class IdleAckTest
             final long elapsedNs = System.nanoTime() - startNs;
             assertTrue(elapsedNs < ACK_DELAY_NS, ROUNDS + " PingPing rounds took " + elapsedNs / 1_000_000 +
                 " ms: acks waited for their delay");
-            assertEquals(0, a.resentFrames() + b.resentFrames(), "no frame was resent");
+            assertEquals(0, a.counters().resentFrames() + b.counters().resentFrames(), "no frame was resent");
             assertTrue(sent(a, FrameKind.ACK) + sent(b, FrameKind.ACK) >= ROUNDS,
                 "each round's sends were acked by ACK frames, the rounds being idle while they waited");
         }
@@ -84,7 +84,7 @@ class IdleAckTest
 
     private static long sent(final Endpoint e, final FrameKind kind)
     {
-        return e.driverCounters().get(Counter.sent(kind));
+        return e.counters().driver().get(Counter.sent(kind));
     }
 
     private static Endpoint open(final int index)

@@ -70,37 +70,37 @@ class LateReadReplyTest
         {
             exposed.set(ValueLayout.JAVA_BYTE, i, (byte)(i * 7 + 1));
         }
-        final ExposedRegion region = owner.expose(exposed);
+        final ExposedRegion region = owner.regions().expose(exposed);
         final MemorySegment buffer = arena.allocate(READ_BYTES, 4096);
 
-        final Request read = reader.iget(toOwner, region.id(), 0, buffer);
-        await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        final Request read = reader.regions().iget(toOwner, region.id(), 0, buffer);
+        await().atMost(TIMEOUT).until(() -> reader.counters().driver().get(Counter.FRAMES_SENT_PULL) > 0);
         final long failedAtNs = System.nanoTime();
         reader.failPartner(toOwner, "owner given up by the test");
         assertTrue(read.await(TIMEOUT), "the read ends once its pull ended");
         final long tookMs = (System.nanoTime() - failedAtNs) / 1_000_000;
         assertTrue(tookMs <= CANCELLED_WITHIN.toMillis(), "read ended after " + tookMs + " ms, not at its pull's cancel");
-        assertEquals(1, reader.driverCounters().get(Counter.PULLS_CANCELLED), "its pull was cancelled");
+        assertEquals(1, reader.counters().driver().get(Counter.PULLS_CANCELLED), "its pull was cancelled");
         assertEquals(RequestState.FAILED, read.state());
         assertTrue(read.status().error().contains("owner given up by the test"), read.status().error());
         read.release();
 
         buffer.fill(REUSED);
-        final long repliesBefore = reader.driverCounters().get(Counter.FRAMES_RECEIVED_PULL_REPLY);
+        final long repliesBefore = reader.counters().driver().get(Counter.FRAMES_RECEIVED_PULL_REPLY);
         final Status ignored = new Status();
         await().atMost(TIMEOUT).until(() ->
         {
             owner.iprobe(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ALL, ignored);
-            return reader.driverCounters().get(Counter.FRAMES_RECEIVED_PULL_REPLY) > repliesBefore;
+            return reader.counters().driver().get(Counter.FRAMES_RECEIVED_PULL_REPLY) > repliesBefore;
         });
-        assertTrue(owner.driverCounters().get(Counter.PULLS_SERVED) > 0, "the owner served the late requests");
-        assertTrue(reader.driverCounters().get(Counter.PULL_DUPLICATE_FRAMES) > 0, "late replies are counted");
+        assertTrue(owner.counters().driver().get(Counter.PULLS_SERVED) > 0, "the owner served the late requests");
+        assertTrue(reader.counters().driver().get(Counter.PULL_DUPLICATE_FRAMES) > 0, "late replies are counted");
         for (long i = 0; i < READ_BYTES; i++)
         {
             final long at = i;
             assertEquals(REUSED, buffer.get(ValueLayout.JAVA_BYTE, at), () -> "byte " + at + " of the reused buffer");
         }
-        assertFalse(reader.driverCounters().get(Counter.PULL_FRAMES_RECEIVED) > 0, "no reply was accepted");
+        assertFalse(reader.counters().driver().get(Counter.PULL_FRAMES_RECEIVED) > 0, "no reply was accepted");
     }
 
     /**
@@ -140,9 +140,9 @@ class LateReadReplyTest
         owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
             .progressMode(ProgressMode.CALLER).build());
         final Partner toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
-        final ExposedRegion region = owner.expose(arena.allocate(READ_BYTES, 4096));
-        final Request read = reader.iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
-        await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        final ExposedRegion region = owner.regions().expose(arena.allocate(READ_BYTES, 4096));
+        final Request read = reader.regions().iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
+        await().atMost(TIMEOUT).until(() -> reader.counters().driver().get(Counter.FRAMES_SENT_PULL) > 0);
         final long failedAtNs = System.nanoTime();
         reader.failPartner(toOwner, "owner given up by the test");
         assertEquals(1, cancels.get(), "the library asked for the cancel");
@@ -167,9 +167,9 @@ class LateReadReplyTest
         owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
             .progressMode(ProgressMode.CALLER).build());
         final Partner toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
-        final ExposedRegion region = owner.expose(arena.allocate(READ_BYTES, 4096));
-        final Request read = reader.iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
-        await().atMost(TIMEOUT).until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+        final ExposedRegion region = owner.regions().expose(arena.allocate(READ_BYTES, 4096));
+        final Request read = reader.regions().iget(toOwner, region.id(), 0, arena.allocate(READ_BYTES, 4096));
+        await().atMost(TIMEOUT).until(() -> reader.counters().driver().get(Counter.FRAMES_SENT_PULL) > 0);
         reader.failPartner(toOwner, "owner given up by the test");
         assertEquals(RequestState.PULLING, read.state(), () -> "held until its pull ends: " + read.status().error());
 

@@ -79,13 +79,13 @@ class LosslessAckTest
             }
             final long acks = sent(b, FrameKind.ACK) - acksBefore;
             // The last message into b has no reply: b's owed ack goes out on its own once the delay passed.
-            final long receivedByA = a.driverCounters().get(Counter.received(FrameKind.ACK));
+            final long receivedByA = a.counters().driver().get(Counter.received(FrameKind.ACK));
             final Request last = a.isend(aToB, 1, out);
             await().atMost(TIMEOUT).until(() ->
             {
                 b.iprobe(MatchInfo.ANY_SOURCE, 99, MatchInfo.MASK_ALL, status);
                 a.iprobe(MatchInfo.ANY_SOURCE, 99, MatchInfo.MASK_ALL, status);
-                return a.driverCounters().get(Counter.received(FrameKind.ACK)) > receivedByA;
+                return a.counters().driver().get(Counter.received(FrameKind.ACK)) > receivedByA;
             });
             last.awaitOrThrow(TIMEOUT);
             last.release();
@@ -95,7 +95,7 @@ class LosslessAckTest
 
     private static long sent(final Endpoint e, final FrameKind kind)
     {
-        return e.driverCounters().get(Counter.sent(kind));
+        return e.counters().driver().get(Counter.sent(kind));
     }
 
     private static Endpoint open(final int index, final UserDriverOptions driverOptions)

@@ -67,7 +67,7 @@ class ManySmallReadsTest
         {
             exposed.setAtIndex(ValueLayout.JAVA_LONG, i, value(i));
         }
-        final ExposedRegion region = owner.expose(exposed);
+        final ExposedRegion region = owner.regions().expose(exposed);
         final MemorySegment into = arena.allocate(READS * Long.BYTES, 4096);
 
         final ArrayDeque<Request> running = new ArrayDeque<>();
@@ -78,7 +78,7 @@ class ManySmallReadsTest
             {
                 finish(running.pollFirst(), which.pollFirst(), into);
             }
-            running.addLast(reader.iget(toOwner, region.id(), (long)i * Long.BYTES,
+            running.addLast(reader.regions().iget(toOwner, region.id(), (long)i * Long.BYTES,
                 into.asSlice((long)i * Long.BYTES, Long.BYTES)));
             which.addLast(i);
         }
@@ -86,13 +86,13 @@ class ManySmallReadsTest
         {
             finish(running.pollFirst(), which.pollFirst(), into);
         }
-        assertTrue(reader.driverCounters().get(Counter.PULL_REQUESTS_RESENT) > 0, "PULLs were resent");
-        assertTrue(reader.driverCounters().get(Counter.PULLS_FAILED) > 0, "pulls timed out and were started again");
+        assertTrue(reader.counters().driver().get(Counter.PULL_REQUESTS_RESENT) > 0, "PULLs were resent");
+        assertTrue(reader.counters().driver().get(Counter.PULLS_FAILED) > 0, "pulls timed out and were started again");
         // replies to resent PULLs still arrive after their reads ended: wait until a poll interval passes with none
         final long[] replies = {-1};
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() ->
         {
-            final long now = reader.driverCounters().get(Counter.FRAMES_RECEIVED_PULL_REPLY);
+            final long now = reader.counters().driver().get(Counter.FRAMES_RECEIVED_PULL_REPLY);
             final boolean quiet = now == replies[0];
             replies[0] = now;
             return quiet;

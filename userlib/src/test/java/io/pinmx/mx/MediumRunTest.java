@@ -79,7 +79,7 @@ class MediumRunTest
             assertEquals(-1, in.mismatch(pattern(in.byteSize(), seed)), "message " + i + " arrived in its order, intact");
             sends.get(i).awaitOrThrow(TIMEOUT);
         }
-        final long offloaded = a.driverCounters().get(Counter.OFFLOADED_SENDS);
+        final long offloaded = a.counters().driver().get(Counter.OFFLOADED_SENDS);
         if (0 == txLoss)
         {
             assertTrue(offloaded >= receives.size(), offloaded + " offloaded sends for " + receives.size() + " messages");
@@ -88,7 +88,7 @@ class MediumRunTest
         {
             // a frame dropped from a run of two leaves one frame to send alone
             assertTrue(offloaded > 0, "no offloaded send");
-            assertTrue(a.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_TX) > 0, "frames were lost");
+            assertTrue(a.counters().driver().get(Counter.DROPPED_LOSS_INJECTED_TX) > 0, "frames were lost");
         }
     }
 

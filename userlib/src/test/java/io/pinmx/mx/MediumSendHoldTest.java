@@ -57,7 +57,7 @@ class MediumSendHoldTest
             check(in, 1);
             receive(a, b, 2, in);
             check(in, 2);
-            assertTrue(a.resentFrames() > 0, "the second message was held back and resent (unexpected queue of 1)");
+            assertTrue(a.counters().resentFrames() > 0, "the second message was held back and resent (unexpected queue of 1)");
         }
     }
 

@@ -84,9 +84,9 @@ class PeerChurnTest
                 assertEquals(i, in.get(ValueLayout.JAVA_LONG, 0), "message of visitor " + i);
             }
         }
-        final long reclaimed = longLived.driverCounters().get(Counter.PEERS_RECLAIMED);
+        final long reclaimed = longLived.counters().driver().get(Counter.PEERS_RECLAIMED);
         assertTrue(reclaimed >= PEERS - 4_096, "peer entries reclaimed: " + reclaimed);
-        assertEquals(0, longLived.driverCounters().get(Counter.DROPPED_PEER_TABLE_FULL), "frames dropped for a full table");
+        assertEquals(0, longLived.counters().driver().get(Counter.DROPPED_PEER_TABLE_FULL), "frames dropped for a full table");
         final Partner last = longLived.partner(PEERS - 1);
         Awaitility.await("the last visitor's goodbye").atMost(TIMEOUT).until(() -> null != last.failure());
         assertTrue(last.failure().contains("BAD_SESSION"), last.failure());

@@ -81,9 +81,9 @@ public final class PeerMain
                     case "RECV" -> recv(w);
                     case "RECV_FROM" -> recvFrom(w);
                     case "STREAM" -> stream(w);
-                    case "STATS" -> say("STATS resent " + endpoint.resentFrames() + " lossTx " +
-                        endpoint.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_TX) + " lossRx " +
-                        endpoint.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_RX));
+                    case "STATS" -> say("STATS resent " + endpoint.counters().resentFrames() + " lossTx " +
+                        endpoint.counters().driver().get(Counter.DROPPED_LOSS_INJECTED_TX) + " lossRx " +
+                        endpoint.counters().driver().get(Counter.DROPPED_LOSS_INJECTED_RX));
                     case "EXIT" ->
                     {
                         endpoint.close();

@@ -82,7 +82,7 @@ class RefusedPullStartTest
         open();
         final Partner target = receiver.connect(sender.address(), KEY, TIMEOUT);
         final MemorySegment exposed = pattern(256 * 1024);
-        final ExposedRegion region = sender.expose(exposed);
+        final ExposedRegion region = sender.regions().expose(exposed);
         final MemorySegment destination = arena.allocate(16 * 8 * 1024, 4096);
         final long[] offsets = new long[16];
         final long[] lengths = new long[16];
@@ -91,7 +91,7 @@ class RefusedPullStartTest
             offsets[i] = i * 16 * 1024L;
             lengths[i] = 8 * 1024;
         }
-        final Request read = receiver.iget(target, region.id(), offsets, lengths, offsets.length,
+        final Request read = receiver.regions().iget(target, region.id(), offsets, lengths, offsets.length,
             new MemorySegment[] {destination}, 1);
         read.awaitOrThrow(TIMEOUT);
         for (int i = 0; i < offsets.length; i++)

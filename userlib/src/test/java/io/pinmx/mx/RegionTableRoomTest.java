@@ -77,11 +77,11 @@ class RegionTableRoomTest
         }
         // The sender's table is full of idle cached regions: exposing memory undeclares one of them.
         final MemorySegment exposed = pattern(64 * 1024);
-        try (ExposedRegion region = sender.expose(exposed))
+        try (ExposedRegion region = sender.regions().expose(exposed))
         {
             final Partner target = receiver.connect(sender.address(), KEY, TIMEOUT);
             final MemorySegment copy = arena.allocate(exposed.byteSize(), 4096);
-            final Request read = receiver.iget(target, region.id(), 0, copy);
+            final Request read = receiver.regions().iget(target, region.id(), 0, copy);
             read.awaitOrThrow(TIMEOUT);
             read.release();
             assertEquals(-1L, copy.mismatch(exposed), "the exposed memory reads back");

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One-sided reads ({@link Endpoint#iget}) of a region another endpoint exposed, over the user driver's same-host
+ * One-sided reads ({@link EndpointRegions#iget}) of a region another endpoint exposed, over the user driver's same-host
  * single copy and over its UDP frames: contiguous and many-piece reads land exactly, remote-contiguous pieces go as
  * one pull, heap destinations are staged, the exposing endpoint receives no message, and every refusal names its
  * cause: bad pieces, a range past the region, an unknown or closed region, a partner that is gone.
@@ -52,7 +52,7 @@ class RemoteReadTest
         {
             exposed.set(ValueLayout.JAVA_BYTE, i, (byte)(i * 7 + (i >> 8)));
         }
-        region = owner.expose(exposed);
+        region = owner.regions().expose(exposed);
     }
 
     @AfterEach
@@ -68,7 +68,7 @@ class RemoteReadTest
 
     private long pulls()
     {
-        return reader.driverCounters().get(Counter.PULLS_STARTED);
+        return reader.counters().driver().get(Counter.PULLS_STARTED);
     }
 
     private void assertReadOf(final MemorySegment got, final long remoteOffset)
@@ -85,7 +85,7 @@ class RemoteReadTest
         for (final long size : new long[] {1, 8, 1500, 64 * 1024 + 3, REGION_BYTES - 100})
         {
             final MemorySegment into = arena.allocate(size);
-            final Request r = reader.iget(toOwner, region.id(), 100, into);
+            final Request r = reader.regions().iget(toOwner, region.id(), 100, into);
             assertEquals(size, r.awaitOrThrow(TIMEOUT).bytesTransferred());
             r.release();
             assertReadOf(into, 100);
@@ -97,7 +97,7 @@ class RemoteReadTest
         final MemorySegment first = arena.allocate(25);
         final MemorySegment second = arena.allocate(45);
         final long pullsBefore = pulls();
-        final Request r = reader.iget(toOwner, region.id(), offsets, lengths, offsets.length,
+        final Request r = reader.regions().iget(toOwner, region.id(), offsets, lengths, offsets.length,
             new MemorySegment[] {first, second}, 2);
         assertEquals(70, r.awaitOrThrow(TIMEOUT).bytesTransferred());
         r.release();
@@ -108,18 +108,18 @@ class RemoteReadTest
         assertReadOf(second.asSlice(38, 7), 20_033);
         // A heap destination is staged and copied in.
         final byte[] heap = new byte[3000];
-        final Request h = reader.iget(toOwner, region.id(), 777, MemorySegment.ofArray(heap));
+        final Request h = reader.regions().iget(toOwner, region.id(), 777, MemorySegment.ofArray(heap));
         h.awaitOrThrow(TIMEOUT);
         h.release();
         assertReadOf(MemorySegment.ofArray(heap), 777);
         // Nothing to read completes at once, without a pull.
         final long beforeEmpty = pulls();
-        final Request empty = reader.iget(toOwner, region.id(), 5, arena.allocate(0));
+        final Request empty = reader.regions().iget(toOwner, region.id(), 5, arena.allocate(0));
         assertEquals(RequestState.COMPLETED, empty.state());
         empty.release();
         assertEquals(beforeEmpty, pulls());
-        assertEquals(0, owner.unexpectedMessages(), "the owner received no message");
-        assertEquals(0, owner.driverCounters().get(Counter.PULLS_STARTED), "the owner started nothing");
+        assertEquals(0, owner.counters().unexpectedMessages(), "the owner received no message");
+        assertEquals(0, owner.counters().driver().get(Counter.PULLS_STARTED), "the owner started nothing");
     }
 
     @ParameterizedTest(name = "same host {0}")
@@ -128,18 +128,18 @@ class RemoteReadTest
     {
         open(sameHost);
         final MemorySegment eight = arena.allocate(8);
-        assertRefused("remote offset -1", () -> reader.iget(toOwner, region.id(), -1, eight));
-        assertRefused("read of 16 bytes in 2 pieces into a destination of 8 bytes", () -> reader.iget(toOwner,
+        assertRefused("remote offset -1", () -> reader.regions().iget(toOwner, region.id(), -1, eight));
+        assertRefused("read of 16 bytes in 2 pieces into a destination of 8 bytes", () -> reader.regions().iget(toOwner,
             region.id(), new long[] {0, 8}, new long[] {8, 8}, 2, new MemorySegment[] {eight}, 1));
-        assertRefused("only non-empty native memory", () -> owner.expose(MemorySegment.ofArray(new byte[8])));
-        assertFails(reader.iget(toOwner, region.id(), REGION_BYTES - 4, eight), "OUT_OF_RANGE");
-        assertFails(reader.iget(toOwner, region.id() + 1, 0, eight), "UNKNOWN_REGION");
+        assertRefused("only non-empty native memory", () -> owner.regions().expose(MemorySegment.ofArray(new byte[8])));
+        assertFails(reader.regions().iget(toOwner, region.id(), REGION_BYTES - 4, eight), "OUT_OF_RANGE");
+        assertFails(reader.regions().iget(toOwner, region.id() + 1, 0, eight), "UNKNOWN_REGION");
         region.close();
-        assertFails(reader.iget(toOwner, region.id(), 0, eight), "UNKNOWN_REGION");
+        assertFails(reader.regions().iget(toOwner, region.id(), 0, eight), "UNKNOWN_REGION");
         region.close();
         // The endpoint still reads a region exposed afterwards.
-        final ExposedRegion again = owner.expose(exposed);
-        final Request ok = reader.iget(toOwner, again.id(), 16, eight);
+        final ExposedRegion again = owner.regions().expose(exposed);
+        final Request ok = reader.regions().iget(toOwner, again.id(), 16, eight);
         ok.awaitOrThrow(TIMEOUT);
         ok.release();
         assertReadOf(eight, 16);
@@ -158,12 +158,12 @@ class RemoteReadTest
         owner = TestEndpoints.open(TestEndpoints.options(2, KEY, udp.withProgressThread(false).withResponder(false))
             .progressMode(ProgressMode.CALLER).build());
         toOwner = TestEndpoints.connectPolling(reader, owner, KEY, TIMEOUT);
-        region = owner.expose(arena.allocate(REGION_BYTES, 4096));
+        region = owner.regions().expose(arena.allocate(REGION_BYTES, 4096));
         final MemorySegment into = arena.allocate(REGION_BYTES, 4096);
         into.fill((byte)0x5A);
-        final Request read = reader.iget(toOwner, region.id(), 0, into);
+        final Request read = reader.regions().iget(toOwner, region.id(), 0, into);
         await().atMost(TIMEOUT)
-            .until(() -> reader.driverCounters().get(Counter.FRAMES_SENT_PULL) > 0);
+            .until(() -> reader.counters().driver().get(Counter.FRAMES_SENT_PULL) > 0);
         final long closedAtNs = System.nanoTime();
         owner.close();
         assertTrue(read.await(TIMEOUT), "read of a closed owner ended");
@@ -186,7 +186,7 @@ class RemoteReadTest
         final Request gone;
         try
         {
-            gone = reader.iget(toOwner, regionId, 0, into);
+            gone = reader.regions().iget(toOwner, regionId, 0, into);
         }
         catch (final MxException refused)
         {

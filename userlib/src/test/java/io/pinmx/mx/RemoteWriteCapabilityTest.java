@@ -61,7 +61,7 @@ class RemoteWriteCapabilityTest
         assertFalse(origin.driverInfo().has(DriverFeature.REMOTE_ATOMIC), "the driver lists no REMOTE_ATOMIC");
         final MemorySegment memory = arena.allocate(4096, 8);
         memory.set(ValueLayout.JAVA_LONG, 0, 77);
-        refused(DriverFeature.REMOTE_WRITE, "declareRemoteRegion", () -> target.exposeForWrites(memory));
+        refused(DriverFeature.REMOTE_WRITE, "declareRemoteRegion", () -> target.regions().exposeForWrites(memory));
         final MemorySegment source = arena.allocate(64);
         for (int i = 0; i < MAX_REQUESTS + 4; i++)
         {
@@ -74,9 +74,9 @@ class RemoteWriteCapabilityTest
                 () -> origin.writes().iaccumulate(partner, 1, 42, 8, 0, arena.allocate(16, 8)));
         }
         assertEquals(77, memory.get(ValueLayout.JAVA_LONG, 0), "nothing touched the memory");
-        final ExposedRegion readable = target.expose(memory);
+        final ExposedRegion readable = target.regions().expose(memory);
         final MemorySegment got = arena.allocate(8);
-        final Request read = origin.iget(partner, readable.id(), 0, got);
+        final Request read = origin.regions().iget(partner, readable.id(), 0, got);
         read.awaitOrThrow(TIMEOUT);
         read.release();
         assertEquals(77, got.get(ValueLayout.JAVA_LONG, 0), "a one-sided read still works");

@@ -83,7 +83,7 @@ class SelfSendTest
                 rendezvous += size > 32 * 1024 ? 1 : 0;
             }
         }
-        final DriverCounters counters = endpoint.driverCounters();
+        final DriverCounters counters = endpoint.counters().driver();
         assertEquals(rendezvous, counters.get(Counter.PULL_SINGLE_COPY), "every rendezvous one process_vm_readv");
         assertEquals(0, counters.get(Counter.FRAMES_SENT_PULL), "no pull by frames");
         assertEquals(frames(counters, true), counters.get(Counter.SHM_FRAMES_SENT), "every frame into the own ring");
@@ -117,7 +117,7 @@ class SelfSendTest
             send.awaitOrThrow(TIMEOUT);
             send.release();
         }
-        assertEquals(0, endpoint.failedSends());
+        assertEquals(0, endpoint.counters().failedSends());
     }
 
     private static long frames(final DriverCounters counters, final boolean sent)

@@ -66,8 +66,8 @@ class SendFailureTest
         assertTrue(error.contains("exceeds the shm ring's maximum"), "the driver's cause is named: " + error);
         assertTrue(tookMs < big.options().peerTimeoutNs() / 1_000_000 / 2, "failed after " + tookMs + " ms");
         assertEquals(PartnerState.FAILED, partner.state(), "its sequence stream is broken: the partner failed");
-        assertEquals(0, big.droppedFrames(), "a refused send is no dropped frame");
-        assertEquals(0, big.resentFrames(), "nothing was resent");
+        assertEquals(0, big.counters().droppedFrames(), "a refused send is no dropped frame");
+        assertEquals(0, big.counters().resentFrames(), "nothing was resent");
         send.release();
         assertEquals(RequestState.POSTED, recv.state(), "nothing reached the receiver");
 

@@ -309,8 +309,8 @@ class TwoProcessTest
             final String[] stats = peer.command("STATS", "STATS", LINE_TIMEOUT_MS).split(" ");
             final long peerResent = Long.parseLong(stats[2]);
             final long peerLoss = Long.parseLong(stats[4]) + Long.parseLong(stats[6]);
-            final long localLoss = local.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_TX) +
-                local.driverCounters().get(Counter.DROPPED_LOSS_INJECTED_RX);
+            final long localLoss = local.counters().driver().get(Counter.DROPPED_LOSS_INJECTED_TX) +
+                local.counters().driver().get(Counter.DROPPED_LOSS_INJECTED_RX);
             assertTrue(localLoss > 0, "no loss injected by the receiving driver at " + loss);
             assertTrue(peerLoss > 0, "no loss injected by the sending driver at " + loss);
             assertTrue(peerResent > 0, "the sender resent nothing although " + (localLoss + peerLoss) +
@@ -405,18 +405,18 @@ class TwoProcessTest
         {
             peer.command("CONNECT " + localBoard() + " " + KEY, "CONNECTED", LINE_TIMEOUT_MS);
             peer.send("STREAM 0 " + count);
-            org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> local.unexpectedMessages() == bound);
+            org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> local.counters().unexpectedMessages() == bound);
             final MemorySegment in = arena.allocate(128 * 1024);
             final Status s = new Status();
             for (int i = 0; i < count; i++)
             {
-                assertTrue(local.unexpectedMessages() <= bound, "unexpected queue above its bound");
+                assertTrue(local.counters().unexpectedMessages() <= bound, "unexpected queue above its bound");
                 local.recv(MatchInfo.ANY_SOURCE, 0, MatchInfo.MASK_ANY, in, s, TIMEOUT);
                 assertEquals(i, s.matchInfo(), "message order");
                 assertEquals(-1, Patterns.firstMismatch(in, Patterns.mixedSize(i), i), "message " + i);
             }
             peer.awaitLine("STREAM_DONE " + count, LINE_TIMEOUT_MS);
-            assertEquals(0, local.unexpectedMessages());
+            assertEquals(0, local.counters().unexpectedMessages());
         }
     }
 

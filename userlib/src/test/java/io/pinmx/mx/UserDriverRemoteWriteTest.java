@@ -48,7 +48,7 @@ class UserDriverRemoteWriteTest
             origin.driverInfo().has(DriverFeature.REMOTE_ATOMIC), origin.driverInfo().features().toString());
         partner = origin.connect(target.address(), KEY, TIMEOUT);
         memory = arena.allocate(REGION_BYTES, 4096);
-        region = target.exposeForWrites(memory);
+        region = target.regions().exposeForWrites(memory);
     }
 
     @AfterEach
@@ -149,9 +149,9 @@ class UserDriverRemoteWriteTest
         final MemorySegment source = pattern(3000, 6);
         done(origin.writes().iput(partner, region.id(), region.key(), 500, source));
         final MemorySegment back = arena.allocate(3000);
-        done(origin.iget(partner, region.id(), region.key(), 500, back));
+        done(origin.regions().iget(partner, region.id(), region.key(), 500, back));
         assertEquals(-1, back.mismatch(source), "read back with the key");
-        final Request keyless = origin.iget(partner, region.id(), 500, arena.allocate(3000));
+        final Request keyless = origin.regions().iget(partner, region.id(), 500, arena.allocate(3000));
         final MxException refused = assertThrows(MxException.class, () -> keyless.awaitOrThrow(TIMEOUT));
         assertTrue(refused.getMessage().contains("BAD_KEY"), refused.getMessage());
         keyless.release();

@@ -121,8 +121,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         {
             rma.fence(upper);
         }
-        rma.putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
-        rma.putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        rma.values().putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
+        rma.values().putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
         final long waitStart = System.nanoTime();
         awaitNotified(LOWER_GHOST, exchange, lower);
         awaitNotified(UPPER_GHOST, exchange, upper);
@@ -152,8 +152,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         MemorySegment.copy(grid.values, grid.planeStart(grid.planes), mine, ValueLayout.JAVA_DOUBLE,
             set + UPPER_GHOST * planeBytes, planeSize);
         VarHandle.releaseFence();
-        rma.putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
-        rma.putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        rma.values().putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
+        rma.values().putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
         final long waitStart = System.nanoTime();
         awaitNotified(LOWER_GHOST, exchange, lower);
         final long lowerSeen = System.nanoTime();

@@ -73,8 +73,8 @@ final class Origin
                 rma.acc(ONE, buffer, slices, TARGET, 0);
                 rma.fence(TARGET);
             }
-            case FETCH_ADD -> rma.fetchAndAddLong(slices, TARGET, 0, 1);
-            case SWAP -> rma.swapLong(slices, TARGET, 0, 1);
+            case FETCH_ADD -> rma.atomics().fetchAndAddLong(slices, TARGET, 0, 1);
+            case SWAP -> rma.atomics().swapLong(slices, TARGET, 0, 1);
             case LOCK ->
             {
                 mutexes.lock(0, TARGET);

@@ -103,7 +103,7 @@ public final class AllPairs
             System.out.println(REPORT_PREFIX + " rank " + rank + " of " + size + " received " + (size - 1) + " x " +
                 bytes + " B checked, first-message-ms " + firstMessageMs + ", rss-kib " + statusKib("VmRSS") +
                 ", hwm-kib " + statusKib("VmHWM") +
-                ", shm-frames-received " + endpoint.driverCounters().get(Counter.SHM_FRAMES_RECEIVED));
+                ", shm-frames-received " + endpoint.counters().driver().get(Counter.SHM_FRAMES_RECEIVED));
 
             // Nobody closes its endpoint while a partner may still wait for an ack from it.
             job.barrier();

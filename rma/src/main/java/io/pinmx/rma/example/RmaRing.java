@@ -41,13 +41,13 @@ public final class RmaRing
             mine.set(ValueLayout.JAVA_LONG, 0, rma.rank());
             rma.put(mine, slices, next, 0);
             rma.acc(AccumulateScale.ofLong(1), mine, slices, 0, 8);
-            final int ticket = rma.fetchAndAdd(slices, 0, 16, 1);
+            final int ticket = rma.atomics().fetchAndAdd(slices, 0, 16, 1);
             final RmaGroup parity = rma.groups().split(rma.worldGroup(), rma.rank() % 2, rma.rank());
             final long[] paritySum = {rma.rank()};
             rma.messages().reduce(parity, ReduceOp.SUM, paritySum);
             rma.barrier();
             final long received = slices.local().get(ValueLayout.JAVA_LONG, 0);
-            final long total = rma.getLong(slices, 0, 8);
+            final long total = rma.values().getLong(slices, 0, 8);
             System.out.println("rank " + rma.rank() + " of " + rma.size() + " received " + received +
                 ", ticket " + ticket + ", parity sum " + paritySum[0] + ", total " + total);
             rma.groups().free(parity);

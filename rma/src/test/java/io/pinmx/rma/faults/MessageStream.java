@@ -166,13 +166,13 @@ final class MessageStream implements AutoCloseable
         {
             if (c.name().startsWith("DROPPED_"))
             {
-                driverDrops += endpoint.driverCounters().get(c);
+                driverDrops += endpoint.counters().driver().get(c);
             }
         }
-        return "resent=" + endpoint.resentFrames() + " stale=" + endpoint.droppedFrames() + " driverDropped=" +
-            driverDrops + " pullRequestsResent=" + endpoint.driverCounters().get(Counter.PULL_REQUESTS_RESENT) +
-            " pullDuplicates=" + endpoint.driverCounters().get(Counter.PULL_DUPLICATE_FRAMES) + " badCrc=" +
-            endpoint.driverCounters().get(Counter.DROPPED_BAD_CRC);
+        return "resent=" + endpoint.counters().resentFrames() + " stale=" + endpoint.counters().droppedFrames() + " driverDropped=" +
+            driverDrops + " pullRequestsResent=" + endpoint.counters().driver().get(Counter.PULL_REQUESTS_RESENT) +
+            " pullDuplicates=" + endpoint.counters().driver().get(Counter.PULL_DUPLICATE_FRAMES) + " badCrc=" +
+            endpoint.counters().driver().get(Counter.DROPPED_BAD_CRC);
     }
 
     private void send(final int count)

@@ -83,7 +83,7 @@ final class OneSidedTraffic
         }
         rma.acc(AccumulateScale.ofLong(1), addends, slices, target, SUMS_OFFSET);
 
-        final long ticket = rma.fetchAndAddLong(slices, target, TICKET_OFFSET, 1);
+        final long ticket = rma.atomics().fetchAndAddLong(slices, target, TICKET_OFFSET, 1);
         if (ticket != r)
         {
             throw new AssertionError("rank " + rma.rank() + " round " + r + ": fetch-and-add on rank " + target +
