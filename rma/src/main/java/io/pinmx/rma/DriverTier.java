@@ -35,8 +35,9 @@ import java.util.function.Predicate;
  * that answer instead of sending a FENCE, so a put + fence costs one round trip, as a fetch-and-add does, not two.
  * <p>
  * On a driver that applies one-sided writes itself (the kernel module), puts, int32/int64 accumulates of scale 1 and
- * fetch-and-add/swap go to the target's driver instead ({@link ModuleWrites}), so a stopped target still takes them;
- * other accumulates, packed gets, fences and mutex operations stay with the data server.
+ * fetch-and-add/swap go to the target's driver instead ({@link ModuleWrites}), so a stopped target still takes them
+ * (a strided or vector put goes to the data server where the model prices it lower and the server answers,
+ * {@link ServerLiveness}); other accumulates, packed gets, fences and mutex operations stay with the data server.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
