@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  * shared host does not become the model. The warm-up runs the small transfers until the JIT has compiled their paths
  * at both ends: a model measured on interpreted code prices start-ups many times too high. A full measurement takes
  * seconds a rank; the peer's application is not involved (its data server serves the puts). The numbers of rounds
- * are the {@link CalibrationEffort}'s.
+ * are the {@link CalibrationEffort}'s. Where the peer is a passive target, the same rounds time puts its driver
+ * scatters (8 B and 256 KiB in one piece, {@value #PIECES} pieces of {@value #SCATTER_PIECE_BYTES} B), each with a
+ * fence: the model's {@link CostModel.Scatter}.
  */
 final class Calibration
 {
@@ -26,6 +28,11 @@ final class Calibration
     private static final long SMALL_BYTES = 8;
     private static final long LARGE_BYTES = 256 << 10;
     static final int PIECES = 64;
+    /**
+     * The piece of the scattered-put probe: a few hundred bytes, where a frame per piece costs the driver most beside
+     * the data server's one packed transfer, so that the per-piece cost shows above the per-byte one.
+     */
+    static final long SCATTER_PIECE_BYTES = 512;
     private static final AccumulateScale ONES = AccumulateScale.ofDouble(1.0);
     /**
      * A get's strided probes, {@value #PIECES} pieces of each size by each protocol, two in each {@link
@@ -134,6 +141,15 @@ final class Calibration
                 }
             }
         }
+        final int scatterFrom = probes.size();
+        final boolean scatters = driver.takesWrites(area, peer);
+        if (scatters)
+        {
+            probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, SMALL_BYTES), 1)));
+            probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, LARGE_BYTES), 1)));
+            probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, PIECES * SCATTER_PIECE_BYTES),
+                PIECES)));
+        }
         final double[] ns = fastest(probes);
         final CostModel.Line getContiguous = line(SMALL_BYTES, ns[0], LARGE_BYTES, ns[1]);
         final CostModel.Line putContiguous = line(SMALL_BYTES, ns[2], LARGE_BYTES, ns[3]);
@@ -141,7 +157,20 @@ final class Calibration
         return new CostModel(key, getContiguous, putContiguous, strided(ns, stridedFrom, CostModel.Kind.GET),
             strided(ns, stridedFrom, CostModel.Kind.PUT), strided(ns, stridedFrom, CostModel.Kind.ACC),
             curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n),
-            curve(ns, curvesFrom + 3 * n));
+            curve(ns, curvesFrom + 3 * n), scatters ? scatter(SMALL_BYTES, ns[scatterFrom], LARGE_BYTES,
+                ns[scatterFrom + 1], PIECES, SCATTER_PIECE_BYTES, ns[scatterFrom + 2]) : null);
+    }
+
+    /**
+     * @return ts and tn from one-piece scattered puts of two sizes, and tp from k pieces of {@code pieceBytes}: what
+     *         they took beyond one piece of the same bytes, per piece (clamped at 0).
+     */
+    static CostModel.Scatter scatter(final long smallBytes, final double smallNs, final long largeBytes,
+        final double largeNs, final int pieces, final long pieceBytes, final double piecesNs)
+    {
+        final CostModel.Line one = line(smallBytes, smallNs, largeBytes, largeNs);
+        return new CostModel.Scatter(one.startNs(), one.byteNs(),
+            Math.max(0, (piecesNs - one.at(pieces * pieceBytes)) / pieces));
     }
 
     /**
@@ -296,6 +325,10 @@ final class Calibration
                 get(undeclared(CURVE_BYTES[2]));
                 put(undeclared(CURVE_BYTES[2]));
             }
+            if (driver.takesWrites(area, peer))
+            {
+                scatter(buffer.asSlice(0, PIECES * SCATTER_PIECE_BYTES), PIECES);
+            }
         }
     }
 
@@ -319,6 +352,15 @@ final class Calibration
         driver.writeThroughServer(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
         handle.await();
         driver.fence(peer);
+    }
+
+    /** A put of {@code pieces} equal pieces of {@code from} that the peer's driver scatters, every other one of its. */
+    private void scatter(final MemorySegment from, final int pieces)
+    {
+        final long pieceBytes = from.byteSize() / pieces;
+        final StridedPatch patch = 1 == pieces ? StridedPatch.contiguous(pieceBytes) :
+            StridedPatch.of(new long[] {pieceBytes, pieces}, new long[] {pieceBytes}, new long[] {2 * pieceBytes}, 1);
+        driver.putThroughModule(peer, area, Pieces.strided(patch, from, 0, true));
     }
 
     /**

@@ -22,6 +22,10 @@ import java.util.Locale;
  * crossing. Contiguous: zero-copy and streaming are each a {@link Curve} through transfers of a few sizes from memory
  * not declared before; the cheaper at the request's size wins. Small sizes need points of their own: a zero-copy
  * transfer of fresh memory pays its declaration, which a line fitted to large transfers does not see.
+ * <p>
+ * A strided or vector put to a passive target may instead be scattered by the target's driver, piece by piece
+ * ({@link ModuleWrites}: the NIC-based protocol, no host CPU at the target): {@code ts + tn * N + k * tp} with its own
+ * ts, tn and tp ({@link Scatter}), against the data server's cheaper protocol (host-based).
  *
  * @param key            provider, host, interface and inline limit the costs were measured for.
  * @param getContiguous  one contiguous get: ts and tn.
@@ -33,9 +37,10 @@ import java.util.Locale;
  * @param getStream      a streamed get.
  * @param putZeroCopy    a zero-copy put of memory not declared before.
  * @param putStream      a streamed put.
+ * @param scatter        a put scattered by the target's driver, or null where it was not measured (no passive peer).
  */
 public record CostModel(String key, Line getContiguous, Line putContiguous, Strided get, Strided put, Strided acc,
-    Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream)
+    Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream, Scatter scatter)
 {
     /**
      * How much cheaper than zero-copy streaming must be predicted to be chosen (a fraction of zero-copy's time): memory
@@ -94,6 +99,22 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
         public Gap of(final SizeClass size)
         {
             return SizeClass.SMALL == size ? small : large;
+        }
+    }
+
+    /**
+     * A put the target's driver scatters: {@code startNs + byteNs * N + pieceNs * k} for k pieces of N bytes in all.
+     *
+     * @param startNs one put's start-up and completion (a fence).
+     * @param byteNs  each byte: the copy at the origin's call, the frames, the copy at the target.
+     * @param pieceNs each piece beyond that: its own entry, copy and frame boundaries.
+     */
+    public record Scatter(double startNs, double byteNs, double pieceNs)
+    {
+        /** @return the cost of k pieces of {@code totalBytes} in all, in ns. */
+        public double at(final long pieces, final long totalBytes)
+        {
+            return startNs + byteNs * totalBytes + pieceNs * pieces;
         }
     }
 
@@ -218,6 +239,27 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
         check("getStream", getStream);
         check("putZeroCopy", putZeroCopy);
         check("putStream", putStream);
+        if (null != scatter)
+        {
+            check("scatter.startNs", scatter.startNs());
+            check("scatter.byteNs", scatter.byteNs());
+            check("scatter.pieceNs", scatter.pieceNs());
+        }
+    }
+
+    /** A model without a passive peer's costs: every strided or vector put to a passive target is scattered. */
+    public CostModel(final String key, final Line getContiguous, final Line putContiguous, final Strided get,
+        final Strided put, final Strided acc, final Curve getZeroCopy, final Curve getStream, final Curve putZeroCopy,
+        final Curve putStream)
+    {
+        this(key, getContiguous, putContiguous, get, put, acc, getZeroCopy, getStream, putZeroCopy, putStream, null);
+    }
+
+    /** @return this model with a passive peer's scatter costs. */
+    public CostModel withScatter(final Scatter measured)
+    {
+        return new CostModel(key, getContiguous, putContiguous, get, put, acc, getZeroCopy, getStream, putZeroCopy,
+            putStream, measured);
     }
 
     private static void check(final String name, final Curve curve)
@@ -285,6 +327,22 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
             StridedProtocol.DIRECT : StridedProtocol.PACK;
     }
 
+    /** @return the host-based cost of a put in ns: the data server's cheaper protocol. */
+    public double serverPutNs(final SizeClass size, final long pieces, final long pieceBytes)
+    {
+        return Math.min(directNs(Kind.PUT, size, pieces, pieceBytes), packNs(Kind.PUT, size, pieces, pieceBytes));
+    }
+
+    /**
+     * @param size the size class the put would have at the data server.
+     * @return whether the target's driver scattering a put of k pieces of n bytes is predicted no dearer than its data
+     *         server taking it (true too when the scatter was not measured: the driver takes every write then).
+     */
+    public boolean scatterByModule(final SizeClass size, final long pieces, final long pieceBytes)
+    {
+        return null == scatter || scatter.at(pieces, pieces * pieceBytes) <= serverPutNs(size, pieces, pieceBytes);
+    }
+
     private Line line(final Kind kind)
     {
         return Kind.GET == kind ? getContiguous : putContiguous;
@@ -315,9 +373,11 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
     public String toString()
     {
         return String.format(Locale.ROOT, "CostModel{%s: get ts %.0f ns, tn %.3f ns/B, %s; put ts %.0f ns, " +
-            "tn %.3f ns/B, %s; acc %s; get zero-copy %s; get stream %s; put zero-copy %s; put stream %s}", key,
+            "tn %.3f ns/B, %s; acc %s; get zero-copy %s; get stream %s; put zero-copy %s; put stream %s; %s}", key,
             getContiguous.startNs(), getContiguous.byteNs(), text(get), putContiguous.startNs(), putContiguous.byteNs(),
-            text(put), text(acc), getZeroCopy, getStream, putZeroCopy, putStream);
+            text(put), text(acc), getZeroCopy, getStream, putZeroCopy, putStream, null == scatter ?
+                "scatter not measured" : String.format(Locale.ROOT, "scatter ts %.0f ns, tn %.3f ns/B, tp %.0f ns",
+                scatter.startNs(), scatter.byteNs(), scatter.pieceNs()));
     }
 
     private static String text(final Strided strided)

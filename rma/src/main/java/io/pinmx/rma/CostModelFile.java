@@ -22,12 +22,13 @@ import java.util.zip.CRC32;
 final class CostModelFile
 {
     /**
-     * 5: tp and tc of each size class (4: tp and tc from the gaps between the strided protocols at two piece sizes
-     * either side of where both protocols change path; 3: from one size against the
-     * contiguous line; 2: without the effort it was measured with, so a quick model was taken for a full one; 1: lines
+     * 6: a passive peer's scatter costs, {@code scatter=none} where not measured (5: tp and tc of each size class; 4:
+     * tp and tc from the gaps between the strided protocols at two piece sizes either side of where both protocols
+     * change path; 3: from one size against the contiguous line; 2: without the effort it was measured with, so a quick model was taken for a full one; 1: lines
      * through two sizes, a per-piece start-up for gets and puts and a copy cost).
      */
-    static final int FORMAT = 5;
+    static final int FORMAT = 6;
+    private static final String NONE = "none";
     private static final String CRC = "crc32=";
 
     private CostModelFile()
@@ -151,7 +152,7 @@ final class CostModelFile
                 line(file, values, "getContiguous"), line(file, values, "putContiguous"),
                 strided(file, values, "get"), strided(file, values, "put"), strided(file, values, "acc"),
                 curve(file, values, "getZeroCopy"), curve(file, values, "getStream"),
-                curve(file, values, "putZeroCopy"), curve(file, values, "putStream")), effort);
+                curve(file, values, "putZeroCopy"), curve(file, values, "putStream"), scatter(file, values)), effort);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -174,6 +175,16 @@ final class CostModelFile
         put(f, "getStream", m.getStream());
         put(f, "putZeroCopy", m.putZeroCopy());
         put(f, "putStream", m.putStream());
+        if (null == m.scatter())
+        {
+            f.put("scatter", NONE);
+        }
+        else
+        {
+            f.put("scatter.startNs", format(m.scatter().startNs()));
+            f.put("scatter.byteNs", format(m.scatter().byteNs()));
+            f.put("scatter.pieceNs", format(m.scatter().pieceNs()));
+        }
         return f;
     }
 
@@ -221,6 +232,17 @@ final class CostModelFile
     private static CostModel.Line line(final Path file, final Map<String, String> values, final String name)
     {
         return new CostModel.Line(number(file, values, name + ".startNs"), number(file, values, name + ".byteNs"));
+    }
+
+    /** @return the scatter costs, or null if the file says {@code scatter=none}. */
+    private static CostModel.Scatter scatter(final Path file, final Map<String, String> values)
+    {
+        if (NONE.equals(values.get("scatter")))
+        {
+            return null;
+        }
+        return new CostModel.Scatter(number(file, values, "scatter.startNs"), number(file, values, "scatter.byteNs"),
+            number(file, values, "scatter.pieceNs"));
     }
 
     private static CostModel.Strided strided(final Path file, final Map<String, String> values, final String name)

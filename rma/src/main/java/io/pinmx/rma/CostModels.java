@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * Gives every rank that uses the driver its {@link CostModel} at {@link Rma#init} (collective): read from its cache
  * file, or measured when there is none, re-measuring was asked for or the file's model was measured with less effort
- * than the job asks for (a quick one for a full job), then written there. Ranks measure one after
+ * than the job asks for (a quick one for a full job) or lacks the costs of a passive peer's scatter on a rank that
+ * is one itself (its peers, set alike, are too), then written there. Ranks measure one after
  * another (each against its next rank reached through the driver), so that their measurements do not disturb each
  * other. A damaged file fails the init on every rank, naming the file on its rank; a file that cannot be written is
  * said on stderr and the model just measured is used. Rank 0 says on stderr what is measured and about how long it
@@ -75,7 +76,7 @@ final class CostModels
             try
             {
                 final CostModelFile.Stored cached = CostModelFile.read(file, key);
-                if (null != cached && cached.effort().serves(options.calibration()))
+                if (serves(cached, options))
                 {
                     choice.model(cached.model());
                     state = HAVE;
@@ -134,6 +135,17 @@ final class CostModels
             job.barrier();
         }
         rma.free(area);
+    }
+
+    /**
+     * @return whether a cached model serves a job of these options: there is one, measured with at least the effort
+     *         asked, and with a passive peer's scatter costs if this rank is a passive target (its peers, set alike,
+     *         are too).
+     */
+    static boolean serves(final CostModelFile.Stored cached, final RmaOptions options)
+    {
+        return null != cached && cached.effort().serves(options.calibration()) &&
+            (null != cached.model().scatter() || !options.driverWrites());
     }
 
     /** @return the next rank after {@code self} reached through the driver, or -1 if there is none. */

@@ -5,6 +5,7 @@ import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
+import io.pinmx.mx.RequestState;
 import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.pin.spi.AtomicOp;
 
@@ -34,8 +35,9 @@ import java.util.function.Predicate;
  * that answer instead of sending a FENCE, so a put + fence costs one round trip, as a fetch-and-add does, not two.
  * <p>
  * On a driver that applies one-sided writes itself (the kernel module), puts, int32/int64 accumulates of scale 1 and
- * fetch-and-add/swap go to the target's driver instead ({@link ModuleWrites}), so a stopped target still takes them;
- * other accumulates, packed gets, fences and mutex operations stay with the data server.
+ * fetch-and-add/swap go to the target's driver instead ({@link ModuleWrites}), so a stopped target still takes them
+ * (a strided or vector put goes to the data server where the model prices it lower and the server answers,
+ * {@link ServerLiveness}); other accumulates, packed gets, fences and mutex operations stay with the data server.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
@@ -96,6 +98,7 @@ final class DriverTier
     private final StreamBuffers streams;
     private final CopiedWrites copied;
     private final ModuleWrites module;
+    private final ServerLiveness liveness;
     /** The request and answer of a call: reused, as a call returns only once its send and receive are done. */
     private final MemorySegment askHead = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
     private final MemorySegment askAnswer = Arena.ofAuto().allocate(SERVED_GET_MAX_BYTES, 8);
@@ -133,6 +136,7 @@ final class DriverTier
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.copied = new CopiedWrites(job.job().size(), inlineLimitBytes);
         this.module = new ModuleWrites(job);
+        this.liveness = new ServerLiveness(job.job().size(), rank -> notices.probe(rank, nextSequence++));
     }
 
     /**
@@ -172,7 +176,8 @@ final class DriverTier
         try
         {
             if (0 < pieces.totalBytes && module.takes(allocation, rank) &&
-                (null == scale || ModuleWrites.applies(scale)))
+                (null == scale ? 1 == pieces.count() || scatterByModule(rank, pieces, patch) :
+                    ModuleWrites.applies(scale)))
             {
                 toModule(rank);
                 if (null == scale)
@@ -191,6 +196,30 @@ final class DriverTier
         {
             throw RankFailures.refused(rank, ex);
         }
+    }
+
+    /**
+     * @return whether a strided or vector put to a passive target goes to its driver rather than its data server
+     *         ({@link ProtocolChoice#scatterByModule}); the size class is the one the server's protocols would see,
+     *         with the header of a strided shape or of the pieces' list.
+     */
+    private boolean scatterByModule(final int rank, final Pieces pieces, final StridedPatch patch)
+    {
+        final long headerBytes = RequestHeader.FIXED_BYTES + (null == patch ?
+            (long)RequestHeader.PIECE_BYTES * Math.min(pieces.count(), MAX_PIECES_PER_REQUEST) : 0);
+        final CostModel.SizeClass size = pieces.totalBytes <= inlineLimitBytes - headerBytes ?
+            CostModel.SizeClass.SMALL : CostModel.SizeClass.LARGE;
+        return protocols.scatterByModule(rank, size, pieces, liveness::answers);
+    }
+
+    /**
+     * A put the rank's driver scatters, waited for with a fence: the calibration's probe of the NIC-based protocol.
+     */
+    void putThroughModule(final int rank, final RmaAllocation allocation, final Pieces pieces)
+    {
+        toModule(rank);
+        module.put(rank, allocation, pieces, true);
+        fence(rank);
     }
 
     /** As {@link #write}, always to the rank's data server in the protocol {@link ProtocolChoice} picks. */
@@ -679,6 +708,10 @@ final class DriverTier
     void awaitAnswer(final int rank, final Request receive)
     {
         notices.awaitAnswer(rank, receive);
+        if (RequestState.FAILED != receive.state())
+        {
+            liveness.answered(rank);
+        }
     }
 
     /** The packed get at {@code offset} of the rank's pack area was pulled, see {@link ServerNotices#releasePacked}. */

@@ -12,12 +12,15 @@ import java.util.function.Predicate;
  * no region of a put that travels with its request): the model weighs streaming against zero-copy from memory
  * not yet declared, whose declaration is the only cost streaming saves (without this rule, repeated gets into the
  * same buffers stream on every call whenever a calibration puts the two lines within noise of each other).
+ * A strided or vector put to a passive target goes to the target's driver (scattered per piece) or to its data server
+ * ({@link #scatterByModule}): the server only while it is known to answer, since a stopped target's server cannot.
  * Used by the thread that issues operations.
  */
 final class ProtocolChoice
 {
     private StridedProtocol strided;
     private ContiguousProtocol contiguous;
+    private PassivePuts passivePuts;
     private CostModel model;
     private long direct;
     private long pack;
@@ -25,10 +28,38 @@ final class ProtocolChoice
     private long stream;
     private long served;
 
-    ProtocolChoice(final StridedProtocol strided, final ContiguousProtocol contiguous)
+    ProtocolChoice(final StridedProtocol strided, final ContiguousProtocol contiguous, final PassivePuts passivePuts)
     {
         this.strided = strided;
         this.contiguous = contiguous;
+        this.passivePuts = passivePuts;
+    }
+
+    /** What rank's data server a passive-put choice may take: whether it is known to answer now. */
+    interface Serving
+    {
+        boolean answers(int rank);
+    }
+
+    /**
+     * @param size    the size class the put would have at the data server.
+     * @param serving asked only when the model prefers the data server: a stopped target's server takes no put, so
+     *                the driver does whenever the server is not known to answer.
+     * @return whether a strided or vector put to a passive target's slice goes to the target's driver (true) or to its
+     *         data server: the forced place if the options force one, else the model's cheaper while the server
+     *         answers (the driver before there is a model, or one without the scatter's costs).
+     */
+    boolean scatterByModule(final int rank, final CostModel.SizeClass size, final Pieces pieces,
+        final Serving serving)
+    {
+        return switch (passivePuts)
+        {
+            case MODULE -> true;
+            case SERVER -> false;
+            case AUTO -> null == model ||
+                model.scatterByModule(size, pieces.count(), pieces.totalBytes / Math.max(1, pieces.count())) ||
+                !serving.answers(rank);
+        };
     }
 
     void model(final CostModel measured)
@@ -56,6 +87,20 @@ final class ProtocolChoice
         }
         this.strided = s;
         this.contiguous = c;
+    }
+
+    /**
+     * Forces where strided and vector puts to passive targets go (AUTO: the model's choice).
+     *
+     * @throws IllegalArgumentException if it is null.
+     */
+    void forcePassivePuts(final PassivePuts where)
+    {
+        if (null == where)
+        {
+            throw new IllegalArgumentException("passive puts must be given (AUTO to let the model choose)");
+        }
+        this.passivePuts = where;
     }
 
     StridedProtocol forcedStrided()

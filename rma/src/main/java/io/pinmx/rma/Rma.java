@@ -541,6 +541,17 @@ public final class Rma implements AutoCloseable
         layers.protocols.force(strided, contiguous);
     }
 
+    /**
+     * Forces where this rank's strided and vector puts to passive targets go from now on (AUTO: the cost model's
+     * choice); the same as {@link RmaOptions#passivePuts()} at init.
+     *
+     * @throws IllegalArgumentException if it is null.
+     */
+    public void passivePuts(final PassivePuts where)
+    {
+        layers.protocols.forcePassivePuts(where);
+    }
+
     /** @return the cost model that chooses this rank's protocols, or null when no rank is reached through the driver. */
     public CostModel costModel()
     {

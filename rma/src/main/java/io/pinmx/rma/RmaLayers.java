@@ -42,7 +42,7 @@ final class RmaLayers
             arena.close();
             throw ex;
         }
-        this.protocols = new ProtocolChoice(options.strided(), options.contiguous());
+        this.protocols = new ProtocolChoice(options.strided(), options.contiguous(), options.passivePuts());
         if (anyRankNeedsTheDriver(job, ranks))
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));

@@ -20,9 +20,10 @@ import java.util.Map;
  * @param driverWrites this rank's slices take puts, integer accumulates and read-modify-writes from its driver when it
  *                     applies them without this process (true; the kernel module: a passive target); false (the
  *                     default) sends them to this rank's data server, which access epochs hold back.
+ * @param passivePuts  where this rank's strided and vector puts to a passive target go (default AUTO: the model's).
  */
 public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
-    Path modelFile, boolean recalibrate, CalibrationEffort calibration, boolean driverWrites)
+    Path modelFile, boolean recalibrate, CalibrationEffort calibration, boolean driverWrites, PassivePuts passivePuts)
 {
     /** "0" switches the shared-memory tier off; "1" (or unset) leaves it on. */
     public static final String SHARED_MEMORY_VARIABLE = "PINMX_RMA_SHARED_MEMORY";
@@ -43,6 +44,8 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static final String CALIBRATION_VARIABLE = "PINMX_RMA_CALIBRATION";
     /** "0": this rank's slices take no writes from its driver, only from its data server; "1" (or unset): they do. */
     public static final String DRIVER_WRITES_VARIABLE = "PINMX_RMA_DRIVER_WRITES";
+    /** auto (default), module or server: where strided and vector puts to a passive target go. */
+    public static final String PASSIVE_PUTS_VARIABLE = "PINMX_RMA_PASSIVE_PUTS";
 
     /**
      * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol or the calibration
@@ -63,60 +66,71 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
         {
             throw new IllegalArgumentException("rma calibration effort must be given (FULL or QUICK)");
         }
+        if (null == passivePuts)
+        {
+            throw new IllegalArgumentException("rma passive puts must be given (AUTO to let the model choose)");
+        }
     }
 
     /** Shared memory on, /dev/shm, protocols chosen by the model, its file in the default place, fully measured. */
     public static RmaOptions defaults()
     {
         return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false,
-            CalibrationEffort.FULL, false);
+            CalibrationEffort.FULL, false, PassivePuts.AUTO);
     }
 
     public RmaOptions withSharedMemory(final boolean on)
     {
         return new RmaOptions(on, directory, strided, contiguous, modelFile, recalibrate, calibration,
-            driverWrites);
+            driverWrites, passivePuts);
     }
 
     public RmaOptions withDirectory(final Path dir)
     {
         return new RmaOptions(sharedMemory, dir, strided, contiguous, modelFile, recalibrate, calibration,
-            driverWrites);
+            driverWrites, passivePuts);
     }
 
     public RmaOptions withStrided(final StridedProtocol protocol)
     {
         return new RmaOptions(sharedMemory, directory, protocol, contiguous, modelFile, recalibrate,
-            calibration, driverWrites);
+            calibration, driverWrites, passivePuts);
     }
 
     public RmaOptions withContiguous(final ContiguousProtocol protocol)
     {
         return new RmaOptions(sharedMemory, directory, strided, protocol, modelFile, recalibrate,
-            calibration, driverWrites);
+            calibration, driverWrites, passivePuts);
     }
 
     public RmaOptions withModelFile(final Path file)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, file, recalibrate, calibration,
-            driverWrites);
+            driverWrites, passivePuts);
     }
 
     public RmaOptions withRecalibrate(final boolean again)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, again, calibration,
-            driverWrites);
+            driverWrites, passivePuts);
     }
 
     public RmaOptions withCalibration(final CalibrationEffort effort)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, effort,
-            driverWrites);
+            driverWrites, passivePuts);
+    }
+
+    public RmaOptions withPassivePuts(final PassivePuts where)
+    {
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration,
+            driverWrites, where);
     }
 
     public RmaOptions withDriverWrites(final boolean on)
     {
-        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration, on);
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration, on,
+            passivePuts);
     }
 
     /**
@@ -132,7 +146,8 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             null == file || file.isEmpty() ? null : Path.of(file),
             flag(env, RECALIBRATE_VARIABLE, "0"),
             CalibrationEffort.parse(CALIBRATION_VARIABLE, env.getOrDefault(CALIBRATION_VARIABLE, "full")),
-            flag(env, DRIVER_WRITES_VARIABLE, "0"));
+            flag(env, DRIVER_WRITES_VARIABLE, "0"),
+            PassivePuts.parse(PASSIVE_PUTS_VARIABLE, env.getOrDefault(PASSIVE_PUTS_VARIABLE, "auto")));
     }
 
     private static boolean flag(final Map<String, String> env, final String variable, final String unset)

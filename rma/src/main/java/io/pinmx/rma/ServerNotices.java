@@ -4,6 +4,7 @@ import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.MxException;
 import io.pinmx.mx.Request;
+import io.pinmx.mx.match.MatchInfo;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -14,8 +15,9 @@ import java.util.List;
 
 /**
  * What this rank tells other ranks' data servers without waiting for an answer: PINGs that keep a wait for an answer
- * talking to its server, so that the endpoint notices a server that died and fails the wait, and the parts of a
- * server's pack area this rank pulled, which ride on the next request to that server. Used by the thread that issues
+ * talking to its server, so that the endpoint notices a server that died and fails the wait, the parts of a
+ * server's pack area this rank pulled, which ride on the next request to that server, and FENCE probes whose answer
+ * says the server runs ({@link ServerLiveness}). Used by the thread that issues
  * operations, as {@link DriverTier} is.
  */
 final class ServerNotices
@@ -31,8 +33,10 @@ final class ServerNotices
     private final MemorySegment pingHeader = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
     /** Per rank, the part of its pack area this rank pulled and has not yet told it about, or {@link #NO_PART}. */
     private final long[] pulledParts;
-    /** Sends nobody waits for (pings, pack-area releases), released once done. */
+    /** Sends nobody waits for (pings, pack-area releases, probes), released once done. */
     private final List<Request> unanswered = new ArrayList<>();
+    /** Per rank, where its answer to a probe lands (the value itself is not read). */
+    private final MemorySegment probeAnswers;
 
     ServerNotices(final JobEndpoint job)
     {
@@ -41,6 +45,7 @@ final class ServerNotices
         this.self = job.job().rank();
         this.pulledParts = new long[job.job().size()];
         Arrays.fill(pulledParts, NO_PART);
+        this.probeAnswers = Arena.ofAuto().allocate((long)Long.BYTES * job.job().size(), 8);
         header.wrap(pingHeader).encode(RmaOp.PING, self, 0, 0, 0, 0, 0);
     }
 
@@ -82,6 +87,30 @@ final class ServerNotices
             encoded.releasedPart(pulledParts[rank]);
             pulledParts[rank] = NO_PART;
         }
+    }
+
+    /**
+     * Sends the rank's data server a FENCE of sequence {@code sequence} (of no allocation: it only answers), not waited
+     * for.
+     *
+     * @return the receive of its answer, or null if the rank failed.
+     */
+    Request probe(final int rank, final long sequence)
+    {
+        final MemorySegment head = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
+        header.wrap(head).encode(RmaOp.FENCE, self, sequence, 0, 0, 0, 0);
+        final Request receive;
+        try
+        {
+            receive = endpoint.irecv(job.partner(rank).id(), RmaTags.of(RmaTags.REPLY, sequence), MatchInfo.MASK_ALL,
+                probeAnswers.asSlice((long)Long.BYTES * rank, Long.BYTES));
+        }
+        catch (final MxException ex)
+        {
+            return null;
+        }
+        sendUnanswered(rank, head);
+        return receive;
     }
 
     private void sendUnanswered(final int rank, final MemorySegment head)

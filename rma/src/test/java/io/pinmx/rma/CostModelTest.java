@@ -189,7 +189,8 @@ class CostModelTest
     @Test
     void memoryDeclaredAlreadyGoesZeroCopyUnlessStreamingIsForced()
     {
-        final ProtocolChoice choice = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        final ProtocolChoice choice = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO,
+            PassivePuts.AUTO);
         choice.model(model());
         final Pieces get = Pieces.strided(StridedPatch.contiguous(10_000), Arena.ofAuto().allocate(10_000), 0, false);
         assertEquals(ContiguousProtocol.STREAM, choice.contiguous(false, get, m -> false));

@@ -1,0 +1,202 @@
+package io.pinmx.rma;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.pinmx.rma.CostModel.SizeClass.LARGE;
+import static io.pinmx.rma.CostModel.SizeClass.SMALL;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The choice between a passive target's driver scattering a strided or vector put per piece (NIC-based) and its data
+ * server taking it (host-based): the model's costs, their calibration and file, the forced places, and the rule that
+ * a server not known to answer (a stopped target's) is never chosen.
+ */
+class ScatterChoiceTest
+{
+    private static final CostModel.Curve FREE_CURVE = new CostModel.Curve(new long[] {1, 2}, new double[] {0, 0});
+    /** The module: 40 us a put, 1 ns/B, 3 us a piece (a frame per small piece). */
+    private static final CostModel.Scatter SCATTER = new CostModel.Scatter(40_000, 1.0, 3_000);
+
+    @TempDir
+    Path dir;
+
+    /**
+     * The data server's puts: ts 100 us, tn 1 ns/B; small class: a direct piece 10 us, a packed byte 0.5 ns; large: a
+     * direct piece 1 us, a packed byte 2 ns. Gets as free.
+     */
+    private static CostModel model(final CostModel.Scatter scatter)
+    {
+        final CostModel.Strided puts = new CostModel.Strided(new CostModel.Gap(10_000, 0.5),
+            new CostModel.Gap(1_000, 2.0));
+        final CostModel.Strided free = new CostModel.Strided(new CostModel.Gap(0, 0), new CostModel.Gap(0, 0));
+        return new CostModel("kernel-h-lo-inline32768", new CostModel.Line(0, 0), new CostModel.Line(100_000, 1.0),
+            free, puts, puts, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE, scatter);
+    }
+
+    @Test
+    void theModuleScattersWhenItsPredictedCostIsNoDearerThanTheServersCheaperProtocol()
+    {
+        final CostModel m = model(SCATTER);
+        // 16 pieces of 128 B (2 KiB): module 40000 + 2048 + 48000 = 90048 ns; server packed 100000 + 2048 + 1024.
+        assertEquals(90_048, SCATTER.at(16, 2_048), 1e-9);
+        assertEquals(103_072, m.serverPutNs(SMALL, 16, 128), 1e-9);
+        assertTrue(m.scatterByModule(SMALL, 16, 128));
+        // 64 pieces of 128 B: module 40000 + 8192 + 192000 = 240192 ns; server packed 100000 + 8192 + 4096.
+        assertFalse(m.scatterByModule(SMALL, 64, 128));
+        // Large pieces: the server's direct protocol (1 us a piece) wins over packing (2 ns/B) and over the module.
+        assertEquals(100_000 + 1.0 * 64 * 8_192 + 64 * 1_000, m.serverPutNs(LARGE, 64, 8_192), 1e-9);
+        assertFalse(m.scatterByModule(LARGE, 64, 8_192));
+        // Few large pieces: the module's start-up is the smaller.
+        assertTrue(m.scatterByModule(LARGE, 2, 100_000));
+        // The crossing moves with the piece count: module 40 us + 3 us k against server 100 us + 0.5 * 128 k ns.
+        assertTrue(m.scatterByModule(SMALL, 20, 128));
+        assertFalse(m.scatterByModule(SMALL, 21, 128));
+    }
+
+    @Test
+    void withoutScatterCostsTheModuleTakesEveryPut()
+    {
+        final CostModel m = model(null);
+        assertTrue(m.scatterByModule(SMALL, 1_000_000, 8));
+        assertEquals(m, model(SCATTER).withScatter(null));
+        final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+            () -> model(new CostModel.Scatter(0, -1, 0)));
+        assertTrue(negative.getMessage().contains("scatter.byteNs = -1"), negative.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> model(new CostModel.Scatter(0, 0, Double.NaN)));
+    }
+
+    @Test
+    void calibrationSolvesStartUpBytesAndPiecesFromThreeScatteredPuts()
+    {
+        // One piece: 8 B in 20 us, 256 KiB in 20 us + 262136 ns (1 ns/B); 64 pieces of 512 B in 20 us + 32768 ns +
+        // 64 * 2500 ns.
+        final CostModel.Scatter s = Calibration.scatter(8, 20_000, 262_144, 20_000 + 262_136, 64, 512,
+            20_000 + 32_760 + 64 * 2_500);
+        assertEquals(19_992, s.startNs(), 1e-6);
+        assertEquals(1.0, s.byteNs(), 1e-12);
+        assertEquals(2_500, s.pieceNs(), 1e-6);
+        // Pieces no dearer than one transfer of their bytes (noise): no cost a piece, never below 0.
+        assertEquals(0, Calibration.scatter(8, 20_000, 262_144, 282_136, 64, 512, 30_000).pieceNs());
+    }
+
+    @Test
+    void theServerIsChosenOnlyWhileItAnswersAndTheForcedPlaceWins()
+    {
+        final Pieces many = pieces(64, 128);
+        final AtomicInteger asked = new AtomicInteger();
+        final ProtocolChoice auto = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO, PassivePuts.AUTO);
+        // No model yet: the module, and the server's liveness is not asked.
+        assertTrue(auto.scatterByModule(1, SMALL, many, rank -> asked.incrementAndGet() > 0));
+        auto.model(model(SCATTER));
+        assertTrue(auto.scatterByModule(1, SMALL, pieces(16, 128), rank -> asked.incrementAndGet() > 0));
+        assertEquals(0, asked.get(), "the module is cheaper: the server's liveness is not asked");
+        // The server is cheaper: taken while it answers, the module's scatter otherwise (a stopped target).
+        assertFalse(auto.scatterByModule(1, SMALL, many, rank -> 1 == rank));
+        assertTrue(auto.scatterByModule(1, SMALL, many, rank -> false));
+
+        final ProtocolChoice module = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO,
+            PassivePuts.MODULE);
+        module.model(model(SCATTER));
+        assertTrue(module.scatterByModule(1, SMALL, many, rank -> true));
+        final ProtocolChoice server = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO,
+            PassivePuts.SERVER);
+        server.model(model(SCATTER));
+        assertFalse(server.scatterByModule(1, SMALL, pieces(16, 128), rank -> false));
+        server.forcePassivePuts(PassivePuts.MODULE);
+        assertTrue(server.scatterByModule(1, SMALL, many, rank -> true));
+        assertThrows(IllegalArgumentException.class, () -> server.forcePassivePuts(null));
+    }
+
+    @Test
+    void aServerAnswersForTheLeaseThenIsProbedOnceUntilItAnswersAgain()
+    {
+        final AtomicInteger probes = new AtomicInteger();
+        final ServerLiveness liveness = new ServerLiveness(3, rank ->
+        {
+            probes.incrementAndGet();
+            return null;
+        });
+        assertFalse(liveness.answers(2), "never answered");
+        assertEquals(1, probes.get());
+        liveness.answered(2);
+        assertTrue(liveness.answers(2));
+        assertFalse(liveness.answers(1), "another rank's answer counts only for it");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !liveness.answers(2));
+        assertTrue(probes.get() >= 3, "each call past the lease probes again while no probe is pending");
+    }
+
+    @Test
+    void fileKeepsTheScatterCostsOrSaysThereAreNone() throws Exception
+    {
+        final Path file = dir.resolve("model.properties");
+        CostModelFile.write(file, model(SCATTER), CalibrationEffort.QUICK);
+        final CostModelFile.Stored stored = CostModelFile.read(file, "kernel-h-lo-inline32768");
+        assertEquals(model(SCATTER), stored.model());
+        final String text = Files.readString(file);
+        assertTrue(text.contains("format=6\n") && text.contains("scatter.pieceNs=3000.000000\n"), text);
+
+        final String cut = text.replaceFirst("scatter\\.pieceNs=[0-9.]+\n", "");
+        Files.writeString(file, withChecksum(cut), StandardCharsets.UTF_8);
+        final RmaException missing = assertThrows(RmaException.class,
+            () -> CostModelFile.read(file, "kernel-h-lo-inline32768"));
+        assertTrue(missing.getMessage().contains(file + " has no scatter.pieceNs"), missing.getMessage());
+
+        CostModelFile.write(file, model(null), CalibrationEffort.FULL);
+        assertTrue(Files.readString(file).contains("\nscatter=none\n"));
+        final CostModelFile.Stored none = CostModelFile.read(file, "kernel-h-lo-inline32768");
+        assertNull(none.model().scatter());
+        // A passive rank measures again a model that lacks the scatter; other ranks take it.
+        final RmaOptions options = RmaOptions.defaults().withDirectory(dir);
+        assertTrue(CostModels.serves(none, options));
+        assertFalse(CostModels.serves(none, options.withDriverWrites(true)));
+        assertTrue(CostModels.serves(new CostModelFile.Stored(stored.model(), CalibrationEffort.FULL),
+            options.withDriverWrites(true)));
+        assertFalse(CostModels.serves(null, options));
+    }
+
+    @Test
+    void optionsParseThePassivePutsAndRefuseOtherWords()
+    {
+        assertEquals(PassivePuts.AUTO, RmaOptions.fromEnvironment(Map.of()).passivePuts());
+        assertEquals(PassivePuts.MODULE, RmaOptions.fromEnvironment(
+            Map.of(RmaOptions.PASSIVE_PUTS_VARIABLE, "module")).passivePuts());
+        assertEquals(PassivePuts.SERVER, RmaOptions.fromEnvironment(
+            Map.of(RmaOptions.PASSIVE_PUTS_VARIABLE, "server")).passivePuts());
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () ->
+            RmaOptions.fromEnvironment(Map.of(RmaOptions.PASSIVE_PUTS_VARIABLE, "nic")));
+        assertTrue(ex.getMessage().contains("PINMX_RMA_PASSIVE_PUTS=nic: expected auto, module or server"),
+            ex.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> RmaOptions.defaults().withPassivePuts(null));
+    }
+
+    /** @return k pieces of n bytes of a put, every other n bytes at the target. */
+    private static Pieces pieces(final int k, final long n)
+    {
+        final StridedPatch patch = StridedPatch.of(new long[] {n, k}, new long[] {n}, new long[] {2 * n}, 1);
+        final MemorySegment source = Arena.ofAuto().allocate(k * n, 8);
+        return Pieces.strided(patch, source, 0, true);
+    }
+
+    private static String withChecksum(final String text)
+    {
+        final String body = text.substring(0, text.lastIndexOf("crc32="));
+        final java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(body.getBytes(StandardCharsets.UTF_8));
+        return body + "crc32=" + Long.toHexString(crc.getValue()) + "\n";
+    }
+}
