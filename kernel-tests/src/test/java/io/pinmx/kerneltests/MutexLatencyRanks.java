@@ -23,7 +23,7 @@ public final class MutexLatencyRanks
     private static final int HOST = 1;
     private static final int WARM_UP_ROUNDS = 20;
     private static final int ROUNDS = 200;
-    private static final long FILE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(300);
+    private static final long FILE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(900);
 
     private MutexLatencyRanks()
     {

@@ -41,7 +41,7 @@ public final class PassiveMutexRanks
     private static final long HAND_OFF_MARK = 7;
     private static final long COUNTERS_BYTES = 4096;
     private static final int LATENCY_ROUNDS = 100;
-    private static final long FILE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(300);
+    private static final long FILE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(900);
 
     private PassiveMutexRanks()
     {

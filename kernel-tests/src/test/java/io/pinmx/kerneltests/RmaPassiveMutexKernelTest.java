@@ -25,11 +25,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class RmaPassiveMutexKernelTest
 {
-    private static final long JOB_DEADLINE_S = 900;
-    /** Start-up and the cost model's quick measurement under TCG, before the host says it is ready. */
-    private static final long READY_DEADLINE_NS = TimeUnit.SECONDS.toNanos(400);
+    private static final long JOB_DEADLINE_S = 1800;
+    /** Start-up and the cost model's quick measurement of 3 ranks under TCG on a loaded host, before the host is ready. */
+    private static final long READY_DEADLINE_NS = TimeUnit.SECONDS.toNanos(900);
     /** Every cycle on the stopped host: tens of seconds normally, bounded for a loaded TCG guest. */
-    private static final long WORKERS_DEADLINE_NS = TimeUnit.SECONDS.toNanos(400);
+    private static final long WORKERS_DEADLINE_NS = TimeUnit.SECONDS.toNanos(600);
     /** The workers must not take the stopped host for dead meanwhile. */
     private static final String PEER_TIMEOUT_MS = "600000";
 
