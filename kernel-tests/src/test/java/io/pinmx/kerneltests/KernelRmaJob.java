@@ -21,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the rma tests on pinmx.ko share: a job of 2 rank JVMs running a main over rma (one of rma's scenario mains, or
+ * What the rma tests on pinmx.ko share: a job of rank JVMs (2 unless {@link #ranks} says more) running a main over rma (one of rma's scenario mains, or
  * an application) on the kernel provider with the shared-memory tier off, over {@code lo} or across a veth pair between
- * network namespaces (rank 1 in its own), checked for the lines rank 0 must print ("PASSED scenario" for each
+ * network namespaces (rank 1 in its own; 2-rank jobs only), checked for the lines rank 0 must print ("PASSED scenario" for each
  * scenario) and no shared file left. Each job prints its time in
  * the guest, rank 0's "# " lines (the scenarios' own timings) and how long each rank measured its cost model.
  */
@@ -37,13 +37,20 @@ final class KernelRmaJob
     private final List<String> requiredLines;
     private final long deadlineSeconds;
     private final String peerTimeoutMs;
-    private WhileRunning whileRunning = (rank0, rank1) -> { };
+    private int ranks = 2;
+    private WhileRanksRun whileRunning = all -> { };
     private final Map<String, String> extraEnvironment = new LinkedHashMap<>();
 
     /** What a test does to the running ranks before the job is waited for (stopping one, say). */
     interface WhileRunning
     {
         void act(Process rank0, Process rank1) throws IOException, InterruptedException;
+    }
+
+    /** What a test does to the running ranks of a job of any size, in rank order. */
+    interface WhileRanksRun
+    {
+        void act(List<Process> ranks) throws IOException, InterruptedException;
     }
 
     /**
@@ -79,7 +86,21 @@ final class KernelRmaJob
     /** @return this job, acting on its ranks once both started, before it waits for them. */
     KernelRmaJob whileRunning(final WhileRunning action)
     {
+        this.whileRunning = all -> action.act(all.get(0), all.get(1));
+        return this;
+    }
+
+    /** @return this job, acting on its ranks once all started, before it waits for them. */
+    KernelRmaJob whileRanksRun(final WhileRanksRun action)
+    {
         this.whileRunning = action;
+        return this;
+    }
+
+    /** @return this job, of {@code count} ranks (over {@code lo} only past 2: a veth pair joins two ends). */
+    KernelRmaJob ranks(final int count)
+    {
+        this.ranks = count;
         return this;
     }
 
@@ -105,6 +126,10 @@ final class KernelRmaJob
      */
     void runAcrossAVethPair(final String prefix, final int subnetByte) throws IOException, InterruptedException
     {
+        if (2 != ranks)
+        {
+            throw new IllegalStateException("a job across a veth pair has 2 ranks, not " + ranks);
+        }
         NetworkNamespaces.withVethPair(NetworkNamespaces.requireIp(), prefix, subnetByte,
             pair -> run(pair.here(), pair.there(), pair.host(1), pair.enter()));
     }
@@ -119,15 +144,28 @@ final class KernelRmaJob
         final String bootstrap = host + ":" + freePort(host);
         final Path shm = Files.createDirectories(dir.resolve("shm"));
         final long started = System.nanoTime();
-        final Process rank0 = start(0, bootstrap, shm, List.of(), interface0);
-        final Process rank1 = start(1, bootstrap, shm, rank1Prefix, interface1);
+        final List<Process> ranksStarted = new ArrayList<>();
+        ranksStarted.add(start(0, bootstrap, shm, List.of(), interface0));
+        for (int r = 1; r < ranks; r++)
+        {
+            ranksStarted.add(start(r, bootstrap, shm, rank1Prefix, interface1));
+        }
+        final Process rank0 = ranksStarted.get(0);
         try
         {
-            whileRunning.act(rank0, rank1);
-            final boolean ended = rank0.waitFor(deadlineSeconds, TimeUnit.SECONDS) &&
-                rank1.waitFor(COMMAND_TIMEOUT_S, TimeUnit.SECONDS);
+            whileRunning.act(List.copyOf(ranksStarted));
+            boolean ended = rank0.waitFor(deadlineSeconds, TimeUnit.SECONDS);
+            for (int r = 1; r < ranks; r++)
+            {
+                ended = ended && ranksStarted.get(r).waitFor(COMMAND_TIMEOUT_S, TimeUnit.SECONDS);
+            }
             final String out = Files.readString(dir.resolve("rank0.out"));
-            final String err = Files.readString(dir.resolve("rank0.err")) + Files.readString(dir.resolve("rank1.err"));
+            final StringBuilder errs = new StringBuilder();
+            for (int r = 0; r < ranks; r++)
+            {
+                errs.append(Files.readString(dir.resolve("rank" + r + ".err")));
+            }
+            final String err = errs.toString();
             assertTrue(ended, "the job did not end within " + deadlineSeconds + " s: " + out + err);
             System.out.printf("# %s on the kernel provider over %s: %.1f s in the guest%n",
                 mainClass.substring(mainClass.lastIndexOf('.') + 1), interface0, (System.nanoTime() - started) / 1e9);
@@ -135,8 +173,10 @@ final class KernelRmaJob
                 .forEach(line -> System.out.println("#   " + line.substring(2)));
             err.lines().filter(line -> line.contains("measured the cost model"))
                 .forEach(line -> System.out.println("#   " + line));
-            assertEquals(0, rank0.exitValue(), "rank 0: " + out + err);
-            assertEquals(0, rank1.exitValue(), "rank 1: " + out + err);
+            for (int r = 0; r < ranks; r++)
+            {
+                assertEquals(0, ranksStarted.get(r).exitValue(), "rank " + r + ": " + out + err);
+            }
             for (final String line : requiredLines)
             {
                 assertTrue(out.lines().map(String::trim).anyMatch(line::equals), "no '" + line + "': " + out + err);
@@ -148,8 +188,7 @@ final class KernelRmaJob
         }
         finally
         {
-            rank0.destroyForcibly();
-            rank1.destroyForcibly();
+            ranksStarted.forEach(Process::destroyForcibly);
         }
     }
 
@@ -167,7 +206,7 @@ final class KernelRmaJob
         pb.environment().keySet()
             .removeIf(k -> k.startsWith("SLURM_") || k.startsWith("PMI_") || k.startsWith("PINMX_"));
         pb.environment().put("PINMX_RANK", Integer.toString(rank));
-        pb.environment().put("PINMX_SIZE", "2");
+        pb.environment().put("PINMX_SIZE", Integer.toString(ranks));
         pb.environment().put("PINMX_BOOTSTRAP", bootstrap);
         pb.environment().put("PINMX_BOOTSTRAP_TIMEOUT_MS", "120000");
         pb.environment().put("PINMX_DRIVER", "kernel");

@@ -36,8 +36,9 @@ import java.util.function.Predicate;
  * <p>
  * On a driver that applies one-sided writes itself (the kernel module), puts, int32/int64 accumulates of scale 1 and
  * fetch-and-add/swap go to the target's driver instead ({@link ModuleWrites}), so a stopped target still takes them
- * (a strided or vector put goes to the data server where the model prices it lower and the server answers,
- * {@link ServerLiveness}); other accumulates, packed gets, fences and mutex operations stay with the data server.
+ * (as {@link RmaMutexes}' tickets and hand-offs, and blocking small gets, which are pulls there; a strided or vector
+ * put goes to the data server where the model prices it lower and the server answers, {@link ServerLiveness});
+ * other accumulates, packed gets, fences and the other mutex operations stay with the data server.
  * <p>
  * Order on one target: the endpoint delivers one origin's messages in order and the server serves them in order; a
  * read first fences the target if a put or accumulate went to it since its last fence (so it reads their data), and
@@ -350,7 +351,9 @@ final class DriverTier
             }
             if (1 == pieces.count())
             {
-                if (handle.isBlocking() && protocols.served(pieces.totalBytes, SERVED_GET_MAX_BYTES))
+                // a passive target's reads are the driver's pulls: its data server may not run
+                if (handle.isBlocking() && !module.takes(allocation, rank) &&
+                    protocols.served(pieces.totalBytes, SERVED_GET_MAX_BYTES))
                 {
                     ask(RmaOp.GET_SERVED, rank, allocation.id(), pieces.remoteOffsets[0], pieces.totalBytes);
                     MemorySegment.copy(askAnswer, 0, pieces.local[0], 0, pieces.totalBytes);
@@ -513,12 +516,25 @@ final class DriverTier
         toModule(rank);
         return switch (op)
         {
-            case FETCH_ADD_INT -> module.atomic(rank, allocation, AtomicOp.FETCH_ADD, Integer.BYTES, offset, value);
-            case FETCH_ADD_LONG -> module.atomic(rank, allocation, AtomicOp.FETCH_ADD, Long.BYTES, offset, value);
-            case SWAP_INT -> module.atomic(rank, allocation, AtomicOp.SWAP, Integer.BYTES, offset, value);
-            case SWAP_LONG -> module.atomic(rank, allocation, AtomicOp.SWAP, Long.BYTES, offset, value);
+            case FETCH_ADD_INT -> module.atomic(rank, allocation, AtomicOp.FETCH_ADD, Integer.BYTES, offset, value, 0);
+            case FETCH_ADD_LONG -> module.atomic(rank, allocation, AtomicOp.FETCH_ADD, Long.BYTES, offset, value, 0);
+            case SWAP_INT -> module.atomic(rank, allocation, AtomicOp.SWAP, Integer.BYTES, offset, value, 0);
+            case SWAP_LONG -> module.atomic(rank, allocation, AtomicOp.SWAP, Long.BYTES, offset, value, 0);
             default -> throw new IllegalArgumentException(op + " is not a read-modify-write");
         };
+    }
+
+    /**
+     * A compare-and-swap of the long at {@code offset} by the rank's driver, which must take the allocation's writes
+     * ({@link #takesWrites}): {@code value} stored if the word held {@code expected}.
+     *
+     * @return the word's value before (the expected one if it stored).
+     */
+    long compareAndSwapLong(final int rank, final RmaAllocation allocation, final long offset, final long expected,
+        final long value)
+    {
+        toModule(rank);
+        return module.atomic(rank, allocation, AtomicOp.COMPARE_AND_SWAP, Long.BYTES, offset, value, expected);
     }
 
     /**

@@ -157,16 +157,18 @@ final class ModuleWrites
     }
 
     /**
-     * A fetch-and-add or swap of the int32 ({@code widthBytes} 4) or int64 word at {@code offset}, waited for.
+     * A fetch-and-add, swap or compare-and-swap ({@code compare}: the value the word must hold for the operand to be
+     * stored; ignored by the others) of the int32 ({@code widthBytes} 4) or int64 word at {@code offset}, waited for.
      *
      * @return the word's value before.
      */
     long atomic(final int rank, final RmaAllocation allocation, final AtomicOp op, final int widthBytes,
-        final long offset, final long operand)
+        final long offset, final long operand, final long compare)
     {
         complete(rank);
         final Request r = start(rank, offset, offset + widthBytes, false, () -> writes().iatomic(job.partner(rank),
-            allocation.writes().regionId(rank), allocation.writes().key(rank), op, widthBytes, offset, operand, 0));
+            allocation.writes().regionId(rank), allocation.writes().key(rank), op, widthBytes, offset, operand,
+            compare));
         r.await(DriverTier.UNTIL_DONE);
         final long old = r.status().oldValue();
         // releases it, and throws if it (or an earlier operation to the rank) failed

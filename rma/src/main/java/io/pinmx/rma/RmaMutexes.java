@@ -8,33 +8,45 @@ import java.lang.foreign.MemorySegment;
  * A collectively created set of mutexes: every member of its group hosts its own number of them (0 allowed); hosts
  * are named by world rank, and a rank outside the group is refused naming it. Each mutex is a
  * ticket lock in its host's memory (next ticket, now serving), so waiters are served first come, first served; a
- * waiter on a same-host mutex watches the host's memory, a remote one waits for the host's data server to grant it
- * its turn, and nobody spins over the network. Destroyed collectively by
+ * waiter on a same-host mutex watches the host's memory; a remote one on a passive host ({@link Rma#driverWrites})
+ * takes its ticket with the host driver's atomics and is woken by the releaser through its own flag word
+ * ({@link MutexTurns}), so a stopped host still hands its mutexes on; on other hosts a remote waiter waits for the
+ * host's data server to grant its turn. Nobody spins over the network. Destroyed collectively by
  * {@link Rma#destroyMutexes(RmaMutexes)}.
  */
 public final class RmaMutexes
 {
     static final long MUTEX_BYTES = 2 * Long.BYTES;
     private static final long SERVING_OFFSET = Long.BYTES;
+    /** A remote waiter on a passive host asks the host's driver this often whether the host is still there. */
+    private static final long PROBE_INTERVAL_NS = 1_000_000_000L;
+    private static final long NO_TICKET = -1;
 
     private final Rma rma;
     private final DriverTier driver;
     private final RmaAllocation words;
     private final int[] counts;
     private final boolean[][] held;
+    /** Per host and mutex, this rank's ticket while it holds it, or {@link #NO_TICKET} where the host's server gave it. */
+    private final long[][] tickets;
+    private final MutexTurns turns;
     /** How a waiter on a same-host mutex waits (this object is used by its rank's application thread only). */
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.lockWait();
 
-    private RmaMutexes(final Rma rma, final DriverTier driver, final RmaAllocation words, final int[] counts)
+    private RmaMutexes(final Rma rma, final DriverTier driver, final RmaAllocation words, final int[] counts,
+        final MutexTurns turns)
     {
         this.rma = rma;
         this.driver = driver;
         this.words = words;
         this.counts = counts;
+        this.turns = turns;
         this.held = new boolean[counts.length][];
+        this.tickets = new long[counts.length][];
         for (int r = 0; r < counts.length; r++)
         {
             held[r] = new boolean[counts[r]];
+            tickets[r] = new long[counts[r]];
         }
     }
 
@@ -46,24 +58,25 @@ public final class RmaMutexes
      */
     static RmaMutexes create(final Rma rma, final DriverTier driver, final RmaGroup group, final int count)
     {
+        final MutexTurns turns = new MutexTurns(rma.size());
         final RmaAllocation words;
         try
         {
             // A negative count goes into the collective allocation as a negative size, which refuses it on every
             // rank alike: refusing it here, on this rank alone, would leave the others waiting in the allocation.
-            words = rma.alloc(group, count * MUTEX_BYTES);
+            words = rma.alloc(group, turns.sliceBytes(count));
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new IllegalArgumentException("mutex count refused on every rank (" + MUTEX_BYTES +
-                " bytes a mutex): " + ex.getMessage(), ex);
+            throw new IllegalArgumentException("mutex count refused on every rank (" + turns.bytesPerMutex() +
+                " bytes a mutex, " + MutexTurns.FLAG_BYTES + " a host): " + ex.getMessage(), ex);
         }
         final int[] counts = new int[rma.size()];
         for (final int r : group.worldRanks())
         {
-            counts[r] = (int)(words.size(r) / MUTEX_BYTES);
+            counts[r] = turns.count(words.size(r));
         }
-        return new RmaMutexes(rma, driver, words, counts);
+        return new RmaMutexes(rma, driver, words, counts, turns);
     }
 
     /** @return how many mutexes the rank hosts. */
@@ -88,9 +101,16 @@ public final class RmaMutexes
         {
             throw new IllegalStateException("mutex " + mutex + " of rank " + rank + " is already held by this rank");
         }
+        if (null == slice && driver.takesWrites(words, rank))
+        {
+            tickets[rank][mutex] = lockOnPassiveHost(mutex, rank);
+            held[rank][mutex] = true;
+            return;
+        }
         if (null == slice)
         {
             driver.call(RmaOp.LOCK, rank, words.id(), mutex, 0);
+            tickets[rank][mutex] = NO_TICKET;
             held[rank][mutex] = true;
             return;
         }
@@ -105,7 +125,44 @@ public final class RmaMutexes
             }
             idle.idle();
         }
+        tickets[rank][mutex] = ticket;
         held[rank][mutex] = true;
+    }
+
+    /**
+     * A ticket from the host's driver, then this rank's turn ({@link MutexTurns}): granted already, or awaited in this
+     * rank's own flag word; meanwhile the host's driver is asked now and then whether the host is still there.
+     *
+     * @return the ticket.
+     */
+    private long lockOnPassiveHost(final int mutex, final int rank)
+    {
+        final long at = mutex * MUTEX_BYTES;
+        final long ticket = driver.rmw(RmaOp.FETCH_ADD_LONG, rank, words, at, 1L);
+        final MemorySegment own = words.local();
+        final long flagAt = MutexTurns.flagOffset(own.byteSize());
+        final long waiting = MutexTurns.waiting(ticket, rma.rank());
+        // no wake-up is on its way to this flag: each is for a turn this rank waited for, and it saw that one land
+        SharedMemoryTier.swap(own, flagAt, 0L);
+        final long turn = driver.rmw(RmaOp.SWAP_LONG, rank, words, turns.turnOffset(counts[rank], mutex, ticket),
+            waiting);
+        if (MutexTurns.granted(ticket) == turn)
+        {
+            return ticket;
+        }
+        idle.reset();
+        long probeAt = System.nanoTime() + PROBE_INTERVAL_NS;
+        while (SharedMemoryTier.loadAcquire(own, flagAt) != waiting)
+        {
+            if (System.nanoTime() - probeAt > 0)
+            {
+                // an atomic read of now serving: a host whose endpoint is gone fails it, naming the host
+                driver.rmw(RmaOp.FETCH_ADD_LONG, rank, words, at + SERVING_OFFSET, 0L);
+                probeAt = System.nanoTime() + PROBE_INTERVAL_NS;
+            }
+            idle.idle();
+        }
+        return ticket;
     }
 
     /**
@@ -118,15 +175,24 @@ public final class RmaMutexes
         {
             return false;
         }
+        final long at = mutex * MUTEX_BYTES;
+        if (null == slice && driver.takesWrites(words, rank))
+        {
+            final long serving = driver.rmw(RmaOp.FETCH_ADD_LONG, rank, words, at + SERVING_OFFSET, 0L);
+            held[rank][mutex] = serving == driver.compareAndSwapLong(rank, words, at, serving, serving + 1);
+            tickets[rank][mutex] = serving;
+            return held[rank][mutex];
+        }
         if (null == slice)
         {
             held[rank][mutex] = 1 == driver.call(RmaOp.TRY_LOCK, rank, words.id(), mutex, 0);
+            tickets[rank][mutex] = NO_TICKET;
             return held[rank][mutex];
         }
-        final long at = mutex * MUTEX_BYTES;
         final long serving = SharedMemoryTier.loadAcquire(slice, at + SERVING_OFFSET);
         if (SharedMemoryTier.compareAndSet(slice, at, serving, serving + 1))
         {
+            tickets[rank][mutex] = serving;
             held[rank][mutex] = true;
             return true;
         }
@@ -136,7 +202,8 @@ public final class RmaMutexes
     /**
      * Completes this rank's earlier puts and accumulates everywhere (an all-fence), then hands the mutex to the next
      * waiter: what the holder wrote under the mutex is in place before anyone else holds it, whichever path each
-     * write and each later read takes.
+     * write and each later read takes. On a passive host the next ticket's turn is granted first, the waiter that
+     * asked for it woken in its own memory, then now serving advances for same-host waiters ({@link MutexTurns}).
      *
      * @throws IllegalStateException naming the mutex if this rank does not hold it.
      */
@@ -149,12 +216,34 @@ public final class RmaMutexes
         }
         rma.allFence();
         held[rank][mutex] = false;
+        final long ticket = tickets[rank][mutex];
+        if (NO_TICKET != ticket && words.writes().exposed(rank))
+        {
+            grantNextTurn(mutex, rank, ticket + 1);
+        }
         if (null == slice)
         {
+            if (driver.takesWrites(words, rank))
+            {
+                driver.rmw(RmaOp.FETCH_ADD_LONG, rank, words, mutex * MUTEX_BYTES + SERVING_OFFSET, 1L);
+                return;
+            }
             driver.tell(RmaOp.UNLOCK, rank, words.id(), mutex);
             return;
         }
         SharedMemoryTier.fetchAndAdd(slice, mutex * MUTEX_BYTES + SERVING_OFFSET, 1L);
+    }
+
+    /** Grants {@code next} in its turn word, and wakes the rank found waiting for it there. */
+    private void grantNextTurn(final int mutex, final int rank, final long next)
+    {
+        final long turn = rma.swapLong(words, rank, turns.turnOffset(counts[rank], mutex, next),
+            MutexTurns.granted(next));
+        final int waiter = MutexTurns.waiter(turn, next);
+        if (waiter >= 0)
+        {
+            rma.swapLong(words, waiter, MutexTurns.flagOffset(words.size(waiter)), turn);
+        }
     }
 
     RmaAllocation words()

@@ -858,7 +858,7 @@ public final class ArmciSuiteScenarios
         expect(IllegalStateException.class, "was freed", () -> m.unlock(0, last));
         rma.free(counters);
         // A negative count is refused on every rank, naming it; the ranks stay in step.
-        expect(IllegalArgumentException.class, "mutex count refused on every rank (16 bytes a mutex): rank 0 asked for a slice of -16 bytes", () -> rma.createMutexes(0 == rma.rank() ? -1 : 1));
+        expect(IllegalArgumentException.class, "mutex count refused on every rank (" + (16 + 8 * rma.size()) + " bytes a mutex, 8 a host): rank 0 asked for a slice of " + (8 - 16 - 8 * rma.size()) + " bytes", () -> rma.createMutexes(0 == rma.rank() ? -1 : 1));
         final RmaMutexes after = rma.createMutexes(1);
         rma.destroyMutexes(after);
     }

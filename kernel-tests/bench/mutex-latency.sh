@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Benchmark: lock + unlock of a mutex on another rank over lo on pinmx.ko, its host a passive target stopped with
+# SIGSTOP, the same host running, and a host whose data server grants it (io.pinmx.kerneltests.PassiveMutexLatency).
+# On the host it builds kernel-tests and boots one guest (each vCPU its own TCG thread unless PINMX_VM_TCG_THREAD
+# says otherwise), where it runs itself again:
+#   kernel-tests/bench/mutex-latency.sh [--kernel 6.12|6.1]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../scripts/lib.sh
+source "$repo/scripts/lib.sh"
+target=$repo/kernel-tests/target
+if [ -z "${PINMX_VM:-}" ]; then
+  pinmx_use_jdk
+  (cd "$repo" && pinmx_mvn -q -DskipTests -pl kernel-tests -am package dependency:build-classpath \
+    -Dmdep.outputFile=target/pinmx-vm.classpath -Dmdep.includeScope=test)
+  PINMX_VM_TCG_THREAD=${PINMX_VM_TCG_THREAD:-multi} exec "$repo/kmod/vm/run-tests.sh" "$@" \
+    --cmd kernel-tests/bench/mutex-latency.sh
+fi
+read -ra flags <<<"$(pinmx_jvm_flags)"
+exec "$JAVA_HOME/bin/java" "${flags[@]}" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.io.tmpdir=/tmp \
+  -cp "$target/test-classes:$target/classes:$(cat "$target/pinmx-vm.classpath")" \
+  io.pinmx.kerneltests.PassiveMutexLatency /tmp/pinmx-mutex-latency
