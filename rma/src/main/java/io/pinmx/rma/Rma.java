@@ -47,7 +47,7 @@ public final class Rma implements AutoCloseable
         this.transfers = layers.transfers;
         this.fences = new Fences(ranks, driver, transfers);
         this.groups = new RmaGroups(this, job, layers.allocator, transfers, ranks, layers.arena, Hosts.exchange(job, ranks));
-        this.messages = new RmaMessages(this, job);
+        this.messages = new RmaMessages(this, job, layers.twoSided);
         this.localMemory = new LocalMemory(job.rank());
         if (null != driver)
         {
