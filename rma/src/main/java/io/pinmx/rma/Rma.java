@@ -46,7 +46,7 @@ public final class Rma implements AutoCloseable
         this.transfers = layers.transfers;
         this.fences = new Fences(ranks, driver, transfers);
         this.groups = new RmaGroups(this, job, layers.allocator, transfers, ranks, layers.arena, Hosts.exchange(job, ranks));
-        this.messages = new RmaMessages(this, job);
+        this.messages = new RmaMessages(this, job, layers.twoSided);
         this.localMemory = new LocalMemory(job.rank());
         this.values = new RmaValues(transfers);
         this.atomics = new RmaAtomics(transfers);

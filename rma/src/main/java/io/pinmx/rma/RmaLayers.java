@@ -3,6 +3,8 @@ package io.pinmx.rma;
 import io.pinmx.job.EndpointTuning;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
+import io.pinmx.mx.EndpointOptions;
+import io.pinmx.mx.ProgressMode;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.ProviderOptionKeys;
 
@@ -11,7 +13,8 @@ import java.lang.foreign.Arena;
 /**
  * The layers under one rank's {@link Rma}: the ranks' tiers and mapped slices, and, when any rank of the job is
  * reached through the driver, this rank's endpoint, driver tier and data server; the allocator and the transfers
- * over both tiers. Opened collectively at init, released in reverse at close.
+ * over both tiers; the two-sided messages, over that endpoint or, when there is none, one of their own. Opened
+ * collectively at init, released in reverse at close.
  */
 final class RmaLayers
 {
@@ -24,6 +27,9 @@ final class RmaLayers
     final DataServer server;
     final Allocator allocator;
     final Transfers transfers;
+    /** {@link #endpoint}, or when there is none an endpoint for two-sided messages alone, driven by its callers. */
+    private final JobEndpoint messageEndpoint;
+    final TwoSidedMessages twoSided;
 
     /**
      * Collective: the endpoint is opened by every rank or by none.
@@ -60,6 +66,42 @@ final class RmaLayers
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
+        try
+        {
+            this.messageEndpoint = null != endpoint ? endpoint :
+                JobEndpoint.open(job, System.getenv(), messageTuning(options));
+        }
+        catch (final RuntimeException ex)
+        {
+            ranks.close();
+            arena.close();
+            throw ex;
+        }
+        this.twoSided = new TwoSidedMessages(messageEndpoint, ranks);
+    }
+
+    /**
+     * Every rank reaches every other through shared memory: two-sided messages alone use this endpoint, so it runs no
+     * thread (a sender's or receiver's wait drives it) and publishes no counters (opening their map takes seconds).
+     */
+    private static EndpointTuning messageTuning(final RmaOptions options)
+    {
+        return new EndpointTuning()
+        {
+            @Override
+            public void driverConfig(final EndpointConfig.Builder config)
+            {
+                config.option(ProviderOptionKeys.USER_SAME_HOST, options.sharedMemory())
+                    .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)
+                    .option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false);
+            }
+
+            @Override
+            public void options(final EndpointOptions.Builder endpointOptions)
+            {
+                endpointOptions.progressMode(ProgressMode.CALLER);
+            }
+        };
     }
 
     /**
@@ -118,10 +160,15 @@ final class RmaLayers
     /** Stops the data server, closes the endpoint, unmaps every slice. */
     void release()
     {
+        twoSided.close();
         if (null != server)
         {
             server.close();
             endpoint.close();
+        }
+        else
+        {
+            messageEndpoint.close();
         }
         ranks.close();
         arena.close();

@@ -23,12 +23,65 @@ public final class RmaMessages
 
     private final Rma rma;
     private final Job job;
+    private final TwoSidedMessages twoSided;
 
-    RmaMessages(final Rma rma, final Job job)
+    RmaMessages(final Rma rma, final Job job, final TwoSidedMessages twoSided)
     {
         this.rma = rma;
         this.job = job;
+        this.twoSided = twoSided;
     }
+
+    // ---------------------------------------------------------------- two-sided
+
+    /**
+     * {@code armci_msg_snd}: sends the buffer's bytes (any length, heap or native) to a rank with a tag; returns once
+     * the buffer may be reused, which for a message longer than the endpoint's eager size is once the receiver took it.
+     *
+     * @throws IllegalArgumentException naming the rank if it is outside the job or this rank, or if the buffer is null.
+     * @throws RmaException             naming the rank if it exited.
+     */
+    public void send(final int tag, final MemorySegment buffer, final int to)
+    {
+        rma.checkOpen();
+        twoSided.send(tag, buffer, to);
+    }
+
+    /**
+     * {@code armci_msg_rcv}: receives the next message with the tag from the rank into the start of the buffer.
+     *
+     * @return the message's length in bytes.
+     * @throws IllegalArgumentException naming the rank if it is outside the job or this rank, the buffer if it is null
+     *                                  or read-only, or both sizes if the message is longer than the buffer (it then
+     *                                  stays queued for a receive with room).
+     * @throws RmaException             naming the rank if it exited.
+     */
+    public long receive(final int tag, final MemorySegment buffer, final int from)
+    {
+        rma.checkOpen();
+        return twoSided.receive(tag, buffer, from);
+    }
+
+    /**
+     * {@code armci_msg_rcvany}: receives the next message with the tag from any rank, as
+     * {@link #receive(int, MemorySegment, int)}.
+     *
+     * @return who sent it (a world rank) and its length.
+     * @throws RmaException naming a rank of this host that exited while none had sent.
+     */
+    public ReceivedMessage receiveAny(final int tag, final MemorySegment buffer)
+    {
+        rma.checkOpen();
+        return twoSided.receiveAny(tag, buffer);
+    }
+
+    /** @return the longest two-sided message that goes eagerly (the scenarios send longer ones too). */
+    long eagerBytes()
+    {
+        return twoSided.eagerBytes();
+    }
+
+    // ---------------------------------------------------------------- collectives
 
     /** @return {@code root}'s bytes on every rank. */
     public byte[] broadcast(final int root, final byte[] bytes)

@@ -17,6 +17,8 @@ final class RmaTags
     static final long REPLY = MARKER | 3L << 48;
     /** Data server to the origin: a chunk of the packed data of a GET_PACKED request. */
     static final long PACKED = MARKER | 4L << 48;
+    /** Rank to rank: an ARMCI two-sided message ({@code armci_msg_snd}), its tag in the low 32 bits. */
+    static final long MESSAGE = MARKER | 5L << 48;
 
     private RmaTags()
     {

@@ -4,8 +4,8 @@
  * ({@code MemoryLocks})) over the layers {@code RmaLayers} opens and releases, with {@code Fences} completing
  * operations at their targets, {@link io.pinmx.rma.RmaGroups} for groups ({@link io.pinmx.rma.RmaGroup}, whose
  * collectives go through {@code GroupMailboxes}) and {@link io.pinmx.rma.RmaMessages} for the message helpers
- * ({@code Reductions}, {@link io.pinmx.rma.ReduceOp}); {@code Transfers} checks every data operation and routes it to
- * a tier; {@link io.pinmx.rma.StridedPatch}, {@link io.pinmx.rma.Accumulator} and
+ * ({@code Reductions}, {@link io.pinmx.rma.ReduceOp}, {@code TwoSidedMessages}); {@code Transfers} checks every data
+ * operation and routes it to a tier; {@link io.pinmx.rma.StridedPatch}, {@link io.pinmx.rma.Accumulator} and
  * {@link io.pinmx.rma.LockStripes} are shared by every transfer path; {@code Ranks}, {@code Allocator} and
  * {@code SharedMemoryTier} own rank discovery, the shared files (and each slice's exposed region) and the same-host
  * operations; {@code DriverTier} (origin: gets as the endpoint's one-sided reads, requests for the rest, with

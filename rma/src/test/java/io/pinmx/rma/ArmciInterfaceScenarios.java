@@ -22,8 +22,8 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * ({@link SameNodeScenario}),
  * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals), {@code manygets}
  * ({@link ManyGetsScenario}), {@code localmem} ({@link LocalMemoryScenario}), {@code putflag}
- * ({@link PutFlagScenario}), {@code defaultgroup} ({@link DefaultGroupScenario}) and {@code scopes}
- * ({@link ScopeScenario}). Each throws on the first wrong result; rank
+ * ({@link PutFlagScenario}), {@code defaultgroup} ({@link DefaultGroupScenario}), {@code scopes}
+ * ({@link ScopeScenario}) and {@code twosided} ({@link TwoSidedScenario}). Each throws on the first wrong result; rank
  * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
  */
 public final class ArmciInterfaceScenarios
@@ -44,34 +44,49 @@ public final class ArmciInterfaceScenarios
         final long joining = System.nanoTime();
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
-            final ArmciInterfaceScenarios s = new ArmciInterfaceScenarios(rma);
-            RmaScenarios.printStart(rma, joining);
-            for (final String scenario : args[0].split(","))
+            try
             {
-                final long started = System.nanoTime();
-                switch (scenario)
-                {
-                    case "nbvalues" -> s.nbValues();
-                    case "reductions" -> s.reductions();
-                    case "anywhere" -> s.piecesAnywhere();
-                    case "groups" -> new GroupScenarios(rma).run();
-                    case "epochs" -> s.accessEpochs();
-                    case "exclusion" -> new EpochExclusionScenario(rma).run();
-                    case "samenode" -> new SameNodeScenario(rma).run();
-                    case "lockmem" -> s.addressRangeLocks();
-                    case "manygets" -> new ManyGetsScenario(rma).run();
-                    case "localmem" -> new LocalMemoryScenario(rma).run();
-                    case "putflag" -> new PutFlagScenario(rma).run();
-                    case "defaultgroup" -> new DefaultGroupScenario(rma).run();
-                    case "scopes" -> new ScopeScenario(rma).run();
-                    default -> throw new IllegalArgumentException("unknown scenario " + scenario);
-                }
-                rma.barrier();
-                if (0 == rma.rank())
-                {
-                    System.out.println("PASSED " + scenario);
-                    System.out.println("# " + scenario + ": " + (System.nanoTime() - started) / 1_000_000 + " ms");
-                }
+                runScenarios(rma, args[0], joining);
+            }
+            catch (final RuntimeException | AssertionError ex)
+            {
+                // Rma.close is collective: a rank that failed would wait there for ranks that wait for it.
+                ex.printStackTrace();
+                System.exit(1);
+            }
+        }
+    }
+
+    private static void runScenarios(final Rma rma, final String scenarios, final long joining)
+    {
+        final ArmciInterfaceScenarios s = new ArmciInterfaceScenarios(rma);
+        RmaScenarios.printStart(rma, joining);
+        for (final String scenario : scenarios.split(","))
+        {
+            final long started = System.nanoTime();
+            switch (scenario)
+            {
+                case "nbvalues" -> s.nbValues();
+                case "reductions" -> s.reductions();
+                case "anywhere" -> s.piecesAnywhere();
+                case "groups" -> new GroupScenarios(rma).run();
+                case "epochs" -> s.accessEpochs();
+                case "exclusion" -> new EpochExclusionScenario(rma).run();
+                case "samenode" -> new SameNodeScenario(rma).run();
+                case "lockmem" -> s.addressRangeLocks();
+                case "manygets" -> new ManyGetsScenario(rma).run();
+                case "localmem" -> new LocalMemoryScenario(rma).run();
+                case "putflag" -> new PutFlagScenario(rma).run();
+                case "defaultgroup" -> new DefaultGroupScenario(rma).run();
+                case "scopes" -> new ScopeScenario(rma).run();
+                case "twosided" -> new TwoSidedScenario(rma).run();
+                default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+            }
+            rma.barrier();
+            if (0 == rma.rank())
+            {
+                System.out.println("PASSED " + scenario);
+                System.out.println("# " + scenario + ": " + (System.nanoTime() - started) / 1_000_000 + " ms");
             }
         }
     }
