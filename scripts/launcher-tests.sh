@@ -3,12 +3,15 @@
 #   - srun -n 2 (and srun --mpi=pmix -n 2, through Slurm's PMIx server) of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
 #     all in a private directory, on their own ports and munge socket) and stops again; through the PMIx server
 #     also RankRing, RmaRing (fetch-and-add tickets) and an MPJ Express program (NPB IS class S, verified);
+#   - srun --mpi=pmix -N 2 of a two-node Slurm whose "nodes" are two network namespaces joined by a veth pair
+#     (slurmctld and one slurmd in the first, the other slurmd in the second, each node's ranks with a HOME and
+#     shared-memory directory of their own): RankRing and PingPong, the payload checked on the veth;
 #   - Open MPI's mpirun -np 2.
 # Installs slurm-wlm, munge and openmpi-bin when missing (root only; once). A launcher that cannot run here is
 # skipped with the reason. The bench classpath is built once (PINMX_CLASSPATH, if set, is used as it is; the MPJ
 # program's is mpj-device's), so no task runs Maven. Checks each program's lines, exit status, and that the
 # bootstrap file is gone afterwards. Also the main job's series script (bench-imb/run-series.sh) once, judged on
-# its tally. Arguments pick parts (slurm, mpirun, series; default all three).
+# its tally. Arguments pick parts (slurm, slurm-netns, mpirun, series; default all four).
 # Last line: "launchers: N passed, N failed, N skipped".
 set -uo pipefail
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -19,14 +22,19 @@ readonly DEADLINE_S=180
 readonly SIZES_LOG=10 # -msglog 0:10: sizes 0, 1, 2, ..., 1024 = 12 rows
 passed=0 failed=0 skipped=0 started=$SECONDS
 work=$(mktemp -d "${TMPDIR:-/tmp}/pinmx-launchers.XXXXXX")
-daemons=()
+daemons=() namespaces=()
 stop_daemons() {
   local pid
   for pid in "${daemons[@]}"; do kill -TERM "$pid" 2>/dev/null; done
   for pid in "${daemons[@]}"; do wait "$pid" 2>/dev/null; done
   daemons=()
 }
-trap 'stop_daemons; rm -rf "$work"' EXIT
+remove_namespaces() {
+  local name
+  for name in "${namespaces[@]}"; do ip netns del "$name" 2>/dev/null; done
+  namespaces=()
+}
+trap 'stop_daemons; remove_namespaces; rm -rf "$work"' EXIT
 
 result() { # launcher status detail
   echo "launcher $1: $2${3:+: $3}"
@@ -182,6 +190,119 @@ run_slurm_pmix_programs() { # dir
     '^ Verification += +SUCCESSFUL$' '^ Total processes += +2$'
 }
 
+# Slurm across two "nodes" of one kernel: a network namespace each, joined by a veth pair. slurmd runs in each
+# through nsenter (ip netns exec would remount /sys, hiding the cgroup tree slurmd needs); both nodes take the same
+# SlurmdPort in their own namespace and keep spool and TmpFS apart by node name (%n).
+run_slurm_namespaces() {
+  if [ "$(id -u)" -ne 0 ]; then
+    result "slurm netns" skipped "needs root for network namespaces and the Slurm daemons"
+    return
+  fi
+  pinmx_need_packages slurm-wlm munge iproute2
+  local dir=$work/slurm-netns host base subnet a=psl$$a b=psl$$b node ns state before
+  host=$(hostname -s)
+  base=$((20000 + RANDOM % 20000))
+  subnet=10.233.$((RANDOM % 250))
+  if ! { ip netns add "$a" && namespaces+=("$a") && ip netns add "$b" && namespaces+=("$b") &&
+    ip link add "$a" netns "$a" type veth peer name "$b" netns "$b" &&
+    ip -n "$a" addr add "$subnet.1/24" dev "$a" && ip -n "$b" addr add "$subnet.2/24" dev "$b" &&
+    ip -n "$a" link set lo up && ip -n "$b" link set lo up && ip -n "$a" link set "$a" up &&
+    ip -n "$b" link set "$b" up; }; then
+    result "slurm netns" failed "could not make namespaces $a and $b joined by a veth pair"
+    remove_namespaces
+    return
+  fi
+  mkdir -p "$dir/state" "$dir/spool/pinmxa" "$dir/spool/pinmxb" "$dir/tmp/pinmxa" "$dir/tmp/pinmxb" \
+    "$dir/home-pinmxa" "$dir/home-pinmxb" "$dir/shm-pinmxa" "$dir/shm-pinmxb"
+  head -c 1024 /dev/urandom >"$dir/munge.key"
+  chmod 400 "$dir/munge.key"
+  munged -F --force --socket="$dir/munge.socket" --key-file="$dir/munge.key" --pid-file="$dir/munged.pid" \
+    --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" 2>>"$dir/munged.log" &
+  daemons+=($!)
+  cat >"$dir/slurm.conf" <<EOF
+ClusterName=pinmxnetns
+SlurmctldHost=$host($subnet.1)
+SlurmctldPort=$base
+SlurmdPort=$((base + 1))
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge.socket
+CredType=cred/munge
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool/%n
+TmpFS=$dir/tmp/%n
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+NodeName=pinmxa NodeAddr=$subnet.1 CPUs=$(nproc) State=UNKNOWN
+NodeName=pinmxb NodeAddr=$subnet.2 CPUs=$(nproc) State=UNKNOWN
+PartitionName=pinmx Nodes=pinmxa,pinmxb Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
+EOF
+  export SLURM_CONF=$dir/slurm.conf
+  for _ in $(seq 100); do [ -S "$dir/munge.socket" ] && break; sleep 0.1; done
+  nsenter --net="/run/netns/$a" slurmctld -D -f "$SLURM_CONF" 2>>"$dir/slurmctld.log" &
+  daemons+=($!)
+  for node in pinmxa pinmxb; do
+    [ "$node" = pinmxa ] && ns=$a || ns=$b
+    nsenter --net="/run/netns/$ns" slurmd -D -N "$node" -f "$SLURM_CONF" 2>>"$dir/slurmd-$node.log" &
+    daemons+=($!)
+  done
+  local in_a=(nsenter --net="/run/netns/$a")
+  for _ in $(seq 300); do
+    state=$("${in_a[@]}" sinfo -h -N -o %T 2>/dev/null | sort -u | tr '\n' ' ')
+    [ "$state" = "idle " ] && break
+    sleep 0.1
+  done
+  if [ "$state" != "idle " ]; then
+    result "slurm netns" failed "nodes not idle after 30 s (states '$state'); slurmctld.log: $(tail -n 3 "$dir/slurmctld.log" | tr '\n' ' ')"
+  else
+    # Each node's ranks get that node's HOME and shared-memory directory, as on hosts that share neither.
+    local per_node=(bash -c 'export HOME=$0/home-$SLURMD_NODENAME PINMX_SHM_DIR=$0/shm-$SLURMD_NODENAME \
+      PINMX_RMA_DIR=$0/shm-$SLURMD_NODENAME; exec "$@"' "$dir")
+    local srun=("${in_a[@]}" timeout "$DEADLINE_S" srun --mpi=pmix -N 2 -n 2 --overcommit)
+    started=$SECONDS
+    "${srun[@]}" "${per_node[@]}" bin/pinmx-run io.pinmx.job.example.RankRing >"$dir/out-ring" 2>"$dir/err-ring"
+    judge_netns "slurm netns RankRing" $? "$dir" "$dir/out-ring" "$dir/err-ring" 0 \
+      '^rank 0 of 2 got 1 from rank 1$' '^rank 1 of 2 got 0 from rank 0$'
+    started=$SECONDS
+    before=$(ip netns exec "$b" cat "/sys/class/net/$b/statistics/rx_bytes")
+    "${srun[@]}" "${per_node[@]}" "${pingpong[@]}" >"$dir/out-pingpong" 2>"$dir/err-pingpong"
+    # rank 0's timed payload to rank 1 alone: 5 loops of 50 repetitions of every size from 0 to 1024 B
+    judge_netns "slurm netns PingPong" $? "$dir" "$dir/out-pingpong" "$dir/err-pingpong" \
+      $(($(ip netns exec "$b" cat "/sys/class/net/$b/statistics/rx_bytes") - before - 5 * 50 * 2047)) \
+      '^ +1024 +50 +[0-9.]+ +[0-9.]+ *$' "^# progress: pinmx: user driver \(UDP on $subnet\.[12] "
+  fi
+  stop_daemons
+  remove_namespaces
+  unset SLURM_CONF
+}
+
+# Judges a run across the namespaces: judge_lines' checks, nothing under the second node's HOME either, and the
+# veth's surplus (the bytes it carried beyond the run's payload; negative when it carried less) at least 0.
+judge_netns() { # launcher status dir out err surplus pattern...
+  local name=$1 status=$2 dir=$3 out=$4 err=$5 surplus=$6
+  shift 6
+  if [ -n "$(ls -A "$dir/home-pinmxb/.pinmx" 2>/dev/null)" ]; then
+    result "$name" failed "bootstrap files left in $dir/home-pinmxb/.pinmx: $(ls "$dir/home-pinmxb/.pinmx" | tr '\n' ' ')"
+  elif [ "$status" -eq 0 ] && [ "$surplus" -lt 0 ]; then
+    result "$name" failed "the veth carried $((-surplus)) B less than the payload: the ranks did not meet across it"
+  else
+    judge_lines "$name" "$status" "$out" "$err" "$dir/home-pinmxa" "$@"
+  fi
+}
+
 run_open_mpi() {
   if ! command -v mpirun >/dev/null; then
     if [ "$(id -u)" -ne 0 ]; then
@@ -219,13 +340,14 @@ run_series() {
 }
 
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(slurm mpirun series)
+[ ${#parts[@]} -eq 0 ] && parts=(slurm slurm-netns mpirun series)
 for part in "${parts[@]}"; do
   case $part in
     slurm) run_slurm ;;
+    slurm-netns) run_slurm_namespaces ;;
     mpirun) run_open_mpi ;;
     series) run_series ;;
-    *) echo "launcher-tests.sh: unknown part '$part' (slurm, mpirun, series)" >&2; exit 2 ;;
+    *) echo "launcher-tests.sh: unknown part '$part' (slurm, slurm-netns, mpirun, series)" >&2; exit 2 ;;
   esac
 done
 echo "launchers: $passed passed, $failed failed, $skipped skipped"

@@ -18,8 +18,8 @@ import java.util.function.Supplier;
  * launcher's process table ({@link PmixClient#processTable}) gives every rank's host and pid, and its state once the
  * launcher has recorded the end (Open MPI's daemons within a few seconds); a rank of this node is judged at once by
  * its process. After a failure it asks every {@value #POLL_MS} ms until one is found or the deadline passes; a
- * collective still waiting looks now and then ({@link #look}), since a fence may wait on a rank of another node
- * without ever failing. A server that does not answer the query leaves the search with its refusal, which the
+ * collective still waiting looks now and then ({@link #look}) for ranks the launcher shows failed, since a fence may
+ * wait on a rank of another node without ever failing. A server that does not answer the query leaves the search with its refusal, which the
  * caller's error quotes. Used by one thread at a time (the one waiting in a collective).
  */
 final class DeadRankSearch
@@ -46,8 +46,10 @@ final class DeadRankSearch
     }
 
     /**
-     * One look, while a collective still waits: the ranks the table (asked once) and this node's processes show
-     * ended; none once the server has refused the query.
+     * One look, while a collective still waits: the ranks the table (asked once) shows failed; none once the server
+     * has refused the query. A rank that ended normally or whose process merely exited is not named here: on a
+     * loaded host a rank may leave the fence, finalize and exit well before this rank's release from the same fence
+     * arrives.
      */
     List<EndedRank> look()
     {
@@ -56,7 +58,18 @@ final class DeadRankSearch
             return List.of();
         }
         final List<PmixProcess> table = table(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUERY_DEADLINE_MS));
-        return null == table ? List.of() : ended(table);
+        final List<EndedRank> failed = new ArrayList<>();
+        if (null != table)
+        {
+            for (final PmixProcess p : table)
+            {
+                if (p.rank() != self && p.failed())
+                {
+                    failed.add(new EndedRank(p.rank(), p.describe() + " ended: " + p.stateText()));
+                }
+            }
+        }
+        return failed;
     }
 
     /**

@@ -278,7 +278,7 @@ final class PmixExchange implements ControlPlane
         }
     }
 
-    /** A look while the collective waits: fails it naming the ranks the launcher or this node shows ended. */
+    /** A look while the collective waits: fails it naming the ranks the launcher shows failed. */
     private void failIfEnded(final String what, final long startedNs)
     {
         final StringJoiner found = new StringJoiner("; ");

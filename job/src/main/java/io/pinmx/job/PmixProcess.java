@@ -30,6 +30,12 @@ record PmixProcess(int rank, String host, int pid, int state)
         return "rank " + rank + (where.isEmpty() ? "" : " (" + where + ")");
     }
 
+    /** @return whether the launcher has recorded an abnormal end (signal, abort, exit without finalizing, ...). */
+    boolean failed()
+    {
+        return state >= STATE_ERROR;
+    }
+
     /** @return the launcher's word for the state, with its code. */
     String stateText()
     {

@@ -51,12 +51,13 @@ class PmixJobTest
 
     /**
      * Rank 1 SIGKILLs itself; with {@code receive} rank 0 waits on it through its endpoint and rank 2 in a barrier,
-     * with {@code broadcast} both wait in a broadcast from rank 1 (a fence, then a get). Open MPI 4.1 delivers no
-     * death event to its clients, so a collective's wait ends when the fence the dead rank never joins fails: the
-     * survivor's error names rank 1 with its host and pid from mpirun's process table, and PMIx's status.
+     * with {@code barrier} both wait in a barrier, with {@code broadcast} both wait in a broadcast from rank 1 (a
+     * fence, then a get). Open MPI 4.1 delivers no death event to its clients, so a collective's wait ends when the
+     * fence the dead rank never joins fails: the survivor's error names rank 1 with its host and pid from mpirun's
+     * process table, and PMIx's status. An endpoint's wait names rank 1's exited process.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"receive", "broadcast"})
+    @ValueSource(strings = {"receive", "barrier", "broadcast"})
     void aKilledRanksSurvivorsFailAtOnceNamingIt(final String wait) throws Exception
     {
         MpirunJob.assumeMpirun();
@@ -80,6 +81,8 @@ class PmixJobTest
             {
                 // its endpoint waited on rank 1 itself: the partner named, failed by its process having exited
                 assertTrue(outcome.startsWith("failed: ") && outcome.contains("rank 1"), line);
+                assertTrue(outcome.contains("its process " + deadPid + " exited"),
+                    "pid " + deadPid + " not named: " + line);
             }
             else
             {
