@@ -35,6 +35,7 @@ public final class Rma implements AutoCloseable
     private final MemoryLocks memoryLocks;
     private final RmaMessages messages;
     private final LocalMemory localMemory;
+    private final CallerProgress progress;
     private static final VarHandle INT_FLAG = ValueLayout.JAVA_INT.varHandle();
     private boolean closed;
 
@@ -49,6 +50,7 @@ public final class Rma implements AutoCloseable
         this.groups = new RmaGroups(this, job, layers.allocator, transfers, ranks, layers.arena, Hosts.exchange(job, ranks));
         this.messages = new RmaMessages(this, job);
         this.localMemory = new LocalMemory(job.rank());
+        this.progress = new CallerProgress(null == driver ? null : layers.endpoint.endpoint());
         if (null != driver)
         {
             try
@@ -640,6 +642,20 @@ public final class Rma implements AutoCloseable
     public void unlockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
     {
         memoryLocks.unlock(allocation, rank, offset, bytes);
+    }
+
+    /**
+     * {@code ARMCI_Progress}: while other ranks pull from this one through the driver, offers the CPU to the thread
+     * that serves them ({@link CallerProgress}); one counter read otherwise. A loop that computes for long calls it
+     * every millisecond or so.
+     *
+     * @return true if pull requests arrived since the last call and the CPU was offered, false otherwise.
+     * @throws IllegalStateException if this rma is closed.
+     */
+    public boolean progress()
+    {
+        checkOpen();
+        return progress.offer();
     }
 
     // ---------------------------------------------------------------- message helpers
