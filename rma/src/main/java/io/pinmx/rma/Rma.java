@@ -35,6 +35,7 @@ public final class Rma implements AutoCloseable
     private final RmaAtomics atomics;
     private final RmaFlags flags;
     private final RmaEpochs epochs;
+    private final CallerProgress progress;
     private boolean closed;
 
     private Rma(final Job job, final RmaOptions options)
@@ -52,6 +53,7 @@ public final class Rma implements AutoCloseable
         this.atomics = new RmaAtomics(transfers);
         this.flags = new RmaFlags(transfers, job.rank());
         this.epochs = new RmaEpochs(this, transfers);
+        this.progress = new CallerProgress(null == driver ? null : layers.endpoint.endpoint());
         if (null != driver)
         {
             try
@@ -487,6 +489,20 @@ public final class Rma implements AutoCloseable
     public void unlockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
     {
         memoryLocks.unlock(allocation, rank, offset, bytes);
+    }
+
+    /**
+     * {@code ARMCI_Progress}: while other ranks pull from this one through the driver, offers the CPU to the thread
+     * that serves them ({@link CallerProgress}); one counter read otherwise. A loop that computes for long calls it
+     * every millisecond or so.
+     *
+     * @return true if pull requests arrived since the last call and the CPU was offered, false otherwise.
+     * @throws IllegalStateException if this rma is closed.
+     */
+    public boolean progress()
+    {
+        checkOpen();
+        return progress.offer();
     }
 
     // ---------------------------------------------------------------- message helpers

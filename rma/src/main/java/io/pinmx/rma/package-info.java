@@ -21,6 +21,7 @@
  * {@link io.pinmx.rma.CostModel}, which {@code CostModels} reads from its file ({@code CostModelFile}) or has
  * {@code Calibration} measure. {@code io.pinmx.rma.protocol.bench} holds the protocol sweep (a program). Calls the
  * JDK, {@code io.pinmx.job}, {@code io.pinmx.mx} and {@code io.pinmx.pin.provider} (idle strategies, files, the
- * {@code ProgressRunner} that runs the data server as an Agrona agent).
+ * {@code ProgressRunner} that runs the data server as an Agrona agent), and {@code io.pinmx.pin.spi}'s counters
+ * ({@code CallerProgress}: pull requests received).
  */
 package io.pinmx.rma;

@@ -178,6 +178,40 @@ final class ProgressScenarios
             () -> "the computing rank 0 waited 60 s and the others' operations were not all served (" + seenX + ")");
     }
 
+    // ---------------------------------------------------------------- progress calls
+
+    /**
+     * {@link Rma#progress()} offers the CPU only while pulls reach this rank: after a barrier nobody pulls, so every
+     * rank's call says no; then every other rank gets a block from rank 0, whose next call says yes through the driver
+     * (the gets were pulls its endpoint served) and no on the shared-memory tier (copies), and the call after that no.
+     */
+    void progressCalls()
+    {
+        final long bytes = 64 * 1024;
+        final RmaAllocation a = rma.alloc(bytes);
+        rma.barrier();
+        rma.progress();
+        rma.barrier();
+        final boolean idle = rma.progress();
+        check(!idle, () -> "rank " + rma.rank() + ": progress offered the CPU with no pull aimed at it");
+        rma.barrier();
+        if (0 != rma.rank())
+        {
+            final MemorySegment into = arena.allocate(bytes);
+            rma.get(a, 0, 0, into);
+        }
+        rma.barrier();
+        if (0 == rma.rank())
+        {
+            final boolean pulled = RankTier.DRIVER == rma.tier(1);
+            final boolean offered = rma.progress();
+            check(offered == pulled, () -> "rank 0 pulled " + pulled + ", progress offered " + offered);
+            check(!rma.progress(), () -> "rank 0: progress offered the CPU again with no new pull");
+        }
+        rma.barrier();
+        rma.free(a);
+    }
+
     // ---------------------------------------------------------------- a target that dies
 
     /**

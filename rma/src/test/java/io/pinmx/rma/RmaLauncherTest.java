@@ -33,6 +33,7 @@ class RmaLauncherTest
         "handles, 2, 1", "handles, 4, 1", "handles, 2, 0", "handles, 4, 0",
         "errors, 2, 1", "errors, 4, 1", "errors, 2, 0", "errors, 4, 0",
         "unilateral, 2, 1", "unilateral, 4, 1", "unilateral, 2, 0", "unilateral, 4, 0",
+        "progress, 2, 1", "progress, 2, 0",
         "killed, 2, 1", "killed, 4, 1", "killed, 2, 0", "killed, 4, 0"})
     void scenarioPassesOnEveryRank(final String scenario, final int ranks, final int sharedMemory) throws Exception
     {

@@ -59,6 +59,7 @@ public final class RmaScenarios
                     case "handles" -> s.handlesAndShapes();
                     case "errors" -> s.errors();
                     case "unilateral" -> progress.unilateral();
+                    case "progress" -> progress.progressCalls();
                     case "protocols" -> new ProtocolScenarios(rma, System.getenv()).protocols();
                     case "packArea" -> new ProtocolScenarios(rma, System.getenv()).packedGetsBeyondThePackArea();
                     case "sizeClasses" -> new ProtocolScenarios(rma, System.getenv()).sizeClasses();

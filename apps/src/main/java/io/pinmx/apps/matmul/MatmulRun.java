@@ -66,13 +66,14 @@ public record MatmulRun(BlockGrid grid, String version, double seconds, double t
         out.flush();
     }
 
-    /** SRUMMA's wait by kind: seconds issuing, testing and waiting for gets, and how many tests. */
+    /** SRUMMA's wait by kind: seconds issuing, testing and waiting for gets, tests, seconds in progress calls. */
     static void communicationPhases(final PrintStream out, final double[] phases)
     {
         line(out, "Get issue secs", String.format(Locale.ROOT, "%.4f", phases[0]));
         line(out, "Get test secs", String.format(Locale.ROOT, "%.4f", phases[1]));
         line(out, "Get await secs", String.format(Locale.ROOT, "%.4f", phases[2]));
         line(out, "Get tests", String.format(Locale.ROOT, "%.0f", phases[3]));
+        line(out, "Progress secs", String.format(Locale.ROOT, "%.4f", phases[4]));
         out.flush();
     }
 

@@ -16,9 +16,10 @@ import java.lang.foreign.ValueLayout;
  * chunk (AHEAD chunks in flight; 1 is double buffering). Pieces a rank holds itself are read in place. Before the
  * timed product, one pass makes the same gets blocking with no computing: the communication the product has to hide.
  * <p>
- * A chunk is multiplied in panels of rows, the next chunk's gets tested between panels: through the driver a test polls
- * the endpoint, which moves this rank's pulls on and serves the ones aimed at it, where otherwise each pull's round
- * trip waits for a parked thread to be woken and scheduled beside the multiply on the same CPU.
+ * A chunk is multiplied in panels of rows; between panels a rank tests the next chunk's gets and offers its CPU to its
+ * communication threads ({@link Rma#progress()}), whether or not it still has gets in flight: the other ranks may
+ * still be pulling from it, and through the driver its progress thread serves those pulls on the CPU this rank
+ * multiplies on, a block per round trip, so without the offer each block waits for the multiply's time slice to end.
  */
 final class Srumma implements AutoCloseable
 {
@@ -44,11 +45,15 @@ final class Srumma implements AutoCloseable
     private final double[] aChunk;
     private final double[] bChunk;
     private final int panelRows;
-    /** The product's time in communication calls by kind: issuing, testing and waiting for gets. */
+    /**
+     * The product's time in communication calls by kind: issuing, testing and waiting for gets, offering the CPU to
+     * the communication threads.
+     */
     private long issueNs;
     private long testNs;
     private long awaitNs;
     private long tests;
+    private long progressNs;
 
     /** Collective: allocates this rank's blocks of A and B and fills them. */
     Srumma(final Rma rma, final BlockGrid grid, final int chunksAhead)
@@ -109,6 +114,7 @@ final class Srumma implements AutoCloseable
         testNs = 0;
         awaitNs = 0;
         tests = 0;
+        progressNs = 0;
         start = System.nanoTime();
         final int first = grid.firstChunk(rank);
         final int chunks = grid.chunks();
@@ -137,7 +143,7 @@ final class Srumma implements AutoCloseable
             multiply(c, pending[(step + 1) % buffers]);
         }
         final double seconds = (System.nanoTime() - start) / 1e9;
-        final long waitNs = issueNs + testNs + awaitNs;
+        final long waitNs = issueNs + testNs + awaitNs + progressNs;
 
         final double error = new ClosedFormProduct(grid.order())
             .maxError(c, m, n, grid.gridRow(rank) * m, grid.gridCol(rank) * n);
@@ -148,7 +154,7 @@ final class Srumma implements AutoCloseable
 
     /**
      * C += the current chunk's product, panel by panel, testing the next chunk's gets (null: none) between panels
-     * until they are done.
+     * until they are done and offering the CPU to the communication threads after every panel but the last.
      */
     private void multiply(final double[] c, final RmaHandle inFlight)
     {
@@ -163,6 +169,12 @@ final class Srumma implements AutoCloseable
                 done = inFlight.test();
                 testNs += System.nanoTime() - testStart;
                 tests++;
+            }
+            if (i + rows < m)
+            {
+                final long progressStart = System.nanoTime();
+                rma.progress();
+                progressNs += System.nanoTime() - progressStart;
             }
         }
     }
@@ -197,11 +209,11 @@ final class Srumma implements AutoCloseable
 
     /**
      * Collective, after {@link #run()}: the product's communication by kind, slowest rank each: seconds issuing,
-     * testing and waiting for gets, and the number of tests.
+     * testing and waiting for gets, the number of tests, and seconds offering the CPU to the communication threads.
      */
     double[] communicationPhases()
     {
-        final double[] phases = {issueNs / 1e9, testNs / 1e9, awaitNs / 1e9, tests};
+        final double[] phases = {issueNs / 1e9, testNs / 1e9, awaitNs / 1e9, tests, progressNs / 1e9};
         rma.messages().reduce(ReduceOp.MAX, phases);
         return phases;
     }

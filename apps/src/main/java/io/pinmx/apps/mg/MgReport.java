@@ -42,7 +42,8 @@ final class MgReport
 
     /**
      * The one-sided ghost exchanges' phases. PUT: puts issued, fences and notifications, waiting to be notified. GET:
-     * planes posted in the own slots and neighbours notified, gets, waiting to be notified.
+     * planes posted in the own slots and neighbours notified, gets, waiting to be notified. Either: progress calls
+     * between the planes computed.
      */
     static void exchangePhases(final PrintStream out, final GhostMotion motion, final double[] seconds)
     {
@@ -50,6 +51,7 @@ final class MgReport
         line(out, puts ? "Ghost put secs" : "Ghost post secs", String.format(Locale.ROOT, "%.4f", seconds[0]));
         line(out, puts ? "Ghost fence secs" : "Ghost get secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
         line(out, "Ghost wait secs", String.format(Locale.ROOT, "%.4f", seconds[2]));
+        line(out, "Progress secs", String.format(Locale.ROOT, "%.4f", seconds[3]));
         out.flush();
     }
 

@@ -44,7 +44,7 @@ final class Multigrid
     /** r = v - A u on the finest level. */
     void residual()
     {
-        Stencils.residual(u[finest], v, r[finest]);
+        Stencils.residual(u[finest], v, r[finest], transport::progress);
         refresh(finest, r[finest]);
     }
 
@@ -56,20 +56,20 @@ final class Multigrid
             restrict(k);
         }
         u[1].zero();
-        Stencils.smooth(r[1], u[1]);
+        Stencils.smooth(r[1], u[1], transport::progress);
         refresh(1, u[1]);
         for (int k = 2; k < finest; k++)
         {
             u[k].zero();
-            Stencils.prolongate(u[k - 1], u[k], shift(k));
-            Stencils.residual(u[k], r[k], r[k]);
+            Stencils.prolongate(u[k - 1], u[k], shift(k), transport::progress);
+            Stencils.residual(u[k], r[k], r[k], transport::progress);
             refresh(k, r[k]);
-            Stencils.smooth(r[k], u[k]);
+            Stencils.smooth(r[k], u[k], transport::progress);
             refresh(k, u[k]);
         }
-        Stencils.prolongate(u[finest - 1], u[finest], shift(finest));
+        Stencils.prolongate(u[finest - 1], u[finest], shift(finest), transport::progress);
         residual();
-        Stencils.smooth(r[finest], u[finest]);
+        Stencils.smooth(r[finest], u[finest], transport::progress);
         refresh(finest, u[finest]);
     }
 
@@ -101,14 +101,14 @@ final class Multigrid
         final Grid coarse = r[coarseLevel];
         if (!levels.heldWhole(coarseLevel) || levels.heldWhole(fineLevel))
         {
-            Stencils.restrict(fine, coarse, 1, coarse.planes, 0);
+            Stencils.restrict(fine, coarse, 1, coarse.planes, 0, transport::progress);
             refresh(coarseLevel, coarse);
             return;
         }
         // This rank's slab gives its share of a coarse level every rank holds whole.
         final int shift = fine.firstPlane / 2;
         final int planes = fine.planes / 2;
-        Stencils.restrict(fine, coarse, 1 + shift, shift + planes, shift);
+        Stencils.restrict(fine, coarse, 1 + shift, shift + planes, shift, transport::progress);
         coarse.wrapXy(1 + shift, shift + planes);
         final long start = System.nanoTime();
         transport.gatherPlanes(coarseLevel, coarse, planes);

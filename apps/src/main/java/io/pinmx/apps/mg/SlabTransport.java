@@ -29,6 +29,14 @@ interface SlabTransport
 
     void barrier();
 
+    /**
+     * Called between the planes an operator computes: a transport whose neighbours may still be reading this rank's
+     * planes lets its communication run.
+     */
+    default void progress()
+    {
+    }
+
     /** Called as the timed part starts: a transport that times its own phases starts them from zero. */
     default void startTimedPart()
     {

@@ -6,6 +6,7 @@ package io.pinmx.apps.mg;
  * a coarse correction to the next finer one. Each reads ghost values and writes interior ones; the caller refreshes
  * ghosts afterwards. Coarse plane c sits over fine plane 2c (ghost planes counted, the level's global offsets
  * applied through {@code coarseShift}, which is nonzero when the coarse level is held whole and the fine one is a slab).
+ * Each runs {@code betweenPlanes} before every plane it writes: a transport's chance to serve its neighbours.
  */
 final class Stencils
 {
@@ -19,7 +20,7 @@ final class Stencils
     }
 
     /** r = v - A u on the interior; {@code v} may be {@code r}. */
-    static void residual(final Grid u, final Grid v, final Grid r)
+    static void residual(final Grid u, final Grid v, final Grid r, final Runnable betweenPlanes)
     {
         final int side = u.side;
         final double[] uv = u.values;
@@ -29,6 +30,7 @@ final class Stencils
         final double[] edges = new double[side];
         for (int z = 1; z <= u.planes; z++)
         {
+            betweenPlanes.run();
             for (int y = 1; y < side - 1; y++)
             {
                 final int at = u.index(0, y, z);
@@ -51,7 +53,7 @@ final class Stencils
     }
 
     /** u += S r on the interior. */
-    static void smooth(final Grid r, final Grid u)
+    static void smooth(final Grid r, final Grid u, final Runnable betweenPlanes)
     {
         final int side = u.side;
         final double[] uv = u.values;
@@ -60,6 +62,7 @@ final class Stencils
         final double[] edges = new double[side];
         for (int z = 1; z <= u.planes; z++)
         {
+            betweenPlanes.run();
             for (int y = 1; y < side - 1; y++)
             {
                 final int at = u.index(0, y, z);
@@ -85,7 +88,9 @@ final class Stencils
      * Restriction of {@code fine} into the interior x/y of coarse planes {@code from..to} of {@code coarse}; coarse
      * plane c is centred on fine plane {@code 2 (c - coarseShift)}.
      */
-    static void restrict(final Grid fine, final Grid coarse, final int from, final int to, final int coarseShift)
+    static void restrict(
+        final Grid fine, final Grid coarse, final int from, final int to, final int coarseShift,
+        final Runnable betweenPlanes)
     {
         final int fs = fine.side;
         final int cs = coarse.side;
@@ -95,6 +100,7 @@ final class Stencils
         final double[] edges = new double[fs];
         for (int cz = from; cz <= to; cz++)
         {
+            betweenPlanes.run();
             final int fz = 2 * (cz - coarseShift);
             for (int cy = 1; cy < cs - 1; cy++)
             {
@@ -123,7 +129,7 @@ final class Stencils
      * Adds the trilinear interpolation of {@code coarse} to every point of {@code fine}, ghosts included (fine plane
      * 2c and 2c + 1 from coarse planes c + coarseShift and the one above).
      */
-    static void prolongate(final Grid coarse, final Grid fine, final int coarseShift)
+    static void prolongate(final Grid coarse, final Grid fine, final int coarseShift, final Runnable betweenPlanes)
     {
         final int cs = coarse.side;
         final int fs = fine.side;
@@ -135,6 +141,7 @@ final class Stencils
         final int coarsePlanes = fine.planes / 2;
         for (int cz = 0; cz <= coarsePlanes; cz++)
         {
+            betweenPlanes.run();
             for (int cy = 0; cy < cs - 1; cy++)
             {
                 final int at = coarse.index(0, cy, cz + coarseShift);

@@ -44,8 +44,8 @@ class MgLauncherTest
             "-np", Integer.toString(ranks), "--peer-timeout", "30", MgOneSided.class.getName(), "S", motion);
         assertVerified(run, ranks, MgOneSided.VERSION + " (" + motion + "s)");
         final List<String> phases = "put".equals(motion) ?
-            List.of("Ghost put secs", "Ghost fence secs", "Ghost wait secs") :
-            List.of("Ghost post secs", "Ghost get secs", "Ghost wait secs");
+            List.of("Ghost put secs", "Ghost fence secs", "Ghost wait secs", "Progress secs") :
+            List.of("Ghost post secs", "Ghost get secs", "Ghost wait secs", "Progress secs");
         for (final String phase : phases)
         {
             final String pattern = String.format(" %-16s= +[0-9]+\\.[0-9]{4}", phase);
