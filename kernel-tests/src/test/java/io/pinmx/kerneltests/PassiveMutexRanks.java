@@ -83,9 +83,9 @@ public final class PassiveMutexRanks
             }
             rma.barrier();
             final long counted = host ? counters.local().get(ValueLayout.JAVA_LONG, COUNTER_OFFSET) :
-                rma.getLong(counters, HOST, COUNTER_OFFSET);
+                rma.values().getLong(counters, HOST, COUNTER_OFFSET);
             final long rangeCounted = host ? counters.local().get(ValueLayout.JAVA_LONG, RANGE_COUNTER_OFFSET) :
-                rma.getLong(counters, HOST, RANGE_COUNTER_OFFSET);
+                rma.values().getLong(counters, HOST, RANGE_COUNTER_OFFSET);
             check(rma, 2L * CYCLES == counted, "the counter under mutex 0 is " + counted + ", want " + 2 * CYCLES);
             check(rma, 2L * RANGE_CYCLES == rangeCounted, "the counter under the address-range lock is " +
                 rangeCounted + ", want " + 2 * RANGE_CYCLES);
@@ -115,15 +115,15 @@ public final class PassiveMutexRanks
             {
                 mutexes.lock(0, HOST);
             }
-            final long v = rma.getLong(counters, HOST, COUNTER_OFFSET);
-            rma.putLong(v + 1, counters, HOST, COUNTER_OFFSET);
+            final long v = rma.values().getLong(counters, HOST, COUNTER_OFFSET);
+            rma.values().putLong(v + 1, counters, HOST, COUNTER_OFFSET);
             mutexes.unlock(0, HOST);
         }
         for (int i = 0; i < RANGE_CYCLES; i++)
         {
             rma.lockMemory(counters, HOST, RANGE_COUNTER_OFFSET, Long.BYTES);
-            final long v = rma.getLong(counters, HOST, RANGE_COUNTER_OFFSET);
-            rma.putLong(v + 1, counters, HOST, RANGE_COUNTER_OFFSET);
+            final long v = rma.values().getLong(counters, HOST, RANGE_COUNTER_OFFSET);
+            rma.values().putLong(v + 1, counters, HOST, RANGE_COUNTER_OFFSET);
             rma.unlockMemory(counters, HOST, RANGE_COUNTER_OFFSET, Long.BYTES);
         }
     }
@@ -141,7 +141,7 @@ public final class PassiveMutexRanks
             mutexes.lock(1, HOST);
             Files.createFile(dir.resolve(HELD));
             awaitFile(dir.resolve(TRIED));
-            rma.putLong(HAND_OFF_MARK, counters, HOST, HAND_OFF_OFFSET);
+            rma.values().putLong(HAND_OFF_MARK, counters, HOST, HAND_OFF_OFFSET);
             mutexes.unlock(1, HOST);
             try
             {
@@ -159,7 +159,7 @@ public final class PassiveMutexRanks
         check(rma, !mutexes.tryLock(1, HOST), "tryLock took mutex 1 while rank 0 held it");
         Files.createFile(dir.resolve(TRIED));
         mutexes.lock(1, HOST);
-        final long seen = rma.getLong(counters, HOST, HAND_OFF_OFFSET);
+        final long seen = rma.values().getLong(counters, HOST, HAND_OFF_OFFSET);
         check(rma, HAND_OFF_MARK == seen, "after the hand-off of mutex 1 its word is " + seen + ", not the " +
             HAND_OFF_MARK + " its holder put before letting go");
         mutexes.unlock(1, HOST);

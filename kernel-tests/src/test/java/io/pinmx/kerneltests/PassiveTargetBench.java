@@ -127,7 +127,7 @@ public final class PassiveTargetBench
         final MemorySegment word = arena.allocate(Long.BYTES, Long.BYTES);
         final long[] put = new long[SMALL_ROUNDS];
         final long[] add = new long[SMALL_ROUNDS];
-        rma.putLong(0, slices, 1, COUNTER_OFFSET);
+        rma.values().putLong(0, slices, 1, COUNTER_OFFSET);
         rma.fence(1);
         for (int i = 0; i < SMALL_ROUNDS; i++)
         {
@@ -137,7 +137,7 @@ public final class PassiveTargetBench
             rma.fence(1);
             put[i] = System.nanoTime() - started;
             started = System.nanoTime();
-            final long old = rma.fetchAndAddLong(slices, 1, COUNTER_OFFSET, 1);
+            final long old = rma.atomics().fetchAndAddLong(slices, 1, COUNTER_OFFSET, 1);
             add[i] = System.nanoTime() - started;
             if (old != i)
             {

@@ -21,7 +21,7 @@ final class CallerProgress
     /** @param endpoint this rank's endpoint, null when it has none. */
     CallerProgress(final Endpoint endpoint)
     {
-        this.counters = null == endpoint ? null : endpoint.driverCounters();
+        this.counters = null == endpoint ? null : endpoint.counters().driver();
         this.pullRequestsSeen = null == counters ? 0 : counters.get(Counter.FRAMES_RECEIVED_PULL);
     }
 

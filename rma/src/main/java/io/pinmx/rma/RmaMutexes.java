@@ -237,12 +237,12 @@ public final class RmaMutexes
     /** Grants {@code next} in its turn word, and wakes the rank found waiting for it there. */
     private void grantNextTurn(final int mutex, final int rank, final long next)
     {
-        final long turn = rma.swapLong(words, rank, turns.turnOffset(counts[rank], mutex, next),
+        final long turn = rma.atomics().swapLong(words, rank, turns.turnOffset(counts[rank], mutex, next),
             MutexTurns.granted(next));
         final int waiter = MutexTurns.waiter(turn, next);
         if (waiter >= 0)
         {
-            rma.swapLong(words, waiter, MutexTurns.flagOffset(words.size(waiter)), turn);
+            rma.atomics().swapLong(words, waiter, MutexTurns.flagOffset(words.size(waiter)), turn);
         }
     }
 
