@@ -50,6 +50,15 @@ public final class EndpointCounters
     }
 
     /**
+     * @return of {@link #resentFrames()}, those the driver put straight into the partner's receive queue (a
+     *         same-host shared-memory ring); the rest went over a link that may have lost the first copy.
+     */
+    public long resentIntoQueueFrames()
+    {
+        return underLock(sender::resentIntoQueueFrames);
+    }
+
+    /**
      * @return connect replies and NACKs the driver refused to send (nobody waits on them; the peer asks again).
      */
     public long failedSends()

@@ -62,7 +62,9 @@ final class FrameSender
     private final MemorySegment[] runHeaders = new MemorySegment[MAX_RUN_FRAMES];
     private final MemorySegment[] runPayloads = new MemorySegment[MAX_RUN_FRAMES];
     private int runFrames;
+    private int runFirstSeq;
     private long resentFrames;
+    private long resentIntoQueueFrames;
     private long failedSends;
 
     FrameSender(
@@ -95,6 +97,16 @@ final class FrameSender
     }
 
     /**
+     * @return the resends the driver put straight into the partner's receive queue (a same-host ring), which
+     *         cannot have lost the frame's first copy: the partner had dropped it (its hold-back) or the first
+     *         try was refused.
+     */
+    long resentIntoQueueFrames()
+    {
+        return resentIntoQueueFrames;
+    }
+
+    /**
      * @return unsequenced frames (connect replies, NACKs) the driver refused outright.
      */
     long failedSends()
@@ -117,11 +129,12 @@ final class FrameSender
                 localSessionId, seq, 0);
             rndvOut.encode(r.matchInfo, length, r.lease.isHeld() ? r.lease.regionId() : 0,
                 r.lease.isHeld() ? r.lease.offset() : 0, r.handle());
-            return transmit(p, FrameKind.RNDV, emptyPayload, resend);
+            return queued(p, seq, transmit(p, FrameKind.RNDV, emptyPayload, resend));
         }
         else
         {
-            return transmit(p, FrameKind.MEDIUM_FRAG, encodeMedium(headerBuffer, p, r, frameIndex, seq), resend);
+            return queued(p, seq,
+                transmit(p, FrameKind.MEDIUM_FRAG, encodeMedium(headerBuffer, p, r, frameIndex, seq), resend));
         }
     }
 
@@ -131,6 +144,10 @@ final class FrameSender
      */
     void addToRun(final Partner p, final Request r, final int frameIndex, final int seq)
     {
+        if (0 == runFrames)
+        {
+            runFirstSeq = seq;
+        }
         runPayloads[runFrames] = encodeMedium(runHeaders[runFrames], p, r, frameIndex, seq);
         headerOut.wrap(runHeaders[runFrames], 0);
         headerOut.ackSeq(p.tracker.expectedSeq());
@@ -150,6 +167,10 @@ final class FrameSender
         {
             final boolean delivered = driver.sendRun(p.peerIndex, runHeaders, runPayloads, frames);
             p.tracker.onAckSent();
+            if (delivered)
+            {
+                p.window.inReceiveQueue(runFirstSeq, frames);
+            }
             return delivered;
         }
         catch (final RuntimeException ex)
@@ -190,7 +211,7 @@ final class FrameSender
         eagerOut.encodeHeader(kind, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId, localSessionId,
             seq, length);
         eagerOut.encode(c.matchInfo, length);
-        return transmit(p, kind, 0 == length ? emptyPayload : c.payload(), resend);
+        return queued(p, seq, transmit(p, kind, 0 == length ? emptyPayload : c.payload(), resend));
     }
 
     void sendNotice(final Partner p, final Notice n, final int seq, final boolean resend)
@@ -199,7 +220,17 @@ final class FrameSender
         notifyOut.encodeHeader(FrameKind.NOTIFY, p.remoteEndpointIndex, localEndpointIndex, p.remoteSessionId,
             localSessionId, seq, 0);
         notifyOut.encode(n.sendHandle, n.status, n.bytesPulled);
-        transmit(p, FrameKind.NOTIFY, emptyPayload, resend);
+        queued(p, seq, transmit(p, FrameKind.NOTIFY, emptyPayload, resend));
+    }
+
+    /** Tells the send window where sequenced frame {@code seq} went: the timer resends it by that. */
+    private static boolean queued(final Partner p, final int seq, final boolean delivered)
+    {
+        if (delivered)
+        {
+            p.window.inReceiveQueue(seq, 1);
+        }
+        return delivered;
     }
 
     void sendAck(final Partner p, final boolean requestAck)
@@ -231,6 +262,10 @@ final class FrameSender
         {
             final boolean delivered = driver.send(p.peerIndex, headerViews[kind.code()], payload);
             p.tracker.onAckSent();
+            if (resend && delivered)
+            {
+                resentIntoQueueFrames++;
+            }
             return delivered;
         }
         catch (final RuntimeException ex)

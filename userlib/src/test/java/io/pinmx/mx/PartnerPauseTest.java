@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Liveness against real pauses: two processes that stop talking for many peer timeouts stay
  * connected and lose nothing; a partner on this host that is frozen while we wait on it is never
- * given up (its process runs), and one that is killed while we only wait for its messages fails at
- * once naming its process; and where only silence can judge (a driver without liveness answers), a
+ * given up (its process runs) and, over shared memory, gets no resend, and one that is killed
+ * while we only wait for its messages fails at once naming its process; and where only silence can judge (a driver without liveness answers), a
  * partner given up learns it even though it was only frozen. The peer timeout here is
  * {@value #RESEND_MS} ms x ({@value #MAX_RESENDS} + 1).
  */
@@ -130,6 +130,7 @@ class PartnerPauseTest
             final Partner partner = firstMessageFromPeer(peer);
             peer.send("RECV_FROM 0 77 64");
             freeze(peer);
+            final long resentBefore = local.counters().resentFrames();
             final Request recv = local.irecv(partner.id(), 2, MatchInfo.MASK_ALL, arena.allocate(8));
             final Request send;
             try
@@ -148,6 +149,16 @@ class PartnerPauseTest
             }
             assertEquals("RECEIVED_FROM 77", peer.awaitLine("RECEIVED_FROM", LINE_TIMEOUT_MS));
             assertFalse(send.awaitOrThrow(TIMEOUT).isError());
+            if (sameHost)
+            {
+                // the frame waited unread in the frozen peer's ring, which cannot lose it
+                assertEquals(0, local.counters().resentFrames() - resentBefore, "frames resent to the frozen peer");
+            }
+            else
+            {
+                assertTrue(local.counters().resentFrames() > resentBefore, "over UDP the unacknowledged frame is resent");
+            }
+            assertEquals(0, local.counters().resentIntoQueueFrames(), "resends into the peer's ring");
             peer.command("SEND 0 2 8 2 eager 1", "POSTED", LINE_TIMEOUT_MS);
             final Status got = recv.awaitOrThrow(TIMEOUT);
             assertEquals(8, got.bytesTransferred(), got.toString());
@@ -314,6 +325,7 @@ class PartnerPauseTest
             final Partner partner = firstMessageFromPeer(peer);
             peer.send("RECV_FROM 0 77 64");
             freeze(peer);
+            final long resentBefore = local.counters().resentFrames();
             try
             {
                 final Request recv = local.irecv(partner.id(), 2, MatchInfo.MASK_ALL, arena.allocate(8));

@@ -3,8 +3,10 @@ package io.pinmx.mx.reliability;
 /**
  * The frames sent to one partner and not yet acknowledged, in sequence order. Each slot
  * names the frame by its owner (the request) and the frame's index within it, so a frame
- * is resent by re-encoding it from the request rather than by keeping a copy. Fixed
- * capacity; no allocation. Not thread-safe; guarded by the endpoint's progress lock.
+ * is resent by re-encoding it from the request rather than by keeping a copy. Each slot also
+ * knows whether its last send went straight into the partner's receive queue (a same-host ring),
+ * where nothing can lose it. Fixed capacity; no allocation. Not thread-safe; guarded by the
+ * endpoint's progress lock.
  */
 public final class SendWindow
 {
@@ -34,10 +36,13 @@ public final class SendWindow
     private final int[] frameIndexes;
     private final long[] sentAtNs;
     private final int[] sendCounts;
+    private final boolean[] inReceiveQueue;
     private final int capacityMask;
     private int nextSeq;
     private int oldestSeq;
     private int count;
+    /** Frames in the window whose last send did not go into the partner's receive queue. */
+    private int outsideReceiveQueue;
 
     /**
      * @param capacity   frames in flight at most; a power of two below half the sequence space.
@@ -59,6 +64,7 @@ public final class SendWindow
         frameIndexes = new int[capacity];
         sentAtNs = new long[capacity];
         sendCounts = new int[capacity];
+        inReceiveQueue = new boolean[capacity];
         capacityMask = capacity - 1;
         nextSeq = initialSeq;
         oldestSeq = initialSeq;
@@ -103,9 +109,39 @@ public final class SendWindow
         frameIndexes[slot] = frameIndex;
         sentAtNs[slot] = nowNs;
         sendCounts[slot] = 1;
+        inReceiveQueue[slot] = false;
+        outsideReceiveQueue++;
         nextSeq = sequences.next(seq);
         count++;
         return seq;
+    }
+
+    /**
+     * Records that the last send of {@code frames} frames from {@code firstSeq} on went into the partner's receive
+     * queue, where nothing can lose them. Sequence numbers outside the window are ignored.
+     */
+    public void inReceiveQueue(final int firstSeq, final int frames)
+    {
+        int seq = firstSeq;
+        for (int i = 0; i < frames; i++)
+        {
+            final int slot = seq & capacityMask;
+            if (sequences.distance(oldestSeq, seq) < count && !inReceiveQueue[slot])
+            {
+                inReceiveQueue[slot] = true;
+                outsideReceiveQueue--;
+            }
+            seq = sequences.next(seq);
+        }
+    }
+
+    /**
+     * @return true when frames are unacknowledged and the last send of each went into the partner's receive queue:
+     *         only the partner can drop them (its hold-back, after reading them), never the path to it.
+     */
+    public boolean allInReceiveQueue()
+    {
+        return count > 0 && 0 == outsideReceiveQueue;
     }
 
     /**
@@ -126,6 +162,7 @@ public final class SendWindow
             final int slot = oldestSeq & capacityMask;
             final Object owner = owners[slot];
             owners[slot] = null;
+            leave(slot);
             oldestSeq = sequences.next(oldestSeq);
             count--;
             handler.onAcked(owner, frameIndexes[slot]);
@@ -155,7 +192,8 @@ public final class SendWindow
     }
 
     /**
-     * Go-back-N: hands every unacknowledged frame, oldest first, to the handler and restamps it.
+     * Go-back-N: hands every unacknowledged frame, oldest first, to the handler and restamps it; each counts as
+     * outside the receive queue until {@link #inReceiveQueue} says its new send went there.
      */
     public <C> void resendAll(final long nowNs, final ResendHandler<C> handler, final C context)
     {
@@ -165,6 +203,8 @@ public final class SendWindow
             final int slot = seq & capacityMask;
             sentAtNs[slot] = nowNs;
             sendCounts[slot]++;
+            leave(slot);
+            outsideReceiveQueue++;
             handler.onResend(context, seq, owners[slot], frameIndexes[slot]);
             seq = sequences.next(seq);
         }
@@ -180,9 +220,22 @@ public final class SendWindow
             final int slot = oldestSeq & capacityMask;
             final Object owner = owners[slot];
             owners[slot] = null;
+            leave(slot);
             oldestSeq = sequences.next(oldestSeq);
             count--;
             handler.onCleared(context, owner, frameIndexes[slot]);
+        }
+    }
+
+    private void leave(final int slot)
+    {
+        if (inReceiveQueue[slot])
+        {
+            inReceiveQueue[slot] = false;
+        }
+        else
+        {
+            outsideReceiveQueue--;
         }
     }
 }

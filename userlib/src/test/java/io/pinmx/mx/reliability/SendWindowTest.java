@@ -84,6 +84,32 @@ class SendWindowTest
     }
 
     @Test
+    void tracksWhichFramesWentIntoTheReceiveQueueAcrossTheWrap()
+    {
+        final SendWindow w = new SendWindow(seq, 4, 254);
+        assertFalse(w.allInReceiveQueue(), "an empty window holds nothing anywhere");
+        w.append("a", 0, 0);
+        w.append("b", 0, 0);
+        w.append("c", 0, 0);
+        w.inReceiveQueue(254, 2);
+        assertFalse(w.allInReceiveQueue(), "seq 0 is still outside");
+        w.inReceiveQueue(0, 1);
+        w.inReceiveQueue(0, 1);
+        w.inReceiveQueue(1, 3);
+        assertTrue(w.allInReceiveQueue(), "a repeated mark or one past the window changes nothing");
+        w.acknowledge(255, (o, i) -> { });
+        assertTrue(w.allInReceiveQueue());
+        w.append("d", 0, 0);
+        assertFalse(w.allInReceiveQueue(), "a new frame starts outside");
+        w.inReceiveQueue(1, 1);
+        assertTrue(w.allInReceiveQueue());
+        w.resendAll(5, (c, s, o, i) -> { }, null);
+        assertFalse(w.allInReceiveQueue(), "a resend starts outside again");
+        w.acknowledge(2, (o, i) -> { });
+        assertFalse(w.allInReceiveQueue(), "empty again");
+    }
+
+    @Test
     void capacityMustFitTheSequenceSpace()
     {
         assertThrows(IllegalArgumentException.class, () -> new SendWindow(seq, 128, 0));
