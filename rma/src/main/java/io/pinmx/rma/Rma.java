@@ -8,8 +8,9 @@ import java.util.stream.IntStream;
 /**
  * ARMCI-style one-sided communication among the ranks of a {@link Job}: collective allocation of remotely
  * accessible memory, put, get and accumulate (contiguous, strided, vector; blocking and non-blocking), fences,
- * value operations, read-modify-write, mutexes, groups, access epochs, address-range locks, barriers, and ARMCI's
- * message helpers ({@link #messages()}: broadcast, reductions).
+ * mutexes, address-range locks, barriers; value operations ({@link #values()}), read-modify-write
+ * ({@link #atomics()}), flagged puts ({@link #flags()}), access epochs ({@link #epochs()}), groups
+ * ({@link #groups()}) and ARMCI's message helpers ({@link #messages()}: broadcast, reductions).
  * <p>
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
  * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
