@@ -2,7 +2,8 @@
 # Real launchers start a pinmx job: IMB PingPong through bin/pinmx-run under
 #   - srun -n 2 (and srun --mpi=pmix -n 2, through Slurm's PMIx server) of a one-node Slurm that this script configures for this host, starts (munged, slurmctld, slurmd,
 #     all in a private directory, on their own ports and munge socket) and stops again; through the PMIx server
-#     also RankRing, RmaRing (fetch-and-add tickets) and an MPJ Express program (NPB IS class S, verified);
+#     also RankRing, RmaRing (fetch-and-add tickets), an MPJ Express program (NPB IS class S, verified) and a
+#     rank killed in a barrier, named by both survivors;
 #   - srun --mpi=pmix -N 2 of a two-node Slurm whose "nodes" are two network namespaces joined by a veth pair
 #     (slurmctld and one slurmd in the first, the other slurmd in the second, each node's ranks with a HOME and
 #     shared-memory directory of their own): RankRing and PingPong, the payload checked on the veth;
@@ -179,6 +180,19 @@ run_slurm_pmix_programs() { # dir
   judge_lines "slurm pmix RmaRing" $? "$dir/out-rma" "$dir/err-rma" "$dir/home" \
     '^rank 0 of 2 received 1, ticket [01], parity sum 0, total 1$' \
     '^rank 1 of 2 received 0, ticket [01], parity sum 1, total 1$' ', ticket 0,' ', ticket 1,'
+  # Rank 1 SIGKILLs itself while ranks 0 and 2 wait in a barrier: Slurm's server keeps no process table, so each
+  # survivor names it by the pid it put at join (io.pinmx.job.DyingRank, of the job module's test classes).
+  started=$SECONDS
+  HOME=$dir/home PINMX_CLASSPATH=$PINMX_CLASSPATH:$PINMX_ROOT/job/target/test-classes PINMX_PEER_TIMEOUT_MS=100000 \
+    timeout "$DEADLINE_S" srun --mpi=pmix -n 3 -N 1 --overcommit --kill-on-bad-exit=0 bin/pinmx-run \
+    io.pinmx.job.DyingRank barrier >"$dir/out-dying" 2>"$dir/err-dying"
+  local dead
+  dead=$(sed -n 's/^rank 1 kills itself, pid \([0-9]*\)$/\1/p' "$dir/out-dying")
+  if [ -z "$dead" ] || [ "$(grep -cE "^survivor [02] after [0-9]+ ms failed: job: rank [02] barrier: rank 1 \(pid $dead\) ended: its process exited \(this node\)" "$dir/out-dying")" -ne 2 ]; then
+    result "slurm pmix killed rank" failed "both survivors should name rank 1 (pid ${dead:-?}): $(tr '\n' ' ' <"$dir/out-dying" | cut -c1-600) $(tail -n 3 "$dir/err-dying" | tr '\n' ' ')"
+  else
+    result "slurm pmix killed rank" passed "both survivors named rank 1 in $((SECONDS - started)) s"
+  fi
   if ! mpj_cp=$(pinmx_classpath mpj-device 2>"$dir/err-mpj-build"); then
     result "slurm pmix MPJ" failed "building mpj-device: $(tail -n 5 "$dir/err-mpj-build" | tr '\n' ' ')"
     return

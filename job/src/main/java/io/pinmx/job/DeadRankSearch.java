@@ -124,8 +124,7 @@ final class DeadRankSearch
             else if (p.pid() > 0 && Arrays.binarySearch(nodeRanks, p.rank()) >= 0 &&
                 ProcessStatus.EXITED == ProcessStatus.startTime(p.pid()))
             {
-                ended.add(new EndedRank(p.rank(), p.describe() + " ended: its process exited (this node, " +
-                    "before the launcher recorded it)"));
+                ended.add(new EndedRank(p.rank(), p.describe() + " ended: its process exited (this node)"));
             }
         }
         return ended;

@@ -3,6 +3,7 @@ package io.pinmx.job;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
@@ -44,6 +45,8 @@ final class PmixExchange implements ControlPlane
      */
     private static final long FIRST_LOOK_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long MAX_LOOK_INTERVAL_NS = TimeUnit.SECONDS.toNanos(30);
+    /** Each rank's pid, put at join: this node's ranks by their processes where the launcher keeps no table. */
+    private static final String PID_KEY = "pinmx.pid";
 
     private final PmixClient client;
     private final int size;
@@ -69,7 +72,7 @@ final class PmixExchange implements ControlPlane
         queries = helperThread("pinmx-pmix-query-rank-" + client.rank());
         deadRanks = new DeadRankSearch(client.rank(), nodeRanks, () ->
         {
-            final Future<List<PmixProcess>> query = queries.submit(client::processTable);
+            final Future<List<PmixProcess>> query = queries.submit(this::processTable);
             lastQuery = query;
             return query;
         });
@@ -96,6 +99,8 @@ final class PmixExchange implements ControlPlane
         try
         {
             final PmixExchange exchange = new PmixExchange(client, client.jobSize(), client.localPeers());
+            client.putAndCommit(PID_KEY, ByteBuffer.allocate(Integer.BYTES)
+                .putInt(Math.toIntExact(ProcessHandle.current().pid())).array());
             client.onRankDeath(exchange::rankDied);
             // A program that keeps its job to the end (MPJ's device) still leaves finalized: the launcher takes a
             // rank that exits without PMIx_Finalize for a failed one.
@@ -119,6 +124,28 @@ final class PmixExchange implements ControlPlane
     int rank()
     {
         return client.rank();
+    }
+
+    /**
+     * The launcher's process table; where its server refuses one (Slurm's), this node's ranks with the pids they
+     * put at join, whose processes {@link DeadRankSearch} then judges (their state unknown to the launcher).
+     */
+    private List<PmixProcess> processTable()
+    {
+        try
+        {
+            return client.processTable();
+        }
+        catch (final IllegalStateException refused)
+        {
+            final List<PmixProcess> node = new ArrayList<>(nodeRanks.length);
+            for (final int rank : nodeRanks)
+            {
+                node.add(new PmixProcess(rank, null, ByteBuffer.wrap(client.getBytes(rank, PID_KEY)).getInt(),
+                    PmixProcess.STATE_UNKNOWN));
+            }
+            return node;
+        }
     }
 
     int size()

@@ -11,6 +11,8 @@ package io.pinmx.job;
  */
 record PmixProcess(int rank, String host, int pid, int state)
 {
+    /** PMIX_PROC_STATE_UNDEF: the launcher says nothing of the process. */
+    static final int STATE_UNKNOWN = 0;
     /** PMIX_PROC_STATE_TERMINATED: every state from here on is a process that no longer runs. */
     static final int STATE_TERMINATED = 20;
     /** PMIX_PROC_STATE_ERROR: the states from here on are abnormal ends. */
