@@ -55,10 +55,6 @@ final class DriverTier
     static final int MAX_VECTOR = 256;
     /** Most pieces of a vector operation described in one request. */
     static final int MAX_PIECES_PER_REQUEST = 1024;
-    /** Most pieces of a get pulled one after another by one endpoint read; more go as reads running side by side. */
-    static final int PIECES_PER_PULL_REQUEST = 64;
-    /** Reads a direct get spreads its pieces over, so that up to this many pulls run side by side. */
-    static final int READS_IN_FLIGHT = 16;
     /**
      * The largest blocking contiguous get the target's data server answers with the bytes, one request and one reply
      * as a fetch-and-add, instead of a pull the drivers serve: up to this size the served get is the faster of the
@@ -88,11 +84,6 @@ final class DriverTier
     /** Per rank, whether the write that asked for {@link #appliedAnswer} is the last write sent to it. */
     private final boolean[] appliedIsLast;
     private final MemorySegment appliedAnswers;
-    /** Per rank, the gets that may still be pulling from it. */
-    private final List<Completions.Pulls>[] pendingGets;
-    /** Per rank, the packed gets its data server may still be packing: the module's writes must not overtake them. */
-    private final List<PackedGet>[] packedGets;
-    private final ReadsInFlight readsInFlight = new ReadsInFlight();
     private final EpochCounters epochs;
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
@@ -100,6 +91,7 @@ final class DriverTier
     private final CopiedWrites copied;
     private final ModuleWrites module;
     private final ServerLiveness liveness;
+    private final DriverReads reads;
     /** The request and answer of a call: reused, as a call returns only once its send and receive are done. */
     private final MemorySegment askHead = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
     private final MemorySegment askAnswer = Arena.ofAuto().allocate(SERVED_GET_MAX_BYTES, 8);
@@ -131,13 +123,12 @@ final class DriverTier
         this.appliedAnswer = new Request[job.job().size()];
         this.appliedIsLast = new boolean[job.job().size()];
         this.appliedAnswers = Arena.ofAuto().allocate((long)Long.BYTES * job.job().size(), 8);
-        this.pendingGets = newLists(job.job().size());
-        this.packedGets = newLists(job.job().size());
         this.notices = new ServerNotices(job);
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.copied = new CopiedWrites(job.job().size(), inlineLimitBytes);
         this.module = new ModuleWrites(job);
         this.liveness = new ServerLiveness(job.job().size(), rank -> notices.probe(rank, nextSequence++));
+        this.reads = new DriverReads(this, job, protocols, epochs, streams, module, isDeclared);
     }
 
     /**
@@ -153,17 +144,6 @@ final class DriverTier
     boolean isDeclared(final MemorySegment memory)
     {
         return isDeclared.test(memory);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> List<T>[] newLists(final int ranks)
-    {
-        final List<T>[] lists = new List[ranks];
-        for (int r = 0; r < ranks; r++)
-        {
-            lists[r] = new ArrayList<>();
-        }
-        return lists;
     }
 
     /**
@@ -331,109 +311,23 @@ final class DriverTier
         handle.add(new Completions.Sends(rank, sends));
     }
 
-    /**
-     * Get of {@code pieces} from the rank's slice (allocation {@code allocation}, exposed as a region there):
-     * directly, pulls the driver serves at the target without its data server; packed, the target's data server
-     * packs and sends them in chunks; streamed (contiguous), pulls into the stream buffers copied out as they land.
-     * A pull reads the slice behind the server's back, so a put or accumulate to the rank not yet known complete
-     * there is fenced first; a packed get is served by the server after them anyway.
-     *
-     * @param patch the remote shape (its source side), or null for the pieces' own offsets.
-     */
+    /** A get of {@code pieces} from the rank's slice, in the protocol {@link DriverReads#read} picks. */
     void read(final RmaHandle handle, final int rank, final RmaAllocation allocation, final Pieces pieces,
         final StridedPatch patch, final long remoteBase)
     {
-        try
-        {
-            if (0 == pieces.totalBytes)
-            {
-                return;
-            }
-            if (1 == pieces.count())
-            {
-                // a passive target's reads are the driver's pulls: its data server may not run
-                if (handle.isBlocking() && !module.takes(allocation, rank) &&
-                    protocols.served(pieces.totalBytes, SERVED_GET_MAX_BYTES))
-                {
-                    ask(RmaOp.GET_SERVED, rank, allocation.id(), pieces.remoteOffsets[0], pieces.totalBytes);
-                    MemorySegment.copy(askAnswer, 0, pieces.local[0], 0, pieces.totalBytes);
-                    return;
-                }
-                if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces, isDeclared))
-                {
-                    fence(rank);
-                    stream(rank, allocation.regionId(rank), pieces.remoteOffsets[0], pieces.local[0]);
-                    return;
-                }
-                pull(handle, rank, allocation.regionId(rank), pieces);
-                return;
-            }
-            final CostModel.SizeClass size = PackedGet.pulls(pieces.totalBytes) ? CostModel.SizeClass.LARGE :
-                CostModel.SizeClass.SMALL;
-            if (StridedProtocol.PACK == protocols.strided(CostModel.Kind.GET, size, pieces))
-            {
-                if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
-                {
-                    forEachChunk(pieces, chunk -> getPacked(handle, rank, allocation.id(), chunk, null, 0));
-                    return;
-                }
-                getPacked(handle, rank, allocation.id(), pieces, patch, remoteBase);
-                return;
-            }
-            pull(handle, rank, allocation.regionId(rank), pieces);
-        }
-        catch (final MxException ex)
-        {
-            throw RankFailures.refused(rank, ex);
-        }
+        reads.read(handle, rank, allocation, pieces, patch, remoteBase);
     }
 
-    /**
-     * The stream protocol of a get: pulls through the stream buffers, again while an access epoch of the target
-     * overlapped them ({@link EpochCounters}).
-     */
-    private void stream(final int rank, final int regionId, final long remoteOffset, final MemorySegment into)
+    /** A blocking contiguous get of at most {@link #SERVED_GET_MAX_BYTES} the rank's data server answers. */
+    void servedGet(final int rank, final long allocationId, final long remoteOffset, final MemorySegment into)
     {
-        long startedWith = epochs.known(rank);
-        while (true)
-        {
-            final Request failed = streams.get(job.partner(rank), regionId, remoteOffset, into);
-            if (null != failed)
-            {
-                final RmaException error = RankFailures.failure(rank, failed);
-                failed.release();
-                throw error;
-            }
-            if (epochs.unchanged(rank, epochs.tick(), startedWith))
-            {
-                return;
-            }
-            startedWith = epochs.awaitNoEpoch(rank);
-        }
+        ask(RmaOp.GET_SERVED, rank, allocationId, remoteOffset, into.byteSize());
+        MemorySegment.copy(askAnswer, 0, into, 0, into.byteSize());
     }
 
-    /** The direct protocol of a get: reads side by side, each pulling its share of the pieces in turn. */
-    private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
-    {
-        fence(rank);
-        pendingGets[rank].removeIf(Completions.Pulls::isSettled);
-        final Partner partner = job.partner(rank);
-        final boolean direct = pieces.count() <= MAX_VECTOR && pieces.shareable();
-        final MemorySegment staging = direct ? null : Arena.ofAuto().allocate(pieces.totalBytes, 8);
-        // A staged get declares each read's part of a staging buffer of its own: few reads, few declarations.
-        final int perRead = direct ? Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
-            PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
-        final PullPlan plan = new PullPlan(endpoint, partner, regionId, pieces, staging, perRead);
-        readsInFlight.makeRoom(plan.reads());
-        final Completions.Pulls get = new Completions.Pulls(rank, plan, epochs, direct ? null : pieces, staging);
-        pendingGets[rank].add(get);
-        readsInFlight.add(get);
-        handle.add(get);
-    }
-
-    /** The pack protocol of a get ({@link PackedGet}): the target's data server packs the pieces. */
-    private void getPacked(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
-        final StridedPatch patch, final long remoteBase)
+    /** Starts a get the rank's data server packs ({@link PackedGet}), after its driver acknowledged every operation. */
+    PackedGet startPackedGet(final int rank, final long allocationId, final Pieces pieces, final StridedPatch patch,
+        final long remoteBase)
     {
         module.complete(rank);
         final long sequence = nextSequence++;
@@ -443,11 +337,8 @@ final class DriverTier
         {
             header.delivery(RequestHeader.DELIVERY_PULL);
         }
-        final PackedGet get = new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
+        return new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
             head.asSlice(0, header.headerBytes()));
-        packedGets[rank].removeIf(PackedGet::isDone);
-        packedGets[rank].add(get);
-        handle.add(get);
     }
 
     /**
@@ -457,12 +348,7 @@ final class DriverTier
     private void settle(final int rank)
     {
         copied.check(rank, false);
-        final List<Completions.Pulls> pending = pendingGets[rank];
-        for (int i = 0; i < pending.size(); i++)
-        {
-            pending.get(i).settle();
-        }
-        pending.clear();
+        reads.settle(rank);
     }
 
     /**
@@ -473,12 +359,7 @@ final class DriverTier
     private void toModule(final int rank)
     {
         settle(rank);
-        final List<PackedGet> packed = packedGets[rank];
-        for (int i = 0; i < packed.size(); i++)
-        {
-            packed.get(i).await();
-        }
-        packed.clear();
+        reads.awaitPacked(rank);
         if (unfenced[rank])
         {
             fence(rank);
@@ -712,7 +593,7 @@ final class DriverTier
         return copy;
     }
 
-    private static void forEachChunk(final Pieces pieces, final Consumer<Pieces> action)
+    static void forEachChunk(final Pieces pieces, final Consumer<Pieces> action)
     {
         for (int from = 0; from < pieces.count(); from += MAX_PIECES_PER_REQUEST)
         {
