@@ -85,39 +85,26 @@ fi
 export PINMX_CLASSPATH
 pingpong=(bin/pinmx-run PingPong -msglog "0:$SIZES_LOG" -iter 50)
 
-run_slurm() {
-  if [ "$(id -u)" -ne 0 ]; then
-    result slurm skipped "needs root to start munged, slurmctld and slurmd"
-    return
-  fi
-  pinmx_need_packages slurm-wlm munge
-  local dir=$work/slurm host base
-  mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" "$dir/home"
-  host=$(hostname -s)
-  base=$((20000 + RANDOM % 20000))
-  # A key of its own: the host's munge (if any) is left alone.
+# A munge daemon with a key of its own in DIR (the host's munge, if any, is left alone).
+start_munge() {
+  local dir=$1
   head -c 1024 /dev/urandom >"$dir/munge.key"
   chmod 400 "$dir/munge.key"
   munged -F --force --socket="$dir/munge.socket" --key-file="$dir/munge.key" --pid-file="$dir/munged.pid" \
     --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" 2>>"$dir/munged.log" &
   daemons+=($!)
-  cat >"$dir/slurm.conf" <<EOF
-ClusterName=pinmx
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$base
-SlurmdPort=$((base + 1))
+}
+
+# The slurm.conf lines both test clusters share: root daemons authenticated by DIR's munge, no accounting.
+slurm_shared_settings() {
+  local dir=$1
+  cat <<EOF
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 AuthInfo=socket=$dir/munge.socket
 CredType=cred/munge
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
-TmpFS=$dir/tmp
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
-SlurmctldLogFile=$dir/slurmctld.log
-SlurmdLogFile=$dir/slurmd.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SwitchType=switch/none
@@ -128,6 +115,32 @@ SelectTypeParameters=CR_CPU
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 ReturnToService=2
+EOF
+}
+
+run_slurm() {
+  if [ "$(id -u)" -ne 0 ]; then
+    result slurm skipped "needs root to start munged, slurmctld and slurmd"
+    return
+  fi
+  pinmx_need_packages slurm-wlm munge
+  local dir=$work/slurm host base
+  mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" "$dir/home"
+  host=$(hostname -s)
+  base=$((20000 + RANDOM % 20000))
+  start_munge "$dir"
+  cat >"$dir/slurm.conf" <<EOF
+ClusterName=pinmx
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$base
+SlurmdPort=$((base + 1))
+$(slurm_shared_settings "$dir")
+SlurmdSpoolDir=$dir/spool
+TmpFS=$dir/tmp
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=pinmx Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
 EOF
@@ -228,38 +241,19 @@ run_slurm_namespaces() {
   fi
   mkdir -p "$dir/state" "$dir/spool/pinmxa" "$dir/spool/pinmxb" "$dir/tmp/pinmxa" "$dir/tmp/pinmxb" \
     "$dir/home-pinmxa" "$dir/home-pinmxb" "$dir/shm-pinmxa" "$dir/shm-pinmxb"
-  head -c 1024 /dev/urandom >"$dir/munge.key"
-  chmod 400 "$dir/munge.key"
-  munged -F --force --socket="$dir/munge.socket" --key-file="$dir/munge.key" --pid-file="$dir/munged.pid" \
-    --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" 2>>"$dir/munged.log" &
-  daemons+=($!)
+  start_munge "$dir"
   cat >"$dir/slurm.conf" <<EOF
 ClusterName=pinmxnetns
 SlurmctldHost=$host($subnet.1)
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$dir/munge.socket
-CredType=cred/munge
-StateSaveLocation=$dir/state
+$(slurm_shared_settings "$dir")
 SlurmdSpoolDir=$dir/spool/%n
 TmpFS=$dir/tmp/%n
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SwitchType=switch/none
-MpiDefault=none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-ReturnToService=2
 NodeName=pinmxa NodeAddr=$subnet.1 CPUs=$(nproc) State=UNKNOWN
 NodeName=pinmxb NodeAddr=$subnet.2 CPUs=$(nproc) State=UNKNOWN
 PartitionName=pinmx Nodes=pinmxa,pinmxb Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
