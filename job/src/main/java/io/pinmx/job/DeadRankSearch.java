@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * launcher has recorded the end (Open MPI's daemons within a few seconds); a rank of this node is judged at once by
  * its process. After a failure it asks every {@value #POLL_MS} ms until one is found or the deadline passes; a
  * collective still waiting looks now and then ({@link #look}) for ranks the launcher shows failed, since a fence may
- * wait on a rank of another node without ever failing. A server that does not answer the query leaves the search with its refusal, which the
- * caller's error quotes. Used by one thread at a time (the one waiting in a collective).
+ * wait on a rank of another node without ever failing. A server that does not answer the query leaves the search
+ * with its refusal, which the caller's error quotes. Used by one thread at a time (the one waiting in a collective).
  */
 final class DeadRankSearch
 {

@@ -43,12 +43,18 @@ final class Pieces
     {
         for (final MemorySegment piece : local)
         {
-            if (!piece.isAccessibleBy(ANOTHER_THREAD))
+            if (!shareable(piece))
             {
                 return false;
             }
         }
         return true;
+    }
+
+    /** @return true if any thread, the endpoint's progress thread among them, may read and write the segment. */
+    static boolean shareable(final MemorySegment segment)
+    {
+        return segment.isAccessibleBy(ANOTHER_THREAD);
     }
 
     /** The pieces of a strided patch; {@code localIsSource}: a put or accumulate (else a get). */

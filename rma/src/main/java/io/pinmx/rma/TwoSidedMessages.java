@@ -20,7 +20,8 @@ import java.util.Arrays;
  * first, so a message longer than the caller's buffer is refused, naming both sizes, and stays queued. Messages from
  * one rank with one tag arrive in the order sent; a message longer than the endpoint's eager size goes by rendezvous.
  * A receive into heap or thread-confined memory, and a send from confined memory, go through a staging buffer this
- * class keeps: the endpoint writes a receive in place, and its progress may run on another thread. Used by the thread that issues the Rma's operations.
+ * class keeps: the endpoint writes a receive in place, and its progress may run on another thread. Used by the
+ * thread that issues the Rma's operations.
  */
 final class TwoSidedMessages
 {
@@ -32,8 +33,6 @@ final class TwoSidedMessages
     private static final long TAG_MASK = 0xFFFF_FFFFL;
     private static final long MATCH_MASK = RmaTags.KIND_MASK | TAG_MASK;
     private static final int ANY_RANK = -1;
-    /** Stands for the endpoint's progress thread when asking whether a buffer may be handed to the endpoint. */
-    private static final Thread OTHER_THREAD = Thread.ofVirtual().unstarted(() -> { });
 
     private final JobEndpoint job;
     private final Endpoint endpoint;
@@ -76,7 +75,7 @@ final class TwoSidedMessages
             throw new IllegalArgumentException("message to rank " + to + ": the buffer is null");
         }
         // The endpoint stages a heap buffer itself; one confined to this thread it refuses.
-        final MemorySegment from = buffer.isAccessibleBy(OTHER_THREAD) ? buffer :
+        final MemorySegment from = Pieces.shareable(buffer) ? buffer :
             staged(buffer.byteSize()).copyFrom(buffer);
         final Request send;
         try
@@ -120,7 +119,7 @@ final class TwoSidedMessages
             throw new IllegalArgumentException("message of " + length + " bytes from rank " + sender + " (tag " + tag +
                 ") does not fit the " + buffer.byteSize() + "-byte buffer: it stays queued for a receive with room");
         }
-        final boolean direct = buffer.isNative() && buffer.isAccessibleBy(OTHER_THREAD);
+        final boolean direct = buffer.isNative() && Pieces.shareable(buffer);
         final MemorySegment into = direct ? buffer : staged(length);
         final Request receive;
         try
