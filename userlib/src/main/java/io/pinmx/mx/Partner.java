@@ -1,9 +1,11 @@
 package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.PartnerState;
-import io.pinmx.pin.provider.ProcessStatus;
 import io.pinmx.mx.reliability.ReceiveTracker;
+import io.pinmx.mx.reliability.ResendTimer;
 import io.pinmx.mx.reliability.SendWindow;
+import io.pinmx.pin.provider.ProcessStatus;
+import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PeerLiveness;
 
@@ -64,6 +66,15 @@ public final class Partner
      * the round's later frames would each wait out the same full ring, so they wait for the next round instead.
      */
     boolean resendRoundStalled;
+    /**
+     * A mark of the partner's receive queue taken after the window's oldest frame went in ({@code
+     * DriverEndpoint.receiveQueueWritten}), and that frame's send time then: the frame is unread while the partner's
+     * read position is below the mark.
+     */
+    long queueMark = DriverEndpoint.NO_RECEIVE_QUEUE;
+    long queueMarkSentAtNs;
+    /** When the timers last saw the window unread in the partner's receive queue ({@link ResendTimer#deadlineNs}). */
+    long unreadSeenNs = ResendTimer.NEVER_SEEN_UNREAD;
     /** A send the driver refused outright (not transient): the sequence stream to the partner is broken. */
     String sendPathBroken;
     /** When the timers last asked the driver whether the partner is alive. */

@@ -10,8 +10,8 @@ import io.pinmx.pin.wire.FrameKind;
 import org.agrona.concurrent.CachedNanoClock;
 
 /**
- * Owns time in the protocol: connect resends and deadlines, go-back-N resends (none into a same-host ring the
- * partner has not read since, see {@link ResendTimer}), delayed acks, keepalives, and liveness. We wait on a partner while frames to it are unacknowledged, a rendezvous
+ * Owns time in the protocol: connect resends and deadlines, go-back-N resends (none while they wait unread in a
+ * same-host ring, see {@link ResendTimer}), delayed acks, keepalives, and liveness. We wait on a partner while frames to it are unacknowledged, a rendezvous
  * or pull with it runs, a message from it arrives, or a posted receive names it or any source. A
  * partner we wait on that stays silent is asked to answer (keepalive) and the driver is asked what
  * it knows ({@link DriverEndpoint#checkLiveness}): a partner the driver knows to be gone fails at
@@ -90,7 +90,7 @@ final class PartnerTimers
             next = connector.nextResendNs(p, next);
             if (p.isConnected())
             {
-                next = Math.min(next, Math.min(resendTimer.deadlineNs(p.window, p.lastHeardNs), p.tracker.ackDeadlineNs()));
+                next = Math.min(next, Math.min(resendTimer.deadlineNs(p.window, p.unreadSeenNs), p.tracker.ackDeadlineNs()));
                 if (isWaitingOn(p))
                 {
                     final long silentSinceNs = p.silentSinceNs(true, nowNs);
@@ -159,7 +159,8 @@ final class PartnerTimers
         }
         // Retries past maxResends from a partner that still answers mean it is holding us back
         // (full unexpected queue): keep resending; a silent one was failed just above.
-        switch (resendTimer.check(p.window, nowNs, p.lastHeardNs))
+        lookAtReceiveQueue(p, nowNs);
+        switch (resendTimer.check(p.window, nowNs, p.unreadSeenNs))
         {
             case RESEND, GIVE_UP -> outbound.resendAll(p);
             case WAIT ->
@@ -188,6 +189,35 @@ final class PartnerTimers
         else
         {
             liveness.gone(p.localPid, "its process " + p.localPid + " exited");
+        }
+    }
+
+    /**
+     * Once frames that all went into the partner's receive queue fall due, asks the driver whether the partner has read
+     * them (against a mark taken after the oldest went in), and notes when they were seen unread.
+     */
+    private void lookAtReceiveQueue(final Partner p, final long nowNs)
+    {
+        if (!p.window.allInReceiveQueue() || nowNs - resendTimer.deadlineNs(p.window, p.unreadSeenNs) < 0)
+        {
+            return;
+        }
+        try
+        {
+            if (p.queueMarkSentAtNs != p.window.oldestSentAtNs() || DriverEndpoint.NO_RECEIVE_QUEUE == p.queueMark)
+            {
+                p.queueMark = driver.receiveQueueWritten(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId);
+                p.queueMarkSentAtNs = p.window.oldestSentAtNs();
+            }
+            if (DriverEndpoint.NO_RECEIVE_QUEUE != p.queueMark &&
+                driver.receiveQueueRead(p.peerIndex, p.remoteEndpointIndex, p.remoteSessionId) - p.queueMark < 0)
+            {
+                p.unreadSeenNs = nowNs;
+            }
+        }
+        catch (final RuntimeException e)
+        {
+            p.queueMark = DriverEndpoint.NO_RECEIVE_QUEUE;
         }
     }
 

@@ -12,6 +12,9 @@ import java.util.Map;
  */
 public interface DriverEndpoint extends AutoCloseable
 {
+    /** {@link #receiveQueueWritten} and {@link #receiveQueueRead} where frames go onto a link, not into a queue. */
+    long NO_RECEIVE_QUEUE = -1;
+
     /**
      * @return this endpoint's board address, index and session id.
      */
@@ -123,6 +126,31 @@ public interface DriverEndpoint extends AutoCloseable
             delivered &= send(peerIndex, headers[k], payloads[k]);
         }
         return delivered;
+    }
+
+    /**
+     * Where the destination endpoint's receive queue (into which {@link #send} returned true) ends now: a mark that
+     * {@link #receiveQueueRead} passes once the destination has read every frame written before this call.
+     *
+     * @return the mark, or {@link #NO_RECEIVE_QUEUE} when frames to that endpoint go onto a link (by default).
+     * @throws DriverException {@link DriverError#UNKNOWN_PEER} for an unknown or reclaimed index.
+     */
+    default long receiveQueueWritten(int peerIndex, int endpointIndex, int sessionId)
+    {
+        return NO_RECEIVE_QUEUE;
+    }
+
+    /**
+     * How far the destination endpoint's library has taken frames from its receive queue (handed to its poll, or
+     * consumed by its driver), comparable with {@link #receiveQueueWritten}'s marks: a frame is still untaken (it can
+     * neither have been refused by the library nor lost) while this is below a mark taken after it went in.
+     *
+     * @return the position taken, or {@link #NO_RECEIVE_QUEUE} when there is no such queue (any more).
+     * @throws DriverException {@link DriverError#UNKNOWN_PEER} for an unknown or reclaimed index.
+     */
+    default long receiveQueueRead(int peerIndex, int endpointIndex, int sessionId)
+    {
+        return NO_RECEIVE_QUEUE;
     }
 
     /**

@@ -108,6 +108,18 @@ public class ForwardingDriverEndpoint implements DriverEndpoint
     }
 
     @Override
+    public long receiveQueueWritten(final int peerIndex, final int endpointIndex, final int sessionId)
+    {
+        return endpoint.receiveQueueWritten(peerIndex, endpointIndex, sessionId);
+    }
+
+    @Override
+    public long receiveQueueRead(final int peerIndex, final int endpointIndex, final int sessionId)
+    {
+        return endpoint.receiveQueueRead(peerIndex, endpointIndex, sessionId);
+    }
+
+    @Override
     public int poll(final EventHandler handler, final int limit)
     {
         return endpoint.poll(handler, limit);

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * lock). A received frame is copied in once and handed to the application in place as the event's buffer.
  * <p>
  * Record: length (int), event type (int), peer (int), pull handle (int; for a received frame 1 when it came
- * through the lossless shared-memory ring), bytes (long; an ATOMIC_DONE's old value), error kind + 1 (int, 0 = none), message slot (int), then
- * the frame; 8-byte aligned; a record with type -1 pads to the end of the ring.
+ * through the lossless shared-memory ring), bytes (long; an ATOMIC_DONE's old value; for a frame from the ring its
+ * end position there, published as taken once its handler ran), error kind + 1 (int, 0 = none), message slot (int),
+ * then the frame; 8-byte aligned; a record with type -1 pads to the end of the ring.
  * Failure messages are rare and live in a small String ring beside it.
  */
 final class EventRing
@@ -38,15 +39,21 @@ final class EventRing
     private final String[] messages = new String[MESSAGE_SLOTS];
     private final DriverEvent event = new DriverEvent();
     private final PeerRegistry<UdpPeer> peers;
+    /** Where frames from this endpoint's shared-memory ring are published as taken; null without that ring. */
+    private final RingTakenPosition ringTaken;
     private int nextMessageSlot;
 
     /**
      * @param peers whose holds the delivered events release: every event with a peer holds that peer's entry from
      *              the moment it is queued until its handler returns.
+     * @param ringTaken where frames from this endpoint's shared-memory ring are published as taken, or null without
+     *                  the same-host path.
      */
-    EventRing(final Arena arena, final int capacity, final PeerRegistry<UdpPeer> peers)
+    EventRing(
+        final Arena arena, final int capacity, final PeerRegistry<UdpPeer> peers, final RingTakenPosition ringTaken)
     {
         this.peers = peers;
+        this.ringTaken = ringTaken;
         if (Integer.bitCount(capacity) != 1)
         {
             throw new IllegalArgumentException("event ring capacity must be a power of two: " + capacity);
@@ -65,10 +72,15 @@ final class EventRing
         return (int)Math.max(0, free / align(HEADER_BYTES + frameBytes) - 1);
     }
 
-    /** Producer: a received frame. @return false if full (the agent stops taking input until poll drains). */
+    /**
+     * Producer: a received frame.
+     *
+     * @param ringEnd where the frame ends in this endpoint's shared-memory ring, or -1 when it came by UDP.
+     * @return false if full (the agent stops taking input until poll drains).
+     */
     boolean offerReceived(
         final EventType type, final int peer, final MemorySegment frameBuffer, final long offset, final int length,
-        final boolean lossless)
+        final long ringEnd)
     {
         final long at = claim(HEADER_BYTES + length);
         if (at < 0)
@@ -76,7 +88,7 @@ final class EventRing
             return false;
         }
         MemorySegment.copy(frameBuffer, offset, buffer, at + HEADER_BYTES, length);
-        return commit(at, HEADER_BYTES + length, type, peer, lossless ? 1 : 0, length, null, -1);
+        return commit(at, HEADER_BYTES + length, type, peer, ringEnd >= 0 ? 1 : 0, ringEnd, null, -1);
     }
 
     /** Producer: a completion. */
@@ -123,6 +135,7 @@ final class EventRing
                 final int errorCode = buffer.get(ValueLayout.JAVA_INT, at + 24);
                 final int messageSlot = buffer.get(ValueLayout.JAVA_INT, at + 28);
                 final EventType type = TYPES[typeCode];
+                long ringEnd = -1;
                 if (type == EventType.PULL_DONE)
                 {
                     event.pullDone(peer, handle, bytes);
@@ -157,6 +170,7 @@ final class EventRing
                 else
                 {
                     event.received(type, peer, buffer, at + HEADER_BYTES, length - HEADER_BYTES, handle == 1);
+                    ringEnd = handle == 1 && null != ringTaken ? bytes : -1;
                 }
                 delivered++;
                 try
@@ -165,6 +179,10 @@ final class EventRing
                 }
                 finally
                 {
+                    if (ringEnd >= 0)
+                    {
+                        ringTaken.taken(ringEnd);
+                    }
                     peers.releaseHold(peer);
                     h += align(length);
                     head.setRelease(h);

@@ -51,6 +51,10 @@ final class FrameDispatcher
     private final FrameChecksum checksum = new FrameChecksum();
     /** Null without the same-host path. */
     private final ShmFrameRing ring;
+    /** Null without {@link #ring}. */
+    private final RingTakenPosition ringTaken;
+    /** The ring frame being dispatched went into the event queue (else the library needs nothing more of it). */
+    private boolean ringFrameQueued;
     private final EventRing events;
     private final PeerRegistry<UdpPeer> peers;
     private final Puller puller;
@@ -81,7 +85,14 @@ final class FrameDispatcher
         @Override
         public void onSharedPull(final int senderPort, final int pullerSession, final int slot, final int generation)
         {
-            helper.onInvitation(senderPort, pullerSession, slot, generation);
+            try
+            {
+                helper.onInvitation(senderPort, pullerSession, slot, generation);
+            }
+            finally
+            {
+                ringTaken.consumed(ring.deliveringEnd());
+            }
         }
     };
     private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
@@ -99,6 +110,7 @@ final class FrameDispatcher
     FrameDispatcher(
         final UdpTransport udp,
         final ShmFrameRing ring,
+        final RingTakenPosition ringTaken,
         final EventRing events,
         final PeerRegistry<UdpPeer> peers,
         final Puller puller,
@@ -114,6 +126,7 @@ final class FrameDispatcher
     {
         this.receiver = udp.receiver();
         this.ring = ring;
+        this.ringTaken = ringTaken;
         this.events = events;
         this.peers = peers;
         this.puller = puller;
@@ -326,6 +339,29 @@ final class FrameDispatcher
         final MemorySegment buffer, final long frameOffset, final int frameLength, final int senderPort,
         final long addressOffset, final int addressLength)
     {
+        ringFrameQueued = false;
+        try
+        {
+            dispatchShmFrame(buffer, frameOffset, frameLength, senderPort, addressOffset, addressLength);
+        }
+        finally
+        {
+            final long end = ring.deliveringEnd();
+            if (ringFrameQueued)
+            {
+                ringTaken.queued(end);
+            }
+            else
+            {
+                ringTaken.consumed(end);
+            }
+        }
+    }
+
+    private void dispatchShmFrame(
+        final MemorySegment buffer, final long frameOffset, final int frameLength, final int senderPort,
+        final long addressOffset, final int addressLength)
+    {
         counters.incrementOwned(Counter.SHM_FRAMES_RECEIVED);
         if (frameLength > maxFrameBytes)
         {
@@ -462,7 +498,12 @@ final class FrameDispatcher
             }
             return;
         }
-        if (!events.offerReceived(type, peer.index(), frame, offset, header.frameLength(), lossless))
+        if (events.offerReceived(type, peer.index(), frame, offset, header.frameLength(),
+            lossless ? ring.deliveringEnd() : -1))
+        {
+            ringFrameQueued = lossless;
+        }
+        else
         {
             peers.releaseHold(peer);
         }

@@ -5,6 +5,7 @@ import io.pinmx.pin.provider.ContractChecks;
 import io.pinmx.pin.provider.Errno;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
+import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
 import io.pinmx.pin.wire.FrameKind;
@@ -172,6 +173,20 @@ final class FrameTransmitter
     private static MemorySegment payload(final MemorySegment[] payloads, final int k)
     {
         return null == payloads[k] ? MemorySegment.NULL : payloads[k];
+    }
+
+    /** {@code DriverEndpoint.receiveQueueWritten}: where the peer endpoint's ring ends now. */
+    long receiveQueueWritten(final UdpPeer peer, final int dstEndpoint, final int dstSession)
+    {
+        final EndpointFile peerFile = peerFile(peer, dstEndpoint, dstSession);
+        return null == peerFile ? DriverEndpoint.NO_RECEIVE_QUEUE : peerFile.ring().written();
+    }
+
+    /** {@code DriverEndpoint.receiveQueueRead}: how far the peer endpoint's library has taken frames from its ring. */
+    long receiveQueueRead(final UdpPeer peer, final int dstEndpoint, final int dstSession)
+    {
+        final EndpointFile peerFile = peerFile(peer, dstEndpoint, dstSession);
+        return null == peerFile ? DriverEndpoint.NO_RECEIVE_QUEUE : peerFile.ring().taken();
     }
 
     /** The mapped endpoint file of a same-host peer endpoint, or null (then UDP is used). */

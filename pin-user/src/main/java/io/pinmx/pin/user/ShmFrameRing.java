@@ -11,8 +11,8 @@ import java.lang.invoke.VarHandle;
  * then zeroes them and advances the head, a batch at a time ({@link #consumed}). A zero length means "not yet
  * published".
  * <p>
- * Layout: control block of {@link #CONTROL_BYTES} (tail, head and the consumer's parked flag on separate cache
- * lines), then {@code capacity} bytes of records. Record: length (int, record header + frame bytes), type
+ * Layout: control block of {@link #CONTROL_BYTES} (tail, head, the consumer's parked flag and the position its
+ * endpoint's library has taken frames up to, on separate cache lines), then {@code capacity} bytes of records. Record: length (int, record header + frame bytes), type
  * (int: frame or padding), sender's UDP port (int), sender's IPv4/IPv6 address length (int) and 16 address
  * bytes, then the frame; records start 8-byte aligned. A shared-pull record carries, instead of a frame, the
  * pulling endpoint's session id, the {@link SharedPulls} slot and its generation (ints): an invitation to copy part
@@ -20,13 +20,14 @@ import java.lang.invoke.VarHandle;
  */
 final class ShmFrameRing
 {
-    static final int CONTROL_BYTES = 192;
+    static final int CONTROL_BYTES = 256;
     static final int RECORD_HEADER_BYTES = 32;
     static final int ALIGNMENT = 8;
 
     private static final long TAIL_OFFSET = 0;
     private static final long HEAD_OFFSET = 64;
     private static final long PARKED_OFFSET = 128;
+    private static final long TAKEN_OFFSET = 192;
 
     private static final int TYPE_FRAME = 1;
     private static final int TYPE_PADDING = 2;
@@ -57,6 +58,8 @@ final class ShmFrameRing
      * producer, and after a delivery the consumer's caller is about to answer.
      */
     private long consumed;
+    /** Consumer: {@link #deliveringEnd}. */
+    private long deliveringEnd;
     /** Consumer: the head as last published. */
     private long released;
     /** Consumed bytes held back from producers before a drain hands them back at once: an eighth of the ring. */
@@ -200,6 +203,7 @@ final class ShmFrameRing
                 if (buffer.get(ValueLayout.JAVA_INT, at + TYPE_OFFSET) == TYPE_FRAME)
                 {
                     delivered++;
+                    deliveringEnd = head + aligned;
                     final int addressLength = buffer.get(ValueLayout.JAVA_INT, at + ADDRESS_LENGTH_OFFSET);
                     consumer.onFrame(buffer, at + RECORD_HEADER_BYTES, recordLength - RECORD_HEADER_BYTES,
                         buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET), at + ADDRESS_OFFSET,
@@ -208,6 +212,7 @@ final class ShmFrameRing
                 else if (buffer.get(ValueLayout.JAVA_INT, at + TYPE_OFFSET) == TYPE_SHARED_PULL &&
                     recordLength == RECORD_HEADER_BYTES + SHARED_PULL_BODY_BYTES)
                 {
+                    deliveringEnd = head + aligned;
                     consumer.onSharedPull(buffer.get(ValueLayout.JAVA_INT, at + PORT_OFFSET),
                         buffer.get(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES),
                         buffer.get(ValueLayout.JAVA_INT, at + RECORD_HEADER_BYTES + 4),
@@ -262,6 +267,41 @@ final class ShmFrameRing
         }
         released = consumed;
         LONG.setRelease(control, HEAD_OFFSET, consumed);
+    }
+
+    /** Producer: the position after the last record claimed so far, by any producer. */
+    long written()
+    {
+        return (long)LONG.getVolatile(control, TAIL_OFFSET);
+    }
+
+    /**
+     * Producer: the position up to which the endpoint's library has taken frames (from the ring directly or from the
+     * driver's event queue they were moved to): a frame below it was read by the library, which may have refused it;
+     * one above it waits where nothing can lose it.
+     */
+    long taken()
+    {
+        return (long)LONG.getVolatile(control, TAKEN_OFFSET);
+    }
+
+    /** Consumer side ({@link RingTakenPosition}, from two threads): raises {@link #taken()} to {@code position}. */
+    void publishTaken(final long position)
+    {
+        long was = (long)LONG.getVolatile(control, TAKEN_OFFSET);
+        while (position - was > 0 && !LONG.compareAndSet(control, TAKEN_OFFSET, was, position))
+        {
+            was = (long)LONG.getVolatile(control, TAKEN_OFFSET);
+        }
+    }
+
+    /**
+     * Consumer, inside {@link FrameConsumer#onFrame} or {@link FrameConsumer#onSharedPull}: the ring position just
+     * past the record being delivered.
+     */
+    long deliveringEnd()
+    {
+        return deliveringEnd;
     }
 
     /** Consumer: announce it is about to block (producers then ring the doorbell). Volatile: pairs with offer. */

@@ -149,7 +149,9 @@ final class UserEndpoint implements DriverEndpoint
         }
         this.udp = transport;
         this.file = endpointFile;
-        this.events = new EventRing(arena, options.eventRingBytes(), peers);
+        final ShmFrameRing ring = file == null ? null : file.ring();
+        final RingTakenPosition ringTaken = ring == null ? null : new RingTakenPosition(ring);
+        this.events = new EventRing(arena, options.eventRingBytes(), peers, ringTaken);
         this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), file, udp.port()) : null;
         this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress());
         final AgentFrameSender agentFrames = new AgentFrameSender(udp, counters);
@@ -161,9 +163,8 @@ final class UserEndpoint implements DriverEndpoint
         this.writer = new RemoteWriter(parts);
         final RemoteWriteServer writeServer = new RemoteWriteServer(arena, agentFrames, server, regions, counters,
             endpointIndex, session);
-        final ShmFrameRing ring = file == null ? null : file.ring();
         this.liveness = new LivenessProbes(arena, udp, counters, options.shmDirectory(), endpointIndex, session);
-        final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, events, peers, puller, server, writer, writeServer,
+        final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, ringTaken, events, peers, puller, server, writer, writeServer,
             new PullHelper(arena, peerFiles, regions, counters), liveness, counters, endpointIndex, session,
             maxFrameBytes);
         this.counterPublisher = null == options.countersFile() ? null :
@@ -298,6 +299,22 @@ final class UserEndpoint implements DriverEndpoint
         ContractChecks.sendRun(peerIndex, headers, payloads, frames, maxFrameBytes, frameLimitText);
         return transmitter.sendRun(peer, ContractChecks.destinationEndpoint(headers[0]),
             ContractChecks.destinationSession(headers[0]), headers, payloads, frames);
+    }
+
+    @Override
+    public long receiveQueueWritten(final int peerIndex, final int endpointIndex, final int sessionId)
+    {
+        checkOpen("receiveQueueWritten");
+        return transmitter.receiveQueueWritten(
+            peers.entryOrThrow("receiveQueueWritten", peerIndex, address), endpointIndex, sessionId);
+    }
+
+    @Override
+    public long receiveQueueRead(final int peerIndex, final int endpointIndex, final int sessionId)
+    {
+        checkOpen("receiveQueueRead");
+        return transmitter.receiveQueueRead(
+            peers.entryOrThrow("receiveQueueRead", peerIndex, address), endpointIndex, sessionId);
     }
 
     @Override

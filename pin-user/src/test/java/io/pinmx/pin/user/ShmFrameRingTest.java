@@ -126,6 +126,29 @@ class ShmFrameRingTest
     }
 
     @Test
+    void theWrittenMarkCoversEveryClaimedRecordAndTheTakenPositionOnlyRises()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            final MemorySegment header = filled(arena, 32, (byte)1);
+            assertEquals(0, ring.written());
+            assertTrue(ring.offer(header, MemorySegment.NULL, 40000, ADDRESS));
+            final long first = ring.written();
+            assertTrue(ring.offer(header, MemorySegment.NULL, 40000, ADDRESS));
+            final long[] ends = new long[2];
+            final int[] n = {0};
+            assertEquals(2, ring.drain((buffer, offset, length, senderPort, addressOffset, addressLength) ->
+                ends[n[0]++] = ring.deliveringEnd(), 10));
+            assertArrayEquals(new long[] {first, ring.written()}, ends, "each frame's end as it is delivered");
+            assertEquals(0, ring.taken(), "nothing taken yet");
+            ring.publishTaken(ends[1]);
+            ring.publishTaken(ends[0]);
+            assertEquals(ends[1], ring.taken(), "a lower position published later does not lower it");
+        }
+    }
+
+    @Test
     void oversizedFrameIsRejectedWithItsSize()
     {
         try (Arena arena = Arena.ofConfined())
