@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -12,47 +13,45 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class RingTakenPositionTest
 {
+    private final Arena arena = Arena.ofConfined();
+    private final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+    private final RingTakenPosition position = new RingTakenPosition(ring);
+
+    @AfterEach
+    void close()
+    {
+        arena.close();
+    }
+
     @Test
     void aQueuedFrameHoldsThePositionBackUntilPollTakesIt()
     {
-        try (Arena arena = Arena.ofConfined())
-        {
-            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
-            final RingTakenPosition position = new RingTakenPosition(ring);
+        position.consumed(64);
+        assertEquals(64, ring.taken(), "a record the driver consumed with nothing queued");
+        position.queued(128);
+        position.consumed(192);
+        assertEquals(64, ring.taken(), "a record consumed after a queued frame: the frame still waits");
+        position.taken(128);
+        assertEquals(192, ring.taken(), "poll took the last queued frame: everything drained is taken");
 
-            position.consumed(64);
-            assertEquals(64, ring.taken(), "a record the driver consumed with nothing queued");
-            position.queued(128);
-            position.consumed(192);
-            assertEquals(64, ring.taken(), "a record consumed after a queued frame: the frame still waits");
-            position.taken(128);
-            assertEquals(192, ring.taken(), "poll took the last queued frame: everything drained is taken");
-
-            position.queued(256);
-            position.queued(320);
-            position.taken(256);
-            assertEquals(256, ring.taken(), "one of two queued frames taken");
-            position.taken(320);
-            assertEquals(320, ring.taken());
-        }
+        position.queued(256);
+        position.queued(320);
+        position.taken(256);
+        assertEquals(256, ring.taken(), "one of two queued frames taken");
+        position.taken(320);
+        assertEquals(320, ring.taken());
     }
 
     @Test
     void pollTakingAFrameBeforeTheDrainCountsItNeverPublishesPastALaterOne()
     {
-        try (Arena arena = Arena.ofConfined())
-        {
-            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
-            final RingTakenPosition position = new RingTakenPosition(ring);
-
-            position.taken(64);
-            assertEquals(64, ring.taken(), "the frame poll took, though the drain has not counted it yet");
-            position.queued(64);
-            position.queued(128);
-            position.consumed(192);
-            assertEquals(64, ring.taken(), "the second frame waits");
-            position.taken(128);
-            assertEquals(192, ring.taken());
-        }
+        position.taken(64);
+        assertEquals(64, ring.taken(), "the frame poll took, though the drain has not counted it yet");
+        position.queued(64);
+        position.queued(128);
+        position.consumed(192);
+        assertEquals(64, ring.taken(), "the second frame waits");
+        position.taken(128);
+        assertEquals(192, ring.taken());
     }
 }
