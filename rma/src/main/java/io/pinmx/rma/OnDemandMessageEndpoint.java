@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * endpoint's address in its control file ({@link MessageAddresses}); a sender raises the receiver's wanted word and
  * connects once the address is there. Caller-driven: the rank's waits in the endpoint and in the job's collectives
  * drive it, and its liveness watcher polls it once a round, so a rank that computes still answers a connect and
- * serves a rendezvous. Partners are used by the thread that issues the Rma's operations; opening and closing may
+ * acknowledges what arrives. Partners are used by the thread that issues the Rma's operations; opening and closing may
  * also happen on the watcher's thread.
  */
 final class OnDemandMessageEndpoint implements MessagePeers
