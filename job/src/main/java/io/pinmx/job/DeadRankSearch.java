@@ -58,18 +58,7 @@ final class DeadRankSearch
             return List.of();
         }
         final List<PmixProcess> table = table(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUERY_DEADLINE_MS));
-        final List<EndedRank> failed = new ArrayList<>();
-        if (null != table)
-        {
-            for (final PmixProcess p : table)
-            {
-                if (p.rank() != self && p.failed())
-                {
-                    failed.add(new EndedRank(p.rank(), p.describe() + " ended: " + p.stateText()));
-                }
-            }
-        }
-        return failed;
+        return null == table ? List.of() : ended(table, false);
     }
 
     /**
@@ -82,7 +71,7 @@ final class DeadRankSearch
         while (null == refusal)
         {
             final List<PmixProcess> table = table(deadlineNs);
-            final List<EndedRank> ended = null == table ? List.of() : ended(table);
+            final List<EndedRank> ended = null == table ? List.of() : ended(table, true);
             if (!ended.isEmpty())
             {
                 return ended;
@@ -108,7 +97,11 @@ final class DeadRankSearch
     {
     }
 
-    private List<EndedRank> ended(final List<PmixProcess> table)
+    /**
+     * @param afterFailure true once a collective failed: every rank the table shows ended, and this node's ranks whose
+     *                     process exited; false while it still waits: only the ranks the table shows failed.
+     */
+    private List<EndedRank> ended(final List<PmixProcess> table, final boolean afterFailure)
     {
         final List<EndedRank> ended = new ArrayList<>();
         for (final PmixProcess p : table)
@@ -117,11 +110,11 @@ final class DeadRankSearch
             {
                 continue;
             }
-            if (p.ended())
+            if (afterFailure ? p.ended() : p.failed())
             {
                 ended.add(new EndedRank(p.rank(), p.describe() + " ended: " + p.stateText()));
             }
-            else if (p.pid() > 0 && Arrays.binarySearch(nodeRanks, p.rank()) >= 0 &&
+            else if (afterFailure && p.pid() > 0 && Arrays.binarySearch(nodeRanks, p.rank()) >= 0 &&
                 ProcessStatus.EXITED == ProcessStatus.startTime(p.pid()))
             {
                 ended.add(new EndedRank(p.rank(), p.describe() + " ended: its process exited (this node)"));

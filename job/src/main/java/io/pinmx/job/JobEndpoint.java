@@ -102,21 +102,9 @@ public final class JobEndpoint implements AutoCloseable
     public static JobEndpoint open(final Job job, final Map<String, String> env, final EndpointTuning tuning)
     {
         final String driver = env.getOrDefault(DRIVER_VARIABLE, DEFAULT_DRIVER);
-        final PinDriver selected;
-        try
-        {
-            selected = DriverSelector.select(driver, DRIVER_VARIABLE + "=" + driver);
-        }
-        catch (final DriverException ex)
-        {
-            throw new IllegalArgumentException(ex.getMessage(), ex);
-        }
-        final long peerTimeoutMs = peerTimeoutMs(env);
-        final boolean sameHost = sameHost(env);
-        final RankAddress reachable = RankAddress.choose(env, job);
-        // A UDP provider binds the address its partners reach it at, so that address must be known.
-        final InetAddress userBind = selected.info().features().contains(DriverFeature.UDP) ?
-            reachable.requireAddress() : reachable.address();
+        final PinDriver selected = select(driver);
+        final Configured configured = configure(job, env, tuning, selected);
+        final RankAddress reachable = configured.reachable();
         // Keeps the provider's endpoint itself (not wrapped) so provider counters can be read through it.
         final DriverEndpoint[] opened = new DriverEndpoint[1];
         final PinDriver keepingItsEndpoint = new PinDriver()
@@ -137,7 +125,7 @@ public final class JobEndpoint implements AutoCloseable
         final Endpoint endpoint;
         try
         {
-            endpoint = Endpoint.open(keepingItsEndpoint, options(job, tuning, peerTimeoutMs, sameHost, reachable, userBind));
+            endpoint = Endpoint.open(keepingItsEndpoint, configured.options());
         }
         catch (final RuntimeException ex)
         {
@@ -171,6 +159,53 @@ public final class JobEndpoint implements AutoCloseable
             endpoint.close();
             throw ex;
         }
+    }
+
+    /**
+     * Opens this rank's endpoint as {@link #open(Job, Map, EndpointTuning)} configures it, connected to no rank and
+     * without a collective: for a layer whose ranks open their endpoints on first use and connect to each other
+     * themselves. The caller owns it.
+     *
+     * @throws IllegalArgumentException as {@link #open(Job, Map, EndpointTuning)} does for the variables.
+     * @throws RuntimeException         the endpoint library's own, when the endpoint does not open (its shared-memory
+     *                                  file did not fit in PINMX_SHM_DIR, say).
+     */
+    public static Endpoint openUnconnected(final Job job, final Map<String, String> env, final EndpointTuning tuning)
+    {
+        final PinDriver selected = select(env.getOrDefault(DRIVER_VARIABLE, DEFAULT_DRIVER));
+        return Endpoint.open(selected, configure(job, env, tuning, selected).options());
+    }
+
+    /** Where this rank is reached, and the endpoint's options there. */
+    private record Configured(RankAddress reachable, EndpointOptions options)
+    {
+    }
+
+    /**
+     * @throws IllegalArgumentException naming PINMX_DRIVER if it asks for a driver that cannot run here.
+     */
+    private static PinDriver select(final String driver)
+    {
+        try
+        {
+            return DriverSelector.select(driver, DRIVER_VARIABLE + "=" + driver);
+        }
+        catch (final DriverException ex)
+        {
+            throw new IllegalArgumentException(ex.getMessage(), ex);
+        }
+    }
+
+    private static Configured configure(
+        final Job job, final Map<String, String> env, final EndpointTuning tuning, final PinDriver selected)
+    {
+        final long peerTimeoutMs = peerTimeoutMs(env);
+        final boolean sameHost = sameHost(env);
+        final RankAddress reachable = RankAddress.choose(env, job);
+        // A UDP provider binds the address its partners reach it at, so that address must be known.
+        final InetAddress userBind = selected.info().features().contains(DriverFeature.UDP) ?
+            reachable.requireAddress() : reachable.address();
+        return new Configured(reachable, options(job, tuning, peerTimeoutMs, sameHost, reachable, userBind));
     }
 
     /** What a rank whose endpoint did not open publishes instead of its address. */

@@ -1,11 +1,15 @@
 package io.pinmx.job;
 
+import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.MxException;
 import io.pinmx.pin.provider.SmallTmpfs;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.mx.ProgressMode;
+import io.pinmx.mx.Partner;
 import io.pinmx.mx.Request;
+import io.pinmx.mx.match.MatchInfo;
+import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.user.UserDriverOptions;
 import org.junit.jupiter.api.Test;
@@ -22,6 +26,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -34,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Ranks as threads of one JVM over the user-space driver: each opens its endpoint, gets every other rank as a
  * connected partner, and messages flow between them, with progress by a thread or by the caller (then the job's
- * control plane drives the endpoint while it waits).
+ * control plane drives the endpoint while it waits); an endpoint opened unconnected is reached by its address alone.
  */
 class JobEndpointTest
 {
@@ -225,6 +230,50 @@ class JobEndpointTest
             assertThrows(IllegalArgumentException.class, () -> JobEndpoint.peerTimeoutMs(
                 Map.of(JobEndpoint.PEER_TIMEOUT_VARIABLE, "0")));
             assertEquals(5_000, JobEndpoint.peerTimeoutMs(Map.of()));
+        }
+    }
+
+    @Test
+    void anUnconnectedEndpointOpensWithoutACollectiveAndIsReachedByItsAddress() throws Exception
+    {
+        final ExecutorService pool = Executors.newFixedThreadPool(2);
+        final CompletableFuture<EndpointAddress> published = new CompletableFuture<>();
+        try
+        {
+            final Future<Integer> receiver = pool.submit(() ->
+            {
+                try (Job job = Job.join(env(0, 2));
+                    Endpoint endpoint = JobEndpoint.openUnconnected(job, env(0, 2), tuning(ProgressMode.CALLER));
+                    Arena arena = Arena.ofShared())
+                {
+                    assertEquals(10_000, endpoint.options().peerTimeoutNs() / 1_000_000);
+                    assertEquals(JobEndpoint.APPLICATION_KEY, endpoint.options().applicationKey());
+                    final MemorySegment in = arena.allocate(ValueLayout.JAVA_INT);
+                    final Request received = endpoint.irecv(MatchInfo.ANY_SOURCE, 5, -1L, in);
+                    published.complete(endpoint.address());
+                    received.awaitOrThrow(MESSAGE_TIMEOUT);
+                    received.release();
+                    return in.get(ValueLayout.JAVA_INT, 0);
+                }
+            });
+            try (Job job = Job.join(env(1, 2));
+                Endpoint endpoint = JobEndpoint.openUnconnected(job, env(1, 2), tuning(ProgressMode.CALLER)))
+            {
+                final Partner rank0 = endpoint.connect(published.get(FUTURE_DEADLINE_S, TimeUnit.SECONDS),
+                    JobEndpoint.APPLICATION_KEY, MESSAGE_TIMEOUT);
+                endpoint.send(rank0, 5, MemorySegment.ofArray(new int[] {77}), MESSAGE_TIMEOUT);
+                assertEquals(77, receiver.get(FUTURE_DEADLINE_S, TimeUnit.SECONDS));
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+        try (Job job = Job.join(Map.of("PINMX_RANK", "0", "PINMX_SIZE", "1")))
+        {
+            final IllegalArgumentException badDriver = assertThrows(IllegalArgumentException.class,
+                () -> JobEndpoint.openUnconnected(job, Map.of(JobEndpoint.DRIVER_VARIABLE, "gpu"), EndpointTuning.DEFAULTS));
+            assertTrue(badDriver.getMessage().contains("PINMX_DRIVER=gpu"), badDriver.getMessage());
         }
     }
 

@@ -190,7 +190,7 @@ final class DriverTier
             (long)RequestHeader.PIECE_BYTES * Math.min(pieces.count(), MAX_PIECES_PER_REQUEST) : 0);
         final CostModel.SizeClass size = pieces.totalBytes <= inlineLimitBytes - headerBytes ?
             CostModel.SizeClass.SMALL : CostModel.SizeClass.LARGE;
-        return protocols.scatterByModule(rank, size, pieces, liveness::answers);
+        return protocols.scatterByModule(rank, size, pieces, liveness);
     }
 
     /**

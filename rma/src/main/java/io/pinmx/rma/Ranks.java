@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The job's ranks as this rank sees them: how each is reached ({@link RankTier}), whether a rank on this host is
- * still alive, and each rank's lock stripes and access-epoch gate (in its control file, mapped here for ranks on this
- * host). Built
+ * still alive, and each rank's lock stripes, access-epoch gate and message-address slot (in its control file, mapped
+ * here for ranks on this host). Built
  * collectively at start: every rank creates a control file naming its pid and a random nonce; a rank whose file
  * this rank can map and whose nonce matches is on this host. Control files are removed as soon as every rank has
  * looked (mappings stay), so a killed job leaves nothing behind.
@@ -25,6 +25,8 @@ final class Ranks implements AutoCloseable
     static final String FILE_PREFIX = "pinmx-rma-";
     private static final long MAGIC = 0x706d_7872_6d61_0001L;
     private static final long HEADER_BYTES = 4096;
+    /** The header's last part: where the rank publishes its endpoint for two-sided messages. */
+    private static final long ADDRESS_SLOT_OFFSET = HEADER_BYTES - MessageAddresses.SLOT_BYTES;
     private static final long STRIPE_COUNT = 1024;
     private static final long STRIPES_BYTES = STRIPE_COUNT * Long.BYTES;
     private static final long LIVENESS_PERIOD_MS = 50;
@@ -38,15 +40,20 @@ final class Ranks implements AutoCloseable
     private final long[] pids;
     private final LockStripes[] stripes;
     private final EpochGate[] gates;
+    /** Each rank's message-address slot; null for a rank reached through the driver. */
+    private final MemorySegment[] addressSlots;
     /** Whether each rank runs on this host, whichever tier reaches it. */
     private final boolean[] sameHost;
     /** 1 once the watcher saw the rank's process gone; read by every operation on a same-host rank. */
     private final AtomicIntegerArray dead;
     private final Thread watcher;
+    /** Run by the watcher on each of its rounds, once set. */
+    private volatile Runnable watchTask;
     private volatile boolean closed;
 
     private Ranks(final Job job, final String jobToken, final Path directory, final RankTier[] tiers, final long[] pids,
-        final LockStripes[] stripes, final EpochGate[] gates, final boolean[] sameHost)
+        final LockStripes[] stripes, final EpochGate[] gates, final MemorySegment[] addressSlots,
+        final boolean[] sameHost)
     {
         this.job = job;
         this.jobToken = jobToken;
@@ -55,6 +62,7 @@ final class Ranks implements AutoCloseable
         this.pids = pids;
         this.stripes = stripes;
         this.gates = gates;
+        this.addressSlots = addressSlots;
         this.sameHost = sameHost;
         this.dead = new AtomicIntegerArray(tiers.length);
         this.watcher = Thread.ofPlatform().daemon().name("pinmx-rma-liveness").start(this::watch);
@@ -107,6 +115,7 @@ final class Ranks implements AutoCloseable
         final long[] pids = new long[size];
         final LockStripes[] stripes = new LockStripes[size];
         final EpochGate[] gates = new EpochGate[size];
+        final MemorySegment[] addressSlots = new MemorySegment[size];
         final boolean[] sameHost = new boolean[size];
         // An empty slice of a rank reached through the driver is "mapped" (as nothing) and takes this gate, never
         // opened: a zero-byte operation on it has nothing to exclude.
@@ -124,6 +133,7 @@ final class Ranks implements AutoCloseable
                     sameHost[r] = true;
                     stripes[r] = stripes(control);
                     gates[r] = gate(control, size);
+                    addressSlots[r] = addressSlot(control);
                     continue;
                 }
                 // Looked for even with the shared-memory tier off: ARMCI_Same_node asks where a rank runs.
@@ -136,6 +146,7 @@ final class Ranks implements AutoCloseable
                     tiers[r] = RankTier.SHARED_MEMORY;
                     stripes[r] = stripes(theirs);
                     gates[r] = gate(theirs, size);
+                    addressSlots[r] = addressSlot(theirs);
                 }
                 else
                 {
@@ -149,10 +160,13 @@ final class Ranks implements AutoCloseable
         {
             SharedFile.remove(mine);
         }
-        return new Ranks(job, jobToken, directory, tiers, pids, stripes, gates, sameHost);
+        return new Ranks(job, jobToken, directory, tiers, pids, stripes, gates, addressSlots, sameHost);
     }
 
-    /** A control file: a header (magic, pid, nonce), the lock stripes, then the access-epoch gate. */
+    /**
+     * A control file: a header (magic, pid, nonce; the message-address slot at its end), the lock stripes, then the
+     * access-epoch gate.
+     */
     private static long controlBytes(final int ranks)
     {
         return HEADER_BYTES + STRIPES_BYTES + EpochGate.bytes(ranks);
@@ -161,6 +175,11 @@ final class Ranks implements AutoCloseable
     private static LockStripes stripes(final MemorySegment control)
     {
         return new LockStripes(control.asSlice(HEADER_BYTES, STRIPES_BYTES));
+    }
+
+    private static MemorySegment addressSlot(final MemorySegment control)
+    {
+        return control.asSlice(ADDRESS_SLOT_OFFSET, MessageAddresses.SLOT_BYTES);
     }
 
     private static EpochGate gate(final MemorySegment control, final int ranks)
@@ -236,6 +255,35 @@ final class Ranks implements AutoCloseable
     }
 
     /**
+     * @return where each rank publishes its endpoint for two-sided messages, this rank's own slot to write.
+     * @throws IllegalStateException when a rank is reached through the driver (its control file is not mapped here).
+     */
+    MessageAddresses messageAddresses()
+    {
+        for (int r = 0; r < addressSlots.length; r++)
+        {
+            if (null == addressSlots[r])
+            {
+                throw new IllegalStateException("rank " + r + " is reached through the driver: its control file, " +
+                    "where it would publish its message endpoint, is not mapped here");
+            }
+        }
+        return new MessageAddresses(addressSlots, job.rank(), this::checkAlive);
+    }
+
+    /** @return the rank's pid, as it announced it at start. */
+    long pid(final int rank)
+    {
+        return pids[rank];
+    }
+
+    /** Runs the task on the liveness watcher's thread, once each round (every 50 ms) until close. */
+    void watchAlso(final Runnable task)
+    {
+        watchTask = task;
+    }
+
+    /**
      * @throws IllegalArgumentException naming the rank if it is not one of the job's.
      */
     void checkRank(final int rank, final String what)
@@ -278,6 +326,11 @@ final class Ranks implements AutoCloseable
                     dead.set(r, 1);
                     handles[r] = null;
                 }
+            }
+            final Runnable task = watchTask;
+            if (null != task)
+            {
+                task.run();
             }
             try
             {

@@ -13,8 +13,8 @@ import java.lang.foreign.Arena;
 /**
  * The layers under one rank's {@link Rma}: the ranks' tiers and mapped slices, and, when any rank of the job is
  * reached through the driver, this rank's endpoint, driver tier and data server; the allocator and the transfers
- * over both tiers; the two-sided messages, over that endpoint or, when there is none, one of their own. Opened
- * collectively at init, released in reverse at close.
+ * over both tiers; the two-sided messages, over that endpoint or, when there is none, one of their own that each rank
+ * opens only when messages first need it. Opened collectively at init, released in reverse at close.
  */
 final class RmaLayers
 {
@@ -27,8 +27,6 @@ final class RmaLayers
     final DataServer server;
     final Allocator allocator;
     final Transfers transfers;
-    /** {@link #endpoint}, or when there is none an endpoint for two-sided messages alone, driven by its callers. */
-    private final JobEndpoint messageEndpoint;
     final TwoSidedMessages twoSided;
 
     /**
@@ -66,23 +64,15 @@ final class RmaLayers
             this.server = null;
         }
         this.transfers = new Transfers(ranks, driver, arena);
-        try
-        {
-            this.messageEndpoint = null != endpoint ? endpoint :
-                JobEndpoint.open(job, System.getenv(), messageTuning(options));
-        }
-        catch (final RuntimeException ex)
-        {
-            ranks.close();
-            arena.close();
-            throw ex;
-        }
-        this.twoSided = new TwoSidedMessages(messageEndpoint, ranks);
+        this.twoSided = new TwoSidedMessages(null != endpoint ? new JobMessagePeers(endpoint) :
+            new OnDemandMessageEndpoint(job, ranks,
+                () -> JobEndpoint.openUnconnected(job, System.getenv(), messageTuning(options))), ranks);
     }
 
     /**
      * Every rank reaches every other through shared memory: two-sided messages alone use this endpoint, so it runs no
-     * thread (a sender's or receiver's wait drives it) and publishes no counters (opening their map takes seconds).
+     * thread (the rank's waits and its liveness watcher drive it) and publishes no counters (opening their map takes
+     * seconds).
      */
     private static EndpointTuning messageTuning(final RmaOptions options)
     {
@@ -165,10 +155,6 @@ final class RmaLayers
         {
             server.close();
             endpoint.close();
-        }
-        else
-        {
-            messageEndpoint.close();
         }
         ranks.close();
         arena.close();

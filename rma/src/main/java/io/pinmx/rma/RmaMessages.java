@@ -39,7 +39,10 @@ public final class RmaMessages
      * the buffer may be reused, which for a message longer than the endpoint's eager size is once the receiver took it.
      *
      * @throws IllegalArgumentException naming the rank if it is outside the job or this rank, or if the buffer is null.
-     * @throws RmaException             naming the rank if it exited.
+     * @throws IllegalStateException    when the job has more than 65,536 ranks (a message carries its sender's rank).
+     * @throws RmaException             naming the rank if it exited; when every rank is on shared memory, also if its
+     *                                  endpoint for messages did not open (with its reason) or it published none
+     *                                  within {@code OnDemandMessageEndpoint.PEER_WAIT} of this rank wanting it.
      */
     public void send(final int tag, final MemorySegment buffer, final int to)
     {

@@ -178,7 +178,7 @@ public final class RmaMutexes
         final long at = mutex * MUTEX_BYTES;
         if (null == slice && driver.takesWrites(words, rank))
         {
-            final long serving = driver.rmw(RmaOp.FETCH_ADD_LONG, rank, words, at + SERVING_OFFSET, 0L);
+            final long serving = rma.values().getLong(words, rank, at + SERVING_OFFSET);
             held[rank][mutex] = serving == driver.compareAndSwapLong(rank, words, at, serving, serving + 1);
             tickets[rank][mutex] = serving;
             return held[rank][mutex];

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * target stopped within the lease may still be sent a put that then waits for it to run again. Used by the thread
  * that issues operations.
  */
-final class ServerLiveness
+final class ServerLiveness implements ProtocolChoice.Serving
 {
     /** How long an answer from a rank's data server counts as its being able to serve a request now. */
     static final long LEASE_NS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -50,7 +50,8 @@ final class ServerLiveness
      * @return whether the rank's data server answered within the lease; if not, probes it (one probe at a time), so
      *         that a later call may find it answering.
      */
-    boolean answers(final int rank)
+    @Override
+    public boolean answers(final int rank)
     {
         final Request probe = probes[rank];
         if (null != probe && probe.test())

@@ -1,6 +1,5 @@
 package io.pinmx.rma;
 
-import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.Endpoint;
 import io.pinmx.mx.MxException;
 import io.pinmx.mx.Partner;
@@ -12,12 +11,12 @@ import io.pinmx.mx.match.MatchInfo;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.Arrays;
 
 /**
- * ARMCI's two-sided messages ({@code armci_msg_snd}, {@code armci_msg_rcv}, {@code armci_msg_rcvany}) through a
- * job's endpoint, their match info apart from the one-sided layer's own ({@link RmaTags#MESSAGE}). A receive probes
- * first, so a message longer than the caller's buffer is refused, naming both sizes, and stays queued. Messages from
+ * ARMCI's two-sided messages ({@code armci_msg_snd}, {@code armci_msg_rcv}, {@code armci_msg_rcvany}) through the
+ * endpoint {@link MessagePeers} gives, their match info apart from the one-sided layer's own ({@link RmaTags#MESSAGE})
+ * and carrying the sender's rank beside the tag, so that a receive needs no partner of its own: a receiving rank may
+ * never have connected to its sender. A receive probes first, so a message longer than the caller's buffer is refused, naming both sizes, and stays queued. Messages from
  * one rank with one tag arrive in the order sent; a message longer than the endpoint's eager size goes by rendezvous.
  * A receive into heap or thread-confined memory, and a send from confined memory, go through a staging buffer this
  * class keeps: the endpoint writes a receive in place, and its progress may run on another thread. Used by the
@@ -31,56 +30,44 @@ final class TwoSidedMessages
      */
     private static final Duration WAIT_SLICE = Duration.ofMillis(1);
     private static final long TAG_MASK = 0xFFFF_FFFFL;
-    private static final long MATCH_MASK = RmaTags.KIND_MASK | TAG_MASK;
+    private static final int SENDER_SHIFT = Integer.SIZE;
+    private static final long SENDER_MASK = 0xFFFFL << SENDER_SHIFT;
+    /** Ranks the sender field holds: a job with more is refused two-sided messages. */
+    static final int MAX_RANKS = (int)(SENDER_MASK >>> SENDER_SHIFT) + 1;
+    private static final long ANY_SENDER_MASK = RmaTags.KIND_MASK | TAG_MASK;
+    private static final long ONE_SENDER_MASK = ANY_SENDER_MASK | SENDER_MASK;
     private static final int ANY_RANK = -1;
 
-    private final JobEndpoint job;
-    private final Endpoint endpoint;
+    private final MessagePeers peers;
     private final Ranks ranks;
     private final int self;
-    /** World rank by partner id: a probe names the partner, {@code armci_msg_rcvany} answers with the rank. */
-    private final int[] rankOfPartner;
     private final Status probed = new Status();
     private Arena stagingArena;
     private MemorySegment staging = MemorySegment.NULL;
 
-    TwoSidedMessages(final JobEndpoint job, final Ranks ranks)
+    TwoSidedMessages(final MessagePeers peers, final Ranks ranks)
     {
-        this.job = job;
-        this.endpoint = job.endpoint();
+        this.peers = peers;
         this.ranks = ranks;
-        this.self = job.job().rank();
-        int highestId = 0;
-        for (int r = 0; r < ranks.size(); r++)
-        {
-            highestId = r == self ? highestId : Math.max(highestId, job.partner(r).id());
-        }
-        this.rankOfPartner = new int[highestId + 1];
-        Arrays.fill(rankOfPartner, ANY_RANK);
-        for (int r = 0; r < ranks.size(); r++)
-        {
-            if (r != self)
-            {
-                rankOfPartner[job.partner(r).id()] = r;
-            }
-        }
+        this.self = ranks.self();
     }
 
     /** Blocks until the buffer may be reused: an eager message once sent, a longer one once its receiver pulled it. */
     void send(final int tag, final MemorySegment buffer, final int to)
     {
-        final Partner partner = partner(to, "message destination");
+        checkPeer(to, "message destination");
         if (null == buffer)
         {
             throw new IllegalArgumentException("message to rank " + to + ": the buffer is null");
         }
+        final Partner partner = peers.partner(to);
         // The endpoint stages a heap buffer itself; one confined to this thread it refuses.
         final MemorySegment from = Pieces.shareable(buffer) ? buffer :
             staged(buffer.byteSize()).copyFrom(buffer);
         final Request send;
         try
         {
-            send = endpoint.isend(partner, matchInfo(tag), from);
+            send = peers.endpoint().isend(partner, matchInfo(tag, self), from);
         }
         catch (final MxException ex)
         {
@@ -92,27 +79,31 @@ final class TwoSidedMessages
     /** @return the message's length; {@code from} is a world rank. */
     long receive(final int tag, final MemorySegment buffer, final int from)
     {
-        return receive(tag, buffer, from, partner(from, "message source").id()).bytes();
+        checkPeer(from, "message source");
+        return take(tag, buffer, from).bytes();
     }
 
     /** @return the sender and the message's length. */
     ReceivedMessage receiveAny(final int tag, final MemorySegment buffer)
     {
-        return receive(tag, buffer, ANY_RANK, MatchInfo.ANY_SOURCE);
+        return take(tag, buffer, ANY_RANK);
     }
 
-    private ReceivedMessage receive(final int tag, final MemorySegment buffer, final int from, final int source)
+    private ReceivedMessage take(final int tag, final MemorySegment buffer, final int from)
     {
         if (null == buffer || buffer.isReadOnly())
         {
             throw new IllegalArgumentException((ANY_RANK == from ? "message from any rank" : "message from rank " +
                 from) + ": the buffer " + (null == buffer ? "is null" : buffer + " is read-only"));
         }
-        while (!endpoint.probe(source, matchInfo(tag), MATCH_MASK, probed, WAIT_SLICE))
+        final Endpoint endpoint = peers.endpoint();
+        final long match = matchInfo(tag, ANY_RANK == from ? 0 : from);
+        final long mask = ANY_RANK == from ? ANY_SENDER_MASK : ONE_SENDER_MASK;
+        while (!endpoint.probe(MatchInfo.ANY_SOURCE, match, mask, probed, WAIT_SLICE))
         {
             checkAlive(from);
         }
-        final int sender = rankOfPartner[probed.source()];
+        final int sender = (int)((probed.matchInfo() & SENDER_MASK) >>> SENDER_SHIFT);
         final long length = probed.messageLength();
         if (length > buffer.byteSize())
         {
@@ -124,7 +115,7 @@ final class TwoSidedMessages
         final Request receive;
         try
         {
-            receive = endpoint.irecv(probed.source(), matchInfo(tag), MATCH_MASK, into);
+            receive = endpoint.irecv(probed.source(), matchInfo(tag, sender), ONE_SENDER_MASK, into);
         }
         catch (final MxException ex)
         {
@@ -141,11 +132,17 @@ final class TwoSidedMessages
     /** @return the longest message that goes eagerly; a longer one goes by rendezvous. */
     long eagerBytes()
     {
-        return endpoint.options().rendezvousThresholdBytes();
+        return peers.endpoint().options().rendezvousThresholdBytes();
     }
 
-    /** Frees the staging buffer. */
+    /** Frees the staging buffer and what the peers own. */
     void close()
+    {
+        freeStaging();
+        peers.close();
+    }
+
+    private void freeStaging()
     {
         if (null != stagingArena)
         {
@@ -193,14 +190,19 @@ final class TwoSidedMessages
     {
         if (staging.byteSize() < bytes)
         {
-            close();
+            freeStaging();
             stagingArena = Arena.ofShared();
             staging = stagingArena.allocate(Math.max(bytes, Long.highestOneBit(Math.max(1, bytes)) << 1));
         }
         return staging.asSlice(0, bytes);
     }
 
-    private Partner partner(final int rank, final String what)
+    /**
+     * @throws IllegalArgumentException naming the rank if it is outside the job or this rank.
+     * @throws IllegalStateException    when the job has more ranks than a message's sender field holds.
+     * @throws RmaException             naming the rank if it exited.
+     */
+    private void checkPeer(final int rank, final String what)
     {
         ranks.checkRank(rank, what);
         if (rank == self)
@@ -208,12 +210,16 @@ final class TwoSidedMessages
             throw new IllegalArgumentException(what + " rank " + rank + " is this rank: a message goes between two " +
                 "ranks");
         }
+        if (ranks.size() > MAX_RANKS)
+        {
+            throw new IllegalStateException("two-sided messages name their sender in 16 bits: a job of " +
+                ranks.size() + " ranks has more than " + MAX_RANKS);
+        }
         ranks.checkAlive(rank);
-        return job.partner(rank);
     }
 
-    private static long matchInfo(final int tag)
+    private static long matchInfo(final int tag, final int sender)
     {
-        return RmaTags.MESSAGE | tag & TAG_MASK;
+        return RmaTags.MESSAGE | (long)sender << SENDER_SHIFT | tag & TAG_MASK;
     }
 }

@@ -4,7 +4,9 @@
  * ({@code MemoryLocks})) over the layers {@code RmaLayers} opens and releases, with {@code Fences} completing
  * operations at their targets, {@link io.pinmx.rma.RmaGroups} for groups ({@link io.pinmx.rma.RmaGroup}, whose
  * collectives go through {@code GroupMailboxes}) and {@link io.pinmx.rma.RmaMessages} for the message helpers
- * ({@code Reductions}, {@link io.pinmx.rma.ReduceOp}, {@code TwoSidedMessages}); {@code Transfers} checks every data
+ * ({@code Reductions}, {@link io.pinmx.rma.ReduceOp}, {@code TwoSidedMessages} over {@code MessagePeers}: the job's
+ * endpoint, or {@code OnDemandMessageEndpoint} opened at a rank's first message, its address in the rank's control file
+ * ({@code MessageAddresses})); {@code Transfers} checks every data
  * operation and routes it to a tier; {@link io.pinmx.rma.StridedPatch}, {@link io.pinmx.rma.Accumulator} and
  * {@link io.pinmx.rma.LockStripes} are shared by every transfer path; {@code Ranks}, {@code Allocator} and
  * {@code SharedMemoryTier} own rank discovery, the shared files (and each slice's exposed region) and the same-host
@@ -22,6 +24,6 @@
  * {@code Calibration} measure. {@code io.pinmx.rma.protocol.bench} holds the protocol sweep (a program). Calls the
  * JDK, {@code io.pinmx.job}, {@code io.pinmx.mx} and {@code io.pinmx.pin.provider} (idle strategies, files, the
  * {@code ProgressRunner} that runs the data server as an Agrona agent), and {@code io.pinmx.pin.spi}'s counters
- * ({@code CallerProgress}: pull requests received).
+ * ({@code CallerProgress}: pull requests received) and endpoint addresses (the on-demand endpoint's peers).
  */
 package io.pinmx.rma;

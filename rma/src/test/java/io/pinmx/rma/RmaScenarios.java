@@ -64,6 +64,7 @@ public final class RmaScenarios
                     case "packArea" -> new ProtocolScenarios(rma, System.getenv()).packedGetsBeyondThePackArea();
                     case "sizeClasses" -> new ProtocolScenarios(rma, System.getenv()).sizeClasses();
                     case "killed" -> progress.killedTarget();
+                    case "ondemand" -> new OnDemandMessagesScenario(rma).run();
                     default -> throw new IllegalArgumentException("unknown scenario " + scenario);
                 }
                 rma.barrier();
