@@ -58,7 +58,8 @@ final class PmixExchange implements ControlPlane
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
     private final List<BiConsumer<Integer, String>> deathListeners = new CopyOnWriteArrayList<>();
     private volatile String death;
-    private Runnable progressHook;
+    /** Set from any thread (an endpoint opened on demand installs it): read at each wait. */
+    private volatile Runnable progressHook;
     private volatile Future<?> lastCall;
     private volatile Future<?> lastQuery;
     private long collectives;

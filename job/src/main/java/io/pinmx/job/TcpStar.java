@@ -44,7 +44,8 @@ final class TcpStar implements ControlPlane
     private final DataInputStream[] in;
     private final DataOutputStream[] out;
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.busyPolling();
-    private Runnable progressHook;
+    /** Set from any thread (an endpoint opened on demand installs it): read at each wait. */
+    private volatile Runnable progressHook;
 
     private TcpStar(final JobRank rank, final ServerSocket listener, final Rendezvous.Joined joined) throws IOException
     {
