@@ -175,7 +175,7 @@ class ScatterChoiceTest
         final CostModelFile.Stored stored = CostModelFile.read(file, "kernel-h-lo-inline32768");
         assertEquals(model(SCATTER), stored.model());
         final String text = Files.readString(file);
-        assertTrue(text.contains("format=6\n") && text.contains("scatter.pieceNs=3000.000000\n"), text);
+        assertTrue(text.contains("format=7\n") && text.contains("scatter.pieceNs=3000.000000\n"), text);
 
         final String cut = text.replaceFirst("scatter\\.pieceNs=[0-9.]+\n", "");
         Files.writeString(file, withChecksum(cut), StandardCharsets.UTF_8);
