@@ -4,7 +4,9 @@
  * request (fetch-and-add, swap, compare-and-swap, accumulate of int32/int64
  * words) to an exposed region of a peer, resends it until the ATOMIC_REPLY
  * or a NACK comes, and ends it with PINMX_EVENT_ATOMIC_DONE (the old value)
- * or PINMX_EVENT_ATOMIC_FAILED. The target side is atomic_target.c.
+ * or PINMX_EVENT_ATOMIC_FAILED; a NACK HELD (the target holds the region
+ * back) resets its resend count, so it waits for the hold's end. The target
+ * side is atomic_target.c.
  *
  * Exactly once: requests are numbered (seq) and a new one is refused with
  * EBUSY while seq - PINMX_ATOMIC_WINDOW still runs, so the target's window
@@ -213,7 +215,12 @@ int pinmx_atomic_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f
 		err = -(int)nerr;
 	spin_lock_bh(&origin->lock);
 	req = pinmx_atomic_find(origin, be32_to_cpu(f->refused_handle), &f->hdr);
-	if (req) {
+	if (req && f->reason == PINMX_NACK_HELD) {
+		/* The target holds its region: resend from now, never time out. */
+		req->retries = 0;
+		req->due = jiffies + max(1UL,
+			   msecs_to_jiffies(READ_ONCE(pinmx_pull_resend_ms)));
+	} else if (req) {
 		req->end.nack_reason = f->reason;
 		pinmx_atomic_end(origin, req, status, err, 0,
 				 be64_to_cpu(f->address));

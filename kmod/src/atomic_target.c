@@ -4,7 +4,10 @@
  * request (region, exposure, key, range), applies it with the kernel's
  * atomic operations on the words in their pinned pages (pinmx_region_words()),
  * so it is atomic against the target CPUs' own atomics, and answers
- * ATOMIC_REPLY with the old value; the target process never runs.
+ * ATOMIC_REPLY with the old value; the target process never runs. A
+ * request not applied yet to a region its owner holds
+ * (PINMX_IOC_HOLD_WRITES) is answered NACK HELD; one applied already is
+ * answered from the window even then.
  *
  * Exactly once: per peer endpoint (interface address, index, session) the
  * answers of the last PINMX_ATOMIC_WINDOW seqs are kept, indexed by seq
@@ -246,6 +249,8 @@ static int pinmx_atomic_apply(struct pinmx_atomic_peer *peer,
 		*old = a->old;
 		return 0;
 	}
+	if (smp_load_acquire(&region->writes_held))
+		return -EBUSY;
 	err = pinmx_region_words(region, be64_to_cpu(f->region_offset),
 				 f->width, be16_to_cpu(f->count),
 				 pinmx_atomic_word, &ctx, miss);
@@ -314,6 +319,9 @@ int pinmx_atomic_frame(struct pinmx_endpoint *ep, struct sk_buff *skb,
 			reason = PINMX_NACK_UNKNOWN_REGION;
 	} else if (ret == -ENOENT) {
 		reason = PINMX_NACK_UNKNOWN_REGION;
+	} else if (ret == -EBUSY) {
+		drop = PINMX_CNT_WRITES_HELD;
+		reason = PINMX_NACK_HELD;
 	} else if (ret) {
 		reason = PINMX_NACK_BAD_FIELD;	/* misaligned, or no room */
 	} else {

@@ -74,6 +74,7 @@ static const char *const pinmx_counter_names[PINMX_CNT_NR] = {
 	[PINMX_CNT_ATOMIC_DUPLICATE_REPLIES] = "atomic_duplicate_replies",
 	[PINMX_CNT_PUT_STALE]		= "put_stale",
 	[PINMX_CNT_PULLS_CANCELLED]	= "pulls_cancelled",
+	[PINMX_CNT_WRITES_HELD]		= "writes_held",
 };
 
 static struct dentry *pinmx_debugfs_dir;

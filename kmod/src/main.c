@@ -7,6 +7,7 @@
 #include <linux/idr.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched/mm.h>
@@ -88,7 +89,8 @@ static long pinmx_ioc_info(struct pinmx_endpoint *ep, void __user *uarg)
 			    PINMX_FEATURE_NET_LOCAL_PULL |
 			    PINMX_FEATURE_NET_PUT |
 			    PINMX_FEATURE_NET_ATOMIC |
-			    PINMX_FEATURE_NET_PULL_CANCEL,
+			    PINMX_FEATURE_NET_PULL_CANCEL |
+			    PINMX_FEATURE_NET_HOLD_WRITES,
 		.max_segments = PINMX_MAX_SEGMENTS,
 		.max_regions = PINMX_MAX_REGIONS,
 		.page_size = PAGE_SIZE,
@@ -407,6 +409,37 @@ static long pinmx_ioc_region_info(struct pinmx_endpoint *ep,
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
 
+/*
+ * Hold a region's remote writes back, or let them in. The receive softirq
+ * reads the flag under RCU, so once a grace period has passed after it is
+ * set no PUT or ATOMIC that found it clear is still writing.
+ */
+static long pinmx_ioc_hold_writes(struct pinmx_endpoint *ep,
+				  void __user *uarg)
+{
+	struct pinmx_hold_writes req;
+	struct pinmx_region *region;
+	long err = 0;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.reserved || req.hold > 1)
+		return -EINVAL;
+	region = pinmx_get_region(ep, req.region_id, true);
+	if (IS_ERR(region))
+		return PTR_ERR(region);
+	if (!(region->flags & PINMX_DECLARE_REMOTE)) {
+		err = -EINVAL;
+	} else if (req.hold) {
+		WRITE_ONCE(region->writes_held, true);
+		synchronize_net();
+	} else {
+		smp_store_release(&region->writes_held, false);
+	}
+	pinmx_region_put_user(region);
+	return err;
+}
+
 static bool pinmx_ranges_overlap(u64 a, u64 b, u64 len)
 {
 	return a < b + len && b < a + len;
@@ -551,6 +584,8 @@ static long pinmx_ioctl_endpoint(struct pinmx_endpoint *ep, unsigned int cmd,
 		return pinmx_ioc_pullv(ep, uarg);
 	case PINMX_IOC_PULL_CANCEL:
 		return pinmx_ioc_pull_cancel(ep, uarg);
+	case PINMX_IOC_HOLD_WRITES:
+		return pinmx_ioc_hold_writes(ep, uarg);
 	case PINMX_IOC_WAIT:
 		return pinmx_ioc_wait(ep, uarg);
 	default:

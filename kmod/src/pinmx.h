@@ -180,6 +180,9 @@ struct pinmx_seg {
  * @chunk_min: first overlapped chunk, in pages.
  * @chunk_max: largest overlapped chunk, in pages.
  * @dead: set under @lock by destroy; no more pins are installed.
+ * @writes_held: PINMX_IOC_HOLD_WRITES holds remote writes back: PUT and
+ *	ATOMIC frames are answered NACK HELD (release/acquire, read under RCU
+ *	by the receive softirq).
  * @worker_running: overlapped worker queued or running; under @lock.
  * @worker_err: how the last worker run ended; under @lock.
  * @worker_started: the queued worker has read @worker_seg and @worker_page
@@ -225,6 +228,7 @@ struct pinmx_region {
 	unsigned int chunk_min;
 	unsigned int chunk_max;
 	bool dead;
+	bool writes_held;
 	bool worker_running;
 	int worker_err;
 	bool worker_started;

@@ -7,7 +7,9 @@
  * a PUT_ACK. Frames without an ACK are resent after the resend timeout; the
  * put ends with PINMX_EVENT_PUT_DONE once every frame is acknowledged
  * (remote completion: the bytes are in the target's memory), or
- * PINMX_EVENT_PUT_FAILED on a NACK, a timeout or the interface gone. The
+ * PINMX_EVENT_PUT_FAILED on a NACK, a timeout or the interface gone; a
+ * NACK HELD (the target holds the region back) resets the resend count
+ * instead, so the put waits for the hold's end however long. The
  * target side is put_target.c. A frame written twice writes the same bytes
  * at the same place: resends are harmless. A duplicate that arrives after its
  * put ended is not (a later put may have written there since), so puts are
@@ -296,7 +298,11 @@ int pinmx_put_nack(struct pinmx_endpoint *ep, const struct pinmx_wire_nack *f)
 	if (nerr && nerr < MAX_ERRNO)
 		err = -(int)nerr;
 	spin_lock(&put->lock);
-	if (pinmx_put_hears(put, &f->hdr)) {
+	if (f->reason == PINMX_NACK_HELD && pinmx_put_hears(put, &f->hdr)) {
+		/* The target holds its region: wait for it, resending. */
+		put->retries = 0;
+		mod_timer(&put->timer, jiffies + put->resend);
+	} else if (pinmx_put_hears(put, &f->hdr)) {
 		put->end.nack_reason = f->reason;
 		pinmx_put_end(put, status, err, be16_to_cpu(f->segment),
 			      be64_to_cpu(f->address));

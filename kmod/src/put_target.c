@@ -7,7 +7,8 @@
  * runs. A frame whose pages are not pinned is dropped and kept in a slot
  * while its range is pinned in the declarer's mm; a failed pin is answered
  * with NACK SEGMENT_FAULT naming the frame's region offset. ATOMIC requests
- * that miss are kept the same way (atomic_target.c).
+ * that miss are kept the same way (atomic_target.c). A region its owner
+ * holds (PINMX_IOC_HOLD_WRITES) answers NACK HELD and is not touched.
  *
  * Per origin endpoint (interface address, index, session) the server keeps
  * the highest low mark its frames carried (put.c): a frame of a put numbered
@@ -237,6 +238,10 @@ static u8 pinmx_put_refusal(const struct pinmx_region *region,
 	if (be64_to_cpu(f->region_offset) + plen > region->length) {
 		*drop = PINMX_CNT_RX_OUT_OF_RANGE;
 		return PINMX_NACK_OUT_OF_RANGE;
+	}
+	if (smp_load_acquire(&region->writes_held)) {
+		*drop = PINMX_CNT_WRITES_HELD;
+		return PINMX_NACK_HELD;
 	}
 	return 0;
 }

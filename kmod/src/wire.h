@@ -48,7 +48,8 @@ enum pinmx_nack_reason {
 	PINMX_NACK_SEGMENT_FAULT = 5,
 	PINMX_NACK_BAD_FIELD = 6,
 	PINMX_NACK_BAD_KEY = 7,
-	PINMX_NACK_REASON_MAX = 7,
+	PINMX_NACK_HELD = 8,
+	PINMX_NACK_REASON_MAX = 8,
 };
 
 /* Common header, 32 bytes (PINMX_MXOE_COMMON_BYTES). */

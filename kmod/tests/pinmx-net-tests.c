@@ -1846,6 +1846,13 @@ static int put_target_remap(char c, uint8_t *a, pid_t *child)
 	return -1;
 }
 
+static int hold_writes(int fd, uint32_t region, uint32_t hold)
+{
+	struct pinmx_hold_writes req = { .region_id = region, .hold = hold };
+
+	return ioctl(fd, PINMX_IOC_HOLD_WRITES, &req);
+}
+
 /*
  * Target of the put tests. Commands on stdin: 'd' dumps the memfd through
  * a second mapping (B) and the plain region to stdout, 'a' dumps A (the
@@ -1853,7 +1860,9 @@ static int put_target_remap(char c, uint8_t *a, pid_t *child)
  * makes it read-only and 'w' writable again, 'f' maps fresh private
  * anonymous memory over it (MAP_FIXED, seed 3), 'c' forks a child that
  * shares it copy-on-write and writes a byte of every page, 'C' kills that
- * child: each answers 'k' when done; end of file ends it.
+ * child, 'h' holds the exposed region's remote writes back and 'o' lets
+ * them in (PINMX_IOC_HOLD_WRITES): each answers 'k' when done; end of file
+ * ends it.
  */
 static int put_target(struct node *n, void *arg)
 {
@@ -1886,6 +1895,9 @@ static int put_target(struct node *n, void *arg)
 		} else if (c == 'a') {
 			CHECK(write(STDOUT_FILENO, a, PUT_REGION) == PUT_REGION,
 			      "dump A");
+		} else if (c == 'h' || c == 'o') {
+			CHECK_OK(hold_writes(n->fd, m.exposed, c == 'h'));
+			CHECK(write(STDOUT_FILENO, "k", 1) == 1, "ack");
 		} else {
 			CHECK(!put_target_remap(c, a, &child), "command %c: %s",
 			      c, strerror(errno));
@@ -3013,6 +3025,117 @@ fail:
 	return 1;
 }
 
+/* Asks the put target for command @c and waits for its 'k'. */
+static int put_target_command(struct put_origin *o, char c)
+{
+	char k;
+
+	CHECK(write(o->in, &c, 1) == 1 && read(o->out, &k, 1) == 1 && k == 'k',
+	      "target command %c", c);
+	return 0;
+}
+
+/*
+ * A region its owner holds (PINMX_IOC_HOLD_WRITES) takes no remote write:
+ * a put and a fetch-and-add sent meanwhile are answered NACK HELD and wait,
+ * resending, far past what pull_max_retries would allow (resends every
+ * 10 ms, 2 retries), with the target's memory unchanged; once the region
+ * is let in both complete, the fetch-and-add returning the word as it was
+ * and the memory holding exactly both. Bad holds are refused with errno.
+ */
+static int test_put_atomic_held_region(void)
+{
+	uint64_t held0 = pmx_counter(PINMX_CNT_WRITES_HELD), before;
+	uint32_t plain_id, writable_id;
+	struct pinmx_atomic_event ae;
+	struct pinmx_pull_event pe;
+	struct put_origin o;
+	int fd = -1, i;
+	bool done;
+
+	fd = pmx_open();
+	CHECK(fd >= 0, "open");
+	CHECK_OK(pmx_declare1(fd, &held0, sizeof(held0), 0, &plain_id));
+	CHECK_OK(pmx_declare1(fd, &before, sizeof(before),
+			      PINMX_DECLARE_WRITABLE, &writable_id));
+	CHECK_ERRNO(hold_writes(fd, plain_id, 1), EINVAL);
+	CHECK_ERRNO(hold_writes(fd, writable_id, 0), EINVAL);
+	CHECK_ERRNO(hold_writes(fd, 4095, 1), ENOENT);
+	{
+		struct pinmx_hold_writes bad = { .region_id = plain_id,
+						 .hold = 2 };
+
+		CHECK_ERRNO(ioctl(fd, PINMX_IOC_HOLD_WRITES, &bad), EINVAL);
+		bad.hold = 1;
+		bad.reserved = 1;
+		CHECK_ERRNO(ioctl(fd, PINMX_IOC_HOLD_WRITES, &bad), EINVAL);
+	}
+	close(fd);
+	fd = -1;
+	if (put_origin_open(&o, 68))
+		goto fail;
+	CHECK_OK(pmx_write_param("pull_resend_ms", "10"));
+	CHECK_OK(pmx_write_param("pull_max_retries", "2"));
+	if (put_target_command(&o, 'h') || put_target_command(&o, 'h'))
+		goto fail;
+	before = model_word(&o, 8 * PAGE, 8);
+	fill(o.src, 3000, 31);
+	CHECK_OK(put_start(&o, o.m.exposed, o.m.key, 100, 0, 3000, 31));
+	CHECK_OK(atomic_start(&o, PINMX_ATOMIC_FETCH_ADD, 8, 8 * PAGE, 5, 0,
+			      NULL, 1, 32));
+	for (i = 0; i < 5; i++) {
+		CHECK(!node_next(&o.n, 100), "an operation ended while held");
+		if (put_check_target(&o))
+			goto fail;
+	}
+	CHECK(pmx_counter(PINMX_CNT_WRITES_HELD) >= held0 + 4,
+	      "writes_held counted %llu",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_WRITES_HELD) - held0));
+	if (put_target_command(&o, 'o') || put_target_command(&o, 'o'))
+		goto fail;
+	for (i = 0; i < 2; i++) {
+		const struct pinmx_event *ev = node_next(&o.n, 20000);
+
+		CHECK(ev, "no end after the region was let in");
+		if (ev->type == PINMX_EVENT_PUT_DONE ||
+		    ev->type == PINMX_EVENT_PUT_FAILED) {
+			memcpy(&pe, ev + 1, sizeof(pe));
+			done = ev->type == PINMX_EVENT_PUT_DONE;
+			CHECK(done && pe.status == PINMX_PULL_OK &&
+			      pe.handle == 31, "held put: status %u error %d",
+			      pe.status, pe.error);
+		} else {
+			memcpy(&ae, ev + 1, sizeof(ae));
+			done = ev->type == PINMX_EVENT_ATOMIC_DONE;
+			CHECK(done && ae.status == PINMX_PULL_OK &&
+			      ae.handle == 32 && ae.old == before,
+			      "held fetch-and-add: type %u status %u old %llu, "
+			      "expected %llu", ev->type, ae.status,
+			      (unsigned long long)ae.old,
+			      (unsigned long long)before);
+		}
+		node_consume(&o.n);
+	}
+	memcpy(o.model + 100, o.src, 3000);
+	model_set(&o, 8 * PAGE, 8, before + 5);
+	pmx_write_param("pull_resend_ms", "50");
+	pmx_write_param("pull_max_retries", "8");
+	if (put_check_target(&o) || put_one(&o, 5000, 64, 33) ||
+	    put_check_target(&o))
+		goto fail;
+	return put_origin_close(&o);
+fail:
+	pmx_write_param("pull_resend_ms", "50");
+	pmx_write_param("pull_max_retries", "8");
+	if (fd >= 0)
+		close(fd);
+	if (o.target > 0) {
+		kill(o.target, SIGKILL);
+		waitpid(o.target, NULL, 0);
+	}
+	return 1;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -3036,6 +3159,8 @@ static const struct {
 	  test_put_munmap_during_put },
 	{ "net_atomics_stopped_target_every_old_value_memory_exact",
 	  test_atomics_stopped_target },
+	{ "net_held_region_put_atomic_wait_then_land_exact",
+	  test_put_atomic_held_region },
 	{ "net_veth_netem_dup_reorder_loss_puts_atomics_applied_once",
 	  test_veth_netem_puts_atomics_once },
 	{ "net_lo_eager_and_pull_0B_to_64MiB_wire", test_lo_transfers_wire },

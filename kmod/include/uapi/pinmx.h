@@ -27,7 +27,8 @@
  * ABI version 4: room for 128 counters, the put_stale counter,
  * PINMX_IOC_PULLV, explicit padding in struct pinmx_put and struct
  * pinmx_atomic; PINMX_IOC_PULL_CANCEL where PINMX_FEATURE_NET_PULL_CANCEL
- * announces it (an addition only: the version stays). Version 3:
+ * announces it and PINMX_IOC_HOLD_WRITES where PINMX_FEATURE_NET_HOLD_WRITES
+ * does (additions only: the version stays). Version 3:
  * regions exposed with a random key (PINMX_DECLARE_REMOTE,
  * struct pinmx_region_info.key, struct pinmx_pull.remote_key), the
  * BAD_KEY pull status and the key counters; PINMX_IOC_PUT and its events
@@ -75,6 +76,8 @@
 #define PINMX_FEATURE_NET_ATOMIC	(1ULL << 23)
 /* PINMX_IOC_PULL_CANCEL, the PINMX_PULL_CANCELLED status */
 #define PINMX_FEATURE_NET_PULL_CANCEL	(1ULL << 24)
+/* PINMX_IOC_HOLD_WRITES */
+#define PINMX_FEATURE_NET_HOLD_WRITES	(1ULL << 25)
 
 /* EtherType of MXoE frames. */
 #define PINMX_ETH_P_MXOE	0x86DF
@@ -435,6 +438,8 @@ struct pinmx_pin_mode_req {
  *	ended at the origin (a late duplicate) [PUT_STALE].
  * @PINMX_CNT_PULLS_CANCELLED: pulls ended by PINMX_IOC_PULL_CANCEL (also
  *	counted in PINMX_CNT_PULLS_FAILED).
+ * @PINMX_CNT_WRITES_HELD: PUT and ATOMIC frames answered NACK HELD: their
+ *	region's owner holds remote writes back (PINMX_IOC_HOLD_WRITES).
  * @PINMX_CNT_NR: number of counters in use.
  */
 enum pinmx_counter {
@@ -504,6 +509,7 @@ enum pinmx_counter {
 	PINMX_CNT_ATOMIC_DUPLICATE_REPLIES,
 	PINMX_CNT_PUT_STALE,
 	PINMX_CNT_PULLS_CANCELLED,
+	PINMX_CNT_WRITES_HELD,
 	PINMX_CNT_NR,
 };
 
@@ -1121,6 +1127,33 @@ struct pinmx_pull_cancel {
 	__u64 reserved;
 };
 
+/**
+ * struct pinmx_hold_writes - PINMX_IOC_HOLD_WRITES: hold back remote writes
+ * @region_id: in: a region of the caller declared PINMX_DECLARE_REMOTE.
+ * @hold: in: 1 holds the region's remote writes back, 0 lets them in.
+ * @reserved: zero.
+ *
+ * While a region is held, PUT and ATOMIC frames that name it are answered
+ * NACK HELD and touch nothing (an ATOMIC already applied is still answered
+ * from its peer's window); their origin resends them every pull_resend_ms
+ * without counting the resends against pull_max_retries, so they wait
+ * rather than fail, and land once the region is let in. PULLs are served
+ * as before. Holding returns only once no PUT or ATOMIC that found the
+ * region open is still writing into it, so the declaring process may then
+ * load and store the region as its own (ARMCI's access epoch). Holding a
+ * held region, or letting in an open one, changes nothing. Errors: ENOENT
+ * (no such region), EACCES (another process's), EINVAL (not declared
+ * PINMX_DECLARE_REMOTE, @hold not 0 or 1, reserved not zero). Announced by
+ * PINMX_FEATURE_NET_HOLD_WRITES; it adds an ioctl, a NACK reason and a
+ * feature bit and changes nothing else, so the ABI version stays: a module
+ * without the bit answers ENOTTY.
+ */
+struct pinmx_hold_writes {
+	__u32 region_id;
+	__u32 hold;
+	__u64 reserved;
+};
+
 #define PINMX_IOC_INFO		_IOR(PINMX_IOC_MAGIC, 0x01, struct pinmx_info)
 #define PINMX_IOC_HELLO		_IOWR(PINMX_IOC_MAGIC, 0x02, struct pinmx_hello)
 #define PINMX_IOC_DECLARE	_IOWR(PINMX_IOC_MAGIC, 0x03, struct pinmx_declare)
@@ -1141,5 +1174,6 @@ struct pinmx_pull_cancel {
 #define PINMX_IOC_PUTV		_IOW(PINMX_IOC_MAGIC, 0x27, struct pinmx_putv)
 #define PINMX_IOC_PULLV		_IOW(PINMX_IOC_MAGIC, 0x28, struct pinmx_pullv)
 #define PINMX_IOC_PULL_CANCEL	_IOWR(PINMX_IOC_MAGIC, 0x29, struct pinmx_pull_cancel)
+#define PINMX_IOC_HOLD_WRITES	_IOW(PINMX_IOC_MAGIC, 0x2a, struct pinmx_hold_writes)
 
 #endif /* _UAPI_LINUX_PINMX_H */

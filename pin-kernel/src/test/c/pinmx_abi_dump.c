@@ -59,6 +59,8 @@ int main(void)
 	F(pinmx_put_piece, len);
 	S(pinmx_pull_cancel); F(pinmx_pull_cancel, handle); F(pinmx_pull_cancel, cancelled);
 	F(pinmx_pull_cancel, reserved);
+	S(pinmx_hold_writes); F(pinmx_hold_writes, region_id); F(pinmx_hold_writes, hold);
+	F(pinmx_hold_writes, reserved);
 	S(pinmx_putv); F(pinmx_putv, peer_mac); F(pinmx_putv, peer_endpoint); F(pinmx_putv, flags);
 	F(pinmx_putv, peer_session); F(pinmx_putv, remote_region); F(pinmx_putv, local_region);
 	F(pinmx_putv, handle); F(pinmx_putv, nr_pieces); F(pinmx_putv, pad); F(pinmx_putv, pieces);
@@ -80,6 +82,7 @@ int main(void)
 	C(PINMX_FEATURE_NET_PULL); C(PINMX_FEATURE_NET_WAIT); C(PINMX_FEATURE_NET_LOCAL_PULL);
 	C(PINMX_FEATURE_NET_PUT); C(PINMX_FEATURE_NET_ATOMIC);
 	C(PINMX_FEATURE_NET_PULL_CANCEL);
+	C(PINMX_FEATURE_NET_HOLD_WRITES);
 	C(PINMX_ETH_P_MXOE); C(PINMX_MXOE_VERSION); C(PINMX_MXOE_COMMON_BYTES); C(PINMX_MXOE_MIN_BYTES);
 	C(PINMX_MXOE_MAX_BYTES);
 	C(PINMX_PIN_DECLARE); C(PINMX_PIN_ON_DEMAND); C(PINMX_PIN_OVERLAPPED); C(PINMX_PIN_NR_MODES);
@@ -100,6 +103,7 @@ int main(void)
 	C(PINMX_IOC_COUNTERS); C(PINMX_IOC_ATTACH); C(PINMX_IOC_BIND); C(PINMX_IOC_SEND); C(PINMX_IOC_PULL);
 	C(PINMX_IOC_WAIT); C(PINMX_IOC_PUT); C(PINMX_IOC_ATOMIC); C(PINMX_IOC_PUTV);
 	C(PINMX_IOC_PULL_CANCEL);
+	C(PINMX_IOC_HOLD_WRITES);
 
 	N(PINMX_CNT_PIN_CALLS); N(PINMX_CNT_PAGES_PINNED_NOW); N(PINMX_CNT_PAGES_PINNED_TOTAL);
 	N(PINMX_CNT_PAGES_UNPINNED); N(PINMX_CNT_INVALIDATIONS); N(PINMX_CNT_INVALIDATE_EAGAIN);
@@ -121,6 +125,7 @@ int main(void)
 	N(PINMX_CNT_ATOMICS_DONE); N(PINMX_CNT_ATOMICS_FAILED); N(PINMX_CNT_ATOMICS_APPLIED);
 	N(PINMX_CNT_ATOMIC_REPLAYS); N(PINMX_CNT_ATOMIC_MISSES); N(PINMX_CNT_ATOMIC_DUPLICATE_REPLIES);
 	N(PINMX_CNT_PUT_STALE); N(PINMX_CNT_PULLS_CANCELLED);
+	N(PINMX_CNT_WRITES_HELD);
 	printf("const PINMX_CNT_NR %d\n", (int)PINMX_CNT_NR);
 	return 0;
 }

@@ -3,7 +3,6 @@ package io.pinmx.kerneltests;
 import io.pinmx.job.Job;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
-import io.pinmx.rma.RmaOptions;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -20,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * waits for file {@value #TARGET_STOPPED}, does {@link PassiveTargetOps} and a fence on the stopped target and
  * times 8-byte put + fence rounds to it, then creates {@value #ORIGIN_DONE}; once the test let the target go on
  * (removing {@value #TARGET_STOPPED}) the origin times them again with the target running; both meet in a barrier,
- * the target compares its slice with the image byte for byte and the origin gets it back and does the same. Prints
+ * the target compares its slice with the image byte for byte and the origin gets it back and does the same; then
+ * the target holds an access epoch while the origin writes into it ({@link PassiveEpochCheck}). Prints
  * "PASSED passive" on rank 0; exits 1 (with the first difference on stderr) on either rank otherwise.
  * Arguments: {@code passive DIRECTORY}.
  */
@@ -83,34 +83,16 @@ public final class PassiveTargetRanks
                     ops.image().get(ValueLayout.JAVA_BYTE, differs));
                 System.exit(1);
             }
-            if (!origin)
+            final String epoch = PassiveEpochCheck.run(rma, dir, arena);
+            if (null != epoch)
             {
-                refusesAnEpoch(rma, slices);
+                System.err.println("rank " + rma.rank() + ": " + epoch);
+                System.exit(1);
             }
-            rma.barrier();
             rma.free(slices);
             if (origin)
             {
                 System.out.println("PASSED passive");
-            }
-        }
-    }
-
-    /** No epoch holds the module's writes back, so a rank whose slices take them refuses to open one. */
-    private static void refusesAnEpoch(final Rma rma, final RmaAllocation slices)
-    {
-        try
-        {
-            rma.epochs().accessBegin(slices);
-            System.err.println("rank " + rma.rank() + ": accessBegin opened an epoch on a slice that takes driver writes");
-            System.exit(1);
-        }
-        catch (final IllegalStateException e)
-        {
-            if (!e.getMessage().contains(RmaOptions.DRIVER_WRITES_VARIABLE + "=0"))
-            {
-                System.err.println("rank " + rma.rank() + ": the epoch's refusal does not name the variable: " + e);
-                System.exit(1);
             }
         }
     }

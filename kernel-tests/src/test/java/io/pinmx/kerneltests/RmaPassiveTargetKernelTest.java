@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * SIGSTOP (every thread in state T), and the origin's puts (contiguous, strided, vector), int and long accumulates,
  * fetch-and-adds and swaps (every old value checked) and a fence must all complete while it stays stopped: the module
  * applies them in softirq, no thread of the target runs. After SIGCONT the target's slice must be exactly the
- * expected image, as the target reads it and as the origin gets it. Over {@code lo} and across a veth pair.
+ * expected image, as the target reads it and as the origin gets it. Then an access epoch on the running target holds
+ * the origin's module writes back until it ends ({@link PassiveEpochCheck}). Over {@code lo} and across a veth pair.
  */
 class RmaPassiveTargetKernelTest
 {

@@ -9,7 +9,9 @@ import java.lang.invoke.VarHandle;
  * server (which serves the ranks reached through the driver) each hold a slot while they touch a slice: opening waits
  * for the slots on the slice to leave, and later accessors wait for the epoch's end. Opening and closing are full
  * fences, so what completed here before the epoch is visible to its loads, and its stores to whatever follows it.
- * One epoch at a time; owned by the application thread.
+ * On a passive target the driver applies one-sided writes without any thread of this rank, so no slot sees them:
+ * the epoch first has the driver hold them back ({@link ExposedWrites#holdOwn}; they wait at their origins) and
+ * lets them in after the gate reopens. One epoch at a time; owned by the application thread.
  */
 final class AccessEpoch
 {
@@ -57,7 +59,23 @@ final class AccessEpoch
             throw new IllegalStateException("access epoch on allocation " + a.id() + ": the epoch on allocation " +
                 allocation.id() + " is still open (one at a time)");
         }
-        gate.open(a.id(), accessorAlive);
+        final boolean driverWrites = a.writes().exposed(self);
+        if (driverWrites)
+        {
+            a.writes().holdOwn(true, a.toString());
+        }
+        try
+        {
+            gate.open(a.id(), accessorAlive);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (driverWrites)
+            {
+                a.writes().holdOwn(false, a.toString());
+            }
+            throw ex;
+        }
         VarHandle.fullFence();
         allocation = a;
         state = State.OPEN;
@@ -83,8 +101,13 @@ final class AccessEpoch
         {
             VarHandle.fullFence();
             gate.close();
+            final RmaAllocation closing = allocation;
             allocation = null;
             state = State.CLOSED;
+            if (closing.writes().exposed(self))
+            {
+                closing.writes().holdOwn(false, closing.toString());
+            }
         }
     }
 

@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * at both ends: a model measured on interpreted code prices start-ups many times too high. A full measurement takes
  * seconds a rank; the peer's application is not involved (its data server serves the puts). The numbers of rounds
  * are the {@link CalibrationEffort}'s. Where the peer is a passive target, the same rounds time puts its driver
- * scatters (8 B and 256 KiB in one piece, {@value #PIECES} pieces of {@value #SCATTER_PIECE_BYTES} B), each with a
- * fence: the model's {@link CostModel.Scatter}.
+ * scatters ({@link #SCATTER_PROBES}), each with a fence, and the model's {@link CostModel.Scatter} is fitted through
+ * them ({@link ScatterFit}).
  */
 final class Calibration
 {
@@ -28,11 +28,16 @@ final class Calibration
     private static final long SMALL_BYTES = 8;
     private static final long LARGE_BYTES = 256 << 10;
     static final int PIECES = 64;
-    /**
-     * The piece of the scattered-put probe: a few hundred bytes, where a frame per piece costs the driver most beside
-     * the data server's one packed transfer, so that the per-piece cost shows above the per-byte one.
-     */
+    /** The scattered-put probe of the warm-up: pieces of a few hundred bytes, a frame each. */
     static final long SCATTER_PIECE_BYTES = 512;
+    /**
+     * The scattered-put probes, pieces and bytes a piece: one piece of two sizes (start-up and bytes), and many pieces
+     * from 32 B (the per-piece cost alone) through a frame each to pieces of two and twelve frames, so that the fit
+     * tells the per-piece cost from the per-byte one where strided puts are (three points left pieces of several
+     * frames unpriced).
+     */
+    static final long[][] SCATTER_PROBES = {{1, 8}, {1, 256 << 10}, {64, 512}, {256, 32}, {128, 2 << 10},
+        {16, 16 << 10}};
     private static final AccumulateScale ONES = AccumulateScale.ofDouble(1.0);
     /**
      * A get's strided probes, {@value #PIECES} pieces of each size by each protocol, two in each {@link
@@ -145,10 +150,11 @@ final class Calibration
         final boolean scatters = driver.takesWrites(area, peer);
         if (scatters)
         {
-            probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, SMALL_BYTES), 1)));
-            probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, LARGE_BYTES), 1)));
-            probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, PIECES * SCATTER_PIECE_BYTES),
-                PIECES)));
+            for (final long[] shape : SCATTER_PROBES)
+            {
+                probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, shape[0] * shape[1]),
+                    (int)shape[0])));
+            }
         }
         final double[] ns = fastest(probes);
         final CostModel.Line getContiguous = line(SMALL_BYTES, ns[0], LARGE_BYTES, ns[1]);
@@ -157,20 +163,21 @@ final class Calibration
         return new CostModel(key, getContiguous, putContiguous, strided(ns, stridedFrom, CostModel.Kind.GET),
             strided(ns, stridedFrom, CostModel.Kind.PUT), strided(ns, stridedFrom, CostModel.Kind.ACC),
             curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n),
-            curve(ns, curvesFrom + 3 * n), scatters ? scatter(SMALL_BYTES, ns[scatterFrom], LARGE_BYTES,
-                ns[scatterFrom + 1], PIECES, SCATTER_PIECE_BYTES, ns[scatterFrom + 2]) : null);
+            curve(ns, curvesFrom + 3 * n), scatters ? scatter(ns, scatterFrom) : null);
     }
 
-    /**
-     * @return ts and tn from one-piece scattered puts of two sizes, and tp from k pieces of {@code pieceBytes}: what
-     *         they took beyond one piece of the same bytes, per piece (clamped at 0).
-     */
-    static CostModel.Scatter scatter(final long smallBytes, final double smallNs, final long largeBytes,
-        final double largeNs, final int pieces, final long pieceBytes, final double piecesNs)
+    /** @return the scatter costs fitted through the {@link #SCATTER_PROBES}' times, from {@code ns[from]} on. */
+    private static CostModel.Scatter scatter(final double[] ns, final int from)
     {
-        final CostModel.Line one = line(smallBytes, smallNs, largeBytes, largeNs);
-        return new CostModel.Scatter(one.startNs(), one.byteNs(),
-            Math.max(0, (piecesNs - one.at(pieces * pieceBytes)) / pieces));
+        final int n = SCATTER_PROBES.length;
+        final long[] pieces = new long[n];
+        final long[] totalBytes = new long[n];
+        for (int i = 0; i < n; i++)
+        {
+            pieces[i] = SCATTER_PROBES[i][0];
+            totalBytes[i] = SCATTER_PROBES[i][0] * SCATTER_PROBES[i][1];
+        }
+        return ScatterFit.fit(pieces, totalBytes, Arrays.copyOfRange(ns, from, from + n));
     }
 
     /**

@@ -22,12 +22,13 @@ import java.util.zip.CRC32;
 final class CostModelFile
 {
     /**
-     * 6: a passive peer's scatter costs, {@code scatter=none} where not measured (5: tp and tc of each size class; 4:
+     * 7: the scatter costs fitted through six shapes (6: a passive peer's scatter costs from three, {@code
+     * scatter=none} where not measured; 5: tp and tc of each size class; 4:
      * tp and tc from the gaps between the strided protocols at two piece sizes either side of where both protocols
      * change path; 3: from one size against the contiguous line; 2: without the effort it was measured with, so a quick model was taken for a full one; 1: lines
      * through two sizes, a per-piece start-up for gets and puts and a copy cost).
      */
-    static final int FORMAT = 6;
+    static final int FORMAT = 7;
     private static final String NONE = "none";
     private static final String CRC = "crc32=";
 

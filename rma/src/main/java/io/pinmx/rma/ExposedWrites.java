@@ -1,6 +1,8 @@
 package io.pinmx.rma;
 
 import io.pinmx.mx.ExposedRegion;
+import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.DriverException;
 
 /**
  * One allocation's slices as exposed for one-sided writes and atomics ({@link io.pinmx.mx.EndpointRegions#exposeForWrites}):
@@ -35,6 +37,30 @@ final class ExposedWrites
     long key(final int rank)
     {
         return keys[rank];
+    }
+
+    /**
+     * Holds back (or lets in again) the driver's writes into this rank's own slice: once a hold returns none lands
+     * there until it is let in; those sent meanwhile wait at their origins.
+     *
+     * @throws IllegalStateException if the driver cannot hold them back, naming the variable that turns them off.
+     */
+    void holdOwn(final boolean hold, final String allocation)
+    {
+        try
+        {
+            own.holdWrites(hold);
+        }
+        catch (final DriverException ex)
+        {
+            if (DriverError.UNSUPPORTED != ex.kind())
+            {
+                throw ex;
+            }
+            throw new IllegalStateException("access epoch on " + allocation + ": this rank's slice takes puts, " +
+                "accumulates and read-modify-writes from its driver, which cannot hold them back (" + ex.getMessage() +
+                "); run the rank with " + RmaOptions.DRIVER_WRITES_VARIABLE + "=0", ex);
+        }
     }
 
     void close()

@@ -20,23 +20,18 @@ public final class RmaEpochs
      * Opens an access epoch on this rank's slice of the allocation ({@code ARMCI_Access_begin}, with ARMCI-MPI's
      * exclusive lock of one's own window) for direct loads and stores through {@link RmaAllocation#local()}: once it
      * returns, and until {@link #accessEnd(RmaAllocation)}, no other rank's put, accumulate, read-modify-write or get
-     * touches that slice (their origins wait; a get that a driver pulled meanwhile is pulled again); the opening is a
-     * full fence. One epoch at a time; inside it, an operation on this rank's own slice of that allocation is refused.
+     * touches that slice (their origins wait; a get that a driver pulled meanwhile is pulled again; on a passive
+     * target the driver holds its one-sided writes back until the end); the opening is a full fence. One epoch at a
+     * time; inside it, an operation on this rank's own slice of that allocation is refused.
      *
      * @throws IllegalStateException if an epoch is open, the allocation was freed, or this rank's slice takes writes
-     *                               from its driver ({@code PINMX_RMA_DRIVER_WRITES=1}), which an epoch cannot hold
-     *                               back.
+     *                               from a driver that cannot hold them back ({@code PINMX_RMA_DRIVER_WRITES=1} on a
+     *                               pinmx.ko without PINMX_IOC_HOLD_WRITES).
      * @throws RmaException          naming a same-host rank that exited while touching the slice.
      */
     public void accessBegin(final RmaAllocation allocation)
     {
         rma.checkOpen();
-        if (null != allocation && allocation.writes().exposed(rma.rank()))
-        {
-            throw new IllegalStateException("access epoch on " + allocation + ": rank " + rma.rank() +
-                "'s slice takes puts, accumulates and read-modify-writes from its driver, which no epoch holds back; " +
-                "run the rank with " + RmaOptions.DRIVER_WRITES_VARIABLE + "=0");
-        }
         transfers.epoch().begin(allocation);
     }
 

@@ -81,17 +81,44 @@ class ScatterChoiceTest
     }
 
     @Test
-    void calibrationSolvesStartUpBytesAndPiecesFromThreeScatteredPuts()
+    void calibrationFitsStartUpBytesAndPiecesThroughTheScatteredPuts()
     {
-        // One piece: 8 B in 20 us, 256 KiB in 20 us + 262136 ns (1 ns/B); 64 pieces of 512 B in 20 us + 32768 ns +
-        // 64 * 2500 ns.
-        final CostModel.Scatter s = Calibration.scatter(8, 20_000, 262_144, 20_000 + 262_136, 64, 512,
-            20_000 + 32_760 + 64 * 2_500);
-        assertEquals(19_992, s.startNs(), 1e-6);
-        assertEquals(1.0, s.byteNs(), 1e-12);
-        assertEquals(2_500, s.pieceNs(), 1e-6);
+        // Times made by ts 20 us, tn 1 ns/B, tp 2.5 us at the calibration's shapes: the fit gives them back.
+        final CostModel.Scatter truth = new CostModel.Scatter(20_000, 1.0, 2_500);
+        final int n = Calibration.SCATTER_PROBES.length;
+        final long[] pieces = new long[n];
+        final long[] bytes = new long[n];
+        final double[] ns = new double[n];
+        for (int i = 0; i < n; i++)
+        {
+            pieces[i] = Calibration.SCATTER_PROBES[i][0];
+            bytes[i] = pieces[i] * Calibration.SCATTER_PROBES[i][1];
+            ns[i] = truth.at(pieces[i], bytes[i]);
+        }
+        final CostModel.Scatter s = ScatterFit.fit(pieces, bytes, ns);
+        assertEquals(20_000, s.startNs(), 1e-3);
+        assertEquals(1.0, s.byteNs(), 1e-9);
+        assertEquals(2_500, s.pieceNs(), 1e-3);
+        // Many-piece puts costing more a byte than one piece does: a per-piece cost, not a lower start-up.
+        final double[] framed = ns.clone();
+        framed[4] += 128 * 4_000;
+        final CostModel.Scatter more = ScatterFit.fit(pieces, bytes, framed);
+        assertTrue(more.pieceNs() > 2_500, more.toString());
         // Pieces no dearer than one transfer of their bytes (noise): no cost a piece, never below 0.
-        assertEquals(0, Calibration.scatter(8, 20_000, 262_144, 282_136, 64, 512, 30_000).pieceNs());
+        final double[] cheap = new double[n];
+        for (int i = 0; i < n; i++)
+        {
+            cheap[i] = 20_000 + bytes[i] - 10 * pieces[i];
+        }
+        final CostModel.Scatter flat = ScatterFit.fit(pieces, bytes, cheap);
+        assertEquals(0, flat.pieceNs());
+        assertTrue(flat.startNs() >= 0 && flat.byteNs() >= 0, flat.toString());
+        final IllegalArgumentException few = assertThrows(IllegalArgumentException.class,
+            () -> ScatterFit.fit(new long[] {1, 1}, new long[] {8, 16}, new double[] {1, 2}));
+        assertTrue(few.getMessage().contains("at least 3"), few.getMessage());
+        final IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+            () -> ScatterFit.fit(new long[] {1, 1, 4}, new long[] {8, 16, 32}, new double[] {1, 0, 2}));
+        assertTrue(zero.getMessage().contains("probe 1 took 0.0 ns"), zero.getMessage());
     }
 
     @Test
@@ -148,7 +175,7 @@ class ScatterChoiceTest
         final CostModelFile.Stored stored = CostModelFile.read(file, "kernel-h-lo-inline32768");
         assertEquals(model(SCATTER), stored.model());
         final String text = Files.readString(file);
-        assertTrue(text.contains("format=6\n") && text.contains("scatter.pieceNs=3000.000000\n"), text);
+        assertTrue(text.contains("format=7\n") && text.contains("scatter.pieceNs=3000.000000\n"), text);
 
         final String cut = text.replaceFirst("scatter\\.pieceNs=[0-9.]+\n", "");
         Files.writeString(file, withChecksum(cut), StandardCharsets.UTF_8);

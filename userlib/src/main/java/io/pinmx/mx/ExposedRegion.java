@@ -49,6 +49,24 @@ public final class ExposedRegion implements AutoCloseable
     }
 
     /**
+     * For a region exposed for writes: holds the partners' puts and atomics back ({@code true}), or lets them in
+     * again ({@code false}). Once a hold returns none lands in the region until it is let in (those sent meanwhile
+     * wait at their origin and land then), so this process may load and store it as its own; reads go on.
+     *
+     * @throws IllegalStateException if the region is closed.
+     * @throws io.pinmx.pin.spi.DriverException {@link io.pinmx.pin.spi.DriverError#UNSUPPORTED} naming the driver
+     *                                  when it cannot hold writes back (or the region takes none).
+     */
+    public void holdWrites(final boolean hold)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("holdWrites on " + this);
+        }
+        driver.holdRemoteWrites(id, hold);
+    }
+
+    /**
      * Undeclares the region. Idempotent; after the endpoint's close (which released every region) it does nothing.
      */
     @Override

@@ -224,6 +224,22 @@ public interface DriverEndpoint extends AutoCloseable
     }
 
     /**
+     * Hold back, or let in again, the peers' puts and atomics into a region this endpoint declared with
+     * {@link #declareRemoteRegion}: once a hold returns, none lands in the region (the ones in flight have finished;
+     * later ones wait at their origin, which keeps resending them, and land once the region is let in), so this
+     * process may load and store it as its own. Reads of the region go on. Holding twice, or letting in a region not
+     * held, changes nothing.
+     *
+     * @throws DriverException {@link DriverError#UNSUPPORTED} naming the provider on one that cannot hold writes
+     *                         back; {@link DriverError#UNKNOWN_REGION} for a region it has not declared.
+     */
+    default void holdRemoteWrites(int regionId, boolean hold)
+    {
+        throw new DriverException(DriverError.UNSUPPORTED, "holdRemoteWrites: provider '" + info().providerName() +
+            "' cannot hold back writes into region " + regionId);
+    }
+
+    /**
      * @return the refusal of an operation that needs a capability the endpoint's provider lacks.
      */
     static DriverException unsupported(final DriverEndpoint endpoint, final DriverFeature needed, final String operation)

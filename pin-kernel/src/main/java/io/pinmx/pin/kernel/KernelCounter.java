@@ -138,5 +138,7 @@ public enum KernelCounter
     /** PUT frames dropped unwritten because their put had ended at the origin (a late duplicate). */
     PUT_STALE,
     /** Pulls ended by PINMX_IOC_PULL_CANCEL (also counted in PULLS_FAILED). */
-    PULLS_CANCELLED;
+    PULLS_CANCELLED,
+    /** PUT and ATOMIC frames answered NACK HELD: their region's owner holds remote writes back. */
+    WRITES_HELD;
 }

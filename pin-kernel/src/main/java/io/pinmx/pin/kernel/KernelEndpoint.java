@@ -216,6 +216,12 @@ public final class KernelEndpoint implements DriverEndpoint
         oneSided.atomic(spec);
     }
 
+    @Override
+    public void holdRemoteWrites(final int regionId, final boolean hold)
+    {
+        oneSided.holdWrites(regionId, hold);
+    }
+
     private int declare(final MemorySegment[] segments, final int count, final int accessFlags, final int moduleFlags)
     {
         ContractChecks.declare(segments, count, PinmxAbi.MAX_SEGMENTS, accessFlags);

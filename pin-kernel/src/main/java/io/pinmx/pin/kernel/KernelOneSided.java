@@ -65,6 +65,26 @@ final class KernelOneSided
         }
     }
 
+    /** PINMX_IOC_HOLD_WRITES on a region of this endpoint declared PINMX_DECLARE_REMOTE. */
+    void holdWrites(final int regionId, final boolean hold)
+    {
+        endpoint.requireModuleFeature(PinmxAbi.FEATURE_NET_HOLD_WRITES, DriverError.UNSUPPORTED, "holdRemoteWrites");
+        final IoctlScratch scratch = IoctlScratch.get();
+        final MemorySegment request = scratch.struct(PinmxAbi.HOLD_WRITES.byteSize());
+        request.set(ValueLayout.JAVA_INT, PinmxAbi.HOLD_WRITES_REGION_ID, regionId);
+        request.set(ValueLayout.JAVA_INT, PinmxAbi.HOLD_WRITES_HOLD, hold ? 1 : 0);
+        final int rc = endpoint.ioctlHot("holdRemoteWrites", scratch, PinmxAbi.IOC_HOLD_WRITES, request);
+        if (rc == -Errno.ENOENT)
+        {
+            throw new DriverException(DriverError.UNKNOWN_REGION, Errno.ENOENT, "holdRemoteWrites: region " +
+                regionId + " is not declared on endpoint " + endpoint.address(), null);
+        }
+        if (rc != 0)
+        {
+            throw device.failure(-rc, "PINMX_IOC_HOLD_WRITES", "region " + regionId + (hold ? ", hold" : ", let in"));
+        }
+    }
+
     private static void checkRange(
         final PutSpec spec, final String what, final long length, final long remoteOffset, final long localOffset)
     {

@@ -39,6 +39,7 @@ public final class PinmxAbi
     public static final long FEATURE_NET_PUT = 1L << 22;
     public static final long FEATURE_NET_ATOMIC = 1L << 23;
     public static final long FEATURE_NET_PULL_CANCEL = 1L << 24;
+    public static final long FEATURE_NET_HOLD_WRITES = 1L << 25;
 
     public static final int ETH_P_MXOE = 0x86DF;
     public static final int MXOE_VERSION = 1;
@@ -165,6 +166,8 @@ public final class PinmxAbi
         U64.withName("length"), U64.withName("remote_key"), U64.withName("reserved"));
     public static final StructLayout PULL_CANCEL = struct("pinmx_pull_cancel",
         U32.withName("handle"), U32.withName("cancelled"), U64.withName("reserved"));
+    public static final StructLayout HOLD_WRITES = struct("pinmx_hold_writes",
+        U32.withName("region_id"), U32.withName("hold"), U64.withName("reserved"));
     public static final StructLayout PUT_PIECE = struct("pinmx_put_piece",
         U64.withName("remote_offset"), U64.withName("local_offset"), U64.withName("len"));
     public static final StructLayout PUTV = struct("pinmx_putv",
@@ -185,7 +188,7 @@ public final class PinmxAbi
     /** Every struct of the header, for the layout test. */
     public static final List<StructLayout> STRUCTS = List.of(INFO, HELLO, SEGMENT, DECLARE, REGION_REF, RANGE,
         REGION_INFO, COPY, PIN_MODE_REQ, COUNTERS, ATTACH, BIND, SEND, EVENT, PULL_EVENT, RING_CTL, PULL, WAIT, PUT,
-        PULL_CANCEL, PUT_PIECE, PUTV, ATOMIC, ATOMIC_EVENT);
+        PULL_CANCEL, HOLD_WRITES, PUT_PIECE, PUTV, ATOMIC, ATOMIC_EVENT);
 
     public static final int IOC_INFO = ior(0x01, INFO);
     public static final int IOC_HELLO = iowr(0x02, HELLO);
@@ -206,6 +209,7 @@ public final class PinmxAbi
     public static final int IOC_ATOMIC = iow(0x26, ATOMIC);
     public static final int IOC_PUTV = iow(0x27, PUTV);
     public static final int IOC_PULL_CANCEL = iowr(0x29, PULL_CANCEL);
+    public static final int IOC_HOLD_WRITES = iow(0x2a, HOLD_WRITES);
 
     static final long INFO_ABI_VERSION = offset(INFO, "abi_version");
     static final long INFO_FEATURES = offset(INFO, "features");
@@ -263,6 +267,8 @@ public final class PinmxAbi
     static final long WAIT_TIMEOUT_NS = offset(WAIT, "timeout_ns");
     static final long PULL_CANCEL_HANDLE = offset(PULL_CANCEL, "handle");
     static final long PULL_CANCEL_CANCELLED = offset(PULL_CANCEL, "cancelled");
+    static final long HOLD_WRITES_REGION_ID = offset(HOLD_WRITES, "region_id");
+    static final long HOLD_WRITES_HOLD = offset(HOLD_WRITES, "hold");
     static final long PUT_PEER_MAC = offset(PUT, "peer_mac");
     static final long PUT_PEER_ENDPOINT = offset(PUT, "peer_endpoint");
     static final long PUT_PEER_SESSION = offset(PUT, "peer_session");
@@ -321,7 +327,7 @@ public final class PinmxAbi
         final String[] names = {"PIN_DECLARE", "PIN_ON_DEMAND", "PIN_OVERLAPPED", "LOCAL_COPY", "INVALIDATE",
             "BUDGET"};
         final String[] netNames = {"NET_IFACE", "NET_SEND", "NET_EVENT_RING", "NET_PULL", "NET_WAIT",
-            "NET_LOCAL_PULL", "NET_PUT", "NET_ATOMIC", "NET_PULL_CANCEL"};
+            "NET_LOCAL_PULL", "NET_PUT", "NET_ATOMIC", "NET_PULL_CANCEL", "NET_HOLD_WRITES"};
         final StringBuilder text = new StringBuilder();
         for (int bit = 0; bit < 64; bit++)
         {
