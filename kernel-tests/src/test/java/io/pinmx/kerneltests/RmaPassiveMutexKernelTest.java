@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@link KernelRmaJob}, {@link PassiveMutexRanks}), every rank a passive target. Once the host rank created its
  * mutexes and counters it is stopped with SIGSTOP (every thread in state T); the two other ranks' lock, get, put,
  * unlock cycles (by lock, tryLock and address-range locks), a refused tryLock, a hand-off to a waiter and a refused
- * unlock must all complete while it stays stopped; after SIGCONT the counters must be exact. Over {@code lo}.
+ * unlock must all complete while it stays stopped; after SIGCONT the counters must be exact. Over {@code lo}, and
+ * with each rank in a namespace of its own on a bridge.
  */
 class RmaPassiveMutexKernelTest
 {
@@ -40,9 +41,22 @@ class RmaPassiveMutexKernelTest
     void cyclesOnAStoppedHostsMutexesCompleteOverLoopback() throws Exception
     {
         requireRemoteAtomics();
-        new KernelRmaJob(dir, PassiveMutexRanks.class.getName(), List.of("mutex", dir.toString()), JOB_DEADLINE_S,
-            PEER_TIMEOUT_MS).ranks(3).environment(RmaOptions.DRIVER_WRITES_VARIABLE, "1")
-            .whileRanksRun(this::stopHostWhileWorkersCycle).runOverLoopback();
+        job().runOverLoopback();
+    }
+
+    /** Every rank in a namespace of its own on a bridge: tickets, grants and wake-ups are frames across it. */
+    @Test
+    void cyclesOnAStoppedHostsMutexesCompleteAcrossABridge() throws Exception
+    {
+        requireRemoteAtomics();
+        job().runAcrossABridge("pmxm", 215);
+    }
+
+    private KernelRmaJob job()
+    {
+        return new KernelRmaJob(dir, PassiveMutexRanks.class.getName(), List.of("mutex", dir.toString()),
+            JOB_DEADLINE_S, PEER_TIMEOUT_MS).ranks(3).environment(RmaOptions.DRIVER_WRITES_VARIABLE, "1")
+            .whileRanksRun(this::stopHostWhileWorkersCycle);
     }
 
     private void stopHostWhileWorkersCycle(final List<Process> ranks) throws IOException, InterruptedException
