@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: lock + unlock of a mutex on another rank over lo on pinmx.ko, its host a passive target stopped with
-# SIGSTOP, the same host running, and a host whose data server grants it (io.pinmx.kerneltests.PassiveMutexLatency).
+# SIGSTOP, the same host running, and a host whose data server grants it; then hand-offs to a parked waiter and the
+# CPU it uses over a 5 s wait, 3 ranks (io.pinmx.kerneltests.PassiveMutexLatency).
 # On the host it builds kernel-tests and boots one guest (each vCPU its own TCG thread unless PINMX_VM_TCG_THREAD
 # says otherwise), where it runs itself again:
 #   kernel-tests/bench/mutex-latency.sh [--kernel 6.12|6.1]

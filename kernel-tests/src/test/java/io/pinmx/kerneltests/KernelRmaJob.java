@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,14 +23,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the rma tests on pinmx.ko share: a job of rank JVMs (2 unless {@link #ranks} says more) running a main over rma (one of rma's scenario mains, or
- * an application) on the kernel provider with the shared-memory tier off, over {@code lo} or across a veth pair between
- * network namespaces (rank 1 in its own; 2-rank jobs only), checked for the lines rank 0 must print ("PASSED scenario" for each
+ * an application) on the kernel provider with the shared-memory tier off, over {@code lo}, across a veth pair between
+ * network namespaces (rank 1 in its own; 2-rank jobs only) or across a bridge (every rank in its own), checked for the lines rank 0 must print ("PASSED scenario" for each
  * scenario) and no shared file left. Each job prints its time in
  * the guest, rank 0's "# " lines (the scenarios' own timings) and how long each rank measured its cost model.
  */
 final class KernelRmaJob
 {
     private static final long COMMAND_TIMEOUT_S = 60;
+    /** Rank 0's bootstrap port in a namespace made for the job, where nothing else listens. */
+    private static final int BRIDGE_BOOTSTRAP_PORT = 47_000;
 
     private final Path dir;
     private final String mainClass;
@@ -97,7 +100,7 @@ final class KernelRmaJob
         return this;
     }
 
-    /** @return this job, of {@code count} ranks (over {@code lo} only past 2: a veth pair joins two ends). */
+    /** @return this job, of {@code count} ranks (over {@code lo} or a bridge past 2: a veth pair joins two ends). */
     KernelRmaJob ranks(final int count)
     {
         this.ranks = count;
@@ -117,7 +120,8 @@ final class KernelRmaJob
     /** Both ranks on {@code lo}: the module's pulls are its same-interface copy. */
     void runOverLoopback() throws IOException, InterruptedException
     {
-        run("lo", "lo", "127.0.0.1", List.of());
+        final String host = "127.0.0.1";
+        run(host + ":" + freePort(host), r -> "lo", r -> List.of());
     }
 
     /**
@@ -131,24 +135,35 @@ final class KernelRmaJob
             throw new IllegalStateException("a job across a veth pair has 2 ranks, not " + ranks);
         }
         NetworkNamespaces.withVethPair(NetworkNamespaces.requireIp(), prefix, subnetByte,
-            pair -> run(pair.here(), pair.there(), pair.host(1), pair.enter()));
+            pair -> run(pair.host(1) + ":" + freePort(pair.host(1)), r -> 0 == r ? pair.here() : pair.there(),
+                r -> 0 == r ? List.of() : pair.enter()));
     }
 
     /**
-     * Rank 0 here on {@code interface0}, where the bootstrap listens on {@code host}; rank 1 on {@code interface1},
-     * started through {@code rank1Prefix} (into a namespace, or nothing).
+     * Each rank in a namespace of its own on one bridge ({@link NetworkNamespaces#withBridge}, names from
+     * {@code prefix}, {@code 10.<subnetByte>.x.0/24}): every frame between two ranks crosses the bridge, so a job of
+     * any size runs as between hosts on a switch. The bootstrap listens in rank 0's new namespace, where every port
+     * is free.
      */
-    private void run(final String interface0, final String interface1, final String host,
-        final List<String> rank1Prefix) throws IOException, InterruptedException
+    void runAcrossABridge(final String prefix, final int subnetByte) throws IOException, InterruptedException
     {
-        final String bootstrap = host + ":" + freePort(host);
+        NetworkNamespaces.withBridge(NetworkNamespaces.requireIp(), prefix, subnetByte, ranks,
+            bridge -> run(bridge.host(1) + ":" + BRIDGE_BOOTSTRAP_PORT, bridge.ends()::get, bridge::enter));
+    }
+
+    /**
+     * Rank {@code r} on interface {@code interfaces.apply(r)}, started through {@code prefixes.apply(r)} (into a
+     * namespace, or nothing); rank 0's bootstrap listens at {@code bootstrap}.
+     */
+    private void run(final String bootstrap, final IntFunction<String> interfaces,
+        final IntFunction<List<String>> prefixes) throws IOException, InterruptedException
+    {
         final Path shm = Files.createDirectories(dir.resolve("shm"));
         final long started = System.nanoTime();
         final List<Process> ranksStarted = new ArrayList<>();
-        ranksStarted.add(start(0, bootstrap, shm, List.of(), interface0));
-        for (int r = 1; r < ranks; r++)
+        for (int r = 0; r < ranks; r++)
         {
-            ranksStarted.add(start(r, bootstrap, shm, rank1Prefix, interface1));
+            ranksStarted.add(start(r, bootstrap, shm, prefixes.apply(r), interfaces.apply(r)));
         }
         final Process rank0 = ranksStarted.get(0);
         try
@@ -168,7 +183,7 @@ final class KernelRmaJob
             final String err = errs.toString();
             assertTrue(ended, "the job did not end within " + deadlineSeconds + " s: " + out + err);
             System.out.printf("# %s on the kernel provider over %s: %.1f s in the guest%n",
-                mainClass.substring(mainClass.lastIndexOf('.') + 1), interface0, (System.nanoTime() - started) / 1e9);
+                mainClass.substring(mainClass.lastIndexOf('.') + 1), interfaces.apply(0), (System.nanoTime() - started) / 1e9);
             out.lines().filter(line -> line.startsWith("# "))
                 .forEach(line -> System.out.println("#   " + line.substring(2)));
             err.lines().filter(line -> line.contains("measured the cost model"))

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * What the tests that place a peer in another network namespace share: finding iproute2's {@code ip} (the test is
  * skipped, saying why, without it or without root), running its commands, and a namespace joined to this one by a
- * veth pair for the length of a test.
+ * veth pair, or several namespaces on a bridge, for the length of a test.
  */
 final class NetworkNamespaces
 {
@@ -102,6 +103,75 @@ final class NetworkNamespaces
         finally
         {
             run(ip, "netns", "del", pair.namespace());
+        }
+    }
+
+    /** Namespaces on one bridge: namespace {@code i} holds {@code ends.get(i)}, at {@code host(i + 1)}. */
+    record Bridge(String ip, List<String> namespaces, List<String> ends, String subnet)
+    {
+        /** @return the command prefix that runs a program inside namespace {@code i}. */
+        List<String> enter(final int i)
+        {
+            return List.of(ip, "netns", "exec", namespaces.get(i));
+        }
+
+        /** @return the address of host {@code n} on the bridge's subnet. */
+        String host(final int n)
+        {
+            return subnet + "." + n;
+        }
+    }
+
+    /** What runs while a bridge exists. */
+    @FunctionalInterface
+    interface BridgeBody
+    {
+        void run(Bridge bridge) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Makes {@code count} namespaces {@code prefix-I-ID} (ID from this JVM's pid), each joined by a veth pair
+     * ({@code prefix + "a" + I + ID} here, {@code prefix + "b" + I + ID} there, at {@code 10.subnetByte.x.(I + 1)/24})
+     * to the bridge {@code prefix + "br" + ID} here, all up; runs the body, then removes the namespaces, their pairs
+     * and the bridge. Frames between the namespaces cross two veth pairs and the bridge, as between hosts on a switch.
+     */
+    static void withBridge(final String ip, final String prefix, final int subnetByte, final int count,
+        final BridgeBody body) throws IOException, InterruptedException
+    {
+        final long id = ProcessHandle.current().pid() % 100_000;
+        final String bridgeName = prefix + "br" + id;
+        final List<String> namespaces = new ArrayList<>();
+        final List<String> ends = new ArrayList<>();
+        final Bridge bridge = new Bridge(ip, namespaces, ends, "10." + subnetByte + "." + id % 250);
+        run(ip, "link", "add", bridgeName, "type", "bridge");
+        try
+        {
+            run(ip, "link", "set", bridgeName, "up");
+            for (int i = 0; i < count; i++)
+            {
+                final String namespace = prefix + "-" + i + "-" + id;
+                run(ip, "netns", "add", namespace);
+                namespaces.add(namespace);
+                final String here = prefix + "a" + i + id;
+                final String there = prefix + "b" + i + id;
+                run(ip, "link", "add", here, "type", "veth", "peer", "name", there);
+                ends.add(there);
+                run(ip, "link", "set", there, "netns", namespace);
+                run(ip, "link", "set", here, "master", bridgeName);
+                run(ip, "link", "set", here, "up");
+                run(ip, "-n", namespace, "addr", "add", bridge.host(i + 1) + "/24", "dev", there);
+                run(ip, "-n", namespace, "link", "set", "lo", "up");
+                run(ip, "-n", namespace, "link", "set", there, "up");
+            }
+            body.run(bridge);
+        }
+        finally
+        {
+            for (final String namespace : namespaces)
+            {
+                run(ip, "netns", "del", namespace);
+            }
+            run(ip, "link", "del", bridgeName);
         }
     }
 }

@@ -12,8 +12,9 @@ import java.util.List;
  * uncontended lock + unlock of a mutex on another rank over {@code lo} on pinmx.ko, in three jobs of 2 rank JVMs
  * ({@link KernelRmaJob}, {@link MutexLatencyRanks}) one after another in one boot: the host a passive target and
  * stopped with SIGSTOP (tickets and hand-offs through its driver), the same host running, and a host that is not
- * passive (its data server grants the mutex). Each job prints its median, 10th and 90th percentile.
- * Argument: a scratch directory.
+ * passive (its data server grants the mutex); then a job of 3 ranks whose host is stopped while one rank hands the
+ * mutex to another that waits for it ({@link MutexHandOffRanks}: the hand-off's latency and the CPU a waiter uses).
+ * Each job prints its median, 10th and 90th percentile. Argument: a scratch directory.
  */
 public final class PassiveMutexLatency
 {
@@ -30,6 +31,16 @@ public final class PassiveMutexLatency
         job(dir.resolve("stopped"), "1", true);
         job(dir.resolve("passive-running"), "1", false);
         job(dir.resolve("server-running"), "0", false);
+        handOffJob(dir.resolve("hand-off"));
+    }
+
+    private static void handOffJob(final Path dir) throws Exception
+    {
+        Files.createDirectories(dir);
+        System.out.println("# " + RmaOptions.DRIVER_WRITES_VARIABLE + "=1, 3 ranks, host stopped, hand-offs");
+        new KernelRmaJob(dir, MutexHandOffRanks.class.getName(), List.of("handoff", dir.toString()), JOB_DEADLINE_S,
+            PEER_TIMEOUT_MS).ranks(3).environment(RmaOptions.DRIVER_WRITES_VARIABLE, "1")
+            .whileRanksRun(ranks -> stopWhileTimed(dir, ranks.get(2))).runOverLoopback();
     }
 
     private static void job(final Path dir, final String driverWrites, final boolean stop) throws Exception

@@ -4,6 +4,7 @@ import io.pinmx.pin.kernel.KernelEndpoint;
 import io.pinmx.pin.spi.DriverFeature;
 import io.pinmx.rma.RmaOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -21,7 +22,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@link KernelRmaJob}, {@link PassiveMutexRanks}), every rank a passive target. Once the host rank created its
  * mutexes and counters it is stopped with SIGSTOP (every thread in state T); the two other ranks' lock, get, put,
  * unlock cycles (by lock, tryLock and address-range locks), a refused tryLock, a hand-off to a waiter and a refused
- * unlock must all complete while it stays stopped; after SIGCONT the counters must be exact. Over {@code lo}.
+ * unlock must all complete while it stays stopped; after SIGCONT the counters must be exact. Over {@code lo}, and
+ * with {@code -Dpinmx.mutex.kernel.bridge=true} in {@code PINMX_VM_JAVA_OPTS} also with each rank in a namespace of
+ * its own on a bridge (another 3-rank start-up and cost model under TCG: minutes).
  */
 class RmaPassiveMutexKernelTest
 {
@@ -40,9 +43,23 @@ class RmaPassiveMutexKernelTest
     void cyclesOnAStoppedHostsMutexesCompleteOverLoopback() throws Exception
     {
         requireRemoteAtomics();
-        new KernelRmaJob(dir, PassiveMutexRanks.class.getName(), List.of("mutex", dir.toString()), JOB_DEADLINE_S,
-            PEER_TIMEOUT_MS).ranks(3).environment(RmaOptions.DRIVER_WRITES_VARIABLE, "1")
-            .whileRanksRun(this::stopHostWhileWorkersCycle).runOverLoopback();
+        job().runOverLoopback();
+    }
+
+    /** Every rank in a namespace of its own on a bridge: tickets, grants and wake-ups are frames across it. */
+    @Test
+    @EnabledIfSystemProperty(named = "pinmx.mutex.kernel.bridge", matches = "true")
+    void cyclesOnAStoppedHostsMutexesCompleteAcrossABridge() throws Exception
+    {
+        requireRemoteAtomics();
+        job().runAcrossABridge("pmxm", 215);
+    }
+
+    private KernelRmaJob job()
+    {
+        return new KernelRmaJob(dir, PassiveMutexRanks.class.getName(), List.of("mutex", dir.toString()),
+            JOB_DEADLINE_S, PEER_TIMEOUT_MS).ranks(3).environment(RmaOptions.DRIVER_WRITES_VARIABLE, "1")
+            .whileRanksRun(this::stopHostWhileWorkersCycle);
     }
 
     private void stopHostWhileWorkersCycle(final List<Process> ranks) throws IOException, InterruptedException

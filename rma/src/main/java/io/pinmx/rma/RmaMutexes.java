@@ -32,6 +32,8 @@ public final class RmaMutexes
     private final MutexTurns turns;
     /** How a waiter on a same-host mutex waits (this object is used by its rank's application thread only). */
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.lockWait();
+    /** How a remote waiter on a passive host waits for its flag word. */
+    private final TurnWait turnWait = new TurnWait(PROBE_INTERVAL_NS);
 
     private RmaMutexes(final Rma rma, final DriverTier driver, final RmaAllocation words, final int[] counts,
         final MutexTurns turns)
@@ -131,7 +133,8 @@ public final class RmaMutexes
 
     /**
      * A ticket from the host's driver, then this rank's turn ({@link MutexTurns}): granted already, or awaited in this
-     * rank's own flag word; meanwhile the host's driver is asked now and then whether the host is still there.
+     * rank's own flag word ({@link TurnWait}: parked once a hand-off is not imminent); meanwhile the host's driver is
+     * asked now and then whether the host is still there.
      *
      * @return the ticket.
      */
@@ -150,18 +153,9 @@ public final class RmaMutexes
         {
             return ticket;
         }
-        idle.reset();
-        long probeAt = System.nanoTime() + PROBE_INTERVAL_NS;
-        while (SharedMemoryTier.loadAcquire(own, flagAt) != waiting)
-        {
-            if (System.nanoTime() - probeAt > 0)
-            {
-                // an atomic read of now serving: a host whose endpoint is gone fails it, naming the host
-                driver.rmw(RmaOp.FETCH_ADD_LONG, rank, words, at + SERVING_OFFSET, 0L);
-                probeAt = System.nanoTime() + PROBE_INTERVAL_NS;
-            }
-            idle.idle();
-        }
+        // an atomic read of now serving now and then: a host whose endpoint is gone fails it, naming the host
+        turnWait.await(own, flagAt, waiting,
+            () -> driver.rmw(RmaOp.FETCH_ADD_LONG, rank, words, at + SERVING_OFFSET, 0L));
         return ticket;
     }
 
