@@ -2,11 +2,12 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 /**
- * The endpoint's {@link RemoteOp} slots: a free list and a queue of submitted ones, shared under this object's
- * monitor between application threads (claim, submit) and the agent (take, free); the active ones, which only the
- * agent touches.
+ * The endpoint's {@link RemoteOp} slots: a free list under this object's monitor, shared by application threads
+ * (claim) and the agent (free); a queue of submitted ones that application threads offer to and only the agent
+ * takes from, so an idle duty cycle looks at it without a lock; the active ones, which only the agent touches.
  */
 final class RemoteOps
 {
@@ -16,11 +17,10 @@ final class RemoteOps
 
     private final RemoteOp[] slots = new RemoteOp[MAX_OPS];
     private final int[] free = new int[MAX_OPS];
-    private final int[] submitted = new int[MAX_OPS];
+    /** Never full: at most {@link #MAX_OPS} slots are claimed at once. */
+    private final ManyToOneConcurrentArrayQueue<RemoteOp> submitted = new ManyToOneConcurrentArrayQueue<>(MAX_OPS);
     private final RemoteOp[] active = new RemoteOp[MAX_OPS];
     private int freeCount;
-    private int submittedHead;
-    private int submittedCount;
     private int activeCount;
 
     RemoteOps()
@@ -50,27 +50,23 @@ final class RemoteOps
     }
 
     /** Application thread: hand a filled slot to the agent. */
-    synchronized void submit(final RemoteOp op)
+    void submit(final RemoteOp op)
     {
-        submitted[(submittedHead + submittedCount++) % MAX_OPS] = op.slotIndex;
+        if (!submitted.offer(op))
+        {
+            throw new IllegalStateException("more than " + MAX_OPS + " puts and atomics submitted at once");
+        }
     }
 
-    synchronized boolean hasSubmissions()
+    boolean hasSubmissions()
     {
-        return submittedCount > 0;
+        return !submitted.isEmpty();
     }
 
     /** Agent: the oldest submitted slot, or null. */
-    synchronized RemoteOp takeSubmitted()
+    RemoteOp takeSubmitted()
     {
-        if (submittedCount == 0)
-        {
-            return null;
-        }
-        final RemoteOp op = slots[submitted[submittedHead]];
-        submittedHead = (submittedHead + 1) % MAX_OPS;
-        submittedCount--;
-        return op;
+        return submitted.poll();
     }
 
     /** Agent: the slot runs until its end event. */
