@@ -31,9 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * takes it to tear the transport and the endpoint's memory down, never frees a frame a handler is reading in place.
  * <p>
  * Without a progress thread (unless the options turn it off) a responder thread wakes every
- * {@link #RESPONDER_CHECK_NS} and, when no duty cycle ran for {@link #RESPONDER_IDLE_NS} (it counts cycles, so a
- * cycle reads no clock; the application
- * computes, or is descheduled), runs one: received frames wait as events for the application, pulls from this
+ * {@link #RESPONDER_CHECK_NS} and, when no duty cycle ran for {@link #RESPONDER_IDLE_NS} (the application
+ * computes, or is descheduled; cycles are counted, so a cycle reads no clock), runs one: received frames wait as events for the application, pulls from this
  * endpoint are served and liveness probes are answered, so partners never take a live process that does not poll
  * for a dead one. When the event queue is full it still
  * reads datagrams, to answer probes, and drops the frames among them (their senders resend).

@@ -2,12 +2,11 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.DriverException;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 /**
- * The endpoint's {@link RemoteOp} slots: a free list under this object's monitor, shared by application threads
- * (claim) and the agent (free); a queue of submitted ones that application threads offer to and only the agent
- * takes from, so an idle duty cycle looks at it without a lock; the active ones, which only the agent touches.
+ * The endpoint's {@link RemoteOp} slots: a free list and a queue of submitted ones, shared under this object's
+ * monitor between application threads (claim, submit) and the agent (take, free), with a volatile flag so an idle
+ * duty cycle sees an empty queue without the monitor; the active ones, which only the agent touches.
  */
 final class RemoteOps
 {
@@ -17,10 +16,13 @@ final class RemoteOps
 
     private final RemoteOp[] slots = new RemoteOp[MAX_OPS];
     private final int[] free = new int[MAX_OPS];
-    /** Never full: at most {@link #MAX_OPS} slots are claimed at once. */
-    private final ManyToOneConcurrentArrayQueue<RemoteOp> submitted = new ManyToOneConcurrentArrayQueue<>(MAX_OPS);
+    private final int[] submitted = new int[MAX_OPS];
     private final RemoteOp[] active = new RemoteOp[MAX_OPS];
     private int freeCount;
+    private int submittedHead;
+    private int submittedCount;
+    /** Set with the first submission, cleared under the monitor once the queue is empty. */
+    private volatile boolean hasSubmitted;
     private int activeCount;
 
     RemoteOps()
@@ -50,23 +52,36 @@ final class RemoteOps
     }
 
     /** Application thread: hand a filled slot to the agent. */
-    void submit(final RemoteOp op)
+    synchronized void submit(final RemoteOp op)
     {
-        if (!submitted.offer(op))
-        {
-            throw new IllegalStateException("more than " + MAX_OPS + " puts and atomics submitted at once");
-        }
+        submitted[(submittedHead + submittedCount++) % MAX_OPS] = op.slotIndex;
+        hasSubmitted = true;
     }
 
     boolean hasSubmissions()
     {
-        return !submitted.isEmpty();
+        return hasSubmitted;
     }
 
     /** Agent: the oldest submitted slot, or null. */
     RemoteOp takeSubmitted()
     {
-        return submitted.poll();
+        if (!hasSubmitted)
+        {
+            return null;
+        }
+        synchronized (this)
+        {
+            if (submittedCount == 0)
+            {
+                hasSubmitted = false;
+                return null;
+            }
+            final RemoteOp op = slots[submitted[submittedHead]];
+            submittedHead = (submittedHead + 1) % MAX_OPS;
+            submittedCount--;
+            return op;
+        }
     }
 
     /** Agent: the slot runs until its end event. */

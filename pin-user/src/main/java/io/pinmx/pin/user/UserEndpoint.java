@@ -42,7 +42,7 @@ import java.security.SecureRandom;
  * <li>the agent's {@code ownerLock}: without a progress thread, who runs the duty cycle; in both modes, the event
  * ring's consumer against close (poll tries it and never waits without a progress thread);</li>
  * <li>the pull slots' lock: their free list and submitted queue, between application threads and the agent;</li>
- * <li>the remote ops' monitor: their free list (submitted ones go through a lock-free queue);</li>
+ * <li>the remote ops' monitor: their free list and submitted queue (an idle cycle reads a volatile flag instead);</li>
  * <li>the peer registry's and the peer-file cache's monitors: their tables.</li>
  * </ul>
  * Order: ownerLock is the outermost; under it the duty cycle and close's teardown take the others one at a time,
