@@ -14,19 +14,25 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Who runs one endpoint's progress and how it waits. The duty cycle ({@link #doWork}) starts submitted pulls, puts
  * and atomics, receives frames ({@link FrameDispatcher}) and checks their timers; it runs on the endpoint's progress thread
- * or, without one, inside poll and await ({@link #runIfFree}).
+ * or, without one, inside poll ({@link #poll}) and await ({@link #runIfFree}).
+ * <p>
+ * Owner: the duty cycle's state (the dispatcher, the puller's and writer's active work, the timers) is touched only by
+ * the thread running it. With a progress thread that is the progress thread. Without one it is whoever holds
+ * {@link #ownerLock}, which poll only tries (one lock per poll, never a wait: another thread already runs the
+ * cycle), await's blocking phase and close take, and the responder tries. Application threads hand work to the agent
+ * through queues (pull slots, remote ops) and {@link #wakeIfParked}, never through this lock.
  * <p>
  * Idle: spin, then yield, then park in poll(2) on the UDP socket with the shared-memory ring flagged "parked" so a
  * same-host sender rings the doorbell; an application thread that starts a pull wakes the poll through the
  * transport's eventfd ({@link #wakeIfParked}).
  * A thread awaiting events parks until the agent unparks it ({@link #waiter}).
  * <p>
- * Owns {@link #agentLock}: held by whoever runs the duty cycle without a progress thread, so one runs it at a time;
- * {@link #stop} takes it to tear the transport down once nobody is inside the duty cycle.
+ * {@link #ownerLock} is also the event ring's consumer lock: poll delivers events holding it, so {@link #stop}, which
+ * takes it to tear the transport and the endpoint's memory down, never frees a frame a handler is reading in place.
  * <p>
  * Without a progress thread (unless the options turn it off) a responder thread wakes every
- * {@link #RESPONDER_CHECK_NS} and, when nobody has run the duty cycle for {@link #RESPONDER_IDLE_NS} (the application
- * computes, or is descheduled), runs one: received frames wait as events for the application, pulls from this
+ * {@link #RESPONDER_CHECK_NS} and, when no duty cycle ran for {@link #RESPONDER_IDLE_NS} (the application
+ * computes, or is descheduled; cycles are counted, so a cycle reads no clock), runs one: received frames wait as events for the application, pulls from this
  * endpoint are served and liveness probes are answered, so partners never take a live process that does not poll
  * for a dead one. When the event queue is full it still
  * reads datagrams, to answer probes, and drops the frames among them (their senders resend).
@@ -41,13 +47,13 @@ final class EndpointAgent
     static final long RESPONDER_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(25);
     /** A duty cycle this long ago means nobody polls: the responder runs one. */
     static final long RESPONDER_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final VarHandle LAST_CYCLE_NS;
+    private static final VarHandle CYCLES;
 
     static
     {
         try
         {
-            LAST_CYCLE_NS = MethodHandles.lookup().findVarHandle(EndpointAgent.class, "lastCycleNs", long.class);
+            CYCLES = MethodHandles.lookup().findVarHandle(EndpointAgent.class, "cycles", long.class);
         }
         catch (final ReflectiveOperationException e)
         {
@@ -66,7 +72,8 @@ final class EndpointAgent
     /** Null when counters are not published. */
     private final CounterPublisher counterPublisher;
     private final long pullResendTimeoutNs;
-    private final ReentrantLock agentLock = new ReentrantLock();
+    /** The duty cycle's owner without a progress thread; the event ring's consumer against close with one. */
+    private final ReentrantLock ownerLock = new ReentrantLock();
     private final Thread progressThread;
     /** Null with a progress thread, or when the options turn the responder off. */
     private final Thread responderThread;
@@ -76,9 +83,8 @@ final class EndpointAgent
     private volatile boolean parked;
     private volatile Thread waiter;
     private long nextTimerCheckNs;
-    /** When a duty cycle last started (opaque: written each cycle, read by the responder). */
-    @SuppressWarnings("unused")
-    private long lastCycleNs;
+    /** Duty cycles run (written by the cycle's owner, read opaque by the responder). */
+    private long cycles;
 
     EndpointAgent(
         final EndpointAddress address,
@@ -109,7 +115,6 @@ final class EndpointAgent
 
     void start()
     {
-        LAST_CYCLE_NS.setOpaque(this, System.nanoTime());
         final Thread thread = progressThread != null ? progressThread : responderThread;
         if (thread != null)
         {
@@ -146,7 +151,7 @@ final class EndpointAgent
 
     private int doWork(final boolean receive)
     {
-        LAST_CYCLE_NS.setOpaque(this, System.nanoTime());
+        CYCLES.setOpaque(this, cycles + 1);
         int work = puller.startSubmitted() + writer.startSubmitted();
         if (receive)
         {
@@ -171,31 +176,54 @@ final class EndpointAgent
     /** Without a progress thread, await runs the duty cycle, unless another caller is running it. */
     void runIfFree()
     {
-        runIfFree(null, 0);
-    }
-
-    /**
-     * Without a progress thread, poll runs the duty cycle, unless another caller is running it, handing received
-     * frames to its handler while no event is queued before them.
-     *
-     * @return events delivered to the handler.
-     */
-    int runIfFree(final EventHandler handler, final int limit)
-    {
-        if (progressThread == null && agentLock.tryLock())
+        if (progressThread == null && ownerLock.tryLock())
         {
             try
             {
-                final int delivered = null == handler ? 0 : dispatcher.receive(handler, limit);
-                doWork(null == handler);
-                return delivered;
+                doWork(true);
             }
             finally
             {
-                agentLock.unlock();
+                ownerLock.unlock();
             }
         }
-        return 0;
+    }
+
+    /**
+     * Poll: queued events first; then, without a progress thread, a duty cycle that hands received frames to
+     * {@code handler} in place while no event is queued before them, and the events it queued. Without a progress
+     * thread, another thread holding the owner lock runs the cycle (or awaits in it with no event queued): nothing
+     * is delivered, and poll does not wait.
+     *
+     * @param openCheck throws when the endpoint closed before this poll took the lock.
+     * @return events delivered to the handler.
+     */
+    int poll(final EventHandler handler, final int limit, final Runnable openCheck)
+    {
+        if (progressThread != null)
+        {
+            ownerLock.lock();
+        }
+        else if (!ownerLock.tryLock())
+        {
+            return 0;
+        }
+        try
+        {
+            openCheck.run();
+            int delivered = events.poll(handler, limit);
+            if (progressThread == null && delivered < limit)
+            {
+                delivered += dispatcher.receive(handler, limit - delivered);
+                doWork(false);
+                delivered += events.poll(handler, limit - delivered);
+            }
+            return delivered;
+        }
+        finally
+        {
+            ownerLock.unlock();
+        }
     }
 
     /** Await, after spinning and yielding: run the agent parked in poll, or park until it unparks us. */
@@ -203,15 +231,19 @@ final class EndpointAgent
     {
         if (progressThread == null)
         {
-            agentLock.lock();
+            ownerLock.lock();
             try
             {
                 publishCountersIfDue();
-                park(leftNs);
+                // the responder may have queued events since the caller looked; poll returns none while we hold the lock
+                if (events.isEmpty())
+                {
+                    park(leftNs);
+                }
             }
             finally
             {
-                agentLock.unlock();
+                ownerLock.unlock();
             }
         }
         else
@@ -226,8 +258,8 @@ final class EndpointAgent
     }
 
     /**
-     * Close: stop the progress thread (waiting up to 10 s), then run {@code teardown} holding {@link #agentLock},
-     * so no poll or await is inside the duty cycle while the transport goes.
+     * Close: stop the progress thread (waiting up to 10 s), then run {@code teardown} holding {@link #ownerLock},
+     * so no poll or await is inside the duty cycle or reading an event while the transport and memory go.
      */
     void stop(final Runnable teardown)
     {
@@ -242,14 +274,14 @@ final class EndpointAgent
             LockSupport.unpark(responderThread);
             join(responderThread);
         }
-        agentLock.lock();
+        ownerLock.lock();
         try
         {
             teardown.run();
         }
         finally
         {
-            agentLock.unlock();
+            ownerLock.unlock();
         }
     }
 
@@ -278,11 +310,19 @@ final class EndpointAgent
     {
         try
         {
+            long seenCycles = (long)CYCLES.getOpaque(this);
+            long unchangedSinceNs = System.nanoTime();
             while (!stopped)
             {
                 LockSupport.parkNanos(this, RESPONDER_CHECK_NS);
-                if (System.nanoTime() - (long)LAST_CYCLE_NS.getOpaque(this) >= RESPONDER_IDLE_NS &&
-                    agentLock.tryLock())
+                final long nowNs = System.nanoTime();
+                final long cyclesNow = (long)CYCLES.getOpaque(this);
+                if (cyclesNow != seenCycles)
+                {
+                    seenCycles = cyclesNow;
+                    unchangedSinceNs = nowNs;
+                }
+                else if (nowNs - unchangedSinceNs >= RESPONDER_IDLE_NS && ownerLock.tryLock())
                 {
                     try
                     {
@@ -296,8 +336,10 @@ final class EndpointAgent
                     }
                     finally
                     {
-                        agentLock.unlock();
+                        ownerLock.unlock();
                     }
+                    seenCycles = (long)CYCLES.getOpaque(this);
+                    unchangedSinceNs = nowNs;
                 }
             }
         }

@@ -5,8 +5,8 @@ import io.pinmx.pin.spi.DriverException;
 
 /**
  * The endpoint's {@link RemoteOp} slots: a free list and a queue of submitted ones, shared under this object's
- * monitor between application threads (claim, submit) and the agent (take, free); the active ones, which only the
- * agent touches.
+ * monitor between application threads (claim, submit) and the agent (take, free), with a volatile flag so an idle
+ * duty cycle sees an empty queue without the monitor; the active ones, which only the agent touches.
  */
 final class RemoteOps
 {
@@ -21,6 +21,8 @@ final class RemoteOps
     private int freeCount;
     private int submittedHead;
     private int submittedCount;
+    /** Set with the first submission, cleared under the monitor once the queue is empty. */
+    private volatile boolean hasSubmitted;
     private int activeCount;
 
     RemoteOps()
@@ -53,24 +55,33 @@ final class RemoteOps
     synchronized void submit(final RemoteOp op)
     {
         submitted[(submittedHead + submittedCount++) % MAX_OPS] = op.slotIndex;
+        hasSubmitted = true;
     }
 
-    synchronized boolean hasSubmissions()
+    boolean hasSubmissions()
     {
-        return submittedCount > 0;
+        return hasSubmitted;
     }
 
     /** Agent: the oldest submitted slot, or null. */
-    synchronized RemoteOp takeSubmitted()
+    RemoteOp takeSubmitted()
     {
-        if (submittedCount == 0)
+        if (!hasSubmitted)
         {
             return null;
         }
-        final RemoteOp op = slots[submitted[submittedHead]];
-        submittedHead = (submittedHead + 1) % MAX_OPS;
-        submittedCount--;
-        return op;
+        synchronized (this)
+        {
+            if (submittedCount == 0)
+            {
+                hasSubmitted = false;
+                return null;
+            }
+            final RemoteOp op = slots[submitted[submittedHead]];
+            submittedHead = (submittedHead + 1) % MAX_OPS;
+            submittedCount--;
+            return op;
+        }
     }
 
     /** Agent: the slot runs until its end event. */

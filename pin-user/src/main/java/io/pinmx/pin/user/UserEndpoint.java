@@ -27,7 +27,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One open endpoint of the user-space driver: the {@link DriverEndpoint} operations application threads call, over
@@ -36,15 +35,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * pull protocol), the {@link RemoteWriter} and {@link RemoteWriteServer} (both sides of puts and atomics), the {@link FrameDispatcher} (receive) and the {@link EndpointAgent} (who runs progress, and how it
  * waits).
  * <p>
- * Locks, each with one purpose (documented at its field or class): this object's monitor (close runs once),
- * {@code regionLock} (region table writers), {@code pollLock} (the event ring's consumer vs close), the agent's
- * {@code agentLock} (who runs the duty cycle without a progress thread), the pull slots' lock (free list and
- * submitted queue between application threads and the agent), the peer-file cache's and the peer registry's
- * monitor. Order: agentLock is the outermost; under it the duty cycle (run by poll and await without a progress
- * thread) and close's teardown take the pull slots' lock, the peer registry's monitor, the peer-file cache's lock
- * and (close only) regionLock, one at a time, never two of those together. Poll holds pollLock while it tries
- * agentLock (never waiting for it) to run the duty cycle and hand received frames to its handler in place; nothing
- * waits for pollLock while holding agentLock (close takes it after releasing agentLock).
+ * Locks, each with one purpose:
+ * <ul>
+ * <li>this object's monitor: close runs once;</li>
+ * <li>{@code regionLock}: one writer of the region table at a time (readers go by its seqlock);</li>
+ * <li>the agent's {@code ownerLock}: without a progress thread, who runs the duty cycle; in both modes, the event
+ * ring's consumer against close (poll tries it and never waits without a progress thread);</li>
+ * <li>the pull slots' lock: their free list and submitted queue, between application threads and the agent;</li>
+ * <li>the remote ops' monitor: their free list and submitted queue (an idle cycle reads a volatile flag instead);</li>
+ * <li>the peer registry's and the peer-file cache's monitors: their tables.</li>
+ * </ul>
+ * Order: ownerLock is the outermost; under it the duty cycle and close's teardown take the others one at a time,
+ * never two together. A caller-driven poll takes ownerLock and nothing else unless the cycle has work.
  */
 final class UserEndpoint implements DriverEndpoint
 {
@@ -76,11 +78,8 @@ final class UserEndpoint implements DriverEndpoint
      * readers (the agent serving pulls, same-host pullers in other processes) go by the table's seqlock instead.
      */
     private final Object regionLock = new Object();
-    /**
-     * Held while events are consumed (poll, the event ring's single consumer), so close frees the ring's memory
-     * only once no handler is reading a frame in place.
-     */
-    private final ReentrantLock pollLock = new ReentrantLock();
+    /** Built once, so a poll allocates nothing. */
+    private final Runnable pollOpenCheck = () -> checkOpen("poll");
     private final AwaitLoop awaitLoop;
     /** The send limit as a message names it, built once so a send allocates nothing. */
     private final String frameLimitText;
@@ -417,23 +416,7 @@ final class UserEndpoint implements DriverEndpoint
     {
         checkOpen("poll");
         ContractChecks.poll(handler, limit);
-        pollLock.lock();
-        try
-        {
-            checkOpen("poll");
-            // queued events first; then, without a progress thread, frames received now go to the handler in place
-            int delivered = events.poll(handler, limit);
-            if (delivered < limit)
-            {
-                delivered += agent.runIfFree(handler, limit - delivered);
-                delivered += events.poll(handler, limit - delivered);
-            }
-            return delivered;
-        }
-        finally
-        {
-            pollLock.unlock();
-        }
+        return agent.poll(handler, limit, pollOpenCheck);
     }
 
     @Override
@@ -486,19 +469,10 @@ final class UserEndpoint implements DriverEndpoint
             closed = true;
         }
         agent.stop(this::tearDown);
-        pollLock.lock();
-        try
-        {
-            arena.close();
-        }
-        finally
-        {
-            pollLock.unlock();
-        }
         agent.unparkWaiter();
     }
 
-    /** Close, inside the agent's lock: nothing runs the duty cycle any more. */
+    /** Close, inside the agent's owner lock: nothing runs the duty cycle or reads an event any more. */
     private void tearDown()
     {
         puller.abandonAll();
@@ -525,6 +499,7 @@ final class UserEndpoint implements DriverEndpoint
             file.close();
         }
         udp.close();
+        arena.close();
     }
 
     @Override
