@@ -12,8 +12,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Single-producer single-consumer queue of driver events in native memory, between the progress agent (the
- * producer, serialised by the endpoint's agent lock) and {@code poll} (the consumer, serialised by the poll
+ * Single-producer single-consumer queue of driver events in native memory, between the duty cycle (the producer:
+ * the progress thread, or whoever holds the agent's owner lock) and {@code poll} (the consumer, under the owner
  * lock). A received frame is copied in once and handed to the application in place as the event's buffer.
  * <p>
  * Record: length (int), event type (int), peer (int), pull handle (int; for a received frame 1 when it came

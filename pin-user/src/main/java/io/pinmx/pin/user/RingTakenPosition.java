@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the driver itself (pulls served, replies placed, frames dropped): frames the drain queued as events hold P back
  * until poll hands them to the library.
  * <p>
- * Two threads write: the one draining the ring (under the agent lock) and poll (under the poll lock). The drain
- * counts frames it queues and notes how far it drained; poll counts frames it hands on. Each writes its own figure
- * before reading the other's, so whichever sees no frame left queued publishes the drained position, and neither
- * publishes past a frame still queued.
+ * Two threads may write: the one draining the ring (the progress thread, or whoever owns the duty cycle) and poll.
+ * The drain counts frames it queues and notes how far it drained; poll counts frames it hands on. Each writes its
+ * own figure before reading the other's, so whichever sees no frame left queued publishes the drained position, and
+ * neither publishes past a frame still queued.
  */
 final class RingTakenPosition
 {
