@@ -2,14 +2,13 @@ package io.pinmx.pin.provider;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
  * The FFM downcalls that place a thread: sched_getaffinity/sched_setaffinity over glibc's {@code cpu_set_t} (1,024
- * CPUs), sched_setscheduler to SCHED_IDLE and sched_setattr's slice request. Linux applies each to one thread: id 0 is the calling thread, the
+ * CPUs) and sched_setscheduler to SCHED_IDLE. Linux applies each to one thread: id 0 is the calling thread, the
  * process id its first thread (the launcher's, which no pinmx code binds). Setup calls, so errno is always captured.
  */
 public final class LibcScheduling
@@ -30,23 +29,6 @@ public final class LibcScheduling
     private static final MethodHandle SCHED_SETSCHEDULER = Libc.downcall("sched_setscheduler",
         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS),
         Libc.CAPTURE_ERRNO);
-
-    /** Bytes of struct sched_attr's first version (SCHED_ATTR_SIZE_VER0). */
-    static final int SCHED_ATTR_BYTES = 48;
-    /** Offset of sched_attr's sched_runtime: for SCHED_OTHER the slice a thread asks for (Linux 6.12 and later). */
-    static final long SCHED_ATTR_RUNTIME_OFFSET = 24;
-    /** sched_setattr's syscall number on this machine's architecture (glibc has no wrapper), or -1 if unknown. */
-    static final long SYS_SCHED_SETATTR = switch (System.getProperty("os.arch"))
-    {
-        case "amd64", "x86_64" -> 314;
-        case "aarch64" -> 274;
-        default -> -1;
-    };
-    private static final int ENOSYS = 38;
-    private static final MethodHandle SYSCALL = Libc.downcall("syscall",
-        FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-            ValueLayout.JAVA_INT),
-        Libc.CAPTURE_ERRNO, Linker.Option.firstVariadicArg(1));
 
     private LibcScheduling()
     {
@@ -97,40 +79,6 @@ public final class LibcScheduling
         catch (final Throwable t)
         {
             throw Libc.failed("sched_setscheduler", t);
-        }
-    }
-
-    /**
-     * Asks, for the calling thread, the normal policy (SCHED_OTHER, nice 0) with a scheduler slice of {@code sliceNs}
-     * (no privilege needed). A shorter slice gives the thread an earlier deadline under EEVDF, so once woken it runs
-     * ahead of threads with longer slices and may preempt them; kernels before 6.12 ignore the request.
-     *
-     * @return 0, or the errno of the refusal (ENOSYS on an architecture whose syscall number is not known here).
-     * @throws IllegalArgumentException naming sliceNs if it is not positive.
-     */
-    public static int sliceForCallingThread(final long sliceNs)
-    {
-        if (sliceNs <= 0)
-        {
-            throw new IllegalArgumentException("sliceNs " + sliceNs + ": expected a time > 0");
-        }
-        if (SYS_SCHED_SETATTR < 0)
-        {
-            return ENOSYS;
-        }
-        try (Arena arena = Arena.ofConfined())
-        {
-            final MemorySegment state = Libc.allocateCaptureState(arena);
-            // policy SCHED_OTHER (0), flags, nice and priority 0
-            final MemorySegment attr = arena.allocate(SCHED_ATTR_BYTES, Long.BYTES);
-            attr.set(ValueLayout.JAVA_INT, 0, SCHED_ATTR_BYTES);
-            attr.set(ValueLayout.JAVA_LONG, SCHED_ATTR_RUNTIME_OFFSET, sliceNs);
-            final long rc = (long)SYSCALL.invokeExact(state, SYS_SCHED_SETATTR, CALLING_THREAD, attr, 0);
-            return 0 == rc ? 0 : Libc.errno(state);
-        }
-        catch (final Throwable t)
-        {
-            throw Libc.failed("sched_setattr", t);
         }
     }
 

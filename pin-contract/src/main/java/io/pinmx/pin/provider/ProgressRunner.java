@@ -9,7 +9,7 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * The one place that runs a rank's progress agents in its {@link ThreadingMode}: a daemon {@link AgentRunner}
- * thread named after the agents' role, idling with the given strategy, on a short scheduler slice (DEDICATED), or an {@link AgentInvoker} whose
+ * thread named after the agents' role, idling with the given strategy (DEDICATED), or an {@link AgentInvoker} whose
  * duty cycles the callers' waits run through {@link #invoke} (INVOKER). Several agents run as one
  * {@link CompositeAgent}, each doWork in turn.
  * <p>
@@ -18,13 +18,6 @@ import org.agrona.concurrent.IdleStrategy;
  */
 public final class ProgressRunner implements AutoCloseable
 {
-    /**
-     * The scheduler slice a DEDICATED thread asks for, the shortest Linux grants: a duty cycle takes microseconds,
-     * and with a default slice a woken progress thread on a loaded CPU waits behind every other task's slice before
-     * it serves the frame that woke it (a pull, a flag), while the rank it serves waits too.
-     */
-    public static final long PROGRESS_SLICE_NS = 100_000;
-
     private final ThreadingMode mode;
     private final AgentRunner runner;
     private final AgentInvoker invoker;
@@ -70,12 +63,7 @@ public final class ProgressRunner implements AutoCloseable
         final ProgressRunner progress = new ProgressRunner(mode, idleStrategy, errorHandler, agent);
         if (null != progress.runner)
         {
-            AgentRunner.startOnThread(progress.runner, task -> Thread.ofPlatform().daemon().unstarted(() ->
-            {
-                // a kernel that refuses keeps the default slice: only promptness is lost
-                LibcScheduling.sliceForCallingThread(PROGRESS_SLICE_NS);
-                task.run();
-            }));
+            AgentRunner.startOnThread(progress.runner, task -> Thread.ofPlatform().daemon().unstarted(task));
         }
         else
         {

@@ -9,8 +9,7 @@
  * and the one libc wrapper ({@link io.pinmx.pin.provider.Libc}) with errno names ({@link
  * io.pinmx.pin.provider.Errno}), the datagram socket calls of the user-space driver
  * ({@link io.pinmx.pin.provider.LibcSockets}: sendmsg/recvmsg with UDP segmentation and receive offload, eventfd, poll)
- * and the thread placement calls ({@link io.pinmx.pin.provider.LibcScheduling}: CPU affinity, SCHED_IDLE, the
- * scheduler slice a progress thread asks for), with
+ * and the thread placement calls ({@link io.pinmx.pin.provider.LibcScheduling}: CPU affinity, SCHED_IDLE), with
  * {@link io.pinmx.pin.provider.BackgroundThread} for work nobody waits on, kept off a rank's bound CPU, and
  * {@link io.pinmx.pin.provider.FileSpace}: a shared file's memory allocated before anyone maps it (the user driver's
  * endpoint files, rma's slices), refused naming the directory, the bytes asked and free and what moves the file.

@@ -5,21 +5,17 @@ import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The threading modes seen from the agents: which threads run their duty cycles, in what order when composed, and
@@ -142,45 +138,6 @@ class ProgressRunnerTest
     }
 
     @Test
-    void theDedicatedThreadRunsOnTheShortSlice() throws Exception
-    {
-        assumeTrue(sliceRequestsHonoured(), "custom scheduler slices need Linux 6.12 or later");
-        final AtomicLong sliceNs = new AtomicLong(-1);
-        final Agent probe = new Agent()
-        {
-            @Override
-            public int doWork() throws Exception
-            {
-                if (sliceNs.get() < 0)
-                {
-                    sliceNs.set(threadSliceNs());
-                }
-                return 0;
-            }
-
-            @Override
-            public String roleName()
-            {
-                return "slice-probe";
-            }
-        };
-        try (ProgressRunner progress = ProgressRunner.start(ThreadingMode.DEDICATED, new NoOpIdleStrategy(),
-            Throwable::printStackTrace, probe))
-        {
-            await().atMost(TIMEOUT).until(() -> sliceNs.get() >= 0);
-            assertEquals(ProgressRunner.PROGRESS_SLICE_NS, sliceNs.get());
-            assertTrue(threadSliceNs() > ProgressRunner.PROGRESS_SLICE_NS, "the starting thread keeps its own slice");
-        }
-    }
-
-    @Test
-    void aSliceThatIsNotPositiveIsNamed()
-    {
-        assertEquals("sliceNs 0: expected a time > 0", assertThrows(IllegalArgumentException.class,
-            () -> LibcScheduling.sliceForCallingThread(0)).getMessage());
-    }
-
-    @Test
     void missingArgumentsAreNamed()
     {
         final RecordingAgent agent = new RecordingAgent("a", new CopyOnWriteArrayList<>());
@@ -193,26 +150,5 @@ class ProgressRunnerTest
         assertThrows(IllegalArgumentException.class,
             () -> ProgressRunner.start(null, new NoOpIdleStrategy(), Throwable::printStackTrace, agent));
         assertEquals(0, agent.cycles.get());
-    }
-
-    /** Linux 6.12 and later take sched_setattr's runtime as a SCHED_OTHER thread's slice. */
-    private static boolean sliceRequestsHonoured()
-    {
-        final String[] version = System.getProperty("os.version").split("[.-]");
-        final int major = Integer.parseInt(version[0]);
-        return major > 6 || 6 == major && Integer.parseInt(version[1]) >= 12;
-    }
-
-    /** @return the calling thread's scheduler slice, from /proc/thread-self/sched. */
-    private static long threadSliceNs() throws Exception
-    {
-        for (final String line : Files.readAllLines(Path.of("/proc/thread-self/sched")))
-        {
-            if (line.startsWith("se.slice"))
-            {
-                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        throw new IllegalStateException("no se.slice in /proc/thread-self/sched");
     }
 }
