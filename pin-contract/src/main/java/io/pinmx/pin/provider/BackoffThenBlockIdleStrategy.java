@@ -1,12 +1,14 @@
 package io.pinmx.pin.provider;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.Locale;
 
 /**
  * The one idle strategy of pinmx, in Agrona's {@link IdleStrategy} family: spin ({@link Thread#onSpinWait}) up to a
- * number of times, then yield up to a number of times, then a pluggable blocking phase ({@link Blocker}): the
+ * number of times, then yield up to a number of times or for up to a time, then a pluggable blocking phase ({@link Blocker}): the
  * provider's own bounded wait (the UDP selector, PINMX_IOC_WAIT), the driver's await until the next timer, a park,
  * or a plain yield for a thread that must never block. After a block it either backs off again from spinning
  * ({@link AfterBlock#SPIN_AGAIN}: a progress agent that was woken) or keeps blocking ({@link AfterBlock#BLOCK_AGAIN}:
@@ -20,9 +22,9 @@ import java.util.Locale;
  * <ul>
  * <li>{@link #providerAgent}: a provider's progress thread: {@value #PROVIDER_SPINS} spins, {@value #PROVIDER_YIELDS}
  * yields, then the provider's wait.</li>
- * <li>{@link #endpointAgent}: the endpoint library's DEDICATED agent thread ({@link ProgressRunner}):
- * {@value #ENDPOINT_YIELDS} yields (no spins: each round polls the driver), then the driver's await (which blocks at
- * once) bounded by the next protocol timer, and it stays blocking until there is work.</li>
+ * <li>{@link #endpointAgent}: the endpoint library's DEDICATED agent thread ({@link ProgressRunner}): yields for
+ * {@value #ENDPOINT_YIELD_NS} ns after its last work (no spins: each round polls the driver), then the driver's await
+ * (which blocks at once) bounded by the next protocol timer, and it stays blocking until there is work.</li>
  * <li>{@link #busyPolling}: a rank that polls its endpoint itself (benchmarks, job barriers): never blocks,
  * yields once every {@value #POLLS_PER_YIELD} empty polls.</li>
  * <li>{@link #spinThenYield}, {@link #lockWait}: a wait for another thread or process to make room or let go (a
@@ -43,8 +45,12 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
      * or a caller about to wait) could not run meanwhile, and its answers would wait that long. A yield with nobody else runnable returns at once.
      */
     public static final int ENDPOINT_SPINS = 0;
-    /** The endpoint library's progress thread: yielding rounds before blocking in the driver. */
-    public static final int ENDPOINT_YIELDS = PROVIDER_SPINS + PROVIDER_YIELDS;
+    /**
+     * The endpoint library's progress thread: how long it yields before it blocks in the driver, about what a blocked
+     * wake-up costs here, so an idle spell costs at most twice the better choice. On a loaded CPU a yielding thread
+     * stays runnable and waits a slice in the run queue for every frame it serves, where a sleeper is woken at once.
+     */
+    public static final long ENDPOINT_YIELD_NS = 50_000;
     /** Busy-polling ranks: empty polls per yield. */
     public static final int POLLS_PER_YIELD = 64;
     /** A wait for a lock another process holds: spins before yielding. */
@@ -69,12 +75,18 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
         BLOCK_AGAIN
     }
 
+    /** No bound on the time the yield phase takes: its count alone ends it. */
+    public static final long UNBOUNDED_YIELD_NS = Long.MAX_VALUE;
+
     private final int maxSpins;
     private final int maxYields;
+    private final long maxYieldNs;
+    private final NanoClock clock;
     private final AfterBlock afterBlock;
     private final Blocker blocker;
     private int spins;
     private int yields;
+    private long firstYieldNs;
 
     /**
      * @param maxSpins   spins before yielding (>= 0).
@@ -86,18 +98,45 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     public BackoffThenBlockIdleStrategy(
         final int maxSpins, final int maxYields, final AfterBlock afterBlock, final Blocker blocker)
     {
+        this(maxSpins, maxYields, UNBOUNDED_YIELD_NS, SystemNanoClock.INSTANCE, afterBlock, blocker);
+    }
+
+    /**
+     * @param maxSpins   spins before yielding (>= 0).
+     * @param maxYields  yields before blocking (>= 0).
+     * @param maxYieldNs how long the yield phase may last from its first yield (> 0), or
+     *                   {@link #UNBOUNDED_YIELD_NS}; whichever of the count and the time runs out first ends it.
+     * @param clock      the clock that times the yield phase.
+     * @param afterBlock what follows a block.
+     * @param blocker    the blocking wait.
+     * @throws IllegalArgumentException naming a negative count, a time that is not positive or a null argument.
+     */
+    public BackoffThenBlockIdleStrategy(
+        final int maxSpins, final int maxYields, final long maxYieldNs, final NanoClock clock,
+        final AfterBlock afterBlock, final Blocker blocker)
+    {
         if (maxSpins < 0 || maxYields < 0)
         {
             throw new IllegalArgumentException("maxSpins " + maxSpins + ", maxYields " + maxYields +
                 ": expected counts >= 0");
+        }
+        if (maxYieldNs <= 0)
+        {
+            throw new IllegalArgumentException("maxYieldNs " + maxYieldNs + ": expected a time > 0");
         }
         if (null == afterBlock || null == blocker)
         {
             throw new IllegalArgumentException("afterBlock " + afterBlock + ", blocker " + blocker +
                 ": expected both");
         }
+        if (null == clock)
+        {
+            throw new IllegalArgumentException("clock null: expected a clock to time the yield phase");
+        }
         this.maxSpins = maxSpins;
         this.maxYields = maxYields;
+        this.maxYieldNs = maxYieldNs;
+        this.clock = clock;
         this.afterBlock = afterBlock;
         this.blocker = blocker;
     }
@@ -111,7 +150,14 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     /** The endpoint library's progress thread: back off to the driver's await (until the next timer) and stay. */
     public static BackoffThenBlockIdleStrategy endpointAgent(final Blocker driverAwait)
     {
-        return new BackoffThenBlockIdleStrategy(ENDPOINT_SPINS, ENDPOINT_YIELDS, AfterBlock.BLOCK_AGAIN, driverAwait);
+        return endpointAgent(SystemNanoClock.INSTANCE, driverAwait);
+    }
+
+    /** {@link #endpointAgent(Blocker)} timing its yield phase on {@code clock}. */
+    public static BackoffThenBlockIdleStrategy endpointAgent(final NanoClock clock, final Blocker driverAwait)
+    {
+        return new BackoffThenBlockIdleStrategy(
+            ENDPOINT_SPINS, Integer.MAX_VALUE, ENDPOINT_YIELD_NS, clock, AfterBlock.BLOCK_AGAIN, driverAwait);
     }
 
     /** A rank polling its endpoint: spin, and yield the core once every {@value #POLLS_PER_YIELD} empty polls. */
@@ -165,7 +211,7 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
             spins++;
             Thread.onSpinWait();
         }
-        else if (yields < maxYields)
+        else if (yields < maxYields && !yieldTimeSpent())
         {
             yields++;
             Thread.yield();
@@ -178,6 +224,27 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
                 reset();
             }
         }
+    }
+
+    /** Starts the yield phase's clock at its first yield; once its time is spent, the phase is over until a reset. */
+    private boolean yieldTimeSpent()
+    {
+        if (UNBOUNDED_YIELD_NS == maxYieldNs)
+        {
+            return false;
+        }
+        final long nowNs = clock.nanoTime();
+        if (0 == yields)
+        {
+            firstYieldNs = nowNs;
+            return false;
+        }
+        if (nowNs - firstYieldNs < maxYieldNs)
+        {
+            return false;
+        }
+        yields = maxYields;
+        return true;
     }
 
     @Override
@@ -196,7 +263,8 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     @Override
     public String alias()
     {
-        return "backoff-then-block(" + maxSpins + " spins, " + maxYields + " yields, then block, " +
+        final String yieldBound = UNBOUNDED_YIELD_NS == maxYieldNs ? "" : " within " + maxYieldNs + " ns";
+        return "backoff-then-block(" + maxSpins + " spins, " + maxYields + " yields" + yieldBound + ", then block, " +
             afterBlock.name().toLowerCase(Locale.ROOT) + ")";
     }
 }

@@ -5,6 +5,7 @@ import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.user.UserDriver;
 import io.pinmx.pin.user.UserDriverOptions;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The one idle strategy: spin, yield, then the pluggable block; after a block it spins again or keeps blocking as
- * configured; work starts it over; each named tuning has the counts its documentation gives.
+ * configured; a timed yield phase ends at its time; work starts it over; each named tuning has the counts its
+ * documentation gives.
  */
 class BackoffThenBlockIdleStrategyTest
 {
@@ -78,19 +80,43 @@ class BackoffThenBlockIdleStrategyTest
     }
 
     @Test
-    void theEndpointAgentBlocksInTheRealDriversAwaitUntilItsBound()
+    void aTimedYieldPhaseEndsAtItsTimeWhateverYieldsAreLeft()
+    {
+        final CachedNanoClock clock = new CachedNanoClock();
+        final BackoffThenBlockIdleStrategy idle =
+            new BackoffThenBlockIdleStrategy(2, 1_000, 100, clock, AfterBlock.BLOCK_AGAIN, () -> blocks++);
+        idleTimes(idle, 2 + 50);
+        assertEquals(0, blocks, "spins, then yields while the time lasts");
+        clock.advance(99);
+        idle.idle(0);
+        assertEquals(0, blocks, "99 ns after the first yield it still yields");
+        clock.advance(1);
+        assertFalse(idle.isBlocking(), "950 yields are left");
+        idle.idle(0);
+        assertEquals(1, blocks, "the phase's time is spent: it blocks");
+        assertTrue(idle.isBlocking());
+        idle.idle(1);
+        idleTimes(idle, 2 + 500);
+        assertEquals(1, blocks, "work starts the phase and its time over");
+        assertTrue(idle.alias().contains("1000 yields within 100 ns"), idle.alias());
+    }
+
+    @Test
+    void theEndpointAgentYieldsForItsTimeThenBlocksInTheRealDriversAwaitUntilItsBound()
     {
         try (DriverEndpoint driver = new UserDriver().open(EndpointConfig.builder().boardIndex(0).endpointIndex(3)
             .options(UserDriverOptions.class, UserDriverOptions.defaults().withProgressThread(false)).build()))
         {
             final long boundNs = 20_000_000L;
-            final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.endpointAgent(() ->
+            final CachedNanoClock clock = new CachedNanoClock();
+            final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.endpointAgent(clock, () ->
             {
                 blocks++;
                 driver.await(boundNs);
             });
-            idleTimes(idle, BackoffThenBlockIdleStrategy.ENDPOINT_SPINS + BackoffThenBlockIdleStrategy.ENDPOINT_YIELDS);
-            assertEquals(0, blocks, "its spins and yields never block in the driver");
+            idleTimes(idle, BackoffThenBlockIdleStrategy.ENDPOINT_SPINS + 10_000);
+            assertEquals(0, blocks, "while its yield time lasts it never blocks in the driver, however many rounds");
+            clock.advance(BackoffThenBlockIdleStrategy.ENDPOINT_YIELD_NS);
             final long start = System.nanoTime();
             idle.idle(0);
             idle.idle(0);
@@ -106,6 +132,12 @@ class BackoffThenBlockIdleStrategyTest
             () -> new BackoffThenBlockIdleStrategy(-1, 0, AfterBlock.SPIN_AGAIN, () -> { })).getMessage());
         assertEquals("afterBlock SPIN_AGAIN, blocker null: expected both", assertThrows(IllegalArgumentException.class,
             () -> new BackoffThenBlockIdleStrategy(1, 1, AfterBlock.SPIN_AGAIN, null)).getMessage());
+        assertEquals("maxYieldNs 0: expected a time > 0", assertThrows(IllegalArgumentException.class,
+            () -> new BackoffThenBlockIdleStrategy(1, 1, 0, new CachedNanoClock(), AfterBlock.SPIN_AGAIN, () -> { }))
+                .getMessage());
+        assertEquals("clock null: expected a clock to time the yield phase", assertThrows(
+            IllegalArgumentException.class,
+            () -> new BackoffThenBlockIdleStrategy(1, 1, 10, null, AfterBlock.SPIN_AGAIN, () -> { })).getMessage());
     }
 
     private static void idleTimes(final BackoffThenBlockIdleStrategy idle, final int times)
