@@ -9,7 +9,8 @@
 #   ratio wake-up median pinmx/niodev = X
 # NPB_TIMERS=1 makes IS print its per-stage timers (computation and each collective) on both devices.
 # collectives times each 35 KB Reduce and Scatter (then Barrier) of the Java Grande pattern one by one
-# (io.pinmx.mpj.bench.MpjCollectiveTimes, 3 rounds of 2000), and prints the last round's ratios:
+# (io.pinmx.mpj.bench.MpjCollectiveTimes, 3 rounds of 2000) and each 8 MiB-per-rank Alltoallv (IS's key exchange, 3
+# rounds of 30), and prints the last round's ratios:
 #   ratio collectives reduce mean pinmx/niodev = X   (and median; lower: pinmx faster)
 # jgf runs the Java Grande MPJ benchmarks (io.pinmx.mpj.jgf): section 1 with each timed run lasting at least
 # --target-s seconds (default 1; the suite's is 10) and section 2 at --size (default A), then one ratio of
@@ -81,10 +82,11 @@ if [ "$what" = collectives ]; then
   for op in reduce scatter; do
     both "$op" io.pinmx.mpj.bench.MpjCollectiveTimes -op "$op"
   done
+  both alltoallv io.pinmx.mpj.bench.MpjCollectiveTimes -op alltoallv -doubles 1048576 -reps 30
   echo "== ratios"
   # last FILE FIELD: the last round's mean (field 10) or median (12), in us.
   last() { awk -v c="$2" '/ round [0-9]+:/ { v = $c } END { print v }' "$1"; }
-  for op in reduce scatter; do
+  for op in reduce scatter alltoallv; do
     ratio "collectives $op mean" "$(last "$out/$op.pinmx" 10)" "$(last "$out/$op.niodev" 10)"
     ratio "collectives $op median" "$(last "$out/$op.pinmx" 12)" "$(last "$out/$op.niodev" 12)"
   done

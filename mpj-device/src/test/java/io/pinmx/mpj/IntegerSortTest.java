@@ -15,8 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * NPB IS on the device through {@code bin/pinmx-run --mpj}: classes S and W with 2 and 4 ranks must pass NPB's
- * partial verification in every iteration and the full verification, and report NPB's lines; a number of ranks
- * that is not a power of two and an unknown class are refused by name.
+ * partial verification in every iteration and the full verification, and report NPB's lines and, with
+ * {@code NPB_TIMERS=1}, every stage's slowest and fastest time and each rank's own; a number of ranks that is not a
+ * power of two and an unknown class are refused by name.
  */
 class IntegerSortTest
 {
@@ -33,8 +34,8 @@ class IntegerSortTest
     void verifies(final String cls, final int ranks, final int keys) throws Exception
     {
         // Four JVMs on this shared 2-core host went silent for over the default 5 s under load (a peer given up).
-        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", Integer.toString(ranks), "--peer-timeout", "30", "--mpj", MAIN,
-            cls);
+        final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of("NPB_TIMERS", "1"),
+            "-np", Integer.toString(ranks), "--peer-timeout", "30", "--mpj", MAIN, cls);
         assertEquals(0, run.exitStatus(), run.out() + run.err());
         assertReports(run.out(), "Class", cls);
         assertReports(run.out(), "Size", Integer.toString(keys));
@@ -44,6 +45,19 @@ class IntegerSortTest
         assertReports(run.out(), "Verification", "SUCCESSFUL");
         assertTrue(run.out().lines().anyMatch(l -> l.matches(" Mop/s total +=\\s+[0-9]+\\.[0-9]{2}")), run.out());
         assertTrue(run.out().lines().noneMatch(l -> l.contains("Failed partial verification")), run.out());
+        for (final String stage : new String[] {"computation", "Allreduce", "Alltoall of", "Alltoallv"})
+        {
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith(" " + stage) &&
+                l.matches(".* [0-9]+\\.[0-9]{4} +[0-9]+\\.[0-9]{4}")), "no timer line for " + stage + " in\n" +
+                run.out());
+        }
+        for (int r = 0; r < ranks; r++)
+        {
+            final String rankLine = " rank " + r + " \\(s\\): computation [0-9.]+ Allreduce [0-9.]+ Alltoall [0-9.]+ " +
+                "Alltoallv [0-9.]+";
+            assertTrue(run.out().lines().anyMatch(l -> l.matches(rankLine)), "no line for rank " + r + " in\n" +
+                run.out());
+        }
     }
 
     @Test

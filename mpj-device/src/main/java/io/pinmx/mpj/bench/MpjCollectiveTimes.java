@@ -10,23 +10,25 @@ import java.util.Locale;
 
 /**
  * The time of each single collective, not of a run: the Java Grande section 1 pattern (a Reduce or Scatter of
- * {@code -doubles} doubles to rank 0, then a Barrier) timed operation by operation on rank 0, so a run whose mean is
+ * {@code -doubles} doubles to rank 0, then a Barrier), or NPB IS's key exchange (an Alltoallv of {@code -doubles}
+ * doubles to every rank, then a Barrier), timed operation by operation on rank 0, so a run whose mean is
  * far above its median shows a few stalled operations rather than a slower path. Prints, per round of {@code -reps}
  * operations, the mean, median, 90th and 99th percentiles and the largest in microseconds, and how many operations
  * took over {@value #STALL_US} us; the first round runs while the JIT still compiles the path.
  * <p>
- * {@code main(RANK CONFIG DEVICE [-op reduce|scatter] [-doubles N] [-reps N] [-rounds N])}, defaults reduce, 4472
- * doubles (the suite's 35 KB size), 2000 operations, 3 rounds.
+ * {@code main(RANK CONFIG DEVICE [-op reduce|scatter|alltoallv] [-doubles N] [-reps N] [-rounds N])}, defaults
+ * reduce, 4472 doubles (the suite's 35 KB size), 2000 operations, 3 rounds.
  */
 public final class MpjCollectiveTimes
 {
     static final int STALL_US = 1000;
 
     private static final String USAGE = """
-        usage: bin/pinmx-run -np N --mpj io.pinmx.mpj.bench.MpjCollectiveTimes [-op reduce|scatter] [-doubles N]
-                             [-reps N] [-rounds N]
-          Times each Reduce or Scatter (then Barrier) to rank 0 of -doubles doubles (default 4472), -reps per round
-          (default 2000), -rounds rounds (default 3); prints each round's mean, median, p90, p99 and largest time in
+        usage: bin/pinmx-run -np N --mpj io.pinmx.mpj.bench.MpjCollectiveTimes [-op reduce|scatter|alltoallv]
+                             [-doubles N] [-reps N] [-rounds N]
+          Times each Reduce or Scatter (then Barrier) to rank 0 of -doubles doubles (default 4472), or each
+          Alltoallv of -doubles doubles to every rank (then Barrier), -reps per round (default 2000),
+          -rounds rounds (default 3); prints each round's mean, median, p90, p99 and largest time in
           microseconds and how many operations took over 1000 us.
           Reads PINMX_MPJ_PROGRESS and the job's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
           exit status: 0 done, 1 a rank failed
@@ -35,7 +37,8 @@ public final class MpjCollectiveTimes
     private enum Operation
     {
         REDUCE,
-        SCATTER
+        SCATTER,
+        ALLTOALLV
     }
 
     private MpjCollectiveTimes()
@@ -62,7 +65,7 @@ public final class MpjCollectiveTimes
                 case "-reps" -> reps = positive(own, ++i);
                 case "-rounds" -> rounds = positive(own, ++i);
                 default -> throw new IllegalArgumentException("MpjCollectiveTimes: unknown argument '" + own[i] +
-                    "' (expected -op reduce|scatter, -doubles N, -reps N, -rounds N)");
+                    "' (expected -op reduce|scatter|alltoallv, -doubles N, -reps N, -rounds N)");
             }
         }
         final Intracomm comm = MPI.COMM_WORLD;
@@ -71,6 +74,13 @@ public final class MpjCollectiveTimes
         final double[] receive = new double[doubles * size];
         Arrays.fill(send, 1.0 + comm.Rank());
         final long[] opNs = new long[reps];
+        final int[] counts = new int[size];
+        final int[] offsets = new int[size];
+        for (int r = 0; r < size; r++)
+        {
+            counts[r] = doubles;
+            offsets[r] = r * doubles;
+        }
         for (int round = 0; round < rounds; round++)
         {
             comm.Barrier();
@@ -81,9 +91,13 @@ public final class MpjCollectiveTimes
                 {
                     comm.Reduce(send, 0, receive, 0, doubles, MPI.DOUBLE, MPI.SUM, 0);
                 }
-                else
+                else if (Operation.SCATTER == operation)
                 {
                     comm.Scatter(send, 0, doubles, MPI.DOUBLE, receive, 0, doubles, MPI.DOUBLE, 0);
+                }
+                else
+                {
+                    comm.Alltoallv(send, 0, counts, offsets, MPI.DOUBLE, receive, 0, counts, offsets, MPI.DOUBLE);
                 }
                 comm.Barrier();
                 opNs[i] = System.nanoTime() - startNs;
@@ -105,9 +119,15 @@ public final class MpjCollectiveTimes
         {
             return;
         }
-        final double expected = Operation.REDUCE == operation ? size * (size + 1) / 2.0 : 1.0;
-        for (int i = 0; i < doubles; i++)
+        final int checked = Operation.ALLTOALLV == operation ? doubles * size : doubles;
+        for (int i = 0; i < checked; i++)
         {
+            final double expected = switch (operation)
+            {
+                case REDUCE -> size * (size + 1) / 2.0;
+                case SCATTER -> 1.0;
+                case ALLTOALLV -> 1.0 + i / doubles;
+            };
             if (receive[i] != expected)
             {
                 throw new IllegalStateException("MpjCollectiveTimes: rank " + rank + " received " + receive[i] +
@@ -131,11 +151,11 @@ public final class MpjCollectiveTimes
 
     private static Operation operation(final String[] args, final int i)
     {
-        if (i < args.length && ("reduce".equals(args[i]) || "scatter".equals(args[i])))
+        if (i < args.length && ("reduce".equals(args[i]) || "scatter".equals(args[i]) || "alltoallv".equals(args[i])))
         {
             return Operation.valueOf(args[i].toUpperCase(Locale.ROOT));
         }
-        throw new IllegalArgumentException("MpjCollectiveTimes: -op needs reduce or scatter");
+        throw new IllegalArgumentException("MpjCollectiveTimes: -op needs reduce, scatter or alltoallv");
     }
 
     private static int positive(final String[] args, final int i)

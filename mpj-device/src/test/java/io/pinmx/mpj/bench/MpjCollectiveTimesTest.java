@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link MpjCollectiveTimes} on the device through {@code bin/pinmx-run --mpj} with 2 ranks: a line per round with
- * the times of that round's operations, whose data it checks, and an unknown operation refused by name.
+ * the times of that round's operations, whose data it checks (Reduce and Scatter of the suite's 35 KB, Alltoallv of
+ * 160 KB to each rank, past the eager limit), and an unknown operation refused by name.
  */
 class MpjCollectiveTimesTest
 {
@@ -26,19 +27,22 @@ class MpjCollectiveTimesTest
     Path dir;
 
     @Test
-    void printsEachRoundsTimesForReduceAndScatter() throws Exception
+    void printsEachRoundsTimesForEachOperation() throws Exception
     {
-        for (final String op : List.of("reduce", "scatter"))
+        for (final String opAndDoubles : List.of("reduce 4472", "scatter 4472", "alltoallv 20000"))
         {
+            final String op = opAndDoubles.split(" ")[0];
+            final String doubles = opAndDoubles.split(" ")[1];
             final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2",
-                "--peer-timeout", "30", "--mpj", PROGRAM, "-op", op, "-doubles", "4472", "-reps", "40", "-rounds", "2");
+                "--peer-timeout", "30", "--mpj", PROGRAM, "-op", op, "-doubles", doubles, "-reps", "40",
+                "-rounds", "2");
             assertEquals(0, run.exitStatus(), run.out() + run.err());
             final List<String> rounds =
-                run.out().lines().filter(l -> l.startsWith(op + " 4472 doubles round ")).toList();
+                run.out().lines().filter(l -> l.startsWith(opAndDoubles + " doubles round ")).toList();
             assertEquals(2, rounds.size(), run.out());
             for (final String line : rounds)
             {
-                assertTrue(line.matches(op + " 4472 doubles round [01]: 40 ops, us mean [0-9.]+ p50 [0-9.]+ " +
+                assertTrue(line.matches(opAndDoubles + " doubles round [01]: 40 ops, us mean [0-9.]+ p50 [0-9.]+ " +
                     "p90 [0-9.]+ p99 [0-9.]+ max [0-9.]+; over 1000 us: [0-9]+"), line);
             }
         }
@@ -50,6 +54,6 @@ class MpjCollectiveTimesTest
         final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2", "--mpj", PROGRAM,
             "-op", "gather");
         assertNotEquals(0, run.exitStatus(), run.out());
-        assertTrue(run.err().contains("MpjCollectiveTimes: -op needs reduce or scatter"), run.err());
+        assertTrue(run.err().contains("MpjCollectiveTimes: -op needs reduce, scatter or alltoallv"), run.err());
     }
 }
