@@ -68,12 +68,12 @@ public final class Partner
     boolean resendRoundStalled;
     /**
      * A mark of the partner's receive queue taken after the window's oldest frame went in ({@code
-     * DriverEndpoint.receiveQueueWritten}), and that frame's send time then: the frame is unread while the partner's
-     * read position is below the mark.
+     * DriverEndpoint.receiveQueueWritten}), and that frame's send time then: the frame is untaken while the partner's
+     * taken position ({@code receiveQueueRead}) is below the mark.
      */
     long queueMark = DriverEndpoint.NO_RECEIVE_QUEUE;
     long queueMarkSentAtNs;
-    /** When the timers last saw the window unread in the partner's receive queue ({@link ResendTimer#deadlineNs}). */
+    /** When the timers last saw the window untaken in the partner's receive queue ({@link ResendTimer#deadlineNs}). */
     long unreadSeenNs = ResendTimer.NEVER_SEEN_UNREAD;
     /** A send the driver refused outright (not transient): the sequence stream to the partner is broken. */
     String sendPathBroken;
