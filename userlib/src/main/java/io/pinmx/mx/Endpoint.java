@@ -97,7 +97,8 @@ public final class Endpoint implements AutoCloseable
         this.unexpected = new UnexpectedQueue(pool, options.unexpectedMaxMessages, options.unexpectedMaxBytes);
         this.regionCache = new RegionCache(
             new DriverRegionDeclarer(driver), options.regionCacheMaxRegions, options.regionCacheMaxBytes);
-        this.requests = new RequestPool(this, driver, options.maxRequests, regionCache, pool, address.toString(), now);
+        this.requests = new RequestPool(this, driver, options.maxRequests, regionCache, pool, address.toString(), now,
+            ThreadingMode.DEDICATED == options.progressMode.threadingMode());
         this.sender = new FrameSender(driver, address, options, mediumFragmentBytes);
         this.outbound = new OutboundQueue(now, sender, requests, options.smallMaxBytes,
             options.sendWindowFrames);

@@ -225,8 +225,9 @@ public final class Request
     }
 
     /**
-     * Sets the state with a release store: for moves to a state nobody waits for. A move to a done state is a
-     * volatile store, which a parked waiter's handshake needs (it publishes itself, then reads the state).
+     * Sets the state with a release store: for moves to a state nobody parks for. A move to a done state where a
+     * waiter may park on the request (DEDICATED) is a volatile store, which the waiter's handshake needs (it
+     * publishes itself, then reads the state).
      */
     void setStateReleased(final RequestState next)
     {

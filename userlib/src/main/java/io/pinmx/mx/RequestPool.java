@@ -33,6 +33,11 @@ final class RequestPool
     private final String endpointName;
     private final DriverEndpoint driver;
     private final CachedNanoClock now;
+    /**
+     * Whether a waiter may park on a request (DEDICATED: {@link CallerWaits} parks on it, and the move to a done state
+     * must be a volatile store); an INVOKER endpoint's waiters run rounds instead, and a release store does.
+     */
+    private final boolean waitersPark;
     /** Requests whose failure waits for their pull's end. */
     private int heldFailures;
     private Request completedHead;
@@ -40,9 +45,10 @@ final class RequestPool
 
     RequestPool(
         final Endpoint endpoint, final DriverEndpoint driver, final int maxRequests, final RegionCache regionCache,
-        final BufferPool buffers, final String endpointName, final CachedNanoClock now)
+        final BufferPool buffers, final String endpointName, final CachedNanoClock now, final boolean waitersPark)
     {
         this.driver = driver;
+        this.waitersPark = waitersPark;
         this.now = now;
         this.regionCache = regionCache;
         this.buffers = buffers;
@@ -114,27 +120,42 @@ final class RequestPool
         return r.handle() == handle && RequestState.FREE != r.state ? r : null;
     }
 
+    /** A move to a state that is not done: nobody parks for one, so the fence of a volatile store buys nothing. */
     static void moveTo(final Request r, final RequestState next)
     {
-        if (!r.state.canMoveTo(next))
-        {
-            throw new IllegalStateException(r + " cannot move from " + r.state + " to " + next);
-        }
+        checkMove(r, next);
         if (next.isDone())
+        {
+            throw new IllegalStateException(r + ": a move to " + next + " is the pool's (moveToDone)");
+        }
+        r.setStateReleased(next);
+    }
+
+    private void moveToDone(final Request r, final RequestState next)
+    {
+        checkMove(r, next);
+        if (waitersPark)
         {
             r.state = next;
         }
         else
         {
-            // no thread waits for a state that is not done: the fence of a volatile store buys nothing here
             r.setStateReleased(next);
+        }
+    }
+
+    private static void checkMove(final Request r, final RequestState next)
+    {
+        if (!r.state.canMoveTo(next))
+        {
+            throw new IllegalStateException(r + " cannot move from " + r.state + " to " + next);
         }
     }
 
     void complete(final Request r)
     {
         releaseResources(r);
-        moveTo(r, RequestState.COMPLETED);
+        moveToDone(r, RequestState.COMPLETED);
         noteDone(r);
     }
 
@@ -158,7 +179,7 @@ final class RequestPool
         }
         r.status.bytesTransferred = r.messageLength;
         r.sendHold = SendHold.HELD;
-        moveTo(r, RequestState.COMPLETED);
+        moveToDone(r, RequestState.COMPLETED);
         noteDone(r);
     }
 
@@ -213,7 +234,7 @@ final class RequestPool
     {
         r.failureAtPullEnd = null;
         r.status.error = r + ": " + reason;
-        moveTo(r, RequestState.FAILED);
+        moveToDone(r, RequestState.FAILED);
         noteDone(r);
         // after the state: under the endpoint lock nobody sees the order, and a refusal here leaves it failed
         if (!r.rendezvousReceive.holdsBuffer())
@@ -300,7 +321,7 @@ final class RequestPool
 
     void cancelled(final Request r)
     {
-        moveTo(r, RequestState.CANCELLED);
+        moveToDone(r, RequestState.CANCELLED);
         noteDone(r);
     }
 

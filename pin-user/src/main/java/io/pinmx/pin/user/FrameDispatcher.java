@@ -14,10 +14,8 @@ import io.pinmx.pin.wire.NackFrame;
 import io.pinmx.pin.wire.NackReason;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 
 /**
  * The agent's receive side: takes frames from the UDP socket and the endpoint's shared-memory ring (no more than
@@ -26,8 +24,8 @@ import java.net.UnknownHostException;
  * PULLs to the {@link PullServer}, PULL_REPLYs and NACKs of PULLs to the {@link Puller}, PUTs and ATOMICs to the
  * {@link RemoteWriteServer}, their answers and NACKs to the {@link RemoteWriter}, a same-host peer's invitation
  * to share its pull to the {@link PullHelper}, misaddressed frames answered with a NACK, liveness probes and answers to
- * {@link LivenessProbes}, everything else queued as an event. Owns the cache of shared-memory senders' socket addresses
- * and when the socket is next polled. Runs on the agent only.
+ * {@link LivenessProbes}, everything else queued as an event. Owns the ring's senders ({@link RingSenders}: socket
+ * address and peer entry by port) and when the socket is next polled. Runs on the agent only.
  * <p>
  * A UDP receive is a system call, several times the cost of looking at the ring, and same-host
  * traffic never comes by UDP (but for atomics, which same-host peers send as frames, and their answers). So with a
@@ -43,7 +41,6 @@ import java.net.UnknownHostException;
 final class FrameDispatcher
 {
     private static final int RECEIVE_BATCH = 64;
-    private static final int PORTS = 65536;
     static final int COLD_UDP_POLL_CYCLES = 64;
     private static final long UDP_HOT_NS = 1_000_000;
 
@@ -95,9 +92,9 @@ final class FrameDispatcher
             }
         }
     };
-    private final InetSocketAddress[] shmSenderAddress = new InetSocketAddress[PORTS];
-    /** The address bytes each cached sender was made from, as segments over their arrays (compared in one call). */
-    private final MemorySegment[] shmSenderBytes = new MemorySegment[PORTS];
+    private final RingSenders ringSenders = new RingSenders();
+    /** The sender of the ring record being dispatched (its frames are the lossless ones). */
+    private RingSenders.Sender ringSender;
     /** Poll's handler while poll runs the duty cycle, else null. */
     private EventHandler directHandler;
     private int directLeft;
@@ -368,42 +365,16 @@ final class FrameDispatcher
             counters.increment(Counter.DROPPED_BAD_LENGTH);
             return;
         }
-        final InetSocketAddress source = shmSender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
-        if (source != null)
-        {
-            onFrame(buffer, frameOffset, frameLength, source, true, -1);
-            // the ring's space is the producer's again once drained: a reply's payload is written out now
-            puller.flushReplies();
-        }
-        else
+        final RingSenders.Sender sender = ringSenders.sender(senderPort & 0xFFFF, buffer, addressOffset, addressLength);
+        if (sender == null)
         {
             counters.increment(Counter.DROPPED_BAD_FIELD);
+            return;
         }
-    }
-
-    /** The sender of a ring record as a socket address, cached per port so steady traffic allocates nothing. */
-    private InetSocketAddress shmSender(
-        final int port, final MemorySegment buffer, final long addressOffset, final int addressLength)
-    {
-        final MemorySegment cachedBytes = shmSenderBytes[port];
-        if (cachedBytes != null && cachedBytes.byteSize() == addressLength &&
-            MemorySegment.mismatch(cachedBytes, 0, addressLength, buffer, addressOffset, addressOffset + addressLength) < 0)
-        {
-            return shmSenderAddress[port];
-        }
-        try
-        {
-            final byte[] bytes = new byte[addressLength];
-            MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, addressOffset, bytes, 0, addressLength);
-            final InetSocketAddress source = new InetSocketAddress(InetAddress.getByAddress(bytes), port);
-            shmSenderAddress[port] = source;
-            shmSenderBytes[port] = MemorySegment.ofArray(bytes);
-            return source;
-        }
-        catch (final UnknownHostException e)
-        {
-            return null;
-        }
+        ringSender = sender;
+        onFrame(buffer, frameOffset, frameLength, sender.address(), true, -1);
+        // the ring's space is the producer's again once drained: a reply's payload is written out now
+        puller.flushReplies();
     }
 
     /**
@@ -477,7 +448,8 @@ final class FrameDispatcher
         final EventType type, final MemorySegment frame, final long offset, final InetAddress host, final int basePort,
         final boolean lossless)
     {
-        final UdpPeer peer = peers.holdSource(sourceKey.set(host, basePort));
+        final UdpPeer peer = lossless ? ringSender.holdPeer(basePort, peers, sourceKey) :
+            peers.holdSource(sourceKey.set(host, basePort));
         if (peer == null)
         {
             counters.increment(Counter.DROPPED_PEER_TABLE_FULL);

@@ -285,6 +285,15 @@ final class ShmFrameRing
         return (long)LONG.getVolatile(control, TAKEN_OFFSET);
     }
 
+    /**
+     * Consumer side, its only writer at a time ({@link RingTakenPosition} without a progress thread): sets
+     * {@link #taken()} to {@code position}, which is above it.
+     */
+    void storeTaken(final long position)
+    {
+        LONG.setRelease(control, TAKEN_OFFSET, position);
+    }
+
     /** Consumer side ({@link RingTakenPosition}, from two threads): raises {@link #taken()} to {@code position}. */
     void publishTaken(final long position)
     {

@@ -149,7 +149,7 @@ final class UserEndpoint implements DriverEndpoint
         this.udp = transport;
         this.file = endpointFile;
         final ShmFrameRing ring = file == null ? null : file.ring();
-        final RingTakenPosition ringTaken = ring == null ? null : new RingTakenPosition(ring);
+        final RingTakenPosition ringTaken = ring == null ? null : new RingTakenPosition(ring, !options.progressThread());
         this.events = new EventRing(arena, options.eventRingBytes(), peers, ringTaken);
         this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), file, udp.port()) : null;
         this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress());

@@ -1,7 +1,8 @@
 package io.pinmx.pin.user;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 
@@ -9,13 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The position published as taken never passes a ring frame still queued for the library, and reaches the drained
- * position once nothing is queued, whichever thread sees that last.
+ * position once nothing is queued, whichever thread sees that last; alike with one owner (no progress thread: plain
+ * counts, a release store) and with two threads (a progress thread drains while poll takes).
  */
 class RingTakenPositionTest
 {
     private final Arena arena = Arena.ofConfined();
     private final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
-    private final RingTakenPosition position = new RingTakenPosition(ring);
 
     @AfterEach
     void close()
@@ -23,9 +24,11 @@ class RingTakenPositionTest
         arena.close();
     }
 
-    @Test
-    void aQueuedFrameHoldsThePositionBackUntilPollTakesIt()
+    @ParameterizedTest(name = "one owner: {0}")
+    @ValueSource(booleans = {true, false})
+    void aQueuedFrameHoldsThePositionBackUntilPollTakesIt(final boolean oneOwner)
     {
+        final RingTakenPosition position = new RingTakenPosition(ring, oneOwner);
         position.consumed(64);
         assertEquals(64, ring.taken(), "a record the driver consumed with nothing queued");
         position.queued(128);
@@ -42,9 +45,11 @@ class RingTakenPositionTest
         assertEquals(320, ring.taken());
     }
 
-    @Test
-    void pollTakingAFrameBeforeTheDrainCountsItNeverPublishesPastALaterOne()
+    @ParameterizedTest(name = "one owner: {0}")
+    @ValueSource(booleans = {true, false})
+    void pollTakingAFrameBeforeTheDrainCountsItNeverPublishesPastALaterOne(final boolean oneOwner)
     {
+        final RingTakenPosition position = new RingTakenPosition(ring, oneOwner);
         position.taken(64);
         assertEquals(64, ring.taken(), "the frame poll took, though the drain has not counted it yet");
         position.queued(64);
