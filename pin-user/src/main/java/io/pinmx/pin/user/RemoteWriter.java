@@ -20,6 +20,7 @@ import io.pinmx.pin.wire.PutFrame;
 
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,8 +34,10 @@ import java.util.concurrent.TimeUnit;
  * time: the next window once every frame of this one is acknowledged, missing frames sent again after the resend
  * timeout. Puts are numbered; every frame carries its put's number and the oldest running put's, so the target
  * drops late duplicates of ended puts. Atomics always go to the target's agent as ATOMIC frames (only it can apply
- * them atomically against its own CPU), numbered by request seq, resent until answered; the target answers a
- * resent request from its record without applying it twice.
+ * them atomically against its own CPU), through its shared-memory ring when it is on this host and its file is
+ * mapped, else by UDP; numbered by request seq, resent until answered (the ring loses nothing, but a target agent
+ * that is slow to answer gets the request again); the target answers a resent request from its record without
+ * applying it twice.
  */
 final class RemoteWriter
 {
@@ -314,8 +317,20 @@ final class RemoteWriter
         {
             atomic.operand(i, op.operands[i]);
         }
-        sender.send(atomicHeader, frame, FrameKind.ATOMIC.headerBytes(), op.operandCount * AtomicFrame.OPERAND_BYTES,
-            op.peer.socketAddress(op.remoteEndpoint), FrameKind.ATOMIC);
+        final int operandBytes = op.operandCount * AtomicFrame.OPERAND_BYTES;
+        final InetSocketAddress to = op.peer.socketAddress(op.remoteEndpoint);
+        final EndpointFile peerFile = options.sameHost() ?
+            peerFiles.find(op.peer, op.remoteEndpoint, op.remoteSession) : null;
+        // a full ring is a loss, resent into the ring: the request keeps one path while the target's file is mapped
+        if (peerFile == null || peerFile.sessionId() != op.remoteSession)
+        {
+            sender.send(atomicHeader, frame, FrameKind.ATOMIC.headerBytes(), operandBytes, to, FrameKind.ATOMIC);
+        }
+        else
+        {
+            sender.sendShm(peerFile, atomicHeader, frame, FrameKind.ATOMIC.headerBytes(), operandBytes, to,
+                FrameKind.ATOMIC);
+        }
     }
 
     static int opCode(final AtomicOp op)

@@ -21,7 +21,7 @@ import java.util.Arrays;
 /**
  * A program, not a test: the round trip of one put of 8 bytes and of one fetch-and-add on the user driver, from
  * start to end event, between two endpoints of this JVM, each with its progress thread; same host (the put by
- * process_vm_writev, the atomic by the target's agent over loopback UDP) and over UDP. Prints the median and the 90th
+ * process_vm_writev, the atomic by the target's agent through its shared-memory ring) and over UDP. Prints the median and the 90th
  * percentile in microseconds. Argument: operations per case (default 20,000), after a tenth as many to warm up.
  */
 public final class RemoteWriteCost
