@@ -30,9 +30,9 @@ import java.util.concurrent.TimeUnit;
  * A put to a same-host peer whose endpoint file is mapped is written by this agent itself, piece by piece with
  * process_vm_writev into the segments the peer's region table names, after the checks the peer's agent would make
  * (session, key, every piece within the region) so a refused put writes nothing. Otherwise (and where the kernel
- * refuses cross-process access) it goes as PUT frames, each within one piece, {@link RemoteOp#WINDOW_FRAMES} at a
- * time: the next window once every frame of this one is acknowledged, missing frames sent again after the resend
- * timeout. Puts are numbered; every frame carries its put's number and the oldest running put's, so the target
+ * refuses cross-process access) it goes as PUT frames, each within one piece, at most {@link RemoteOp#WINDOW_FRAMES}
+ * not acknowledged at once: each ack of the oldest frames sends as many new ones, and when the answers stop for the
+ * resend timeout the frames not acknowledged are sent again. Puts are numbered; every frame carries its put's number and the oldest running put's, so the target
  * drops late duplicates of ended puts. Atomics always go to the target's agent as ATOMIC frames (only it can apply
  * them atomically against its own CPU), through its shared-memory ring when it is on this host and its file is
  * mapped, else by UDP; numbered by request seq, resent until answered (the ring loses nothing, but a target agent
@@ -187,9 +187,9 @@ final class RemoteWriter
             op.wireId = RemoteOps.putWireId(op);
             op.putNumber = nextPutNumber++;
             ops.activate(op);
-            op.nextWindow(putPayloadBytes);
+            op.fillWindow(putPayloadBytes);
             op.answeredNs = System.nanoTime();
-            sendWindow(op, op.answeredNs);
+            sendFrames(op, op.windowFirst, op.answeredNs);
         }
         return started;
     }
@@ -258,17 +258,18 @@ final class RemoteWriter
         return true;
     }
 
-    /** Send the window's frames that are not acknowledged yet. */
-    private void sendWindow(final RemoteOp op, final long nowNs)
+    /** Send the window's frames from {@code from} on that are not acknowledged yet. */
+    private void sendFrames(final RemoteOp op, final int from, final long nowNs)
     {
         op.sentNs = nowNs;
         final int oldest = oldestRunningPut();
-        for (int k = 0; k < op.windowFrames; k++)
+        for (int f = from; f != op.nextFrameIndex; f++)
         {
-            if ((op.ackedMask & 1L << k) != 0)
+            if (op.acked(f))
             {
                 continue;
             }
+            final int k = RemoteOp.slot(f);
             final int bytes = op.frameBytes[k];
             copier.localBuffer(frame.address() + FrameKind.PUT.headerBytes(), bytes);
             if (copier.resolveRemote(regions, op.localRegion, RegionTable.ACCESS_READ, op.frameLocal[k], bytes) < 0)
@@ -285,7 +286,7 @@ final class RemoteWriter
             put.wrap(frame, 0).encodeHeader(FrameKind.PUT, op.remoteEndpoint, endpointIndex, op.remoteSession,
                 sessionId, op.putNumber, bytes);
             put.ackSeq(oldest);
-            put.encode(op.wireId, op.remoteRegion, op.frameRemote[k], op.key, op.windowFirst + k, op.frameCount,
+            put.encode(op.wireId, op.remoteRegion, op.frameRemote[k], op.key, f, op.frameCount,
                 op.framePutOffset[k]);
             sender.send(putHeader, frame, FrameKind.PUT.headerBytes(), bytes,
                 op.peer.socketAddress(op.remoteEndpoint), FrameKind.PUT);
@@ -366,7 +367,7 @@ final class RemoteWriter
             counters.increment(Counter.REMOTE_WRITES_RESENT);
             if (op.kind == RemoteOp.Kind.PUT)
             {
-                sendWindow(op, nowNs);
+                sendFrames(op, op.windowFirst, nowNs);
             }
             else
             {
@@ -385,26 +386,23 @@ final class RemoteWriter
         {
             return;
         }
-        final int k = putAck.frameIndex() - op.windowFirst;
-        if (k < 0 || k >= op.windowFrames || (op.ackedMask & 1L << k) != 0)
+        if (!op.ack(putAck.frameIndex()))
         {
             return;
         }
-        op.ackedMask |= 1L << k;
-        op.bytesAcked += op.frameBytes[k];
         op.retries = 0;
         op.answeredNs = System.nanoTime();
-        if (!op.windowAcked())
-        {
-            return;
-        }
-        if (op.nextFrameIndex == op.frameCount)
+        if (op.windowFirst == op.frameCount)
         {
             complete(op, op.totalBytes, 0);
             return;
         }
-        op.nextWindow(putPayloadBytes);
-        sendWindow(op, System.nanoTime());
+        final int from = op.nextFrameIndex;
+        op.fillWindow(putPayloadBytes);
+        if (op.nextFrameIndex != from)
+        {
+            sendFrames(op, from, op.answeredNs);
+        }
     }
 
     /** Agent: an ATOMIC_REPLY (checked and addressed to us). */

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * datagrams later) and swaps every seventh with the one after it, requests and answers alike: each atomic is applied
  * exactly once (fetch-and-adds of one word, {@link #IN_FLIGHT} in flight at once, return every old value from 0 on
  * exactly once and leave their sum), and a late copy of a put's frame never lands over a later put (puts of two
- * patterns in turn over one range end with the last one's bytes).
+ * patterns in turn over one range end with the last one's bytes). A put of many windows of PUT frames through the
+ * relay, with a twentieth of the origin's received acks dropped too, lands byte-exact.
  */
 class DisorderedFramesTest
 {
@@ -37,6 +38,7 @@ class DisorderedFramesTest
     private static final int PUTS = 12;
     private static final int PUT_OFFSET = 8192;
     private static final int PUT_BYTES = 20_000;
+    private static final int LARGE_PUT_BYTES = 2 << 20;
 
     private final OpenedEndpoints resources = new OpenedEndpoints();
     private final Arena arena = Arena.ofShared();
@@ -104,6 +106,37 @@ class DisorderedFramesTest
                 target.counters().get(Counter.PUT_STALE) + " stale put frames";
             assertTrue(relay.duplicated() > 0 && relay.swapped() > 0, seenByRelay);
             assertTrue(target.counters().get(Counter.ATOMIC_DUPLICATES) > 0, seenByRelay);
+        }
+    }
+
+    @Test
+    void aPutOfManyWindowsLandsExactlyThroughDuplicatedSwappedAndLostDatagrams() throws Exception
+    {
+        final UserDriverOptions options = UserDriverOptions.defaults().withSameHost(false)
+            .withPullResend(TimeUnit.MILLISECONDS.toNanos(5), 200);
+        final DriverEndpoint target = resources.open(options);
+        final DriverEndpoint origin = resources.open(options.withLoss(0, 0.05, 7));
+        try (DisorderingRelay relay = new DisorderingRelay(origin.address().board().endpointSocketAddress(0),
+            target.address().board().endpointSocketAddress(0), 3, 5, 7))
+        {
+            final MemorySegment memory = arena.allocate(LARGE_PUT_BYTES + PUT_OFFSET, 4096);
+            final RemoteRegion region = target.declareRemoteRegion(new MemorySegment[] {memory}, 1);
+            final int peer = origin.acquirePeer(BoardAddress.udp(InetAddress.getLoopbackAddress(), relay.port()));
+            final MemorySegment source = arena.allocate(LARGE_PUT_BYTES, 8);
+            Patterns.fill(source, 3);
+            final int local = origin.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
+            final PutSpec put = new PutSpec();
+            put.target().set(peer, 0, target.address().sessionId(), region.regionId(), region.key());
+            origin.startPut(put.source(local, 1).contiguous(PUT_OFFSET, 0, LARGE_PUT_BYTES));
+            assertEquals(LARGE_PUT_BYTES, new OneSidedEnds(origin).await(1, TIMEOUT_NS, EventType.PUT_DONE).bytes());
+            assertEquals(-1, memory.asSlice(PUT_OFFSET, LARGE_PUT_BYTES).mismatch(source), "the put's bytes");
+            final long frames = origin.counters().get(Counter.FRAMES_SENT_PUT);
+            final String seen = "origin: " + frames + " PUT frames sent, " +
+                origin.counters().get(Counter.REMOTE_WRITES_RESENT) + " resends, " +
+                origin.counters().get(Counter.DROPPED_LOSS_INJECTED_RX) + " acks dropped; relay: " +
+                relay.duplicated() + " sent twice, " + relay.swapped() + " swapped";
+            assertTrue(origin.counters().get(Counter.DROPPED_LOSS_INJECTED_RX) > 0, seen);
+            assertTrue(frames > 2 * RemoteOp.WINDOW_FRAMES, "more frames than two windows: " + seen);
         }
     }
 }
