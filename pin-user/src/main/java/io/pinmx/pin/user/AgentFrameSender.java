@@ -9,18 +9,57 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 
 /**
- * Sends the frames the agent writes itself (PULL, PULL_REPLY, NACK) over UDP and counts them. These are never
- * reported to the application: a frame not sent is a loss that the puller's resend timer recovers.
+ * Sends the frames the agent writes itself (PULL, PULL_REPLY, NACK, the one-sided frames and their answers) over UDP,
+ * or into a same-host peer's shared-memory ring, and counts them. These are never reported to the application: a
+ * frame not sent (a full ring included) is a loss that its sender's resend timer recovers.
  */
 final class AgentFrameSender
 {
     private final UdpTransport udp;
     private final DriverCounters counters;
+    /** This endpoint's address as ring records name their sender. */
+    private final byte[] hostBytes;
 
-    AgentFrameSender(final UdpTransport udp, final DriverCounters counters)
+    AgentFrameSender(final UdpTransport udp, final DriverCounters counters, final byte[] hostBytes)
     {
         this.udp = udp;
         this.counters = counters;
+        this.hostBytes = hostBytes;
+    }
+
+    /**
+     * A frame into a same-host peer endpoint's ring, ringing its doorbell at {@code to} when its agent is parked.
+     *
+     * @return whether the frame went in; a full ring is counted as {@link Counter#SHM_RING_FULL_WAITS} and the frame
+     *         waits for its resend.
+     */
+    boolean sendShm(
+        final EndpointFile peerFile, final MemorySegment header, final MemorySegment payload, final long payloadOffset,
+        final int payloadBytes, final InetSocketAddress to, final FrameKind kind)
+    {
+        final ShmFrameRing ring = peerFile.ring();
+        final MemorySegment body = payloadBytes == 0 ? MemorySegment.NULL : payload.asSlice(payloadOffset, payloadBytes);
+        if (!ring.offer(header, body, udp.port(), hostBytes))
+        {
+            counters.increment(Counter.SHM_RING_FULL_WAITS);
+            return false;
+        }
+        counters.increment(Counter.SHM_FRAMES_SENT);
+        counters.increment(Counter.sent(kind));
+        if (ring.claimWakeUp())
+        {
+            try
+            {
+                udp.sendDoorbell(to);
+                counters.increment(Counter.DOORBELLS_SENT);
+            }
+            catch (final IOException e)
+            {
+                // the frame is in the ring: a parked agent finds it at its next wake-up, or its sender resends
+                return true;
+            }
+        }
+        return true;
     }
 
     /** @return whether the frame went out. */

@@ -28,11 +28,12 @@ import java.net.InetSocketAddress;
  * address and peer entry by port) and when the socket is next polled. Runs on the agent only.
  * <p>
  * A UDP receive is a system call, several times the cost of looking at the ring, and same-host
- * traffic never comes by UDP (but for atomics, which same-host peers send as frames, and their answers). So with a
- * ring the socket is polled every cycle only while datagrams are flowing (one carried a frame within
- * {@link #UDP_HOT_NS}), while this endpoint's puts or atomics await answers, or while it exposes regions for remote
- * writes, otherwise once every {@link #COLD_UDP_POLL_CYCLES} cycles and on
- * the first cycle after the agent was parked (a doorbell or a datagram woke it).
+ * traffic never comes by UDP (but for NACKs of one-sided frames, and PUT frames of a peer that the kernel keeps from
+ * writing with process_vm_writev, and their answers; other hosts' one-sided frames always do). So with a ring the
+ * socket is polled every cycle only while datagrams are flowing (one carried a frame within {@link #UDP_HOT_NS}),
+ * while this endpoint's puts or atomics await answers, or while it exposes regions for remote writes, otherwise once
+ * every {@link #COLD_UDP_POLL_CYCLES} cycles and on the first cycle after the agent was parked (a doorbell or a
+ * datagram woke it).
  * <p>
  * When poll runs the duty cycle itself ({@link #receive(EventHandler, int)}) and no event is queued before them,
  * received frames go to poll's handler in place (in the ring record or the datagram buffer), not through the event
@@ -165,7 +166,7 @@ final class FrameDispatcher
     int receive()
     {
         int work = 0;
-        // puts and atomics and their answers come by UDP even between endpoints of one host
+        // one-sided frames, their answers and NACKs may come by UDP (from other hosts, or refused ones from this host)
         if (ring == null || udpHot || writer.hasActive() || writeServer.expectsFrames() ||
             ++cyclesSinceUdpPoll >= COLD_UDP_POLL_CYCLES)
         {
@@ -421,7 +422,7 @@ final class FrameDispatcher
             case PULL -> server.serve(frame, offset, source);
             case PULL_REPLY -> puller.onReply(frame, offset, source.getAddress(), basePort, placed);
             case PUT -> writeServer.onPut(frame, offset, source);
-            case ATOMIC -> writeServer.onAtomic(frame, offset, source);
+            case ATOMIC -> writeServer.onAtomic(frame, offset, source, lossless);
             case PUT_ACK -> writer.onPutAck(frame, offset, source.getAddress(), basePort);
             case ATOMIC_REPLY -> writer.onAtomicReply(frame, offset, source.getAddress(), basePort);
             case NACK ->

@@ -5,6 +5,7 @@ import io.pinmx.pin.provider.Libc;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * One endpoint's declared regions, kept in its /dev/shm file so a same-host puller in another process can read
@@ -61,6 +62,12 @@ final class RegionTable
      */
     private int[] freeSlots;
     private int freeCount;
+    /**
+     * Owner's table only: each declared slot's segments as the owner gave them (their arenas' scopes with them), so
+     * this process's agent touches a word through them ({@link WordAtomics}); written by the owner before it publishes
+     * the entry, read by the agent. Made with {@link #freeSlots}.
+     */
+    private MemorySegment[][] declaredSegments;
     /** Regions exposed for remote writes; written by the owner, read by the agent. */
     private volatile int exposedCount;
 
@@ -104,12 +111,14 @@ final class RegionTable
         if (null == freeSlots)
         {
             collectFreeSlots();
+            declaredSegments = new MemorySegment[maxRegions][];
         }
         if (0 == freeCount)
         {
             return 0;
         }
         final int slot = freeSlots[freeCount - 1];
+        declaredSegments[slot] = Arrays.copyOf(segments, count);
         final long entry = (long)slot * ENTRY_BYTES;
         final int generation = nextGeneration(table.get(ValueLayout.JAVA_INT, entry + GENERATION_OFFSET));
         final int id = generation << SLOT_BITS | slot;
@@ -177,8 +186,21 @@ final class RegionTable
         if (null != freeSlots)
         {
             freeSlots[freeCount++] = slot;
+            declaredSegments[slot] = null;
         }
         return true;
+    }
+
+    /**
+     * The owner's agent: segment {@code index} of region {@code id} as it was declared, or null if the region is not
+     * declared in this process's table (gone since it was checked, or a peer's table).
+     */
+    MemorySegment declaredSegment(final int id, final int index)
+    {
+        final int slot = slotOf(id);
+        final MemorySegment[][] all = declaredSegments;
+        final MemorySegment[] segments = slot < 0 || all == null ? null : all[slot];
+        return segments == null || index < 0 || index >= segments.length ? null : segments[index];
     }
 
     /** Owner only: every declared id, for close. */

@@ -10,14 +10,16 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * One put or atomic of this endpoint into a peer's exposed region, from {@code startPut}/{@code startAtomic} to its
- * end event: what the spec said (copied, so the caller may refill it at once) and, for a put over UDP, the window of
- * up to {@link #WINDOW_FRAMES} PUT frames sent and not all acknowledged yet. A slot of {@link RemoteOps}; filled by
- * the application thread that submits it, then owned by the agent.
+ * end event: what the spec said (copied, so the caller may refill it at once) and, for a put over UDP, its sliding
+ * window: the frames from the oldest one not acknowledged ({@link #windowFirst}) up to the next one to send
+ * ({@link #nextFrameIndex}), {@link #WINDOW_FRAMES} at most, each in the slot of its frame index modulo the window. A
+ * slot of {@link RemoteOps}; filled by the application thread that submits it, then owned by the agent.
  */
 final class RemoteOp
 {
-    /** PUT frames sent without an ack at most. */
+    /** PUT frames sent without an ack at most: the bits of {@link #ackedMask}. */
     static final int WINDOW_FRAMES = 64;
+    private static final int WINDOW_MASK = WINDOW_FRAMES - 1;
 
     /** What the slot carries. */
     enum Kind
@@ -56,8 +58,9 @@ final class RemoteOp
     long cursorInPiece;
     long cursorPutOffset;
     long bytesAcked;
+    /** The oldest frame not acknowledged (frameCount once all are). */
     int windowFirst;
-    int windowFrames;
+    /** Bit {@code f % WINDOW_FRAMES}: frame {@code f} of the window is acknowledged. */
     long ackedMask;
     final long[] frameRemote = new long[WINDOW_FRAMES];
     final long[] frameLocal = new long[WINDOW_FRAMES];
@@ -129,7 +132,6 @@ final class RemoteOp
         cursorPutOffset = 0;
         bytesAcked = 0;
         windowFirst = 0;
-        windowFrames = 0;
         ackedMask = 0;
     }
 
@@ -172,20 +174,18 @@ final class RemoteOp
         }
     }
 
-    /** Agent: lay out the next window of PUT frames, each within one piece. */
-    void nextWindow(final int framePayloadBytes)
+    /** Agent: lay out the frames that fit the window after {@link #nextFrameIndex}, each within one piece. */
+    void fillWindow(final int framePayloadBytes)
     {
-        windowFirst = nextFrameIndex;
-        ackedMask = 0;
-        int n = 0;
-        while (n < WINDOW_FRAMES && cursorPiece < pieces)
+        while (nextFrameIndex - windowFirst < WINDOW_FRAMES && cursorPiece < pieces)
         {
+            final int slot = nextFrameIndex & WINDOW_MASK;
             final int bytes = (int)Math.min(framePayloadBytes, lengths[cursorPiece] - cursorInPiece);
-            frameRemote[n] = remoteOffsets[cursorPiece] + cursorInPiece;
-            frameLocal[n] = localOffsets[cursorPiece] + cursorInPiece;
-            framePutOffset[n] = cursorPutOffset;
-            frameBytes[n] = bytes;
-            n++;
+            frameRemote[slot] = remoteOffsets[cursorPiece] + cursorInPiece;
+            frameLocal[slot] = localOffsets[cursorPiece] + cursorInPiece;
+            framePutOffset[slot] = cursorPutOffset;
+            frameBytes[slot] = bytes;
+            nextFrameIndex++;
             cursorInPiece += bytes;
             cursorPutOffset += bytes;
             if (cursorInPiece == lengths[cursorPiece])
@@ -194,13 +194,39 @@ final class RemoteOp
                 cursorInPiece = 0;
             }
         }
-        windowFrames = n;
-        nextFrameIndex += n;
     }
 
-    boolean windowAcked()
+    /** @return whether frame {@code frameIndex}, sent, is acknowledged. */
+    boolean acked(final int frameIndex)
     {
-        return ackedMask == (windowFrames == 64 ? -1L : (1L << windowFrames) - 1);
+        return (ackedMask & 1L << (frameIndex & WINDOW_MASK)) != 0;
+    }
+
+    /**
+     * Agent: a PUT_ACK of frame {@code frameIndex}; the window slides past the oldest frames acknowledged.
+     *
+     * @return false if it is not a frame of the window or was acknowledged already.
+     */
+    boolean ack(final int frameIndex)
+    {
+        if (frameIndex - windowFirst < 0 || frameIndex - nextFrameIndex >= 0 || acked(frameIndex))
+        {
+            return false;
+        }
+        ackedMask |= 1L << (frameIndex & WINDOW_MASK);
+        bytesAcked += frameBytes[frameIndex & WINDOW_MASK];
+        while (windowFirst != nextFrameIndex && acked(windowFirst))
+        {
+            ackedMask &= ~(1L << (windowFirst & WINDOW_MASK));
+            windowFirst++;
+        }
+        return true;
+    }
+
+    /** The slot of frame {@code frameIndex} in the per-frame arrays. */
+    static int slot(final int frameIndex)
+    {
+        return frameIndex & WINDOW_MASK;
     }
 
     @Override

@@ -20,6 +20,7 @@ import io.pinmx.pin.wire.PutFrame;
 
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,12 +30,14 @@ import java.util.concurrent.TimeUnit;
  * A put to a same-host peer whose endpoint file is mapped is written by this agent itself, piece by piece with
  * process_vm_writev into the segments the peer's region table names, after the checks the peer's agent would make
  * (session, key, every piece within the region) so a refused put writes nothing. Otherwise (and where the kernel
- * refuses cross-process access) it goes as PUT frames, each within one piece, {@link RemoteOp#WINDOW_FRAMES} at a
- * time: the next window once every frame of this one is acknowledged, missing frames sent again after the resend
- * timeout. Puts are numbered; every frame carries its put's number and the oldest running put's, so the target
+ * refuses cross-process access) it goes as PUT frames, each within one piece, at most {@link RemoteOp#WINDOW_FRAMES}
+ * not acknowledged at once: each ack of the oldest frames sends as many new ones, and when the answers stop for the
+ * resend timeout the frames not acknowledged are sent again. Puts are numbered; every frame carries its put's number and the oldest running put's, so the target
  * drops late duplicates of ended puts. Atomics always go to the target's agent as ATOMIC frames (only it can apply
- * them atomically against its own CPU), numbered by request seq, resent until answered; the target answers a
- * resent request from its record without applying it twice.
+ * them atomically against its own CPU), through its shared-memory ring when it is on this host and its file is
+ * mapped, else by UDP; numbered by request seq, resent until answered (the ring loses nothing, but a target agent
+ * that is slow to answer gets the request again); the target answers a resent request from its record without
+ * applying it twice.
  */
 final class RemoteWriter
 {
@@ -184,9 +187,9 @@ final class RemoteWriter
             op.wireId = RemoteOps.putWireId(op);
             op.putNumber = nextPutNumber++;
             ops.activate(op);
-            op.nextWindow(putPayloadBytes);
+            op.fillWindow(putPayloadBytes);
             op.answeredNs = System.nanoTime();
-            sendWindow(op, op.answeredNs);
+            sendFrames(op, op.windowFirst, op.answeredNs);
         }
         return started;
     }
@@ -255,17 +258,18 @@ final class RemoteWriter
         return true;
     }
 
-    /** Send the window's frames that are not acknowledged yet. */
-    private void sendWindow(final RemoteOp op, final long nowNs)
+    /** Send the window's frames from {@code from} on that are not acknowledged yet. */
+    private void sendFrames(final RemoteOp op, final int from, final long nowNs)
     {
         op.sentNs = nowNs;
         final int oldest = oldestRunningPut();
-        for (int k = 0; k < op.windowFrames; k++)
+        for (int f = from; f != op.nextFrameIndex; f++)
         {
-            if ((op.ackedMask & 1L << k) != 0)
+            if (op.acked(f))
             {
                 continue;
             }
+            final int k = RemoteOp.slot(f);
             final int bytes = op.frameBytes[k];
             copier.localBuffer(frame.address() + FrameKind.PUT.headerBytes(), bytes);
             if (copier.resolveRemote(regions, op.localRegion, RegionTable.ACCESS_READ, op.frameLocal[k], bytes) < 0)
@@ -282,7 +286,7 @@ final class RemoteWriter
             put.wrap(frame, 0).encodeHeader(FrameKind.PUT, op.remoteEndpoint, endpointIndex, op.remoteSession,
                 sessionId, op.putNumber, bytes);
             put.ackSeq(oldest);
-            put.encode(op.wireId, op.remoteRegion, op.frameRemote[k], op.key, op.windowFirst + k, op.frameCount,
+            put.encode(op.wireId, op.remoteRegion, op.frameRemote[k], op.key, f, op.frameCount,
                 op.framePutOffset[k]);
             sender.send(putHeader, frame, FrameKind.PUT.headerBytes(), bytes,
                 op.peer.socketAddress(op.remoteEndpoint), FrameKind.PUT);
@@ -314,8 +318,20 @@ final class RemoteWriter
         {
             atomic.operand(i, op.operands[i]);
         }
-        sender.send(atomicHeader, frame, FrameKind.ATOMIC.headerBytes(), op.operandCount * AtomicFrame.OPERAND_BYTES,
-            op.peer.socketAddress(op.remoteEndpoint), FrameKind.ATOMIC);
+        final int operandBytes = op.operandCount * AtomicFrame.OPERAND_BYTES;
+        final InetSocketAddress to = op.peer.socketAddress(op.remoteEndpoint);
+        final EndpointFile peerFile = options.sameHost() ?
+            peerFiles.find(op.peer, op.remoteEndpoint, op.remoteSession) : null;
+        // a full ring is a loss, resent into the ring: the request keeps one path while the target's file is mapped
+        if (peerFile == null || peerFile.sessionId() != op.remoteSession)
+        {
+            sender.send(atomicHeader, frame, FrameKind.ATOMIC.headerBytes(), operandBytes, to, FrameKind.ATOMIC);
+        }
+        else
+        {
+            sender.sendShm(peerFile, atomicHeader, frame, FrameKind.ATOMIC.headerBytes(), operandBytes, to,
+                FrameKind.ATOMIC);
+        }
     }
 
     static int opCode(final AtomicOp op)
@@ -351,7 +367,7 @@ final class RemoteWriter
             counters.increment(Counter.REMOTE_WRITES_RESENT);
             if (op.kind == RemoteOp.Kind.PUT)
             {
-                sendWindow(op, nowNs);
+                sendFrames(op, op.windowFirst, nowNs);
             }
             else
             {
@@ -370,26 +386,23 @@ final class RemoteWriter
         {
             return;
         }
-        final int k = putAck.frameIndex() - op.windowFirst;
-        if (k < 0 || k >= op.windowFrames || (op.ackedMask & 1L << k) != 0)
+        if (!op.ack(putAck.frameIndex()))
         {
             return;
         }
-        op.ackedMask |= 1L << k;
-        op.bytesAcked += op.frameBytes[k];
         op.retries = 0;
         op.answeredNs = System.nanoTime();
-        if (!op.windowAcked())
-        {
-            return;
-        }
-        if (op.nextFrameIndex == op.frameCount)
+        if (op.windowFirst == op.frameCount)
         {
             complete(op, op.totalBytes, 0);
             return;
         }
-        op.nextWindow(putPayloadBytes);
-        sendWindow(op, System.nanoTime());
+        final int from = op.nextFrameIndex;
+        op.fillWindow(putPayloadBytes);
+        if (op.nextFrameIndex != from)
+        {
+            sendFrames(op, from, op.answeredNs);
+        }
     }
 
     /** Agent: an ATOMIC_REPLY (checked and addressed to us). */

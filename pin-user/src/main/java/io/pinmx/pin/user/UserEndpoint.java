@@ -66,6 +66,7 @@ final class UserEndpoint implements DriverEndpoint
     private final EventRing events;
     private final Puller puller;
     private final RemoteWriter writer;
+    private final RemoteWriteServer writeServer;
     private final FrameTransmitter transmitter;
     private final EndpointAgent agent;
     private final LivenessProbes liveness;
@@ -153,14 +154,15 @@ final class UserEndpoint implements DriverEndpoint
         this.events = new EventRing(arena, options.eventRingBytes(), peers, ringTaken);
         this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), file, udp.port()) : null;
         this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress());
-        final AgentFrameSender agentFrames = new AgentFrameSender(udp, counters);
+        final AgentFrameSender agentFrames = new AgentFrameSender(udp, counters,
+            options.bindAddress().getAddress());
         final EndpointParts parts = new EndpointParts(arena, options, agentFrames, peers, transmitter::peerFile, regions,
             counters, events, endpointIndex, session);
         this.puller = new Puller(parts, file, udp.port());
         final PullServer server = new PullServer(arena, agentFrames, regions, counters, options.framePayloadBytes(),
             endpointIndex, session);
         this.writer = new RemoteWriter(parts);
-        final RemoteWriteServer writeServer = new RemoteWriteServer(arena, agentFrames, server, regions, counters,
+        this.writeServer = new RemoteWriteServer(arena, agentFrames, server, regions, peerFiles, counters,
             endpointIndex, session);
         this.liveness = new LivenessProbes(arena, udp, counters, options.shmDirectory(), endpointIndex, session);
         final FrameDispatcher dispatcher = new FrameDispatcher(udp, ring, ringTaken, events, peers, puller, server, writer, writeServer,
@@ -271,6 +273,11 @@ final class UserEndpoint implements DriverEndpoint
         synchronized (regionLock)
         {
             destroyed = regions.destroy(regionId);
+            if (destroyed)
+            {
+                // inside the lock: the slot is declared again only once the agent is out of this region
+                writeServer.awaitNotServing(regionId);
+            }
         }
         if (!destroyed)
         {

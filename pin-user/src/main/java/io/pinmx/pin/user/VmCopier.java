@@ -62,6 +62,12 @@ final class VmCopier
         return remote;
     }
 
+    /** The declared segment the remote side's iovec {@code index} lies in, as {@link #resolveRemote} left it. */
+    int remoteSegment(final int index)
+    {
+        return remoteSegments[index];
+    }
+
     /** The local side is one plain buffer (a frame payload or a staging buffer) of this process. */
     void localBuffer(final long address, final long bytes)
     {

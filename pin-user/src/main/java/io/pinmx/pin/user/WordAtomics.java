@@ -14,9 +14,21 @@ import java.lang.invoke.VarHandle;
 /**
  * Applies peers' atomics to words of this process's exposed regions with the CPU's atomic instructions (VarHandle
  * atomics on the word), so they are atomic against the application's own atomics on it. The word is touched
- * directly, not through process_vm_writev, so it is first checked to be mapped writable: madvise
- * (MADV_POPULATE_WRITE) over its page, which faults it in as a write would and fails instead of crashing; on kernels
- * without it (before 5.14) process_vm_readv checks it can be read. Agent only.
+ * directly, not through a system call that would fail instead of crashing, so three guards stand before the access:
+ * <ul>
+ *   <li>the region is declared while the word is applied: {@code destroyRegion} waits for a frame being served into
+ *   it ({@link RemoteWriteServer}), so memory freed after its region is destroyed is never touched;</li>
+ *   <li>a word of memory that an arena owns is touched through the declared segment ({@link #word}), so FFM refuses
+ *   the access once the arena is closed instead of touching freed memory (FFM never frees a shared arena's memory
+ *   in the middle of an access);</li>
+ *   <li>the word's page is checked to be mapped writable ({@link #writable}): madvise(MADV_POPULATE_WRITE) over it,
+ *   which faults it in as a write would and fails instead of crashing; on kernels without it (before 5.14)
+ *   process_vm_readv checks it can be read.</li>
+ * </ul>
+ * What FFM cannot guard is memory of the global scope (an address from native code, reinterpreted) or of an arena
+ * confined to another thread, unmapped or made read-only by the application while its region is declared and between
+ * the check and the access: that is the application's use after free, as for any access through such a segment.
+ * Agent only.
  */
 final class WordAtomics
 {
@@ -56,15 +68,35 @@ final class WordAtomics
     }
 
     /**
-     * Apply one operation to the naturally aligned word at {@code address}.
+     * The word at {@code address}, which lies in {@code declared}: a slice of the declared segment when an arena that
+     * this thread may access owns it, else a segment over the bare address.
+     *
+     * @return null if the declared segment's arena is closed: the memory is freed.
+     */
+    static MemorySegment word(final MemorySegment declared, final long address, final int widthBytes)
+    {
+        if (ReadablePages.arenaOwned(declared))
+        {
+            return declared.asSlice(address - declared.address(), widthBytes);
+        }
+        if (!declared.scope().isAlive())
+        {
+            return null;
+        }
+        return MemorySegment.ofAddress(address).reinterpret(widthBytes);
+    }
+
+    /**
+     * Apply one operation to a naturally aligned word ({@link #word}).
      *
      * @param operand FETCH_ADD's addend, SWAP's new value, CAS's new value, ACCUMULATE's addend.
      * @param compare CAS's expected value.
      * @return the word before (zero-extended for 4 bytes).
+     * @throws IllegalStateException if the word's arena was closed since {@link #word}: nothing was applied.
      */
-    static long apply(final long address, final int widthBytes, final int op, final long operand, final long compare)
+    static long apply(final MemorySegment word, final int widthBytes, final int op, final long operand,
+        final long compare)
     {
-        final MemorySegment word = MemorySegment.ofAddress(address).reinterpret(widthBytes);
         if (widthBytes == Long.BYTES)
         {
             return switch (op)

@@ -11,7 +11,7 @@
  * source endpoint's agent when it polls ({@code SharedPulls} slots in the puller's file: {@code SharedPullCopy} copies
  * the front, the source's {@code PullHelper} the back with process_vm_writev). Puts and atomics into regions exposed
  * with a key: {@code RemoteWriter} on the origin (a same-host put written with process_vm_writev, others as PUT frames;
- * atomics as ATOMIC frames, over {@code RemoteOps} slots), {@code RemoteWriteServer} on the target (checks, writes,
+ * atomics as ATOMIC frames, through the target's ring on one host, over {@code RemoteOps} slots), {@code RemoteWriteServer} on the target (checks, writes,
  * {@code WordAtomics}, and the per-origin {@code OriginRecords} that drop stale puts and answer resent atomics once). Owns the endpoint's UDP socket,
  * shared-memory file, peer table (a {@link io.pinmx.pin.provider.PeerRegistry} keyed by UdpPeer.Key), region table, both sides of the
  * pull protocol ({@code Puller} over preallocated {@code PullSlot}s, cancelled through the agent: a received run's payloads read by the kernel

@@ -19,13 +19,17 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * A program, not a test: the round trip of one put of 8 bytes and of one fetch-and-add on the user driver, from
- * start to end event, between two endpoints of this JVM, each with its progress thread; same host (the put by
- * process_vm_writev, the atomic by the target's agent over loopback UDP) and over UDP. Prints the median and the 90th
- * percentile in microseconds. Argument: operations per case (default 20,000), after a tenth as many to warm up.
+ * A program, not a test: the round trip of one put of 8 bytes, of one fetch-and-add and of one put of
+ * {@link #LARGE_PUT_BYTES} on the user driver, from start to end event, between two endpoints of this JVM, each with
+ * its progress thread; same host (puts by process_vm_writev, the atomic by the target's agent through its
+ * shared-memory ring) and over UDP (the large put as a window of PUT frames). Prints the median and the 90th
+ * percentile in microseconds, and the large put's median in MB/s. Argument: operations per case (default 20,000;
+ * a hundredth as many large puts), after a tenth as many to warm up.
  */
 public final class RemoteWriteCost
 {
+    static final int LARGE_PUT_BYTES = 1 << 20;
+
     private RemoteWriteCost()
     {
     }
@@ -39,9 +43,9 @@ public final class RemoteWriteCost
                  DriverEndpoint target = open(sameHost, 0);
                  DriverEndpoint origin = open(sameHost, 1))
             {
-                final MemorySegment memory = arena.allocate(4096, 4096);
+                final MemorySegment memory = arena.allocate(LARGE_PUT_BYTES, 4096);
                 final RemoteRegion region = target.declareRemoteRegion(new MemorySegment[] {memory}, 1);
-                final MemorySegment source = arena.allocate(8, 8);
+                final MemorySegment source = arena.allocate(LARGE_PUT_BYTES, 8);
                 final int local = origin.declareRegion(new MemorySegment[] {source}, 1, RegionAccess.READ);
                 final int peer = origin.acquirePeer(target.address().board());
                 final PutSpec put = new PutSpec();
@@ -53,6 +57,11 @@ public final class RemoteWriteCost
                     h -> origin.startPut(put.source(local, h).contiguous(64, 0, 8))));
                 report(path + " fetch-and-add", time(origin, operations, EventType.ATOMIC_DONE,
                     h -> origin.startAtomic(atomic.word(AtomicOp.FETCH_ADD, 8, 0, 1, 0, h))));
+                final long[] large = time(origin, Math.max(20, operations / 100), EventType.PUT_DONE,
+                    h -> origin.startPut(put.source(local, h).contiguous(0, 0, LARGE_PUT_BYTES)));
+                report(path + " put 1 MiB", large);
+                System.out.printf("%-26s median %7.1f MB/s%n", path + " put 1 MiB", LARGE_PUT_BYTES * 1e3 /
+                    large[large.length / 2]);
                 System.out.printf("%-26s resent %d, atomics answered again %d, load %s%n", path,
                     origin.counters().get(Counter.REMOTE_WRITES_RESENT),
                     target.counters().get(Counter.ATOMIC_DUPLICATES), loadAverage());

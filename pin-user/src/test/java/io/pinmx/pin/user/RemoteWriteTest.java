@@ -45,11 +45,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * puts (contiguous and a 16-piece strided putv) and applies every atomic (int32 and int64 fetch-and-add, swap,
  * compare-and-swap that fails and that stores, accumulate twice) checking each old value; a wrong key is refused for a
  * put and an atomic, a range past the end too, a misaligned word at once. Then the target's memory is exactly what the
- * operations wrote. Same host (puts by process_vm_writev, atomics served by the target's agent) and across UDP (the
- * same-host path off at both ends, everything as frames served by the target's agent); over UDP also with a fifth of
- * the origin's received frames dropped, so frames and requests are resent and a resent atomic must not apply twice.
- * Same-host puts need nothing of the target: they land while its process is stopped (SIGSTOP, every thread in state
- * T). Frames and atomics need the target's agent to run: on the user driver the target is not passive.
+ * operations wrote. Same host (puts by process_vm_writev, atomics through the target's ring, served by its agent) and
+ * across UDP (the same-host path off at both ends, everything as frames served by the target's agent); over UDP also
+ * with a fifth of the origin's received frames dropped, so frames and requests are resent and a resent atomic must not
+ * apply twice. Same-host puts need nothing of the target: they land while its process is stopped (SIGSTOP, every
+ * thread in state T). Frames and atomics need the target's agent to run: on the user driver the target is not passive;
+ * atomics sent to a stopped target are resent into its ring until it runs again, and each is applied once.
  */
 class RemoteWriteTest
 {
@@ -65,6 +66,7 @@ class RemoteWriteTest
     private static final int ACCUMULATE_WORDS = 10;
     private static final int UNTOUCHED_OFFSET = 63488;
     private static final int FETCH_ADDS = 50;
+    private static final int STOPPED_ATOMICS = 8;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"same host", "udp", "udp dropping a fifth of the replies"})
@@ -94,7 +96,10 @@ class RemoteWriteTest
             target.send("EXIT");
             final long putFrames = origin.counters().get(Counter.FRAMES_SENT_PUT);
             assertTrue(sameHost ? putFrames == 0 : putFrames > 0, "PUT frames sent: " + putFrames);
-            assertTrue(origin.counters().get(Counter.FRAMES_SENT_ATOMIC) > 0, "atomics go to the target's agent");
+            final long atomicFrames = origin.counters().get(Counter.FRAMES_SENT_ATOMIC);
+            assertTrue(atomicFrames > 0, "atomics go to the target's agent");
+            assertEquals(sameHost ? atomicFrames : 0, origin.counters().get(Counter.SHM_FRAMES_SENT),
+                "ATOMIC frames through the target's ring (on one host, where they are the origin's only ring frames)");
             assertEquals(3, origin.counters().get(Counter.PUTS_DONE), "puts done");
             assertEquals(2, origin.counters().get(Counter.PUTS_FAILED), "puts refused");
             if (lossy)
@@ -128,6 +133,53 @@ class RemoteWriteTest
             assertArrayEquals(run.expected, HexFormat.of().parseHex(target.awaitLine("DUMP", LINE_TIMEOUT_MS)),
                 "the target's memory after SIGCONT");
             assertEquals(0, origin.counters().get(Counter.FRAMES_SENT_PUT), "written by process_vm_writev");
+            target.send("EXIT");
+        }
+    }
+
+    @Test
+    void sameHostAtomicsResentIntoTheRingOfAStoppedTargetApplyOnce() throws Exception
+    {
+        final UserDriverOptions options = UserDriverOptions.defaults()
+            .withPullResend(TimeUnit.MILLISECONDS.toNanos(2), 1000);
+        try (ChildJvm target = ChildJvm.start(RemoteWriteTarget.class, "true");
+             DriverEndpoint origin = new UserDriver("remote-write origin").open(EndpointConfig.builder()
+                 .options(UserDriverOptions.class, options).build()))
+        {
+            final String[] t = target.awaitLine("TARGET", LINE_TIMEOUT_MS).split(" ");
+            final AtomicSpec atomic = new AtomicSpec();
+            atomic.target().set(origin.acquirePeer(BoardAddress.parse(t[0])), Integer.parseInt(t[1]),
+                Integer.parseInt(t[2]), Integer.parseInt(t[3]), Long.parseLong(t[4]));
+            final OneSidedEnds ends = new OneSidedEnds(origin);
+            stop(target.pid());
+            try
+            {
+                for (int handle = 1; handle <= STOPPED_ATOMICS; handle++)
+                {
+                    origin.startAtomic(atomic.word(AtomicOp.FETCH_ADD, 8, WORDS_OFFSET, 1, 0, handle));
+                }
+                await().atMost(Duration.ofSeconds(30)).until(() ->
+                    origin.counters().get(Counter.REMOTE_WRITES_RESENT) >= 3 * STOPPED_ATOMICS);
+            }
+            finally
+            {
+                signal("CONT", target.pid());
+            }
+            final boolean[] seen = new boolean[STOPPED_ATOMICS];
+            for (int handle = 1; handle <= STOPPED_ATOMICS; handle++)
+            {
+                final int old = (int)ends.await(handle, EVENT_TIMEOUT_NS, EventType.ATOMIC_DONE).oldValue();
+                assertTrue(old >= 0 && old < STOPPED_ATOMICS && !seen[old], "old value " + old + " of " + handle);
+                seen[old] = true;
+            }
+            final byte[] expected = new byte[RemoteWriteTarget.REGION_BYTES];
+            ByteBuffer.wrap(expected).order(ByteOrder.nativeOrder()).putLong(WORDS_OFFSET, STOPPED_ATOMICS);
+            target.send("DUMP");
+            assertArrayEquals(expected, HexFormat.of().parseHex(target.awaitLine("DUMP", LINE_TIMEOUT_MS)),
+                "each request applied once, however often it was resent");
+            assertTrue(origin.counters().get(Counter.SHM_FRAMES_SENT) >= 4 * STOPPED_ATOMICS,
+                "requests and their resends went through the target's ring: " +
+                origin.counters().get(Counter.SHM_FRAMES_SENT));
             target.send("EXIT");
         }
     }
