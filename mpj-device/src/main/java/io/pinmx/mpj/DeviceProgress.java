@@ -51,16 +51,61 @@ enum DeviceProgress
     static final long SPIN_NS_PER_BYTE = 1;
     static final long MAX_SPIN_NS = 2_000_000;
 
+    /**
+     * Longest endpoint message sent eager instead of {@link PinmxDevice#EAGER_MAX_BYTES}, so that benchmarks can
+     * compare limits in one run.
+     */
+    static final String EAGER_VARIABLE = "PINMX_MPJ_EAGER_MAX_BYTES";
+    static final int MIN_EAGER_MAX_BYTES = 128;
+    static final int MAX_EAGER_MAX_BYTES = 16 << 20;
+
     /** How long a waiting thread polls before it blocks in the endpoint, message bytes aside. */
     private final Duration spin;
-    private final EndpointTuning tuning;
+    private final Consumer<EndpointOptions.Builder> options;
+    private final Consumer<EndpointConfig.Builder> driver;
 
     DeviceProgress(
         final Duration spin, final Consumer<EndpointOptions.Builder> options,
         final Consumer<EndpointConfig.Builder> driver)
     {
         this.spin = spin;
-        this.tuning = new EndpointTuning()
+        this.options = options;
+        this.driver = driver;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming {@value #EAGER_VARIABLE} when it is not a number of bytes in
+     *                                  {@value #MIN_EAGER_MAX_BYTES}..{@value #MAX_EAGER_MAX_BYTES}.
+     */
+    static int eagerMaxBytes(final Map<String, String> env)
+    {
+        final String value = env.get(EAGER_VARIABLE);
+        if (null == value || value.isEmpty())
+        {
+            return PinmxDevice.EAGER_MAX_BYTES;
+        }
+        try
+        {
+            final int bytes = Integer.parseInt(value.trim());
+            if (bytes >= MIN_EAGER_MAX_BYTES && bytes <= MAX_EAGER_MAX_BYTES)
+            {
+                return bytes;
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // reported below with the range
+        }
+        throw new IllegalArgumentException(EAGER_VARIABLE + "='" + value + "': expected bytes in " +
+            MIN_EAGER_MAX_BYTES + ".." + MAX_EAGER_MAX_BYTES);
+    }
+
+    /**
+     * @param eagerMaxBytes longest endpoint message sent eager.
+     */
+    EndpointTuning tuning(final int eagerMaxBytes)
+    {
+        return new EndpointTuning()
         {
             @Override
             public void driverConfig(final EndpointConfig.Builder config)
@@ -73,7 +118,7 @@ enum DeviceProgress
             @Override
             public void options(final EndpointOptions.Builder builder)
             {
-                options.accept(builder.rendezvousThresholdBytes(PinmxDevice.EAGER_MAX_BYTES));
+                options.accept(builder.rendezvousThresholdBytes(eagerMaxBytes));
             }
         };
     }
@@ -90,11 +135,6 @@ enum DeviceProgress
             case "thread" -> THREAD;
             default -> throw new IllegalArgumentException(VARIABLE + "='" + value + "': expected caller or thread");
         };
-    }
-
-    EndpointTuning tuning()
-    {
-        return tuning;
     }
 
     /**

@@ -42,6 +42,11 @@ public class PinmxDevice implements Device
     static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
     /**
+     * How long a blocked probe waits in the endpoint at a time while other receives wait for their messages: each
+     * endpoint wait polls or blocks in steps of about this length anyway, so a shorter slice costs a loop, not a wake-up.
+     */
+    static final Duration PROBE_SLICE = Duration.ofMillis(1);
+    /**
      * Longest endpoint message (header and static buffer) sent eager; longer ones go by rendezvous. niodev's protocol
      * switch limit: an MPJ send of up to about 128 KiB completes without waiting for its receiver to post, as MPJ's
      * programs (a Reduce or Scatter to a root still busy) expect of a device.
@@ -101,7 +106,8 @@ public class PinmxDevice implements Device
             {
                 JvmJob.bindRankThread(job);
             }
-            ranks = JobEndpoint.open(job, System.getenv(), progress.tuning());
+            ranks = JobEndpoint.open(job, System.getenv(),
+                progress.tuning(DeviceProgress.eagerMaxBytes(System.getenv())));
             endpoint = ranks.endpoint();
             final Partner[] partners = new Partner[job.size()];
             dynamicSequenceTo = new int[job.size()];
@@ -317,32 +323,53 @@ public class PinmxDevice implements Device
         return track(PinmxRequest.receive(this, buf, status, source, context, header, message));
     }
 
+    /**
+     * Blocks until {@link #iprobe} finds a message, moving on meanwhile every receive whose message arrives: such a
+     * receive asks for its dynamic part only then (see {@link #watch}), and its sender may wait for that part to be
+     * taken before it sends what the probe waits for. While receives wait for their messages the endpoint's probe
+     * waits {@link #PROBE_SLICE} at a time, so a receive's arrival is seen within it; with none, a heartbeat interval.
+     */
     @Override
     public mpjdev.Status probe(final ProcessID srcID, final int tag, final int context)
     {
+        checkOpen();
+        final int source = rankTable.sourceRank(srcID);
+        final Status probed = new Status();
+        long beatDueNs = System.nanoTime() + HEARTBEAT_INTERVAL.toNanos();
         mpjdev.Status found;
         while (null == (found = iprobe(srcID, tag, context)))
         {
-            synchronized (this)
-            {
-                // Receives whose message arrived ask for their dynamic parts (see watch): a sender may wait on them.
-                for (int i = 0, size = inFlight.size(); i < size; i++)
-                {
-                    inFlight.get(i).arrivingMessage();
-                }
-            }
-            final int source = rankTable.sourceRank(srcID);
             endpoint.probe(rankTable.partnerIdOrAny(source),
                 MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, ANY_TAG == tag ? 0 : tag),
-                MatchBits.mask(ANY_TAG == tag), new Status(), HEARTBEAT_INTERVAL);
-            final String dead = heartbeats.beat();
-            if (null != dead)
+                MatchBits.mask(ANY_TAG == tag), probed, moveOnArrivals() ? PROBE_SLICE : HEARTBEAT_INTERVAL);
+            final long nowNs = System.nanoTime();
+            if (nowNs - beatDueNs >= 0)
             {
-                throw new XDevException("mxdev (pinmx) rank " + rank + ": probe for a message from " +
-                    (RankTable.NO_RANK == source ? "any rank" : "rank " + source) + " failed: " + dead);
+                beatDueNs = nowNs + HEARTBEAT_INTERVAL.toNanos();
+                final String dead = heartbeats.beat();
+                if (null != dead)
+                {
+                    throw new XDevException("mxdev (pinmx) rank " + rank + ": probe for a message from " +
+                        (RankTable.NO_RANK == source ? "any rank" : "rank " + source) + " failed: " + dead);
+                }
             }
         }
         return found;
+    }
+
+    /**
+     * Moves on every receive whose message arrived (it asks for its dynamic part, see {@link #watch}).
+     *
+     * @return true while some receive still waits for its message.
+     */
+    private synchronized boolean moveOnArrivals()
+    {
+        boolean waiting = false;
+        for (int i = 0, size = inFlight.size(); i < size; i++)
+        {
+            waiting |= null != inFlight.get(i).arrivingMessage();
+        }
+        return waiting;
     }
 
     /**

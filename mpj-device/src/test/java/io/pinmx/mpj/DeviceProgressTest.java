@@ -14,9 +14,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,11 +36,29 @@ class DeviceProgressTest
     void callerModeWaitsPollWithoutYieldingAndThreadModeKeepsTheLibrarysIdle()
     {
         final EndpointOptions.Builder caller = EndpointOptions.builder();
-        DeviceProgress.CALLER.tuning().options(caller);
+        DeviceProgress.CALLER.tuning(PinmxDevice.EAGER_MAX_BYTES).options(caller);
         assertEquals(PollIdle.BUSY_SPIN, caller.build().callerPollIdle());
         final EndpointOptions.Builder thread = EndpointOptions.builder();
-        DeviceProgress.THREAD.tuning().options(thread);
+        DeviceProgress.THREAD.tuning(PinmxDevice.EAGER_MAX_BYTES).options(thread);
         assertEquals(PollIdle.BUSY_POLLING, thread.build().callerPollIdle());
+    }
+
+    @Test
+    void theEagerLimitComesFromTheEnvironmentAndABadOneIsRefusedNamingTheVariable()
+    {
+        assertEquals(PinmxDevice.EAGER_MAX_BYTES, DeviceProgress.eagerMaxBytes(Map.of()));
+        assertEquals(65536, DeviceProgress.eagerMaxBytes(Map.of(DeviceProgress.EAGER_VARIABLE, "65536")));
+        final EndpointOptions.Builder options = EndpointOptions.builder();
+        DeviceProgress.CALLER.tuning(65536).options(options);
+        assertEquals(65536, options.build().rendezvousThresholdBytes());
+        final String tooLarge = Integer.toString(DeviceProgress.MAX_EAGER_MAX_BYTES + 1);
+        for (final String bad : new String[] {"64k", "127", tooLarge, "-1"})
+        {
+            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> DeviceProgress.eagerMaxBytes(Map.of(DeviceProgress.EAGER_VARIABLE, bad)));
+            assertTrue(refused.getMessage().contains(DeviceProgress.EAGER_VARIABLE + "='" + bad + "'"),
+                refused.getMessage());
+        }
     }
 
     @Test
@@ -101,9 +121,9 @@ class DeviceProgressTest
     private static Endpoint open(final int endpointIndex)
     {
         final EndpointConfig.Builder config = EndpointConfig.builder().boardIndex(0).endpointIndex(endpointIndex);
-        DeviceProgress.CALLER.tuning().driverConfig(config);
+        DeviceProgress.CALLER.tuning(PinmxDevice.EAGER_MAX_BYTES).driverConfig(config);
         final EndpointOptions.Builder options = EndpointOptions.builder().driverConfig(config.build());
-        DeviceProgress.CALLER.tuning().options(options);
+        DeviceProgress.CALLER.tuning(PinmxDevice.EAGER_MAX_BYTES).options(options);
         return Endpoint.open(new UserDriver(), options.build());
     }
 }

@@ -270,6 +270,7 @@ final class Connector
         p.remoteSessionId = remoteSessionId;
         p.remoteInitialSeq = remoteInitialSeq;
         p.window = new SendWindow(sequences, options.sendWindowFrames, p.sendInitialSeq);
+        p.holdingRefused = false;
         p.tracker = new ReceiveTracker(sequences, remoteInitialSeq, options.ackDelayNs, options.losslessAckDelayNs,
             options.ackEveryFrames);
         p.lastHeardNs = now.nanoTime();

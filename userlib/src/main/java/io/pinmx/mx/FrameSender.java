@@ -27,7 +27,8 @@ import java.util.Arrays;
  * Send errors, by {@link io.pinmx.pin.spi.DriverError}: NO_RESOURCES (ring or socket buffer
  * stayed full), SYSTEM (a send syscall failed, e.g. ENOBUFS), PEER_UNREACHABLE (the peer's ring
  * went away) and TIMEOUT are transient: a sequenced frame stays in the send window and
- * is resent, the error is kept for the partner's timeout message, nothing counts as dropped.
+ * is resent (from the next progress round, {@link Partner#holdingRefused}), the error is kept for the partner's
+ * timeout message, nothing counts as dropped.
  * Anything else (BAD_ARGUMENT such as a frame too large for the peer's ring, ENDPOINT_CLOSED,
  * UNKNOWN_PEER, or a non-driver exception) can never succeed on resend: the partner's sequence
  * stream is broken, so the sender marks it ({@link Partner#sendPathBroken}) and the caller
@@ -167,6 +168,7 @@ final class FrameSender
         {
             final boolean delivered = driver.sendRun(p.peerIndex, runHeaders, runPayloads, frames);
             p.tracker.onAckSent();
+            p.lastSendRefused = false;
             if (delivered)
             {
                 p.window.inReceiveQueue(runFirstSeq, frames);
@@ -175,7 +177,7 @@ final class FrameSender
         }
         catch (final RuntimeException ex)
         {
-            refused(p, FrameKind.MEDIUM_FRAG, ex, false);
+            refused(p, FrameKind.MEDIUM_FRAG, ex);
             return false;
         }
         finally
@@ -262,6 +264,7 @@ final class FrameSender
         {
             final boolean delivered = driver.send(p.peerIndex, headerViews[kind.code()], payload);
             p.tracker.onAckSent();
+            p.lastSendRefused = false;
             if (resend && delivered)
             {
                 resentIntoQueueFrames++;
@@ -270,17 +273,17 @@ final class FrameSender
         }
         catch (final RuntimeException ex)
         {
-            refused(p, kind, ex, resend);
+            refused(p, kind, ex);
             return false;
         }
     }
 
-    private static void refused(final Partner p, final FrameKind kind, final RuntimeException ex, final boolean resend)
+    private static void refused(final Partner p, final FrameKind kind, final RuntimeException ex)
     {
-        if (isTransient(ex))
+        p.lastSendRefused = isTransient(ex);
+        if (p.lastSendRefused)
         {
             p.lastSendError = ex.getMessage();
-            p.resendRoundStalled |= resend;
         }
         else if (null == p.sendPathBroken)
         {

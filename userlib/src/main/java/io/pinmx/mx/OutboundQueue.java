@@ -11,7 +11,8 @@ import java.util.ArrayDeque;
 /**
  * Owns what goes out to each partner in sequence: the partner's queue of sends and NOTIFYs
  * waiting for window room, moving them into the send window (which assigns sequence numbers),
- * the pooled {@link Notice}s, go-back-N resends, and the completion of a send once its frames
+ * the pooled {@link Notice}s, go-back-N resends, frames held back behind one the driver refused for now (a full
+ * receive queue: sent again by the next round, {@link #retryRefused}), and the completion of a send once its frames
  * are acknowledged (and, for a rendezvous, once the receiver's NOTIFY came). Guarded by the
  * endpoint lock.
  * <p>
@@ -79,12 +80,13 @@ final class OutboundQueue
     }
 
     /**
-     * Moves queued frames into the window while it has room and the partner is connected.
+     * Moves queued frames into the window while it has room, the partner is connected and no frame to it waits to be
+     * sent again after a refusal.
      */
     void pump(final Partner p)
     {
         final long nowNs = now.nanoTime();
-        while (p.isConnected() && p.window.hasRoom() && null == p.sendPathBroken)
+        while (p.isConnected() && p.window.hasRoom() && null == p.sendPathBroken && !p.holdingRefused)
         {
             final Object head = p.pendingFrames.peekFirst();
             if (null == head)
@@ -120,6 +122,7 @@ final class OutboundQueue
                     {
                         r.framesLossless++;
                     }
+                    holdIfRefused(p, seq);
                     p.headNextFrame++;
                 }
                 if (p.headNextFrame == r.framesTotal)
@@ -133,9 +136,40 @@ final class OutboundQueue
             {
                 final Notice n = (Notice)head;
                 p.pendingFrames.pollFirst();
-                sender.sendNotice(p, n, p.window.append(n, 0, nowNs), false);
+                final int seq = p.window.append(n, 0, nowNs);
+                sender.sendNotice(p, n, seq, false);
+                holdIfRefused(p, seq);
             }
         }
+    }
+
+    /**
+     * After a sequenced send: when the driver refused it for now, nothing more goes to the partner before the next
+     * progress round sends it again ({@link #retryRefused}).
+     */
+    private static void holdIfRefused(final Partner p, final int seq)
+    {
+        if (p.lastSendRefused && !p.holdingRefused)
+        {
+            p.holdingRefused = true;
+            p.refusedFromSeq = seq;
+        }
+    }
+
+    /**
+     * Once per progress round: sends again the frames a refusal held back, oldest first, then what the window has
+     * room for. A round's timers run outside the driver's delivery of frames, so a driver waiting for room in the
+     * partner's receive queue can take in this endpoint's own frames meanwhile.
+     */
+    void retryRefused(final Partner p)
+    {
+        if (!p.holdingRefused)
+        {
+            return;
+        }
+        p.holdingRefused = false;
+        p.window.resendFrom(p.refusedFromSeq, now.nanoTime(), resendHandler, p);
+        pump(p);
     }
 
     /**
@@ -145,9 +179,14 @@ final class OutboundQueue
      */
     private void sendMediumRun(final Partner p, final Request r, final int firstFrame, final int frames, final long nowNs)
     {
+        int firstFrameSeq = 0;
         for (int k = 0; k < frames; k++)
         {
             final int seq = p.window.append(r, firstFrame + k, nowNs);
+            if (0 == k)
+            {
+                firstFrameSeq = seq;
+            }
             if (0 == firstFrame + k)
             {
                 r.firstSeq = seq;
@@ -158,6 +197,7 @@ final class OutboundQueue
         {
             r.framesLossless += frames;
         }
+        holdIfRefused(p, firstFrameSeq);
         p.headNextFrame += frames;
     }
 
@@ -188,6 +228,7 @@ final class OutboundQueue
         else
         {
             c.request = r;
+            holdIfRefused(p, seq);
         }
     }
 
@@ -217,7 +258,7 @@ final class OutboundQueue
      */
     void resendAll(final Partner p)
     {
-        p.resendRoundStalled = false;
+        p.holdingRefused = false;
         p.window.resendAll(now.nanoTime(), resendHandler, p);
     }
 
@@ -269,11 +310,10 @@ final class OutboundQueue
 
     private void onResend(final Partner p, final int seq, final Object owner, final int frameIndex)
     {
-        if (p.resendRoundStalled)
+        if (p.holdingRefused)
         {
-            // The partner's ring stayed full for the frame before: each later one would wait as long (2 ms in the
-            // user driver) while this caller drains nothing, and two ranks resending into each other's full rings
-            // then crawl. The next round resends them.
+            // The partner's ring stayed full for the frame before: each later one would wait as long while this
+            // thread drains nothing, and two ranks sending into each other's full rings then crawl.
             return;
         }
         if (owner instanceof Request r)
@@ -288,6 +328,7 @@ final class OutboundQueue
         {
             sender.sendNotice(p, (Notice)owner, seq, true);
         }
+        holdIfRefused(p, seq);
     }
 
     private void onFrameAcked(final Object owner, final int frameIndex)

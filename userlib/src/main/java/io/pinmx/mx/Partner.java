@@ -61,11 +61,15 @@ public final class Partner
     int outstandingRendezvous;
     /** The last transient send error (kept for the timeout message; the frame is resent). */
     String lastSendError;
+    /** The driver refused the last sequenced frame (or run) sent to the partner for now: set by each such send. */
+    boolean lastSendRefused;
     /**
-     * A frame of the current go-back-N round was refused for now (the partner's ring or socket buffer stayed full):
-     * the round's later frames would each wait out the same full ring, so they wait for the next round instead.
+     * Frames from {@link #refusedFromSeq} on were refused for now (the partner's ring or socket buffer stayed full),
+     * or sit behind such a frame unsent: each later frame would wait out the same full ring while this thread drains
+     * nothing, so nothing new goes out to the partner until the next progress round sends them again.
      */
-    boolean resendRoundStalled;
+    boolean holdingRefused;
+    int refusedFromSeq;
     /**
      * A mark of the partner's receive queue taken after the window's oldest frame went in ({@code
      * DriverEndpoint.receiveQueueWritten}), and that frame's send time then: the frame is untaken while the partner's

@@ -11,13 +11,14 @@ import org.agrona.concurrent.CachedNanoClock;
 
 /**
  * Owns time in the protocol: connect resends and deadlines, go-back-N resends (none while they wait untaken in a
- * same-host ring, see {@link ResendTimer}), delayed acks, keepalives, and liveness. We wait on a partner while frames
- * to it are unacknowledged, a rendezvous or pull with it runs, a message from it arrives, or a posted receive names
- * it or any source. A partner we wait on that stays silent is asked to answer (keepalive) and the driver is asked
- * what it knows ({@link DriverEndpoint#checkLiveness}): a partner the driver knows to be gone fails at once; one it
- * knows to be alive (its process runs on this host) is never given up however long it is silent; a probe its driver
- * answered counts as hearing from it; otherwise silence past the peer timeout fails it, and it is told so. Also says
- * when the next of these falls due, which bounds how long the progress agent may block. Guarded by the endpoint lock.
+ * same-host ring, see {@link ResendTimer}), frames the driver refused for now sent again each round, delayed acks,
+ * keepalives, and liveness. We wait on a partner while frames to it are unacknowledged, a rendezvous or pull with it
+ * runs, a message from it arrives, or a posted receive names it or any source. A partner we wait on that stays
+ * silent is asked to answer (keepalive) and the driver is asked what it knows ({@link DriverEndpoint#checkLiveness}):
+ * a partner the driver knows to be gone fails at once; one it knows to be alive (its process runs on this host) is
+ * never given up however long it is silent; a probe its driver answered counts as hearing from it; otherwise silence
+ * past the peer timeout fails it, and it is told so. Also says when the next of these falls due, which bounds how
+ * long the progress agent may block. Guarded by the endpoint lock.
  */
 final class PartnerTimers
 {
@@ -158,6 +159,7 @@ final class PartnerTimers
         }
         // Retries past maxResends from a partner that still answers mean it is holding us back
         // (full unexpected queue): keep resending; a silent one was failed just above.
+        outbound.retryRefused(p);
         lookAtReceiveQueue(p, nowNs);
         switch (resendTimer.check(p.window, nowNs, p.unreadSeenNs))
         {

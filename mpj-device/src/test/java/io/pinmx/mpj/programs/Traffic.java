@@ -18,10 +18,8 @@ public final class Traffic
     private static final int[] SIZES = {0, 1, 32, 33, 128, 129, 5000, 32 * 1024, 32 * 1024 + 1, 70_000, 7, 120, 31_000,
         0, 200_000, 64};
     /**
-     * Receives (and as many sends) a rank has outstanding at once, spread over its partners. Not 200 per partner:
-     * on 4 ranks (600 each way per rank) under load the user driver's shared-memory rings overflow while every rank
-     * waits up to 2 ms on its partners' full rings, and a partner can fall silent past the 5 s peer timeout under
-     * load (README, "Not done yet").
+     * Receives (and as many sends) a rank has outstanding at once, spread over its partners ({@link EagerFlood} has
+     * 200 per partner).
      */
     private static final int OUTSTANDING_PER_RANK = 200;
     private static final int MAX_BYTES = 200_000;

@@ -190,6 +190,28 @@ final class EndpointAgent
     }
 
     /**
+     * A send waits for room in a same-host peer's full ring ({@link FrameTransmitter.OwnRing}): without a progress
+     * thread, runs a duty cycle unless another thread runs one, so the frames in this endpoint's own ring go to the
+     * event queue and its senders, perhaps the peer we wait on, get room. Not from inside poll: this thread is then
+     * delivering a frame of the ring, and no one else drains it.
+     *
+     * @return false when this thread is inside poll.
+     */
+    boolean drainWhileSendWaits()
+    {
+        if (progressThread != null)
+        {
+            return true;
+        }
+        if (ownerLock.isHeldByCurrentThread())
+        {
+            return false;
+        }
+        runIfFree();
+        return true;
+    }
+
+    /**
      * Poll: queued events first; then, without a progress thread, a duty cycle that hands received frames to
      * {@code handler} in place while no event is queued before them, and the events it queued. Without a progress
      * thread, another thread holding the owner lock runs the cycle (or awaits in it with no event queued): nothing

@@ -28,27 +28,45 @@ final class FrameTransmitter
 {
     /**
      * How long a send waits for room in a peer's full ring before it gives up with NO_RESOURCES (transient: the
-     * library resends). Short, because the caller holds its endpoint's lock meanwhile and so cannot drain its own
-     * ring: two endpoints sending to each other with both rings full would otherwise each wait out the other.
+     * library sends it again). Short, because the caller holds its library's lock meanwhile: the endpoint's own
+     * ring is drained ({@link OwnRing}), but its frames wait for the library.
      */
     private static final long SHM_FULL_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    /**
+     * What a send that finds a same-host peer's ring full does for this endpoint's own ring while it waits: a peer
+     * may be waiting for room in ours at the same time, each endpoint's only progress its sending thread.
+     */
+    interface OwnRing
+    {
+        /**
+         * Drains the endpoint's own ring once, or leaves it to its progress thread.
+         *
+         * @return false when this thread cannot drain it (it is delivering the endpoint's frames, inside poll) and
+         *         nothing else does: then the send gives up at once rather than wait out a peer that waits on us.
+         */
+        boolean drainWhileSendWaits();
+    }
 
     private final UdpTransport udp;
     private final DriverCounters counters;
     /** Null without the same-host path. */
     private final PeerFileCache peerFiles;
     private final byte[] hostBytes;
+    private final OwnRing ownRing;
     /** Guards {@link #runIovecs}: runs may come from several threads; taken before the transport's send lock. */
     private final ReentrantLock runLock = new ReentrantLock();
     private final FrameIovecs runIovecs = new FrameIovecs(Arena.ofAuto());
 
     FrameTransmitter(
-        final UdpTransport udp, final DriverCounters counters, final PeerFileCache peerFiles, final byte[] hostBytes)
+        final UdpTransport udp, final DriverCounters counters, final PeerFileCache peerFiles, final byte[] hostBytes,
+        final OwnRing ownRing)
     {
         this.udp = udp;
         this.counters = counters;
         this.peerFiles = peerFiles;
         this.hostBytes = hostBytes;
+        this.ownRing = ownRing;
     }
 
     /** @return true when the frame went into the peer's shared-memory ring, false when it went by UDP. */
@@ -232,6 +250,12 @@ final class FrameTransmitter
                 throw new DriverException(DriverError.NO_RESOURCES, "send to itself (endpoint " + dstEndpoint +
                     "): its own shared-memory ring is full until it polls");
             }
+            if (!ownRing.drainWhileSendWaits())
+            {
+                throw new DriverException(DriverError.NO_RESOURCES, "send to peer " + peer.index() + " (" +
+                    peer.board() + " endpoint " + dstEndpoint + "): its shared-memory ring is full, and this thread " +
+                    "delivers its own endpoint's frames meanwhile");
+            }
             counters.increment(Counter.SHM_RING_FULL_WAITS);
             final long deadlineNs = System.nanoTime() + SHM_FULL_WAIT_NS;
             final BackoffThenBlockIdleStrategy idle =
@@ -250,6 +274,7 @@ final class FrameTransmitter
                         peer.board() + " endpoint " + dstEndpoint + "): its shared-memory ring stayed full for " +
                         TimeUnit.NANOSECONDS.toMillis(SHM_FULL_WAIT_NS) + " ms");
                 }
+                ownRing.drainWhileSendWaits();
                 idle.idle();
             }
         }

@@ -153,7 +153,8 @@ final class UserEndpoint implements DriverEndpoint
         final RingTakenPosition ringTaken = ring == null ? null : new RingTakenPosition(ring, !options.progressThread());
         this.events = new EventRing(arena, options.eventRingBytes(), peers, ringTaken);
         this.peerFiles = options.sameHost() ? new PeerFileCache(options.shmDirectory(), file, udp.port()) : null;
-        this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress());
+        this.transmitter = new FrameTransmitter(udp, counters, peerFiles, options.bindAddress().getAddress(),
+            this::drainWhileSendWaits);
         final AgentFrameSender agentFrames = new AgentFrameSender(udp, counters,
             options.bindAddress().getAddress());
         final EndpointParts parts = new EndpointParts(arena, options, agentFrames, peers, transmitter::peerFile, regions,
@@ -174,6 +175,12 @@ final class UserEndpoint implements DriverEndpoint
             options.pullResendTimeoutNs(), udp, ring, events, puller, writer, dispatcher, counterPublisher);
         this.awaitLoop = new AwaitLoop(this::eventReady, agent::blockAwaiting);
         agent.start();
+    }
+
+    /** {@link FrameTransmitter.OwnRing}: the agent, made after the transmitter, drains the endpoint's ring. */
+    private boolean drainWhileSendWaits()
+    {
+        return agent.drainWhileSendWaits();
     }
 
     static UserEndpoint open(final int endpointIndex, final UserDriverOptions options, final DriverInfo info)

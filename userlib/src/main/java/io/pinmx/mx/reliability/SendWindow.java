@@ -197,8 +197,19 @@ public final class SendWindow
      */
     public <C> void resendAll(final long nowNs, final ResendHandler<C> handler, final C context)
     {
-        int seq = oldestSeq;
-        for (int i = 0; i < count; i++)
+        resendFrom(oldestSeq, nowNs, handler, context);
+    }
+
+    /**
+     * As {@link #resendAll}, from frame {@code firstSeq} on: the frames of a send the driver refused for now and
+     * those appended behind it. A {@code firstSeq} already acknowledged starts at the oldest frame; one not in the
+     * window yet resends nothing.
+     */
+    public <C> void resendFrom(final int firstSeq, final long nowNs, final ResendHandler<C> handler, final C context)
+    {
+        final int skipped = sequences.isBefore(firstSeq, oldestSeq) ? 0 : sequences.distance(oldestSeq, firstSeq);
+        int seq = sequences.isBefore(firstSeq, oldestSeq) ? oldestSeq : firstSeq;
+        for (int i = skipped; i < count; i++)
         {
             final int slot = seq & capacityMask;
             sentAtNs[slot] = nowNs;

@@ -72,6 +72,31 @@ class SendWindowTest
     }
 
     @Test
+    void resendFromStartsAtTheRefusedFrameAcrossTheWrapOrAtTheOldestOnceItWasAcked()
+    {
+        final SendWindow w = new SendWindow(seq, 8, 253);
+        w.append("a", 0, 1);
+        w.append("a", 1, 1);
+        w.append("b", 0, 1);
+        w.append("c", 0, 1);
+        w.inReceiveQueue(253, 2);
+        final List<String> resent = new ArrayList<>();
+        w.resendFrom(255, 500, (c, s, o, i) -> resent.add(s + ":" + o.toString() + i), null);
+        assertEquals(List.of("255:b0", "0:c0"), resent);
+        assertFalse(w.allInReceiveQueue());
+        assertEquals(1, w.oldestSendCount(), "frames before the refused one were not sent again");
+
+        resent.clear();
+        w.acknowledge(254, (o, i) -> acked.add(o.toString() + i));
+        w.resendFrom(253, 600, (c, s, o, i) -> resent.add(s + ":" + o.toString() + i), null);
+        assertEquals(List.of("254:a1", "255:b0", "0:c0"), resent, "an acknowledged start begins at the oldest");
+
+        resent.clear();
+        w.resendFrom(1, 700, (c, s, o, i) -> resent.add(s + ":" + o.toString() + i), null);
+        assertEquals(List.of(), resent, "a frame not appended yet resends nothing");
+    }
+
+    @Test
     void clearHandsBackEveryFrame()
     {
         final SendWindow w = new SendWindow(seq, 4, 0);
