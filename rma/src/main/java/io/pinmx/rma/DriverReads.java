@@ -153,13 +153,18 @@ final class DriverReads
         pendingGets[rank].removeIf(Completions.Pulls::isSettled);
         final Partner partner = job.partner(rank);
         final boolean direct = pieces.count() <= DriverTier.MAX_VECTOR && pieces.shareable();
-        final MemorySegment staging = direct ? null : Arena.ofAuto().allocate(pieces.totalBytes, 8);
+        final MemorySegment[] joined = direct ? null : pieces.joinedLocal();
+        // pieces that fill one native stretch of the caller's memory in order are their own staging buffer
+        final boolean intoOne = !direct && 1 == joined.length && joined[0].isNative() && pieces.shareable();
+        final MemorySegment staging = direct ? null : intoOne ? joined[0] :
+            Arena.ofAuto().allocate(pieces.totalBytes, 8);
         // A staged get declares each read's part of a staging buffer of its own: few reads, few declarations.
         final int perRead = direct ? Math.clamp((pieces.count() + READS_IN_FLIGHT - 1) / READS_IN_FLIGHT, 1,
             PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
         final PullPlan plan = new PullPlan(endpoint, partner, regionId, pieces, staging, perRead);
         readsInFlight.makeRoom(plan.reads());
-        final Completions.Pulls get = new Completions.Pulls(rank, plan, epochs, direct ? null : pieces, staging);
+        final Completions.Pulls get = new Completions.Pulls(rank, plan, epochs, direct || intoOne ? null : pieces,
+            staging);
         pendingGets[rank].add(get);
         readsInFlight.add(get);
         handle.add(get);

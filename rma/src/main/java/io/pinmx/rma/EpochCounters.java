@@ -20,7 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * instead it keeps the reading known when it started and, once its reads are done, compares it with a reading taken
  * after them: equal and even, no epoch overlapped the pull; otherwise it waits for the counter to be even and pulls
  * again. Gets whose reads were seen done before one reading share it, so an aggregate wait reads each target's
- * counter once. Owned by the thread issuing operations.
+ * counter once. A test of a get starts that reading without waiting for it ({@link #readAfter}): the reading is a
+ * pull the target's endpoint serves, which through the user driver waits for a CPU the target may be computing on.
+ * Owned by the thread issuing operations.
  */
 final class EpochCounters
 {
@@ -33,7 +35,10 @@ final class EpochCounters
     /** Per rank, the latest reading, and the logical time its read started. */
     private final long[] reading;
     private final long[] readingStartedAt;
-    private final MemorySegment word = Arena.ofAuto().allocate(Long.BYTES, Long.BYTES);
+    /** Per rank, the reading under way that no one waited for yet ({@link #readAfter}), or null. */
+    private final Request[] unlanded;
+    /** Per rank, the word its counter is read into. */
+    private final MemorySegment[] words;
     /** Logical time: orders readings against gets seen done. */
     private long clock;
 
@@ -44,6 +49,13 @@ final class EpochCounters
         this.regionIds = regionIds;
         this.reading = new long[regionIds.length];
         this.readingStartedAt = new long[regionIds.length];
+        this.unlanded = new Request[regionIds.length];
+        this.words = new MemorySegment[regionIds.length];
+        final MemorySegment all = Arena.ofAuto().allocate((long)regionIds.length * Long.BYTES, Long.BYTES);
+        for (int r = 0; r < regionIds.length; r++)
+        {
+            words[r] = all.asSlice((long)r * Long.BYTES, Long.BYTES);
+        }
     }
 
     /**
@@ -83,6 +95,7 @@ final class EpochCounters
      */
     boolean unchanged(final int rank, final long seenDoneAt, final long known)
     {
+        land(rank);
         if (readingStartedAt[rank] <= seenDoneAt)
         {
             read(rank);
@@ -107,18 +120,74 @@ final class EpochCounters
         return reading[rank];
     }
 
-    private long read(final int rank)
+    /**
+     * Without blocking: whether a reading of the rank's counter that started after {@code seenDoneAt} has landed (or
+     * failed: {@link #unchanged} then throws); if none has started, starts one.
+     *
+     * @param seenDoneAt when a get's reads were seen done ({@link #tick()}).
+     */
+    boolean readAfter(final int rank, final long seenDoneAt)
     {
-        readingStartedAt[rank] = tick();
-        final Request r;
+        final Request r = unlanded[rank];
+        if (null != r)
+        {
+            if (!r.test())
+            {
+                return false;
+            }
+            if (readingStartedAt[rank] > seenDoneAt || RequestState.FAILED == r.state())
+            {
+                return true;
+            }
+            // an earlier get's reading, landed: taken without waiting, and a later one started
+            land(rank);
+        }
+        if (readingStartedAt[rank] > seenDoneAt)
+        {
+            return true;
+        }
         try
         {
-            r = endpoint.regions().iget(job.partner(rank), regionIds[rank], 0, word);
+            unlanded[rank] = start(rank);
+        }
+        catch (final RmaException ex)
+        {
+            // the rank failed: the wait that follows reads again and throws it
+            return true;
+        }
+        return false;
+    }
+
+    private long read(final int rank)
+    {
+        land(rank);
+        unlanded[rank] = start(rank);
+        land(rank);
+        return reading[rank];
+    }
+
+    private Request start(final int rank)
+    {
+        readingStartedAt[rank] = tick();
+        try
+        {
+            return endpoint.regions().iget(job.partner(rank), regionIds[rank], 0, words[rank]);
         }
         catch (final MxException ex)
         {
             throw RankFailures.refused(rank, ex);
         }
+    }
+
+    /** Waits for the rank's reading under way, if any, and takes its value. */
+    private void land(final int rank)
+    {
+        final Request r = unlanded[rank];
+        if (null == r)
+        {
+            return;
+        }
+        unlanded[rank] = null;
         r.await(DriverTier.UNTIL_DONE);
         final RmaException failed = RequestState.FAILED == r.state() ? RankFailures.failure(rank, r) : null;
         r.release();
@@ -126,7 +195,6 @@ final class EpochCounters
         {
             throw failed;
         }
-        reading[rank] = word.get(ValueLayout.JAVA_LONG, 0);
-        return reading[rank];
+        reading[rank] = words[rank].get(ValueLayout.JAVA_LONG, 0);
     }
 }

@@ -182,10 +182,11 @@ final class PackedGet implements RmaHandle.Completion
         final long[] lengths = {pieces.totalBytes};
         try
         {
-            if (pieces.count() <= DriverTier.MAX_VECTOR && pieces.shareable())
+            final MemorySegment[] into = pieces.joinedLocal();
+            if (into.length <= DriverTier.MAX_VECTOR && pieces.shareable())
             {
-                pull = endpoint.regions().iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1, pieces.local,
-                    pieces.count());
+                pull = endpoint.regions().iget(partner, PackArea.placeRegion(answer), offsets, lengths, 1, into,
+                    into.length);
             }
             else
             {

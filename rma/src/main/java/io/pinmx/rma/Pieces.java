@@ -13,10 +13,14 @@ final class Pieces
     final long[] remoteOffsets;
     final long[] lengths;
     final long totalBytes;
+    /** The caller's segment every local piece is a slice of (a strided transfer), or null. */
+    private final MemorySegment whole;
 
-    private Pieces(final MemorySegment[] local, final long[] remoteOffsets, final long[] lengths)
+    private Pieces(final MemorySegment[] local, final long[] remoteOffsets, final long[] lengths,
+        final MemorySegment whole)
     {
         this.local = local;
+        this.whole = whole;
         this.remoteOffsets = remoteOffsets;
         this.lengths = lengths;
         long total = 0;
@@ -73,7 +77,7 @@ final class Pieces
             remote[i] = remoteBase + (localIsSource ? t : s);
             lengths[i] = bytes;
         });
-        return new Pieces(slices, remote, lengths);
+        return new Pieces(slices, remote, lengths, local);
     }
 
     static Pieces vectors(final IoVector[] vectors)
@@ -96,14 +100,58 @@ final class Pieces
                 lengths[i] = v.bytes();
             }
         }
-        return new Pieces(slices, remote, lengths);
+        return new Pieces(slices, remote, lengths, null);
     }
 
     /** @return pieces [from, to) as a transfer of their own. */
     Pieces range(final int from, final int to)
     {
         return new Pieces(Arrays.copyOfRange(local, from, to), Arrays.copyOfRange(remoteOffsets, from, to),
-            Arrays.copyOfRange(lengths, from, to));
+            Arrays.copyOfRange(lengths, from, to), whole);
+    }
+
+    /**
+     * @return the local pieces in order, those that follow one another in the caller's segment joined into one slice
+     *         (a strided get into a contiguous destination is one segment): packed bytes can land there without
+     *         staging; the pieces themselves when none join.
+     */
+    MemorySegment[] joinedLocal()
+    {
+        if (null == whole || local.length < 2)
+        {
+            return local;
+        }
+        int runs = 1;
+        for (int i = 1; i < local.length; i++)
+        {
+            runs += follows(i) ? 0 : 1;
+        }
+        if (runs == local.length)
+        {
+            return local;
+        }
+        final MemorySegment[] joined = new MemorySegment[runs];
+        int run = 0;
+        long start = local[0].address() - whole.address();
+        long bytes = local[0].byteSize();
+        for (int i = 1; i < local.length; i++)
+        {
+            if (follows(i))
+            {
+                bytes += local[i].byteSize();
+                continue;
+            }
+            joined[run++] = whole.asSlice(start, bytes);
+            start = local[i].address() - whole.address();
+            bytes = local[i].byteSize();
+        }
+        joined[run] = whole.asSlice(start, bytes);
+        return joined;
+    }
+
+    private boolean follows(final int i)
+    {
+        return local[i].address() == local[i - 1].address() + local[i - 1].byteSize();
     }
 
     /** Copies the local pieces, in order, into {@code packed}. */

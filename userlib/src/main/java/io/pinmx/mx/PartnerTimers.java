@@ -18,12 +18,20 @@ import org.agrona.concurrent.CachedNanoClock;
  * a partner the driver knows to be gone fails at once; one it knows to be alive (its process runs on this host) is
  * never given up however long it is silent; a probe its driver answered counts as hearing from it; otherwise silence
  * past the peer timeout fails it, and it is told so. Also says when the next of these falls due, which bounds how
- * long the progress agent may block. Guarded by the endpoint lock.
+ * long the progress agent may block: with none due sooner, a part of the shortest interval such a timer has
+ * ({@link #maxIdleWaitNs(EndpointOptions)}), since an API thread may arm one (a send, a connect, a receive that waits
+ * on a partner) while the agent blocks. Guarded by the endpoint lock.
  */
 final class PartnerTimers
 {
-    private static final long MAX_IDLE_WAIT_NS = 1_000_000L;
     private static final long MIN_IDLE_WAIT_NS = 10_000L;
+    /**
+     * A timer an API thread arms while the agent blocks is run at most 1 / {@value} of its interval late: the part
+     * of the shortest interval the longest idle wait is.
+     */
+    private static final long IDLE_WAIT_PARTS = 2;
+    /** The longest idle wait while frames the driver refused for now wait to be sent again (a peer's full ring). */
+    private static final long REFUSED_FRAME_RETRY_NS = 1_000_000L;
     /** Silence after which, and interval at which, the driver is asked whether a partner we wait on is alive. */
     static final long LIVENESS_CHECK_NS = 50_000_000L;
 
@@ -39,6 +47,8 @@ final class PartnerTimers
     private final PeerLiveness liveness = new PeerLiveness();
     /** The driver judges liveness without the partner's library: receive-only waits can be watched. */
     private final boolean driverJudgesLiveness;
+    /** The longest idle wait: when no timer falls due sooner. */
+    private final long longestIdleWaitNs;
 
     PartnerTimers(
         final EndpointOptions options, final CachedNanoClock now, final PartnerTable partners, final Connector connector,
@@ -54,6 +64,19 @@ final class PartnerTimers
         this.outbound = outbound;
         this.sender = sender;
         this.resendTimer = new ResendTimer(options.resendTimeoutNs, options.maxResends);
+        this.longestIdleWaitNs = maxIdleWaitNs(options);
+    }
+
+    /**
+     * @return the longest idle wait the options allow: {@code 1 / IDLE_WAIT_PARTS} of the shortest of the resend
+     *         timeout, the connect resend, the keepalive interval and the liveness check, the timers an API thread
+     *         arms.
+     */
+    static long maxIdleWaitNs(final EndpointOptions options)
+    {
+        final long shortestNs = Math.min(Math.min(options.resendTimeoutNs, options.connectResendNs),
+            Math.min(options.keepaliveIntervalNs, LIVENESS_CHECK_NS));
+        return Math.max(MIN_IDLE_WAIT_NS, shortestNs / IDLE_WAIT_PARTS);
     }
 
     /**
@@ -79,15 +102,21 @@ final class PartnerTimers
     }
 
     /**
-     * @return how long progress may sleep before a timer (ack, resend, keepalive, connect) falls due.
+     * @return how long progress may sleep before a timer (ack, resend, keepalive, connect) falls due, at most
+     *         {@link #maxIdleWaitNs(EndpointOptions)}, and {@value #REFUSED_FRAME_RETRY_NS} ns while refused frames
+     *         wait.
      */
     long idleWaitNs(final long nowNs)
     {
-        long next = nowNs + MAX_IDLE_WAIT_NS;
+        long next = nowNs + longestIdleWaitNs;
         for (int i = 0, n = partners.activeCount(); i < n; i++)
         {
             final Partner p = partners.activeAt(i);
             next = connector.nextResendNs(p, next);
+            if (p.holdingRefused)
+            {
+                next = Math.min(next, nowNs + REFUSED_FRAME_RETRY_NS);
+            }
             if (p.isConnected())
             {
                 next = Math.min(next, Math.min(resendTimer.deadlineNs(p.window, p.unreadSeenNs), p.tracker.ackDeadlineNs()));

@@ -68,6 +68,11 @@ final class RefusedPullStarts
         return true;
     }
 
+    boolean isEmpty()
+    {
+        return waiting.isEmpty();
+    }
+
     /**
      * A start not tried yet waits behind the refused ones, if any.
      *

@@ -251,6 +251,12 @@ final class RemoteReads
         refusedStarts.retryEach(retryStart);
     }
 
+    /** @return whether pull starts the driver refused for want of room wait to be tried again. */
+    boolean hasRefusedPulls()
+    {
+        return !refusedStarts.isEmpty();
+    }
+
     /** A read released or failed while its pull waited to start only lets its buffer go, as at a pull's end. */
     private void retryStart(final Request r)
     {

@@ -251,6 +251,12 @@ final class Rendezvous
         refusedStarts.retryEach(retryStart);
     }
 
+    /** @return whether pull starts the driver refused for want of room wait to be tried again. */
+    boolean hasRefusedPulls()
+    {
+        return !refusedStarts.isEmpty();
+    }
+
     private void startPull(final Request r, final Partner p)
     {
         pullSpec.peerIndex(p.peerIndex)

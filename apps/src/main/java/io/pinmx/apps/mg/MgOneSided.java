@@ -53,10 +53,12 @@ public final class MgOneSided
                 }
                 run = MgRun.of(cls, transport);
                 final double[] phases = transport.exchangePhaseSeconds();
+                final double[] levels = transport.levelSeconds();
                 if (0 == rma.rank())
                 {
                     MgReport.print(System.out, run, version);
                     MgReport.exchangePhases(System.out, motion, phases);
+                    MgReport.levelPhases(System.out, motion, levels);
                 }
             }
         }

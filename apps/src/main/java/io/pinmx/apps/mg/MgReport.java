@@ -55,6 +55,24 @@ final class MgReport
         out.flush();
     }
 
+    /**
+     * Per level with exchanges, finest last: how many, the bytes a rank moves in each (two planes) and the seconds
+     * of their gets (PUT: fences and notifications), as {@link RmaSlabTransport#levelSeconds()} gives them.
+     */
+    static void levelPhases(final PrintStream out, final GhostMotion motion, final double[] levels)
+    {
+        final String what = GhostMotion.PUT == motion ? "fence" : "get";
+        for (int k = 0; k < levels.length / 2; k++)
+        {
+            if (levels[2 * k] > 0)
+            {
+                line(out, "Level " + k + " " + what + "s", String.format(Locale.ROOT, "%.0f x %d B %.4f s",
+                    levels[2 * k], 2 * RmaSlabTransport.planeBytes(k), levels[2 * k + 1]));
+            }
+        }
+        out.flush();
+    }
+
     private static void line(final PrintStream out, final String name, final String value)
     {
         out.printf(Locale.ROOT, " %-16s=%25s%n", name, value);

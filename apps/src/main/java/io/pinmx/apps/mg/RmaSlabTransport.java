@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,6 +60,9 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private long notifyWaitNs;
     private long progressNs;
     private long lastProgressNs = System.nanoTime();
+    /** Per level, the timed part's exchanges and their gets (PUT: fences and notifications). */
+    private final long[] levelExchanges;
+    private final long[] levelNs;
 
     /** Collective: allocates every level's ghost slots and the space of a level gathered whole. */
     RmaSlabTransport(final Rma rma, final MgClass cls, final GhostMotion motion)
@@ -68,6 +72,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         final SlabLevels levels = new SlabLevels(cls, rma.size(), rma.rank());
         final int finest = cls.finestLevel();
         ghostOffsets = new long[finest + 1];
+        levelExchanges = new long[finest + 1];
+        levelNs = new long[finest + 1];
         long ghostBytes = 0;
         long largestWholeBytes = 0;
         for (int k = 1; k <= finest; k++)
@@ -136,6 +142,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         putNs += fenceStart - start;
         fenceNs += waitStart - fenceStart;
         notifyWaitNs += System.nanoTime() - waitStart;
+        levelExchanges[level]++;
+        levelNs[level] += waitStart - fenceStart;
         final MemorySegment mine = ghosts.local();
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + LOWER_GHOST * planeBytes, grid.values,
             grid.planeStart(0), planeSize);
@@ -174,7 +182,10 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         final long end = System.nanoTime();
         putNs += waitStart - start;
         notifyWaitNs += (lowerSeen - waitStart) + (upperSeen - upperWaitStart);
-        fenceNs += (upperWaitStart - lowerSeen) + (end - upperSeen);
+        final long getNs = (upperWaitStart - lowerSeen) + (end - upperSeen);
+        fenceNs += getNs;
+        levelExchanges[level]++;
+        levelNs[level] += getNs;
         MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, 0, grid.values, grid.planeStart(0), planeSize);
         MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, planeBytes, grid.values,
             grid.planeStart(grid.planes + 1), planeSize);
@@ -276,6 +287,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         fenceNs = 0;
         notifyWaitNs = 0;
         progressNs = 0;
+        Arrays.fill(levelExchanges, 0);
+        Arrays.fill(levelNs, 0);
     }
 
     /**
@@ -290,6 +303,22 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         return seconds;
     }
 
+    /**
+     * Collective: per level, finest last, the timed part's exchanges and the seconds of their gets (PUT: fences and
+     * notifications), slowest rank each, as {exchanges of level 0, seconds of level 0, exchanges of level 1, ...}.
+     */
+    double[] levelSeconds()
+    {
+        final double[] levels = new double[2 * levelNs.length];
+        for (int k = 0; k < levelNs.length; k++)
+        {
+            levels[2 * k] = levelExchanges[k];
+            levels[2 * k + 1] = levelNs[k] / 1e9;
+        }
+        rma.messages().reduce(ReduceOp.MAX, levels);
+        return levels;
+    }
+
     /** Collective. */
     @Override
     public void close()
@@ -300,7 +329,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         arena.close();
     }
 
-    private static long planeBytes(final int level)
+    static long planeBytes(final int level)
     {
         final long side = (1L << level) + 2;
         return side * side * DOUBLE_BYTES;
