@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the main job (./run-main.sh) N times in a row and says, per issue-16 target, in how many runs it was met:
+# Runs the main job (./run-main.sh) N times in a row and says, per target of the main job, in how many runs it is met:
 # 8 B and 1-32 KiB half round trip <= 2x Aeron IPC, 64 KiB bandwidth >= 0.6x memcpy, 4 MiB >= 1.0x memcpy.
 # Every run's whole output is kept (DIR/run-K.log) with its results for scripts (DIR/run-K.json, --json), which the
 # tally reads; a run that fails stops the series, naming its log.

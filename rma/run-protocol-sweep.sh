@@ -5,8 +5,8 @@
 #                                             here and removed on exit (as two hosts would be); needs root and ip.
 #                                             Each rank's process runs on a CPU of its own (PINMX_VETH_CPUS, default
 #                                             "0 1" with two or more CPUs), as rma/bench/run.sh binds them: unbound,
-#                                             whole points now and then took ~1 ms more per operation (in each of 3
-#                                             runs; bound, in none of 3).
+#                                             whole points now and then run far slower per operation, when the
+#                                             ranks' threads share a CPU.
 # The cost model is measured at the start of each run (PINMX_RMA_RECALIBRATE=1) into a file of the run's own, so
 # the sweep judges the model of the moment, not one cached on a quieter or busier day. PINMX_CLASSPATH, if set, is
 # used as it is (no build).

@@ -159,7 +159,7 @@ boot_modules() {
 	for m in virtio_pci 9pnet_virtio 9p; do visit "$m"; done
 }
 
-# Under TCG, decompressing the bzImage takes ~7 s of every boot. Booting the uncompressed
+# Under TCG, decompressing the bzImage takes seconds of every boot. Booting the uncompressed
 # ELF kernel through its PVH entry point (Debian's kernels have CONFIG_PVH) skips that.
 vmlinux=$work/vmlinux
 vmlinux_key=$(sha256sum "$kernel_image" | cut -d' ' -f1)

@@ -34,7 +34,7 @@ case "$mode" in
 esac
 args=("$@")
 # Without ARGS: every program; through the driver the median of 3 loops (about 4 minutes), with OSU's full counts:
-# a tenth of them left the Java side's small operations running uncompiled code (8 B put + fence 35 us, not 12).
+# a tenth of them leaves the Java side's small operations running uncompiled code, several times slower.
 shm_args=(all)
 driver_args=(all -l 3)
 if [ ${#args[@]} -gt 0 ]; then shm_args=("${args[@]}"); driver_args=("${args[@]}"); fi

@@ -44,7 +44,7 @@ public final class MutexHandOffRanks
         final Path dir = Path.of(args[1]);
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
-            final RmaMutexes mutexes = rma.createMutexes(HOST == rma.rank() ? 1 : 0);
+            final RmaMutexes mutexes = rma.locks().createMutexes(HOST == rma.rank() ? 1 : 0);
             rma.barrier();
             if (HOST == rma.rank())
             {
@@ -64,7 +64,7 @@ public final class MutexHandOffRanks
                 }
             }
             rma.barrier();
-            rma.destroyMutexes(mutexes);
+            rma.locks().destroyMutexes(mutexes);
             if (0 == rma.rank())
             {
                 System.out.println("PASSED handoff");

@@ -35,7 +35,7 @@ public final class MutexLatencyRanks
         final boolean stopped = "stopped".equals(args[2]);
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
-            final RmaMutexes mutexes = rma.createMutexes(HOST == rma.rank() ? 1 : 0);
+            final RmaMutexes mutexes = rma.locks().createMutexes(HOST == rma.rank() ? 1 : 0);
             rma.barrier();
             if (HOST == rma.rank())
             {
@@ -66,7 +66,7 @@ public final class MutexLatencyRanks
                 Files.createFile(dir.resolve(PassiveMutexRanks.WORKERS_DONE));
             }
             rma.barrier();
-            rma.destroyMutexes(mutexes);
+            rma.locks().destroyMutexes(mutexes);
             if (0 == rma.rank())
             {
                 System.out.println("PASSED latency");

@@ -53,7 +53,7 @@ public final class PassiveMutexRanks
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
             final boolean host = HOST == rma.rank();
-            final RmaMutexes mutexes = rma.createMutexes(host ? 2 : 0);
+            final RmaMutexes mutexes = rma.locks().createMutexes(host ? 2 : 0);
             final RmaAllocation counters = rma.alloc(host ? COUNTERS_BYTES : 0);
             rma.barrier();
             if (host)
@@ -91,7 +91,7 @@ public final class PassiveMutexRanks
                 rangeCounted + ", want " + 2 * RANGE_CYCLES);
             rma.barrier();
             rma.free(counters);
-            rma.destroyMutexes(mutexes);
+            rma.locks().destroyMutexes(mutexes);
             if (0 == rma.rank())
             {
                 System.out.println("PASSED mutex");
@@ -121,10 +121,10 @@ public final class PassiveMutexRanks
         }
         for (int i = 0; i < RANGE_CYCLES; i++)
         {
-            rma.lockMemory(counters, HOST, RANGE_COUNTER_OFFSET, Long.BYTES);
+            rma.locks().lockMemory(counters, HOST, RANGE_COUNTER_OFFSET, Long.BYTES);
             final long v = rma.values().getLong(counters, HOST, RANGE_COUNTER_OFFSET);
             rma.values().putLong(v + 1, counters, HOST, RANGE_COUNTER_OFFSET);
-            rma.unlockMemory(counters, HOST, RANGE_COUNTER_OFFSET, Long.BYTES);
+            rma.locks().unlockMemory(counters, HOST, RANGE_COUNTER_OFFSET, Long.BYTES);
         }
     }
 

@@ -61,7 +61,7 @@ public final class PassiveTargetBench
             rma.barrier();
             if (0 == rma.rank())
             {
-                System.out.println("# " + rma.costModel());
+                System.out.println("# " + rma.protocols().costModel());
                 if ("passive".equals(mode))
                 {
                     stridedPuts(rma, slices, arena);
@@ -101,7 +101,7 @@ public final class PassiveTargetBench
                 for (int i = 0; i < PLACES.length; i++)
                 {
                     final int p = (i + Math.max(0, round)) % PLACES.length;
-                    rma.passivePuts(PLACES[p]);
+                    rma.protocols().forcePassivePuts(PLACES[p]);
                     source.fill((byte)(round + p));
                     rma.putStrided(source, sourceStrides, slices, 1, 0, targetStrides, counts, 1);
                     rma.fence(1);
@@ -114,7 +114,7 @@ public final class PassiveTargetBench
                     }
                 }
             }
-            rma.passivePuts(PassivePuts.AUTO);
+            rma.protocols().forcePassivePuts(PassivePuts.AUTO);
             final double module = median(ns[0]);
             final double server = median(ns[1]);
             final double auto = median(ns[2]);

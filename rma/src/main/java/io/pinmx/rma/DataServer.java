@@ -15,8 +15,6 @@ import org.agrona.concurrent.AgentTerminationException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The target side of the operations from ranks reached through the driver that need this rank's CPU (puts,
@@ -33,19 +31,18 @@ import java.util.List;
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
  * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote
- * waiter's ticket is taken here and granted when it is served. While this rank has an access epoch open on a slice,
+ * waiter's ticket is taken here and granted in its turn ({@link MutexWaiters}). While this rank has an access epoch open on a slice,
  * a request touching that slice waits for its end in this server's slot of the {@link EpochGate} (and the requests
  * behind it with it, as they are served in order).
  */
 final class DataServer implements Agent, AutoCloseable
 {
+    /** Longest park between duty cycles: a stopping server is seen within it. */
     private static final Duration IDLE_SLICE = Duration.ofMillis(100);
+    /** The park while a remote rank waits for a mutex: a same-host unlock changes only memory, seen a slice later. */
     private static final Duration MUTEX_POLL = Duration.ofNanos(100_000);
     /** How long after a request the server keeps polling for the next: a few operations' round trips. */
     private static final Duration POLL_AFTER_REQUEST = Duration.ofMillis(1);
-    private static final long SERVING_OFFSET = Long.BYTES;
-    private static final long PAGE_BYTES = 4096;
-    private static final long STAGING_KEPT_MAX_BYTES = 64L << 20;
 
     private final Endpoint endpoint;
     private final Allocator allocations;
@@ -56,7 +53,7 @@ final class DataServer implements Agent, AutoCloseable
     private final MemorySegment requests = Arena.ofAuto().allocate(RequestHeader.BUFFER_BYTES, 8);
     private final RequestHeader header = new RequestHeader();
     private final ServerReplies replies;
-    private final List<MutexWait> waiters = new ArrayList<>();
+    private final MutexWaiters mutexes;
     private final String roleName;
     private final ProgressRunner runner;
     /** Set by {@link #close}: a wait for a request's data gives up at its next slice. */
@@ -76,13 +73,8 @@ final class DataServer implements Agent, AutoCloseable
     private volatile long packedInChunks;
     /** The request just served was a put or accumulate its origin completed on a copy (see {@link CopiedWrites}). */
     private boolean originCopied;
-    /** See {@link #staging}; server thread only. */
-    private MemorySegment staging;
+    private final StagingBuffer staging = new StagingBuffer();
     private final PackArea packArea;
-
-    private record MutexWait(Partner origin, long sequence, MemorySegment words, long at, long ticket)
-    {
-    }
 
     DataServer(final Endpoint endpoint, final Allocator allocations, final LockStripes stripes, final EpochGate gate,
         final int self, final int ranks)
@@ -95,6 +87,7 @@ final class DataServer implements Agent, AutoCloseable
         this.self = self;
         this.packArea = new PackArea(endpoint);
         this.replies = new ServerReplies(endpoint);
+        this.mutexes = new MutexWaiters(replies);
         this.roleName = "pinmx-rma-data-server-" + self;
         // No spins or yields of its own: the endpoint's wait on the posted receive polls first, then parks.
         this.runner = ProgressRunner.start(ThreadingMode.DEDICATED,
@@ -139,7 +132,7 @@ final class DataServer implements Agent, AutoCloseable
         if (!next.state().isDone())
         {
             replies.reap();
-            grantMutexes();
+            mutexes.grant();
             return 0;
         }
         final Request received = next;
@@ -160,7 +153,7 @@ final class DataServer implements Agent, AutoCloseable
      */
     private void awaitNext()
     {
-        if (null != next && !next.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor, ackWhenIdle))
+        if (null != next && !next.await(mutexes.isEmpty() ? IDLE_SLICE : MUTEX_POLL, pollFor, ackWhenIdle))
         {
             pollFor = Duration.ZERO;
         }
@@ -231,7 +224,7 @@ final class DataServer implements Agent, AutoCloseable
     private boolean awaitOrStop(final Request r)
     {
         Duration poll = POLL_AFTER_REQUEST;
-        while (!r.await(waiters.isEmpty() ? IDLE_SLICE : MUTEX_POLL, poll, true))
+        while (!r.await(mutexes.isEmpty() ? IDLE_SLICE : MUTEX_POLL, poll, true))
         {
             poll = Duration.ZERO;
             if (stopping && r.cancel())
@@ -240,7 +233,7 @@ final class DataServer implements Agent, AutoCloseable
                 return false;
             }
             replies.reap();
-            grantMutexes();
+            mutexes.grant();
         }
         return true;
     }
@@ -303,7 +296,7 @@ final class DataServer implements Agent, AutoCloseable
     private void whileHeldBack()
     {
         replies.reap();
-        grantMutexes();
+        mutexes.grant();
     }
 
     private void serve(final Partner origin, final RmaOp op, final MemorySegment slice)
@@ -322,54 +315,16 @@ final class DataServer implements Agent, AutoCloseable
                 SharedMemoryTier.fence();
                 answer(origin, 0);
             }
-            case LOCK -> lock(origin, slice);
-            case TRY_LOCK ->
-            {
-                final long at = header.offset() * RmaMutexes.MUTEX_BYTES;
-                final long serving = SharedMemoryTier.loadAcquire(slice, at + SERVING_OFFSET);
-                answer(origin, SharedMemoryTier.compareAndSet(slice, at, serving, serving + 1) ? 1 : 0);
-            }
-            case UNLOCK ->
-            {
-                SharedMemoryTier.fetchAndAdd(slice, header.offset() * RmaMutexes.MUTEX_BYTES + SERVING_OFFSET, 1L);
-                grantMutexes();
-            }
+            case LOCK -> mutexes.lock(origin, header.sequence(), slice, header.offset());
+            case TRY_LOCK -> answer(origin, mutexes.tryLock(slice, header.offset()) ? 1 : 0);
+            case UNLOCK -> mutexes.unlock(slice, header.offset());
             default -> throw new IllegalStateException("unexpected op " + op);
         }
     }
 
-    /** The target pieces of the request, in the order the data is packed: offsets and lengths. */
-    private long[][] targetPieces()
-    {
-        if (header.isPieces())
-        {
-            final int n = header.pieceCount();
-            final long[] offsets = new long[n];
-            final long[] lengths = new long[n];
-            for (int i = 0; i < n; i++)
-            {
-                offsets[i] = header.pieceOffset(i);
-                lengths[i] = header.pieceLength(i);
-            }
-            return new long[][] {offsets, lengths};
-        }
-        final StridedPatch patch = header.patch();
-        final int n = Math.toIntExact(patch.pieces());
-        final long[] offsets = new long[n];
-        final long[] lengths = new long[n];
-        final long base = header.offset();
-        final int[] at = {0};
-        patch.forEachPiece((s, t, bytes) ->
-        {
-            offsets[at[0]] = base + t;
-            lengths[at[0]++] = bytes;
-        });
-        return new long[][] {offsets, lengths};
-    }
-
     private void write(final Partner origin, final MemorySegment slice, final RmaOp op)
     {
-        final long[][] pieces = targetPieces();
+        final long[][] pieces = header.targetPieces();
         final long[] offsets = pieces[0];
         final long[] lengths = pieces[1];
         final long total = header.dataBytes();
@@ -403,7 +358,7 @@ final class DataServer implements Agent, AutoCloseable
         }
         else
         {
-            final MemorySegment data = staging(total);
+            final MemorySegment data = staging.take(total);
             long at = 0;
             for (int from = 0; from < offsets.length; from += DriverTier.MAX_VECTOR)
             {
@@ -415,7 +370,7 @@ final class DataServer implements Agent, AutoCloseable
                 if (!receiveData(origin, new MemorySegment[] {data.asSlice(at, bytes)}))
                 {
                     // nothing of a request that did not arrive whole is applied, and its buffer is not reused
-                    staging = null;
+                    staging.abandon();
                     return;
                 }
                 at += bytes;
@@ -432,8 +387,8 @@ final class DataServer implements Agent, AutoCloseable
         final PieceCursor target, final AccumulateScale scale, final long total)
     {
         final boolean straight = null == scale && 1 == offsets.length;
-        final MemorySegment staging = straight ? slice.asSlice(offsets[0], total) : staging(total);
-        final MemorySegment[] into = ChunkSchedule.slices(staging);
+        final MemorySegment landing = straight ? slice.asSlice(offsets[0], total) : staging.take(total);
+        final MemorySegment[] into = ChunkSchedule.slices(landing);
         final Request[] receives = new Request[into.length];
         final long tag = RmaTags.of(RmaTags.DATA, header.sequence());
         for (int c = 0; c < into.length; c++)
@@ -448,7 +403,7 @@ final class DataServer implements Agent, AutoCloseable
             {
                 Completions.forget(receives, arrived ? c : c + 1);
                 // a receive still filling may write into the buffer: the next request gets another
-                this.staging = null;
+                staging.abandon();
                 return;
             }
             receives[c].release();
@@ -457,27 +412,6 @@ final class DataServer implements Agent, AutoCloseable
                 apply(target, scale, into[c]);
             }
         }
-    }
-
-    /**
-     * Where data that is not applied as it lands (accumulates, packed puts) is received: one buffer kept across
-     * requests, so the endpoint's region cache finds it declared already; fresh memory per request would cost a
-     * declaration each. Requests are served one at a time, so
-     * it is free again once one is served. Past {@link #STAGING_KEPT_MAX_BYTES} a request gets memory of its own.
-     */
-    private MemorySegment staging(final long bytes)
-    {
-        if (bytes > STAGING_KEPT_MAX_BYTES)
-        {
-            return Arena.ofAuto().allocate(bytes, PAGE_BYTES);
-        }
-        if (null == staging || staging.byteSize() < bytes)
-        {
-            final long size = Math.min(STAGING_KEPT_MAX_BYTES, Math.max(2 * (null == staging ? 0 : staging.byteSize()),
-                (bytes + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES));
-            staging = Arena.ofAuto().allocate(size, PAGE_BYTES);
-        }
-        return staging.asSlice(0, bytes);
     }
 
     private void apply(final PieceCursor target, final AccumulateScale scale, final MemorySegment data)
@@ -500,7 +434,7 @@ final class DataServer implements Agent, AutoCloseable
      */
     private void getPacked(final Partner origin, final MemorySegment slice)
     {
-        final long[][] pieces = targetPieces();
+        final long[][] pieces = header.targetPieces();
         final long total = header.dataBytes();
         final PieceCursor source = PieceCursor.of(slice, pieces[0], pieces[1]);
         if (RequestHeader.DELIVERY_PULL == header.delivery())
@@ -541,27 +475,6 @@ final class DataServer implements Agent, AutoCloseable
         final boolean whole = RequestState.COMPLETED == data.state();
         data.release();
         return whole;
-    }
-
-    private void lock(final Partner origin, final MemorySegment words)
-    {
-        final long at = header.offset() * RmaMutexes.MUTEX_BYTES;
-        final long ticket = SharedMemoryTier.fetchAndAdd(words, at, 1L);
-        waiters.add(new MutexWait(origin, header.sequence(), words, at, ticket));
-        grantMutexes();
-    }
-
-    private void grantMutexes()
-    {
-        for (int i = waiters.size() - 1; i >= 0; i--)
-        {
-            final MutexWait w = waiters.get(i);
-            if (SharedMemoryTier.loadAcquire(w.words(), w.at() + SERVING_OFFSET) == w.ticket())
-            {
-                waiters.remove(i);
-                answer(w.origin(), w.sequence(), 1);
-            }
-        }
     }
 
     private void answer(final Partner origin, final long value)

@@ -11,11 +11,8 @@ import io.pinmx.pin.spi.AtomicOp;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -25,14 +22,11 @@ import java.util.function.Predicate;
  * {@link ProtocolChoice} picks. A direct get is one-sided reads of the target's exposed slice ({@link io.pinmx.mx.EndpointRegions#iget}):
  * the drivers move the bytes (the kernel module in softirq, the user driver in whichever thread polls) and the target's
  * data server is not involved; a streamed get reads through {@link StreamBuffers}; a packed get asks the target's
- * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server,
- * with its data inline when it fits the server's request buffer, else following it: the caller's pieces as vectors
- * (direct, zero-copy), packed chunks (pack) or chunks through the stream buffers (stream). A small put or accumulate,
- * or one packed inline in its request, is complete once copied ({@link CopiedWrites}); others once their sends are
- * acknowledged. Read-modify-writes, fences and mutex operations wait for a reply, pinging the server meanwhile
- * ({@link ServerNotices}). The first copied write to a rank
- * after a fence asks the server to answer once it applied it: a fence that finds no other write sent since awaits
- * that answer instead of sending a FENCE, so a put + fence costs one round trip, as a fetch-and-add does, not two.
+ * {@link DataServer} to pack and send the pieces in chunks. Every other operation is a request to the data server:
+ * puts and accumulates as {@link PieceRequests} encodes and sends them; read-modify-writes, fences and mutex
+ * operations wait for a reply, pinging the server meanwhile ({@link ServerNotices}). A fence that finds the last write
+ * sent since the previous one asked to be answered once applied awaits that answer instead of sending a FENCE
+ * ({@link WritesSinceFence}).
  * <p>
  * On a driver that applies one-sided writes itself (the kernel module), puts, int32/int64 accumulates of scale 1 and
  * fetch-and-add/swap go to the target's driver instead ({@link ModuleWrites}), so a stopped target still takes them
@@ -61,12 +55,6 @@ final class DriverTier
      * two, across a network and between ranks of one host alike. Non-blocking gets still pull, side by side.
      */
     static final long SERVED_GET_MAX_BYTES = 2048;
-    /**
-     * What the protocol choice is told of a put whose region would change nothing: it follows the model's curves
-     * (a put that travels with its request uses no region, so memory declared already must not send it zero-copy,
-     * which is slower than a copy sent with the request).
-     */
-    private static final Predicate<MemorySegment> NO_REGION_USED = memory -> false;
     /** Sends need no deadline of their own: the endpoint fails them when the target stops answering. */
     static final Duration UNTIL_DONE = Duration.ofDays(365);
 
@@ -75,33 +63,18 @@ final class DriverTier
     private final int self;
     private final RequestHeader header = new RequestHeader();
     private final ServerNotices notices;
-    private final boolean[] unfenced;
-    /**
-     * Per rank, the answer the first small put or accumulate to it after a fence asked for (see
-     * {@link RequestHeader#answerApplied}), or null; received into {@link #appliedAnswers}.
-     */
-    private final Request[] appliedAnswer;
-    /** Per rank, whether the write that asked for {@link #appliedAnswer} is the last write sent to it. */
-    private final boolean[] appliedIsLast;
-    private final MemorySegment appliedAnswers;
-    private final EpochCounters epochs;
+    private final WritesSinceFence writesSinceFence;
+    /** The sequence number of this origin's next request, whatever its kind: its answers' tags name it. */
     private long nextSequence = 1;
     private final ProtocolChoice protocols;
-    private final StreamBuffers streams;
     private final CopiedWrites copied;
+    private final PieceRequests requests;
     private final ModuleWrites module;
     private final ServerLiveness liveness;
     private final DriverReads reads;
     /** The request and answer of a call: reused, as a call returns only once its send and receive are done. */
     private final MemorySegment askHead = Arena.ofAuto().allocate(RequestHeader.FIXED_BYTES, 8);
     private final MemorySegment askAnswer = Arena.ofAuto().allocate(SERVED_GET_MAX_BYTES, 8);
-    /**
-     * Where a put or accumulate's request header is encoded, copied from there into what is sent: an arena per
-     * request keeps its cleaner until a collection, so a put loop would have both ranks collecting often, each pause
-     * long against an operation.
-     */
-    private final SegmentAllocator scratchHead = SegmentAllocator.prefixAllocator(Arena.ofAuto().allocate(
-        RequestHeader.FIXED_BYTES + (long)RequestHeader.PIECE_BYTES * MAX_PIECES_PER_REQUEST, 8));
     private final Predicate<MemorySegment> isDeclared;
     /**
      * The largest request that carries its data inline: one the endpoint sends eagerly. Past its rendezvous
@@ -112,20 +85,18 @@ final class DriverTier
 
     DriverTier(final JobEndpoint job, final ProtocolChoice protocols, final EpochCounters epochs)
     {
-        this.epochs = epochs;
         this.protocols = protocols;
         this.job = job;
         this.endpoint = job.endpoint();
         this.isDeclared = endpoint.regions()::isDeclared;
-        this.streams = new StreamBuffers(endpoint);
+        final StreamBuffers streams = new StreamBuffers(endpoint);
         this.self = job.job().rank();
-        this.unfenced = new boolean[job.job().size()];
-        this.appliedAnswer = new Request[job.job().size()];
-        this.appliedIsLast = new boolean[job.job().size()];
-        this.appliedAnswers = Arena.ofAuto().allocate((long)Long.BYTES * job.job().size(), 8);
+        this.writesSinceFence = new WritesSinceFence(endpoint, job.job().size());
         this.notices = new ServerNotices(job);
         this.inlineLimitBytes = Math.min(RequestHeader.BUFFER_BYTES, endpoint.options().rendezvousThresholdBytes());
         this.copied = new CopiedWrites(job.job().size(), inlineLimitBytes);
+        this.requests = new PieceRequests(job, notices, protocols, streams, copied, writesSinceFence,
+            () -> nextSequence++, inlineLimitBytes);
         this.module = new ModuleWrites(job);
         this.liveness = new ServerLiveness(job.job().size(), rank -> notices.probe(rank, nextSequence++));
         this.reads = new DriverReads(this, job, protocols, epochs, streams, module, isDeclared);
@@ -210,105 +181,12 @@ final class DriverTier
         try
         {
             toServer(rank);
-            send(handle, rank, allocationId, pieces, patch, remoteBase, scale);
+            requests.write(handle, rank, allocationId, pieces, patch, remoteBase, scale);
         }
         catch (final MxException ex)
         {
             throw RankFailures.refused(rank, ex);
         }
-    }
-
-    private void send(final RmaHandle handle, final int rank, final long allocationId, final Pieces pieces,
-        final StridedPatch patch, final long remoteBase, final AccumulateScale scale)
-    {
-        final boolean firstSinceFence = !unfenced[rank];
-        unfenced[rank] = true;
-        appliedIsLast[rank] = false;
-        if (null == patch && pieces.count() > MAX_PIECES_PER_REQUEST)
-        {
-            forEachChunk(pieces, chunk -> send(handle, rank, allocationId, chunk, null, 0, scale));
-            return;
-        }
-        final RmaOp op = null == scale ? RmaOp.PUT : RmaOp.ACC;
-        final long sequence = nextSequence++;
-        final MemorySegment head = encode(scratchHead, op, rank, sequence, allocationId, pieces, patch, remoteBase,
-            true);
-        if (null != scale)
-        {
-            header.scale(scale);
-        }
-        final int headerBytes = header.headerBytes();
-        final boolean fitsInline = pieces.totalBytes <= inlineLimitBytes - headerBytes;
-        final boolean packed;
-        if (1 == pieces.count())
-        {
-            // one that travels with its request is sent from the caller's memory or a copy, never from a region
-            packed = ContiguousProtocol.STREAM == protocols.contiguous(true, pieces,
-                fitsInline ? NO_REGION_USED : isDeclared);
-        }
-        else
-        {
-            packed = StridedProtocol.PACK == protocols.strided(null == scale ? CostModel.Kind.PUT : CostModel.Kind.ACC,
-                fitsInline ? CostModel.SizeClass.SMALL : CostModel.SizeClass.LARGE, pieces);
-        }
-        final Partner partner = job.partner(rank);
-        final List<Request> sends = new ArrayList<>(2);
-        final long requestTag = RmaTags.of(RmaTags.REQUEST, sequence);
-        // what travels inline as a copy anyway completes on that copy, as a small write does
-        if (pieces.totalBytes <= CopiedWrites.MAX_COPIED_BYTES
-            || fitsInline && (packed || pieces.count() >= MAX_VECTOR))
-        {
-            header.inlineBytes((int)pieces.totalBytes).doneOnCopy();
-            final MemorySegment buffer = copied.buffer(headerBytes + pieces.totalBytes);
-            final MemorySegment inline = buffer.asSlice(0, headerBytes + pieces.totalBytes);
-            MemorySegment.copy(head, 0, inline, 0, headerBytes);
-            pieces.pack(inline.asSlice(headerBytes));
-            if (firstSinceFence)
-            {
-                header.wrap(inline).answerApplied();
-                appliedAnswer[rank] = endpoint.irecv(partner.id(), RmaTags.of(RmaTags.REPLY, sequence),
-                    MatchInfo.MASK_ALL, appliedAnswers.asSlice((long)Long.BYTES * rank, Long.BYTES));
-                appliedIsLast[rank] = true;
-            }
-            copied.add(rank, sendAnswered(rank, partner, requestTag, inline), buffer);
-            return;
-        }
-        if (fitsInline)
-        {
-            header.inlineBytes((int)pieces.totalBytes);
-            final MemorySegment[] vector = new MemorySegment[pieces.count() + 1];
-            vector[0] = detached(head, headerBytes);
-            System.arraycopy(pieces.local, 0, vector, 1, pieces.count());
-            sends.add(endpoint.isend(partner, requestTag, vector, vector.length));
-        }
-        else if (!packed)
-        {
-            sends.add(endpoint.isend(partner, requestTag, detached(head, headerBytes)));
-            final long data = RmaTags.of(RmaTags.DATA, sequence);
-            for (int from = 0; from < pieces.count(); from += MAX_VECTOR)
-            {
-                sends.add(endpoint.isend(partner, data, Arrays.copyOfRange(pieces.local, from,
-                    Math.min(pieces.count(), from + MAX_VECTOR)), Math.min(MAX_VECTOR, pieces.count() - from)));
-            }
-        }
-        else
-        {
-            header.delivery(RequestHeader.DELIVERY_CHUNKS);
-            sends.add(endpoint.isend(partner, requestTag, detached(head, headerBytes)));
-            final long data = RmaTags.of(RmaTags.DATA, sequence);
-            if (1 == pieces.count())
-            {
-                streams.put(partner, data, pieces.local[0], sends);
-            }
-            else
-            {
-                // packed into the stream buffers, which stay declared: fresh memory per request cost a declaration
-                // each of its rendezvous chunks
-                final PieceCursor cursor = PieceCursor.of(pieces);
-                streams.put(partner, data, pieces.totalBytes, (chunk, at) -> cursor.pack(chunk), sends);
-            }
-        }
-        handle.add(new Completions.Sends(rank, sends));
     }
 
     /** A get of {@code pieces} from the rank's slice, in the protocol {@link DriverReads#read} picks. */
@@ -331,14 +209,8 @@ final class DriverTier
     {
         module.complete(rank);
         final long sequence = nextSequence++;
-        final MemorySegment head = encode(Arena.ofAuto(), RmaOp.GET_PACKED, rank, sequence, allocationId, pieces,
-            patch, remoteBase, false);
-        if (PackedGet.pulls(pieces.totalBytes))
-        {
-            header.delivery(RequestHeader.DELIVERY_PULL);
-        }
         return new PackedGet(this, endpoint, job.partner(rank), rank, pieces, sequence,
-            head.asSlice(0, header.headerBytes()));
+            requests.packedGet(rank, sequence, allocationId, pieces, patch, remoteBase));
     }
 
     /**
@@ -360,7 +232,7 @@ final class DriverTier
     {
         settle(rank);
         reads.awaitPacked(rank);
-        if (unfenced[rank])
+        if (writesSinceFence.any(rank))
         {
             fence(rank);
         }
@@ -511,11 +383,11 @@ final class DriverTier
     void fence(final int rank)
     {
         module.complete(rank);
-        if (!unfenced[rank])
+        if (!writesSinceFence.any(rank))
         {
             return;
         }
-        if (appliedIsLast[rank])
+        if (writesSinceFence.answerIsLast(rank))
         {
             settle(rank);
             awaitApplied(rank);
@@ -528,69 +400,20 @@ final class DriverTier
     /** After the rank answered a fence, or the write a fence waited for: every message sent to it arrived. */
     private void fenced(final int rank)
     {
-        unfenced[rank] = false;
-        appliedIsLast[rank] = false;
+        writesSinceFence.fenced(rank);
         copied.check(rank, true);
     }
 
     /** Receives the answer a write to the rank asked for, if one did; throws if the rank failed. */
     private void awaitApplied(final int rank)
     {
-        final Request answer = appliedAnswer[rank];
+        final Request answer = writesSinceFence.takeAnswer(rank);
         if (null == answer)
         {
             return;
         }
-        appliedAnswer[rank] = null;
         awaitAnswer(rank, answer);
         RankFailures.releaseAnswer(rank, answer);
-    }
-
-    /** Sends a copied write; the answer it asked for, if it did, must not stay posted when the send is refused. */
-    private Request sendAnswered(final int rank, final Partner partner, final long tag, final MemorySegment request)
-    {
-        try
-        {
-            return endpoint.isend(partner, tag, request);
-        }
-        catch (final MxException ex)
-        {
-            if (appliedIsLast[rank])
-            {
-                // posted for this request: nothing will answer it
-                Completions.forget(new Request[] {appliedAnswer[rank]}, 0);
-                appliedAnswer[rank] = null;
-                appliedIsLast[rank] = false;
-            }
-            throw ex;
-        }
-    }
-
-    private MemorySegment encode(final SegmentAllocator allocator, final RmaOp op, final int rank, final long sequence,
-        final long allocationId, final Pieces pieces, final StridedPatch patch, final long remoteBase,
-        final boolean remoteIsTarget)
-    {
-        final int pieceBytes = null == patch ? RequestHeader.PIECE_BYTES * pieces.count() : 0;
-        final MemorySegment head = allocator.allocate(RequestHeader.FIXED_BYTES + pieceBytes, 8);
-        header.wrap(head).encode(op, self, sequence, allocationId, remoteBase, pieces.totalBytes, 0);
-        notices.releaseWith(rank, header);
-        if (null != patch)
-        {
-            header.strided(patch, remoteIsTarget);
-        }
-        else
-        {
-            header.pieces(pieces.remoteOffsets, pieces.lengths, 0, pieces.count());
-        }
-        return head;
-    }
-
-    /** @return a copy of a request's header encoded in {@link #scratchHead}, for a send that outlives the call. */
-    private static MemorySegment detached(final MemorySegment head, final int headerBytes)
-    {
-        final MemorySegment copy = Arena.ofAuto().allocate(headerBytes, 8);
-        MemorySegment.copy(head, 0, copy, 0, headerBytes);
-        return copy;
     }
 
     static void forEachChunk(final Pieces pieces, final Consumer<Pieces> action)

@@ -6,8 +6,8 @@ import java.util.ArrayDeque;
 
 /**
  * Send buffers of one size, taken for a send and given back once it is released: an arena per send keeps its
- * cleaner until a collection (an 8 B put loop collected every 1-1.5 s, a fetch-and-add target's survivors grew 50 MB
- * a time). As many are made as are ever in flight at once. Owned by one thread.
+ * cleaner until a collection, so a loop of small operations would have the JVM collecting often and a busy target's
+ * survivors growing. As many are made as are ever in flight at once. Owned by one thread.
  */
 final class KeptBuffers
 {

@@ -29,7 +29,6 @@ final class Ranks implements AutoCloseable
     private static final long ADDRESS_SLOT_OFFSET = HEADER_BYTES - MessageAddresses.SLOT_BYTES;
     private static final long STRIPE_COUNT = 1024;
     private static final long STRIPES_BYTES = STRIPE_COUNT * Long.BYTES;
-    private static final long LIVENESS_PERIOD_MS = 50;
     /** What each rank all-gathers at start: its pid and nonce, then why it could not create its control file. */
     private static final int ANNOUNCEMENT_BYTES = 2 * Long.BYTES;
 
@@ -46,10 +45,7 @@ final class Ranks implements AutoCloseable
     private final boolean[] sameHost;
     /** 1 once the watcher saw the rank's process gone; read by every operation on a same-host rank. */
     private final AtomicIntegerArray dead;
-    private final Thread watcher;
-    /** Run by the watcher on each of its rounds, once set. */
-    private volatile Runnable watchTask;
-    private volatile boolean closed;
+    private final LivenessWatcher watcher;
 
     private Ranks(final Job job, final String jobToken, final Path directory, final RankTier[] tiers, final long[] pids,
         final LockStripes[] stripes, final EpochGate[] gates, final MemorySegment[] addressSlots,
@@ -65,7 +61,7 @@ final class Ranks implements AutoCloseable
         this.addressSlots = addressSlots;
         this.sameHost = sameHost;
         this.dead = new AtomicIntegerArray(tiers.length);
-        this.watcher = Thread.ofPlatform().daemon().name("pinmx-rma-liveness").start(this::watch);
+        this.watcher = new LivenessWatcher(tiers, pids, dead);
     }
 
     /**
@@ -277,10 +273,10 @@ final class Ranks implements AutoCloseable
         return pids[rank];
     }
 
-    /** Runs the task on the liveness watcher's thread, once each round (every 50 ms) until close. */
+    /** Runs the task on the liveness watcher's thread, once each round until close ({@link LivenessWatcher}). */
     void watchAlso(final Runnable task)
     {
-        watchTask = task;
+        watcher.watchAlso(task);
     }
 
     /**
@@ -306,47 +302,9 @@ final class Ranks implements AutoCloseable
         }
     }
 
-    private void watch()
-    {
-        final ProcessHandle[] handles = new ProcessHandle[tiers.length];
-        for (int r = 0; r < tiers.length; r++)
-        {
-            if (RankTier.SHARED_MEMORY == tiers[r])
-            {
-                handles[r] = ProcessHandle.of(pids[r]).orElse(null);
-                dead.set(r, null == handles[r] ? 1 : 0);
-            }
-        }
-        while (!closed)
-        {
-            for (int r = 0; r < handles.length; r++)
-            {
-                if (null != handles[r] && !handles[r].isAlive())
-                {
-                    dead.set(r, 1);
-                    handles[r] = null;
-                }
-            }
-            final Runnable task = watchTask;
-            if (null != task)
-            {
-                task.run();
-            }
-            try
-            {
-                Thread.sleep(LIVENESS_PERIOD_MS);
-            }
-            catch (final InterruptedException ex)
-            {
-                return;
-            }
-        }
-    }
-
     @Override
     public void close()
     {
-        closed = true;
-        watcher.interrupt();
+        watcher.close();
     }
 }

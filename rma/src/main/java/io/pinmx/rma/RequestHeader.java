@@ -281,4 +281,36 @@ final class RequestHeader
     {
         return buffer.get(U32, 204);
     }
+
+    /**
+     * @return the target pieces of the request, in the order its data is packed: {@code [0]} their offsets in the
+     *         slice (a strided patch's from {@link #offset()}), {@code [1]} their lengths.
+     */
+    long[][] targetPieces()
+    {
+        if (isPieces())
+        {
+            final int n = pieceCount();
+            final long[] offsets = new long[n];
+            final long[] lengths = new long[n];
+            for (int i = 0; i < n; i++)
+            {
+                offsets[i] = pieceOffset(i);
+                lengths[i] = pieceLength(i);
+            }
+            return new long[][] {offsets, lengths};
+        }
+        final StridedPatch patch = patch();
+        final int n = Math.toIntExact(patch.pieces());
+        final long[] offsets = new long[n];
+        final long[] lengths = new long[n];
+        final long base = offset();
+        final int[] at = {0};
+        patch.forEachPiece((s, t, bytes) ->
+        {
+            offsets[at[0]] = base + t;
+            lengths[at[0]++] = bytes;
+        });
+        return new long[][] {offsets, lengths};
+    }
 }

@@ -8,9 +8,10 @@ import java.util.stream.IntStream;
 /**
  * ARMCI-style one-sided communication among the ranks of a {@link Job}: collective allocation of remotely
  * accessible memory, put, get and accumulate (contiguous, strided, vector; blocking and non-blocking), fences,
- * mutexes, address-range locks, barriers; value operations ({@link #values()}), read-modify-write
- * ({@link #atomics()}), flagged puts ({@link #flags()}), access epochs ({@link #epochs()}), groups
- * ({@link #groups()}) and ARMCI's message helpers ({@link #messages()}: broadcast, reductions).
+ * barriers; value operations ({@link #values()}), read-modify-write ({@link #atomics()}), flagged puts
+ * ({@link #flags()}), mutexes and address-range locks ({@link #locks()}), access epochs ({@link #epochs()}), groups
+ * ({@link #groups()}), ARMCI's message helpers ({@link #messages()}: broadcast, reductions) and the protocols of
+ * requests through the driver ({@link #protocols()}).
  * <p>
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
  * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
@@ -29,13 +30,14 @@ public final class Rma implements AutoCloseable
     private final Transfers transfers;
     private final Fences fences;
     private final RmaGroups groups;
-    private final MemoryLocks memoryLocks;
+    private final RmaLocks locks;
     private final RmaMessages messages;
     private final LocalMemory localMemory;
     private final RmaValues values;
     private final RmaAtomics atomics;
     private final RmaFlags flags;
     private final RmaEpochs epochs;
+    private final RmaProtocols protocols;
     private final CallerProgress progress;
     private boolean closed;
 
@@ -54,6 +56,7 @@ public final class Rma implements AutoCloseable
         this.atomics = new RmaAtomics(transfers);
         this.flags = new RmaFlags(transfers, job.rank());
         this.epochs = new RmaEpochs(this, transfers);
+        this.protocols = new RmaProtocols(layers);
         this.progress = new CallerProgress(null == driver ? null : layers.endpoint.endpoint());
         if (null != driver)
         {
@@ -69,7 +72,7 @@ public final class Rma implements AutoCloseable
                 throw ex;
             }
         }
-        this.memoryLocks = new MemoryLocks(createMutexes(1));
+        this.locks = new RmaLocks(this, driver, groups);
     }
 
     /**
@@ -440,56 +443,12 @@ public final class Rma implements AutoCloseable
         return groups.world();
     }
 
-    // ---------------------------------------------------------------- mutexes
+    // ---------------------------------------------------------------- locks, progress
 
-    /**
-     * Collective: this rank hosts {@code count} mutexes (counts may differ between ranks, 0 included).
-     *
-     * @throws IllegalArgumentException on every rank, naming the rank, if any rank gave a negative count.
-     */
-    public RmaMutexes createMutexes(final int count)
+    /** @return ARMCI's mutexes and address-range locks ({@code ARMCI_Create_mutexes}, {@code armci_lockmem}). */
+    public RmaLocks locks()
     {
-        return createMutexes(groups.world(), count);
-    }
-
-    /**
-     * Collective over the group's members: each hosts {@code count} mutexes; hosts are named by world rank and a rank
-     * outside the group is refused, naming it.
-     */
-    public RmaMutexes createMutexes(final RmaGroup group, final int count)
-    {
-        return RmaMutexes.create(this, driver, group, count);
-    }
-
-    /** Collective: destroys the group; using it afterwards fails. */
-    public void destroyMutexes(final RmaMutexes mutexes)
-    {
-        free(mutexes.words());
-    }
-
-    /**
-     * Waits until this rank holds an address range of a rank's slice ({@code armci_lockmem}); each rank's memory has
-     * one lock (created at init), so ranges on one rank exclude each other even when apart. One range at a time.
-     *
-     * @throws IllegalArgumentException naming the rank or range if it is outside the job, the allocation's group or
-     *                                  the slice.
-     * @throws IllegalStateException    if this rank holds a range already, or the allocation was freed.
-     */
-    public void lockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
-    {
-        checkOpen();
-        checkRank(rank, "locked range");
-        memoryLocks.lock(allocation, rank, offset, bytes);
-    }
-
-    /**
-     * Completes this rank's puts and accumulates everywhere, then lets the range go ({@code armci_unlockmem}).
-     *
-     * @throws IllegalStateException naming the range if this rank does not hold exactly it.
-     */
-    public void unlockMemory(final RmaAllocation allocation, final int rank, final long offset, final long bytes)
-    {
-        memoryLocks.unlock(allocation, rank, offset, bytes);
+        return locks;
     }
 
     /**
@@ -538,53 +497,10 @@ public final class Rma implements AutoCloseable
         ranks.checkAlive(rank);
     }
 
-    /**
-     * @return how many requests through the driver took each protocol (strided and vector: direct or pack;
-     *         contiguous: zero-copy or stream) since init; all 0 when no rank is reached through the driver.
-     */
-    public ProtocolCounts protocolCounts()
+    /** @return the protocols of this rank's requests through the driver: counted, forced, chosen by a cost model. */
+    public RmaProtocols protocols()
     {
-        return layers.protocols.counts();
-    }
-
-    /**
-     * Forces this rank's protocols for the operations that follow through the driver (AUTO: the cost model's
-     * choice); the same as {@link RmaOptions#strided()} and {@link RmaOptions#contiguous()} at init.
-     *
-     * @throws IllegalArgumentException if either is null.
-     */
-    public void protocols(final StridedProtocol strided, final ContiguousProtocol contiguous)
-    {
-        layers.protocols.force(strided, contiguous);
-    }
-
-    /**
-     * Forces where this rank's strided and vector puts to passive targets go from now on (AUTO: the cost model's
-     * choice); the same as {@link RmaOptions#passivePuts()} at init.
-     *
-     * @throws IllegalArgumentException if it is null.
-     */
-    public void passivePuts(final PassivePuts where)
-    {
-        layers.protocols.forcePassivePuts(where);
-    }
-
-    /** @return the cost model that chooses this rank's protocols, or null when no rank is reached through the driver. */
-    public CostModel costModel()
-    {
-        return layers.protocols.model();
-    }
-
-    /** @return requests this rank's data server has served (0 without one): what its CPU did for others. */
-    long dataServerRequests()
-    {
-        return layers.dataServerRequests();
-    }
-
-    /** @return of the packed gets this rank's data server answered: packed, sent in chunks, pack-area bytes held. */
-    long[] dataServerPackedGets()
-    {
-        return layers.dataServerPackedGets();
+        return protocols;
     }
 
     void checkOpen()

@@ -99,8 +99,8 @@ final class RmaLayers
      * the path that crosses a network (UDP frames), which is what switching the tier off is for.
      * <p>
      * The user driver runs no progress thread of its own: the endpoint's progress thread, or a thread waiting in the
-     * endpoint (the data server between requests, a caller awaiting a reply), polls it. With both, two threads per
-     * rank spun on the two cores of this host while a third waited, and each operation paid for the contention.
+     * endpoint (the data server between requests, a caller awaiting a reply), polls it: a driver thread besides would
+     * put more spinning threads per rank than a small host has cores, and every operation would pay for that.
      * Acks keep the library's delay: a waiting thread that polls and finds nothing sends the acks a partner waits for
      * at once (a put's, once the data server has applied it), and the others ride on replies.
      */

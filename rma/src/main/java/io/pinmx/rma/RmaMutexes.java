@@ -12,12 +12,13 @@ import java.lang.foreign.MemorySegment;
  * takes its ticket with the host driver's atomics and is woken by the releaser through its own flag word
  * ({@link MutexTurns}), so a stopped host still hands its mutexes on; on other hosts a remote waiter waits for the
  * host's data server to grant its turn. Nobody spins over the network. Destroyed collectively by
- * {@link Rma#destroyMutexes(RmaMutexes)}.
+ * {@link RmaLocks#destroyMutexes(RmaMutexes)}.
  */
 public final class RmaMutexes
 {
     static final long MUTEX_BYTES = 2 * Long.BYTES;
-    private static final long SERVING_OFFSET = Long.BYTES;
+    /** Where a mutex's now-serving word follows its next-ticket word. */
+    static final long SERVING_OFFSET = Long.BYTES;
     /** A remote waiter on a passive host asks the host's driver this often whether the host is still there. */
     private static final long PROBE_INTERVAL_NS = 1_000_000_000L;
     private static final long NO_TICKET = -1;

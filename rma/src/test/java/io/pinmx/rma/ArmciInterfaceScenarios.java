@@ -379,7 +379,7 @@ public final class ArmciInterfaceScenarios
         final StridedProtocol[] protocols = {StridedProtocol.DIRECT, StridedProtocol.PACK, StridedProtocol.AUTO};
         for (int round = 0; round < protocols.length; round++)
         {
-            rma.protocols(protocols[round], ContiguousProtocol.AUTO);
+            rma.protocols().force(protocols[round], ContiguousProtocol.AUTO);
             final MemorySegment[] sources = scattered(pieces, bytes, other, round);
             final long[] remote = new long[pieces];
             for (int i = 0; i < pieces; i++)
@@ -447,7 +447,7 @@ public final class ArmciInterfaceScenarios
             a.local().asSlice(0, 2L * pieces * bytes).fill((byte)0);
             rma.barrier();
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
         final MemorySegment[] bad = scattered(2, bytes, other, 0);
         final MemorySegment[] readOnly = {bad[0], bad[1].asReadOnly()};
         expect(IllegalArgumentException.class, "local piece 1 is read-only",
@@ -588,11 +588,11 @@ public final class ArmciInterfaceScenarios
             {
                 for (final long at : new long[] {0, 2048})
                 {
-                    rma.lockMemory(a, t, at, 8);
+                    rma.locks().lockMemory(a, t, at, 8);
                     final long seen = rma.values().getLong(a, t, at);
                     Thread.onSpinWait();
                     rma.values().putLong(seen + 1, a, t, at);
-                    rma.unlockMemory(a, t, at, 8);
+                    rma.locks().unlockMemory(a, t, at, 8);
                 }
             }
         }
@@ -603,21 +603,21 @@ public final class ArmciInterfaceScenarios
                 a.local().get(ValueLayout.JAVA_LONG, 2048) + ", want " + want);
         rma.barrier();
         final int next = (rma.rank() + 1) % rma.size();
-        rma.lockMemory(a, next, 64, 16);
-        expect(IllegalStateException.class, "one at a time", () -> rma.lockMemory(a, next, 1024, 8));
-        expect(IllegalStateException.class, "this rank holds [64, +16)", () -> rma.unlockMemory(a, next, 64, 8));
-        rma.unlockMemory(a, next, 64, 16);
-        expect(IllegalStateException.class, "holds no range", () -> rma.unlockMemory(a, next, 64, 16));
-        expect(IllegalArgumentException.class, "outside rank " + next, () -> rma.lockMemory(a, next, 4090, 8));
-        expect(IllegalArgumentException.class, "rank " + rma.size(), () -> rma.lockMemory(a, rma.size(), 0, 8));
-        expect(IllegalArgumentException.class, "allocation is null", () -> rma.lockMemory(null, next, 0, 8));
-        rma.lockMemory(a, next, 4088, 8);
+        rma.locks().lockMemory(a, next, 64, 16);
+        expect(IllegalStateException.class, "one at a time", () -> rma.locks().lockMemory(a, next, 1024, 8));
+        expect(IllegalStateException.class, "this rank holds [64, +16)", () -> rma.locks().unlockMemory(a, next, 64, 8));
+        rma.locks().unlockMemory(a, next, 64, 16);
+        expect(IllegalStateException.class, "holds no range", () -> rma.locks().unlockMemory(a, next, 64, 16));
+        expect(IllegalArgumentException.class, "outside rank " + next, () -> rma.locks().lockMemory(a, next, 4090, 8));
+        expect(IllegalArgumentException.class, "rank " + rma.size(), () -> rma.locks().lockMemory(a, rma.size(), 0, 8));
+        expect(IllegalArgumentException.class, "allocation is null", () -> rma.locks().lockMemory(null, next, 0, 8));
+        rma.locks().lockMemory(a, next, 4088, 8);
         rma.values().putLong(rma.rank(), a, next, 4088);
-        rma.unlockMemory(a, next, 4088, 8);
+        rma.locks().unlockMemory(a, next, 4088, 8);
         rma.barrier();
         final int prev = (rma.rank() + rma.size() - 1) % rma.size();
         check(prev == a.local().get(ValueLayout.JAVA_LONG, 4088), () -> "a lock after refusals");
         rma.free(a);
-        expect(IllegalStateException.class, "was freed", () -> rma.lockMemory(a, next, 0, 8));
+        expect(IllegalStateException.class, "was freed", () -> rma.locks().lockMemory(a, next, 0, 8));
     }
 }

@@ -173,9 +173,9 @@ public final class ArmciSuiteScenarios
         rma.put(none, empty, (rma.rank() + 1) % rma.size(), 0);
         rma.free(empty);
         // Mutexes likewise: rank 0 hosts none.
-        final RmaMutexes m = rma.createMutexes(rma.rank());
+        final RmaMutexes m = rma.locks().createMutexes(rma.rank());
         expect(IllegalArgumentException.class, "rank 0 hosts 0 mutexes; there is no mutex 0", () -> m.lock(0, 0));
-        rma.destroyMutexes(m);
+        rma.locks().destroyMutexes(m);
     }
 
     // ---------------------------------------------------------------- test_strided: 0..8 levels
@@ -319,7 +319,7 @@ public final class ArmciSuiteScenarios
         fill(row, 5 + rma.rank());
         for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
         {
-            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            rma.protocols().force(protocol, ContiguousProtocol.AUTO);
             rma.putStrided(row, new long[] {0}, a, next, at, new long[] {32}, new long[] {24, 5}, 1);
             final MemorySegment rows = local(2, 5 * 24);
             rma.getStrided(a, next, at, new long[] {32}, rows, new long[] {24}, new long[] {24, 5}, 1);
@@ -351,7 +351,7 @@ public final class ArmciSuiteScenarios
                 MemorySegment.mismatch(row, 0, 8, interleaved, 40, 48) < 0,
                 () -> protocol + ": interleaved blocks");
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
         rma.barrier();
         a.local().fill((byte)0);
         rma.barrier();
@@ -503,7 +503,7 @@ public final class ArmciSuiteScenarios
     {
         for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
         {
-            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            rma.protocols().force(protocol, ContiguousProtocol.AUTO);
             final MemorySegment data = local(2, 64);
             fill(data, 11 + rma.rank());
             final MemorySegment empty = local(0, 0);
@@ -532,7 +532,7 @@ public final class ArmciSuiteScenarios
                 "groups: " + first + ", " + second + ", " + after);
             rma.putVector(new IoVector[] {new IoVector(local(1, 16), new long[] {0}, new long[] {at + 64}, 16)}, a, next);
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
         rma.barrier();
     }
 
@@ -795,7 +795,7 @@ public final class ArmciSuiteScenarios
     private void mutexes()
     {
         final int rounds = 12;
-        final RmaMutexes m = rma.createMutexes(rma.rank());
+        final RmaMutexes m = rma.locks().createMutexes(rma.rank());
         final RmaAllocation counters = rma.alloc(8L * Math.max(1, rma.rank()));
         for (int round = 0; round < rounds; round++)
         {
@@ -853,14 +853,14 @@ public final class ArmciSuiteScenarios
             expect(IllegalStateException.class, "which this rank does not hold", () -> m.unlock(0, last));
         }
         rma.barrier();
-        rma.destroyMutexes(m);
+        rma.locks().destroyMutexes(m);
         expect(IllegalStateException.class, "was freed", () -> m.lock(0, last));
         expect(IllegalStateException.class, "was freed", () -> m.unlock(0, last));
         rma.free(counters);
         // A negative count is refused on every rank, naming it; the ranks stay in step.
-        expect(IllegalArgumentException.class, "mutex count refused on every rank (" + (16 + 8 * rma.size()) + " bytes a mutex, 8 a host): rank 0 asked for a slice of " + (8 - 16 - 8 * rma.size()) + " bytes", () -> rma.createMutexes(0 == rma.rank() ? -1 : 1));
-        final RmaMutexes after = rma.createMutexes(1);
-        rma.destroyMutexes(after);
+        expect(IllegalArgumentException.class, "mutex count refused on every rank (" + (16 + 8 * rma.size()) + " bytes a mutex, 8 a host): rank 0 asked for a slice of " + (8 - 16 - 8 * rma.size()) + " bytes", () -> rma.locks().createMutexes(0 == rma.rank() ? -1 : 1));
+        final RmaMutexes after = rma.locks().createMutexes(1);
+        rma.locks().destroyMutexes(after);
     }
 
     // ---------------------------------------------------------------- non-blocking handles
@@ -981,7 +981,7 @@ public final class ArmciSuiteScenarios
         final RmaHandle h = rma.handle();
         for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
         {
-            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            rma.protocols().force(protocol, ContiguousProtocol.AUTO);
             for (int kind = 0; kind < 3; kind++)
             {
                 for (final int pieces : new int[] {4, 300})
@@ -1014,7 +1014,7 @@ public final class ArmciSuiteScenarios
                 }
             }
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     /**
@@ -1094,12 +1094,12 @@ public final class ArmciSuiteScenarios
         int p = 0;
         for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
         {
-            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            rma.protocols().force(protocol, ContiguousProtocol.AUTO);
             strided[p] = local(p + 1, 8 * 100);
             rma.nbGetStrided(a, next, 1 << 17, new long[] {64}, strided[p], new long[] {8}, new long[] {8, 100}, 1, gets);
             p++;
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
         rma.free(a);
         get.await();
         gets.await();
@@ -1234,11 +1234,11 @@ public final class ArmciSuiteScenarios
         rma.nbGet(a, next, 0, local(1, 1 << 17), rma.handle());
         for (final StridedProtocol protocol : List.of(StridedProtocol.DIRECT, StridedProtocol.PACK))
         {
-            rma.protocols(protocol, ContiguousProtocol.AUTO);
+            rma.protocols().force(protocol, ContiguousProtocol.AUTO);
             rma.nbGetStrided(a, next, 0, new long[] {64}, local(2, 64 * 100), new long[] {64}, new long[] {8, 100}, 1,
                 rma.handle());
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     // ---------------------------------------------------------------- fence, then a flag to a third rank

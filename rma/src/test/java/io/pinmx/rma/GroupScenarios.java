@@ -127,7 +127,7 @@ final class GroupScenarios
         check(("from " + g.worldRank(size - 1)).equals(new String(said, StandardCharsets.US_ASCII)),
             () -> "group broadcast " + new String(said, StandardCharsets.US_ASCII));
         // Mutexes on the group: every member hosts one; each takes every member's in turn around a counter.
-        final RmaMutexes m = rma.createMutexes(g, 1);
+        final RmaMutexes m = rma.locks().createMutexes(g, 1);
         for (final int host : g.worldRanks())
         {
             m.lock(0, host);
@@ -147,7 +147,7 @@ final class GroupScenarios
         check(size == a.local().get(ValueLayout.JAVA_LONG, 32), () -> "mutex counter " +
             a.local().get(ValueLayout.JAVA_LONG, 32));
         expect(IllegalStateException.class, "still has allocation", () -> rma.groups().free(g));
-        rma.destroyMutexes(m);
+        rma.locks().destroyMutexes(m);
         rma.free(a);
     }
 

@@ -72,15 +72,15 @@ final class ProgressScenarios
         rma.barrier();
         // Sampled between two barriers: after every earlier request was served, before any get can reach rank 0 (a
         // rank leaving a barrier first may send its first get before the last one has left it).
-        final long servedBefore = rma.dataServerRequests();
-        final long packedBefore = rma.protocolCounts().pack();
-        final long servedGetsBefore = rma.protocolCounts().served();
+        final long servedBefore = rma.protocols().dataServerRequests();
+        final long packedBefore = rma.protocols().counts().pack();
+        final long servedGetsBefore = rma.protocols().counts().served();
         rma.barrier();
         long served = 0;
         if (0 == rma.rank())
         {
             computeUntilOthersRaise(a, getsDoneAt);
-            served = rma.dataServerRequests() - servedBefore;
+            served = rma.protocols().dataServerRequests() - servedBefore;
         }
         else
         {
@@ -94,8 +94,8 @@ final class ProgressScenarios
         // request it answers with the bytes; every other get is the drivers', and so is the final fetch-and-add where
         // the driver applies it itself (the kernel module).
         final boolean fetchAddServed = 0 != rma.rank() && RankTier.DRIVER == rma.tier(0) && !rma.driverWrites(a, 0);
-        final long[] byServer = rma.messages().sum(new long[] {rma.protocolCounts().pack() - packedBefore,
-            rma.protocolCounts().served() - servedGetsBefore, fetchAddServed ? 1 : 0});
+        final long[] byServer = rma.messages().sum(new long[] {rma.protocols().counts().pack() - packedBefore,
+            rma.protocols().counts().served() - servedGetsBefore, fetchAddServed ? 1 : 0});
         final long packed = byServer[0];
         final long servedGets = byServer[1];
         final long servedFetchAdds = byServer[2];
@@ -253,7 +253,7 @@ final class ProgressScenarios
                     seen);
             expect(RmaException.class, "rank " + victim, () -> rma.values().getLong(a, victim, 0));
             // a packed get large enough to be pulled from the target's pack area
-            rma.protocols(StridedProtocol.PACK, ContiguousProtocol.AUTO);
+            rma.protocols().force(StridedProtocol.PACK, ContiguousProtocol.AUTO);
             final MemorySegment rows = Arena.ofAuto().allocate(PACKED_GET_BYTES);
             expect(RmaException.class, "rank " + victim, () -> rma.getStrided(a, victim, 0, new long[] {1024}, rows,
                 new long[] {512}, new long[] {512, PACKED_GET_BYTES / 512}, 1));

@@ -140,7 +140,7 @@ final class ProtocolScenarios
         final int target = (rma.rank() + 1) % rma.size();
         final RmaAllocation a = rma.alloc(SLICE_BYTES);
         fill(a.local(), 500 + rma.rank());
-        final long[] before = rma.dataServerPackedGets();
+        final long[] before = rma.protocols().dataServerPackedGets();
         rma.barrier();
         final int pulledAtMost = (int)(PackArea.AREA_BYTES / AREA_GET_BYTES);
         final int gets = pulledAtMost + 4;
@@ -170,7 +170,7 @@ final class ProtocolScenarios
             }
         }
         rma.barrier();
-        final long[] after = rma.dataServerPackedGets();
+        final long[] after = rma.protocols().dataServerPackedGets();
         check(after[0] - before[0] == pulledAtMost && after[1] - before[1] == gets - pulledAtMost,
             () -> "rank " + rma.rank() + "'s server of " + gets + " packed gets pulled " + (after[0] - before[0]) +
                 " and sent " + (after[1] - before[1]) + " in chunks; expected " + pulledAtMost + " pulled");
@@ -179,7 +179,7 @@ final class ProtocolScenarios
             " bytes");
         rma.atomics().fetchAndAdd(a, target, 0, 1);
         rma.barrier();
-        final long held = rma.dataServerPackedGets()[2];
+        final long held = rma.protocols().dataServerPackedGets()[2];
         check(0 == held, () -> "rank " + rma.rank() + "'s pack area holds " + held + " bytes after its origin's next " +
             "request");
         rma.free(a);
@@ -211,15 +211,15 @@ final class ProtocolScenarios
             final MemorySegment rows = doubles(rowBytes * shape[1], rma.rank() + rowBytes);
             final boolean small = rowBytes * shape[1] <= 8 << 10;
             final String what = shape[1] + " rows of " + rowBytes + " B";
-            ProtocolCounts before = rma.protocolCounts();
+            ProtocolCounts before = rma.protocols().counts();
             rma.putStrided(rows, packed, a, target, shape[2], spread, counts, 1);
             checkOne(before, small, "put of " + what);
-            before = rma.protocolCounts();
+            before = rma.protocols().counts();
             rma.accStrided(AccumulateScale.ofDouble(1.0), rows, packed, a, target, shape[2] + rowBytes, spread, counts,
                 1);
             checkOne(before, small, "accumulate of " + what);
             final MemorySegment back = Arena.ofAuto().allocate(rows.byteSize(), 8);
-            before = rma.protocolCounts();
+            before = rma.protocols().counts();
             rma.getStrided(a, target, shape[2], spread, back, packed, counts, 1);
             checkOne(before, small, "get of " + what);
             check(MemorySegment.mismatch(rows, 0, rows.byteSize(), back, 0, back.byteSize()) < 0,
@@ -248,14 +248,14 @@ final class ProtocolScenarios
         final RmaAllocation a = rma.alloc(SLICE_BYTES);
         final MemorySegment declared = Arena.ofShared().allocate(64 << 10, 4096);
         fill(declared, 77 + rma.rank());
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.ZERO_COPY);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.ZERO_COPY);
         rma.put(declared, a, target, 0);
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
         for (final long bytes : new long[] {64 << 10, 16 << 10})
         {
-            final ProtocolCounts before = rma.protocolCounts();
+            final ProtocolCounts before = rma.protocols().counts();
             rma.put(declared.asSlice(0, bytes), a, target, 0);
-            final ProtocolCounts after = rma.protocolCounts();
+            final ProtocolCounts after = rma.protocols().counts();
             final long zeroCopy = after.zeroCopy() - before.zeroCopy();
             final long stream = after.stream() - before.stream();
             final boolean inline = bytes < 32 << 10;
@@ -273,7 +273,7 @@ final class ProtocolScenarios
     /** Checks that exactly one request moved since {@code before}, packed if {@code small} else direct. */
     private void checkOne(final ProtocolCounts before, final boolean small, final String what)
     {
-        final ProtocolCounts after = rma.protocolCounts();
+        final ProtocolCounts after = rma.protocols().counts();
         final long pack = after.pack() - before.pack();
         final long direct = after.direct() - before.direct();
         check(small ? 1 == pack && 0 == direct : 0 == pack && 1 == direct, () -> "the " + what + " went " + direct +
@@ -530,7 +530,7 @@ final class ProtocolScenarios
         for (int phase = 0; phase < phases.length; phase++)
         {
             rma.barrier();
-            final long before = rma.dataServerRequests();
+            final long before = rma.protocols().dataServerRequests();
             rma.barrier();
             for (int i = 0; i < rounds; i++)
             {
@@ -586,7 +586,7 @@ final class ProtocolScenarios
                 check(want == got, () -> what + ": slot " + round + " holds " + got + ", want " + want);
             }
             rma.barrier();
-            final long served = rma.dataServerRequests() - before;
+            final long served = rma.protocols().dataServerRequests() - before;
             if (RankTier.DRIVER == rma.tier(target))
             {
                 final int p = phase;
@@ -617,7 +617,7 @@ final class ProtocolScenarios
     /** A forced protocol is the only one of its kind that moved; through shared memory none did. */
     private void checkCounts(final int target)
     {
-        final ProtocolCounts c = rma.protocolCounts();
+        final ProtocolCounts c = rma.protocols().counts();
         if (RankTier.SHARED_MEMORY == rma.tier(target))
         {
             check(c.equals(new ProtocolCounts(0, 0, 0, 0, 0)), () -> "through shared memory, yet counted " + c);

@@ -409,7 +409,7 @@ public final class RmaScenarios
             rma.values().putLong(rma.values().getLong(a, 0, 24) + 1, a, 0, 24);
             rma.atomics().swap(a, 0, 16, 0);
         }
-        final RmaMutexes mutexes = rma.createMutexes(rma.rank() + 1);
+        final RmaMutexes mutexes = rma.locks().createMutexes(rma.rank() + 1);
         final int last = rma.size() - 1;
         for (int i = 0; i < criticals; i++)
         {
@@ -435,7 +435,7 @@ public final class RmaScenarios
             mutexes.unlock(0, 0);
         }
         rma.barrier();
-        rma.destroyMutexes(mutexes);
+        rma.locks().destroyMutexes(mutexes);
         rma.free(a);
     }
 
@@ -543,11 +543,11 @@ public final class RmaScenarios
             () -> rma.atomics().fetchAndAdd(a, 0, 6, 1));
         expect(IllegalArgumentException.class, "put source spans",
             () -> rma.putStrided(eight, new long[] {8}, a, 0, 0, new long[] {8}, new long[] {8, 2}, 1));
-        final RmaMutexes mutexes = rma.createMutexes(1);
+        final RmaMutexes mutexes = rma.locks().createMutexes(1);
         expect(IllegalArgumentException.class, "rank 0 hosts 1 mutexes; there is no mutex 1", () -> mutexes.lock(1, 0));
         expect(IllegalStateException.class, "unlock of mutex 0 of rank 0, which this rank does not hold",
             () -> mutexes.unlock(0, 0));
-        rma.destroyMutexes(mutexes);
+        rma.locks().destroyMutexes(mutexes);
         expect(IllegalStateException.class, "was freed", () -> mutexes.lock(0, 0));
         // Nothing was written by the refused calls.
         final MemorySegment all = arena.allocate(4096);

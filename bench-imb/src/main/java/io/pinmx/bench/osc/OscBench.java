@@ -106,7 +106,7 @@ public final class OscBench
     {
         final long bytes = Math.max(options.maxBytes(), StridedTable.matrixBytes(options.maxN()));
         final RmaAllocation slices = rma.alloc(bytes);
-        final RmaMutexes mutexes = rma.createMutexes(Origin.TARGET == rma.rank() ? 1 : 0);
+        final RmaMutexes mutexes = rma.locks().createMutexes(Origin.TARGET == rma.rank() ? 1 : 0);
         final Origin origin = new Origin(rma, slices, mutexes, arena.allocate(bytes, 4096));
         final String implementation = "pinmx rma (Java), " + rma.tier(Origin.TARGET) + " tier; rank 0's " +
             "application thread: " + binding;
@@ -118,7 +118,7 @@ public final class OscBench
                 runProgram(p, origin);
             }
         }
-        rma.destroyMutexes(mutexes);
+        rma.locks().destroyMutexes(mutexes);
         rma.free(slices);
     }
 

@@ -1,8 +1,13 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.ProgressRunner;
+import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.EventHandler;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.SleepingIdleStrategy;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -13,8 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Who runs one endpoint's progress and how it waits. The duty cycle ({@link #doWork}) starts submitted pulls, puts
- * and atomics, receives frames ({@link FrameDispatcher}) and checks their timers; it runs on the endpoint's progress thread
- * or, without one, inside poll ({@link #poll}) and await ({@link #runIfFree}).
+ * and atomics, receives frames ({@link FrameDispatcher}) and checks their timers; it runs on the endpoint's progress
+ * thread (this agent on a DEDICATED {@link ProgressRunner}) or, without one, inside poll ({@link #poll}) and await
+ * ({@link #runIfFree}).
  * <p>
  * Owner: the duty cycle's state (the dispatcher, the puller's and writer's active work, the timers) is touched only by
  * the thread running it. With a progress thread that is the progress thread. Without one it is whoever holds
@@ -30,14 +36,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #ownerLock} is also the event ring's consumer lock: poll delivers events holding it, so {@link #stop}, which
  * takes it to tear the transport and the endpoint's memory down, never frees a frame a handler is reading in place.
  * <p>
- * Without a progress thread (unless the options turn it off) a responder thread wakes every
+ * Without a progress thread (unless the options turn it off) a {@link Responder} on a thread of its own wakes every
  * {@link #RESPONDER_CHECK_NS} and, when no duty cycle ran for {@link #RESPONDER_IDLE_NS} (the application
- * computes, or is descheduled; cycles are counted, so a cycle reads no clock), runs one: received frames wait as events for the application, pulls from this
- * endpoint are served and liveness probes are answered, so partners never take a live process that does not poll
- * for a dead one. When the event queue is full it still
+ * computes, or is descheduled; cycles are counted, so a cycle reads no clock), runs one ({@link #respond}): received
+ * frames wait as events for the application, pulls from this endpoint are served and liveness probes are answered,
+ * so partners never take a live process that does not poll for a dead one. When the event queue is full it still
  * reads datagrams, to answer probes, and drops the frames among them (their senders resend).
  */
-final class EndpointAgent
+final class EndpointAgent implements Agent
 {
     private static final long PARK_MAX_NS = TimeUnit.SECONDS.toNanos(1);
     /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
@@ -74,9 +80,11 @@ final class EndpointAgent
     private final long pullResendTimeoutNs;
     /** The duty cycle's owner without a progress thread; the event ring's consumer against close with one. */
     private final ReentrantLock ownerLock = new ReentrantLock();
-    private final Thread progressThread;
-    /** Null with a progress thread, or when the options turn the responder off. */
-    private final Thread responderThread;
+    private final boolean progressThread;
+    private final boolean responder;
+    private final String roleName;
+    /** The runner of this agent (a progress thread) or of the {@link Responder}; null before start or with neither. */
+    private volatile ProgressRunner runner;
 
     private volatile boolean stopped;
     private volatile Throwable progressFailure;
@@ -108,24 +116,38 @@ final class EndpointAgent
         this.dispatcher = dispatcher;
         this.counterPublisher = counterPublisher;
         this.pullResendTimeoutNs = pullResendTimeoutNs;
-        this.progressThread = progressThread ? new Thread(this::runProgress, "pinmx-progress-" + address) : null;
-        this.responderThread = progressThread || !responder ? null :
-            new Thread(this::runResponder, "pinmx-responder-" + address);
+        this.progressThread = progressThread;
+        this.responder = !progressThread && responder;
+        this.roleName = "pinmx-progress-" + address;
     }
 
+    /** Starts the progress thread (its idle: spin, yield, then park in poll), or the responder's. */
     void start()
     {
-        final Thread thread = progressThread != null ? progressThread : responderThread;
-        if (thread != null)
+        if (progressThread)
         {
-            thread.setDaemon(true);
-            thread.start();
+            runner = ProgressRunner.start(ThreadingMode.DEDICATED, BackoffThenBlockIdleStrategy.providerAgent(() ->
+            {
+                publishCountersIfDue();
+                park(PARK_MAX_NS);
+            }), this::onThreadError, this);
+        }
+        else if (responder)
+        {
+            runner = ProgressRunner.start(ThreadingMode.DEDICATED, new SleepingIdleStrategy(RESPONDER_CHECK_NS),
+                this::onThreadError, new Responder(this, "pinmx-responder-" + address));
         }
     }
 
     boolean hasProgressThread()
     {
-        return progressThread != null;
+        return progressThread;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return roleName;
     }
 
     /** @return why the progress thread died, or null. */
@@ -143,10 +165,26 @@ final class EndpointAgent
         }
     }
 
-    /** One duty cycle. @return work done (0 = idle). */
-    int doWork()
+    /**
+     * One duty cycle on the progress thread.
+     *
+     * @return work done (0 = idle).
+     * @throws AgentTerminationException once the thread failed ({@link #failure}): it ends.
+     */
+    @Override
+    public int doWork()
     {
+        if (null != progressFailure)
+        {
+            throw new AgentTerminationException("progress agent of " + address + " failed");
+        }
         return doWork(true);
+    }
+
+    /** @return duty cycles run so far, read by the responder while others run them. */
+    long cycles()
+    {
+        return (long)CYCLES.getOpaque(this);
     }
 
     private int doWork(final boolean receive)
@@ -176,7 +214,7 @@ final class EndpointAgent
     /** Without a progress thread, await runs the duty cycle, unless another caller is running it. */
     void runIfFree()
     {
-        if (progressThread == null && ownerLock.tryLock())
+        if (!progressThread && ownerLock.tryLock())
         {
             try
             {
@@ -222,7 +260,7 @@ final class EndpointAgent
      */
     int poll(final EventHandler handler, final int limit, final Runnable openCheck)
     {
-        if (progressThread != null)
+        if (progressThread)
         {
             ownerLock.lock();
         }
@@ -234,7 +272,7 @@ final class EndpointAgent
         {
             openCheck.run();
             int delivered = events.poll(handler, limit);
-            if (progressThread == null && delivered < limit)
+            if (!progressThread && delivered < limit)
             {
                 delivered += dispatcher.receive(handler, limit - delivered);
                 doWork(false);
@@ -251,7 +289,7 @@ final class EndpointAgent
     /** Await, after spinning and yielding: run the agent parked in poll, or park until it unparks us. */
     void blockAwaiting(final long leftNs)
     {
-        if (progressThread == null)
+        if (!progressThread)
         {
             ownerLock.lock();
             try
@@ -280,21 +318,23 @@ final class EndpointAgent
     }
 
     /**
-     * Close: stop the progress thread (waiting up to 10 s), then run {@code teardown} holding {@link #ownerLock},
-     * so no poll or await is inside the duty cycle or reading an event while the transport and memory go.
+     * Close: stop the progress thread or the responder's (woken from its park, its duty cycle finished), then run
+     * {@code teardown} holding {@link #ownerLock}, so no poll or await is inside the duty cycle or reading an event
+     * while the transport and memory go.
      */
     void stop(final Runnable teardown)
     {
         stopped = true;
-        if (progressThread != null)
+        final ProgressRunner started = runner;
+        if (null != started)
         {
             udp.wakeup();
-            join(progressThread);
-        }
-        else if (responderThread != null)
-        {
-            LockSupport.unpark(responderThread);
-            join(responderThread);
+            final Thread thread = started.thread();
+            if (null != thread)
+            {
+                LockSupport.unpark(thread);
+            }
+            started.close();
         }
         ownerLock.lock();
         try
@@ -316,79 +356,47 @@ final class EndpointAgent
         }
     }
 
-    private static void join(final Thread thread)
+    /**
+     * The responder's duty cycle found no cycle for {@link #RESPONDER_IDLE_NS}: runs one, unless another thread runs
+     * one now or the endpoint is stopping.
+     *
+     * @return false if another thread held {@link #ownerLock} (the responder looks again at its next check).
+     */
+    boolean respond()
     {
+        if (!ownerLock.tryLock())
+        {
+            return false;
+        }
         try
         {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+            if (!stopped)
+            {
+                // probes come by UDP, which a cycle otherwise polls only every few cycles while cold
+                dispatcher.pollUdpNext();
+                doWork(true);
+                dispatcher.answerProbesDroppingFrames();
+            }
+            return true;
         }
-        catch (final InterruptedException e)
+        finally
         {
-            Thread.currentThread().interrupt();
+            ownerLock.unlock();
         }
     }
 
-    private void runResponder()
+    /**
+     * What a duty cycle or an idle of the progress thread or the responder threw: the first failure is kept for
+     * {@link #failure} and a waiter woken to see it; the thread's next duty cycle ends it.
+     */
+    private void onThreadError(final Throwable error)
     {
-        try
+        if (!(error instanceof AgentTerminationException))
         {
-            long seenCycles = (long)CYCLES.getOpaque(this);
-            long unchangedSinceNs = System.nanoTime();
-            while (!stopped)
+            if (null == progressFailure)
             {
-                LockSupport.parkNanos(this, RESPONDER_CHECK_NS);
-                final long nowNs = System.nanoTime();
-                final long cyclesNow = (long)CYCLES.getOpaque(this);
-                if (cyclesNow != seenCycles)
-                {
-                    seenCycles = cyclesNow;
-                    unchangedSinceNs = nowNs;
-                }
-                else if (nowNs - unchangedSinceNs >= RESPONDER_IDLE_NS && ownerLock.tryLock())
-                {
-                    try
-                    {
-                        if (!stopped)
-                        {
-                            // probes come by UDP, which a cycle otherwise polls only every few cycles while cold
-                            dispatcher.pollUdpNext();
-                            doWork();
-                            dispatcher.answerProbesDroppingFrames();
-                        }
-                    }
-                    finally
-                    {
-                        ownerLock.unlock();
-                    }
-                    seenCycles = (long)CYCLES.getOpaque(this);
-                    unchangedSinceNs = nowNs;
-                }
+                progressFailure = error;
             }
-        }
-        catch (final Throwable t)
-        {
-            progressFailure = t;
-            unparkWaiter();
-        }
-    }
-
-    private void runProgress()
-    {
-        try
-        {
-            final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.providerAgent(() ->
-            {
-                publishCountersIfDue();
-                park(PARK_MAX_NS);
-            });
-            while (!stopped)
-            {
-                idle.idle(doWork());
-            }
-        }
-        catch (final Throwable t)
-        {
-            progressFailure = t;
             unparkWaiter();
         }
     }

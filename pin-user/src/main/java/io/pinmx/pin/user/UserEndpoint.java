@@ -41,12 +41,21 @@ import java.security.SecureRandom;
  * <li>{@code regionLock}: one writer of the region table at a time (readers go by its seqlock);</li>
  * <li>the agent's {@code ownerLock}: without a progress thread, who runs the duty cycle; in both modes, the event
  * ring's consumer against close (poll tries it and never waits without a progress thread);</li>
- * <li>the pull slots' lock: their free list and submitted queue, between application threads and the agent;</li>
+ * <li>the pull slots' lock: their free list, submitted queue and cancels, between application threads and the
+ * agent;</li>
  * <li>the remote ops' monitor: their free list and submitted queue (an idle cycle reads a volatile flag instead);</li>
- * <li>the peer registry's and the peer-file cache's monitors: their tables.</li>
+ * <li>the transmitter's {@code runLock}: its iovecs for a run of frames sent by UDP ({@code sendRun}, any thread);</li>
+ * <li>the UDP transport's {@code sendLock}: its send buffers (header, iovecs, staging), shared by every sending
+ * thread, and its close;</li>
+ * <li>the liveness probes' monitor: what each remote endpoint last answered, between the agent and
+ * {@code checkLiveness} callers;</li>
+ * <li>the peer registry's and the peer-file cache's monitors: changes to their tables (cached lookups go without);</li>
+ * <li>{@code CounterPublisher}'s store table monitor: the counters stores this JVM has open, at open and close.</li>
  * </ul>
- * Order: ownerLock is the outermost; under it the duty cycle and close's teardown take the others one at a time,
- * never two together. A caller-driven poll takes ownerLock and nothing else unless the cycle has work.
+ * Order: ownerLock is the outermost; under it the duty cycle and close's teardown take the others one at a time.
+ * sendLock is the innermost: a send takes it alone or under ownerLock, runLock or the liveness probes' monitor (a
+ * probe sent during a check), and takes nothing under it. A caller-driven poll takes ownerLock and nothing else
+ * unless the cycle has work.
  */
 final class UserEndpoint implements DriverEndpoint
 {

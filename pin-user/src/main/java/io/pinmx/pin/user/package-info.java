@@ -20,12 +20,13 @@
  * {@code FrameIovecs}), the receive dispatch
  * ({@code FrameDispatcher}), the send path ({@code FrameTransmitter}), liveness ({@code LivenessProbes}: exact on
  * this host from endpoint files and /proc, probes answered by the remote agent across hosts) and the progress agent
- * ({@code EndpointAgent}, with its responder thread when there is no progress thread).
+ * ({@code EndpointAgent}, on its progress thread or, without one, with its {@code Responder}: each an Agrona agent
+ * that pin-contract's {@code ProgressRunner} runs).
  * Never pins memory. {@link io.pinmx.pin.user.UserEndpointFile} lists the endpoint files of a host for the admin
  * tool.
  * <p>
  * May call {@link io.pinmx.pin.spi} (the contract it implements), {@link io.pinmx.pin.provider} (what both
- * providers share: peer registry, argument checks, idle strategy, and libc through
+ * providers share: peer registry, argument checks, idle strategy, progress runner, and libc through
  * {@link io.pinmx.pin.provider.Libc}), {@link io.pinmx.pin.wire} (frame layouts and validation), {@link io.pinmx.pin.node} (publishing counters, only
  * in a JVM with Chronicle Map's flags) and the JDK.
  */

@@ -68,7 +68,7 @@ public final class FaultSoakRank
             oneSided.checkTarget(job);
             stream.checkNothingLeft();
             say("COUNTERS rank=" + rma.rank() + " " + stream.counters() + " rmaRounds=" + oneSided.rounds() + " " +
-                rma.protocolCounts());
+                rma.protocols().counts());
             say("SOAK_PASSED rank=" + rma.rank() + " messages=" + messages + " rmaRounds=" + oneSided.rounds() + " ms=" +
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
             rma.barrier();

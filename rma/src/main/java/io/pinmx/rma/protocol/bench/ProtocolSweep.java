@@ -56,7 +56,7 @@ public final class ProtocolSweep
     private static final int WARM_UP_ROUNDS = 2000;
     private static final int[] WARM_UP_SIDES = {8, 64};
     private static final long[] WARM_UP_CONTIGUOUS_BYTES = {4096, 64 << 10};
-    /** The bound: the model's choice within 10% of the better forced protocol. */
+    /** The bound the sweep checks: the model's choice within 10% of the better forced protocol. */
     private static final double CHOICE_TOLERANCE = 1.10;
     private static final int BOTH = -1;
     private static final ContiguousProtocol[] CONTIGUOUS = {ContiguousProtocol.ZERO_COPY, ContiguousProtocol.STREAM,
@@ -182,7 +182,7 @@ public final class ProtocolSweep
     private void run()
     {
         warmUp();
-        System.out.println("# " + rma.costModel());
+        System.out.println("# " + rma.protocols().costModel());
         System.out.println("# rank 0 on rank 1 through the driver; median of " + reps + " per point, us, after " +
             WARM_UP_ROUNDS + " warm-up rounds; progress: each rank's endpoint progress thread and rank 1's data server");
         strided("get", this::stridedGet);
@@ -198,7 +198,7 @@ public final class ProtocolSweep
         System.out.println(String.format(Locale.ROOT, "# chosen within %.0f%% of the better protocol: strided %d of %d " +
             "points, contiguous %d of %d", (CHOICE_TOLERANCE - 1) * 100, stridedChoices[0], stridedChoices[1],
             contiguousChoices[0], contiguousChoices[1]));
-        final ProtocolCounts counts = rma.protocolCounts();
+        final ProtocolCounts counts = rma.protocols().counts();
         System.out.println("# requests by protocol (warm-up included): direct " + counts.direct() + ", pack " +
             counts.pack() + ", zero-copy " + counts.zeroCopy() + ", stream " + counts.stream());
     }
@@ -216,7 +216,7 @@ public final class ProtocolSweep
         {
             for (int i = 0; i < 3; i++)
             {
-                rma.protocols(STRIDED[i], CONTIGUOUS[i]);
+                rma.protocols().force(STRIDED[i], CONTIGUOUS[i]);
                 for (final int n : WARM_UP_SIDES)
                 {
                     stridedGet(n);
@@ -232,7 +232,7 @@ public final class ProtocolSweep
                 }
             }
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     private void strided(final String what, final IntConsumer op)
@@ -242,14 +242,14 @@ public final class ProtocolSweep
         for (int n = 8; n <= MAX_N; n *= 2)
         {
             final int side = n;
-            final ProtocolCounts before = rma.protocolCounts();
-            final double[] t = interleaved(i -> rma.protocols(STRIDED[i], ContiguousProtocol.AUTO), reps,
+            final ProtocolCounts before = rma.protocols().counts();
+            final double[] t = interleaved(i -> rma.protocols().force(STRIDED[i], ContiguousProtocol.AUTO), reps,
                 i -> local, b -> op.accept(side));
-            final long direct = rma.protocolCounts().direct() - before.direct() - (reps + 1);
-            final long pack = rma.protocolCounts().pack() - before.pack() - (reps + 1);
+            final long direct = rma.protocols().counts().direct() - before.direct() - (reps + 1);
+            final long pack = rma.protocols().counts().pack() - before.pack() - (reps + 1);
             print(n, t, direct > 0 && pack > 0 ? BOTH : direct > 0 ? 0 : 1, STRIDED, stridedChoices);
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     private void contiguous(final String what, final Operation op)
@@ -260,18 +260,18 @@ public final class ProtocolSweep
         {
             final long size = bytes;
             final int n = Math.max(3, (int)Math.min(reps, (64L << 20) / bytes));
-            final ProtocolCounts before = rma.protocolCounts();
-            final double[] t = interleaved(i -> rma.protocols(StridedProtocol.AUTO, CONTIGUOUS[i]), n, i ->
+            final ProtocolCounts before = rma.protocols().counts();
+            final double[] t = interleaved(i -> rma.protocols().force(StridedProtocol.AUTO, CONTIGUOUS[i]), n, i ->
             {
                 final MemorySegment fresh = Arena.ofAuto().allocate(size, 4096);
                 fresh.fill((byte)i);
                 return fresh;
             }, op::run);
-            final long zeroCopy = rma.protocolCounts().zeroCopy() - before.zeroCopy() - (n + 1);
-            final long stream = rma.protocolCounts().stream() - before.stream() - (n + 1);
+            final long zeroCopy = rma.protocols().counts().zeroCopy() - before.zeroCopy() - (n + 1);
+            final long stream = rma.protocols().counts().stream() - before.stream() - (n + 1);
             print(bytes, t, zeroCopy > 0 && stream > 0 ? BOTH : zeroCopy > 0 ? 0 : 1, CONTIGUOUS, contiguousChoices);
         }
-        rma.protocols(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
+        rma.protocols().force(StridedProtocol.AUTO, ContiguousProtocol.AUTO);
     }
 
     /**
