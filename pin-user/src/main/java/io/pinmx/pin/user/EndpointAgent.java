@@ -237,7 +237,7 @@ final class EndpointAgent implements Agent
      */
     boolean drainWhileSendWaits()
     {
-        if (progressThread != null)
+        if (progressThread)
         {
             return true;
         }
