@@ -1,7 +1,5 @@
 package io.pinmx.kerneltests;
 
-import io.pinmx.job.Job;
-import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaMutexes;
 
 import java.io.IOException;
@@ -11,13 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The ranks of {@link PassiveMutexLatency}'s hand-off job: rank {@value #HOST} hosts one mutex, says it is ready (file
- * {@value PassiveMutexRanks#HOST_READY}) and waits in a barrier, where the benchmark stops it. Once it is stopped (file
- * {@value PassiveMutexRanks#HOST_STOPPED}) ranks 0 and 1 run rounds: rank 0 holds the mutex, rank 1 asks for it and
+ * The ranks of {@link PassiveMutexLatency}'s hand-off job ({@link HostedMutexJob}): rank {@value #HOST} hosts one
+ * mutex. Once the benchmark stopped it, ranks 0 and 1 run rounds: rank 0 holds the mutex, rank 1 asks for it and
  * waits, rank 0 lets it wait {@value #WAITING_MS} ms (long enough to be parked) and lets go; the hand-off is the time
  * from rank 0's unlock to rank 1's lock returning (one monotonic clock in the guest). A last round holds the mutex
  * {@value #LONG_WAIT_MS} ms while rank 1 counts the CPU its process (every thread, /proc/self/task/N/stat) and its
@@ -32,8 +28,6 @@ public final class MutexHandOffRanks
     private static final long WAITING_MS = 20;
     private static final long LONG_WAIT_MS = 5_000;
     private static final String RANK_1_FIGURES = "rank-1-figures";
-    private static final long FILE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(900);
-    private static final long FILE_POLL_MS = 1;
 
     private MutexHandOffRanks()
     {
@@ -41,45 +35,28 @@ public final class MutexHandOffRanks
 
     public static void main(final String[] args) throws Exception
     {
-        final Path dir = Path.of(args[1]);
-        try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
+        HostedMutexJob.run("handoff", Path.of(args[1]), HOST, true, (rma, mutexes, files) ->
         {
-            final RmaMutexes mutexes = rma.locks().createMutexes(HOST == rma.rank() ? 1 : 0);
-            rma.barrier();
-            if (HOST == rma.rank())
+            if (0 == rma.rank())
             {
-                Files.createFile(dir.resolve(PassiveMutexRanks.HOST_READY));
+                holder(files, mutexes);
+                files.create(PassiveMutexRanks.WORKERS_DONE);
             }
             else
             {
-                awaitFile(dir.resolve(PassiveMutexRanks.HOST_STOPPED));
-                if (0 == rma.rank())
-                {
-                    holder(dir, mutexes);
-                    Files.createFile(dir.resolve(PassiveMutexRanks.WORKERS_DONE));
-                }
-                else
-                {
-                    waiter(dir, mutexes);
-                }
+                waiter(files, mutexes);
             }
-            rma.barrier();
-            rma.locks().destroyMutexes(mutexes);
-            if (0 == rma.rank())
-            {
-                System.out.println("PASSED handoff");
-            }
-        }
+        });
     }
 
-    private static void holder(final Path dir, final RmaMutexes mutexes) throws IOException, InterruptedException
+    private static void holder(final RankFiles files, final RmaMutexes mutexes) throws IOException, InterruptedException
     {
         final long[] unlockedAt = new long[ROUNDS + 1];
         for (int i = -WARM_UP_ROUNDS; i <= ROUNDS; i++)
         {
             mutexes.lock(0, HOST);
-            Files.createFile(dir.resolve("held-" + i));
-            awaitFile(dir.resolve("asking-" + i));
+            files.create("held-" + i);
+            files.await("asking-" + i, "rank 1 did not ask for the mutex");
             Thread.sleep(ROUNDS == i ? LONG_WAIT_MS : WAITING_MS);
             final long now = System.nanoTime();
             mutexes.unlock(0, HOST);
@@ -88,8 +65,8 @@ public final class MutexHandOffRanks
                 unlockedAt[i] = now;
             }
         }
-        awaitFile(dir.resolve(RANK_1_FIGURES));
-        final long[] figures = Stream.of(Files.readString(dir.resolve(RANK_1_FIGURES)).trim().split(" "))
+        files.await(RANK_1_FIGURES, "rank 1 did not write its figures");
+        final long[] figures = Stream.of(Files.readString(files.file(RANK_1_FIGURES)).trim().split(" "))
             .mapToLong(Long::parseLong).toArray();
         final long[] ns = new long[ROUNDS];
         for (int i = 0; i < ROUNDS; i++)
@@ -105,7 +82,7 @@ public final class MutexHandOffRanks
     }
 
     /** Writes, for the holder: each round's lock time, the long wait in ns, its process CPU ms and thread CPU ns. */
-    private static void waiter(final Path dir, final RmaMutexes mutexes) throws IOException, InterruptedException
+    private static void waiter(final RankFiles files, final RmaMutexes mutexes) throws IOException
     {
         final long[] lockedAt = new long[ROUNDS + 1];
         long processCpuMs = 0;
@@ -113,11 +90,11 @@ public final class MutexHandOffRanks
         long longWaitNs = 0;
         for (int i = -WARM_UP_ROUNDS; i <= ROUNDS; i++)
         {
-            awaitFile(dir.resolve("held-" + i));
+            files.await("held-" + i, "rank 0 did not take the mutex");
             final long cpuBefore = processCpuMs();
             final long threadBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             final long askedAt = System.nanoTime();
-            Files.createFile(dir.resolve("asking-" + i));
+            files.create("asking-" + i);
             mutexes.lock(0, HOST);
             final long now = System.nanoTime();
             if (ROUNDS == i)
@@ -139,9 +116,9 @@ public final class MutexHandOffRanks
         }
         figures.append(longWaitNs).append(' ');
         figures.append(processCpuMs).append(' ').append(threadCpuNs);
-        final Path part = dir.resolve(RANK_1_FIGURES + ".part");
+        final Path part = files.file(RANK_1_FIGURES + ".part");
         Files.writeString(part, figures.toString());
-        Files.move(part, dir.resolve(RANK_1_FIGURES), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(part, files.file(RANK_1_FIGURES), StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** @return the CPU (user + system) every thread of this process used so far, in ms. */
@@ -168,18 +145,5 @@ public final class MutexHandOffRanks
             }
         }
         return ticks * 1000 / ticksPerSecond;
-    }
-
-    private static void awaitFile(final Path file) throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + FILE_DEADLINE_NS;
-        while (!Files.exists(file))
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new IOException("no " + file + " within the deadline");
-            }
-            Thread.sleep(FILE_POLL_MS);
-        }
     }
 }

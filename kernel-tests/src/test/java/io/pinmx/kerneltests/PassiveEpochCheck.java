@@ -10,8 +10,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -50,17 +48,17 @@ final class PassiveEpochCheck
      *
      * @return null, or what went wrong on this rank.
      */
-    static String run(final Rma rma, final Path dir, final Arena arena) throws IOException
+    static String run(final Rma rma, final RankFiles files, final Arena arena) throws IOException
     {
         final RmaAllocation words = rma.alloc(TARGET == rma.rank() ? WORDS_BYTES : 0);
         rma.barrier();
-        final String wrong = TARGET == rma.rank() ? target(rma, words, dir) : origin(rma, words, dir, arena);
+        final String wrong = TARGET == rma.rank() ? target(rma, words, files) : origin(rma, words, files, arena);
         rma.barrier();
         rma.free(words);
         return wrong;
     }
 
-    private static String target(final Rma rma, final RmaAllocation words, final Path dir) throws IOException
+    private static String target(final Rma rma, final RmaAllocation words, final RankFiles files) throws IOException
     {
         final String unopened = endRefused(rma, words);
         if (null != unopened)
@@ -69,8 +67,8 @@ final class PassiveEpochCheck
         }
         final MemorySegment mine = words.local();
         rma.epochs().accessBegin(words);
-        Files.createFile(dir.resolve(EPOCH_OPEN));
-        awaitFile(dir.resolve(ORIGIN_SENT));
+        files.create(EPOCH_OPEN);
+        files.await(ORIGIN_SENT, "the origin did not send");
         final long until = System.nanoTime() + HELD_NS;
         long reads = 0;
         while (System.nanoTime() - until < 0)
@@ -86,7 +84,7 @@ final class PassiveEpochCheck
             }
             reads++;
         }
-        Files.createFile(dir.resolve(EPOCH_ENDING));
+        files.create(EPOCH_ENDING);
         rma.epochs().accessEnd(words);
         final long deadline = System.nanoTime() + DEADLINE_NS;
         while (PUT_VALUE != (long)WORD.getVolatile(mine, PUT_AT) || ACC_VALUE != (long)WORD.getVolatile(mine, ACC_AT) ||
@@ -104,10 +102,10 @@ final class PassiveEpochCheck
         return endRefused(rma, words);
     }
 
-    private static String origin(final Rma rma, final RmaAllocation words, final Path dir, final Arena arena)
+    private static String origin(final Rma rma, final RmaAllocation words, final RankFiles files, final Arena arena)
         throws IOException
     {
-        awaitFile(dir.resolve(EPOCH_OPEN));
+        files.await(EPOCH_OPEN, "the target did not open its epoch");
         final MemorySegment put = arena.allocate(Long.BYTES, Long.BYTES);
         put.set(ValueLayout.JAVA_LONG, 0, PUT_VALUE);
         final MemorySegment acc = arena.allocate(Long.BYTES, Long.BYTES);
@@ -116,9 +114,9 @@ final class PassiveEpochCheck
         rma.nbPut(put, words, TARGET, PUT_AT, handle);
         final RmaHandle accHandle = rma.handle();
         rma.nbAcc(AccumulateScale.ofLong(1), acc, words, TARGET, ACC_AT, accHandle);
-        Files.createFile(dir.resolve(ORIGIN_SENT));
+        files.create(ORIGIN_SENT);
         final long old = rma.atomics().fetchAndAddLong(words, TARGET, FETCH_ADD_AT, 1);
-        final boolean ending = Files.exists(dir.resolve(EPOCH_ENDING));
+        final boolean ending = files.exists(EPOCH_ENDING);
         handle.await();
         accHandle.await();
         rma.fence(TARGET);
@@ -152,19 +150,6 @@ final class PassiveEpochCheck
         catch (final IllegalStateException e)
         {
             return e.getMessage().contains("no epoch is open") ? null : "accessEnd's refusal says: " + e.getMessage();
-        }
-    }
-
-    private static void awaitFile(final Path file) throws IOException
-    {
-        final long deadline = System.nanoTime() + DEADLINE_NS;
-        while (!Files.exists(file))
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new IOException("no " + file + " within the deadline: the other rank did not get there");
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
     }
 }

@@ -7,10 +7,8 @@ import io.pinmx.rma.RmaMutexes;
 
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The ranks of {@link RmaPassiveMutexKernelTest}: rank {@value #HOST}, the host, creates two mutexes and a counter
@@ -41,7 +39,7 @@ public final class PassiveMutexRanks
     private static final long HAND_OFF_MARK = 7;
     private static final long COUNTERS_BYTES = 4096;
     private static final int LATENCY_ROUNDS = 100;
-    private static final long FILE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(900);
+    private static final long FILE_DEADLINE_S = 900;
 
     private PassiveMutexRanks()
     {
@@ -49,7 +47,7 @@ public final class PassiveMutexRanks
 
     public static void main(final String[] args) throws Exception
     {
-        final Path dir = Path.of(args[1]);
+        final RankFiles files = new RankFiles(Path.of(args[1]), FILE_DEADLINE_S);
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job))
         {
             final boolean host = HOST == rma.rank();
@@ -58,27 +56,27 @@ public final class PassiveMutexRanks
             rma.barrier();
             if (host)
             {
-                Files.createFile(dir.resolve(HOST_READY));
+                files.create(HOST_READY);
             }
             else
             {
-                awaitFile(dir.resolve(HOST_STOPPED));
+                files.await(HOST_STOPPED, "the test did not stop the host");
                 cycles(rma, mutexes, counters);
                 if (0 == rma.rank())
                 {
-                    handOffAndRefusals(rma, mutexes, counters, dir);
-                    awaitFile(dir.resolve(RANK_1_DONE));
+                    handOffAndRefusals(rma, mutexes, counters, files);
+                    files.await(RANK_1_DONE, "rank 1 did not finish its cycles");
                     final long stoppedNs = lockUnlockMedianNs(mutexes);
-                    Files.createFile(dir.resolve(WORKERS_DONE));
-                    awaitGone(dir.resolve(HOST_STOPPED));
+                    files.create(WORKERS_DONE);
+                    files.awaitGone(HOST_STOPPED, "the test did not resume the host");
                     System.out.printf("# lock + unlock of a passive host's mutex through its driver, median of %d: " +
                         "host stopped %.1f us, running %.1f us%n", LATENCY_ROUNDS, stoppedNs / 1e3,
                         lockUnlockMedianNs(mutexes) / 1e3);
                 }
                 else
                 {
-                    handOffAndRefusals(rma, mutexes, counters, dir);
-                    Files.createFile(dir.resolve(RANK_1_DONE));
+                    handOffAndRefusals(rma, mutexes, counters, files);
+                    files.create(RANK_1_DONE);
                 }
             }
             rma.barrier();
@@ -133,14 +131,13 @@ public final class PassiveMutexRanks
      * {@code lock} for the hand-off and must see the mark. An unlock of a mutex not held is refused naming it.
      */
     private static void handOffAndRefusals(final Rma rma, final RmaMutexes mutexes, final RmaAllocation counters,
-        final Path dir)
-        throws IOException, InterruptedException
+        final RankFiles files) throws IOException
     {
         if (0 == rma.rank())
         {
             mutexes.lock(1, HOST);
-            Files.createFile(dir.resolve(HELD));
-            awaitFile(dir.resolve(TRIED));
+            files.create(HELD);
+            files.await(TRIED, "rank 1 did not try mutex 1");
             rma.values().putLong(HAND_OFF_MARK, counters, HOST, HAND_OFF_OFFSET);
             mutexes.unlock(1, HOST);
             try
@@ -155,9 +152,9 @@ public final class PassiveMutexRanks
             }
             return;
         }
-        awaitFile(dir.resolve(HELD));
+        files.await(HELD, "rank 0 did not take mutex 1");
         check(rma, !mutexes.tryLock(1, HOST), "tryLock took mutex 1 while rank 0 held it");
-        Files.createFile(dir.resolve(TRIED));
+        files.create(TRIED);
         mutexes.lock(1, HOST);
         final long seen = rma.values().getLong(counters, HOST, HAND_OFF_OFFSET);
         check(rma, HAND_OFF_MARK == seen, "after the hand-off of mutex 1 its word is " + seen + ", not the " +
@@ -191,31 +188,5 @@ public final class PassiveMutexRanks
     {
         System.err.println("rank " + rma.rank() + ": " + what);
         System.exit(1);
-    }
-
-    private static void awaitFile(final Path file) throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + FILE_DEADLINE_NS;
-        while (!Files.exists(file))
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new IOException("no " + file + " within the deadline");
-            }
-            Thread.sleep(10);
-        }
-    }
-
-    private static void awaitGone(final Path file) throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + FILE_DEADLINE_NS;
-        while (Files.exists(file))
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new IOException(file + " still there after the deadline: the test did not resume the host");
-            }
-            Thread.sleep(10);
-        }
     }
 }

@@ -5,15 +5,12 @@ import io.pinmx.rma.PassivePuts;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The passive target's benchmarks, a program of 2 ranks on the kernel provider ({@link RmaPassiveTargetBench} starts
@@ -44,7 +41,7 @@ public final class PassiveTargetBench
     private static final int ROUNDS = 21;
     private static final int SMALL_ROUNDS = 200;
     private static final long COUNTER_OFFSET = SLICE_BYTES - Long.BYTES;
-    private static final long FILE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(300);
+    private static final long FILE_DEADLINE_S = 300;
     private static final PassivePuts[] PLACES = {PassivePuts.MODULE, PassivePuts.SERVER, PassivePuts.AUTO};
 
     private PassiveTargetBench()
@@ -66,11 +63,12 @@ public final class PassiveTargetBench
                 {
                     stridedPuts(rma, slices, arena);
                     small(rma, slices, arena, "module, target running");
-                    Files.createFile(dir.resolve(READY));
-                    awaitFile(dir.resolve(STOPPED), true);
+                    final RankFiles files = new RankFiles(dir, FILE_DEADLINE_S);
+                    files.create(READY);
+                    files.await(STOPPED, "the test did not stop the target");
                     small(rma, slices, arena, "module, target stopped");
-                    Files.createFile(dir.resolve(DONE));
-                    awaitFile(dir.resolve(STOPPED), false);
+                    files.create(DONE);
+                    files.awaitGone(STOPPED, "the test did not resume the target");
                 }
                 else
                 {
@@ -156,19 +154,5 @@ public final class PassiveTargetBench
         final long[] sorted = ns.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
-    }
-
-    /** Waits until the file is there ({@code present}) or gone. */
-    private static void awaitFile(final Path file, final boolean present) throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + FILE_DEADLINE_NS;
-        while (Files.exists(file) != present)
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new IOException(file + (present ? " not there" : " still there") + " after the deadline");
-            }
-            Thread.sleep(10);
-        }
     }
 }

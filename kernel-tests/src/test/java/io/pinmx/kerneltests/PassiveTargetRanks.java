@@ -4,14 +4,11 @@ import io.pinmx.job.Job;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The ranks of {@link RmaPassiveTargetKernelTest}: rank 1, the target, allocates its slice, says it is ready (file
@@ -29,7 +26,7 @@ public final class PassiveTargetRanks
     static final String TARGET_READY = "target-ready";
     static final String TARGET_STOPPED = "target-stopped";
     static final String ORIGIN_DONE = "origin-done";
-    private static final long STOPPED_DEADLINE_NS = TimeUnit.SECONDS.toNanos(300);
+    private static final long FILE_DEADLINE_S = 300;
     private static final int PUT_FENCE_ROUNDS = 200;
 
     private PassiveTargetRanks()
@@ -38,7 +35,7 @@ public final class PassiveTargetRanks
 
     public static void main(final String[] args) throws Exception
     {
-        final Path dir = Path.of(args[1]);
+        final RankFiles files = new RankFiles(Path.of(args[1]), FILE_DEADLINE_S);
         try (Job job = Job.join(System.getenv()); Rma rma = Rma.init(job); Arena arena = Arena.ofConfined())
         {
             final RmaAllocation slices = rma.alloc(PassiveTargetOps.SLICE_BYTES);
@@ -47,22 +44,22 @@ public final class PassiveTargetRanks
             final PassiveTargetOps ops = new PassiveTargetOps(origin ? rma : null, slices, 1, arena);
             if (origin)
             {
-                awaitFile(dir.resolve(TARGET_STOPPED));
+                files.await(TARGET_STOPPED, "the test did not stop the target");
                 final long started = System.nanoTime();
                 ops.runAll();
                 rma.fence(1);
                 System.out.printf("# origin: every operation on the stopped target done and fenced in %.1f ms%n",
                     (System.nanoTime() - started) / 1e6);
                 final long stoppedNs = putFenceMedianNs(rma, slices, arena);
-                Files.createFile(dir.resolve(ORIGIN_DONE));
-                awaitRunning(dir.resolve(TARGET_STOPPED));
+                files.create(ORIGIN_DONE);
+                files.awaitGone(TARGET_STOPPED, "the test did not resume the target");
                 System.out.printf("# 8 B put + fence through the module, median of %d: target stopped %.1f us, " +
                     "running %.1f us%n", PUT_FENCE_ROUNDS, stoppedNs / 1e3, putFenceMedianNs(rma, slices, arena) / 1e3);
             }
             else
             {
                 ops.runAll();
-                Files.createFile(dir.resolve(TARGET_READY));
+                files.create(TARGET_READY);
             }
             rma.barrier();
             final MemorySegment seen;
@@ -83,7 +80,7 @@ public final class PassiveTargetRanks
                     ops.image().get(ValueLayout.JAVA_BYTE, differs));
                 System.exit(1);
             }
-            final String epoch = PassiveEpochCheck.run(rma, dir, arena);
+            final String epoch = PassiveEpochCheck.run(rma, files, arena);
             if (null != epoch)
             {
                 System.err.println("rank " + rma.rank() + ": " + epoch);
@@ -117,32 +114,5 @@ public final class PassiveTargetRanks
         rma.fence(1);
         Arrays.sort(ns);
         return ns[PUT_FENCE_ROUNDS / 2];
-    }
-
-    /** Waits until the test removed the file that said the target was stopped: it runs again. */
-    private static void awaitRunning(final Path stopped) throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + STOPPED_DEADLINE_NS;
-        while (Files.exists(stopped))
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new IOException(stopped + " still there after the deadline: the test did not resume the target");
-            }
-            Thread.sleep(10);
-        }
-    }
-
-    private static void awaitFile(final Path file) throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + STOPPED_DEADLINE_NS;
-        while (!Files.exists(file))
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new IOException("no " + file + " within the deadline: the test did not stop the target");
-            }
-            Thread.sleep(10);
-        }
     }
 }

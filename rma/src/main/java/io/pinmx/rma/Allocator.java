@@ -37,7 +37,7 @@ final class Allocator
     private final Path directory;
     /** This rank's endpoint, or null when no rank of the job uses the driver. */
     private final Endpoint endpoint;
-    /** Whether this rank's slices are exposed for its driver's one-sided writes, where the driver can apply them. */
+    /** Whether this rank's slices are exposed for its driver's one-sided writes ({@link DriverWrites#takes}). */
     private final boolean driverWrites;
     /** Live allocations by id, for the data server's thread. */
     private final ConcurrentHashMap<Long, RmaAllocation> live = new ConcurrentHashMap<>();
@@ -71,7 +71,8 @@ final class Allocator
         {
             mine = bytes > 0 ? SharedFile.create(ranks.sliceFile(id, job.rank()), pages(bytes), slices) : null;
             exposed = null != mine && null != endpoint ? endpoint.regions().expose(mine.asSlice(0, bytes)) : null;
-            forWrites = null != exposed && takesWrites() ? endpoint.regions().exposeForWrites(mine.asSlice(0, bytes)) : null;
+            forWrites = null != exposed && driverWrites ?
+                endpoint.regions().exposeForWrites(mine.asSlice(0, bytes)) : null;
         }
         catch (final RuntimeException ex)
         {
@@ -131,12 +132,6 @@ final class Allocator
                 SharedFile.remove(ranks.sliceFile(id, job.rank()));
             }
         }
-    }
-
-    /** @return whether this rank's driver applies partners' one-sided writes and atomics itself. */
-    private boolean takesWrites()
-    {
-        return driverWrites && ModuleWrites.passive(endpoint.driverInfo());
     }
 
     private static void close(final ExposedRegion exposed, final ExposedRegion forWrites)

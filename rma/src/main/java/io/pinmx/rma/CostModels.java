@@ -60,7 +60,7 @@ final class CostModels
     }
 
     static void establish(final Rma rma, final Job job, final JobEndpoint endpoint, final Ranks ranks,
-        final DriverTier driver, final ProtocolChoice choice, final RmaOptions options)
+        final DriverTier driver, final ProtocolChoice choice, final RmaOptions options, final boolean driverWrites)
     {
         final String key = key(endpoint, driver.inlineLimitBytes());
         final Path file = null == options.modelFile() ? CostModelFile.defaultPath(key) : options.modelFile();
@@ -76,7 +76,7 @@ final class CostModels
             try
             {
                 final CostModelFile.Stored cached = CostModelFile.read(file, key);
-                if (serves(cached, options))
+                if (serves(cached, options, driverWrites))
                 {
                     choice.model(cached.model());
                     state = HAVE;
@@ -139,13 +139,13 @@ final class CostModels
 
     /**
      * @return whether a cached model serves a job of these options: there is one, measured with at least the effort
-     *         asked, and with a passive peer's scatter costs if this rank is a passive target (its peers, set alike,
-     *         are too).
+     *         asked, and with a passive peer's scatter costs if this rank is a passive target ({@code driverWrites};
+     *         its peers, set alike, are too).
      */
-    static boolean serves(final CostModelFile.Stored cached, final RmaOptions options)
+    static boolean serves(final CostModelFile.Stored cached, final RmaOptions options, final boolean driverWrites)
     {
         return null != cached && cached.effort().serves(options.calibration()) &&
-            (null != cached.model().scatter() || !options.driverWrites());
+            (null != cached.model().scatter() || !driverWrites);
     }
 
     /** @return the next rank after {@code self} reached through the driver, or -1 if there is none. */

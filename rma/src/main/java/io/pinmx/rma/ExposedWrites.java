@@ -59,7 +59,7 @@ final class ExposedWrites
             }
             throw new IllegalStateException("access epoch on " + allocation + ": this rank's slice takes puts, " +
                 "accumulates and read-modify-writes from its driver, which cannot hold them back (" + ex.getMessage() +
-                "); run the rank with " + RmaOptions.DRIVER_WRITES_VARIABLE + "=0", ex);
+                "); unset " + RmaOptions.DRIVER_WRITES_VARIABLE + " (auto) or set it to 0", ex);
         }
     }
 

@@ -16,9 +16,10 @@ import java.util.stream.IntStream;
  * Ranks on this host map each other's slices and every operation between them is a copy, load, store or CPU atomic
  * that is complete when the call returns ({@link RankTier#SHARED_MEMORY}). Ranks on other hosts, or every other
  * rank when the shared-memory tier is switched off, are reached through this rank's pinmx endpoint
- * ({@link RankTier#DRIVER}): gets are pulls the drivers serve from the target's exposed slice, everything else a
- * request to the target's data-server thread; both happen whether or not the target's application calls the
- * library. This facade checks the arguments it owns (ranks, collective calls) and hands data operations to
+ * ({@link RankTier#DRIVER}): gets are pulls the drivers serve from the target's exposed slice; puts, integer
+ * accumulates and read-modify-writes go to the target's driver where it applies them itself (the kernel module,
+ * {@link #driverWrites}); everything else is a request to the target's data-server thread; all happen whether or not
+ * the target's application calls the library. This facade checks the arguments it owns (ranks, collective calls) and hands data operations to
  * {@link Transfers}. One thread issues operations on an {@code Rma}.
  */
 public final class Rma implements AutoCloseable
@@ -62,7 +63,8 @@ public final class Rma implements AutoCloseable
         {
             try
             {
-                CostModels.establish(this, job, layers.endpoint, ranks, driver, layers.protocols, options);
+                CostModels.establish(this, job, layers.endpoint, ranks, driver, layers.protocols, options,
+                    layers.driverWrites);
             }
             catch (final RuntimeException ex)
             {
@@ -114,8 +116,9 @@ public final class Rma implements AutoCloseable
     /**
      * Whether puts, int and long accumulates of scale 1, fetch-and-add and swap to the rank's slice of the allocation
      * go to the rank's driver, which applies them itself (the kernel module: the target's process does nothing),
-     * rather than to its data server: false on the shared-memory tier, on a driver that cannot (the user driver) and
-     * for a rank that runs with {@code PINMX_RMA_DRIVER_WRITES=0}.
+     * rather than to its data server: false on the shared-memory tier, on a driver that cannot apply them without the
+     * rank's process or hold them back (the user driver) unless {@code PINMX_RMA_DRIVER_WRITES=1}, and for a rank that
+     * runs with {@code PINMX_RMA_DRIVER_WRITES=0}.
      *
      * @throws IllegalArgumentException naming the rank or the allocation if either is not valid here.
      */

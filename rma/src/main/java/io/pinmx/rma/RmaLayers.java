@@ -5,10 +5,12 @@ import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.ProgressMode;
+import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.ProviderOptionKeys;
 
 import java.lang.foreign.Arena;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The layers under one rank's {@link Rma}: the ranks' tiers and mapped slices, and, when any rank of the job is
@@ -25,6 +27,8 @@ final class RmaLayers
     final JobEndpoint endpoint;
     final DriverTier driver;
     final DataServer server;
+    /** Whether this rank's slices take puts, integer accumulates and read-modify-writes from its driver. */
+    final boolean driverWrites;
     final Allocator allocator;
     final Transfers transfers;
     final TwoSidedMessages twoSided;
@@ -32,7 +36,8 @@ final class RmaLayers
     /**
      * Collective: the endpoint is opened by every rank or by none.
      *
-     * @throws RmaException naming a rank whose control file does not fit in its directory (on every rank alike).
+     * @throws RmaException on every rank alike, naming a rank whose control file does not fit in its directory, or
+     *                      whose driver cannot take the writes its {@code PINMX_RMA_DRIVER_WRITES} asks for.
      */
     RmaLayers(final Job job, final RmaOptions options)
     {
@@ -50,8 +55,19 @@ final class RmaLayers
         if (anyRankNeedsTheDriver(job, ranks))
         {
             this.endpoint = JobEndpoint.open(job, System.getenv(), endpointTuning(options));
-            this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint(),
-                options.driverWrites());
+            try
+            {
+                this.driverWrites = agreeDriverWrites(job, options.driverWrites(),
+                    endpoint.endpoint().driverInfo());
+            }
+            catch (final RuntimeException ex)
+            {
+                endpoint.close();
+                ranks.close();
+                arena.close();
+                throw ex;
+            }
+            this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint(), driverWrites);
             this.driver = new DriverTier(endpoint, protocols, EpochCounters.exchange(endpoint, ranks.gate(job.rank())));
             this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()),
                 ranks.gate(job.rank()), job.rank(), job.size());
@@ -59,6 +75,7 @@ final class RmaLayers
         else
         {
             this.endpoint = null;
+            this.driverWrites = false;
             this.allocator = new Allocator(job, ranks, options.directory(), null, false);
             this.driver = null;
             this.server = null;
@@ -115,6 +132,38 @@ final class RmaLayers
                     .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false);
             }
         };
+    }
+
+    /**
+     * Collective: whether this rank's slices take its driver's writes ({@link DriverWrites#takes}).
+     *
+     * @throws RmaException on every rank alike, naming each rank whose driver cannot take the writes it asked for.
+     */
+    private static boolean agreeDriverWrites(final Job job, final DriverWrites asked, final DriverInfo driver)
+    {
+        boolean takes = false;
+        String refusal = "";
+        try
+        {
+            takes = asked.takes(driver);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            refusal = "rank " + job.rank() + ": " + ex.getMessage();
+        }
+        final StringBuilder refusals = new StringBuilder();
+        for (final byte[] theirs : job.allGather(refusal.getBytes(StandardCharsets.UTF_8)))
+        {
+            if (theirs.length > 0)
+            {
+                refusals.append(refusals.isEmpty() ? "" : "; ").append(new String(theirs, StandardCharsets.UTF_8));
+            }
+        }
+        if (!refusals.isEmpty())
+        {
+            throw new RmaException("rma init refused driver writes: " + refusals);
+        }
+        return takes;
     }
 
     /** Collective: whether any rank of the job reaches some rank only through the driver. */

@@ -17,13 +17,15 @@ import java.util.Map;
  *                     $XDG_CACHE_HOME or $HOME/.cache.
  * @param recalibrate  measure the cost model again at {@link Rma#init} even if its file is there (and rewrite it).
  * @param calibration  how many rounds that measurement takes (default FULL).
- * @param driverWrites this rank's slices take puts, integer accumulates and read-modify-writes from its driver when it
- *                     applies them without this process (true; the kernel module: a passive target); false (the
- *                     default) sends them to this rank's data server, which access epochs hold back.
+ * @param driverWrites whether this rank's slices take puts, integer accumulates and read-modify-writes from its driver,
+ *                     which applies them without this process (a passive target), or from its data server (default
+ *                     AUTO: from the driver where it can, and can hold them back for an access epoch: the kernel
+ *                     module).
  * @param passivePuts  where this rank's strided and vector puts to a passive target go (default AUTO: the model's).
  */
 public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
-    Path modelFile, boolean recalibrate, CalibrationEffort calibration, boolean driverWrites, PassivePuts passivePuts)
+    Path modelFile, boolean recalibrate, CalibrationEffort calibration, DriverWrites driverWrites,
+    PassivePuts passivePuts)
 {
     /** "0" switches the shared-memory tier off; "1" (or unset) leaves it on. */
     public static final String SHARED_MEMORY_VARIABLE = "PINMX_RMA_SHARED_MEMORY";
@@ -42,14 +44,17 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static final String RECALIBRATE_VARIABLE = "PINMX_RMA_RECALIBRATE";
     /** full (default) or quick: the rounds of the cost model's measurement ({@link CalibrationEffort}). */
     public static final String CALIBRATION_VARIABLE = "PINMX_RMA_CALIBRATION";
-    /** "0": this rank's slices take no writes from its driver, only from its data server; "1" (or unset): they do. */
+    /**
+     * auto (default): this rank's slices take writes from its driver where it applies them without this process and
+     * can hold them back; "1": they do, refused on a driver that cannot; "0": only from its data server.
+     */
     public static final String DRIVER_WRITES_VARIABLE = "PINMX_RMA_DRIVER_WRITES";
     /** auto (default), module or server: where strided and vector puts to a passive target go. */
     public static final String PASSIVE_PUTS_VARIABLE = "PINMX_RMA_PASSIVE_PUTS";
 
     /**
-     * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol or the calibration
-     *                                  effort that is null.
+     * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol, the calibration
+     *                                  effort or the driver writes that is null.
      */
     public RmaOptions
     {
@@ -66,17 +71,24 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
         {
             throw new IllegalArgumentException("rma calibration effort must be given (FULL or QUICK)");
         }
+        if (null == driverWrites)
+        {
+            throw new IllegalArgumentException("rma driver writes must be given (AUTO: where the driver can)");
+        }
         if (null == passivePuts)
         {
             throw new IllegalArgumentException("rma passive puts must be given (AUTO to let the model choose)");
         }
     }
 
-    /** Shared memory on, /dev/shm, protocols chosen by the model, its file in the default place, fully measured. */
+    /**
+     * Shared memory on, /dev/shm, protocols chosen by the model, its file in the default place, fully measured, driver
+     * writes where the driver can.
+     */
     public static RmaOptions defaults()
     {
         return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false,
-            CalibrationEffort.FULL, false, PassivePuts.AUTO);
+            CalibrationEffort.FULL, DriverWrites.AUTO, PassivePuts.AUTO);
     }
 
     public RmaOptions withSharedMemory(final boolean on)
@@ -127,7 +139,7 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             driverWrites, where);
     }
 
-    public RmaOptions withDriverWrites(final boolean on)
+    public RmaOptions withDriverWrites(final DriverWrites on)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration, on,
             passivePuts);
@@ -146,7 +158,7 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             null == file || file.isEmpty() ? null : Path.of(file),
             flag(env, RECALIBRATE_VARIABLE, "0"),
             CalibrationEffort.parse(CALIBRATION_VARIABLE, env.getOrDefault(CALIBRATION_VARIABLE, "full")),
-            flag(env, DRIVER_WRITES_VARIABLE, "0"),
+            DriverWrites.parse(DRIVER_WRITES_VARIABLE, env.getOrDefault(DRIVER_WRITES_VARIABLE, "auto")),
             PassivePuts.parse(PASSIVE_PUTS_VARIABLE, env.getOrDefault(PASSIVE_PUTS_VARIABLE, "auto")));
     }
 

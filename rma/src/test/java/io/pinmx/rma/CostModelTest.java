@@ -350,11 +350,18 @@ class CostModelTest
         final IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
             () -> RmaOptions.defaults().withCalibration(null));
         assertTrue(none.getMessage().contains("calibration"), none.getMessage());
-        assertFalse(d.driverWrites());
-        assertFalse(RmaOptions.defaults().driverWrites());
-        assertTrue(RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.DRIVER_WRITES_VARIABLE, "1")).driverWrites());
+        assertEquals(DriverWrites.AUTO, d.driverWrites());
+        assertEquals(DriverWrites.AUTO, RmaOptions.defaults().driverWrites());
+        assertEquals(DriverWrites.ON,
+            RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.DRIVER_WRITES_VARIABLE, "1")).driverWrites());
+        assertEquals(DriverWrites.OFF,
+            RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.DRIVER_WRITES_VARIABLE, "0")).driverWrites());
         final IllegalArgumentException writes = assertThrows(IllegalArgumentException.class,
             () -> RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.DRIVER_WRITES_VARIABLE, "no")));
-        assertTrue(writes.getMessage().contains("PINMX_RMA_DRIVER_WRITES=no"), writes.getMessage());
+        assertTrue(writes.getMessage().contains("PINMX_RMA_DRIVER_WRITES=no: expected auto, 1 or 0"),
+            writes.getMessage());
+        final IllegalArgumentException noWrites = assertThrows(IllegalArgumentException.class,
+            () -> RmaOptions.defaults().withDriverWrites(null));
+        assertTrue(noWrites.getMessage().contains("driver writes"), noWrites.getMessage());
     }
 }

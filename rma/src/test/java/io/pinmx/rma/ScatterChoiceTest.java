@@ -189,11 +189,11 @@ class ScatterChoiceTest
         assertNull(none.model().scatter());
         // A passive rank measures again a model that lacks the scatter; other ranks take it.
         final RmaOptions options = RmaOptions.defaults().withDirectory(dir);
-        assertTrue(CostModels.serves(none, options));
-        assertFalse(CostModels.serves(none, options.withDriverWrites(true)));
-        assertTrue(CostModels.serves(new CostModelFile.Stored(stored.model(), CalibrationEffort.FULL),
-            options.withDriverWrites(true)));
-        assertFalse(CostModels.serves(null, options));
+        assertTrue(CostModels.serves(none, options, false));
+        assertFalse(CostModels.serves(none, options, true));
+        assertTrue(CostModels.serves(new CostModelFile.Stored(stored.model(), CalibrationEffort.FULL), options,
+            true));
+        assertFalse(CostModels.serves(null, options, false));
     }
 
     @Test

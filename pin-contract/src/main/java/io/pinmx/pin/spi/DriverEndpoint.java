@@ -231,7 +231,8 @@ public interface DriverEndpoint extends AutoCloseable
      * held, changes nothing.
      *
      * @throws DriverException {@link DriverError#UNSUPPORTED} naming the provider on one that cannot hold writes
-     *                         back; {@link DriverError#UNKNOWN_REGION} for a region it has not declared.
+     *                         back (without {@link DriverFeature#HOLD_WRITES}); {@link DriverError#UNKNOWN_REGION}
+     *                         for a region it has not declared.
      */
     default void holdRemoteWrites(int regionId, boolean hold)
     {

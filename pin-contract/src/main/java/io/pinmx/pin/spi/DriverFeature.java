@@ -35,5 +35,10 @@ public enum DriverFeature
      * Peers' remote writes and atomics are applied without any thread of the target process (in the kernel), so
      * they complete while it computes, is descheduled or is stopped: a passive target.
      */
-    PASSIVE_WRITES
+    PASSIVE_WRITES,
+    /**
+     * The owner of a remote-writable region can hold peers' writes and atomics into it back
+     * ({@link DriverEndpoint#holdRemoteWrites}): they wait at their origins until it lets them in.
+     */
+    HOLD_WRITES
 }

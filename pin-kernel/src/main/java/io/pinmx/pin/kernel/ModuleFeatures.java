@@ -43,6 +43,10 @@ final class ModuleFeatures
         {
             set.add(DriverFeature.PASSIVE_WRITES);
         }
+        if ((features & PinmxAbi.FEATURE_NET_HOLD_WRITES) != 0)
+        {
+            set.add(DriverFeature.HOLD_WRITES);
+        }
         return set;
     }
 }
