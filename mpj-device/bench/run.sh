@@ -22,9 +22,8 @@
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
 # PINMX_BIND (default core) binds each rank's main thread to its own CPU on both devices; PINMX_BIND=none binds
-# neither. Unbound, the two ranks' threads sometimes share a CPU for a whole run (8 B pinmx 11-13 us in such runs,
-# 1.2-1.7 us otherwise, idle 2-core host); bound runs were erratic only when other jobs' busy-polling ranks held the
-# same CPUs. pinmx's device binds only with caller progress (its waits poll), so PINMX_MPJ_PROGRESS=thread leaves
+# neither. Unbound, the two ranks' threads sometimes share a CPU for a whole run (small-message latency then
+# several times higher); bound runs are erratic only when other jobs' busy-polling ranks hold the same CPUs. pinmx's device binds only with caller progress (its waits poll), so PINMX_MPJ_PROGRESS=thread leaves
 # it unbound.
 set -euo pipefail
 
