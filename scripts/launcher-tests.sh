@@ -8,11 +8,12 @@
 #     (slurmctld and one slurmd in the first, the other slurmd in the second, each node's ranks with a HOME and
 #     shared-memory directory of their own): RankRing and PingPong, the payload checked on the veth;
 #   - Open MPI's mpirun -np 2.
-# Installs slurm-wlm, munge and openmpi-bin when missing (root only; once). A launcher that cannot run here is
-# skipped with the reason. The bench classpath is built once (PINMX_CLASSPATH, if set, is used as it is; the MPJ
-# program's is mpj-device's), so no task runs Maven. Checks each program's lines, exit status, and that the
-# bootstrap file is gone afterwards. Also the main job's series script (bench-imb/run-series.sh) once, judged on
-# its tally. Arguments pick parts (slurm, slurm-netns, mpirun, series; default all four).
+# Installs slurm-wlm, munge, libpmix-dev (Slurm's PMIx plugin loads the unversioned libpmix.so) and openmpi-bin
+# when missing (root only; once). A launcher that cannot run here is skipped with the reason. The bench classpath
+# is built once (PINMX_CLASSPATH, if set, is used as it is; the MPJ program's is mpj-device's), so no task runs Maven.
+# Checks each program's lines, exit status, and that the bootstrap file is gone afterwards. Also the main job's series
+# script (bench-imb/run-series.sh) once, judged on its tally. Arguments pick parts (slurm, slurm-netns, mpirun,
+# series; default all four).
 # Last line: "launchers: N passed, N failed, N skipped".
 set -uo pipefail
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -123,7 +124,7 @@ run_slurm() {
     result slurm skipped "needs root to start munged, slurmctld and slurmd"
     return
   fi
-  pinmx_need_packages slurm-wlm munge
+  pinmx_need_packages slurm-wlm munge libpmix-dev
   local dir=$work/slurm host base
   mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" "$dir/home"
   host=$(hostname -s)
@@ -225,7 +226,7 @@ run_slurm_namespaces() {
     result "slurm netns" skipped "needs root for network namespaces and the Slurm daemons"
     return
   fi
-  pinmx_need_packages slurm-wlm munge iproute2
+  pinmx_need_packages slurm-wlm munge libpmix-dev iproute2
   local dir=$work/slurm-netns host base subnet a=psl$$a b=psl$$b node ns state before
   host=$(hostname -s)
   base=$((20000 + RANDOM % 20000))
