@@ -26,8 +26,6 @@ import java.util.function.Consumer;
 final class EndpointRound implements Agent
 {
     private static final int POLL_LIMIT = 64;
-    /** The longest idle wait while pull starts the driver refused wait: they are tried again after each poll. */
-    private static final long REFUSED_PULL_RETRY_NS = 1_000_000L;
 
     private final ReentrantLock lock;
     private final NanoClock clock;
@@ -184,7 +182,7 @@ final class EndpointRound implements Agent
 
     /**
      * @return how long progress may block before a timer falls due (briefly when the lock is busy, at most
-     *         {@value #REFUSED_PULL_RETRY_NS} ns while refused pull starts wait for room).
+     *         {@link PartnerTimers#REFUSED_RETRY_NS} while refused pull starts wait for room).
      */
     long idleWaitNs()
     {
@@ -196,7 +194,7 @@ final class EndpointRound implements Agent
         {
             final long timersNs = timers.idleWaitNs(clock.nanoTime());
             return rendezvous.hasRefusedPulls() || reads.hasRefusedPulls() ?
-                Math.min(timersNs, REFUSED_PULL_RETRY_NS) : timersNs;
+                Math.min(timersNs, PartnerTimers.REFUSED_RETRY_NS) : timersNs;
         }
         finally
         {

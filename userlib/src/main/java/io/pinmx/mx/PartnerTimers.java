@@ -30,8 +30,11 @@ final class PartnerTimers
      * of the shortest interval the longest idle wait is.
      */
     private static final long IDLE_WAIT_PARTS = 2;
-    /** The longest idle wait while frames the driver refused for now wait to be sent again (a peer's full ring). */
-    private static final long REFUSED_FRAME_RETRY_NS = 1_000_000L;
+    /**
+     * The longest idle wait while something the driver refused for now waits to be tried again: frames (a peer's full
+     * ring) here, pull starts in {@link EndpointRound}.
+     */
+    static final long REFUSED_RETRY_NS = 1_000_000L;
     /** Silence after which, and interval at which, the driver is asked whether a partner we wait on is alive. */
     static final long LIVENESS_CHECK_NS = 50_000_000L;
 
@@ -103,7 +106,7 @@ final class PartnerTimers
 
     /**
      * @return how long progress may sleep before a timer (ack, resend, keepalive, connect) falls due, at most
-     *         {@link #maxIdleWaitNs(EndpointOptions)}, and {@value #REFUSED_FRAME_RETRY_NS} ns while refused frames
+     *         {@link #maxIdleWaitNs(EndpointOptions)}, and {@value #REFUSED_RETRY_NS} ns while refused frames
      *         wait.
      */
     long idleWaitNs(final long nowNs)
@@ -115,7 +118,7 @@ final class PartnerTimers
             next = connector.nextResendNs(p, next);
             if (p.holdingRefused)
             {
-                next = Math.min(next, nowNs + REFUSED_FRAME_RETRY_NS);
+                next = Math.min(next, nowNs + REFUSED_RETRY_NS);
             }
             if (p.isConnected())
             {
