@@ -226,8 +226,17 @@ final class RegionTable
         {
             return UNKNOWN_REGION;
         }
-        final EntryHeader header = header(slot);
-        return header.id() == id ? header.totalBytes() : UNKNOWN_REGION;
+        final long entry = (long)slot * ENTRY_BYTES;
+        while (true)
+        {
+            final long seq = stableSeq(entry);
+            final int current = (int)INT.getVolatile(table, entry + ID_OFFSET);
+            final long totalBytes = table.get(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET);
+            if (unchanged(entry, seq))
+            {
+                return current == id ? totalBytes : UNKNOWN_REGION;
+            }
+        }
     }
 
     /** @return whether this endpoint has regions exposed for remote writes (the owner's table only). */
@@ -244,17 +253,12 @@ final class RegionTable
      */
     int checkKey(final int id, final long key)
     {
-        final int slot = slotOf(id);
-        if (slot < 0)
+        return switch (keyMatch(id, key))
         {
-            return UNKNOWN_REGION;
-        }
-        final EntryHeader header = header(slot);
-        if (header.id() != id)
-        {
-            return UNKNOWN_REGION;
-        }
-        return header.exposed() && header.key() == key ? 0 : BAD_KEY;
+            case NOT_DECLARED -> UNKNOWN_REGION;
+            case MATCHES -> 0;
+            case NOT_EXPOSED, DIFFERS -> BAD_KEY;
+        };
     }
 
     /**
@@ -265,43 +269,64 @@ final class RegionTable
      */
     int checkReadKey(final int id, final long key)
     {
+        return keyMatch(id, key) == KeyMatch.DIFFERS ? BAD_KEY : 0;
+    }
+
+    /** How a key named by a remote operation relates to a region's exposure. */
+    private enum KeyMatch
+    {
+        NOT_DECLARED, NOT_EXPOSED, MATCHES, DIFFERS
+    }
+
+    /** Compare {@code key} with region {@code id}'s exposure key as one consistent read of its entry. */
+    private KeyMatch keyMatch(final int id, final long key)
+    {
         final int slot = slotOf(id);
         if (slot < 0)
         {
-            return 0;
+            return KeyMatch.NOT_DECLARED;
         }
-        final EntryHeader header = header(slot);
-        return header.id() == id && header.exposed() && header.key() != key ? BAD_KEY : 0;
-    }
-
-    /** The fields of an entry that checks read together, as one consistent snapshot. */
-    private record EntryHeader(int id, int access, long totalBytes, long key)
-    {
-        boolean exposed()
-        {
-            return (access & ACCESS_REMOTE) != 0;
-        }
-    }
-
-    /** Read a slot's header under its seqlock, retrying while a writer is inside it. */
-    private EntryHeader header(final int slot)
-    {
         final long entry = (long)slot * ENTRY_BYTES;
         while (true)
         {
-            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
-            final EntryHeader header = new EntryHeader(
-                (int)INT.getVolatile(table, entry + ID_OFFSET),
-                table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET),
-                table.get(ValueLayout.JAVA_LONG, entry + TOTAL_OFFSET),
-                table.get(ValueLayout.JAVA_LONG, entry + KEY_OFFSET));
-            VarHandle.acquireFence();
-            if ((seq & 1) == 0 && (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq)
+            final long seq = stableSeq(entry);
+            final int current = (int)INT.getVolatile(table, entry + ID_OFFSET);
+            final int access = table.get(ValueLayout.JAVA_INT, entry + ACCESS_OFFSET);
+            final long exposedKey = table.get(ValueLayout.JAVA_LONG, entry + KEY_OFFSET);
+            if (unchanged(entry, seq))
             {
-                return header;
+                if (current != id)
+                {
+                    return KeyMatch.NOT_DECLARED;
+                }
+                if ((access & ACCESS_REMOTE) == 0)
+                {
+                    return KeyMatch.NOT_EXPOSED;
+                }
+                return exposedKey == key ? KeyMatch.MATCHES : KeyMatch.DIFFERS;
+            }
+        }
+    }
+
+    /** A slot's seqlock count once no writer is inside it. */
+    private long stableSeq(final long entry)
+    {
+        while (true)
+        {
+            final long seq = (long)LONG.getVolatile(table, entry + SEQ_OFFSET);
+            if ((seq & 1) == 0)
+            {
+                return seq;
             }
             Thread.onSpinWait();
         }
+    }
+
+    /** Whether the fields read since {@code seq} form one consistent snapshot (no writer came in between). */
+    private boolean unchanged(final long entry, final long seq)
+    {
+        VarHandle.acquireFence();
+        return (long)LONG.getVolatile(table, entry + SEQ_OFFSET) == seq;
     }
 
     /**
