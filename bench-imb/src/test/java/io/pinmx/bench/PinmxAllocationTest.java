@@ -3,6 +3,7 @@ package io.pinmx.bench;
 import io.pinmx.job.Job;
 import io.pinmx.job.RankBinding;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * threads over the user-space driver's same-host path. A G1 pause takes milliseconds, so a steady allocation would
  * sooner or later land in a timed size.
  */
+@Tag("allocation")
 class PinmxAllocationTest
 {
     private static final int REPETITIONS = 1_000;

@@ -2,6 +2,7 @@ package io.pinmx.bench;
 
 import io.pinmx.job.Job;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * The timed loops allocate nothing once warm: measured by the JVM's per-thread allocation counter around every
  * pass of PingPong's and PingPing's loops over TCP (two ranks in two threads; {@link PassAllocation}).
  */
+@Tag("allocation")
 class TcpAllocationTest
 {
     private static final int REPETITIONS = 2_000;

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 
 import com.sun.management.ThreadMXBean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static io.pinmx.regioncache.RegionCacheTest.segment;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Hits allocate nothing: the JVM counts the bytes each thread allocates, pass by pass once warm. */
+@Tag("allocation")
 class RegionCacheAllocationTest
 {
     private static final int REGIONS = 64;

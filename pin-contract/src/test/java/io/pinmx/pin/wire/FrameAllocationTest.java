@@ -10,6 +10,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * tests of the same JVM loaded), so a pass that allocated that little is followed by another, up to
  * {@value #MAX_PASSES}; a per-frame allocation shows in every pass.
  */
+@Tag("allocation")
 class FrameAllocationTest
 {
     private static final int FRAMES = 200_000;
