@@ -305,27 +305,31 @@ pinmx_is_ip() {
 # before they are stopped: rank 0's line is never cut off by our signal. A tick every second wakes the
 # wait to look for ranks that are gone, so an exit that wait -n does not report cannot leave the job waiting.
 pinmx_wait_ranks() {
-  local pids=("$@") alive=("$@") status=0 failed_rank="" grace="" tick="" finished rc pid rank still
+  local pids=("$@") alive=("$@") status=0 failed_rank="" grace="" tick="" finished rc pid rank still scan=""
   while [ ${#alive[@]} -gt 0 ]; do
     finished=""
-    [ -n "$tick" ] || { sleep 1 & tick=$!; }
-    # Bash may have collected some of these already (many ranks ending at once): wait -n then names each as "no
-    # such job", which tells the user nothing; the loop below finds them.
-    wait -n -p finished "${alive[@]}" ${grace:+"$grace"} "$tick" 2>/dev/null
-    rc=$?
-    if [ "${finished:-}" = "$tick" ]; then
-      tick=""
-      finished=""
+    # After one rank found gone by the look below, look again before waiting: wait -n does not report a rank bash
+    # has already collected, so it would sleep a tick for each of them.
+    if [ -z "$scan" ]; then
+      [ -n "$tick" ] || { sleep 1 & tick=$!; }
+      # Bash may have collected some of these already (many ranks ending at once): wait -n then names each as "no
+      # such job", which tells the user nothing; the look below finds them.
+      wait -n -p finished "${alive[@]}" ${grace:+"$grace"} "$tick" 2>/dev/null
+      rc=$?
+      if [ "${finished:-}" = "$tick" ]; then
+        tick=""
+        finished=""
+      fi
     fi
     # wait -n unsets the variable when it reports no job: bash may already have collected a rank that ended while
     # another was being reported, and then gives its status only to a wait on its pid.
     if [ -z "${finished:-}" ]; then
-      finished=""
+      finished="" scan=""
       for pid in "${alive[@]}" ${grace:+"$grace"}; do
         if ! kill -0 "$pid" 2>/dev/null; then
           wait "$pid"
           rc=$?
-          finished=$pid
+          finished=$pid scan=1
           break
         fi
       done
