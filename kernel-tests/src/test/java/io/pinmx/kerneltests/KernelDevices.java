@@ -14,6 +14,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 final class KernelDevices
 {
+    /**
+     * Set to true (in {@code PINMX_VM_JAVA_OPTS}) to run the long variants too: tests whose path another test already
+     * covers by default, each minutes of guest time under TCG.
+     */
+    static final String LONG_VARIANTS_PROPERTY = "pinmx.kernel.long";
+
     private KernelDevices()
     {
     }
