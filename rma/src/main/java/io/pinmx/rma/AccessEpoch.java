@@ -24,12 +24,15 @@ final class AccessEpoch
     private final Ranks ranks;
     private final int self;
     private final EpochGate.SlotCheck accessorAlive;
+    /** False once this rank announced at init that it opens none: gets from it do not check its epochs. */
+    private final boolean allowed;
     private State state = State.CLOSED;
     private RmaAllocation allocation;
 
-    AccessEpoch(final Ranks ranks)
+    AccessEpoch(final Ranks ranks, final boolean allowed)
     {
         this.ranks = ranks;
+        this.allowed = allowed;
         this.self = ranks.self();
         this.gate = ranks.gate(self);
         this.accessorAlive = slot ->
@@ -43,7 +46,8 @@ final class AccessEpoch
 
     /**
      * @throws IllegalArgumentException if the allocation is null, or this rank has no slice in it.
-     * @throws IllegalStateException    if an epoch is open already, or the allocation was freed.
+     * @throws IllegalStateException    if an epoch is open already, the allocation was freed, or this rank announced
+     *                                  at init that it opens no epochs.
      * @throws RmaException             naming a same-host rank that exited while it was touching the slice.
      */
     void begin(final RmaAllocation a)
@@ -54,6 +58,11 @@ final class AccessEpoch
         }
         a.checkLive();
         a.checkMember(self, "access epoch");
+        if (!allowed)
+        {
+            throw new IllegalStateException("access epoch on allocation " + a.id() + ": rank " + self +
+                " announced at init that it opens none (" + RmaOptions.ACCESS_EPOCHS_VARIABLE + "=0)");
+        }
         if (State.OPEN == state)
         {
             throw new IllegalStateException("access epoch on allocation " + a.id() + ": the epoch on allocation " +

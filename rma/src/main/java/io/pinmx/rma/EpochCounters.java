@@ -22,15 +22,20 @@ import java.util.concurrent.locks.LockSupport;
  * again. Gets whose reads were seen done before one reading share it, so an aggregate wait reads each target's
  * counter once. A test of a get starts that reading without waiting for it ({@link #readAfter}): the reading is a
  * pull the target's endpoint serves, which through the user driver waits for a CPU the target may be computing on.
- * Owned by the thread issuing operations.
+ * A rank that announced at init that it opens no epochs ({@link RmaOptions#accessEpochs()} false) exposes no counter:
+ * a get from it is done when its reads are. Owned by the thread issuing operations.
  */
 final class EpochCounters
 {
     private static final long FIRST_WAIT_NS = 20_000;
     private static final long MAX_WAIT_NS = 1_000_000;
 
+    /** A rank's region id when it opens no epochs: it exposes no counter. */
+    private static final int NO_EPOCHS = -1;
+
     private final JobEndpoint job;
     private final Endpoint endpoint;
+    /** Per rank, the region of its exposed counter, or {@link #NO_EPOCHS}. */
     private final int[] regionIds;
     /** Per rank, the latest reading, and the logical time its read started. */
     private final long[] reading;
@@ -59,12 +64,15 @@ final class EpochCounters
     }
 
     /**
-     * Collective: exposes this rank's counter on its endpoint and learns every rank's region. Every counter is 0
-     * (zeroed at start) until its rank opens an epoch, which it can do only once this has returned there.
+     * Collective: exposes this rank's counter on its endpoint, unless it opens no epochs, and learns every rank's
+     * region. Every counter is 0 (zeroed at start) until its rank opens an epoch, which it can do only once this has
+     * returned there.
+     *
+     * @param accessEpochs whether this rank may open access epochs.
      */
-    static EpochCounters exchange(final JobEndpoint job, final EpochGate own)
+    static EpochCounters exchange(final JobEndpoint job, final EpochGate own, final boolean accessEpochs)
     {
-        final int mine = job.endpoint().regions().expose(own.counter()).id();
+        final int mine = accessEpochs ? job.endpoint().regions().expose(own.counter()).id() : NO_EPOCHS;
         final List<byte[]> all = job.job().allGather(ByteBuffer.allocate(Integer.BYTES).putInt(mine).array());
         final int[] regionIds = new int[all.size()];
         for (int r = 0; r < regionIds.length; r++)
@@ -95,6 +103,10 @@ final class EpochCounters
      */
     boolean unchanged(final int rank, final long seenDoneAt, final long known)
     {
+        if (NO_EPOCHS == regionIds[rank])
+        {
+            return true;
+        }
         land(rank);
         if (readingStartedAt[rank] <= seenDoneAt)
         {
@@ -128,6 +140,10 @@ final class EpochCounters
      */
     boolean readAfter(final int rank, final long seenDoneAt)
     {
+        if (NO_EPOCHS == regionIds[rank])
+        {
+            return true;
+        }
         final Request r = unlanded[rank];
         if (null != r)
         {

@@ -483,7 +483,7 @@ public final class Rma implements AutoCloseable
     }
 
     /** @return the handle a non-blocking call given {@code handle} adds its operation to. */
-    private RmaHandle followedBy(final RmaHandle handle)
+    RmaHandle followedBy(final RmaHandle handle)
     {
         return null == handle ? transfers.implicit() : handle;
     }

@@ -24,9 +24,10 @@ public final class RmaEpochs
      * target the driver holds its one-sided writes back until the end); the opening is a full fence. One epoch at a
      * time; inside it, an operation on this rank's own slice of that allocation is refused.
      *
-     * @throws IllegalStateException if an epoch is open, the allocation was freed, or this rank's slice takes writes
+     * @throws IllegalStateException if an epoch is open, the allocation was freed, this rank's slice takes writes
      *                               from a driver that cannot hold them back ({@code PINMX_RMA_DRIVER_WRITES=1} on a
-     *                               pinmx.ko without PINMX_IOC_HOLD_WRITES).
+     *                               pinmx.ko without PINMX_IOC_HOLD_WRITES), or this rank announced at init that it
+     *                               opens no epochs ({@link RmaOptions#accessEpochs()} false).
      * @throws RmaException          naming a same-host rank that exited while touching the slice.
      */
     public void accessBegin(final RmaAllocation allocation)

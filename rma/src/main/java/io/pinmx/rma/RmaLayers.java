@@ -68,7 +68,8 @@ final class RmaLayers
                 throw ex;
             }
             this.allocator = new Allocator(job, ranks, options.directory(), endpoint.endpoint(), driverWrites);
-            this.driver = new DriverTier(endpoint, protocols, EpochCounters.exchange(endpoint, ranks.gate(job.rank())));
+            this.driver = new DriverTier(endpoint, protocols, EpochCounters.exchange(endpoint, ranks.gate(job.rank()),
+                options.accessEpochs()));
             this.server = new DataServer(endpoint.endpoint(), allocator, ranks.stripes(job.rank()),
                 ranks.gate(job.rank()), job.rank(), job.size());
         }
@@ -80,7 +81,7 @@ final class RmaLayers
             this.driver = null;
             this.server = null;
         }
-        this.transfers = new Transfers(ranks, driver, arena);
+        this.transfers = new Transfers(ranks, driver, arena, options.accessEpochs());
         this.twoSided = new TwoSidedMessages(null != endpoint ? new JobMessagePeers(endpoint) :
             new OnDemandMessageEndpoint(job, ranks,
                 () -> JobEndpoint.openUnconnected(job, System.getenv(), messageTuning(options))), ranks);

@@ -51,6 +51,22 @@ public final class RmaMessages
     }
 
     /**
+     * {@link #send} without the wait: starts sending the buffer's bytes to the rank with the tag, and the handle (null:
+     * implicit, {@link Rma#waitAll()}) completes it, after which the buffer may be reused (an eager message through the
+     * driver completes on the receiver's acknowledgement). Messages from one rank with one tag still arrive in the
+     * order sent.
+     *
+     * @throws IllegalArgumentException naming the rank if it is outside the job or this rank, the buffer if it is null
+     *                                  or confined to a thread (the endpoint reads it after the call).
+     * @throws RmaException             naming the rank if it exited.
+     */
+    public void nbSend(final int tag, final MemorySegment buffer, final int to, final RmaHandle handle)
+    {
+        rma.checkOpen();
+        twoSided.nbSend(tag, buffer, to, rma.followedBy(handle));
+    }
+
+    /**
      * {@code armci_msg_rcv}: receives the next message with the tag from the rank into the start of the buffer.
      *
      * @return the message's length in bytes.

@@ -22,10 +22,13 @@ import java.util.Map;
  *                     AUTO: from the driver where it can, and can hold them back for an access epoch: the kernel
  *                     module).
  * @param passivePuts  where this rank's strided and vector puts to a passive target go (default AUTO: the model's).
+ * @param accessEpochs whether this rank may open access epochs (default true); false is announced to every rank at
+ *                     {@link Rma#init}, so a get from this rank through the driver skips reading its epoch counter
+ *                     after its pulls (a round trip served by this rank's endpoint), and its access epochs are refused.
  */
 public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol strided, ContiguousProtocol contiguous,
     Path modelFile, boolean recalibrate, CalibrationEffort calibration, DriverWrites driverWrites,
-    PassivePuts passivePuts)
+    PassivePuts passivePuts, boolean accessEpochs)
 {
     /** "0" switches the shared-memory tier off; "1" (or unset) leaves it on. */
     public static final String SHARED_MEMORY_VARIABLE = "PINMX_RMA_SHARED_MEMORY";
@@ -51,6 +54,8 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static final String DRIVER_WRITES_VARIABLE = "PINMX_RMA_DRIVER_WRITES";
     /** auto (default), module or server: where strided and vector puts to a passive target go. */
     public static final String PASSIVE_PUTS_VARIABLE = "PINMX_RMA_PASSIVE_PUTS";
+    /** "1" (or unset): this rank may open access epochs; "0": it announces it opens none. */
+    public static final String ACCESS_EPOCHS_VARIABLE = "PINMX_RMA_ACCESS_EPOCHS";
 
     /**
      * @throws IllegalArgumentException naming the directory if it is not a directory, or a protocol, the calibration
@@ -88,61 +93,67 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
     public static RmaOptions defaults()
     {
         return new RmaOptions(true, Path.of("/dev/shm"), StridedProtocol.AUTO, ContiguousProtocol.AUTO, null, false,
-            CalibrationEffort.FULL, DriverWrites.AUTO, PassivePuts.AUTO);
+            CalibrationEffort.FULL, DriverWrites.AUTO, PassivePuts.AUTO, true);
     }
 
     public RmaOptions withSharedMemory(final boolean on)
     {
         return new RmaOptions(on, directory, strided, contiguous, modelFile, recalibrate, calibration,
-            driverWrites, passivePuts);
+            driverWrites, passivePuts, accessEpochs);
     }
 
     public RmaOptions withDirectory(final Path dir)
     {
         return new RmaOptions(sharedMemory, dir, strided, contiguous, modelFile, recalibrate, calibration,
-            driverWrites, passivePuts);
+            driverWrites, passivePuts, accessEpochs);
     }
 
     public RmaOptions withStrided(final StridedProtocol protocol)
     {
         return new RmaOptions(sharedMemory, directory, protocol, contiguous, modelFile, recalibrate,
-            calibration, driverWrites, passivePuts);
+            calibration, driverWrites, passivePuts, accessEpochs);
     }
 
     public RmaOptions withContiguous(final ContiguousProtocol protocol)
     {
         return new RmaOptions(sharedMemory, directory, strided, protocol, modelFile, recalibrate,
-            calibration, driverWrites, passivePuts);
+            calibration, driverWrites, passivePuts, accessEpochs);
     }
 
     public RmaOptions withModelFile(final Path file)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, file, recalibrate, calibration,
-            driverWrites, passivePuts);
+            driverWrites, passivePuts, accessEpochs);
     }
 
     public RmaOptions withRecalibrate(final boolean again)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, again, calibration,
-            driverWrites, passivePuts);
+            driverWrites, passivePuts, accessEpochs);
     }
 
     public RmaOptions withCalibration(final CalibrationEffort effort)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, effort,
-            driverWrites, passivePuts);
+            driverWrites, passivePuts, accessEpochs);
     }
 
     public RmaOptions withPassivePuts(final PassivePuts where)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration,
-            driverWrites, where);
+            driverWrites, where, accessEpochs);
     }
 
     public RmaOptions withDriverWrites(final DriverWrites on)
     {
         return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration, on,
-            passivePuts);
+            passivePuts, accessEpochs);
+    }
+
+    public RmaOptions withAccessEpochs(final boolean may)
+    {
+        return new RmaOptions(sharedMemory, directory, strided, contiguous, modelFile, recalibrate, calibration,
+            driverWrites, passivePuts, may);
     }
 
     /**
@@ -159,7 +170,8 @@ public record RmaOptions(boolean sharedMemory, Path directory, StridedProtocol s
             flag(env, RECALIBRATE_VARIABLE, "0"),
             CalibrationEffort.parse(CALIBRATION_VARIABLE, env.getOrDefault(CALIBRATION_VARIABLE, "full")),
             DriverWrites.parse(DRIVER_WRITES_VARIABLE, env.getOrDefault(DRIVER_WRITES_VARIABLE, "auto")),
-            PassivePuts.parse(PASSIVE_PUTS_VARIABLE, env.getOrDefault(PASSIVE_PUTS_VARIABLE, "auto")));
+            PassivePuts.parse(PASSIVE_PUTS_VARIABLE, env.getOrDefault(PASSIVE_PUTS_VARIABLE, "auto")),
+            flag(env, ACCESS_EPOCHS_VARIABLE, "1"));
     }
 
     private static boolean flag(final Map<String, String> env, final String variable, final String unset)

@@ -27,12 +27,13 @@ final class Transfers
     private final MemorySegment valueWord;
     private boolean closed;
 
-    Transfers(final Ranks ranks, final DriverTier driver, final Arena arena)
+    /** @param accessEpochs whether this rank may open access epochs ({@link RmaOptions#accessEpochs()}). */
+    Transfers(final Ranks ranks, final DriverTier driver, final Arena arena, final boolean accessEpochs)
     {
         this.ranks = ranks;
         this.driver = driver;
         this.valueWord = arena.allocate(Long.BYTES, Long.BYTES);
-        this.epoch = new AccessEpoch(ranks);
+        this.epoch = new AccessEpoch(ranks, accessEpochs);
         this.targetAlive = () -> ranks.checkAlive(heldBy);
     }
 

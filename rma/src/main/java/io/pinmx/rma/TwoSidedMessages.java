@@ -76,6 +76,36 @@ final class TwoSidedMessages
         finish(send, to);
     }
 
+    /**
+     * Starts a send of the buffer's bytes, which the endpoint reads until the handle completes it: never staged, so
+     * heap or shared memory, not memory confined to this thread.
+     */
+    void nbSend(final int tag, final MemorySegment buffer, final int to, final RmaHandle handle)
+    {
+        checkPeer(to, "message destination");
+        if (null == buffer)
+        {
+            throw new IllegalArgumentException("message to rank " + to + ": the buffer is null");
+        }
+        if (!Pieces.shareable(buffer))
+        {
+            throw new IllegalArgumentException("non-blocking message to rank " + to + ": the buffer " + buffer +
+                " is confined to a thread (the endpoint reads it after the call: heap or shared memory)");
+        }
+        final Partner partner = peers.partner(to);
+        handle.begin();
+        final Request send;
+        try
+        {
+            send = peers.endpoint().isend(partner, matchInfo(tag, self), buffer);
+        }
+        catch (final MxException ex)
+        {
+            throw RankFailures.refused(to, ex);
+        }
+        handle.add(new SentMessage(send, to));
+    }
+
     /** @return the message's length; {@code from} is a world rank. */
     long receive(final int tag, final MemorySegment buffer, final int from)
     {
@@ -165,6 +195,36 @@ final class TwoSidedMessages
         if (null != failed)
         {
             throw failed;
+        }
+    }
+
+    /** A send started by {@link #nbSend}, finished (its request released) by the first wait that sees it done. */
+    private final class SentMessage implements RmaHandle.Completion
+    {
+        private final Request request;
+        private final int rank;
+        private boolean finished;
+
+        SentMessage(final Request request, final int rank)
+        {
+            this.request = request;
+            this.rank = rank;
+        }
+
+        @Override
+        public boolean isDone()
+        {
+            return finished || request.test();
+        }
+
+        @Override
+        public void await()
+        {
+            if (!finished)
+            {
+                finished = true;
+                finish(request, rank);
+            }
         }
     }
 

@@ -80,6 +80,7 @@ public final class ArmciInterfaceScenarios
                 case "defaultgroup" -> new DefaultGroupScenario(rma).run();
                 case "scopes" -> new ScopeScenario(rma).run();
                 case "twosided" -> new TwoSidedScenario(rma).run();
+                case "noepochs" -> new NoEpochsScenario(rma).run();
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             }
             rma.barrier();

@@ -363,5 +363,13 @@ class CostModelTest
         final IllegalArgumentException noWrites = assertThrows(IllegalArgumentException.class,
             () -> RmaOptions.defaults().withDriverWrites(null));
         assertTrue(noWrites.getMessage().contains("driver writes"), noWrites.getMessage());
+        assertTrue(d.accessEpochs());
+        assertTrue(RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.ACCESS_EPOCHS_VARIABLE, "1")).accessEpochs());
+        assertFalse(RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.ACCESS_EPOCHS_VARIABLE, "0")).accessEpochs());
+        assertFalse(RmaOptions.defaults().withAccessEpochs(false).withCalibration(CalibrationEffort.QUICK)
+            .accessEpochs());
+        final IllegalArgumentException epochs = assertThrows(IllegalArgumentException.class,
+            () -> RmaOptions.fromEnvironment(java.util.Map.of(RmaOptions.ACCESS_EPOCHS_VARIABLE, "no")));
+        assertTrue(epochs.getMessage().contains("PINMX_RMA_ACCESS_EPOCHS=no: expected 0 or 1"), epochs.getMessage());
     }
 }

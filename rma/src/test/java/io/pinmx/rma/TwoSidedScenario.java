@@ -16,7 +16,9 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * larger buffer. Rank 1 also sends two tags that the hub takes out of send order, a message from a confined arena
  * that the hub first offers too small a buffer (refused naming both sizes, left queued, then received whole), and a
  * heap one longer than the eager size. The hub answers each rank with a short and a long heap message. Then every
- * rank's refusals: a peer outside the job or this rank, a null or read-only buffer.
+ * rank starts non-blocking sends to the next rank (three on an aggregate handle, one implicit) and receives the
+ * previous rank's in order. Then every rank's refusals: a peer outside the job or this rank, a null or read-only
+ * buffer, a non-blocking send from memory confined to this thread.
  */
 final class TwoSidedScenario
 {
@@ -28,6 +30,8 @@ final class TwoSidedScenario
     private static final int TAG_SECOND = 2;
     private static final int TAG_KEPT = 3;
     private static final int TAG_HEAP = 4;
+    private static final int TAG_RING = 5;
+    private static final int RING_SENDS = 4;
     private static final int KEPT_BYTES = 64;
 
     private final Rma rma;
@@ -52,6 +56,7 @@ final class TwoSidedScenario
         {
             spoke();
         }
+        nonBlockingRing();
         refusals();
         rma.barrier();
     }
@@ -133,6 +138,42 @@ final class TwoSidedScenario
         }
     }
 
+    private void nonBlockingRing()
+    {
+        final int me = rma.rank();
+        final int n = rma.size();
+        final int next = (me + 1) % n;
+        final int prev = (me + n - 1) % n;
+        final MemorySegment out = Arena.ofAuto().allocate(RING_SENDS * Long.BYTES, Long.BYTES);
+        for (int k = 0; k < RING_SENDS; k++)
+        {
+            out.set(ValueLayout.JAVA_LONG, (long)k * Long.BYTES, ringWord(me, k));
+        }
+        final RmaHandle sends = rma.aggregateHandle();
+        for (int k = 0; k < RING_SENDS - 1; k++)
+        {
+            messages.nbSend(TAG_RING, out.asSlice((long)k * Long.BYTES, Long.BYTES), next, sends);
+        }
+        messages.nbSend(TAG_RING, out.asSlice((RING_SENDS - 1L) * Long.BYTES, Long.BYTES), next, null);
+        final MemorySegment in = MemorySegment.ofArray(new long[1]);
+        for (int k = 0; k < RING_SENDS; k++)
+        {
+            final long bytes = messages.receive(TAG_RING, in, prev);
+            final long word = in.get(ValueLayout.JAVA_LONG, 0);
+            final int at = k;
+            check(Long.BYTES == bytes && ringWord(prev, k) == word, () -> "non-blocking send " + at + " from rank " +
+                prev + ": " + bytes + " bytes holding " + word + ", not " + ringWord(prev, at));
+        }
+        sends.await();
+        rma.waitAll();
+        check(sends.test(), () -> "an awaited aggregate handle of sends still tests not done");
+    }
+
+    private static long ringWord(final int rank, final int k)
+    {
+        return 1000L * rank + k;
+    }
+
     private void refusals()
     {
         final int me = rma.rank();
@@ -145,6 +186,16 @@ final class TwoSidedScenario
             () -> messages.send(1, b, n));
         expect(IllegalArgumentException.class, "message destination rank -1 is not a rank of this job",
             () -> messages.send(1, b, -1));
+        expect(IllegalArgumentException.class, "message destination rank " + me + " is this rank",
+            () -> messages.nbSend(1, b, me, null));
+        expect(IllegalArgumentException.class, "message to rank " + peer + ": the buffer is null",
+            () -> messages.nbSend(1, null, peer, null));
+        try (Arena confined = Arena.ofConfined())
+        {
+            final MemorySegment mine = confined.allocate(8);
+            expect(IllegalArgumentException.class, "non-blocking message to rank " + peer + ": the buffer",
+                () -> messages.nbSend(1, mine, peer, null));
+        }
         expect(IllegalArgumentException.class, "message to rank " + peer + ": the buffer is null",
             () -> messages.send(1, null, peer));
         expect(IllegalArgumentException.class, "message from rank " + peer + ": the buffer",

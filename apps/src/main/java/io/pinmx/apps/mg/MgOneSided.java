@@ -3,12 +3,15 @@ package io.pinmx.apps.mg;
 import io.pinmx.job.Job;
 import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.Rma;
+import io.pinmx.rma.RmaOptions;
+
+import java.util.Map;
 
 /**
  * NPB MG over pinmx's one-sided layer ({@link RmaSlabTransport}): {@code bin/pinmx-run -np N
  * io.pinmx.apps.mg.MgOneSided CLASS [put|get]}, N a power of two of at most half the class's points ({@link
  * GhostMotion}: get by default). Rank 0 prints NPB's report; exits 1 when the verification fails, 2 on a bad class,
- * motion or rank count (a one-line error).
+ * motion or rank count (a one-line error). MG opens no access epochs and says so at init ({@link #options}).
  */
 public final class MgOneSided
 {
@@ -16,7 +19,8 @@ public final class MgOneSided
         usage: bin/pinmx-run -np N io.pinmx.apps.mg.MgOneSided CLASS [put|get]   (N a power of two)
           NAS MG over pinmx's one-sided layer; CLASS is S, W or A. Ghost planes move by gets from the neighbours'
           slots after their notification (get, the default) or by puts into them, a fence and a notification (put).
-          Reads the job's and rma's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
+          Reads the job's and rma's PINMX_* variables (bin/pinmx-run --help, docs/environment.md); opens no access
+          epochs and announces none unless PINMX_RMA_ACCESS_EPOCHS is set.
           exit status: 0 verified, 1 verification failed or a rank failed, 2 a bad CLASS or rank count
         """;
     public static final String VERSION = "one-sided rma";
@@ -45,7 +49,8 @@ public final class MgOneSided
             {
                 MgArguments.refuse(ex);
             }
-            try (Rma rma = Rma.init(job); RmaSlabTransport transport = new RmaSlabTransport(rma, cls, motion))
+            try (Rma rma = Rma.init(job, options(System.getenv()));
+                RmaSlabTransport transport = new RmaSlabTransport(rma, cls, motion))
             {
                 if (0 == rma.rank())
                 {
@@ -66,5 +71,17 @@ public final class MgOneSided
         {
             System.exit(1);
         }
+    }
+
+    /**
+     * rma's options from the environment, announcing that this rank opens no access epochs (a neighbour's get is then
+     * done once its pulls are, with no read of this rank's epoch counter after them) unless
+     * PINMX_RMA_ACCESS_EPOCHS is set.
+     */
+    static RmaOptions options(final Map<String, String> env)
+    {
+        final RmaOptions fromEnvironment = RmaOptions.fromEnvironment(env);
+        return env.containsKey(RmaOptions.ACCESS_EPOCHS_VARIABLE) ? fromEnvironment :
+            fromEnvironment.withAccessEpochs(false);
     }
 }

@@ -1,5 +1,6 @@
 package io.pinmx.apps.mg;
 
+import io.pinmx.rma.RankTier;
 import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
@@ -17,8 +18,11 @@ import java.util.concurrent.TimeUnit;
  * puts its bottom and top interior planes straight into its neighbours' ghost slots, fences each neighbour (its
  * puts complete there) and notifies it by putting the exchange's number into the neighbour's flag for this side; a
  * rank reads its ghost slots once both flags show the exchange. GET: each rank copies its bottom and top interior
- * planes into its own slots and notifies both neighbours; a rank gets a neighbour's plane once its flag shows the
- * exchange. Either way the slots alternate between two sets on successive exchanges: a set is written again only
+ * planes into its own slots and notifies both neighbours; a rank gets a neighbour's plane once that neighbour's notice
+ * of the exchange is there. A notice to a rank reached through the driver is a message ({@code armci_msg_snd},
+ * not waited for: it completes on the neighbour's acknowledgement): a flag would be a put served by the neighbour's
+ * data server, and the get that follows it would first fence that neighbour, a round trip through its data server,
+ * before its pull. A same-host neighbour's notice is a store into its flag. Either way the slots alternate between two sets on successive exchanges: a set is written again only
  * after the neighbour notified its next exchange, which it starts after it finished with the set. A level held
  * whole is assembled with a barrier: each rank puts its planes into every other rank's copy.
  */
@@ -28,6 +32,9 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private static final int SETS = 2;
     private static final int LOWER_GHOST = 0;
     private static final int UPPER_GHOST = 1;
+    /** GET through the driver: the tags of the notices a rank sends its upper and its lower neighbour. */
+    private static final int NOTICE_TO_UPPER_TAG = 43_001;
+    private static final int NOTICE_TO_LOWER_TAG = 43_002;
     /** A neighbour that has not notified within this long is taken for dead or stuck. */
     private static final long NOTIFY_DEADLINE_NS = TimeUnit.SECONDS.toNanos(120);
     private static final int SPINS_BEFORE_YIELD = 1_000;
@@ -49,6 +56,10 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private final RmaAllocation wholeLevels;
     private final long wholeSetBytes;
     private final MemorySegment staging;
+    /** GET: the exchange's number in the notices sent, read by the endpoint until {@link #noticeSends} completes. */
+    private final MemorySegment noticeSent;
+    private final RmaHandle noticeSends;
+    private final MemorySegment noticeReceived;
     private long exchanges;
     private long gathers;
     /**
@@ -94,6 +105,9 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         flags = rma.alloc(2 * Long.BYTES);
         wholeLevels = rma.alloc(SETS * wholeSetBytes);
         staging = arena.allocate(Math.max(2 * planeBytes(finest), wholeSetBytes), Double.BYTES);
+        noticeSent = arena.allocate(Long.BYTES, Long.BYTES);
+        noticeSends = rma.aggregateHandle();
+        noticeReceived = arena.allocate(Long.BYTES, Long.BYTES);
     }
 
     @Override
@@ -167,15 +181,17 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         MemorySegment.copy(grid.values, grid.planeStart(grid.planes), mine, ValueLayout.JAVA_DOUBLE,
             set + UPPER_GHOST * planeBytes, planeSize);
         VarHandle.releaseFence();
-        rma.values().putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
-        rma.values().putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        noticeSends.await();
+        noticeSent.set(ValueLayout.JAVA_LONG, 0, exchange);
+        notice(exchange, lower, UPPER_GHOST, NOTICE_TO_LOWER_TAG);
+        notice(exchange, upper, LOWER_GHOST, NOTICE_TO_UPPER_TAG);
         final long waitStart = System.nanoTime();
-        awaitNotified(LOWER_GHOST, exchange, lower);
+        awaitNotice(exchange, lower, LOWER_GHOST, NOTICE_TO_UPPER_TAG);
         final long lowerSeen = System.nanoTime();
         final RmaHandle handle = rma.aggregateHandle();
         rma.nbGet(ghosts, lower, set + UPPER_GHOST * planeBytes, staging.asSlice(0, planeBytes), handle);
         final long upperWaitStart = System.nanoTime();
-        awaitNotified(UPPER_GHOST, exchange, upper);
+        awaitNotice(exchange, upper, UPPER_GHOST, NOTICE_TO_LOWER_TAG);
         final long upperSeen = System.nanoTime();
         rma.nbGet(ghosts, upper, set + LOWER_GHOST * planeBytes, staging.asSlice(planeBytes, planeBytes), handle);
         handle.await();
@@ -189,6 +205,37 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, 0, grid.values, grid.planeStart(0), planeSize);
         MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, planeBytes, grid.values,
             grid.planeStart(grid.planes + 1), planeSize);
+    }
+
+    /**
+     * GET: tells the neighbour that this rank's planes of the exchange are in its slots: a store into the neighbour's
+     * flag for {@code side} on one host, a message of {@link #noticeSent} with {@code tag} through the driver.
+     */
+    private void notice(final long exchange, final int neighbour, final int side, final int tag)
+    {
+        if (RankTier.DRIVER != rma.tier(neighbour))
+        {
+            rma.values().putLong(exchange, flags, neighbour, side * Long.BYTES);
+            return;
+        }
+        rma.messages().nbSend(tag, noticeSent, neighbour, noticeSends);
+    }
+
+    /** GET: waits for the neighbour's notice of the exchange, sent as {@link #notice} says. */
+    private void awaitNotice(final long exchange, final int neighbour, final int side, final int tag)
+    {
+        if (RankTier.DRIVER != rma.tier(neighbour))
+        {
+            awaitNotified(side, exchange, neighbour);
+            return;
+        }
+        final long bytes = rma.messages().receive(tag, noticeReceived, neighbour);
+        final long announced = noticeReceived.get(ValueLayout.JAVA_LONG, 0);
+        if (Long.BYTES != bytes || announced != exchange)
+        {
+            throw new IllegalStateException("MG exchange " + exchange + ": rank " + neighbour + "'s notice to rank " +
+                rank() + " announced exchange " + announced + " in " + bytes + " bytes");
+        }
     }
 
     /**
@@ -323,6 +370,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     @Override
     public void close()
     {
+        noticeSends.await();
         rma.free(wholeLevels);
         rma.free(flags);
         rma.free(ghosts);
