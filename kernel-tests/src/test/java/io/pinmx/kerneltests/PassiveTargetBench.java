@@ -18,9 +18,10 @@ import java.util.Locale;
  * <ul>
  * <li>{@code passive} (rank 1 a passive target, {@code PINMX_RMA_DRIVER_WRITES=1}): strided puts of N x N doubles
  * (rows of a {@value #MATRIX_DOUBLES}-double matrix at the target) with the module scattering each piece, the data
- * server taking them and the model's choice, the three interleaved round after round (each round starting one place
- * later; each timed put follows an untimed one to the same place, so no place pays for the switch from another),
- * medians, and the choice's median against the better of the other two; then 8 B put + fence and
+ * server taking them and the model's choice, the three interleaved round after round, each round in the next of the
+ * six orders, so each place follows each other place equally often (a data server still spinning after its last
+ * put slows what runs next; a fixed rotation always put the choice after the server), and each timed put follows an
+ * untimed one to the same place; medians, and the choice's median against the better of the other two; then 8 B put + fence and
  * fetch-and-add through the module with rank 1 running; then rank 0 creates {@value #READY}, waits for
  * {@value #STOPPED} (the test stopped rank 1) and times them again, creates {@value #DONE} and waits until the file
  * {@value #STOPPED} is gone (rank 1 runs again).</li>
@@ -38,11 +39,13 @@ public final class PassiveTargetBench
     private static final long SLICE_BYTES = MATRIX_DOUBLES * ROW_BYTES;
     private static final int[] N = {4, 16, 64, 256};
     private static final int WARM_UP_ROUNDS = 15;
-    private static final int ROUNDS = 21;
+    private static final int ROUNDS = 24;
     private static final int SMALL_ROUNDS = 200;
     private static final long COUNTER_OFFSET = SLICE_BYTES - Long.BYTES;
     private static final long FILE_DEADLINE_S = 300;
     private static final PassivePuts[] PLACES = {PassivePuts.MODULE, PassivePuts.SERVER, PassivePuts.AUTO};
+    /** Every order of the three places: round r runs them in order r modulo six. */
+    private static final int[][] ORDERS = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
 
     private PassiveTargetBench()
     {
@@ -98,7 +101,7 @@ public final class PassiveTargetBench
             {
                 for (int i = 0; i < PLACES.length; i++)
                 {
-                    final int p = (i + Math.max(0, round)) % PLACES.length;
+                    final int p = ORDERS[Math.floorMod(round, ORDERS.length)][i];
                     rma.protocols().forcePassivePuts(PLACES[p]);
                     source.fill((byte)(round + p));
                     rma.putStrided(source, sourceStrides, slices, 1, 0, targetStrides, counts, 1);

@@ -18,9 +18,10 @@ import java.util.function.Supplier;
  * shared host does not become the model. The warm-up runs the small transfers until the JIT has compiled their paths
  * at both ends: a model measured on interpreted code prices start-ups many times too high. A full measurement takes
  * seconds a rank; the peer's application is not involved (its data server serves the puts). The numbers of rounds
- * are the {@link CalibrationEffort}'s. Where the peer is a passive target, the same rounds time puts its driver
- * scatters ({@link #SCATTER_PROBES}), each with a fence, and the model's {@link CostModel.Scatter} is fitted through
- * them ({@link ScatterFit}).
+ * are the {@link CalibrationEffort}'s. Where the peer is a passive target, rounds of their own time puts of the
+ * {@link #SCATTER_PROBES}' shapes, each with a fence, scattered by its driver and taken by its data server by each
+ * strided protocol, and fit the model's two {@link CostModel.Scatter}s through their medians ({@link ScatterFit}), so
+ * that the choice between the two places compares costs measured alike.
  */
 final class Calibration
 {
@@ -38,6 +39,12 @@ final class Calibration
      */
     static final long[][] SCATTER_PROBES = {{1, 8}, {1, 256 << 10}, {64, 512}, {256, 32}, {128, 2 << 10},
         {16, 16 << 10}};
+    /**
+     * The passive probes' rounds, each cost the median of them: the data server's path (a thread woken per request)
+     * has a longer tail than the driver's (softirq), so the fastest of a few rounds would price the server further
+     * below what its requests pay than the driver, and single rounds under a loaded or emulated host vary severalfold.
+     */
+    static final int PASSIVE_ROUNDS = 9;
     private static final AccumulateScale ONES = AccumulateScale.ofDouble(1.0);
     /**
      * A get's strided probes, {@value #PIECES} pieces of each size by each protocol, two in each {@link
@@ -146,38 +153,60 @@ final class Calibration
                 }
             }
         }
-        final int scatterFrom = probes.size();
-        final boolean scatters = driver.takesWrites(area, peer);
-        if (scatters)
-        {
-            for (final long[] shape : SCATTER_PROBES)
-            {
-                probes.add(new Probe(direct, zeroCopy, same, b -> scatter(b.asSlice(0, shape[0] * shape[1]),
-                    (int)shape[0])));
-            }
-        }
         final double[] ns = fastest(probes);
         final CostModel.Line getContiguous = line(SMALL_BYTES, ns[0], LARGE_BYTES, ns[1]);
         final CostModel.Line putContiguous = line(SMALL_BYTES, ns[2], LARGE_BYTES, ns[3]);
         final int n = CURVE_BYTES.length;
-        return new CostModel(key, getContiguous, putContiguous, strided(ns, stridedFrom, CostModel.Kind.GET),
-            strided(ns, stridedFrom, CostModel.Kind.PUT), strided(ns, stridedFrom, CostModel.Kind.ACC),
-            curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n), curve(ns, curvesFrom + n),
-            curve(ns, curvesFrom + 3 * n), scatters ? scatter(ns, scatterFrom) : null);
+        final CostModel model = new CostModel(key, getContiguous, putContiguous,
+            strided(ns, stridedFrom, CostModel.Kind.GET), strided(ns, stridedFrom, CostModel.Kind.PUT),
+            strided(ns, stridedFrom, CostModel.Kind.ACC), curve(ns, curvesFrom), curve(ns, curvesFrom + 2 * n),
+            curve(ns, curvesFrom + n), curve(ns, curvesFrom + 3 * n));
+        return driver.takesWrites(area, peer) ? withPassivePuts(model, same) : model;
     }
 
-    /** @return the scatter costs fitted through the {@link #SCATTER_PROBES}' times, from {@code ns[from]} on. */
-    private static CostModel.Scatter scatter(final double[] ns, final int from)
+    /**
+     * @return the model with the passive peer's costs: each {@link #SCATTER_PROBES} shape scattered by its driver and
+     *         taken by its data server (the cheaper of its two strided protocols), side by side in every one of
+     *         {@value #PASSIVE_ROUNDS} rounds, and a fit of each place through its medians.
+     */
+    private CostModel withPassivePuts(final CostModel model, final Supplier<MemorySegment> same)
     {
+        final List<Probe> probes = new ArrayList<>();
+        for (final long[] shape : SCATTER_PROBES)
+        {
+            final int pieces = (int)shape[0];
+            final long bytes = shape[0] * shape[1];
+            probes.add(new Probe(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY, same,
+                b -> scatter(b.asSlice(0, bytes), pieces)));
+            for (final StridedProtocol protocol : STRIDED_PROTOCOLS)
+            {
+                probes.add(new Probe(protocol, ContiguousProtocol.ZERO_COPY, same,
+                    b -> serve(b.asSlice(0, bytes), pieces)));
+            }
+        }
+        final double[][] rounds = timed(probes, PASSIVE_ROUNDS);
         final int n = SCATTER_PROBES.length;
         final long[] pieces = new long[n];
         final long[] totalBytes = new long[n];
+        final double[] scattered = new double[n];
+        final double[] served = new double[n];
         for (int i = 0; i < n; i++)
         {
             pieces[i] = SCATTER_PROBES[i][0];
             totalBytes[i] = SCATTER_PROBES[i][0] * SCATTER_PROBES[i][1];
+            scattered[i] = median(rounds[3 * i]);
+            served[i] = Math.min(median(rounds[3 * i + 1]), median(rounds[3 * i + 2]));
         }
-        return ScatterFit.fit(pieces, totalBytes, Arrays.copyOfRange(ns, from, from + n));
+        return model.withScatter(ScatterFit.fit(pieces, totalBytes, scattered),
+            ScatterFit.fit(pieces, totalBytes, served));
+    }
+
+    static double median(final double[] ns)
+    {
+        final double[] sorted = ns.clone();
+        Arrays.sort(sorted);
+        final int half = sorted.length / 2;
+        return 0 == sorted.length % 2 ? (sorted[half - 1] + sorted[half]) / 2 : sorted[half];
     }
 
     /**
@@ -245,9 +274,20 @@ final class Calibration
      */
     private double[] fastest(final List<Probe> probes)
     {
+        final double[][] rounds = timed(probes, effort.timedRounds);
         final double[] best = new double[probes.size()];
-        Arrays.fill(best, Double.MAX_VALUE);
-        for (int round = 0; round < effort.timedRounds; round++)
+        for (int i = 0; i < best.length; i++)
+        {
+            best[i] = Arrays.stream(rounds[i]).min().orElseThrow();
+        }
+        return best;
+    }
+
+    /** @return each probe's time in each of {@code rounds} rounds, every probe in turn in each round. */
+    private double[][] timed(final List<Probe> probes, final int rounds)
+    {
+        final double[][] ns = new double[probes.size()][rounds];
+        for (int round = 0; round < rounds; round++)
         {
             for (int i = 0; i < probes.size(); i++)
             {
@@ -260,10 +300,10 @@ final class Calibration
                 final MemorySegment memory = p.memory().get();
                 final long start = System.nanoTime();
                 p.transfer().accept(memory);
-                best[i] = Math.min(best[i], System.nanoTime() - start);
+                ns[i][round] = System.nanoTime() - start;
             }
         }
-        return best;
+        return ns;
     }
 
     /**
@@ -364,10 +404,25 @@ final class Calibration
     /** A put of {@code pieces} equal pieces of {@code from} that the peer's driver scatters, every other one of its. */
     private void scatter(final MemorySegment from, final int pieces)
     {
-        final long pieceBytes = from.byteSize() / pieces;
-        final StridedPatch patch = 1 == pieces ? StridedPatch.contiguous(pieceBytes) :
-            StridedPatch.of(new long[] {pieceBytes, pieces}, new long[] {pieceBytes}, new long[] {2 * pieceBytes}, 1);
+        final StridedPatch patch = spread(from, pieces);
         driver.putThroughModule(peer, area, Pieces.strided(patch, from, 0, true));
+    }
+
+    /** The same put taken by the peer's data server, waited for with a fence. */
+    private void serve(final MemorySegment from, final int pieces)
+    {
+        final StridedPatch patch = spread(from, pieces);
+        driver.writeThroughServer(handle, peer, area.id(), Pieces.strided(patch, from, 0, true), patch, 0, null);
+        handle.await();
+        driver.fence(peer);
+    }
+
+    /** {@code pieces} equal pieces of {@code from}, every other one of the peer's. */
+    private static StridedPatch spread(final MemorySegment from, final int pieces)
+    {
+        final long pieceBytes = from.byteSize() / pieces;
+        return 1 == pieces ? StridedPatch.contiguous(pieceBytes) :
+            StridedPatch.of(new long[] {pieceBytes, pieces}, new long[] {pieceBytes}, new long[] {2 * pieceBytes}, 1);
     }
 
     /**

@@ -25,7 +25,8 @@ import java.util.Locale;
  * <p>
  * A strided or vector put to a passive target may instead be scattered by the target's driver, piece by piece
  * ({@link ModuleWrites}: the NIC-based protocol, no host CPU at the target): {@code ts + tn * N + k * tp} with its own
- * ts, tn and tp ({@link Scatter}), against the data server's cheaper protocol (host-based).
+ * ts, tn and tp ({@link Scatter}), against the data server taking it (host-based), priced alike: the same form fitted
+ * through the server's puts of the same shapes, timed in the same rounds ({@code served}).
  *
  * @param key            provider, host, interface and inline limit the costs were measured for.
  * @param getContiguous  one contiguous get: ts and tn.
@@ -38,9 +39,11 @@ import java.util.Locale;
  * @param putZeroCopy    a zero-copy put of memory not declared before.
  * @param putStream      a streamed put.
  * @param scatter        a put scattered by the target's driver, or null where it was not measured (no passive peer).
+ * @param served         a put the passive peer's data server takes by its cheaper protocol, fitted through the same
+ *                       shapes as {@code scatter}; null exactly when {@code scatter} is.
  */
 public record CostModel(String key, Line getContiguous, Line putContiguous, Strided get, Strided put, Strided acc,
-    Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream, Scatter scatter)
+    Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream, Scatter scatter, Scatter served)
 {
     /**
      * How much cheaper than zero-copy streaming must be predicted to be chosen (a fraction of zero-copy's time): memory
@@ -239,11 +242,22 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
         check("getStream", getStream);
         check("putZeroCopy", putZeroCopy);
         check("putStream", putStream);
+        if ((null == scatter) != (null == served))
+        {
+            throw new IllegalArgumentException("cost model with " + (null == scatter ? "no" : "a") + " scatter and " +
+                (null == served ? "no" : "a") + " served put: a passive peer's costs come in pairs");
+        }
+        check("scatter", scatter);
+        check("served", served);
+    }
+
+    private static void check(final String name, final Scatter scatter)
+    {
         if (null != scatter)
         {
-            check("scatter.startNs", scatter.startNs());
-            check("scatter.byteNs", scatter.byteNs());
-            check("scatter.pieceNs", scatter.pieceNs());
+            check(name + ".startNs", scatter.startNs());
+            check(name + ".byteNs", scatter.byteNs());
+            check(name + ".pieceNs", scatter.pieceNs());
         }
     }
 
@@ -252,14 +266,15 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
         final Strided put, final Strided acc, final Curve getZeroCopy, final Curve getStream, final Curve putZeroCopy,
         final Curve putStream)
     {
-        this(key, getContiguous, putContiguous, get, put, acc, getZeroCopy, getStream, putZeroCopy, putStream, null);
+        this(key, getContiguous, putContiguous, get, put, acc, getZeroCopy, getStream, putZeroCopy, putStream, null,
+            null);
     }
 
-    /** @return this model with a passive peer's scatter costs. */
-    public CostModel withScatter(final Scatter measured)
+    /** @return this model with a passive peer's costs: its driver's scatter and its data server's put (or neither). */
+    public CostModel withScatter(final Scatter measured, final Scatter measuredServed)
     {
         return new CostModel(key, getContiguous, putContiguous, get, put, acc, getZeroCopy, getStream, putZeroCopy,
-            putStream, measured);
+            putStream, measured, measuredServed);
     }
 
     private static void check(final String name, final Curve curve)
@@ -327,20 +342,14 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
             StridedProtocol.DIRECT : StridedProtocol.PACK;
     }
 
-    /** @return the host-based cost of a put in ns: the data server's cheaper protocol. */
-    public double serverPutNs(final SizeClass size, final long pieces, final long pieceBytes)
-    {
-        return Math.min(directNs(Kind.PUT, size, pieces, pieceBytes), packNs(Kind.PUT, size, pieces, pieceBytes));
-    }
-
     /**
-     * @param size the size class the put would have at the data server.
-     * @return whether the target's driver scattering a put of k pieces of n bytes is predicted no dearer than its data
-     *         server taking it (true too when the scatter was not measured: the driver takes every write then).
+     * @return whether the target's driver scattering a put of k pieces of N bytes in all is predicted no dearer than its data
+     *         server taking it, both priced by their fits through the same shapes (true too when they were not
+     *         measured: the driver takes every write then).
      */
-    public boolean scatterByModule(final SizeClass size, final long pieces, final long pieceBytes)
+    public boolean scatterByModule(final long pieces, final long totalBytes)
     {
-        return null == scatter || scatter.at(pieces, pieces * pieceBytes) <= serverPutNs(size, pieces, pieceBytes);
+        return null == scatter || scatter.at(pieces, totalBytes) <= served.at(pieces, totalBytes);
     }
 
     private Line line(final Kind kind)
@@ -376,8 +385,13 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
             "tn %.3f ns/B, %s; acc %s; get zero-copy %s; get stream %s; put zero-copy %s; put stream %s; %s}", key,
             getContiguous.startNs(), getContiguous.byteNs(), text(get), putContiguous.startNs(), putContiguous.byteNs(),
             text(put), text(acc), getZeroCopy, getStream, putZeroCopy, putStream, null == scatter ?
-                "scatter not measured" : String.format(Locale.ROOT, "scatter ts %.0f ns, tn %.3f ns/B, tp %.0f ns",
-                scatter.startNs(), scatter.byteNs(), scatter.pieceNs()));
+                "scatter not measured" : text("scatter", scatter) + "; " + text("served", served));
+    }
+
+    private static String text(final String name, final Scatter s)
+    {
+        return String.format(Locale.ROOT, "%s ts %.0f ns, tn %.3f ns/B, tp %.0f ns", name, s.startNs(), s.byteNs(),
+            s.pieceNs());
     }
 
     private static String text(final Strided strided)

@@ -22,13 +22,14 @@ import java.util.zip.CRC32;
 final class CostModelFile
 {
     /**
-     * 7: the scatter costs fitted through six shapes (6: a passive peer's scatter costs from three, {@code
+     * 8: the data server's put fitted as the scatter is, through the same shapes, both through medians (7: the
+     * scatter costs fitted through six shapes; 6: a passive peer's scatter costs from three, {@code
      * scatter=none} where not measured; 5: tp and tc of each size class; 4:
      * tp and tc from the gaps between the strided protocols at two piece sizes either side of where both protocols
      * change path; 3: from one size against the contiguous line; 2: without the effort it was measured with, so a quick model was taken for a full one; 1: lines
      * through two sizes, a per-piece start-up for gets and puts and a copy cost).
      */
-    static final int FORMAT = 7;
+    static final int FORMAT = 8;
     private static final String NONE = "none";
     private static final String CRC = "crc32=";
 
@@ -153,7 +154,8 @@ final class CostModelFile
                 line(file, values, "getContiguous"), line(file, values, "putContiguous"),
                 strided(file, values, "get"), strided(file, values, "put"), strided(file, values, "acc"),
                 curve(file, values, "getZeroCopy"), curve(file, values, "getStream"),
-                curve(file, values, "putZeroCopy"), curve(file, values, "putStream"), scatter(file, values)), effort);
+                curve(file, values, "putZeroCopy"), curve(file, values, "putStream"), scatter(file, values, "scatter"),
+                scatter(file, values, "served")), effort);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -176,17 +178,23 @@ final class CostModelFile
         put(f, "getStream", m.getStream());
         put(f, "putZeroCopy", m.putZeroCopy());
         put(f, "putStream", m.putStream());
-        if (null == m.scatter())
+        put(f, "scatter", m.scatter());
+        put(f, "served", m.served());
+        return f;
+    }
+
+    private static void put(final Map<String, String> f, final String name, final CostModel.Scatter scatter)
+    {
+        if (null == scatter)
         {
-            f.put("scatter", NONE);
+            f.put(name, NONE);
         }
         else
         {
-            f.put("scatter.startNs", format(m.scatter().startNs()));
-            f.put("scatter.byteNs", format(m.scatter().byteNs()));
-            f.put("scatter.pieceNs", format(m.scatter().pieceNs()));
+            f.put(name + ".startNs", format(scatter.startNs()));
+            f.put(name + ".byteNs", format(scatter.byteNs()));
+            f.put(name + ".pieceNs", format(scatter.pieceNs()));
         }
-        return f;
     }
 
     private static void put(final Map<String, String> f, final String name, final CostModel.Line line)
@@ -235,15 +243,15 @@ final class CostModelFile
         return new CostModel.Line(number(file, values, name + ".startNs"), number(file, values, name + ".byteNs"));
     }
 
-    /** @return the scatter costs, or null if the file says {@code scatter=none}. */
-    private static CostModel.Scatter scatter(final Path file, final Map<String, String> values)
+    /** @return the scatter or served costs {@code name}, or null if the file says {@code NAME=none}. */
+    private static CostModel.Scatter scatter(final Path file, final Map<String, String> values, final String name)
     {
-        if (NONE.equals(values.get("scatter")))
+        if (NONE.equals(values.get(name)))
         {
             return null;
         }
-        return new CostModel.Scatter(number(file, values, "scatter.startNs"), number(file, values, "scatter.byteNs"),
-            number(file, values, "scatter.pieceNs"));
+        return new CostModel.Scatter(number(file, values, name + ".startNs"), number(file, values, name + ".byteNs"),
+            number(file, values, name + ".pieceNs"));
     }
 
     private static CostModel.Strided strided(final Path file, final Map<String, String> values, final String name)

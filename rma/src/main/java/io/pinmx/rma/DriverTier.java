@@ -128,7 +128,7 @@ final class DriverTier
         try
         {
             if (0 < pieces.totalBytes && module.takes(allocation, rank) &&
-                (null == scale ? 1 == pieces.count() || scatterByModule(rank, pieces, patch) :
+                (null == scale ? 1 == pieces.count() || protocols.scatterByModule(rank, pieces, liveness) :
                     ModuleWrites.applies(scale)))
             {
                 toModule(rank);
@@ -148,20 +148,6 @@ final class DriverTier
         {
             throw RankFailures.refused(rank, ex);
         }
-    }
-
-    /**
-     * @return whether a strided or vector put to a passive target goes to its driver rather than its data server
-     *         ({@link ProtocolChoice#scatterByModule}); the size class is the one the server's protocols would see,
-     *         with the header of a strided shape or of the pieces' list.
-     */
-    private boolean scatterByModule(final int rank, final Pieces pieces, final StridedPatch patch)
-    {
-        final long headerBytes = RequestHeader.FIXED_BYTES + (null == patch ?
-            (long)RequestHeader.PIECE_BYTES * Math.min(pieces.count(), MAX_PIECES_PER_REQUEST) : 0);
-        final CostModel.SizeClass size = pieces.totalBytes <= inlineLimitBytes - headerBytes ?
-            CostModel.SizeClass.SMALL : CostModel.SizeClass.LARGE;
-        return protocols.scatterByModule(rank, size, pieces, liveness);
     }
 
     /**

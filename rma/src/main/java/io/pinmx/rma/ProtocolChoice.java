@@ -42,22 +42,20 @@ final class ProtocolChoice
     }
 
     /**
-     * @param size    the size class the put would have at the data server.
      * @param serving asked only when the model prefers the data server: a stopped target's server takes no put, so
      *                the driver does whenever the server is not known to answer.
      * @return whether a strided or vector put to a passive target's slice goes to the target's driver (true) or to its
      *         data server: the forced place if the options force one, else the model's cheaper while the server
      *         answers (the driver before there is a model, or one without the scatter's costs).
      */
-    boolean scatterByModule(final int rank, final CostModel.SizeClass size, final Pieces pieces,
-        final Serving serving)
+    boolean scatterByModule(final int rank, final Pieces pieces, final Serving serving)
     {
         return switch (passivePuts)
         {
             case MODULE -> true;
             case SERVER -> false;
             case AUTO -> null == model ||
-                model.scatterByModule(size, pieces.count(), pieces.totalBytes / Math.max(1, pieces.count())) ||
+                model.scatterByModule(pieces.count(), pieces.totalBytes) ||
                 !serving.answers(rank);
         };
     }

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.pinmx.rma.CostModel.SizeClass.LARGE;
-import static io.pinmx.rma.CostModel.SizeClass.SMALL;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,49 +33,53 @@ class ScatterChoiceTest
     @TempDir
     Path dir;
 
-    /**
-     * The data server's puts: ts 100 us, tn 1 ns/B; small class: a direct piece 10 us, a packed byte 0.5 ns; large: a
-     * direct piece 1 us, a packed byte 2 ns. Gets as free.
-     */
+    /** The data server, fitted through the same shapes: 100 us a put, 0.5 ns/B, 1 us a piece. */
+    private static final CostModel.Scatter SERVED = new CostModel.Scatter(100_000, 0.5, 1_000);
+
+    /** Gets, puts and accumulates through the server as free: only the passive peer's two fits choose. */
+    private static CostModel model(final CostModel.Scatter scatter, final CostModel.Scatter served)
+    {
+        final CostModel.Strided free = new CostModel.Strided(new CostModel.Gap(0, 0), new CostModel.Gap(0, 0));
+        return new CostModel("kernel-h-lo-inline32768", new CostModel.Line(0, 0), new CostModel.Line(0, 0),
+            free, free, free, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE, scatter, served);
+    }
+
     private static CostModel model(final CostModel.Scatter scatter)
     {
-        final CostModel.Strided puts = new CostModel.Strided(new CostModel.Gap(10_000, 0.5),
-            new CostModel.Gap(1_000, 2.0));
-        final CostModel.Strided free = new CostModel.Strided(new CostModel.Gap(0, 0), new CostModel.Gap(0, 0));
-        return new CostModel("kernel-h-lo-inline32768", new CostModel.Line(0, 0), new CostModel.Line(100_000, 1.0),
-            free, puts, puts, FREE_CURVE, FREE_CURVE, FREE_CURVE, FREE_CURVE, scatter);
+        return model(scatter, null == scatter ? null : SERVED);
     }
 
     @Test
-    void theModuleScattersWhenItsPredictedCostIsNoDearerThanTheServersCheaperProtocol()
+    void theModuleScattersWhenItsFitIsNoDearerThanTheServersFitThroughTheSameShapes()
     {
         final CostModel m = model(SCATTER);
-        // 16 pieces of 128 B (2 KiB): module 40000 + 2048 + 48000 = 90048 ns; server packed 100000 + 2048 + 1024.
+        // 16 pieces of 128 B (2 KiB): module 40000 + 2048 + 48000 = 90048 ns; server 100000 + 1024 + 16000.
         assertEquals(90_048, SCATTER.at(16, 2_048), 1e-9);
-        assertEquals(103_072, m.serverPutNs(SMALL, 16, 128), 1e-9);
-        assertTrue(m.scatterByModule(SMALL, 16, 128));
-        // 64 pieces of 128 B: module 40000 + 8192 + 192000 = 240192 ns; server packed 100000 + 8192 + 4096.
-        assertFalse(m.scatterByModule(SMALL, 64, 128));
-        // Large pieces: the server's direct protocol (1 us a piece) wins over packing (2 ns/B) and over the module.
-        assertEquals(100_000 + 1.0 * 64 * 8_192 + 64 * 1_000, m.serverPutNs(LARGE, 64, 8_192), 1e-9);
-        assertFalse(m.scatterByModule(LARGE, 64, 8_192));
+        assertTrue(m.scatterByModule(16, 2_048));
+        // 64 pieces of 128 B: module 40000 + 8192 + 192000 = 240192 ns; server 100000 + 4096 + 64000.
+        assertFalse(m.scatterByModule(64, 8_192));
         // Few large pieces: the module's start-up is the smaller.
-        assertTrue(m.scatterByModule(LARGE, 2, 100_000));
-        // The crossing moves with the piece count: module 40 us + 3 us k against server 100 us + 0.5 * 128 k ns.
-        assertTrue(m.scatterByModule(SMALL, 20, 128));
-        assertFalse(m.scatterByModule(SMALL, 21, 128));
+        assertTrue(m.scatterByModule(2, 40_000));
+        // The crossing moves with the piece count: module 40 us + 3.128 us k against server 100 us + 1.064 us k.
+        assertTrue(m.scatterByModule(29, 29 * 128));
+        assertFalse(m.scatterByModule(30, 30 * 128));
     }
 
     @Test
-    void withoutScatterCostsTheModuleTakesEveryPut()
+    void withoutThePassivePeersCostsTheModuleTakesEveryPutAndTheyComeInPairs()
     {
         final CostModel m = model(null);
-        assertTrue(m.scatterByModule(SMALL, 1_000_000, 8));
-        assertEquals(m, model(SCATTER).withScatter(null));
+        assertTrue(m.scatterByModule(1_000_000, 8_000_000));
+        assertEquals(m, model(SCATTER).withScatter(null, null));
         final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
             () -> model(new CostModel.Scatter(0, -1, 0)));
         assertTrue(negative.getMessage().contains("scatter.byteNs = -1"), negative.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> model(new CostModel.Scatter(0, 0, Double.NaN)));
+        final IllegalArgumentException served = assertThrows(IllegalArgumentException.class,
+            () -> model(SCATTER, new CostModel.Scatter(0, 0, Double.NaN)));
+        assertTrue(served.getMessage().contains("served.pieceNs = NaN"), served.getMessage());
+        final IllegalArgumentException alone = assertThrows(IllegalArgumentException.class,
+            () -> model(SCATTER, null));
+        assertTrue(alone.getMessage().contains("a scatter and no served put"), alone.getMessage());
     }
 
     @Test
@@ -128,24 +130,24 @@ class ScatterChoiceTest
         final AtomicInteger asked = new AtomicInteger();
         final ProtocolChoice auto = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO, PassivePuts.AUTO);
         // No model yet: the module, and the server's liveness is not asked.
-        assertTrue(auto.scatterByModule(1, SMALL, many, rank -> asked.incrementAndGet() > 0));
+        assertTrue(auto.scatterByModule(1, many, rank -> asked.incrementAndGet() > 0));
         auto.model(model(SCATTER));
-        assertTrue(auto.scatterByModule(1, SMALL, pieces(16, 128), rank -> asked.incrementAndGet() > 0));
+        assertTrue(auto.scatterByModule(1, pieces(16, 128), rank -> asked.incrementAndGet() > 0));
         assertEquals(0, asked.get(), "the module is cheaper: the server's liveness is not asked");
         // The server is cheaper: taken while it answers, the module's scatter otherwise (a stopped target).
-        assertFalse(auto.scatterByModule(1, SMALL, many, rank -> 1 == rank));
-        assertTrue(auto.scatterByModule(1, SMALL, many, rank -> false));
+        assertFalse(auto.scatterByModule(1, many, rank -> 1 == rank));
+        assertTrue(auto.scatterByModule(1, many, rank -> false));
 
         final ProtocolChoice module = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO,
             PassivePuts.MODULE);
         module.model(model(SCATTER));
-        assertTrue(module.scatterByModule(1, SMALL, many, rank -> true));
+        assertTrue(module.scatterByModule(1, many, rank -> true));
         final ProtocolChoice server = new ProtocolChoice(StridedProtocol.AUTO, ContiguousProtocol.AUTO,
             PassivePuts.SERVER);
         server.model(model(SCATTER));
-        assertFalse(server.scatterByModule(1, SMALL, pieces(16, 128), rank -> false));
+        assertFalse(server.scatterByModule(1, pieces(16, 128), rank -> false));
         server.forcePassivePuts(PassivePuts.MODULE);
-        assertTrue(server.scatterByModule(1, SMALL, many, rank -> true));
+        assertTrue(server.scatterByModule(1, many, rank -> true));
         assertThrows(IllegalArgumentException.class, () -> server.forcePassivePuts(null));
     }
 
@@ -175,7 +177,8 @@ class ScatterChoiceTest
         final CostModelFile.Stored stored = CostModelFile.read(file, "kernel-h-lo-inline32768");
         assertEquals(model(SCATTER), stored.model());
         final String text = Files.readString(file);
-        assertTrue(text.contains("format=7\n") && text.contains("scatter.pieceNs=3000.000000\n"), text);
+        assertTrue(text.contains("format=8\n") && text.contains("scatter.pieceNs=3000.000000\n") &&
+            text.contains("served.pieceNs=1000.000000\n"), text);
 
         final String cut = text.replaceFirst("scatter\\.pieceNs=[0-9.]+\n", "");
         Files.writeString(file, withChecksum(cut), StandardCharsets.UTF_8);
@@ -184,7 +187,7 @@ class ScatterChoiceTest
         assertTrue(missing.getMessage().contains(file + " has no scatter.pieceNs"), missing.getMessage());
 
         CostModelFile.write(file, model(null), CalibrationEffort.FULL);
-        assertTrue(Files.readString(file).contains("\nscatter=none\n"));
+        assertTrue(Files.readString(file).contains("\nscatter=none\nserved=none\n"));
         final CostModelFile.Stored none = CostModelFile.read(file, "kernel-h-lo-inline32768");
         assertNull(none.model().scatter());
         // A passive rank measures again a model that lacks the scatter; other ranks take it.

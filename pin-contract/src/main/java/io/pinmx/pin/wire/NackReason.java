@@ -21,7 +21,12 @@ public enum NackReason
      */
     BAD_FIELD(6),
     /** A PUT, ATOMIC or PULL on an exposed region carried no key or another key; nothing was touched. */
-    BAD_KEY(7);
+    BAD_KEY(7),
+    /**
+     * The region's owner holds PUTs and ATOMICs back (an access epoch): nothing was touched; the origin resends
+     * later, without counting it against its retry limit.
+     */
+    HELD(8);
 
     private static final NackReason[] BY_CODE = new NackReason[256];
 

@@ -434,7 +434,7 @@ final class FrameDispatcher
                 }
                 else if (refused == FrameKind.PUT || refused == FrameKind.ATOMIC)
                 {
-                    writer.onNack(frame, offset);
+                    writer.onNack(frame, offset, source.getAddress(), basePort);
                 }
                 else
                 {

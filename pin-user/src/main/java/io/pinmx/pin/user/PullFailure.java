@@ -35,6 +35,8 @@ record PullFailure(DriverError error, String message)
                 "the peer refused the request (NACK " + reason + ")");
             case BAD_KEY -> new PullFailure(DriverError.BAD_KEY, prefix + "the peer refused the key for remote " +
                 RegionTable.describe(nack.regionId()) + " (NACK BAD_KEY)");
+            case HELD -> new PullFailure(DriverError.PEER_UNREACHABLE, prefix + "the peer answered a PULL of remote " +
+                RegionTable.describe(nack.regionId()) + " with NACK HELD, which holds back only PUTs and ATOMICs");
         };
     }
 

@@ -44,6 +44,8 @@ final class RemoteOp
     /** When the target last answered (a put's ack), or the op started. */
     long answeredNs;
     int retries;
+    /** NACK HELDs since the target last let one of this op's frames in (its region is held back meanwhile). */
+    int heldAnswers;
 
     int localRegion;
     long[] remoteOffsets = new long[1];
@@ -89,6 +91,7 @@ final class RemoteOp
         this.key = target.key();
         this.sentNs = 0;
         this.retries = 0;
+        this.heldAnswers = 0;
     }
 
     /** Application thread: copy a put, one piece for a contiguous one. */

@@ -360,7 +360,8 @@ final class RemoteWriter
             if (op.retries >= options.pullMaxRetries() && nowNs - op.answeredNs >= MIN_ANSWER_TIMEOUT_NS)
             {
                 fail(op, DriverError.TIMEOUT, "no answer from the target after " + (op.retries + 1) + " sends in " +
-                    TimeUnit.NANOSECONDS.toMillis(nowNs - op.answeredNs) + " ms");
+                    TimeUnit.NANOSECONDS.toMillis(nowNs - op.answeredNs) + " ms" + (op.heldAnswers == 0 ? "" :
+                    " (before that it held region " + op.remoteRegion + " back: " + op.heldAnswers + " NACK HELD)"));
                 continue;
             }
             op.retries++;
@@ -391,6 +392,7 @@ final class RemoteWriter
             return;
         }
         op.retries = 0;
+        op.heldAnswers = 0;
         op.answeredNs = System.nanoTime();
         if (op.windowFirst == op.frameCount)
         {
@@ -417,19 +419,26 @@ final class RemoteWriter
         complete(op, 0, atomicReply.old());
     }
 
-    /** Agent: a NACK refusing one of our PUT or ATOMIC frames. */
-    void onNack(final MemorySegment buffer, final long frameOffset)
+    /**
+     * Agent: a NACK refusing one of our PUT or ATOMIC frames (from the op's peer; one from elsewhere is dropped). A NACK
+     * HELD from the op's target (the wire protocol's answer of a target that holds the region back for an access epoch:
+     * pinmx.ko's targets send it; this driver's targets hold nothing back) ends nothing: the op resends after the
+     * resend timeout from now, its retry count and answer clock start again, so it waits for the hold's end however
+     * long, and times out only if the target falls silent.
+     */
+    void onNack(final MemorySegment buffer, final long frameOffset, final InetAddress host, final int basePort)
     {
         nack.wrap(buffer, frameOffset);
         final RemoteOp op = nack.refusedKind() == FrameKind.PUT ? ops.activePut(nack.refusedHandle()) :
             ops.activeAtomic(nack.refusedHandle());
-        if (op == null)
+        if (op == null || !op.peer.is(host, basePort))
         {
             return;
         }
         final long offset = nack.address();
         switch (nack.reason())
         {
+            case HELD -> held(op);
             case BAD_KEY -> failRefused(op, RegionTable.BAD_KEY, offset);
             case UNKNOWN_REGION -> failRefused(op, RegionTable.UNKNOWN_REGION, offset);
             case OUT_OF_RANGE -> failRefused(op, RegionTable.OUT_OF_RANGE, offset);
@@ -440,6 +449,19 @@ final class RemoteWriter
             case BAD_ENDPOINT, BAD_SESSION -> fail(op, DriverError.PEER_UNREACHABLE, "the target refused it: " +
                 nack.reason() + " (the endpoint is closed or another one holds its index)");
         }
+    }
+
+    private void held(final RemoteOp op)
+    {
+        if (nack.srcSession() != op.remoteSession)
+        {
+            return;
+        }
+        final long nowNs = System.nanoTime();
+        op.retries = 0;
+        op.heldAnswers++;
+        op.answeredNs = nowNs;
+        op.sentNs = nowNs;
     }
 
     private void failRefused(final RemoteOp op, final int code, final long regionOffset)
