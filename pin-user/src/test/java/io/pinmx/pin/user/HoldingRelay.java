@@ -9,21 +9,18 @@ import io.pinmx.pin.wire.PutFrame;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.DatagramChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A UDP relay between an origin and a target endpoint on loopback (each sees the other at the relay's port) that
- * answers for the target the way pinmx.ko answers for a region held back by an access epoch: while {@link State#HOLDING}
- * every PUT and ATOMIC from the origin is answered NACK HELD (addressed and encoded as the target would, the refused
- * frame's handle in it) and not passed on; while {@link State#SILENT} it passes nothing either way, a target gone
- * quiet. Everything else, and everything while {@link State#PASSING}, crosses unchanged.
+ * A {@link UdpRelay} between an origin and a target endpoint that answers for the target the way pinmx.ko answers for
+ * a region held back by an access epoch: while {@link State#HOLDING} every PUT and ATOMIC from the origin is answered
+ * NACK HELD (addressed and encoded as the target would, the refused frame's handle in it) and not passed on; while
+ * {@link State#SILENT} it passes nothing either way, a target gone quiet. Everything else, and everything while
+ * {@link State#PASSING}, crosses unchanged.
  */
-final class HoldingRelay implements AutoCloseable
+final class HoldingRelay extends UdpRelay
 {
     /** What the relay does with the origin's PUT and ATOMIC frames. */
     enum State
@@ -33,9 +30,7 @@ final class HoldingRelay implements AutoCloseable
         SILENT
     }
 
-    private final DatagramChannel channel;
     private final InetSocketAddress origin;
-    private final InetSocketAddress target;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment nackFrame = arena.allocate(FrameKind.NACK.headerBytes(), 8);
     private final ByteBuffer nackBuffer = nackFrame.asByteBuffer();
@@ -44,21 +39,13 @@ final class HoldingRelay implements AutoCloseable
     private final PutFrame handleWord = new PutFrame();
     private final NackFrame nack = new NackFrame();
     private final AtomicInteger heldNacks = new AtomicInteger();
-    private final Thread thread;
     private volatile State state = State.PASSING;
 
     HoldingRelay(final InetSocketAddress origin, final InetSocketAddress target) throws IOException
     {
+        super(origin, target, "holding-relay");
         this.origin = origin;
-        this.target = target;
-        channel = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        thread = Thread.ofPlatform().daemon().name("holding-relay").start(this::run);
-    }
-
-    /** Where each endpoint sends to reach the other. */
-    int port()
-    {
-        return channel.socket().getLocalPort();
+        start();
     }
 
     void state(final State state)
@@ -72,39 +59,23 @@ final class HoldingRelay implements AutoCloseable
         return heldNacks.get();
     }
 
-    private void run()
+    @Override
+    protected void relay(final ByteBuffer datagram, final InetSocketAddress to, final long n) throws IOException
     {
-        final ByteBuffer datagram = ByteBuffer.allocateDirect(64 * 1024);
+        final State now = state;
+        if (now == State.SILENT || datagram.remaining() < FrameFlyweight.HEADER_BYTES)
+        {
+            return;
+        }
         final MemorySegment received = MemorySegment.ofBuffer(datagram);
-        try
+        final FrameKind kind = header.wrap(received, 0).kind();
+        if (!to.equals(origin) && now == State.HOLDING && (kind == FrameKind.PUT || kind == FrameKind.ATOMIC))
         {
-            while (true)
-            {
-                final InetSocketAddress from = (InetSocketAddress)channel.receive(datagram.clear());
-                datagram.flip();
-                final State now = state;
-                if (now == State.SILENT || datagram.remaining() < FrameFlyweight.HEADER_BYTES)
-                {
-                    continue;
-                }
-                final FrameKind kind = header.wrap(received, 0).kind();
-                if (from.equals(origin) && now == State.HOLDING && (kind == FrameKind.PUT || kind == FrameKind.ATOMIC))
-                {
-                    answerHeld(received, kind);
-                }
-                else if (from.equals(origin) || from.equals(target))
-                {
-                    channel.send(datagram, from.equals(origin) ? target : origin);
-                }
-            }
+            answerHeld(received, kind);
         }
-        catch (final ClosedChannelException e)
+        else
         {
-            // closed by the test: the relay ends
-        }
-        catch (final IOException e)
-        {
-            throw new IllegalStateException("relay between " + origin + " and " + target + ": " + e.getMessage(), e);
+            send(datagram, to);
         }
     }
 
@@ -116,22 +87,14 @@ final class HoldingRelay implements AutoCloseable
             header.srcSession(), header.dstSession(), 0, 0);
         nack.encode(NackReason.HELD, kind, header.seq(), refusedHandle, 0, 0, 0, 0);
         checksum.stamp(nackFrame.address(), FrameKind.NACK.headerBytes());
-        channel.send(nackBuffer.clear(), origin);
+        send(nackBuffer.clear(), origin);
         heldNacks.incrementAndGet();
     }
 
     @Override
     public void close() throws IOException
     {
-        channel.close();
-        try
-        {
-            thread.join(10_000);
-        }
-        catch (final InterruptedException e)
-        {
-            Thread.currentThread().interrupt();
-        }
+        super.close();
         arena.close();
     }
 }
