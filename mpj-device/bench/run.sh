@@ -3,7 +3,8 @@
 # same JVM flags: IMB PingPong (io.pinmx.mpj.bench.MpjPingPong) and NPB IS (io.pinmx.mpj.npb.IntegerSort), 2 ranks
 # each, niodev first. Prints both outputs, then the ratios:
 #   ratio latency 8 B pinmx/niodev = X          (target <= 0.1)
-#   ratio bandwidth 4194304 B pinmx/niodev = X  (target >= 2.5)
+#   ratio bandwidth 4194304 B pinmx/niodev = X  (target >= 2.5; IMB's mean over the repetitions)
+#   ratio bandwidth 4194304 B median pinmx/niodev = X  (the same from each device's median repetition)
 #   ratio Mop/s IS A pinmx/niodev = X           (target >= 1.2)
 # and, run alone, how late a rank blocked in Recv wakes for a partner that computed first (io.pinmx.mpj.bench.MpjWakeup):
 #   ratio wake-up median pinmx/niodev = X
@@ -17,7 +18,9 @@
 # operations per second per benchmark and size (higher: pinmx faster):
 #   ratio jgf Section1:Reduce:Double 4472 pinmx/niodev = X
 #
-#   mpj-device/bench/run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]
+#   mpj-device/bench/run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [-reps N]
+#                           [--target-s S] [--size A|B]
+# -reps N: PingPong runs at least N timed repetitions per size (IMB's rule gives 4 MiB 10).
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
@@ -27,7 +30,7 @@
 # it unbound.
 set -euo pipefail
 
-what=all cls=A msglog=0:22 target_s=1 jgf_size=A
+what=all cls=A msglog=0:22 reps="" target_s=1 jgf_size=A
 while [ $# -gt 0 ]; do
   case "$1" in
     pingpong|is|all|wakeup|collectives|jgf) what=$1; shift ;;
@@ -35,7 +38,8 @@ while [ $# -gt 0 ]; do
     --size) [ $# -ge 2 ] || { echo "run.sh: --size needs A or B" >&2; exit 2; }; jgf_size=$2; shift 2 ;;
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W, A or B" >&2; exit 2; }; cls=$2; shift 2 ;;
     -msglog) [ $# -ge 2 ] || { echo "run.sh: -msglog needs a:b" >&2; exit 2; }; msglog=$2; shift 2 ;;
-    *) echo "usage: run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]" >&2
+    -reps) [ $# -ge 2 ] || { echo "run.sh: -reps needs a number" >&2; exit 2; }; reps=$2; shift 2 ;;
+    *) echo "usage: run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [-reps N] [--target-s S] [--size A|B]" >&2
        exit 2 ;;
   esac
 done
@@ -67,8 +71,8 @@ both() {
 
 # ratio NAME VALUE_PINMX VALUE_NIODEV: two significant digits, as bench-imb prints its ratios.
 ratio() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "ratio %s pinmx/niodev = %.2g\n", n, a / b }'; }
-# column BYTES COLUMN FILE: a PingPong table value.
-column() { awk -v b="$1" -v c="$2" '$1 == b && NF == 4 && $1 ~ /^[0-9]+$/ { print $c }' "$3"; }
+# column BYTES COLUMN FILE: a PingPong table value (3 mean t[usec], 4 Mbytes/sec, 5 median t[usec]).
+column() { awk -v b="$1" -v c="$2" '$1 == b && NF == 5 && $1 ~ /^[0-9]+$/ { print $c }' "$3"; }
 
 if [ "$what" = wakeup ]; then
   both wakeup io.pinmx.mpj.bench.MpjWakeup
@@ -109,7 +113,7 @@ if [ "$what" = jgf ]; then
   exit 0
 fi
 if [ "$what" != is ]; then
-  both pingpong io.pinmx.mpj.bench.MpjPingPong -msglog "$msglog"
+  both pingpong io.pinmx.mpj.bench.MpjPingPong -msglog "$msglog" ${reps:+-reps "$reps"}
 fi
 if [ "$what" != pingpong ]; then
   both is io.pinmx.mpj.npb.IntegerSort "$cls"
@@ -124,6 +128,9 @@ if [ "$what" != is ]; then
   for bytes in 4194304; do
     a=$(column $bytes 4 "$out/pingpong.pinmx") b=$(column $bytes 4 "$out/pingpong.niodev")
     [ -n "$a" ] && [ -n "$b" ] && ratio "bandwidth $bytes B" "$a" "$b"
+    # Bandwidth ratio of the median repetitions: niodev's time over pinmx's.
+    a=$(column $bytes 5 "$out/pingpong.niodev") b=$(column $bytes 5 "$out/pingpong.pinmx")
+    [ -n "$a" ] && [ -n "$b" ] && ratio "bandwidth $bytes B median" "$a" "$b"
   done
 fi
 if [ "$what" != pingpong ]; then
