@@ -108,9 +108,10 @@ if [ "$what" = eager ]; then
   # one NAME DEVICE [VAR=VALUE...] -- MAIN_CLASS ARGS...: one 2-rank run on the --setting path, rank 0's output to
   # $out/NAME, shown.
   if [ "$setting" = veth ]; then
-    ns0=mpjeager-$$-0 ns1=mpjeager-$$-1
-    pinmx_veth_namespaces "$ns0" "$ns1" 10.232.0.1 10.232.0.2
+    # veth ends are named after the namespaces: at most 15 characters.
+    ns0=mpje$$-0 ns1=mpje$$-1
     trap 'ip netns del "$ns0" 2>/dev/null; ip netns del "$ns1" 2>/dev/null; rm -rf "$out"' EXIT
+    pinmx_veth_namespaces "$ns0" "$ns1" 10.232.0.1 10.232.0.2
   fi
   one() {
     local name=$1 device=$2 vars=() cpus=(${PINMX_VETH_CPUS:-}) prefixes=(); shift 2
