@@ -3,7 +3,8 @@
 # same JVM flags: IMB PingPong (io.pinmx.mpj.bench.MpjPingPong) and NPB IS (io.pinmx.mpj.npb.IntegerSort), 2 ranks
 # each, niodev first. Prints both outputs, then the ratios:
 #   ratio latency 8 B pinmx/niodev = X          (target <= 0.1)
-#   ratio bandwidth 4194304 B pinmx/niodev = X  (target >= 2.5)
+#   ratio bandwidth 4194304 B pinmx/niodev = X  (target >= 2.5; IMB's mean over the repetitions)
+#   ratio bandwidth 4194304 B median pinmx/niodev = X  (the same from each device's median repetition)
 #   ratio Mop/s IS A pinmx/niodev = X           (target >= 1.2)
 # and, run alone, how late a rank blocked in Recv wakes for a partner that computed first (io.pinmx.mpj.bench.MpjWakeup):
 #   ratio wake-up median pinmx/niodev = X
@@ -12,12 +13,20 @@
 # (io.pinmx.mpj.bench.MpjCollectiveTimes, 3 rounds of 2000) and each 8 MiB-per-rank Alltoallv (IS's key exchange, 3
 # rounds of 30), and prints the last round's ratios:
 #   ratio collectives reduce mean pinmx/niodev = X   (and median; lower: pinmx faster)
+# eager runs, per eager limit of --limits (PINMX_MPJ_EAGER_MAX_BYTES; default 32, 64, 128 and 256 KiB), PingPong of 32
+# KiB to 256 KiB (-reps, default 500) and the 35 KB Reduce and Scatter of collectives (2 rounds of 1000) on pinmx,
+# beside one niodev run of each, on --setting host (one host: shared memory) or veth (each rank in its own network
+# namespace across a veth pair, UDP; needs root; PINMX_VETH_CPUS as apps/run.sh), then per limit:
+#   ratio eager 131072 host pingpong 65536 B median pinmx/niodev = X    (time: lower, pinmx faster)
+#   ratio eager 131072 host reduce median pinmx/niodev = X              (and mean; scatter likewise)
 # jgf runs the Java Grande MPJ benchmarks (io.pinmx.mpj.jgf): section 1 with each timed run lasting at least
 # --target-s seconds (default 1; the suite's is 10) and section 2 at --size (default A), then one ratio of
 # operations per second per benchmark and size (higher: pinmx faster):
 #   ratio jgf Section1:Reduce:Double 4472 pinmx/niodev = X
 #
-#   mpj-device/bench/run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]
+#   mpj-device/bench/run.sh [pingpong|is|all|wakeup|collectives|eager|jgf] [--class S|W|A|B] [-msglog a:b] [-reps N]
+#                           [--limits "BYTES ..."] [--setting host|veth] [--target-s S] [--size A|B]
+# -reps N: PingPong runs at least N timed repetitions per size (IMB's rule gives 4 MiB 10).
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
@@ -27,15 +36,19 @@
 # it unbound.
 set -euo pipefail
 
-what=all cls=A msglog=0:22 target_s=1 jgf_size=A
+what=all cls=A msglog=0:22 reps="" target_s=1 jgf_size=A limits="32768 65536 131072 262144" setting=host
 while [ $# -gt 0 ]; do
   case "$1" in
-    pingpong|is|all|wakeup|collectives|jgf) what=$1; shift ;;
+    pingpong|is|all|wakeup|collectives|eager|jgf) what=$1; shift ;;
+    --limits) [ $# -ge 2 ] || { echo "run.sh: --limits needs byte counts" >&2; exit 2; }; limits=$2; shift 2 ;;
+    --setting) [ $# -ge 2 ] && [[ "$2" =~ ^(host|veth)$ ]] || { echo "run.sh: --setting needs host or veth" >&2; exit 2; }
+      setting=$2; shift 2 ;;
     --target-s) [ $# -ge 2 ] || { echo "run.sh: --target-s needs seconds" >&2; exit 2; }; target_s=$2; shift 2 ;;
     --size) [ $# -ge 2 ] || { echo "run.sh: --size needs A or B" >&2; exit 2; }; jgf_size=$2; shift 2 ;;
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W, A or B" >&2; exit 2; }; cls=$2; shift 2 ;;
     -msglog) [ $# -ge 2 ] || { echo "run.sh: -msglog needs a:b" >&2; exit 2; }; msglog=$2; shift 2 ;;
-    *) echo "usage: run.sh [pingpong|is|all|wakeup|collectives|jgf] [--class S|W|A|B] [-msglog a:b] [--target-s S] [--size A|B]" >&2
+    -reps) [ $# -ge 2 ] || { echo "run.sh: -reps needs a number" >&2; exit 2; }; reps=$2; shift 2 ;;
+    *) echo "usage: run.sh [pingpong|is|all|wakeup|collectives|eager|jgf] [--class S|W|A|B] [-msglog a:b] [-reps N] [--limits \"BYTES ...\"] [--setting host|veth] [--target-s S] [--size A|B]" >&2
        exit 2 ;;
   esac
 done
@@ -67,8 +80,8 @@ both() {
 
 # ratio NAME VALUE_PINMX VALUE_NIODEV: two significant digits, as bench-imb prints its ratios.
 ratio() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "ratio %s pinmx/niodev = %.2g\n", n, a / b }'; }
-# column BYTES COLUMN FILE: a PingPong table value.
-column() { awk -v b="$1" -v c="$2" '$1 == b && NF == 4 && $1 ~ /^[0-9]+$/ { print $c }' "$3"; }
+# column BYTES COLUMN FILE: a PingPong table value (3 mean t[usec], 4 Mbytes/sec, 5 median t[usec]).
+column() { awk -v b="$1" -v c="$2" '$1 == b && NF == 5 && $1 ~ /^[0-9]+$/ { print $c }' "$3"; }
 
 if [ "$what" = wakeup ]; then
   both wakeup io.pinmx.mpj.bench.MpjWakeup
@@ -91,6 +104,66 @@ if [ "$what" = collectives ]; then
   done
   exit 0
 fi
+if [ "$what" = eager ]; then
+  # one NAME DEVICE [VAR=VALUE...] -- MAIN_CLASS ARGS...: one 2-rank run on the --setting path, rank 0's output to
+  # $out/NAME, shown.
+  if [ "$setting" = veth ]; then
+    # veth ends are named after the namespaces: at most 15 characters.
+    ns0=mpje$$-0 ns1=mpje$$-1
+    trap 'ip netns del "$ns0" 2>/dev/null; ip netns del "$ns1" 2>/dev/null; rm -rf "$out"' EXIT
+    pinmx_veth_namespaces "$ns0" "$ns1" 10.232.0.1 10.232.0.2
+  fi
+  one() {
+    local name=$1 device=$2 vars=() cpus=(${PINMX_VETH_CPUS:-}) prefixes=(); shift 2
+    while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+    shift
+    echo "== $name ($device, $setting, ${vars[*]:-default limit}) $(uptime)"
+    if [ "$device" = niodev ] && [ "$setting" = host ]; then
+      "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np 2 "$@" >"$out/$name" \
+        2>"$out/$name.err" || { cat "$out/$name.err" >&2; exit 1; }
+    elif [ "$device" = niodev ]; then
+      prefixes=(--rank-prefix 1 "ip netns exec $ns1")
+      [ ${#cpus[@]} -eq 2 ] &&
+        prefixes=(--rank-prefix 0 "taskset -c ${cpus[0]}" --rank-prefix 1 "taskset -c ${cpus[1]} ip netns exec $ns1")
+      ip netns exec "$ns0" "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob \
+        --port-server 10.232.0.1 "${prefixes[@]}" -np 2 "$@" >"$out/$name" 2>"$out/$name.err" ||
+        { cat "$out/$name.err" >&2; exit 1; }
+    elif [ "$setting" = host ]; then
+      env "${vars[@]}" PINMX_CLASSPATH="$cp" "$root/bin/pinmx-run" -np 2 --mpj "$@" >"$out/$name" 2>"$out/$name.err" ||
+        { cat "$out/$name.err" >&2; exit 1; }
+    else
+      mkdir -p "$out/$name.d"
+      (cd "$root" && pinmx_veth_ranks "$ns0" "$ns1" 10.232.0.1 10.232.0.2 "$out/$name.d" "mpjeager-$$-$name" \
+        PINMX_CLASSPATH="$cp" "${vars[@]}" -- --mpj "$@") || exit 1
+      cp "$out/$name.d/out-0" "$out/$name"
+    fi
+    grep -v '^#' "$out/$name"
+  }
+  programs() {
+    local tag=$1 device=$2; shift 2
+    one "pingpong-$tag" "$device" "$@" -- io.pinmx.mpj.bench.MpjPingPong -msglog 15:18 -reps "${reps:-500}"
+    for op in reduce scatter; do
+      one "$op-$tag" "$device" "$@" -- io.pinmx.mpj.bench.MpjCollectiveTimes -op "$op" -reps 1000 -rounds 2
+    done
+  }
+  programs niodev niodev
+  for limit in $limits; do
+    programs "$limit" pinmx PINMX_MPJ_EAGER_MAX_BYTES="$limit"
+  done
+  echo "== ratios ($setting; times: lower, pinmx faster)"
+  last() { awk -v c="$2" '/ round [0-9]+:/ { v = $c } END { print v }' "$1"; }
+  for limit in $limits; do
+    for bytes in 32768 65536 131072 262144; do
+      ratio "eager $limit $setting pingpong $bytes B median" "$(column $bytes 5 "$out/pingpong-$limit")" \
+        "$(column $bytes 5 "$out/pingpong-niodev")"
+    done
+    for op in reduce scatter; do
+      ratio "eager $limit $setting $op median" "$(last "$out/$op-$limit" 12)" "$(last "$out/$op-niodev" 12)"
+      ratio "eager $limit $setting $op mean" "$(last "$out/$op-$limit" 10)" "$(last "$out/$op-niodev" 10)"
+    done
+  done
+  exit 0
+fi
 if [ "$what" = jgf ]; then
   both jgf1 io.pinmx.mpj.jgf.JgfSection1 --target-s "$target_s"
   both jgf2 io.pinmx.mpj.jgf.JgfSection2 --size "$jgf_size"
@@ -109,7 +182,7 @@ if [ "$what" = jgf ]; then
   exit 0
 fi
 if [ "$what" != is ]; then
-  both pingpong io.pinmx.mpj.bench.MpjPingPong -msglog "$msglog"
+  both pingpong io.pinmx.mpj.bench.MpjPingPong -msglog "$msglog" ${reps:+-reps "$reps"}
 fi
 if [ "$what" != pingpong ]; then
   both is io.pinmx.mpj.npb.IntegerSort "$cls"
@@ -124,6 +197,9 @@ if [ "$what" != is ]; then
   for bytes in 4194304; do
     a=$(column $bytes 4 "$out/pingpong.pinmx") b=$(column $bytes 4 "$out/pingpong.niodev")
     [ -n "$a" ] && [ -n "$b" ] && ratio "bandwidth $bytes B" "$a" "$b"
+    # Bandwidth ratio of the median repetitions: niodev's time over pinmx's.
+    a=$(column $bytes 5 "$out/pingpong.niodev") b=$(column $bytes 5 "$out/pingpong.pinmx")
+    [ -n "$a" ] && [ -n "$b" ] && ratio "bandwidth $bytes B median" "$a" "$b"
   done
 fi
 if [ "$what" != pingpong ]; then
