@@ -9,12 +9,15 @@ import java.util.Locale;
  * @param seconds         the timed product: every chunk fetched or broadcast and multiplied.
  * @param transferSeconds the chunks' communication on its own: SRUMMA's pass of blocking gets without computing,
  *                        SUMMA's broadcasts within the product.
- * @param waitSeconds     the product's time in communication calls (SRUMMA: issuing, testing and waiting for gets;
- *                        SUMMA: its broadcasts): the communication not hidden behind computing.
+ * @param computeSeconds  the product's computing on its own: SRUMMA's pass of unpacking and multiplying without a
+ *                        communication call, SUMMA's time outside its broadcasts.
+ * @param waitSeconds     the product's time in communication calls (SRUMMA: issuing, testing and waiting for gets,
+ *                        progress calls; SUMMA: its broadcasts). Time the communication takes from the computing
+ *                        outside those calls (a progress thread on the same CPU, caches) is not in it.
  * @param maxError        the largest difference from the closed-form product, relative to the bound on |C|.
  */
-public record MatmulRun(BlockGrid grid, String version, double seconds, double transferSeconds, double waitSeconds,
-    double maxError)
+public record MatmulRun(BlockGrid grid, String version, double seconds, double transferSeconds,
+    double computeSeconds, double waitSeconds, double maxError)
 {
     /** Each element sums order products: far below this relative to the bound on |C| unless a chunk is wrong. */
     static final double TOLERANCE = 1.0e-12;
@@ -24,11 +27,14 @@ public record MatmulRun(BlockGrid grid, String version, double seconds, double t
         return maxError <= TOLERANCE;
     }
 
-    /** 1 - wait / transfer, at least 0; NaN on one rank, which transfers nothing. */
+    /**
+     * The communication that overlapped computing over all of it: (transfer + compute - product) / transfer, within
+     * 0 and 1; NaN on one rank, which transfers nothing.
+     */
     public double hiddenFraction()
     {
         return grid.ranks() > 1 && transferSeconds > 0 ?
-            Math.max(0.0, 1.0 - waitSeconds / transferSeconds) : Double.NaN;
+            Math.clamp((transferSeconds + computeSeconds - seconds) / transferSeconds, 0.0, 1.0) : Double.NaN;
     }
 
     public double gflops()
@@ -56,6 +62,7 @@ public record MatmulRun(BlockGrid grid, String version, double seconds, double t
         line(out, "Time in seconds", String.format(Locale.ROOT, "%.4f", seconds));
         line(out, "Gflop/s total", String.format(Locale.ROOT, "%.3f", gflops()));
         line(out, "Transfer secs", String.format(Locale.ROOT, "%.4f", transferSeconds));
+        line(out, "Compute secs", String.format(Locale.ROOT, "%.4f", computeSeconds));
         line(out, "Wait secs", String.format(Locale.ROOT, "%.4f", waitSeconds));
         line(out, "Hidden fraction",
             Double.isNaN(hiddenFraction()) ? "-" : String.format(Locale.ROOT, "%.3f", hiddenFraction()));

@@ -3,6 +3,8 @@ package io.pinmx.apps.matmul;
 import mpi.Intracomm;
 import mpi.MPI;
 
+import java.util.Arrays;
+
 /**
  * SUMMA over MPJ Express: for each chunk of the shared dimension, the rank of each grid row holding that chunk's A
  * piece broadcasts it along the row, the rank of each grid column holding the B piece broadcasts it down the
@@ -50,13 +52,41 @@ final class Summa
         bChunk = new double[w * n];
     }
 
-    /** Collective: the timed product, then its check. */
+    /**
+     * Collective: {@link Srumma#ROUNDS} timed products, each checked; the fastest counts, as SRUMMA's does, and its
+     * broadcasts are its transfer.
+     */
     MatmulRun run(final String version)
     {
         Dgemm.warmUp();
-        world.Barrier();
         final double[] c = new double[m * n];
-        long transferNs = 0;
+        final long[] transferNs = new long[1];
+        long productNs = Long.MAX_VALUE;
+        long productTransferNs = 0;
+        double error = 0;
+        for (int round = 0; round < Srumma.ROUNDS; round++)
+        {
+            world.Barrier();
+            Arrays.fill(c, 0.0);
+            final long ns = product(c, transferNs);
+            if (ns < productNs)
+            {
+                productNs = ns;
+                productTransferNs = transferNs[0];
+            }
+            error = Math.max(error, new ClosedFormProduct(grid.order())
+                .maxError(c, m, n, grid.gridRow(rank) * m, grid.gridCol(rank) * n));
+        }
+        final double[] mine = {productNs / 1e9, productTransferNs / 1e9, error};
+        final double[] max = new double[mine.length];
+        world.Allreduce(mine, 0, max, 0, mine.length, MPI.DOUBLE, MPI.MAX);
+        return new MatmulRun(grid, version, max[0], max[1], max[0] - max[1], max[1], max[2]);
+    }
+
+    /** One product into C (zeroed); its time, and the time of its broadcasts into transferNs[0]. */
+    private long product(final double[] c, final long[] transferNs)
+    {
+        transferNs[0] = 0;
         final long start = System.nanoTime();
         for (int t = 0; t < grid.chunks(); t++)
         {
@@ -76,15 +106,9 @@ final class Summa
             final long transferStart = System.nanoTime();
             gridRowComm.Bcast(aChunk, 0, m * w, MPI.DOUBLE, aOwner);
             gridColComm.Bcast(bChunk, 0, w * n, MPI.DOUBLE, bOwner);
-            transferNs += System.nanoTime() - transferStart;
+            transferNs[0] += System.nanoTime() - transferStart;
             Dgemm.multiplyAdd(m, n, w, aChunk, 0, w, bChunk, 0, n, c, 0, n);
         }
-        final double seconds = (System.nanoTime() - start) / 1e9;
-        final double error = new ClosedFormProduct(grid.order())
-            .maxError(c, m, n, grid.gridRow(rank) * m, grid.gridCol(rank) * n);
-        final double[] mine = {seconds, transferNs / 1e9, error};
-        final double[] max = new double[mine.length];
-        world.Allreduce(mine, 0, max, 0, mine.length, MPI.DOUBLE, MPI.MAX);
-        return new MatmulRun(grid, version, max[0], max[1], max[1], max[2]);
+        return System.nanoTime() - start;
     }
 }
