@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 /**
  * The ranks of {@link PassiveMutexLatency}'s hand-off job ({@link HostedMutexJob}): rank {@value #HOST} hosts one
  * mutex. Once the benchmark stopped it, ranks 0 and 1 run rounds: rank 0 holds the mutex, rank 1 asks for it and
- * waits, rank 0 lets it wait {@value #WAITING_MS} ms (long enough to be parked) and lets go; the hand-off is the time
- * from rank 0's unlock to rank 1's lock returning (one monotonic clock in the guest). A last round holds the mutex
+ * waits, rank 0 lets it wait {@value #WAITING_MS} ms (long enough to be parked) and lets go, and starts the next
+ * round once rank 1 had the mutex; the hand-off is the time from rank 0's unlock to rank 1's lock returning (one
+ * monotonic clock in the guest). A last round holds the mutex
  * {@value #LONG_WAIT_MS} ms while rank 1 counts the CPU its process (every thread, /proc/self/task/N/stat) and its
  * waiting thread use meanwhile. Rank 0 prints the median, 10th and 90th percentile and the CPU, creates
  * {@value PassiveMutexRanks#WORKERS_DONE}, and prints "PASSED handoff". Arguments: {@code handoff DIRECTORY}.
@@ -64,6 +65,9 @@ public final class MutexHandOffRanks
             {
                 unlockedAt[i] = now;
             }
+            // Rank 1 says "asking" just before its lock takes a ticket: locking again at once could take the next
+            // ticket before it (a slow guest), and then each waits for the other's next step.
+            files.await("locked-" + i, "rank 1 did not take the mutex after the unlock");
         }
         files.await(RANK_1_FIGURES, "rank 1 did not write its figures");
         final long[] figures = Stream.of(Files.readString(files.file(RANK_1_FIGURES)).trim().split(" "))
@@ -104,6 +108,7 @@ public final class MutexHandOffRanks
                 longWaitNs = now - askedAt;
             }
             mutexes.unlock(0, HOST);
+            files.create("locked-" + i);
             if (i >= 0)
             {
                 lockedAt[i] = now;
