@@ -185,6 +185,7 @@ final class Calibration
             }
         }
         final double[][] rounds = timed(probes, PASSIVE_ROUNDS);
+        final int probesPerShape = 1 + STRIDED_PROTOCOLS.length;
         final int n = SCATTER_PROBES.length;
         final long[] pieces = new long[n];
         final long[] totalBytes = new long[n];
@@ -194,8 +195,12 @@ final class Calibration
         {
             pieces[i] = SCATTER_PROBES[i][0];
             totalBytes[i] = SCATTER_PROBES[i][0] * SCATTER_PROBES[i][1];
-            scattered[i] = median(rounds[3 * i]);
-            served[i] = Math.min(median(rounds[3 * i + 1]), median(rounds[3 * i + 2]));
+            scattered[i] = median(rounds[probesPerShape * i]);
+            served[i] = Double.MAX_VALUE;
+            for (int p = 1; p < probesPerShape; p++)
+            {
+                served[i] = Math.min(served[i], median(rounds[probesPerShape * i + p]));
+            }
         }
         return model.withScatter(ScatterFit.fit(pieces, totalBytes, scattered),
             ScatterFit.fit(pieces, totalBytes, served));

@@ -343,9 +343,9 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
     }
 
     /**
-     * @return whether the target's driver scattering a put of k pieces of N bytes in all is predicted no dearer than its data
-     *         server taking it, both priced by their fits through the same shapes (true too when they were not
-     *         measured: the driver takes every write then).
+     * @return whether the target's driver scattering a put of k pieces of N bytes in all is predicted no dearer than
+     *         its data server taking it, both priced by their fits through the same shapes (true too when they were
+     *         not measured: the driver takes every write then).
      */
     public boolean scatterByModule(final long pieces, final long totalBytes)
     {
