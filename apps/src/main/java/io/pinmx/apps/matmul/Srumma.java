@@ -33,6 +33,12 @@ final class Srumma implements AutoCloseable
     private static final long MULTIPLY_ADDS_PER_TEST = 1L << 20;
     /** Rounds of each pass; the fastest counts, so a disturbance in one round does not decide the figures. */
     static final int ROUNDS = 3;
+    /** Where each kind of communication call stands in {@link #calls()}. */
+    private static final int ISSUE = 0;
+    private static final int TEST = 1;
+    private static final int AWAIT = 2;
+    private static final int TESTS = 3;
+    private static final int PROGRESS = 4;
 
     private final Rma rma;
     private final BlockGrid grid;
@@ -59,8 +65,8 @@ final class Srumma implements AutoCloseable
     private long awaitNs;
     private long tests;
     private long progressNs;
-    /** The calls above in the fastest product: issue, test and await seconds, tests, progress seconds. */
-    private final double[] fastestCalls = new double[5];
+    /** {@link #calls()} of the fastest product. */
+    private double[] fastestCalls;
 
     /** Collective: allocates this rank's blocks of A and B and fills them. */
     Srumma(final Rma rma, final BlockGrid grid, final int chunksAhead)
@@ -123,16 +129,13 @@ final class Srumma implements AutoCloseable
             if (ns < productNs)
             {
                 productNs = ns;
-                fastestCalls[0] = issueNs / 1e9;
-                fastestCalls[1] = testNs / 1e9;
-                fastestCalls[2] = awaitNs / 1e9;
-                fastestCalls[3] = tests;
-                fastestCalls[4] = progressNs / 1e9;
+                fastestCalls = calls();
             }
             error = Math.max(error, new ClosedFormProduct(grid.order())
                 .maxError(c, m, n, grid.gridRow(rank) * m, grid.gridCol(rank) * n));
         }
-        final double waitSeconds = fastestCalls[0] + fastestCalls[1] + fastestCalls[2] + fastestCalls[4];
+        final double waitSeconds = fastestCalls[ISSUE] + fastestCalls[TEST] + fastestCalls[AWAIT] +
+            fastestCalls[PROGRESS];
         final double[] max = {productNs / 1e9, transferNs / 1e9, computeNs / 1e9, waitSeconds, error};
         rma.messages().reduce(ReduceOp.MAX, max);
         return new MatmulRun(grid, VERSION, max[0], max[1], max[2], max[3], max[4]);
@@ -261,6 +264,18 @@ final class Srumma implements AutoCloseable
             rma.nbGet(b, bOwner, (long)grid.bLocalRow(t) * n * Double.BYTES, bBuffers[s], handle);
         }
         return handle;
+    }
+
+    /** The last product's calls: seconds issuing, testing and awaiting gets, tests, seconds offering the CPU. */
+    private double[] calls()
+    {
+        final double[] calls = new double[PROGRESS + 1];
+        calls[ISSUE] = issueNs / 1e9;
+        calls[TEST] = testNs / 1e9;
+        calls[AWAIT] = awaitNs / 1e9;
+        calls[TESTS] = tests;
+        calls[PROGRESS] = progressNs / 1e9;
+        return calls;
     }
 
     /**

@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
  * of the exchange is there. A notice to a rank reached through the driver is a message ({@code armci_msg_snd},
  * not waited for: it completes on the neighbour's acknowledgement): a flag would be a put served by the neighbour's
  * data server, and the get that follows it would first fence that neighbour, a round trip through its data server,
- * before its pull. A same-host neighbour's notice is a store into its flag. Either way the slots alternate between two sets on successive exchanges: a set is written again only
- * after the neighbour notified its next exchange, which it starts after it finished with the set. A level held
- * whole is assembled with a barrier: each rank puts its planes into every other rank's copy.
+ * before its pull. A same-host neighbour's notice is a store into its flag. Either way the slots alternate between
+ * two sets on successive exchanges: a set is written again only after the neighbour notified its next exchange, which
+ * it starts after it finished with the set. A level held whole is assembled with a barrier: each rank puts its planes
+ * into every other rank's copy.
  */
 final class RmaSlabTransport implements SlabTransport, AutoCloseable
 {
@@ -213,7 +214,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
      */
     private void notice(final long exchange, final int neighbour, final int side, final int tag)
     {
-        if (RankTier.DRIVER != rma.tier(neighbour))
+        if (!noticedByMessage(neighbour))
         {
             rma.values().putLong(exchange, flags, neighbour, side * Long.BYTES);
             return;
@@ -221,10 +222,16 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         rma.messages().nbSend(tag, noticeSent, neighbour, noticeSends);
     }
 
+    /** GET: whether notices between this rank and the neighbour are messages (through the driver) or flag stores. */
+    private boolean noticedByMessage(final int neighbour)
+    {
+        return RankTier.DRIVER == rma.tier(neighbour);
+    }
+
     /** GET: waits for the neighbour's notice of the exchange, sent as {@link #notice} says. */
     private void awaitNotice(final long exchange, final int neighbour, final int side, final int tag)
     {
-        if (RankTier.DRIVER != rma.tier(neighbour))
+        if (!noticedByMessage(neighbour))
         {
             awaitNotified(side, exchange, neighbour);
             return;
