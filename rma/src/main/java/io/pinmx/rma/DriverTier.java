@@ -111,6 +111,12 @@ final class DriverTier
         return inlineLimitBytes;
     }
 
+    /** @return the job's endpoint and its partners. */
+    JobEndpoint job()
+    {
+        return job;
+    }
+
     /** @return whether the endpoint has this memory declared (its region cache holds a region over it). */
     boolean isDeclared(final MemorySegment memory)
     {

@@ -11,6 +11,9 @@ public final class RmaLocks
     private final DriverTier driver;
     private final RmaGroups groups;
     private final MemoryLocks memoryLocks;
+    /** This rank's wait for a turn on a passive host, and its wake-ups of such waiters: null without a driver tier. */
+    private final TurnWait turnWait;
+    private final TurnWakes wakes;
 
     /** Collective: creates every rank's range lock. */
     RmaLocks(final Rma rma, final DriverTier driver, final RmaGroups groups)
@@ -18,6 +21,8 @@ public final class RmaLocks
         this.rma = rma;
         this.driver = driver;
         this.groups = groups;
+        this.turnWait = null == driver ? null : new TurnWait(driver.job().endpoint(), RmaMutexes.PROBE_INTERVAL_NS);
+        this.wakes = null == driver ? null : new TurnWakes(new JobMessagePeers(driver.job()));
         this.memoryLocks = new MemoryLocks(createMutexes(1));
     }
 
@@ -37,7 +42,7 @@ public final class RmaLocks
      */
     public RmaMutexes createMutexes(final RmaGroup group, final int count)
     {
-        return RmaMutexes.create(rma, driver, group, count);
+        return RmaMutexes.create(rma, driver, turnWait, wakes, group, count);
     }
 
     /** Collective: destroys the group; using it afterwards fails. */

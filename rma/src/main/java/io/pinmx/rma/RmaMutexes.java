@@ -19,8 +19,11 @@ public final class RmaMutexes
     static final long MUTEX_BYTES = 2 * Long.BYTES;
     /** Where a mutex's now-serving word follows its next-ticket word. */
     static final long SERVING_OFFSET = Long.BYTES;
-    /** A remote waiter on a passive host asks the host's driver this often whether the host is still there. */
-    private static final long PROBE_INTERVAL_NS = 1_000_000_000L;
+    /**
+     * A remote waiter on a passive host asks the host's driver this often whether the host is still there, and looks
+     * at its flag word if no wake-up came.
+     */
+    static final long PROBE_INTERVAL_NS = 1_000_000_000L;
     private static final long NO_TICKET = -1;
 
     private final Rma rma;
@@ -33,14 +36,18 @@ public final class RmaMutexes
     private final MutexTurns turns;
     /** How a waiter on a same-host mutex waits (this object is used by its rank's application thread only). */
     private final BackoffThenBlockIdleStrategy idle = BackoffThenBlockIdleStrategy.lockWait();
-    /** How a remote waiter on a passive host waits for its flag word. */
-    private final TurnWait turnWait = new TurnWait(PROBE_INTERVAL_NS);
+    /** How a remote waiter on a passive host waits for its flag word; null without a driver tier. */
+    private final TurnWait turnWait;
+    /** How a releaser wakes such a waiter; null without a driver tier. */
+    private final TurnWakes wakes;
 
-    private RmaMutexes(final Rma rma, final DriverTier driver, final RmaAllocation words, final int[] counts,
-        final MutexTurns turns)
+    private RmaMutexes(final Rma rma, final DriverTier driver, final TurnWait turnWait, final TurnWakes wakes,
+        final RmaAllocation words, final int[] counts, final MutexTurns turns)
     {
         this.rma = rma;
         this.driver = driver;
+        this.turnWait = turnWait;
+        this.wakes = wakes;
         this.words = words;
         this.counts = counts;
         this.turns = turns;
@@ -56,10 +63,13 @@ public final class RmaMutexes
     /**
      * Collective over the group's members: each hosts {@code count} mutexes, in an allocation of their own.
      *
-     * @param driver null when no rank is reached through the driver.
+     * @param driver   null when no rank is reached through the driver.
+     * @param turnWait how this rank waits for a turn on a passive host; null when driver is.
+     * @param wakes    how this rank wakes a waiter it hands a mutex to; null when driver is.
      * @throws IllegalArgumentException on every rank, naming the rank, if any rank gave a negative count.
      */
-    static RmaMutexes create(final Rma rma, final DriverTier driver, final RmaGroup group, final int count)
+    static RmaMutexes create(final Rma rma, final DriverTier driver, final TurnWait turnWait, final TurnWakes wakes,
+        final RmaGroup group, final int count)
     {
         final MutexTurns turns = new MutexTurns(rma.size());
         final RmaAllocation words;
@@ -79,7 +89,7 @@ public final class RmaMutexes
         {
             counts[r] = turns.count(words.size(r));
         }
-        return new RmaMutexes(rma, driver, words, counts, turns);
+        return new RmaMutexes(rma, driver, turnWait, wakes, words, counts, turns);
     }
 
     /** @return how many mutexes the rank hosts. */
@@ -134,8 +144,8 @@ public final class RmaMutexes
 
     /**
      * A ticket from the host's driver, then this rank's turn ({@link MutexTurns}): granted already, or awaited in this
-     * rank's own flag word ({@link TurnWait}: parked once a hand-off is not imminent); meanwhile the host's driver is
-     * asked now and then whether the host is still there.
+     * rank's own flag word ({@link TurnWait}: asleep until the releaser's wake-up once a hand-off is not imminent);
+     * meanwhile the host's driver is asked now and then whether the host is still there.
      *
      * @return the ticket.
      */
@@ -229,7 +239,10 @@ public final class RmaMutexes
         SharedMemoryTier.fetchAndAdd(slice, mutex * MUTEX_BYTES + SERVING_OFFSET, 1L);
     }
 
-    /** Grants {@code next} in its turn word, and wakes the rank found waiting for it there. */
+    /**
+     * Grants {@code next} in its turn word, and wakes the rank found waiting for it there: its flag word first (the
+     * swap returns once stored), then its thread, with a message ({@link TurnWakes}).
+     */
     private void grantNextTurn(final int mutex, final int rank, final long next)
     {
         final long turn = rma.atomics().swapLong(words, rank, turns.turnOffset(counts[rank], mutex, next),
@@ -238,6 +251,7 @@ public final class RmaMutexes
         if (waiter >= 0)
         {
             rma.atomics().swapLong(words, waiter, MutexTurns.flagOffset(words.size(waiter)), turn);
+            wakes.wake(waiter, turn);
         }
     }
 

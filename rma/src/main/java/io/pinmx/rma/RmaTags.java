@@ -19,6 +19,8 @@ final class RmaTags
     static final long PACKED = MARKER | 4L << 48;
     /** Rank to rank: an ARMCI two-sided message ({@code armci_msg_snd}), its tag in the low 32 bits. */
     static final long MESSAGE = MARKER | 5L << 48;
+    /** Releaser to a waiter: its turn of a passive host's mutex is in its flag word ({@link TurnWakes}); no bytes. */
+    static final long WAKE = MARKER | 6L << 48;
 
     private RmaTags()
     {

@@ -1,27 +1,31 @@
 package io.pinmx.rma;
 
+import io.pinmx.mx.Endpoint;
+import io.pinmx.mx.MxException;
+import io.pinmx.mx.Request;
+import io.pinmx.mx.match.MatchInfo;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.LockSupport;
+import java.time.Duration;
 
 /**
  * How a remote waiter on a passive host waits for its turn in its own flag word ({@link MutexTurns}). The releaser's
  * swap reaches that word through the waiter's driver, which stores it without waking any thread of the waiter's
- * process, so the waiter polls the word: it spins and yields first (a hand-off within microseconds is seen at once),
- * then parks for spans doubling from {@link #FIRST_PARK_NS} to {@link #MAX_PARK_NS}. The cap bounds what a long wait
- * adds to the hand-off that ends it (one park at most) and keeps a waiter of seconds near no CPU (one wake-up, a load
- * and a clock read, per cap). A probe runs every {@code probeIntervalNs} to notice a host that is gone. Used by its
- * rank's application thread only.
+ * process, so the releaser then sends the waiter a wake-up ({@link TurnWakes}). The waiter posts a receive for any
+ * wake-up before it looks at the word, spins and yields (a hand-off within microseconds is seen at once), then
+ * sleeps in the endpoint's wait for that receive, which the endpoint's progress thread ends when the message lands.
+ * The word is the truth and the message only wakes: after every wake-up, and every {@code probeIntervalNs} without
+ * one, the waiter reads the word again, so a wake-up for an earlier turn that arrives late costs one look at the
+ * word, and a wake-up that never comes (its releaser gone after its swap) costs one probe interval. The probe runs
+ * on each interval to notice a host that is gone. Used by its rank's application thread only.
  */
 final class TurnWait
 {
     /** Spins before yielding, as for a same-host mutex. */
     static final int SPINS = BackoffThenBlockIdleStrategy.LOCK_WAIT_SPINS;
-    /** Yields before the first park: with no other thread runnable each returns at once. */
+    /** Yields before sleeping: with no other thread runnable each returns at once. */
     static final int YIELDS = 100;
-    static final long FIRST_PARK_NS = 1_000L;
-    static final long MAX_PARK_NS = 250_000L;
 
     /** What runs now and then while waiting; may throw to end the wait (a host that is gone). */
     @FunctionalInterface
@@ -30,51 +34,93 @@ final class TurnWait
         void probe();
     }
 
+    private final Endpoint endpoint;
     private final long probeIntervalNs;
 
     /**
+     * @param endpoint        where the releasers' wake-ups arrive: this rank's job endpoint.
      * @param probeIntervalNs how often the probe runs while waiting (> 0).
      * @throws IllegalArgumentException naming the interval if it is not positive.
      */
-    TurnWait(final long probeIntervalNs)
+    TurnWait(final Endpoint endpoint, final long probeIntervalNs)
     {
         if (probeIntervalNs <= 0)
         {
             throw new IllegalArgumentException("probeIntervalNs " + probeIntervalNs + ": expected > 0");
         }
+        this.endpoint = endpoint;
         this.probeIntervalNs = probeIntervalNs;
     }
 
-    /** Returns once the long at {@code offset} of {@code memory} holds {@code value} (an acquiring load). */
+    /**
+     * Returns once the long at {@code offset} of {@code memory} holds {@code value} (an acquiring load).
+     *
+     * @throws RmaException naming the endpoint and its cause if it takes no receive (closed, stopped).
+     */
     void await(final MemorySegment memory, final long offset, final long value, final Probe probe)
     {
-        int spins = 0;
-        int yields = 0;
-        long parkNs = FIRST_PARK_NS;
-        long probeAt = System.nanoTime() + probeIntervalNs;
-        while (SharedMemoryTier.loadAcquire(memory, offset) != value)
+        Request wake = postWake();
+        try
         {
-            if (spins < SPINS)
+            for (int spins = 0; spins < SPINS; spins++)
             {
-                spins++;
+                if (SharedMemoryTier.loadAcquire(memory, offset) == value)
+                {
+                    return;
+                }
                 Thread.onSpinWait();
-                continue;
             }
-            if (System.nanoTime() - probeAt > 0)
+            for (int yields = 0; yields < YIELDS; yields++)
             {
-                probe.probe();
-                probeAt = System.nanoTime() + probeIntervalNs;
-            }
-            if (yields < YIELDS)
-            {
-                yields++;
+                if (SharedMemoryTier.loadAcquire(memory, offset) == value)
+                {
+                    return;
+                }
                 Thread.yield();
             }
-            else
+            long probeAt = System.nanoTime() + probeIntervalNs;
+            while (SharedMemoryTier.loadAcquire(memory, offset) != value)
             {
-                LockSupport.parkNanos(this, parkNs);
-                parkNs = Math.min(MAX_PARK_NS, 2 * parkNs);
+                if (wake.state().isDone())
+                {
+                    // this turn's wake-up, a late one of an earlier turn, or a receive failed because some partner
+                    // was given up (a receive from any source fails then): the word says which, so post again
+                    final Request arrived = wake;
+                    wake = null;
+                    arrived.release();
+                    wake = postWake();
+                    continue;
+                }
+                final long untilProbeNs = probeAt - System.nanoTime();
+                if (untilProbeNs <= 0)
+                {
+                    probe.probe();
+                    probeAt = System.nanoTime() + probeIntervalNs;
+                    continue;
+                }
+                wake.await(Duration.ofNanos(untilProbeNs), Duration.ZERO);
             }
+        }
+        finally
+        {
+            // withdrawn, or (a message of no bytes) done once it matched: nothing of it outlives the wait
+            if (null != wake && (wake.cancel() || wake.test()))
+            {
+                wake.release();
+            }
+        }
+    }
+
+    private Request postWake()
+    {
+        try
+        {
+            return endpoint.irecv(MatchInfo.ANY_SOURCE, RmaTags.WAKE, RmaTags.KIND_MASK, TurnWakes.NO_BYTES);
+        }
+        catch (final MxException ex)
+        {
+            throw new RmaException("mutex wait: no wake-up can be received on endpoint " + endpoint.address() + ": " +
+                ex.getMessage(), ex);
         }
     }
 }
