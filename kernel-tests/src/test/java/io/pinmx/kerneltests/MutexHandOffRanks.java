@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -18,7 +20,8 @@ import java.util.stream.Stream;
  * round once rank 1 had the mutex; the hand-off is the time from rank 0's unlock to rank 1's lock returning (one
  * monotonic clock in the guest). A last round holds the mutex
  * {@value #LONG_WAIT_MS} ms while rank 1 counts the CPU its process (every thread, /proc/self/task/N/stat) and its
- * waiting thread use meanwhile. Rank 0 prints the median, 10th and 90th percentile and the CPU, creates
+ * waiting thread use meanwhile, and the threads that used most of it. Rank 0 prints the median, 10th and 90th
+ * percentile and the CPU, creates
  * {@value PassiveMutexRanks#WORKERS_DONE}, and prints "PASSED handoff". Arguments: {@code handoff DIRECTORY}.
  */
 public final class MutexHandOffRanks
@@ -29,6 +32,9 @@ public final class MutexHandOffRanks
     private static final long WAITING_MS = 20;
     private static final long LONG_WAIT_MS = 5_000;
     private static final String RANK_1_FIGURES = "rank-1-figures";
+    private static final String RANK_1_THREADS = "rank-1-threads";
+    private static final int THREADS_SHOWN = 4;
+    private static final long TICKS_PER_SECOND = 100;
 
     private MutexHandOffRanks()
     {
@@ -83,6 +89,8 @@ public final class MutexHandOffRanks
         System.out.printf("# a waiter of %.1f s used %d ms of CPU in its process, %.1f ms in its waiting thread%n",
             figures[ROUNDS + 1] / 1e9, figures[ROUNDS + 2],
             figures[ROUNDS + 3] / 1e6);
+        System.out.println("# the waiter's threads that used most of it: " +
+            Files.readString(files.file(RANK_1_THREADS)).trim());
     }
 
     /** Writes, for the holder: each round's lock time, the long wait in ns, its process CPU ms and thread CPU ns. */
@@ -92,9 +100,11 @@ public final class MutexHandOffRanks
         long processCpuMs = 0;
         long threadCpuNs = 0;
         long longWaitNs = 0;
+        String busiest = "";
         for (int i = -WARM_UP_ROUNDS; i <= ROUNDS; i++)
         {
             files.await("held-" + i, "rank 0 did not take the mutex");
+            final Map<String, Long> threadsBefore = threadTicks();
             final long cpuBefore = processCpuMs();
             final long threadBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             final long askedAt = System.nanoTime();
@@ -106,6 +116,7 @@ public final class MutexHandOffRanks
                 processCpuMs = processCpuMs() - cpuBefore;
                 threadCpuNs = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - threadBefore;
                 longWaitNs = now - askedAt;
+                busiest = busiest(threadsBefore, threadTicks());
             }
             mutexes.unlock(0, HOST);
             files.create("locked-" + i);
@@ -121,6 +132,9 @@ public final class MutexHandOffRanks
         }
         figures.append(longWaitNs).append(' ');
         figures.append(processCpuMs).append(' ').append(threadCpuNs);
+        final Path threadsPart = files.file(RANK_1_THREADS + ".part");
+        Files.writeString(threadsPart, busiest);
+        Files.move(threadsPart, files.file(RANK_1_THREADS), StandardCopyOption.ATOMIC_MOVE);
         final Path part = files.file(RANK_1_FIGURES + ".part");
         Files.writeString(part, figures.toString());
         Files.move(part, files.file(RANK_1_FIGURES), StandardCopyOption.ATOMIC_MOVE);
@@ -129,8 +143,18 @@ public final class MutexHandOffRanks
     /** @return the CPU (user + system) every thread of this process used so far, in ms. */
     private static long processCpuMs() throws IOException
     {
-        final long ticksPerSecond = 100;
         long ticks = 0;
+        for (final long t : threadTicks().values())
+        {
+            ticks += t;
+        }
+        return ticks * 1000 / TICKS_PER_SECOND;
+    }
+
+    /** @return each live thread's CPU ticks (user + system), by its name and id ("name/tid"). */
+    private static Map<String, Long> threadTicks() throws IOException
+    {
+        final Map<String, Long> ticks = new HashMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task")))
         {
             for (final Path task : tasks.toList())
@@ -144,11 +168,25 @@ public final class MutexHandOffRanks
                 {
                     continue;
                 }
-                // fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th
+                // the command is in parentheses; after them the state is the 3rd field, utime the 14th, stime the 15th
+                final String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                 final List<String> fields = List.of(stat.substring(stat.lastIndexOf(')') + 2).split(" "));
-                ticks += Long.parseLong(fields.get(11)) + Long.parseLong(fields.get(12));
+                ticks.put(name + "/" + task.getFileName(), Long.parseLong(fields.get(11)) + Long.parseLong(fields.get(12)));
             }
         }
-        return ticks * 1000 / ticksPerSecond;
+        return ticks;
+    }
+
+    /** @return the threads that used the most CPU between the two readings, each with its ms, busiest first. */
+    private static String busiest(final Map<String, Long> before, final Map<String, Long> after)
+    {
+        return after.entrySet().stream()
+            .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+            .filter(e -> e.getValue() > 0)
+            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            .limit(THREADS_SHOWN)
+            .map(e -> e.getKey() + " " + e.getValue() * 1000 / TICKS_PER_SECOND + " ms")
+            .reduce((a, b) -> a + ", " + b)
+            .orElse("none");
     }
 }
