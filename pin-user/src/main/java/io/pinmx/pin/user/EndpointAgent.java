@@ -1,6 +1,8 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.Errno;
+import io.pinmx.pin.provider.LibcScheduling;
 import io.pinmx.pin.provider.ProgressRunner;
 import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.EndpointAddress;
@@ -28,6 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * cycle), await's blocking phase and close take, and the responder tries. Application threads hand work to the agent
  * through queues (pull slots, remote ops) and {@link #wakeIfParked}, never through this lock.
  * <p>
+ * Its thread runs with a short time slice of its own ({@link UserDriverOptions#progressSliceNs}), so that a frame
+ * waking it is served at once while the application computes on the same CPU.
+ * <p>
  * Idle: spin, then yield, then park in poll(2) on the UDP socket with the shared-memory ring flagged "parked" so a
  * same-host sender rings the doorbell; an application thread that starts a pull wakes the poll through the
  * transport's eventfd ({@link #wakeIfParked}).
@@ -45,6 +50,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class EndpointAgent implements Agent
 {
+    private static final System.Logger LOG = System.getLogger(EndpointAgent.class.getName());
     private static final long PARK_MAX_NS = TimeUnit.SECONDS.toNanos(1);
     /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
     private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -78,6 +84,7 @@ final class EndpointAgent implements Agent
     /** Null when counters are not published. */
     private final CounterPublisher counterPublisher;
     private final long pullResendTimeoutNs;
+    private final long progressSliceNs;
     /** The duty cycle's owner without a progress thread; the event ring's consumer against close with one. */
     private final ReentrantLock ownerLock = new ReentrantLock();
     private final boolean progressThread;
@@ -99,6 +106,7 @@ final class EndpointAgent implements Agent
         final boolean progressThread,
         final boolean responder,
         final long pullResendTimeoutNs,
+        final long progressSliceNs,
         final UdpTransport udp,
         final ShmFrameRing ring,
         final EventRing events,
@@ -116,6 +124,7 @@ final class EndpointAgent implements Agent
         this.dispatcher = dispatcher;
         this.counterPublisher = counterPublisher;
         this.pullResendTimeoutNs = pullResendTimeoutNs;
+        this.progressSliceNs = progressSliceNs;
         this.progressThread = progressThread;
         this.responder = !progressThread && responder;
         this.roleName = "pinmx-progress-" + address;
@@ -136,6 +145,25 @@ final class EndpointAgent implements Agent
         {
             runner = ProgressRunner.start(ThreadingMode.DEDICATED, new SleepingIdleStrategy(RESPONDER_CHECK_NS),
                 this::onThreadError, new Responder(this, "pinmx-responder-" + address));
+        }
+    }
+
+    /**
+     * The progress thread, first thing: its time slice. The thread shares its CPU with the application computing
+     * there; with the kernel's default slice a frame that wakes it waits for the end of the application's slice, and
+     * the partner whose pull it is waits with it.
+     */
+    @Override
+    public void onStart()
+    {
+        if (0 != progressSliceNs)
+        {
+            final int errno = LibcScheduling.sliceForCallingThread(progressSliceNs);
+            if (0 != errno)
+            {
+                LOG.log(System.Logger.Level.DEBUG, () -> roleName + " keeps the kernel's time slice: sched_setattr(" +
+                    progressSliceNs + " ns) failed: " + Errno.describe(errno));
+            }
         }
     }
 
