@@ -1,8 +1,7 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
-import io.pinmx.pin.provider.Errno;
-import io.pinmx.pin.provider.LibcScheduling;
+import io.pinmx.pin.provider.ProgressSlice;
 import io.pinmx.pin.provider.ProgressRunner;
 import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.EndpointAddress;
@@ -50,7 +49,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class EndpointAgent implements Agent
 {
-    private static final System.Logger LOG = System.getLogger(EndpointAgent.class.getName());
     private static final long PARK_MAX_NS = TimeUnit.SECONDS.toNanos(1);
     /** One waiter is unparked by the agent; with several awaiting threads the others re-check this often. */
     private static final long AWAIT_PARK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -148,23 +146,11 @@ final class EndpointAgent implements Agent
         }
     }
 
-    /**
-     * The progress thread, first thing: its time slice. The thread shares its CPU with the application computing
-     * there; with the kernel's default slice a frame that wakes it waits for the end of the application's slice, and
-     * the partner whose pull it is waits with it.
-     */
+    /** The progress thread, first thing: its time slice ({@link ProgressSlice}). */
     @Override
     public void onStart()
     {
-        if (0 != progressSliceNs)
-        {
-            final int errno = LibcScheduling.sliceForCallingThread(progressSliceNs);
-            if (0 != errno)
-            {
-                LOG.log(System.Logger.Level.DEBUG, () -> roleName + " keeps the kernel's time slice: sched_setattr(" +
-                    progressSliceNs + " ns) failed: " + Errno.describe(errno));
-            }
-        }
+        ProgressSlice.applyToCallingThread(progressSliceNs, roleName);
     }
 
     boolean hasProgressThread()

@@ -2,6 +2,7 @@ package io.pinmx.pin.user;
 
 import io.pinmx.pin.node.NodeFiles;
 import io.pinmx.pin.provider.LibcScheduling;
+import io.pinmx.pin.provider.ProgressSlice;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ import java.util.Map;
  *                              copies from the front (both cores copy); 0 = the puller always copies alone.
  * @param countersFile          node-wide counters file each endpoint publishes its counters to (from its
  *                              progress agent when idle, at most every 100 ms, and at close); null: not published.
- * @param progressSliceNs       the progress thread's time slice (Linux's custom slice, {@link LibcScheduling}); 0:
+ * @param progressSliceNs       the progress thread's time slice ({@link ProgressSlice}); 0:
  *                              the kernel's default. A short one lets the thread, woken by a frame, take the CPU
  *                              from the application computing on it at once, and give it back as soon.
  */
@@ -73,10 +74,6 @@ public record UserDriverOptions(
     public static final String SHM_DIRECTORY_VARIABLE = "PINMX_SHM_DIR";
     /** Shared pulls from this size up (below it the invitation and the wait for the helper's block cost more). */
     public static final long DEFAULT_SHARED_PULL_MIN_BYTES = 128 * 1024;
-    /** Environment variable: the progress thread's time slice in microseconds; 0: the kernel's default. */
-    public static final String PROGRESS_SLICE_VARIABLE = "PINMX_PROGRESS_SLICE_US";
-    /** The progress thread's slice when {@value #PROGRESS_SLICE_VARIABLE} is unset: the shortest Linux grants. */
-    public static final long DEFAULT_PROGRESS_SLICE_NS = LibcScheduling.MIN_SLICE_NS;
 
     /**
      * @throws IllegalArgumentException naming the first bad option.
@@ -127,8 +124,7 @@ public record UserDriverOptions(
             throw new IllegalArgumentException("user driver options: sharedPullMinBytes " + sharedPullMinBytes +
                 " must be >= 0");
         }
-        if (0 != progressSliceNs &&
-            (progressSliceNs < LibcScheduling.MIN_SLICE_NS || progressSliceNs > LibcScheduling.MAX_SLICE_NS))
+        if (!ProgressSlice.isValid(progressSliceNs))
         {
             throw new IllegalArgumentException("user driver options: progressSliceNs " + progressSliceNs +
                 " not 0 (the kernel's default) nor in " + LibcScheduling.MIN_SLICE_NS + ".." +
@@ -139,17 +135,17 @@ public record UserDriverOptions(
     /**
      * Loopback, kernel-chosen port, progress thread, same-host path on, endpoint files in
      * {@link #shmDirectory(Map) this process's directory}, 8 KiB frames, no loss, counters published to
-     * {@link NodeFiles#countersFile()}, the progress thread's {@link #progressSliceNs(Map) slice}.
+     * {@link NodeFiles#countersFile()}, the progress thread's {@link ProgressSlice#fromEnvironment slice}.
      *
      * @throws IllegalArgumentException naming {@value #SHM_DIRECTORY_VARIABLE} if it is set to something other than a
-     *                                  directory, or {@value #PROGRESS_SLICE_VARIABLE} if out of range.
+     *                                  directory, or {@value ProgressSlice#VARIABLE} if out of range.
      */
     public static UserDriverOptions defaults()
     {
         return new UserDriverOptions(InetAddress.getLoopbackAddress(), 0, true, true, true,
             shmDirectory(System.getenv()), 8192, 32, 4, 20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20,
             RegionTable.MAX_REGIONS, DEFAULT_SHARED_PULL_MIN_BYTES, NodeFiles.countersFile(),
-            progressSliceNs(System.getenv()));
+            ProgressSlice.fromEnvironment(System.getenv()));
     }
 
     /**
@@ -170,37 +166,6 @@ public record UserDriverOptions(
             throw new IllegalArgumentException(SHM_DIRECTORY_VARIABLE + "=" + value + " is not a directory");
         }
         return directory;
-    }
-
-    /**
-     * @param env the environment to read.
-     * @return the progress thread's slice: {@value #PROGRESS_SLICE_VARIABLE} microseconds if set, else
-     *         {@link #DEFAULT_PROGRESS_SLICE_NS}.
-     * @throws IllegalArgumentException naming the variable if it is not 0 nor within Linux's slice range.
-     */
-    public static long progressSliceNs(final Map<String, String> env)
-    {
-        final String value = env.get(PROGRESS_SLICE_VARIABLE);
-        if (null == value)
-        {
-            return DEFAULT_PROGRESS_SLICE_NS;
-        }
-        final long minUs = LibcScheduling.MIN_SLICE_NS / 1_000;
-        final long maxUs = LibcScheduling.MAX_SLICE_NS / 1_000;
-        try
-        {
-            final long us = Long.parseLong(value);
-            if (0 == us || (us >= minUs && us <= maxUs))
-            {
-                return us * 1_000;
-            }
-        }
-        catch (final NumberFormatException ignored)
-        {
-            // named below
-        }
-        throw new IllegalArgumentException(PROGRESS_SLICE_VARIABLE + "=" + value +
-            ": expected microseconds, 0 (the kernel's default) or " + minUs + ".." + maxUs);
     }
 
     /**

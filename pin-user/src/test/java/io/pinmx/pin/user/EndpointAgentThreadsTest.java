@@ -1,5 +1,6 @@
 package io.pinmx.pin.user;
 
+import io.pinmx.pin.provider.ProgressSlice;
 import io.pinmx.pin.spi.DriverEndpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -72,14 +73,14 @@ class EndpointAgentThreadsTest
     @Test
     void theSliceComesFromTheEnvironmentInMicrosecondsAndBadValuesAreRefusedNamingTheVariable()
     {
-        assertEquals(UserDriverOptions.DEFAULT_PROGRESS_SLICE_NS, UserDriverOptions.progressSliceNs(Map.of()));
-        assertEquals(0, UserDriverOptions.progressSliceNs(Map.of(UserDriverOptions.PROGRESS_SLICE_VARIABLE, "0")));
+        assertEquals(ProgressSlice.DEFAULT_NS, ProgressSlice.fromEnvironment(Map.of()));
+        assertEquals(0, ProgressSlice.fromEnvironment(Map.of(ProgressSlice.VARIABLE, "0")));
         assertEquals(2_500_000,
-            UserDriverOptions.progressSliceNs(Map.of(UserDriverOptions.PROGRESS_SLICE_VARIABLE, "2500")));
+            ProgressSlice.fromEnvironment(Map.of(ProgressSlice.VARIABLE, "2500")));
         for (final String bad : new String[] {"99", "100001", "-100", "fast", ""})
         {
             final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> UserDriverOptions.progressSliceNs(Map.of(UserDriverOptions.PROGRESS_SLICE_VARIABLE, bad)));
+                () -> ProgressSlice.fromEnvironment(Map.of(ProgressSlice.VARIABLE, bad)));
             assertTrue(refused.getMessage().startsWith("PINMX_PROGRESS_SLICE_US=" + bad + ":"), refused.getMessage());
         }
     }
