@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * cycle), await's blocking phase and close take, and the responder tries. Application threads hand work to the agent
  * through queues (pull slots, remote ops) and {@link #wakeIfParked}, never through this lock.
  * <p>
- * Its thread runs with a short time slice of its own ({@link UserDriverOptions#progressSliceNs}), so that a frame
+ * Its thread may run with a short time slice of its own ({@link UserDriverOptions#progressSliceNs}), so that a frame
  * waking it is served at once while the application computes on the same CPU.
  * <p>
  * Idle: spin, then yield, then park in poll(2) on the UDP socket with the shared-memory ring flagged "parked" so a
