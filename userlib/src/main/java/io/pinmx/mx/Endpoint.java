@@ -115,7 +115,8 @@ public final class Endpoint implements AutoCloseable
             matchQueue);
         final ThreadingMode mode = options.progressMode.threadingMode();
         this.round = new EndpointRound(lock, clock, now, driver, receiver, timers, rendezvous, reads, requests,
-            "pinmx-progress-" + address, ThreadingMode.INVOKER == mode, this::stopped);
+            "pinmx-progress-" + address, ThreadingMode.DEDICATED == mode ? options.progressSliceNs : 0,
+            ThreadingMode.INVOKER == mode, this::stopped);
         this.progress = ProgressRunner.start(mode,
             BackoffThenBlockIdleStrategy.endpointAgent(() -> driver.await(round.idleWaitNs())),
             this::progressFailed, round);

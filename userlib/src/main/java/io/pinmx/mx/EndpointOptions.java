@@ -1,6 +1,8 @@
 package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.NanoClock;
+import io.pinmx.pin.provider.LibcScheduling;
+import io.pinmx.pin.provider.ProgressSlice;
 import io.pinmx.pin.spi.EndpointConfig;
 
 import java.util.Objects;
@@ -15,6 +17,7 @@ public final class EndpointOptions
     final int applicationKey;
     final ProgressMode progressMode;
     final long callerPollNs;
+    final long progressSliceNs;
     final PollIdle callerPollIdle;
     final int tinyMaxBytes;
     final int smallMaxBytes;
@@ -41,6 +44,7 @@ public final class EndpointOptions
         applicationKey = b.applicationKey;
         progressMode = b.progressMode;
         callerPollNs = b.callerPollNs;
+        progressSliceNs = b.progressSliceNs;
         callerPollIdle = b.callerPollIdle;
         tinyMaxBytes = b.tinyMaxBytes;
         smallMaxBytes = b.smallMaxBytes;
@@ -75,6 +79,12 @@ public final class EndpointOptions
     public int applicationKey()
     {
         return applicationKey;
+    }
+
+    /** @return the DEDICATED progress thread's time slice in ns; 0: the kernel's default. */
+    public long progressSliceNs()
+    {
+        return progressSliceNs;
     }
 
     public ProgressMode progressMode()
@@ -118,6 +128,8 @@ public final class EndpointOptions
         private int applicationKey;
         private ProgressMode progressMode = ProgressMode.THREAD;
         private long callerPollNs = 50_000L;
+        /** Null: {@link ProgressSlice#fromEnvironment} at build. */
+        private Long progressSliceNs;
         private PollIdle callerPollIdle = PollIdle.BUSY_POLLING;
         private int tinyMaxBytes = 32;
         private int smallMaxBytes = 128;
@@ -160,6 +172,16 @@ public final class EndpointOptions
          * How a waiting API call idles between the tries of its poll phase (the first {@code callerPollNs}, or the
          * poll time the wait names); default {@link PollIdle#BUSY_POLLING}.
          */
+        /**
+         * The DEDICATED progress thread's time slice ({@link ProgressSlice}); 0: the kernel's default. Default:
+         * {@value ProgressSlice#VARIABLE} microseconds if set, else {@link ProgressSlice#DEFAULT_NS}.
+         */
+        public Builder progressSliceNs(final long progressSliceNs)
+        {
+            this.progressSliceNs = progressSliceNs;
+            return this;
+        }
+
         public Builder callerPollIdle(final PollIdle callerPollIdle)
         {
             this.callerPollIdle = Objects.requireNonNull(callerPollIdle, "callerPollIdle");
@@ -327,6 +349,12 @@ public final class EndpointOptions
         public EndpointOptions build()
         {
             check(callerPollNs >= 0, "callerPollNs", callerPollNs, ">= 0");
+            if (null == progressSliceNs)
+            {
+                progressSliceNs = ProgressSlice.fromEnvironment(System.getenv());
+            }
+            check(ProgressSlice.isValid(progressSliceNs), "progressSliceNs", progressSliceNs,
+                "0 or " + LibcScheduling.MIN_SLICE_NS + ".." + LibcScheduling.MAX_SLICE_NS);
             check(tinyMaxBytes >= 0 && tinyMaxBytes <= 32, "tinyMaxBytes", tinyMaxBytes, "0..32");
             check(smallMaxBytes >= tinyMaxBytes && smallMaxBytes <= 128, "smallMaxBytes", smallMaxBytes, "tinyMaxBytes..128");
             check(mediumFragmentBytes >= 64, "mediumFragmentBytes", mediumFragmentBytes, ">= 64");

@@ -1,6 +1,7 @@
 package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.NanoClock;
+import io.pinmx.pin.provider.ProgressSlice;
 import io.pinmx.pin.spi.Counter;
 import io.pinmx.pin.spi.DriverCounters;
 import io.pinmx.pin.spi.DriverEndpoint;
@@ -38,6 +39,8 @@ final class EndpointRound implements Agent
     private final RemoteReads reads;
     private final RequestPool requests;
     private final String roleName;
+    /** The dedicated progress thread's time slice; 0 with callers' waits running the rounds. */
+    private final long progressSliceNs;
     /** Whether a round without events sends owed acks at once: rounds run by callers' waits (nothing else polls). */
     private final boolean ackWhenIdle;
     private final Consumer<Throwable> onStop;
@@ -54,7 +57,8 @@ final class EndpointRound implements Agent
     EndpointRound(
         final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
         final FrameReceiver receiver, final PartnerTimers timers, final Rendezvous rendezvous, final RemoteReads reads,
-        final RequestPool requests, final String roleName, final boolean ackWhenIdle, final Consumer<Throwable> onStop)
+        final RequestPool requests, final String roleName, final long progressSliceNs, final boolean ackWhenIdle,
+        final Consumer<Throwable> onStop)
     {
         this.lock = lock;
         this.clock = clock;
@@ -67,8 +71,16 @@ final class EndpointRound implements Agent
         this.reads = reads;
         this.requests = requests;
         this.roleName = roleName;
+        this.progressSliceNs = progressSliceNs;
         this.ackWhenIdle = ackWhenIdle;
         this.onStop = onStop;
+    }
+
+    /** On the dedicated progress thread, first thing: its time slice ({@link ProgressSlice}). */
+    @Override
+    public void onStart()
+    {
+        ProgressSlice.applyToCallingThread(progressSliceNs, roleName);
     }
 
     @Override

@@ -1,11 +1,13 @@
 package io.pinmx.mx;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.ProgressSlice;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EndpointOptionsTest
 {
@@ -17,6 +19,19 @@ class EndpointOptionsTest
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> EndpointOptions.builder().regionCacheMaxBytes(-1).build());
         assertEquals("endpoint option regionCacheMaxBytes = -1: must be >= 0 (0: no caching)", ex.getMessage());
+    }
+
+    @Test
+    void theProgressThreadsSliceDefaultsToTheShortestAndABadOneIsNamed()
+    {
+        final long expected = null == System.getenv(ProgressSlice.VARIABLE) ? ProgressSlice.DEFAULT_NS :
+            ProgressSlice.fromEnvironment(System.getenv());
+        assertEquals(expected, EndpointOptions.builder().build().progressSliceNs());
+        assertEquals(0, EndpointOptions.builder().progressSliceNs(0).build().progressSliceNs());
+        assertEquals(400_000, EndpointOptions.builder().progressSliceNs(400_000).build().progressSliceNs());
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> EndpointOptions.builder().progressSliceNs(99_999).build());
+        assertTrue(refused.getMessage().contains("progressSliceNs = 99999"), refused.getMessage());
     }
 
     @Test

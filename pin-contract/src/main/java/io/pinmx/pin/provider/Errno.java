@@ -23,6 +23,7 @@ public final class Errno
     public static final int EFBIG = 27;
     public static final int ENOSPC = 28;
     public static final int ERANGE = 34;
+    public static final int ENOSYS = 38;
     public static final int EOVERFLOW = 75;
     public static final int EBADFD = 77;
     public static final int EMSGSIZE = 90;
@@ -60,6 +61,7 @@ public final class Errno
         NAMES[EFBIG] = "EFBIG";
         NAMES[ENOSPC] = "ENOSPC";
         NAMES[ERANGE] = "ERANGE";
+        NAMES[ENOSYS] = "ENOSYS";
         NAMES[EOVERFLOW] = "EOVERFLOW";
         NAMES[EBADFD] = "EBADFD";
         NAMES[EMSGSIZE] = "EMSGSIZE";

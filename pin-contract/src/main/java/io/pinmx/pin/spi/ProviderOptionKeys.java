@@ -47,6 +47,8 @@ public final class ProviderOptionKeys
     public static final String USER_COUNTERS_FILE = "user.countersFile";
     /** Boolean: false publishes no counters (no Chronicle Map opened by the endpoint). */
     public static final String USER_PUBLISH_COUNTERS = "user.publishCounters";
+    /** Long: the progress thread's time slice in ns (Linux's custom slice); 0: the kernel's default. */
+    public static final String USER_PROGRESS_SLICE_NS = "user.progressSliceNs";
 
     /** Path: the pinmx device file. */
     public static final String KERNEL_DEVICE = "kernel.device";

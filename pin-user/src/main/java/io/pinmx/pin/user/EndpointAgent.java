@@ -1,6 +1,7 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
+import io.pinmx.pin.provider.ProgressSlice;
 import io.pinmx.pin.provider.ProgressRunner;
 import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.EndpointAddress;
@@ -27,6 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #ownerLock}, which poll only tries (one lock per poll, never a wait: another thread already runs the
  * cycle), await's blocking phase and close take, and the responder tries. Application threads hand work to the agent
  * through queues (pull slots, remote ops) and {@link #wakeIfParked}, never through this lock.
+ * <p>
+ * Its thread may run with a short time slice of its own ({@link UserDriverOptions#progressSliceNs}), so that a frame
+ * waking it is served at once while the application computes on the same CPU.
  * <p>
  * Idle: spin, then yield, then park in poll(2) on the UDP socket with the shared-memory ring flagged "parked" so a
  * same-host sender rings the doorbell; an application thread that starts a pull wakes the poll through the
@@ -78,6 +82,7 @@ final class EndpointAgent implements Agent
     /** Null when counters are not published. */
     private final CounterPublisher counterPublisher;
     private final long pullResendTimeoutNs;
+    private final long progressSliceNs;
     /** The duty cycle's owner without a progress thread; the event ring's consumer against close with one. */
     private final ReentrantLock ownerLock = new ReentrantLock();
     private final boolean progressThread;
@@ -99,6 +104,7 @@ final class EndpointAgent implements Agent
         final boolean progressThread,
         final boolean responder,
         final long pullResendTimeoutNs,
+        final long progressSliceNs,
         final UdpTransport udp,
         final ShmFrameRing ring,
         final EventRing events,
@@ -116,6 +122,7 @@ final class EndpointAgent implements Agent
         this.dispatcher = dispatcher;
         this.counterPublisher = counterPublisher;
         this.pullResendTimeoutNs = pullResendTimeoutNs;
+        this.progressSliceNs = progressSliceNs;
         this.progressThread = progressThread;
         this.responder = !progressThread && responder;
         this.roleName = "pinmx-progress-" + address;
@@ -137,6 +144,13 @@ final class EndpointAgent implements Agent
             runner = ProgressRunner.start(ThreadingMode.DEDICATED, new SleepingIdleStrategy(RESPONDER_CHECK_NS),
                 this::onThreadError, new Responder(this, "pinmx-responder-" + address));
         }
+    }
+
+    /** The progress thread, first thing: its time slice ({@link ProgressSlice}). */
+    @Override
+    public void onStart()
+    {
+        ProgressSlice.applyToCallingThread(progressSliceNs, roleName);
     }
 
     boolean hasProgressThread()

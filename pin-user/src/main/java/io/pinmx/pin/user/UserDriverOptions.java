@@ -1,6 +1,8 @@
 package io.pinmx.pin.user;
 
 import io.pinmx.pin.node.NodeFiles;
+import io.pinmx.pin.provider.LibcScheduling;
+import io.pinmx.pin.provider.ProgressSlice;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +42,9 @@ import java.util.Map;
  *                              copies from the front (both cores copy); 0 = the puller always copies alone.
  * @param countersFile          node-wide counters file each endpoint publishes its counters to (from its
  *                              progress agent when idle, at most every 100 ms, and at close); null: not published.
+ * @param progressSliceNs       the progress thread's time slice ({@link ProgressSlice}); 0:
+ *                              the kernel's default. A short one lets the thread, woken by a frame, take the CPU
+ *                              from the application computing on it at once, and give it back as soon.
  */
 public record UserDriverOptions(
     InetAddress bindAddress,
@@ -60,7 +65,8 @@ public record UserDriverOptions(
     int eventRingBytes,
     int maxRegions,
     long sharedPullMinBytes,
-    Path countersFile)
+    Path countersFile,
+    long progressSliceNs)
 {
     /** Largest frame payload: the datagram must stay below 64 KiB with headers. */
     public static final int MAX_FRAME_PAYLOAD_BYTES = 60 * 1024;
@@ -118,21 +124,28 @@ public record UserDriverOptions(
             throw new IllegalArgumentException("user driver options: sharedPullMinBytes " + sharedPullMinBytes +
                 " must be >= 0");
         }
+        if (!ProgressSlice.isValid(progressSliceNs))
+        {
+            throw new IllegalArgumentException("user driver options: progressSliceNs " + progressSliceNs +
+                " not 0 (the kernel's default) nor in " + LibcScheduling.MIN_SLICE_NS + ".." +
+                LibcScheduling.MAX_SLICE_NS);
+        }
     }
 
     /**
      * Loopback, kernel-chosen port, progress thread, same-host path on, endpoint files in
      * {@link #shmDirectory(Map) this process's directory}, 8 KiB frames, no loss, counters published to
-     * {@link NodeFiles#countersFile()}.
+     * {@link NodeFiles#countersFile()}, the progress thread's {@link ProgressSlice#fromEnvironment slice}.
      *
      * @throws IllegalArgumentException naming {@value #SHM_DIRECTORY_VARIABLE} if it is set to something other than a
-     *                                  directory.
+     *                                  directory, or {@value ProgressSlice#VARIABLE} if out of range.
      */
     public static UserDriverOptions defaults()
     {
         return new UserDriverOptions(InetAddress.getLoopbackAddress(), 0, true, true, true,
             shmDirectory(System.getenv()), 8192, 32, 4, 20_000_000L, 20, 0, 0, 1, 1 << 20, 4 << 20,
-            RegionTable.MAX_REGIONS, DEFAULT_SHARED_PULL_MIN_BYTES, NodeFiles.countersFile());
+            RegionTable.MAX_REGIONS, DEFAULT_SHARED_PULL_MIN_BYTES, NodeFiles.countersFile(),
+            ProgressSlice.fromEnvironment(System.getenv()));
     }
 
     /**
@@ -155,11 +168,24 @@ public record UserDriverOptions(
         return directory;
     }
 
+    /**
+     * @param sliceNs the progress thread's time slice; 0: the kernel's default.
+     * @return these options with that slice.
+     */
+    public UserDriverOptions withProgressSliceNs(final long sliceNs)
+    {
+        return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
+            framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            sliceNs);
+    }
+
     public UserDriverOptions withShmDirectory(final Path directory)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, directory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     /**
@@ -170,77 +196,86 @@ public record UserDriverOptions(
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, file);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, file,
+            progressSliceNs);
     }
 
     public UserDriverOptions withBind(final InetAddress address, final int port)
     {
         return new UserDriverOptions(address, port, progressThread, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withProgressThread(final boolean enabled)
     {
         return new UserDriverOptions(bindAddress, basePort, enabled, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withResponder(final boolean enabled)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, enabled, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withSameHost(final boolean enabled)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, enabled, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withLoss(final double txFraction, final double rxFraction, final long seed)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, txFraction,
-            rxFraction, seed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            rxFraction, seed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withPullResend(final long resendTimeoutNs, final int maxRetries)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, resendTimeoutNs, maxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withRingBytes(final int shmRing, final int eventRing)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRing, eventRing, maxRegions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRing, eventRing, maxRegions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withFramePayloadBytes(final int bytes)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory, bytes,
             pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction, lossRxFraction,
-            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile);
+            lossSeed, shmRingBytes, eventRingBytes, maxRegions, sharedPullMinBytes, countersFile, progressSliceNs);
     }
 
     public UserDriverOptions withMaxRegions(final int regions)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, regions, sharedPullMinBytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, regions, sharedPullMinBytes, countersFile,
+            progressSliceNs);
     }
 
     public UserDriverOptions withSharedPullMinBytes(final long bytes)
     {
         return new UserDriverOptions(bindAddress, basePort, progressThread, responder, sameHost, shmDirectory,
             framePayloadBytes, pullBlockFrames, pullBlocksInFlight, pullResendTimeoutNs, pullMaxRetries, lossTxFraction,
-            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, bytes, countersFile);
+            lossRxFraction, lossSeed, shmRingBytes, eventRingBytes, maxRegions, bytes, countersFile, progressSliceNs);
     }
 
     /** Bytes one PULL request asks for. */

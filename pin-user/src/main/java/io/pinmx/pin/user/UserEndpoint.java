@@ -181,7 +181,8 @@ final class UserEndpoint implements DriverEndpoint
         this.counterPublisher = null == options.countersFile() ? null :
             CounterPublisher.open(options.countersFile(), address, counters);
         this.agent = new EndpointAgent(address, options.progressThread(), options.responder(),
-            options.pullResendTimeoutNs(), udp, ring, events, puller, writer, dispatcher, counterPublisher);
+            options.pullResendTimeoutNs(), options.progressSliceNs(), udp, ring, events, puller, writer, dispatcher,
+            counterPublisher);
         this.awaitLoop = new AwaitLoop(this::eventReady, agent::blockAwaiting);
         agent.start();
     }

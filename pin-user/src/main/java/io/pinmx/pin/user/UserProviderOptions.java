@@ -16,6 +16,7 @@ import static io.pinmx.pin.spi.ProviderOptionKeys.USER_LOSS_RX_FRACTION;
 import static io.pinmx.pin.spi.ProviderOptionKeys.USER_LOSS_SEED;
 import static io.pinmx.pin.spi.ProviderOptionKeys.USER_LOSS_TX_FRACTION;
 import static io.pinmx.pin.spi.ProviderOptionKeys.USER_MAX_REGIONS;
+import static io.pinmx.pin.spi.ProviderOptionKeys.USER_PROGRESS_SLICE_NS;
 import static io.pinmx.pin.spi.ProviderOptionKeys.USER_PROGRESS_THREAD;
 import static io.pinmx.pin.spi.ProviderOptionKeys.USER_PUBLISH_COUNTERS;
 import static io.pinmx.pin.spi.ProviderOptionKeys.USER_PULL_BLOCKS_IN_FLIGHT;
@@ -40,7 +41,7 @@ final class UserProviderOptions
         USER_SAME_HOST, USER_SHM_DIRECTORY, USER_FRAME_PAYLOAD_BYTES, USER_PULL_BLOCK_FRAMES, USER_PULL_BLOCKS_IN_FLIGHT,
         USER_PULL_RESEND_TIMEOUT_NS, USER_PULL_MAX_RETRIES, USER_LOSS_TX_FRACTION, USER_LOSS_RX_FRACTION,
         USER_LOSS_SEED, USER_SHM_RING_BYTES, USER_EVENT_RING_BYTES, USER_MAX_REGIONS, USER_SHARED_PULL_MIN_BYTES,
-        USER_COUNTERS_FILE, USER_PUBLISH_COUNTERS);
+        USER_COUNTERS_FILE, USER_PUBLISH_COUNTERS, USER_PROGRESS_SLICE_NS);
 
     private UserProviderOptions()
     {
@@ -81,7 +82,8 @@ final class UserProviderOptions
             keyed.get(USER_EVENT_RING_BYTES, Integer.class).orElse(base.eventRingBytes()),
             keyed.get(USER_MAX_REGIONS, Integer.class).orElse(base.maxRegions()),
             keyed.get(USER_SHARED_PULL_MIN_BYTES, Long.class).orElse(base.sharedPullMinBytes()),
-            keyed.get(USER_PUBLISH_COUNTERS, Boolean.class).orElse(true) ? countersFile : null);
+            keyed.get(USER_PUBLISH_COUNTERS, Boolean.class).orElse(true) ? countersFile : null,
+            keyed.get(USER_PROGRESS_SLICE_NS, Long.class).orElse(base.progressSliceNs()));
     }
 
     /**
@@ -109,7 +111,8 @@ final class UserProviderOptions
             .with(USER_EVENT_RING_BYTES, options.eventRingBytes())
             .with(USER_MAX_REGIONS, options.maxRegions())
             .with(USER_SHARED_PULL_MIN_BYTES, options.sharedPullMinBytes())
-            .with(USER_PUBLISH_COUNTERS, null != options.countersFile());
+            .with(USER_PUBLISH_COUNTERS, null != options.countersFile())
+            .with(USER_PROGRESS_SLICE_NS, options.progressSliceNs());
         return null == options.countersFile() ? keyed : keyed.with(USER_COUNTERS_FILE, options.countersFile());
     }
 }
