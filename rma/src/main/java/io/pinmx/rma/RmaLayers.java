@@ -129,8 +129,12 @@ final class RmaLayers
             @Override
             public void driverConfig(final EndpointConfig.Builder config)
             {
+                // No node-wide counters file: opening its Chronicle Map compiles generated Java source on a
+                // background thread of every rank, seconds of CPU that a rank bound to one CPU takes from its own
+                // computation (as the message endpoint above, the MPJ device and bench-imb's transports).
                 config.option(ProviderOptionKeys.USER_SAME_HOST, options.sharedMemory())
-                    .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false);
+                    .option(ProviderOptionKeys.USER_PROGRESS_THREAD, false)
+                    .option(ProviderOptionKeys.USER_PUBLISH_COUNTERS, false);
             }
         };
     }
