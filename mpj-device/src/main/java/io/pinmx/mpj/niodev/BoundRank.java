@@ -3,6 +3,7 @@ package io.pinmx.mpj.niodev;
 import io.pinmx.job.RankBinding;
 
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.Arrays;
 
 /**
@@ -30,8 +31,10 @@ public final class BoundRank
         RankBinding.bindWhenAsked(rank, size, System.getenv());
         try
         {
-            Class.forName(args[1]).getMethod("main", String[].class)
-                .invoke(null, (Object)Arrays.copyOfRange(args, 2, args.length));
+            final Method main = Class.forName(args[1]).getMethod("main", String[].class);
+            // The java launcher runs the public main of a class that is not public itself; so does a rank.
+            main.setAccessible(true);
+            main.invoke(null, (Object)Arrays.copyOfRange(args, 2, args.length));
         }
         catch (final InvocationTargetException ex)
         {
