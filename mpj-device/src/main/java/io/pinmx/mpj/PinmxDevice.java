@@ -67,6 +67,8 @@ public class PinmxDevice implements Device
     private int rank;
     private int epoch;
     private RankTable rankTable;
+    /** What this init's {@link #init} returns: every rank's id, by rank. */
+    private ProcessID[] processIds;
     private HeaderPool headers;
     private Heartbeats heartbeats;
     /** Requests whose end nobody has seen yet (what {@link #peek()} looks through). */
@@ -79,22 +81,33 @@ public class PinmxDevice implements Device
     /** What a wait watches: the awaited request, then the messages of receives that may still need their dynamic part. */
     private Request[] watched = new Request[16];
 
+    /**
+     * Joins the pinmx job. MPJ's {@code MPJDev.init} passes a blank rank (the job's is taken); a program that drives
+     * the device itself then calls init again with its own arguments, which returns the ids of the first call if the
+     * rank agrees.
+     */
     @Override
     public ProcessID[] init(final String[] args) throws XDevException
     {
-        if (State.NEW != state)
-        {
-            throw new XDevException("mxdev (pinmx): init called on a device in state " + state);
-        }
         if (null == args || args.length < 1)
         {
             throw new XDevException("mxdev (pinmx): init needs MPJ's arguments (rank, config, device)");
         }
-        final int argRank = parseRank(args[0]);
+        final boolean blankRank = args[0].isBlank();
+        final int argRank = blankRank ? -1 : parseRank(args[0]);
+        if (State.OPEN == state && (blankRank || argRank == rank))
+        {
+            return processIds.clone();
+        }
+        if (State.NEW != state)
+        {
+            throw new XDevException("mxdev (pinmx): init with rank argument '" + args[0] + "' called on a device " +
+                "in state " + state + (State.OPEN == state ? " as rank " + rank : ""));
+        }
         try
         {
             job = JvmJob.job();
-            if (argRank != job.rank())
+            if (!blankRank && argRank != job.rank())
             {
                 throw new XDevException("mxdev (pinmx): MPJ's rank argument '" + args[0] + "' is not this process's " +
                     "rank " + job.rank() + " in the pinmx job (start MPJ programs with bin/pinmx-run --mpj)");
@@ -122,9 +135,9 @@ public class PinmxDevice implements Device
             headers = new HeaderPool();
             heartbeats = new Heartbeats(endpoint, partners, rank, epoch, headers.empty());
             stash = new ProbeStash(endpoint, epoch, rank, rankTable::rankOfPartner);
-            final ProcessID[] pids = rankTable.exchangeIds(job, epoch);
+            processIds = rankTable.exchangeIds(job, epoch);
             state = State.OPEN;
-            return pids;
+            return processIds.clone();
         }
         catch (final XDevException ex)
         {
@@ -134,7 +147,8 @@ public class PinmxDevice implements Device
         catch (final RuntimeException ex)
         {
             closeQuietly();
-            throw new XDevException("mxdev (pinmx): init of rank " + args[0] + " failed: " + ex.getMessage());
+            throw new XDevException("mxdev (pinmx): init with rank argument '" + args[0] + "' failed: " +
+                ex.getMessage());
         }
     }
 

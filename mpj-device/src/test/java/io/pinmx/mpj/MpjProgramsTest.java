@@ -4,6 +4,7 @@ import io.pinmx.job.LaunchedJob;
 import io.pinmx.mpj.programs.Collectives;
 import io.pinmx.mpj.programs.Communicators;
 import io.pinmx.mpj.programs.Datatypes;
+import io.pinmx.mpj.programs.DirectDevice;
 import io.pinmx.mpj.programs.Modes;
 import io.pinmx.mpj.programs.MoreCollectives;
 import io.pinmx.mpj.programs.ObjectCollectives;
@@ -38,7 +39,8 @@ class MpjProgramsTest
     static Stream<Arguments> programs()
     {
         return Stream.of(PointToPoint.class, Collectives.class, Objects.class, Reinit.class, Datatypes.class,
-                Modes.class, Communicators.class, MoreCollectives.class, ObjectCollectives.class, Traffic.class)
+                Modes.class, Communicators.class, MoreCollectives.class, ObjectCollectives.class, Traffic.class,
+                DirectDevice.class)
             .flatMap(c -> Stream.of(Arguments.of(c.getName(), 2), Arguments.of(c.getName(), 4)));
     }
 
