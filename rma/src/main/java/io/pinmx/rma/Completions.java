@@ -78,11 +78,19 @@ final class Completions
         }
     }
 
+    /** Starts a get the target's data server serves, as an epoch-bound fallback for a get's pulls. */
+    @FunctionalInterface
+    interface ServedGet
+    {
+        RmaHandle.Completion start();
+    }
+
     /**
      * The endpoint reads of one get; a staged get is unpacked into its pieces on the caller's thread. Once the reads
      * are done, the target's epoch counter says whether an access epoch overlapped them ({@link EpochCounters}); if
-     * one did, the get waits for the epoch's end and pulls again. A test never waits for that counter: it starts
-     * reading it and is done once the reading has landed.
+     * one did, the get waits for the epoch's end and pulls again, and if the next epoch overlapped that too, the
+     * target's data server serves it ({@link DriverReads#PULLS_BEFORE_SERVED}). A test never waits for that counter:
+     * it starts reading it and is done once the reading has landed.
      */
     static final class Pulls implements RmaHandle.Completion
     {
@@ -100,15 +108,18 @@ final class Completions
         private MemorySegment staging;
         private boolean settled;
         private RmaException failure;
+        /** Dropped once settled: the same get served by the target's data server. */
+        private ServedGet served;
 
         Pulls(final int rank, final PullPlan plan, final EpochCounters epochs, final Pieces unpackInto,
-            final MemorySegment staging)
+            final MemorySegment staging, final ServedGet served)
         {
             this.rank = rank;
             this.plan = plan;
             this.epochs = epochs;
             this.unpackInto = unpackInto;
             this.staging = staging;
+            this.served = served;
             this.startedWith = epochs.known(rank);
             this.reads = plan.post();
         }
@@ -171,12 +182,21 @@ final class Completions
             try
             {
                 awaitReads();
+                int pulls = 1;
                 while (null == failure && !epochs.unchanged(rank, seenDoneAt, startedWith))
                 {
+                    if (DriverReads.PULLS_BEFORE_SERVED == pulls)
+                    {
+                        // straight into the caller's pieces: nothing to unpack from the staging buffer
+                        served.start().await();
+                        unpackInto = null;
+                        break;
+                    }
                     startedWith = epochs.awaitNoEpoch(rank);
                     seenDoneAt = 0;
                     reads = plan.post();
                     awaitReads();
+                    pulls++;
                 }
             }
             catch (final RmaException ex)
@@ -194,6 +214,7 @@ final class Completions
             unpackInto = null;
             staging = null;
             plan = null;
+            served = null;
         }
 
         private void awaitReads()

@@ -23,6 +23,12 @@ final class DriverReads
     static final int PIECES_PER_PULL_REQUEST = 64;
     /** Reads a direct get spreads its pieces over, so that up to this many pulls run side by side. */
     static final int READS_IN_FLIGHT = 16;
+    /**
+     * Pulls of a get that an access epoch of the target overlapped before the target's data server serves it: the
+     * server waits out an epoch in its gate, where a pull, three round trips with the counter reads, may overlap
+     * the next epoch of a target that opens them back to back, again and again.
+     */
+    static final int PULLS_BEFORE_SERVED = 2;
 
     private final DriverTier tier;
     private final JobEndpoint job;
@@ -96,10 +102,10 @@ final class DriverReads
                 if (ContiguousProtocol.STREAM == protocols.contiguous(false, pieces, isDeclared))
                 {
                     tier.fence(rank);
-                    stream(rank, allocation.regionId(rank), pieces.remoteOffsets[0], pieces.local[0]);
+                    stream(rank, allocation, pieces);
                     return;
                 }
-                pull(handle, rank, allocation.regionId(rank), pieces);
+                pull(handle, rank, allocation, pieces);
                 return;
             }
             final CostModel.SizeClass size = PackedGet.pulls(pieces.totalBytes) ? CostModel.SizeClass.LARGE :
@@ -114,7 +120,7 @@ final class DriverReads
                 getPacked(handle, rank, allocation.id(), pieces, patch, remoteBase);
                 return;
             }
-            pull(handle, rank, allocation.regionId(rank), pieces);
+            pull(handle, rank, allocation, pieces);
         }
         catch (final MxException ex)
         {
@@ -123,15 +129,17 @@ final class DriverReads
     }
 
     /**
-     * The stream protocol of a get: pulls through the stream buffers, again while an access epoch of the target
-     * overlapped them ({@link EpochCounters}).
+     * The stream protocol of a get: pulls through the stream buffers, again after an access epoch of the target
+     * overlapped them ({@link EpochCounters}), and served by the target's data server once {@link
+     * #PULLS_BEFORE_SERVED} pulls were overlapped.
      */
-    private void stream(final int rank, final int regionId, final long remoteOffset, final MemorySegment into)
+    private void stream(final int rank, final RmaAllocation allocation, final Pieces pieces)
     {
         long startedWith = epochs.known(rank);
-        while (true)
+        for (int pulls = 1; ; pulls++)
         {
-            final Request failed = streams.get(job.partner(rank), regionId, remoteOffset, into);
+            final Request failed = streams.get(job.partner(rank), allocation.regionId(rank), pieces.remoteOffsets[0],
+                pieces.local[0]);
             if (null != failed)
             {
                 final RmaException error = RankFailures.failure(rank, failed);
@@ -142,13 +150,19 @@ final class DriverReads
             {
                 return;
             }
+            if (PULLS_BEFORE_SERVED == pulls)
+            {
+                tier.startPackedGet(rank, allocation.id(), pieces, null, 0).await();
+                return;
+            }
             startedWith = epochs.awaitNoEpoch(rank);
         }
     }
 
     /** The direct protocol of a get: reads side by side, each pulling its share of the pieces in turn. */
-    private void pull(final RmaHandle handle, final int rank, final int regionId, final Pieces pieces)
+    private void pull(final RmaHandle handle, final int rank, final RmaAllocation allocation, final Pieces pieces)
     {
+        final int regionId = allocation.regionId(rank);
         tier.fence(rank);
         pendingGets[rank].removeIf(Completions.Pulls::isSettled);
         final Partner partner = job.partner(rank);
@@ -163,8 +177,9 @@ final class DriverReads
             PIECES_PER_PULL_REQUEST) : PIECES_PER_PULL_REQUEST;
         final PullPlan plan = new PullPlan(endpoint, partner, regionId, pieces, staging, perRead);
         readsInFlight.makeRoom(plan.reads());
+        final long allocationId = allocation.id();
         final Completions.Pulls get = new Completions.Pulls(rank, plan, epochs, direct || intoOne ? null : pieces,
-            staging);
+            staging, () -> tier.startPackedGet(rank, allocationId, pieces, null, 0));
         pendingGets[rank].add(get);
         readsInFlight.add(get);
         handle.add(get);

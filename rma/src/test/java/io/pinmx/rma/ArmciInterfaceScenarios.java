@@ -18,7 +18,8 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * ARMCI's message helpers on every type, over arrays and segments, and their refusals), {@code anywhere} (vector
  * groups whose local pieces lie in different segments, direct and packed), {@code groups} ({@link GroupScenarios}),
  * {@code epochs} (local load-modify-store of doubles in access epochs while every other rank accumulates onto them),
- * {@code exclusion} ({@link EpochExclusionScenario}: no remote operation interleaves with an epoch), {@code samenode}
+ * {@code exclusion} ({@link EpochExclusionScenario}: no remote operation interleaves with an epoch), {@code epochgets}
+ * ({@link EpochGetsScenario}: gets finish while the target opens epochs back to back), {@code samenode}
  * ({@link SameNodeScenario}),
  * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals), {@code manygets}
  * ({@link ManyGetsScenario}), {@code localmem} ({@link LocalMemoryScenario}), {@code putflag}
@@ -72,6 +73,7 @@ public final class ArmciInterfaceScenarios
                 case "groups" -> new GroupScenarios(rma).run();
                 case "epochs" -> s.accessEpochs();
                 case "exclusion" -> new EpochExclusionScenario(rma).run();
+                case "epochgets" -> new EpochGetsScenario(rma).run();
                 case "samenode" -> new SameNodeScenario(rma).run();
                 case "lockmem" -> s.addressRangeLocks();
                 case "manygets" -> new ManyGetsScenario(rma).run();
