@@ -178,7 +178,8 @@ final class EpochExclusionScenario
         }
     }
 
-    private static void fill(final MemorySegment longs, final long value)
+    /** Every long of {@code longs} set to {@code value}. */
+    static void fill(final MemorySegment longs, final long value)
     {
         for (long i = 0; i < longs.byteSize() / Long.BYTES; i++)
         {
@@ -186,7 +187,8 @@ final class EpochExclusionScenario
         }
     }
 
-    private static void pause(final long nanos)
+    /** Spins (never parks) for {@code nanos}: the rank keeps its CPU, as a computing rank would. */
+    static void pause(final long nanos)
     {
         final long until = System.nanoTime() + nanos;
         while (System.nanoTime() < until)

@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
+import static io.pinmx.rma.EpochExclusionScenario.fill;
+import static io.pinmx.rma.EpochExclusionScenario.pause;
 import static io.pinmx.rma.RmaScenarios.check;
 
 /**
@@ -103,23 +105,6 @@ final class EpochGetsScenario
             final int element = i;
             check(first == value, () -> "rank " + rma.rank() + "'s " + what + " saw element " + element + " = 0x" +
                 Long.toHexString(value) + " after 0x" + Long.toHexString(first) + ": two epochs' stamps mixed");
-        }
-    }
-
-    private static void fill(final MemorySegment longs, final long value)
-    {
-        for (long i = 0; i < longs.byteSize() / Long.BYTES; i++)
-        {
-            longs.setAtIndex(ValueLayout.JAVA_LONG, i, value);
-        }
-    }
-
-    private static void pause(final long nanos)
-    {
-        final long until = System.nanoTime() + nanos;
-        while (System.nanoTime() < until)
-        {
-            Thread.onSpinWait();
         }
     }
 }
