@@ -45,7 +45,7 @@ class ArmciInterfaceKernelTest
     void armciInterfaceWorksAcrossAVethPairBetweenNamespaces() throws Exception
     {
         KernelRmaJob.requireKernelPulls();
-        job(OVER_THE_VETH).runAcrossAVethPair("prma", 213);
+        job(OVER_THE_VETH).runAcrossTheRmaVethPair();
     }
 
     private KernelRmaJob job(final String byDefault)

@@ -11,8 +11,8 @@ import java.util.List;
  * What ARMCI's own test suites check, on pinmx.ko: rma's {@link ArmciSuiteScenarios} as a job of 2 rank JVMs on the
  * kernel provider with the shared-memory tier off, over {@code lo} (gets are the module's same-interface copy) and
  * across a veth pair between network namespaces with rank 1 in its own (gets are pulls served as frames in softirq).
- * The veth pair is named as {@link RmaKernelTest}'s (and {@link KernelRmaJob} keeps each interface's cost model in
- * the guest's /tmp) so that whichever class runs second skips the calibration.
+ * The veth pair is the one every rma class uses ({@link KernelRmaJob#runAcrossTheRmaVethPair}), whose cost model the
+ * first job across it in a guest measures.
  * <p>
  * CI runs this on two kernels under TCG, where a job's start-up alone takes many seconds, so by default the
  * scenarios that differ on the kernel provider are split between the two jobs: the get-heavy ones
@@ -47,7 +47,7 @@ class ArmciSuiteKernelTest
     void armciSuitePassesAcrossAVethPairBetweenNamespaces() throws Exception
     {
         KernelRmaJob.requireKernelPulls();
-        job(OVER_THE_VETH).runAcrossAVethPair("prma", 213);
+        job(OVER_THE_VETH).runAcrossTheRmaVethPair();
     }
 
     private KernelRmaJob job(final String byDefault)

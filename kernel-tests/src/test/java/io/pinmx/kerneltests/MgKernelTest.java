@@ -38,7 +38,7 @@ class MgKernelTest
     void mgClassSVerifiesAcrossAVethPairBetweenNamespaces() throws Exception
     {
         KernelRmaJob.requireKernelPulls();
-        job().runAcrossAVethPair("pmg", 214);
+        job().runAcrossTheRmaVethPair();
     }
 
     private KernelRmaJob job()

@@ -41,7 +41,7 @@ class RmaKernelTest
     void scenariosPassAcrossAVethPairBetweenNamespaces() throws Exception
     {
         KernelRmaJob.requireKernelPulls();
-        job().runAcrossAVethPair("prma", 213);
+        job().runAcrossTheRmaVethPair();
     }
 
     private KernelRmaJob job()

@@ -49,7 +49,7 @@ class RmaPassiveTargetKernelTest
     void operationsOnAStoppedTargetCompleteAcrossAVethPair() throws Exception
     {
         requireRemoteWrites();
-        job().runAcrossAVethPair("ppas", 214);
+        job().runAcrossTheRmaVethPair();
     }
 
     private KernelRmaJob job()

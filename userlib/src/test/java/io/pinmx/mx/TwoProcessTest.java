@@ -275,18 +275,17 @@ class TwoProcessTest
     @Test
     void tenThousandMixedMessagesAtOnePercentLoss() throws Exception
     {
-        lossyStream(0.01);
+        lossyStream(0.01, 10_000);
     }
 
     @Test
-    void tenThousandMixedMessagesAtTenPercentLoss() throws Exception
+    void threeThousandMixedMessagesAtTenPercentLoss() throws Exception
     {
-        lossyStream(0.10);
+        lossyStream(0.10, 3_000);
     }
 
-    private void lossyStream(final double loss) throws Exception
+    private void lossyStream(final double loss, final int count) throws Exception
     {
-        final int count = 10_000;
         openLocal(false, loss, 5, 2000);
         try (PeerProcess peer = PeerProcess.start(1, KEY, false, loss, 5, 2000))
         {
