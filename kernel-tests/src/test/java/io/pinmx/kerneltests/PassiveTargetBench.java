@@ -185,7 +185,7 @@ public final class PassiveTargetBench
         final double auto = median(ns[2]);
         final long bytes = pieces * pieceBytes;
         final boolean picksModule = model.scatterByModule(pieces, bytes);
-        final String what = ROW_BYTES == targetStride && pieceBytes == (long)pieces * Double.BYTES ?
+        final String what = ROW_BYTES == targetStride && 1 < pieces && pieceBytes == (long)pieces * Double.BYTES ?
             String.format(Locale.ROOT, "%d x %d doubles", pieces, pieces) :
             String.format(Locale.ROOT, "%d x %d B (target stride %d B)", pieces, pieceBytes, targetStride);
         System.out.printf(Locale.ROOT, "# strided put %s + fence, median of %d: module %.1f us, data server %.1f us " +
