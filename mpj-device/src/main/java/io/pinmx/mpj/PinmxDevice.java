@@ -280,7 +280,7 @@ public class PinmxDevice implements Device
         catch (final MxException ex)
         {
             headers.give(header);
-            throw sendFailure(destination, tag, ex);
+            throw sendFailure(destination, tag, context, ex);
         }
         final Request dynamic;
         try
@@ -291,7 +291,7 @@ public class PinmxDevice implements Device
         catch (final MxException ex)
         {
             track(PinmxRequest.send(this, buf, destination, tag, context, header, message, null));
-            throw sendFailure(destination, tag, ex);
+            throw sendFailure(destination, tag, context, ex);
         }
         return track(PinmxRequest.send(this, buf, destination, tag, context, header, message, dynamic));
     }
@@ -302,10 +302,10 @@ public class PinmxDevice implements Device
     }
 
     /** A send the endpoint refused at once (its partner failed earlier, e.g. the rank died): named by rank. */
-    private XDevException sendFailure(final int destination, final int tag, final MxException ex)
+    private XDevException sendFailure(final int destination, final int tag, final int context, final MxException ex)
     {
         return new XDevException("mxdev (pinmx) rank " + rank + ": send to rank " + destination + " (tag " + tag +
-            ") failed: " + ex.getMessage());
+            ", context " + context + ") failed: " + ex.getMessage());
     }
 
     @Override
@@ -325,7 +325,7 @@ public class PinmxDevice implements Device
         final StashedMessage stashed = stash.take(source, context, tag, anyTag);
         if (null != stashed)
         {
-            return track(PinmxRequest.receiveStashed(this, buf, status, context, stashed));
+            return track(PinmxRequest.receiveStashed(this, buf, status, tag, context, stashed));
         }
         final MemorySegment header = headers.take();
         final MemorySegment[] vector = {header, StaticPart.region(buf, StaticPart.capacity(buf))};
@@ -334,7 +334,7 @@ public class PinmxDevice implements Device
             rankTable.partnerIdOrAny(source),
             MatchBits.of(MatchBits.KIND_MESSAGE, epoch, context, anyTag ? 0 : tag), MatchBits.mask(anyTag),
             vector, count);
-        return track(PinmxRequest.receive(this, buf, status, source, context, header, message));
+        return track(PinmxRequest.receive(this, buf, status, source, tag, context, header, message));
     }
 
     /**
@@ -364,7 +364,8 @@ public class PinmxDevice implements Device
                 if (null != dead)
                 {
                     throw new XDevException("mxdev (pinmx) rank " + rank + ": probe for a message from " +
-                        (RankTable.NO_RANK == source ? "any rank" : "rank " + source) + " failed: " + dead);
+                        (RankTable.NO_RANK == source ? "any rank" : "rank " + source) + " (" +
+                        (ANY_TAG == tag ? "any tag" : "tag " + tag) + ", context " + context + ") failed: " + dead);
                 }
             }
         }

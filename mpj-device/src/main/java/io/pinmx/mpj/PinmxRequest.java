@@ -32,6 +32,8 @@ final class PinmxRequest extends mpjdev.Request
     private final mpjdev.Status status;
     /** Destination (send), the named source (receive), or -1 for ANY_SOURCE. */
     private final int peerRank;
+    /** The tag sent, or asked for (mpjdev's ANY_TAG included). */
+    private final int tag;
     private final int context;
     private Phase phase = Phase.MESSAGE;
     private Request message;
@@ -43,13 +45,14 @@ final class PinmxRequest extends mpjdev.Request
 
     private PinmxRequest(
         final PinmxDevice device, final boolean receive, final Buffer buffer, final mpjdev.Status status,
-        final int peerRank, final int context)
+        final int peerRank, final int tag, final int context)
     {
         this.device = device;
         this.receive = receive;
         this.buffer = buffer;
         this.status = null != status ? status : new mpjdev.Status();
         this.peerRank = peerRank;
+        this.tag = tag;
         this.context = context;
     }
 
@@ -57,7 +60,7 @@ final class PinmxRequest extends mpjdev.Request
         final PinmxDevice device, final Buffer buffer, final int destination, final int tag, final int context,
         final MemorySegment header, final Request message, final Request dynamic)
     {
-        final PinmxRequest r = new PinmxRequest(device, false, buffer, null, destination, context);
+        final PinmxRequest r = new PinmxRequest(device, false, buffer, null, destination, tag, context);
         r.header = header;
         r.message = message;
         r.dynamic = dynamic;
@@ -67,10 +70,10 @@ final class PinmxRequest extends mpjdev.Request
     }
 
     static PinmxRequest receive(
-        final PinmxDevice device, final Buffer buffer, final mpjdev.Status status, final int source, final int context,
-        final MemorySegment header, final Request message)
+        final PinmxDevice device, final Buffer buffer, final mpjdev.Status status, final int source, final int tag,
+        final int context, final MemorySegment header, final Request message)
     {
-        final PinmxRequest r = new PinmxRequest(device, true, buffer, status, source, context);
+        final PinmxRequest r = new PinmxRequest(device, true, buffer, status, source, tag, context);
         r.header = header;
         r.message = message;
         return r;
@@ -78,10 +81,10 @@ final class PinmxRequest extends mpjdev.Request
 
     /** A receive that matched a message a probe had already taken out of the endpoint. */
     static PinmxRequest receiveStashed(
-        final PinmxDevice device, final Buffer buffer, final mpjdev.Status status, final int context,
+        final PinmxDevice device, final Buffer buffer, final mpjdev.Status status, final int tag, final int context,
         final StashedMessage stashed)
     {
-        final PinmxRequest r = new PinmxRequest(device, true, buffer, status, stashed.sourceRank(), context);
+        final PinmxRequest r = new PinmxRequest(device, true, buffer, status, stashed.sourceRank(), tag, context);
         synchronized (r)
         {
             final MemorySegment h = stashed.header();
@@ -174,7 +177,7 @@ final class PinmxRequest extends mpjdev.Request
             dynamic = null;
             if (null != error)
             {
-                fail("the dynamic buffer from rank " + status.source + " failed: " + error);
+                fail(operation() + " failed in its dynamic buffer from rank " + status.source + ": " + error);
             }
             else
             {
@@ -197,7 +200,7 @@ final class PinmxRequest extends mpjdev.Request
                 message.release();
                 message = null;
             }
-            fail(why);
+            fail(operation() + " failed: " + why);
         }
     }
 
@@ -221,7 +224,7 @@ final class PinmxRequest extends mpjdev.Request
         header = null;
         if (null != error)
         {
-            fail("send to rank " + peerRank + " (tag " + status.tag + ", context " + context + ") failed: " + error);
+            fail(operation() + " failed: " + error);
         }
         else
         {
@@ -242,15 +245,15 @@ final class PinmxRequest extends mpjdev.Request
         if (null != error)
         {
             device.headers().give(header);
-            fail("receive from " + (peerRank < 0 ? "any rank" : "rank " + peerRank) + " (context " + context +
-                ") failed: " + error);
+            fail(operation() + " failed: " + error);
             return;
         }
         if (truncated || length < MessageHeader.BYTES)
         {
             device.headers().give(header);
-            fail("a message of " + Math.max(0, length - MessageHeader.BYTES) + " bytes from rank " + sourceRank +
-                " (tag " + tag + ") does not fit the receive buffer of " + StaticPart.capacity(buffer) + " bytes");
+            fail(operation() + " failed: a message of " + Math.max(0, length - MessageHeader.BYTES) +
+                " bytes from rank " + sourceRank + " (tag " + tag + ") does not fit the receive buffer of " +
+                StaticPart.capacity(buffer) + " bytes");
             return;
         }
         arrived(header, sourceRank, tag);
@@ -264,7 +267,7 @@ final class PinmxRequest extends mpjdev.Request
         {
             return true;
         }
-        fail("a message of " + staticBytes + " bytes from rank " + sourceRank + " (tag " + tag +
+        fail(operation() + " failed: a message of " + staticBytes + " bytes from rank " + sourceRank + " (tag " + tag +
             ") does not fit the receive buffer of " + StaticPart.capacity(buffer) + " bytes");
         return false;
     }
@@ -373,14 +376,20 @@ final class PinmxRequest extends mpjdev.Request
         dynamic = null;
         if (Phase.MESSAGE == phase || Phase.DYNAMIC_PART == phase)
         {
-            fail("the device finished before this request ended");
+            fail(operation() + " failed: the device finished before it ended");
         }
+    }
+
+    /** What a failure message names: the operation, the peer rank, the tag and the context. */
+    String operation()
+    {
+        return (receive ? "receive from " : "send to ") + (peerRank < 0 ? "any rank" : "rank " + peerRank) +
+            " (" + (receive && xdev.Device.ANY_TAG == tag ? "any tag" : "tag " + tag) + ", context " + context + ")";
     }
 
     @Override
     public String toString()
     {
-        return (receive ? "receive from " : "send to ") + (peerRank < 0 ? "any rank" : "rank " + peerRank) +
-            " (context " + context + ", " + phase + ")";
+        return operation() + " " + phase;
     }
 }

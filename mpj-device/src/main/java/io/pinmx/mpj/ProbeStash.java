@@ -99,7 +99,8 @@ final class ProbeStash
         catch (final MxException ex)
         {
             throw new XDevException("mxdev (pinmx) rank " + rank + ": taking a probed message from rank " +
-                rankOfPartner.applyAsInt(from) + " failed: " + ex.getMessage());
+                rankOfPartner.applyAsInt(from) + " (tag " + MatchBits.tag(bits) + ", context " + MatchBits.context(bits) +
+                ") failed: " + ex.getMessage());
         }
         return new StashedMessage(rankOfPartner.applyAsInt(from), bits, bytes);
     }

@@ -58,6 +58,9 @@ class DeadRankTest
                 final String failure = Files.readString(out);
                 assertTrue(failure.contains("failed: ") && failure.contains("rank " + last + " "),
                     "rank " + rank + "'s error does not name rank " + last + ":\n" + failure + Files.readString(err));
+                final String operation = waitingOn(rank, last);
+                assertTrue(null == operation || failure.contains(operation),
+                    "rank " + rank + "'s error does not name its operation '" + operation + "':\n" + failure);
             }
             for (int rank = 0; rank < last; rank++)
             {
@@ -72,6 +75,17 @@ class DeadRankTest
         {
             processes.forEach(Process::destroyForcibly);
         }
+    }
+
+    /** The operation, peer and tag DeadRank's rank waits in (null: a barrier, MPJ's own sends and receives). */
+    private static String waitingOn(final int rank, final int last)
+    {
+        return switch (rank)
+        {
+            case 0 -> "receive from rank " + last + " (tag 1, context ";
+            case 1 -> "receive from any rank (tag 1, context ";
+            default -> null;
+        };
     }
 
     private Process start(final int rank, final int ranks) throws Exception
