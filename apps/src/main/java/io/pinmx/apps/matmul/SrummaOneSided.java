@@ -51,7 +51,7 @@ public final class SrummaOneSided
                 if (0 == rma.rank())
                 {
                     run.print(System.out, ALGORITHM);
-                    MatmulRun.communicationPhases(System.out, phases);
+                    run.communicationPhases(System.out, phases);
                 }
             }
         }
