@@ -79,7 +79,9 @@ public record MatmulRun(BlockGrid grid, String version, double seconds, double t
 
     /**
      * SRUMMA's wait by kind: seconds issuing, testing and waiting for gets, tests, seconds in progress calls; then the
-     * median product minus its round's compute-only pass, and the hidden fraction that gives against the transfer.
+     * median product minus its round's compute-only pass, the hidden fraction that gives against the transfer, and the
+     * median CPU time of the rank's pinmx threads during the product (part of the unhidden time when they share its
+     * CPU; the rest is calls, the JIT, the GC and other processes).
      */
     void communicationPhases(final PrintStream out, final double[] phases)
     {
@@ -91,6 +93,7 @@ public record MatmulRun(BlockGrid grid, String version, double seconds, double t
         line(out, "Product-compute", String.format(Locale.ROOT, "%.4f", phases[5]));
         line(out, "Hidden vs pass", grid.ranks() > 1 && transferSeconds > 0 ?
             String.format(Locale.ROOT, "%.3f", Math.clamp(1.0 - phases[5] / transferSeconds, 0.0, 1.0)) : "-");
+        line(out, "Comm thread secs", String.format(Locale.ROOT, "%.4f", phases[6]));
         out.flush();
     }
 

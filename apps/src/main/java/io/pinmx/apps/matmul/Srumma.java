@@ -41,7 +41,9 @@ final class Srumma implements AutoCloseable
      * disturbance in one round does not decide the figures.
      */
     static final int ROUNDS = 7;
-    /** The CPU clock of the multiplying thread. */
+    /** The names of the threads pinmx's layers start. */
+    private static final String COMM_THREAD_PREFIX = "pinmx-";
+    /** The CPU clocks of the multiplying thread and of the communication threads. */
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Where each kind of communication call stands in {@link #calls()}. */
     private static final int ISSUE = 0;
@@ -81,6 +83,10 @@ final class Srumma implements AutoCloseable
     private double[] fastestCalls;
     /** The median over rounds of the product minus the compute-only pass of its round, seconds. */
     private double productBeyondPassSeconds;
+    /** The median over rounds of the CPU time this JVM's pinmx threads took during the product, seconds. */
+    private double commThreadsSeconds;
+    /** This JVM's pinmx threads (the endpoint's progress thread, rma's data server...), found before the rounds. */
+    private long[] commThreadIds;
 
     /** Collective: allocates this rank's blocks of A and B and fills them. */
     Srumma(final Rma rma, final BlockGrid grid, final int chunksAhead)
@@ -132,6 +138,9 @@ final class Srumma implements AutoCloseable
         final long[] computeNs = new long[ROUNDS];
         final long[] unhiddenNs = new long[ROUNDS];
         final long[] beyondPassNs = new long[ROUNDS];
+        final long[] commThreadsNs = new long[ROUNDS];
+        commThreadIds = Thread.getAllStackTraces().keySet().stream()
+            .filter(thread -> thread.getName().startsWith(COMM_THREAD_PREFIX)).mapToLong(Thread::threadId).toArray();
         long productNs = Long.MAX_VALUE;
         double error = 0;
         for (int round = 0; round < ROUNDS; round++)
@@ -142,7 +151,9 @@ final class Srumma implements AutoCloseable
             computeNs[round] = compute(c);
             rma.barrier();
             Arrays.fill(c, 0.0);
+            final long commStartNs = commThreadsCpuNs();
             final long ns = product(c);
+            commThreadsNs[round] = commThreadsCpuNs() - commStartNs;
             unhiddenNs[round] = ns - computeCpuNs;
             beyondPassNs[round] = ns - computeNs[round];
             if (ns < productNs)
@@ -156,10 +167,22 @@ final class Srumma implements AutoCloseable
         final double waitSeconds = fastestCalls[ISSUE] + fastestCalls[TEST] + fastestCalls[AWAIT] +
             fastestCalls[PROGRESS];
         final double[] max = {productNs / 1e9, median(transferNs) / 1e9, median(computeNs) / 1e9, waitSeconds,
-            median(unhiddenNs) / 1e9, median(beyondPassNs) / 1e9, error};
+            median(unhiddenNs) / 1e9, median(beyondPassNs) / 1e9, median(commThreadsNs) / 1e9, error};
         rma.messages().reduce(ReduceOp.MAX, max);
         productBeyondPassSeconds = max[5];
-        return new MatmulRun(grid, VERSION, max[0], max[1], max[2], max[3], max[4], max[6]);
+        commThreadsSeconds = max[6];
+        return new MatmulRun(grid, VERSION, max[0], max[1], max[2], max[3], max[4], max[7]);
+    }
+
+    /** The CPU time the pinmx threads have taken so far (a thread that ended counts nothing). */
+    private long commThreadsCpuNs()
+    {
+        long sum = 0;
+        for (final long id : commThreadIds)
+        {
+            sum += Math.max(0, THREADS.getThreadCpuTime(id));
+        }
+        return sum;
     }
 
     private static long median(final long[] rounds)
@@ -317,13 +340,15 @@ final class Srumma implements AutoCloseable
     /**
      * Collective, after {@link #run()}: the fastest product's communication calls by kind, slowest rank each: seconds
      * issuing, testing and waiting for gets, the number of tests, and seconds offering the CPU to the communication
-     * threads; then the median product minus the compute-only pass of its round (slowest rank).
+     * threads; then the median product minus the compute-only pass of its round, and the median CPU time this JVM's
+     * pinmx threads took during the product (slowest rank each).
      */
     double[] communicationPhases()
     {
-        final double[] phases = Arrays.copyOf(fastestCalls, fastestCalls.length + 1);
+        final double[] phases = Arrays.copyOf(fastestCalls, fastestCalls.length + 2);
         rma.messages().reduce(ReduceOp.MAX, phases);
         phases[fastestCalls.length] = productBeyondPassSeconds;
+        phases[fastestCalls.length + 1] = commThreadsSeconds;
         return phases;
     }
 
