@@ -8,6 +8,8 @@ import io.pinmx.rma.RmaHandle;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 
 /**
@@ -16,8 +18,11 @@ import java.util.Arrays;
  * non-blocking gets, one aggregate handle per chunk, into buffer sets of their own while it multiplies the current
  * chunk (AHEAD chunks in flight; 1 is double buffering). Pieces a rank holds itself are read in place. Beside the
  * timed product, one pass makes the same gets blocking with no computing (the communication the product has to hide)
- * and one does the same unpacking and multiplying with no communication call (the product's floor); the time the
- * product takes beyond that floor is the communication it did not hide, whatever it was spent on.
+ * and one does the same unpacking and multiplying with no communication call. The communication the product did not
+ * hide is its time beyond its own thread's CPU time in unpacking and multiplying: the time in communication calls and
+ * the time other threads (the endpoint's progress thread serving pulls) held the rank's CPU while it multiplied. The
+ * product minus the compute-only pass of the same round is a second, noisier view of the same thing: the two passes
+ * differ by the speed each computes at.
  * <p>
  * A chunk is multiplied in panels of rows; between panels a rank tests the next chunk's gets and offers its CPU to its
  * communication threads ({@link Rma#progress()}), whether or not it still has gets in flight: the other ranks may
@@ -31,8 +36,15 @@ final class Srumma implements AutoCloseable
     static final int DEFAULT_CHUNKS_AHEAD = 1;
     /** About this many multiply-adds between two tests of the gets in flight. */
     private static final long MULTIPLY_ADDS_PER_TEST = 1L << 20;
-    /** Rounds of each pass; the fastest counts, so a disturbance in one round does not decide the figures. */
-    static final int ROUNDS = 3;
+    /**
+     * Rounds of each pass: the fastest product counts as the product's time, the median of the others, so a
+     * disturbance in one round does not decide the figures.
+     */
+    static final int ROUNDS = 7;
+    /** The names of the threads pinmx's layers start. */
+    private static final String COMM_THREAD_PREFIX = "pinmx-";
+    /** The CPU clocks of the multiplying thread and of the communication threads. */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Where each kind of communication call stands in {@link #calls()}. */
     private static final int ISSUE = 0;
     private static final int TEST = 1;
@@ -65,8 +77,16 @@ final class Srumma implements AutoCloseable
     private long awaitNs;
     private long tests;
     private long progressNs;
+    /** The product's thread's CPU time in unpacking and multiplying. */
+    private long computeCpuNs;
     /** {@link #calls()} of the fastest product. */
     private double[] fastestCalls;
+    /** The median over rounds of the product minus the compute-only pass of its round, seconds. */
+    private double productBeyondPassSeconds;
+    /** The median over rounds of the CPU time this JVM's pinmx threads took during the product, seconds. */
+    private double commThreadsSeconds;
+    /** This JVM's pinmx threads (the endpoint's progress thread, rma's data server...), found before the rounds. */
+    private long[] commThreadIds;
 
     /** Collective: allocates this rank's blocks of A and B and fills them. */
     Srumma(final Rma rma, final BlockGrid grid, final int chunksAhead)
@@ -107,25 +127,35 @@ final class Srumma implements AutoCloseable
 
     /**
      * Collective: {@link #ROUNDS} rounds of the communication-only pass, the computation-only pass and the product
-     * (each product checked); each pass's fastest round counts.
+     * (each product checked). The product's time is its fastest round's; the transfer, the compute-only pass and the
+     * communication not hidden are medians over the rounds, each rank's, then the slowest rank's.
      */
     MatmulRun run()
     {
         Dgemm.warmUp();
         final double[] c = new double[m * n];
-        long transferNs = Long.MAX_VALUE;
-        long computeNs = Long.MAX_VALUE;
+        final long[] transferNs = new long[ROUNDS];
+        final long[] computeNs = new long[ROUNDS];
+        final long[] unhiddenNs = new long[ROUNDS];
+        final long[] beyondPassNs = new long[ROUNDS];
+        final long[] commThreadsNs = new long[ROUNDS];
+        commThreadIds = Thread.getAllStackTraces().keySet().stream()
+            .filter(thread -> thread.getName().startsWith(COMM_THREAD_PREFIX)).mapToLong(Thread::threadId).toArray();
         long productNs = Long.MAX_VALUE;
         double error = 0;
         for (int round = 0; round < ROUNDS; round++)
         {
             rma.barrier();
-            transferNs = Math.min(transferNs, transfer());
+            transferNs[round] = transfer();
             rma.barrier();
-            computeNs = Math.min(computeNs, compute(c));
+            computeNs[round] = compute(c);
             rma.barrier();
             Arrays.fill(c, 0.0);
+            final long commStartNs = commThreadsCpuNs();
             final long ns = product(c);
+            commThreadsNs[round] = commThreadsCpuNs() - commStartNs;
+            unhiddenNs[round] = ns - computeCpuNs;
+            beyondPassNs[round] = ns - computeNs[round];
             if (ns < productNs)
             {
                 productNs = ns;
@@ -136,9 +166,30 @@ final class Srumma implements AutoCloseable
         }
         final double waitSeconds = fastestCalls[ISSUE] + fastestCalls[TEST] + fastestCalls[AWAIT] +
             fastestCalls[PROGRESS];
-        final double[] max = {productNs / 1e9, transferNs / 1e9, computeNs / 1e9, waitSeconds, error};
+        final double[] max = {productNs / 1e9, median(transferNs) / 1e9, median(computeNs) / 1e9, waitSeconds,
+            median(unhiddenNs) / 1e9, median(beyondPassNs) / 1e9, median(commThreadsNs) / 1e9, error};
         rma.messages().reduce(ReduceOp.MAX, max);
-        return new MatmulRun(grid, VERSION, max[0], max[1], max[2], max[3], max[4]);
+        productBeyondPassSeconds = max[5];
+        commThreadsSeconds = max[6];
+        return new MatmulRun(grid, VERSION, max[0], max[1], max[2], max[3], max[4], max[7]);
+    }
+
+    /** The CPU time the pinmx threads have taken so far (a thread that ended counts nothing). */
+    private long commThreadsCpuNs()
+    {
+        long sum = 0;
+        for (final long id : commThreadIds)
+        {
+            sum += Math.max(0, THREADS.getThreadCpuTime(id));
+        }
+        return sum;
+    }
+
+    private static long median(final long[] rounds)
+    {
+        final long[] sorted = rounds.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     /** Every chunk's gets, blocking, nothing computed: the communication the product has to hide. */
@@ -180,6 +231,7 @@ final class Srumma implements AutoCloseable
         awaitNs = 0;
         tests = 0;
         progressNs = 0;
+        computeCpuNs = 0;
         final long start = System.nanoTime();
         final int first = grid.firstChunk(rank);
         final int chunks = grid.chunks();
@@ -204,8 +256,10 @@ final class Srumma implements AutoCloseable
             {
                 pending[next % buffers] = timedFetch((first + next) % chunks, next % buffers);
             }
+            final long cpuStart = THREADS.getCurrentThreadCpuTime();
             unpack(t, buffer);
             multiply(c, pending[(step + 1) % buffers], true);
+            computeCpuNs += THREADS.getCurrentThreadCpuTime() - cpuStart;
         }
         return System.nanoTime() - start;
     }
@@ -222,6 +276,7 @@ final class Srumma implements AutoCloseable
         {
             final int rows = Math.min(panelRows, m - i);
             Dgemm.multiplyAdd(rows, n, w, aChunk, i * w, w, bChunk, 0, n, c, i * n, n);
+            final long callsCpuStart = communicating ? THREADS.getCurrentThreadCpuTime() : 0;
             if (!done)
             {
                 final long testStart = System.nanoTime();
@@ -234,6 +289,10 @@ final class Srumma implements AutoCloseable
                 final long progressStart = System.nanoTime();
                 rma.progress();
                 progressNs += System.nanoTime() - progressStart;
+            }
+            if (communicating)
+            {
+                computeCpuNs -= THREADS.getCurrentThreadCpuTime() - callsCpuStart;
             }
         }
     }
@@ -281,12 +340,15 @@ final class Srumma implements AutoCloseable
     /**
      * Collective, after {@link #run()}: the fastest product's communication calls by kind, slowest rank each: seconds
      * issuing, testing and waiting for gets, the number of tests, and seconds offering the CPU to the communication
-     * threads.
+     * threads; then the median product minus the compute-only pass of its round, and the median CPU time this JVM's
+     * pinmx threads took during the product (slowest rank each).
      */
     double[] communicationPhases()
     {
-        final double[] phases = fastestCalls.clone();
+        final double[] phases = Arrays.copyOf(fastestCalls, fastestCalls.length + 2);
         rma.messages().reduce(ReduceOp.MAX, phases);
+        phases[fastestCalls.length] = productBeyondPassSeconds;
+        phases[fastestCalls.length + 1] = commThreadsSeconds;
         return phases;
     }
 

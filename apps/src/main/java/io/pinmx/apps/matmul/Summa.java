@@ -54,7 +54,7 @@ final class Summa
 
     /**
      * Collective: {@link Srumma#ROUNDS} timed products, each checked; the fastest counts, as SRUMMA's does, and its
-     * broadcasts are its transfer.
+     * broadcasts are its transfer, none of it hidden.
      */
     MatmulRun run(final String version)
     {
@@ -80,7 +80,7 @@ final class Summa
         final double[] mine = {productNs / 1e9, productTransferNs / 1e9, error};
         final double[] max = new double[mine.length];
         world.Allreduce(mine, 0, max, 0, mine.length, MPI.DOUBLE, MPI.MAX);
-        return new MatmulRun(grid, version, max[0], max[1], max[0] - max[1], max[1], max[2]);
+        return new MatmulRun(grid, version, max[0], max[1], max[0] - max[1], max[1], max[1], max[2]);
     }
 
     /** One product into C (zeroed); its time, and the time of its broadcasts into transferNs[0]. */

@@ -1,17 +1,16 @@
 package io.pinmx.apps.mg;
 
+import io.pinmx.apps.EpochlessRmaOptions;
 import io.pinmx.job.Job;
 import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.Rma;
-import io.pinmx.rma.RmaOptions;
-
-import java.util.Map;
 
 /**
  * NPB MG over pinmx's one-sided layer ({@link RmaSlabTransport}): {@code bin/pinmx-run -np N
  * io.pinmx.apps.mg.MgOneSided CLASS [put|get]}, N a power of two of at most half the class's points ({@link
  * GhostMotion}: get by default). Rank 0 prints NPB's report; exits 1 when the verification fails, 2 on a bad class,
- * motion or rank count (a one-line error). MG opens no access epochs and says so at init ({@link #options}).
+ * motion or rank count (a one-line error). MG opens no access epochs and says so at init ({@link
+ * EpochlessRmaOptions}).
  */
 public final class MgOneSided
 {
@@ -49,7 +48,7 @@ public final class MgOneSided
             {
                 MgArguments.refuse(ex);
             }
-            try (Rma rma = Rma.init(job, options(System.getenv()));
+            try (Rma rma = Rma.init(job, EpochlessRmaOptions.fromEnvironment(System.getenv()));
                 RmaSlabTransport transport = new RmaSlabTransport(rma, cls, motion))
             {
                 if (0 == rma.rank())
@@ -71,17 +70,5 @@ public final class MgOneSided
         {
             System.exit(1);
         }
-    }
-
-    /**
-     * rma's options from the environment, announcing that this rank opens no access epochs (a neighbour's get is then
-     * done once its pulls are, with no read of this rank's epoch counter after them) unless
-     * PINMX_RMA_ACCESS_EPOCHS is set.
-     */
-    static RmaOptions options(final Map<String, String> env)
-    {
-        final RmaOptions fromEnvironment = RmaOptions.fromEnvironment(env);
-        return env.containsKey(RmaOptions.ACCESS_EPOCHS_VARIABLE) ? fromEnvironment :
-            fromEnvironment.withAccessEpochs(false);
     }
 }

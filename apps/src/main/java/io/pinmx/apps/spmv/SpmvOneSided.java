@@ -1,5 +1,6 @@
 package io.pinmx.apps.spmv;
 
+import io.pinmx.apps.EpochlessRmaOptions;
 import io.pinmx.job.Job;
 import io.pinmx.job.ProgramArguments;
 import io.pinmx.rma.Rma;
@@ -13,14 +14,15 @@ import java.util.Locale;
  * vector get per owner: {@code bin/pinmx-run -np N io.pinmx.apps.spmv.SpmvOneSided MATRIX SIZE MODE|all
  * [ITERATIONS]} (MATRIX stencil27, SIZE points per axis; or powerlaw, SIZE rows; ITERATIONS default 10). Rank 0
  * prints a report per mode; exits 1 when a product differs from the one-rank product, 2 on a bad argument (a
- * one-line error).
+ * one-line error). SpMV opens no access epochs and says so at init ({@link EpochlessRmaOptions}).
  */
 public final class SpmvOneSided
 {
     private static final String USAGE = """
         usage: bin/pinmx-run -np N io.pinmx.apps.spmv.SpmvOneSided stencil27|powerlaw SIZE MODE [ITERATIONS]
           Sparse matrix-vector products over pinmx's one-sided layer, checked against one rank's product.
-          MODE is per-element, aggregated, vector or all; ITERATIONS defaults to 10.
+          MODE is per-element, aggregated, vector or all; ITERATIONS defaults to 10. Opens no access epochs and
+          announces none unless PINMX_RMA_ACCESS_EPOCHS is set.
           exit status: 0 checked, 1 a product differs or a rank failed, 2 a bad argument
         """;
     static final int DEFAULT_ITERATIONS = 10;
@@ -73,7 +75,7 @@ public final class SpmvOneSided
             {
                 refuse(ex);
             }
-            try (Rma rma = Rma.init(job))
+            try (Rma rma = Rma.init(job, EpochlessRmaOptions.fromEnvironment(System.getenv())))
             {
                 for (final FetchMode mode : modes)
                 {

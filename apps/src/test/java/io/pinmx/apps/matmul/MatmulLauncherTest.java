@@ -46,6 +46,9 @@ class MatmulLauncherTest
             Integer.toString(ahead));
         assertVerified(run, ranks, Srumma.VERSION);
         assertReports(run.out(), "Hidden fraction", ranks > 1 ? "[01]\\.[0-9]{3}" : "-");
+        assertReports(run.out(), "Hidden vs pass", ranks > 1 ? "[01]\\.[0-9]{3}" : "-");
+        assertReports(run.out(), "Unhidden secs", "-?[0-9]+\\.[0-9]{4}");
+        assertReports(run.out(), "Comm thread secs", "[0-9]+\\.[0-9]{4}");
         for (final String phase : List.of("Get issue secs", "Get test secs", "Get await secs", "Progress secs"))
         {
             assertReports(run.out(), phase, "[0-9]+\\.[0-9]{4}");
