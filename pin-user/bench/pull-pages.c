@@ -55,7 +55,8 @@ static char *buffer(int kind)
 		exit(1);
 	}
 	aligned = (char *)(((unsigned long)raw + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1));
-	madvise(aligned, BUFFER_BYTES, kind == 1 ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	if (kind < 2)
+		madvise(aligned, BUFFER_BYTES, kind == 1 ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	memset(aligned, kind + 1, BUFFER_BYTES);
 	if (kind == 2 && madvise(aligned, BUFFER_BYTES, MADV_COLLAPSE))
 		perror("madvise(MADV_COLLAPSE)");
