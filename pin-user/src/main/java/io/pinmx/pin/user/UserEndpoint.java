@@ -79,6 +79,7 @@ final class UserEndpoint implements DriverEndpoint
     private final FrameTransmitter transmitter;
     private final EndpointAgent agent;
     private final LivenessProbes liveness;
+    private final HugePageAdvice hugePages;
     private final int maxFrameBytes;
 
     /** Null without the same-host path. */
@@ -102,6 +103,7 @@ final class UserEndpoint implements DriverEndpoint
     {
         this.info = info;
         this.providerOptions = UserProviderOptions.describe(options);
+        this.hugePages = HugePageAdvice.fromEnvironment(System.getenv());
         int session;
         do
         {
@@ -269,6 +271,7 @@ final class UserEndpoint implements DriverEndpoint
     {
         checkOpen("declareRegion");
         ContractChecks.declare(segments, count, RegionTable.MAX_SEGMENTS, accessFlags);
+        hugePages.advise(segments, count);
         final int id;
         synchronized (regionLock)
         {
@@ -364,6 +367,7 @@ final class UserEndpoint implements DriverEndpoint
         checkOpen("declareRemoteRegion");
         final int access = RegionAccess.READ | RegionAccess.WRITE;
         ContractChecks.declare(segments, count, RegionTable.MAX_SEGMENTS, access);
+        hugePages.advise(segments, count);
         long key;
         do
         {

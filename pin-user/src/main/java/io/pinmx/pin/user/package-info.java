@@ -9,7 +9,9 @@
  * for a parked receiver) plus single-copy pulls by one
  * process_vm_readv from the peer's region table published in the same file, or, from 128 KiB, shared with the
  * source endpoint's agent when it polls ({@code SharedPulls} slots in the puller's file: {@code SharedPullCopy} copies
- * the front, the source's {@code PullHelper} the back with process_vm_writev). Puts and atomics into regions exposed
+ * the front, the source's {@code PullHelper} the back with process_vm_writev; declared memory is moved into
+ * transparent huge pages at declare time by {@code HugePageAdvice}, so both walk it 2 MiB at a time). Puts and
+ * atomics into regions exposed
  * with a key: {@code RemoteWriter} on the origin (a same-host put written with process_vm_writev, others as PUT frames;
  * atomics as ATOMIC frames, through the target's ring on one host, over {@code RemoteOps} slots), {@code RemoteWriteServer} on the target (checks, writes,
  * {@code WordAtomics}, and the per-origin {@code OriginRecords} that drop stale puts and answer resent atomics once). Owns the endpoint's UDP socket,
