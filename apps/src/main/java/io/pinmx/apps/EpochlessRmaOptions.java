@@ -16,7 +16,7 @@ public final class EpochlessRmaOptions
     }
 
     /**
-     * @throws IllegalArgumentException naming the PINMX_RMA_* variable whose value is not valid.
+     * @throws IllegalArgumentException naming the rma variable whose value is not valid.
      */
     public static RmaOptions fromEnvironment(final Map<String, String> env)
     {
