@@ -14,7 +14,8 @@ import java.util.List;
  * than the job asks for (a quick one for a full job) or lacks the costs of a passive peer's scatter on a rank that
  * is one itself (its peers, set alike, are too), then written there. Ranks measure one after
  * another (each against its next rank reached through the driver), so that their measurements do not disturb each
- * other. A damaged file fails the init on every rank, naming the file on its rank; a file that cannot be written is
+ * other; unless re-measuring was asked for, a rank whose file an earlier rank of the job wrote for the same key (same
+ * host and interface) takes that model instead of measuring again. A damaged file fails the init on every rank, naming the file on its rank; a file that cannot be written is
  * said on stderr and the model just measured is used. Rank 0 says on stderr what is measured and about how long it
  * takes before it starts; each measurement says how long it took.
  */
@@ -113,7 +114,12 @@ final class CostModels
         final RmaAllocation area = rma.alloc(Calibration.CALIBRATION_BYTES);
         for (int r = 0; r < states.size(); r++)
         {
-            if (r == job.rank() && NEED == state)
+            if (r == job.rank() && NEED == state && !options.recalibrate() && writtenMeanwhile(file, key, options,
+                driverWrites, choice))
+            {
+                state = HAVE;
+            }
+            else if (r == job.rank() && NEED == state)
             {
                 final long started = System.nanoTime();
                 final CostModel measured = Calibration.measure(key, driver, choice, area, peer, options.calibration());
@@ -135,6 +141,30 @@ final class CostModels
             job.barrier();
         }
         rma.free(area);
+    }
+
+    /**
+     * A rank of this host that measured before this one in the job wrote the same key's file, unless the ranks'
+     * interfaces differ: it serves this rank too, so a job measures once per host and interface, not once per rank.
+     * A file that does not serve, or cannot be read, leaves this rank to measure.
+     */
+    private static boolean writtenMeanwhile(final Path file, final String key, final RmaOptions options,
+        final boolean driverWrites, final ProtocolChoice choice)
+    {
+        try
+        {
+            final CostModelFile.Stored written = CostModelFile.read(file, key);
+            if (serves(written, options, driverWrites))
+            {
+                choice.model(written.model());
+                return true;
+            }
+        }
+        catch (final RmaException ex)
+        {
+            return false;
+        }
+        return false;
     }
 
     /**

@@ -85,6 +85,8 @@ class ProtocolLauncherTest
         assertNotNull(measured);
         assertEquals(CalibrationEffort.FULL, measured.effort());
         assertTrue(first.err().contains("measured the cost model " + key + " (full) in "), first.err());
+        // Both ranks are on one host and interface: the second takes the model the first just wrote.
+        assertEquals(1, first.err().lines().filter(l -> l.contains("measured the cost model")).count(), first.err());
 
         // Used as it is: the next job does not rewrite it.
         Files.setLastModifiedTime(model, FileTime.fromMillis(1_000_000));
