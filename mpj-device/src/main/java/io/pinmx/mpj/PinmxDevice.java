@@ -304,8 +304,8 @@ public class PinmxDevice implements Device
     /** A send the endpoint refused at once (its partner failed earlier, e.g. the rank died): named by rank. */
     private XDevException sendFailure(final int destination, final int tag, final int context, final MxException ex)
     {
-        return new XDevException("mxdev (pinmx) rank " + rank + ": send to rank " + destination + " (tag " + tag +
-            ", context " + context + ") failed: " + ex.getMessage());
+        return new XDevException("mxdev (pinmx) rank " + rank + ": send to " +
+            PinmxRequest.peerAndMatch(destination, tag, false, context) + " failed: " + ex.getMessage());
     }
 
     @Override
@@ -364,8 +364,7 @@ public class PinmxDevice implements Device
                 if (null != dead)
                 {
                     throw new XDevException("mxdev (pinmx) rank " + rank + ": probe for a message from " +
-                        (RankTable.NO_RANK == source ? "any rank" : "rank " + source) + " (" +
-                        (ANY_TAG == tag ? "any tag" : "tag " + tag) + ", context " + context + ") failed: " + dead);
+                        PinmxRequest.peerAndMatch(source, tag, ANY_TAG == tag, context) + " failed: " + dead);
                 }
             }
         }

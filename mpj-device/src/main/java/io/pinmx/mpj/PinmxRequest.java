@@ -383,8 +383,20 @@ final class PinmxRequest extends mpjdev.Request
     /** What a failure message names: the operation, the peer rank, the tag and the context. */
     String operation()
     {
-        return (receive ? "receive from " : "send to ") + (peerRank < 0 ? "any rank" : "rank " + peerRank) +
-            " (" + (receive && xdev.Device.ANY_TAG == tag ? "any tag" : "tag " + tag) + ", context " + context + ")";
+        return (receive ? "receive from " : "send to ") +
+            peerAndMatch(peerRank, tag, receive && xdev.Device.ANY_TAG == tag, context);
+    }
+
+    /**
+     * How the device's failure messages name a peer and what a message is matched by: "rank 3 (tag 1, context 3)",
+     * "any rank (any tag, context 3)".
+     *
+     * @param peerRank a rank, or negative for any rank.
+     */
+    static String peerAndMatch(final int peerRank, final int tag, final boolean anyTag, final int context)
+    {
+        return (peerRank < 0 ? "any rank" : "rank " + peerRank) + " (" + (anyTag ? "any tag" : "tag " + tag) +
+            ", context " + context + ")";
     }
 
     @Override

@@ -98,9 +98,9 @@ final class ProbeStash
         }
         catch (final MxException ex)
         {
-            throw new XDevException("mxdev (pinmx) rank " + rank + ": taking a probed message from rank " +
-                rankOfPartner.applyAsInt(from) + " (tag " + MatchBits.tag(bits) + ", context " + MatchBits.context(bits) +
-                ") failed: " + ex.getMessage());
+            throw new XDevException("mxdev (pinmx) rank " + rank + ": taking a probed message from " +
+                PinmxRequest.peerAndMatch(rankOfPartner.applyAsInt(from), MatchBits.tag(bits), false,
+                MatchBits.context(bits)) + " failed: " + ex.getMessage());
         }
         return new StashedMessage(rankOfPartner.applyAsInt(from), bits, bytes);
     }
