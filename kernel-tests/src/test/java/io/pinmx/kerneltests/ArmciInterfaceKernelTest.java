@@ -1,6 +1,7 @@
 package io.pinmx.kerneltests;
 
 import io.pinmx.rma.ArmciInterfaceScenarios;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import java.util.List;
  * collectives, puts, accumulates). {@code -Darmci.kernel.interface.scenarios=A,B} (or {@code all}) in
  * {@code PINMX_VM_JAVA_OPTS} runs that list on both.
  */
+@Tag(KernelDevices.CI_LANE_6_12)
 class ArmciInterfaceKernelTest
 {
     private static final String ALL = "nbvalues,reductions,anywhere,groups,epochs,lockmem,manygets";

@@ -1,6 +1,7 @@
 package io.pinmx.kerneltests;
 
 import io.pinmx.rma.ArmciSuiteScenarios;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import java.util.List;
  * {@code -Darmci.kernel.scenarios=A,B} (or {@code all}: all twelve, which passed on 6.12 over both) in the guest
  * JVM's options ({@code PINMX_VM_JAVA_OPTS}) runs that list on both.
  */
+@Tag(KernelDevices.CI_LANE_6_1)
 class ArmciSuiteKernelTest
 {
     private static final String ALL = "zeroslices,levels,vectors,acctypes,tickets,mutexes,handles,ordering,fence,crossslice,badinput,closepending";

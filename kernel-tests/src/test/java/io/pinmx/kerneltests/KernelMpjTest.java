@@ -4,6 +4,7 @@ import io.pinmx.job.LaunchedJob;
 import io.pinmx.mpj.programs.Collectives;
 import io.pinmx.mpj.programs.Objects;
 import io.pinmx.mpj.programs.PointToPoint;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * programs (point-to-point at every size class to 4 MiB, collectives, object messages) and NPB IS class S with
  * two ranks over {@code lo}, each rank's device on the kernel provider.
  */
+@Tag(KernelDevices.CI_LANE_6_1)
 class KernelMpjTest
 {
     /** MPJ programs start several JVMs each; under load a run takes minutes. */

@@ -1,6 +1,7 @@
 package io.pinmx.kerneltests;
 
 import io.pinmx.apps.mg.MgOneSided;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +17,7 @@ import java.util.Locale;
  * {@code lo} (its same-interface copies; ~2 more minutes of guest time): NPB's verification must succeed. Rank 0's
  * report is printed.
  */
+@Tag(KernelDevices.CI_LANE_6_12)
 class MgKernelTest
 {
     /** Generous: when no other rma class ran first, each rank measures its cost model, minutes on a loaded host. */

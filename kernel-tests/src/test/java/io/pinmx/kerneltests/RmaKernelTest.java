@@ -1,6 +1,7 @@
 package io.pinmx.kerneltests;
 
 import io.pinmx.rma.RmaScenarios;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import java.util.List;
  * veth pair between network namespaces with rank 1 in its own (pulls are frames served in softirq). Each job prints
  * its time in the guest.
  */
+@Tag(KernelDevices.CI_LANE_6_12)
 class RmaKernelTest
 {
     private static final String SCENARIOS = "strided,accumulate,consistency,rmw,unilateral,killed";

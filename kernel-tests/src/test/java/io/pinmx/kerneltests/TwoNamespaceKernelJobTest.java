@@ -6,6 +6,7 @@ import io.pinmx.bench.TableLayout;
 import io.pinmx.job.CrossHostExchange;
 import io.pinmx.job.RankAddress;
 import io.pinmx.job.VethNamespaces;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * cross the link: its byte counters grow by at least every payload byte. Every size class is echoed, then IMB
  * PingPong runs.
  */
+@Tag(KernelDevices.CI_LANE_6_1)
 class TwoNamespaceKernelJobTest
 {
     private static final long RUN_DEADLINE_S = 600;
