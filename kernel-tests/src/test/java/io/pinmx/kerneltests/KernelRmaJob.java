@@ -126,7 +126,7 @@ final class KernelRmaJob
 
     /**
      * {@link #runAcrossAVethPair} on the pair every rma class of this module uses: the cost model is kept per
-     * interface name, so only the first job across it in a guest measures one.
+     * interface name, so only the first job across it in a guest measures one, on its first rank.
      */
     void runAcrossTheRmaVethPair() throws IOException, InterruptedException
     {
@@ -134,8 +134,8 @@ final class KernelRmaJob
     }
 
     /**
-     * Rank 1 in namespace {@code prefix-ID}, the pair {@code prefix + "a" + ID} here and {@code prefix + "b" + ID}
-     * there on {@code 10.<subnetByte>.x.0/24}: pulls are frames served in softirq.
+     * Rank 1 in namespace {@code prefix-ID}, each rank on its end of the pair {@code prefix + "a" + ID} on
+     * {@code 10.<subnetByte>.x.0/24}: pulls are frames served in softirq; one end's cost model serves the other.
      */
     private void runAcrossAVethPair(final String prefix, final int subnetByte) throws IOException, InterruptedException
     {

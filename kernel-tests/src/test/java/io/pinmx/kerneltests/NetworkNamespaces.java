@@ -72,9 +72,9 @@ final class NetworkNamespaces
     }
 
     /**
-     * Makes namespace {@code prefix-ID} (ID from this JVM's pid) joined to this one by the veth pair
-     * {@code prefix + "a" + ID} here and {@code prefix + "b" + ID} there, both up, runs the body, then removes the
-     * namespace and with it the pair.
+     * Makes namespace {@code prefix-ID} (ID from this JVM's pid) joined to this one by a veth pair whose ends are both
+     * named {@code prefix + "a" + ID}, here and there (names are per namespace; rma keeps a cost model per interface
+     * name, and the two ends are one link), both up, runs the body, then removes the namespace and with it the pair.
      *
      * @param subnetByte with a value of 0 to 255, the ends get {@code 10.subnetByte.x.1/24} and {@code .2/24} and the
      *                   namespace's loopback is brought up; with -1, no addresses.
@@ -83,13 +83,13 @@ final class NetworkNamespaces
         throws IOException, InterruptedException
     {
         final long id = ProcessHandle.current().pid() % 100_000;
-        final VethPair pair = new VethPair(ip, prefix + "-" + id, prefix + "a" + id, prefix + "b" + id,
+        final String end = prefix + "a" + id;
+        final VethPair pair = new VethPair(ip, prefix + "-" + id, end, end,
             subnetByte < 0 ? null : "10." + subnetByte + "." + id % 250);
         run(ip, "netns", "add", pair.namespace());
         try
         {
-            run(ip, "link", "add", pair.here(), "type", "veth", "peer", "name", pair.there());
-            run(ip, "link", "set", pair.there(), "netns", pair.namespace());
+            run(ip, "link", "add", pair.here(), "type", "veth", "peer", "name", pair.there(), "netns", pair.namespace());
             if (null != pair.subnet())
             {
                 run(ip, "addr", "add", pair.host(1) + "/24", "dev", pair.here());
