@@ -68,7 +68,10 @@ final class PeerProcess implements AutoCloseable
         command.add(Double.toString(loss));
         command.add(Long.toString(resendTimeoutMs));
         command.add(Integer.toString(maxResends));
-        final Path log = Files.createTempFile("pinmx-peer-", ".log");
+        // Under the module's target/ (Surefire runs in the module's directory): kept for a failure's reader, gone
+        // with the build, never piling up in /tmp.
+        final Path log = Files.createTempFile(Files.createDirectories(Path.of("target", "peer-logs")), "pinmx-peer-",
+            ".log");
         final Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
         return new PeerProcess(process, log);
     }
