@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,8 +56,10 @@ final class ChildJvm implements AutoCloseable
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass.getName());
         command.addAll(List.of(args));
-        final Path stderrLog = Path.of(System.getProperty("java.io.tmpdir"),
-            "pinmx-child-" + mainClass.getSimpleName() + "-" + System.nanoTime() + ".log");
+        // Under the module's target/ (Surefire runs in the module's directory): kept for a failure's reader, gone
+        // with the build, never piling up in /tmp.
+        final Path stderrLog = Files.createDirectories(Path.of("target", "child-logs"))
+            .resolve("pinmx-child-" + mainClass.getSimpleName() + "-" + System.nanoTime() + ".log");
         final Process process = new ProcessBuilder(command)
             .redirectError(stderrLog.toFile())
             .start();
