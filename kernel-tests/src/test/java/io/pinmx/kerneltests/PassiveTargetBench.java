@@ -122,14 +122,15 @@ public final class PassiveTargetBench
 
     /**
      * @return the puts timed, each {pieces, bytes a piece, target stride}: N x N doubles into rows of the matrix, or
-     *         with {@value #SHAPES_PROPERTY}=calibration the shapes of rma's {@code Calibration.SCATTER_PROBES} in
-     *         its own layout (every other piece) and with each piece a page or more from the last.
+     *         with {@value #SHAPES_PROPERTY}=calibration the shapes of rma's {@code Calibration.SCATTER_PROBES} with
+     *         the pieces packed every other one and in the calibration's own layout (a page or more apart).
      */
     private static long[][] shapes()
     {
         if ("calibration".equals(System.getProperty(SHAPES_PROPERTY)))
         {
-            final long[][] probes = {{1, 8}, {1, 256 << 10}, {64, 512}, {256, 32}, {128, 2 << 10}, {16, 16 << 10}};
+            final long[][] probes = {{1, 8}, {1, 256 << 10}, {4, 32}, {256, 32}, {32, 768}, {64, 512}, {128, 2 << 10},
+                {256, 2 << 10}, {16, 16 << 10}};
             final long[][] shapes = new long[2 * probes.length][];
             for (int i = 0; i < probes.length; i++)
             {

@@ -19,9 +19,10 @@ import java.util.function.Supplier;
  * at both ends: a model measured on interpreted code prices start-ups many times too high. A full measurement takes
  * seconds a rank; the peer's application is not involved (its data server serves the puts). The numbers of rounds
  * are the {@link CalibrationEffort}'s. Where the peer is a passive target, rounds of their own time puts of the
- * {@link #SCATTER_PROBES}' shapes, each with a fence, scattered by its driver and taken by its data server by each
- * strided protocol, and fit the model's two {@link CostModel.Scatter}s through their medians ({@link ScatterFit}), so
- * that the choice between the two places compares costs measured alike.
+ * {@link #SCATTER_PROBES}' shapes, each with a fence, scattered by its driver and (those of several pieces) taken by
+ * its data server by each strided protocol, and fit the driver's {@link CostModel.Scatter} and the server's two
+ * ({@link CostModel.Served}: either side of the inline limit) through their medians ({@link ScatterFit}), so that the
+ * choice between the two places compares costs measured alike.
  */
 final class Calibration
 {
@@ -32,13 +33,20 @@ final class Calibration
     /** The scattered-put probe of the warm-up: pieces of a few hundred bytes, a frame each. */
     static final long SCATTER_PIECE_BYTES = 512;
     /**
-     * The scattered-put probes, pieces and bytes a piece: one piece of two sizes (start-up and bytes), and many pieces
-     * from 32 B (the per-piece cost alone) through a frame each to pieces of two and twelve frames, so that the fit
-     * tells the per-piece cost from the per-byte one where strided puts are (three points left pieces of several
-     * frames unpriced).
+     * The scattered-put probes, pieces and bytes a piece: one piece of two sizes (the driver's start-up and bytes;
+     * a put of one piece always goes to the driver, so the server's fits leave them out), then at least three shapes
+     * on each side of a 32 KiB inline limit for the server's two fits: 4 x 32 B, 256 x 32 B (the per-piece cost
+     * alone) and 32 x 768 B inside it, 64 x 512 B (the limit, past it by the request's header), 128 x 2 KiB,
+     * 256 x 2 KiB and 16 x 16 KiB (pieces of two and twelve frames, so that the per-piece cost is told from the
+     * per-byte one where strided puts are) past it.
      */
-    static final long[][] SCATTER_PROBES = {{1, 8}, {1, 256 << 10}, {64, 512}, {256, 32}, {128, 2 << 10},
-        {16, 16 << 10}};
+    static final long[][] SCATTER_PROBES = {{1, 8}, {1, 256 << 10}, {4, 32}, {256, 32}, {32, 768}, {64, 512},
+        {128, 2 << 10}, {256, 2 << 10}, {16, 16 << 10}};
+    /**
+     * A scattered-put probe's pieces start a page or more apart at the peer, as rows of a matrix do: pieces packed
+     * closer share pages and frames, which makes the driver's many small pieces dearer than strided puts pay.
+     */
+    private static final long PAGE_BYTES = 4096;
     /**
      * The passive probes' rounds, each cost the median of them: the data server's path (a thread woken per request)
      * has a longer tail than the driver's (softirq), so the fastest of a few rounds would price the server further
@@ -165,45 +173,86 @@ final class Calibration
     }
 
     /**
-     * @return the model with the passive peer's costs: each {@link #SCATTER_PROBES} shape scattered by its driver and
-     *         taken by its data server (the cheaper of its two strided protocols), side by side in every one of
-     *         {@value #PASSIVE_ROUNDS} rounds, and a fit of each place through its medians.
+     * @return the model with the passive peer's costs: each {@link #SCATTER_PROBES} shape scattered by its driver and,
+     *         if it has several pieces, taken by its data server (the cheaper of its two strided protocols), side by
+     *         side in every one of {@value #PASSIVE_ROUNDS} rounds; the driver's fit through every shape's median,
+     *         the server's through those of its shapes on each side of the inline limit.
      */
     private CostModel withPassivePuts(final CostModel model, final Supplier<MemorySegment> same)
     {
         final List<Probe> probes = new ArrayList<>();
-        for (final long[] shape : SCATTER_PROBES)
+        final int n = SCATTER_PROBES.length;
+        final int[] firstServed = new int[n];
+        for (int i = 0; i < n; i++)
         {
-            final int pieces = (int)shape[0];
-            final long bytes = shape[0] * shape[1];
+            final int pieces = (int)SCATTER_PROBES[i][0];
+            final long bytes = SCATTER_PROBES[i][0] * SCATTER_PROBES[i][1];
             probes.add(new Probe(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY, same,
                 b -> scatter(b.asSlice(0, bytes), pieces)));
-            for (final StridedProtocol protocol : STRIDED_PROTOCOLS)
+            firstServed[i] = 1 == pieces ? -1 : probes.size();
+            for (int p = 0; p < STRIDED_PROTOCOLS.length && 1 < pieces; p++)
             {
-                probes.add(new Probe(protocol, ContiguousProtocol.ZERO_COPY, same,
+                probes.add(new Probe(STRIDED_PROTOCOLS[p], ContiguousProtocol.ZERO_COPY, same,
                     b -> serve(b.asSlice(0, bytes), pieces)));
             }
         }
         final double[][] rounds = timed(probes, PASSIVE_ROUNDS);
-        final int probesPerShape = 1 + STRIDED_PROTOCOLS.length;
-        final int n = SCATTER_PROBES.length;
         final long[] pieces = new long[n];
         final long[] totalBytes = new long[n];
         final double[] scattered = new double[n];
         final double[] served = new double[n];
+        int scatterProbe = 0;
         for (int i = 0; i < n; i++)
         {
             pieces[i] = SCATTER_PROBES[i][0];
             totalBytes[i] = SCATTER_PROBES[i][0] * SCATTER_PROBES[i][1];
-            scattered[i] = median(rounds[probesPerShape * i]);
-            served[i] = Double.MAX_VALUE;
-            for (int p = 1; p < probesPerShape; p++)
+            scattered[i] = median(rounds[scatterProbe]);
+            served[i] = Double.NaN;
+            for (int p = 0; firstServed[i] >= 0 && p < STRIDED_PROTOCOLS.length; p++)
             {
-                served[i] = Math.min(served[i], median(rounds[probesPerShape * i + p]));
+                final double ns = median(rounds[firstServed[i] + p]);
+                served[i] = 0 == p ? ns : Math.min(served[i], ns);
+            }
+            scatterProbe += firstServed[i] < 0 ? 1 : 1 + STRIDED_PROTOCOLS.length;
+        }
+        final long inlineBytes = driver.inlineLimitBytes() - RequestHeader.FIXED_BYTES;
+        return model.withScatter(ScatterFit.fit(pieces, totalBytes, scattered),
+            served(inlineBytes, pieces, totalBytes, served));
+    }
+
+    /**
+     * @param ns each probe's time through the data server, NaN for a probe it did not take (one piece).
+     * @return the server's fits through its probes of at most {@code inlineBytes} and through those past it.
+     * @throws IllegalArgumentException if a side has fewer than three probes.
+     */
+    static CostModel.Served served(final long inlineBytes, final long[] pieces, final long[] totalBytes,
+        final double[] ns)
+    {
+        return new CostModel.Served(inlineBytes, fitSide(true, inlineBytes, pieces, totalBytes, ns),
+            fitSide(false, inlineBytes, pieces, totalBytes, ns));
+    }
+
+    private static CostModel.Scatter fitSide(final boolean inline, final long inlineBytes, final long[] pieces,
+        final long[] totalBytes, final double[] ns)
+    {
+        int count = 0;
+        for (int i = 0; i < ns.length; i++)
+        {
+            count += !Double.isNaN(ns[i]) && inline == (totalBytes[i] <= inlineBytes) ? 1 : 0;
+        }
+        final long[] sidePieces = new long[count];
+        final long[] sideBytes = new long[count];
+        final double[] sideNs = new double[count];
+        for (int i = 0, j = 0; i < ns.length; i++)
+        {
+            if (!Double.isNaN(ns[i]) && inline == (totalBytes[i] <= inlineBytes))
+            {
+                sidePieces[j] = pieces[i];
+                sideBytes[j] = totalBytes[i];
+                sideNs[j++] = ns[i];
             }
         }
-        return model.withScatter(ScatterFit.fit(pieces, totalBytes, scattered),
-            ScatterFit.fit(pieces, totalBytes, served));
+        return ScatterFit.fit(sidePieces, sideBytes, sideNs);
     }
 
     static double median(final double[] ns)
@@ -406,7 +455,7 @@ final class Calibration
         driver.fence(peer);
     }
 
-    /** A put of {@code pieces} equal pieces of {@code from} that the peer's driver scatters, every other one of its. */
+    /** A put of {@code pieces} equal pieces of {@code from} that the peer's driver scatters ({@link #spread}). */
     private void scatter(final MemorySegment from, final int pieces)
     {
         final StridedPatch patch = spread(from, pieces);
@@ -422,12 +471,12 @@ final class Calibration
         driver.fence(peer);
     }
 
-    /** {@code pieces} equal pieces of {@code from}, every other one of the peer's. */
+    /** {@code pieces} equal pieces of {@code from}, every other one of the peer's and a page or more apart there. */
     private static StridedPatch spread(final MemorySegment from, final int pieces)
     {
         final long pieceBytes = from.byteSize() / pieces;
-        return 1 == pieces ? StridedPatch.contiguous(pieceBytes) :
-            StridedPatch.of(new long[] {pieceBytes, pieces}, new long[] {pieceBytes}, new long[] {2 * pieceBytes}, 1);
+        return 1 == pieces ? StridedPatch.contiguous(pieceBytes) : StridedPatch.of(new long[] {pieceBytes, pieces},
+            new long[] {pieceBytes}, new long[] {Math.max(2 * pieceBytes, PAGE_BYTES)}, 1);
     }
 
     /**

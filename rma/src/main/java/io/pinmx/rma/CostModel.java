@@ -26,7 +26,8 @@ import java.util.Locale;
  * A strided or vector put to a passive target may instead be scattered by the target's driver, piece by piece
  * ({@link ModuleWrites}: the NIC-based protocol, no host CPU at the target): {@code ts + tn * N + k * tp} with its own
  * ts, tn and tp ({@link Scatter}), against the data server taking it (host-based), priced alike: the same form fitted
- * through the server's puts of the same shapes, timed in the same rounds ({@code served}).
+ * through the server's puts of the same shapes, timed in the same rounds, once on each side of the inline limit
+ * ({@link Served}: past it the server's put no longer travels with its request and pays a start-up of its own).
  *
  * @param key            provider, host, interface and inline limit the costs were measured for.
  * @param getContiguous  one contiguous get: ts and tn.
@@ -40,10 +41,11 @@ import java.util.Locale;
  * @param putStream      a streamed put.
  * @param scatter        a put scattered by the target's driver, or null where it was not measured (no passive peer).
  * @param served         a put the passive peer's data server takes by its cheaper protocol, fitted through the same
- *                       shapes as {@code scatter}; null exactly when {@code scatter} is.
+ *                       shapes as {@code scatter} on either side of the inline limit; null exactly when
+ *                       {@code scatter} is.
  */
 public record CostModel(String key, Line getContiguous, Line putContiguous, Strided get, Strided put, Strided acc,
-    Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream, Scatter scatter, Scatter served)
+    Curve getZeroCopy, Curve getStream, Curve putZeroCopy, Curve putStream, Scatter scatter, Served served)
 {
     /**
      * How much cheaper than zero-copy streaming must be predicted to be chosen (a fraction of zero-copy's time): memory
@@ -118,6 +120,44 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
         public double at(final long pieces, final long totalBytes)
         {
             return startNs + byteNs * totalBytes + pieceNs * pieces;
+        }
+    }
+
+    /**
+     * A put the passive peer's data server takes, a {@link Scatter} fit on each side of where its put changes path:
+     * up to {@code inlineBytes} of data a put travels with its request (the pieces copied in or sent as a vector),
+     * past that the target pulls the pieces or the packed chunks stream, a step one line through both sides misses.
+     * The limit is a strided put's (the inline limit less its request header); a vector put's header grows by its
+     * piece list, so such a put a little under the limit is priced as inline though it is pulled.
+     *
+     * @param inlineBytes the most data a strided put carries in its request.
+     * @param inline      puts of at most {@code inlineBytes}.
+     * @param pulled      larger puts.
+     */
+    public record Served(long inlineBytes, Scatter inline, Scatter pulled)
+    {
+        /**
+         * @throws IllegalArgumentException if a fit is missing or the limit is not positive.
+         */
+        public Served
+        {
+            if (inlineBytes < 1 || null == inline || null == pulled)
+            {
+                throw new IllegalArgumentException("served put of inlineBytes " + inlineBytes + ", inline " + inline +
+                    ", pulled " + pulled + ": needs a positive limit and a fit on each side");
+            }
+        }
+
+        /** @return the fit that prices a put of {@code totalBytes}. */
+        public Scatter of(final long totalBytes)
+        {
+            return totalBytes <= inlineBytes ? inline : pulled;
+        }
+
+        /** @return the cost of k pieces of {@code totalBytes} in all, in ns. */
+        public double at(final long pieces, final long totalBytes)
+        {
+            return of(totalBytes).at(pieces, totalBytes);
         }
     }
 
@@ -248,7 +288,11 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
                 (null == served ? "no" : "a") + " served put: a passive peer's costs come in pairs");
         }
         check("scatter", scatter);
-        check("served", served);
+        if (null != served)
+        {
+            check("served.inline", served.inline());
+            check("served.pulled", served.pulled());
+        }
     }
 
     private static void check(final String name, final Scatter scatter)
@@ -271,7 +315,7 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
     }
 
     /** @return this model with a passive peer's costs: its driver's scatter and its data server's put (or neither). */
-    public CostModel withScatter(final Scatter measured, final Scatter measuredServed)
+    public CostModel withScatter(final Scatter measured, final Served measuredServed)
     {
         return new CostModel(key, getContiguous, putContiguous, get, put, acc, getZeroCopy, getStream, putZeroCopy,
             putStream, measured, measuredServed);
@@ -385,7 +429,8 @@ public record CostModel(String key, Line getContiguous, Line putContiguous, Stri
             "tn %.3f ns/B, %s; acc %s; get zero-copy %s; get stream %s; put zero-copy %s; put stream %s; %s}", key,
             getContiguous.startNs(), getContiguous.byteNs(), text(get), putContiguous.startNs(), putContiguous.byteNs(),
             text(put), text(acc), getZeroCopy, getStream, putZeroCopy, putStream, null == scatter ?
-                "scatter not measured" : text("scatter", scatter) + "; " + text("served", served));
+                "scatter not measured" : text("scatter", scatter) + "; " + text("served inline", served.inline()) +
+                "; " + text("served past " + served.inlineBytes() + " B", served.pulled()));
     }
 
     private static String text(final String name, final Scatter s)

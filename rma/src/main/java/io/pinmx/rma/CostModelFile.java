@@ -17,19 +17,21 @@ import java.util.zip.CRC32;
  * temporary file and renamed, so a reader never sees half of one; read back only when the key and the checksum agree,
  * otherwise refused naming the file and what is wrong. A file of another format (written by another version of the
  * library, whose model measured other things) is not refused: it is measured again and replaced, as if there were
- * none.
+ * none, and the reader says so on stderr, naming the file and both formats.
  */
 final class CostModelFile
 {
     /**
-     * 8: the data server's put fitted as the scatter is, through the same shapes, both through medians (7: the
+     * 9: the data server's put fitted on each side of the inline limit, through multi-piece shapes only, the passive
+     * probes' pieces a page apart (8: the data server's put fitted as the scatter is, through the same shapes, both
+     * through medians; 7: the
      * scatter costs fitted through six shapes; 6: a passive peer's scatter costs from three, {@code
      * scatter=none} where not measured; 5: tp and tc of each size class; 4:
      * tp and tc from the gaps between the strided protocols at two piece sizes either side of where both protocols
      * change path; 3: from one size against the contiguous line; 2: without the effort it was measured with, so a quick model was taken for a full one; 1: lines
      * through two sizes, a per-piece start-up for gets and puts and a copy cost).
      */
-    static final int FORMAT = 8;
+    static final int FORMAT = 9;
     private static final String NONE = "none";
     private static final String CRC = "crc32=";
 
@@ -141,6 +143,9 @@ final class CostModelFile
         }
         if (!Integer.toString(FORMAT).equals(values.get("format")))
         {
+            // Said because the job is then silent for the measurement, which the file was meant to spare it.
+            System.err.println("pinmx-rma: the cost model file " + file + " has format " + values.get("format") +
+                ", this library's is " + FORMAT + ": measuring again and replacing it");
             return null;
         }
         if (!key.equals(values.get("key")))
@@ -155,7 +160,7 @@ final class CostModelFile
                 strided(file, values, "get"), strided(file, values, "put"), strided(file, values, "acc"),
                 curve(file, values, "getZeroCopy"), curve(file, values, "getStream"),
                 curve(file, values, "putZeroCopy"), curve(file, values, "putStream"), scatter(file, values, "scatter"),
-                scatter(file, values, "served")), effort);
+                served(file, values)), effort);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -179,7 +184,16 @@ final class CostModelFile
         put(f, "putZeroCopy", m.putZeroCopy());
         put(f, "putStream", m.putStream());
         put(f, "scatter", m.scatter());
-        put(f, "served", m.served());
+        if (null == m.served())
+        {
+            f.put("served", NONE);
+        }
+        else
+        {
+            f.put("served.inlineBytes", Long.toString(m.served().inlineBytes()));
+            put(f, "served.inline", m.served().inline());
+            put(f, "served.pulled", m.served().pulled());
+        }
         return f;
     }
 
@@ -252,6 +266,25 @@ final class CostModelFile
         }
         return new CostModel.Scatter(number(file, values, name + ".startNs"), number(file, values, name + ".byteNs"),
             number(file, values, name + ".pieceNs"));
+    }
+
+    /** @return the data server's two fits, or null if the file says {@code served=none}. */
+    private static CostModel.Served served(final Path file, final Map<String, String> values)
+    {
+        if (NONE.equals(values.get("served")))
+        {
+            return null;
+        }
+        final String limit = required(file, values, "served.inlineBytes");
+        try
+        {
+            return new CostModel.Served(Long.parseLong(limit), scatter(file, values, "served.inline"),
+                scatter(file, values, "served.pulled"));
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw refused(file, "has served.inlineBytes=" + limit + ", not a size");
+        }
     }
 
     private static CostModel.Strided strided(final Path file, final Map<String, String> values, final String name)

@@ -33,11 +33,15 @@ class ScatterChoiceTest
     @TempDir
     Path dir;
 
-    /** The data server, fitted through the same shapes: 100 us a put, 0.5 ns/B, 1 us a piece. */
-    private static final CostModel.Scatter SERVED = new CostModel.Scatter(100_000, 0.5, 1_000);
+    /**
+     * The data server, fitted through the same shapes: up to 32,552 B (a strided put inline at a 32 KiB limit) 100 us a
+     * put, 0.5 ns/B, 1 us a piece; past it a start-up of 300 us, the pulled put's.
+     */
+    private static final CostModel.Served SERVED = new CostModel.Served(32_552,
+        new CostModel.Scatter(100_000, 0.5, 1_000), new CostModel.Scatter(300_000, 0.5, 1_000));
 
     /** Gets, puts and accumulates through the server as free: only the passive peer's two fits choose. */
-    private static CostModel model(final CostModel.Scatter scatter, final CostModel.Scatter served)
+    private static CostModel model(final CostModel.Scatter scatter, final CostModel.Served served)
     {
         final CostModel.Strided free = new CostModel.Strided(new CostModel.Gap(0, 0), new CostModel.Gap(0, 0));
         return new CostModel("kernel-h-lo-inline32768", new CostModel.Line(0, 0), new CostModel.Line(0, 0),
@@ -63,6 +67,52 @@ class ScatterChoiceTest
         // The crossing moves with the piece count: module 40 us + 3.128 us k against server 100 us + 1.064 us k.
         assertTrue(m.scatterByModule(29, 29 * 128));
         assertFalse(m.scatterByModule(30, 30 * 128));
+        // Past the inline limit the server's own start-up: 64 pieces of 512 B (32 KiB) go to the module, module
+        // 40000 + 32768 + 192000 = 264768 ns against 300000 + 16384 + 64000, though 64 of 508 B inline do not.
+        assertEquals(380_384, SERVED.at(64, 32_768), 1e-9);
+        assertEquals(SERVED.pulled(), SERVED.of(32_553));
+        assertEquals(SERVED.inline(), SERVED.of(32_552));
+        assertTrue(m.scatterByModule(64, 32_768));
+        assertFalse(m.scatterByModule(64, 64 * 508));
+    }
+
+    @Test
+    void calibrationFitsTheServerOnEachSideOfTheInlineLimitFromItsManyPieceProbesOnly()
+    {
+        // Times made by 100 us + 0.5 ns/B + 1 us a piece inline and 300 us + 0.25 ns/B + 2 us a piece past it at the
+        // calibration's shapes; one-piece probes (NaN: never served) left out: each fit gives its side back.
+        final CostModel.Scatter inline = new CostModel.Scatter(100_000, 0.5, 1_000);
+        final CostModel.Scatter pulled = new CostModel.Scatter(300_000, 0.25, 2_000);
+        final int n = Calibration.SCATTER_PROBES.length;
+        final long[] pieces = new long[n];
+        final long[] bytes = new long[n];
+        final double[] ns = new double[n];
+        int inlineProbes = 0;
+        for (int i = 0; i < n; i++)
+        {
+            pieces[i] = Calibration.SCATTER_PROBES[i][0];
+            bytes[i] = pieces[i] * Calibration.SCATTER_PROBES[i][1];
+            ns[i] = 1 == pieces[i] ? Double.NaN : (bytes[i] <= 32_552 ? inline : pulled).at(pieces[i], bytes[i]);
+            inlineProbes += 1 < pieces[i] && bytes[i] <= 32_552 ? 1 : 0;
+        }
+        assertTrue(inlineProbes >= 3 && n - 2 - inlineProbes >= 3, "three probes a side: " + inlineProbes);
+        final CostModel.Served s = Calibration.served(32_552, pieces, bytes, ns);
+        assertEquals(32_552, s.inlineBytes());
+        assertEquals(100_000, s.inline().startNs(), 1e-3);
+        assertEquals(0.5, s.inline().byteNs(), 1e-9);
+        assertEquals(1_000, s.inline().pieceNs(), 1e-3);
+        assertEquals(300_000, s.pulled().startNs(), 1e-3);
+        assertEquals(0.25, s.pulled().byteNs(), 1e-9);
+        assertEquals(2_000, s.pulled().pieceNs(), 1e-3);
+        // A limit that leaves one side fewer than three probes is refused, naming the count.
+        final IllegalArgumentException few = assertThrows(IllegalArgumentException.class,
+            () -> Calibration.served(16, pieces, bytes, ns));
+        assertTrue(few.getMessage().contains("0 piece counts") && few.getMessage().contains("at least 3"),
+            few.getMessage());
+        final IllegalArgumentException limit = assertThrows(IllegalArgumentException.class,
+            () -> new CostModel.Served(0, inline, pulled));
+        assertTrue(limit.getMessage().contains("inlineBytes 0"), limit.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new CostModel.Served(32_552, inline, null));
     }
 
     @Test
@@ -75,8 +125,8 @@ class ScatterChoiceTest
             () -> model(new CostModel.Scatter(0, -1, 0)));
         assertTrue(negative.getMessage().contains("scatter.byteNs = -1"), negative.getMessage());
         final IllegalArgumentException served = assertThrows(IllegalArgumentException.class,
-            () -> model(SCATTER, new CostModel.Scatter(0, 0, Double.NaN)));
-        assertTrue(served.getMessage().contains("served.pieceNs = NaN"), served.getMessage());
+            () -> model(SCATTER, new CostModel.Served(32_552, SCATTER, new CostModel.Scatter(0, 0, Double.NaN))));
+        assertTrue(served.getMessage().contains("served.pulled.pieceNs = NaN"), served.getMessage());
         final IllegalArgumentException alone = assertThrows(IllegalArgumentException.class,
             () -> model(SCATTER, null));
         assertTrue(alone.getMessage().contains("a scatter and no served put"), alone.getMessage());
@@ -177,8 +227,22 @@ class ScatterChoiceTest
         final CostModelFile.Stored stored = CostModelFile.read(file, "kernel-h-lo-inline32768");
         assertEquals(model(SCATTER), stored.model());
         final String text = Files.readString(file);
-        assertTrue(text.contains("format=8\n") && text.contains("scatter.pieceNs=3000.000000\n") &&
-            text.contains("served.pieceNs=1000.000000\n"), text);
+        assertTrue(text.contains("format=9\n") && text.contains("scatter.pieceNs=3000.000000\n") &&
+            text.contains("served.inlineBytes=32552\n") && text.contains("served.inline.startNs=100000.000000\n") &&
+            text.contains("served.pulled.startNs=300000.000000\n"), text);
+
+        final String badLimit = text.replace("served.inlineBytes=32552\n", "served.inlineBytes=32k\n");
+        Files.writeString(file, withChecksum(badLimit), StandardCharsets.UTF_8);
+        final RmaException notSize = assertThrows(RmaException.class,
+            () -> CostModelFile.read(file, "kernel-h-lo-inline32768"));
+        assertTrue(notSize.getMessage().contains(file + " has served.inlineBytes=32k, not a size"),
+            notSize.getMessage());
+        final String noPulled = text.replaceFirst("served\\.pulled\\.byteNs=[0-9.]+\n", "");
+        Files.writeString(file, withChecksum(noPulled), StandardCharsets.UTF_8);
+        final RmaException pulledMissing = assertThrows(RmaException.class,
+            () -> CostModelFile.read(file, "kernel-h-lo-inline32768"));
+        assertTrue(pulledMissing.getMessage().contains(file + " has no served.pulled.byteNs"),
+            pulledMissing.getMessage());
 
         final String cut = text.replaceFirst("scatter\\.pieceNs=[0-9.]+\n", "");
         Files.writeString(file, withChecksum(cut), StandardCharsets.UTF_8);
@@ -197,6 +261,31 @@ class ScatterChoiceTest
         assertTrue(CostModels.serves(new CostModelFile.Stored(stored.model(), CalibrationEffort.FULL), options,
             true));
         assertFalse(CostModels.serves(null, options, false));
+    }
+
+    @Test
+    void aFormat8FileWithOneServedLineIsMeasuredAgainSayingSoNeverReadAsTwo() throws Exception
+    {
+        final Path file = dir.resolve("model.properties");
+        CostModelFile.write(file, model(SCATTER), CalibrationEffort.QUICK);
+        final String text = Files.readString(file);
+        final String served = text.substring(text.indexOf("served.inlineBytes="), text.indexOf("crc32="));
+        final String format8 = text.replace("format=9\n", "format=8\n").replace(served,
+            "served.startNs=100000.000000\nserved.byteNs=0.500000\nserved.pieceNs=1000.000000\n");
+        Files.writeString(file, withChecksum(format8), StandardCharsets.UTF_8);
+        final java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        final java.io.PrintStream err = System.err;
+        System.setErr(new java.io.PrintStream(said, true, StandardCharsets.UTF_8));
+        try
+        {
+            assertNull(CostModelFile.read(file, "kernel-h-lo-inline32768"));
+        }
+        finally
+        {
+            System.setErr(err);
+        }
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("the cost model file " + file +
+            " has format 8, this library's is 9: measuring again"), said.toString(StandardCharsets.UTF_8));
     }
 
     @Test
