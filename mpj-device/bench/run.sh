@@ -23,9 +23,13 @@
 # --target-s seconds (default 1; the suite's is 10) and section 2 at --size (default A), then one ratio of
 # operations per second per benchmark and size (higher: pinmx faster):
 #   ratio jgf Section1:Reduce:Double 4472 pinmx/niodev = X
+# --section 1 or 2 runs only that section (a whole jgf run can outlast a quiet hold); --benchmarks "NAME ..." only
+# those of it (section 1: PingPong, Barrier, Bcast, Alltoall, Gather, Scatter, Reduce; section 2: Crypt, LUFact,
+# SOR, Series, SparseMatmult).
 #
 #   mpj-device/bench/run.sh [pingpong|is|all|wakeup|collectives|eager|jgf] [--class S|W|A|B] [-msglog a:b] [-reps N]
 #                           [--limits "BYTES ..."] [--setting host|veth] [--target-s S] [--size A|B]
+#                           [--section 1|2] [--benchmarks "NAME ..."]
 # -reps N: PingPong runs at least N timed repetitions per size (IMB's rule gives 4 MiB 10).
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
@@ -37,6 +41,7 @@
 set -euo pipefail
 
 what=all cls=A msglog=0:22 reps="" target_s=1 jgf_size=A limits="32768 65536 131072 262144" setting=host
+sections="1 2" benchmarks=""
 while [ $# -gt 0 ]; do
   case "$1" in
     pingpong|is|all|wakeup|collectives|eager|jgf) what=$1; shift ;;
@@ -45,10 +50,13 @@ while [ $# -gt 0 ]; do
       setting=$2; shift 2 ;;
     --target-s) [ $# -ge 2 ] || { echo "run.sh: --target-s needs seconds" >&2; exit 2; }; target_s=$2; shift 2 ;;
     --size) [ $# -ge 2 ] || { echo "run.sh: --size needs A or B" >&2; exit 2; }; jgf_size=$2; shift 2 ;;
+    --section) [ $# -ge 2 ] && [[ "$2" =~ ^[12]$ ]] || { echo "run.sh: --section needs 1 or 2" >&2; exit 2; }
+      sections=$2; shift 2 ;;
+    --benchmarks) [ $# -ge 2 ] || { echo "run.sh: --benchmarks needs names" >&2; exit 2; }; benchmarks=$2; shift 2 ;;
     --class) [ $# -ge 2 ] || { echo "run.sh: --class needs S, W, A or B" >&2; exit 2; }; cls=$2; shift 2 ;;
     -msglog) [ $# -ge 2 ] || { echo "run.sh: -msglog needs a:b" >&2; exit 2; }; msglog=$2; shift 2 ;;
     -reps) [ $# -ge 2 ] || { echo "run.sh: -reps needs a number" >&2; exit 2; }; reps=$2; shift 2 ;;
-    *) echo "usage: run.sh [pingpong|is|all|wakeup|collectives|eager|jgf] [--class S|W|A|B] [-msglog a:b] [-reps N] [--limits \"BYTES ...\"] [--setting host|veth] [--target-s S] [--size A|B]" >&2
+    *) echo "usage: run.sh [pingpong|is|all|wakeup|collectives|eager|jgf] [--class S|W|A|B] [-msglog a:b] [-reps N] [--limits \"BYTES ...\"] [--setting host|veth] [--target-s S] [--size A|B] [--section 1|2] [--benchmarks \"NAME ...\"]" >&2
        exit 2 ;;
   esac
 done
@@ -165,16 +173,24 @@ if [ "$what" = eager ]; then
   exit 0
 fi
 if [ "$what" = jgf ]; then
-  both jgf1 io.pinmx.mpj.jgf.JgfSection1 --target-s "$target_s"
-  both jgf2 io.pinmx.mpj.jgf.JgfSection2 --size "$jgf_size"
-  for d in niodev pinmx; do
-    ! grep -q "validation FAILED" "$out/jgf2.$d" || { echo "run.sh: a JGF section 2 kernel did not validate on $d" >&2; exit 1; }
+  read -ra names <<<"$benchmarks"
+  for section in $sections; do
+    if [ "$section" = 1 ]; then
+      both jgf1 io.pinmx.mpj.jgf.JgfSection1 --target-s "$target_s" "${names[@]}"
+    else
+      both jgf2 io.pinmx.mpj.jgf.JgfSection2 --size "$jgf_size" "${names[@]}"
+      for d in niodev pinmx; do
+        ! grep -q "validation FAILED" "$out/jgf2.$d" ||
+          { echo "run.sh: a JGF section 2 kernel did not validate on $d" >&2; exit 1; }
+      done
+    fi
   done
   echo "== ratios"
   # Key: benchmark name and size; value: the number after the field that ends in /s.
   rates() { awk '/^Section[12]:/ { for (i = 2; i < NF; i++) if ($i ~ /\/s$/) { print $1, $3, $(i + 1); break } }' "$@"; }
-  rates "$out/jgf1.niodev" "$out/jgf2.niodev" >"$out/jgf.niodev"
-  rates "$out/jgf1.pinmx" "$out/jgf2.pinmx" | while read -r name size rate; do
+  jgf_out() { for section in $sections; do echo "$out/jgf$section.$1"; done; }
+  rates $(jgf_out niodev) >"$out/jgf.niodev"
+  rates $(jgf_out pinmx) | while read -r name size rate; do
     base=$(awk -v n="$name" -v s="$size" '$1 == n && $2 == s { print $3 }' "$out/jgf.niodev")
     case "$rate$base" in *n/a*|"$rate") echo "ratio jgf $name $size pinmx/niodev = n/a" ;;
       *) ratio "jgf $name $size" "$rate" "$base" ;; esac
