@@ -8,7 +8,8 @@ import java.util.Locale;
 
 /**
  * The one idle strategy of pinmx, in Agrona's {@link IdleStrategy} family: spin ({@link Thread#onSpinWait}) up to a
- * number of times, then yield up to a number of times or for up to a time, then a pluggable blocking phase ({@link Blocker}): the
+ * number of times, then yield up to a number of times, both within an optional time from the first idle round, then
+ * a pluggable blocking phase ({@link Blocker}): the
  * provider's own bounded wait (the UDP selector, PINMX_IOC_WAIT), the driver's await until the next timer, a park,
  * or a plain yield for a thread that must never block. After a block it either backs off again from spinning
  * ({@link AfterBlock#SPIN_AGAIN}: a progress agent that was woken) or keeps blocking ({@link AfterBlock#BLOCK_AGAIN}:
@@ -21,7 +22,7 @@ import java.util.Locale;
  * third runnable thread (the JIT, the GC, another rank), or that thread takes it for a whole scheduler slice.
  * <ul>
  * <li>{@link #providerAgent}: a provider's progress thread: {@value #PROVIDER_SPINS} spins, {@value #PROVIDER_YIELDS}
- * yields, then the provider's wait.</li>
+ * yields, both within {@value #PROVIDER_BACKOFF_NS} ns after its last work, then the provider's wait.</li>
  * <li>{@link #endpointAgent}: the endpoint library's DEDICATED agent thread ({@link ProgressRunner}): yields for
  * {@value #ENDPOINT_YIELD_NS} ns after its last work (no spins: each round polls the driver), then the driver's await
  * (which blocks at once) bounded by the next protocol timer, and it stays blocking until there is work.</li>
@@ -35,10 +36,16 @@ import java.util.Locale;
  */
 public final class BackoffThenBlockIdleStrategy implements IdleStrategy
 {
-    /** Provider progress threads and awaits: spins before yielding, about 2,000 pause instructions. */
+    /** Provider progress threads and a wait for room in a full ring: spins before yielding. */
     public static final int PROVIDER_SPINS = 2_000;
-    /** Provider progress threads and awaits: yields before the provider's blocking wait. */
+    /** Provider progress threads: yields before the provider's blocking wait. */
     public static final int PROVIDER_YIELDS = 100;
+    /**
+     * Provider progress threads: how long they spin and yield after their last work before the provider's wait, about
+     * what a blocked wake-up costs. Each round polls the provider: with no same-host ring a round is a UDP receive
+     * system call, and counted rounds alone would burn milliseconds of the CPU the application computes on.
+     */
+    public static final long PROVIDER_BACKOFF_NS = 50_000;
     /**
      * The endpoint library's progress thread: none. Each of its rounds polls the driver first (a microsecond or
      * more), so spinning rounds would hold a core for milliseconds; a thread that shares it (the rma data server,
@@ -75,18 +82,18 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
         BLOCK_AGAIN
     }
 
-    /** No bound on the time the yield phase takes: its count alone ends it. */
-    public static final long UNBOUNDED_YIELD_NS = Long.MAX_VALUE;
+    /** No bound on the time spinning and yielding take: their counts alone end them. */
+    public static final long UNBOUNDED_BACKOFF_NS = Long.MAX_VALUE;
 
     private final int maxSpins;
     private final int maxYields;
-    private final long maxYieldNs;
+    private final long maxBackoffNs;
     private final NanoClock clock;
     private final AfterBlock afterBlock;
     private final Blocker blocker;
     private int spins;
     private int yields;
-    private long firstYieldNs;
+    private long backoffStartNs;
 
     /**
      * @param maxSpins   spins before yielding (>= 0).
@@ -98,21 +105,21 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     public BackoffThenBlockIdleStrategy(
         final int maxSpins, final int maxYields, final AfterBlock afterBlock, final Blocker blocker)
     {
-        this(maxSpins, maxYields, UNBOUNDED_YIELD_NS, SystemNanoClock.INSTANCE, afterBlock, blocker);
+        this(maxSpins, maxYields, UNBOUNDED_BACKOFF_NS, SystemNanoClock.INSTANCE, afterBlock, blocker);
     }
 
     /**
      * @param maxSpins   spins before yielding (>= 0).
      * @param maxYields  yields before blocking (>= 0).
-     * @param maxYieldNs how long the yield phase may last from its first yield (> 0), or
-     *                   {@link #UNBOUNDED_YIELD_NS}; whichever of the count and the time runs out first ends it.
-     * @param clock      the clock that times the yield phase.
+     * @param maxBackoffNs how long spinning and yielding may last together from the first idle round (> 0), or
+     *                   {@link #UNBOUNDED_BACKOFF_NS}; whichever of the counts and the time runs out first ends them.
+     * @param clock      the clock that times them.
      * @param afterBlock what follows a block.
      * @param blocker    the blocking wait.
      * @throws IllegalArgumentException naming a negative count, a time that is not positive or a null argument.
      */
     public BackoffThenBlockIdleStrategy(
-        final int maxSpins, final int maxYields, final long maxYieldNs, final NanoClock clock,
+        final int maxSpins, final int maxYields, final long maxBackoffNs, final NanoClock clock,
         final AfterBlock afterBlock, final Blocker blocker)
     {
         if (maxSpins < 0 || maxYields < 0)
@@ -120,9 +127,9 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
             throw new IllegalArgumentException("maxSpins " + maxSpins + ", maxYields " + maxYields +
                 ": expected counts >= 0");
         }
-        if (maxYieldNs <= 0)
+        if (maxBackoffNs <= 0)
         {
-            throw new IllegalArgumentException("maxYieldNs " + maxYieldNs + ": expected a time > 0");
+            throw new IllegalArgumentException("maxBackoffNs " + maxBackoffNs + ": expected a time > 0");
         }
         if (null == afterBlock || null == blocker)
         {
@@ -131,11 +138,11 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
         }
         if (null == clock)
         {
-            throw new IllegalArgumentException("clock null: expected a clock to time the yield phase");
+            throw new IllegalArgumentException("clock null: expected a clock to time spinning and yielding");
         }
         this.maxSpins = maxSpins;
         this.maxYields = maxYields;
-        this.maxYieldNs = maxYieldNs;
+        this.maxBackoffNs = maxBackoffNs;
         this.clock = clock;
         this.afterBlock = afterBlock;
         this.blocker = blocker;
@@ -144,7 +151,14 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     /** A provider's progress thread: back off to its own wait, and spin again once woken. */
     public static BackoffThenBlockIdleStrategy providerAgent(final Blocker providerWait)
     {
-        return new BackoffThenBlockIdleStrategy(PROVIDER_SPINS, PROVIDER_YIELDS, AfterBlock.SPIN_AGAIN, providerWait);
+        return providerAgent(SystemNanoClock.INSTANCE, providerWait);
+    }
+
+    /** {@link #providerAgent(Blocker)} timing its spinning and yielding on {@code clock}. */
+    public static BackoffThenBlockIdleStrategy providerAgent(final NanoClock clock, final Blocker providerWait)
+    {
+        return new BackoffThenBlockIdleStrategy(
+            PROVIDER_SPINS, PROVIDER_YIELDS, PROVIDER_BACKOFF_NS, clock, AfterBlock.SPIN_AGAIN, providerWait);
     }
 
     /** The endpoint library's progress thread: back off to the driver's await (until the next timer) and stay. */
@@ -206,12 +220,12 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     @Override
     public void idle()
     {
-        if (spins < maxSpins)
+        if (spins < maxSpins && !backoffTimeSpent())
         {
             spins++;
             Thread.onSpinWait();
         }
-        else if (yields < maxYields && !yieldTimeSpent())
+        else if (yields < maxYields && !backoffTimeSpent())
         {
             yields++;
             Thread.yield();
@@ -226,23 +240,27 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
         }
     }
 
-    /** Starts the yield phase's clock at its first yield; once its time is spent, the phase is over until a reset. */
-    private boolean yieldTimeSpent()
+    /**
+     * Starts the clock at the first idle round after a reset; once its time is spent, spinning and yielding are over
+     * until the next reset.
+     */
+    private boolean backoffTimeSpent()
     {
-        if (UNBOUNDED_YIELD_NS == maxYieldNs)
+        if (UNBOUNDED_BACKOFF_NS == maxBackoffNs)
         {
             return false;
         }
         final long nowNs = clock.nanoTime();
-        if (0 == yields)
+        if (0 == spins && 0 == yields)
         {
-            firstYieldNs = nowNs;
+            backoffStartNs = nowNs;
             return false;
         }
-        if (nowNs - firstYieldNs < maxYieldNs)
+        if (nowNs - backoffStartNs < maxBackoffNs)
         {
             return false;
         }
+        spins = maxSpins;
         yields = maxYields;
         return true;
     }
@@ -263,8 +281,8 @@ public final class BackoffThenBlockIdleStrategy implements IdleStrategy
     @Override
     public String alias()
     {
-        final String yieldBound = UNBOUNDED_YIELD_NS == maxYieldNs ? "" : " within " + maxYieldNs + " ns";
-        return "backoff-then-block(" + maxSpins + " spins, " + maxYields + " yields" + yieldBound + ", then block, " +
+        final String timeBound = UNBOUNDED_BACKOFF_NS == maxBackoffNs ? "" : " within " + maxBackoffNs + " ns";
+        return "backoff-then-block(" + maxSpins + " spins, " + maxYields + " yields" + timeBound + ", then block, " +
             afterBlock.name().toLowerCase(Locale.ROOT) + ")";
     }
 }

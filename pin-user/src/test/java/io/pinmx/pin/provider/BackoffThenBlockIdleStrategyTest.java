@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The one idle strategy: spin, yield, then the pluggable block; after a block it spins again or keeps blocking as
- * configured; a timed yield phase ends at its time; work starts it over; each named tuning has the counts its
- * documentation gives.
+ * configured; timed spinning and yielding end at their time; work starts them over; each named tuning has the counts
+ * and times its documentation gives.
  */
 class BackoffThenBlockIdleStrategyTest
 {
@@ -65,9 +65,10 @@ class BackoffThenBlockIdleStrategyTest
         busy.idle();
         assertFalse(busy.isBlocking(), "and the next 63 spin again");
 
-        final BackoffThenBlockIdleStrategy agent = BackoffThenBlockIdleStrategy.providerAgent(() -> blocks++);
+        final BackoffThenBlockIdleStrategy agent =
+            BackoffThenBlockIdleStrategy.providerAgent(new CachedNanoClock(), () -> blocks++);
         idleTimes(agent, BackoffThenBlockIdleStrategy.PROVIDER_SPINS + BackoffThenBlockIdleStrategy.PROVIDER_YIELDS);
-        assertEquals(0, blocks);
+        assertEquals(0, blocks, "while the clock stands, its counts end its spinning and yielding");
         agent.idle();
         assertEquals(1, blocks);
         assertFalse(agent.isBlocking(), "a woken provider agent spins again");
@@ -80,7 +81,7 @@ class BackoffThenBlockIdleStrategyTest
     }
 
     @Test
-    void aTimedYieldPhaseEndsAtItsTimeWhateverYieldsAreLeft()
+    void timedYieldingEndsAtItsTimeWhateverYieldsAreLeft()
     {
         final CachedNanoClock clock = new CachedNanoClock();
         final BackoffThenBlockIdleStrategy idle =
@@ -89,7 +90,7 @@ class BackoffThenBlockIdleStrategyTest
         assertEquals(0, blocks, "spins, then yields while the time lasts");
         clock.advance(99);
         idle.idle(0);
-        assertEquals(0, blocks, "99 ns after the first yield it still yields");
+        assertEquals(0, blocks, "99 ns after the first idle round it still yields");
         clock.advance(1);
         assertFalse(idle.isBlocking(), "950 yields are left");
         idle.idle(0);
@@ -99,6 +100,36 @@ class BackoffThenBlockIdleStrategyTest
         idleTimes(idle, 2 + 500);
         assertEquals(1, blocks, "work starts the phase and its time over");
         assertTrue(idle.alias().contains("1000 yields within 100 ns"), idle.alias());
+    }
+
+    @Test
+    void theProviderAgentBlocksAtItsTimeWhateverSpinsAreLeftAndSpinsAgainOnceWoken()
+    {
+        final CachedNanoClock clock = new CachedNanoClock();
+        final BackoffThenBlockIdleStrategy agent = BackoffThenBlockIdleStrategy.providerAgent(clock, () -> blocks++);
+        idleTimes(agent, 10);
+        clock.advance(BackoffThenBlockIdleStrategy.PROVIDER_BACKOFF_NS - 1);
+        agent.idle(0);
+        assertEquals(0, blocks, "1 ns before its time it still spins");
+        clock.advance(1);
+        agent.idle(0);
+        assertEquals(1, blocks, "at its time it blocks with " +
+            (BackoffThenBlockIdleStrategy.PROVIDER_SPINS - 11) + " spins and every yield left");
+        assertFalse(agent.isBlocking(), "woken, it backs off again");
+        idleTimes(agent, 100);
+        assertEquals(1, blocks, "and its time starts over at the first idle round after the block");
+        clock.advance(BackoffThenBlockIdleStrategy.PROVIDER_BACKOFF_NS);
+        agent.idle(0);
+        assertEquals(2, blocks);
+        idleTimes(agent, 10);
+        clock.advance(BackoffThenBlockIdleStrategy.PROVIDER_BACKOFF_NS - 1);
+        agent.idle(1);
+        idleTimes(agent, 10);
+        clock.advance(1);
+        agent.idle(0);
+        assertEquals(2, blocks, "work starts its time over too");
+        assertTrue(agent.alias().contains("within " + BackoffThenBlockIdleStrategy.PROVIDER_BACKOFF_NS + " ns"),
+            agent.alias());
     }
 
     @Test
@@ -132,10 +163,10 @@ class BackoffThenBlockIdleStrategyTest
             () -> new BackoffThenBlockIdleStrategy(-1, 0, AfterBlock.SPIN_AGAIN, () -> { })).getMessage());
         assertEquals("afterBlock SPIN_AGAIN, blocker null: expected both", assertThrows(IllegalArgumentException.class,
             () -> new BackoffThenBlockIdleStrategy(1, 1, AfterBlock.SPIN_AGAIN, null)).getMessage());
-        assertEquals("maxYieldNs 0: expected a time > 0", assertThrows(IllegalArgumentException.class,
+        assertEquals("maxBackoffNs 0: expected a time > 0", assertThrows(IllegalArgumentException.class,
             () -> new BackoffThenBlockIdleStrategy(1, 1, 0, new CachedNanoClock(), AfterBlock.SPIN_AGAIN, () -> { }))
                 .getMessage());
-        assertEquals("clock null: expected a clock to time the yield phase", assertThrows(
+        assertEquals("clock null: expected a clock to time spinning and yielding", assertThrows(
             IllegalArgumentException.class,
             () -> new BackoffThenBlockIdleStrategy(1, 1, 10, null, AfterBlock.SPIN_AGAIN, () -> { })).getMessage());
     }

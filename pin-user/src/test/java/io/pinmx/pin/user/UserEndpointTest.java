@@ -690,7 +690,7 @@ class UserEndpointTest
         assertEquals(1, sender.counters().get(Counter.DOORBELLS_SENT), "a receiver that only polls never parks");
     }
 
-    private static boolean isParkedInSelector(final String threadName)
+    static boolean isParkedInSelector(final String threadName)
     {
         return Thread.getAllStackTraces().entrySet().stream()
             .filter(e -> e.getKey().getName().equals(threadName))
