@@ -164,10 +164,14 @@ pinmx_classpath_fresh() {
 }
 
 # Makes network namespaces $1 and $2 joined by a veth pair whose ends are named after them, addresses $3 and $4
-# (/24) on the ends, MTU $5 (default 1500), every link up: two "hosts" on one machine (needs root and iproute2).
-# The caller removes them (ip netns del).
+# (/24) on the ends, MTU $5 (default PINMX_VETH_MTU, else 1500), every link up: two "hosts" on one machine (needs
+# root and iproute2). The caller removes them (ip netns del).
 pinmx_veth_namespaces() {
-  local ns=("$1" "$2") addr=("$3" "$4") mtu=${5:-1500} side
+  local ns=("$1" "$2") addr=("$3" "$4") mtu=${5:-${PINMX_VETH_MTU:-1500}} side
+  if ! [[ $mtu =~ ^[0-9]+$ ]] || [ "$mtu" -lt 576 ] || [ "$mtu" -gt 65535 ]; then
+    echo "pinmx: PINMX_VETH_MTU=$mtu: expected an MTU from 576 to 65535 bytes" >&2
+    return 2
+  fi
   ip netns add "${ns[0]}"
   ip netns add "${ns[1]}"
   ip link add "${ns[0]}" netns "${ns[0]}" type veth peer name "${ns[1]}" netns "${ns[1]}"
