@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * Measures the {@link CostModel} of this rank's driver against one peer, with the protocols themselves: contiguous gets
@@ -182,14 +183,15 @@ final class Calibration
     {
         final List<Probe> probes = new ArrayList<>();
         final int n = SCATTER_PROBES.length;
-        final int[] firstServed = new int[n];
+        // Each shape's driver probe at scatterProbe[i], then (several pieces) one per strided protocol of the server.
+        final int[] scatterProbe = new int[n];
         for (int i = 0; i < n; i++)
         {
             final int pieces = (int)SCATTER_PROBES[i][0];
             final long bytes = SCATTER_PROBES[i][0] * SCATTER_PROBES[i][1];
+            scatterProbe[i] = probes.size();
             probes.add(new Probe(StridedProtocol.DIRECT, ContiguousProtocol.ZERO_COPY, same,
                 b -> scatter(b.asSlice(0, bytes), pieces)));
-            firstServed[i] = 1 == pieces ? -1 : probes.size();
             for (int p = 0; p < STRIDED_PROTOCOLS.length && 1 < pieces; p++)
             {
                 probes.add(new Probe(STRIDED_PROTOCOLS[p], ContiguousProtocol.ZERO_COPY, same,
@@ -201,19 +203,16 @@ final class Calibration
         final long[] totalBytes = new long[n];
         final double[] scattered = new double[n];
         final double[] served = new double[n];
-        int scatterProbe = 0;
         for (int i = 0; i < n; i++)
         {
             pieces[i] = SCATTER_PROBES[i][0];
             totalBytes[i] = SCATTER_PROBES[i][0] * SCATTER_PROBES[i][1];
-            scattered[i] = median(rounds[scatterProbe]);
-            served[i] = Double.NaN;
-            for (int p = 0; firstServed[i] >= 0 && p < STRIDED_PROTOCOLS.length; p++)
+            scattered[i] = median(rounds[scatterProbe[i]]);
+            served[i] = 1 == pieces[i] ? Double.NaN : Double.MAX_VALUE;
+            for (int p = 1; 1 < pieces[i] && p <= STRIDED_PROTOCOLS.length; p++)
             {
-                final double ns = median(rounds[firstServed[i] + p]);
-                served[i] = 0 == p ? ns : Math.min(served[i], ns);
+                served[i] = Math.min(served[i], median(rounds[scatterProbe[i] + p]));
             }
-            scatterProbe += firstServed[i] < 0 ? 1 : 1 + STRIDED_PROTOCOLS.length;
         }
         final long inlineBytes = driver.inlineLimitBytes() - RequestHeader.FIXED_BYTES;
         return model.withScatter(ScatterFit.fit(pieces, totalBytes, scattered),
@@ -235,24 +234,11 @@ final class Calibration
     private static CostModel.Scatter fitSide(final boolean inline, final long inlineBytes, final long[] pieces,
         final long[] totalBytes, final double[] ns)
     {
-        int count = 0;
-        for (int i = 0; i < ns.length; i++)
-        {
-            count += !Double.isNaN(ns[i]) && inline == (totalBytes[i] <= inlineBytes) ? 1 : 0;
-        }
-        final long[] sidePieces = new long[count];
-        final long[] sideBytes = new long[count];
-        final double[] sideNs = new double[count];
-        for (int i = 0, j = 0; i < ns.length; i++)
-        {
-            if (!Double.isNaN(ns[i]) && inline == (totalBytes[i] <= inlineBytes))
-            {
-                sidePieces[j] = pieces[i];
-                sideBytes[j] = totalBytes[i];
-                sideNs[j++] = ns[i];
-            }
-        }
-        return ScatterFit.fit(sidePieces, sideBytes, sideNs);
+        final int[] side = IntStream.range(0, ns.length)
+            .filter(i -> !Double.isNaN(ns[i]) && inline == (totalBytes[i] <= inlineBytes)).toArray();
+        return ScatterFit.fit(Arrays.stream(side).mapToLong(i -> pieces[i]).toArray(),
+            Arrays.stream(side).mapToLong(i -> totalBytes[i]).toArray(),
+            Arrays.stream(side).mapToDouble(i -> ns[i]).toArray());
     }
 
     static double median(final double[] ns)
