@@ -169,7 +169,9 @@ pinmx_classpath_fresh() {
 pinmx_veth_namespaces() {
   local ns=("$1" "$2") addr=("$3" "$4") mtu=${5:-${PINMX_VETH_MTU:-1500}} side
   if ! [[ $mtu =~ ^[0-9]+$ ]] || [ "$mtu" -lt 576 ] || [ "$mtu" -gt 65535 ]; then
-    echo "pinmx: PINMX_VETH_MTU=$mtu: expected an MTU from 576 to 65535 bytes" >&2
+    local from=PINMX_VETH_MTU
+    [ -n "${5:-}" ] && from="the caller"
+    echo "pinmx: veth MTU $mtu (from $from): expected 576 to 65535 bytes" >&2
     return 2
   fi
   ip netns add "${ns[0]}"
