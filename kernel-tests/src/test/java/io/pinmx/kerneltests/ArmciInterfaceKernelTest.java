@@ -17,7 +17,8 @@ import java.util.List;
  * group, and the refusals of a rank outside it) and {@code anywhere} (vector gets, puts and accumulates whose local
  * pieces lie in different segments, direct and packed: over the veth the gets are the module's pull frames into
  * them); across the veth also {@code manygets} (2,000 gets on one aggregate handle: pull frames held back under the
- * driver's limit), over {@code lo} {@code nbvalues} and {@code lockmem}, requests to the data server that cost little.
+ * driver's limit) and {@code notify} (non-blocking puts the driver writes, then a notification that must land after
+ * them), over {@code lo} {@code nbvalues} and {@code lockmem}, requests to the data server that cost little.
  * {@code reductions} and {@code epochs} are left out: they use only what these jobs exercise already (group
  * collectives, puts, accumulates). {@code -Darmci.kernel.interface.scenarios=A,B} (or {@code all}) in
  * {@code PINMX_VM_JAVA_OPTS} runs that list on both.
@@ -25,8 +26,8 @@ import java.util.List;
 @Tag(KernelDevices.CI_LANE_6_12)
 class ArmciInterfaceKernelTest
 {
-    private static final String ALL = "nbvalues,reductions,anywhere,groups,epochs,lockmem,manygets";
-    private static final String OVER_THE_VETH = "anywhere,groups,manygets";
+    private static final String ALL = "nbvalues,reductions,anywhere,groups,epochs,lockmem,manygets,notify";
+    private static final String OVER_THE_VETH = "anywhere,groups,manygets,notify";
     private static final String OVER_LOOPBACK = "anywhere,groups,nbvalues,lockmem";
     /** Generous: when no other rma class ran first, each rank measures its cost model, minutes on a loaded host. */
     private static final long JOB_DEADLINE_S = 900;

@@ -231,6 +231,19 @@ final class DriverTier
     }
 
     /**
+     * Before a write meant to land after every write started to the rank: the ones its driver takes acknowledged, when
+     * this one goes to its driver too (the driver applies writes as their frames arrive, not in the order started;
+     * the data server serves one origin's requests in order, and a write to the server waits for the driver's anyway).
+     */
+    void orderAfterWrites(final RmaAllocation allocation, final int rank)
+    {
+        if (module.takes(allocation, rank))
+        {
+            module.complete(rank);
+        }
+    }
+
+    /**
      * Before a request to the rank's data server: every operation started to its driver acknowledged (so that the
      * request lands after them), and the gets from it settled.
      */

@@ -332,6 +332,25 @@ final class Transfers
         putValue(flags, rank, flagOffset, Integer.BYTES);
     }
 
+    /**
+     * The long flag set to {@code value} after every write this rank started to the rank before it, blocking or not:
+     * on the shared-memory tier those wrote in this thread before (fenced here); through the driver the target's data
+     * server serves one origin's requests in order, and writes the target's driver takes are acknowledged first when
+     * the flag goes there too. Complete once the flag's value is copied, as a small put is.
+     */
+    void notify(final RmaAllocation flags, final int rank, final long flagOffset, final long value)
+    {
+        final MemorySegment slice = slice(flags, rank, flagOffset, Long.BYTES, "notify flag");
+        checkAligned(flagOffset, Long.BYTES, "notify flag offset");
+        if (null == slice)
+        {
+            driver.orderAfterWrites(flags, rank);
+        }
+        VarHandle.storeStoreFence();
+        valueWord.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, value);
+        putValue(flags, rank, flagOffset, Long.BYTES);
+    }
+
     // ---------------------------------------------------------------- read-modify-write
 
     int fetchAndAdd(final RmaAllocation target, final int rank, final long offset, final int delta)

@@ -22,7 +22,7 @@ class ArmciInterfaceLauncherTest
 {
     /** A hang guard: four driver-tier JVMs on two cores of a host busy with other builds took over 180 s. */
     private static final long RUN_DEADLINE_S = 300;
-    private static final String SCENARIOS = "nbvalues,reductions,anywhere,groups,epochs,exclusion,epochgets,samenode,lockmem,manygets,localmem,putflag,defaultgroup,scopes,twosided";
+    private static final String SCENARIOS = "nbvalues,reductions,anywhere,groups,epochs,exclusion,epochgets,samenode,lockmem,manygets,localmem,putflag,defaultgroup,scopes,twosided,notify";
 
     @TempDir
     Path dir;

@@ -24,7 +24,7 @@ import static io.pinmx.rma.RmaScenarios.expect;
  * {@code lockmem} (address-range locks around get-increment-put counters, and their refusals), {@code manygets}
  * ({@link ManyGetsScenario}), {@code localmem} ({@link LocalMemoryScenario}), {@code putflag}
  * ({@link PutFlagScenario}), {@code defaultgroup} ({@link DefaultGroupScenario}), {@code scopes}
- * ({@link ScopeScenario}) and {@code twosided} ({@link TwoSidedScenario}). Each throws on the first wrong result; rank
+ * ({@link ScopeScenario}), {@code twosided} ({@link TwoSidedScenario}) and {@code notify} ({@link NotifyScenario}). Each throws on the first wrong result; rank
  * 0 prints "PASSED SCENARIO" and "# SCENARIO: N ms" after each.
  */
 public final class ArmciInterfaceScenarios
@@ -83,6 +83,7 @@ public final class ArmciInterfaceScenarios
                 case "scopes" -> new ScopeScenario(rma).run();
                 case "twosided" -> new TwoSidedScenario(rma).run();
                 case "noepochs" -> new NoEpochsScenario(rma).run();
+                case "notify" -> new NotifyScenario(rma).run();
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             }
             rma.barrier();

@@ -17,7 +17,8 @@ public final class MgOneSided
     private static final String USAGE = """
         usage: bin/pinmx-run -np N io.pinmx.apps.mg.MgOneSided CLASS [put|get]   (N a power of two)
           NAS MG over pinmx's one-sided layer; CLASS is S, W or A. Ghost planes move by gets from the neighbours'
-          slots after their notification (get, the default) or by puts into them, a fence and a notification (put).
+          slots after their notification (get, the default) or by puts into them and a notification that lands
+          after them (put).
           Reads the job's and rma's PINMX_* variables (bin/pinmx-run --help, docs/environment.md); opens no access
           epochs and announces none unless PINMX_RMA_ACCESS_EPOCHS is set.
           exit status: 0 verified, 1 verification failed or a rank failed, 2 a bad CLASS or rank count

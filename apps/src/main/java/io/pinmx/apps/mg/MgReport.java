@@ -41,7 +41,7 @@ final class MgReport
     }
 
     /**
-     * The one-sided ghost exchanges' phases. PUT: puts issued, fences and notifications, waiting to be notified. GET:
+     * The one-sided ghost exchanges' phases. PUT: puts issued, notifications, waiting to be notified. GET:
      * planes posted in the own slots and neighbours notified, gets, waiting to be notified. Either: progress calls
      * between the planes computed.
      */
@@ -49,7 +49,7 @@ final class MgReport
     {
         final boolean puts = GhostMotion.PUT == motion;
         line(out, puts ? "Ghost put secs" : "Ghost post secs", String.format(Locale.ROOT, "%.4f", seconds[0]));
-        line(out, puts ? "Ghost fence secs" : "Ghost get secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
+        line(out, puts ? "Ghost notify secs" : "Ghost get secs", String.format(Locale.ROOT, "%.4f", seconds[1]));
         line(out, "Ghost wait secs", String.format(Locale.ROOT, "%.4f", seconds[2]));
         line(out, "Progress secs", String.format(Locale.ROOT, "%.4f", seconds[3]));
         out.flush();
@@ -57,17 +57,20 @@ final class MgReport
 
     /**
      * Per level with exchanges, finest last: how many, the bytes a rank moves in each (two planes) and the seconds
-     * of their gets (PUT: fences and notifications), as {@link RmaSlabTransport#levelSeconds()} gives them.
+     * of their gets (PUT: notify waits) and the longest exchange's, as {@link RmaSlabTransport#levelSeconds()} gives
+     * them.
      */
     static void levelPhases(final PrintStream out, final GhostMotion motion, final double[] levels)
     {
-        final String what = GhostMotion.PUT == motion ? "fence" : "get";
-        for (int k = 0; k < levels.length / 2; k++)
+        final String what = GhostMotion.PUT == motion ? "wait" : "get";
+        final int fields = RmaSlabTransport.LEVEL_FIELDS;
+        for (int k = 0; k < levels.length / fields; k++)
         {
-            if (levels[2 * k] > 0)
+            if (levels[fields * k] > 0)
             {
-                line(out, "Level " + k + " " + what + "s", String.format(Locale.ROOT, "%.0f x %d B %.4f s",
-                    levels[2 * k], 2 * RmaSlabTransport.planeBytes(k), levels[2 * k + 1]));
+                out.printf(Locale.ROOT, " %-16s= %.0f x %d B %.4f s max %.4f%n", "Level " + k + " " + what + "s",
+                    levels[fields * k], 2 * RmaSlabTransport.planeBytes(k), levels[fields * k + 1],
+                    levels[fields * k + 2]);
             }
         }
         out.flush();

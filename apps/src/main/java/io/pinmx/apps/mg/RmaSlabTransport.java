@@ -10,22 +10,23 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
  * MG's slabs over the one-sided layer, as ARMCI's MG moves them, in one of two {@link GhostMotion}s. PUT: each rank
- * puts its bottom and top interior planes straight into its neighbours' ghost slots, fences each neighbour (its
- * puts complete there) and notifies it by putting the exchange's number into the neighbour's flag for this side; a
- * rank reads its ghost slots once both flags show the exchange. GET: each rank copies its bottom and top interior
- * planes into its own slots and notifies both neighbours; a rank gets a neighbour's plane once that neighbour's notice
- * of the exchange is there. A notice to a rank reached through the driver is a message ({@code armci_msg_snd},
- * not waited for: it completes on the neighbour's acknowledgement): a flag would be a put served by the neighbour's
- * data server, and the get that follows it would first fence that neighbour, a round trip through its data server,
- * before its pull. A same-host neighbour's notice is a store into its flag. Either way the slots alternate between
- * two sets on successive exchanges: a set is written again only after the neighbour notified its next exchange, which
- * it starts after it finished with the set. A level held whole is assembled with a barrier: each rank puts its planes
- * into every other rank's copy.
+ * puts its bottom and top interior planes into its neighbours' ghost slots without waiting for them and notifies each
+ * neighbour ({@code armci_notify}: the exchange's number lands in the neighbour's flag for this side after the planes,
+ * no fence); a rank reads its ghost slots once both flags show the exchange. GET: each rank copies its bottom and top
+ * interior planes into its own slots and notifies both neighbours; a rank gets a neighbour's plane once that
+ * neighbour's notice of the exchange is there. A notice to a rank reached through the driver is a message
+ * ({@code armci_msg_snd}, not waited for: it completes on the neighbour's acknowledgement): a flag would be a put
+ * served by the neighbour's data server, and the get that follows it would first fence that neighbour, a round trip
+ * through its data server, before its pull. A same-host neighbour's notice is a store into its flag. Either way the
+ * slots alternate between two sets on successive exchanges: a set is written again only after the neighbour notified
+ * its next exchange, which it starts after it finished with the set. A level held whole is assembled with a barrier:
+ * each rank puts its planes into every other rank's copy.
  */
 final class RmaSlabTransport implements SlabTransport, AutoCloseable
 {
@@ -33,13 +34,13 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private static final int SETS = 2;
     private static final int LOWER_GHOST = 0;
     private static final int UPPER_GHOST = 1;
+    /** Per level in {@link #levelSeconds()}: exchanges, seconds, longest exchange's seconds. */
+    static final int LEVEL_FIELDS = 3;
     /** GET through the driver: the tags of the notices a rank sends its upper and its lower neighbour. */
     private static final int NOTICE_TO_UPPER_TAG = 43_001;
     private static final int NOTICE_TO_LOWER_TAG = 43_002;
     /** A neighbour that has not notified within this long is taken for dead or stuck. */
-    private static final long NOTIFY_DEADLINE_NS = TimeUnit.SECONDS.toNanos(120);
-    private static final int SPINS_BEFORE_YIELD = 1_000;
-    private static final VarHandle FLAG = ValueLayout.JAVA_LONG.varHandle();
+    private static final Duration NOTIFY_DEADLINE = Duration.ofSeconds(120);
     /**
      * The least computing between two progress calls: a plane's pull arrives as many requests, and a yield for each
      * would hand the CPU to the host's other processes as often.
@@ -57,6 +58,10 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private final RmaAllocation wholeLevels;
     private final long wholeSetBytes;
     private final MemorySegment staging;
+    private final int finestLevel;
+    /** PUT: per set, this rank's planes as sent, untouched until {@link #putSends} of the set completes. */
+    private final MemorySegment putStaging;
+    private final RmaHandle[] putSends;
     /** GET: the exchange's number in the notices sent, read by the endpoint until {@link #noticeSends} completes. */
     private final MemorySegment noticeSent;
     private final RmaHandle noticeSends;
@@ -64,17 +69,19 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private long exchanges;
     private long gathers;
     /**
-     * The timed part's ghost exchanges by phase. PUT: copying out and issuing the puts, the fences and notifying
-     * puts, the notify wait. GET: copying out and notifying, the gets, the notify wait.
+     * The timed part's ghost exchanges by phase. PUT: copying out and issuing the puts, the notifications, the notify
+     * wait. GET: copying out and notifying, the gets, the notify wait.
      */
     private long putNs;
-    private long fenceNs;
+    private long deliverNs;
     private long notifyWaitNs;
     private long progressNs;
     private long lastProgressNs = System.nanoTime();
-    /** Per level, the timed part's exchanges and their gets (PUT: fences and notifications). */
+    /** Per level, the timed part's exchanges and their gets (PUT: their notify waits). */
     private final long[] levelExchanges;
     private final long[] levelNs;
+    /** Per level, the timed part's longest exchange's gets (PUT: notify wait). */
+    private final long[] levelMaxNs;
 
     /** Collective: allocates every level's ghost slots and the space of a level gathered whole. */
     RmaSlabTransport(final Rma rma, final MgClass cls, final GhostMotion motion)
@@ -86,6 +93,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         ghostOffsets = new long[finest + 1];
         levelExchanges = new long[finest + 1];
         levelNs = new long[finest + 1];
+        levelMaxNs = new long[finest + 1];
         long ghostBytes = 0;
         long largestWholeBytes = 0;
         for (int k = 1; k <= finest; k++)
@@ -106,6 +114,9 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         flags = rma.alloc(2 * Long.BYTES);
         wholeLevels = rma.alloc(SETS * wholeSetBytes);
         staging = arena.allocate(Math.max(2 * planeBytes(finest), wholeSetBytes), Double.BYTES);
+        finestLevel = finest;
+        putStaging = GhostMotion.PUT == motion ? arena.allocate(SETS * 2 * planeBytes(finest), Double.BYTES) : null;
+        putSends = new RmaHandle[] {rma.aggregateHandle(), rma.aggregateHandle()};
         noticeSent = arena.allocate(Long.BYTES, Long.BYTES);
         noticeSends = rma.aggregateHandle();
         noticeReceived = arena.allocate(Long.BYTES, Long.BYTES);
@@ -133,32 +144,32 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         }
         final long planeBytes = planeBytes(level);
         final int planeSize = grid.planeSize();
-        final long set = ghostOffsets[level] + (exchanges++ % SETS) * 2 * planeBytes;
+        final int setIndex = (int)(exchanges++ % SETS);
+        final long set = ghostOffsets[level] + setIndex * 2 * planeBytes;
         final int lower = (rank() + size() - 1) % size();
         final int upper = (rank() + 1) % size();
-        final long start = System.nanoTime();
-        MemorySegment.copy(grid.values, grid.planeStart(1), staging, ValueLayout.JAVA_DOUBLE, 0, planeSize);
-        MemorySegment.copy(grid.values, grid.planeStart(grid.planes), staging, ValueLayout.JAVA_DOUBLE, planeBytes,
-            planeSize);
-        rma.nbPut(staging.asSlice(0, planeBytes), ghosts, lower, set + UPPER_GHOST * planeBytes, null);
-        rma.nbPut(staging.asSlice(planeBytes, planeBytes), ghosts, upper, set + LOWER_GHOST * planeBytes, null);
         final long exchange = exchanges;
-        final long fenceStart = System.nanoTime();
-        rma.fence(lower);
-        if (upper != lower)
-        {
-            rma.fence(upper);
-        }
-        rma.values().putLong(exchange, flags, lower, UPPER_GHOST * Long.BYTES);
-        rma.values().putLong(exchange, flags, upper, LOWER_GHOST * Long.BYTES);
+        final long start = System.nanoTime();
+        // this set's staging was last sent two exchanges ago: its puts are long done unless a neighbour lags
+        putSends[setIndex].await();
+        final MemorySegment out = putStaging.asSlice(setIndex * 2 * planeBytes(finestLevel), 2 * planeBytes);
+        MemorySegment.copy(grid.values, grid.planeStart(1), out, ValueLayout.JAVA_DOUBLE, 0, planeSize);
+        MemorySegment.copy(grid.values, grid.planeStart(grid.planes), out, ValueLayout.JAVA_DOUBLE, planeBytes,
+            planeSize);
+        rma.nbPut(out.asSlice(0, planeBytes), ghosts, lower, set + UPPER_GHOST * planeBytes, putSends[setIndex]);
+        rma.nbPut(out.asSlice(planeBytes, planeBytes), ghosts, upper, set + LOWER_GHOST * planeBytes,
+            putSends[setIndex]);
+        final long notifyStart = System.nanoTime();
+        rma.flags().notify(flags, lower, UPPER_GHOST * Long.BYTES, exchange);
+        rma.flags().notify(flags, upper, LOWER_GHOST * Long.BYTES, exchange);
         final long waitStart = System.nanoTime();
         awaitNotified(LOWER_GHOST, exchange, lower);
         awaitNotified(UPPER_GHOST, exchange, upper);
-        putNs += fenceStart - start;
-        fenceNs += waitStart - fenceStart;
-        notifyWaitNs += System.nanoTime() - waitStart;
-        levelExchanges[level]++;
-        levelNs[level] += waitStart - fenceStart;
+        final long end = System.nanoTime();
+        putNs += notifyStart - start;
+        deliverNs += waitStart - notifyStart;
+        notifyWaitNs += end - waitStart;
+        countLevel(level, end - waitStart);
         final MemorySegment mine = ghosts.local();
         MemorySegment.copy(mine, ValueLayout.JAVA_DOUBLE, set + LOWER_GHOST * planeBytes, grid.values,
             grid.planeStart(0), planeSize);
@@ -200,12 +211,18 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         putNs += waitStart - start;
         notifyWaitNs += (lowerSeen - waitStart) + (upperSeen - upperWaitStart);
         final long getNs = (upperWaitStart - lowerSeen) + (end - upperSeen);
-        fenceNs += getNs;
-        levelExchanges[level]++;
-        levelNs[level] += getNs;
+        deliverNs += getNs;
+        countLevel(level, getNs);
         MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, 0, grid.values, grid.planeStart(0), planeSize);
         MemorySegment.copy(staging, ValueLayout.JAVA_DOUBLE, planeBytes, grid.values,
             grid.planeStart(grid.planes + 1), planeSize);
+    }
+
+    private void countLevel(final int level, final long ns)
+    {
+        levelExchanges[level]++;
+        levelNs[level] += ns;
+        levelMaxNs[level] = Math.max(levelMaxNs[level], ns);
     }
 
     /**
@@ -264,24 +281,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
 
     private void awaitNotified(final int side, final long exchange, final int neighbour)
     {
-        final MemorySegment flag = flags.local();
-        final long offset = side * Long.BYTES;
-        final long deadline = System.nanoTime() + NOTIFY_DEADLINE_NS;
-        int spins = 0;
-        while ((long)FLAG.getAcquire(flag, offset) < exchange)
-        {
-            if (++spins < SPINS_BEFORE_YIELD)
-            {
-                Thread.onSpinWait();
-                continue;
-            }
-            if (System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException("MG exchange " + exchange + ": rank " + neighbour + " did not notify " +
-                    "rank " + rank() + " within " + TimeUnit.NANOSECONDS.toSeconds(NOTIFY_DEADLINE_NS) + " s");
-            }
-            Thread.yield();
-        }
+        rma.flags().awaitAtLeast(flags, side * Long.BYTES, exchange, NOTIFY_DEADLINE);
     }
 
     @Override
@@ -338,36 +338,39 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     public void startTimedPart()
     {
         putNs = 0;
-        fenceNs = 0;
+        deliverNs = 0;
         notifyWaitNs = 0;
         progressNs = 0;
         Arrays.fill(levelExchanges, 0);
         Arrays.fill(levelNs, 0);
+        Arrays.fill(levelMaxNs, 0);
     }
 
     /**
      * Collective: the timed part's ghost exchanges by phase, slowest rank each: copying out and issuing the puts (GET:
-     * copying out and notifying), the fences and notifying puts (GET: the gets), waiting for the neighbours'
-     * notifications, the progress calls between planes.
+     * copying out and notifying), the notifications (GET: the gets), waiting for the neighbours' notifications, the
+     * progress calls between planes.
      */
     double[] exchangePhaseSeconds()
     {
-        final double[] seconds = {putNs / 1e9, fenceNs / 1e9, notifyWaitNs / 1e9, progressNs / 1e9};
+        final double[] seconds = {putNs / 1e9, deliverNs / 1e9, notifyWaitNs / 1e9, progressNs / 1e9};
         rma.messages().reduce(ReduceOp.MAX, seconds);
         return seconds;
     }
 
     /**
-     * Collective: per level, finest last, the timed part's exchanges and the seconds of their gets (PUT: fences and
-     * notifications), slowest rank each, as {exchanges of level 0, seconds of level 0, exchanges of level 1, ...}.
+     * Collective: per level, finest last, the timed part's exchanges, the seconds of their gets (PUT: notify waits)
+     * and the longest exchange's, slowest rank each, as {exchanges of level 0, seconds of level 0,
+     * longest of level 0, exchanges of level 1, ...}.
      */
     double[] levelSeconds()
     {
-        final double[] levels = new double[2 * levelNs.length];
+        final double[] levels = new double[LEVEL_FIELDS * levelNs.length];
         for (int k = 0; k < levelNs.length; k++)
         {
-            levels[2 * k] = levelExchanges[k];
-            levels[2 * k + 1] = levelNs[k] / 1e9;
+            levels[LEVEL_FIELDS * k] = levelExchanges[k];
+            levels[LEVEL_FIELDS * k + 1] = levelNs[k] / 1e9;
+            levels[LEVEL_FIELDS * k + 2] = levelMaxNs[k] / 1e9;
         }
         rma.messages().reduce(ReduceOp.MAX, levels);
         return levels;
@@ -378,6 +381,8 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     public void close()
     {
         noticeSends.await();
+        putSends[0].await();
+        putSends[1].await();
         rma.free(wholeLevels);
         rma.free(flags);
         rma.free(ghosts);

@@ -44,7 +44,7 @@ class MgLauncherTest
             "-np", Integer.toString(ranks), "--peer-timeout", "30", MgOneSided.class.getName(), "S", motion);
         assertVerified(run, ranks, MgOneSided.VERSION + " (" + motion + "s)");
         final List<String> phases = "put".equals(motion) ?
-            List.of("Ghost put secs", "Ghost fence secs", "Ghost wait secs", "Progress secs") :
+            List.of("Ghost put secs", "Ghost notify secs", "Ghost wait secs", "Progress secs") :
             List.of("Ghost post secs", "Ghost get secs", "Ghost wait secs", "Progress secs");
         for (final String phase : phases)
         {
@@ -53,8 +53,8 @@ class MgLauncherTest
         }
         // class S's finest level, 32^3 points: each exchange moves two planes of 34 x 34 doubles; one rank exchanges
         // nothing, and prints no level lines
-        final String finest = String.format(" %-16s= +[1-9][0-9]* x 18496 B [0-9]+\\.[0-9]{4} s",
-            "Level 5 " + ("put".equals(motion) ? "fences" : "gets"));
+        final String finest = String.format(" %-16s= +[1-9][0-9]* x 18496 B [0-9]+\\.[0-9]{4} s max [0-9]+\\.[0-9]{4}",
+            "Level 5 " + ("put".equals(motion) ? "waits" : "gets"));
         assertEquals(ranks > 1, run.out().lines().anyMatch(l -> l.matches(finest)), finest + " in\n" + run.out());
         assertEquals(ranks > 1, run.out().contains(" Level "), "level lines only where ranks exchange:\n" + run.out());
         try (var left = Files.list(shm))
