@@ -55,8 +55,8 @@ rm -f "$log"
 
 # Per kernel, a lane: the module's C tests, then the Java tests that need /dev/pinmx (kernel-tests). The two
 # kernels' lanes run at once (each VM's TCG is one host thread; serially they were two thirds of the whole run):
-# 6.1's output streams, 6.12's is printed when its lane ends. The job classes tagged ci-lane-6.1 or ci-lane-6.12
-# run in that lane only; PINMX_VM_JAVA_EXCLUDE_TAGS, when set (empty: none), replaces that split in both lanes.
+# 6.1's output streams, 6.12's is printed when its lane ends. The job classes and tests tagged ci-lane-6.1 or
+# ci-lane-6.12 run in that lane only; PINMX_VM_JAVA_EXCLUDE_TAGS, when set (empty: none), replaces that split in both lanes.
 vm_logs=$(mktemp -d)
 vm_lane() {
   local kernel=$1 shown=$2 other=$3 step=0 java_args log status

@@ -28,7 +28,7 @@ default <repo>/kmod), PINMX_VM_MEM (guest RAM, default 4G), PINMX_VM_SMP (guest 
 PINMX_VM_TCG_THREAD (single: all vCPUs on one host thread, the default; multi: one each),
 PINMX_VM_JAVA_OPTS (guest JVM options for --java, default "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"),
 PINMX_VM_JAVA_SELECT (--java runs only these comma-separated test classes or Class#method),
-PINMX_VM_JAVA_EXCLUDE_TAGS (--java leaves out the test classes with these comma-separated JUnit tags)
+PINMX_VM_JAVA_EXCLUDE_TAGS (--java leaves out the test classes and tests with these comma-separated JUnit tags)
 EOF
 }
 
@@ -312,7 +312,7 @@ java)
 		else
 			launch+=(--scan-class-path="$(snapshot "$t/test-classes")")
 		fi
-		# PINMX_VM_JAVA_EXCLUDE_TAGS=tag,... leaves out the test classes carrying one of these JUnit tags.
+		# PINMX_VM_JAVA_EXCLUDE_TAGS=tag,... leaves out the test classes and tests carrying one of these JUnit tags.
 		if [ -n "${PINMX_VM_JAVA_EXCLUDE_TAGS:-}" ]; then
 			IFS=, read -ra excluded <<<"$PINMX_VM_JAVA_EXCLUDE_TAGS"
 			for excluded_tag in "${excluded[@]}"; do

@@ -21,14 +21,15 @@ final class KernelDevices
     static final String LONG_VARIANTS_PROPERTY = "pinmx.kernel.long";
 
     /*
-     * Job classes (rank JVMs above the module, minutes of guest time each) whose module paths the classes run on
-     * both kernels cover too: ./run-tests.sh runs each on one kernel's lane only, halving the lanes' Java time.
+     * Job classes and tests (rank JVMs above the module, minutes of guest time each) whose module paths the classes
+     * run on both kernels cover too: ./run-tests.sh runs each on one kernel's lane only, halving the lanes' Java time,
+     * and splits them so that both lanes end about together (the run waits for the later one).
      */
 
-    /** JUnit tag of a job class ./run-tests.sh runs in the 6.1 lane only. */
+    /** JUnit tag of a job class or test ./run-tests.sh runs in the 6.1 lane only. */
     static final String CI_LANE_6_1 = "ci-lane-6.1";
 
-    /** JUnit tag of a job class ./run-tests.sh runs in the 6.12 lane only. */
+    /** JUnit tag of a job class or test ./run-tests.sh runs in the 6.12 lane only. */
     static final String CI_LANE_6_12 = "ci-lane-6.12";
 
     private KernelDevices()

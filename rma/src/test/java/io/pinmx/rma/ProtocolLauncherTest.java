@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,11 +25,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The driver tier's protocols in real jobs of 2 JVMs (bin/pinmx-run, shared memory off: UDP frames): the
  * {@code protocols} scenario with each protocol forced and with the model's choice, byte-exact at both ends; and the
  * cost model's file: written by the first job, used as it is by the next, refused naming it when damaged, measured
- * again on request; a model that prices small and large requests apart, followed by the tier.
+ * again on request (announced once by rank 0 before it starts); a model that prices small and large requests apart,
+ * followed by the tier. The scenario jobs share one quickly measured model, measured by whichever runs first: the
+ * scenarios check what the tier did, not what a full measurement would have chosen.
  */
 class ProtocolLauncherTest
 {
     private static final long RUN_DEADLINE_S = 240;
+
+    @TempDir
+    static Path shared;
 
     @TempDir
     Path dir;
@@ -54,11 +60,17 @@ class ProtocolLauncherTest
         return job;
     }
 
+    /** @return the model file the scenario jobs share (one measurement for all of them). */
+    private static Path sharedQuickModel()
+    {
+        return shared.resolve("model.properties");
+    }
+
     @ParameterizedTest(name = "strided {0}, contiguous {1}")
     @CsvSource({"direct, zerocopy", "pack, stream", "auto, auto"})
     void everyFormIsExactWithEachProtocol(final String strided, final String contiguous) throws Exception
     {
-        final LaunchedJob.Result job = run(dir.resolve("model.properties"), Map.of(
+        final LaunchedJob.Result job = run(sharedQuickModel(), Map.of(RmaOptions.CALIBRATION_VARIABLE, "quick",
             RmaOptions.STRIDED_VARIABLE, strided, RmaOptions.CONTIGUOUS_VARIABLE, contiguous), "protocols");
         assertEquals(0, job.exitStatus(), job.out() + job.err());
         assertTrue(job.out().lines().anyMatch("PASSED protocols"::equals), job.out() + job.err());
@@ -67,7 +79,7 @@ class ProtocolLauncherTest
     @Test
     void packedGetsBeyondTheTargetsPackAreaGoInChunksAndLandExact() throws Exception
     {
-        final LaunchedJob.Result job = run(dir.resolve("model.properties"), Map.of(
+        final LaunchedJob.Result job = run(sharedQuickModel(), Map.of(RmaOptions.CALIBRATION_VARIABLE, "quick",
             RmaOptions.STRIDED_VARIABLE, "pack"), "packArea");
         assertEquals(0, job.exitStatus(), job.out() + job.err());
         assertTrue(job.out().lines().anyMatch("PASSED packArea"::equals), job.out() + job.err());
@@ -76,21 +88,23 @@ class ProtocolLauncherTest
     @Test
     void modelFileIsWrittenReusedRefusedWhenDamagedAndMeasuredAgainOnRequest() throws Exception
     {
+        // Quick jobs until the last: the full measurement is the last step's.
+        final Map<String, String> quick = Map.of(RmaOptions.CALIBRATION_VARIABLE, "quick");
         final Path model = dir.resolve("cache/model.properties");
-        final LaunchedJob.Result first = run(model, Map.of(), "handles");
+        final LaunchedJob.Result first = run(model, quick, "handles");
         assertEquals(0, first.exitStatus(), first.out() + first.err());
         final String text = Files.readString(model);
         final String key = text.lines().filter(l -> l.startsWith("key=")).findFirst().orElseThrow().substring(4);
         final CostModelFile.Stored measured = CostModelFile.read(model, key);
         assertNotNull(measured);
-        assertEquals(CalibrationEffort.FULL, measured.effort());
-        assertTrue(first.err().contains("measured the cost model " + key + " (full) in "), first.err());
+        assertEquals(CalibrationEffort.QUICK, measured.effort());
+        assertTrue(first.err().contains("measured the cost model " + key + " (quick) in "), first.err());
         // Both ranks are on one host and interface: the second takes the model the first just wrote.
         assertEquals(1, first.err().lines().filter(l -> l.contains("measured the cost model")).count(), first.err());
 
         // Used as it is: the next job does not rewrite it.
         Files.setLastModifiedTime(model, FileTime.fromMillis(1_000_000));
-        final LaunchedJob.Result second = run(model, Map.of(), "handles");
+        final LaunchedJob.Result second = run(model, quick, "handles");
         assertEquals(0, second.exitStatus(), second.out() + second.err());
         assertEquals(FileTime.fromMillis(1_000_000), Files.getLastModifiedTime(model), "the cached model was rewritten");
         assertFalse(second.err().contains("measured the cost model"), second.err());
@@ -115,11 +129,12 @@ class ProtocolLauncherTest
         assertNotEquals(0, damaged.exitStatus(), damaged.out());
         assertTrue(damaged.err().contains("rma cost model file " + model + " is damaged"), damaged.err());
 
-        // Measured again on request, quickly if asked, and written whole.
+        // Measured again on request, quickly if asked, announced once by rank 0 before it starts, and written whole.
         final LaunchedJob.Result again = run(model, Map.of(RmaOptions.RECALIBRATE_VARIABLE, "1",
             RmaOptions.CALIBRATION_VARIABLE, "quick"), "handles");
         assertEquals(0, again.exitStatus(), again.out() + again.err());
         assertTrue(again.err().contains("measured the cost model " + key + " (quick)"), again.err());
+        assertAnnouncedOnceBeforeMeasured(again.err(), model);
         assertEquals(CalibrationEffort.QUICK, CostModelFile.read(model, key).effort());
 
         // A quick model does not serve a full job: it is measured fully and replaced.
@@ -129,20 +144,16 @@ class ProtocolLauncherTest
         assertEquals(CalibrationEffort.FULL, CostModelFile.read(model, key).effort());
     }
 
-    @Test
-    void aMeasurementIsAnnouncedOnceByRankZeroBeforeItStarts() throws Exception
+    private static void assertAnnouncedOnceBeforeMeasured(final String err, final Path model)
     {
-        final LaunchedJob.Result job = run(dir.resolve("model.properties"), Map.of(
-            RmaOptions.RECALIBRATE_VARIABLE, "1", RmaOptions.CALIBRATION_VARIABLE, "quick"), "handles");
-        assertEquals(0, job.exitStatus(), job.out() + job.err());
-        final List<String> lines = job.err().lines().toList();
+        final List<String> lines = err.lines().toList();
         final List<String> announced = lines.stream().filter(l -> l.contains("measuring the cost model")).toList();
-        assertEquals(1, announced.size(), job.err());
+        assertEquals(1, announced.size(), err);
         assertTrue(announced.getFirst().matches("\\[rank 0\\] pinmx-rma: measuring the cost model \\S+ \\(quick\\) on 2 " +
-            "rank\\(s\\), one after another, about 6 s; kept in " + dir.resolve("model.properties") + " for later jobs"),
+            "rank\\(s\\), one after another, about 6 s; kept in " + Pattern.quote(model.toString()) + " for later jobs"),
             announced.getFirst());
         final int firstMeasured = lines.indexOf(lines.stream().filter(l -> l.contains("measured the cost model"))
             .findFirst().orElseThrow());
-        assertTrue(lines.indexOf(announced.getFirst()) < firstMeasured, job.err());
+        assertTrue(lines.indexOf(announced.getFirst()) < firstMeasured, err);
     }
 }
