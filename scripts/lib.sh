@@ -120,6 +120,61 @@ pinmx_jvm_flags() {
   sed -n 's:.*<pinmx.jvm.opens>\(.*\)</pinmx.jvm.opens>.*:\1:p' "$PINMX_ROOT/pom.xml"
 }
 
+# JDK 25's AOT cache (JEP 483/514/515: classes loaded and linked, call sites resolved and method profiles, all
+# recorded by a training run) for the local ranks of a job. PINMX_AOT_CACHE: off (default), on (the caches in
+# $HOME/.pinmx/aot) or the absolute path of their directory. A cache belongs to one launch configuration: the JDK,
+# the JVM flags, the main class and the class path with each entry's size and modification time, so a cache is never
+# offered to another class path and a rebuilt jar gets a new one (the JVM itself refuses a cache that does not match
+# its class path or flags, on stderr, and runs without it).
+# pinmx_aot_cache MAIN_CLASS CLASSPATH FLAGS...: prints that configuration's cache file; nothing when PINMX_AOT_CACHE
+# is off, the JDK is older than 25, or the class path holds a directory (the JVM caches classes from jars only).
+pinmx_aot_cache() {
+  local dir=${PINMX_AOT_CACHE:-off} main=$1 cp=$2 version config contents entry
+  shift 2
+  [ "$dir" = off ] && return 0
+  [ "$dir" = on ] && dir=$HOME/.pinmx/aot
+  version=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$JAVA_HOME/release")
+  [[ "$version" =~ ^([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 25 ] || return 0
+  while read -r entry; do [ -d "$entry" ] && return 0; done < <(tr : '\n' <<<"$cp")
+  config=$(printf '%s\n' "$JAVA_HOME" "$version" "$main" "$cp" "$@" | sha256sum | cut -c1-16)
+  contents=$(tr : '\n' <<<"$cp" | while read -r entry; do
+      stat -L -c '%n %s %Y' "$entry" 2>/dev/null || echo "$entry missing"
+    done | sha256sum | cut -c1-16)
+  echo "$dir/$config-$contents.aot"
+}
+
+# pinmx_aot_rank_flags CACHE RANK TRAINING: one rank's JVM flags: the cache when it exists; without one, rank 0
+# records its class loading and profiles to the file TRAINING (when the cache's directory can be written) for
+# pinmx_aot_create, and the other ranks run as without a cache. The JVM's word on the cache goes to stderr, not
+# into the program's output.
+pinmx_aot_rank_flags() {
+  local cache=$1 rank=$2 training=$3 log="-Xlog:aot*=off:stdout -Xlog:aot*=warning:stderr"
+  [ -n "$cache" ] || return 0
+  if [ -s "$cache" ]; then
+    echo "-XX:AOTCache=$cache $log"
+  elif [ "$rank" = 0 ] && mkdir -p "$(dirname "$cache")" 2>/dev/null && [ -w "$(dirname "$cache")" ]; then
+    echo "-XX:AOTMode=record -XX:AOTConfiguration=$training $log"
+  fi
+}
+
+# pinmx_aot_create CACHE TRAINING CLASSPATH FLAGS...: after a job that ended well, makes CACHE from rank 0's
+# TRAINING file (the JVM's output goes to CACHE.log), puts it in place whole and removes the caches of the same
+# configuration made for other class path contents. A failure is one line on stderr: the job's own status stands.
+pinmx_aot_create() {
+  local cache=$1 training=$2 cp=$3 tmp=$1.$$.tmp
+  shift 3
+  [ -s "$training" ] || return 0
+  if "$JAVA_HOME/bin/java" "$@" -XX:AOTMode=create -XX:AOTConfiguration="$training" -XX:AOTCache="$tmp" \
+      -cp "$cp" >"$cache.log" 2>&1 && [ -s "$tmp" ]; then
+    rm -f "${cache%-*}"-*.aot "${cache%-*}"-*.aot.log
+    mv "$tmp" "$cache"
+  else
+    echo "pinmx: the AOT cache $cache could not be made (the JVM's output: $cache.log); later runs try again" >&2
+    rm -f "$tmp"
+  fi
+  rm -f "$training"
+}
+
 # Prints the runtime classpath of a module (its jar plus dependencies), building it only when needed: the
 # classpath of the last build is kept in target/pinmx-classpath/MODULE, and reused while no pom.xml or
 # src/main file of the tree is newer and every entry still exists. Concurrent callers (every task of a Slurm
@@ -272,6 +327,9 @@ pinmx_check_environment() {
   fi
   if [ -z "$problem" ] && [ -n "${PINMX_RMA_DIR+x}" ] && [ ! -d "$PINMX_RMA_DIR" ]; then
     problem="PINMX_RMA_DIR='$PINMX_RMA_DIR': expected an existing directory (tmpfs, default /dev/shm)"
+  fi
+  if [ -z "$problem" ] && [ -n "${PINMX_AOT_CACHE:-}" ] && ! [[ "$PINMX_AOT_CACHE" =~ ^(off|on|/.*)$ ]]; then
+    problem="PINMX_AOT_CACHE='$PINMX_AOT_CACHE': expected off, on or the absolute path of a directory"
   fi
   if [ -z "$problem" ] && [ -n "${PINMX_BOOTSTRAP:-}" ] && ! [[ "$PINMX_BOOTSTRAP" =~ ^(file:.+|.+:[0-9]+)$ ]]; then
     problem="PINMX_BOOTSTRAP='$PINMX_BOOTSTRAP': expected host:port (where rank 0 listens) or file:PATH"

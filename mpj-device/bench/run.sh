@@ -34,6 +34,8 @@
 #
 # niodev's ranks start through io.pinmx.mpj.niodev.NiodevJob (MPJ's port server, no daemons); pinmx's through
 # bin/pinmx-run --mpj (device progress: PINMX_MPJ_PROGRESS, default caller; driver: PINMX_DRIVER, default user).
+# PINMX_AOT_CACHE (on or a directory; default off) starts both devices' ranks from JDK AOT caches, one per device's
+# launch configuration and program; a missing one is first made by a training run of the same program (unmeasured).
 # PINMX_BIND (default core) binds each rank's main thread to its own CPU on both devices; PINMX_BIND=none binds
 # neither. Unbound, the two ranks' threads sometimes share a CPU for a whole run (small-message latency then
 # several times higher); bound runs are erratic only when other jobs' busy-polling ranks hold the same CPUs. pinmx's device binds only with caller progress (its waits poll), so PINMX_MPJ_PROGRESS=thread leaves
@@ -75,13 +77,43 @@ export PINMX_BIND=${PINMX_BIND:-core}
 pinmx_bound="PINMX_BIND=$PINMX_BIND"
 [ "${PINMX_MPJ_PROGRESS:-caller}" = caller ] || pinmx_bound="not bound (thread progress blocks)"
 
-# Runs one MPJ program on 2 ranks of niodev, then of pinmx; rank 0's output to $out/<name>.<device>.
+# niodev's 2 ranks of one MPJ program, extra arguments of NiodevJob first (up to a --); rank 0's output to $1.
+niodev() {
+  local to=$1 job=(); shift
+  while [ "$1" != "--" ]; do job+=("$1"); shift; done
+  shift
+  "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob "${job[@]}" -np 2 "$@" 2>"$to.err" \
+    >"$to" || { cat "$to.err" >&2; exit 1; }
+}
+
+# Runs one MPJ program on 2 ranks of niodev, then of pinmx; rank 0's output to $out/<name>.<device>. With AOT caches
+# (PINMX_AOT_CACHE, scripts/lib.sh) each device's ranks start from the cache of their own launch configuration; where
+# it is missing, a training run of the same program (not shown, not measured) makes it first.
 both() {
-  local name=$1; shift
-  echo "== $name on niodev (MPJ Express's TCP device), 2 ranks, PINMX_BIND=$PINMX_BIND"
-  "$JAVA_HOME/bin/java" "${flags[@]}" -cp "$cp" io.pinmx.mpj.niodev.NiodevJob -np 2 "$@" 2>"$out/$name.niodev.err" \
-    | tee "$out/$name.niodev" || { cat "$out/$name.niodev.err" >&2; exit 1; }
-  echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-caller}), 2 ranks, $pinmx_bound"
+  local name=$1 niodev_cache pinmx_cache niodev_aot=() rank training
+  shift
+  niodev_cache=$(pinmx_aot_cache "io.pinmx.mpj.niodev.BoundRank $1" "$cp" "${flags[@]}")
+  pinmx_cache=$(pinmx_aot_cache "$1" "$cp:$PINMX_MPJ_JARS" "${flags[@]}")
+  if [ -n "$niodev_cache" ] && [ ! -s "$niodev_cache" ]; then
+    training=$(pinmx_aot_rank_flags "$niodev_cache" 0 "$out/niodev.training")
+    if [ -n "$training" ]; then
+      echo "== training run of $name on niodev for its AOT cache $niodev_cache"
+      niodev "$out/$name.niodev-training" --rank-jvm-options 0 "$training" -- "$@"
+      pinmx_aot_create "$niodev_cache" "$out/niodev.training" "$cp" "${flags[@]}"
+    fi
+  fi
+  if [ -n "$pinmx_cache" ] && [ ! -s "$pinmx_cache" ]; then
+    echo "== training run of $name on pinmx for its AOT cache $pinmx_cache"
+    PINMX_CLASSPATH=$cp "$root/bin/pinmx-run" -np 2 --mpj "$@" >"$out/$name.pinmx-training" 2>&1 ||
+      { cat "$out/$name.pinmx-training" >&2; exit 1; }
+  fi
+  for rank in 0 1; do
+    [ -s "$niodev_cache" ] && niodev_aot+=(--rank-jvm-options "$rank" "$(pinmx_aot_rank_flags "$niodev_cache" "$rank" "")")
+  done
+  echo "== $name on niodev (MPJ Express's TCP device), 2 ranks, PINMX_BIND=$PINMX_BIND, AOT cache ${niodev_cache:-off}"
+  niodev "$out/$name.niodev" "${niodev_aot[@]}" -- "$@"
+  cat "$out/$name.niodev"
+  echo "== $name on pinmx (mxdev over the pinmx endpoint, driver ${PINMX_DRIVER:-user}, progress ${PINMX_MPJ_PROGRESS:-caller}), 2 ranks, $pinmx_bound, AOT cache ${pinmx_cache:-off}"
   PINMX_CLASSPATH=$cp "$root/bin/pinmx-run" -np 2 --mpj "$@" 2>"$out/$name.pinmx.err" \
     | tee "$out/$name.pinmx" || { cat "$out/$name.pinmx.err" >&2; exit 1; }
 }

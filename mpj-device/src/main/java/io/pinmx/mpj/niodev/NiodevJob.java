@@ -24,8 +24,9 @@ import java.util.concurrent.TimeUnit;
  * MPJ's launcher (MPJRun) is that port server when its daemons start the ranks; this class plays it
  * ({@link PortServer}) and starts the ranks itself with this JVM's class path and flags.
  * <p>
- * {@code NiodevJob [--port-server ADDRESS] [--rank-prefix RANK COMMAND]... -np N MAIN_CLASS ARGS...}: each rank
- * runs {@code MAIN_CLASS RANK CONFIG niodev ARGS...} with {@code MPJ_HOME} (MPI.Init reads
+ * {@code NiodevJob [--port-server ADDRESS] [--rank-prefix RANK COMMAND]... [--rank-jvm-options RANK OPTIONS]... -np N
+ * MAIN_CLASS ARGS...}: each rank runs {@code MAIN_CLASS RANK CONFIG niodev ARGS...}, with its own JVM options (split
+ * at white space) after this JVM's, and with {@code MPJ_HOME} (MPI.Init reads
  * {@code conf/mpjexpress.conf} there), its main thread bound to the rank's CPU when PINMX_BIND=core, as pinmx's
  * device binds its ranks ({@link BoundRank}). A rank's prefix (COMMAND split at white space, such as
  * {@code ip netns exec NS} or {@code taskset -c 1}) runs its JVM, so ranks can sit in different network namespaces;
@@ -65,7 +66,8 @@ public final class NiodevJob
             for (int r = 0; r < ranks; r++)
             {
                 processes.add(start(r, ranks, options.prefixes().getOrDefault(r, List.of()),
-                    options.mainClass(), config, options.programArgs()));
+                    options.jvmOptions().getOrDefault(r, List.of()), options.mainClass(), config,
+                    options.programArgs()));
             }
             final int status = awaitAll(processes);
             serving.join(TimeUnit.SECONDS.toMillis(1));
@@ -81,12 +83,14 @@ public final class NiodevJob
             ";#Server Name;" + server.getHostAddress() + ";#Server Port;" + serverPort;
     }
 
-    private static Process start(final int rank, final int ranks, final List<String> prefix, final String mainClass,
-        final String config, final List<String> programArgs) throws IOException
+    private static Process start(final int rank, final int ranks, final List<String> prefix,
+        final List<String> jvmOptions, final String mainClass, final String config, final List<String> programArgs)
+        throws IOException
     {
         final List<String> command = new ArrayList<>(prefix);
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(BoundRank.class.getName());

@@ -21,6 +21,29 @@ class JobOptionsTest
         assertEquals(List.of("S"), options.programArgs());
         assertEquals(InetAddress.getLoopbackAddress(), options.portServer());
         assertEquals(Map.of(), options.prefixes());
+        assertEquals(Map.of(), options.jvmOptions());
+    }
+
+    @Test
+    void jvmOptionsAreSplitAtWhiteSpaceAndKeptPerRank()
+    {
+        final JobOptions options = JobOptions.parse(new String[] {"--rank-jvm-options", "0",
+            "-XX:AOTMode=record  -XX:AOTConfiguration=/tmp/a.training", "--rank-prefix", "0", "taskset -c 0",
+            "-np", "2", "Main"});
+        assertEquals(Map.of(0, List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=/tmp/a.training")),
+            options.jvmOptions());
+        assertEquals(Map.of(0, List.of("taskset", "-c", "0")), options.prefixes());
+    }
+
+    @Test
+    void badJvmOptionsAreRefusedNamingTheOption()
+    {
+        assertRefused("--rank-jvm-options '2': expected a rank of 0..1",
+            "--rank-jvm-options", "2", "-Xint", "-np", "2", "Main");
+        assertRefused("--rank-jvm-options 0: the options are empty", "--rank-jvm-options", "0", "", "-np", "2", "Main");
+        assertRefused("--rank-jvm-options 0 is given twice",
+            "--rank-jvm-options", "0", "-Xint", "--rank-jvm-options", "0", "-Xmx1g", "-np", "2", "Main");
+        assertRefused("--rank-jvm-options needs a rank and options; " + JobOptions.USAGE, "--rank-jvm-options", "0");
     }
 
     @Test
