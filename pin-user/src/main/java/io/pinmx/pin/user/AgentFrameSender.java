@@ -62,6 +62,23 @@ final class AgentFrameSender
         return true;
     }
 
+    /**
+     * Wake a same-host peer endpoint parked at {@code to} for a record that is not a frame (an invitation to share a
+     * pull). A doorbell that cannot go out leaves the peer parked: the record waits for its next poll.
+     */
+    void ringDoorbell(final InetSocketAddress to)
+    {
+        try
+        {
+            udp.sendDoorbell(to);
+            counters.increment(Counter.DOORBELLS_SENT);
+        }
+        catch (final IOException e)
+        {
+            // the invitation is optional: the puller copies whatever the peer does not
+        }
+    }
+
     /** @return whether the frame went out. */
     boolean send(
         final MemorySegment header, final MemorySegment payload, final long payloadOffset, final int payloadBytes,

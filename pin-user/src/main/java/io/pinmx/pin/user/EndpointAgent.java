@@ -136,7 +136,7 @@ final class EndpointAgent implements Agent
             runner = ProgressRunner.start(ThreadingMode.DEDICATED, BackoffThenBlockIdleStrategy.providerAgent(() ->
             {
                 publishCountersIfDue();
-                park(PARK_MAX_NS);
+                park(PARK_MAX_NS, ShmFrameRing.PARKED);
             }), this::onThreadError, this);
         }
         else if (responder)
@@ -312,7 +312,8 @@ final class EndpointAgent implements Agent
                 // the responder may have queued events since the caller looked; poll returns none while we hold the lock
                 if (events.isEmpty())
                 {
-                    park(leftNs);
+                    // the caller's own core idles meanwhile: a peer's invitation to share its pull may wake it
+                    park(leftNs, ShmFrameRing.PARKED_IN_WAIT);
                 }
             }
             finally
@@ -424,15 +425,19 @@ final class EndpointAgent implements Agent
         }
     }
 
-    /** Block in poll until a datagram, a doorbell, a wake-up or the next timer. */
-    private void park(final long maxNs)
+    /**
+     * Block in poll until a datagram, a doorbell, a wake-up or the next timer.
+     *
+     * @param how {@link ShmFrameRing#PARKED} or {@link ShmFrameRing#PARKED_IN_WAIT}: what the ring's producers wake.
+     */
+    private void park(final long maxNs, final int how)
     {
         final long timeoutNs = puller.hasActivePulls() || writer.hasActive() ?
             Math.min(maxNs, pullResendTimeoutNs / 2) : Math.min(maxNs, PARK_MAX_NS);
         parked = true;
         if (ring != null)
         {
-            ring.setConsumerParked(true);
+            ring.setConsumerParked(how);
         }
         try
         {
@@ -452,7 +457,7 @@ final class EndpointAgent implements Agent
         {
             if (ring != null)
             {
-                ring.setConsumerParked(false);
+                ring.setConsumerParked(ShmFrameRing.NOT_PARKED);
             }
             parked = false;
             dispatcher.pollUdpNext();

@@ -90,8 +90,8 @@ final class Puller
         this.events = parts.events();
         this.copier = new VmCopier(arena);
         this.sharedCopy = ownFile == null || options.sharedPullMinBytes() == 0 ? null : new SharedPullCopy(
-            ownFile.sharedPulls(), copier, counters, parts.sessionId(), port, options.bindAddress().getAddress(),
-            helperTimeoutNs(options));
+            ownFile.sharedPulls(), copier, parts.sender(), counters, parts.sessionId(), port,
+            options.bindAddress().getAddress(), helperTimeoutNs(options));
         this.batch = new ReplyCopyBatch(arena);
         this.endpointIndex = parts.endpointIndex();
         this.sessionId = parts.sessionId();

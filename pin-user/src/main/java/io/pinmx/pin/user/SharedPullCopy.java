@@ -5,8 +5,9 @@ import io.pinmx.pin.spi.DriverCounters;
 
 /**
  * The puller's side of a same-host pull of at least {@code sharedPullMinBytes}: publish it in a {@link SharedPulls}
- * slot, invite the source endpoint's agent through its ring, copy blocks from the front with process_vm_readv
- * while that agent (if it is polling) copies from the back, then wait for the block it holds. Used by the
+ * slot, invite the source endpoint's agent through its ring (ringing its doorbell when its caller is blocked in its
+ * own wait: that core idles otherwise), copy blocks from the front with process_vm_readv while that agent (if it
+ * polls, or once woken) copies from the back, then wait for the block it holds. Used by the
  * {@link Puller} on the agent, with the puller's {@link VmCopier} resolved over the whole pull: after a failed copy
  * that copier describes the fault exactly as a single process_vm_readv would.
  */
@@ -27,6 +28,7 @@ final class SharedPullCopy
 
     private final SharedPulls own;
     private final VmCopier copier;
+    private final AgentFrameSender sender;
     private final DriverCounters counters;
     private final int sessionId;
     private final int port;
@@ -34,11 +36,12 @@ final class SharedPullCopy
     private final long helperTimeoutNs;
 
     SharedPullCopy(
-        final SharedPulls own, final VmCopier copier, final DriverCounters counters, final int sessionId, final int port,
-        final byte[] hostBytes, final long helperTimeoutNs)
+        final SharedPulls own, final VmCopier copier, final AgentFrameSender sender, final DriverCounters counters,
+        final int sessionId, final int port, final byte[] hostBytes, final long helperTimeoutNs)
     {
         this.own = own;
         this.copier = copier;
+        this.sender = sender;
         this.counters = counters;
         this.sessionId = sessionId;
         this.port = port;
@@ -55,7 +58,11 @@ final class SharedPullCopy
         {
             return copier.transfer(source.pid(), false, slot.length) ? Outcome.COPIED : Outcome.COPY_FAILED;
         }
-        source.ring().offerSharedPull(sessionId, index, own.generation(index), port, hostBytes);
+        final ShmFrameRing ring = source.ring();
+        if (ring.offerSharedPull(sessionId, index, own.generation(index), port, hostBytes) && ring.claimHelperWakeUp())
+        {
+            sender.ringDoorbell(slot.peer.socketAddress(slot.remoteEndpoint));
+        }
         final long blockBytes = SharedPulls.blockBytes(slot.length);
         boolean copied = true;
         long block;

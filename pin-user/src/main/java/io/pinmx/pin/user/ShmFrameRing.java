@@ -16,13 +16,21 @@ import java.lang.invoke.VarHandle;
  * (int: frame or padding), sender's UDP port (int), sender's IPv4/IPv6 address length (int) and 16 address
  * bytes, then the frame; records start 8-byte aligned. A shared-pull record carries, instead of a frame, the
  * pulling endpoint's session id, the {@link SharedPulls} slot and its generation (ints): an invitation to copy part
- * of that pull, never a wake-up (no doorbell: only an agent that polls anyway should take it).
+ * of that pull. It wakes only a consumer parked in {@link #PARKED_IN_WAIT} (a caller blocked in its own wait, whose
+ * core has nothing else to run): a progress thread parked beside its application would take the application's core.
  */
 final class ShmFrameRing
 {
     static final int CONTROL_BYTES = 256;
     static final int RECORD_HEADER_BYTES = 32;
     static final int ALIGNMENT = 8;
+
+    /** The consumer's parked flag: polling, not blocked. */
+    static final int NOT_PARKED = 0;
+    /** Parked (a progress thread): a frame wakes it, an invitation to share a pull does not. */
+    static final int PARKED = 1;
+    /** Parked in a caller's own wait (no progress thread): frames and invitations to share a pull wake it. */
+    static final int PARKED_IN_WAIT = 2;
 
     private static final long TAIL_OFFSET = 0;
     private static final long HEAD_OFFSET = 64;
@@ -313,17 +321,30 @@ final class ShmFrameRing
         return deliveringEnd;
     }
 
-    /** Consumer: announce it is about to block (producers then ring the doorbell). Volatile: pairs with offer. */
-    void setConsumerParked(final boolean parked)
+    /**
+     * Consumer: announce it is about to block, {@link #PARKED} or {@link #PARKED_IN_WAIT} (producers then ring the
+     * doorbell), or that it polls again ({@link #NOT_PARKED}). Volatile: pairs with offer.
+     */
+    void setConsumerParked(final int parked)
     {
-        INT.setVolatile(control, PARKED_OFFSET, parked ? 1 : 0);
+        INT.setVolatile(control, PARKED_OFFSET, parked);
     }
 
     /** Producer, after offer: true if the consumer was parked and this caller must wake it (only one caller does). */
     boolean claimWakeUp()
     {
-        return (int)INT.getVolatile(control, PARKED_OFFSET) == 1 &&
-            INT.compareAndSet(control, PARKED_OFFSET, 1, 0);
+        final int parked = (int)INT.getVolatile(control, PARKED_OFFSET);
+        return parked != NOT_PARKED && INT.compareAndSet(control, PARKED_OFFSET, parked, NOT_PARKED);
+    }
+
+    /**
+     * Producer, after {@link #offerSharedPull}: true if the consumer is parked in a caller's own wait and this caller
+     * must wake it to share the pull (only one caller does).
+     */
+    boolean claimHelperWakeUp()
+    {
+        return (int)INT.getVolatile(control, PARKED_OFFSET) == PARKED_IN_WAIT &&
+            INT.compareAndSet(control, PARKED_OFFSET, PARKED_IN_WAIT, NOT_PARKED);
     }
 
     private long claim(final int required)

@@ -8,7 +8,8 @@
  * allocated before the file is mapped, so a full directory refuses the open) (zero-length UDP datagrams as doorbells
  * for a parked receiver) plus single-copy pulls by one
  * process_vm_readv from the peer's region table published in the same file, or, from 128 KiB, shared with the
- * source endpoint's agent when it polls ({@code SharedPulls} slots in the puller's file: {@code SharedPullCopy} copies
+ * source endpoint's agent when it polls or its caller is blocked in its own wait (the invitation rings that one's
+ * doorbell) ({@code SharedPulls} slots in the puller's file: {@code SharedPullCopy} copies
  * the front, the source's {@code PullHelper} the back with process_vm_writev; declared memory is moved into
  * transparent huge pages at declare time by {@code HugePageAdvice}, so both walk it 2 MiB at a time). Puts and
  * atomics into regions exposed

@@ -7,6 +7,7 @@ import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.EventType;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.spi.RegionAccess;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -71,6 +73,37 @@ class SharedPullTest
             assertTrue(shared > 0, "no pull of " + ATTEMPTS + " was shared with a source polled all along");
             assertTrue(shared < PULL_BYTES, "the puller copies the front itself: " + shared);
             assertEquals(0, shared % SharedPulls.blockBytes(PULL_BYTES), "whole blocks: " + shared);
+        }
+        assertEquals(puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE),
+            source.counters().get(Counter.SHARED_PULL_BYTES_FOR_PEERS));
+    }
+
+    @Test
+    void aSourceBlockedInItsOwnWaitIsWokenToCopyTheBackOfALargePull() throws Exception
+    {
+        final DriverEndpoint source = open();
+        final DriverEndpoint puller = open();
+        final LargePull pull = largePull(source, puller);
+        final MemorySegment data = pull.data();
+        final MemorySegment target = pull.target();
+        final EventLog log = new EventLog();
+        try (BlockedWaiter waiter = new BlockedWaiter(source))
+        {
+            long shared = 0;
+            for (int attempt = 0; attempt < ATTEMPTS && shared == 0; attempt++)
+            {
+                Patterns.fill(data, attempt);
+                target.fill((byte)0);
+                waiter.awaitBlocked();
+                puller.startPull(pull.spec().pullHandle(attempt));
+                final EventLog.Seen done = log.awaitPull(puller, TIMEOUT, attempt);
+                assertEquals(EventType.PULL_DONE, done.type(), done.message());
+                assertEquals(Patterns.crc(data), Patterns.crc(target), "pull " + attempt + " byte-exact");
+                shared = puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE);
+            }
+            assertTrue(shared > 0, "no pull of " + ATTEMPTS + " was shared with a source woken from its wait");
+            assertTrue(shared < PULL_BYTES, "the puller copies the front itself: " + shared);
+            assertTrue(puller.counters().get(Counter.DOORBELLS_SENT) > 0, "the puller rang the blocked source's doorbell");
         }
         assertEquals(puller.counters().get(Counter.SHARED_PULL_BYTES_BY_SOURCE),
             source.counters().get(Counter.SHARED_PULL_BYTES_FOR_PEERS));
@@ -226,6 +259,58 @@ class SharedPullTest
     {
         return new PullSpec().peerIndex(puller.acquirePeer(source.address().board())).remoteEndpointIndex(0)
             .remoteSessionId(source.address().sessionId()).remoteRegionId(sourceId).localRegionId(targetId);
+    }
+
+    /**
+     * A thread blocked in an endpoint's await whenever it has nothing to do, as a caller-mode rank waiting for its
+     * own send blocks once its poll ran out; it counts its returns.
+     */
+    private static final class BlockedWaiter implements AutoCloseable
+    {
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicLong awaits = new AtomicLong();
+        private final Thread thread;
+
+        BlockedWaiter(final DriverEndpoint endpoint)
+        {
+            thread = new Thread(() ->
+            {
+                while (running.get())
+                {
+                    endpoint.await(Duration.ofMillis(100).toNanos());
+                    endpoint.poll(event -> { }, 64);
+                    awaits.incrementAndGet();
+                }
+            }, "blocked-waiter");
+            thread.start();
+        }
+
+        /** Until the thread is back in await after a return: blocked there, not polling. */
+        void awaitBlocked()
+        {
+            final long seen = awaits.get();
+            Awaitility.await().atMost(TIMEOUT).until(() -> awaits.get() > seen &&
+                thread.getState() == Thread.State.RUNNABLE && isParkedInAwait(thread));
+        }
+
+        private static boolean isParkedInAwait(final Thread thread)
+        {
+            for (final StackTraceElement frame : thread.getStackTrace())
+            {
+                if ("awaitReadable".equals(frame.getMethodName()))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public void close() throws InterruptedException
+        {
+            running.set(false);
+            thread.join(TIMEOUT.toMillis());
+        }
     }
 
     /** A thread that polls an endpoint without pause, as a rank waiting for its own send does. */

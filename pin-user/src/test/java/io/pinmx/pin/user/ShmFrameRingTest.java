@@ -219,9 +219,30 @@ class ShmFrameRingTest
         {
             final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
             assertFalse(ring.claimWakeUp());
-            ring.setConsumerParked(true);
+            ring.setConsumerParked(ShmFrameRing.PARKED);
             assertTrue(ring.claimWakeUp());
             assertFalse(ring.claimWakeUp());
+        }
+    }
+
+    @Test
+    void anInvitationToShareAPullWakesOnlyAConsumerParkedInItsOwnWait()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final ShmFrameRing ring = new ShmFrameRing(arena.allocate(ShmFrameRing.areaBytes(64 * 1024), 64));
+            ring.setConsumerParked(ShmFrameRing.PARKED);
+            assertFalse(ring.claimHelperWakeUp(), "a parked progress thread is left to its application's core");
+            assertTrue(ring.claimWakeUp(), "a frame still wakes it");
+
+            ring.setConsumerParked(ShmFrameRing.PARKED_IN_WAIT);
+            assertTrue(ring.claimHelperWakeUp());
+            assertFalse(ring.claimHelperWakeUp(), "one producer wakes it");
+            assertFalse(ring.claimWakeUp(), "and a frame after the invitation finds it woken");
+
+            ring.setConsumerParked(ShmFrameRing.PARKED_IN_WAIT);
+            assertTrue(ring.claimWakeUp());
+            assertFalse(ring.claimHelperWakeUp());
         }
     }
 
