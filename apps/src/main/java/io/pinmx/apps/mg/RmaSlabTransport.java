@@ -4,6 +4,7 @@ import io.pinmx.rma.RankTier;
 import io.pinmx.rma.ReduceOp;
 import io.pinmx.rma.Rma;
 import io.pinmx.rma.RmaAllocation;
+import io.pinmx.rma.RmaException;
 import io.pinmx.rma.RmaHandle;
 
 import java.lang.foreign.Arena;
@@ -58,7 +59,6 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
     private final RmaAllocation wholeLevels;
     private final long wholeSetBytes;
     private final MemorySegment staging;
-    private final int finestLevel;
     /** PUT: per set, this rank's planes as sent, untouched until {@link #putSends} of the set completes. */
     private final MemorySegment putStaging;
     private final RmaHandle[] putSends;
@@ -114,7 +114,6 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         flags = rma.alloc(2 * Long.BYTES);
         wholeLevels = rma.alloc(SETS * wholeSetBytes);
         staging = arena.allocate(Math.max(2 * planeBytes(finest), wholeSetBytes), Double.BYTES);
-        finestLevel = finest;
         putStaging = GhostMotion.PUT == motion ? arena.allocate(SETS * 2 * planeBytes(finest), Double.BYTES) : null;
         putSends = new RmaHandle[] {rma.aggregateHandle(), rma.aggregateHandle()};
         noticeSent = arena.allocate(Long.BYTES, Long.BYTES);
@@ -152,7 +151,7 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
         final long start = System.nanoTime();
         // this set's staging was last sent two exchanges ago: its puts are long done unless a neighbour lags
         putSends[setIndex].await();
-        final MemorySegment out = putStaging.asSlice(setIndex * 2 * planeBytes(finestLevel), 2 * planeBytes);
+        final MemorySegment out = putStaging.asSlice(setIndex * (putStaging.byteSize() / SETS), 2 * planeBytes);
         MemorySegment.copy(grid.values, grid.planeStart(1), out, ValueLayout.JAVA_DOUBLE, 0, planeSize);
         MemorySegment.copy(grid.values, grid.planeStart(grid.planes), out, ValueLayout.JAVA_DOUBLE, planeBytes,
             planeSize);
@@ -281,7 +280,15 @@ final class RmaSlabTransport implements SlabTransport, AutoCloseable
 
     private void awaitNotified(final int side, final long exchange, final int neighbour)
     {
-        rma.flags().awaitAtLeast(flags, side * Long.BYTES, exchange, NOTIFY_DEADLINE);
+        try
+        {
+            rma.flags().awaitAtLeast(flags, side * Long.BYTES, exchange, NOTIFY_DEADLINE);
+        }
+        catch (final RmaException ex)
+        {
+            throw new IllegalStateException("MG exchange " + exchange + ": rank " + neighbour + " did not notify " +
+                "rank " + rank() + " within " + NOTIFY_DEADLINE.toSeconds() + " s", ex);
+        }
     }
 
     @Override
