@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,23 +25,45 @@ class CallerWaitTest
 {
     private static final int KEY = 0xCA11;
     private static final Duration WAIT = Duration.ofMillis(400);
+    /** Pairs of waits measured at most until the polled one had the CPU. */
+    private static final int ATTEMPTS = 5;
 
     @Test
     void aWaitThatBlocksAtOnceUsesLittleCpuAndStillTimesOut()
     {
-        final long blockingCpuNs = cpuOfIdleWait(0);
-        final long pollingCpuNs = cpuOfIdleWait(WAIT.toNanos());
-        assertTrue(blockingCpuNs * 4 < pollingCpuNs, "CPU of a " + WAIT.toMillis() + " ms wait blocking in the " +
-            "driver: " + blockingCpuNs / 1000 + " us; polling throughout: " + pollingCpuNs / 1000 + " us");
+        assertBlockingCostsLittleCpu("wait blocking in the driver", () -> cpuOfIdleWait(0),
+            () -> cpuOfIdleWait(WAIT.toNanos()));
     }
 
     @Test
     void aWaitAnyPollsForTheTimeItNames()
     {
-        final long blockingCpuNs = cpuOfIdleWaitAny(Duration.ZERO);
-        final long pollingCpuNs = cpuOfIdleWaitAny(WAIT);
-        assertTrue(blockingCpuNs * 4 < pollingCpuNs, "CPU of a " + WAIT.toMillis() + " ms waitAny polling for 0: " +
-            blockingCpuNs / 1000 + " us; polling throughout: " + pollingCpuNs / 1000 + " us");
+        assertBlockingCostsLittleCpu("waitAny polling for 0", () -> cpuOfIdleWaitAny(Duration.ZERO),
+            () -> cpuOfIdleWaitAny(WAIT));
+    }
+
+    /**
+     * The blocking wait costs under a quarter of the CPU of the same wait polled throughout, compared in a pair where
+     * the polled wait had the CPU for at least half its time (on a loaded host it may not: the pair is measured
+     * again). Pairs that never had it still bound the blocking wait by a quarter of its wall time.
+     */
+    private static void assertBlockingCostsLittleCpu(final String what, final LongSupplier blockingCpuNs,
+        final LongSupplier pollingCpuNs)
+    {
+        long blocking = 0;
+        long polling = 0;
+        for (int pair = 0; pair < ATTEMPTS; pair++)
+        {
+            blocking = blockingCpuNs.getAsLong();
+            polling = pollingCpuNs.getAsLong();
+            if (polling >= WAIT.toNanos() / 2)
+            {
+                break;
+            }
+        }
+        final String figures = "CPU of a " + WAIT.toMillis() + " ms " + what + ": " + blocking / 1000 +
+            " us; polling throughout: " + polling / 1000 + " us";
+        assertTrue(blocking * 4 < (polling >= WAIT.toNanos() / 2 ? polling : WAIT.toNanos()), figures);
     }
 
     @Test
