@@ -25,9 +25,10 @@ import java.time.Duration;
  * Its idle is the endpoint's wait on the posted receive of the next request: for {@link #POLL_AFTER_REQUEST} after a
  * request it stays on its core (watching the receive, or polling the endpoint itself when no agent thread does), so
  * the next request of an origin issuing them back to back needs no wake-up (a wake-up costs more than the
- * operation); later it parks and the round that completes the receive wakes it. It does not join the endpoint's own
- * agent: serving a request waits in the endpoint for its data, which on the endpoint's agent thread would wait on
- * itself. Every field is the server thread's, but the counters others read and {@link #stopping}.
+ * operation); later it parks and the round that completes the receive wakes it. A process allowed on one CPU only
+ * parks at once: there the watching would hold the CPU the endpoint's thread needs to complete the receive, and
+ * the application's computation. It does not join the endpoint's own agent: serving a request waits in the endpoint
+ * for its data, which on the endpoint's agent thread would wait on itself. Every field is the server thread's, but the counters others read and {@link #stopping}.
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
  * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote
@@ -43,6 +44,9 @@ final class DataServer implements Agent, AutoCloseable
     private static final Duration MUTEX_POLL = Duration.ofNanos(100_000);
     /** How long after a request the server keeps polling for the next: a few operations' round trips. */
     private static final Duration POLL_AFTER_REQUEST = Duration.ofMillis(1);
+    /** {@link #POLL_AFTER_REQUEST}, or none in a process allowed on one CPU (the JVM reads its affinity mask). */
+    private final Duration pollAfterRequest =
+        Runtime.getRuntime().availableProcessors() > 1 ? POLL_AFTER_REQUEST : Duration.ZERO;
 
     private final Endpoint endpoint;
     private final Allocator allocations;
@@ -60,8 +64,8 @@ final class DataServer implements Agent, AutoCloseable
     private volatile boolean stopping;
     /** The posted receive of the next request; null until a duty cycle posts it. Server thread only. */
     private Request next;
-    /** The next idle's poll time: {@link #POLL_AFTER_REQUEST} after a request, none once a slice passed empty. */
-    private Duration pollFor = POLL_AFTER_REQUEST;
+    /** The next idle's poll time: {@link #pollAfterRequest} after a request, none once a slice passed empty. */
+    private Duration pollFor = pollAfterRequest;
     /** Whether the next idle's rounds send owed acks at once (not after a write its origin completed on a copy). */
     private boolean ackWhenIdle = true;
     /** The server met an error it cannot serve past: its next duty cycle ends it. */
@@ -138,7 +142,7 @@ final class DataServer implements Agent, AutoCloseable
         final Request received = next;
         next = null;
         serveReceived(received);
-        pollFor = POLL_AFTER_REQUEST;
+        pollFor = pollAfterRequest;
         ackWhenIdle = !originCopied;
         originCopied = false;
         return 1;
@@ -223,7 +227,7 @@ final class DataServer implements Agent, AutoCloseable
      */
     private boolean awaitOrStop(final Request r)
     {
-        Duration poll = POLL_AFTER_REQUEST;
+        Duration poll = pollAfterRequest;
         while (!r.await(mutexes.isEmpty() ? IDLE_SLICE : MUTEX_POLL, poll, true))
         {
             poll = Duration.ZERO;
