@@ -15,12 +15,18 @@ final class Multigrid
     private final Grid[] u;
     private final Grid[] r;
     private final Grid v;
+    /**
+     * The transport's progress, one object for every operator call: a method reference per call site would be a class
+     * per site, and the operators' calls of it would turn polymorphic after the JIT compiled them for one.
+     */
+    private final Runnable betweenPlanes;
     private long transportNs;
 
     Multigrid(final MgClass cls, final SlabTransport transport)
     {
         this.cls = cls;
         this.transport = transport;
+        this.betweenPlanes = transport::progress;
         this.levels = new SlabLevels(cls, transport.size(), transport.rank());
         this.finest = cls.finestLevel();
         this.u = new Grid[finest + 1];
@@ -44,7 +50,7 @@ final class Multigrid
     /** r = v - A u on the finest level. */
     void residual()
     {
-        Stencils.residual(u[finest], v, r[finest], transport::progress);
+        Stencils.residual(u[finest], v, r[finest], betweenPlanes);
         refresh(finest, r[finest]);
     }
 
@@ -56,20 +62,20 @@ final class Multigrid
             restrict(k);
         }
         u[1].zero();
-        Stencils.smooth(r[1], u[1], transport::progress);
+        Stencils.smooth(r[1], u[1], betweenPlanes);
         refresh(1, u[1]);
         for (int k = 2; k < finest; k++)
         {
             u[k].zero();
-            Stencils.prolongate(u[k - 1], u[k], shift(k), transport::progress);
-            Stencils.residual(u[k], r[k], r[k], transport::progress);
+            Stencils.prolongate(u[k - 1], u[k], shift(k), betweenPlanes);
+            Stencils.residual(u[k], r[k], r[k], betweenPlanes);
             refresh(k, r[k]);
-            Stencils.smooth(r[k], u[k], transport::progress);
+            Stencils.smooth(r[k], u[k], betweenPlanes);
             refresh(k, u[k]);
         }
-        Stencils.prolongate(u[finest - 1], u[finest], shift(finest), transport::progress);
+        Stencils.prolongate(u[finest - 1], u[finest], shift(finest), betweenPlanes);
         residual();
-        Stencils.smooth(r[finest], u[finest], transport::progress);
+        Stencils.smooth(r[finest], u[finest], betweenPlanes);
         refresh(finest, u[finest]);
     }
 
@@ -101,14 +107,14 @@ final class Multigrid
         final Grid coarse = r[coarseLevel];
         if (!levels.heldWhole(coarseLevel) || levels.heldWhole(fineLevel))
         {
-            Stencils.restrict(fine, coarse, 1, coarse.planes, 0, transport::progress);
+            Stencils.restrict(fine, coarse, 1, coarse.planes, 0, betweenPlanes);
             refresh(coarseLevel, coarse);
             return;
         }
         // This rank's slab gives its share of a coarse level every rank holds whole.
         final int shift = fine.firstPlane / 2;
         final int planes = fine.planes / 2;
-        Stencils.restrict(fine, coarse, 1 + shift, shift + planes, shift, transport::progress);
+        Stencils.restrict(fine, coarse, 1 + shift, shift + planes, shift, betweenPlanes);
         coarse.wrapXy(1 + shift, shift + planes);
         final long start = System.nanoTime();
         transport.gatherPlanes(coarseLevel, coarse, planes);
