@@ -28,7 +28,8 @@ import java.time.Duration;
  * operation); later it parks and the round that completes the receive wakes it. A process allowed on one CPU only
  * parks at once: there the watching would hold the CPU the endpoint's thread needs to complete the receive, and
  * the application's computation. It does not join the endpoint's own agent: serving a request waits in the endpoint
- * for its data, which on the endpoint's agent thread would wait on itself. Every field is the server thread's, but the counters others read and {@link #stopping}.
+ * for its data, which on the endpoint's agent thread would wait on itself. Every field is the server thread's, but
+ * the counters others read and {@link #stopping}.
  * Requests are served one at a time in arrival order, which the endpoint keeps per origin: a rank's operations on
  * this rank take effect in the order it issued them. Accumulates and read-modify-writes use the same atomics as the
  * shared-memory tier, so both tiers are atomic against each other. Mutexes are the same ticket locks: a remote

@@ -48,23 +48,15 @@ final class AgentFrameSender
         counters.increment(Counter.sent(kind));
         if (ring.claimWakeUp())
         {
-            try
-            {
-                udp.sendDoorbell(to);
-                counters.increment(Counter.DOORBELLS_SENT);
-            }
-            catch (final IOException e)
-            {
-                // the frame is in the ring: a parked agent finds it at its next wake-up, or its sender resends
-                return true;
-            }
+            ringDoorbell(to);
         }
         return true;
     }
 
     /**
-     * Wake a same-host peer endpoint parked at {@code to} for a record that is not a frame (an invitation to share a
-     * pull). A doorbell that cannot go out leaves the peer parked: the record waits for its next poll.
+     * Wake a same-host peer endpoint parked at {@code to} for what this agent put in its ring. A doorbell that cannot
+     * go out leaves the peer parked: the record waits for its next wake-up or poll (a frame's sender resends it; an
+     * invitation to share a pull is optional, the puller copies whatever the peer does not).
      */
     void ringDoorbell(final InetSocketAddress to)
     {
@@ -75,7 +67,7 @@ final class AgentFrameSender
         }
         catch (final IOException e)
         {
-            // the invitation is optional: the puller copies whatever the peer does not
+            // left to the peer's next wake-up or poll, as above
         }
     }
 
