@@ -5,6 +5,7 @@ import io.pinmx.job.Job;
 import io.pinmx.job.JobEndpoint;
 import io.pinmx.mx.EndpointOptions;
 import io.pinmx.mx.ProgressMode;
+import io.pinmx.pin.provider.SegmentKinds;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.spi.EndpointConfig;
 import io.pinmx.pin.spi.ProviderOptionKeys;
@@ -41,6 +42,7 @@ final class RmaLayers
      */
     RmaLayers(final Job job, final RmaOptions options)
     {
+        SegmentKinds.loadAll();
         this.arena = Arena.ofShared();
         try
         {

@@ -10,6 +10,7 @@ import io.pinmx.mx.reliability.SequenceNumbers;
 import io.pinmx.pin.provider.BackoffThenBlockIdleStrategy;
 import io.pinmx.pin.spi.DriverInfo;
 import io.pinmx.pin.provider.ProgressRunner;
+import io.pinmx.pin.provider.SegmentKinds;
 import io.pinmx.pin.provider.ThreadingMode;
 import io.pinmx.pin.spi.DriverEndpoint;
 import io.pinmx.pin.spi.EndpointAddress;
@@ -79,6 +80,7 @@ public final class Endpoint implements AutoCloseable
 
     private Endpoint(final PinDriver pinDriver, final EndpointOptions options)
     {
+        SegmentKinds.loadAll();
         this.options = options;
         this.clock = options.clock;
         // The progress thread keeps polling the driver: the driver needs no thread of its own.
