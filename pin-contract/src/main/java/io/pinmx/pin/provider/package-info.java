@@ -12,7 +12,9 @@
  * and the thread placement calls ({@link io.pinmx.pin.provider.LibcScheduling}: CPU affinity, SCHED_IDLE), with
  * {@link io.pinmx.pin.provider.BackgroundThread} for work nobody waits on, kept off a rank's bound CPU, and
  * {@link io.pinmx.pin.provider.FileSpace}: a shared file's memory allocated before anyone maps it (the user driver's
- * endpoint files, rma's slices), refused naming the directory, the bytes asked and free and what moves the file.
+ * endpoint files, rma's slices), refused naming the directory, the bytes asked and free and what moves the file,
+ * and {@link io.pinmx.pin.provider.SegmentKinds}: every kind of memory segment loaded before pinmx's code is compiled,
+ * so an application's first heap segment does not throw that compiled code away.
  * <p>
  * The lowest floor: every module above the contract may call it. May call {@link io.pinmx.pin.spi} (the contract
  * types its checks and errors use), {@link io.pinmx.pin.wire} (frame kinds and header offsets), Agrona (the
