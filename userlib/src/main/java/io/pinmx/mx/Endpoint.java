@@ -100,7 +100,7 @@ public final class Endpoint implements AutoCloseable
         this.regionCache = new RegionCache(
             new DriverRegionDeclarer(driver), options.regionCacheMaxRegions, options.regionCacheMaxBytes);
         this.requests = new RequestPool(this, driver, options.maxRequests, regionCache, pool, address.toString(), now,
-            ThreadingMode.DEDICATED == options.progressMode.threadingMode());
+            ThreadingMode.DEDICATED == options.progressMode.threadingMode(), options.pullEndPatienceNs);
         this.sender = new FrameSender(driver, address, options, mediumFragmentBytes);
         this.outbound = new OutboundQueue(now, sender, requests, options.smallMaxBytes,
             options.sendWindowFrames);

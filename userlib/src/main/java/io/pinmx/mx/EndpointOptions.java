@@ -31,6 +31,7 @@ public final class EndpointOptions
     final int sendWindowFrames;
     final long keepaliveIntervalNs;
     final long connectResendNs;
+    final long pullEndPatienceNs;
     final int unexpectedMaxMessages;
     final long unexpectedMaxBytes;
     final int maxRequests;
@@ -58,6 +59,7 @@ public final class EndpointOptions
         sendWindowFrames = b.sendWindowFrames;
         keepaliveIntervalNs = b.keepaliveIntervalNs;
         connectResendNs = b.connectResendNs;
+        pullEndPatienceNs = b.pullEndPatienceNs;
         unexpectedMaxMessages = b.unexpectedMaxMessages;
         unexpectedMaxBytes = b.unexpectedMaxBytes;
         maxRequests = b.maxRequests;
@@ -143,6 +145,7 @@ public final class EndpointOptions
         private int sendWindowFrames = 64;
         private long keepaliveIntervalNs = 100_000_000L;
         private long connectResendNs = 50_000_000L;
+        private long pullEndPatienceNs = 30_000_000_000L;
         private int unexpectedMaxMessages = 4096;
         private long unexpectedMaxBytes = 64L * 1024 * 1024;
         private int maxRequests = 16384;
@@ -297,6 +300,17 @@ public final class EndpointOptions
             return this;
         }
 
+        /**
+         * How long a failed read or receive waits for the driver to report its cancelled pull's end before it fails
+         * anyway (the driver may then still write into its buffer): longer than the driver lets an unanswered pull
+         * run (the user driver about 6 s), so that only an end that never comes reaches it; default 30 s.
+         */
+        public Builder pullEndPatienceNs(final long pullEndPatienceNs)
+        {
+            this.pullEndPatienceNs = pullEndPatienceNs;
+            return this;
+        }
+
         /** Bound of the unexpected queue in messages; default 4096. */
         public Builder unexpectedMaxMessages(final int unexpectedMaxMessages)
         {
@@ -370,6 +384,7 @@ public final class EndpointOptions
                 "sendWindowFrames", sendWindowFrames, "a power of two in 1..65536");
             check(keepaliveIntervalNs > 0, "keepaliveIntervalNs", keepaliveIntervalNs, "> 0");
             check(connectResendNs > 0, "connectResendNs", connectResendNs, "> 0");
+            check(pullEndPatienceNs > 0, "pullEndPatienceNs", pullEndPatienceNs, "> 0");
             check(unexpectedMaxMessages >= 1, "unexpectedMaxMessages", unexpectedMaxMessages, ">= 1");
             check(unexpectedMaxBytes >= rendezvousThresholdBytes, "unexpectedMaxBytes", unexpectedMaxBytes,
                 ">= rendezvousThresholdBytes, so one eager message always fits");

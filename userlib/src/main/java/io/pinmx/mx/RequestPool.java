@@ -19,12 +19,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class RequestPool
 {
-    /**
-     * How long a failure may wait for its pull's end ({@link Request#failureAtPullEnd}): longer than a driver lets a
-     * pull run (the user driver's pull timeout is about 6 s), so that only an end event that never comes reaches it.
-     */
-    static final long PULL_END_PATIENCE_NS = TimeUnit.SECONDS.toNanos(30);
-
     private final Request[] requests;
     private final int[] free;
     private int freeCount;
@@ -38,6 +32,8 @@ final class RequestPool
      * must be a volatile store); an INVOKER endpoint's waiters run rounds instead, and a release store does.
      */
     private final boolean waitersPark;
+    /** How long a failure may wait for its pull's end ({@link Request#failureAtPullEnd}): the options' own. */
+    private final long pullEndPatienceNs;
     /** Requests whose failure waits for their pull's end. */
     private int heldFailures;
     private Request completedHead;
@@ -45,9 +41,11 @@ final class RequestPool
 
     RequestPool(
         final Endpoint endpoint, final DriverEndpoint driver, final int maxRequests, final RegionCache regionCache,
-        final BufferPool buffers, final String endpointName, final CachedNanoClock now, final boolean waitersPark)
+        final BufferPool buffers, final String endpointName, final CachedNanoClock now, final boolean waitersPark,
+        final long pullEndPatienceNs)
     {
         this.driver = driver;
+        this.pullEndPatienceNs = pullEndPatienceNs;
         this.waitersPark = waitersPark;
         this.now = now;
         this.regionCache = regionCache;
@@ -284,7 +282,7 @@ final class RequestPool
     }
 
     /**
-     * Failures that waited for their pull's end for longer than {@link #PULL_END_PATIENCE_NS} take effect: the end
+     * Failures that waited for their pull's end for longer than {@link #pullEndPatienceNs} take effect: the end
      * event did not come (a driver fault), and no wait may depend on an event that may not come. The request keeps
      * its buffer until that end comes, if ever, and its error says that bytes may still land there until then.
      */
@@ -296,10 +294,10 @@ final class RequestPool
         }
         for (final Request r : requests)
         {
-            if (null != r.failureAtPullEnd && nowNs - r.failureHeldSinceNs - PULL_END_PATIENCE_NS > 0)
+            if (null != r.failureAtPullEnd && nowNs - r.failureHeldSinceNs - pullEndPatienceNs > 0)
             {
                 final String reason = r.failureAtPullEnd + "; its pull's end was not reported within " +
-                    TimeUnit.NANOSECONDS.toMillis(PULL_END_PATIENCE_NS) + " ms of its cancel (the driver may still " +
+                    TimeUnit.NANOSECONDS.toMillis(pullEndPatienceNs) + " ms of its cancel (the driver may still " +
                     "write into the buffer until it is)";
                 heldFailures--;
                 failNow(r, reason);

@@ -22,6 +22,17 @@ class EndpointOptionsTest
     }
 
     @Test
+    void aPullsEndIsAwaitedThirtySecondsUnlessChosenAndANonPositivePatienceIsNamed()
+    {
+        assertEquals(30_000_000_000L, EndpointOptions.builder().build().pullEndPatienceNs);
+        assertEquals(3_000_000_000L, EndpointOptions.builder().pullEndPatienceNs(3_000_000_000L).build().pullEndPatienceNs);
+
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> EndpointOptions.builder().pullEndPatienceNs(0).build());
+        assertEquals("endpoint option pullEndPatienceNs = 0: must be > 0", ex.getMessage());
+    }
+
+    @Test
     void theProgressThreadsSliceDefaultsToTheShortestAndABadOneIsNamed()
     {
         final long expected = null == System.getenv(ProgressSlice.VARIABLE) ? ProgressSlice.DEFAULT_NS :
