@@ -6,6 +6,14 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * In a fresh JVM that logs every class it loads: after {@link SegmentKinds#loadAll()}, an application's segments of
- * every kind (heap arrays of each element type, a mapped file, each arena) load no segment or session class, so no
+ * every kind (heap buffers of each element type, a mapped file, each arena) load no segment or session class, so no
  * compiled code that assumed a kind absent is thrown away later. Without it the same program loads them (the test
  * sees what it claims to see).
  */
@@ -92,13 +100,12 @@ class SegmentKindsTest
                 SegmentKinds.loadAll();
             }
             System.out.println(FIRST_USE);
-            MemorySegment.ofArray(new byte[1]);
-            MemorySegment.ofArray(new char[1]);
-            MemorySegment.ofArray(new short[1]);
-            MemorySegment.ofArray(new int[1]);
-            MemorySegment.ofArray(new float[1]);
-            MemorySegment.ofArray(new long[1]);
-            MemorySegment.ofArray(new double[1]);
+            // through heap buffers, the other way an application meets heap segments
+            for (final Buffer buffer : List.of(ByteBuffer.allocate(1), CharBuffer.allocate(1), ShortBuffer.allocate(1),
+                IntBuffer.allocate(1), FloatBuffer.allocate(1), LongBuffer.allocate(1), DoubleBuffer.allocate(1)))
+            {
+                MemorySegment.ofBuffer(buffer);
+            }
             Arena.ofAuto().allocate(8);
             try (Arena shared = Arena.ofShared();
                 FileChannel channel = FileChannel.open(Path.of("/proc/self/stat"), StandardOpenOption.READ))
