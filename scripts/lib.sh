@@ -245,9 +245,15 @@ pinmx_veth_namespaces() {
 # JIT warm-up on a loaded host can go unheard longer than the library's 5 s), HOME and each rank's out-RANK and
 # err-RANK in directory $5, job id $6; environment variables given as NAME=VALUE before ARGS (up to a `--`) go to
 # both ranks. With PINMX_VETH_CPUS="C0 C1" set, rank i's whole process runs on CPU Ci (taskset), as a baseline bound
-# that way runs. Waits for both; when one failed, shows both ranks' stderr and returns its status.
+# that way runs. PINMX_VETH_DRIVER=kernel runs the ranks on pinmx.ko instead (its frames on the veth ends that hold
+# the addresses; the module must be loaded). Waits for both; when one failed, shows both ranks' stderr and returns
+# its status.
 pinmx_veth_ranks() {
-  local ns=("$1" "$2") addr=("$3" "$4") dir=$5 job=$6 rank status=0 pids=() vars=()
+  local ns=("$1" "$2") addr=("$3" "$4") dir=$5 job=$6 rank status=0 pids=() vars=() driver=${PINMX_VETH_DRIVER:-user}
+  case "$driver" in
+    user|kernel) ;;
+    *) echo "pinmx: PINMX_VETH_DRIVER=$driver: expected user or kernel" >&2; return 2 ;;
+  esac
   shift 6
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do vars+=("$1"); shift; done
   [ $# -gt 0 ] && shift
@@ -257,7 +263,7 @@ pinmx_veth_ranks() {
     [ ${#cpus[@]} -eq 2 ] && bind=(taskset -c "${cpus[$rank]}")
     "${bind[@]}" ip netns exec "${ns[$rank]}" env -u PINMX_RANK -u PINMX_SIZE -u PINMX_BOOTSTRAP \
       HOME="$dir" SLURM_JOB_ID="$job" SLURM_STEP_ID=0 SLURM_PROCID=$rank SLURM_NTASKS=2 \
-      PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER=user PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
+      PINMX_ADDRESS="${addr[$rank]}" PINMX_DRIVER="$driver" PINMX_PEER_TIMEOUT_MS="${PINMX_PEER_TIMEOUT_MS:-30000}" \
       "${vars[@]}" bin/pinmx-run "$@" >"$dir/out-$rank" 2>"$dir/err-$rank" &
     pids+=($!)
   done

@@ -378,6 +378,30 @@ void pinmx_frame_queue(struct sk_buff_head *txq, struct sk_buff *skb,
 }
 
 /*
+ * Send one frame whose Ethernet header @skb->data points at; 0 or an errno.
+ * A frame for the interface's own address (an endpoint's message to itself,
+ * or to another endpoint bound to the same interface) would never come back:
+ * a NIC or a veth does not return what it sends, only loopback does. Such a
+ * frame enters our receive path here instead, as if the wire had returned it.
+ * netif_rx() queues it to this CPU's backlog; from process context that
+ * backlog is usually run before netif_rx() returns.
+ */
+static int pinmx_xmit(struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	int err;
+
+	if (!(dev->flags & IFF_LOOPBACK) &&
+	    ether_addr_equal(((const struct ethhdr *)skb->data)->h_dest,
+			     dev->dev_addr)) {
+		skb->protocol = eth_type_trans(skb, dev);
+		return netif_rx(skb) == NET_RX_SUCCESS ? 0 : -ENOBUFS;
+	}
+	err = dev_queue_xmit(skb);
+	return err > 0 ? net_xmit_errno(err) : err;
+}
+
+/*
  * Send what pinmx_frame_queue() queued, after the caller dropped its
  * spinlocks (a qdisc may hold frames and run later, never re-entering).
  */
@@ -385,13 +409,9 @@ void pinmx_frame_xmit(struct sk_buff_head *txq)
 {
 	struct sk_buff *skb;
 
-	while ((skb = __skb_dequeue(txq))) {
-		int err = dev_queue_xmit(skb);
-
-		if (err > 0)
-			err = net_xmit_errno(err);
-		pinmx_count(err ? PINMX_CNT_TX_ERRORS : PINMX_CNT_TX_FRAMES, 1);
-	}
+	while ((skb = __skb_dequeue(txq)))
+		pinmx_count(pinmx_xmit(skb) ? PINMX_CNT_TX_ERRORS :
+			    PINMX_CNT_TX_FRAMES, 1);
 }
 
 /* Device @ep is bound to, or NULL; under RCU. */
@@ -931,9 +951,7 @@ long pinmx_ioc_send(struct pinmx_endpoint *ep, void __user *uarg)
 		rndv.offset = be64_to_cpu(f->region_offset);
 		rndv.region = be32_to_cpu(f->region_id);
 	}
-	err = dev_queue_xmit(skb);
-	if (err > 0)
-		err = net_xmit_errno(err);
+	err = pinmx_xmit(skb);
 	if (!err)
 		pinmx_count(PINMX_CNT_TX_FRAMES, 1);
 out_put:

@@ -660,6 +660,63 @@ static int test_veth_transfers(void)
 	return r;
 }
 
+/*
+ * Two endpoints bound to one veth end: every frame between them (eager,
+ * RNDV, NOTIFY, PULL, PULL_REPLY) is addressed to the interface's own MAC,
+ * which the veth never returns; the module hands such frames to its own
+ * receive path. Wire pulls, so the PULL frames take that path too.
+ */
+static int test_veth_same_interface_transfers(void)
+{
+	uint64_t tx_err0 = pmx_counter(PINMX_CNT_TX_ERRORS);
+	int r;
+
+	CHECK_OK(setup_veth());
+	r = transfer_sizes("vpa", "vpa", NS_A, NS_A, PINMX_PULL_WIRE, 16 * MiB,
+			   false);
+	teardown_veth();
+	if (r)
+		return r;
+	CHECK(pmx_counter(PINMX_CNT_TX_ERRORS) == tx_err0,
+	      "%llu frames failed to send",
+	      (unsigned long long)(pmx_counter(PINMX_CNT_TX_ERRORS) - tx_err0));
+	return 0;
+}
+
+/*
+ * An endpoint on a veth end sends to itself (its own MAC and index): the
+ * TINY and every MEDIUM_FRAG come back into its own ring, bytes exact.
+ */
+static int test_veth_self_send(void)
+{
+	static uint8_t buf[3 * FRAG_BYTES + 17], got[sizeof(buf)];
+	struct node n = { 0 };
+	size_t i;
+	int r = 1;
+
+	CHECK_OK(setup_veth());
+	if (enter_netns(NS_A) || node_bind(&n, "vpa", 7))
+		goto out;
+	node_link(&n, &n);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 131 + 7);
+	if (send_eager(&n, buf, 0) || recv_eager(&n, got, 0))
+		goto out;
+	if (send_eager(&n, buf, sizeof(buf)) ||
+	    recv_eager(&n, got, sizeof(buf)))
+		goto out;
+	if (memcmp(buf, got, sizeof(buf))) {
+		printf("# self-sent bytes differ\n");
+		goto out;
+	}
+	r = 0;
+out:
+	node_close(&n);
+	teardown_veth();
+	CHECK(!r, "self-send on vpa failed");
+	return 0;
+}
+
 static int test_veth_netem_loss_transfers(void)
 {
 	uint64_t resends0 = pmx_counter(PINMX_CNT_PULL_RESENDS);
@@ -3167,6 +3224,9 @@ static const struct {
 	{ "net_lo_eager_and_pull_0B_to_64MiB_local_copy",
 	  test_lo_transfers_local_copy },
 	{ "net_veth_netns_eager_and_pull_0B_to_64MiB", test_veth_transfers },
+	{ "net_veth_same_interface_eager_and_wire_pull_0B_to_16MiB",
+	  test_veth_same_interface_transfers },
+	{ "net_veth_self_send_eager_bytes_exact", test_veth_self_send },
 	{ "net_veth_netem_loss_1pct_pull_32KiB_to_16MiB",
 	  test_veth_netem_loss_transfers },
 	{ "net_overlap_miss_slow_pinning_data_right",

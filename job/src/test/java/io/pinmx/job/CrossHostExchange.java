@@ -14,8 +14,10 @@ import java.time.Duration;
 /**
  * A job of 2 ranks, each started on its own "host" (a network namespace of {@link VethNamespaces}, or a real one):
  * rank 0 sends a message of every size class (empty, tiny, small, medium, rendezvous up to 4 MiB) and rank 1 echoes
- * each back; both check every byte. Prints where each rank was reachable and by which rule, then
- * {@code rank 0 echoed N bytes}. Exits non-zero (an exception naming size and offset) on any mismatch.
+ * each back; both check every byte. Then each rank sends every size to itself, as an MPI rank does (its frames are
+ * addressed to its own interface, which a NIC or veth never returns). Prints where each rank was reachable and by
+ * which rule, {@code rank 0 echoed N bytes} and {@code rank R sent itself N bytes}. Exits non-zero (an exception
+ * naming size and offset) on any mismatch.
  */
 public final class CrossHostExchange
 {
@@ -36,6 +38,12 @@ public final class CrossHostExchange
             total += 2 * size;
         }
         return total;
+    }
+
+    /** @return the payload bytes each rank sends itself. */
+    public static long selfSentBytes()
+    {
+        return echoedBytes() / 2;
     }
 
     public static void main(final String[] args)
@@ -89,9 +97,30 @@ public final class CrossHostExchange
             {
                 System.out.println("rank 0 echoed " + echoed + " bytes");
             }
+            System.out.println("rank " + job.rank() + " sent itself " + sendToSelf(endpoint, endpoint.connect(
+                endpoint.address(), endpoint.options().applicationKey(), TIMEOUT), out, in) + " bytes");
             // Nobody closes its endpoint while the other may still wait for an ack from it.
             job.barrier();
         }
+    }
+
+    /** Every size from this rank to itself, each received into a posted receive; @return the bytes sent. */
+    private static long sendToSelf(final Endpoint endpoint, final Partner self, final MemorySegment out,
+        final MemorySegment in)
+    {
+        long sent = 0;
+        for (int i = 0; i < SIZES.length; i++)
+        {
+            final long size = SIZES[i];
+            final int seed = SIZES.length + i;
+            final Request received = endpoint.irecv(self.id(), seed, -1L, in.asSlice(0, size));
+            fill(out, size, seed);
+            endpoint.send(self, seed, out.asSlice(0, size), TIMEOUT);
+            check(received.awaitOrThrow(TIMEOUT).bytesTransferred(), in, size, seed);
+            received.release();
+            sent += size;
+        }
+        return sent;
     }
 
     private static void fill(final MemorySegment buffer, final long size, final int seed)

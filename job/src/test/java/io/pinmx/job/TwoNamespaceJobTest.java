@@ -58,6 +58,8 @@ class TwoNamespaceJobTest
             assertTrue(out1.contains("rank 1 reachable at " + hosts.address(1) + " on " + hosts.name(1) +
                 " (the route to rank 0 (its control connection))"), out1);
             assertTrue(out0.contains("rank 0 echoed " + CrossHostExchange.echoedBytes() + " bytes"), out0);
+            assertTrue(out0.contains("rank 0 sent itself " + CrossHostExchange.selfSentBytes() + " bytes"), out0);
+            assertTrue(out1.contains("rank 1 sent itself " + CrossHostExchange.selfSentBytes() + " bytes"), out1);
             hosts.assertCrossed(0, before, CrossHostExchange.echoedBytes(), "payload bytes echoed on the user driver");
             assertEquals(List.of(), listing(bootstrapDirectory(home)), "bootstrap files left after the job");
         }

@@ -95,6 +95,7 @@ class TwoNamespaceKernelJobTest
             assertTrue(out.contains("rank 0 reachable at " + hosts.address(0) + " on " + hosts.name(0) + " (" +
                 RankAddress.INTERFACE_VARIABLE + "=" + hosts.name(0) + "), board eth:"), out);
             assertTrue(out.contains("rank 0 echoed " + CrossHostExchange.echoedBytes() + " bytes"), out);
+            assertTrue(out.contains("rank 0 sent itself " + CrossHostExchange.selfSentBytes() + " bytes"), out);
             hosts.assertCrossed(0, before, CrossHostExchange.echoedBytes(), "payload bytes echoed on the kernel provider");
         }
     }
