@@ -22,7 +22,8 @@
 # (PINMX_RMA_SHARED_MEMORY=0: UDP frames; MPJ runs are the host ones). veth: 2 ranks, each in its own network
 # namespace joined by a veth pair (needs root and iproute2; PINMX_VETH_CPUS="0 1" binds each rank's process to a
 # CPU), rma through the driver, MPJ on pinmx over UDP and MPJ on niodev (NiodevJob in the first namespace starts
-# each rank through a prefix: `ip netns exec` into its namespace, `taskset` onto its CPU).
+# each rank through a prefix: `ip netns exec` into its namespace, `taskset` onto its CPU). With
+# PINMX_VETH_DRIVER=kernel both pinmx versions run on pinmx.ko instead (inside the VM: kmod/vm/run-tests.sh --cmd).
 set -euo pipefail
 
 cls=S nps="2 4" settings="host" kernels="mg spmv srumma" spmv_matrices="stencil27 24,powerlaw 5000" spmv_iterations=5
