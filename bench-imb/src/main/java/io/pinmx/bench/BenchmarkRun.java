@@ -1,5 +1,6 @@
 package io.pinmx.bench;
 
+import io.pinmx.job.JitQuiet;
 import io.pinmx.job.Job;
 import io.pinmx.job.JobRank;
 import io.pinmx.pin.select.PinmxVersion;
@@ -223,13 +224,13 @@ public final class BenchmarkRun
         {
             // Said before it starts: the warm-up is the one silent phase, and it may take seconds.
             out.println("# " + transportName + ": opening, then JIT warm-up (at most " +
-                JitWarmUp.MAX_WARMUP_NS / 1_000_000_000 + " s) before the first size");
+                JitQuiet.MAX_WARMUP_NS / 1_000_000_000 + " s) before the first size");
             out.flush();
         }
         try (Transport transport = Transports.open(transportName, job, env);
             MessageBuffers buffers = new MessageBuffers(sizes[sizes.length - 1]))
         {
-            final JitWarmUp.Outcome warmUp = JitWarmUp.run(benchmark, transport, job, buffers, sizes);
+            final JitQuiet.Outcome warmUp = JitWarmUp.run(benchmark, transport, job, buffers, sizes);
             if (0 == job.rank())
             {
                 out.println(RULE);
@@ -241,7 +242,7 @@ public final class BenchmarkRun
                     measuredOver = transport.progress().split(" \\(|;|,", 2)[0];
                 }
                 out.println("# JIT warm-up: " + Benchmark.JIT_WARMUP_REPETITIONS + " repetitions of " + sizes[1] +
-                    " B, then " + warmUp.describe());
+                    " B, then " + warmUp.describe("every size"));
                 out.println(RULE);
                 out.println(benchmark.layout().header());
                 out.flush();

@@ -307,7 +307,7 @@ public final class PinningPingPong
             {
                 jitWarm = true;
                 return "JIT warm-up: " + Benchmark.JIT_WARMUP_REPETITIONS + " repetitions of " + sizes[0] + " B, then " +
-                    JitWarmUp.run(pingPong, transport, job, buffers, withZero).describe();
+                    JitWarmUp.run(pingPong, transport, job, buffers, withZero).describe("every size");
             }
             for (final int bytes : sizes)
             {

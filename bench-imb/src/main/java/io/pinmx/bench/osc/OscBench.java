@@ -1,7 +1,7 @@
 package io.pinmx.bench.osc;
 
 import io.pinmx.bench.BenchmarkRun;
-import io.pinmx.bench.JitWarmUp;
+import io.pinmx.job.JitQuiet;
 import io.pinmx.job.Job;
 import io.pinmx.job.RankBinding;
 import io.pinmx.pin.select.PinmxVersion;
@@ -160,7 +160,7 @@ public final class OscBench
         pass(origin, op, windows, minBytes, maxBytes, Pass.UNTIMED);
         if (1 == options.divisor())
         {
-            final JitWarmUp.Outcome warmUp = JitWarmUp.untilQuiet(job, startNs,
+            final JitQuiet.Outcome warmUp = JitQuiet.untilQuiet(JitQuiet.votesOf(job), startNs,
                 () -> pass(origin, op, windows, minBytes, maxBytes, Pass.QUIET_CHECK));
             if (!warmUp.quiet() && 0 == job.rank())
             {
@@ -265,7 +265,7 @@ public final class OscBench
     /**
      * The untimed pass: as many iterations as timed up to 8 KiB (C2 compiles after ~10^4 runs), a tenth above. At
      * full counts ({@code -d 1}) passes of a tenth of that follow until the JIT is quiet on both ranks
-     * ({@link JitWarmUp#untilQuiet}): after the untimed pass alone C2 can still be compiling a path (the
+     * ({@link JitQuiet#untilQuiet}): after the untimed pass alone C2 can still be compiling a path (the
      * fetch-and-add's) while the first timed loops run.
      */
     private static long warmUp(final long bytes, final long count, final Pass pass)

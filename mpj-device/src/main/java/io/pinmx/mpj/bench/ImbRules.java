@@ -1,14 +1,16 @@
 package io.pinmx.mpj.bench;
 
+import io.pinmx.job.JitQuiet;
+import mpi.Intracomm;
+import mpi.MPI;
+
 /**
  * The IMB rules the MPJ benchmark programs share: the size range of {@code -msglog a:b}, repetitions per size (1000,
  * or fewer so that one size moves at most 40 MiB), IMB's 2 untimed repetitions before each timed loop, and this
- * project's untimed passes over every size for the JIT before the table.
+ * project's untimed passes over every size before the table, until the JIT is quiet on every rank.
  */
 final class ImbRules
 {
-    /** Untimed passes over every size before the table, so the JIT has compiled every path. */
-    static final int WARM_UP_PASSES = 3;
     /** Repetitions per size in an untimed pass, at most. */
     static final int WARM_UP_REPETITIONS = 200;
     /** IMB's untimed repetitions before each timed loop. */
@@ -18,6 +20,25 @@ final class ImbRules
 
     private ImbRules()
     {
+    }
+
+    /**
+     * Untimed passes over every size ({@code pass}) until the JIT compiler threads of every rank are quiet
+     * ({@link JitQuiet}, the ranks voting by a bitwise-or Allreduce), so that no path is compiled while a size is
+     * timed: a rendezvous path meets C2's counts only after thousands of messages. Every rank calls it.
+     */
+    static JitQuiet.Outcome warmUp(final Intracomm comm, final Runnable pass)
+    {
+        final long startNs = System.nanoTime();
+        pass.run();
+        final int[] mine = new int[1];
+        final int[] all = new int[1];
+        return JitQuiet.untilQuiet(votes ->
+        {
+            mine[0] = votes;
+            comm.Allreduce(mine, 0, all, 0, 1, MPI.INT, MPI.BOR);
+            return all[0];
+        }, startNs, pass);
     }
 
     /** IMB's rule: 1000, or fewer so that one size moves at most 40 MiB. */

@@ -1,5 +1,6 @@
 package io.pinmx.mpj.bench;
 
+import io.pinmx.job.JitQuiet;
 import io.pinmx.job.ProgramArguments;
 import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
@@ -10,9 +11,9 @@ import java.util.Locale;
 /**
  * IMB Allreduce as an MPJ Express program (the collective NPB IS calls once per iteration, there on 1029 ints):
  * every rank calls {@code Allreduce} of {@code int} sums, sizes 4 B and 2^a..2^b bytes ({@code -msglog a:b}, default
- * 2:22), IMB's repetitions (1000, fewer above 40 MB of volume) after 2 untimed ones and a barrier, and 3 untimed
- * passes over every size for the JIT. Prints IMB's columns: bytes, repetitions, and the fastest, slowest and mean
- * rank's time per call in microseconds.
+ * 2:22), IMB's repetitions (1000, fewer above 40 MB of volume) after 2 untimed ones and a barrier, and untimed
+ * passes over every size until the JIT is quiet ({@link ImbRules#warmUp}). Prints IMB's columns: bytes,
+ * repetitions, and the fastest, slowest and mean rank's time per call in microseconds.
  * <p>
  * {@code main(RANK CONFIG DEVICE [-msglog a:b])}.
  */
@@ -41,20 +42,22 @@ public final class MpjAllreduce
         final int ints = (1 << logs[1]) / Integer.BYTES;
         final int[] in = new int[ints];
         final int[] out = new int[ints];
-        for (int pass = 0; pass < ImbRules.WARM_UP_PASSES; pass++)
+        final JitQuiet.Outcome warmUp = ImbRules.warmUp(comm, () ->
         {
             for (int log = logs[0]; log <= logs[1]; log++)
             {
                 reduce(comm, in, out, 1 << log,
                     Math.min(ImbRules.WARM_UP_REPETITIONS, ImbRules.repetitions(1 << log)));
             }
-        }
+        });
         if (0 == comm.Rank())
         {
             System.out.println("#----------------------------------------------------------------");
             System.out.println("# Benchmarking Allreduce (MPJ Express, int[] MPI.SUM)");
             System.out.println("# #processes = " + comm.Size());
             System.out.println("# MPJ device = " + device);
+            System.out.println("# JIT warm-up: " + warmUp.describe(
+                "every size (<= " + ImbRules.WARM_UP_REPETITIONS + " repetitions each)"));
             System.out.println("#----------------------------------------------------------------");
             System.out.printf(Locale.ROOT, "%12s %12s %12s %12s %12s%n", "#bytes", "#repetitions", "t_min[usec]",
                 "t_max[usec]", "t_avg[usec]");

@@ -1,5 +1,6 @@
 package io.pinmx.mpj.bench;
 
+import io.pinmx.job.JitQuiet;
 import io.pinmx.job.ProgramArguments;
 import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
@@ -16,8 +17,8 @@ import java.util.Locale;
  * times each round trip alone too and prints the median half round trip beside IMB's mean: one descheduled
  * repetition of ten moves a mean, not a median. Messages are MPJ byte arrays ({@code Send}/{@code Recv} of
  * {@code MPI.BYTE}), as an MPJ user writes them: MPJ copies them into and out of its direct buffers on either
- * device. Before the table, {@link ImbRules#WARM_UP_PASSES} untimed passes over every size (up to
- * {@link ImbRules#WARM_UP_REPETITIONS} each) let the JIT compile every path. Extra ranks wait at the barriers.
+ * device. Before the table, untimed passes over every size (up to {@link ImbRules#WARM_UP_REPETITIONS} each) until
+ * the JIT is quiet on every rank ({@link ImbRules#warmUp}). Extra ranks wait at the barriers.
  * <p>
  * {@code main(RANK CONFIG DEVICE [-msglog a:b] [-reps N])}.
  */
@@ -55,8 +56,7 @@ public final class MpjPingPong
         }
         final byte[] buffer = new byte[1 << logs[1]];
         final long[] roundTripNs = new long[arguments.repetitions(0)];
-        final long warmStartNs = System.nanoTime();
-        for (int pass = 0; pass < ImbRules.WARM_UP_PASSES; pass++)
+        final JitQuiet.Outcome warmUp = ImbRules.warmUp(comm, () ->
         {
             for (int s = -1; s <= logs[1] - logs[0]; s++)
             {
@@ -64,7 +64,7 @@ public final class MpjPingPong
                 exchange(comm, rank, buffer, bytes,
                     Math.min(ImbRules.WARM_UP_REPETITIONS, ImbRules.repetitions(bytes)), roundTripNs);
             }
-        }
+        });
         comm.Barrier();
         if (0 == rank)
         {
@@ -72,8 +72,8 @@ public final class MpjPingPong
             System.out.println("# Benchmarking PingPong (MPJ Express, byte[] Send/Recv)");
             System.out.println("# #processes = 2 (of " + comm.Size() + ")");
             System.out.println("# MPJ device = " + device);
-            System.out.printf(Locale.ROOT, "# JIT warm-up: %d passes over every size (<= %d repetitions), %.1f s%n",
-                ImbRules.WARM_UP_PASSES, ImbRules.WARM_UP_REPETITIONS, (System.nanoTime() - warmStartNs) / 1e9);
+            System.out.println("# JIT warm-up: " + warmUp.describe(
+                "every size (<= " + ImbRules.WARM_UP_REPETITIONS + " repetitions each)"));
             System.out.println("#---------------------------------------------------");
             System.out.printf(Locale.ROOT, "%12s %12s %12s %12s %15s%n",
                 "#bytes", "#repetitions", "t[usec]", "Mbytes/sec", "t_median[usec]");
