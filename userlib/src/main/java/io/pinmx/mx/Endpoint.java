@@ -106,7 +106,7 @@ public final class Endpoint implements AutoCloseable
             options.sendWindowFrames);
         this.partners = new PartnerTable(address.toString(), driver, now, requests, matchQueue, unexpected, outbound);
         this.connector = new Connector(options, now, driver, sequences, partners, sender);
-        this.rendezvous = new Rendezvous(lock, clock, now, driver, regionCache, requests, partners, outbound);
+        this.rendezvous = new Rendezvous(lock, address, clock, now, driver, regionCache, requests, partners, outbound);
         this.reads = new RemoteReads(lock, clock, now, driver, requests);
         this.writes = new RemoteWrites(this, lock, driver, requests);
         this.receiver = new FrameReceiver(now, sequences, requests, partners, connector, rendezvous, reads, writes,

@@ -167,6 +167,13 @@ public final class Partner
         return new EndpointAddress(address.board(), remoteEndpointIndex, remoteSessionId);
     }
 
+    /** @return whether this partner is {@code endpoint}: the endpoint connected to itself. */
+    boolean is(final EndpointAddress endpoint)
+    {
+        return remoteEndpointIndex == endpoint.endpointIndex() && remoteSessionId == endpoint.sessionId() &&
+            address.board().equals(endpoint.board());
+    }
+
     public PartnerState state()
     {
         return connection.partnerState();

@@ -2,6 +2,7 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.pin.spi.DriverEndpoint;
+import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.DriverError;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.wire.NotifyFrame;
@@ -20,7 +21,9 @@ import java.util.function.Consumer;
  * message, and owes the sender a NOTIFY ({@link ReceiveState}). Region declares (an ioctl that
  * may pin a whole buffer) run outside the endpoint lock: a send declares before it is queued,
  * and a receive matched under the lock waits in the declare queue until the thread that
- * matched it has let the lock go ({@link #declarePending()}).
+ * matched it has let the lock go ({@link #declarePending()}). A RNDV the endpoint sent itself is not pulled: the
+ * receive copies the send's buffer, which lives in this process ({@link #ownSend}), and notifies as a
+ * pull would have.
  */
 final class Rendezvous
 {
@@ -74,6 +77,7 @@ final class Rendezvous
     }
 
     private final ReentrantLock lock;
+    private final EndpointAddress self;
     private final NanoClock clock;
     private final CachedNanoClock now;
     private final DriverEndpoint driver;
@@ -90,11 +94,12 @@ final class Rendezvous
     private final Consumer<Request> retryStart = r -> declared(r, null);
 
     Rendezvous(
-        final ReentrantLock lock, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
+        final ReentrantLock lock, final EndpointAddress self, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
         final RegionCache regionCache, final RequestPool requests, final PartnerTable partners,
         final OutboundQueue outbound)
     {
         this.lock = lock;
+        this.self = self;
         this.clock = clock;
         this.now = now;
         this.driver = driver;
@@ -154,6 +159,12 @@ final class Rendezvous
             partners.pump(p);
             return;
         }
+        final Request ownSend = ownSend(r, p, remoteRegionId, remoteOffset);
+        if (null != ownSend)
+        {
+            copyFromOwnSend(r, ownSend, pullBytes);
+            return;
+        }
         r.remoteRegionId = remoteRegionId;
         r.remoteOffset = remoteOffset;
         r.pullBytes = pullBytes;
@@ -162,6 +173,61 @@ final class Rendezvous
         RequestPool.moveTo(r, RequestState.PULLING);
         declareQueue.addLast(r);
         declaresQueued = declareQueue.size();
+    }
+
+    /**
+     * A RNDV from this endpoint itself names a send of ours still waiting for its NOTIFY: the receive copies it in
+     * this process rather than declaring its buffer and having the driver pull our own region. Not when either
+     * buffer is at a raw address ({@link SegmentVector#isAllJvmMapped}): such a RNDV is pulled as any other, and the
+     * driver reports what faults; nor when the RNDV names no such send (released or failed meanwhile).
+     *
+     * @return that send, or null.
+     */
+    private Request ownSend(final Request r, final Partner p, final int remoteRegionId, final long remoteOffset)
+    {
+        if (!p.is(self) || !r.vector.isAllJvmMapped())
+        {
+            return null;
+        }
+        final Request send = requests.byHandle(r.senderHandle);
+        return null != send && send.partner == p && SendState.AWAITING_NOTIFY == send.rendezvousSend &&
+            send.lease.isHeld() && send.lease.regionId() == remoteRegionId && send.lease.offset() == remoteOffset &&
+            send.vector.isAllJvmMapped() ? send : null;
+    }
+
+    /** Copies the first {@code bytes} of our own send into the receive, then ends both as a pull would. */
+    private void copyFromOwnSend(final Request r, final Request send, final long bytes)
+    {
+        final Partner p = r.partner;
+        try
+        {
+            if (null != send.staging)
+            {
+                r.vector.copyIn(0, send.staging.segment(), 0, bytes);
+            }
+            else
+            {
+                final MemorySegment[] sources = send.vector.nonEmptySegments();
+                long copied = 0;
+                for (int i = 0; i < send.vector.nonEmptyCount() && copied < bytes; i++)
+                {
+                    copied += r.vector.copyIn(copied, sources[i], 0, Math.min(sources[i].byteSize(), bytes - copied));
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            // a buffer whose arena was closed while its request was in flight
+            requests.fail(r, "copy of " + bytes + " bytes from this endpoint's own send failed: " + ex);
+            outbound.queueNotice(p, r.senderHandle, NotifyStatus.PULL_FAILED, 0);
+            partners.pump(p);
+            return;
+        }
+        r.status.bytesTransferred = bytes;
+        requests.complete(r);
+        outbound.queueNotice(p, r.senderHandle, r.messageLength > bytes ? NotifyStatus.TRUNCATED : NotifyStatus.OK,
+            bytes);
+        partners.pump(p);
     }
 
     /**

@@ -13,6 +13,8 @@ public final class SegmentVector
     public static final int MAX_SEGMENTS = 256;
     /** A thread object never started: a segment it may access is one any thread may access. */
     private static final Thread ANOTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
+    /** The scope of raw addresses ({@code MemorySegment.ofAddress}) and of {@code Arena.global()}. */
+    private static final MemorySegment.Scope GLOBAL_SCOPE = MemorySegment.NULL.scope();
 
     private final MemorySegment[] segments = new MemorySegment[MAX_SEGMENTS];
     private final MemorySegment[] nonEmpty = new MemorySegment[MAX_SEGMENTS];
@@ -20,6 +22,7 @@ public final class SegmentVector
     private int nonEmptyCount;
     private long totalBytes;
     private boolean allNative;
+    private boolean allJvmMapped;
 
     /**
      * @throws IllegalArgumentException if the segment is null or confined to one thread.
@@ -90,6 +93,7 @@ public final class SegmentVector
         nonEmptyCount = 0;
         totalBytes = 0;
         allNative = true;
+        allJvmMapped = true;
     }
 
     private void add(final MemorySegment segment)
@@ -102,6 +106,7 @@ public final class SegmentVector
         }
         totalBytes += bytes;
         allNative &= segment.isNative();
+        allJvmMapped &= !segment.isNative() || !GLOBAL_SCOPE.equals(segment.scope());
     }
 
     public long totalBytes()
@@ -125,6 +130,16 @@ public final class SegmentVector
     public boolean isAllNative()
     {
         return allNative;
+    }
+
+    /**
+     * @return true if every segment is heap memory or native memory of an arena or a ByteBuffer: memory the JVM
+     * keeps mapped while its scope is alive, so a copy in this process cannot fault. A raw address (global scope) may
+     * be unmapped: only the driver's pull, which reports a fault, may read or write it.
+     */
+    public boolean isAllJvmMapped()
+    {
+        return allJvmMapped;
     }
 
     /**
