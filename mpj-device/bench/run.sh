@@ -10,8 +10,9 @@
 #   ratio wake-up median pinmx/niodev = X
 # NPB_TIMERS=1 makes IS print its per-stage timers (computation and each collective) on both devices.
 # collectives times each 35 KB Reduce and Scatter (then Barrier) of the Java Grande pattern one by one
-# (io.pinmx.mpj.bench.MpjCollectiveTimes, 3 rounds of 2000) and each 8 MiB-per-rank Alltoallv (IS's key exchange, 3
-# rounds of 30), and prints the last round's ratios:
+# (io.pinmx.mpj.bench.MpjCollectiveTimes, 3 rounds of 2000), each 8 MiB-per-rank Alltoallv (IS's key exchange, 3
+# rounds of 30) and each rank's 8 MiB message to itself (Alltoallv's own part, 3 rounds of 100), and prints the last
+# round's ratios:
 #   ratio collectives reduce mean pinmx/niodev = X   (and median; lower: pinmx faster)
 # eager runs, per eager limit of --limits (PINMX_MPJ_EAGER_MAX_BYTES; default 32, 64, 128 and 256 KiB), PingPong of 32
 # KiB to 256 KiB (-reps, default 500) and the 35 KB Reduce and Scatter of collectives (2 rounds of 1000) on pinmx,
@@ -135,10 +136,11 @@ if [ "$what" = collectives ]; then
     both "$op" io.pinmx.mpj.bench.MpjCollectiveTimes -op "$op"
   done
   both alltoallv io.pinmx.mpj.bench.MpjCollectiveTimes -op alltoallv -doubles 1048576 -reps 30
+  both self io.pinmx.mpj.bench.MpjCollectiveTimes -op self -doubles 1048576 -reps 100
   echo "== ratios"
   # last FILE FIELD: the last round's mean (field 10) or median (12), in us.
   last() { awk -v c="$2" '/ round [0-9]+:/ { v = $c } END { print v }' "$1"; }
-  for op in reduce scatter alltoallv; do
+  for op in reduce scatter alltoallv self; do
     ratio "collectives $op mean" "$(last "$out/$op.pinmx" 10)" "$(last "$out/$op.niodev" 10)"
     ratio "collectives $op median" "$(last "$out/$op.pinmx" 12)" "$(last "$out/$op.niodev" 12)"
   done

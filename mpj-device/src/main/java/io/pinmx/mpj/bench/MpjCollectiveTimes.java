@@ -4,19 +4,21 @@ import io.pinmx.job.ProgramArguments;
 import io.pinmx.mpj.MpjArguments;
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.Request;
 
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
  * The time of each single collective, not of a run: the Java Grande section 1 pattern (a Reduce or Scatter of
- * {@code -doubles} doubles to rank 0, then a Barrier), or NPB IS's key exchange (an Alltoallv of {@code -doubles}
- * doubles to every rank, then a Barrier), timed operation by operation on rank 0, so a run whose mean is
+ * {@code -doubles} doubles to rank 0, then a Barrier), NPB IS's key exchange (an Alltoallv of {@code -doubles}
+ * doubles to every rank, then a Barrier), or the own part of either (each rank's Irecv from itself, Send to itself
+ * and Wait of {@code -doubles} doubles, then a Barrier), timed operation by operation on rank 0, so a run whose mean is
  * far above its median shows a few stalled operations rather than a slower path. Prints, per round of {@code -reps}
  * operations, the mean, median, 90th and 99th percentiles and the largest in microseconds, and how many operations
  * took over {@value #STALL_US} us; the first round runs while the JIT still compiles the path.
  * <p>
- * {@code main(RANK CONFIG DEVICE [-op reduce|scatter|alltoallv] [-doubles N] [-reps N] [-rounds N])}, defaults
+ * {@code main(RANK CONFIG DEVICE [-op reduce|scatter|alltoallv|self] [-doubles N] [-reps N] [-rounds N])}, defaults
  * reduce, 4472 doubles (the suite's 35 KB size), 2000 operations, 3 rounds.
  */
 public final class MpjCollectiveTimes
@@ -24,10 +26,11 @@ public final class MpjCollectiveTimes
     static final int STALL_US = 1000;
 
     private static final String USAGE = """
-        usage: bin/pinmx-run -np N --mpj io.pinmx.mpj.bench.MpjCollectiveTimes [-op reduce|scatter|alltoallv]
+        usage: bin/pinmx-run -np N --mpj io.pinmx.mpj.bench.MpjCollectiveTimes [-op reduce|scatter|alltoallv|self]
                              [-doubles N] [-reps N] [-rounds N]
-          Times each Reduce or Scatter (then Barrier) to rank 0 of -doubles doubles (default 4472), or each
-          Alltoallv of -doubles doubles to every rank (then Barrier), -reps per round (default 2000),
+          Times each Reduce or Scatter (then Barrier) to rank 0 of -doubles doubles (default 4472), each
+          Alltoallv of -doubles doubles to every rank, or each rank's message of -doubles doubles to itself
+          (Irecv, Send, Wait; then Barrier), -reps per round (default 2000),
           -rounds rounds (default 3); prints each round's mean, median, p90, p99 and largest time in
           microseconds and how many operations took over 1000 us.
           Reads PINMX_MPJ_PROGRESS and the job's PINMX_* variables (bin/pinmx-run --help, docs/environment.md).
@@ -38,7 +41,8 @@ public final class MpjCollectiveTimes
     {
         REDUCE,
         SCATTER,
-        ALLTOALLV
+        ALLTOALLV,
+        SELF
     }
 
     private MpjCollectiveTimes()
@@ -65,7 +69,7 @@ public final class MpjCollectiveTimes
                 case "-reps" -> reps = positive(own, ++i);
                 case "-rounds" -> rounds = positive(own, ++i);
                 default -> throw new IllegalArgumentException("MpjCollectiveTimes: unknown argument '" + own[i] +
-                    "' (expected -op reduce|scatter|alltoallv, -doubles N, -reps N, -rounds N)");
+                    "' (expected -op reduce|scatter|alltoallv|self, -doubles N, -reps N, -rounds N)");
             }
         }
         final Intracomm comm = MPI.COMM_WORLD;
@@ -95,9 +99,15 @@ public final class MpjCollectiveTimes
                 {
                     comm.Scatter(send, 0, doubles, MPI.DOUBLE, receive, 0, doubles, MPI.DOUBLE, 0);
                 }
-                else
+                else if (Operation.ALLTOALLV == operation)
                 {
                     comm.Alltoallv(send, 0, counts, offsets, MPI.DOUBLE, receive, 0, counts, offsets, MPI.DOUBLE);
+                }
+                else
+                {
+                    final Request fromSelf = comm.Irecv(receive, 0, doubles, MPI.DOUBLE, comm.Rank(), 0);
+                    comm.Send(send, 0, doubles, MPI.DOUBLE, comm.Rank(), 0);
+                    fromSelf.Wait();
                 }
                 comm.Barrier();
                 opNs[i] = System.nanoTime() - startNs;
@@ -127,6 +137,7 @@ public final class MpjCollectiveTimes
                 case REDUCE -> size * (size + 1) / 2.0;
                 case SCATTER -> 1.0;
                 case ALLTOALLV -> 1.0 + i / doubles;
+                case SELF -> 1.0 + rank;
             };
             if (receive[i] != expected)
             {
@@ -151,11 +162,14 @@ public final class MpjCollectiveTimes
 
     private static Operation operation(final String[] args, final int i)
     {
-        if (i < args.length && ("reduce".equals(args[i]) || "scatter".equals(args[i]) || "alltoallv".equals(args[i])))
+        for (final Operation operation : Operation.values())
         {
-            return Operation.valueOf(args[i].toUpperCase(Locale.ROOT));
+            if (i < args.length && operation.name().toLowerCase(Locale.ROOT).equals(args[i]))
+            {
+                return operation;
+            }
         }
-        throw new IllegalArgumentException("MpjCollectiveTimes: -op needs reduce, scatter or alltoallv");
+        throw new IllegalArgumentException("MpjCollectiveTimes: -op needs reduce, scatter, alltoallv or self");
     }
 
     private static int positive(final String[] args, final int i)

@@ -29,7 +29,7 @@ class MpjCollectiveTimesTest
     @Test
     void printsEachRoundsTimesForEachOperation() throws Exception
     {
-        for (final String opAndDoubles : List.of("reduce 4472", "scatter 4472", "alltoallv 20000"))
+        for (final String opAndDoubles : List.of("reduce 4472", "scatter 4472", "alltoallv 20000", "self 20000"))
         {
             final String op = opAndDoubles.split(" ")[0];
             final String doubles = opAndDoubles.split(" ")[1];
@@ -54,6 +54,6 @@ class MpjCollectiveTimesTest
         final LaunchedJob.Result run = LaunchedJob.run(dir, RUN_DEADLINE_S, Map.of(), "-np", "2", "--mpj", PROGRAM,
             "-op", "gather");
         assertNotEquals(0, run.exitStatus(), run.out());
-        assertTrue(run.err().contains("MpjCollectiveTimes: -op needs reduce, scatter or alltoallv"), run.err());
+        assertTrue(run.err().contains("MpjCollectiveTimes: -op needs reduce, scatter, alltoallv or self"), run.err());
     }
 }
