@@ -127,8 +127,7 @@ class SelfSendTest
     {
         final Partner self = openSelf(mode);
         // three native pieces into two heap pieces
-        final MemorySegment out = arena.allocate(300_000);
-        Patterns.fill(out, 11);
+        final MemorySegment out = filled(300_000, 11);
         final MemorySegment[] outVector = {out.asSlice(0, 70_000), out.asSlice(70_000, 0), out.asSlice(70_000, 230_000)};
         final byte[] first = new byte[123_457];
         final byte[] second = new byte[300_000 - first.length];
@@ -167,8 +166,7 @@ class SelfSendTest
     void aRawAddressIsPulledByTheDriverWhichReportsAnUnmappedOne(final ProgressMode mode)
     {
         final Partner self = openSelf(mode);
-        final MemorySegment out = arena.allocate(100_000);
-        Patterns.fill(out, 13);
+        final MemorySegment out = filled(100_000, 13);
         final MemorySegment rawOut = MemorySegment.ofAddress(out.address()).reinterpret(out.byteSize());
         final MemorySegment in = arena.allocate(100_000);
         final Request recv = endpoint.irecv(MatchInfo.ANY_SOURCE, 3, MatchInfo.MASK_ALL, in);
@@ -221,6 +219,13 @@ class SelfSendTest
         assertEquals(-1, Patterns.firstMismatch(in, 100_000, 14));
         next.release();
         nextSend.release();
+    }
+
+    private MemorySegment filled(final long bytes, final long seed)
+    {
+        final MemorySegment segment = arena.allocate(bytes);
+        Patterns.fill(segment, seed);
+        return segment;
     }
 
     private static long frames(final DriverCounters counters, final boolean sent)
