@@ -26,11 +26,11 @@ public final class JitQuiet
     public static final long MAX_WARMUP_NS = 30_000_000_000L;
 
     /** A rank's vote: its JIT compiled during the window. */
-    public static final int COMPILED = 1;
+    private static final int COMPILED = 1;
     /** A rank's vote: its window is still shorter than {@link #QUIET_WINDOW_NS}. */
-    public static final int WINDOW_SHORT = 2;
+    private static final int WINDOW_SHORT = 2;
     /** A rank's vote: the warm-up has run longer than its limit. */
-    public static final int OUT_OF_TIME = 4;
+    private static final int OUT_OF_TIME = 4;
 
     private static final Path TASKS = Path.of("/proc/self/task");
 

@@ -51,7 +51,8 @@ class JitQuietTest
     {
         final JitQuiet.Outcome outcome = alone(pass -> 500_000L * pass, 1_000 * MS);
         assertEquals(new JitQuiet.Outcome(21, 21 * PASS_NS, false), outcome, "first pass past 1 s: the 21st");
-        assertTrue(outcome.describe("every size").contains("with the JIT still compiling"), outcome.describe("every size"));
+        final String described = outcome.describe("every size");
+        assertTrue(described.contains("with the JIT still compiling"), described);
     }
 
     @Test

@@ -2,8 +2,8 @@ package io.pinmx.mx;
 
 import io.pinmx.mx.reliability.NanoClock;
 import io.pinmx.pin.spi.DriverEndpoint;
-import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.DriverError;
+import io.pinmx.pin.spi.EndpointAddress;
 import io.pinmx.pin.spi.PullSpec;
 import io.pinmx.pin.wire.NotifyFrame;
 import io.pinmx.pin.wire.NotifyStatus;
@@ -94,8 +94,8 @@ final class Rendezvous
     private final Consumer<Request> retryStart = r -> declared(r, null);
 
     Rendezvous(
-        final ReentrantLock lock, final EndpointAddress self, final NanoClock clock, final CachedNanoClock now, final DriverEndpoint driver,
-        final RegionCache regionCache, final RequestPool requests, final PartnerTable partners,
+        final ReentrantLock lock, final EndpointAddress self, final NanoClock clock, final CachedNanoClock now,
+        final DriverEndpoint driver, final RegionCache regionCache, final RequestPool requests, final PartnerTable partners,
         final OutboundQueue outbound)
     {
         this.lock = lock;
@@ -207,12 +207,7 @@ final class Rendezvous
             }
             else
             {
-                final MemorySegment[] sources = send.vector.nonEmptySegments();
-                long copied = 0;
-                for (int i = 0; i < send.vector.nonEmptyCount() && copied < bytes; i++)
-                {
-                    copied += r.vector.copyIn(copied, sources[i], 0, Math.min(sources[i].byteSize(), bytes - copied));
-                }
+                r.vector.copyIn(send.vector, bytes);
             }
         }
         catch (final RuntimeException ex)

@@ -182,6 +182,23 @@ public final class SegmentVector
     }
 
     /**
+     * Copies the first {@code length} bytes of {@code source}, its segments in order, into this vector from offset 0,
+     * clipped at its end.
+     *
+     * @return how many bytes were written.
+     */
+    public long copyIn(final SegmentVector source, final long length)
+    {
+        long written = 0;
+        for (int i = 0; i < source.nonEmptyCount && written < length; i++)
+        {
+            final MemorySegment s = source.nonEmpty[i];
+            written += copyIn(written, s, 0, Math.min(s.byteSize(), length - written));
+        }
+        return written;
+    }
+
+    /**
      * Gathers the whole vector into a contiguous destination at offset 0.
      */
     public void copyOut(final MemorySegment destination)
