@@ -442,12 +442,14 @@ public class PinmxDevice implements Device
     public mpjdev.Request peek() throws XDevException
     {
         final List<Request> waitable = new ArrayList<>();
+        final List<PinmxRequest> waitedOn = new ArrayList<>();
         while (true)
         {
             synchronized (this)
             {
                 checkOpen();
                 waitable.clear();
+                waitedOn.clear();
                 for (final Iterator<PinmxRequest> it = inFlight.iterator(); it.hasNext(); )
                 {
                     final PinmxRequest r = it.next();
@@ -456,19 +458,32 @@ public class PinmxDevice implements Device
                         it.remove();
                         return r;
                     }
-                    final Request w = r.inFlight();
-                    if (null != w)
-                    {
-                        waitable.add(w);
-                    }
                 }
                 if (inFlight.isEmpty())
                 {
                     throw new XDevException("mxdev (pinmx) rank " + rank + ": peek with no request in flight");
                 }
+                for (final PinmxRequest r : inFlight)
+                {
+                    final Request w = r.beginWait();
+                    waitedOn.add(r);
+                    if (null != w)
+                    {
+                        waitable.add(w);
+                    }
+                }
             }
-            if (waitable.isEmpty() || progress.awaitAny(endpoint, waitable.toArray(new Request[0]), waitable.size(),
-                HEARTBEAT_INTERVAL, spinBudget) < 0)
+            final boolean progressed;
+            try
+            {
+                progressed = !waitable.isEmpty() && progress.awaitAny(endpoint, waitable.toArray(new Request[0]),
+                    waitable.size(), HEARTBEAT_INTERVAL, spinBudget) >= 0;
+            }
+            finally
+            {
+                waitedOn.forEach(PinmxRequest::endWait);
+            }
+            if (!progressed)
             {
                 checkPeers(null);
             }
@@ -482,10 +497,18 @@ public class PinmxDevice implements Device
     {
         while (!r.advance())
         {
-            final Request w = r.inFlight();
-            final int count = null == w ? 0 : watch(w);
-            final boolean progressed = 1 == count ? progress.await(w, r.bytes(), HEARTBEAT_INTERVAL, spinBudget) :
-                count > 1 && progress.awaitAny(endpoint, watched, count, HEARTBEAT_INTERVAL, spinBudget) >= 0;
+            final Request w = r.beginWait();
+            final boolean progressed;
+            try
+            {
+                final int count = null == w ? 0 : watch(w);
+                progressed = 1 == count ? progress.await(w, r.bytes(), HEARTBEAT_INTERVAL, spinBudget) :
+                    count > 1 && progress.awaitAny(endpoint, watched, count, HEARTBEAT_INTERVAL, spinBudget) >= 0;
+            }
+            finally
+            {
+                r.endWait();
+            }
             if (!progressed)
             {
                 checkPeers(r);

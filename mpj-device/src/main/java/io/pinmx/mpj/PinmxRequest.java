@@ -42,6 +42,16 @@ final class PinmxRequest extends mpjdev.Request
     private byte[] dynamicBytes;
     private String failure;
     private boolean handlersRan;
+    /**
+     * Threads inside {@link PinmxDevice#await} or {@link PinmxDevice#peek} blocked on one of this request's endpoint
+     * requests. Another thread (or the waiter's own look at other receives) may move this request on meanwhile; the
+     * endpoint requests it is done with then stay out of the pool until the last such waiter is back, or a waiter
+     * would stay blocked on a request that is over, or one the pool handed to another operation.
+     */
+    private int waiters;
+    /** Endpoint requests this one is done with while {@link #waiters} were blocked: its message and dynamic part. */
+    private final Request[] heldForWaiters = new Request[2];
+    private int held;
 
     private PinmxRequest(
         final PinmxDevice device, final boolean receive, final Buffer buffer, final mpjdev.Status status,
@@ -121,6 +131,45 @@ final class PinmxRequest extends mpjdev.Request
     }
 
     /**
+     * A waiter is about to block on {@link #inFlight()}, which it gets; call {@link #endWait()} when it is back.
+     */
+    synchronized Request beginWait()
+    {
+        waiters++;
+        return inFlight();
+    }
+
+    /** A waiter of {@link #beginWait()} is back: what this request finished with meanwhile goes back to the pool. */
+    synchronized void endWait()
+    {
+        if (0 == --waiters)
+        {
+            releaseHeld();
+        }
+    }
+
+    private void releaseHeld()
+    {
+        while (held > 0)
+        {
+            heldForWaiters[--held].release();
+            heldForWaiters[held] = null;
+        }
+    }
+
+    private void releaseAfterWaits(final Request r)
+    {
+        if (0 == waiters)
+        {
+            r.release();
+        }
+        else
+        {
+            heldForWaiters[held++] = r;
+        }
+    }
+
+    /**
      * A receive whose message has not arrived: its endpoint request, to watch. A receive whose message arrived is
      * moved on first (asking for its dynamic part, if any), and is not watched any more.
      *
@@ -173,7 +222,7 @@ final class PinmxRequest extends mpjdev.Request
                 return false;
             }
             final String error = dynamic.status().error();
-            dynamic.release();
+            releaseAfterWaits(dynamic);
             dynamic = null;
             if (null != error)
             {
@@ -197,7 +246,7 @@ final class PinmxRequest extends mpjdev.Request
         {
             if (null != message && message.cancel())
             {
-                message.release();
+                releaseAfterWaits(message);
                 message = null;
             }
             fail(operation() + " failed: " + why);
@@ -210,14 +259,14 @@ final class PinmxRequest extends mpjdev.Request
         if (null != message)
         {
             error = message.status().error();
-            message.release();
+            releaseAfterWaits(message);
             message = null;
         }
         if (null != dynamic)
         {
             final String e = dynamic.status().error();
             error = null != error ? error : e;
-            dynamic.release();
+            releaseAfterWaits(dynamic);
             dynamic = null;
         }
         device.headers().give(header);
@@ -240,7 +289,7 @@ final class PinmxRequest extends mpjdev.Request
         final long length = s.messageLength();
         final int sourceRank = device.rankOfPartner(s.source());
         final int tag = MatchBits.tag(s.matchInfo());
-        message.release();
+        releaseAfterWaits(message);
         message = null;
         if (null != error)
         {
@@ -353,7 +402,7 @@ final class PinmxRequest extends mpjdev.Request
         {
             return false;
         }
-        message.release();
+        releaseAfterWaits(message);
         message = null;
         device.headers().give(header);
         header = null;
@@ -374,6 +423,7 @@ final class PinmxRequest extends mpjdev.Request
         }
         message = null;
         dynamic = null;
+        releaseHeld();
         if (Phase.MESSAGE == phase || Phase.DYNAMIC_PART == phase)
         {
             fail(operation() + " failed: the device finished before it ended");
