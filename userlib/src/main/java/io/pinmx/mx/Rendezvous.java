@@ -95,8 +95,8 @@ final class Rendezvous
 
     Rendezvous(
         final ReentrantLock lock, final EndpointAddress self, final NanoClock clock, final CachedNanoClock now,
-        final DriverEndpoint driver, final RegionCache regionCache, final RequestPool requests, final PartnerTable partners,
-        final OutboundQueue outbound)
+        final DriverEndpoint driver, final RegionCache regionCache, final RequestPool requests,
+        final PartnerTable partners, final OutboundQueue outbound)
     {
         this.lock = lock;
         this.self = self;
