@@ -17,8 +17,6 @@ public final class ArrivalWake
     private static final int BUCKETS = 1029;
     private static final long MAX_COMPUTE_NS = 2_000_000;
 
-    private static long sink;
-
     public static void main(final String[] args) throws Exception
     {
         final String[] appArgs = MPI.Init(args);
@@ -34,7 +32,7 @@ public final class ArrivalWake
         long slowestNs = 0;
         for (int i = 0; i < iterations; i++)
         {
-            compute((long)(random.nextDouble() * MAX_COMPUTE_NS));
+            Computation.busyFor((long)(random.nextDouble() * MAX_COMPUTE_NS));
             counts[0] = i + me;
             sendCounts[(me + 1) % size] = i;
             final long startNs = System.nanoTime();
@@ -51,16 +49,5 @@ public final class ArrivalWake
         MPI.COMM_WORLD.Barrier();
         System.out.println("ArrivalWake OK");
         MPI.Finalize();
-    }
-
-    private static void compute(final long ns)
-    {
-        final long endNs = System.nanoTime() + ns;
-        long x = 1;
-        while (System.nanoTime() - endNs < 0)
-        {
-            x = x * 31 + 7;
-        }
-        sink += x;
     }
 }
